@@ -1,0 +1,153 @@
+/**
+ * Loads the configuration once: defaults, then the TOML file, then `MAILROOM_*` environment overrides; validates
+ * every value against the schema and freezes the result. Invariant: an unknown key or bad value is one
+ * `ConfigError` naming it (the CLI prints it and exits non-zero); nothing reads config files or env elsewhere.
+ */
+import { parse as parseToml } from "smol-toml";
+import { CONFIG_SCHEMA, type Config, type OptionSpec } from "./schema.ts";
+import { formatDuration, parseDuration } from "../lib/durations.ts";
+
+export class ConfigError extends Error {}
+
+type Sections = Record<string, Record<string, OptionSpec>>;
+const SCHEMA = CONFIG_SCHEMA as unknown as Sections;
+
+const optionName = (section: string, key: string) => (section ? `${section}.${key}` : key);
+export const envName = (section: string, key: string) => `MAILROOM_${section ? `${section}_` : ""}${key}`.toUpperCase();
+
+/** Converts one raw value (TOML value or env string) to the option's type, or throws naming the option. */
+function coerce(name: string, spec: OptionSpec, raw: unknown, fromEnv: boolean): unknown {
+  const fail = (expected: string): never => {
+    throw new ConfigError(`${name}: expected ${expected}, got ${JSON.stringify(raw)}`);
+  };
+  const type = spec.type;
+  const list = (): unknown[] => {
+    if (Array.isArray(raw)) return raw;
+    if (fromEnv && typeof raw === "string") return raw.split(",").map((s) => s.trim()).filter(Boolean);
+    return fail("a list");
+  };
+  switch (type.kind) {
+    case "string":
+      if (typeof raw !== "string") return fail("a string");
+      if (type.pattern && !type.pattern.test(raw)) return fail(type.hint ?? `a value matching ${type.pattern}`);
+      return raw;
+    case "int": {
+      const n = fromEnv && typeof raw === "string" && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+      if (typeof n !== "number" || !Number.isInteger(n)) return fail("an integer");
+      if (n < type.min || n > type.max) return fail(`an integer from ${type.min} to ${type.max}`);
+      return n;
+    }
+    case "bool":
+      if (typeof raw === "boolean") return raw;
+      if (fromEnv && (raw === "true" || raw === "false")) return raw === "true";
+      return fail("true or false");
+    case "enum":
+      if (typeof raw !== "string" || !type.values.includes(raw)) return fail(`one of ${type.values.join(", ")}`);
+      return raw;
+    case "duration": {
+      const ms = typeof raw === "string" ? parseDuration(raw) : undefined;
+      if (ms === undefined) return fail('a duration such as "30s", "5m", "2h"');
+      if (type.min !== undefined && ms < type.min) return fail(`a duration of at least ${type.min} ms`);
+      return ms;
+    }
+    case "string_list":
+      return list().map((item) => (typeof item === "string" ? item : fail("a list of strings")));
+    case "duration_list": {
+      const items = list().map((item) => (typeof item === "string" ? parseDuration(item) : undefined));
+      if (items.length === 0 || items.some((ms) => ms === undefined || ms <= 0)) return fail('a non-empty list of durations such as ["1m", "5m"]');
+      return items;
+    }
+  }
+}
+
+export interface LoadOptions {
+  /** Path of a TOML file; absent means defaults plus environment. */
+  file?: string;
+  env?: Record<string, string | undefined>;
+  /** Values set by code (tests, CLI flags), applied last, as section → key → raw value. */
+  overrides?: Record<string, Record<string, unknown>>;
+}
+
+export async function loadConfig(options: LoadOptions = {}): Promise<Config> {
+  let fileValues: Record<string, unknown> = {};
+  if (options.file) {
+    const file = Bun.file(options.file);
+    if (!(await file.exists())) throw new ConfigError(`config file not found: ${options.file}`);
+    try {
+      fileValues = parseToml(await file.text()) as Record<string, unknown>;
+    } catch (error) {
+      throw new ConfigError(`${options.file}: ${(error as Error).message.split("\n")[0]}`);
+    }
+  }
+  return buildConfig(fileValues, options.env ?? {}, options.overrides ?? {});
+}
+
+export function buildConfig(
+  fileValues: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+  overrides: Record<string, Record<string, unknown>> = {},
+): Config {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [section, options] of Object.entries(SCHEMA)) {
+    out[section] = {};
+    for (const [key, spec] of Object.entries(options)) out[section][key] = spec.default;
+  }
+
+  const apply = (section: string, key: string, raw: unknown, fromEnv: boolean) => {
+    const spec = SCHEMA[section]?.[key];
+    if (!spec) throw new ConfigError(`unknown option ${optionName(section, key)}`);
+    out[section]![key] = coerce(optionName(section, key), spec, raw, fromEnv);
+  };
+
+  for (const [name, value] of Object.entries(fileValues)) {
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      if (!SCHEMA[name] || name === "") throw new ConfigError(`unknown section [${name}]`);
+      for (const [key, raw] of Object.entries(value as Record<string, unknown>)) apply(name, key, raw, false);
+    } else {
+      apply("", name, value, false);
+    }
+  }
+
+  const known = new Map<string, [string, string]>();
+  for (const [section, options] of Object.entries(SCHEMA)) for (const key of Object.keys(options)) known.set(envName(section, key), [section, key]);
+  for (const [name, raw] of Object.entries(env)) {
+    // MAILROOM_CONFIG and MAILROOM_SECRET_KEY are read by the CLI and the secret store, not options of the file.
+    if (!name.startsWith("MAILROOM_") || name === "MAILROOM_CONFIG" || name === "MAILROOM_SECRET_KEY" || raw === undefined) continue;
+    const target = known.get(name);
+    if (!target) throw new ConfigError(`unknown environment variable ${name}`);
+    apply(target[0], target[1], raw, true);
+  }
+
+  for (const [section, values] of Object.entries(overrides)) for (const [key, raw] of Object.entries(values)) apply(section, key, raw, typeof raw === "string");
+
+  const { "": top, ...sections } = out;
+  return deepFreeze({ ...top, ...sections }) as unknown as Config;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The configuration as TOML-shaped sections with secrets replaced, for `print-config`. */
+export function redactedConfig(config: Config): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const values = config as unknown as Record<string, unknown>;
+  for (const [section, options] of Object.entries(SCHEMA)) {
+    const source = (section ? values[section] : values) as Record<string, unknown>;
+    const target: Record<string, unknown> = {};
+    for (const [key, spec] of Object.entries(options)) {
+      const value = source[key];
+      if (spec.secret && value) target[key] = "<redacted>";
+      else if (spec.type.kind === "duration") target[key] = formatDuration(value as number);
+      else if (spec.type.kind === "duration_list") target[key] = (value as number[]).map(formatDuration);
+      else target[key] = value;
+    }
+    if (section) out[section] = target;
+    else Object.assign(out, target);
+  }
+  return out;
+}

@@ -1,0 +1,13 @@
+/**
+ * Migrations embedded in the executable as SQL strings, applied in order at start inside one transaction each.
+ * Invariant: a migration once released is never edited; a change is a new numbered file appended here.
+ */
+import foundation from "./0001_foundation.ts";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [{ version: 1, name: "foundation", sql: foundation }];

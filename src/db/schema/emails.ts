@@ -1,0 +1,59 @@
+import { blob, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export interface Tag {
+  name: string;
+  value: string;
+}
+
+export const emails = sqliteTable("emails", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  apiKeyId: text("api_key_id"),
+  source: text("source", { enum: ["api", "smtp", "cli"] }).notNull(),
+  mode: text("mode", { enum: ["live", "test"] }).notNull(),
+  messageId: text("message_id").notNull(),
+  fromHeader: text("from_header").notNull(),
+  envelopeFrom: text("envelope_from").notNull(),
+  to: text("to_addresses", { mode: "json" }).$type<string[]>().notNull(),
+  cc: text("cc_addresses", { mode: "json" }).$type<string[]>().notNull(),
+  bcc: text("bcc_addresses", { mode: "json" }).$type<string[]>().notNull(),
+  replyTo: text("reply_to", { mode: "json" }).$type<string[]>().notNull(),
+  subject: text("subject").notNull(),
+  html: text("html"),
+  text: text("text"),
+  tags: text("tags", { mode: "json" }).$type<Tag[]>().notNull(),
+  status: text("status").notNull(),
+  scheduledAt: text("scheduled_at"),
+  size: integer("size").notNull(),
+  raw: blob("raw", { mode: "buffer" }).notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const deliveries = sqliteTable("deliveries", {
+  id: text("id").primaryKey(),
+  emailId: text("email_id").notNull(),
+  organizationId: text("organization_id").notNull(),
+  recipient: text("recipient").notNull(),
+  destination: text("destination").notNull(),
+  status: text("status").notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  nextAttemptAt: integer("next_attempt_at"),
+  leaseOwner: text("lease_owner"),
+  leaseUntil: integer("lease_until"),
+  lastResponse: text("last_response"),
+  provider: text("provider"),
+  providerMessageId: text("provider_message_id"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const events = sqliteTable("events", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  emailId: text("email_id"),
+  type: text("type").notNull(),
+  recipient: text("recipient"),
+  data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  createdAt: text("created_at").notNull(),
+});

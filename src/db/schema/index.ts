@@ -1,0 +1,7 @@
+/** Drizzle table definitions, one file per area; the SQL that creates them lives in ../migrations. */
+export * from "./organizations.ts";
+export * from "./keys.ts";
+export * from "./domains.ts";
+export * from "./emails.ts";
+export * from "./suppressions.ts";
+export * from "./idempotency.ts";

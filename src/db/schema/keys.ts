@@ -1,0 +1,16 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export const apiKeys = sqliteTable("api_keys", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  name: text("name").notNull(),
+  mode: text("mode", { enum: ["live", "test"] }).notNull(),
+  tokenPrefix: text("token_prefix").notNull(),
+  tokenHash: text("token_hash").notNull(),
+  scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+  domains: text("domains", { mode: "json" }).$type<string[] | null>(),
+  rateLimitPerMinute: integer("rate_limit_per_minute"),
+  createdAt: text("created_at").notNull(),
+  lastUsedAt: text("last_used_at"),
+  revokedAt: text("revoked_at"),
+});

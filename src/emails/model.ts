@@ -1,0 +1,95 @@
+/** Messages: the validated input every front end builds, the statuses, and the public look-up record. */
+import type { Tag } from "../db/schema/emails.ts";
+import type { Mailbox } from "../lib/addresses.ts";
+
+export type { Tag };
+
+export const EMAIL_STATUSES = [
+  "scheduled",
+  "queued",
+  "sent",
+  "delivered",
+  "delivery_delayed",
+  "bounced",
+  "complained",
+  "opened",
+  "clicked",
+  "unsubscribed",
+  "failed",
+  "suppressed",
+  "canceled",
+] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export const RECIPIENT_STATUSES = ["queued", "sent", "delivered", "deferred", "bounced", "complained", "failed", "suppressed"] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
+export type EmailSource = "api" | "smtp" | "cli";
+
+export interface AttachmentInput {
+  filename: string;
+  content: Buffer;
+  contentType?: string;
+  /** Makes the attachment inline, referenced from html as `cid:<contentId>`. */
+  contentId?: string;
+}
+
+/** A message built from JSON fields (HTTP API, CLI), validated and normalised. */
+export interface ComposedFields {
+  from: Mailbox;
+  to: Mailbox[];
+  cc: Mailbox[];
+  bcc: Mailbox[];
+  replyTo: Mailbox[];
+  subject: string;
+  html: string;
+  text?: string;
+  headers: Array<[name: string, value: string]>;
+  attachments: AttachmentInput[];
+  tags: Tag[];
+  /** Epoch ms; absent for immediate sending. */
+  scheduledAt?: number;
+}
+
+/** What every front end hands to `emails.submit`. */
+export type SubmitInput = { kind: "fields"; source: "api" | "cli"; fields: ComposedFields };
+
+export interface RecipientView {
+  email: string;
+  status: RecipientStatus;
+  attempts: number;
+  last_response: string | null;
+  updated_at: string;
+}
+
+export interface EventView {
+  type: string;
+  created_at: string;
+  recipient: string | null;
+  data: Record<string, unknown>;
+}
+
+export interface EmailSummary {
+  object: "email";
+  id: string;
+  message_id: string;
+  source: EmailSource;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  reply_to: string[];
+  subject: string;
+  tags: Tag[];
+  status: EmailStatus;
+  last_event: EmailStatus;
+  created_at: string;
+  scheduled_at: string | null;
+}
+
+export interface EmailRecord extends EmailSummary {
+  html: string | null;
+  text: string | null;
+  recipients: RecipientView[];
+  events: EventView[];
+}

@@ -1,0 +1,116 @@
+/**
+ * HTTP routes of the sending API, both path forms of the spec (DESIGN §1). Translates requests into the plain
+ * inputs of the email service and back; holds no rules of its own.
+ */
+import { Elysia, t } from "elysia";
+import type { Config } from "../config/schema.ts";
+import { AppError, validationError } from "../errors.ts";
+import { authenticated, type AuthDeps } from "../http/auth.ts";
+import { readJsonBody } from "../http/body.ts";
+import { idempotencyKeyParameter, jsonContent } from "../http/docs.ts";
+import { withIdempotency } from "../http/idempotent.ts";
+import { parseCursor, parseEnum, parseLimit } from "../http/query.ts";
+import type { Clock } from "../lib/clock.ts";
+import { isUuid } from "../lib/ids.ts";
+import type { Idempotency } from "./idempotency.ts";
+import { EMAIL_STATUSES } from "./model.ts";
+import { SENT_MESSAGE, type EmailService } from "./service.ts";
+import { parseSendRequest } from "./validate.ts";
+
+const Addresses = t.Union([t.String(), t.Array(t.String())]);
+export const SendEmailSchema = t.Object(
+  {
+    from: t.String({ description: "`addr` or `Display Name <addr>` on a verified domain", examples: ["Acme <hello@example.com>"] }),
+    to: Addresses,
+    cc: t.Optional(Addresses),
+    bcc: t.Optional(Addresses),
+    reply_to: t.Optional(Addresses),
+    subject: t.String(),
+    html: t.String(),
+    text: t.Optional(t.String({ description: "Generated from html when absent" })),
+    headers: t.Optional(t.Record(t.String(), t.String())),
+    attachments: t.Optional(
+      t.Array(t.Object({ filename: t.String(), content: t.String({ description: "base64" }), content_type: t.Optional(t.String()), content_id: t.Optional(t.String()) })),
+    ),
+    tags: t.Optional(t.Array(t.Object({ name: t.String(), value: t.String() }))),
+    scheduled_at: t.Optional(t.String({ format: "date-time" })),
+  },
+  { additionalProperties: false },
+);
+
+
+export function emailRoutes(deps: AuthDeps & { emails: EmailService; idempotency: Idempotency; clock: Clock; config: Config }) {
+  const { emails, idempotency, clock, config } = deps;
+  const maxBody = config.http.max_body_bytes;
+  const context = () => ({ now: clock.now(), maxRecipients: config.limits.max_recipients });
+  const requireId = (id: string) => {
+    if (!isUuid(id)) throw new AppError("not_found", "Email not found.");
+    return id.toLowerCase();
+  };
+
+  const send = async ({ request, actor, set }: { request: Request; actor: Parameters<EmailService["submit"]>[1]; set: { status?: number | string; headers: Record<string, string | number> } }) => {
+    const body = await readJsonBody(request, maxBody);
+    return withIdempotency(idempotency, request, actor, "emails.send", body, set, async (claim) => {
+      const fields = parseSendRequest(body, context());
+      const { id } = await emails.submit({ kind: "fields", source: "api", fields }, actor, { idempotency: claim });
+      return { id, message: SENT_MESSAGE };
+    });
+  };
+  const sendDetail = {
+    summary: "Send an email",
+    tags: ["Emails"],
+    parameters: [idempotencyKeyParameter],
+    requestBody: jsonContent(SendEmailSchema),
+    responses: { 200: { description: "Accepted and durably stored", ...jsonContent({ type: "object", properties: { id: { type: "string" }, message: { type: "string", const: SENT_MESSAGE } } }) } },
+  };
+  const lookup = ({ actor, params }: { actor: Parameters<EmailService["get"]>[0]; params: { id: string } }) => emails.get(actor, requireId(params.id));
+  const lookupDetail = { summary: "Look up an email", tags: ["Emails"] };
+
+  return new Elysia()
+    .use(authenticated(deps))
+    .post("/v1/emails", send, { parse: "none", detail: sendDetail })
+    .post("/functions/v1/send-email", send, { parse: "none", detail: { ...sendDetail, summary: "Send an email (form B)" } })
+    .post(
+      "/v1/emails/batch",
+      async ({ request, actor, set }) => {
+        const body = await readJsonBody(request, maxBody);
+        return withIdempotency(idempotency, request, actor, "emails.batch", body, set, async (claim) => {
+          if (!Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON array of messages" }]);
+          const inputs = body.map((item, i) => {
+            try {
+              return { kind: "fields" as const, source: "api" as const, fields: parseSendRequest(item, context()) };
+            } catch (error) {
+              if (error instanceof AppError && error.details) {
+                throw validationError(error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })));
+              }
+              throw error;
+            }
+          });
+          return emails.submitBatch(inputs, actor, { idempotency: claim });
+        });
+      },
+      { parse: "none", detail: { summary: "Send up to 100 emails at once (all or nothing)", tags: ["Emails"], parameters: [idempotencyKeyParameter], requestBody: jsonContent(t.Array(SendEmailSchema)) } },
+    )
+    .get(
+      "/v1/emails",
+      ({ actor, query }) =>
+        emails.list(actor, {
+          limit: parseLimit(query.limit),
+          after: parseCursor("after", query.after),
+          before: parseCursor("before", query.before),
+          status: parseEnum("status", query.status, EMAIL_STATUSES),
+          to: query.to,
+          from: query.from,
+          tag: query.tag,
+        }),
+      { detail: { summary: "List emails, newest first", tags: ["Emails"] } },
+    )
+    .get("/v1/emails/:id", lookup, { detail: lookupDetail })
+    .get("/functions/v1/send-email/:id", lookup, { detail: { ...lookupDetail, summary: "Look up an email (form B)" } })
+    .get(
+      "/v1/emails/:id/raw",
+      ({ actor, params }) => new Response(emails.raw(actor, requireId(params.id)).raw, { headers: { "content-type": "message/rfc822" } }),
+      { detail: { summary: "The stored MIME message", tags: ["Emails"] } },
+    )
+    .post("/v1/emails/:id/cancel", ({ actor, params }) => emails.cancel(actor, requireId(params.id)), { detail: { summary: "Cancel a scheduled email", tags: ["Emails"] } });
+}

@@ -1,0 +1,354 @@
+/**
+ * The one funnel for outgoing mail: `submit` (and `submitBatch`) serve the HTTP API, the CLI and the SMTP relay.
+ * It applies the sending policy (scope, verified From domain, recipient limit, size, suppressions), composes the
+ * MIME once, and stores message + one delivery row per recipient + events in one durable write.
+ * Invariant: when `submit` resolves, the message is committed to disk and will be delivered (or is recorded as
+ * suppressed); when it throws, nothing was stored.
+ */
+import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { deliveries, emails, events as eventsTable } from "../db/schema/index.ts";
+import type { Writer } from "../db/writer.ts";
+import type { DomainService } from "../domains/service.ts";
+import { AppError, validationError } from "../errors.ts";
+import type { EventLog } from "../events/service.ts";
+import { requireScope } from "../keys/service.ts";
+import type { Actor } from "../keys/model.ts";
+import { addressKey, domainOf, type Mailbox } from "../lib/addresses.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import { newId } from "../lib/ids.ts";
+import type { SuppressionService } from "../suppressions/service.ts";
+import { composeMessage } from "./compose.ts";
+import type { IdempotencyClaim, Idempotency } from "./idempotency.ts";
+import type { EmailRecord, EmailSource, EmailStatus, EmailSummary, RecipientStatus, SubmitInput, Tag } from "./model.ts";
+
+export const SENT_MESSAGE = "Email sent.";
+
+export interface EmailLimits {
+  maxRecipients: number;
+  maxMessageBytes: number;
+  maxBatchSize: number;
+}
+
+export interface SubmitOptions {
+  idempotency?: IdempotencyClaim;
+}
+
+export interface ListOptions {
+  limit: number;
+  after?: string;
+  before?: string;
+  status?: string;
+  to?: string;
+  from?: string;
+  tag?: string;
+}
+
+export interface EmailService {
+  submit(input: SubmitInput, actor: Actor, options?: SubmitOptions): Promise<{ id: string }>;
+  /** All or nothing: every message is validated before any is stored. */
+  submitBatch(inputs: SubmitInput[], actor: Actor, options?: SubmitOptions): Promise<{ data: Array<{ id: string }> }>;
+  get(actor: Actor, id: string): EmailRecord;
+  list(actor: Actor, options: ListOptions): { object: "list"; data: EmailSummary[]; has_more: boolean };
+  raw(actor: Actor, id: string): { raw: Buffer; messageId: string };
+  cancel(actor: Actor, id: string): Promise<{ object: "email"; id: string; status: "canceled" }>;
+}
+
+interface PreparedMessage {
+  id: string;
+  organizationId: string;
+  apiKeyId: string | null;
+  source: EmailSource;
+  mode: Actor["mode"];
+  messageId: string;
+  fromHeader: string;
+  envelopeFrom: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  tags: Tag[];
+  scheduledAt?: number;
+  raw: Buffer;
+  /** Distinct envelope recipients, in the order given. */
+  recipients: string[];
+  suppressed: Set<string>;
+}
+
+/** `Name <addr>` as shown in records; names with specials are quoted. */
+export function formatMailbox(mailbox: Mailbox): string {
+  if (!mailbox.name) return mailbox.address;
+  const name = /^[\w !#$%&'*+\-/=?^`{|}~.]*$/.test(mailbox.name) ? mailbox.name : `"${mailbox.name.replace(/["\\]/g, "\\$&")}"`;
+  return `${name} <${mailbox.address}>`;
+}
+
+function distinctAddresses(mailboxes: Mailbox[]): string[] {
+  const seen = new Map<string, string>();
+  for (const m of mailboxes) if (!seen.has(addressKey(m.address))) seen.set(addressKey(m.address), m.address);
+  return [...seen.values()];
+}
+
+export function createEmailService(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  events: EventLog;
+  suppressions: SuppressionService;
+  domains: DomainService;
+  idempotency: Idempotency;
+  limits: EmailLimits;
+  /** Called with the number of messages just committed, to wake the delivery worker. */
+  onAccepted: (count: number) => void;
+}): EmailService {
+  const { db, writer, clock, events, suppressions, domains, idempotency, limits } = deps;
+
+  const prepare = async (input: SubmitInput, actor: Actor): Promise<PreparedMessage> => {
+    const fields = input.fields;
+    const fromDomain = domainOf(fields.from.address);
+    domains.assertMaySendFrom(actor, fromDomain);
+    const recipients = distinctAddresses([...fields.to, ...fields.cc, ...fields.bcc]);
+    if (recipients.length > limits.maxRecipients) {
+      throw validationError([{ path: "to", message: `at most ${limits.maxRecipients} distinct recipients per message` }]);
+    }
+    const suppressed = suppressions.suppressedAmong(actor.organizationId, recipients);
+    if (suppressed.size === recipients.length) {
+      throw new AppError("domain_not_verified", "Every recipient is on the suppression list; nothing was sent.");
+    }
+    const id = newId();
+    const composed = await composeMessage(id, fields, new Date(clock.now()));
+    if (composed.raw.length > limits.maxMessageBytes) {
+      throw new AppError("payload_too_large", `The message is ${composed.raw.length} bytes; the limit is ${limits.maxMessageBytes}.`);
+    }
+    return {
+      id,
+      organizationId: actor.organizationId,
+      apiKeyId: actor.keyId,
+      source: input.source,
+      mode: actor.mode,
+      messageId: composed.messageId,
+      fromHeader: formatMailbox(fields.from),
+      envelopeFrom: fields.from.address,
+      to: fields.to.map(formatMailbox),
+      cc: fields.cc.map(formatMailbox),
+      bcc: fields.bcc.map(formatMailbox),
+      replyTo: fields.replyTo.map(formatMailbox),
+      subject: fields.subject,
+      html: fields.html,
+      text: composed.text,
+      tags: fields.tags,
+      scheduledAt: fields.scheduledAt,
+      raw: composed.raw,
+      recipients,
+      suppressed,
+    };
+  };
+
+  /** Inserts one prepared message with its deliveries and first events; runs inside a writer transaction. */
+  const persist = (tx: Db, message: PreparedMessage) => {
+    const now = clock.now();
+    const createdAt = isoTime(now);
+    tx.insert(emails)
+      .values({
+        id: message.id,
+        organizationId: message.organizationId,
+        apiKeyId: message.apiKeyId,
+        source: message.source,
+        mode: message.mode,
+        messageId: message.messageId,
+        fromHeader: message.fromHeader,
+        envelopeFrom: message.envelopeFrom,
+        to: message.to,
+        cc: message.cc,
+        bcc: message.bcc,
+        replyTo: message.replyTo,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+        tags: message.tags,
+        status: message.scheduledAt ? "scheduled" : "queued",
+        scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
+        size: message.raw.length,
+        raw: message.raw,
+        createdAt,
+        updatedAt: createdAt,
+      })
+      .run();
+    const dueAt = message.scheduledAt ?? now;
+    tx.insert(deliveries)
+      .values(
+        message.recipients.map((recipient) => {
+          const suppressed = message.suppressed.has(addressKey(recipient));
+          return {
+            id: newId(),
+            emailId: message.id,
+            organizationId: message.organizationId,
+            recipient,
+            destination: domainOf(recipient),
+            status: suppressed ? "suppressed" : "queued",
+            nextAttemptAt: suppressed ? null : dueAt,
+            lastResponse: suppressed ? "recipient is on the suppression list" : null,
+            createdAt,
+            updatedAt: createdAt,
+          };
+        }),
+      )
+      .run();
+    const base = { organizationId: message.organizationId, emailId: message.id };
+    for (const recipient of message.recipients) {
+      if (message.suppressed.has(addressKey(recipient))) events.append(tx, { ...base, type: "email.suppressed", recipient, data: { reason: "suppressed" } });
+    }
+    events.append(tx, message.scheduledAt ? { ...base, type: "email.scheduled", data: { scheduled_at: isoTime(message.scheduledAt) } } : { ...base, type: "email.queued" });
+  };
+
+  const ownEmail = (actor: Actor, id: string) => {
+    const row = db
+      .select()
+      .from(emails)
+      .where(and(eq(emails.id, id), eq(emails.organizationId, actor.organizationId)))
+      .get();
+    if (!row) throw new AppError("not_found", "Email not found.");
+    return row;
+  };
+
+  const summary = (row: Omit<typeof emails.$inferSelect, "raw" | "html" | "text">): EmailSummary => ({
+    object: "email",
+    id: row.id,
+    message_id: row.messageId,
+    source: row.source,
+    from: row.fromHeader,
+    to: row.to,
+    cc: row.cc,
+    bcc: row.bcc,
+    reply_to: row.replyTo,
+    subject: row.subject,
+    tags: row.tags,
+    status: row.status as EmailStatus,
+    last_event: row.status as EmailStatus,
+    created_at: row.createdAt,
+    scheduled_at: row.scheduledAt ?? null,
+  });
+
+  const { raw: _raw, html: _html, text: _text, ...summaryColumns } = getTableColumns(emails);
+
+  return {
+    async submit(input, actor, options = {}) {
+      requireScope(actor, "emails:send");
+      const message = await prepare(input, actor);
+      const response = { id: message.id };
+      await writer.write((tx) => {
+        persist(tx, message);
+        if (options.idempotency) idempotency.record(tx, options.idempotency, 200, { id: message.id, message: SENT_MESSAGE });
+      });
+      deps.onAccepted(1);
+      return response;
+    },
+
+    async submitBatch(inputs, actor, options = {}) {
+      requireScope(actor, "emails:send");
+      if (inputs.length === 0 || inputs.length > limits.maxBatchSize) {
+        throw validationError([{ path: "", message: `a batch holds 1 to ${limits.maxBatchSize} messages` }]);
+      }
+      const prepared: PreparedMessage[] = [];
+      for (const [i, input] of inputs.entries()) {
+        try {
+          prepared.push(await prepare(input, actor));
+        } catch (error) {
+          if (error instanceof AppError && error.details) {
+            throw new AppError(error.name, error.message, { details: error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })) });
+          }
+          if (error instanceof AppError) throw new AppError(error.name, `Message ${i}: ${error.message}`);
+          throw error;
+        }
+      }
+      const response = { data: prepared.map((m) => ({ id: m.id })) };
+      await writer.write((tx) => {
+        for (const message of prepared) persist(tx, message);
+        if (options.idempotency) idempotency.record(tx, options.idempotency, 200, response);
+      });
+      deps.onAccepted(prepared.length);
+      return response;
+    },
+
+    get(actor, id) {
+      requireScope(actor, "emails:read");
+      const row = ownEmail(actor, id);
+      const recipients = db.select().from(deliveries).where(eq(deliveries.emailId, id)).orderBy(asc(deliveries.id)).all();
+      const history = db.select().from(eventsTable).where(eq(eventsTable.emailId, id)).orderBy(asc(eventsTable.id)).all();
+      return {
+        ...summary(row),
+        html: row.html ?? null,
+        text: row.text ?? null,
+        recipients: recipients.map((d) => ({
+          email: d.recipient,
+          status: d.status as RecipientStatus,
+          attempts: d.attempts,
+          last_response: d.lastResponse ?? null,
+          updated_at: d.updatedAt,
+        })),
+        events: history.map((e) => ({ type: e.type, created_at: e.createdAt, recipient: e.recipient ?? null, data: e.data })),
+      };
+    },
+
+    list(actor, options) {
+      requireScope(actor, "emails:read");
+      const conditions: SQL[] = [eq(emails.organizationId, actor.organizationId)];
+      if (options.after) conditions.push(lt(emails.id, options.after));
+      if (options.before) conditions.push(gt(emails.id, options.before));
+      if (options.status) conditions.push(eq(emails.status, options.status));
+      if (options.from) conditions.push(sql`lower(${emails.envelopeFrom}) = ${options.from.toLowerCase()}`);
+      if (options.to) conditions.push(sql`EXISTS (SELECT 1 FROM deliveries d WHERE d.email_id = ${emails.id} AND lower(d.recipient) = ${options.to.toLowerCase()})`);
+      if (options.tag) {
+        const [name, value] = options.tag.split(":", 2);
+        conditions.push(
+          value === undefined
+            ? sql`EXISTS (SELECT 1 FROM json_each(${emails.tags}) t WHERE json_extract(t.value, '$.name') = ${name})`
+            : sql`EXISTS (SELECT 1 FROM json_each(${emails.tags}) t WHERE json_extract(t.value, '$.name') = ${name} AND json_extract(t.value, '$.value') = ${value})`,
+        );
+      }
+      // `before` pages towards newer messages: read ascending from the cursor, then present newest first.
+      const rows = db
+        .select(summaryColumns)
+        .from(emails)
+        .where(and(...conditions))
+        .orderBy(options.before && !options.after ? asc(emails.id) : desc(emails.id))
+        .limit(options.limit + 1)
+        .all();
+      const page = rows.slice(0, options.limit);
+      if (options.before && !options.after) page.reverse();
+      return { object: "list", data: page.map(summary), has_more: rows.length > options.limit };
+    },
+
+    raw(actor, id) {
+      requireScope(actor, "emails:read");
+      const row = ownEmail(actor, id);
+      return { raw: row.raw, messageId: row.messageId };
+    },
+
+    async cancel(actor, id) {
+      requireScope(actor, "emails:send");
+      ownEmail(actor, id);
+      const outcome = await writer.write((tx) => {
+        const row = tx.select({ status: emails.status, organizationId: emails.organizationId }).from(emails).where(eq(emails.id, id)).get()!;
+        if (row.status !== "scheduled") return row.status;
+        const now = clock.now();
+        const leased = tx
+          .select({ id: deliveries.id })
+          .from(deliveries)
+          .where(and(eq(deliveries.emailId, id), gt(deliveries.leaseUntil, now)))
+          .get();
+        if (leased) return "being sent";
+        tx.update(deliveries)
+          .set({ status: "failed", nextAttemptAt: null, lastResponse: "canceled before sending", updatedAt: isoTime(now) })
+          .where(and(eq(deliveries.emailId, id), eq(deliveries.status, "queued")))
+          .run();
+        events.append(tx, { organizationId: row.organizationId, emailId: id, type: "email.canceled" });
+        return "canceled";
+      });
+      if (outcome !== "canceled") throw new AppError("conflict", `Only scheduled emails can be canceled; this one is ${outcome}.`);
+      return { object: "email", id, status: "canceled" };
+    },
+  };
+}

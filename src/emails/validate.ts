@@ -1,0 +1,197 @@
+/**
+ * Validation of the JSON send body (DESIGN §1). Pure: no store, no framework. Collects every problem with its
+ * path, so one 400 tells the caller all that is wrong. Invariant: what passes is safe to compose — no CR/LF in any
+ * header, no structural header overridden, every address valid, at most `maxRecipients` distinct recipients.
+ */
+import { validationError, type ErrorDetail } from "../errors.ts";
+import { addressKey, parseMailbox, type Mailbox } from "../lib/addresses.ts";
+import type { AttachmentInput, ComposedFields, Tag } from "./model.ts";
+
+export interface ValidationContext {
+  now: number;
+  maxRecipients: number;
+}
+
+const KNOWN_FIELDS = new Set(["from", "to", "cc", "bcc", "reply_to", "reply-to", "subject", "html", "text", "headers", "attachments", "tags", "scheduled_at"]);
+
+/** Headers Mailroom writes itself; a custom header may not replace them (DESIGN §1). */
+export const STRUCTURAL_HEADERS = new Set([
+  "from",
+  "to",
+  "cc",
+  "bcc",
+  "subject",
+  "date",
+  "message-id",
+  "mime-version",
+  "dkim-signature",
+  "return-path",
+  "received",
+]);
+
+const HEADER_NAME = /^[!-9;-~]{1,76}$/;
+const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const CONTENT_TYPE = /^[a-z0-9!#$&^_.+-]{1,127}\/[a-z0-9!#$&^_.+-]{1,127}$/i;
+const CONTENT_ID = /^[^\s<>"]{1,250}$/;
+const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3_600_000;
+const MAX_TAGS = 50;
+const MAX_HEADERS = 50;
+const MAX_ATTACHMENTS = 100;
+const MAX_SUBJECT = 998;
+
+export function isStructuralHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return STRUCTURAL_HEADERS.has(lower) || lower.startsWith("content-");
+}
+
+const typeName = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
+
+/** Validates a send body; throws `validation_error` listing every problem. */
+export function parseSendRequest(body: unknown, ctx: ValidationContext): ComposedFields {
+  const details: ErrorDetail[] = [];
+  const problem = (path: string, message: string) => details.push({ path, message });
+
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw validationError([{ path: "", message: `the body must be a JSON object, got ${typeName(body)}` }]);
+  }
+  const input = body as Record<string, unknown>;
+  for (const key of Object.keys(input)) if (!KNOWN_FIELDS.has(key)) problem(key, "unknown field");
+  if ("reply_to" in input && "reply-to" in input) problem("reply-to", "give reply_to or its alias reply-to, not both");
+
+  const mailbox = (path: string, value: unknown): Mailbox | undefined => {
+    if (typeof value !== "string") {
+      problem(path, `must be a string, got ${typeName(value)}`);
+      return undefined;
+    }
+    const parsed = parseMailbox(value);
+    if ("error" in parsed) {
+      problem(path, parsed.error);
+      return undefined;
+    }
+    return parsed;
+  };
+
+  const mailboxList = (path: string, value: unknown, required: boolean): Mailbox[] => {
+    if (value === undefined || value === null) {
+      if (required) problem(path, "is required");
+      return [];
+    }
+    const items = Array.isArray(value) ? value : [value];
+    if (required && items.length === 0) problem(path, "needs at least one address");
+    const out: Mailbox[] = [];
+    items.forEach((item, i) => {
+      const parsed = mailbox(Array.isArray(value) ? `${path}.${i}` : path, item);
+      if (parsed) out.push(parsed);
+    });
+    return out;
+  };
+
+  const from = input.from === undefined ? (problem("from", "is required"), undefined) : mailbox("from", input.from);
+  const to = mailboxList("to", input.to, true);
+  const cc = mailboxList("cc", input.cc, false);
+  const bcc = mailboxList("bcc", input.bcc, false);
+  const replyTo = mailboxList("reply_to", input.reply_to ?? input["reply-to"], false);
+
+  const distinct = new Set([...to, ...cc, ...bcc].map((m) => addressKey(m.address)));
+  if (distinct.size > ctx.maxRecipients) {
+    problem("to", `to, cc and bcc together name ${distinct.size} distinct recipients; at most ${ctx.maxRecipients} are allowed`);
+  }
+
+  let subject = "";
+  if (typeof input.subject !== "string") problem("subject", input.subject === undefined ? "is required" : `must be a string, got ${typeName(input.subject)}`);
+  else if (!input.subject.trim()) problem("subject", "must not be empty");
+  else if (/[\r\n\0]/.test(input.subject)) problem("subject", "must not contain line breaks");
+  else if (input.subject.length > MAX_SUBJECT) problem("subject", `must be at most ${MAX_SUBJECT} characters`);
+  else subject = input.subject;
+
+  let html = "";
+  if (typeof input.html !== "string") problem("html", input.html === undefined ? "is required" : `must be a string, got ${typeName(input.html)}`);
+  else if (!input.html.trim()) problem("html", "must not be empty");
+  else html = input.html;
+
+  let text: string | undefined;
+  if (input.text !== undefined && input.text !== null) {
+    if (typeof input.text !== "string") problem("text", `must be a string, got ${typeName(input.text)}`);
+    else text = input.text;
+  }
+
+  const headers: Array<[string, string]> = [];
+  if (input.headers !== undefined && input.headers !== null) {
+    if (typeof input.headers !== "object" || Array.isArray(input.headers)) problem("headers", "must be an object of header name to string value");
+    else {
+      const entries = Object.entries(input.headers as Record<string, unknown>);
+      if (entries.length > MAX_HEADERS) problem("headers", `at most ${MAX_HEADERS} custom headers`);
+      for (const [name, value] of entries) {
+        const path = `headers.${name}`;
+        if (!HEADER_NAME.test(name)) problem(path, "header names are printable ASCII without spaces or colons, at most 76 characters");
+        else if (isStructuralHeader(name)) problem(path, `${name} is set by Mailroom and cannot be given as a custom header`);
+        else if (typeof value !== "string") problem(path, `must be a string, got ${typeName(value)}`);
+        else if (/[\r\n\0]/.test(value)) problem(path, "must not contain line breaks");
+        else if (value.length > 998) problem(path, "must be at most 998 characters");
+        else headers.push([name, value]);
+      }
+    }
+  }
+
+  const attachments: AttachmentInput[] = [];
+  if (input.attachments !== undefined && input.attachments !== null) {
+    if (!Array.isArray(input.attachments)) problem("attachments", "must be an array");
+    else {
+      if (input.attachments.length > MAX_ATTACHMENTS) problem("attachments", `at most ${MAX_ATTACHMENTS} attachments`);
+      input.attachments.forEach((item, i) => {
+        const path = `attachments.${i}`;
+        if (item === null || typeof item !== "object" || Array.isArray(item)) return problem(path, "must be an object with filename and content");
+        const a = item as Record<string, unknown>;
+        for (const key of Object.keys(a)) if (!["filename", "content", "content_type", "content_id"].includes(key)) problem(`${path}.${key}`, "unknown field");
+        const before = details.length;
+        if (typeof a.filename !== "string" || !a.filename || a.filename.length > 255 || /[\r\n\0/\\]/.test(a.filename))
+          problem(`${path}.filename`, "is required: 1 to 255 characters, no line breaks or slashes");
+        if (typeof a.content !== "string" || !BASE64.test(a.content)) problem(`${path}.content`, "is required, as standard base64 without line breaks");
+        if (a.content_type !== undefined && (typeof a.content_type !== "string" || !CONTENT_TYPE.test(a.content_type)))
+          problem(`${path}.content_type`, 'must be a media type such as "application/pdf"');
+        if (a.content_id !== undefined && (typeof a.content_id !== "string" || !CONTENT_ID.test(a.content_id)))
+          problem(`${path}.content_id`, "must be 1 to 250 characters without spaces, quotes or angle brackets");
+        if (details.length > before) return;
+        attachments.push({
+          filename: a.filename as string,
+          content: Buffer.from(a.content as string, "base64"),
+          contentType: a.content_type as string | undefined,
+          contentId: a.content_id as string | undefined,
+        });
+      });
+    }
+  }
+
+  const tags: Tag[] = [];
+  if (input.tags !== undefined && input.tags !== null) {
+    if (!Array.isArray(input.tags)) problem("tags", "must be an array of {name, value}");
+    else {
+      if (input.tags.length > MAX_TAGS) problem("tags", `at most ${MAX_TAGS} tags`);
+      input.tags.forEach((item, i) => {
+        const tag = item as Record<string, unknown> | null;
+        if (!tag || typeof tag !== "object" || Array.isArray(tag)) return problem(`tags.${i}`, "must be an object {name, value}");
+        for (const key of Object.keys(tag)) if (key !== "name" && key !== "value") problem(`tags.${i}.${key}`, "unknown field");
+        const ok = (part: "name" | "value") => {
+          const value = tag[part];
+          if (typeof value === "string" && TAG_PART.test(value)) return true;
+          problem(`tags.${i}.${part}`, "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -");
+          return false;
+        };
+        if ([ok("name"), ok("value")].every(Boolean)) tags.push({ name: tag.name as string, value: tag.value as string });
+      });
+    }
+  }
+
+  let scheduledAt: number | undefined;
+  if (input.scheduled_at !== undefined && input.scheduled_at !== null) {
+    const parsed = typeof input.scheduled_at === "string" && /^\d{4}-\d{2}-\d{2}T/.test(input.scheduled_at) ? Date.parse(input.scheduled_at) : NaN;
+    if (Number.isNaN(parsed)) problem("scheduled_at", "must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00Z");
+    else if (parsed <= ctx.now) problem("scheduled_at", "must be in the future");
+    else if (parsed > ctx.now + MAX_SCHEDULE_AHEAD_MS) problem("scheduled_at", "must be at most 30 days ahead");
+    else scheduledAt = parsed;
+  }
+
+  if (details.length || !from) throw validationError(details);
+  return { from, to, cc, bcc, replyTo, subject, html, text, headers, attachments, tags, scheduledAt };
+}

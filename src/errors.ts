@@ -1,0 +1,114 @@
+/**
+ * The one error vocabulary of Mailroom.
+ *
+ * Domain code throws `AppError` with a stable snake_case name; adapters (HTTP, SMTP) turn it into a status or a
+ * reply through `ERROR_TABLE` and nothing else. Invariant: every name has an HTTP status and an SMTP reply, and an
+ * error that is not an `AppError` is reported as `internal_error` — temporary over SMTP, never a bounce.
+ */
+
+export type ErrorName =
+  | "validation_error"
+  | "invalid_idempotency_key"
+  | "unauthorized"
+  | "insufficient_scope"
+  | "not_found"
+  | "method_not_allowed"
+  | "invalid_idempotent_request"
+  | "concurrent_idempotent_requests"
+  | "conflict"
+  | "payload_too_large"
+  | "domain_not_verified"
+  | "rate_limit_exceeded"
+  | "internal_error"
+  | "service_unavailable";
+
+export interface SmtpReply {
+  code: number;
+  /** RFC 3463 enhanced status code. */
+  enhanced: string;
+}
+
+export interface ErrorEntry {
+  status: number;
+  /** HTTP reason phrase, used as the `error` field of the body. */
+  reason: string;
+  /** Reply when the error happens at a command other than DATA. */
+  smtp: SmtpReply;
+  /** Reply when the error concerns the message content (after DATA), where it differs. */
+  smtpData?: SmtpReply;
+}
+
+/**
+ * Names that cannot arise in an SMTP session (look-ups, idempotency of HTTP requests) still map to a reply so a
+ * future caller can never turn them into a permanent failure by accident: they answer temporary 451.
+ */
+const NOT_ON_SMTP: SmtpReply = { code: 451, enhanced: "4.3.0" };
+
+export const ERROR_TABLE: Record<ErrorName, ErrorEntry> = {
+  validation_error: { status: 400, reason: "Bad Request", smtp: { code: 501, enhanced: "5.5.4" }, smtpData: { code: 554, enhanced: "5.6.0" } },
+  invalid_idempotency_key: { status: 400, reason: "Bad Request", smtp: NOT_ON_SMTP },
+  unauthorized: { status: 401, reason: "Unauthorized", smtp: { code: 535, enhanced: "5.7.8" } },
+  insufficient_scope: { status: 403, reason: "Forbidden", smtp: { code: 550, enhanced: "5.7.1" } },
+  not_found: { status: 404, reason: "Not Found", smtp: NOT_ON_SMTP },
+  method_not_allowed: { status: 405, reason: "Method Not Allowed", smtp: NOT_ON_SMTP },
+  invalid_idempotent_request: { status: 409, reason: "Conflict", smtp: { code: 550, enhanced: "5.7.1" } },
+  concurrent_idempotent_requests: { status: 409, reason: "Conflict", smtp: { code: 451, enhanced: "4.7.1" } },
+  conflict: { status: 409, reason: "Conflict", smtp: NOT_ON_SMTP },
+  payload_too_large: { status: 413, reason: "Payload Too Large", smtp: { code: 552, enhanced: "5.3.4" } },
+  domain_not_verified: { status: 422, reason: "Unprocessable Entity", smtp: { code: 550, enhanced: "5.7.1" } },
+  rate_limit_exceeded: { status: 429, reason: "Too Many Requests", smtp: { code: 451, enhanced: "4.7.1" } },
+  internal_error: { status: 500, reason: "Internal Server Error", smtp: { code: 451, enhanced: "4.3.0" } },
+  service_unavailable: { status: 503, reason: "Service Unavailable", smtp: { code: 421, enhanced: "4.3.2" } },
+};
+
+export const ERROR_NAMES = Object.keys(ERROR_TABLE) as ErrorName[];
+
+export interface ErrorDetail {
+  /** Dotted path of the offending field, e.g. `to.3` or `attachments.0.content`. */
+  path: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  details?: ErrorDetail[];
+  /** Seconds a caller should wait (rate limits, busy store). */
+  retryAfter?: number;
+  /** Log-facing reason; never shown to the client. */
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly details?: ErrorDetail[];
+  readonly retryAfter?: number;
+
+  constructor(
+    override readonly name: ErrorName,
+    /** Client-facing text: safe to show, never internal. */
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.details = options.details;
+    this.retryAfter = options.retryAfter;
+  }
+
+  get status(): number {
+    return ERROR_TABLE[this.name].status;
+  }
+
+  /** Temporary errors are worth retrying unchanged; derived from the SMTP class so the two never disagree. */
+  get temporary(): boolean {
+    return ERROR_TABLE[this.name].smtp.code < 500;
+  }
+}
+
+/** Every failure becomes an AppError; unknown ones keep their cause for the log and say nothing to the client. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError("internal_error", "An internal error occurred.", { cause: error });
+}
+
+export function validationError(details: ErrorDetail[], message?: string): AppError {
+  const first = details[0];
+  return new AppError("validation_error", message ?? (first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "Invalid request."), { details });
+}

@@ -1,0 +1,36 @@
+/** Event types of the public contract (DESIGN §7) and the shape every appended event has. */
+
+export const EMAIL_EVENT_TYPES = [
+  "email.scheduled",
+  "email.queued",
+  "email.sent",
+  "email.delivered",
+  "email.delivery_delayed",
+  "email.bounced",
+  "email.complained",
+  "email.opened",
+  "email.clicked",
+  "email.unsubscribed",
+  "email.failed",
+  "email.suppressed",
+  "email.canceled",
+  "email.received",
+] as const;
+
+export const EVENT_TYPES = [...EMAIL_EVENT_TYPES, "domain.updated", "suppression.added", "suppression.removed"] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface NewEvent {
+  organizationId: string;
+  type: EventType;
+  emailId?: string | null;
+  recipient?: string | null;
+  data?: Record<string, unknown>;
+}
+
+export interface StoredEvent extends Required<Omit<NewEvent, "data">> {
+  id: string;
+  data: Record<string, unknown>;
+  createdAt: string;
+}

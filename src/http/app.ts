@@ -1,0 +1,117 @@
+/**
+ * The HTTP root: request ids, access logs and metrics, the error mapping of every route, 404/405 for unknown
+ * routes, operations endpoints and the feature routes. Invariant: every response — success or failure — carries
+ * `X-Request-Id`, and every failure has the contract's error body.
+ */
+import { Elysia } from "elysia";
+import type { Config } from "../config/schema.ts";
+import type { Idempotency } from "../emails/idempotency.ts";
+import { emailRoutes } from "../emails/routes.ts";
+import type { EmailService } from "../emails/service.ts";
+import { AppError } from "../errors.ts";
+import { keyRoutes } from "../keys/routes.ts";
+import type { KeyService } from "../keys/service.ts";
+import type { RateLimiter } from "../limits/rate-limiter.ts";
+import type { Clock } from "../lib/clock.ts";
+import { newId } from "../lib/ids.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { Metrics } from "../lib/metrics.ts";
+import { suppressionRoutes } from "../suppressions/routes.ts";
+import type { SuppressionService } from "../suppressions/service.ts";
+import { docsRoutes } from "./docs.ts";
+import { describeFailure } from "./errors.ts";
+
+export interface HttpDeps {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  keys: KeyService;
+  limiter: RateLimiter;
+  emails: EmailService;
+  idempotency: Idempotency;
+  suppressions: SuppressionService;
+  version: string;
+  /** False while starting or shutting down: /readyz answers 503. */
+  isReady: () => boolean;
+}
+
+interface RequestMeta {
+  id: string;
+  started: number;
+}
+
+/** Compiles Elysia route paths (`/v1/emails/:id`) to matchers, to tell 405 from 404. */
+function routeMatchers(routes: Array<{ method: string; path: string }>) {
+  return routes.map((route) => ({
+    method: route.method,
+    pattern: new RegExp(`^${route.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*")}/?$`),
+  }));
+}
+
+export function createHttpApp(deps: HttpDeps) {
+  const { logger, metrics } = deps;
+  const meta = new WeakMap<Request, RequestMeta>();
+  metrics.counter("mailroom_http_requests_total", "HTTP requests by route and status.");
+
+  const app = new Elysia()
+    .onRequest(({ request, set }) => {
+      const id = newId();
+      meta.set(request, { id, started: performance.now() });
+      set.headers["x-request-id"] = id;
+    })
+    .onError(({ error, code, request, set }) => {
+      const requestId = meta.get(request)?.id ?? newId();
+      let thrown: unknown = error;
+      if (code === "NOT_FOUND") {
+        const path = new URL(request.url).pathname;
+        const allowed = [...new Set(matchers.filter((m) => m.pattern.test(path)).map((m) => m.method))];
+        thrown = allowed.length
+          ? new AppError("method_not_allowed", `${request.method} is not allowed here; use ${allowed.join(", ")}.`)
+          : new AppError("not_found", `No route for ${request.method} ${path}.`);
+        if (allowed.length) set.headers["allow"] = allowed.join(", ");
+      } else if (code === "PARSE") {
+        thrown = new AppError("validation_error", "The request body could not be parsed.");
+      } else if (code === "VALIDATION") {
+        thrown = new AppError("validation_error", "The request is invalid.", { details: [{ path: "", message: String((error as Error).message).slice(0, 500) }] });
+      }
+      const failure = describeFailure(thrown, requestId, logger);
+      set.status = failure.status;
+      Object.assign(set.headers, failure.headers, { "x-request-id": requestId });
+      return failure.body;
+    })
+    .onAfterResponse(({ request, route, set }) => {
+      const info = meta.get(request);
+      const status = typeof set.status === "number" ? set.status : 200;
+      metrics.inc("mailroom_http_requests_total", { route: route || "unmatched", method: request.method, status: String(status) });
+      logger.debug("http request", {
+        request_id: info?.id,
+        method: request.method,
+        route,
+        status,
+        duration_ms: info ? Math.round((performance.now() - info.started) * 100) / 100 : undefined,
+      });
+    })
+    .get("/healthz", () => ({ status: "ok" }), { detail: { tags: ["Operations"], summary: "Liveness" } })
+    .get(
+      "/readyz",
+      ({ set }) => {
+        if (deps.isReady()) return { status: "ready" };
+        set.status = 503;
+        return { status: "not_ready" };
+      },
+      { detail: { tags: ["Operations"], summary: "Readiness: 503 while starting or draining" } },
+    )
+    .get("/metrics", () => new Response(metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }), {
+      detail: { tags: ["Operations"], summary: "Prometheus metrics" },
+    })
+    .use(docsRoutes(deps.version))
+    .use(emailRoutes(deps))
+    .use(keyRoutes(deps))
+    .use(suppressionRoutes(deps));
+
+  const matchers = routeMatchers(app.routes);
+  return app;
+}
+
+export type HttpApp = ReturnType<typeof createHttpApp>;

@@ -1,0 +1,46 @@
+/**
+ * Authentication and rate limiting for the API: `Authorization: Bearer <key>` → `actor`, then one count in the
+ * key's and the organisation's sliding windows, with `RateLimit-*` headers on every authenticated response.
+ * Invariant: every route under this plugin has an authenticated, rate-checked actor before its handler runs.
+ */
+import { Elysia } from "elysia";
+import type { Config } from "../config/schema.ts";
+import { AppError } from "../errors.ts";
+import type { Actor } from "../keys/model.ts";
+import type { KeyService } from "../keys/service.ts";
+import type { RateLimiter } from "../limits/rate-limiter.ts";
+
+export interface AuthDeps {
+  keys: KeyService;
+  limiter: RateLimiter;
+  config: Config;
+}
+
+/** Applies the caller's limits; throws 429 with Retry-After when over. Shared with the SMTP relay. */
+export function chargeRequest(deps: AuthDeps, actor: Actor) {
+  const decision = deps.limiter.take({
+    keyId: actor.keyId,
+    organizationId: actor.organizationId,
+    keyLimit: actor.keyRateLimit ?? deps.config.limits.key_requests_per_minute,
+    orgLimit: actor.orgRateLimit ?? deps.config.limits.org_requests_per_minute,
+  });
+  return decision;
+}
+
+/** A fresh plugin per area (unnamed, so Elysia never de-duplicates it away from a later area). */
+export function authenticated(deps: AuthDeps) {
+  return new Elysia().resolve({ as: "scoped" }, ({ headers, set }): { actor: Actor } => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "");
+    if (!match) throw new AppError("unauthorized", "Missing API key: send Authorization: Bearer <API_KEY>.");
+    const actor = deps.keys.authenticate(match[1]!);
+    const decision = chargeRequest(deps, actor);
+    set.headers["ratelimit-limit"] = String(decision.limit);
+    set.headers["ratelimit-remaining"] = String(decision.remaining);
+    set.headers["ratelimit-reset"] = String(decision.resetSeconds);
+    set.headers["ratelimit-policy"] = decision.policy;
+    if (!decision.allowed) {
+      throw new AppError("rate_limit_exceeded", `Too many requests; retry after ${decision.retryAfterSeconds} s.`, { retryAfter: decision.retryAfterSeconds });
+    }
+    return { actor };
+  });
+}

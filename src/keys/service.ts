@@ -1,0 +1,154 @@
+/**
+ * API keys: creation (the key is shown once), listing, revocation and authentication.
+ * Invariant: only a SHA-256 hash of a key is stored, and a presented key is compared in constant time; keys carry
+ * about 190 random bits, so a fast hash is the right tool (no password stretching needed).
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { apiKeys, organizations } from "../db/schema/index.ts";
+import type { Writer } from "../db/writer.ts";
+import { AppError, validationError, type ErrorDetail } from "../errors.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import { newId, randomToken } from "../lib/ids.ts";
+import { SCOPE_PRESETS, SCOPES, type Actor, type ApiKeyView, type CreateKeyInput, type CreatedApiKey, type Scope } from "./model.ts";
+
+const KEY_FORMAT = /^mr_(live|test)_[0-9A-Za-z]{32}$/;
+/** last_used_at is informative; writing it on every request would cost a commit per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+function hashKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+type KeyRow = typeof apiKeys.$inferSelect;
+
+function toView(row: KeyRow): ApiKeyView {
+  return {
+    object: "api_key",
+    id: row.id,
+    name: row.name,
+    mode: row.mode,
+    token_prefix: row.tokenPrefix,
+    scopes: row.scopes as Scope[],
+    domains: row.domains ?? null,
+    rate_limit_per_minute: row.rateLimitPerMinute ?? null,
+    created_at: row.createdAt,
+    last_used_at: row.lastUsedAt ?? null,
+    revoked_at: row.revokedAt ?? null,
+  };
+}
+
+/** Expands presets and checks names; returns scopes in canonical order. */
+export function resolveScopes(requested: string[]): Scope[] {
+  const wanted = new Set<Scope>();
+  const details: ErrorDetail[] = [];
+  requested.forEach((name, i) => {
+    const preset = SCOPE_PRESETS[name];
+    if (preset) preset.forEach((scope) => wanted.add(scope));
+    else if ((SCOPES as readonly string[]).includes(name)) wanted.add(name as Scope);
+    else details.push({ path: `scopes.${i}`, message: `unknown scope "${name}"; known: ${[...Object.keys(SCOPE_PRESETS), ...SCOPES].join(", ")}` });
+  });
+  if (requested.length === 0) details.push({ path: "scopes", message: "at least one scope or preset is required" });
+  if (details.length) throw validationError(details);
+  return SCOPES.filter((scope) => wanted.has(scope));
+}
+
+export interface KeyService {
+  create(organizationId: string, input: CreateKeyInput): Promise<CreatedApiKey>;
+  list(organizationId: string): ApiKeyView[];
+  revoke(organizationId: string, id: string): Promise<ApiKeyView>;
+  /** Resolves a presented key to its actor; throws 401 `unauthorized` for anything but a live, unrevoked key. */
+  authenticate(presented: string): Actor;
+}
+
+export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock }): KeyService {
+  const { db, writer, clock } = deps;
+  const lastUsedWritten = new Map<string, number>();
+
+  const touch = (keyId: string) => {
+    const now = clock.now();
+    if (now - (lastUsedWritten.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    lastUsedWritten.set(keyId, now);
+    // Best effort: a lost last_used_at update is harmless, so a failure is not surfaced to the request.
+    writer.write((tx) => tx.update(apiKeys).set({ lastUsedAt: isoTime(now) }).where(eq(apiKeys.id, keyId)).run()).catch(() => {});
+  };
+
+  return {
+    async create(organizationId, input) {
+      const details: ErrorDetail[] = [];
+      const name = input.name?.trim() ?? "";
+      if (!name || name.length > 100 || /[\r\n]/.test(name)) details.push({ path: "name", message: "name is required: 1 to 100 characters on one line" });
+      if (input.rateLimitPerMinute != null && (!Number.isInteger(input.rateLimitPerMinute) || input.rateLimitPerMinute < 1))
+        details.push({ path: "rate_limit_per_minute", message: "must be a positive integer" });
+      if (details.length) throw validationError(details);
+      const scopes = resolveScopes(input.scopes);
+      const domains = input.domains?.length ? [...new Set(input.domains.map((d) => d.trim().toLowerCase()))] : null;
+      const mode = input.mode ?? "live";
+      const key = `mr_${mode}_${randomToken(32)}`;
+      const row: KeyRow = {
+        id: newId(),
+        organizationId,
+        name,
+        mode,
+        tokenPrefix: key.slice(0, 12),
+        tokenHash: hashKey(key),
+        scopes,
+        domains,
+        rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+        createdAt: isoTime(clock.now()),
+        lastUsedAt: null,
+        revokedAt: null,
+      };
+      await writer.write((tx) => tx.insert(apiKeys).values(row).run());
+      return { ...toView(row), key };
+    },
+
+    list(organizationId) {
+      return db.select().from(apiKeys).where(eq(apiKeys.organizationId, organizationId)).orderBy(desc(apiKeys.id)).all().map(toView);
+    },
+
+    async revoke(organizationId, id) {
+      const revokedAt = isoTime(clock.now());
+      const row = await writer.write((tx) => {
+        const existing = tx.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId))).get();
+        if (!existing) return undefined;
+        if (existing.revokedAt) return existing;
+        tx.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, id)).run();
+        return { ...existing, revokedAt };
+      });
+      if (!row) throw new AppError("not_found", "API key not found.");
+      return toView(row);
+    },
+
+    authenticate(presented) {
+      const reject = () => new AppError("unauthorized", "Missing, revoked or invalid API key.");
+      if (!KEY_FORMAT.test(presented)) throw reject();
+      const digest = hashKey(presented);
+      const row = db
+        .select({ key: apiKeys, orgRateLimit: organizations.rateLimitPerMinute })
+        .from(apiKeys)
+        .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
+        .where(and(eq(apiKeys.tokenHash, digest), isNull(apiKeys.revokedAt)))
+        .get();
+      // The index lookup already matched the digest; the constant-time comparison keeps the check itself free of
+      // early exits should the lookup ever become a prefix or range scan.
+      if (!row || !timingSafeEqual(Buffer.from(row.key.tokenHash), Buffer.from(digest))) throw reject();
+      touch(row.key.id);
+      return {
+        organizationId: row.key.organizationId,
+        keyId: row.key.id,
+        mode: row.key.mode,
+        scopes: new Set(row.key.scopes as Scope[]),
+        domains: row.key.domains ?? null,
+        keyRateLimit: row.key.rateLimitPerMinute ?? null,
+        orgRateLimit: row.orgRateLimit ?? null,
+      };
+    },
+  };
+}
+
+/** Throws 403 `insufficient_scope` unless the actor holds `scope`. */
+export function requireScope(actor: Actor, scope: Scope): void {
+  if (!actor.scopes.has(scope)) throw new AppError("insufficient_scope", `This API key lacks the "${scope}" scope.`);
+}

@@ -1,0 +1,195 @@
+#!/usr/bin/env bun
+/**
+ * The command line: `serve` and the operator commands. The only module that reads argv and the environment and
+ * writes to stdout; everything it does goes through the same services the API uses.
+ */
+import { existsSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { createApp, createServices, databasePath, VERSION, type Services } from "./app.ts";
+import { ConfigError, loadConfig, redactedConfig } from "./config/load.ts";
+import type { Config } from "./config/schema.ts";
+import { parseSendRequest } from "./emails/validate.ts";
+import { AppError } from "./errors.ts";
+import type { Actor } from "./keys/model.ts";
+import { SCOPES } from "./keys/model.ts";
+import { stringify as toToml } from "smol-toml";
+
+const USAGE = `mailroom ${VERSION} — self-hosted transactional email
+
+Usage: mailroom [--config FILE] <command> [options]
+
+Commands:
+  serve                                   run the HTTP API and delivery workers (default)
+  init                                    create the data directory, the organisation and a first test key
+  keys create --name N --scope S [--scope S…] [--test] [--domain D…] [--rate-limit N] [--json]
+  keys list [--json]
+  keys revoke ID
+  domains add NAME [--verified]           --verified: operator override, skips DNS checks (labelled as such)
+  domains list [--json]
+  suppressions list [--json] | add EMAIL [--reason R] | remove EMAIL
+  send --from F --to T [--to T…] --subject S (--html H | --text T)
+  backup FILE                             consistent copy of the database while running
+  print-config                            effective configuration, secrets redacted
+
+Configuration: --config FILE (or MAILROOM_CONFIG), then MAILROOM_<SECTION>_<KEY> environment variables.
+Scopes: full_access, sending_access, ${SCOPES.join(", ")}`;
+
+const out = (text: string): void => {
+  process.stdout.write(text + "\n");
+};
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`mailroom: ${message}\n`);
+  process.exit(code);
+}
+
+/** The local operator: full access to the default organisation, as a live sender. */
+async function operator(services: Services): Promise<Actor> {
+  const org = await services.organizations.ensureDefault();
+  return { organizationId: org.id, keyId: null, mode: "live", scopes: new Set(SCOPES), domains: null, keyRateLimit: null, orgRateLimit: null };
+}
+
+/** Creates the organisation and, on a fresh store, a test key printed once. */
+async function initialise(services: Services): Promise<void> {
+  const org = await services.organizations.ensureDefault();
+  if (!org.created) return;
+  const key = await services.keys.create(org.id, { name: "Getting started (test mode)", scopes: ["full_access"], mode: "test" });
+  out(`Created the organisation and a test-mode API key (shown once, mail is captured, never delivered):`);
+  out(`  ${key.key}`);
+  out(`Create a live key with: mailroom keys create --name production --scope sending_access`);
+}
+
+async function serve(config: Config): Promise<void> {
+  const app = createApp(config);
+  await initialise(app.services);
+  const listeners = await app.start();
+  const http = listeners.find((l) => l.name === "http")!;
+  const base = config.http.public_url || `http://${http.host === "0.0.0.0" ? "127.0.0.1" : http.host}:${http.port}`;
+  out(`API docs: ${base}/docs   (admin UI: not yet built; the API and CLI cover administration)`);
+  out(`mailroom ready ${listeners.map((l) => `${l.name}=${l.host}:${l.port}`).join(" ")}`);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    app.services.logger.info("shutting down", { signal });
+    await app.stop();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      config: { type: "string" },
+      name: { type: "string" },
+      scope: { type: "string", multiple: true },
+      domain: { type: "string", multiple: true },
+      test: { type: "boolean" },
+      "rate-limit": { type: "string" },
+      json: { type: "boolean" },
+      verified: { type: "boolean" },
+      reason: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string", multiple: true },
+      subject: { type: "string" },
+      html: { type: "string" },
+      text: { type: "string" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean" },
+    },
+  });
+  if (values.help) return out(USAGE);
+  if (values.version) return out(VERSION);
+  const [command = "serve", sub, arg] = positionals;
+  const config = await loadConfig({ file: values.config ?? process.env.MAILROOM_CONFIG, env: process.env });
+
+  if (command === "serve") return serve(config);
+  if (command === "print-config") return out(toToml(redactedConfig(config)));
+
+  const services = createServices(config, { logger: undefined });
+  try {
+    const actor = await operator(services);
+    const print = (value: unknown, human: () => void) => (values.json ? out(JSON.stringify(value, null, 2)) : human());
+    switch (`${command} ${sub ?? ""}`.trim()) {
+      case "init":
+        await initialise(services);
+        return out(`Data directory ready: ${config.data_dir}`);
+      case "keys create": {
+        const rateLimit = values["rate-limit"] === undefined ? undefined : Number(values["rate-limit"]);
+        const key = await services.keys.create(actor.organizationId, {
+          name: values.name ?? "",
+          scopes: values.scope ?? [],
+          mode: values.test ? "test" : "live",
+          domains: values.domain,
+          rateLimitPerMinute: rateLimit,
+        });
+        return print(key, () => out(`${key.key}\n(id ${key.id}; shown once — store it now)`));
+      }
+      case "keys list": {
+        const keys = services.keys.list(actor.organizationId);
+        return print(keys, () =>
+          keys.forEach((k) => out(`${k.id}  ${k.token_prefix}…  ${k.mode}  ${k.revoked_at ? "revoked" : "active "}  ${k.name}  [${k.scopes.join(" ")}]${k.domains ? ` domains: ${k.domains.join(",")}` : ""}`)),
+        );
+      }
+      case "keys revoke": {
+        if (!arg) fail("keys revoke needs a key id");
+        const key = await services.keys.revoke(actor.organizationId, arg);
+        return print(key, () => out(`revoked ${key.id} (${key.name})`));
+      }
+      case "domains add": {
+        if (!arg) fail("domains add needs a domain name");
+        const domain = await services.domains.add(actor.organizationId, arg, { verifiedOverride: values.verified });
+        return print(domain, () => out(`${domain.name}  ${domain.status}${domain.verified_override ? " (operator override)" : ""}`));
+      }
+      case "domains list": {
+        const domains = services.domains.list(actor.organizationId);
+        return print(domains, () => domains.forEach((d) => out(`${d.name}  ${d.status}${d.verified_override ? " (operator override)" : ""}`)));
+      }
+      case "suppressions list": {
+        const page = services.suppressions.list(actor.organizationId, { limit: 100_000 });
+        return print(page.data, () => page.data.forEach((s) => out(`${s.email}  ${s.origin}  ${s.created_at}${s.reason ? `  ${s.reason}` : ""}`)));
+      }
+      case "suppressions add": {
+        if (!arg) fail("suppressions add needs an address");
+        const entry = await services.suppressions.add(actor.organizationId, { email: arg, origin: "manual", reason: values.reason ?? null });
+        return print(entry, () => out(`suppressed ${entry.email}`));
+      }
+      case "suppressions remove": {
+        if (!arg) fail("suppressions remove needs an address");
+        const entry = await services.suppressions.remove(actor.organizationId, arg);
+        return print(entry, () => out(`removed ${entry.email}`));
+      }
+      case "send": {
+        const html = values.html ?? (values.text ? `<pre>${Bun.escapeHTML(values.text)}</pre>` : undefined);
+        const fields = parseSendRequest({ from: values.from, to: values.to, subject: values.subject, html, text: values.text }, { now: Date.now(), maxRecipients: config.limits.max_recipients });
+        const { id } = await services.emails.submit({ kind: "fields", source: "cli", fields }, actor);
+        return print({ id }, () => out(`queued ${id} (delivered by the running server)`));
+      }
+      case "backup": {
+        if (!sub) fail("backup needs a destination file");
+        if (existsSync(sub)) fail(`${sub} exists; choose a new file`);
+        // VACUUM INTO writes a consistent snapshot while other connections keep reading and writing (WAL).
+        services.store.sqlite.query("VACUUM INTO ?").run(sub);
+        return out(`backed up ${databasePath(config)} to ${sub}`);
+      }
+      default:
+        fail(`unknown command "${[command, sub].filter(Boolean).join(" ")}"\n\n${USAGE}`, 2);
+    }
+  } finally {
+    services.writer.flush();
+    services.store.close();
+  }
+}
+
+try {
+  await run(Bun.argv.slice(2));
+} catch (error) {
+  if (error instanceof ConfigError) fail(`configuration: ${error.message}`, 2);
+  if (error instanceof AppError) fail(`${error.name}: ${error.message}${error.details ? "\n" + error.details.map((d) => `  ${d.path}: ${d.message}`).join("\n") : ""}`);
+  if (error instanceof TypeError && /parseArgs|Unknown option|argument/i.test(String((error as { code?: string }).code ?? error.message))) fail(`${error.message}\n\n${USAGE}`, 2);
+  throw error;
+}

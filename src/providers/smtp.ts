@@ -1,0 +1,73 @@
+/**
+ * The smarthost provider: relays each delivery to one configured SMTP server over pooled nodemailer connections
+ * (implicit TLS or required STARTTLS, AUTH, timeouts). One transaction per recipient, so every recipient gets
+ * its own reply and, later, its own return path. Replies are classified by ../queue/classify.ts.
+ */
+import nodemailer from "nodemailer";
+import { classifyReply } from "../queue/classify.ts";
+import type { DeliveryResult, Provider } from "./types.ts";
+
+export interface SmarthostOptions {
+  host: string;
+  port: number;
+  security: "starttls" | "tls" | "none";
+  username: string;
+  password: string;
+  poolSize: number;
+  connectTimeoutMs: number;
+  socketTimeoutMs: number;
+  tlsRejectUnauthorized: boolean;
+  /** Name announced in EHLO. */
+  ehloName?: string;
+}
+
+interface SmtpError extends Error {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  rejectedErrors?: SmtpError[];
+}
+
+export function resultFromError(error: SmtpError): DeliveryResult {
+  const specific = error.rejectedErrors?.[0] ?? error;
+  const code = specific.responseCode;
+  const response = specific.response ?? `${specific.code ?? "ERROR"} ${specific.message}`;
+  const verdict = classifyReply(code, response);
+  // "accepted" cannot come with an error; treat any oddity as temporary rather than lose or bounce the message.
+  const outcome = verdict.outcome === "permanent" ? "permanent" : "temporary";
+  return { outcome, response: response.slice(0, 1000), subType: verdict.subType, retryAfterMs: verdict.retryAfterMs };
+}
+
+export function createSmtpProvider(options: SmarthostOptions): Provider {
+  const transport = nodemailer.createTransport({
+    pool: true,
+    host: options.host,
+    port: options.port,
+    secure: options.security === "tls",
+    requireTLS: options.security === "starttls",
+    ignoreTLS: options.security === "none",
+    auth: options.username ? { user: options.username, pass: options.password } : undefined,
+    maxConnections: options.poolSize,
+    maxMessages: Infinity,
+    connectionTimeout: options.connectTimeoutMs,
+    greetingTimeout: options.connectTimeoutMs,
+    socketTimeout: options.socketTimeoutMs,
+    name: options.ehloName,
+    tls: { rejectUnauthorized: options.tlsRejectUnauthorized, minVersion: "TLSv1.2" },
+  });
+
+  return {
+    name: "smtp",
+    async deliver(job) {
+      try {
+        const info = await transport.sendMail({ envelope: { from: job.envelopeFrom, to: [job.recipient] }, raw: job.raw });
+        return { outcome: "sent", response: info.response ?? "250 OK", providerMessageId: job.messageId };
+      } catch (error) {
+        return resultFromError(error as SmtpError);
+      }
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The provider interface: where a delivery goes once the worker claimed it. A provider speaks one transport and
+ * reports what the remote side said; it never touches the store. Invariant: `deliver` resolves for every remote
+ * outcome (it rejects only on its own bugs, which the worker treats as temporary).
+ */
+
+export interface DeliveryJob {
+  deliveryId: string;
+  emailId: string;
+  organizationId: string;
+  /** Envelope sender (MAIL FROM). */
+  envelopeFrom: string;
+  recipient: string;
+  messageId: string;
+  /** The stored MIME message. */
+  raw: Buffer;
+}
+
+export interface DeliveryResult {
+  /** `delivered`: final acceptance by the recipient's system; `sent`: accepted by a relay that delivers further. */
+  outcome: "delivered" | "sent" | "temporary" | "permanent";
+  /** The remote reply, e.g. `250 2.0.0 OK` or `451 4.7.1 try again in 30 seconds`. */
+  response: string;
+  subType?: string;
+  retryAfterMs?: number;
+  providerMessageId?: string;
+}
+
+export interface Provider {
+  readonly name: string;
+  deliver(job: DeliveryJob): Promise<DeliveryResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,54 @@
+/** HTTP routes for the suppression list: list, add (origin manual), get, remove. */
+import { Elysia, t } from "elysia";
+import { validationError } from "../errors.ts";
+import { authenticated, type AuthDeps } from "../http/auth.ts";
+import { readJsonBody } from "../http/body.ts";
+import { jsonContent } from "../http/docs.ts";
+import { parseLimit } from "../http/query.ts";
+import { requireScope } from "../keys/service.ts";
+import type { SuppressionService } from "./service.ts";
+
+const AddSchema = t.Object({ email: t.String(), reason: t.Optional(t.String()) }, { additionalProperties: false });
+
+export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionService }) {
+  const { suppressions, config } = deps;
+  return new Elysia()
+    .use(authenticated(deps))
+    .get(
+      "/v1/suppressions",
+      ({ actor, query }) => {
+        requireScope(actor, "suppressions:read");
+        return { object: "list", ...suppressions.list(actor.organizationId, { limit: parseLimit(query.limit), after: query.after, search: query.search }) };
+      },
+      { detail: { summary: "List suppressed addresses", tags: ["Suppressions"] } },
+    )
+    .post(
+      "/v1/suppressions",
+      async ({ request, actor }) => {
+        requireScope(actor, "suppressions:write");
+        const body = (await readJsonBody(request, config.http.max_body_bytes)) as Record<string, unknown>;
+        if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON object" }]);
+        const unknown = Object.keys(body).filter((k) => k !== "email" && k !== "reason");
+        if (unknown.length) throw validationError(unknown.map((path) => ({ path, message: "unknown field" })));
+        if (typeof body.email !== "string") throw validationError([{ path: "email", message: "is required" }]);
+        return suppressions.add(actor.organizationId, { email: body.email, origin: "manual", reason: (body.reason as string | undefined) ?? null });
+      },
+      { parse: "none", detail: { summary: "Suppress an address", tags: ["Suppressions"], requestBody: jsonContent(AddSchema) } },
+    )
+    .get(
+      "/v1/suppressions/:email",
+      ({ actor, params }) => {
+        requireScope(actor, "suppressions:read");
+        return suppressions.get(actor.organizationId, decodeURIComponent(params.email));
+      },
+      { detail: { summary: "Look up a suppressed address", tags: ["Suppressions"] } },
+    )
+    .delete(
+      "/v1/suppressions/:email",
+      ({ actor, params }) => {
+        requireScope(actor, "suppressions:write");
+        return suppressions.remove(actor.organizationId, decodeURIComponent(params.email));
+      },
+      { detail: { summary: "Remove an address from the suppression list", tags: ["Suppressions"] } },
+    );
+}
