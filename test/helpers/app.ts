@@ -1,0 +1,84 @@
+/**
+ * A Mailroom app on a temporary data directory for tests: real SQLite file, real services, HTTP through
+ * `app.handle` (no socket) unless `start()` is called. Always call `close()` (afterEach/afterAll).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp, type App, type AppOptions } from "../../src/app.ts";
+import { buildConfig } from "../../src/config/load.ts";
+import type { Config } from "../../src/config/schema.ts";
+import { silentLogger } from "../../src/lib/logger.ts";
+
+export interface TestApp {
+  app: App;
+  config: Config;
+  dataDir: string;
+  organizationId: string;
+  /** A live key with full_access. */
+  liveKey: string;
+  /** A test-mode key with full_access. */
+  testKey: string;
+  request(method: string, path: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<Response>;
+  json<T = any>(method: string, path: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: T; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix = "mailroom-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Config for tests: temp data dir, ephemeral ports, loopback only, fast polling; `overrides` as section → key → value. */
+export function testConfig(dataDir: string, overrides: Record<string, Record<string, unknown>> = {}): Config {
+  const base: Record<string, Record<string, unknown>> = {
+    "": { data_dir: dataDir },
+    http: { host: "127.0.0.1", port: 0 },
+    delivery: { poll_interval: "200ms" },
+    dns: { servers: ["127.0.0.1:1"] },
+  };
+  for (const [section, values] of Object.entries(overrides)) base[section] = { ...base[section], ...values };
+  return buildConfig({}, {}, base);
+}
+
+export async function createTestApp(overrides: Record<string, Record<string, unknown>> = {}, options: AppOptions = {}): Promise<TestApp> {
+  const dataDir = tempDir();
+  const config = testConfig(dataDir, overrides);
+  const app = createApp(config, { logger: silentLogger, ...options });
+  const org = await app.services.organizations.ensureDefault();
+  const live = await app.services.keys.create(org.id, { name: "live", scopes: ["full_access"], mode: "live" });
+  const test = await app.services.keys.create(org.id, { name: "test", scopes: ["full_access"], mode: "test" });
+
+  const request: TestApp["request"] = (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? live.key : options.key;
+    if (key) headers.authorization = `Bearer ${key}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+      headers["content-type"] ??= "application/json";
+    }
+    return app.http.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+  };
+
+  let closed = false;
+  return {
+    app,
+    config,
+    dataDir,
+    organizationId: org.id,
+    liveKey: live.key,
+    testKey: test.key,
+    request,
+    async json(method, path, options) {
+      const response = await request(method, path, options);
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
