@@ -19,6 +19,7 @@ import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
 import { createMetrics, type Metrics } from "./lib/metrics.ts";
+import { createSecretBox, loadMasterKey, type SecretBox } from "./lib/secrets.ts";
 import { createOrganizationService, type OrganizationService } from "./organizations/service.ts";
 import { createCaptureProvider } from "./providers/capture.ts";
 import { createSmtpProvider } from "./providers/smtp.ts";
@@ -45,6 +46,8 @@ export interface Services {
   emails: EmailService;
   limiter: RateLimiter;
   worker: DeliveryWorker;
+  /** Seals secrets stored in the database (DKIM keys, webhook secrets). */
+  secrets: SecretBox;
   closeProviders(): Promise<void>;
 }
 
@@ -67,6 +70,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Replaces the configured live provider (tests drive a programmable one). */
   liveProvider?: Provider;
+  /** The master key's environment value (`MAILROOM_SECRET_KEY`); the CLI passes it, tests may leave it out. */
+  secretKey?: string;
 }
 
 export function databasePath(config: Config): string {
@@ -96,6 +101,7 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
   const logger = options.logger ?? createLogger(config.log.level as "info");
   const metrics = createMetrics();
   const store = openStore(databasePath(config));
+  const secrets = createSecretBox(loadMasterKey(options.secretKey, config.data_dir, logger));
   const { db } = store;
   const writer = createWriter(store.sqlite, db);
   const events = createEventLog({ clock });
@@ -159,7 +165,7 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
     await live?.close();
   };
 
-  return { config, clock, logger, metrics, store, writer, events, organizations, keys, domains, suppressions, idempotency, emails, limiter, worker, closeProviders };
+  return { config, clock, logger, metrics, store, writer, events, organizations, keys, domains, suppressions, idempotency, emails, limiter, worker, secrets, closeProviders };
 }
 
 export function createApp(config: Config, options: AppOptions = {}): App {

@@ -60,7 +60,7 @@ async function initialise(services: Services): Promise<void> {
 }
 
 async function serve(config: Config): Promise<void> {
-  const app = createApp(config);
+  const app = createApp(config, { secretKey: process.env.MAILROOM_SECRET_KEY });
   await initialise(app.services);
   const listeners = await app.start();
   const http = listeners.find((l) => l.name === "http")!;
@@ -110,7 +110,7 @@ async function run(argv: string[]): Promise<void> {
   if (command === "serve") return serve(config);
   if (command === "print-config") return out(toToml(redactedConfig(config)));
 
-  const services = createServices(config, { logger: undefined });
+  const services = createServices(config, { secretKey: process.env.MAILROOM_SECRET_KEY });
   try {
     const actor = await operator(services);
     const print = (value: unknown, human: () => void) => (values.json ? out(JSON.stringify(value, null, 2)) : human());

@@ -46,6 +46,8 @@ export interface DomainService {
   list(organizationId: string): DomainView[];
   /** Throws unless `actor` may send with a From address on `domain` (lower-case punycode). */
   assertMaySendFrom(actor: Actor, domain: string): void;
+  /** The domain's open/click tracking defaults (off for unknown domains, e.g. test-mode sends). */
+  trackingDefaults(organizationId: string, domain: string): { opens: boolean; clicks: boolean };
 }
 
 export function createDomainService(deps: { db: Db; writer: Writer; clock: Clock }): DomainService {
@@ -61,6 +63,10 @@ export function createDomainService(deps: { db: Db; writer: Writer; clock: Clock
         name: normalized.domain,
         status: options.verifiedOverride ? "verified" : "pending",
         verifiedOverride: options.verifiedOverride ?? false,
+        openTracking: false,
+        clickTracking: false,
+        returnPathSubdomain: "send",
+        receivingEnabled: false,
         createdAt: now,
         updatedAt: now,
       };
@@ -88,6 +94,15 @@ export function createDomainService(deps: { db: Db; writer: Writer; clock: Clock
       if (!row || !SENDABLE.has(row.status)) {
         throw new AppError("domain_not_verified", `The domain ${domain} is not verified. Add it and publish its DNS records, or send with a test key.`);
       }
+    },
+
+    trackingDefaults(organizationId, domain) {
+      const row = db
+        .select({ opens: domains.openTracking, clicks: domains.clickTracking })
+        .from(domains)
+        .where(and(eq(domains.organizationId, organizationId), eq(domains.name, domain)))
+        .get();
+      return row ?? { opens: false, clicks: false };
     },
   };
 }

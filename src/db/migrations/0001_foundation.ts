@@ -29,6 +29,10 @@ CREATE TABLE domains (
   name TEXT NOT NULL UNIQUE,
   status TEXT NOT NULL,
   verified_override INTEGER NOT NULL DEFAULT 0,
+  open_tracking INTEGER NOT NULL DEFAULT 0,
+  click_tracking INTEGER NOT NULL DEFAULT 0,
+  return_path_subdomain TEXT NOT NULL DEFAULT 'send',
+  receiving_enabled INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );

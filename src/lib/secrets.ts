@@ -1,0 +1,56 @@
+/**
+ * Secrets at rest (DKIM private keys, webhook signing secrets, provider credentials) are sealed with AES-256-GCM
+ * under a master key: `MAILROOM_SECRET_KEY` (base64 or hex of 32 bytes) when set, otherwise a key file generated in
+ * the data directory with mode 0600 and a warning. Invariant: sealed values are authenticated — a tampered or
+ * wrongly keyed value fails to open instead of yielding garbage — and the master key is never logged.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError } from "../config/load.ts";
+import type { Logger } from "./logger.ts";
+
+const PREFIX = "v1:";
+const KEY_FILE = "secret.key";
+
+export interface SecretBox {
+  seal(plaintext: string): string;
+  open(sealed: string): string;
+}
+
+function parseMasterKey(text: string): Buffer {
+  const trimmed = text.trim();
+  const key = /^[0-9a-f]{64}$/i.test(trimmed) ? Buffer.from(trimmed, "hex") : Buffer.from(trimmed, "base64");
+  if (key.length !== 32) throw new ConfigError("MAILROOM_SECRET_KEY must be 32 bytes, as 64 hex characters or base64");
+  return key;
+}
+
+/** Loads the master key from the environment value, or from (creating if needed) the key file in `dataDir`. */
+export function loadMasterKey(envValue: string | undefined, dataDir: string, logger: Logger): Buffer {
+  if (envValue) return parseMasterKey(envValue);
+  const path = join(dataDir, KEY_FILE);
+  if (existsSync(path)) return parseMasterKey(readFileSync(path, "utf8"));
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(path, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
+  chmodSync(path, 0o600);
+  logger.warn("MAILROOM_SECRET_KEY is not set: generated a master key file; back it up with the database, or set the variable", { path });
+  return parseMasterKey(readFileSync(path, "utf8"));
+}
+
+export function createSecretBox(masterKey: Buffer): SecretBox {
+  return {
+    seal(plaintext) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", masterKey, iv);
+      const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+      return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64");
+    },
+    open(sealed) {
+      if (!sealed.startsWith(PREFIX)) throw new Error("not a sealed secret");
+      const bytes = Buffer.from(sealed.slice(PREFIX.length), "base64");
+      const decipher = createDecipheriv("aes-256-gcm", masterKey, bytes.subarray(0, 12));
+      decipher.setAuthTag(bytes.subarray(12, 28));
+      return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+    },
+  };
+}
