@@ -330,24 +330,24 @@ export function createEmailService(deps: {
     async cancel(actor, id) {
       requireScope(actor, "emails:send");
       ownEmail(actor, id);
-      const outcome = await writer.write((tx) => {
+      const refusal = await writer.write((tx): string | null => {
         const row = tx.select({ status: emails.status, organizationId: emails.organizationId }).from(emails).where(eq(emails.id, id)).get()!;
-        if (row.status !== "scheduled") return row.status;
+        if (row.status !== "scheduled") return `Only scheduled emails can be canceled; this one is ${row.status}.`;
         const now = clock.now();
         const leased = tx
           .select({ id: deliveries.id })
           .from(deliveries)
           .where(and(eq(deliveries.emailId, id), gt(deliveries.leaseUntil, now)))
           .get();
-        if (leased) return "being sent";
+        if (leased) return "This email is being sent and can no longer be canceled.";
         tx.update(deliveries)
           .set({ status: "failed", nextAttemptAt: null, lastResponse: "canceled before sending", updatedAt: isoTime(now) })
           .where(and(eq(deliveries.emailId, id), eq(deliveries.status, "queued")))
           .run();
         events.append(tx, { organizationId: row.organizationId, emailId: id, type: "email.canceled" });
-        return "canceled";
+        return null;
       });
-      if (outcome !== "canceled") throw new AppError("conflict", `Only scheduled emails can be canceled; this one is ${outcome}.`);
+      if (refusal) throw new AppError("conflict", refusal);
       return { object: "email", id, status: "canceled" };
     },
   };

@@ -77,6 +77,8 @@ export function createDeliveryWorker(deps: {
   const running = new Map<string, Promise<void>>();
   const perDestination = new Map<string, number>();
   let timer: ReturnType<typeof setInterval> | undefined;
+  /** Claiming on its own (timer, wake-ups) happens only between start() and stop(); runOnce() works regardless. */
+  let started = false;
   let stopping = false;
   let wakePending = false;
 
@@ -223,7 +225,7 @@ export function createDeliveryWorker(deps: {
   };
 
   const wake = () => {
-    if (wakePending || stopping) return;
+    if (wakePending || stopping || !started) return;
     wakePending = true;
     setImmediate(() => {
       wakePending = false;
@@ -233,6 +235,7 @@ export function createDeliveryWorker(deps: {
 
   return {
     start() {
+      started = true;
       stopping = false;
       timer = setInterval(pump, options.pollMs);
       wake();

@@ -1,0 +1,49 @@
+import { describe, expect, test } from "bun:test";
+import { buildConfig, ConfigError, redactedConfig } from "./load.ts";
+
+describe("configuration", () => {
+  test("with nothing given, the defaults serve: ./data and the capture provider", () => {
+    const config = buildConfig({}, {});
+    expect(config.data_dir).toBe("./data");
+    expect(config.delivery.provider).toBe("capture");
+    expect(config.limits.key_requests_per_minute).toBe(100);
+    expect(config.delivery.retry_schedule[0]).toBe(60_000);
+  });
+
+  test("the file is overridden by MAILROOM_<SECTION>_<KEY> variables", () => {
+    const config = buildConfig(
+      { data_dir: "/srv/mail", http: { port: 8080 }, delivery: { retry_schedule: ["30s", "2m"] } },
+      { MAILROOM_HTTP_PORT: "0", MAILROOM_DATA_DIR: "/var/lib/mailroom", MAILROOM_DNS_SERVERS: "127.0.0.1:5353, 10.0.0.1" },
+    );
+    expect(config.http.port).toBe(0);
+    expect(config.data_dir).toBe("/var/lib/mailroom");
+    expect(config.delivery.retry_schedule).toEqual([30_000, 120_000]);
+    expect(config.dns.servers).toEqual(["127.0.0.1:5353", "10.0.0.1"]);
+  });
+
+  test("the result is frozen", () => {
+    const config = buildConfig({}, {});
+    expect(Object.isFrozen(config.http)).toBe(true);
+  });
+
+  test.each([
+    ["an unknown key", { http: { prot: 1 } }, {}, "unknown option http.prot"],
+    ["an unknown section", { htp: { port: 1 } }, {}, "unknown section [htp]"],
+    ["an unknown variable", {}, { MAILROOM_HTTP_PROT: "1" }, "unknown environment variable MAILROOM_HTTP_PROT"],
+    ["a port out of range", { http: { port: 70000 } }, {}, "http.port: expected an integer from 0 to 65535"],
+    ["a port that is not a number", {}, { MAILROOM_HTTP_PORT: "eighty" }, "http.port: expected an integer"],
+    ["a bad enum", { delivery: { provider: "carrier-pigeon" } }, {}, "delivery.provider: expected one of"],
+    ["a bad duration", { delivery: { lease: "soon" } }, {}, "delivery.lease: expected a duration"],
+    ["an empty retry table", { delivery: { retry_schedule: [] } }, {}, "delivery.retry_schedule"],
+  ])("%s is one clear error naming it", (_name, file, env, message) => {
+    expect(() => buildConfig(file as Record<string, unknown>, env as Record<string, string>)).toThrow(ConfigError);
+    expect(() => buildConfig(file as Record<string, unknown>, env as Record<string, string>)).toThrow(message);
+  });
+
+  test("print-config redacts secrets and shows durations as written", () => {
+    const shown = redactedConfig(buildConfig({ smarthost: { password: "hunter2" } }, {})) as Record<string, Record<string, unknown>>;
+    expect(shown.smarthost!.password).toBe("<redacted>");
+    expect(shown.delivery!.lease).toBe("1m");
+    expect(JSON.stringify(shown)).not.toContain("hunter2");
+  });
+});
