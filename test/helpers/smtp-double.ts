@@ -9,7 +9,9 @@ export type RecipientRule =
   | { reply: "accept" }
   | { reply: "reject"; code: number; message: string }
   | { reply: "drop" }
-  | { reply: "slow"; delayMs: number };
+  | { reply: "slow"; delayMs: number }
+  /** Takes the message (it is recorded) but never answers the end of DATA: the sender cannot know it arrived. */
+  | { reply: "hang-after-data" };
 
 export interface ReceivedMessage {
   mailFrom: string;
@@ -56,6 +58,8 @@ export async function startSmtpDouble(options: Partial<SMTPServerOptions> = {}):
         case "slow":
           setTimeout(() => callback(), rule.delayMs);
           return;
+        case "hang-after-data":
+          return callback();
       }
     },
     onData(stream, session, callback) {
@@ -73,7 +77,8 @@ export async function startSmtpDouble(options: Partial<SMTPServerOptions> = {}):
             waiter.resolve();
           }
         }
-        callback();
+        const hang = session.envelope.rcptTo.some((r) => rules.get(r.address.toLowerCase())?.reply === "hang-after-data");
+        if (!hang) callback();
       });
     },
   });

@@ -1,0 +1,60 @@
+/**
+ * End to end on the built executable (`npm run build` → dist/mailroom): first start on an empty data directory,
+ * CLI key creation, a send over HTTP looked up until delivered, docs served from the binary, SIGTERM → exit 0.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { tempDir } from "./helpers/app.ts";
+import { runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
+
+const dataDir = tempDir("mailroom-e2e-");
+const env = { MAILROOM_DATA_DIR: dataDir, MAILROOM_HTTP_PORT: "0", MAILROOM_DNS_SERVERS: "127.0.0.1:1" };
+let server: MailroomProcess | undefined;
+
+afterAll(() => {
+  server?.proc.kill("SIGKILL");
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("the executable serves, sends, and stops cleanly on SIGTERM", async () => {
+  server = await startMailroom(env, { binary: true });
+  expect(server.stdout()).toMatch(/mr_test_[0-9A-Za-z]{32}/);
+  expect(server.stdout().split("\n").filter((l) => l.startsWith("mailroom ready"))).toHaveLength(1);
+
+  const { key } = JSON.parse(await runCli(["keys", "create", "--name", "e2e", "--scope", "full_access", "--json"], env, true));
+  await runCli(["domains", "add", "example.com", "--verified"], env, true);
+  const listing = await runCli(["domains", "list"], env, true);
+  expect(listing).toContain("example.com  verified (operator override)");
+
+  const auth = { authorization: `Bearer ${key}` };
+  const sent = await fetch(`${server.baseUrl}/v1/emails`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ from: "E2E <e2e@example.com>", to: "someone@dest.test", subject: "End to end", html: "<p>Hello</p>" }),
+  });
+  expect(sent.status).toBe(200);
+  const { id } = (await sent.json()) as { id: string };
+
+  let status = "";
+  for (let i = 0; i < 100 && status !== "delivered"; i++) {
+    const record = (await (await fetch(`${server.baseUrl}/v1/emails/${id}`, { headers: auth })).json()) as { status: string };
+    status = record.status;
+    if (status !== "delivered") await Bun.sleep(50);
+  }
+  expect(status).toBe("delivered");
+
+  const docs = await fetch(`${server.baseUrl}/docs/assets/swagger-ui-bundle.js`);
+  expect(docs.status).toBe(200);
+  expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+
+  server.proc.kill("SIGTERM");
+  expect(await server.exited).toBe(0);
+  server = undefined;
+}, 30_000);
+
+test("a bad configuration value is one clear error and a non-zero exit", async () => {
+  const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "serve"], { env: { ...env, MAILROOM_HTTP_PORT: "eighty" }, stderr: "pipe", stdout: "pipe" });
+  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  expect(code).not.toBe(0);
+  expect(stderr.trim()).toBe('mailroom: configuration: http.port: expected an integer, got "eighty"');
+});

@@ -1,0 +1,73 @@
+/**
+ * Runs Mailroom as a separate process (the built executable or `bun src/main.ts`) on a data directory, waits for
+ * its `mailroom ready` line — never a fixed sleep — and parses the bound listeners from it.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "..", "..");
+export const BINARY = join(ROOT, "dist", "mailroom");
+
+export interface MailroomProcess {
+  proc: ReturnType<typeof Bun.spawn>;
+  /** Listener name → port, from the ready line. */
+  ports: Record<string, number>;
+  baseUrl: string;
+  /** Everything written to stdout so far. */
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number>;
+}
+
+/** The command to run Mailroom: the executable when `binary` (it must be built), else the sources. */
+export function mailroomCommand(binary: boolean): string[] {
+  if (binary) {
+    if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run npm run build first`);
+    return [BINARY];
+  }
+  return [process.execPath, join(ROOT, "src", "main.ts")];
+}
+
+/** Runs a CLI command to completion; returns its stdout, throws with stderr on failure. */
+export async function runCli(args: string[], env: Record<string, string>, binary = false): Promise<string> {
+  const proc = Bun.spawn([...mailroomCommand(binary), ...args], { env: { ...cleanEnv(), ...env }, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`mailroom ${args.join(" ")} exited ${code}: ${err}`);
+  return out;
+}
+
+/** The environment without any MAILROOM_* of the developer's shell. */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("MAILROOM_") && v !== undefined) env[k] = v;
+  return env;
+}
+
+export async function startMailroom(env: Record<string, string>, options: { binary?: boolean; timeoutMs?: number } = {}): Promise<MailroomProcess> {
+  const proc = Bun.spawn([...mailroomCommand(options.binary ?? false), "serve"], { env: { ...cleanEnv(), ...env }, stdout: "pipe", stderr: "pipe" });
+  let out = "";
+  let err = "";
+  const decoder = new TextDecoder();
+  (async () => {
+    for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) err += decoder.decode(chunk);
+  })();
+  const ready = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line within ${options.timeoutMs ?? 15_000} ms; stdout: ${out}; stderr: ${err}`)), options.timeoutMs ?? 15_000);
+    (async () => {
+      for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+        out += decoder.decode(chunk);
+        const line = out.split("\n").find((l) => l.startsWith("mailroom ready"));
+        if (line) {
+          clearTimeout(timer);
+          resolve(line);
+        }
+      }
+      clearTimeout(timer);
+      reject(new Error(`mailroom exited before it was ready; stdout: ${out}; stderr: ${err}`));
+    })();
+  });
+  const line = await ready;
+  const ports: Record<string, number> = {};
+  for (const [, name, port] of line.matchAll(/(\w+)=[^\s]*:(\d+)/g)) ports[name!] = Number(port);
+  return { proc, ports, baseUrl: `http://127.0.0.1:${ports.http}`, stdout: () => out, stderr: () => err, exited: proc.exited };
+}
