@@ -22,7 +22,7 @@ const CONTRACT: Record<string, [number, number | null]> = {
 
 describe("the error table", () => {
   test("holds exactly the names of the contract", () => {
-    expect([...ERROR_NAMES].sort()).toEqual(Object.keys(CONTRACT).sort());
+    expect([...ERROR_NAMES].sort() as string[]).toEqual(Object.keys(CONTRACT).sort());
   });
 
   test.each(Object.entries(CONTRACT))("%s has its HTTP status and SMTP reply", (name, [status, smtp]) => {

@@ -46,7 +46,8 @@ const NOT_ON_SMTP: SmtpReply = { code: 451, enhanced: "4.3.0" };
 
 export const ERROR_TABLE: Record<ErrorName, ErrorEntry> = {
   validation_error: { status: 400, reason: "Bad Request", smtp: { code: 501, enhanced: "5.5.4" }, smtpData: { code: 554, enhanced: "5.6.0" } },
-  invalid_idempotency_key: { status: 400, reason: "Bad Request", smtp: NOT_ON_SMTP },
+  // Over SMTP the key is a header of the message, so a bad one is a content error, refused for good.
+  invalid_idempotency_key: { status: 400, reason: "Bad Request", smtp: NOT_ON_SMTP, smtpData: { code: 554, enhanced: "5.6.0" } },
   unauthorized: { status: 401, reason: "Unauthorized", smtp: { code: 535, enhanced: "5.7.8" } },
   insufficient_scope: { status: 403, reason: "Forbidden", smtp: { code: 550, enhanced: "5.7.1" } },
   not_found: { status: 404, reason: "Not Found", smtp: NOT_ON_SMTP },

@@ -47,3 +47,21 @@ describe("configuration", () => {
     expect(JSON.stringify(shown)).not.toContain("hunter2");
   });
 });
+
+describe("the example configuration", () => {
+  test("config/mailroom.example.toml documents every option as the schema has it (regenerate: bun src/config/example.ts)", async () => {
+    const { renderExampleConfig } = await import("./example.ts");
+    const onDisk = await Bun.file(new URL("../../config/mailroom.example.toml", import.meta.url)).text();
+    expect(onDisk).toBe(renderExampleConfig());
+  });
+
+  test("the example, uncommented, loads to the defaults", async () => {
+    const { renderExampleConfig } = await import("./example.ts");
+    const { parse } = await import("smol-toml");
+    const uncommented = renderExampleConfig()
+      .split("\n")
+      .map((line) => (/^# [a-z_]+ = /.test(line) ? line.slice(2) : line))
+      .join("\n");
+    expect(buildConfig(parse(uncommented) as Record<string, unknown>, {})).toEqual(buildConfig({}, {}));
+  });
+});

@@ -51,8 +51,20 @@ export interface ComposedFields {
   scheduledAt?: number;
 }
 
+/**
+ * A message as the SMTP relay received it: the bytes after DATA and the SMTP envelope. The bytes are kept as sent
+ * (only Bcc, Idempotency-Key, a missing Message-ID and Date are touched); the envelope names the recipients.
+ */
+export interface RawInput {
+  kind: "raw";
+  source: "smtp";
+  raw: Buffer;
+  /** MAIL FROM and RCPT TO. MAIL FROM is informational: the return path is always Mailroom's own. */
+  envelope: { from: string; to: string[] };
+}
+
 /** What every front end hands to `emails.submit`. */
-export type SubmitInput = { kind: "fields"; source: "api" | "cli"; fields: ComposedFields };
+export type SubmitInput = { kind: "fields"; source: "api" | "cli"; fields: ComposedFields } | RawInput;
 
 export interface RecipientView {
   email: string;

@@ -14,13 +14,14 @@ import { AppError, validationError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
 import { requireScope } from "../keys/service.ts";
 import type { Actor } from "../keys/model.ts";
-import { addressKey, domainOf, type Mailbox } from "../lib/addresses.ts";
+import { addressKey, domainOf, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { composeMessage } from "./compose.ts";
 import type { IdempotencyClaim, Idempotency } from "./idempotency.ts";
-import type { EmailRecord, EmailSource, EmailStatus, EmailSummary, RecipientStatus, SubmitInput, Tag } from "./model.ts";
+import type { EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
+import { finalizeRawMessage, readRawMessage, singleFrom } from "./raw-message.ts";
 
 export const SENT_MESSAGE = "Email sent.";
 
@@ -105,11 +106,8 @@ export function createEmailService(deps: {
 }): EmailService {
   const { db, writer, clock, events, suppressions, domains, idempotency, limits } = deps;
 
-  const prepare = async (input: SubmitInput, actor: Actor): Promise<PreparedMessage> => {
-    const fields = input.fields;
-    const fromDomain = domainOf(fields.from.address);
-    domains.assertMaySendFrom(actor, fromDomain);
-    const recipients = distinctAddresses([...fields.to, ...fields.cc, ...fields.bcc]);
+  /** The recipient policy shared by every input kind: the limit, then suppressions (all suppressed → refused). */
+  const admitRecipients = (actor: Actor, recipients: string[]): Set<string> => {
     if (recipients.length > limits.maxRecipients) {
       throw validationError([{ path: "to", message: `at most ${limits.maxRecipients} distinct recipients per message` }]);
     }
@@ -117,11 +115,68 @@ export function createEmailService(deps: {
     if (suppressed.size === recipients.length) {
       throw new AppError("domain_not_verified", "Every recipient is on the suppression list; nothing was sent.");
     }
+    return suppressed;
+  };
+
+  const assertSize = (bytes: number) => {
+    if (bytes > limits.maxMessageBytes) throw new AppError("payload_too_large", `The message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}.`);
+  };
+
+  /**
+   * A message received as MIME (SMTP): the policy reads the From header and the envelope recipients; the bytes
+   * are stored as sent apart from Bcc, Idempotency-Key, and a missing Message-ID or Date (see raw-message.ts).
+   */
+  const prepareRaw = async (input: RawInput, actor: Actor): Promise<PreparedMessage> => {
+    assertSize(input.raw.length);
+    const view = await readRawMessage(input.raw);
+    const from = singleFrom(view);
+    domains.assertMaySendFrom(actor, domainOf(from.address));
+    const envelope = input.envelope.to.map((address, i) => {
+      const normalized = normalizeAddress(address);
+      if ("error" in normalized) throw validationError([{ path: `to.${i}`, message: normalized.error }]);
+      return { name: "", address: normalized.address };
+    });
+    if (envelope.length === 0) throw validationError([{ path: "to", message: "the envelope names no recipient" }]);
+    const recipients = distinctAddresses(envelope);
+    const suppressed = admitRecipients(actor, recipients);
+    const id = newId();
+    const finalized = finalizeRawMessage(input.raw, { messageId: `<${id}@${domainOf(from.address)}>`, date: new Date(clock.now()) });
+    assertSize(finalized.raw.length);
+    // Recipients on the envelope but in neither To nor Cc were blind copies.
+    const shown = new Set([...view.to, ...view.cc].map((m) => addressKey(m.address)));
+    return {
+      id,
+      organizationId: actor.organizationId,
+      apiKeyId: actor.keyId,
+      source: input.source,
+      mode: actor.mode,
+      messageId: finalized.messageId,
+      fromHeader: formatMailbox(from),
+      envelopeFrom: from.address,
+      to: view.to.map(formatMailbox),
+      cc: view.cc.map(formatMailbox),
+      bcc: recipients.filter((r) => !shown.has(addressKey(r))),
+      replyTo: view.replyTo.map(formatMailbox),
+      subject: view.subject,
+      html: view.html,
+      text: view.text,
+      tags: [],
+      raw: finalized.raw,
+      recipients,
+      suppressed,
+    };
+  };
+
+  const prepare = async (input: SubmitInput, actor: Actor): Promise<PreparedMessage> => {
+    if (input.kind === "raw") return prepareRaw(input, actor);
+    const fields = input.fields;
+    const fromDomain = domainOf(fields.from.address);
+    domains.assertMaySendFrom(actor, fromDomain);
+    const recipients = distinctAddresses([...fields.to, ...fields.cc, ...fields.bcc]);
+    const suppressed = admitRecipients(actor, recipients);
     const id = newId();
     const composed = await composeMessage(id, fields, new Date(clock.now()));
-    if (composed.raw.length > limits.maxMessageBytes) {
-      throw new AppError("payload_too_large", `The message is ${composed.raw.length} bytes; the limit is ${limits.maxMessageBytes}.`);
-    }
+    assertSize(composed.raw.length);
     return {
       id,
       organizationId: actor.organizationId,

@@ -4,7 +4,7 @@
  * Invariant: events are never updated or deleted; listeners (metrics, the webhook outbox) run in the same
  * transaction, so an event and what it fans out to commit together or not at all.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { emails, events } from "../db/schema/index.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -20,8 +20,40 @@ export interface EventLog {
   onAppend(listener: EventListener): void;
 }
 
+/**
+ * Statements prepared once per connection: appending is on the hot path of every send and delivery, and the
+ * query builder would otherwise build and prepare the SQL anew each time.
+ */
+function prepareStatements(tx: Db) {
+  return {
+    insert: tx
+      .insert(events)
+      .values({
+        id: sql.placeholder("id"),
+        organizationId: sql.placeholder("organizationId"),
+        emailId: sql.placeholder("emailId"),
+        type: sql.placeholder("type"),
+        recipient: sql.placeholder("recipient"),
+        data: sql.placeholder("data"),
+        createdAt: sql.placeholder("createdAt"),
+      })
+      .prepare(),
+    setStatus: tx
+      .update(emails)
+      .set({ status: sql.placeholder("status") as unknown as string, updatedAt: sql.placeholder("updatedAt") as unknown as string })
+      .where(eq(emails.id, sql.placeholder("emailId")))
+      .prepare(),
+  };
+}
+
 export function createEventLog(deps: { clock: Clock }): EventLog {
   const listeners: EventListener[] = [];
+  const statements = new WeakMap<Db, ReturnType<typeof prepareStatements>>();
+  const statementsFor = (tx: Db) => {
+    let prepared = statements.get(tx);
+    if (!prepared) statements.set(tx, (prepared = prepareStatements(tx)));
+    return prepared;
+  };
   return {
     append(tx, input) {
       const createdAt = isoTime(deps.clock.now());
@@ -34,9 +66,10 @@ export function createEventLog(deps: { clock: Clock }): EventLog {
         data: input.data ?? {},
         createdAt,
       };
-      tx.insert(events).values(event).run();
+      const prepared = statementsFor(tx);
+      prepared.insert.run(event as unknown as Record<string, unknown>);
       if (event.emailId && event.type.startsWith("email.")) {
-        tx.update(emails).set({ status: event.type.slice("email.".length), updatedAt: createdAt }).where(eq(emails.id, event.emailId)).run();
+        prepared.setStatus.run({ status: event.type.slice("email.".length), updatedAt: createdAt, emailId: event.emailId });
       }
       for (const listener of listeners) listener(tx, event);
       return event;

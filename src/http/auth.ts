@@ -8,23 +8,12 @@ import type { Config } from "../config/schema.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../keys/model.ts";
 import type { KeyService } from "../keys/service.ts";
-import type { RateLimiter } from "../limits/rate-limiter.ts";
+import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
 
 export interface AuthDeps {
   keys: KeyService;
   limiter: RateLimiter;
   config: Config;
-}
-
-/** Applies the caller's limits; throws 429 with Retry-After when over. Shared with the SMTP relay. */
-export function chargeRequest(deps: AuthDeps, actor: Actor) {
-  const decision = deps.limiter.take({
-    keyId: actor.keyId,
-    organizationId: actor.organizationId,
-    keyLimit: actor.keyRateLimit ?? deps.config.limits.key_requests_per_minute,
-    orgLimit: actor.orgRateLimit ?? deps.config.limits.org_requests_per_minute,
-  });
-  return decision;
 }
 
 /** A fresh plugin per area (unnamed, so Elysia never de-duplicates it away from a later area). */

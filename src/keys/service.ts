@@ -4,7 +4,7 @@
  * about 190 random bits, so a fast hash is the right tool (no password stretching needed).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { apiKeys, organizations } from "../db/schema/index.ts";
 import type { Writer } from "../db/writer.ts";
@@ -65,6 +65,13 @@ export interface KeyService {
 export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock }): KeyService {
   const { db, writer, clock } = deps;
   const lastUsedWritten = new Map<string, number>();
+  // Prepared once: authentication runs on every request.
+  const findActiveKey = db
+    .select({ key: apiKeys, orgRateLimit: organizations.rateLimitPerMinute })
+    .from(apiKeys)
+    .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
+    .where(and(eq(apiKeys.tokenHash, sql.placeholder("digest")), isNull(apiKeys.revokedAt)))
+    .prepare();
 
   const touch = (keyId: string) => {
     const now = clock.now();
@@ -125,12 +132,7 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
       const reject = () => new AppError("unauthorized", "Missing, revoked or invalid API key.");
       if (!KEY_FORMAT.test(presented)) throw reject();
       const digest = hashKey(presented);
-      const row = db
-        .select({ key: apiKeys, orgRateLimit: organizations.rateLimitPerMinute })
-        .from(apiKeys)
-        .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
-        .where(and(eq(apiKeys.tokenHash, digest), isNull(apiKeys.revokedAt)))
-        .get();
+      const row = findActiveKey.get({ digest });
       // The index lookup already matched the digest; the constant-time comparison keeps the check itself free of
       // early exits should the lookup ever become a prefix or range scan.
       if (!row || !timingSafeEqual(Buffer.from(row.key.tokenHash), Buffer.from(digest))) throw reject();

@@ -2,14 +2,159 @@
  * The one DNS resolver of the process. Every lookup Mailroom makes (MX, TXT for verification, A/AAAA for webhook
  * endpoints, reverse lookups of SMTP clients) goes through the resolver built here from `[dns] servers`, so tests
  * can point all of it at a server on loopback. Invariant: no module calls `node:dns` lookups directly.
+ *
+ * TXT lookups do not use the runtime's resolver: Bun's `resolveTxt` returns each <character-string> of a record
+ * as a record of its own (oven-sh/bun#21370), which cuts every 2048-bit DKIM key in pieces. TXT queries are
+ * therefore sent here (UDP, then TCP when the answer is truncated — RFC 1035 §4.2, RFC 7766) with dns2's packet
+ * codec, and each record's strings stay together as RFC 1035 §3.3.14 and RFC 7208 §3.3 require.
  */
-import { promises as dns } from "node:dns";
+import { randomInt } from "node:crypto";
+import { createSocket } from "node:dgram";
+import { promises as dns, getServers } from "node:dns";
+import { connect, isIPv6 } from "node:net";
+import dns2 from "dns2";
 
+const { Packet } = dns2;
+
+/** The runtime's resolver, with a record-preserving `resolveTxt`. */
 export type DnsResolver = dns.Resolver;
+
+export interface ResolverOptions {
+  timeoutMs?: number;
+  tries?: number;
+}
+
+interface ServerAddress {
+  host: string;
+  port: number;
+}
+
+/** `ip`, `ip:port`, `[v6]:port` or a bare IPv6 address. */
+function parseServer(server: string): ServerAddress {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(server);
+  if (bracketed) return { host: bracketed[1]!, port: bracketed[2] ? Number(bracketed[2]) : 53 };
+  if (isIPv6(server)) return { host: server, port: 53 };
+  const [host, port] = server.split(":");
+  return { host: host!, port: port ? Number(port) : 53 };
+}
+
+function dnsError(code: string, hostname: string): Error {
+  return Object.assign(new Error(`queryTxt ${code} ${hostname}`), { code, hostname, syscall: "queryTxt" });
+}
+
+interface DnsAnswer {
+  header: { id: number; tc: number; rcode: number };
+  answers: Array<{ type: number; data?: string | string[] }>;
+}
+
+function txtQuery(name: string): { id: number; bytes: Buffer } {
+  const packet = new Packet();
+  packet.header.id = randomInt(0x10000);
+  packet.header.rd = 1;
+  packet.questions.push({ name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN } as never);
+  return { id: packet.header.id, bytes: packet.toBuffer() };
+}
+
+function overUdp(server: ServerAddress, name: string, timeoutMs: number): Promise<DnsAnswer> {
+  const query = txtQuery(name);
+  const socket = createSocket(isIPv6(server.host) ? "udp6" : "udp4");
+  return new Promise<DnsAnswer>((resolve, reject) => {
+    const timer = setTimeout(() => reject(dnsError("ETIMEOUT", name)), timeoutMs);
+    socket.on("error", (error) => {
+      clearTimeout(timer);
+      reject(Object.assign(dnsError("ECONNREFUSED", name), { cause: error }));
+    });
+    socket.on("message", (message) => {
+      let parsed: DnsAnswer;
+      try {
+        parsed = Packet.parse(message) as unknown as DnsAnswer;
+      } catch {
+        return; // Not a DNS message; keep waiting for the real answer.
+      }
+      // RFC 5452 §4: accept only the answer to our own query id.
+      if (parsed.header.id !== query.id) return;
+      clearTimeout(timer);
+      resolve(parsed);
+    });
+    socket.send(query.bytes, server.port, server.host);
+  }).finally(() => socket.close());
+}
+
+function overTcp(server: ServerAddress, name: string, timeoutMs: number): Promise<DnsAnswer> {
+  const query = txtQuery(name);
+  const socket = connect({ host: server.host, port: server.port });
+  return new Promise<DnsAnswer>((resolve, reject) => {
+    const timer = setTimeout(() => reject(dnsError("ETIMEOUT", name)), timeoutMs);
+    let buffered = Buffer.alloc(0);
+    socket.on("error", (error) => {
+      clearTimeout(timer);
+      reject(Object.assign(dnsError("ECONNREFUSED", name), { cause: error }));
+    });
+    socket.on("data", (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      // RFC 1035 §4.2.2: each message is prefixed with its two-byte length.
+      if (buffered.length < 2 || buffered.length < 2 + buffered.readUInt16BE(0)) return;
+      clearTimeout(timer);
+      try {
+        resolve(Packet.parse(buffered.subarray(2, 2 + buffered.readUInt16BE(0))) as unknown as DnsAnswer);
+      } catch (error) {
+        reject(Object.assign(dnsError("EBADRESP", name), { cause: error }));
+      }
+    });
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(query.bytes.length);
+    socket.write(Buffer.concat([length, query.bytes]));
+  }).finally(() => socket.destroy());
+}
+
+const RCODE_ERRORS: Record<number, string> = { 1: "EFORMERR", 2: "ESERVFAIL", 4: "ENOTIMP", 5: "EREFUSED" };
+
+/** TXT records of `name`, each as its list of character-strings; errors carry node's codes (ENOTFOUND, ENODATA…). */
+async function resolveTxt(servers: readonly ServerAddress[], name: string, timeoutMs: number, tries: number): Promise<string[][]> {
+  let lastError: Error = dnsError("ECONNREFUSED", name);
+  for (let attempt = 0; attempt < tries; attempt++) {
+    for (const server of servers) {
+      try {
+        let answer = await overUdp(server, name, timeoutMs);
+        if (answer.header.tc) answer = await overTcp(server, name, timeoutMs);
+        if (answer.header.rcode === Packet.RCODE.NXDOMAIN) throw Object.assign(dnsError("ENOTFOUND", name), { final: true });
+        const code = RCODE_ERRORS[answer.header.rcode];
+        if (code) throw dnsError(code, name);
+        // Answers may start with a CNAME chain; only the TXT records are the result.
+        const records = answer.answers.filter((a) => a.type === Packet.TYPE.TXT).map((a) => (Array.isArray(a.data) ? a.data : [a.data ?? ""]));
+        if (records.length === 0) throw Object.assign(dnsError("ENODATA", name), { final: true });
+        return records;
+      } catch (error) {
+        if ((error as { final?: boolean }).final) throw error;
+        lastError = error as Error;
+      }
+    }
+  }
+  throw lastError;
+}
 
 /** A resolver using `servers` (`ip` or `ip:port`, `[v6]:port`); the system's servers when the list is empty. */
 export function createResolver(servers: readonly string[], options: { timeoutMs?: number; tries?: number } = {}): DnsResolver {
-  const resolver = new dns.Resolver({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 });
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const tries = options.tries ?? 2;
+  const resolver = new dns.Resolver({ timeout: timeoutMs, tries });
   if (servers.length) resolver.setServers([...servers]);
-  return resolver;
+  const txtServers = () => (servers.length ? servers : getServers()).map(parseServer);
+  const txt = (name: string) => resolveTxt(txtServers(), name, timeoutMs, tries);
+  const resolve = resolver.resolve.bind(resolver) as (name: string, rrtype: string) => Promise<unknown>;
+  return Object.assign(resolver, {
+    resolveTxt: txt,
+    resolve: (name: string, rrtype = "A") => (rrtype === "TXT" ? txt(name) : resolve(name, rrtype)),
+  }) as DnsResolver;
+}
+
+/** True when a lookup error means "no such record" (NXDOMAIN or no data) rather than "could not find out". */
+export function isNotFound(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === "ENOTFOUND" || code === "ENODATA";
+}
+
+/** The resolver as the `(name, rrtype) → records` function mailauth and similar libraries take. */
+export function resolveFunction(resolver: DnsResolver): (name: string, rrtype: string) => Promise<any> {
+  return (name, rrtype) => (resolver.resolve as (name: string, rrtype: string) => Promise<unknown>)(name, rrtype);
 }

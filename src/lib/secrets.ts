@@ -4,7 +4,7 @@
  * the data directory with mode 0600 and a warning. Invariant: sealed values are authenticated — a tampered or
  * wrongly keyed value fails to open instead of yielding garbage — and the master key is never logged.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../config/load.ts";
@@ -16,6 +16,8 @@ const KEY_FILE = "secret.key";
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /** A 32-byte key for `purpose` derived from the master key (HKDF-SHA256, RFC 5869), e.g. to MAC tokens. */
+  deriveKey(purpose: string): Buffer;
 }
 
 function parseMasterKey(text: string): Buffer {
@@ -51,6 +53,9 @@ export function createSecretBox(masterKey: Buffer): SecretBox {
       const decipher = createDecipheriv("aes-256-gcm", masterKey, bytes.subarray(0, 12));
       decipher.setAuthTag(bytes.subarray(12, 28));
       return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+    },
+    deriveKey(purpose) {
+      return Buffer.from(hkdfSync("sha256", masterKey, Buffer.alloc(0), `mailroom:${purpose}`, 32));
     },
   };
 }

@@ -4,6 +4,8 @@
  * inside the window, i.e. when the ring is not full or its oldest entry has left the window. Exact, O(1) per check.
  * Invariant: a request is counted in both buckets or in neither — a refused request consumes nothing.
  */
+import type { Config } from "../config/schema.ts";
+import type { Actor } from "../keys/model.ts";
 import type { Clock } from "../lib/clock.ts";
 
 export const WINDOW_MS = 60_000;
@@ -112,4 +114,17 @@ export function createRateLimiter(clock: Clock): RateLimiter {
       };
     },
   };
+}
+
+/**
+ * Counts one authenticated request (HTTP) or one message (SMTP) of `actor` against its key's and organisation's
+ * windows, with their configured or per-key limits. The one entry point both front ends use, so they share limits.
+ */
+export function chargeRequest(deps: { limiter: RateLimiter; config: Config }, actor: Actor): RateDecision {
+  return deps.limiter.take({
+    keyId: actor.keyId,
+    organizationId: actor.organizationId,
+    keyLimit: actor.keyRateLimit ?? deps.config.limits.key_requests_per_minute,
+    orgLimit: actor.orgRateLimit ?? deps.config.limits.org_requests_per_minute,
+  });
 }

@@ -3,7 +3,7 @@
  * Invariant: addresses are keyed lower-case; adding an existing one keeps the first entry (its origin is the
  * reason mail stopped); every add and remove appends a `suppression.*` event.
  */
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { suppressions } from "../db/schema/index.ts";
 import type { Writer } from "../db/writer.ts";
@@ -59,6 +59,12 @@ function keyOf(email: string): string {
 
 export function createSuppressionService(deps: { db: Db; writer: Writer; clock: Clock; events: EventLog }): SuppressionService {
   const { db, writer, clock, events } = deps;
+  // Prepared once, with the addresses as one JSON array, because every send asks it.
+  const findSuppressed = db
+    .select({ email: suppressions.email })
+    .from(suppressions)
+    .where(and(eq(suppressions.organizationId, sql.placeholder("organizationId")), sql`${suppressions.email} IN (SELECT value FROM json_each(${sql.placeholder("emails")}))`))
+    .prepare();
   const find = (tx: Db, organizationId: string, email: string) =>
     tx.select().from(suppressions).where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.email, email))).get();
 
@@ -74,12 +80,7 @@ export function createSuppressionService(deps: { db: Db; writer: Writer; clock: 
   return {
     suppressedAmong(organizationId, addresses) {
       if (addresses.length === 0) return new Set();
-      const keys = addresses.map(addressKey);
-      const rows = db
-        .select({ email: suppressions.email })
-        .from(suppressions)
-        .where(and(eq(suppressions.organizationId, organizationId), inArray(suppressions.email, keys)))
-        .all();
+      const rows = findSuppressed.all({ organizationId, emails: JSON.stringify(addresses.map(addressKey)) });
       return new Set(rows.map((row) => row.email));
     },
 

@@ -3,6 +3,8 @@
  * Invariant: a migration once released is never edited; a change is a new numbered file appended here.
  */
 import foundation from "./0001_foundation.ts";
+import domains from "./0002_domains.ts";
+import webhooks from "./0003_webhooks.ts";
 
 export interface Migration {
   version: number;
@@ -10,4 +12,8 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: Migration[] = [{ version: 1, name: "foundation", sql: foundation }];
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: "foundation", sql: foundation },
+  { version: 2, name: "domains", sql: domains },
+  { version: 3, name: "webhooks", sql: webhooks },
+];

@@ -1,5 +1,8 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
+/** Status of one DNS record and since when (ms), keyed by record id (`dkim:<selector>`, `spf`, `mx`, `dmarc`, `inbound`). */
+export type RecordStatuses = Record<string, { status: string; since: number }>;
+
 export const domains = sqliteTable("domains", {
   id: text("id").primaryKey(),
   organizationId: text("organization_id").notNull(),
@@ -10,6 +13,27 @@ export const domains = sqliteTable("domains", {
   clickTracking: integer("click_tracking", { mode: "boolean" }).notNull().default(false),
   returnPathSubdomain: text("return_path_subdomain").notNull().default("send"),
   receivingEnabled: integer("receiving_enabled", { mode: "boolean" }).notNull().default(false),
+  recordStatuses: text("record_statuses", { mode: "json" }).$type<RecordStatuses>().notNull().default({}),
+  /** When the domain entered its current status (ms): the 72 h windows of pending and temporary_failure. */
+  statusSince: integer("status_since").notNull().default(0),
+  /** When the next scheduled DNS check is due (ms); null when none is (failed domains). */
+  nextCheckAt: integer("next_check_at"),
+  lastCheckedAt: text("last_checked_at"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+});
+
+/** DKIM keys: one `active` key signs; a `next` key is published during a rotation and takes over once verified. */
+export const dkimKeys = sqliteTable("dkim_keys", {
+  id: text("id").primaryKey(),
+  domainId: text("domain_id").notNull(),
+  selector: text("selector").notNull(),
+  /** Base64 DER SubjectPublicKeyInfo: the `p=` value of the DNS record. */
+  publicKey: text("public_key").notNull(),
+  /** PKCS#8 PEM sealed with the master key (lib/secrets.ts). */
+  privateKey: text("private_key").notNull(),
+  state: text("state", { enum: ["active", "next", "retired"] }).notNull(),
+  createdAt: text("created_at").notNull(),
+  activatedAt: text("activated_at"),
+  retiredAt: text("retired_at"),
 });

@@ -5,3 +5,4 @@ export * from "./domains.ts";
 export * from "./emails.ts";
 export * from "./suppressions.ts";
 export * from "./idempotency.ts";
+export * from "./webhooks.ts";

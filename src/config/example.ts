@@ -1,0 +1,57 @@
+/**
+ * Renders the example configuration file from the schema, so `config/mailroom.example.toml` documents every
+ * option with its default and environment variable and can never drift (a test compares the two).
+ */
+import { CONFIG_SCHEMA, type OptionSpec } from "./schema.ts";
+import { envName } from "./load.ts";
+import { formatDuration } from "../lib/durations.ts";
+
+function tomlValue(spec: OptionSpec): string {
+  const value = spec.default;
+  switch (spec.type.kind) {
+    case "duration":
+      return JSON.stringify(formatDuration(value as number));
+    case "duration_list":
+      return `[${(value as number[]).map((ms) => JSON.stringify(formatDuration(ms))).join(", ")}]`;
+    default:
+      return JSON.stringify(value);
+  }
+}
+
+function describeType(spec: OptionSpec): string {
+  const type = spec.type;
+  switch (type.kind) {
+    case "int":
+      return `integer ${type.min}–${type.max}`;
+    case "enum":
+      return type.values.join(" | ");
+    case "duration":
+      return "duration (ms, s, m, h, d)";
+    case "duration_list":
+      return "list of durations";
+    case "string_list":
+      return "list of strings (comma-separated in the environment)";
+    default:
+      return type.kind;
+  }
+}
+
+export function renderExampleConfig(): string {
+  const lines = [
+    "# Mailroom configuration. Every option, with its default. Pass the file with --config (or MAILROOM_CONFIG);",
+    "# each option can also be set through the environment variable named beside it, which wins over the file.",
+    "# Secrets at rest are sealed with MAILROOM_SECRET_KEY (32 bytes, hex or base64); without it a key file is",
+    "# generated in the data directory.",
+    "",
+  ];
+  for (const [section, options] of Object.entries(CONFIG_SCHEMA as unknown as Record<string, Record<string, OptionSpec>>)) {
+    if (section) lines.push(`[${section}]`);
+    for (const [key, spec] of Object.entries(options)) {
+      lines.push(`# ${spec.doc}`, `# ${describeType(spec)}; env ${envName(section, key)}${spec.secret ? "; secret (redacted by print-config)" : ""}`);
+      lines.push(`# ${key} = ${tomlValue(spec)}`, "");
+    }
+  }
+  return lines.join("\n");
+}
+
+if (import.meta.main) process.stdout.write(renderExampleConfig());

@@ -1,0 +1,163 @@
+/**
+ * Messages that arrive as MIME (the SMTP relay): reading them for the record and the sending policy, and the few
+ * header changes a submission server makes (RFC 6409 §8). Invariant: the bytes are kept as sent — the body is
+ * never touched, header fields other than Bcc and Idempotency-Key are copied byte for byte (folding, encodings,
+ * 8-bit text included), and only a missing Message-ID and Date are added.
+ */
+import { simpleParser, type AddressObject, type EmailAddress } from "mailparser";
+import { validationError } from "../errors.ts";
+import { addressKey, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
+
+/** Header fields removed before a message is stored: Bcc must not reach recipients (RFC 5322 §3.6.3), the
+ * Idempotency-Key is an instruction to Mailroom, not part of the message. */
+const REMOVED_FIELDS = new Set(["bcc", "idempotency-key"]);
+
+interface HeaderField {
+  /** Lower-case field name; empty for a line that is not a field (kept as is). */
+  name: string;
+  /** The field as received: name, colon, value and folded continuation lines, with their line endings. */
+  text: string;
+}
+
+interface SplitMessage {
+  fields: HeaderField[];
+  /** Everything from the blank line that ends the header on (empty when the message has no body). */
+  rest: Buffer;
+  eol: string;
+}
+
+/**
+ * Splits the header block into fields (RFC 5322 §2.2: a line starting with a space or tab continues the field
+ * above). Works on latin1 text, which maps every byte to one character and back, so nothing is re-encoded.
+ */
+function splitMessage(raw: Buffer): SplitMessage {
+  const crlf = raw.indexOf("\r\n\r\n");
+  const lf = raw.indexOf("\n\n");
+  let headerEnd: number;
+  if (raw[0] === 0x0a || (raw[0] === 0x0d && raw[1] === 0x0a)) headerEnd = 0;
+  else if (crlf >= 0 && (lf < 0 || crlf < lf)) headerEnd = crlf + 2;
+  else if (lf >= 0) headerEnd = lf + 1;
+  else headerEnd = raw.length;
+  const header = raw.subarray(0, headerEnd).toString("latin1");
+  const eol = header.includes("\r\n") || (headerEnd === 0 && raw[0] === 0x0d) ? "\r\n" : "\n";
+  const fields: HeaderField[] = [];
+  for (const line of header.split(/(?<=\n)/)) {
+    const last = fields.at(-1);
+    if (last && (line[0] === " " || line[0] === "\t")) last.text += line;
+    else {
+      const colon = line.indexOf(":");
+      fields.push({ name: colon > 0 ? line.slice(0, colon).trim().toLowerCase() : "", text: line });
+    }
+  }
+  return { fields, rest: raw.subarray(headerEnd), eol };
+}
+
+/** The unfolded value of a field (RFC 5322 §2.2.3), without surrounding whitespace. */
+function fieldValue(field: HeaderField): string {
+  return field.text.slice(field.text.indexOf(":") + 1).replace(/\r?\n(?=[ \t])/g, "").trim();
+}
+
+/** The first value of a header field, or undefined. */
+export function readHeader(raw: Buffer, name: string): string | undefined {
+  const field = splitMessage(raw).fields.find((f) => f.name === name.toLowerCase());
+  return field && fieldValue(field);
+}
+
+const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** RFC 5322 §3.3 date-time in UTC, e.g. `Sun, 22 Nov 2026 10:00:00 +0000` (never the obsolete "GMT"). */
+export function formatRfc5322Date(date: Date): string {
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${DAYS[date.getUTCDay()]}, ${two(date.getUTCDate())} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()} ${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())} +0000`;
+}
+
+export interface FinalizedMessage {
+  raw: Buffer;
+  /** The Message-ID as it stands in the message, angle brackets included. */
+  messageId: string;
+}
+
+/**
+ * Makes the submission ready to store: removes Bcc and Idempotency-Key fields (with their continuation lines),
+ * adds `Message-ID: <newMessageId>` and `Date` when absent (RFC 6409 §8.2, §8.3). Everything else stays byte-identical.
+ */
+export function finalizeRawMessage(raw: Buffer, added: { messageId: string; date: Date }): FinalizedMessage {
+  const { fields, rest, eol } = splitMessage(raw);
+  const kept = fields.filter((field) => !REMOVED_FIELDS.has(field.name));
+  const existingId = kept.find((field) => field.name === "message-id");
+  const messageId = existingId ? fieldValue(existingId) : added.messageId;
+  const additions: string[] = [];
+  if (!existingId) additions.push(`Message-ID: ${messageId}${eol}`);
+  if (!kept.some((field) => field.name === "date")) additions.push(`Date: ${formatRfc5322Date(added.date)}${eol}`);
+  const last = kept.at(-1);
+  // A header without a final line break (a message of headers only) gets one before the added fields.
+  if (additions.length && last && !last.text.endsWith("\n")) last.text += eol;
+  const header = Buffer.from([...kept.map((field) => field.text), ...additions].join(""), "latin1");
+  return { raw: Buffer.concat([header, rest]), messageId };
+}
+
+/** What the record and the sending policy need to know about a MIME message. */
+export interface RawMessageView {
+  from: Mailbox[];
+  to: Mailbox[];
+  cc: Mailbox[];
+  replyTo: Mailbox[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  attachments: Array<{ filename: string | null; contentType: string; checksum: string }>;
+}
+
+/** Flattens parsed address headers (groups included) into mailboxes; addresses that do not validate are kept as
+ * written so the record still shows them, but never become envelope recipients. */
+function mailboxes(header: AddressObject | AddressObject[] | undefined): Mailbox[] {
+  const entries: EmailAddress[] = [];
+  const visit = (list: EmailAddress[]) => list.forEach((entry) => (entry.group ? visit(entry.group) : entries.push(entry)));
+  for (const object of header ? [header].flat() : []) visit(object.value);
+  return entries.map((entry) => {
+    const normalized = normalizeAddress(entry.address ?? "");
+    return { name: entry.name ?? "", address: "error" in normalized ? (entry.address ?? "") : normalized.address };
+  });
+}
+
+/** Parses a MIME message (mailparser): decoded addresses, subject, html and text parts, attachment checksums. */
+export async function readRawMessage(raw: Buffer): Promise<RawMessageView> {
+  const parsed = await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true, skipTextLinks: true, checksumAlgo: "sha256" });
+  return {
+    from: mailboxes(parsed.from),
+    to: mailboxes(parsed.to),
+    cc: mailboxes(parsed.cc),
+    replyTo: mailboxes(parsed.replyTo),
+    subject: parsed.subject ?? "",
+    html: typeof parsed.html === "string" ? parsed.html : null,
+    text: parsed.text ?? null,
+    attachments: parsed.attachments.map((a) => ({ filename: a.filename ?? null, contentType: a.contentType, checksum: a.checksum })),
+  };
+}
+
+/** The single sender a message may have for Mailroom: exactly one valid From mailbox (Sender is not supported). */
+export function singleFrom(view: RawMessageView): Mailbox {
+  const [from, ...others] = view.from;
+  const valid = from && !("error" in normalizeAddress(from.address));
+  if (!from || others.length || !valid) {
+    throw validationError([{ path: "from", message: "the message needs a From header with exactly one valid address" }]);
+  }
+  return from;
+}
+
+/**
+ * What makes two SMTP submissions "the same request" for idempotency: the content, not the bytes. A client that
+ * retries rebuilds the message with a fresh Message-ID, Date and MIME boundaries, so those cannot count.
+ */
+export async function idempotencyRequest(raw: Buffer, recipients: string[]): Promise<Record<string, unknown>> {
+  const view = await readRawMessage(raw);
+  return {
+    from: view.from.map((m) => addressKey(m.address)),
+    recipients: [...new Set(recipients.map(addressKey))].sort(),
+    subject: view.subject,
+    html: view.html,
+    text: view.text,
+    attachments: view.attachments,
+  };
+}

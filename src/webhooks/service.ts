@@ -1,0 +1,340 @@
+/**
+ * Webhook endpoints and the outbox. Endpoints are created, changed, rotated and deleted here; every appended event
+ * (src/events/service.ts) is fanned out to the organisation's enabled endpoints that subscribe to its type, as
+ * outbox rows written by an event-log listener.
+ *
+ * Invariant: the outbox row commits in the same transaction as its event — an event is never recorded without
+ * its deliveries, nor a delivery without its event — and its payload is fixed then, so every attempt and replay
+ * sends the same signed body with the same `webhook-id`. Signing secrets are sealed at rest and shown only in the
+ * create and rotate answers.
+ */
+import { randomBytes } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
+import type { Writer } from "../db/writer.ts";
+import { AppError, validationError, type ErrorDetail } from "../errors.ts";
+import { EVENT_TYPES, type EventType, type StoredEvent } from "../events/model.ts";
+import type { EventLog } from "../events/service.ts";
+import { requireScope } from "../keys/service.ts";
+import type { Actor } from "../keys/model.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import { newId } from "../lib/ids.ts";
+import type { SecretBox } from "../lib/secrets.ts";
+import { EndpointRefused, type EndpointGuard } from "./guard.ts";
+import type { CreateWebhookInput, DeliveryDetail, DeliveryStatus, DeliveryView, UpdateWebhookInput, WebhookPayload, WebhookView, WebhookWithSecret } from "./model.ts";
+import {
+  deliveryDetail,
+  emailFields,
+  enabledEndpoints,
+  findDelivery,
+  findEndpoint,
+  listDeliveries,
+  toDeliveryView,
+  toWebhookView,
+  type EndpointRow,
+} from "./repo.ts";
+
+/** Bounds the work of fanning one event out, which happens inside the event's transaction. */
+const MAX_ENDPOINTS_PER_ORGANIZATION = 100;
+const MAX_DESCRIPTION = 500;
+/** Standard Webhooks recommends secrets of 24 to 64 bytes. */
+const SECRET_BYTES = 32;
+
+export interface WebhookService {
+  create(actor: Actor, input: CreateWebhookInput): Promise<WebhookWithSecret>;
+  list(actor: Actor): { object: "list"; data: WebhookView[] };
+  get(actor: Actor, id: string): WebhookView;
+  update(actor: Actor, id: string, input: UpdateWebhookInput): Promise<WebhookView>;
+  remove(actor: Actor, id: string): Promise<{ object: "webhook"; id: string; deleted: true }>;
+  /** A new secret; the old one keeps signing alongside it for the configured overlap (24 h). */
+  rotateSecret(actor: Actor, id: string): Promise<WebhookWithSecret>;
+  /** Queues a sample event of `type` for this endpoint, signed and retried like any other. */
+  sendTest(actor: Actor, id: string, type?: string): Promise<DeliveryView>;
+  listDeliveries(actor: Actor, id: string, options: { limit: number; after?: string; status?: DeliveryStatus }): { object: "list"; data: DeliveryView[]; has_more: boolean };
+  getDelivery(actor: Actor, id: string, deliveryId: string): DeliveryDetail;
+  /** Sends a delivery again from the start of the retry schedule, with the same `webhook-id` and body. */
+  replay(actor: Actor, id: string, deliveryId: string): Promise<DeliveryView>;
+  /** Replays every failed delivery of the endpoint. */
+  replayFailed(actor: Actor, id: string): Promise<{ object: "replay"; webhook_id: string; replayed: number }>;
+}
+
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(SECRET_BYTES).toString("base64")}`;
+}
+
+/** The payload of an event: `email.*` events carry the message's fields, then what the event itself recorded. */
+export function buildPayload(tx: Db, event: StoredEvent): WebhookPayload {
+  let data: Record<string, unknown> = { ...event.data };
+  if (event.emailId) {
+    const email = emailFields(tx, event.emailId);
+    data = {
+      ...data,
+      email_id: event.emailId,
+      ...(email && { message_id: email.messageId, from: email.from, to: email.to, cc: email.cc, subject: email.subject, tags: email.tags }),
+      recipient: event.recipient ?? null,
+    };
+  }
+  return { type: event.type, created_at: event.createdAt, data };
+}
+
+function samplePayload(type: EventType, createdAt: string): WebhookPayload {
+  const data: Record<string, unknown> = type.startsWith("email.")
+    ? {
+        email_id: "00000000-0000-7000-8000-000000000000",
+        message_id: "<00000000-0000-7000-8000-000000000000@example.com>",
+        from: "Acme <hello@example.com>",
+        to: ["recipient@example.org"],
+        cc: [],
+        subject: "Mailroom test event",
+        tags: [],
+        recipient: "recipient@example.org",
+      }
+    : {};
+  if (type === "email.bounced") data.bounce = { type: "Permanent", sub_type: "General", message: "550 5.1.1 User unknown", diagnostic_code: "550 5.1.1 User unknown" };
+  return { type, created_at: createdAt, data: { ...data, test: true } };
+}
+
+export function createWebhookService(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  events: EventLog;
+  secrets: SecretBox;
+  guard: EndpointGuard;
+  rotationOverlapMs: number;
+  /** Called when outbox rows were written, to wake the dispatcher (after the commit, via its own scheduling). */
+  wake: () => void;
+}): WebhookService {
+  const { db, writer, clock, events, secrets, guard } = deps;
+
+  const fail = (details: ErrorDetail[]) => {
+    if (details.length) throw validationError(details);
+  };
+
+  const checkEvents = (value: unknown, details: ErrorDetail[]): EventType[] => {
+    if (!Array.isArray(value) || value.length === 0) {
+      details.push({ path: "events", message: `must be a non-empty array of event types: ${EVENT_TYPES.join(", ")}` });
+      return [];
+    }
+    const out: EventType[] = [];
+    value.forEach((type, i) => {
+      if (typeof type !== "string" || !(EVENT_TYPES as readonly string[]).includes(type)) details.push({ path: `events.${i}`, message: `unknown event type; known: ${EVENT_TYPES.join(", ")}` });
+      else if (!out.includes(type as EventType)) out.push(type as EventType);
+    });
+    return out;
+  };
+
+  const checkDescription = (value: unknown, details: ErrorDetail[]): string | null => {
+    if (value === undefined || value === null) return null;
+    if (typeof value !== "string" || value.length > MAX_DESCRIPTION || /[\0]/.test(value)) {
+      details.push({ path: "description", message: `must be a string of at most ${MAX_DESCRIPTION} characters` });
+      return null;
+    }
+    return value;
+  };
+
+  /** Form, then addresses: a refused endpoint is a validation error on `endpoint`, saying why. */
+  const checkEndpoint = async (value: unknown): Promise<string> => {
+    if (typeof value !== "string") throw validationError([{ path: "endpoint", message: "is required: an https URL" }]);
+    try {
+      const url = guard.parse(value.trim());
+      await guard.resolve(url);
+      return url.href;
+    } catch (error) {
+      if (error instanceof EndpointRefused) throw validationError([{ path: "endpoint", message: error.reason }]);
+      throw error;
+    }
+  };
+
+  const own = (actor: Actor, id: string): EndpointRow => {
+    const row = findEndpoint(db, actor.organizationId, id);
+    if (!row) throw new AppError("not_found", "Webhook not found.");
+    return row;
+  };
+
+  const enqueue = (tx: Db, endpointId: string, organizationId: string, eventId: string | null, payload: WebhookPayload) => {
+    const now = clock.now();
+    const row = {
+      id: newId(),
+      organizationId,
+      endpointId,
+      eventId,
+      eventType: payload.type,
+      payload: JSON.stringify(payload),
+      status: "pending" as const,
+      nextAttemptAt: now,
+      createdAt: isoTime(now),
+      updatedAt: isoTime(now),
+    };
+    tx.insert(webhookDeliveries).values(row).run();
+    return row.id;
+  };
+
+  // Fan-out runs inside the transaction of the event: both commit, or neither.
+  events.onAppend((tx, event) => {
+    const targets = enabledEndpoints(tx, event.organizationId).filter((endpoint) => endpoint.eventTypes.includes(event.type));
+    if (!targets.length) return;
+    const payload = buildPayload(tx, event);
+    for (const endpoint of targets) enqueue(tx, endpoint.id, event.organizationId, event.id, payload);
+    deps.wake();
+  });
+
+  const withSecret = (row: EndpointRow, secret: string): WebhookWithSecret => ({ ...toWebhookView(row), signing_secret: secret });
+
+  const replayRows = (tx: Db, condition: ReturnType<typeof and>) => {
+    const now = clock.now();
+    return tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", scheduleStep: 0, nextAttemptAt: now, leaseOwner: null, leaseUntil: null, updatedAt: isoTime(now) })
+      .where(condition)
+      .returning({ id: webhookDeliveries.id })
+      .all().length;
+  };
+
+  return {
+    async create(actor, input) {
+      requireScope(actor, "webhooks:write");
+      const details: ErrorDetail[] = [];
+      const eventTypes = checkEvents(input.events, details);
+      const description = checkDescription(input.description, details);
+      fail(details);
+      const url = await checkEndpoint(input.endpoint);
+      const secret = newSigningSecret();
+      const now = isoTime(clock.now());
+      const row: EndpointRow = {
+        id: newId(),
+        organizationId: actor.organizationId,
+        url,
+        description,
+        eventTypes,
+        enabled: true,
+        disabledReason: null,
+        disabledAt: null,
+        secret: secrets.seal(secret),
+        previousSecret: null,
+        previousSecretUntil: null,
+        consecutiveFailures: 0,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await writer.write((tx) => {
+        const count = tx.select({ n: sql<number>`count(*)` }).from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, actor.organizationId)).get()!.n;
+        if (count >= MAX_ENDPOINTS_PER_ORGANIZATION) throw new AppError("conflict", `An organisation may have at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhooks.`);
+        tx.insert(webhookEndpoints).values(row).run();
+      });
+      return withSecret(row, secret);
+    },
+
+    list(actor) {
+      requireScope(actor, "webhooks:read");
+      const rows = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, actor.organizationId)).orderBy(webhookEndpoints.id).all();
+      return { object: "list", data: rows.map(toWebhookView) };
+    },
+
+    get(actor, id) {
+      requireScope(actor, "webhooks:read");
+      return toWebhookView(own(actor, id));
+    },
+
+    async update(actor, id, input) {
+      requireScope(actor, "webhooks:write");
+      own(actor, id);
+      const details: ErrorDetail[] = [];
+      const changes: Partial<EndpointRow> = {};
+      if (input.events !== undefined) changes.eventTypes = checkEvents(input.events, details);
+      if (input.description !== undefined) changes.description = checkDescription(input.description, details);
+      if (input.status !== undefined && input.status !== "enabled" && input.status !== "disabled") details.push({ path: "status", message: "must be enabled or disabled" });
+      fail(details);
+      if (input.endpoint !== undefined) changes.url = await checkEndpoint(input.endpoint);
+      const now = isoTime(clock.now());
+      if (input.status === "enabled") Object.assign(changes, { enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
+      const row = await writer.write((tx) => {
+        const current = findEndpoint(tx, actor.organizationId, id);
+        if (!current) return undefined;
+        // Disabling keeps the first reason: a user's "disable" does not hide why Mailroom disabled it earlier.
+        if (input.status === "disabled" && current.enabled) Object.assign(changes, { enabled: false, disabledReason: "disabled through the API", disabledAt: now });
+        tx.update(webhookEndpoints)
+          .set({ ...changes, updatedAt: now })
+          .where(eq(webhookEndpoints.id, id))
+          .run();
+        return findEndpoint(tx, actor.organizationId, id)!;
+      });
+      if (!row) throw new AppError("not_found", "Webhook not found.");
+      // Deliveries held while the endpoint was disabled are due again.
+      if (input.status === "enabled") deps.wake();
+      return toWebhookView(row);
+    },
+
+    async remove(actor, id) {
+      requireScope(actor, "webhooks:write");
+      const deleted = await writer.write(
+        (tx) => tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, actor.organizationId))).returning({ id: webhookEndpoints.id }).all().length,
+      );
+      if (!deleted) throw new AppError("not_found", "Webhook not found.");
+      return { object: "webhook", id, deleted: true };
+    },
+
+    async rotateSecret(actor, id) {
+      requireScope(actor, "webhooks:write");
+      own(actor, id);
+      const secret = newSigningSecret();
+      const now = clock.now();
+      const row = await writer.write((tx) => {
+        const current = findEndpoint(tx, actor.organizationId, id);
+        if (!current) return undefined;
+        tx.update(webhookEndpoints)
+          .set({ secret: secrets.seal(secret), previousSecret: current.secret, previousSecretUntil: now + deps.rotationOverlapMs, updatedAt: isoTime(now) })
+          .where(eq(webhookEndpoints.id, id))
+          .run();
+        return findEndpoint(tx, actor.organizationId, id)!;
+      });
+      if (!row) throw new AppError("not_found", "Webhook not found.");
+      return withSecret(row, secret);
+    },
+
+    async sendTest(actor, id, type = "email.sent") {
+      requireScope(actor, "webhooks:write");
+      if (!(EVENT_TYPES as readonly string[]).includes(type)) throw validationError([{ path: "type", message: `unknown event type; known: ${EVENT_TYPES.join(", ")}` }]);
+      const endpoint = own(actor, id);
+      if (!endpoint.enabled) throw new AppError("conflict", "The webhook is disabled; enable it before sending a test event.");
+      const payload = samplePayload(type as EventType, isoTime(clock.now()));
+      const deliveryId = await writer.write((tx) => enqueue(tx, id, actor.organizationId, null, payload));
+      deps.wake();
+      return toDeliveryView(findDelivery(db, id, deliveryId)!);
+    },
+
+    listDeliveries(actor, id, options) {
+      requireScope(actor, "webhooks:read");
+      own(actor, id);
+      return { object: "list", ...listDeliveries(db, id, options) };
+    },
+
+    getDelivery(actor, id, deliveryId) {
+      requireScope(actor, "webhooks:read");
+      own(actor, id);
+      const row = findDelivery(db, id, deliveryId);
+      if (!row) throw new AppError("not_found", "Webhook delivery not found.");
+      return deliveryDetail(db, row);
+    },
+
+    async replay(actor, id, deliveryId) {
+      requireScope(actor, "webhooks:write");
+      own(actor, id);
+      const row = findDelivery(db, id, deliveryId);
+      if (!row) throw new AppError("not_found", "Webhook delivery not found.");
+      if (row.status === "pending") throw new AppError("conflict", "This delivery is still being attempted; replay it once it has succeeded or failed.");
+      await writer.write((tx) => replayRows(tx, and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, id))));
+      deps.wake();
+      return toDeliveryView(findDelivery(db, id, deliveryId)!);
+    },
+
+    async replayFailed(actor, id) {
+      requireScope(actor, "webhooks:write");
+      own(actor, id);
+      const replayed = await writer.write((tx) => replayRows(tx, and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "failed"))));
+      if (replayed) deps.wake();
+      return { object: "replay", webhook_id: id, replayed };
+    },
+  };
+}
