@@ -126,6 +126,7 @@ export const CONFIG_SCHEMA = {
     max_messages_per_connection: int(1000, 1, 1_000_000, "Messages one connection may send before it is asked to reconnect (421)."),
     max_unauthenticated_commands: int(10, 1, 1000, "Commands a TLS client may issue before AUTH before it is disconnected."),
     reverse_lookup: bool(false, "Look up client host names (PTR) through [dns] servers, for logs only."),
+    greeting_pause: bool(false, "Wait 100 ms before the greeting to catch clients that talk too soon (a spam-bot trap of little use on AUTH-only ports; it costs clients that connect per message 100 ms each)."),
   },
 } satisfies Record<string, Record<string, OptionSpec>>;
 

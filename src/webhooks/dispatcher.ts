@@ -1,0 +1,372 @@
+/**
+ * The webhook dispatcher: sends the outbox. Design note:
+ *
+ * - Claiming: due outbox rows of enabled endpoints are leased in one synchronous transaction, as in
+ *   src/queue/worker.ts. A process that dies leaves leases behind; they expire after `webhooks.lease` (longer than
+ *   the request timeout) and the rows are sent again — delivery is at-least-once, and receivers de-duplicate on
+ *   `webhook-id`, which is the outbox row's id and so the same on every attempt, after restarts and in replays.
+ * - Rows of a disabled endpoint are not claimed; they wait, due, until it is enabled again.
+ * - Each attempt re-checks the endpoint's addresses (SSRF guard) and connects to the address it checked.
+ * - Only a 2xx answer succeeds; redirects are not followed (a 3xx is a failure). 410 Gone disables the endpoint
+ *   at once. 429 and 503 are retried after their Retry-After when they give one. Otherwise the next attempt
+ *   follows `webhooks.retry_schedule` plus up to 10 % jitter (so endpoints that failed together do not all return
+ *   at the same instant); after the last step the delivery fails, and an endpoint whose deliveries fail that way
+ *   `disable_after_failures` times in a row is disabled, with the reason on the endpoint. A success resets it.
+ * - Each attempt, its outcome and the endpoint's state are one durable write; `stop()` stops claiming and waits
+ *   for requests in flight.
+ */
+import { and, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
+import type { Writer } from "../db/writer.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import { newId } from "../lib/ids.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { Metrics } from "../lib/metrics.ts";
+import { EndpointRefused, pinnedRequest, type EndpointGuard } from "./guard.ts";
+import type { Signer, SigningKeys } from "./signing.ts";
+
+export interface DispatcherOptions {
+  concurrency: number;
+  perEndpointConcurrency: number;
+  /** Delays before the 2nd, 3rd, … attempt; one attempt more than its length in all. */
+  schedule: readonly number[];
+  timeoutMs: number;
+  disableAfterFailures: number;
+  leaseMs: number;
+  pollMs: number;
+}
+
+export interface WebhookDispatcher {
+  start(): void;
+  /** Looks for due deliveries now (after outbox rows were committed); does nothing unless started. */
+  wake(): void;
+  /** Claims what is due now and waits until those attempts are recorded (tests, drills). */
+  runOnce(): Promise<number>;
+  stop(): Promise<void>;
+  readonly inFlight: number;
+}
+
+/** What one HTTP attempt came to. */
+export interface AttemptOutcome {
+  statusCode: number | null;
+  responseBody: string | null;
+  error: string | null;
+  retryAfterMs?: number;
+  durationMs: number;
+}
+
+export type Decision =
+  | { status: "succeeded" }
+  | { status: "failed"; disableReason?: string; exhausted: boolean }
+  | { status: "pending"; delayMs: number };
+
+const RESPONSE_PREFIX_BYTES = 1024;
+const JITTER = 0.1;
+const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+const CLAIM_WINDOW_FACTOR = 4;
+const USER_AGENT = "Mailroom-Webhooks/1";
+
+/**
+ * The retry rules as a pure function: what happens after attempt number `step` (1-based within the current pass
+ * through the schedule) came to `outcome`.
+ */
+export function decide(outcome: Pick<AttemptOutcome, "statusCode" | "retryAfterMs">, step: number, schedule: readonly number[], random: () => number): Decision {
+  const code = outcome.statusCode;
+  if (code !== null && code >= 200 && code < 300) return { status: "succeeded" };
+  if (code === 410) return { status: "failed", disableReason: "the endpoint answered 410 Gone", exhausted: false };
+  if (step > schedule.length) return { status: "failed", exhausted: true };
+  if ((code === 429 || code === 503) && outcome.retryAfterMs !== undefined) return { status: "pending", delayMs: outcome.retryAfterMs };
+  const base = schedule[step - 1]!;
+  return { status: "pending", delayMs: Math.round(base * (1 + JITTER * random())) };
+}
+
+/** Retry-After as delta-seconds or an HTTP-date (RFC 9110 §10.2.3), bounded to [1 s, 24 h]. */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  const ms = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - now;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(Math.max(ms, 1000), MAX_RETRY_AFTER_MS);
+}
+
+interface Claimed extends SigningKeys {
+  id: string;
+  endpointId: string;
+  organizationId: string;
+  url: string;
+  payload: string;
+}
+
+/** Reads at most `limit` bytes of a body, then lets the rest go. */
+async function readPrefix(response: Response, limit: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
+}
+
+function describeNetworkError(error: unknown, timeoutMs: number): string {
+  const name = (error as { name?: string }).name;
+  if (name === "TimeoutError" || name === "AbortError") return `no answer within ${timeoutMs / 1000} s`;
+  const code = (error as { code?: string }).code;
+  return `connection failed${code ? ` (${code})` : ""}`;
+}
+
+export function createWebhookDispatcher(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  guard: EndpointGuard;
+  signer: Signer;
+  options: DispatcherOptions;
+  logger: Logger;
+  metrics: Metrics;
+  /** Jitter source; tests may fix it. */
+  random?: () => number;
+  /** Extra trusted CA certificates (PEM) for endpoints; tests use it for a receiver with its own CA. */
+  tlsCa?: string;
+}): WebhookDispatcher {
+  const { db, writer, clock, guard, signer, options, logger, metrics } = deps;
+  const random = deps.random ?? Math.random;
+  const owner = newId();
+  const running = new Map<string, Promise<void>>();
+  const perEndpoint = new Map<string, number>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let started = false;
+  let stopping = false;
+  let wakePending = false;
+
+  metrics.counter("mailroom_webhook_attempts_total", "Webhook delivery attempts by result.");
+
+  const claim = (): Claimed[] => {
+    const free = options.concurrency - running.size;
+    if (free <= 0 || stopping) return [];
+    const now = clock.now();
+    return db.transaction((tx) => {
+      const candidates = tx
+        .select({
+          id: webhookDeliveries.id,
+          endpointId: webhookDeliveries.endpointId,
+          organizationId: webhookDeliveries.organizationId,
+          payload: webhookDeliveries.payload,
+          url: webhookEndpoints.url,
+          secret: webhookEndpoints.secret,
+          previousSecret: webhookEndpoints.previousSecret,
+          previousSecretUntil: webhookEndpoints.previousSecretUntil,
+        })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .where(
+          and(
+            lte(webhookDeliveries.nextAttemptAt, now),
+            or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, now)),
+            eq(webhookEndpoints.enabled, true),
+          ),
+        )
+        .orderBy(webhookDeliveries.nextAttemptAt)
+        .limit(free * CLAIM_WINDOW_FACTOR)
+        .all();
+      const chosen: Claimed[] = [];
+      const planned = new Map<string, number>();
+      for (const row of candidates) {
+        if (chosen.length >= free) break;
+        if (running.has(row.id)) continue;
+        const busy = (perEndpoint.get(row.endpointId) ?? 0) + (planned.get(row.endpointId) ?? 0);
+        if (busy >= options.perEndpointConcurrency) continue;
+        planned.set(row.endpointId, (planned.get(row.endpointId) ?? 0) + 1);
+        chosen.push(row);
+      }
+      if (chosen.length) {
+        tx.update(webhookDeliveries)
+          .set({ leaseOwner: owner, leaseUntil: now + options.leaseMs })
+          .where(inArray(webhookDeliveries.id, chosen.map((c) => c.id)))
+          .run();
+      }
+      return chosen;
+    });
+  };
+
+  /** One HTTP POST to the endpoint's checked address. Never throws: every failure is an outcome. */
+  const send = async (job: Claimed): Promise<AttemptOutcome> => {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const target = await guard.resolve(new URL(job.url));
+      const request = pinnedRequest(target);
+      const headers = {
+        ...signer.headers(job, job.id, clock.now(), job.payload),
+        "content-type": "application/json",
+        "user-agent": USER_AGENT,
+        host: request.host,
+      };
+      const https = target.url.protocol === "https:";
+      const response = await fetch(request.url, {
+        method: "POST",
+        headers,
+        body: job.payload,
+        redirect: "manual",
+        signal: AbortSignal.timeout(options.timeoutMs),
+        // Connect directly: a proxy from the environment would make its own lookup of the name.
+        proxy: false,
+        tls: https ? { serverName: request.serverName, ...(deps.tlsCa && { ca: deps.tlsCa }) } : undefined,
+      });
+      const responseBody = await readPrefix(response, RESPONSE_PREFIX_BYTES);
+      return {
+        statusCode: response.status,
+        responseBody,
+        error: null,
+        retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), clock.now()),
+        durationMs: elapsed(),
+      };
+    } catch (error) {
+      if (error instanceof EndpointRefused) return { statusCode: null, responseBody: null, error: `refused: ${error.reason}`, durationMs: elapsed() };
+      return { statusCode: null, responseBody: null, error: describeNetworkError(error, options.timeoutMs), durationMs: elapsed() };
+    }
+  };
+
+  const record = (job: Claimed, outcome: AttemptOutcome) =>
+    writer.write((tx) => {
+      const now = clock.now();
+      const current = tx
+        .select({ status: webhookDeliveries.status, attemptCount: webhookDeliveries.attemptCount, scheduleStep: webhookDeliveries.scheduleStep })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, job.id))
+        .get();
+      // Deleted with its endpoint while the request was out: nothing left to record.
+      if (!current || current.status !== "pending") return;
+      const at = isoTime(now);
+      tx.insert(webhookAttempts)
+        .values({ id: newId(), deliveryId: job.id, attemptedAt: at, statusCode: outcome.statusCode, responseBody: outcome.responseBody, error: outcome.error, durationMs: outcome.durationMs })
+        .run();
+      const step = current.scheduleStep + 1;
+      const decision = decide(outcome, step, options.schedule, random);
+      tx.update(webhookDeliveries)
+        .set({
+          status: decision.status,
+          attemptCount: current.attemptCount + 1,
+          scheduleStep: step,
+          nextAttemptAt: decision.status === "pending" ? now + decision.delayMs : null,
+          leaseOwner: null,
+          leaseUntil: null,
+          lastStatusCode: outcome.statusCode,
+          lastError: outcome.error,
+          lastAttemptAt: at,
+          updatedAt: at,
+        })
+        .where(eq(webhookDeliveries.id, job.id))
+        .run();
+
+      const endpoint = eq(webhookEndpoints.id, job.endpointId);
+      const disable = (reason: string) => {
+        tx.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, disabledAt: at, updatedAt: at }).where(and(endpoint, eq(webhookEndpoints.enabled, true))).run();
+        logger.warn("webhook endpoint disabled", { webhook_id: job.endpointId, organization_id: job.organizationId, reason });
+      };
+      if (decision.status === "succeeded") {
+        tx.update(webhookEndpoints).set({ consecutiveFailures: 0 }).where(and(endpoint, gt(webhookEndpoints.consecutiveFailures, 0))).run();
+      } else if (decision.status === "failed" && decision.disableReason) {
+        disable(decision.disableReason);
+      } else if (decision.status === "failed" && decision.exhausted) {
+        const row = tx
+          .update(webhookEndpoints)
+          .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1` })
+          .where(endpoint)
+          .returning({ failures: webhookEndpoints.consecutiveFailures })
+          .get();
+        if (row && row.failures >= options.disableAfterFailures) disable(`${row.failures} deliveries in a row failed after every retry`);
+      }
+    });
+
+  const attempt = async (job: Claimed) => {
+    const outcome = await send(job);
+    const result = outcome.statusCode === null ? (outcome.error?.startsWith("refused") ? "refused" : "network_error") : outcome.statusCode < 300 && outcome.statusCode >= 200 ? "success" : "http_error";
+    metrics.inc("mailroom_webhook_attempts_total", { result });
+    logger.debug("webhook attempt", { delivery_id: job.id, webhook_id: job.endpointId, status_code: outcome.statusCode, error: outcome.error, duration_ms: outcome.durationMs });
+    try {
+      await record(job, outcome);
+    } catch (error) {
+      // The lease stays; once it expires the delivery is claimed and sent again (at-least-once).
+      logger.error("could not record webhook attempt", { delivery_id: job.id, err: error });
+    }
+  };
+
+  const dispatch = (job: Claimed): Promise<void> => {
+    perEndpoint.set(job.endpointId, (perEndpoint.get(job.endpointId) ?? 0) + 1);
+    const done = attempt(job).finally(() => {
+      running.delete(job.id);
+      const left = (perEndpoint.get(job.endpointId) ?? 1) - 1;
+      if (left > 0) perEndpoint.set(job.endpointId, left);
+      else perEndpoint.delete(job.endpointId);
+      wake();
+    });
+    running.set(job.id, done);
+    return done;
+  };
+
+  const pump = (): Promise<void>[] => {
+    try {
+      return claim().map(dispatch);
+    } catch (error) {
+      logger.error("could not claim webhook deliveries", { err: error });
+      return [];
+    }
+  };
+
+  const wake = () => {
+    if (!started || wakePending || stopping) return;
+    wakePending = true;
+    setImmediate(() => {
+      wakePending = false;
+      pump();
+    });
+  };
+
+  return {
+    start() {
+      started = true;
+      stopping = false;
+      timer = setInterval(pump, options.pollMs);
+      wake();
+    },
+    wake,
+    async runOnce() {
+      const claimed = pump();
+      await Promise.all(claimed);
+      return claimed.length;
+    },
+    async stop() {
+      stopping = true;
+      started = false;
+      if (timer) clearInterval(timer);
+      await Promise.all(running.values());
+    },
+    get inFlight() {
+      return running.size;
+    },
+  };
+}
+
+/** Outbox depth for /metrics: deliveries waiting (due or for a retry) and the age of the oldest due one. */
+export function outboxGauges(db: Db, clock: Clock) {
+  return () => {
+    const now = clock.now();
+    const row = db
+      .select({ pending: sql<number>`count(*)`, due: sql<number>`sum(${webhookDeliveries.nextAttemptAt} <= ${now})`, oldest: sql<number | null>`min(${webhookDeliveries.nextAttemptAt})` })
+      .from(webhookDeliveries)
+      .where(sql`${webhookDeliveries.nextAttemptAt} IS NOT NULL`)
+      .get();
+    const oldest = row?.oldest ?? null;
+    return { pending: row?.pending ?? 0, due: row?.due ?? 0, oldestDueAgeSeconds: oldest !== null && oldest <= now ? (now - oldest) / 1000 : 0 };
+  };
+}
