@@ -13,7 +13,7 @@
  *   receivers and the capture store can recognise the repeat.
  * - Shutdown: `stop()` stops claiming and waits for attempts in flight to be recorded.
  */
-import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { deliveries, emails } from "../db/schema/index.ts";
 import type { Writer } from "../db/writer.ts";
@@ -84,31 +84,45 @@ export function createDeliveryWorker(deps: {
 
   metrics.counter("mailroom_deliveries_total", "Delivery attempts by outcome.");
 
+  // Prepared once: claiming runs every time delivery slots free up.
+  const findDue = db
+    .select({
+      id: deliveries.id,
+      emailId: deliveries.emailId,
+      organizationId: deliveries.organizationId,
+      recipient: deliveries.recipient,
+      destination: deliveries.destination,
+      attempts: deliveries.attempts,
+      mode: emails.mode,
+      envelopeFrom: emails.envelopeFrom,
+      messageId: emails.messageId,
+      createdAt: emails.createdAt,
+      scheduledAt: emails.scheduledAt,
+    })
+    .from(deliveries)
+    .innerJoin(emails, eq(emails.id, deliveries.emailId))
+    .where(
+      and(
+        lte(deliveries.nextAttemptAt, sql.placeholder("now")),
+        or(isNull(deliveries.leaseUntil), lt(deliveries.leaseUntil, sql.placeholder("now"))),
+      ),
+    )
+    .orderBy(deliveries.nextAttemptAt)
+    .limit(sql.placeholder("limit"))
+    .prepare();
+  const lease = db
+    .update(deliveries)
+    .set({ leaseOwner: owner, leaseUntil: sql.placeholder("until") as unknown as number })
+    .where(sql`${deliveries.id} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`)
+    .prepare();
+
   const claim = (): Claimed[] => {
     const free = options.concurrency - running.size;
-    if (free <= 0 || stopping) return [];
+    // Claim in batches: one claim transaction per freed slot would cost more than the deliveries themselves.
+    if (free <= 0 || stopping || (running.size > 0 && free < Math.max(1, options.concurrency >> 3))) return [];
     const now = clock.now();
-    return db.transaction((tx) => {
-      const candidates = tx
-        .select({
-          id: deliveries.id,
-          emailId: deliveries.emailId,
-          organizationId: deliveries.organizationId,
-          recipient: deliveries.recipient,
-          destination: deliveries.destination,
-          attempts: deliveries.attempts,
-          mode: emails.mode,
-          envelopeFrom: emails.envelopeFrom,
-          messageId: emails.messageId,
-          createdAt: emails.createdAt,
-          scheduledAt: emails.scheduledAt,
-        })
-        .from(deliveries)
-        .innerJoin(emails, eq(emails.id, deliveries.emailId))
-        .where(and(lte(deliveries.nextAttemptAt, now), or(isNull(deliveries.leaseUntil), lt(deliveries.leaseUntil, now))))
-        .orderBy(deliveries.nextAttemptAt)
-        .limit(free * CLAIM_WINDOW_FACTOR)
-        .all();
+    return db.transaction(() => {
+      const candidates = findDue.all({ now, limit: free * CLAIM_WINDOW_FACTOR });
       const chosen: Claimed[] = [];
       const planned = new Map<string, number>();
       for (const row of candidates) {
@@ -120,26 +134,50 @@ export function createDeliveryWorker(deps: {
         const dueSince = Math.max(Date.parse(row.createdAt), row.scheduledAt ? Date.parse(row.scheduledAt) : 0);
         chosen.push({ ...row, dueSince });
       }
-      if (chosen.length) {
-        tx.update(deliveries)
-          .set({ leaseOwner: owner, leaseUntil: now + options.leaseMs })
-          .where(inArray(deliveries.id, chosen.map((c) => c.id)))
-          .run();
-      }
+      if (chosen.length) lease.run({ until: now + options.leaseMs, ids: JSON.stringify(chosen.map((c) => c.id)) });
       return chosen;
     });
   };
 
+  const statusOf = db.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.id, sql.placeholder("id"))).prepare();
+  const placeholder = <T>(name: string) => sql.placeholder(name) as unknown as T;
+  const saveAttempt = db
+    .update(deliveries)
+    .set({
+      status: placeholder<string>("status"),
+      attempts: placeholder<number>("attempts"),
+      nextAttemptAt: placeholder<number | null>("nextAttemptAt"),
+      leaseOwner: null,
+      leaseUntil: null,
+      lastResponse: placeholder<string>("lastResponse"),
+      provider: placeholder<string>("provider"),
+      providerMessageId: placeholder<string | null>("providerMessageId"),
+      updatedAt: placeholder<string>("updatedAt"),
+    })
+    .where(eq(deliveries.id, sql.placeholder("id")))
+    .prepare();
+  const rawOf = db.select({ raw: emails.raw }).from(emails).where(eq(emails.id, sql.placeholder("id"))).prepare();
+
   const record = (job: Claimed, result: DeliveryResult) =>
     writer.write((tx) => {
       const now = clock.now();
-      const current = tx.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.id, job.id)).get();
+      const current = statusOf.get({ id: job.id });
       if (!current || (current.status !== "queued" && current.status !== "deferred")) return;
       const attempts = job.attempts + 1;
-      const base = { attempts, leaseOwner: null, leaseUntil: null, lastResponse: result.response, updatedAt: isoTime(now), provider: provider(job).name };
+      const save = (status: string, nextAttemptAt: number | null) =>
+        saveAttempt.run({
+          id: job.id,
+          status,
+          attempts,
+          nextAttemptAt,
+          lastResponse: result.response,
+          provider: provider(job).name,
+          providerMessageId: result.providerMessageId ?? null,
+          updatedAt: isoTime(now),
+        });
       const event = { organizationId: job.organizationId, emailId: job.emailId, recipient: job.recipient };
       const bounce = (type: "Permanent" | "Transient") => {
-        tx.update(deliveries).set({ ...base, status: "bounced", nextAttemptAt: null }).where(eq(deliveries.id, job.id)).run();
+        save("bounced", null);
         events.append(tx, {
           ...event,
           type: "email.bounced",
@@ -149,10 +187,7 @@ export function createDeliveryWorker(deps: {
       switch (result.outcome) {
         case "delivered":
         case "sent":
-          tx.update(deliveries)
-            .set({ ...base, status: result.outcome, nextAttemptAt: null, providerMessageId: result.providerMessageId ?? null })
-            .where(eq(deliveries.id, job.id))
-            .run();
+          save(result.outcome, null);
           events.append(tx, { ...event, type: result.outcome === "delivered" ? "email.delivered" : "email.sent", data: { response: result.response, attempts } });
           break;
         case "temporary": {
@@ -161,7 +196,7 @@ export function createDeliveryWorker(deps: {
             bounce("Transient");
             break;
           }
-          tx.update(deliveries).set({ ...base, status: "deferred", nextAttemptAt: decision.retryAt }).where(eq(deliveries.id, job.id)).run();
+          save("deferred", decision.retryAt);
           events.append(tx, { ...event, type: "email.delivery_delayed", data: { response: result.response, attempts, next_attempt_at: isoTime(decision.retryAt) } });
           break;
         }
@@ -177,7 +212,7 @@ export function createDeliveryWorker(deps: {
   const attempt = async (job: Claimed) => {
     let result: DeliveryResult;
     try {
-      const row = db.select({ raw: emails.raw }).from(emails).where(eq(emails.id, job.emailId)).get();
+      const row = rawOf.get({ id: job.emailId });
       if (!row) return; // The message was deleted with its organisation; nothing left to deliver.
       const deliveryJob: DeliveryJob = {
         deliveryId: job.id,
