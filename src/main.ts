@@ -27,6 +27,7 @@ Commands:
   domains add NAME [--verified]           --verified: operator override, skips DNS checks (labelled as such)
   domains list [--json]
   suppressions list [--json] | add EMAIL [--reason R] | remove EMAIL
+  org set-rate-limit N|default            the organisation's requests per minute (all keys together)
   send --from F --to T [--to T…] --subject S (--html H | --text T)
   backup FILE                             consistent copy of the database while running
   print-config                            effective configuration, secrets redacted
@@ -162,6 +163,12 @@ async function run(argv: string[]): Promise<void> {
         if (!arg) fail("suppressions remove needs an address");
         const entry = await services.suppressions.remove(actor.organizationId, arg);
         return print(entry, () => out(`removed ${entry.email}`));
+      }
+      case "org set-rate-limit": {
+        if (!arg) fail("org set-rate-limit needs a number of requests per minute, or default");
+        const perMinute = arg === "default" ? null : Number(arg);
+        await services.organizations.setRateLimit(actor.organizationId, perMinute);
+        return out(`organisation limit: ${perMinute ?? `default (${config.limits.org_requests_per_minute})`} requests per minute`);
       }
       case "send": {
         const html = values.html ?? (values.text ? `<pre>${Bun.escapeHTML(values.text)}</pre>` : undefined);

@@ -2,10 +2,11 @@
  * Organisations own keys, domains, messages and suppressions. A single-team install has one, created on the
  * first start. Invariant: `ensureDefault` is idempotent and creates the organisation at most once.
  */
-import { asc } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { organizations } from "../db/schema/index.ts";
 import type { Writer } from "../db/writer.ts";
+import { validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 
@@ -17,6 +18,8 @@ export interface Organization {
 export interface OrganizationService {
   /** The first organisation; created (with `created: true`) when the store is empty. */
   ensureDefault(): Promise<Organization & { created: boolean }>;
+  /** Sets the organisation's requests-per-minute limit; null returns to `limits.org_requests_per_minute`. */
+  setRateLimit(organizationId: string, perMinute: number | null): Promise<void>;
 }
 
 export function createOrganizationService(deps: { db: Db; writer: Writer; clock: Clock }): OrganizationService {
@@ -33,6 +36,13 @@ export function createOrganizationService(deps: { db: Db; writer: Writer; clock:
         tx.insert(organizations).values(org).run();
         return { id: org.id, name: org.name, created: true };
       });
+    },
+
+    async setRateLimit(organizationId, perMinute) {
+      if (perMinute !== null && (!Number.isInteger(perMinute) || perMinute < 1)) {
+        throw validationError([{ path: "rate_limit_per_minute", message: "must be a positive integer" }]);
+      }
+      await writer.write((tx) => tx.update(organizations).set({ rateLimitPerMinute: perMinute }).where(eq(organizations.id, organizationId)).run());
     },
   };
 }
