@@ -8,7 +8,9 @@ import { ConfigError } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
 import { openStore, type Store } from "./db/client.ts";
 import { createWriter, type Writer } from "./db/writer.ts";
+import { recordSettings } from "./domains/records.ts";
 import { createDomainService, type DomainService } from "./domains/service.ts";
+import { createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
 import { createIdempotency, type Idempotency } from "./emails/idempotency.ts";
 import { createEmailService, type EmailService } from "./emails/service.ts";
 import { createEventLog, type EventLog } from "./events/service.ts";
@@ -17,18 +19,28 @@ import type { KeyMode } from "./keys/model.ts";
 import { createKeyService, type KeyService } from "./keys/service.ts";
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
+import { createResolver, type DnsResolver } from "./lib/dns.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
 import { createMetrics, type Metrics } from "./lib/metrics.ts";
 import { createSecretBox, loadMasterKey, type SecretBox } from "./lib/secrets.ts";
 import { createOrganizationService, type OrganizationService } from "./organizations/service.ts";
 import { createCaptureProvider } from "./providers/capture.ts";
+import { createMxProvider } from "./providers/mx.ts";
 import { createSmtpProvider } from "./providers/smtp.ts";
 import type { Provider } from "./providers/types.ts";
 import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "./queue/worker.ts";
+import { createSmtpRelay, type SmtpRelay } from "./smtp/relay.ts";
 import { createSuppressionService, type SuppressionService } from "./suppressions/service.ts";
+import { createTrackingService, type TrackingService } from "./tracking/service.ts";
+import { createWebhookDispatcher, outboxGauges, type WebhookDispatcher } from "./webhooks/dispatcher.ts";
+import { createEndpointGuard } from "./webhooks/guard.ts";
+import { createWebhookService, type WebhookService } from "./webhooks/service.ts";
+import { createSigner } from "./webhooks/signing.ts";
 
 export const VERSION = "0.1.0";
 const IDEMPOTENCY_PRUNE_MS = 3_600_000;
+/** How often the domain scheduler looks for due DNS checks (their intervals are configured in [domains]). */
+const DOMAIN_CHECK_POLL_MS = 60_000;
 
 export interface Services {
   config: Config;
@@ -48,6 +60,12 @@ export interface Services {
   worker: DeliveryWorker;
   /** Seals secrets stored in the database (DKIM keys, webhook secrets). */
   secrets: SecretBox;
+  webhooks: WebhookService;
+  /** Sends the webhook outbox. */
+  webhookDispatcher: WebhookDispatcher;
+  tracking: TrackingService;
+  /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
+  httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
 }
 
@@ -60,6 +78,8 @@ export interface Listener {
 export interface App {
   services: Services;
   http: HttpApp;
+  /** The SMTP relay (submission and smtps listeners). */
+  smtp: SmtpRelay;
   /** Starts listeners and workers; resolves with the bound addresses. */
   start(): Promise<Listener[]>;
   stop(): Promise<void>;
@@ -72,17 +92,37 @@ export interface AppOptions {
   liveProvider?: Provider;
   /** The master key's environment value (`MAILROOM_SECRET_KEY`); the CLI passes it, tests may leave it out. */
   secretKey?: string;
+  /** Extra CA certificates (PEM) trusted for webhook endpoints; tests use it for an https receiver of their own. */
+  webhookCa?: string;
 }
 
 export function databasePath(config: Config): string {
   return join(config.data_dir, "mailroom.db");
 }
 
-function buildLiveProvider(config: Config): Provider {
+/** Mail leaving through smtp and mx is DKIM-signed and gets its return path (domains/signing.ts). */
+function buildLiveProvider(config: Config, deps: { resolver: DnsResolver; signer: OutgoingSigner; logger: Logger }): Provider {
   if (config.delivery.provider === "capture") return createCaptureProvider();
+  const ehloName = config.mx.ehlo_name || recordSettings(config).hostname;
+  if (config.delivery.provider === "mx") {
+    const mx = config.mx;
+    return withSigning(
+      createMxProvider({
+        resolver: deps.resolver,
+        ehloName,
+        port: mx.port,
+        maxConnectionsPerDomain: mx.max_connections_per_domain,
+        connectTimeoutMs: mx.connect_timeout,
+        socketTimeoutMs: mx.socket_timeout,
+        allowPrivateNetworks: mx.allow_private_networks,
+        logger: deps.logger,
+      }),
+      deps.signer,
+    );
+  }
   const smarthost = config.smarthost;
   if (!smarthost.host) throw new ConfigError("smarthost.host: required when delivery.provider = \"smtp\"");
-  return createSmtpProvider({
+  const smtp = createSmtpProvider({
     host: smarthost.host,
     port: smarthost.port,
     security: smarthost.security as "starttls" | "tls" | "none",
@@ -92,7 +132,9 @@ function buildLiveProvider(config: Config): Provider {
     connectTimeoutMs: smarthost.connect_timeout,
     socketTimeoutMs: smarthost.socket_timeout,
     tlsRejectUnauthorized: smarthost.tls_reject_unauthorized,
+    ehloName,
   });
+  return withSigning(smtp, deps.signer);
 }
 
 /** Builds the services on the store in `config.data_dir` (the CLI uses these without starting anything). */
@@ -107,14 +149,32 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
   const events = createEventLog({ clock });
   const organizations = createOrganizationService({ db, writer, clock });
   const keys = createKeyService({ db, writer, clock });
-  const domains = createDomainService({ db, writer, clock });
+  const resolver = createResolver(config.dns.servers);
+  const domains = createDomainService({
+    db,
+    writer,
+    clock,
+    events,
+    secrets,
+    resolver,
+    settings: recordSettings(config),
+    options: {
+      defaultReturnPathSubdomain: config.domains.return_path_subdomain,
+      pendingCheckIntervalMs: config.domains.pending_check_interval,
+      verifiedCheckIntervalMs: config.domains.verified_check_interval,
+      failureTimeoutMs: config.domains.failure_timeout,
+    },
+    logger,
+  });
+  const signer = createOutgoingSigner({ domains, returnPaths: createReturnPathCodec(secrets.deriveKey("return-path")), clock, logger });
+  const liveDeps = { resolver, signer, logger };
   const suppressions = createSuppressionService({ db, writer, clock, events });
   const idempotency = createIdempotency({ db, clock });
   const limiter = createRateLimiter(clock);
 
   const capture = createCaptureProvider();
   let live: Provider | undefined = options.liveProvider;
-  const providerFor = (mode: KeyMode) => (mode === "test" ? capture : (live ??= buildLiveProvider(config)));
+  const providerFor = (mode: KeyMode) => (mode === "test" ? capture : (live ??= buildLiveProvider(config, liveDeps)));
   const delivery = config.delivery;
   const worker = createDeliveryWorker({
     db,
@@ -149,6 +209,7 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
       metrics.inc("mailroom_emails_accepted_total", {}, count);
       worker.wake();
     },
+    decorate: (emailId, organizationId, fields) => tracking.decorate(emailId, organizationId, fields),
   });
 
   const gauges = queueGauges(db, clock);
@@ -157,15 +218,78 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
   metrics.gauge("mailroom_queue_oldest_due_age_seconds", "Age of the oldest due delivery.", () => [{ value: gauges().oldestDueAgeSeconds }]);
   metrics.gauge("mailroom_deliveries_in_flight", "Delivery attempts in progress.", () => [{ value: worker.inFlight }]);
 
+  const httpAddress = { host: config.http.host, port: config.http.port };
+  const tracking = createTrackingService({
+    db,
+    writer,
+    clock,
+    events,
+    suppressions,
+    domains,
+    secrets,
+    logger,
+    publicUrl: () => config.http.public_url.replace(/\/+$/, "") || `http://${httpAddress.host.includes(":") ? `[${httpAddress.host}]` : httpAddress.host}:${httpAddress.port}`,
+    scannerWindowMs: config.tracking.scanner_window,
+  });
+
+  const hooks = config.webhooks;
+  const guard = createEndpointGuard({ resolver, allowPrivateNetworks: hooks.allow_private_networks });
+  const webhookDispatcher = createWebhookDispatcher({
+    db,
+    writer,
+    clock,
+    guard,
+    signer: createSigner(secrets),
+    options: {
+      concurrency: hooks.concurrency,
+      perEndpointConcurrency: hooks.per_endpoint_concurrency,
+      schedule: hooks.retry_schedule,
+      timeoutMs: hooks.timeout,
+      disableAfterFailures: hooks.disable_after_failures,
+      leaseMs: hooks.lease,
+      pollMs: hooks.poll_interval,
+    },
+    logger,
+    metrics,
+    tlsCa: options.webhookCa,
+  });
+  // Registers the outbox listener on the event log: from here on every event fans out.
+  const webhooks = createWebhookService({ db, writer, clock, events, secrets, guard, rotationOverlapMs: hooks.secret_rotation_overlap, wake: webhookDispatcher.wake });
+  const outbox = outboxGauges(db, clock);
+  metrics.gauge("mailroom_webhook_outbox_pending", "Webhook deliveries waiting for an attempt (due or for a retry).", () => [{ value: outbox().pending }]);
+  metrics.gauge("mailroom_webhook_outbox_oldest_due_age_seconds", "Age of the oldest due webhook delivery.", () => [{ value: outbox().oldestDueAgeSeconds }]);
+
   // Validate the provider configuration now rather than at the first delivery.
-  if (!options.liveProvider) live = buildLiveProvider(config);
+  if (!options.liveProvider) live = buildLiveProvider(config, liveDeps);
 
   const closeProviders = async () => {
     await capture.close();
     await live?.close();
   };
 
-  return { config, clock, logger, metrics, store, writer, events, organizations, keys, domains, suppressions, idempotency, emails, limiter, worker, secrets, closeProviders };
+  return {
+    config,
+    clock,
+    logger,
+    metrics,
+    store,
+    writer,
+    events,
+    organizations,
+    keys,
+    domains,
+    suppressions,
+    idempotency,
+    emails,
+    limiter,
+    worker,
+    secrets,
+    webhooks,
+    webhookDispatcher,
+    tracking,
+    httpAddress,
+    closeProviders,
+  };
 }
 
 export function createApp(config: Config, options: AppOptions = {}): App {
@@ -176,24 +300,30 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   let janitor: ReturnType<typeof setInterval> | undefined;
 
   const http = createHttpApp({ ...services, version: VERSION, isReady: () => ready });
+  const smtp = createSmtpRelay(services);
 
   return {
     services,
     http,
+    smtp,
     async start() {
       server = http.listen({ hostname: config.http.host, port: config.http.port, maxRequestBodySize: config.http.max_body_bytes + 1024 });
       const bound = server.server!;
+      services.httpAddress.port = bound.port!;
+      const relay = await smtp.start();
       worker.start();
+      services.webhookDispatcher.start();
+      services.domains.start(DOMAIN_CHECK_POLL_MS);
       janitor = setInterval(() => services.idempotency.prune(), IDEMPOTENCY_PRUNE_MS);
       ready = true;
-      return [{ name: "http", host: config.http.host, port: bound.port! }];
+      return [{ name: "http", host: config.http.host, port: bound.port! }, ...relay];
     },
     async stop() {
       ready = false;
       if (janitor) clearInterval(janitor);
-      // Stop accepting: in-flight requests finish (their writes commit) before the server closes.
-      await server?.stop();
-      await worker.stop();
+      // Stop accepting: in-flight requests and SMTP messages finish (their writes commit) before the servers close.
+      await Promise.all([server?.stop(), smtp.stop()]);
+      await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.domains.stop()]);
       writer.flush();
       await services.closeProviders();
       store.close();

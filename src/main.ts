@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { createApp, createServices, databasePath, VERSION, type Services } from "./app.ts";
 import { ConfigError, loadConfig, redactedConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
+import type { DomainView } from "./domains/model.ts";
 import { parseSendRequest } from "./emails/validate.ts";
 import { AppError } from "./errors.ts";
 import type { Actor } from "./keys/model.ts";
@@ -24,8 +25,11 @@ Commands:
   keys create --name N --scope S [--scope S…] [--test] [--domain D…] [--rate-limit N] [--json]
   keys list [--json]
   keys revoke ID
-  domains add NAME [--verified]           --verified: operator override, skips DNS checks (labelled as such)
+  domains add NAME [--verified] [--json]  prints the DNS records to publish; --verified: operator override,
+                                          skips the DNS requirement (labelled as such)
   domains list [--json]
+  domains verify NAME [--json]            check the domain's DNS records now and print their status
+  domains remove NAME [--force]           refused while mail from it is queued; --force fails that mail
   suppressions list [--json] | add EMAIL [--reason R] | remove EMAIL
   org set-rate-limit N|default            the organisation's requests per minute (all keys together)
   send --from F --to T [--to T…] --subject S (--html H | --text T)
@@ -42,6 +46,16 @@ const out = (text: string): void => {
 function fail(message: string, code = 1): never {
   process.stderr.write(`mailroom: ${message}\n`);
   process.exit(code);
+}
+
+function domainLine(domain: DomainView): string {
+  return `${domain.name}  ${domain.status}${domain.verified_override ? " (operator override)" : ""}`;
+}
+
+function recordLines(domain: DomainView): string {
+  return domain.records
+    .map((r) => `  ${r.record.padEnd(7)} ${r.type.padEnd(3)} ${r.name}  ${r.priority !== undefined ? `${r.priority} ` : ""}${r.value}  [${r.status}]`)
+    .join("\n");
 }
 
 /** The local operator: full access to the default organisation, as a live sender. */
@@ -93,6 +107,7 @@ async function run(argv: string[]): Promise<void> {
       "rate-limit": { type: "string" },
       json: { type: "boolean" },
       verified: { type: "boolean" },
+      force: { type: "boolean" },
       reason: { type: "string" },
       from: { type: "string" },
       to: { type: "string", multiple: true },
@@ -144,11 +159,28 @@ async function run(argv: string[]): Promise<void> {
       case "domains add": {
         if (!arg) fail("domains add needs a domain name");
         const domain = await services.domains.add(actor.organizationId, arg, { verifiedOverride: values.verified });
-        return print(domain, () => out(`${domain.name}  ${domain.status}${domain.verified_override ? " (operator override)" : ""}`));
+        return print(domain, () => {
+          out(domainLine(domain));
+          out("Publish these DNS records, then run: mailroom domains verify " + domain.name);
+          out(recordLines(domain));
+        });
       }
       case "domains list": {
         const domains = services.domains.list(actor.organizationId);
-        return print(domains, () => domains.forEach((d) => out(`${d.name}  ${d.status}${d.verified_override ? " (operator override)" : ""}`)));
+        return print(domains, () => domains.forEach((d) => out(domainLine(d))));
+      }
+      case "domains verify": {
+        if (!arg) fail("domains verify needs a domain name");
+        const domain = await services.domains.verify(actor.organizationId, arg);
+        return print(domain, () => {
+          out(domainLine(domain));
+          out(recordLines(domain));
+        });
+      }
+      case "domains remove": {
+        if (!arg) fail("domains remove needs a domain name");
+        const removed = await services.domains.remove(actor.organizationId, arg, { force: values.force });
+        return print(removed, () => out(`removed ${removed.name}`));
       }
       case "suppressions list": {
         const page = services.suppressions.list(actor.organizationId, { limit: 100_000 });

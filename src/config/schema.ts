@@ -96,6 +96,7 @@ export const CONFIG_SCHEMA = {
     max_connections_per_domain: int(4, 1, 256, "Connections open at once to one destination domain; idle ones are reused for its next messages."),
     connect_timeout: duration("30s", "Connection and greeting timeout per MX address; the next address or host is tried after it."),
     socket_timeout: duration("5m", "Inactivity timeout once connected (RFC 5321 §4.5.3.2 suggests 5 minutes per command)."),
+    allow_private_networks: bool(false, "Deliver to MX hosts on loopback, private and other non-public addresses (test servers, a trusted internal network); off, such hosts are refused."),
   },
   webhooks: {
     allow_private_networks: bool(false, "Allow webhook endpoints on loopback, private, link-local and other non-public addresses, and plain http:// (local receivers, tests)."),
@@ -113,7 +114,7 @@ export const CONFIG_SCHEMA = {
   },
   smtp: {
     host: string("127.0.0.1", "Address the SMTP relay listens on (0.0.0.0 for every interface)."),
-    hostname: string("", "Name the relay greets with and puts in its generated certificate; the machine's host name when empty."),
+    hostname: string("", "Name the relay greets with and puts in its generated certificate; server.hostname (then the machine's host name) when empty."),
     submission_enabled: bool(true, "Listen for submission with STARTTLS (RFC 6409, usually port 587)."),
     submission_port: int(587, 0, 65535, "Submission port (STARTTLS required before AUTH); 0 picks an ephemeral port (tests)."),
     smtps_enabled: bool(true, "Listen for submission over implicit TLS (RFC 8314, usually port 465)."),

@@ -1,84 +1,459 @@
 /**
- * Sending domains and the rule that decides who may send from which domain.
- * Invariant: a live key sends only from a domain of its organisation that is verified (by DNS, or by the
- * operator's explicit `--verified` override, which listings label as such); a test key may send from any domain;
- * a key restricted to named domains sends from those only.
+ * Sending domains: the setup flow (records to publish), DNS verification on demand and on a schedule, DKIM keys
+ * and their rotation, and the rule that decides who may send from which domain.
+ *
+ * Invariants:
+ * - A live key sends only from a domain of its organisation that is verified (by DNS, or by the operator's
+ *   explicit `--verified` override, which views label as such) or verified and in its 72 h `temporary_failure`
+ *   grace; a test key may send from any domain; a key restricted to named domains sends from those only.
+ * - DKIM private keys exist only sealed with the master key in the store; one key per domain is `active`.
+ * - Every change of a domain's status, a record's status, its keys or its settings appends one `domain.updated`
+ *   event in the same transaction. Schedules read the injected clock only.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { generateKeyPair as generateKeyPairCallback, randomBytes } from "node:crypto";
+import { promisify } from "node:util";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { domains } from "../db/schema/index.ts";
+import { deliveries, dkimKeys, domains, type RecordStatuses } from "../db/schema/index.ts";
 import type { Writer } from "../db/writer.ts";
 import { AppError, validationError } from "../errors.ts";
+import type { EventLog } from "../events/service.ts";
 import type { Actor } from "../keys/model.ts";
 import { normalizeDomain } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
+import { isNotFound, type DnsResolver } from "../lib/dns.ts";
 import { newId } from "../lib/ids.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { SecretBox } from "../lib/secrets.ts";
+import type { CreateDomainInput, DomainStatus, DomainView, RecordStatus, UpdateDomainInput } from "./model.ts";
+import {
+  expectedRecords,
+  nextDomainStatus,
+  nextRecordStatus,
+  recordView,
+  type ExpectedRecord,
+  type MxAnswer,
+  type Observation,
+  type RecordSettings,
+  type TxtAnswer,
+} from "./records.ts";
+import { activeKey, dueDomainIds, findByName, findDomain, listDomains, liveKeys, liveKeysOf, pendingDeliveriesFrom, type DomainRow, type KeyRow } from "./repo.ts";
 
-export type DomainStatus = "not_started" | "pending" | "verified" | "partially_verified" | "failed" | "temporary_failure";
+export type { DomainStatus, DomainView } from "./model.ts";
 
-/** Statuses from which mail may be sent: verified, or verified once and a record is missing for less than 72 h. */
-const SENDABLE: ReadonlySet<string> = new Set<DomainStatus>(["verified", "partially_verified", "temporary_failure"]);
+/** Statuses from which mail may be sent: verified, or verified once and a record missing for less than 72 h. */
+const SENDABLE: ReadonlySet<string> = new Set<DomainStatus>(["verified", "temporary_failure"]);
 
-export interface DomainView {
-  object: "domain";
-  id: string;
-  name: string;
-  status: DomainStatus;
-  /** True when the operator marked the domain verified without DNS checks. */
-  verified_override: boolean;
-  created_at: string;
-  updated_at: string;
+const RETURN_PATH_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+/** Domains checked per scheduler pass, and checks in flight at once. */
+const CHECK_BATCH = 100;
+const CHECK_CONCURRENCY = 4;
+const RSA_BITS = 2048;
+
+const generateKeyPair = promisify(generateKeyPairCallback);
+
+export interface DomainScheduleOptions {
+  /** Return-path subdomain of new domains. */
+  defaultReturnPathSubdomain: string;
+  pendingCheckIntervalMs: number;
+  verifiedCheckIntervalMs: number;
+  /** Pending this long, or with a record missing this long, becomes failed. */
+  failureTimeoutMs: number;
 }
 
-type Row = typeof domains.$inferSelect;
-const toView = (row: Row): DomainView => ({
-  object: "domain",
-  id: row.id,
-  name: row.name,
-  status: row.status as DomainStatus,
-  verified_override: row.verifiedOverride,
-  created_at: row.createdAt,
-  updated_at: row.updatedAt,
-});
+/** What the signer needs to sign mail from a domain and to give it a return path there. */
+export interface SigningIdentity {
+  domain: string;
+  selector: string;
+  /** PKCS#8 PEM, opened from the sealed store value. */
+  privateKeyPem: string;
+  /** `<return-path subdomain>.<domain>`. */
+  returnPathDomain: string;
+}
 
 export interface DomainService {
-  add(organizationId: string, name: string, options?: { verifiedOverride?: boolean }): Promise<DomainView>;
+  /** Adds a domain with a fresh DKIM key; 409 `conflict` when the name exists (in any organisation). */
+  add(organizationId: string, name: string, options?: Omit<CreateDomainInput, "name">): Promise<DomainView>;
   list(organizationId: string): DomainView[];
+  /** By id or name; 404 `not_found` otherwise. */
+  get(organizationId: string, idOrName: string): DomainView;
+  /** Checks the domain's records now; a failed domain gets a fresh 72 h window. */
+  verify(organizationId: string, idOrName: string): Promise<DomainView>;
+  update(organizationId: string, idOrName: string, input: UpdateDomainInput): Promise<DomainView>;
+  /** Deletes the domain; 409 `conflict` while mail from it is queued, unless `force` (that mail then fails). */
+  remove(organizationId: string, idOrName: string, options?: { force?: boolean }): Promise<{ object: "domain"; id: string; name: string; deleted: true }>;
+  /** Publishes a new DKIM selector beside the active one; it signs once its record is found. */
+  rotateDkim(organizationId: string, idOrName: string): Promise<DomainView>;
+  /** Runs the checks that are due now and waits for them (the scheduler's step; tests drive it). */
+  runOnce(): Promise<number>;
+  start(pollMs: number): void;
+  /** Stops the schedule; checks in flight write nothing more once their DNS lookups return. */
+  stop(): Promise<void>;
+  /** The active key of the organisation's `domain`, or null when it has none (not an org domain). */
+  signingIdentity(organizationId: string, domain: string): SigningIdentity | null;
   /** Throws unless `actor` may send with a From address on `domain` (lower-case punycode). */
   assertMaySendFrom(actor: Actor, domain: string): void;
   /** The domain's open/click tracking defaults (off for unknown domains, e.g. test-mode sends). */
   trackingDefaults(organizationId: string, domain: string): { opens: boolean; clicks: boolean };
 }
 
-export function createDomainService(deps: { db: Db; writer: Writer; clock: Clock }): DomainService {
-  const { db, writer, clock } = deps;
+export function createDomainService(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  events: EventLog;
+  secrets: SecretBox;
+  resolver: DnsResolver;
+  settings: RecordSettings;
+  options: DomainScheduleOptions;
+  logger: Logger;
+}): DomainService {
+  const { db, writer, clock, events, secrets, resolver, settings, options, logger } = deps;
+  const openedKeys = new Map<string, string>();
+  const checking = new Map<string, Promise<void>>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let pass: Promise<number> | undefined;
+  /** Set by stop(): checks still waiting for DNS are abandoned rather than awaited (a lookup may take seconds). */
+  let stopped = false;
+
+  const notFound = () => new AppError("not_found", "Domain not found.");
+
+  const recordStatus = (statuses: RecordStatuses, record: ExpectedRecord): RecordStatus =>
+    !record.checked ? "not_started" : ((statuses[record.id]?.status as RecordStatus | undefined) ?? "pending");
+
+  const view = (row: DomainRow, keys: KeyRow[]): DomainView => ({
+    object: "domain",
+    id: row.id,
+    name: row.name,
+    status: row.status as DomainStatus,
+    verified_override: row.verifiedOverride,
+    open_tracking: row.openTracking,
+    click_tracking: row.clickTracking,
+    return_path_subdomain: row.returnPathSubdomain,
+    receiving_enabled: row.receivingEnabled,
+    records: expectedRecords(row, keys, settings).map((record) => recordView(record, recordStatus(row.recordStatuses, record))),
+    last_checked_at: row.lastCheckedAt ?? null,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  });
+
+  const viewOf = (tx: Db, row: DomainRow) => view(row, liveKeys(tx, row.id));
+
+  /** Appends `domain.updated` with the domain as it is now (the webhook payload) and what it was. */
+  const announce = (tx: Db, row: DomainRow, previousStatus: string) => {
+    events.append(tx, { organizationId: row.organizationId, type: "domain.updated", data: { ...viewOf(tx, row), previous_status: previousStatus } });
+  };
+
+  const checkReturnPath = (value: unknown, path = "return_path_subdomain"): string => {
+    if (typeof value !== "string" || !RETURN_PATH_LABEL.test(value)) throw validationError([{ path, message: "must be one DNS label: a-z, 0-9 and -, at most 63 characters" }]);
+    return value;
+  };
+
+  /** A new key, its private half sealed; the selector carries the date so operators can tell keys apart. */
+  const newKey = async (domainId: string, state: "active" | "next"): Promise<KeyRow> => {
+    const { publicKey, privateKey } = await generateKeyPair("rsa", { modulusLength: RSA_BITS });
+    const now = clock.now();
+    const date = isoTime(now).slice(0, 10).replace(/-/g, "");
+    return {
+      id: newId(),
+      domainId,
+      selector: `mr${date}${randomBytes(2).toString("hex")}`,
+      publicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64"),
+      privateKey: secrets.seal(privateKey.export({ type: "pkcs8", format: "pem" }).toString()),
+      state,
+      createdAt: isoTime(now),
+      activatedAt: state === "active" ? isoTime(now) : null,
+      retiredAt: null,
+    };
+  };
+
+  /** Looks every checked record up; `unknown` when the lookup failed for another reason than "no such record". */
+  const observe = async (records: ExpectedRecord[]): Promise<Map<string, Observation>> => {
+    const answers = new Map<string, Promise<TxtAnswer | MxAnswer | null>>();
+    const lookup = (name: string, type: "TXT" | "MX") => {
+      const key = `${type} ${name}`;
+      if (!answers.has(key)) {
+        const query = type === "TXT" ? resolver.resolveTxt(name) : resolver.resolveMx(name);
+        answers.set(
+          key,
+          query.catch((error) => {
+            if (isNotFound(error)) return [];
+            logger.warn("DNS lookup failed during domain verification", { name, type, code: (error as { code?: string }).code });
+            return null;
+          }),
+        );
+      }
+      return answers.get(key)!;
+    };
+    const seen = new Map<string, Observation>();
+    await Promise.all(
+      records
+        .filter((record) => record.checked)
+        .map(async (record) => {
+          const answer = await lookup(record.name, record.type);
+          seen.set(record.id, answer === null ? "unknown" : record.matches(answer) ? "found" : "missing");
+        }),
+    );
+    return seen;
+  };
+
+  /**
+   * Checks one domain's records and applies what was seen in one write. The DNS answers are gathered outside the
+   * transaction; the write re-reads the row and skips if its records changed meanwhile (a later check sees them).
+   */
+  const check = async (domainId: string, manual: boolean): Promise<void> => {
+    let row = db.select().from(domains).where(eq(domains.id, domainId)).get();
+    if (!row) return;
+    if (!activeKey(db, domainId)) {
+      // Domains from before DKIM keys existed get theirs at the first check.
+      const key = await newKey(domainId, "active");
+      if (stopped) return;
+      await writer.write((tx) => {
+        if (!activeKey(tx, domainId)) tx.insert(dkimKeys).values(key).run();
+      });
+    }
+    const keys = liveKeys(db, domainId);
+    const records = expectedRecords(row, keys, settings);
+    const seen = await observe(records);
+    if (stopped) return;
+    const fingerprint = (r: DomainRow, k: KeyRow[]) => `${r.returnPathSubdomain}|${r.receivingEnabled}|${k.map((key) => `${key.id}:${key.state}`).join(",")}`;
+    const before = fingerprint(row, keys);
+
+    await writer.write((tx) => {
+      row = tx.select().from(domains).where(eq(domains.id, domainId)).get();
+      if (!row) return;
+      const currentKeys = liveKeys(tx, domainId);
+      if (fingerprint(row, currentKeys) !== before) return;
+      const now = clock.now();
+      const timeout = options.failureTimeoutMs;
+      // A manual check gives a failed domain (and its failed records) a fresh window.
+      const restart = manual && row.status === "failed";
+      const previousDomain = restart ? { status: "pending" as DomainStatus, since: now } : { status: row.status as DomainStatus, since: row.statusSince };
+
+      const statuses: RecordStatuses = {};
+      let recordsChanged = false;
+      for (const record of records) {
+        if (!record.checked) continue;
+        const stored = row.recordStatuses[record.id];
+        const previous = stored && !(restart && stored.status === "failed") ? { status: stored.status as RecordStatus, since: stored.since } : { status: "pending" as RecordStatus, since: now };
+        const next = nextRecordStatus(previous, seen.get(record.id) ?? "unknown", now, timeout);
+        statuses[record.id] = next;
+        if (next.status !== (stored?.status ?? "pending")) recordsChanged = true;
+      }
+      const essentials = records.filter((r) => r.essential).map((r) => seen.get(r.id) ?? "unknown");
+      const domainNext = nextDomainStatus(previousDomain, essentials, now, timeout, row.verifiedOverride);
+
+      // Rotation: the next key takes over once its record is found; the old key retires.
+      const next = currentKeys.find((k) => k.state === "next");
+      const takeover = next !== undefined && statuses[`dkim:${next.selector}`]?.status === "verified";
+      if (takeover) {
+        tx.update(dkimKeys).set({ state: "retired", retiredAt: isoTime(now) }).where(and(eq(dkimKeys.domainId, domainId), eq(dkimKeys.state, "active"))).run();
+        tx.update(dkimKeys).set({ state: "active", activatedAt: isoTime(now) }).where(eq(dkimKeys.id, next.id)).run();
+      }
+
+      const changed = recordsChanged || takeover || domainNext.status !== row.status;
+      const rotating = !takeover && next !== undefined;
+      const interval = domainNext.status === "verified" && !rotating ? options.verifiedCheckIntervalMs : options.pendingCheckIntervalMs;
+      const update = {
+        status: domainNext.status,
+        statusSince: domainNext.since,
+        recordStatuses: statuses,
+        nextCheckAt: domainNext.status === "failed" ? null : now + interval,
+        lastCheckedAt: isoTime(now),
+        ...(changed ? { updatedAt: isoTime(now) } : {}),
+      };
+      tx.update(domains).set(update).where(eq(domains.id, domainId)).run();
+      if (changed) announce(tx, { ...row, ...update }, row.status);
+    });
+  };
+
+  /** One check per domain at a time: a second request waits for the one in flight. */
+  const checkOnce = (domainId: string, manual: boolean): Promise<void> => {
+    const running = checking.get(domainId);
+    if (running) return running;
+    const started = check(domainId, manual).finally(() => checking.delete(domainId));
+    checking.set(domainId, started);
+    return started;
+  };
+
+  const runDue = async (): Promise<number> => {
+    const due = dueDomainIds(db, clock.now(), CHECK_BATCH);
+    let next = 0;
+    const workers = Array.from({ length: Math.min(CHECK_CONCURRENCY, due.length) }, async () => {
+      while (next < due.length) {
+        const id = due[next++]!;
+        try {
+          await checkOnce(id, false);
+        } catch (error) {
+          logger.error("domain check failed", { domain_id: id, err: error });
+        }
+      }
+    });
+    await Promise.all(workers);
+    return due.length;
+  };
+
+  const requireDomain = (organizationId: string, idOrName: string): DomainRow => {
+    const row = findDomain(db, organizationId, idOrName);
+    if (!row) throw notFound();
+    return row;
+  };
+
+  const getView = (organizationId: string, idOrName: string) => viewOf(db, requireDomain(organizationId, idOrName));
+
   return {
-    async add(organizationId, name, options = {}) {
+    async add(organizationId, name, input = {}) {
       const normalized = normalizeDomain(name);
       if ("error" in normalized) throw validationError([{ path: "name", message: normalized.error }]);
-      const now = isoTime(clock.now());
-      const row: Row = {
-        id: newId(),
+      const returnPathSubdomain = checkReturnPath(input.returnPathSubdomain ?? options.defaultReturnPathSubdomain);
+      const id = newId();
+      const key = await newKey(id, "active");
+      const now = clock.now();
+      const row: DomainRow = {
+        id,
         organizationId,
         name: normalized.domain,
-        status: options.verifiedOverride ? "verified" : "pending",
-        verifiedOverride: options.verifiedOverride ?? false,
-        openTracking: false,
-        clickTracking: false,
-        returnPathSubdomain: "send",
-        receivingEnabled: false,
-        createdAt: now,
-        updatedAt: now,
+        status: input.verifiedOverride ? "verified" : "pending",
+        verifiedOverride: input.verifiedOverride ?? false,
+        openTracking: input.openTracking ?? false,
+        clickTracking: input.clickTracking ?? false,
+        returnPathSubdomain,
+        receivingEnabled: input.receivingEnabled ?? false,
+        recordStatuses: {},
+        statusSince: now,
+        // The first check runs with the next scheduler pass: records published in advance verify at once.
+        nextCheckAt: now,
+        lastCheckedAt: null,
+        createdAt: isoTime(now),
+        updatedAt: isoTime(now),
       };
       await writer.write((tx) => {
         if (tx.select({ id: domains.id }).from(domains).where(eq(domains.name, row.name)).get()) throw new AppError("conflict", `The domain ${row.name} already exists.`);
         tx.insert(domains).values(row).run();
+        tx.insert(dkimKeys).values(key).run();
       });
-      return toView(row);
+      return view(row, [key]);
     },
 
     list(organizationId) {
-      return db.select().from(domains).where(eq(domains.organizationId, organizationId)).orderBy(asc(domains.name)).all().map(toView);
+      const rows = listDomains(db, organizationId);
+      const keys = liveKeysOf(db, rows.map((r) => r.id));
+      return rows.map((row) => view(row, keys.get(row.id) ?? []));
+    },
+
+    get: getView,
+
+    async verify(organizationId, idOrName) {
+      const row = requireDomain(organizationId, idOrName);
+      await checkOnce(row.id, true);
+      return getView(organizationId, row.id);
+    },
+
+    async update(organizationId, idOrName, input) {
+      const row = requireDomain(organizationId, idOrName);
+      const returnPathSubdomain = input.returnPathSubdomain === undefined ? undefined : checkReturnPath(input.returnPathSubdomain);
+      await writer.write((tx) => {
+        const current = tx.select().from(domains).where(eq(domains.id, row.id)).get();
+        if (!current) throw notFound();
+        const now = clock.now();
+        const next = {
+          openTracking: input.openTracking ?? current.openTracking,
+          clickTracking: input.clickTracking ?? current.clickTracking,
+          returnPathSubdomain: returnPathSubdomain ?? current.returnPathSubdomain,
+          receivingEnabled: input.receivingEnabled ?? current.receivingEnabled,
+        };
+        const unchanged = (Object.keys(next) as Array<keyof typeof next>).every((k) => next[k] === current[k]);
+        if (unchanged) return;
+        const statuses = { ...current.recordStatuses };
+        // Records that moved or were switched on start over as pending; a check is due at once.
+        if (next.returnPathSubdomain !== current.returnPathSubdomain) {
+          delete statuses.spf;
+          delete statuses.mx;
+        }
+        if (next.receivingEnabled !== current.receivingEnabled) delete statuses.inbound;
+        const recordsMoved = next.returnPathSubdomain !== current.returnPathSubdomain || next.receivingEnabled !== current.receivingEnabled;
+        const update = { ...next, recordStatuses: statuses, updatedAt: isoTime(now), ...(recordsMoved ? { nextCheckAt: now } : {}) };
+        tx.update(domains).set(update).where(eq(domains.id, row.id)).run();
+        announce(tx, { ...current, ...update }, current.status);
+      });
+      return getView(organizationId, row.id);
+    },
+
+    async remove(organizationId, idOrName, removeOptions = {}) {
+      const row = requireDomain(organizationId, idOrName);
+      return writer.write((tx) => {
+        const pending = pendingDeliveriesFrom(tx, organizationId, row.name);
+        if (pending.length && !removeOptions.force) {
+          throw new AppError("conflict", `${pending.length} deliveries from ${row.name} are still queued; wait for them, or delete with force=true to fail them.`);
+        }
+        if (pending.length) {
+          const now = isoTime(clock.now());
+          tx.update(deliveries)
+            .set({ status: "failed", nextAttemptAt: null, lastResponse: "sending domain deleted before delivery", updatedAt: now })
+            .where(inArray(deliveries.id, pending.map((p) => p.id)))
+            .run();
+          for (const emailId of new Set(pending.map((p) => p.emailId))) {
+            events.append(tx, { organizationId, emailId, type: "email.failed", data: { reason: "sending domain deleted" } });
+          }
+        }
+        tx.delete(domains).where(eq(domains.id, row.id)).run();
+        openedKeys.clear();
+        return { object: "domain" as const, id: row.id, name: row.name, deleted: true as const };
+      });
+    },
+
+    async rotateDkim(organizationId, idOrName) {
+      const row = requireDomain(organizationId, idOrName);
+      const key = await newKey(row.id, "next");
+      await writer.write((tx) => {
+        const current = tx.select().from(domains).where(eq(domains.id, row.id)).get();
+        if (!current) throw notFound();
+        const pending = liveKeys(tx, row.id).find((k) => k.state === "next");
+        if (pending) throw new AppError("conflict", `A rotation is in progress: publish ${pending.selector}._domainkey.${current.name} first; it takes over once found.`);
+        tx.insert(dkimKeys).values(key).run();
+        const now = clock.now();
+        const update = { updatedAt: isoTime(now), nextCheckAt: now };
+        tx.update(domains).set(update).where(eq(domains.id, row.id)).run();
+        announce(tx, { ...current, ...update }, current.status);
+      });
+      return getView(organizationId, row.id);
+    },
+
+    runOnce() {
+      return runDue();
+    },
+
+    start(pollMs) {
+      stopped = false;
+      const tick = () => {
+        pass ??= runDue()
+          .catch((error) => {
+            logger.error("domain checks failed", { err: error });
+            return 0;
+          })
+          .finally(() => (pass = undefined));
+      };
+      timer = setInterval(tick, pollMs);
+      tick();
+    },
+
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+
+    signingIdentity(organizationId, domain) {
+      const row = findByName(db, organizationId, domain);
+      if (!row) return null;
+      const key = activeKey(db, row.id);
+      if (!key) return null;
+      let pem = openedKeys.get(key.id);
+      if (!pem) {
+        pem = secrets.open(key.privateKey);
+        openedKeys.set(key.id, pem);
+      }
+      return { domain: row.name, selector: key.selector, privateKeyPem: pem, returnPathDomain: `${row.returnPathSubdomain}.${row.name}` };
     },
 
     assertMaySendFrom(actor, domain) {
@@ -86,23 +461,15 @@ export function createDomainService(deps: { db: Db; writer: Writer; clock: Clock
         throw new AppError("insufficient_scope", `This API key may send only from ${actor.domains.join(", ")}.`);
       }
       if (actor.mode === "test") return;
-      const row = db
-        .select({ status: domains.status })
-        .from(domains)
-        .where(and(eq(domains.organizationId, actor.organizationId), eq(domains.name, domain)))
-        .get();
+      const row = findByName(db, actor.organizationId, domain);
       if (!row || !SENDABLE.has(row.status)) {
         throw new AppError("domain_not_verified", `The domain ${domain} is not verified. Add it and publish its DNS records, or send with a test key.`);
       }
     },
 
     trackingDefaults(organizationId, domain) {
-      const row = db
-        .select({ opens: domains.openTracking, clicks: domains.clickTracking })
-        .from(domains)
-        .where(and(eq(domains.organizationId, organizationId), eq(domains.name, domain)))
-        .get();
-      return row ?? { opens: false, clicks: false };
+      const row = findByName(db, organizationId, domain);
+      return row ? { opens: row.openTracking, clicks: row.clickTracking } : { opens: false, clicks: false };
     },
   };
 }

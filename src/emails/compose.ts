@@ -1,7 +1,8 @@
 /**
  * Turns validated fields into the MIME message that is stored and sent, with nodemailer's composer:
  * html with a text alternative (generated from the html when absent), attachments, inline `cid:` parts, custom
- * headers, a Message-ID on the sender's domain. Invariant: Bcc never appears in the output.
+ * headers, a Message-ID on the sender's domain, and the decorations of tracking and one-click unsubscribe (the
+ * message is composed once and stored, so they are written here). Invariant: Bcc never appears in the output.
  */
 import { compile } from "html-to-text";
 import MailComposer from "nodemailer/lib/mail-composer";
@@ -23,20 +24,44 @@ export function htmlToText(html: string): string {
   return convertHtml(html);
 }
 
-export async function composeMessage(emailId: string, fields: ComposedFields, date: Date): Promise<ComposedMessage> {
+/** What tracking and unsubscribe add to one message (built by src/tracking for the message's id). */
+export interface MessageDecorations {
+  /** Rewrites the html after placeholders are filled: tracked links, the open pixel. */
+  transformHtml?: (html: string) => string;
+  /** The one-click unsubscribe URL (https in production). */
+  unsubscribeUrl?: string;
+}
+
+const UNSUBSCRIBE_PLACEHOLDER = /\{\{\s*unsubscribe_url\s*\}\}/g;
+
+/**
+ * `text` is the text part as stored in the message record: the given one or the one generated from the original
+ * html, before placeholders and tracking links are filled in (the record shows what the sender wrote).
+ */
+export async function composeMessage(emailId: string, fields: ComposedFields, date: Date, decorations: MessageDecorations = {}): Promise<ComposedMessage> {
   const messageId = `<${emailId}@${domainOf(fields.from.address)}>`;
   const text = fields.text ?? htmlToText(fields.html);
+  const { transformHtml, unsubscribeUrl } = decorations;
+  // The URL is base64url and path characters only, so it needs no escaping in html.
+  const fill = (content: string) => (unsubscribeUrl ? content.replace(UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl) : content);
+  const html = transformHtml ? transformHtml(fill(fields.html)) : fill(fields.html);
+  const headers = fields.headers.map(([key, value]) => ({ key, value }));
+  if (unsubscribeUrl) {
+    // RFC 8058 §3.1: an https URI in List-Unsubscribe plus List-Unsubscribe-Post with this exact value; both must
+    // be covered by the DKIM signature (RFC 8058 §4), which the signer's header list takes care of.
+    headers.push({ key: "List-Unsubscribe", value: `<${unsubscribeUrl}>` }, { key: "List-Unsubscribe-Post", value: "List-Unsubscribe=One-Click" });
+  }
   const composer = new MailComposer({
     from: asAddress(fields.from),
     to: fields.to.map(asAddress),
     cc: fields.cc.length ? fields.cc.map(asAddress) : undefined,
     replyTo: fields.replyTo.length ? fields.replyTo.map(asAddress) : undefined,
     subject: fields.subject,
-    html: fields.html,
-    text,
+    html,
+    text: fill(text),
     messageId,
     date,
-    headers: fields.headers.map(([key, value]) => ({ key, value })),
+    headers,
     attachments: fields.attachments.map((a) => ({
       filename: a.filename,
       content: a.content,

@@ -49,6 +49,10 @@ export interface ComposedFields {
   tags: Tag[];
   /** Epoch ms; absent for immediate sending. */
   scheduledAt?: number;
+  /** Per-message override of the sending domain's open/click tracking defaults. */
+  tracking?: { opens?: boolean; clicks?: boolean };
+  /** Adds RFC 8058 one-click unsubscribe headers and fills `{{unsubscribe_url}}`; needs exactly one recipient. */
+  unsubscribe?: boolean;
 }
 
 /**

@@ -34,6 +34,8 @@ export const SendEmailSchema = t.Object(
     ),
     tags: t.Optional(t.Array(t.Object({ name: t.String(), value: t.String() }))),
     scheduled_at: t.Optional(t.String({ format: "date-time" })),
+    tracking: t.Optional(t.Object({ opens: t.Optional(t.Boolean()), clicks: t.Optional(t.Boolean()) }, { description: "Overrides the sending domain's tracking defaults" })),
+    unsubscribe: t.Optional(t.Boolean({ description: "One-click unsubscribe headers (RFC 8058) and {{unsubscribe_url}}; one recipient per message" })),
   },
   { additionalProperties: false },
 );

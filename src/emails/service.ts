@@ -18,9 +18,9 @@ import { addressKey, domainOf, normalizeAddress, type Mailbox } from "../lib/add
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
-import { composeMessage } from "./compose.ts";
+import { composeMessage, type MessageDecorations } from "./compose.ts";
 import type { IdempotencyClaim, Idempotency } from "./idempotency.ts";
-import type { EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
+import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
 import { finalizeRawMessage, readRawMessage, singleFrom } from "./raw-message.ts";
 
 export const SENT_MESSAGE = "Email sent.";
@@ -103,6 +103,8 @@ export function createEmailService(deps: {
   limits: EmailLimits;
   /** Called with the number of messages just committed, to wake the delivery worker. */
   onAccepted: (count: number) => void;
+  /** Tracking links, open pixel and unsubscribe URL for a message about to be composed (src/tracking). */
+  decorate?: (emailId: string, organizationId: string, fields: ComposedFields) => MessageDecorations | undefined;
 }): EmailService {
   const { db, writer, clock, events, suppressions, domains, idempotency, limits } = deps;
 
@@ -175,7 +177,7 @@ export function createEmailService(deps: {
     const recipients = distinctAddresses([...fields.to, ...fields.cc, ...fields.bcc]);
     const suppressed = admitRecipients(actor, recipients);
     const id = newId();
-    const composed = await composeMessage(id, fields, new Date(clock.now()));
+    const composed = await composeMessage(id, fields, new Date(clock.now()), deps.decorate?.(id, actor.organizationId, fields));
     assertSize(composed.raw.length);
     return {
       id,

@@ -12,7 +12,23 @@ export interface ValidationContext {
   maxRecipients: number;
 }
 
-const KNOWN_FIELDS = new Set(["from", "to", "cc", "bcc", "reply_to", "reply-to", "subject", "html", "text", "headers", "attachments", "tags", "scheduled_at"]);
+const KNOWN_FIELDS = new Set([
+  "from",
+  "to",
+  "cc",
+  "bcc",
+  "reply_to",
+  "reply-to",
+  "subject",
+  "html",
+  "text",
+  "headers",
+  "attachments",
+  "tags",
+  "scheduled_at",
+  "tracking",
+  "unsubscribe",
+]);
 
 /** Headers Mailroom writes itself; a custom header may not replace them (DESIGN §1). */
 export const STRUCTURAL_HEADERS = new Set([
@@ -192,6 +208,31 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
     else scheduledAt = parsed;
   }
 
+  let tracking: ComposedFields["tracking"];
+  if (input.tracking !== undefined && input.tracking !== null) {
+    const given = input.tracking as Record<string, unknown>;
+    if (typeof given !== "object" || Array.isArray(given)) problem("tracking", "must be an object {opens?, clicks?}");
+    else {
+      tracking = {};
+      for (const [key, value] of Object.entries(given)) {
+        if (key !== "opens" && key !== "clicks") problem(`tracking.${key}`, "unknown field");
+        else if (typeof value !== "boolean") problem(`tracking.${key}`, `must be true or false, got ${typeName(value)}`);
+        else tracking[key] = value;
+      }
+    }
+  }
+
+  let unsubscribe: boolean | undefined;
+  if (input.unsubscribe !== undefined && input.unsubscribe !== null) {
+    if (typeof input.unsubscribe !== "boolean") problem("unsubscribe", `must be true or false, got ${typeName(input.unsubscribe)}`);
+    else unsubscribe = input.unsubscribe;
+  }
+  if (unsubscribe) {
+    // The message is composed once for all its recipients, so its unsubscribe link can name only one of them.
+    if (distinct.size > 1) problem("unsubscribe", "one-click unsubscribe needs a message with exactly one recipient; send one message per recipient (the batch endpoint helps)");
+    if (headers.some(([name]) => /^list-unsubscribe(?:-post)?$/i.test(name))) problem("headers", "give unsubscribe: true or your own List-Unsubscribe headers, not both");
+  }
+
   if (details.length || !from) throw validationError(details);
-  return { from, to, cc, bcc, replyTo, subject, html, text, headers, attachments, tags, scheduledAt };
+  return { from, to, cc, bcc, replyTo, subject, html, text, headers, attachments, tags, scheduledAt, tracking, unsubscribe };
 }

@@ -5,6 +5,8 @@
  */
 import { Elysia } from "elysia";
 import type { Config } from "../config/schema.ts";
+import { domainRoutes } from "../domains/routes.ts";
+import type { DomainService } from "../domains/service.ts";
 import type { Idempotency } from "../emails/idempotency.ts";
 import { emailRoutes } from "../emails/routes.ts";
 import type { EmailService } from "../emails/service.ts";
@@ -18,6 +20,10 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { suppressionRoutes } from "../suppressions/routes.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
+import { trackingRoutes } from "../tracking/routes.ts";
+import type { TrackingService } from "../tracking/service.ts";
+import { webhookRoutes } from "../webhooks/routes.ts";
+import type { WebhookService } from "../webhooks/service.ts";
 import { docsRoutes } from "./docs.ts";
 import { describeFailure } from "./errors.ts";
 
@@ -31,6 +37,9 @@ export interface HttpDeps {
   emails: EmailService;
   idempotency: Idempotency;
   suppressions: SuppressionService;
+  domains: DomainService;
+  webhooks: WebhookService;
+  tracking: TrackingService;
   version: string;
   /** False while starting or shutting down: /readyz answers 503. */
   isReady: () => boolean;
@@ -108,7 +117,10 @@ export function createHttpApp(deps: HttpDeps) {
     .use(docsRoutes(deps.version))
     .use(emailRoutes(deps))
     .use(keyRoutes(deps))
-    .use(suppressionRoutes(deps));
+    .use(suppressionRoutes(deps))
+    .use(domainRoutes(deps))
+    .use(webhookRoutes(deps))
+    .use(trackingRoutes(deps));
 
   const matchers = routeMatchers(app.routes);
   return app;

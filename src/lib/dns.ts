@@ -76,7 +76,8 @@ function overUdp(server: ServerAddress, name: string, timeoutMs: number): Promis
       clearTimeout(timer);
       resolve(parsed);
     });
-    socket.send(query.bytes, server.port, server.host);
+    // A connected socket accepts datagrams from the server only, and reports "port unreachable" at once.
+    socket.connect(server.port, server.host, () => socket.send(query.bytes));
   }).finally(() => socket.close());
 }
 
@@ -107,6 +108,8 @@ function overTcp(server: ServerAddress, name: string, timeoutMs: number): Promis
   }).finally(() => socket.destroy());
 }
 
+/** RFC 1035 §4.1.1 response codes (3 is NXDOMAIN) and the error codes node gives them. */
+const NXDOMAIN = 3;
 const RCODE_ERRORS: Record<number, string> = { 1: "EFORMERR", 2: "ESERVFAIL", 4: "ENOTIMP", 5: "EREFUSED" };
 
 /** TXT records of `name`, each as its list of character-strings; errors carry node's codes (ENOTFOUND, ENODATA…). */
@@ -117,7 +120,7 @@ async function resolveTxt(servers: readonly ServerAddress[], name: string, timeo
       try {
         let answer = await overUdp(server, name, timeoutMs);
         if (answer.header.tc) answer = await overTcp(server, name, timeoutMs);
-        if (answer.header.rcode === Packet.RCODE.NXDOMAIN) throw Object.assign(dnsError("ENOTFOUND", name), { final: true });
+        if (answer.header.rcode === NXDOMAIN) throw Object.assign(dnsError("ENOTFOUND", name), { final: true });
         const code = RCODE_ERRORS[answer.header.rcode];
         if (code) throw dnsError(code, name);
         // Answers may start with a CNAME chain; only the TXT records are the result.

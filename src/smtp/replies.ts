@@ -26,12 +26,16 @@ export function reply(code: number, enhanced: string, text: string): ReplyError 
   return Object.assign(new Error(`${enhanced} ${line}`), { responseCode: code });
 }
 
+const AUTH_REQUIRED = "Authentication required: username apikey, password an API key";
+
 /** Replies about protocol state rather than policy. */
 export const PROTOCOL_REPLIES = {
   /** RFC 3207 §4: commands other than NOOP, EHLO, STARTTLS and QUIT before TLS on the submission port. */
   tlsRequired: () => reply(530, "5.7.0", "Must issue a STARTTLS command first"),
-  /** RFC 4954 §6: a mail transaction before AUTH. The text alone, for smtp-server's authRequiredMessage (530). */
-  authRequiredText: "5.7.0 Authentication required: username apikey, password an API key",
+  /** RFC 4954 §6: a mail transaction before AUTH (smtp-server sends it itself, see authRequiredText). */
+  authRequired: () => reply(530, "5.7.0", AUTH_REQUIRED),
+  /** The same text for smtp-server's `authRequiredMessage`, which it sends with code 530. */
+  authRequiredText: `5.7.0 ${AUTH_REQUIRED}`,
   /** RFC 5321 §4.5.3.1.10: the client sends the remaining recipients in another transaction. */
   tooManyRecipients: (max: number) => reply(452, "4.5.3", `Too many recipients; at most ${max} per message`),
   /** RFC 5321 §3.8: the server closes the session with 421; the client reconnects and continues. */

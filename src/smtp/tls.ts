@@ -6,9 +6,10 @@
  * public); a changed pair that does not load (half-written, key and certificate mismatched) never replaces a
  * working one.
  */
-import { X509Certificate, createSecureContext } from "node:crypto";
+import { X509Certificate } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createSecureContext } from "node:tls";
 import { generate } from "selfsigned";
 import { ConfigError } from "../config/load.ts";
 import type { Logger } from "../lib/logger.ts";

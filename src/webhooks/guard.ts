@@ -11,7 +11,7 @@
  * declares a trusted network (a local receiver, tests), where both are normal.
  */
 import ipaddr from "ipaddr.js";
-import type { DnsResolver } from "../lib/dns.ts";
+import { isNotFound, type DnsResolver } from "../lib/dns.ts";
 
 export class EndpointRefused extends Error {
   constructor(
@@ -68,11 +68,6 @@ function describe(address: string, range: string): string {
   return `${address} is ${RANGE_WORDS[range] ?? `a special-purpose address (${range})`}`;
 }
 
-const isMissing = (error: unknown) => {
-  const code = (error as { code?: string }).code;
-  return code === "ENODATA" || code === "ENOTFOUND" || code === "NXDOMAIN";
-};
-
 export function createEndpointGuard(deps: { resolver: DnsResolver; allowPrivateNetworks: boolean }): EndpointGuard {
   const { resolver, allowPrivateNetworks } = deps;
   const hint = "webhook endpoints must be public (set [webhooks] allow_private_networks = true for local receivers)";
@@ -88,7 +83,7 @@ export function createEndpointGuard(deps: { resolver: DnsResolver; allowPrivateN
     const addresses: string[] = [];
     for (const result of [v4, v6]) {
       if (result.status === "fulfilled") addresses.push(...result.value);
-      else if (!isMissing(result.reason)) throw new EndpointRefused(`${host} could not be resolved (${(result.reason as { code?: string }).code ?? "DNS error"}); try again later`);
+      else if (!isNotFound(result.reason)) throw new EndpointRefused(`${host} could not be resolved (${(result.reason as { code?: string }).code ?? "DNS error"}); try again later`);
     }
     if (!addresses.length) throw new EndpointRefused(`${host} has no A or AAAA record`);
     return addresses;

@@ -35,6 +35,7 @@ export function testConfig(dataDir: string, overrides: Record<string, Record<str
     http: { host: "127.0.0.1", port: 0 },
     delivery: { poll_interval: "200ms" },
     dns: { servers: ["127.0.0.1:1"] },
+    smtp: { submission_port: 0, smtps_port: 0 },
   };
   for (const [section, values] of Object.entries(overrides)) base[section] = { ...base[section], ...values };
   return buildConfig({}, {}, base);

@@ -40,6 +40,8 @@ export interface DnsServer {
 const TYPE_CODES: Record<RecordType, number> = { A: Packet.TYPE.A, AAAA: Packet.TYPE.AAAA, MX: Packet.TYPE.MX, TXT: Packet.TYPE.TXT };
 const TYPE_NAMES = new Map<number, string>(Object.entries(Packet.TYPE).map(([name, code]) => [code as number, name]));
 const TTL = 60;
+/** RFC 1035 §4.1.1 response codes (missing from dns2's type declarations). */
+const RCODE = { SERVFAIL: 2, NXDOMAIN: 3 };
 
 const key = (name: string) => name.toLowerCase().replace(/\.$/, "");
 
@@ -84,7 +86,7 @@ export async function startDnsServer(): Promise<DnsServer> {
   const queries: string[] = [];
 
   const handle = (request: any, send: (response: any) => Promise<unknown>) => {
-    const response = Packet.createResponseFromRequest(request);
+    const response = Packet.createResponseFromRequest(request) as { header: { aa: number; rcode: number }; answers: object[] };
     response.header.aa = 1;
     const [question] = request.questions;
     if (!question) return void send(response).catch(() => {});
@@ -92,9 +94,9 @@ export async function startDnsServer(): Promise<DnsServer> {
     queries.push(`${name} ${TYPE_NAMES.get(question.type) ?? question.type}`);
     const entry = zone.get(name);
     if (failing.has(name)) {
-      response.header.rcode = Packet.RCODE.SERVFAIL;
+      response.header.rcode = RCODE.SERVFAIL;
     } else if (!entry) {
-      response.header.rcode = Packet.RCODE.NXDOMAIN;
+      response.header.rcode = RCODE.NXDOMAIN;
     } else {
       const type = (Object.keys(TYPE_CODES) as RecordType[]).find((t) => TYPE_CODES[t] === question.type);
       for (const record of (type && entry.get(type)) || []) {

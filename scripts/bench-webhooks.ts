@@ -1,0 +1,182 @@
+/**
+ * Webhook benchmarks (issue 5; targets in brackets):
+ *   (w1) deliveries/s from the outbox to a local receiver                               [≥ 2,000/s]
+ *   (w2) delay from an event's append to its arrival at the receiver, at light load    [p99 ≤ 50 ms]
+ * The receiver is a second process (this file with `--receiver`), so it does not share the dispatcher's event
+ * loop; it verifies every 50th request with the standardwebhooks package and answers with its arrival time,
+ * which the dispatcher stores as the attempt's response. Everything runs on 127.0.0.1 with
+ * `webhooks.allow_private_networks`, the default concurrency settings and a real SQLite file (synchronous=FULL).
+ * BENCH_WEBHOOKS (default 20000) sets the size of (w1); BENCH_SECONDS (default 10) the duration of (w2).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Webhook } from "standardwebhooks";
+import { createServices, type Services } from "../src/app.ts";
+import { buildConfig } from "../src/config/load.ts";
+import { SCOPES, type Actor } from "../src/keys/model.ts";
+import { silentLogger } from "../src/lib/logger.ts";
+
+const DELIVERIES = Number(process.env.BENCH_WEBHOOKS ?? 20_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const LIGHT_RATE = 100; // events per second in (w2)
+const VERIFY_EVERY = 50;
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable across the two processes. */
+const wallMs = () => performance.timeOrigin + performance.now();
+
+async function runReceiver(secret: string): Promise<void> {
+  const webhook = new Webhook(secret);
+  let count = 0;
+  let failures = 0;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      const arrived = wallMs();
+      const body = await request.text();
+      if (++count % VERIFY_EVERY === 0) {
+        try {
+          webhook.verify(body, Object.fromEntries(request.headers.entries()));
+        } catch {
+          failures++;
+        }
+      }
+      return new Response(JSON.stringify({ arrived, failures }), { headers: { "content-type": "application/json" } });
+    },
+  });
+  process.stdout.write(`receiver ready ${server.port}\n`);
+  await new Promise<void>((resolve) => process.on("SIGTERM", () => resolve()));
+  server.stop(true);
+}
+
+async function startReceiver(secret: string) {
+  const proc = Bun.spawn([process.execPath, import.meta.path, "--receiver", secret], { stdout: "pipe", stderr: "inherit" });
+  const decoder = new TextDecoder();
+  let out = "";
+  for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+    out += decoder.decode(chunk);
+    const match = /receiver ready (\d+)/.exec(out);
+    if (match) return { proc, port: Number(match[1]) };
+  }
+  throw new Error(`receiver exited: ${out}`);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const check = (ok: boolean) => (ok ? "met" : "NOT met");
+
+async function setUp() {
+  const dataDir = mkdtempSync(join(tmpdir(), "mailroom-bench-webhooks-"));
+  const config = buildConfig({}, {}, { "": { data_dir: dataDir }, webhooks: { allow_private_networks: true, per_endpoint_concurrency: 64 } });
+  const services = createServices(config, { logger: silentLogger, secretKey: Buffer.alloc(32, 3).toString("base64") });
+  const org = await services.organizations.ensureDefault();
+  const actor: Actor = { organizationId: org.id, keyId: null, mode: "live", scopes: new Set(SCOPES), domains: null, keyRateLimit: null, orgRateLimit: null };
+  return { dataDir, services, org, actor };
+}
+
+async function tearDown(services: Services, dataDir: string) {
+  await services.webhookDispatcher.stop();
+  services.writer.flush();
+  await services.closeProviders();
+  services.store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Appends `count` events (domain.updated: no message needed) in transactions of up to 1,000. */
+async function appendEvents(services: Services, organizationId: string, count: number, firstSeq = 0) {
+  for (let done = 0; done < count; done += 1000) {
+    const batch = Math.min(1000, count - done);
+    await services.writer.write((tx) => {
+      for (let i = 0; i < batch; i++) services.events.append(tx, { organizationId, type: "domain.updated", data: { seq: firstSeq + done + i } });
+    });
+  }
+}
+
+function responses(services: Services) {
+  return services.store.sqlite
+    .query<{ body: string; status: number | null }, []>("SELECT response_body AS body, status_code AS status FROM webhook_attempts")
+    .all()
+    .map((row) => ({ status: row.status, ...(JSON.parse(row.body || "{}") as { arrived?: number; failures?: number }) }));
+}
+
+async function throughput() {
+  const { dataDir, services, org, actor } = await setUp();
+  const created = await services.webhooks.create(actor, { endpoint: "http://127.0.0.1:9/", events: ["domain.updated"] });
+  const receiver = await startReceiver(created.signing_secret);
+  await services.webhooks.update(actor, created.id, { endpoint: `http://127.0.0.1:${receiver.port}/hooks` });
+  try {
+    await appendEvents(services, org.id, DELIVERIES);
+    const pending = () => services.store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'").get()!.n;
+    const started = performance.now();
+    services.webhookDispatcher.start();
+    while (pending() > 0) await Bun.sleep(10);
+    const seconds = (performance.now() - started) / 1000;
+    const answers = responses(services);
+    const failed = services.store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status <> 'succeeded'").get()!.n;
+    const verifyFailures = Math.max(0, ...answers.map((a) => a.failures ?? 0));
+    return { perSecond: DELIVERIES / seconds, seconds, failed, verifyFailures, attempts: answers.length };
+  } finally {
+    receiver.proc.kill("SIGTERM");
+    await receiver.proc.exited;
+    await tearDown(services, dataDir);
+  }
+}
+
+async function latency() {
+  const { dataDir, services, org, actor } = await setUp();
+  const created = await services.webhooks.create(actor, { endpoint: "http://127.0.0.1:9/", events: ["domain.updated"] });
+  const receiver = await startReceiver(created.signing_secret);
+  await services.webhooks.update(actor, created.id, { endpoint: `http://127.0.0.1:${receiver.port}/hooks` });
+  services.webhookDispatcher.start();
+  const appendedAt = new Map<number, number>();
+  try {
+    const total = SECONDS * LIGHT_RATE;
+    const started = performance.now();
+    for (let seq = 0; seq < total; seq++) {
+      // Paced against the start, so a slow append does not slow the rate that follows.
+      const due = started + (seq * 1000) / LIGHT_RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await Bun.sleep(wait);
+      appendedAt.set(seq, wallMs());
+      await services.writer.write((tx) => services.events.append(tx, { organizationId: org.id, type: "domain.updated", data: { seq } }));
+    }
+    const pending = () => services.store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'").get()!.n;
+    while (pending() > 0) await Bun.sleep(10);
+    const rows = services.store.sqlite
+      .query<{ payload: string; body: string }, []>(
+        "SELECT d.payload AS payload, a.response_body AS body FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id",
+      )
+      .all();
+    const delays = rows
+      .map((row) => {
+        const seq = (JSON.parse(row.payload) as { data: { seq: number } }).data.seq;
+        return (JSON.parse(row.body) as { arrived: number }).arrived - appendedAt.get(seq)!;
+      })
+      .sort((a, b) => a - b);
+    return { samples: delays.length, p50: percentile(delays, 50), p99: percentile(delays, 99), max: delays.at(-1)! };
+  } finally {
+    receiver.proc.kill("SIGTERM");
+    await receiver.proc.exited;
+    await tearDown(services, dataDir);
+  }
+}
+
+if (process.argv[2] === "--receiver") {
+  await runReceiver(process.argv[3]!);
+} else {
+  console.log(`Mailroom webhook benchmarks — ${new Date().toISOString()} — ${navigator.hardwareConcurrency} cores, Bun ${Bun.version}\n`);
+  const w1 = await throughput();
+  console.log(
+    `(w1) outbox → local receiver: ${fmt(w1.perSecond, 0)} deliveries/s (${DELIVERIES} in ${fmt(w1.seconds, 2)} s, ${w1.failed} not delivered, ` +
+      `${w1.attempts} attempts, ${w1.verifyFailures} sampled signatures failed)   [target ≥ 2,000/s: ${check(w1.perSecond >= 2000 && w1.failed === 0)}]`,
+  );
+  const w2 = await latency();
+  console.log(
+    `(w2) event → arrival at ${LIGHT_RATE} events/s for ${SECONDS} s: p50 ${fmt(w2.p50, 2)} ms   p99 ${fmt(w2.p99, 2)} ms   max ${fmt(w2.max, 2)} ms ` +
+      `(${w2.samples} samples)   [target p99 ≤ 50 ms: ${check(w2.p99 <= 50)}]`,
+  );
+}

@@ -1,0 +1,55 @@
+/** Types of the sending-domain area: statuses (DESIGN §5), the DNS records users publish, the public view. */
+
+export type DomainStatus = "not_started" | "pending" | "verified" | "partially_verified" | "failed" | "temporary_failure";
+
+/** A record's status uses the same words; `partially_verified` is never a record's. */
+export type RecordStatus = Exclude<DomainStatus, "partially_verified">;
+
+export type RecordKind = "DKIM" | "SPF" | "MX" | "DMARC" | "Inbound";
+
+export interface DnsRecordView {
+  record: RecordKind;
+  name: string;
+  type: "TXT" | "MX";
+  value: string;
+  /** MX preference. */
+  priority?: number;
+  ttl: "Auto";
+  status: RecordStatus;
+  /** DKIM only: `active` signs now; `next` is a rotation's new key, taking over once its record is found. */
+  key_state?: "active" | "next";
+}
+
+export interface DomainView {
+  object: "domain";
+  id: string;
+  name: string;
+  status: DomainStatus;
+  /** True when the operator marked the domain verified without DNS checks (`mailroom domains add --verified`). */
+  verified_override: boolean;
+  open_tracking: boolean;
+  click_tracking: boolean;
+  return_path_subdomain: string;
+  receiving_enabled: boolean;
+  records: DnsRecordView[];
+  last_checked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreateDomainInput {
+  name: string;
+  returnPathSubdomain?: string;
+  openTracking?: boolean;
+  clickTracking?: boolean;
+  receivingEnabled?: boolean;
+  /** Operator override: verified without DNS checks (CLI only). */
+  verifiedOverride?: boolean;
+}
+
+export interface UpdateDomainInput {
+  returnPathSubdomain?: string;
+  openTracking?: boolean;
+  clickTracking?: boolean;
+  receivingEnabled?: boolean;
+}

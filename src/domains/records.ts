@@ -1,0 +1,252 @@
+/**
+ * The DNS records a sending domain needs (DESIGN §5), how a published record is recognised, and the status
+ * transitions of records and domains — pure functions, so every rule is a table with a test per row.
+ *
+ * - DKIM: `<selector>._domainkey.<domain>` TXT with our public key (RFC 6376 §3.6.1).
+ * - SPF: `<return path>.<domain>` TXT authorising where mail leaves from (RFC 7208); the return path, not the
+ *   From domain, is what SPF checks, and DMARC's relaxed alignment accepts a subdomain (RFC 7489 §3.1.2).
+ * - MX: `<return path>.<domain>` MX to this server, so bounces come back here.
+ * - DMARC: `_dmarc.<domain>` TXT; any valid DMARC record counts (the owner may already have a policy).
+ * - Inbound: `<domain>` MX to this server, when receiving is on.
+ * A domain is verified when its active DKIM key and its SPF record are found; the others show their own status.
+ */
+import { hostname as osHostname } from "node:os";
+import { isIP } from "node:net";
+import type { Config } from "../config/schema.ts";
+import type { DnsRecordView, DomainStatus, RecordKind, RecordStatus } from "./model.ts";
+
+export interface RecordSettings {
+  /** Public host name: the MX target for bounces and inbound mail. */
+  hostname: string;
+  /** SPF terms authorising the sending hosts, e.g. `ip4:203.0.113.5`, `include:spf.provider.example`. */
+  spfMechanisms: string[];
+  dmarcPolicy: string;
+  dmarcRua: string;
+}
+
+/** Derives the record values from configuration: the server's public name and addresses, and SPF includes. */
+export function recordSettings(config: Config): RecordSettings {
+  const hostname = (config.server.hostname || osHostname()).toLowerCase().replace(/\.$/, "");
+  const mechanisms = [
+    ...config.server.public_ips.map((ip) => (isIP(ip) === 6 ? `ip6:${ip}` : `ip4:${ip}`)),
+    ...config.domains.spf_include.map((domain) => `include:${domain}`),
+  ];
+  // Without configured addresses, the server's own name is the best statement of where mail leaves from.
+  if (mechanisms.length === 0) mechanisms.push(`a:${hostname}`);
+  return { hostname, spfMechanisms: mechanisms, dmarcPolicy: config.domains.dmarc_policy, dmarcRua: config.domains.dmarc_rua };
+}
+
+export interface DomainShape {
+  name: string;
+  returnPathSubdomain: string;
+  receivingEnabled: boolean;
+}
+
+export interface KeyShape {
+  selector: string;
+  publicKey: string;
+  state: "active" | "next" | "retired";
+}
+
+/** One record to publish, with the id its status is stored under and how to recognise it in DNS answers. */
+export interface ExpectedRecord {
+  id: string;
+  record: RecordKind;
+  name: string;
+  type: "TXT" | "MX";
+  value: string;
+  priority?: number;
+  keyState?: "active" | "next";
+  /** Counts towards the domain's verification (the active DKIM key and SPF). */
+  essential: boolean;
+  /** Checked at all (the inbound MX only while receiving is on). */
+  checked: boolean;
+  matches(answer: TxtAnswer | MxAnswer): boolean;
+}
+
+export type TxtAnswer = string[][];
+export type MxAnswer = Array<{ exchange: string; priority: number }>;
+
+const MX_PRIORITY = 10;
+
+/** Tag-value list of a DKIM or DMARC record (RFC 6376 §3.2): `v=DKIM1; k=rsa; p=…`. */
+export function parseTags(text: string): Map<string, string> {
+  const tags = new Map<string, string>();
+  for (const part of text.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    tags.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).trim());
+  }
+  return tags;
+}
+
+/** A TXT record's character-strings are one value, concatenated without spaces (RFC 7208 §3.3, RFC 6376 §3.6.2.2). */
+const joined = (answer: TxtAnswer) => answer.map((strings) => strings.join(""));
+
+const sameHost = (a: string, b: string) => a.toLowerCase().replace(/\.$/, "") === b.toLowerCase().replace(/\.$/, "");
+
+export function dkimMatches(answer: TxtAnswer, publicKey: string): boolean {
+  return joined(answer).some((text) => {
+    const tags = parseTags(text);
+    const version = tags.get("v");
+    const keyType = tags.get("k");
+    return (version === undefined || version === "DKIM1") && (keyType === undefined || keyType.toLowerCase() === "rsa") && tags.get("p")?.replace(/\s+/g, "") === publicKey;
+  });
+}
+
+/** Exactly one SPF record (two are a permerror, RFC 7208 §4.5) that contains every term we ask for. */
+export function spfMatches(answer: TxtAnswer, mechanisms: readonly string[]): boolean {
+  const records = joined(answer).filter((text) => /^v=spf1(\s|$)/i.test(text.trim()));
+  if (records.length !== 1) return false;
+  const terms = new Set(records[0]!.trim().toLowerCase().split(/\s+/).map((term) => term.replace(/^\+/, "")));
+  return mechanisms.every((mechanism) => terms.has(mechanism.toLowerCase()));
+}
+
+/** One DMARC record (RFC 7489 §6.6.3: more than one means no policy), whatever its policy. */
+export function dmarcMatches(answer: TxtAnswer): boolean {
+  return joined(answer).filter((text) => /^v=DMARC1\s*(;|$)/i.test(text.trim())).length === 1;
+}
+
+export function mxMatches(answer: MxAnswer, host: string): boolean {
+  return answer.some((mx) => sameHost(mx.exchange, host));
+}
+
+export function dkimRecordName(selector: string, domain: string): string {
+  return `${selector}._domainkey.${domain}`;
+}
+
+export function dkimRecordValue(publicKey: string): string {
+  return `v=DKIM1; k=rsa; p=${publicKey}`;
+}
+
+/** The records to publish for `domain`, DKIM first (the active key, then a rotation's next key). */
+export function expectedRecords(domain: DomainShape, keys: readonly KeyShape[], settings: RecordSettings): ExpectedRecord[] {
+  const returnPath = `${domain.returnPathSubdomain}.${domain.name}`;
+  const records: ExpectedRecord[] = [];
+  for (const state of ["active", "next"] as const) {
+    for (const key of keys.filter((k) => k.state === state)) {
+      records.push({
+        id: `dkim:${key.selector}`,
+        record: "DKIM",
+        name: dkimRecordName(key.selector, domain.name),
+        type: "TXT",
+        value: dkimRecordValue(key.publicKey),
+        keyState: state,
+        essential: state === "active",
+        checked: true,
+        matches: (answer) => dkimMatches(answer as TxtAnswer, key.publicKey),
+      });
+    }
+  }
+  const dmarc = [`v=DMARC1`, `p=${settings.dmarcPolicy}`, ...(settings.dmarcRua ? [`rua=mailto:${settings.dmarcRua}`] : []), `adkim=r`, `aspf=r`].join("; ");
+  records.push(
+    {
+      id: "spf",
+      record: "SPF",
+      name: returnPath,
+      type: "TXT",
+      value: `v=spf1 ${settings.spfMechanisms.join(" ")} ~all`,
+      essential: true,
+      checked: true,
+      matches: (answer) => spfMatches(answer as TxtAnswer, settings.spfMechanisms),
+    },
+    {
+      id: "mx",
+      record: "MX",
+      name: returnPath,
+      type: "MX",
+      value: settings.hostname,
+      priority: MX_PRIORITY,
+      essential: false,
+      checked: true,
+      matches: (answer) => mxMatches(answer as MxAnswer, settings.hostname),
+    },
+    { id: "dmarc", record: "DMARC", name: `_dmarc.${domain.name}`, type: "TXT", value: dmarc, essential: false, checked: true, matches: (answer) => dmarcMatches(answer as TxtAnswer) },
+    {
+      id: "inbound",
+      record: "Inbound",
+      name: domain.name,
+      type: "MX",
+      value: settings.hostname,
+      priority: MX_PRIORITY,
+      essential: false,
+      checked: domain.receivingEnabled,
+      matches: (answer) => mxMatches(answer as MxAnswer, settings.hostname),
+    },
+  );
+  return records;
+}
+
+export interface TrackedStatus<S extends string> {
+  status: S;
+  /** When this status was entered (ms). */
+  since: number;
+}
+
+/** What a DNS check found for one record: found, definitely absent, or unknown (the lookup itself failed). */
+export type Observation = "found" | "missing" | "unknown";
+
+/**
+ * One record's next status. A lookup that failed changes nothing (our DNS trouble is not the owner's); a record
+ * seen once and then missing is `temporary_failure`, and anything missing for `timeoutMs` becomes `failed`.
+ */
+export function nextRecordStatus(previous: TrackedStatus<RecordStatus>, seen: Observation, now: number, timeoutMs: number): TrackedStatus<RecordStatus> {
+  if (seen === "unknown") return previous;
+  if (seen === "found") return previous.status === "verified" ? previous : { status: "verified", since: now };
+  switch (previous.status) {
+    case "verified":
+      return { status: "temporary_failure", since: now };
+    case "failed":
+      return previous;
+    case "not_started":
+      return { status: "pending", since: now };
+    default:
+      return now - previous.since >= timeoutMs ? { status: "failed", since: now } : previous;
+  }
+}
+
+/**
+ * The domain's next status from what was seen of its essential records (the active DKIM key and SPF).
+ * Pending and partially verified domains fail `timeoutMs` after they started waiting; a verified domain missing a
+ * record is `temporary_failure` (still sending) and fails `timeoutMs` later; the operator override is always verified.
+ */
+export function nextDomainStatus(
+  previous: TrackedStatus<DomainStatus>,
+  essentials: readonly Observation[],
+  now: number,
+  timeoutMs: number,
+  override: boolean,
+): TrackedStatus<DomainStatus> {
+  const verified = (): TrackedStatus<DomainStatus> => (previous.status === "verified" ? previous : { status: "verified", since: now });
+  if (override) return verified();
+  if (essentials.every((seen) => seen === "found")) return verified();
+  if (!essentials.includes("missing")) return previous;
+  const expired = now - previous.since >= timeoutMs;
+  switch (previous.status) {
+    case "verified":
+      return { status: "temporary_failure", since: now };
+    case "temporary_failure":
+      return expired ? { status: "failed", since: now } : previous;
+    case "failed":
+      return previous;
+    default: {
+      if (expired) return { status: "failed", since: now };
+      const status = essentials.includes("found") ? "partially_verified" : "pending";
+      return { status, since: previous.status === "not_started" ? now : previous.since };
+    }
+  }
+}
+
+/** The public form of one record with its stored status. */
+export function recordView(record: ExpectedRecord, status: RecordStatus): DnsRecordView {
+  return {
+    record: record.record,
+    name: record.name,
+    type: record.type,
+    value: record.value,
+    ...(record.priority !== undefined ? { priority: record.priority } : {}),
+    ttl: "Auto",
+    status,
+    ...(record.keyState ? { key_state: record.keyState } : {}),
+  };
+}

@@ -1,0 +1,273 @@
+/**
+ * Direct delivery: each recipient's mail goes straight to its domain's mail servers (RFC 5321 §5.1).
+ *
+ * - Route: MX records through the one resolver, lowest preference first and equal preferences in random order;
+ *   no MX records → the domain itself (implicit MX); a null MX (RFC 7505) → permanent failure, nothing is tried.
+ * - Connect: every address (IPv4, then IPv6) of every host in turn until one greets us; EHLO with the configured
+ *   name; STARTTLS whenever offered, without certificate checks — opportunistic, as RFC 7435 describes — and
+ *   in plain text again when the TLS handshake fails, as MTAs do (mail in the clear beats no mail).
+ * - Pool: connections are reused per destination domain (RSET between transactions after a failure) and capped
+ *   at `maxConnectionsPerDomain`; further deliveries wait for one to be free.
+ * - Addresses: only public unicast ones are contacted unless `allowPrivateNetworks` — an MX record is data anyone
+ *   can publish, and pointing it at 127.0.0.1 or an internal relay must not turn Mailroom into a way in (SSRF).
+ * - Results: one recipient per transaction (each has its own return path), so the reply to RCPT or to the end of
+ *   DATA is that recipient's result; 250 → `delivered`; replies are classified by ../queue/classify.ts.
+ * Invariant: `deliver` resolves for every remote outcome; a fault before any reply is temporary.
+ */
+import { isIP } from "node:net";
+import SMTPConnection from "nodemailer/lib/smtp-connection";
+import { domainOf } from "../lib/addresses.ts";
+import { isNotFound, type DnsResolver } from "../lib/dns.ts";
+import type { Logger } from "../lib/logger.ts";
+import { refusedRange } from "../webhooks/guard.ts";
+import { resultFromError } from "./smtp.ts";
+import type { DeliveryResult, Provider } from "./types.ts";
+
+export interface MxProviderOptions {
+  resolver: DnsResolver;
+  /** Name sent in EHLO (a fully qualified host name, RFC 5321 §4.1.1.1). */
+  ehloName: string;
+  /** Port of every MX host: 25, except when tests point the provider at their servers. */
+  port: number;
+  maxConnectionsPerDomain: number;
+  connectTimeoutMs: number;
+  socketTimeoutMs: number;
+  /** Contact loopback, private and other non-public addresses too (test servers, a trusted internal network). */
+  allowPrivateNetworks: boolean;
+  logger: Logger;
+}
+
+/** Transactions per connection before it is closed and a fresh one opened. */
+const MAX_MESSAGES_PER_CONNECTION = 100;
+/** An unused pooled connection is closed after this long (RFC 5321 §4.5.3.2.7: servers wait at least 5 min). */
+const IDLE_CLOSE_MS = 30_000;
+
+interface Connection {
+  smtp: SMTPConnection;
+  host: string;
+  messages: number;
+  broken: boolean;
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+interface DomainPool {
+  open: number;
+  idle: Connection[];
+  /** Deliveries waiting for a connection: handed one, or null when a slot freed up to open their own. */
+  waiters: Array<(connection: Connection | null) => void>;
+}
+
+type Route = { hosts: string[] } | { result: DeliveryResult };
+
+const temporary = (response: string): DeliveryResult => ({ outcome: "temporary", response });
+
+/** RFC 5321 §5.1: preference order, with equal preferences shuffled to spread load. */
+function byPreference(records: Array<{ exchange: string; priority: number }>): string[] {
+  return records
+    .map((record) => ({ ...record, tie: Math.random() }))
+    .sort((a, b) => a.priority - b.priority || a.tie - b.tie)
+    .map((record) => record.exchange.replace(/\.$/, "").toLowerCase());
+}
+
+export function createMxProvider(options: MxProviderOptions): Provider {
+  const { resolver, logger } = options;
+  const pools = new Map<string, DomainPool>();
+  let closing = false;
+
+  const route = async (domain: string): Promise<Route> => {
+    let records: Array<{ exchange: string; priority: number }>;
+    try {
+      records = await resolver.resolveMx(domain);
+    } catch (error) {
+      if (isNotFound(error)) return { hosts: [domain] };
+      return { result: temporary(`4.4.3 MX lookup for ${domain} failed (${(error as { code?: string }).code ?? "error"})`) };
+    }
+    // RFC 7505 §3: a single MX with the root as exchange says the domain accepts no mail.
+    const real = records.filter((record) => record.exchange !== "" && record.exchange !== ".");
+    if (real.length === 0) {
+      return { result: { outcome: "permanent", subType: "NoEmail", response: `556 5.1.10 ${domain} accepts no mail (null MX, RFC 7505)` } };
+    }
+    return { hosts: byPreference(real) };
+  };
+
+  /** The host's addresses, IPv4 first; null when a lookup failed (as opposed to finding none). */
+  const addressesOf = async (host: string): Promise<string[] | null> => {
+    if (isIP(host)) return [host];
+    let failed = false;
+    const lookup = (query: Promise<string[]>) =>
+      query.catch((error) => {
+        if (!isNotFound(error)) failed = true;
+        return [] as string[];
+      });
+    const [v4, v6] = await Promise.all([lookup(resolver.resolve4(host)), lookup(resolver.resolve6(host))]);
+    const all = [...v4, ...v6];
+    return all.length === 0 && failed ? null : all;
+  };
+
+  const handshake = (address: string, host: string, ignoreTLS: boolean): Promise<SMTPConnection> => {
+    const servername = isIP(host) ? undefined : host;
+    const smtp = new SMTPConnection({
+      host: address,
+      port: options.port,
+      name: options.ehloName,
+      servername,
+      ignoreTLS,
+      opportunisticTLS: true,
+      tls: { rejectUnauthorized: false, servername },
+      connectionTimeout: options.connectTimeoutMs,
+      greetingTimeout: options.connectTimeoutMs,
+      socketTimeout: options.socketTimeoutMs,
+      logger: false,
+    });
+    return new Promise<SMTPConnection>((resolve, reject) => {
+      // Kept for the connection's life: an 'error' event without a listener would throw.
+      smtp.on("error", reject);
+      smtp.connect((error) => (error ? reject(error) : resolve(smtp)));
+    }).catch((error) => {
+      smtp.close();
+      throw error;
+    });
+  };
+
+  /** Opens a connection to the first host and address that greets us, or says why none did. */
+  const connect = async (domain: string): Promise<Connection | DeliveryResult> => {
+    const found = await route(domain);
+    if ("result" in found) return found.result;
+    const failures: string[] = [];
+    let lookupFailed = false;
+    let attempted = false;
+    for (const host of found.hosts) {
+      const addresses = await addressesOf(host);
+      if (addresses === null) {
+        lookupFailed = true;
+        failures.push(`${host}: address lookup failed`);
+        continue;
+      }
+      for (const address of addresses) {
+        const range = options.allowPrivateNetworks ? null : refusedRange(address);
+        if (range) {
+          failures.push(`${host} [${address}]: not a public address (${range})`);
+          continue;
+        }
+        attempted = true;
+        try {
+          let smtp: SMTPConnection;
+          try {
+            smtp = await handshake(address, host, false);
+          } catch (error) {
+            if ((error as { code?: string }).code !== "ETLS") throw error;
+            logger.info("STARTTLS failed; delivering in plain text", { host, address });
+            smtp = await handshake(address, host, true);
+          }
+          const connection: Connection = { smtp, host, messages: 0, broken: false };
+          smtp.on("error", () => (connection.broken = true));
+          smtp.on("end", () => (connection.broken = true));
+          return connection;
+        } catch (error) {
+          const reason = error as { code?: string; response?: string; message: string };
+          failures.push(`${host} [${address}]: ${reason.response ?? reason.code ?? reason.message}`);
+        }
+      }
+    }
+    if (failures.length === 0) {
+      return { outcome: "permanent", subType: "NoEmail", response: `550 5.1.2 ${domain} has no mail server address` };
+    }
+    const detail = failures.join("; ").slice(0, 800);
+    if (!attempted && !lookupFailed) return { outcome: "permanent", subType: "General", response: `554 5.4.4 No public address for the mail servers of ${domain}: ${detail}` };
+    return temporary(lookupFailed && failures.every((f) => f.endsWith("lookup failed")) ? `4.4.3 ${detail}` : `4.4.1 No mail server of ${domain} accepted a connection: ${detail}`);
+  };
+
+  const poolOf = (domain: string): DomainPool => {
+    let pool = pools.get(domain);
+    if (!pool) pools.set(domain, (pool = { open: 0, idle: [], waiters: [] }));
+    return pool;
+  };
+
+  const discard = (domain: string, connection: Connection) => {
+    const pool = poolOf(domain);
+    if (connection.idleTimer) clearTimeout(connection.idleTimer);
+    connection.smtp.quit();
+    pool.open--;
+    pool.waiters.shift()?.(null);
+    if (pool.open === 0 && pool.waiters.length === 0) pools.delete(domain);
+  };
+
+  const acquire = async (domain: string): Promise<Connection | DeliveryResult> => {
+    for (;;) {
+      const pool = poolOf(domain);
+      const idle = pool.idle.pop();
+      if (idle) {
+        clearTimeout(idle.idleTimer);
+        if (!idle.broken) return idle;
+        discard(domain, idle);
+        continue;
+      }
+      if (pool.open < options.maxConnectionsPerDomain) {
+        pool.open++;
+        const opened = await connect(domain);
+        if (!("smtp" in opened)) {
+          pool.open--;
+          pool.waiters.shift()?.(null);
+        }
+        return opened;
+      }
+      const handed = await new Promise<Connection | null>((resolve) => pool.waiters.push(resolve));
+      if (handed) return handed;
+    }
+  };
+
+  const release = (domain: string, connection: Connection) => {
+    if (connection.broken || closing || connection.messages >= MAX_MESSAGES_PER_CONNECTION) return discard(domain, connection);
+    const pool = poolOf(domain);
+    const waiter = pool.waiters.shift();
+    if (waiter) return waiter(connection);
+    connection.idleTimer = setTimeout(() => {
+      pool.idle.splice(pool.idle.indexOf(connection), 1);
+      discard(domain, connection);
+    }, IDLE_CLOSE_MS);
+    connection.idleTimer.unref?.();
+    pool.idle.push(connection);
+  };
+
+  const transact = (connection: Connection, from: string, to: string, raw: Buffer) =>
+    new Promise<{ response: string }>((resolve, reject) => {
+      connection.messages++;
+      connection.smtp.send({ from, to: [to], size: raw.length }, raw, (error, info) => (error ? reject(error) : resolve({ response: info!.response })));
+    });
+
+  const reset = (connection: Connection) =>
+    new Promise<void>((resolve) => {
+      if (connection.broken || connection.smtp.destroyed) return resolve();
+      connection.smtp.reset((error) => {
+        if (error) connection.broken = true;
+        resolve();
+      });
+    });
+
+  return {
+    name: "mx",
+    async deliver(job) {
+      const domain = domainOf(job.recipient);
+      const acquired = await acquire(domain);
+      if (!("smtp" in acquired)) return acquired;
+      try {
+        const { response } = await transact(acquired, job.envelopeFrom, job.recipient, job.raw);
+        logger.debug("delivered to MX", { delivery_id: job.deliveryId, host: acquired.host });
+        return { outcome: "delivered", response, providerMessageId: job.messageId };
+      } catch (error) {
+        if (acquired.smtp.destroyed) acquired.broken = true;
+        // A rejected transaction leaves the session mid-envelope; RSET makes it reusable (RFC 5321 §4.1.1.5).
+        await reset(acquired);
+        return resultFromError(error as Parameters<typeof resultFromError>[0]);
+      } finally {
+        release(domain, acquired);
+      }
+    },
+    async close() {
+      closing = true;
+      for (const [domain, pool] of pools) {
+        for (const connection of pool.idle.splice(0)) discard(domain, connection);
+      }
+    },
+  };
+}

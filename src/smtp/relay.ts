@@ -1,0 +1,319 @@
+/**
+ * The SMTP relay (DESIGN §4): message submission on the STARTTLS port (RFC 6409, 587) and the implicit-TLS port
+ * (RFC 8314, 465). An adapter only: it turns protocol state into the same `emails.submit` call the HTTP API makes
+ * (a raw-MIME input), and `AppError`s back into replies (replies.ts). It holds no sending rules.
+ *
+ * Invariants:
+ * - AUTH is offered and accepted only inside TLS (RFC 4954 §4); the username is the literal `apikey`, the password
+ *   an API key. The key is checked again at every MAIL FROM, so a revoked key stops a long-lived connection too.
+ * - Every message counts once against the key's and organisation's windows, in the limiter the API uses, when the
+ *   transaction starts (MAIL FROM) — refused before the client uploads the message.
+ * - A 250 after DATA means the message is durably stored; anything else stored nothing.
+ * - Reverse DNS happens only through the configured resolver, or not at all.
+ */
+import { hostname as machineName } from "node:os";
+import type { Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
+import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
+import { ConfigError } from "../config/load.ts";
+import type { Config } from "../config/schema.ts";
+import type { Idempotency, IdempotencyClaim } from "../emails/idempotency.ts";
+import { idempotencyRequest, readHeader } from "../emails/raw-message.ts";
+import type { EmailService } from "../emails/service.ts";
+import { AppError, validationError } from "../errors.ts";
+import type { Actor } from "../keys/model.ts";
+import { requireScope, type KeyService } from "../keys/service.ts";
+import { normalizeAddress } from "../lib/addresses.ts";
+import { createResolver } from "../lib/dns.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { Metrics } from "../lib/metrics.ts";
+import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
+import { loadCertificates, type CertificateSource } from "./tls.ts";
+import { PROTOCOL_REPLIES, queuedText, replyFor, type ReplyError } from "./replies.ts";
+
+/** The username every client uses (the convention of SendGrid and others): the password carries the identity. */
+export const SMTP_USERNAME = "apikey";
+/** Idempotency keys sent in a message header share the API send endpoint's namespace: one key, one message. */
+const IDEMPOTENCY_ENDPOINT = "emails.send";
+
+export interface SmtpListener {
+  name: "submission" | "smtps";
+  host: string;
+  port: number;
+}
+
+export interface SmtpRelay {
+  /** Loads the certificate and listens on the enabled ports. */
+  start(): Promise<SmtpListener[]>;
+  /** Stops accepting, lets messages being stored finish and answer, then closes every connection. */
+  stop(): Promise<void>;
+  /** Loads changed certificate files now (the interval does this too); true when a new certificate is in use. */
+  refreshCertificates(): boolean;
+}
+
+export interface SmtpRelayDeps {
+  config: Config;
+  keys: KeyService;
+  emails: EmailService;
+  idempotency: Idempotency;
+  limiter: RateLimiter;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** What the relay remembers about an authenticated connection. */
+interface SessionState {
+  /** The key presented at AUTH, resolved again at each MAIL FROM (revocation, scope changes). */
+  presentedKey: string;
+  /** The actor of the transaction in progress, set at MAIL FROM. */
+  actor?: Actor;
+}
+
+/**
+ * smtp-server waits a fixed 100 ms before the greeting (`init()` arms `setTimeout(connectionReady, 100)`) to catch
+ * clients that talk too soon. On ports that require AUTH that trap catches nothing worth catching, and a client
+ * that opens one connection per message (PHP mailers, CMSs, printers) pays it on every message: measured with
+ * `npm run bench:smtp`, the pause cut such a client's rate several-fold (figures in BENCHMARKS.md). So unless
+ * `smtp.greeting_pause` asks for it, the session starts at once: the connection is made ready immediately and the
+ * pending timer finds nothing left to do. Relies on smtp-server 3.21 calling `this.connectionReady()` from that
+ * timer; the package version is pinned and the relay tests would catch a change (no greeting, or two).
+ */
+class PromptGreetingServer extends SMTPServer {
+  override connect(socket: Socket | TLSSocket, options?: Parameters<SMTPServer["connect"]>[1]): void {
+    super.connect(socket, options);
+    // Absent when init() already refused the connection (max_clients): it was answered 421 and needs nothing more.
+    const connection = [...this.connections].find((candidate) => candidate._socket === socket);
+    if (!connection) return;
+    const ready = connection.connectionReady.bind(connection);
+    connection.connectionReady = () => {};
+    ready();
+  }
+}
+
+export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
+  const { config, keys, emails, idempotency, logger, metrics } = deps;
+  const settings = config.smtp;
+  const maxRecipients = config.limits.max_recipients;
+  const hostname = settings.hostname || config.server.hostname || machineName();
+  const sessions = new WeakMap<SMTPServerSession, SessionState>();
+  const storing = new Set<Promise<unknown>>();
+  const servers: SMTPServer[] = [];
+  let certificates: CertificateSource | undefined;
+
+  metrics.counter("mailroom_smtp_messages_total", "Messages offered to the SMTP relay, by outcome (accepted, rejected, deferred).");
+  metrics.counter("mailroom_smtp_auth_total", "SMTP AUTH attempts, by outcome.");
+  metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>
+    servers.map((server) => ({ labels: { listener: server.options.secure ? "smtps" : "submission" }, value: server.connections.size })),
+  );
+
+  const log = (session: SMTPServerSession) => logger.child({ smtp_session: session.id, client: session.remoteAddress });
+
+  /** Runs a protocol step; any failure becomes its reply (and a metric when a message was refused). */
+  const guarded = async (session: SMTPServerSession, stage: "command" | "data", step: () => Promise<string | undefined> | string | undefined) => {
+    try {
+      return { ok: true as const, value: await step() };
+    } catch (error) {
+      const reply = error instanceof Error && "responseCode" in error ? (error as ReplyError) : replyFor(error, stage, log(session));
+      if (stage === "data") metrics.inc("mailroom_smtp_messages_total", { outcome: reply.responseCode < 500 ? "deferred" : "rejected" });
+      log(session).info("smtp reply", { stage, reply: `${reply.responseCode} ${reply.message}`, key_id: sessions.get(session)?.actor?.keyId });
+      return { ok: false as const, error: reply };
+    }
+  };
+
+  const onConnect: SMTPServerOptions["onConnect"] = (session, callback) => {
+    // Before TLS the session offers no AUTH at all (RFC 4954 §4: no plaintext passwords in the clear);
+    // onSecure restores the listener's command set once STARTTLS completed.
+    if (!session.secure) session.disabledCommands = ["AUTH"];
+    callback();
+  };
+
+  const onSecure: SMTPServerOptions["onSecure"] = (_socket, session, callback) => {
+    session.disabledCommands = undefined;
+    callback();
+  };
+
+  const onAuth: SMTPServerOptions["onAuth"] = (auth, session, callback) => {
+    void guarded(session, "command", () => {
+      if (auth.username !== SMTP_USERNAME) throw new AppError("unauthorized", `Authentication failed: the username is the literal "${SMTP_USERNAME}", the password an API key.`);
+      const actor = keys.authenticate(auth.password ?? "");
+      sessions.set(session, { presentedKey: auth.password! });
+      return actor.keyId ?? undefined;
+    }).then((result) => {
+      metrics.inc("mailroom_smtp_auth_total", { outcome: result.ok ? "success" : "failure" });
+      return result.ok ? callback(null, { user: result.value }) : callback(result.error);
+    });
+  };
+
+  const onMailFrom: SMTPServerOptions["onMailFrom"] = (_address, session, callback) => {
+    void guarded(session, "command", () => {
+      if (!session.secure) throw PROTOCOL_REPLIES.tlsRequired();
+      const state = sessions.get(session);
+      if (!state) throw PROTOCOL_REPLIES.authRequired();
+      if (session.transaction > settings.max_messages_per_connection) throw PROTOCOL_REPLIES.reconnect(settings.max_messages_per_connection);
+      const actor = keys.authenticate(state.presentedKey);
+      requireScope(actor, "emails:send");
+      const decision = chargeRequest(deps, actor);
+      if (!decision.allowed) {
+        throw new AppError("rate_limit_exceeded", `Too many messages for this API key or organisation; try again in ${decision.retryAfterSeconds} seconds`, {
+          retryAfter: decision.retryAfterSeconds,
+        });
+      }
+      state.actor = actor;
+      return undefined;
+    }).then((result) => (result.ok ? callback() : callback(result.error)));
+  };
+
+  const onRcptTo: SMTPServerOptions["onRcptTo"] = (address, session, callback) => {
+    void guarded(session, "command", () => {
+      const wanted = address.address.toLowerCase();
+      // A repeated recipient replaces its earlier entry (smtp-server de-duplicates), so it never counts twice.
+      const known = session.envelope.rcptTo.some((rcpt) => rcpt.address.toLowerCase() === wanted);
+      if (!known && session.envelope.rcptTo.length >= maxRecipients) throw PROTOCOL_REPLIES.tooManyRecipients(maxRecipients);
+      const normalized = normalizeAddress(address.address);
+      if ("error" in normalized) throw validationError([{ path: "to", message: normalized.error }]);
+      return undefined;
+    }).then((result) => (result.ok ? callback() : callback(result.error)));
+  };
+
+  /** Reads DATA into memory, never more than the size limit (smtp-server keeps counting past it). */
+  const readMessage = (stream: SMTPServerDataStream) =>
+    new Promise<Buffer | undefined>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= config.limits.max_message_bytes) chunks.push(chunk);
+      });
+      stream.on("end", () => resolve(stream.sizeExceeded || size > config.limits.max_message_bytes ? undefined : Buffer.concat(chunks, size)));
+      stream.on("error", reject);
+    });
+
+  const store = async (session: SMTPServerSession, actor: Actor, raw: Buffer): Promise<string> => {
+    const recipients = session.envelope.rcptTo.map((rcpt: SMTPServerAddress) => rcpt.address);
+    const envelope = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: recipients };
+    const key = readHeader(raw, "Idempotency-Key");
+    let claim: IdempotencyClaim | undefined;
+    let release = () => {};
+    if (key !== undefined && actor.keyId) {
+      const outcome = idempotency.begin(actor.keyId, IDEMPOTENCY_ENDPOINT, key, await idempotencyRequest(raw, recipients));
+      if (outcome.kind === "replay") return (outcome.body as { id: string }).id;
+      ({ claim, release } = outcome);
+    }
+    try {
+      return (await emails.submit({ kind: "raw", source: "smtp", raw, envelope }, actor, { idempotency: claim })).id;
+    } finally {
+      release();
+    }
+  };
+
+  const onData: SMTPServerOptions["onData"] = (stream, session, callback) => {
+    const work = guarded(session, "data", async () => {
+      const raw = await readMessage(stream);
+      if (!raw) throw new AppError("payload_too_large", `The message exceeds the size limit of ${config.limits.max_message_bytes} bytes.`);
+      const actor = sessions.get(session)?.actor;
+      if (!actor) throw new AppError("unauthorized", "Authentication required.");
+      const id = await store(session, actor, raw);
+      metrics.inc("mailroom_smtp_messages_total", { outcome: "accepted" });
+      log(session).info("smtp message accepted", { email_id: id, key_id: actor.keyId, size: raw.length });
+      return queuedText(id);
+    }).then((result) => (result.ok ? callback(null, result.value) : callback(result.error)));
+    storing.add(work);
+    void work.finally(() => storing.delete(work));
+  };
+
+  const reverseResolver = () => {
+    const resolver = createResolver(config.dns.servers);
+    return {
+      reverse: (ip: string, callback: (err: Error | null, hostnames?: string[]) => void) =>
+        void resolver.reverse(ip).then(
+          (names) => callback(null, names),
+          (error: Error) => callback(error),
+        ),
+    };
+  };
+
+  const serverOptions = (implicitTls: boolean, pair: { key: string; cert: string }): SMTPServerOptions => ({
+    secure: implicitTls,
+    name: hostname,
+    banner: "Mailroom ready",
+    key: pair.key,
+    cert: pair.cert,
+    // RFC 8996 deprecates TLS 1.0 and 1.1; smtp-server's default would allow them.
+    minVersion: "TLSv1.2",
+    size: config.limits.max_message_bytes,
+    authMethods: ["PLAIN", "LOGIN"],
+    authRequiredMessage: PROTOCOL_REPLIES.authRequiredText,
+    // Enhanced status codes are written by replies.ts from the error table (smtp-server would derive its own from
+    // the basic code, e.g. 5.1.1 for every 550); not advertised, as smtp-server's own protocol replies lack them.
+    hideENHANCEDSTATUSCODES: true,
+    hideDSN: true,
+    hideREQUIRETLS: true,
+    maxClients: settings.max_clients,
+    socketTimeout: settings.idle_timeout,
+    maxAllowedUnauthenticatedCommands: settings.max_unauthenticated_commands,
+    disableReverseLookup: !settings.reverse_lookup,
+    resolver: settings.reverse_lookup ? reverseResolver() : undefined,
+    logger: false,
+    onConnect,
+    onSecure,
+    onAuth,
+    onMailFrom,
+    onRcptTo,
+    onData,
+  });
+
+  const listen = (server: SMTPServer, name: SmtpListener["name"], port: number) =>
+    new Promise<SmtpListener>((resolve, reject) => {
+      const fail = (error: NodeJS.ErrnoException) =>
+        reject(new ConfigError(`smtp.${name === "smtps" ? "smtps" : "submission"}_port: cannot listen on ${settings.host}:${port} (${error.code ?? error.message})`));
+      server.server.once("error", fail);
+      server.listen(port, settings.host, () => {
+        server.server.off("error", fail);
+        const address = server.server.address() as { port: number };
+        resolve({ name, host: settings.host, port: address.port });
+      });
+    });
+
+  return {
+    async start() {
+      certificates = await loadCertificates({
+        certFile: settings.tls_cert,
+        keyFile: settings.tls_key,
+        dataDir: config.data_dir,
+        hostname,
+        reloadIntervalMs: settings.tls_reload_interval,
+        logger,
+      });
+      const ServerClass = settings.greeting_pause ? SMTPServer : PromptGreetingServer;
+      const wanted: Array<[SmtpListener["name"], boolean, number]> = [
+        ["submission", settings.submission_enabled, settings.submission_port],
+        ["smtps", settings.smtps_enabled, settings.smtps_port],
+      ];
+      const listeners: SmtpListener[] = [];
+      for (const [name, enabled, port] of wanted) {
+        if (!enabled) continue;
+        const server = new ServerClass(serverOptions(name === "smtps", certificates.current()));
+        // Client-side failures (handshakes of scanners, resets) are routine; the session's own replies are logged.
+        server.on("error", (error: Error) => logger.debug("smtp relay connection error", { listener: name, reason: error.message }));
+        servers.push(server);
+        listeners.push(await listen(server, name, port));
+      }
+      certificates.onChange((pair) => servers.forEach((server) => server.updateSecureContext({ key: pair.key, cert: pair.cert })));
+      return listeners;
+    },
+
+    async stop() {
+      certificates?.close();
+      const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+      // New connections are refused and new commands get 421 from here on; messages being stored finish first.
+      await Promise.allSettled([...storing]);
+      const goodbye = replyFor(new AppError("service_unavailable", "Service shutting down, try again later"), "command", logger);
+      // smtp-server closes the connection after any 421.
+      for (const server of servers) for (const connection of server.connections) connection.send(goodbye.responseCode, goodbye.message);
+      await Promise.all(closed);
+      servers.length = 0;
+    },
+
+    refreshCertificates: () => certificates?.refresh() ?? false,
+  };
+}

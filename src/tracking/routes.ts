@@ -1,0 +1,61 @@
+/**
+ * Public tracking and unsubscribe endpoints (no API key: the signed token is the authority). The open pixel and
+ * the click redirect are never cached, so every fetch reaches Mailroom; an invalid token is 404 whatever is wrong
+ * with it.
+ */
+import { Elysia } from "elysia";
+import { AppError } from "../errors.ts";
+import { confirmPage, donePage, invalidLinkPage, PAGE_HEADERS } from "./pages.ts";
+import type { FetchInfo, TrackingService } from "./service.ts";
+
+/** A transparent 1×1 GIF (the smallest image every mail client renders). */
+const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+const NO_CACHE = { "cache-control": "no-store, no-cache, must-revalidate, private, max-age=0", pragma: "no-cache", expires: "0" };
+
+type RequestServer = { requestIP(request: Request): { address: string } | null } | null;
+
+function fetchInfo(request: Request, server: RequestServer): FetchInfo {
+  return { ip: server?.requestIP(request)?.address ?? null, userAgent: request.headers.get("user-agent") };
+}
+
+export function trackingRoutes(deps: { tracking: TrackingService }) {
+  const { tracking } = deps;
+  const tags = ["Tracking"];
+  return new Elysia()
+    .get(
+      "/t/o/:token",
+      async ({ params, request, server }) => {
+        if (!(await tracking.open(params.token, fetchInfo(request, server)))) throw new AppError("not_found", "Not found.");
+        return new Response(PIXEL, { headers: { "content-type": "image/gif", "content-length": String(PIXEL.length), ...NO_CACHE } });
+      },
+      { detail: { summary: "Open-tracking pixel", tags } },
+    )
+    .get(
+      "/t/c/:token",
+      async ({ params, request, server }) => {
+        const link = await tracking.click(params.token, fetchInfo(request, server));
+        if (!link) throw new AppError("not_found", "Not found.");
+        return new Response(null, { status: 302, headers: { location: link, "referrer-policy": "no-referrer", ...NO_CACHE } });
+      },
+      { detail: { summary: "Click-tracking redirect to the link written in the message", tags } },
+    )
+    .get(
+      "/u/:token",
+      ({ params }) => {
+        const target = tracking.unsubscribeTarget(params.token);
+        if (!target) return new Response(invalidLinkPage(), { status: 404, headers: PAGE_HEADERS });
+        return new Response(confirmPage(target.recipient, target.from, target.unsubscribed), { headers: PAGE_HEADERS });
+      },
+      { detail: { summary: "Unsubscribe confirmation page (changes nothing)", tags } },
+    )
+    .post(
+      "/u/:token",
+      // RFC 8058 §3.2: mailbox providers POST "List-Unsubscribe=One-Click" here; the signed token alone decides.
+      async ({ params }) => {
+        const target = await tracking.unsubscribe(params.token);
+        if (!target) return new Response(invalidLinkPage(), { status: 404, headers: PAGE_HEADERS });
+        return new Response(donePage(target.recipient, target.from), { headers: PAGE_HEADERS });
+      },
+      { parse: "none", detail: { summary: "One-click unsubscribe (RFC 8058)", tags } },
+    );
+}

@@ -1,0 +1,209 @@
+/**
+ * Open and click tracking and one-click unsubscribe (DESIGN §7, RFC 8058).
+ *
+ * At composition, `decorate` gives a message its tracked links, open pixel and unsubscribe URL, following the
+ * sending domain's defaults unless the message overrides them. Afterwards the public endpoints call `open`,
+ * `click` and `unsubscribe` with the token from the URL; each records its event (and, for unsubscribe, the
+ * suppression) in one durable write.
+ *
+ * Invariants: a token that does not verify changes nothing and reveals nothing (the route answers 404); a click
+ * redirects only to the link inside a verified token. Repeated fetches are bounded: the same client fetching the
+ * same thing within a minute records one event, and an email records at most `MAX_EVENTS_PER_EMAIL` opens and
+ * as many clicks, so a public URL cannot be used to grow the event log or flood webhooks. Unsubscribing is
+ * idempotent: the suppression and the `email.unsubscribed` event happen once.
+ *
+ * One message is composed for all its recipients, so a token names the message, not a recipient; an event names
+ * the recipient when the message has exactly one (always the case with `unsubscribe: true`).
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { deliveries, emails, events as eventsTable } from "../db/schema/index.ts";
+import type { Writer } from "../db/writer.ts";
+import type { DomainService } from "../domains/service.ts";
+import type { MessageDecorations } from "../emails/compose.ts";
+import type { ComposedFields } from "../emails/model.ts";
+import type { EventLog } from "../events/service.ts";
+import { domainOf } from "../lib/addresses.ts";
+import type { Clock } from "../lib/clock.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { SecretBox } from "../lib/secrets.ts";
+import type { SuppressionService } from "../suppressions/service.ts";
+import { classifyFetch } from "./agents.ts";
+import { rewriteHtml } from "./html.ts";
+import { createTokenCodec } from "./tokens.ts";
+
+/** Per email and per kind (opens, clicks). */
+export const MAX_EVENTS_PER_EMAIL = 50;
+/** The same client fetching the same URL again within this time is one fetch (mail clients reload images). */
+const REPEAT_WINDOW_MS = 60_000;
+
+export interface FetchInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface UnsubscribeTarget {
+  emailId: string;
+  organizationId: string;
+  recipient: string;
+  /** The From header of the message, to tell the recipient who they unsubscribe from. */
+  from: string;
+}
+
+export interface TrackingService {
+  /** Decorations for a message about to be composed; undefined when it has neither tracking nor unsubscribe. */
+  decorate(emailId: string, organizationId: string, fields: ComposedFields): MessageDecorations | undefined;
+  /** Records an open; false when the token is not valid (404). */
+  open(token: string, info: FetchInfo): Promise<boolean>;
+  /** Records a click and returns the original link; null when the token is not valid (404). */
+  click(token: string, info: FetchInfo): Promise<string | null>;
+  /** What an unsubscribe link refers to, changing nothing; null when the token is not valid. */
+  unsubscribeTarget(token: string): (UnsubscribeTarget & { unsubscribed: boolean }) | null;
+  /** Suppresses the recipient (origin unsubscribe) and records `email.unsubscribed`, once; null when not valid. */
+  unsubscribe(token: string): Promise<UnsubscribeTarget | null>;
+}
+
+export function createTrackingService(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  events: EventLog;
+  suppressions: SuppressionService;
+  domains: DomainService;
+  secrets: SecretBox;
+  logger: Logger;
+  /** The public base URL, without a trailing slash (`http.public_url`, or the bound address). */
+  publicUrl: () => string;
+  scannerWindowMs: number;
+}): TrackingService {
+  const { db, writer, clock, events, suppressions, domains, logger } = deps;
+  const tokens = createTokenCodec(deps.secrets.deriveKey("tracking-tokens"));
+  let warnedAboutUrl = false;
+
+  const baseUrl = () => {
+    const base = deps.publicUrl();
+    if (!warnedAboutUrl && !base.startsWith("https://")) {
+      warnedAboutUrl = true;
+      logger.warn("tracking and unsubscribe links do not use https; set http.public_url to this server's public https address", { base_url: base });
+    }
+    return base;
+  };
+
+  /** The message's only recipient, or null when it has several. */
+  const soleRecipient = (tx: Db, emailId: string): string | null => {
+    const rows = tx.select({ recipient: deliveries.recipient }).from(deliveries).where(eq(deliveries.emailId, emailId)).limit(2).all();
+    return rows.length === 1 ? rows[0]!.recipient : null;
+  };
+
+  const recordFetch = (emailId: string, type: "email.opened" | "email.clicked", info: FetchInfo, link?: string) =>
+    writer.write((tx) => {
+      const email = tx.select({ organizationId: emails.organizationId }).from(emails).where(eq(emails.id, emailId)).get();
+      if (!email) return false;
+      const history = tx
+        .select({ type: eventsTable.type, data: eventsTable.data, createdAt: eventsTable.createdAt })
+        .from(eventsTable)
+        .where(and(eq(eventsTable.emailId, emailId), inArray(eventsTable.type, [type, "email.sent", "email.delivered"])))
+        .orderBy(eventsTable.id)
+        .all();
+      const earlier = history.filter((event) => event.type === type);
+      const now = clock.now();
+      const repeat = earlier.some(
+        (event) => now - Date.parse(event.createdAt) < REPEAT_WINDOW_MS && event.data.ip === info.ip && event.data.user_agent === info.userAgent && event.data.link === link,
+      );
+      if (repeat || earlier.length >= MAX_EVENTS_PER_EMAIL) return true;
+      const handedOver = history.find((event) => event.type === "email.sent" || event.type === "email.delivered");
+      const fetchedBy = classifyFetch({
+        userAgent: info.userAgent,
+        sinceDeliveryMs: handedOver ? now - Date.parse(handedOver.createdAt) : null,
+        scannerWindowMs: deps.scannerWindowMs,
+      });
+      const prefetch = fetchedBy !== "person";
+      // "First" counts people only: a scanner's fetch before the reader's does not take the flag.
+      const first = !prefetch && !earlier.some((event) => event.data.prefetch === false);
+      events.append(tx, {
+        organizationId: email.organizationId,
+        emailId,
+        type,
+        recipient: soleRecipient(tx, emailId),
+        data: {
+          ...(link !== undefined && { link }),
+          user_agent: info.userAgent,
+          ip: info.ip,
+          prefetch,
+          fetched_by: fetchedBy,
+          [type === "email.opened" ? "first_open" : "first_click"]: first,
+        },
+      });
+      return true;
+    });
+
+  const target = (tx: Db, token: string): UnsubscribeTarget | null => {
+    const verified = tokens.verify(token, "unsubscribe");
+    if (!verified) return null;
+    const email = tx.select({ organizationId: emails.organizationId, from: emails.fromHeader }).from(emails).where(eq(emails.id, verified.emailId)).get();
+    if (!email) return null;
+    const recipient = soleRecipient(tx, verified.emailId);
+    if (!recipient) return null;
+    return { emailId: verified.emailId, organizationId: email.organizationId, recipient, from: email.from };
+  };
+
+  return {
+    decorate(emailId, organizationId, fields) {
+      const defaults = domains.trackingDefaults(organizationId, domainOf(fields.from.address));
+      const opens = fields.tracking?.opens ?? defaults.opens;
+      const clicks = fields.tracking?.clicks ?? defaults.clicks;
+      if (!opens && !clicks && !fields.unsubscribe) return undefined;
+      const base = baseUrl();
+      const decorations: MessageDecorations = {};
+      if (fields.unsubscribe) decorations.unsubscribeUrl = `${base}/u/${tokens.mint({ kind: "unsubscribe", emailId })}`;
+      if (opens || clicks) {
+        decorations.transformHtml = (html) =>
+          rewriteHtml(html, {
+            trackLink: clicks ? (link) => `${base}/t/c/${tokens.mint({ kind: "click", emailId, link })}` : undefined,
+            keepPrefix: `${base}/u/`,
+            pixelUrl: opens ? `${base}/t/o/${tokens.mint({ kind: "open", emailId })}` : undefined,
+          });
+      }
+      return decorations;
+    },
+
+    async open(token, info) {
+      const verified = tokens.verify(token, "open");
+      if (!verified) return false;
+      return recordFetch(verified.emailId, "email.opened", info);
+    },
+
+    async click(token, info) {
+      const verified = tokens.verify(token, "click");
+      // Minted for http(s) links only; checked again so no other scheme can ever be redirected to.
+      if (!verified?.link || !/^https?:\/\//i.test(verified.link)) return null;
+      return (await recordFetch(verified.emailId, "email.clicked", info, verified.link)) ? verified.link : null;
+    },
+
+    unsubscribeTarget(token) {
+      const found = target(db, token);
+      if (!found) return null;
+      return { ...found, unsubscribed: suppressions.suppressedAmong(found.organizationId, [found.recipient]).size > 0 };
+    },
+
+    async unsubscribe(token) {
+      return writer.write((tx) => {
+        const found = target(tx, token);
+        if (!found) return null;
+        suppressions.addInTransaction(tx, found.organizationId, {
+          email: found.recipient,
+          origin: "unsubscribe",
+          sourceId: found.emailId,
+          reason: "one-click unsubscribe (RFC 8058)",
+        });
+        const already = tx
+          .select({ id: eventsTable.id })
+          .from(eventsTable)
+          .where(and(eq(eventsTable.emailId, found.emailId), eq(eventsTable.type, "email.unsubscribed")))
+          .get();
+        if (!already) events.append(tx, { organizationId: found.organizationId, emailId: found.emailId, type: "email.unsubscribed", recipient: found.recipient });
+        return found;
+      });
+    },
+  };
+}

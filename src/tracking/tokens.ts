@@ -1,0 +1,60 @@
+/**
+ * Tracking tokens: the opaque part of `/t/o/<token>`, `/t/c/<token>` and `/u/<token>`. A token is
+ * base64url(kind ‖ email id ‖ [link] ‖ MAC), the MAC being the first 16 bytes of HMAC-SHA256 over everything
+ * before it under a key derived from the master key. Invariant: only tokens Mailroom minted verify — a forged or
+ * altered token (another email id, another link, another kind) is rejected, so a click can only ever redirect to
+ * a link Mailroom itself wrote into a message (no open redirect). Tokens are stateless: nothing is stored.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+export type TokenKind = "open" | "click" | "unsubscribe";
+
+export interface TrackingToken {
+  kind: TokenKind;
+  emailId: string;
+  /** The original link (click tokens only). */
+  link?: string;
+}
+
+const KIND_BYTES: Record<TokenKind, number> = { open: 0x6f, click: 0x63, unsubscribe: 0x75 };
+const KINDS = new Map<number, TokenKind>(Object.entries(KIND_BYTES).map(([kind, byte]) => [byte, kind as TokenKind]));
+const MAC_BYTES = 16;
+const ID_BYTES = 16;
+/** Longer tokens are refused before any work (links in mail rarely exceed a few hundred characters). */
+const MAX_TOKEN_LENGTH = 8192;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+export interface TokenCodec {
+  mint(token: TrackingToken): string;
+  /** The token's content, or null when it is malformed or its MAC does not match. */
+  verify(text: string, kind: TokenKind): TrackingToken | null;
+}
+
+const idToBytes = (id: string) => Buffer.from(id.replace(/-/g, ""), "hex");
+const bytesToId = (bytes: Buffer) => {
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
+export function createTokenCodec(key: Buffer): TokenCodec {
+  const mac = (body: Buffer) => createHmac("sha256", key).update(body).digest().subarray(0, MAC_BYTES);
+  return {
+    mint(token) {
+      const body = Buffer.concat([Buffer.from([KIND_BYTES[token.kind]]), idToBytes(token.emailId), Buffer.from(token.link ?? "", "utf8")]);
+      return Buffer.concat([body, mac(body)]).toString("base64url");
+    },
+    verify(text, kind) {
+      if (text.length > MAX_TOKEN_LENGTH || !BASE64URL.test(text)) return null;
+      const bytes = Buffer.from(text, "base64url");
+      // Only the canonical spelling: unused trailing bits must not make a second valid form of one token.
+      if (bytes.toString("base64url") !== text) return null;
+      if (bytes.length < 1 + ID_BYTES + MAC_BYTES) return null;
+      const body = bytes.subarray(0, bytes.length - MAC_BYTES);
+      if (!timingSafeEqual(mac(body), bytes.subarray(bytes.length - MAC_BYTES))) return null;
+      if (KINDS.get(body[0]!) !== kind) return null;
+      const link = body.subarray(1 + ID_BYTES).toString("utf8");
+      if (kind === "click" ? !link : link) return null;
+      return { kind, emailId: bytesToId(body.subarray(1, 1 + ID_BYTES)), ...(kind === "click" && { link }) };
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Connection hygiene of the SMTP relay (limits on clients, messages per connection, idle clients), the greeting
+ * (prompt by default, smtp-server's pause on request), unknown errors (451 4.3.0 with a reference, nothing
+ * internal on the wire) and the reply mapping itself.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AppError, ERROR_NAMES, ERROR_TABLE } from "../src/errors.ts";
+import { createLogger, silentLogger } from "../src/lib/logger.ts";
+import { replyFor } from "../src/smtp/replies.ts";
+import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
+import { authPlain, smtpChat, type SmtpChat } from "./helpers/smtp-chat.ts";
+
+let t: TestApp | undefined;
+let dns: DnsServer | undefined;
+const chats: SmtpChat[] = [];
+
+afterEach(async () => {
+  chats.splice(0).forEach((chat) => chat.close());
+  await t?.close();
+  await dns?.close();
+  t = dns = undefined;
+});
+
+async function relay(smtp: Record<string, unknown> = {}, logLines?: string[]) {
+  dns = await startDnsServer();
+  const logger = logLines ? createLogger("debug", (line) => logLines.push(line)) : silentLogger;
+  t = await createTestApp({ smtp: { submission_port: 0, smtps_port: 0, ...smtp }, dns: { servers: dns.servers } }, { logger });
+  await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+  const listeners = await t.app.start();
+  const ca = readFileSync(join(t.dataDir, "tls", "smtp-cert.pem"), "utf8");
+  const smtps = listeners.find((l) => l.name === "smtps")!.port;
+  return {
+    connect: async () => {
+      const chat = await smtpChat(smtps, { tls: true, ca });
+      chats.push(chat);
+      return chat;
+    },
+    login: async () => {
+      const chat = await smtpChat(smtps, { tls: true, ca });
+      chats.push(chat);
+      expect((await chat.send("EHLO client.test")).code).toBe(250);
+      expect((await chat.send(authPlain("apikey", t!.liveKey))).code).toBe(235);
+      return chat;
+    },
+  };
+}
+
+const MESSAGE = "From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\nHello.\r\n";
+
+async function sendOne(chat: SmtpChat) {
+  const mail = await chat.send("MAIL FROM:<hi@example.com>");
+  if (mail.code !== 250) return mail;
+  expect((await chat.send("RCPT TO:<a@dest.test>")).code).toBe(250);
+  expect((await chat.send("DATA")).code).toBe(354);
+  return chat.data(MESSAGE);
+}
+
+describe("connection hygiene", () => {
+  test("a connection that sent max_messages_per_connection messages is asked to reconnect with 421", async () => {
+    const { login } = await relay({ max_messages_per_connection: 2 });
+    const chat = await login();
+    expect((await sendOne(chat)).code).toBe(250);
+    expect((await sendOne(chat)).code).toBe(250);
+    const third = await sendOne(chat);
+    expect([third.code, third.lines[0]!.split(" ")[0]]).toEqual([421, "4.7.0"]);
+    await chat.closed();
+    expect((await sendOne(await login())).code).toBe(250);
+  });
+
+  test("beyond max_clients a connection is refused with 421", async () => {
+    const { connect } = await relay({ max_clients: 1 });
+    const first = await connect();
+    expect(first.greeting.code).toBe(220);
+    const second = await connect();
+    expect(second.greeting.code).toBe(421);
+  });
+
+  test("a client silent for idle_timeout is disconnected", async () => {
+    const { connect } = await relay({ idle_timeout: "200ms" });
+    const chat = await connect();
+    await chat.closed();
+  });
+
+  test("the greeting comes once, at once by default and after smtp-server's pause when greeting_pause is set", async () => {
+    for (const greeting_pause of [false, true]) {
+      const { login } = await relay({ greeting_pause });
+      const chat = await login();
+      expect((await sendOne(chat)).code).toBe(250);
+      // A second greeting would have been read as the reply to EHLO or MAIL.
+      chats.splice(0).forEach((c) => c.close());
+      await t!.close();
+      await dns!.close();
+      t = dns = undefined;
+    }
+  });
+});
+
+describe("unknown errors", () => {
+  test("answer 451 4.3.0 with a reference id that is logged with the cause, and no internal text", async () => {
+    const lines: string[] = [];
+    const { login } = await relay({}, lines);
+    // Break the store under the running app: the write of the next message fails with an SQLite error.
+    t!.app.services.store.sqlite.exec("ALTER TABLE deliveries RENAME TO deliveries_moved");
+    const reply = await sendOne(await login());
+    expect(reply.code).toBe(451);
+    expect(reply.text).toMatch(/^4\.3\.0 Temporary local problem, please try again later \(reference ([0-9a-f-]{36})\)$/);
+    expect(reply.text).not.toMatch(/deliveries|sqlite|table/i);
+    const reference = /reference ([0-9a-f-]{36})/.exec(reply.text)![1];
+    const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.reference === reference);
+    expect(logged.level).toBe("error");
+    expect(JSON.stringify(logged.err)).toContain("deliveries");
+    t!.app.services.store.sqlite.exec("ALTER TABLE deliveries_moved RENAME TO deliveries");
+  });
+});
+
+describe("the reply mapping", () => {
+  test.each(ERROR_NAMES.filter((name) => name !== "internal_error"))("%s answers the table's code and the error's own text", (name) => {
+    const command = replyFor(new AppError(name, "Public text."), "command", silentLogger);
+    const data = replyFor(new AppError(name, "Public text."), "data", silentLogger);
+    const entry = ERROR_TABLE[name];
+    expect([command.responseCode, command.message]).toEqual([entry.smtp.code, `${entry.smtp.enhanced} Public text.`]);
+    const afterData = entry.smtpData ?? entry.smtp;
+    expect([data.responseCode, data.message]).toEqual([afterData.code, `${afterData.enhanced} Public text.`]);
+  });
+
+  test("an error that is not an AppError is temporary and says nothing of itself", () => {
+    const reply = replyFor(new TypeError("cannot read properties of undefined (reading 'secret')"), "data", silentLogger);
+    expect(reply.responseCode).toBe(451);
+    expect(reply.message).toStartWith("4.3.0 ");
+    expect(reply.message).not.toContain("secret");
+  });
+
+  test("reply text is one line and at most 400 characters", () => {
+    const reply = replyFor(new AppError("validation_error", `bad\r\nRCPT TO:<x@y.z> ${"x".repeat(600)}`), "command", silentLogger);
+    expect(reply.message).not.toMatch(/[\r\n]/);
+    expect(reply.message.length).toBeLessThanOrEqual(400 + "5.5.4 ".length);
+  });
+});
