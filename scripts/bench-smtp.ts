@@ -9,7 +9,7 @@
  * BENCH_SESSIONS (default 16), BENCH_MESSAGES (default 5000), BENCH_SEQUENTIAL (default 100) size the runs.
  * Needs postfix and smtp-sink (Debian package postfix) and root for Postfix's own start.
  */
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -161,6 +161,7 @@ async function mailroom(sinkPort: number, sink: { received: number }) {
 /** A private Postfix instance: its own config, queue and data directories under a temporary directory. */
 async function postfix(sinkPort: number, sink: { received: number }, tls: { cert: string; key: string; ca: string }) {
   const base = tmp("mailroom-bench-postfix-");
+  chmodSync(base, 0o755); // Postfix's daemons run as the postfix user
   const etc = join(base, "etc");
   const data = join(base, "data");
   for (const dir of [etc, join(base, "spool"), data]) mkdirSync(dir, { recursive: true });
@@ -220,7 +221,10 @@ async function postfix(sinkPort: number, sink: { received: number }, tls: { cert
   writeFileSync(join(etc, "master.cf"), services.join("\n") + "\n");
   const control = (action: string) => {
     const result = Bun.spawnSync(["postfix", "-c", etc, action], { stdout: "pipe", stderr: "pipe" });
-    if (result.exitCode !== 0) throw new Error(`postfix ${action} failed (see ${join(base, "maillog")})`);
+    if (result.exitCode !== 0) {
+      const log = existsSync(join(base, "maillog")) ? readFileSync(join(base, "maillog"), "utf8").split("\n").slice(-5).join("\n") : result.stderr.toString();
+      throw new Error(`postfix ${action} failed:\n${log}`);
+    }
   };
   control("start");
   try {

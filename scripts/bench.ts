@@ -54,6 +54,9 @@ async function acceptance() {
     MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "10000000",
     MAILROOM_LOG_LEVEL: "warn",
     MAILROOM_SECRET_KEY: Buffer.alloc(32, 1).toString("base64"),
+    // Ephemeral ports: the benchmark must not need root or collide with a mail server on this machine.
+    MAILROOM_SMTP_SUBMISSION_PORT: "0",
+    MAILROOM_SMTP_SMTPS_PORT: "0",
   };
   await cli(env, ["domains", "add", "example.com", "--verified"]);
   const { key } = JSON.parse(await cli(env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]));

@@ -235,7 +235,6 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
   const hooks = config.webhooks;
   const guard = createEndpointGuard({ resolver, allowPrivateNetworks: hooks.allow_private_networks });
   const webhookDispatcher = createWebhookDispatcher({
-    db,
     writer,
     clock,
     guard,

@@ -263,13 +263,13 @@ describe("retries", () => {
 
   test("an attempt records the first 1 KB of the answer and its duration", async () => {
     const hook = await register(["suppression.added"]);
-    receiver.reply = { status: 400, body: "é".repeat(2000) };
+    receiver.reply = { status: 400, body: `x${"é".repeat(2000)}` };
     await suppress("x@dest.test");
     await dispatch();
     const [delivery] = await deliveries(hook.id);
     const [attempt] = (await detail(hook.id, delivery.id)).attempts;
-    expect(Buffer.byteLength(attempt.response_body)).toBeLessThanOrEqual(1024);
-    expect(attempt.response_body.startsWith("éé")).toBe(true);
+    // 1 + 2×511 bytes: the 1 KB cut falls inside a character, which is left out rather than mangled.
+    expect(attempt.response_body).toBe(`x${"é".repeat(511)}`);
     expect(attempt.duration_ms).toBeGreaterThanOrEqual(0);
     expect(attempt.status_code).toBe(400);
   });

@@ -20,7 +20,7 @@ import { normalizeDomain } from "../lib/addresses.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { DeliveryJob, Provider } from "../providers/types.ts";
-import type { DomainService } from "./service.ts";
+import type { DomainService, SigningIdentity } from "./service.ts";
 
 /** Header fields signed when present (From first: RFC 6376 §5.4 requires it). */
 export const SIGNED_HEADERS = [
@@ -104,8 +104,32 @@ export interface OutgoingSigner {
   prepare(job: DeliveryJob): Promise<DeliveryJob>;
 }
 
+/** Signatures kept for reuse: one message's deliveries (one per recipient) go out at nearly the same time. */
+const SIGNATURE_CACHE_SIZE = 256;
+
 export function createOutgoingSigner(deps: { domains: Pick<DomainService, "signingIdentity">; returnPaths: ReturnPathCodec; clock: Clock; logger: Logger }): OutgoingSigner {
   const { domains, returnPaths, clock, logger } = deps;
+  // Every recipient of a message gets the same stored MIME and the return path is not part of it, so one
+  // signature (about 2 ms of RSA and hashing) serves them all.
+  const signatures = new Map<string, Promise<{ signatures: string; errors: unknown[] }>>();
+  const sign = (job: DeliveryJob, identity: SigningIdentity) => {
+    const key = `${job.emailId}|${identity.domain}|${identity.selector}|${job.raw.length}`;
+    let signed = signatures.get(key);
+    if (!signed) {
+      signed = dkimSign(job.raw, {
+        canonicalization: "relaxed/relaxed",
+        algorithm: "rsa-sha256",
+        signTime: new Date(clock.now()),
+        // mailauth reads a colon-separated list here, whatever its type declaration says.
+        headerList: SIGNED_HEADERS.join(":") as unknown as string[],
+        signatureData: [{ signingDomain: identity.domain, selector: identity.selector, privateKey: identity.privateKeyPem }],
+      } as Parameters<typeof dkimSign>[1]);
+      signatures.set(key, signed);
+      signed.catch(() => signatures.delete(key));
+      if (signatures.size > SIGNATURE_CACHE_SIZE) signatures.delete(signatures.keys().next().value!);
+    }
+    return signed;
+  };
   return {
     async prepare(job) {
       const domain = authorDomain(job.raw);
@@ -114,14 +138,7 @@ export function createOutgoingSigner(deps: { domains: Pick<DomainService, "signi
         logger.debug("message leaves unsigned: its From domain is not one of the organisation's", { email_id: job.emailId, delivery_id: job.deliveryId });
         return job;
       }
-      const { signatures, errors } = await dkimSign(job.raw, {
-        canonicalization: "relaxed/relaxed",
-        algorithm: "rsa-sha256",
-        signTime: new Date(clock.now()),
-        // mailauth reads a colon-separated list here, whatever its type declaration says.
-        headerList: SIGNED_HEADERS.join(":") as unknown as string[],
-        signatureData: [{ signingDomain: identity.domain, selector: identity.selector, privateKey: identity.privateKeyPem }],
-      } as Parameters<typeof dkimSign>[1]);
+      const { signatures: header, errors } = await sign(job, identity);
       if (errors.length) {
         // Unsigned mail fails DMARC at strict receivers, but holding it back would be worse; the log says why.
         logger.error("DKIM signing failed; sending unsigned", { email_id: job.emailId, domain: identity.domain, err: errors[0] });
@@ -130,7 +147,7 @@ export function createOutgoingSigner(deps: { domains: Pick<DomainService, "signi
       return {
         ...job,
         envelopeFrom: returnPaths.address(job.deliveryId, identity.returnPathDomain),
-        raw: Buffer.concat([Buffer.from(signatures), job.raw]),
+        raw: Buffer.concat([Buffer.from(header), job.raw]),
       };
     },
   };

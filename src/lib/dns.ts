@@ -97,7 +97,9 @@ function overTcp(server: ServerAddress, name: string, timeoutMs: number): Promis
       if (buffered.length < 2 || buffered.length < 2 + buffered.readUInt16BE(0)) return;
       clearTimeout(timer);
       try {
-        resolve(Packet.parse(buffered.subarray(2, 2 + buffered.readUInt16BE(0))) as unknown as DnsAnswer);
+        const parsed = Packet.parse(buffered.subarray(2, 2 + buffered.readUInt16BE(0))) as unknown as DnsAnswer;
+        if (parsed.header.id !== query.id) throw new Error("answer to another query");
+        resolve(parsed);
       } catch (error) {
         reject(Object.assign(dnsError("EBADRESP", name), { cause: error }));
       }

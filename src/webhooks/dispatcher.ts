@@ -1,10 +1,12 @@
 /**
  * The webhook dispatcher: sends the outbox. Design note:
  *
- * - Claiming: due outbox rows of enabled endpoints are leased in one synchronous transaction, as in
- *   src/queue/worker.ts. A process that dies leaves leases behind; they expire after `webhooks.lease` (longer than
- *   the request timeout) and the rows are sent again — delivery is at-least-once, and receivers de-duplicate on
- *   `webhook-id`, which is the outbox row's id and so the same on every attempt, after restarts and in replays.
+ * - Claiming: due outbox rows of enabled endpoints are leased (`lease_owner`, `lease_until`) as in
+ *   src/queue/worker.ts, but through the group-committing writer: a claim shares its transaction — and its fsync —
+ *   with the attempts being recorded, instead of paying one of its own per delivery. A process that dies leaves
+ *   leases behind; they expire after `webhooks.lease` (longer than the request timeout) and the rows are sent
+ *   again — delivery is at-least-once, and receivers de-duplicate on `webhook-id`, which is the outbox row's id
+ *   and so the same on every attempt, after restarts and in replays.
  * - Rows of a disabled endpoint are not claimed; they wait, due, until it is enabled again.
  * - Each attempt re-checks the endpoint's addresses (SSRF guard) and connects to the address it checked.
  * - Only a 2xx answer succeeds; redirects are not followed (a 3xx is a failure). 410 Gone disables the endpoint
@@ -15,15 +17,16 @@
  * - Each attempt, its outcome and the endpoint's state are one durable write; `stop()` stops claiming and waits
  *   for requests in flight.
  */
-import { and, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
+import { webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
 import type { Writer } from "../db/writer.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { EndpointRefused, pinnedRequest, type EndpointGuard } from "./guard.ts";
+import { outboxStatements } from "./repo.ts";
 import type { Signer, SigningKeys } from "./signing.ts";
 
 export interface DispatcherOptions {
@@ -98,9 +101,14 @@ interface Claimed extends SigningKeys {
   payload: string;
 }
 
+/** Bodies up to this size (by Content-Length) are read whole, which is cheaper than streaming a prefix. */
+const READ_WHOLE_BYTES = 64 * 1024;
+
 /** Reads at most `limit` bytes of a body, then lets the rest go. */
 async function readPrefix(response: Response, limit: number): Promise<string> {
   if (!response.body) return "";
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (declared <= READ_WHOLE_BYTES) return utf8Prefix(Buffer.from(await response.arrayBuffer()), limit);
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -114,7 +122,15 @@ async function readPrefix(response: Response, limit: number): Promise<string> {
   } finally {
     reader.cancel().catch(() => {});
   }
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
+  return utf8Prefix(Buffer.concat(chunks), limit);
+}
+
+/** At most `limit` bytes as text, cut before a character rather than through it. */
+function utf8Prefix(bytes: Buffer, limit: number): string {
+  let end = Math.min(bytes.length, limit);
+  // Back off over continuation bytes (10xxxxxx) so the cut falls on a character boundary.
+  if (end < bytes.length) while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString("utf8");
 }
 
 function describeNetworkError(error: unknown, timeoutMs: number): string {
@@ -125,7 +141,6 @@ function describeNetworkError(error: unknown, timeoutMs: number): string {
 }
 
 export function createWebhookDispatcher(deps: {
-  db: Db;
   writer: Writer;
   clock: Clock;
   guard: EndpointGuard;
@@ -138,10 +153,12 @@ export function createWebhookDispatcher(deps: {
   /** Extra trusted CA certificates (PEM) for endpoints; tests use it for a receiver with its own CA. */
   tlsCa?: string;
 }): WebhookDispatcher {
-  const { db, writer, clock, guard, signer, options, logger, metrics } = deps;
+  const { writer, clock, guard, signer, options, logger, metrics } = deps;
   const random = deps.random ?? Math.random;
   const owner = newId();
-  const running = new Map<string, Promise<void>>();
+  /** Claimed deliveries, from the claim (inside its transaction) until their attempt is recorded. */
+  const claimed = new Set<string>();
+  const attempts = new Map<string, Promise<void>>();
   const perEndpoint = new Map<string, number>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let started = false;
@@ -150,52 +167,46 @@ export function createWebhookDispatcher(deps: {
 
   metrics.counter("mailroom_webhook_attempts_total", "Webhook delivery attempts by result.");
 
-  const claim = (): Claimed[] => {
-    const free = options.concurrency - running.size;
+  const release = (job: Claimed) => {
+    claimed.delete(job.id);
+    const left = (perEndpoint.get(job.endpointId) ?? 1) - 1;
+    if (left > 0) perEndpoint.set(job.endpointId, left);
+    else perEndpoint.delete(job.endpointId);
+  };
+
+  /**
+   * Runs inside a writer transaction. Slots are taken here, synchronously, so two claims in one group commit
+   * never pick the same rows or overfill an endpoint.
+   */
+  const claimIn = (tx: Db): Claimed[] => {
+    const free = options.concurrency - claimed.size;
     if (free <= 0 || stopping) return [];
     const now = clock.now();
-    return db.transaction((tx) => {
-      const candidates = tx
-        .select({
-          id: webhookDeliveries.id,
-          endpointId: webhookDeliveries.endpointId,
-          organizationId: webhookDeliveries.organizationId,
-          payload: webhookDeliveries.payload,
-          url: webhookEndpoints.url,
-          secret: webhookEndpoints.secret,
-          previousSecret: webhookEndpoints.previousSecret,
-          previousSecretUntil: webhookEndpoints.previousSecretUntil,
-        })
-        .from(webhookDeliveries)
-        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-        .where(
-          and(
-            lte(webhookDeliveries.nextAttemptAt, now),
-            or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, now)),
-            eq(webhookEndpoints.enabled, true),
-          ),
-        )
-        .orderBy(webhookDeliveries.nextAttemptAt)
-        .limit(free * CLAIM_WINDOW_FACTOR)
-        .all();
-      const chosen: Claimed[] = [];
-      const planned = new Map<string, number>();
-      for (const row of candidates) {
-        if (chosen.length >= free) break;
-        if (running.has(row.id)) continue;
-        const busy = (perEndpoint.get(row.endpointId) ?? 0) + (planned.get(row.endpointId) ?? 0);
-        if (busy >= options.perEndpointConcurrency) continue;
-        planned.set(row.endpointId, (planned.get(row.endpointId) ?? 0) + 1);
-        chosen.push(row);
-      }
-      if (chosen.length) {
-        tx.update(webhookDeliveries)
-          .set({ leaseOwner: owner, leaseUntil: now + options.leaseMs })
-          .where(inArray(webhookDeliveries.id, chosen.map((c) => c.id)))
-          .run();
-      }
-      return chosen;
-    });
+    const statements = outboxStatements(tx);
+    const chosen: Claimed[] = [];
+    for (const candidate of statements.due.all({ now, limit: free * CLAIM_WINDOW_FACTOR })) {
+      if (chosen.length >= free) break;
+      if (claimed.has(candidate.id)) continue;
+      if ((perEndpoint.get(candidate.endpointId) ?? 0) >= options.perEndpointConcurrency) continue;
+      const job = statements.job.get({ id: candidate.id });
+      if (!job) continue;
+      perEndpoint.set(job.endpointId, (perEndpoint.get(job.endpointId) ?? 0) + 1);
+      claimed.add(job.id);
+      statements.lease.run({ id: job.id, owner, until: now + options.leaseMs });
+      chosen.push(job);
+    }
+    return chosen;
+  };
+
+  const claim = async (): Promise<Claimed[]> => {
+    let taken: Claimed[] = [];
+    try {
+      return await writer.write((tx) => (taken = claimIn(tx)));
+    } catch (error) {
+      // The claim did not commit: its slots are free again and its rows still due.
+      taken.forEach(release);
+      throw error;
+    }
   };
 
   /** One HTTP POST to the endpoint's checked address. Never throws: every failure is an outcome. */
@@ -239,34 +250,32 @@ export function createWebhookDispatcher(deps: {
   const record = (job: Claimed, outcome: AttemptOutcome) =>
     writer.write((tx) => {
       const now = clock.now();
-      const current = tx
-        .select({ status: webhookDeliveries.status, attemptCount: webhookDeliveries.attemptCount, scheduleStep: webhookDeliveries.scheduleStep })
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.id, job.id))
-        .get();
+      const statements = outboxStatements(tx);
+      const current = statements.current.get({ id: job.id });
       // Deleted with its endpoint while the request was out: nothing left to record.
       if (!current || current.status !== "pending") return;
       const at = isoTime(now);
-      tx.insert(webhookAttempts)
-        .values({ id: newId(), deliveryId: job.id, attemptedAt: at, statusCode: outcome.statusCode, responseBody: outcome.responseBody, error: outcome.error, durationMs: outcome.durationMs })
-        .run();
+      statements.insertAttempt.run({
+        id: newId(),
+        deliveryId: job.id,
+        attemptedAt: at,
+        statusCode: outcome.statusCode,
+        responseBody: outcome.responseBody,
+        error: outcome.error,
+        durationMs: outcome.durationMs,
+      });
       const step = current.scheduleStep + 1;
       const decision = decide(outcome, step, options.schedule, random);
-      tx.update(webhookDeliveries)
-        .set({
-          status: decision.status,
-          attemptCount: current.attemptCount + 1,
-          scheduleStep: step,
-          nextAttemptAt: decision.status === "pending" ? now + decision.delayMs : null,
-          leaseOwner: null,
-          leaseUntil: null,
-          lastStatusCode: outcome.statusCode,
-          lastError: outcome.error,
-          lastAttemptAt: at,
-          updatedAt: at,
-        })
-        .where(eq(webhookDeliveries.id, job.id))
-        .run();
+      statements.settle.run({
+        id: job.id,
+        status: decision.status,
+        attemptCount: current.attemptCount + 1,
+        scheduleStep: step,
+        nextAttemptAt: decision.status === "pending" ? now + decision.delayMs : null,
+        lastStatusCode: outcome.statusCode,
+        lastError: outcome.error,
+        at,
+      });
 
       const endpoint = eq(webhookEndpoints.id, job.endpointId);
       const disable = (reason: string) => {
@@ -274,7 +283,7 @@ export function createWebhookDispatcher(deps: {
         logger.warn("webhook endpoint disabled", { webhook_id: job.endpointId, organization_id: job.organizationId, reason });
       };
       if (decision.status === "succeeded") {
-        tx.update(webhookEndpoints).set({ consecutiveFailures: 0 }).where(and(endpoint, gt(webhookEndpoints.consecutiveFailures, 0))).run();
+        statements.resetFailures.run({ endpointId: job.endpointId });
       } else if (decision.status === "failed" && decision.disableReason) {
         disable(decision.disableReason);
       } else if (decision.status === "failed" && decision.exhausted) {
@@ -302,25 +311,27 @@ export function createWebhookDispatcher(deps: {
   };
 
   const dispatch = (job: Claimed): Promise<void> => {
-    perEndpoint.set(job.endpointId, (perEndpoint.get(job.endpointId) ?? 0) + 1);
     const done = attempt(job).finally(() => {
-      running.delete(job.id);
-      const left = (perEndpoint.get(job.endpointId) ?? 1) - 1;
-      if (left > 0) perEndpoint.set(job.endpointId, left);
-      else perEndpoint.delete(job.endpointId);
+      attempts.delete(job.id);
+      release(job);
       wake();
     });
-    running.set(job.id, done);
+    attempts.set(job.id, done);
     return done;
   };
 
-  const pump = (): Promise<void>[] => {
-    try {
-      return claim().map(dispatch);
-    } catch (error) {
-      logger.error("could not claim webhook deliveries", { err: error });
-      return [];
-    }
+  const pumping = new Set<Promise<Promise<void>[]>>();
+  const pump = (): Promise<Promise<void>[]> => {
+    if (stopping) return Promise.resolve([]);
+    const claiming = claim()
+      .then((jobs) => jobs.map(dispatch))
+      .catch((error) => {
+        logger.error("could not claim webhook deliveries", { err: error });
+        return [];
+      })
+      .finally(() => pumping.delete(claiming));
+    pumping.add(claiming);
+    return claiming;
   };
 
   const wake = () => {
@@ -341,18 +352,20 @@ export function createWebhookDispatcher(deps: {
     },
     wake,
     async runOnce() {
-      const claimed = pump();
-      await Promise.all(claimed);
-      return claimed.length;
+      const started = await pump();
+      await Promise.all(started);
+      return started.length;
     },
     async stop() {
       stopping = true;
       started = false;
       if (timer) clearInterval(timer);
-      await Promise.all(running.values());
+      // A claim may be committing: its deliveries are attempted and recorded before stop() returns.
+      await Promise.all(pumping);
+      await Promise.all(attempts.values());
     },
     get inFlight() {
-      return running.size;
+      return claimed.size;
     },
   };
 }

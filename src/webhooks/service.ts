@@ -25,11 +25,10 @@ import { EndpointRefused, type EndpointGuard } from "./guard.ts";
 import type { CreateWebhookInput, DeliveryDetail, DeliveryStatus, DeliveryView, UpdateWebhookInput, WebhookPayload, WebhookView, WebhookWithSecret } from "./model.ts";
 import {
   deliveryDetail,
-  emailFields,
-  enabledEndpoints,
   findDelivery,
   findEndpoint,
   listDeliveries,
+  outboxStatements,
   toDeliveryView,
   toWebhookView,
   type EndpointRow,
@@ -67,7 +66,7 @@ export function newSigningSecret(): string {
 export function buildPayload(tx: Db, event: StoredEvent): WebhookPayload {
   let data: Record<string, unknown> = { ...event.data };
   if (event.emailId) {
-    const email = emailFields(tx, event.emailId);
+    const email = outboxStatements(tx).emailFields.get({ emailId: event.emailId });
     data = {
       ...data,
       email_id: event.emailId,
@@ -153,30 +152,22 @@ export function createWebhookService(deps: {
     return row;
   };
 
-  const enqueue = (tx: Db, endpointId: string, organizationId: string, eventId: string | null, payload: WebhookPayload) => {
+  /** Writes one outbox row, due now; `body` is the payload as sent. */
+  const enqueue = (tx: Db, endpointId: string, organizationId: string, eventId: string | null, type: string, body: string) => {
     const now = clock.now();
-    const row = {
-      id: newId(),
-      organizationId,
-      endpointId,
-      eventId,
-      eventType: payload.type,
-      payload: JSON.stringify(payload),
-      status: "pending" as const,
-      nextAttemptAt: now,
-      createdAt: isoTime(now),
-      updatedAt: isoTime(now),
-    };
-    tx.insert(webhookDeliveries).values(row).run();
-    return row.id;
+    const id = newId();
+    outboxStatements(tx).insertDelivery.run({ id, organizationId, endpointId, eventId, eventType: type, payload: body, now, createdAt: isoTime(now) });
+    return id;
   };
 
   // Fan-out runs inside the transaction of the event: both commit, or neither.
   events.onAppend((tx, event) => {
-    const targets = enabledEndpoints(tx, event.organizationId).filter((endpoint) => endpoint.eventTypes.includes(event.type));
+    const targets = outboxStatements(tx)
+      .enabledEndpoints.all({ organizationId: event.organizationId })
+      .filter((endpoint) => endpoint.eventTypes.includes(event.type));
     if (!targets.length) return;
-    const payload = buildPayload(tx, event);
-    for (const endpoint of targets) enqueue(tx, endpoint.id, event.organizationId, event.id, payload);
+    const body = JSON.stringify(buildPayload(tx, event));
+    for (const endpoint of targets) enqueue(tx, endpoint.id, event.organizationId, event.id, event.type, body);
     deps.wake();
   });
 
@@ -299,7 +290,7 @@ export function createWebhookService(deps: {
       const endpoint = own(actor, id);
       if (!endpoint.enabled) throw new AppError("conflict", "The webhook is disabled; enable it before sending a test event.");
       const payload = samplePayload(type as EventType, isoTime(clock.now()));
-      const deliveryId = await writer.write((tx) => enqueue(tx, id, actor.organizationId, null, payload));
+      const deliveryId = await writer.write((tx) => enqueue(tx, id, actor.organizationId, null, payload.type, JSON.stringify(payload)));
       deps.wake();
       return toDeliveryView(findDelivery(db, id, deliveryId)!);
     },
