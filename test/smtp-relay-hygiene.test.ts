@@ -98,6 +98,19 @@ describe("connection hygiene", () => {
   });
 });
 
+describe("shutdown", () => {
+  test("stops accepting, tells idle sessions 421 4.3.2 and closes them", async () => {
+    const { connect, login } = await relay();
+    const chat = await login();
+    const stopping = t!.app.smtp.stop();
+    const goodbye = await chat.next();
+    expect([goodbye.code, goodbye.lines[0]!.split(" ")[0]]).toEqual([421, "4.3.2"]);
+    await chat.closed();
+    await stopping;
+    expect(connect()).rejects.toThrow();
+  });
+});
+
 describe("unknown errors", () => {
   test("answer 451 4.3.0 with a reference id that is logged with the cause, and no internal text", async () => {
     const lines: string[] = [];

@@ -272,6 +272,13 @@ describe("retries", () => {
     expect(attempt.response_body).toBe(`x${"é".repeat(511)}`);
     expect(attempt.duration_ms).toBeGreaterThanOrEqual(0);
     expect(attempt.status_code).toBe(400);
+
+    // A large answer is not read whole: only its first 1 KB is kept.
+    receiver.reply = { status: 500, body: "y".repeat(200_000) };
+    clock.advance(6_000);
+    await dispatch();
+    const attempts = (await detail(hook.id, delivery.id)).attempts;
+    expect(attempts[1].response_body).toBe("y".repeat(1024));
   });
 
   test("429 with Retry-After is retried after that time, not the schedule's", async () => {

@@ -73,7 +73,8 @@ interface SessionState {
  * smtp-server waits a fixed 100 ms before the greeting (`init()` arms `setTimeout(connectionReady, 100)`) to catch
  * clients that talk too soon. On ports that require AUTH that trap catches nothing worth catching, and a client
  * that opens one connection per message (PHP mailers, CMSs, printers) pays it on every message: measured with
- * `npm run bench:smtp`, the pause cut such a client's rate several-fold (figures in BENCHMARKS.md). So unless
+ * `npm run bench:smtp` (connect, STARTTLS, AUTH, one 2 KB message, QUIT, one after another on loopback), such a
+ * client needs about 36 ms per message without the pause and 147 ms with it — four times slower. So unless
  * `smtp.greeting_pause` asks for it, the session starts at once: the connection is made ready immediately and the
  * pending timer finds nothing left to do. Relies on smtp-server 3.21 calling `this.connectionReady()` from that
  * timer; the package version is pinned and the relay tests would catch a change (no greeting, or two).
@@ -100,7 +101,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   const servers: SMTPServer[] = [];
   let certificates: CertificateSource | undefined;
 
-  metrics.counter("mailroom_smtp_messages_total", "Messages offered to the SMTP relay, by outcome (accepted, rejected, deferred).");
+  metrics.counter("mailroom_smtp_messages_total", "Messages the SMTP relay received (after DATA), by outcome: accepted, rejected (5xx), deferred (4xx).");
   metrics.counter("mailroom_smtp_auth_total", "SMTP AUTH attempts, by outcome.");
   metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>
     servers.map((server) => ({ labels: { listener: server.options.secure ? "smtps" : "submission" }, value: server.connections.size })),
@@ -207,18 +208,19 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   };
 
   const onData: SMTPServerOptions["onData"] = (stream, session, callback) => {
-    const work = guarded(session, "data", async () => {
+    void guarded(session, "data", async () => {
       const raw = await readMessage(stream);
       if (!raw) throw new AppError("payload_too_large", `The message exceeds the size limit of ${config.limits.max_message_bytes} bytes.`);
       const actor = sessions.get(session)?.actor;
       if (!actor) throw new AppError("unauthorized", "Authentication required.");
-      const id = await store(session, actor, raw);
+      // Shutdown waits for messages being stored (so their 250 is sent), not for uploads still in progress.
+      const stored = store(session, actor, raw);
+      storing.add(stored);
+      const id = await stored.finally(() => storing.delete(stored));
       metrics.inc("mailroom_smtp_messages_total", { outcome: "accepted" });
       log(session).info("smtp message accepted", { email_id: id, key_id: actor.keyId, size: raw.length });
       return queuedText(id);
     }).then((result) => (result.ok ? callback(null, result.value) : callback(result.error)));
-    storing.add(work);
-    void work.finally(() => storing.delete(work));
   };
 
   const reverseResolver = () => {
@@ -305,8 +307,10 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     async stop() {
       certificates?.close();
       const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
-      // New connections are refused and new commands get 421 from here on; messages being stored finish first.
+      // New connections are refused and new commands get 421 from here on; messages being stored finish first,
+      // and their replies are written before the goodbye below.
       await Promise.allSettled([...storing]);
+      await new Promise((resolve) => setImmediate(resolve));
       const goodbye = replyFor(new AppError("service_unavailable", "Service shutting down, try again later"), "command", logger);
       // smtp-server closes the connection after any 421.
       for (const server of servers) for (const connection of server.connections) connection.send(goodbye.responseCode, goodbye.message);

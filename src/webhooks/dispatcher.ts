@@ -184,16 +184,21 @@ export function createWebhookDispatcher(deps: {
     const now = clock.now();
     const statements = outboxStatements(tx);
     const chosen: Claimed[] = [];
-    for (const candidate of statements.due.all({ now, limit: free * CLAIM_WINDOW_FACTOR })) {
-      if (chosen.length >= free) break;
-      if (claimed.has(candidate.id)) continue;
-      if ((perEndpoint.get(candidate.endpointId) ?? 0) >= options.perEndpointConcurrency) continue;
-      const job = statements.job.get({ id: candidate.id });
-      if (!job) continue;
-      perEndpoint.set(job.endpointId, (perEndpoint.get(job.endpointId) ?? 0) + 1);
-      claimed.add(job.id);
-      statements.lease.run({ id: job.id, owner, until: now + options.leaseMs });
-      chosen.push(job);
+    try {
+      for (const candidate of statements.due.all({ now, limit: free * CLAIM_WINDOW_FACTOR })) {
+        if (chosen.length >= free) break;
+        if (claimed.has(candidate.id)) continue;
+        if ((perEndpoint.get(candidate.endpointId) ?? 0) >= options.perEndpointConcurrency) continue;
+        const job = statements.job.get({ id: candidate.id });
+        if (!job) continue;
+        chosen.push(job);
+        perEndpoint.set(job.endpointId, (perEndpoint.get(job.endpointId) ?? 0) + 1);
+        claimed.add(job.id);
+        statements.lease.run({ id: job.id, owner, until: now + options.leaseMs });
+      }
+    } catch (error) {
+      chosen.forEach(release);
+      throw error;
     }
     return chosen;
   };

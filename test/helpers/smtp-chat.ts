@@ -17,6 +17,8 @@ export interface SmtpChat {
   /** The 220 greeting (already read on connect). */
   greeting: SmtpReply;
   send(line: string): Promise<SmtpReply>;
+  /** The next reply without sending anything (a reply the server sends on its own, e.g. 421 at shutdown). */
+  next(): Promise<SmtpReply>;
   /** Writes raw bytes (message data) and reads the reply to the final dot. */
   data(message: string | Buffer): Promise<SmtpReply>;
   /** STARTTLS, then the TLS handshake with `ca` trusted. */
@@ -101,6 +103,7 @@ export async function smtpChat(port: number, options: { tls?: boolean; ca?: stri
   return {
     greeting,
     send,
+    next: read,
     data(message) {
       const reply = read();
       const body = Buffer.isBuffer(message) ? message.toString("latin1") : message;
