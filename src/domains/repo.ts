@@ -1,6 +1,7 @@
 /** Queries of the sending-domain area: domain rows, their DKIM keys, mail still queued from a domain. */
 import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { perConnection } from "../db/prepared.ts";
 import { deliveries, dkimKeys, domains, emails } from "../db/schema/index.ts";
 import { isUuid } from "../lib/ids.ts";
 import { normalizeDomain } from "../lib/addresses.ts";
@@ -22,12 +23,17 @@ export function findDomain(db: Db, organizationId: string, idOrName: string): Do
   return findByName(db, organizationId, normalized.domain);
 }
 
-export function findByName(db: Db, organizationId: string, name: string): DomainRow | undefined {
-  return db
+// Every send asks it (sending policy, tracking defaults, signing).
+const byName = perConnection((db: Db) =>
+  db
     .select()
     .from(domains)
-    .where(and(eq(domains.organizationId, organizationId), eq(domains.name, name)))
-    .get();
+    .where(and(eq(domains.organizationId, sql.placeholder("organizationId")), eq(domains.name, sql.placeholder("name"))))
+    .prepare(),
+);
+
+export function findByName(db: Db, organizationId: string, name: string): DomainRow | undefined {
+  return byName(db).get({ organizationId, name });
 }
 
 export function listDomains(db: Db, organizationId: string): DomainRow[] {

@@ -6,6 +6,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { perConnection } from "../db/prepared.ts";
 import { emails, events } from "../db/schema/index.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -20,40 +21,29 @@ export interface EventLog {
   onAppend(listener: EventListener): void;
 }
 
-/**
- * Statements prepared once per connection: appending is on the hot path of every send and delivery, and the
- * query builder would otherwise build and prepare the SQL anew each time.
- */
-function prepareStatements(tx: Db) {
-  return {
-    insert: tx
-      .insert(events)
-      .values({
-        id: sql.placeholder("id"),
-        organizationId: sql.placeholder("organizationId"),
-        emailId: sql.placeholder("emailId"),
-        type: sql.placeholder("type"),
-        recipient: sql.placeholder("recipient"),
-        data: sql.placeholder("data"),
-        createdAt: sql.placeholder("createdAt"),
-      })
-      .prepare(),
-    setStatus: tx
-      .update(emails)
-      .set({ status: sql.placeholder("status") as unknown as string, updatedAt: sql.placeholder("updatedAt") as unknown as string })
-      .where(eq(emails.id, sql.placeholder("emailId")))
-      .prepare(),
-  };
-}
+/** Appending is on the hot path of every send and delivery. */
+const statementsFor = perConnection((tx: Db) => ({
+  insert: tx
+    .insert(events)
+    .values({
+      id: sql.placeholder("id"),
+      organizationId: sql.placeholder("organizationId"),
+      emailId: sql.placeholder("emailId"),
+      type: sql.placeholder("type"),
+      recipient: sql.placeholder("recipient"),
+      data: sql.placeholder("data"),
+      createdAt: sql.placeholder("createdAt"),
+    })
+    .prepare(),
+  setStatus: tx
+    .update(emails)
+    .set({ status: sql.placeholder("status") as unknown as string, updatedAt: sql.placeholder("updatedAt") as unknown as string })
+    .where(eq(emails.id, sql.placeholder("emailId")))
+    .prepare(),
+}));
 
 export function createEventLog(deps: { clock: Clock }): EventLog {
   const listeners: EventListener[] = [];
-  const statements = new WeakMap<Db, ReturnType<typeof prepareStatements>>();
-  const statementsFor = (tx: Db) => {
-    let prepared = statements.get(tx);
-    if (!prepared) statements.set(tx, (prepared = prepareStatements(tx)));
-    return prepared;
-  };
   return {
     append(tx, input) {
       const createdAt = isoTime(deps.clock.now());
