@@ -226,12 +226,12 @@ async function postfix(sinkPort: number, sink: { received: number }, tls: { cert
       throw new Error(`postfix ${action} failed:\n${log}`);
     }
   };
-  control("start");
   try {
+    control("start");
     await waitForPort(port);
     return await measure({ port, ca: tls.ca }, sink);
   } finally {
-    control("stop");
+    if (existsSync(join(base, "spool", "pid", "master.pid"))) control("stop");
     rmSync(base, { recursive: true, force: true });
   }
 }

@@ -262,6 +262,15 @@ describe("SMTP conversations answer with the code of the error table", () => {
       "5.7.1",
     ],
     [
+      "an Idempotency-Key replayed (the original id again, see below)",
+      async () => {
+        expect((await send(t.liveKey, ["a@dest.test"], message({ headers: ["Idempotency-Key: order-76"] }))).code).toBe(250);
+        return send(t.liveKey, ["a@dest.test"], message({ headers: ["Idempotency-Key: order-76"] }));
+      },
+      250,
+      "2.0.0",
+    ],
+    [
       "an Idempotency-Key reused with another message",
       async () => {
         expect((await send(t.liveKey, ["a@dest.test"], message({ headers: ["Idempotency-Key: order-77"] }))).code).toBe(250);

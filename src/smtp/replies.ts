@@ -38,6 +38,8 @@ export const PROTOCOL_REPLIES = {
   authRequiredText: `5.7.0 ${AUTH_REQUIRED}`,
   /** RFC 5321 §4.5.3.1.10: the client sends the remaining recipients in another transaction. */
   tooManyRecipients: (max: number) => reply(452, "4.5.3", `Too many recipients; at most ${max} per message`),
+  /** The client closed the connection in the middle of DATA: nothing was stored (the reply reaches no one). */
+  connectionLost: () => reply(451, "4.4.2", "Connection lost before the end of the message; nothing was stored"),
   /** RFC 5321 §3.8: the server closes the session with 421; the client reconnects and continues. */
   reconnect: (max: number) => reply(421, "4.7.0", `${max} messages sent on this connection; reconnect to send more`),
 } as const;

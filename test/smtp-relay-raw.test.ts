@@ -1,0 +1,62 @@
+/**
+ * The header changes the relay's raw-MIME input gets before it is stored (src/emails/raw-message.ts): Bcc and
+ * Idempotency-Key removed with their folded lines, Message-ID and Date added only when missing, every other byte
+ * kept — CRLF or bare LF, 8-bit header text, a message without a body.
+ */
+import { describe, expect, test } from "bun:test";
+import { finalizeRawMessage, formatRfc5322Date, readHeader } from "../src/emails/raw-message.ts";
+
+const DATE = new Date("2026-11-22T10:00:00.000Z");
+const ADDED = { messageId: "<new@example.com>", date: DATE };
+const finalize = (raw: string) => finalizeRawMessage(Buffer.from(raw, "latin1"), ADDED);
+
+describe("finalizing a submitted message", () => {
+  test.each([
+    [
+      "a folded Bcc goes with its continuation lines",
+      "From: a@example.com\r\nBcc: x@dest.test,\r\n  y@dest.test,\r\n\tz@dest.test\r\nMessage-ID: <m@c>\r\nDate: Sun, 22 Nov 2026 09:00:00 +0000\r\nSubject: Hi\r\n\r\nBody\r\n",
+      "From: a@example.com\r\nMessage-ID: <m@c>\r\nDate: Sun, 22 Nov 2026 09:00:00 +0000\r\nSubject: Hi\r\n\r\nBody\r\n",
+    ],
+    [
+      "every Bcc and Idempotency-Key field goes, whatever its case",
+      "BCC: x@dest.test\r\nFrom: a@example.com\r\nidempotency-key: k1\r\nbcc:y@dest.test\r\nMessage-ID: <m@c>\r\nDate: d\r\n\r\nBody",
+      "From: a@example.com\r\nMessage-ID: <m@c>\r\nDate: d\r\n\r\nBody",
+    ],
+    [
+      "a missing Message-ID and Date are added at the end of the header",
+      "From: a@example.com\r\nSubject: Hi\r\n\r\nBody\r\n",
+      "From: a@example.com\r\nSubject: Hi\r\nMessage-ID: <new@example.com>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\n\r\nBody\r\n",
+    ],
+    [
+      "a bare-LF message gets bare-LF header lines",
+      "From: a@example.com\nSubject: Hi\n\nBody\n",
+      "From: a@example.com\nSubject: Hi\nMessage-ID: <new@example.com>\nDate: Sun, 22 Nov 2026 10:00:00 +0000\n\nBody\n",
+    ],
+    [
+      "a message of headers only keeps its shape",
+      "From: a@example.com\r\nSubject: Hi",
+      "From: a@example.com\r\nSubject: Hi\r\nMessage-ID: <new@example.com>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\n",
+    ],
+    [
+      "8-bit header text and a body that looks like headers are kept byte for byte",
+      "From: Jos\xe9 <a@example.com>\r\nMessage-ID: <m@c>\r\nDate: d\r\n\r\nBcc: not a header\r\n\r\nmore\r\n",
+      "From: Jos\xe9 <a@example.com>\r\nMessage-ID: <m@c>\r\nDate: d\r\n\r\nBcc: not a header\r\n\r\nmore\r\n",
+    ],
+  ])("%s", (_name, input, expected) => {
+    expect(finalize(input).raw.toString("latin1")).toBe(expected);
+  });
+
+  test("the Message-ID already in the message is the one recorded", () => {
+    expect(finalize("Message-ID:\r\n <kept@client.test>\r\nDate: d\r\n\r\nx").messageId).toBe("<kept@client.test>");
+    expect(finalize("From: a@example.com\r\n\r\nx").messageId).toBe("<new@example.com>");
+  });
+
+  test("a header value is read unfolded", () => {
+    expect(readHeader(Buffer.from("Subject: x\r\nIdempotency-Key: order\r\n  -77\r\n\r\nbody"), "idempotency-key")).toBe("order  -77");
+    expect(readHeader(Buffer.from("Subject: x\r\n\r\nIdempotency-Key: in the body"), "Idempotency-Key")).toBeUndefined();
+  });
+
+  test("dates are RFC 5322 with a numeric zone", () => {
+    expect(formatRfc5322Date(new Date("2026-01-05T03:04:05Z"))).toBe("Mon, 05 Jan 2026 03:04:05 +0000");
+  });
+});
