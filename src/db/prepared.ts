@@ -4,6 +4,7 @@
  * running a prepared statement. Invariant: a statement runs on the connection it was prepared on, so inside a
  * writer transaction it joins that transaction.
  */
+import { sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 
 export function perConnection<T>(prepare: (db: Db) => T): (db: Db) => T {
@@ -13,4 +14,9 @@ export function perConnection<T>(prepare: (db: Db) => T): (db: Db) => T {
     if (prepared === undefined) statements.set(db, (prepared = prepare(db)));
     return prepared;
   };
+}
+
+/** `{key: sql.placeholder(key)}` for each key, for inserts and updates prepared with named parameters. */
+export function placeholders<K extends string>(keys: readonly K[]): Record<K, never> {
+  return Object.fromEntries(keys.map((key) => [key, sql.placeholder(key)])) as Record<K, never>;
 }

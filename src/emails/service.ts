@@ -7,6 +7,7 @@
  */
 import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { perConnection, placeholders } from "../db/prepared.ts";
 import { deliveries, emails, events as eventsTable } from "../db/schema/index.ts";
 import type { Writer } from "../db/writer.ts";
 import type { DomainService } from "../domains/service.ts";
@@ -91,6 +92,23 @@ function distinctAddresses(mailboxes: Mailbox[]): string[] {
   for (const m of mailboxes) if (!seen.has(addressKey(m.address))) seen.set(addressKey(m.address), m.address);
   return [...seen.values()];
 }
+
+/** Accepting a message is the hot path: its inserts are prepared once per connection. */
+const insertStatements = perConnection((tx: Db) => ({
+  email: tx
+    .insert(emails)
+    .values(
+      placeholders([
+        "id", "organizationId", "apiKeyId", "source", "mode", "messageId", "fromHeader", "envelopeFrom", "to", "cc", "bcc", "replyTo",
+        "subject", "html", "text", "tags", "status", "scheduledAt", "size", "raw", "createdAt", "updatedAt",
+      ]),
+    )
+    .prepare(),
+  delivery: tx
+    .insert(deliveries)
+    .values(placeholders(["id", "emailId", "organizationId", "recipient", "destination", "status", "nextAttemptAt", "lastResponse", "createdAt", "updatedAt"]))
+    .prepare(),
+}));
 
 export function createEmailService(deps: {
   db: Db;
@@ -207,52 +225,47 @@ export function createEmailService(deps: {
   const persist = (tx: Db, message: PreparedMessage) => {
     const now = clock.now();
     const createdAt = isoTime(now);
-    tx.insert(emails)
-      .values({
-        id: message.id,
+    const statements = insertStatements(tx);
+    statements.email.run({
+      id: message.id,
+      organizationId: message.organizationId,
+      apiKeyId: message.apiKeyId,
+      source: message.source,
+      mode: message.mode,
+      messageId: message.messageId,
+      fromHeader: message.fromHeader,
+      envelopeFrom: message.envelopeFrom,
+      to: message.to,
+      cc: message.cc,
+      bcc: message.bcc,
+      replyTo: message.replyTo,
+      subject: message.subject,
+      html: message.html,
+      text: message.text,
+      tags: message.tags,
+      status: message.scheduledAt ? "scheduled" : "queued",
+      scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
+      size: message.raw.length,
+      raw: message.raw,
+      createdAt,
+      updatedAt: createdAt,
+    });
+    const dueAt = message.scheduledAt ?? now;
+    for (const recipient of message.recipients) {
+      const suppressed = message.suppressed.has(addressKey(recipient));
+      statements.delivery.run({
+        id: newId(),
+        emailId: message.id,
         organizationId: message.organizationId,
-        apiKeyId: message.apiKeyId,
-        source: message.source,
-        mode: message.mode,
-        messageId: message.messageId,
-        fromHeader: message.fromHeader,
-        envelopeFrom: message.envelopeFrom,
-        to: message.to,
-        cc: message.cc,
-        bcc: message.bcc,
-        replyTo: message.replyTo,
-        subject: message.subject,
-        html: message.html,
-        text: message.text,
-        tags: message.tags,
-        status: message.scheduledAt ? "scheduled" : "queued",
-        scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
-        size: message.raw.length,
-        raw: message.raw,
+        recipient,
+        destination: domainOf(recipient),
+        status: suppressed ? "suppressed" : "queued",
+        nextAttemptAt: suppressed ? null : dueAt,
+        lastResponse: suppressed ? "recipient is on the suppression list" : null,
         createdAt,
         updatedAt: createdAt,
-      })
-      .run();
-    const dueAt = message.scheduledAt ?? now;
-    tx.insert(deliveries)
-      .values(
-        message.recipients.map((recipient) => {
-          const suppressed = message.suppressed.has(addressKey(recipient));
-          return {
-            id: newId(),
-            emailId: message.id,
-            organizationId: message.organizationId,
-            recipient,
-            destination: domainOf(recipient),
-            status: suppressed ? "suppressed" : "queued",
-            nextAttemptAt: suppressed ? null : dueAt,
-            lastResponse: suppressed ? "recipient is on the suppression list" : null,
-            createdAt,
-            updatedAt: createdAt,
-          };
-        }),
-      )
-      .run();
+      });
+    }
     const base = { organizationId: message.organizationId, emailId: message.id };
     for (const recipient of message.recipients) {
       if (message.suppressed.has(addressKey(recipient))) events.append(tx, { ...base, type: "email.suppressed", recipient, data: { reason: "suppressed" } });
