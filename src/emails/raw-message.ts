@@ -4,7 +4,7 @@
  * never touched, header fields other than Bcc and Idempotency-Key are copied byte for byte (folding, encodings,
  * 8-bit text included), and only a missing Message-ID and Date are added.
  */
-import { simpleParser, type AddressObject, type EmailAddress } from "mailparser";
+import type { AddressObject, EmailAddress } from "mailparser";
 import { validationError } from "../errors.ts";
 import { addressKey, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
 
@@ -123,6 +123,8 @@ function mailboxes(header: AddressObject | AddressObject[] | undefined): Mailbox
 
 /** Parses a MIME message (mailparser): decoded addresses, subject, html and text parts, attachment checksums. */
 export async function readRawMessage(raw: Buffer): Promise<RawMessageView> {
+  // Loaded on first use (SMTP only): importing mailparser costs a noticeable share of start-up time.
+  const { simpleParser } = await import("mailparser");
   const parsed = await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true, skipTextLinks: true, checksumAlgo: "sha256" });
   return {
     from: mailboxes(parsed.from),

@@ -10,7 +10,6 @@ import { X509Certificate } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSecureContext } from "node:tls";
-import { generate } from "selfsigned";
 import { ConfigError } from "../config/load.ts";
 import type { Logger } from "../lib/logger.ts";
 
@@ -81,6 +80,8 @@ async function generatedPair(options: CertificateOptions): Promise<KeyPair> {
   }
   // An EC P-256 key: as strong as RSA-3072, generated in milliseconds, accepted by every TLS 1.2+ client.
   const now = new Date();
+  // Loaded only when a pair must be generated (first start): it is the heaviest import of the relay.
+  const { generate } = await import("selfsigned");
   const generated = await generate([{ name: "commonName", value: options.hostname }], {
     keyType: "ec",
     curve: "P-256",
