@@ -25,6 +25,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import type { DeliveryJob, DeliveryResult, Provider } from "../providers/types.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
+import { createPoller } from "./poller.ts";
 import { planRetry, type RetryPolicy } from "./schedule.ts";
 
 export interface WorkerOptions extends RetryPolicy {
@@ -76,11 +77,8 @@ export function createDeliveryWorker(deps: {
   const owner = newId();
   const running = new Map<string, Promise<void>>();
   const perDestination = new Map<string, number>();
-  let timer: ReturnType<typeof setInterval> | undefined;
   /** Claiming on its own (timer, wake-ups) happens only between start() and stop(); runOnce() works regardless. */
-  let started = false;
-  let stopping = false;
-  let wakePending = false;
+  const poller = createPoller(() => pump(), options.pollMs);
 
   metrics.counter("mailroom_deliveries_total", "Delivery attempts by outcome.");
 
@@ -123,7 +121,7 @@ export function createDeliveryWorker(deps: {
   const claim = (): Claimed[] => {
     const free = options.concurrency - running.size;
     // Claim in batches: a claim query per freed slot would cost more than the deliveries themselves.
-    if (free <= 0 || stopping || (running.size > 0 && free < Math.max(1, options.concurrency >> 3))) return [];
+    if (free <= 0 || poller.stopping || (running.size > 0 && free < Math.max(1, options.concurrency >> 3))) return [];
     const now = clock.now();
     const chosen: Claimed[] = [];
     const planned = new Map<string, number>();
@@ -253,7 +251,7 @@ export function createDeliveryWorker(deps: {
       const left = (perDestination.get(job.destination) ?? 1) - 1;
       if (left > 0) perDestination.set(job.destination, left);
       else perDestination.delete(job.destination);
-      if (!stopping) wake();
+      poller.wake();
     });
     running.set(job.id, done);
     return done;
@@ -268,31 +266,16 @@ export function createDeliveryWorker(deps: {
     }
   };
 
-  const wake = () => {
-    if (wakePending || stopping || !started) return;
-    wakePending = true;
-    setImmediate(() => {
-      wakePending = false;
-      pump();
-    });
-  };
-
   return {
-    start() {
-      started = true;
-      stopping = false;
-      timer = setInterval(pump, options.pollMs);
-      wake();
-    },
-    wake,
+    start: poller.start,
+    wake: poller.wake,
     async runOnce() {
       const started = pump();
       await Promise.all(started);
       return started.length;
     },
     async stop() {
-      stopping = true;
-      if (timer) clearInterval(timer);
+      poller.stop();
       await Promise.all(running.values());
     },
     get inFlight() {

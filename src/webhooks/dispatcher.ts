@@ -26,6 +26,7 @@ import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { EndpointRefused, pinnedRequest, type EndpointGuard } from "./guard.ts";
+import { createPoller } from "../queue/poller.ts";
 import { outboxStatements } from "./repo.ts";
 import type { Signer, SigningKeys } from "./signing.ts";
 
@@ -160,10 +161,7 @@ export function createWebhookDispatcher(deps: {
   const claimed = new Set<string>();
   const attempts = new Map<string, Promise<void>>();
   const perEndpoint = new Map<string, number>();
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let started = false;
-  let stopping = false;
-  let wakePending = false;
+  const poller = createPoller(() => pump(), options.pollMs);
 
   metrics.counter("mailroom_webhook_attempts_total", "Webhook delivery attempts by result.");
 
@@ -180,7 +178,7 @@ export function createWebhookDispatcher(deps: {
    */
   const claimIn = (tx: Db): Claimed[] => {
     const free = options.concurrency - claimed.size;
-    if (free <= 0 || stopping) return [];
+    if (free <= 0 || poller.stopping) return [];
     const now = clock.now();
     const statements = outboxStatements(tx);
     const chosen: Claimed[] = [];
@@ -319,7 +317,7 @@ export function createWebhookDispatcher(deps: {
     const done = attempt(job).finally(() => {
       attempts.delete(job.id);
       release(job);
-      wake();
+      poller.wake();
     });
     attempts.set(job.id, done);
     return done;
@@ -327,7 +325,7 @@ export function createWebhookDispatcher(deps: {
 
   const pumping = new Set<Promise<Promise<void>[]>>();
   const pump = (): Promise<Promise<void>[]> => {
-    if (stopping) return Promise.resolve([]);
+    if (poller.stopping) return Promise.resolve([]);
     const claiming = claim()
       .then((jobs) => jobs.map(dispatch))
       .catch((error) => {
@@ -339,32 +337,16 @@ export function createWebhookDispatcher(deps: {
     return claiming;
   };
 
-  const wake = () => {
-    if (!started || wakePending || stopping) return;
-    wakePending = true;
-    setImmediate(() => {
-      wakePending = false;
-      pump();
-    });
-  };
-
   return {
-    start() {
-      started = true;
-      stopping = false;
-      timer = setInterval(pump, options.pollMs);
-      wake();
-    },
-    wake,
+    start: poller.start,
+    wake: poller.wake,
     async runOnce() {
       const started = await pump();
       await Promise.all(started);
       return started.length;
     },
     async stop() {
-      stopping = true;
-      started = false;
-      if (timer) clearInterval(timer);
+      poller.stop();
       // A claim may be committing: its deliveries are attempted and recorded before stop() returns.
       await Promise.all(pumping);
       await Promise.all(attempts.values());
