@@ -60,6 +60,8 @@ export interface Services {
   worker: DeliveryWorker;
   /** Seals secrets stored in the database (DKIM keys, webhook secrets). */
   secrets: SecretBox;
+  /** The one DNS resolver (`[dns] servers`) every lookup goes through. */
+  resolver: DnsResolver;
   webhooks: WebhookService;
   /** Sends the webhook outbox. */
   webhookDispatcher: WebhookDispatcher;
@@ -283,6 +285,7 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
     limiter,
     worker,
     secrets,
+    resolver,
     webhooks,
     webhookDispatcher,
     tracking,

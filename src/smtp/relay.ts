@@ -24,7 +24,7 @@ import { AppError, validationError } from "../errors.ts";
 import type { Actor } from "../keys/model.ts";
 import { requireScope, type KeyService } from "../keys/service.ts";
 import { normalizeAddress } from "../lib/addresses.ts";
-import { createResolver } from "../lib/dns.ts";
+import type { DnsResolver } from "../lib/dns.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
@@ -59,6 +59,8 @@ export interface SmtpRelayDeps {
   limiter: RateLimiter;
   logger: Logger;
   metrics: Metrics;
+  /** The process's one resolver (`[dns] servers`), for optional reverse lookups of clients. */
+  resolver: DnsResolver;
 }
 
 /** What the relay remembers about an authenticated connection. */
@@ -228,7 +230,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   };
 
   const reverseResolver = () => {
-    const resolver = createResolver(config.dns.servers);
+    const resolver = deps.resolver;
     return {
       reverse: (ip: string, callback: (err: Error | null, hostnames?: string[]) => void) =>
         void resolver.reverse(ip).then(
