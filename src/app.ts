@@ -10,6 +10,7 @@ import { openStore, type Store } from "./db/client.ts";
 import { createWriter, type Writer } from "./db/writer.ts";
 import { recordSettings } from "./domains/records.ts";
 import { createDomainService, type DomainService } from "./domains/service.ts";
+import { createDkimPool } from "./domains/dkim-pool.ts";
 import { createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
 import { createIdempotency, type Idempotency } from "./emails/idempotency.ts";
 import { createEmailService, type EmailService } from "./emails/service.ts";
@@ -168,7 +169,8 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
     },
     logger,
   });
-  const signer = createOutgoingSigner({ domains, returnPaths: createReturnPathCodec(secrets.deriveKey("return-path")), clock, logger });
+  const dkim = createDkimPool(new URL("./domains/dkim-worker.ts", import.meta.url));
+  const signer = createOutgoingSigner({ domains, returnPaths: createReturnPathCodec(secrets.deriveKey("return-path")), dkim, clock, logger });
   const liveDeps = { resolver, signer, logger };
   const suppressions = createSuppressionService({ db, writer, clock, events });
   const idempotency = createIdempotency({ db, clock });
@@ -266,6 +268,7 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
   const closeProviders = async () => {
     await capture.close();
     await live?.close();
+    dkim.close();
   };
 
   return {

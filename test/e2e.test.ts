@@ -6,6 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { tempDir } from "./helpers/app.ts";
 import { runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
+import { startSmtpDouble } from "./helpers/smtp-double.ts";
 
 const dataDir = tempDir("mailroom-e2e-");
 const env = { MAILROOM_DATA_DIR: dataDir, MAILROOM_HTTP_PORT: "0", MAILROOM_DNS_SERVERS: "127.0.0.1:1" };
@@ -58,3 +59,39 @@ test("a bad configuration value is one clear error and a non-zero exit", async (
   expect(code).not.toBe(0);
   expect(stderr.trim()).toBe('mailroom: configuration: http.port: expected an integer, got "eighty"');
 });
+
+test("the executable signs outgoing mail on its DKIM thread", async () => {
+  const smtp = await startSmtpDouble();
+  const dir = tempDir("mailroom-e2e-dkim-");
+  const relayEnv = {
+    ...env,
+    MAILROOM_DATA_DIR: dir,
+    MAILROOM_DELIVERY_PROVIDER: "smtp",
+    MAILROOM_SMARTHOST_HOST: "127.0.0.1",
+    MAILROOM_SMARTHOST_PORT: String(smtp.port),
+    MAILROOM_SMARTHOST_SECURITY: "none",
+  };
+  let relay: MailroomProcess | undefined;
+  try {
+    await runCli(["domains", "add", "example.com", "--verified"], relayEnv, true);
+    const { key } = JSON.parse(await runCli(["keys", "create", "--name", "dkim", "--scope", "full_access", "--json"], relayEnv, true));
+    relay = await startMailroom(relayEnv, { binary: true });
+    const sent = await fetch(`${relay.baseUrl}/v1/emails`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ from: "e2e@example.com", to: "someone@dest.test", subject: "Signed", html: "<p>Signed</p>" }),
+    });
+    expect(sent.status).toBe(200);
+    await smtp.waitFor(1);
+    const message = smtp.received[0]!;
+    expect(message.raw.toString()).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=example.com;/);
+    expect(message.mailFrom).toMatch(/^bounces\+[0-9a-f]{32}-[a-z2-7]{16}@send\.example\.com$/);
+    relay.proc.kill("SIGTERM");
+    expect(await relay.exited).toBe(0);
+    relay = undefined;
+  } finally {
+    relay?.proc.kill("SIGKILL");
+    await smtp.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 30_000);

@@ -19,6 +19,7 @@ import { normalizeDomain } from "../lib/addresses.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { DeliveryJob, Provider } from "../providers/types.ts";
+import type { DkimOptions, DkimPool, DkimResult } from "./dkim-pool.ts";
 import type { DomainService, SigningIdentity } from "./service.ts";
 
 /** Header fields signed when present (From first: RFC 6376 §5.4 requires it). */
@@ -103,34 +104,36 @@ export interface OutgoingSigner {
   prepare(job: DeliveryJob): Promise<DeliveryJob>;
 }
 
-/** mailauth is loaded on the first signature: its dependency tree would add ~100 ms to every start. */
-const loadMailauth = () => import("mailauth");
-
 /** Signatures kept for reuse: one message's deliveries (one per recipient) go out at nearly the same time. */
 const SIGNATURE_CACHE_SIZE = 256;
 
-export function createOutgoingSigner(deps: { domains: Pick<DomainService, "signingIdentity">; returnPaths: ReturnPathCodec; clock: Clock; logger: Logger }): OutgoingSigner {
-  const { domains, returnPaths, clock, logger } = deps;
+export function createOutgoingSigner(deps: {
+  domains: Pick<DomainService, "signingIdentity">;
+  returnPaths: ReturnPathCodec;
+  dkim: DkimPool;
+  clock: Clock;
+  logger: Logger;
+}): OutgoingSigner {
+  const { domains, returnPaths, dkim, clock, logger } = deps;
   // Every recipient of a message gets the same stored MIME and the return path is not part of it, so one
   // signature (about 2 ms of RSA and hashing) serves them all.
-  const signatures = new Map<string, Promise<{ signatures: string; errors: unknown[] }>>();
+  const signatures = new Map<string, Promise<DkimResult>>();
   const sign = (job: DeliveryJob, identity: SigningIdentity) => {
     const key = `${job.emailId}|${identity.domain}|${identity.selector}|${job.raw.length}`;
     let signed = signatures.get(key);
     if (!signed) {
       const signTime = new Date(clock.now());
-      signed = loadMailauth().then(({ dkimSign }) =>
-        dkimSign(job.raw, {
-          canonicalization: "relaxed/relaxed",
-          algorithm: "rsa-sha256",
-          signTime,
-          // mailauth reads a colon-separated list here, whatever its type declaration says.
-          headerList: SIGNED_HEADERS.join(":") as unknown as string[],
-          signatureData: [{ signingDomain: identity.domain, selector: identity.selector, privateKey: identity.privateKeyPem }],
-        } as Parameters<typeof dkimSign>[1]),
-      );
+      signed = dkim.sign(job.raw, {
+        canonicalization: "relaxed/relaxed",
+        algorithm: "rsa-sha256",
+        signTime,
+        // mailauth reads a colon-separated list here, whatever its type declaration says.
+        headerList: SIGNED_HEADERS.join(":") as unknown as string[],
+        signatureData: [{ signingDomain: identity.domain, selector: identity.selector, privateKey: identity.privateKeyPem }],
+      } as DkimOptions);
       signatures.set(key, signed);
-      signed.catch(() => signatures.delete(key));
+      // A failed signature is not kept: the message's other recipients get a fresh attempt.
+      void signed.then((result) => result.errors.length && signatures.delete(key));
       if (signatures.size > SIGNATURE_CACHE_SIZE) signatures.delete(signatures.keys().next().value!);
     }
     return signed;
