@@ -142,6 +142,9 @@ export function createEmailService(deps: {
     if (bytes > limits.maxMessageBytes) throw new AppError("payload_too_large", `The message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}.`);
   };
 
+  /** Who sent a message and how: the same for every input kind. */
+  const origin = (id: string, actor: Actor, source: EmailSource) => ({ id, organizationId: actor.organizationId, apiKeyId: actor.keyId, source, mode: actor.mode });
+
   /**
    * A message received as MIME (SMTP): the policy reads the From header and the envelope recipients; the bytes
    * are stored as sent apart from Bcc, Idempotency-Key, and a missing Message-ID or Date (see raw-message.ts).
@@ -165,11 +168,7 @@ export function createEmailService(deps: {
     // Recipients on the envelope but in neither To nor Cc were blind copies.
     const shown = new Set([...view.to, ...view.cc].map((m) => addressKey(m.address)));
     return {
-      id,
-      organizationId: actor.organizationId,
-      apiKeyId: actor.keyId,
-      source: input.source,
-      mode: actor.mode,
+      ...origin(id, actor, input.source),
       messageId: finalized.messageId,
       fromHeader: formatMailbox(from),
       envelopeFrom: from.address,
@@ -198,11 +197,7 @@ export function createEmailService(deps: {
     const composed = await composeMessage(id, fields, new Date(clock.now()), deps.decorate?.(id, actor.organizationId, fields));
     assertSize(composed.raw.length);
     return {
-      id,
-      organizationId: actor.organizationId,
-      apiKeyId: actor.keyId,
-      source: input.source,
-      mode: actor.mode,
+      ...origin(id, actor, input.source),
       messageId: composed.messageId,
       fromHeader: formatMailbox(fields.from),
       envelopeFrom: fields.from.address,
