@@ -130,7 +130,9 @@ async function run(argv: string[]): Promise<void> {
   try {
     const actor = await operator(services);
     const print = (value: unknown, human: () => void) => (values.json ? out(JSON.stringify(value, null, 2)) : human());
-    switch (`${command} ${sub ?? ""}`.trim()) {
+    // Grouped commands have a verb (`keys create`); the others take their argument directly (`backup FILE`).
+    const grouped = ["keys", "domains", "suppressions", "org"].includes(command);
+    switch (grouped ? `${command} ${sub ?? ""}`.trim() : command) {
       case "init":
         await initialise(services);
         return out(`Data directory ready: ${config.data_dir}`);
@@ -228,7 +230,11 @@ try {
   await run(Bun.argv.slice(2));
 } catch (error) {
   if (error instanceof ConfigError) fail(`configuration: ${error.message}`, 2);
-  if (error instanceof AppError) fail(`${error.name}: ${error.message}${error.details ? "\n" + error.details.map((d) => `  ${d.path}: ${d.message}`).join("\n") : ""}`);
+  if (error instanceof AppError) {
+    // The message already names the first problem; list the details only when there are more.
+    const more = error.details && error.details.length > 1 ? "\n" + error.details.map((d) => `  ${d.path}: ${d.message}`).join("\n") : "";
+    fail(`${error.name}: ${error.message}${more}`);
+  }
   if (error instanceof TypeError && /parseArgs|Unknown option|argument/i.test(String((error as { code?: string }).code ?? error.message))) fail(`${error.message}\n\n${USAGE}`, 2);
   throw error;
 }

@@ -2,6 +2,7 @@
  * End to end on the built executable (`npm run build` → dist/mailroom): first start on an empty data directory,
  * CLI key creation, a send over HTTP looked up until delivered, docs served from the binary, SIGTERM → exit 0.
  */
+import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { tempDir } from "./helpers/app.ts";
@@ -43,6 +44,14 @@ test("the executable serves, sends, and stops cleanly on SIGTERM", async () => {
     if (status !== "delivered") await Bun.sleep(50);
   }
   expect(status).toBe("delivered");
+
+  // A consistent copy while the server runs holds the message just accepted.
+  const backup = `${dataDir}-backup.db`;
+  await runCli(["backup", backup], env, true);
+  const copy = new Database(backup, { readonly: true });
+  expect(copy.query("SELECT status FROM emails WHERE id = ?").get(id)).toEqual({ status: "delivered" });
+  copy.close();
+  rmSync(backup);
 
   const docs = await fetch(`${server.baseUrl}/docs/assets/swagger-ui-bundle.js`);
   expect(docs.status).toBe(200);
