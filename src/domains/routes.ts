@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { readJsonBody } from "../http/body.ts";
+import { readJsonObject, unknownFields } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { requireScope } from "../keys/service.ts";
 import type { DomainService } from "./service.ts";
@@ -20,11 +20,9 @@ type Settings = { returnPathSubdomain?: string; openTracking?: boolean; clickTra
 
 /** Validates a JSON object of `allowed` fields: settings typed as documented, nothing unknown. */
 async function readSettings(request: Request, maxBytes: number, allowed: readonly string[]): Promise<{ body: Record<string, unknown>; settings: Settings }> {
-  const body = (await readJsonBody(request, maxBytes)) as Record<string, unknown>;
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON object" }]);
-  const problems: ErrorDetail[] = Object.keys(body)
-    .filter((k) => !allowed.includes(k))
-    .map((path) => ({ path, message: "unknown field" }));
+  // Unknown fields are reported together with the other problems, so one answer lists everything wrong.
+  const body = await readJsonObject(request, maxBytes);
+  const problems: ErrorDetail[] = unknownFields(body, allowed);
   for (const key of ["open_tracking", "click_tracking", "receiving_enabled"]) {
     if (body[key] !== undefined && typeof body[key] !== "boolean") problems.push({ path: key, message: "must be true or false" });
   }

@@ -2,7 +2,7 @@
  * Reads a JSON request body within the size limit. Invariant: a body over the limit is refused (413) before it is
  * buffered whole, and anything that is not JSON is a 400 `validation_error`, never a 500.
  */
-import { AppError } from "../errors.ts";
+import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
@@ -29,4 +29,27 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/** `unknown field` problems for every key of `body` outside `known`. */
+export function unknownFields(body: Record<string, unknown>, known: readonly string[]): ErrorDetail[] {
+  return Object.keys(body)
+    .filter((key) => !known.includes(key))
+    .map((path) => ({ path, message: "unknown field" }));
+}
+
+/**
+ * Reads a body that must be a JSON object. With `known`, fields outside it are refused; with `optional`, a request
+ * without a body reads as `{}`.
+ */
+export async function readJsonObject(request: Request, maxBytes: number, options: { known?: readonly string[]; optional?: boolean } = {}): Promise<Record<string, unknown>> {
+  if (options.optional && !request.headers.get("content-type") && (request.headers.get("content-length") ?? "0") === "0") return {};
+  const body = await readJsonBody(request, maxBytes);
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON object" }]);
+  const object = body as Record<string, unknown>;
+  if (options.known) {
+    const unknown = unknownFields(object, options.known);
+    if (unknown.length) throw validationError(unknown);
+  }
+  return object;
 }

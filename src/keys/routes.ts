@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { AppError, validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { readJsonBody } from "../http/body.ts";
+import { readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { isUuid } from "../lib/ids.ts";
 import type { KeyMode } from "./model.ts";
@@ -19,7 +19,7 @@ const CreateKeySchema = t.Object(
   { additionalProperties: false },
 );
 
-const KNOWN = new Set(Object.keys(CreateKeySchema.properties));
+const KNOWN = Object.keys(CreateKeySchema.properties);
 
 export function keyRoutes(deps: AuthDeps) {
   const { keys, config } = deps;
@@ -29,10 +29,7 @@ export function keyRoutes(deps: AuthDeps) {
       "/v1/api-keys",
       async ({ request, actor }) => {
         requireScope(actor, "api_keys:write");
-        const body = (await readJsonBody(request, config.http.max_body_bytes)) as Record<string, unknown>;
-        if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON object" }]);
-        const unknown = Object.keys(body).filter((k) => !KNOWN.has(k));
-        if (unknown.length) throw validationError(unknown.map((path) => ({ path, message: "unknown field" })));
+        const body = await readJsonObject(request, config.http.max_body_bytes, { known: KNOWN });
         if (typeof body.name !== "string") throw validationError([{ path: "name", message: "is required" }]);
         if (!Array.isArray(body.scopes) || body.scopes.some((s) => typeof s !== "string")) throw validationError([{ path: "scopes", message: "must be an array of scope names" }]);
         if (body.mode !== undefined && body.mode !== "live" && body.mode !== "test") throw validationError([{ path: "mode", message: "must be live or test" }]);

@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { readJsonBody } from "../http/body.ts";
+import { readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseLimit } from "../http/query.ts";
 import { requireScope } from "../keys/service.ts";
@@ -26,10 +26,7 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
       "/v1/suppressions",
       async ({ request, actor }) => {
         requireScope(actor, "suppressions:write");
-        const body = (await readJsonBody(request, config.http.max_body_bytes)) as Record<string, unknown>;
-        if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON object" }]);
-        const unknown = Object.keys(body).filter((k) => k !== "email" && k !== "reason");
-        if (unknown.length) throw validationError(unknown.map((path) => ({ path, message: "unknown field" })));
+        const body = await readJsonObject(request, config.http.max_body_bytes, { known: ["email", "reason"] });
         if (typeof body.email !== "string") throw validationError([{ path: "email", message: "is required" }]);
         return suppressions.add(actor.organizationId, { email: body.email, origin: "manual", reason: (body.reason as string | undefined) ?? null });
       },

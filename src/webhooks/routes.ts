@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { AppError, validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { readJsonBody } from "../http/body.ts";
+import { readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseCursor, parseEnum, parseLimit } from "../http/query.ts";
 import { isUuid } from "../lib/ids.ts";
@@ -30,15 +30,6 @@ const TestSchema = t.Object({ type: t.Optional(t.String({ description: "Event ty
 
 const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 
-/** Reads a JSON object body, refusing fields outside `known`; an empty body is `{}` when `optional`. */
-async function readObject(request: Request, maxBytes: number, known: readonly string[], optional = false): Promise<Record<string, unknown>> {
-  if (optional && !request.headers.get("content-type") && (request.headers.get("content-length") ?? "0") === "0") return {};
-  const body = await readJsonBody(request, maxBytes);
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON object" }]);
-  const unknown = Object.keys(body).filter((key) => !known.includes(key));
-  if (unknown.length) throw validationError(unknown.map((path) => ({ path, message: "unknown field" })));
-  return body as Record<string, unknown>;
-}
 
 const webhookId = (id: string) => {
   if (!isUuid(id)) throw new AppError("not_found", "Webhook not found.");
@@ -58,7 +49,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .post(
       "/v1/webhooks",
       async ({ request, actor }) => {
-        const body = await readObject(request, maxBody, ["endpoint", "events", "description"]);
+        const body = await readJsonObject(request, maxBody, { known: ["endpoint", "events", "description"] });
         return webhooks.create(actor, { endpoint: body.endpoint as string, events: body.events as string[], description: body.description as string | undefined });
       },
       { parse: "none", detail: { summary: "Register an endpoint (the signing secret is shown in this answer only)", tags, requestBody: jsonContent(CreateSchema) } },
@@ -68,7 +59,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .patch(
       "/v1/webhooks/:id",
       async ({ request, actor, params }) => {
-        const body = await readObject(request, maxBody, ["endpoint", "events", "description", "status"]);
+        const body = await readJsonObject(request, maxBody, { known: ["endpoint", "events", "description", "status"] });
         return webhooks.update(actor, webhookId(params.id), body as Parameters<WebhookService["update"]>[2]);
       },
       { parse: "none", detail: { summary: "Change an endpoint's URL, events or description; enable or disable it", tags, requestBody: jsonContent(UpdateSchema) } },
@@ -80,7 +71,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .post(
       "/v1/webhooks/:id/test",
       async ({ request, actor, params }) => {
-        const body = await readObject(request, maxBody, ["type"], true);
+        const body = await readJsonObject(request, maxBody, { known: ["type"], optional: true });
         if (body.type !== undefined && typeof body.type !== "string") throw validationError([{ path: "type", message: "must be an event type" }]);
         return webhooks.sendTest(actor, webhookId(params.id), body.type as string | undefined);
       },
