@@ -139,7 +139,7 @@ async function resolveTxt(servers: readonly ServerAddress[], name: string, timeo
 }
 
 /** A resolver using `servers` (`ip` or `ip:port`, `[v6]:port`); the system's servers when the list is empty. */
-export function createResolver(servers: readonly string[], options: { timeoutMs?: number; tries?: number } = {}): DnsResolver {
+export function createResolver(servers: readonly string[], options: ResolverOptions = {}): DnsResolver {
   const timeoutMs = options.timeoutMs ?? 5000;
   const tries = options.tries ?? 2;
   const resolver = new dns.Resolver({ timeout: timeoutMs, tries });
