@@ -15,7 +15,7 @@ import { createOutgoingSigner, createReturnPathCodec, withSigning, type Outgoing
 import { createIdempotency, type Idempotency } from "./emails/idempotency.ts";
 import { createEmailService, type EmailService } from "./emails/service.ts";
 import { createEventLog, type EventLog } from "./events/service.ts";
-import { createHttpApp, type HttpApp } from "./http/app.ts";
+import { createHttpApp, listenHttp, type HttpApp } from "./http/app.ts";
 import type { KeyMode } from "./keys/model.ts";
 import { createKeyService, type KeyService } from "./keys/service.ts";
 import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter.ts";
@@ -301,7 +301,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const services = createServices(config, options);
   const { logger, worker, writer, store } = services;
   let ready = false;
-  let server: ReturnType<HttpApp["listen"]> | undefined;
+  let server: ReturnType<typeof listenHttp> | undefined;
   let janitor: ReturnType<typeof setInterval> | undefined;
 
   const http = createHttpApp({ ...services, version: VERSION, isReady: () => ready });
@@ -312,16 +312,20 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     http,
     smtp,
     async start() {
-      server = http.listen({ hostname: config.http.host, port: config.http.port, maxRequestBodySize: config.http.max_body_bytes + 1024 });
-      const bound = server.server!;
-      services.httpAddress.port = bound.port!;
+      server = listenHttp(http, logger, {
+        hostname: config.http.host,
+        port: config.http.port,
+        maxRequestBodySize: config.http.max_body_bytes + 1024,
+        idleTimeout: Math.ceil(config.http.idle_timeout / 1000),
+      });
+      services.httpAddress.port = server.port!;
       const relay = await smtp.start();
       worker.start();
       services.webhookDispatcher.start();
       services.domains.start(DOMAIN_CHECK_POLL_MS);
       janitor = setInterval(() => services.idempotency.prune(), IDEMPOTENCY_PRUNE_MS);
       ready = true;
-      return [{ name: "http", host: config.http.host, port: bound.port! }, ...relay];
+      return [{ name: "http", host: config.http.host, port: server.port! }, ...relay];
     },
     async stop() {
       ready = false;

@@ -36,7 +36,12 @@ export interface ErrorEntry {
   smtp: SmtpReply;
   /** Reply when the error concerns the message content (after DATA), where it differs. */
   smtpData?: SmtpReply;
+  /** Replies for a named condition of this error, where SMTP has a more precise code than the name's. */
+  smtpFor?: Partial<Record<ErrorCondition, SmtpReply>>;
 }
+
+/** Conditions that keep their error's name and HTTP status but have their own SMTP reply. */
+export type ErrorCondition = "storage_full";
 
 /**
  * Names that cannot arise in an SMTP session (look-ups, idempotency of HTTP requests) still map to a reply so a
@@ -59,7 +64,8 @@ export const ERROR_TABLE: Record<ErrorName, ErrorEntry> = {
   domain_not_verified: { status: 422, reason: "Unprocessable Entity", smtp: { code: 550, enhanced: "5.7.1" } },
   rate_limit_exceeded: { status: 429, reason: "Too Many Requests", smtp: { code: 451, enhanced: "4.7.1" } },
   internal_error: { status: 500, reason: "Internal Server Error", smtp: { code: 451, enhanced: "4.3.0" } },
-  service_unavailable: { status: 503, reason: "Service Unavailable", smtp: { code: 421, enhanced: "4.3.2" } },
+  // RFC 3463 §3.4: 4.3.1 "mail system full" with RFC 5321's 452 "insufficient system storage".
+  service_unavailable: { status: 503, reason: "Service Unavailable", smtp: { code: 421, enhanced: "4.3.2" }, smtpFor: { storage_full: { code: 452, enhanced: "4.3.1" } } },
 };
 
 export const ERROR_NAMES = Object.keys(ERROR_TABLE) as ErrorName[];
@@ -76,11 +82,13 @@ export interface AppErrorOptions {
   retryAfter?: number;
   /** Log-facing reason; never shown to the client. */
   cause?: unknown;
+  condition?: ErrorCondition;
 }
 
 export class AppError extends Error {
   readonly details?: ErrorDetail[];
   readonly retryAfter?: number;
+  readonly condition?: ErrorCondition;
 
   constructor(
     override readonly name: ErrorName,
@@ -91,6 +99,7 @@ export class AppError extends Error {
     super(message, { cause: options.cause });
     this.details = options.details;
     this.retryAfter = options.retryAfter;
+    this.condition = options.condition;
   }
 
   get status(): number {
@@ -101,6 +110,12 @@ export class AppError extends Error {
   get temporary(): boolean {
     return ERROR_TABLE[this.name].smtp.code < 500;
   }
+}
+
+/** The SMTP reply of an error at a stage of the transaction: its condition's, else its content reply after DATA. */
+export function smtpReplyOf(error: AppError, stage: "command" | "data"): SmtpReply {
+  const entry = ERROR_TABLE[error.name];
+  return (error.condition && entry.smtpFor?.[error.condition]) || (stage === "data" && entry.smtpData) || entry.smtp;
 }
 
 /** Every failure becomes an AppError; unknown ones keep their cause for the log and say nothing to the client. */

@@ -98,6 +98,83 @@ describe("connection hygiene", () => {
   });
 });
 
+describe("hostile clients", () => {
+  const refusedContent = async (message: Buffer | string) => {
+    const { login } = await relay();
+    const chat = await login();
+    expect((await chat.send("MAIL FROM:<hi@example.com>")).code).toBe(250);
+    expect((await chat.send("RCPT TO:<a@dest.test>")).code).toBe(250);
+    expect((await chat.send("DATA")).code).toBe(354);
+    return chat.data(message);
+  };
+
+  test("a NUL byte in the message is refused with 554 5.6.0, and nothing is stored", async () => {
+    const reply = await refusedContent(Buffer.from("From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\nHel\0lo.\r\n", "latin1"));
+    expect([reply.code, reply.lines[0]!.split(" ")[0]]).toEqual([554, "5.6.0"]);
+    expect(reply.text).toContain("NUL");
+    expect(t!.app.services.emails.list(t!.app.services.keys.authenticate(t!.liveKey), { limit: 10 }).data).toHaveLength(0);
+  });
+
+  test("a line over 998 octets is refused with 554 5.6.0 naming the line (RFC 5321 §4.5.3.1.6)", async () => {
+    const reply = await refusedContent(`From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\nshort\r\n${"x".repeat(200_000)}\r\n`);
+    expect([reply.code, reply.lines[0]!.split(" ")[0]]).toEqual([554, "5.6.0"]);
+    expect(reply.text).toContain("Line 6 of the message is 200000 octets");
+  });
+
+  test("a line of exactly 998 octets is accepted", async () => {
+    const reply = await refusedContent(`From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\n${"x".repeat(998)}\r\n`);
+    expect(reply.code).toBe(250);
+  });
+
+  test("each failed AUTH from a client makes its next failure reply wait longer; a success resets it", async () => {
+    const { connect } = await relay({ auth_failure_delay: "150ms" });
+    const chat = await connect();
+    expect((await chat.send("EHLO client.test")).code).toBe(250);
+    const timed = async (line: string) => {
+      const started = performance.now();
+      const reply = await chat.send(line);
+      return { code: reply.code, ms: performance.now() - started };
+    };
+    const first = await timed(authPlain("apikey", "mr_live_wrong"));
+    const second = await timed(authPlain("apikey", "mr_live_wrong"));
+    expect([first.code, second.code]).toEqual([535, 535]);
+    // Lower bounds only: the delays are the behaviour; how fast the rest runs is not asserted.
+    expect(first.ms).toBeGreaterThanOrEqual(140);
+    expect(second.ms).toBeGreaterThanOrEqual(290);
+    // Another connection from the same address inherits the count.
+    const other = await connect();
+    expect((await other.send("EHLO client.test")).code).toBe(250);
+    const started = performance.now();
+    expect((await other.send(authPlain("apikey", "mr_live_wrong"))).code).toBe(535);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(590);
+  });
+
+  test("beyond max_clients_per_ip a client's connection is refused with 421 4.7.0; closing one frees its slot", async () => {
+    const { connect } = await relay({ max_clients_per_ip: 2 });
+    const first = await connect();
+    await connect();
+    const third = await connect();
+    expect([third.greeting.code, third.greeting.lines[0]!.split(" ")[0]]).toEqual([421, "4.7.0"]);
+    first.close();
+    await first.closed();
+    await Bun.sleep(50);
+    expect((await connect()).greeting.code).toBe(220);
+  });
+
+  test("a client that stops in the middle of DATA is cut off by idle_timeout, nothing is stored, and its slot is freed", async () => {
+    const { connect, login } = await relay({ idle_timeout: "300ms", max_clients: 1 });
+    const chat = await login();
+    expect((await chat.send("MAIL FROM:<hi@example.com>")).code).toBe(250);
+    expect((await chat.send("RCPT TO:<a@dest.test>")).code).toBe(250);
+    expect((await chat.send("DATA")).code).toBe(354);
+    chat.write("From: hi@example.com\r\nTo: a@dest.test\r\nSubject: half\r\n\r\nHalf a mess");
+    await chat.closed();
+    expect(t!.app.services.emails.list(t!.app.services.keys.authenticate(t!.liveKey), { limit: 10 }).data).toHaveLength(0);
+    await Bun.sleep(50);
+    expect((await connect()).greeting.code).toBe(220);
+  });
+});
+
 describe("shutdown", () => {
   test("stops accepting, tells idle sessions 421 4.3.2 and closes them", async () => {
     const { connect, login } = await relay();
@@ -125,6 +202,8 @@ describe("unknown errors", () => {
     const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.reference === reference);
     expect(logged.level).toBe("error");
     expect(JSON.stringify(logged.err)).toContain("deliveries");
+    // Logged once: no second line repeats the failure.
+    expect(lines.filter((line) => line.includes(reference!))).toHaveLength(1);
     t!.app.services.store.sqlite.exec("ALTER TABLE deliveries_moved RENAME TO deliveries");
   });
 });

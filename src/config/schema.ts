@@ -46,6 +46,9 @@ export const CONFIG_SCHEMA = {
     port: int(3000, 0, 65535, "HTTP port; 0 picks an ephemeral port (tests)."),
     public_url: string("", "Base URL users and recipients reach this server at (e.g. https://mail.example.com); derived from host and port when empty."),
     max_body_bytes: int(56 * MIB, 1024, 1024 * MIB, "Largest accepted request body; base64 attachments make JSON about 4/3 of the message size."),
+    idle_timeout: duration("30s", "A connection that sends nothing for this long is closed (at most 255s)."),
+    body_timeout: duration("30s", "Time a request body may take before body_min_rate applies; a slower body is refused (400)."),
+    body_min_rate: int(4096, 1, 1024 * MIB, "Bytes per second a request body must keep up beyond body_timeout (each byte extends the deadline)."),
   },
   limits: {
     key_requests_per_minute: int(100, 1, 10_000_000, "Requests (and SMTP messages) per API key in any sliding 60 s window."),
@@ -126,6 +129,8 @@ export const CONFIG_SCHEMA = {
     idle_timeout: duration("5m", "A client silent this long is disconnected (RFC 5321 §4.5.3.2.7 asks servers to wait at least 5 minutes)."),
     max_messages_per_connection: int(1000, 1, 1_000_000, "Messages one connection may send before it is asked to reconnect (421)."),
     max_unauthenticated_commands: int(10, 1, 1000, "Commands a TLS client may issue before AUTH before it is disconnected."),
+    max_clients_per_ip: int(64, 1, 100_000, "Concurrent connections from one client address (IPv6: one /64) per listener; more are refused with 421."),
+    auth_failure_delay: duration("500ms", "Delay of the reply to a failed AUTH; it doubles with each further failure from the same address (up to 16 times), and a success resets it. 0s disables."),
     reverse_lookup: bool(false, "Look up client host names (PTR) through [dns] servers, for logs only."),
     greeting_pause: bool(false, "Wait 100 ms before the greeting to catch clients that talk too soon (a spam-bot trap of little use on AUTH-only ports; it costs clients that connect per message 100 ms each)."),
   },

@@ -1,11 +1,13 @@
 /**
  * Group commit. Every write that must be durable before an answer goes through `write()`: the writes queued in
  * one event-loop turn share one transaction and so one fsync (synchronous=FULL), each inside its own savepoint so
- * a failing write rolls back alone. Invariant: a write's promise resolves only after its COMMIT returned — a
+ * a failing write rolls back alone. A full disk or an I/O error rejects with `service_unavailable` (db/faults.ts).
+ * Invariant: a write's promise resolves only after its COMMIT returned — a
  * caller may answer 200 then and never earlier.
  */
 import type { Database } from "bun:sqlite";
 import type { Db } from "./client.ts";
+import { asStoreFault } from "./faults.ts";
 
 interface PendingWrite {
   work: (db: Db) => unknown;
@@ -35,14 +37,25 @@ export function createWriter(sqlite: Database, db: Db): Writer {
     }
   };
 
+  const abandon = () => {
+    try {
+      if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+    } catch {
+      // A failed COMMIT or ROLLBACK TO may already have ended the transaction.
+    }
+  };
+
   const commitBatch = (batch: PendingWrite[]) => {
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    const rejectAll = (error: unknown) => {
+      const reason = asStoreFault(error);
+      for (const item of batch) item.reject(reason);
+    };
     try {
       sqlite.exec("BEGIN IMMEDIATE");
     } catch (error) {
-      for (const item of batch) item.reject(error);
-      return;
+      return rejectAll(error);
     }
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     for (const item of batch) {
       sqlite.exec("SAVEPOINT write_item");
       try {
@@ -50,21 +63,24 @@ export function createWriter(sqlite: Database, db: Db): Writer {
         sqlite.exec("RELEASE write_item");
         outcomes.push({ ok: true, value });
       } catch (error) {
-        sqlite.exec("ROLLBACK TO write_item");
-        sqlite.exec("RELEASE write_item");
-        outcomes.push({ ok: false, error });
+        // SQLITE_FULL and I/O errors may roll the whole transaction back on their own (sqlite.org/lang_transaction
+        // "Response To Errors Within A Transaction"): then the writes before this one are gone too, and all fail.
+        if (!sqlite.inTransaction) return rejectAll(error);
+        try {
+          sqlite.exec("ROLLBACK TO write_item");
+          sqlite.exec("RELEASE write_item");
+        } catch {
+          abandon();
+          return rejectAll(error);
+        }
+        outcomes.push({ ok: false, error: asStoreFault(error) });
       }
     }
     try {
       sqlite.exec("COMMIT");
     } catch (error) {
-      try {
-        sqlite.exec("ROLLBACK");
-      } catch {
-        // The failed COMMIT may already have ended the transaction.
-      }
-      for (const item of batch) item.reject(error);
-      return;
+      abandon();
+      return rejectAll(error);
     }
     batch.forEach((item, i) => {
       const outcome = outcomes[i]!;

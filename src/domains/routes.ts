@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { readJsonObject, unknownFields } from "../http/body.ts";
+import { bodyLimits, readJsonObject, unknownFields, type BodyLimits } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { requireScope } from "../keys/service.ts";
 import type { DomainService } from "./service.ts";
@@ -19,9 +19,9 @@ const UpdateSchema = t.Object(SETTINGS, { additionalProperties: false });
 type Settings = { returnPathSubdomain?: string; openTracking?: boolean; clickTracking?: boolean; receivingEnabled?: boolean };
 
 /** Validates a JSON object of `allowed` fields: settings typed as documented, nothing unknown. */
-async function readSettings(request: Request, maxBytes: number, allowed: readonly string[]): Promise<{ body: Record<string, unknown>; settings: Settings }> {
+async function readSettings(request: Request, limits: BodyLimits, allowed: readonly string[]): Promise<{ body: Record<string, unknown>; settings: Settings }> {
   // Unknown fields are reported together with the other problems, so one answer lists everything wrong.
-  const body = await readJsonObject(request, maxBytes);
+  const body = await readJsonObject(request, limits);
   const problems: ErrorDetail[] = unknownFields(body, allowed);
   for (const key of ["open_tracking", "click_tracking", "receiving_enabled"]) {
     if (body[key] !== undefined && typeof body[key] !== "boolean") problems.push({ path: key, message: "must be true or false" });
@@ -41,14 +41,14 @@ async function readSettings(request: Request, maxBytes: number, allowed: readonl
 
 export function domainRoutes(deps: AuthDeps & { domains: DomainService }) {
   const { domains, config } = deps;
-  const maxBytes = config.http.max_body_bytes;
+  const limits = bodyLimits(config);
   return new Elysia()
     .use(authenticated(deps))
     .post(
       "/v1/domains",
       async ({ request, actor }) => {
         requireScope(actor, "domains:write");
-        const { body, settings } = await readSettings(request, maxBytes, Object.keys(CreateSchema.properties));
+        const { body, settings } = await readSettings(request, limits, Object.keys(CreateSchema.properties));
         if (typeof body.name !== "string") throw validationError([{ path: "name", message: "is required" }]);
         return domains.add(actor.organizationId, body.name, settings);
       },
@@ -66,7 +66,7 @@ export function domainRoutes(deps: AuthDeps & { domains: DomainService }) {
       "/v1/domains/:id",
       ({ actor, params }) => {
         requireScope(actor, "domains:read");
-        return domains.get(actor.organizationId, decodeURIComponent(params.id));
+        return domains.get(actor.organizationId, params.id);
       },
       { detail: { summary: "Get a domain (by id or name) with its records and their status", tags: ["Domains"] } },
     )
@@ -74,7 +74,7 @@ export function domainRoutes(deps: AuthDeps & { domains: DomainService }) {
       "/v1/domains/:id/verify",
       ({ actor, params }) => {
         requireScope(actor, "domains:write");
-        return domains.verify(actor.organizationId, decodeURIComponent(params.id));
+        return domains.verify(actor.organizationId, params.id);
       },
       { detail: { summary: "Check the domain's DNS records now", tags: ["Domains"] } },
     )
@@ -82,8 +82,8 @@ export function domainRoutes(deps: AuthDeps & { domains: DomainService }) {
       "/v1/domains/:id",
       async ({ request, actor, params }) => {
         requireScope(actor, "domains:write");
-        const { settings } = await readSettings(request, maxBytes, Object.keys(UpdateSchema.properties));
-        return domains.update(actor.organizationId, decodeURIComponent(params.id), settings);
+        const { settings } = await readSettings(request, limits, Object.keys(UpdateSchema.properties));
+        return domains.update(actor.organizationId, params.id, settings);
       },
       { parse: "none", detail: { summary: "Update tracking defaults, the return-path subdomain or receiving", tags: ["Domains"], requestBody: jsonContent(UpdateSchema) } },
     )
@@ -91,7 +91,7 @@ export function domainRoutes(deps: AuthDeps & { domains: DomainService }) {
       "/v1/domains/:id/dkim/rotate",
       ({ actor, params }) => {
         requireScope(actor, "domains:write");
-        return domains.rotateDkim(actor.organizationId, decodeURIComponent(params.id));
+        return domains.rotateDkim(actor.organizationId, params.id);
       },
       { detail: { summary: "Start a DKIM key rotation: publish the new selector; it signs once found", tags: ["Domains"] } },
     )
@@ -100,7 +100,7 @@ export function domainRoutes(deps: AuthDeps & { domains: DomainService }) {
       ({ actor, params, query }) => {
         requireScope(actor, "domains:write");
         if (query.force !== undefined && query.force !== "true" && query.force !== "false") throw validationError([{ path: "force", message: "must be true or false" }]);
-        return domains.remove(actor.organizationId, decodeURIComponent(params.id), { force: query.force === "true" });
+        return domains.remove(actor.organizationId, params.id, { force: query.force === "true" });
       },
       { detail: { summary: "Delete a domain; refused while mail from it is queued unless force=true (that mail then fails)", tags: ["Domains"] } },
     );

@@ -7,6 +7,7 @@
 import { compile } from "html-to-text";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { domainOf, type Mailbox } from "../lib/addresses.ts";
+import { encodeHeaderValue } from "./header-encoding.ts";
 import type { ComposedFields } from "./model.ts";
 
 export interface ComposedMessage {
@@ -45,18 +46,23 @@ export async function composeMessage(emailId: string, fields: ComposedFields, da
   // The URL is base64url and path characters only, so it needs no escaping in html.
   const fill = (content: string) => (unsubscribeUrl ? content.replace(UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl) : content);
   const html = transformHtml ? transformHtml(fill(fields.html)) : fill(fields.html);
-  const headers = fields.headers.map(([key, value]) => ({ key, value }));
+  // Subject and custom headers are written by the one header encoder (header-encoding.ts), not folded by nodemailer,
+  // whose folding leaves lines of whitespace alone when a value holds a long run of spaces.
+  const prepared = (key: string, value: string) => ({ key, value: { prepared: true, value: encodeHeaderValue(key, value) } });
+  // References is one of the fields nodemailer formats itself (a list of message ids) and ignores when prepared.
+  const custom = fields.headers.map(([key, value]) => (key.toLowerCase() === "references" ? { key, value } : prepared(key, value)));
+  const headers: Array<{ key: string; value: string | { prepared: boolean; value: string } }> = [prepared("Subject", fields.subject), ...custom];
   if (unsubscribeUrl) {
     // RFC 8058 §3.1: an https URI in List-Unsubscribe plus List-Unsubscribe-Post with this exact value; both must
     // be covered by the DKIM signature (RFC 8058 §4), which the signer's header list takes care of.
-    headers.push({ key: "List-Unsubscribe", value: `<${unsubscribeUrl}>` }, { key: "List-Unsubscribe-Post", value: "List-Unsubscribe=One-Click" });
+    headers.push(prepared("List-Unsubscribe", `<${unsubscribeUrl}>`), prepared("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
   }
   const composer = new MailComposer({
     from: asAddress(fields.from),
+    sender: fields.sender ? asAddress(fields.sender) : undefined,
     to: fields.to.map(asAddress),
     cc: fields.cc.length ? fields.cc.map(asAddress) : undefined,
     replyTo: fields.replyTo.length ? fields.replyTo.map(asAddress) : undefined,
-    subject: fields.subject,
     html,
     text: fill(text),
     messageId,

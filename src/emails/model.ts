@@ -37,6 +37,8 @@ export interface AttachmentInput {
 /** A message built from JSON fields (HTTP API, CLI), validated and normalised. */
 export interface ComposedFields {
   from: Mailbox;
+  /** A `Sender` header given among the custom headers; its domain must pass the same check as From's. */
+  sender?: Mailbox;
   to: Mailbox[];
   cc: Mailbox[];
   bcc: Mailbox[];

@@ -57,6 +57,33 @@ function fieldValue(field: HeaderField): string {
   return field.text.slice(field.text.indexOf(":") + 1).replace(/\r?\n(?=[ \t])/g, "").trim();
 }
 
+/** RFC 5321 §4.5.3.1.6: a text line is at most 1000 octets with its CRLF. */
+const MAX_LINE_OCTETS = 998;
+
+/**
+ * Refuses bytes that no SMTP hop downstream may carry: NUL (RFC 5322 §2.3 / RFC 5321 §4.5.2 transparency does not
+ * cover it) and lines over the RFC 5321 limit, which a smarthost would refuse or break — better refused at
+ * submission, where the client still learns why.
+ */
+export function assertTransmittable(raw: Buffer): void {
+  const nul = raw.indexOf(0);
+  if (nul >= 0) {
+    throw validationError([{ path: "message", message: `NUL byte at offset ${nul}` }], "The message contains a NUL byte, which mail cannot carry.");
+  }
+  for (let start = 0, line = 1; start < raw.length; line++) {
+    const newline = raw.indexOf(0x0a, start);
+    const end = newline < 0 ? raw.length : newline;
+    const length = end - start - (end > start && raw[end - 1] === 0x0d ? 1 : 0);
+    if (length > MAX_LINE_OCTETS) {
+      throw validationError(
+        [{ path: "message", message: `line ${line} is ${length} octets` }],
+        `Line ${line} of the message is ${length} octets long; SMTP allows ${MAX_LINE_OCTETS} plus CRLF (RFC 5321 section 4.5.3.1.6).`,
+      );
+    }
+    start = end + 1;
+  }
+}
+
 /** The first value of a header field, or undefined. */
 export function readHeader(raw: Buffer, name: string): string | undefined {
   const field = splitMessage(raw).fields.find((f) => f.name === name.toLowerCase());
@@ -100,6 +127,8 @@ export function finalizeRawMessage(raw: Buffer, added: { messageId: string; date
 /** What the record and the sending policy need to know about a MIME message. */
 export interface RawMessageView {
   from: Mailbox[];
+  /** The Sender header's mailboxes (RFC 5322 §3.6.2), held to the same domain rule as From. */
+  sender: Mailbox[];
   to: Mailbox[];
   cc: Mailbox[];
   replyTo: Mailbox[];
@@ -128,6 +157,7 @@ export async function readRawMessage(raw: Buffer): Promise<RawMessageView> {
   const parsed = await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true, skipTextLinks: true, checksumAlgo: "sha256" });
   return {
     from: mailboxes(parsed.from),
+    sender: mailboxes(parsed.headers.get("sender") as AddressObject | undefined),
     to: mailboxes(parsed.to),
     cc: mailboxes(parsed.cc),
     replyTo: mailboxes(parsed.replyTo),
@@ -138,7 +168,7 @@ export async function readRawMessage(raw: Buffer): Promise<RawMessageView> {
   };
 }
 
-/** The single sender a message may have for Mailroom: exactly one valid From mailbox (Sender is not supported). */
+/** The single author a message may have for Mailroom: exactly one valid From mailbox. */
 export function singleFrom(view: RawMessageView): Mailbox {
   const [from, ...others] = view.from;
   const valid = from && !("error" in normalizeAddress(from.address));

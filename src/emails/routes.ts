@@ -6,7 +6,7 @@ import { Elysia, t } from "elysia";
 import type { Config } from "../config/schema.ts";
 import { AppError, validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { readJsonBody } from "../http/body.ts";
+import { bodyLimits, readJsonBody } from "../http/body.ts";
 import { idempotencyKeyParameter, jsonContent } from "../http/docs.ts";
 import { withIdempotency } from "../http/idempotent.ts";
 import { parseCursor, parseEnum, parseLimit } from "../http/query.ts";
@@ -43,7 +43,7 @@ export const SendEmailSchema = t.Object(
 
 export function emailRoutes(deps: AuthDeps & { emails: EmailService; idempotency: Idempotency; clock: Clock; config: Config }) {
   const { emails, idempotency, clock, config } = deps;
-  const maxBody = config.http.max_body_bytes;
+  const limits = bodyLimits(config);
   const context = () => ({ now: clock.now(), maxRecipients: config.limits.max_recipients });
   const requireId = (id: string) => {
     if (!isUuid(id)) throw new AppError("not_found", "Email not found.");
@@ -51,7 +51,7 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; idempotency
   };
 
   const send = async ({ request, actor, set }: { request: Request; actor: Parameters<EmailService["submit"]>[1]; set: { status?: number | string; headers: Record<string, string | number> } }) => {
-    const body = await readJsonBody(request, maxBody);
+    const body = await readJsonBody(request, limits);
     return withIdempotency(idempotency, request, actor, "emails.send", body, set, async (claim) => {
       const fields = parseSendRequest(body, context());
       const { id } = await emails.submit({ kind: "fields", source: "api", fields }, actor, { idempotency: claim });
@@ -75,7 +75,7 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; idempotency
     .post(
       "/v1/emails/batch",
       async ({ request, actor, set }) => {
-        const body = await readJsonBody(request, maxBody);
+        const body = await readJsonBody(request, limits);
         return withIdempotency(idempotency, request, actor, "emails.batch", body, set, async (claim) => {
           if (!Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON array of messages" }]);
           const inputs = body.map((item, i) => {

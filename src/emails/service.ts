@@ -22,7 +22,7 @@ import type { SuppressionService } from "../suppressions/service.ts";
 import { composeMessage, type MessageDecorations } from "./compose.ts";
 import type { IdempotencyClaim, Idempotency } from "./idempotency.ts";
 import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
-import { finalizeRawMessage, readRawMessage, singleFrom } from "./raw-message.ts";
+import { assertTransmittable, finalizeRawMessage, readRawMessage, singleFrom } from "./raw-message.ts";
 
 export const SENT_MESSAGE = "Email sent.";
 
@@ -151,9 +151,11 @@ export function createEmailService(deps: {
    */
   const prepareRaw = async (input: RawInput, actor: Actor): Promise<PreparedMessage> => {
     assertSize(input.raw.length);
+    assertTransmittable(input.raw);
     const view = await readRawMessage(input.raw);
     const from = singleFrom(view);
     domains.assertMaySendFrom(actor, domainOf(from.address));
+    for (const sender of view.sender) domains.assertMaySendFrom(actor, domainOf(sender.address));
     const envelope = input.envelope.to.map((address, i) => {
       const normalized = normalizeAddress(address);
       if ("error" in normalized) throw validationError([{ path: `to.${i}`, message: normalized.error }]);
@@ -189,8 +191,8 @@ export function createEmailService(deps: {
   const prepare = async (input: SubmitInput, actor: Actor): Promise<PreparedMessage> => {
     if (input.kind === "raw") return prepareRaw(input, actor);
     const fields = input.fields;
-    const fromDomain = domainOf(fields.from.address);
-    domains.assertMaySendFrom(actor, fromDomain);
+    domains.assertMaySendFrom(actor, domainOf(fields.from.address));
+    if (fields.sender) domains.assertMaySendFrom(actor, domainOf(fields.sender.address));
     const recipients = distinctAddresses([...fields.to, ...fields.cc, ...fields.bcc]);
     const suppressed = admitRecipients(actor, recipients);
     const id = newId();

@@ -133,19 +133,29 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
   }
 
   const headers: Array<[string, string]> = [];
+  let sender: Mailbox | undefined;
   if (input.headers !== undefined && input.headers !== null) {
     if (typeof input.headers !== "object" || Array.isArray(input.headers)) problem("headers", "must be an object of header name to string value");
     else {
       const entries = Object.entries(input.headers as Record<string, unknown>);
       if (entries.length > MAX_HEADERS) problem("headers", `at most ${MAX_HEADERS} custom headers`);
+      const seen = new Set<string>();
       for (const [name, value] of entries) {
         const path = `headers.${name}`;
+        const lower = name.toLowerCase();
         if (!HEADER_NAME.test(name)) problem(path, "header names are printable ASCII without spaces or colons, at most 76 characters");
         else if (isStructuralHeader(name)) problem(path, `${name} is set by Mailroom and cannot be given as a custom header`);
+        else if (lower === "reply-to") problem(path, "give the reply_to field instead of a Reply-To header");
+        else if (seen.has(lower)) problem(path, "given twice (header names are case-insensitive)");
         else if (typeof value !== "string") problem(path, `must be a string, got ${typeName(value)}`);
-        else if (/[\r\n\0]/.test(value)) problem(path, "must not contain line breaks");
+        else if (/[\r\n\0]/.test(value)) problem(path, "must not contain line breaks or NUL");
+        else if (value.trim() === "") problem(path, "must not be empty");
         else if (value.length > 998) problem(path, "must be at most 998 characters");
-        else headers.push([name, value]);
+        else if (lower === "sender") {
+          // Sender names the mailbox that sent the message (RFC 5322 §3.6.2): it is held to the From rule.
+          sender = mailbox(path, value);
+        } else headers.push([name, value]);
+        seen.add(lower);
       }
     }
   }
@@ -234,5 +244,5 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
   }
 
   if (details.length || !from) throw validationError(details);
-  return { from, to, cc, bcc, replyTo, subject, html, text, headers, attachments, tags, scheduledAt, tracking, unsubscribe };
+  return { from, sender, to, cc, bcc, replyTo, subject, html, text, headers, attachments, tags, scheduledAt, tracking, unsubscribe };
 }

@@ -10,7 +10,7 @@ import type { DomainService } from "../domains/service.ts";
 import type { Idempotency } from "../emails/idempotency.ts";
 import { emailRoutes } from "../emails/routes.ts";
 import type { EmailService } from "../emails/service.ts";
-import { AppError } from "../errors.ts";
+import { AppError, validationError } from "../errors.ts";
 import { keyRoutes } from "../keys/routes.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
@@ -25,7 +25,8 @@ import type { TrackingService } from "../tracking/service.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import type { WebhookService } from "../webhooks/service.ts";
 import { docsRoutes } from "./docs.ts";
-import { describeFailure } from "./errors.ts";
+import { leftBodyUnread } from "./body.ts";
+import { describeFailure, failureResponse } from "./errors.ts";
 
 export interface HttpDeps {
   config: Config;
@@ -63,11 +64,18 @@ export function createHttpApp(deps: HttpDeps) {
   const meta = new WeakMap<Request, RequestMeta>();
   metrics.counter("mailroom_http_requests_total", "HTTP requests by route and status.");
 
-  const app = new Elysia()
+  // standardHostname: false — the framework otherwise looks for the path from the 12th character of the URL,
+  // which routes `Host: x` + `/v1/emails` to `/emails`.
+  const app = new Elysia({ handler: { standardHostname: false } })
     .onRequest(({ request, set }) => {
       const id = newId();
       meta.set(request, { id, started: performance.now() });
       set.headers["x-request-id"] = id;
+    })
+    // Path parameters are decoded once, by the router; a malformed escape (`%zz`) reaches routes as null.
+    .onTransform(({ params }) => {
+      const malformed = Object.entries(params ?? {}).filter(([, value]) => value === null || value === undefined);
+      if (malformed.length) throw validationError(malformed.map(([name]) => ({ path: name, message: "malformed percent-encoding in the path" })));
     })
     .onError(({ error, code, request, set }) => {
       const requestId = meta.get(request)?.id ?? newId();
@@ -87,6 +95,7 @@ export function createHttpApp(deps: HttpDeps) {
       const failure = describeFailure(thrown, requestId, logger);
       set.status = failure.status;
       Object.assign(set.headers, failure.headers, { "x-request-id": requestId });
+      if (leftBodyUnread(thrown)) set.headers["connection"] = "close";
       return failure.body;
     })
     .onAfterResponse(({ request, route, set }) => {
@@ -127,3 +136,44 @@ export function createHttpApp(deps: HttpDeps) {
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
+
+export interface HttpListenOptions {
+  hostname: string;
+  port: number;
+  maxRequestBodySize: number;
+  /** Seconds a connection may stay silent (a trickled body included) before it is closed. */
+  idleTimeout: number;
+}
+
+/**
+ * A request target the router cannot take: CONNECT (its target is an authority, not a path, RFC 9110 §9.3.6) and
+ * anything whose URL does not parse. Refused here because the framework would throw on them.
+ */
+function unroutable(request: Request): AppError | null {
+  if (request.method === "CONNECT") return new AppError("method_not_allowed", "CONNECT is not allowed here.");
+  if (!URL.canParse(request.url)) return new AppError("validation_error", "The request target is not a path.");
+  return null;
+}
+
+/**
+ * Binds the listener. The server is Bun's, started here rather than by the framework so that every request
+ * passes `unroutable` first and a failure outside any route still gets the error shape — never Bun's HTML error
+ * page, which shows paths and stack frames (`development` is false whatever NODE_ENV says).
+ */
+export function listenHttp(app: HttpApp, logger: Logger, options: HttpListenOptions) {
+  const server = Bun.serve({
+    ...options,
+    development: false,
+    // Two processes must never share a port by accident.
+    reusePort: false,
+    fetch(request) {
+      const refusal = unroutable(request);
+      if (refusal) return failureResponse(refusal, newId(), logger, refusal.name === "method_not_allowed" ? { allow: "GET, POST, PATCH, DELETE" } : {});
+      return app.fetch(request);
+    },
+    error: (error) => failureResponse(error, newId(), logger),
+  });
+  // Routes read the client address (tracking) through the framework's server handle.
+  app.server = server;
+  return server;
+}

@@ -1,32 +1,106 @@
 /**
- * Reads a JSON request body within the size limit. Invariant: a body over the limit is refused (413) before it is
- * buffered whole, and anything that is not JSON is a 400 `validation_error`, never a 500.
+ * Reads JSON request bodies: the one body parser of the API. Invariants: a body over the size limit is refused
+ * (413) before it is buffered whole; a body that arrives slower than the minimum rate is cut off, so a trickling
+ * client cannot hold a request open for minutes; JSON nested deeper than `MAX_JSON_DEPTH` is refused before it is
+ * parsed, so no later walk over it (idempotency hashing, validation) can exhaust the stack; anything that is not
+ * JSON is a 400 `validation_error`, never a 500.
  */
+import type { Config } from "../config/schema.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+/** Deep enough for every request shape of the API (a send body nests four levels), far below any stack limit. */
+export const MAX_JSON_DEPTH = 32;
+
+export interface BodyLimits {
+  maxBytes: number;
+  /** Time allowed for a body before `minBytesPerSecond` starts to count. */
+  timeoutMs: number;
+  /** Each byte received extends the deadline by 1/minBytesPerSecond seconds. */
+  minBytesPerSecond: number;
+}
+
+export function bodyLimits(config: Config): BodyLimits {
+  return { maxBytes: config.http.max_body_bytes, timeoutMs: config.http.body_timeout, minBytesPerSecond: config.http.body_min_rate };
+}
+
+export async function readJsonBody(request: Request, limits: BodyLimits): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (declared > maxBytes) throw new AppError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`);
+  if (declared > limits.maxBytes) throw tooLarge(limits.maxBytes);
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     throw new AppError("validation_error", "Send the body as JSON with Content-Type: application/json.", { details: [{ path: "", message: "Content-Type must be application/json" }] });
   }
-  const bytes = await readLimited(request, maxBytes);
+  const bytes = await readLimited(request, limits);
+  let text: string;
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new AppError("validation_error", "The request body is not valid JSON.", { details: [{ path: "", message: "invalid JSON" }] });
+    throw validationError([{ path: "", message: "the body is not valid UTF-8" }], "The request body is not valid UTF-8.");
+  }
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw validationError([{ path: "", message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }], `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw validationError([{ path: "", message: "invalid JSON" }], "The request body is not valid JSON.");
   }
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+/** Failures that leave the rest of a body unread: the connection must close after the answer, or the server would
+ * go on waiting for bytes nobody reads. */
+const abandoned = new WeakSet<AppError>();
+const abandon = (error: AppError) => (abandoned.add(error), error);
+export const leftBodyUnread = (error: unknown): boolean => error instanceof AppError && abandoned.has(error);
+
+const tooLarge = (maxBytes: number) => new AppError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`);
+
+/** True when brackets outside strings nest deeper than `max`; one pass, no recursion. */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+async function readLimited(request: Request, limits: BodyLimits): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
+  const started = Date.now();
   let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw new AppError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`);
-    chunks.push(chunk);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    for (;;) {
+      const deadline = started + limits.timeoutMs + (size / limits.minBytesPerSecond) * 1000;
+      const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), "timeout")));
+      const next = await Promise.race([reader.read(), timedOut]);
+      clearTimeout(timer);
+      if (next === "timeout") {
+        reader.cancel().catch(() => {});
+        throw abandon(
+          validationError([{ path: "", message: "the body arrived too slowly" }], `The request body did not arrive in time (allowed: ${limits.timeoutMs / 1000} s plus 1 s per ${limits.minBytesPerSecond} bytes).`),
+        );
+      }
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > limits.maxBytes) {
+        reader.cancel().catch(() => {});
+        throw abandon(tooLarge(limits.maxBytes));
+      }
+      chunks.push(next.value);
+    }
+  } finally {
+    clearTimeout(timer);
   }
   return Buffer.concat(chunks);
 }
@@ -42,9 +116,9 @@ export function unknownFields(body: Record<string, unknown>, known: readonly str
  * Reads a body that must be a JSON object. With `known`, fields outside it are refused; with `optional`, a request
  * without a body reads as `{}`.
  */
-export async function readJsonObject(request: Request, maxBytes: number, options: { known?: readonly string[]; optional?: boolean } = {}): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: Request, limits: BodyLimits, options: { known?: readonly string[]; optional?: boolean } = {}): Promise<Record<string, unknown>> {
   if (options.optional && !request.headers.get("content-type") && (request.headers.get("content-length") ?? "0") === "0") return {};
-  const body = await readJsonBody(request, maxBytes);
+  const body = await readJsonBody(request, limits);
   if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON object" }]);
   const object = body as Record<string, unknown>;
   if (options.known) {

@@ -31,3 +31,9 @@ export function describeFailure(thrown: unknown, requestId: string, logger: Logg
   if (error.retryAfter !== undefined) headers["retry-after"] = String(error.retryAfter);
   return { status: error.status, headers, body: errorBody(error, requestId) };
 }
+
+/** A complete failure response (used where no framework context exists: the listener's own guard). */
+export function failureResponse(thrown: unknown, requestId: string, logger: Logger, headers: Record<string, string> = {}): Response {
+  const failure = describeFailure(thrown, requestId, logger);
+  return Response.json(failure.body, { status: failure.status, headers: { ...failure.headers, ...headers, "x-request-id": requestId } });
+}

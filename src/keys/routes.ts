@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { AppError, validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { readJsonObject } from "../http/body.ts";
+import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { isUuid } from "../lib/ids.ts";
 import type { KeyMode } from "./model.ts";
@@ -29,7 +29,7 @@ export function keyRoutes(deps: AuthDeps) {
       "/v1/api-keys",
       async ({ request, actor }) => {
         requireScope(actor, "api_keys:write");
-        const body = await readJsonObject(request, config.http.max_body_bytes, { known: KNOWN });
+        const body = await readJsonObject(request, bodyLimits(config), { known: KNOWN });
         if (typeof body.name !== "string") throw validationError([{ path: "name", message: "is required" }]);
         if (!Array.isArray(body.scopes) || body.scopes.some((s) => typeof s !== "string")) throw validationError([{ path: "scopes", message: "must be an array of scope names" }]);
         if (body.mode !== undefined && body.mode !== "live" && body.mode !== "test") throw validationError([{ path: "mode", message: "must be live or test" }]);

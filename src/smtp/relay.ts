@@ -27,7 +27,9 @@ import { normalizeAddress } from "../lib/addresses.ts";
 import type { DnsResolver } from "../lib/dns.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
+import { clientNetwork, createAuthFailures } from "../limits/auth-failures.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
+import { systemClock } from "../lib/clock.ts";
 import { loadCertificates, type CertificateSource } from "./tls.ts";
 import { PROTOCOL_REPLIES, queuedText, replyFor, type ReplyError } from "./replies.ts";
 
@@ -99,6 +101,14 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   const maxRecipients = config.limits.max_recipients;
   const hostname = settings.hostname || config.server.hostname || machineName();
   const sessions = new WeakMap<SMTPServerSession, SessionState>();
+  const authFailures = createAuthFailures(systemClock, {
+    baseDelayMs: settings.auth_failure_delay,
+    maxDelayMs: settings.auth_failure_delay * 16,
+    forgetAfterMs: 15 * 60_000,
+    maxTracked: 10_000,
+  });
+  /** Open connections per client network and listener, for `max_clients_per_ip`. */
+  const perClient = new Map<string, number>();
   const storing = new Set<Promise<unknown>>();
   const servers: SMTPServer[] = [];
   let certificates: CertificateSource | undefined;
@@ -116,18 +126,37 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     try {
       return { ok: true as const, value: await step() };
     } catch (error) {
+      const known = error instanceof AppError || (error instanceof Error && "responseCode" in error);
       const reply = error instanceof Error && "responseCode" in error ? (error as ReplyError) : replyFor(error, stage, log(session));
       if (stage === "data") metrics.inc("mailroom_smtp_messages_total", { outcome: reply.responseCode < 500 ? "deferred" : "rejected" });
-      log(session).info("smtp reply", { stage, reply: `${reply.responseCode} ${reply.message}`, key_id: sessions.get(session)?.actor?.keyId });
+      // An unknown error was logged once by replyFor, with its cause and the reference the reply carries.
+      if (known) log(session).info("smtp reply", { stage, reply: `${reply.responseCode} ${reply.message}`, key_id: sessions.get(session)?.actor?.keyId });
       return { ok: false as const, error: reply };
     }
   };
 
-  const onConnect: SMTPServerOptions["onConnect"] = (session, callback) => {
+  /** Sessions counted in `perClient` (a refused connection never was, and its close must not uncount). */
+  const counted = new WeakSet<SMTPServerSession>();
+  const clientKey = (listener: string, session: SMTPServerSession) => `${listener} ${clientNetwork(session.remoteAddress)}`;
+
+  const onConnect = (listener: string): SMTPServerOptions["onConnect"] => (session, callback) => {
+    const key = clientKey(listener, session);
+    const open = perClient.get(key) ?? 0;
+    if (open >= settings.max_clients_per_ip) return callback(PROTOCOL_REPLIES.tooManyConnections());
+    perClient.set(key, open + 1);
+    counted.add(session);
     // Before TLS the session offers no AUTH at all (RFC 4954 §4: no plaintext passwords in the clear);
     // onSecure restores the listener's command set once STARTTLS completed.
     if (!session.secure) session.disabledCommands = ["AUTH"];
     callback();
+  };
+
+  const onClose = (listener: string): SMTPServerOptions["onClose"] => (session) => {
+    if (!counted.delete(session)) return;
+    const key = clientKey(listener, session);
+    const left = (perClient.get(key) ?? 1) - 1;
+    if (left > 0) perClient.set(key, left);
+    else perClient.delete(key);
   };
 
   const onSecure: SMTPServerOptions["onSecure"] = (_socket, session, callback) => {
@@ -141,9 +170,14 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
       const actor = keys.authenticate(auth.password ?? "");
       sessions.set(session, { presentedKey: auth.password! });
       return actor.keyId ?? undefined;
-    }).then((result) => {
+    }).then(async (result) => {
       metrics.inc("mailroom_smtp_auth_total", { outcome: result.ok ? "success" : "failure" });
-      return result.ok ? callback(null, { user: result.value }) : callback(result.error);
+      if (result.ok) {
+        authFailures.succeed(session.remoteAddress);
+        return callback(null, { user: result.value });
+      }
+      await authFailures.fail(session.remoteAddress);
+      callback(result.error);
     });
   };
 
@@ -265,7 +299,8 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     disableReverseLookup: !settings.reverse_lookup,
     resolver: settings.reverse_lookup ? reverseResolver() : undefined,
     logger: false,
-    onConnect,
+    onConnect: onConnect(implicitTls ? "smtps" : "submission"),
+    onClose: onClose(implicitTls ? "smtps" : "submission"),
     onSecure,
     onAuth,
     onMailFrom,

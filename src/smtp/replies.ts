@@ -5,7 +5,7 @@
  * Invariant: an error that is not an `AppError` becomes 451 4.3.0 with a reference id that is also logged — never
  * a 5xx, never internal text on the wire.
  */
-import { ERROR_TABLE, toAppError } from "../errors.ts";
+import { smtpReplyOf, toAppError } from "../errors.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 
@@ -22,7 +22,8 @@ const MAX_TEXT = 400;
 
 /** A reply with an RFC 3463 enhanced status code leading its text. */
 export function reply(code: number, enhanced: string, text: string): ReplyError {
-  const line = text.replace(/[\r\n]+/g, " ").slice(0, MAX_TEXT);
+  // One line of printable ASCII (RFC 5321 §4.2: reply text is 7-bit; SMTPUTF8 is not offered).
+  const line = text.replace(/[\r\n]+/g, " ").replace(/[^\x20-\x7e]/g, "?").slice(0, MAX_TEXT);
   return Object.assign(new Error(`${enhanced} ${line}`), { responseCode: code });
 }
 
@@ -40,6 +41,8 @@ export const PROTOCOL_REPLIES = {
   tooManyRecipients: (max: number) => reply(452, "4.5.3", `Too many recipients; at most ${max} per message`),
   /** The client closed the connection in the middle of DATA: nothing was stored (the reply reaches no one). */
   connectionLost: () => reply(451, "4.4.2", "Connection lost before the end of the message; nothing was stored"),
+  /** RFC 5321 §3.8 / §4.2.5: too many connections from one client; it may retry later. */
+  tooManyConnections: () => reply(421, "4.7.0", "Too many connections from your address; try again later"),
   /** RFC 5321 §3.8: the server closes the session with 421; the client reconnects and continues. */
   reconnect: (max: number) => reply(421, "4.7.0", `${max} messages sent on this connection; reconnect to send more`),
 } as const;
@@ -55,8 +58,7 @@ export function queuedText(emailId: string): string {
  */
 export function replyFor(error: unknown, stage: SmtpStage, logger: Logger): ReplyError {
   const appError = toAppError(error);
-  const entry = ERROR_TABLE[appError.name];
-  const { code, enhanced } = (stage === "data" && entry.smtpData) || entry.smtp;
+  const { code, enhanced } = smtpReplyOf(appError, stage);
   if (appError.name !== "internal_error") return reply(code, enhanced, appError.message);
   const reference = newId();
   logger.error("smtp relay: internal error", { reference, err: appError.cause ?? appError });

@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { readJsonObject } from "../http/body.ts";
+import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseLimit } from "../http/query.ts";
 import { requireScope } from "../keys/service.ts";
@@ -26,7 +26,7 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
       "/v1/suppressions",
       async ({ request, actor }) => {
         requireScope(actor, "suppressions:write");
-        const body = await readJsonObject(request, config.http.max_body_bytes, { known: ["email", "reason"] });
+        const body = await readJsonObject(request, bodyLimits(config), { known: ["email", "reason"] });
         if (typeof body.email !== "string") throw validationError([{ path: "email", message: "is required" }]);
         return suppressions.add(actor.organizationId, { email: body.email, origin: "manual", reason: (body.reason as string | undefined) ?? null });
       },
@@ -36,7 +36,7 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
       "/v1/suppressions/:email",
       ({ actor, params }) => {
         requireScope(actor, "suppressions:read");
-        return suppressions.get(actor.organizationId, decodeURIComponent(params.email));
+        return suppressions.get(actor.organizationId, params.email);
       },
       { detail: { summary: "Look up a suppressed address", tags: ["Suppressions"] } },
     )
@@ -44,7 +44,7 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
       "/v1/suppressions/:email",
       ({ actor, params }) => {
         requireScope(actor, "suppressions:write");
-        return suppressions.remove(actor.organizationId, decodeURIComponent(params.email));
+        return suppressions.remove(actor.organizationId, params.email);
       },
       { detail: { summary: "Remove an address from the suppression list", tags: ["Suppressions"] } },
     );

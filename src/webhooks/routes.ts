@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { AppError, validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { readJsonObject } from "../http/body.ts";
+import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseCursor, parseEnum, parseLimit } from "../http/query.ts";
 import { isUuid } from "../lib/ids.ts";
@@ -42,14 +42,14 @@ const deliveryId = (id: string) => {
 
 export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
   const { webhooks, config } = deps;
-  const maxBody = config.http.max_body_bytes;
+  const limits = bodyLimits(config);
   const tags = ["Webhooks"];
   return new Elysia()
     .use(authenticated(deps))
     .post(
       "/v1/webhooks",
       async ({ request, actor }) => {
-        const body = await readJsonObject(request, maxBody, { known: ["endpoint", "events", "description"] });
+        const body = await readJsonObject(request, limits, { known: ["endpoint", "events", "description"] });
         return webhooks.create(actor, { endpoint: body.endpoint as string, events: body.events as string[], description: body.description as string | undefined });
       },
       { parse: "none", detail: { summary: "Register an endpoint (the signing secret is shown in this answer only)", tags, requestBody: jsonContent(CreateSchema) } },
@@ -59,7 +59,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .patch(
       "/v1/webhooks/:id",
       async ({ request, actor, params }) => {
-        const body = await readJsonObject(request, maxBody, { known: ["endpoint", "events", "description", "status"] });
+        const body = await readJsonObject(request, limits, { known: ["endpoint", "events", "description", "status"] });
         return webhooks.update(actor, webhookId(params.id), body as Parameters<WebhookService["update"]>[2]);
       },
       { parse: "none", detail: { summary: "Change an endpoint's URL, events or description; enable or disable it", tags, requestBody: jsonContent(UpdateSchema) } },
@@ -71,7 +71,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .post(
       "/v1/webhooks/:id/test",
       async ({ request, actor, params }) => {
-        const body = await readJsonObject(request, maxBody, { known: ["type"], optional: true });
+        const body = await readJsonObject(request, limits, { known: ["type"], optional: true });
         if (body.type !== undefined && typeof body.type !== "string") throw validationError([{ path: "type", message: "must be an event type" }]);
         return webhooks.sendTest(actor, webhookId(params.id), body.type as string | undefined);
       },

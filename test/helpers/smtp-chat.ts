@@ -21,6 +21,8 @@ export interface SmtpChat {
   next(): Promise<SmtpReply>;
   /** Writes raw bytes (message data) and reads the reply to the final dot. */
   data(message: string | Buffer): Promise<SmtpReply>;
+  /** Writes raw bytes without waiting for a reply (a client that stops mid-message). */
+  write(bytes: string | Buffer): void;
   /** STARTTLS, then the TLS handshake with `ca` trusted. */
   starttls(): Promise<SmtpReply>;
   /** The certificate the server presented (implicit TLS or after STARTTLS). */
@@ -111,6 +113,7 @@ export async function smtpChat(port: number, options: { tls?: boolean; ca?: stri
       socket.write(body.replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..") + (body.endsWith("\n") ? "" : "\r\n") + ".\r\n", "latin1");
       return reply;
     },
+    write: (bytes) => void socket.write(bytes),
     async starttls() {
       const reply = await send("STARTTLS");
       if (reply.code !== 220) return reply;
