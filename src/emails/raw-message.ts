@@ -154,7 +154,16 @@ function mailboxes(header: AddressObject | AddressObject[] | undefined): Mailbox
 export async function readRawMessage(raw: Buffer): Promise<RawMessageView> {
   // Loaded on first use (SMTP only): importing mailparser costs a noticeable share of start-up time.
   const { simpleParser } = await import("mailparser");
-  const parsed = await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true, skipTextLinks: true, checksumAlgo: "sha256" });
+  let parsed: Awaited<ReturnType<typeof simpleParser>>;
+  try {
+    parsed = await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true, skipTextLinks: true, checksumAlgo: "sha256" });
+  } catch (error) {
+    // mailparser's own limits (too many parts, a part's header too large): the message's fault, said plainly.
+    if ((error as { code?: string }).code === "EMAXLEN") {
+      throw validationError([{ path: "message", message: (error as Error).message }], `The message is beyond what Mailroom parses: ${(error as Error).message}.`);
+    }
+    throw error;
+  }
   return {
     from: mailboxes(parsed.from),
     sender: mailboxes(parsed.headers.get("sender") as AddressObject | undefined),

@@ -8,7 +8,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { perConnection, placeholders } from "../db/prepared.ts";
-import { deliveries, emails, events as eventsTable } from "../db/schema/index.ts";
+import { deliveries, emailContents, emails, events as eventsTable } from "../db/schema/index.ts";
 import type { Writer } from "../db/writer.ts";
 import type { DomainService } from "../domains/service.ts";
 import { AppError, validationError } from "../errors.ts";
@@ -100,10 +100,11 @@ const insertStatements = perConnection((tx: Db) => ({
     .values(
       placeholders([
         "id", "organizationId", "apiKeyId", "source", "mode", "messageId", "fromHeader", "envelopeFrom", "to", "cc", "bcc", "replyTo",
-        "subject", "html", "text", "tags", "status", "scheduledAt", "size", "raw", "createdAt", "updatedAt",
+        "subject", "html", "text", "tags", "status", "scheduledAt", "size", "createdAt", "updatedAt",
       ]),
     )
     .prepare(),
+  content: tx.insert(emailContents).values(placeholders(["emailId", "raw"])).prepare(),
   delivery: tx
     .insert(deliveries)
     .values(placeholders(["id", "emailId", "organizationId", "recipient", "destination", "status", "nextAttemptAt", "lastResponse", "createdAt", "updatedAt"]))
@@ -243,10 +244,10 @@ export function createEmailService(deps: {
       status: message.scheduledAt ? "scheduled" : "queued",
       scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
       size: message.raw.length,
-      raw: message.raw,
       createdAt,
       updatedAt: createdAt,
     });
+    statements.content.run({ emailId: message.id, raw: message.raw });
     const dueAt = message.scheduledAt ?? now;
     for (const recipient of message.recipients) {
       const suppressed = message.suppressed.has(addressKey(recipient));
@@ -280,7 +281,7 @@ export function createEmailService(deps: {
     return row;
   };
 
-  const summary = (row: Omit<typeof emails.$inferSelect, "raw" | "html" | "text">): EmailSummary => ({
+  const summary = (row: Omit<typeof emails.$inferSelect, "html" | "text">): EmailSummary => ({
     object: "email",
     id: row.id,
     message_id: row.messageId,
@@ -298,7 +299,7 @@ export function createEmailService(deps: {
     scheduled_at: row.scheduledAt ?? null,
   });
 
-  const { raw: _raw, html: _html, text: _text, ...summaryColumns } = getTableColumns(emails);
+  const { html: _html, text: _text, ...summaryColumns } = getTableColumns(emails);
 
   return {
     async submit(input, actor, options = {}) {
@@ -391,7 +392,8 @@ export function createEmailService(deps: {
     raw(actor, id) {
       requireScope(actor, "emails:read");
       const row = ownEmail(actor, id);
-      return { raw: row.raw, messageId: row.messageId };
+      const content = db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, id)).get()!;
+      return { raw: content.raw, messageId: row.messageId };
     },
 
     async cancel(actor, id) {

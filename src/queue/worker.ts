@@ -15,7 +15,7 @@
  */
 import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { deliveries, emails } from "../db/schema/index.ts";
+import { deliveries, emailContents, emails } from "../db/schema/index.ts";
 import type { Writer } from "../db/writer.ts";
 import type { EventLog } from "../events/service.ts";
 import type { KeyMode } from "../keys/model.ts";
@@ -163,7 +163,7 @@ export function createDeliveryWorker(deps: {
     })
     .where(eq(deliveries.id, sql.placeholder("id")))
     .prepare();
-  const rawOf = db.select({ raw: emails.raw }).from(emails).where(eq(emails.id, sql.placeholder("id"))).prepare();
+  const rawOf = db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, sql.placeholder("id"))).prepare();
 
   const record = (job: Claimed, result: DeliveryResult) =>
     writer.write((tx) => {

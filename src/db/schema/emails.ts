@@ -25,9 +25,14 @@ export const emails = sqliteTable("emails", {
   status: text("status").notNull(),
   scheduledAt: text("scheduled_at"),
   size: integer("size").notNull(),
-  raw: blob("raw", { mode: "buffer" }).notNull(),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+});
+
+/** The message as stored and sent, apart from its record: read only to deliver it and by `/raw`. */
+export const emailContents = sqliteTable("email_contents", {
+  emailId: text("email_id").primaryKey(),
+  raw: blob("raw", { mode: "buffer" }).notNull(),
 });
 
 export const deliveries = sqliteTable("deliveries", {

@@ -1,0 +1,75 @@
+/**
+ * The drizzle schema (what the code queries) and the migrations (what the database holds) describe the same
+ * tables: every table and column of one is in the other, with the same NOT NULL and primary key.
+ */
+import { Database } from "bun:sqlite";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "bun:test";
+import { is } from "drizzle-orm";
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { openStore } from "./client.ts";
+import { MIGRATIONS } from "./migrations/index.ts";
+import * as schema from "./schema/index.ts";
+
+type Column = { name: string; notNull: boolean; primaryKey: boolean };
+
+const tables = Object.values(schema).filter((value) => is(value, SQLiteTable)) as SQLiteTable[];
+
+function migratedColumns(sqlite: Database, table: string): Column[] {
+  const rows = sqlite.query(`PRAGMA table_info(${JSON.stringify(table)})`).all() as Array<{ name: string; notnull: number; pk: number }>;
+  // A PRIMARY KEY column is NOT NULL in drizzle's model (SQLite itself would allow NULL in a TEXT key).
+  return rows.map((row) => ({ name: row.name, notNull: row.notnull === 1 || row.pk > 0, primaryKey: row.pk > 0 })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function declaredColumns(table: SQLiteTable): Column[] {
+  const config = getTableConfig(table);
+  const compositeKey = new Set(config.primaryKeys.flatMap((key) => key.columns.map((column) => column.name)));
+  return config.columns
+    .map((column) => ({ name: column.name, notNull: column.notNull || column.primary || compositeKey.has(column.name), primaryKey: column.primary || compositeKey.has(column.name) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+describe("schema and migrations", () => {
+  const store = openStore(":memory:");
+  const migratedTables = (store.sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'").all() as Array<{ name: string }>)
+    .map((row) => row.name)
+    .sort();
+
+  test("name the same tables", () => {
+    expect(tables.map((table) => getTableConfig(table).name).sort()).toEqual(migratedTables);
+  });
+
+  test.each(tables.map((table) => [getTableConfig(table).name, table] as const))("%s has the same columns, NOT NULL and keys", (name, table) => {
+    expect(declaredColumns(table)).toEqual(migratedColumns(store.sqlite, name));
+  });
+});
+
+describe("migration 4 (email_contents)", () => {
+  test("moves every stored message's raw MIME to its own table, byte for byte", () => {
+    const sqlite = new Database(":memory:");
+    sqlite.exec("PRAGMA foreign_keys = ON");
+    sqlite.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+    for (const migration of MIGRATIONS.filter((m) => m.version < 4)) {
+      sqlite.exec(migration.sql);
+      sqlite.query("INSERT INTO schema_migrations VALUES (?, ?, ?)").run(migration.version, migration.name, "2026-11-01T00:00:00.000Z");
+    }
+    sqlite.exec("INSERT INTO organizations (id, name, created_at) VALUES ('org', 'Org', 'now')");
+    const raw = Buffer.from("Subject: kept\r\n\r\n\u00e9\u0000binary\r\n", "latin1");
+    sqlite
+      .query(
+        `INSERT INTO emails (id, organization_id, source, mode, message_id, from_header, envelope_from, to_addresses, cc_addresses, bcc_addresses, reply_to,
+          subject, tags, status, size, raw, created_at, updated_at) VALUES ('e1', 'org', 'api', 'live', '<m@x>', 'a@x', 'a@x', '[]', '[]', '[]', '[]', 's', '[]', 'queued', ?, ?, 'now', 'now')`,
+      )
+      .run(raw.length, raw);
+    const path = join(tmpdir(), `mailroom-migrate-${process.pid}.db`);
+    sqlite.exec(`VACUUM INTO '${path}'`);
+    const store = openStore(path);
+    const row = store.sqlite.query("SELECT raw FROM email_contents WHERE email_id = 'e1'").get() as { raw: Uint8Array };
+    expect(Buffer.from(row.raw).equals(raw)).toBe(true);
+    expect(migratedColumns(store.sqlite, "emails").map((c) => c.name)).not.toContain("raw");
+    store.close();
+    rmSync(path, { force: true });
+  });
+});
