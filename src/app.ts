@@ -4,7 +4,7 @@
  * then drains deliveries in flight, then closes the store.
  */
 import { join } from "node:path";
-import { ConfigError } from "./config/load.ts";
+import { ConfigError } from "./lib/config-error.ts";
 import type { Config } from "./config/schema.ts";
 import { openStore, type Store } from "./db/client.ts";
 import { createWriter, type Writer } from "./db/writer.ts";

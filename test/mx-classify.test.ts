@@ -1,9 +1,9 @@
 /**
- * The reply-classification rules table (src/queue/classify.ts), one test per rule: each example reply must be
+ * The reply-classification rules table (src/providers/classify.ts), one test per rule: each example reply must be
  * decided by the rule named, with the outcome and bounce sub-type shown. A rule without an example fails.
  */
 import { describe, expect, test } from "bun:test";
-import { classifyReply, REPLY_RULES } from "../src/queue/classify.ts";
+import { classifyReply, REPLY_RULES } from "../src/providers/classify.ts";
 
 const EXAMPLES: Array<{ rule: string; code: number | undefined; text: string; outcome: string; subType?: string; retryAfterMs?: number }> = [
   { rule: "no reply (network fault or timeout)", code: undefined, text: "ETIMEDOUT Connection timed out", outcome: "temporary" },

@@ -5,9 +5,10 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { CONFIG_SCHEMA, type Config, type OptionSpec } from "./schema.ts";
+import { ConfigError } from "../lib/config-error.ts";
 import { formatDuration, parseDuration } from "../lib/durations.ts";
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 type Sections = Record<string, Record<string, OptionSpec>>;
 const SCHEMA = CONFIG_SCHEMA as unknown as Sections;

@@ -7,7 +7,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../config/load.ts";
+import { ConfigError } from "../lib/config-error.ts";
 import type { Logger } from "./logger.ts";
 
 const PREFIX = "v1:";

@@ -11,7 +11,7 @@
  * - Addresses: only public unicast ones are contacted unless `allowPrivateNetworks` — an MX record is data anyone
  *   can publish, and pointing it at 127.0.0.1 or an internal relay must not turn Mailroom into a way in (SSRF).
  * - Results: one recipient per transaction (each has its own return path), so the reply to RCPT or to the end of
- *   DATA is that recipient's result; 250 → `delivered`; replies are classified by ../queue/classify.ts.
+ *   DATA is that recipient's result; 250 → `delivered`; replies are classified by ./classify.ts.
  * Invariant: `deliver` resolves for every remote outcome; a fault before any reply is temporary.
  */
 import { isIP } from "node:net";
@@ -19,7 +19,7 @@ import SMTPConnection from "nodemailer/lib/smtp-connection";
 import { domainOf } from "../lib/addresses.ts";
 import { isNotFound, type DnsResolver } from "../lib/dns.ts";
 import type { Logger } from "../lib/logger.ts";
-import { refusedRange } from "../webhooks/guard.ts";
+import { refusedRange } from "../lib/ip-ranges.ts";
 import { resultFromError } from "./smtp.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
 

@@ -1,10 +1,10 @@
 /**
  * The smarthost provider: relays each delivery to one configured SMTP server over pooled nodemailer connections
  * (implicit TLS or required STARTTLS, AUTH, timeouts). One transaction per recipient, so every recipient gets
- * its own reply and, later, its own return path. Replies are classified by ../queue/classify.ts.
+ * its own reply and, later, its own return path. Replies are classified by ./classify.ts.
  */
 import nodemailer from "nodemailer";
-import { classifyReply } from "../queue/classify.ts";
+import { classifyReply } from "./classify.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
 
 export interface SmarthostOptions {

@@ -15,7 +15,7 @@ import { hostname as machineName } from "node:os";
 import type { Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
-import { ConfigError } from "../config/load.ts";
+import { ConfigError } from "../lib/config-error.ts";
 import type { Config } from "../config/schema.ts";
 import type { Idempotency, IdempotencyClaim } from "../emails/idempotency.ts";
 import { idempotencyRequest, readHeader } from "../emails/raw-message.ts";

@@ -10,7 +10,7 @@ import { X509Certificate } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSecureContext } from "node:tls";
-import { ConfigError } from "../config/load.ts";
+import { ConfigError } from "../lib/config-error.ts";
 import type { Logger } from "../lib/logger.ts";
 
 export interface KeyPair {

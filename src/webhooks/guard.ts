@@ -12,6 +12,7 @@
  */
 import ipaddr from "ipaddr.js";
 import { isNotFound, type DnsResolver } from "../lib/dns.ts";
+import { refusedRange } from "../lib/ip-ranges.ts";
 
 export class EndpointRefused extends Error {
   constructor(
@@ -37,14 +38,6 @@ export interface EndpointGuard {
 }
 
 const MAX_URL_LENGTH = 2048;
-
-/** Why an address is refused, or null when it is public unicast. */
-export function refusedRange(address: string): string | null {
-  if (!ipaddr.isValid(address)) return "not an IP address";
-  // ipaddr.process turns an IPv4-mapped IPv6 address (::ffff:10.0.0.1) into the IPv4 address it carries.
-  const range = ipaddr.process(address).range();
-  return range === "unicast" ? null : range;
-}
 
 /** The bare address of a URL host that is an IP literal (`[::1]` → `::1`), else null. */
 function literalAddress(hostname: string): string | null {
