@@ -4,7 +4,8 @@
  * kept — CRLF or bare LF, 8-bit header text, a message without a body.
  */
 import { describe, expect, test } from "bun:test";
-import { finalizeRawMessage, formatRfc5322Date, readHeader } from "../src/emails/raw-message.ts";
+import { AppError } from "../src/errors.ts";
+import { finalizeRawMessage, formatRfc5322Date, readHeader, readRawMessage, singleFrom } from "../src/emails/raw-message.ts";
 
 const DATE = new Date("2026-11-22T10:00:00.000Z");
 const ADDED = { messageId: "<new@example.com>", date: DATE };
@@ -58,5 +59,34 @@ describe("finalizing a submitted message", () => {
 
   test("dates are RFC 5322 with a numeric zone", () => {
     expect(formatRfc5322Date(new Date("2026-01-05T03:04:05Z"))).toBe("Mon, 05 Jan 2026 03:04:05 +0000");
+  });
+});
+
+describe("found by the fuzz suite", () => {
+  test.each([
+    ["a lone CR", "\r"],
+    ["a message that starts with a blank line", "\r\n\t\r\n\r\nbody"],
+    ["a header ended by a lone CR", "From: a@example.com\r\nX: 1\r\n\r"],
+  ])("%s: the body is kept and finalizing twice changes nothing", (_, text) => {
+    const raw = Buffer.from(text, "latin1");
+    const once = finalizeRawMessage(raw, ADDED);
+    const twice = finalizeRawMessage(once.raw, ADDED);
+    expect(twice.raw.toString("latin1")).toBe(once.raw.toString("latin1"));
+    expect(readHeader(once.raw, "Message-ID")).toBe("<new@example.com>");
+  });
+
+  test.each([
+    ["two From fields", "From: spoof@evil.test\r\nFrom: hi@example.com\r\nTo: a@dest.test\r\n\r\nHi\r\n", "from"],
+    ["two Sender fields", "From: hi@example.com\r\nSender: a@example.com\r\nSender: b@evil.test\r\nTo: a@dest.test\r\n\r\nHi\r\n", "sender"],
+  ])("%s are refused: a reader could show an author the domain check never saw", async (_, text, path) => {
+    const view = await readRawMessage(Buffer.from(text));
+    let thrown: unknown;
+    try {
+      singleFrom(view);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(AppError);
+    expect((thrown as AppError).details?.[0]?.path).toBe(path);
   });
 });

@@ -34,14 +34,18 @@ function splitMessage(raw: Buffer): SplitMessage {
   const crlf = raw.indexOf("\r\n\r\n");
   const lf = raw.indexOf("\n\n");
   let headerEnd: number;
-  if (raw[0] === 0x0a || (raw[0] === 0x0d && raw[1] === 0x0a)) headerEnd = 0;
+  // A message that starts with a blank line (or is a lone CR) has an empty header.
+  if (raw[0] === 0x0a || (raw[0] === 0x0d && (raw[1] === 0x0a || raw.length === 1))) headerEnd = 0;
   else if (crlf >= 0 && (lf < 0 || crlf < lf)) headerEnd = crlf + 2;
   else if (lf >= 0) headerEnd = lf + 1;
+  // A last line of a lone CR is the blank line that ends the header, cut before its LF.
+  else if (raw.length >= 2 && raw[raw.length - 1] === 0x0d && raw[raw.length - 2] === 0x0a) headerEnd = raw.length - 1;
   else headerEnd = raw.length;
   const header = raw.subarray(0, headerEnd).toString("latin1");
   const eol = header.includes("\r\n") || (headerEnd === 0 && raw[0] === 0x0d) ? "\r\n" : "\n";
   const fields: HeaderField[] = [];
   for (const line of header.split(/(?<=\n)/)) {
+    if (line === "") continue; // an empty header block splits into one empty string
     const last = fields.at(-1);
     if (last && (line[0] === " " || line[0] === "\t")) last.text += line;
     else {
@@ -119,7 +123,7 @@ export function finalizeRawMessage(raw: Buffer, added: { messageId: string; date
   if (!kept.some((field) => field.name === "date")) additions.push(`Date: ${formatRfc5322Date(added.date)}${eol}`);
   const last = kept.at(-1);
   // A header without a final line break (a message of headers only) gets one before the added fields.
-  if (additions.length && last && !last.text.endsWith("\n")) last.text += eol;
+  if (additions.length && last && !last.text.endsWith("\n")) last.text += last.text.endsWith("\r") ? "\n" : eol;
   const header = Buffer.from([...kept.map((field) => field.text), ...additions].join(""), "latin1");
   return { raw: Buffer.concat([header, rest]), messageId };
 }
@@ -127,8 +131,12 @@ export function finalizeRawMessage(raw: Buffer, added: { messageId: string; date
 /** What the record and the sending policy need to know about a MIME message. */
 export interface RawMessageView {
   from: Mailbox[];
+  /** How many From header fields the message has: RFC 5322 §3.6 allows exactly one. */
+  fromFields: number;
   /** The Sender header's mailboxes (RFC 5322 §3.6.2), held to the same domain rule as From. */
   sender: Mailbox[];
+  /** How many Sender header fields the message has: at most one (RFC 5322 §3.6). */
+  senderFields: number;
   to: Mailbox[];
   cc: Mailbox[];
   replyTo: Mailbox[];
@@ -166,7 +174,9 @@ export async function readRawMessage(raw: Buffer): Promise<RawMessageView> {
   }
   return {
     from: mailboxes(parsed.from),
+    fromFields: parsed.headerLines.filter((line) => line.key === "from").length,
     sender: mailboxes(parsed.headers.get("sender") as AddressObject | undefined),
+    senderFields: parsed.headerLines.filter((line) => line.key === "sender").length,
     to: mailboxes(parsed.to),
     cc: mailboxes(parsed.cc),
     replyTo: mailboxes(parsed.replyTo),
@@ -177,13 +187,15 @@ export async function readRawMessage(raw: Buffer): Promise<RawMessageView> {
   };
 }
 
-/** The single author a message may have for Mailroom: exactly one valid From mailbox. */
+/** The single author a message may have for Mailroom: exactly one From field with one valid mailbox, at most one Sender. */
 export function singleFrom(view: RawMessageView): Mailbox {
   const [from, ...others] = view.from;
   const valid = from && !("error" in normalizeAddress(from.address));
-  if (!from || others.length || !valid) {
+  // A second From field would let a reader show an author the domain check never saw (mailparser keeps the last).
+  if (!from || others.length || !valid || view.fromFields !== 1) {
     throw validationError([{ path: "from", message: "the message needs a From header with exactly one valid address" }]);
   }
+  if (view.senderFields > 1) throw validationError([{ path: "sender", message: "the message may have at most one Sender header" }]);
   return from;
 }
 
