@@ -24,12 +24,12 @@ import { AppError, validationError } from "../errors.ts";
 import type { Actor } from "../keys/model.ts";
 import { requireScope, type KeyService } from "../keys/service.ts";
 import { normalizeAddress } from "../lib/addresses.ts";
+import type { Clock } from "../lib/clock.ts";
 import type { DnsResolver } from "../lib/dns.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { clientNetwork, createAuthFailures } from "../limits/auth-failures.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
-import { systemClock } from "../lib/clock.ts";
 import { loadCertificates, type CertificateSource } from "./tls.ts";
 import { PROTOCOL_REPLIES, queuedText, replyFor, type ReplyError } from "./replies.ts";
 
@@ -55,6 +55,7 @@ export interface SmtpRelay {
 
 export interface SmtpRelayDeps {
   config: Config;
+  clock: Clock;
   keys: KeyService;
   emails: EmailService;
   idempotency: Idempotency;
@@ -101,7 +102,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   const maxRecipients = config.limits.max_recipients;
   const hostname = settings.hostname || config.server.hostname || machineName();
   const sessions = new WeakMap<SMTPServerSession, SessionState>();
-  const authFailures = createAuthFailures(systemClock, {
+  const authFailures = createAuthFailures(deps.clock, {
     baseDelayMs: settings.auth_failure_delay,
     maxDelayMs: settings.auth_failure_delay * 16,
     forgetAfterMs: 15 * 60_000,
