@@ -315,9 +315,6 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       server = listenHttp(http, logger, {
         hostname: config.http.host,
         port: config.http.port,
-        // The body parser enforces max_body_bytes with the error shape (src/http/body.ts); Bun's own limit would
-        // answer an over-long body with a bare 413 of its own, so it sits far above.
-        maxRequestBodySize: Number.MAX_SAFE_INTEGER,
         idleTimeout: Math.ceil(config.http.idle_timeout / 1000),
       });
       services.httpAddress.port = server.port!;

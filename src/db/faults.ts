@@ -15,7 +15,7 @@ function sqliteCode(error: unknown): string | undefined {
 }
 
 /** The fault as an AppError, or undefined when `error` is not a store fault. */
-export function storeFault(error: unknown): AppError | undefined {
+function storeFault(error: unknown): AppError | undefined {
   if (error instanceof AppError) return undefined;
   const code = sqliteCode(error);
   if (code === "SQLITE_FULL") {

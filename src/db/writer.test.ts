@@ -3,21 +3,24 @@
  * or a transaction the engine rolled back by itself (disk full) fails every write of the batch — a promise never
  * resolves for a write that is not on disk.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { AppError } from "../errors.ts";
 import { openStore, type Store } from "./client.ts";
-import { createWriter } from "./writer.ts";
+import { createWriter, type Writer } from "./writer.ts";
 
 let store: Store;
-afterEach(() => store?.close());
+let writer: Writer;
+beforeEach(() => {
+  store = openStore(":memory:");
+  writer = createWriter(store.sqlite, store.db);
+});
+afterEach(() => store.close());
 
 const organizations = () => (store.sqlite.query("SELECT id FROM organizations ORDER BY id").all() as Array<{ id: string }>).map((row) => row.id);
 const insertOrg = (id: string) => () => void store.sqlite.query("INSERT INTO organizations (id, name, created_at) VALUES (?, 'x', 'now')").run(id);
 
 describe("the group-commit writer", () => {
   test("writes of one turn share a transaction; a failing write rolls back alone and the others commit", async () => {
-    store = openStore(":memory:");
-    const writer = createWriter(store.sqlite, store.db);
     const results = await Promise.allSettled([
       writer.write(insertOrg("a")),
       writer.write(() => {
@@ -31,8 +34,6 @@ describe("the group-commit writer", () => {
   });
 
   test("a failed COMMIT rejects every write of the batch and stores none", async () => {
-    store = openStore(":memory:");
-    const writer = createWriter(store.sqlite, store.db);
     const results = await Promise.allSettled([
       writer.write(insertOrg("a")),
       // A deferred foreign key is checked at COMMIT: this write passes, the COMMIT fails.
@@ -49,8 +50,6 @@ describe("the group-commit writer", () => {
   });
 
   test("a full store fails the whole batch with service_unavailable, even writes that had succeeded, and recovers", async () => {
-    store = openStore(":memory:");
-    const writer = createWriter(store.sqlite, store.db);
     const pages = (store.sqlite.query("PRAGMA page_count").get() as { page_count: number }).page_count;
     store.sqlite.exec(`PRAGMA max_page_count = ${pages}`);
     const big = (id: string) => () => void store.sqlite.query("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, 'now')").run(id, "x".repeat(200_000));

@@ -30,7 +30,7 @@ function wordEncoding(value: string): "Q" | "B" {
 }
 
 /** `Name: value` as header lines joined by CRLF (no trailing CRLF). */
-export function encodeHeader(name: string, value: string): string {
+function encodeHeader(name: string, value: string): string {
   const text = value.length === 0 || isPlain(value) ? value : encodeWord(value, wordEncoding(value), 52);
   return foldWords(name, text.split(" ").filter((word) => word.length > 0));
 }

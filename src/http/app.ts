@@ -140,7 +140,6 @@ export type HttpApp = ReturnType<typeof createHttpApp>;
 export interface HttpListenOptions {
   hostname: string;
   port: number;
-  maxRequestBodySize: number;
   /** Seconds a connection may stay silent (a trickled body included) before it is closed. */
   idleTimeout: number;
 }
@@ -164,6 +163,9 @@ export function listenHttp(app: HttpApp, logger: Logger, options: HttpListenOpti
   const server = Bun.serve({
     ...options,
     development: false,
+    // The body parser enforces max_body_bytes with the error shape (src/http/body.ts); Bun's own limit would
+    // answer an over-long body with a bare 413 of its own, so it sits far above.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     // Two processes must never share a port by accident.
     reusePort: false,
     fetch(request) {
