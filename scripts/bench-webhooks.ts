@@ -8,6 +8,7 @@
  * `webhooks.allow_private_networks`, the default concurrency settings and a real SQLite file (synchronous=FULL).
  * BENCH_WEBHOOKS (default 20000) sets the size of (w1); BENCH_SECONDS (default 10) the duration of (w2).
  */
+import { sql } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -72,7 +73,7 @@ const check = (ok: boolean) => (ok ? "met" : "NOT met");
 async function setUp() {
   const dataDir = mkdtempSync(join(tmpdir(), "mailroom-bench-webhooks-"));
   const config = buildConfig({}, {}, { "": { data_dir: dataDir }, webhooks: { allow_private_networks: true } });
-  const services = createServices(config, { logger: silentLogger, secretKey: Buffer.alloc(32, 3).toString("base64") });
+  const services = await createServices(config, { logger: silentLogger, secretKey: Buffer.alloc(32, 3).toString("base64") });
   const org = await services.organizations.ensureDefault();
   const actor: Actor = { organizationId: org.id, keyId: null, mode: "live", scopes: new Set(SCOPES), domains: null, keyRateLimit: null, orgRateLimit: null };
   return { dataDir, services, org, actor };
@@ -80,9 +81,8 @@ async function setUp() {
 
 async function tearDown(services: Services, dataDir: string) {
   await services.webhookDispatcher.stop();
-  services.writer.flush();
   await services.closeProviders();
-  services.store.close();
+  await services.store.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
@@ -91,25 +91,22 @@ async function tearDown(services: Services, dataDir: string) {
  * to slow the dispatcher it shares the thread with (a count over the table would).
  */
 async function drained(services: Services) {
-  const waiting = services.store.sqlite.query<{ one: number }, []>("SELECT 1 AS one FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL LIMIT 1");
-  while (waiting.get()) await Bun.sleep(5);
+  const waiting = () => services.store.query(sql`SELECT 1 AS one FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL LIMIT 1`);
+  while ((await waiting()).length > 0) await Bun.sleep(5);
 }
 
 /** Appends `count` events (domain.updated: no message needed) in transactions of up to 1,000. */
 async function appendEvents(services: Services, organizationId: string, count: number, firstSeq = 0) {
   for (let done = 0; done < count; done += 1000) {
     const batch = Math.min(1000, count - done);
-    await services.writer.write((tx) => {
-      for (let i = 0; i < batch; i++) services.events.append(tx, { organizationId, type: "domain.updated", data: { seq: firstSeq + done + i } });
+    await services.writer.write(async (tx) => {
+      for (let i = 0; i < batch; i++) await services.events.append(tx, { organizationId, type: "domain.updated", data: { seq: firstSeq + done + i } });
     });
   }
 }
 
-function responses(services: Services) {
-  return services.store.sqlite
-    .query<{ body: string; status: number | null }, []>("SELECT response_body AS body, status_code AS status FROM webhook_attempts")
-    .all()
-    .map((row) => ({ status: row.status, ...(JSON.parse(row.body || "{}") as { arrived?: number; failures?: number }) }));
+async function responses(services: Services) {
+  return (await services.store.query<{ body: string; status: number | null }>(sql`SELECT response_body AS body, status_code AS status FROM webhook_attempts`)).map((row) => ({ status: row.status, ...(JSON.parse(row.body || "{}") as { arrived?: number; failures?: number }) }));
 }
 
 async function throughput() {
@@ -123,8 +120,8 @@ async function throughput() {
     services.webhookDispatcher.start();
     await drained(services);
     const seconds = (performance.now() - started) / 1000;
-    const answers = responses(services);
-    const failed = services.store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status <> 'succeeded'").get()!.n;
+    const answers = await responses(services);
+    const failed = (await services.store.query<{ n: number }>(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM webhook_deliveries WHERE status <> 'succeeded'`))[0]!.n;
     const verifyFailures = Math.max(0, ...answers.map((a) => a.failures ?? 0));
     return { perSecond: DELIVERIES / seconds, seconds, failed, verifyFailures, attempts: answers.length };
   } finally {
@@ -150,14 +147,12 @@ async function latency() {
       const wait = due - performance.now();
       if (wait > 0) await Bun.sleep(wait);
       appendedAt.set(seq, wallMs());
-      await services.writer.write((tx) => services.events.append(tx, { organizationId: org.id, type: "domain.updated", data: { seq } }));
+      await services.writer.write(async (tx) => services.events.append(tx, { organizationId: org.id, type: "domain.updated", data: { seq } }));
     }
     await drained(services);
-    const rows = services.store.sqlite
-      .query<{ payload: string; body: string }, []>(
-        "SELECT d.payload AS payload, a.response_body AS body FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id",
-      )
-      .all();
+    const rows = await services.store.query<{ payload: string; body: string }>(
+      sql`SELECT d.payload AS payload, a.response_body AS body FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id`,
+    );
     const delays = rows
       .map((row) => {
         const seq = (JSON.parse(row.payload) as { data: { seq: number } }).data.seq;

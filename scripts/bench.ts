@@ -5,6 +5,7 @@
  *   (c) cold start to the ready line, idle RSS, RSS under (a)                          [≤ 80 ms, ≤ 80 MiB, ≤ 250 MiB]
  * BENCH_SECONDS (default 10) sets the load duration; BENCH_MESSAGES (default 20000) the size of (b).
  */
+import { sql, type SQL } from "drizzle-orm";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -113,7 +114,7 @@ async function deliveryThroughput() {
     smarthost: { host: "127.0.0.1", port, security: "none", pool_size: 32 },
     limits: { max_batch_size: 1000 },
   });
-  const services = createServices(config, { logger: silentLogger, secretKey: Buffer.alloc(32, 2).toString("base64") });
+  const services = await createServices(config, { logger: silentLogger, secretKey: Buffer.alloc(32, 2).toString("base64") });
   const org = await services.organizations.ensureDefault();
   await services.domains.add(org.id, "example.com", { verifiedOverride: true });
   const actor: Actor = { organizationId: org.id, keyId: null, mode: "live", scopes: new Set(SCOPES), domains: null, keyRateLimit: null, orgRateLimit: null };
@@ -126,15 +127,16 @@ async function deliveryThroughput() {
     }));
     await services.emails.submitBatch(inputs, actor);
   }
-  const remaining = () => services.store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'queued'").get()!.n;
+  const count = async (statement: SQL) => (await services.store.query<{ n: number }>(statement))[0]!.n;
+  const remaining = () => count(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status = 'queued'`);
   const started = performance.now();
   services.worker.start();
-  while (remaining() > 0) await Bun.sleep(20);
+  while ((await remaining()) > 0) await Bun.sleep(20);
   const seconds = (performance.now() - started) / 1000;
-  const failed = services.store.sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status <> 'sent'").get()!.n;
+  const failed = await count(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status <> 'sent'`);
   await services.worker.stop();
   await services.closeProviders();
-  services.store.close();
+  await services.store.close();
   sink.kill();
   rmSync(dataDir, { recursive: true, force: true });
   return { perSecond: MESSAGES / seconds, seconds, failed };

@@ -3,11 +3,10 @@
  * workers. Invariant: nothing else constructs services or reads configuration; `stop()` stops accepting first,
  * then drains deliveries in flight, then closes the store.
  */
-import { join } from "node:path";
 import { ConfigError } from "./lib/config-error.ts";
 import type { Config } from "./config/schema.ts";
-import { openStore, type Store } from "./db/client.ts";
-import { createWriter, type Writer } from "./db/writer.ts";
+import { openStore } from "./db/open.ts";
+import type { Store, Writer } from "./db/store.ts";
 import { recordSettings } from "./domains/records.ts";
 import { createDomainService, type DomainService } from "./domains/service.ts";
 import { createDkimPool } from "./domains/dkim-pool.ts";
@@ -99,10 +98,6 @@ export interface AppOptions {
   webhookCa?: string;
 }
 
-export function databasePath(config: Config): string {
-  return join(config.data_dir, "mailroom.db");
-}
-
 /** Mail leaving through smtp and mx is DKIM-signed and gets its return path (domains/signing.ts). */
 function buildLiveProvider(config: Config, deps: { resolver: DnsResolver; signer: OutgoingSigner; logger: Logger }): Provider {
   if (config.delivery.provider === "capture") return createCaptureProvider();
@@ -140,15 +135,15 @@ function buildLiveProvider(config: Config, deps: { resolver: DnsResolver; signer
   return withSigning(smtp, deps.signer);
 }
 
-/** Builds the services on the store in `config.data_dir` (the CLI uses these without starting anything). */
-export function createServices(config: Config, options: AppOptions = {}): Services {
+/** Builds the services on the configured store (the CLI uses these without starting anything). */
+export async function createServices(config: Config, options: AppOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.log.level as "info");
   const metrics = createMetrics();
-  const store = openStore(databasePath(config));
+  const store = await openStore(config, logger);
   const secrets = createSecretBox(loadMasterKey(options.secretKey, config.data_dir, logger));
   const { db } = store;
-  const writer = createWriter(store.sqlite, db);
+  const writer: Writer = store;
   const events = createEventLog({ clock });
   const organizations = createOrganizationService({ db, writer, clock });
   const keys = createKeyService({ db, writer, clock });
@@ -217,9 +212,9 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
   });
 
   const gauges = queueGauges(db, clock);
-  metrics.gauge("mailroom_queue_due", "Deliveries due now.", () => [{ value: gauges().due }]);
-  metrics.gauge("mailroom_queue_pending", "Deliveries not yet final (due or waiting for a retry or schedule).", () => [{ value: gauges().pending }]);
-  metrics.gauge("mailroom_queue_oldest_due_age_seconds", "Age of the oldest due delivery.", () => [{ value: gauges().oldestDueAgeSeconds }]);
+  metrics.gauge("mailroom_queue_due", "Deliveries due now.", async () => [{ value: (await gauges()).due }]);
+  metrics.gauge("mailroom_queue_pending", "Deliveries not yet final (due or waiting for a retry or schedule).", async () => [{ value: (await gauges()).pending }]);
+  metrics.gauge("mailroom_queue_oldest_due_age_seconds", "Age of the oldest due delivery.", async () => [{ value: (await gauges()).oldestDueAgeSeconds }]);
   metrics.gauge("mailroom_deliveries_in_flight", "Delivery attempts in progress.", () => [{ value: worker.inFlight }]);
 
   const httpAddress = { host: config.http.host, port: config.http.port };
@@ -259,8 +254,8 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
   // Registers the outbox listener on the event log: from here on every event fans out.
   const webhooks = createWebhookService({ db, writer, clock, events, secrets, guard, rotationOverlapMs: hooks.secret_rotation_overlap, wake: webhookDispatcher.wake });
   const outbox = outboxGauges(db, clock);
-  metrics.gauge("mailroom_webhook_outbox_pending", "Webhook deliveries waiting for an attempt (due or for a retry).", () => [{ value: outbox().pending }]);
-  metrics.gauge("mailroom_webhook_outbox_oldest_due_age_seconds", "Age of the oldest due webhook delivery.", () => [{ value: outbox().oldestDueAgeSeconds }]);
+  metrics.gauge("mailroom_webhook_outbox_pending", "Webhook deliveries waiting for an attempt (due or for a retry).", async () => [{ value: (await outbox()).pending }]);
+  metrics.gauge("mailroom_webhook_outbox_oldest_due_age_seconds", "Age of the oldest due webhook delivery.", async () => [{ value: (await outbox()).oldestDueAgeSeconds }]);
 
   // Validate the provider configuration now rather than at the first delivery.
   if (!options.liveProvider) live = buildLiveProvider(config, liveDeps);
@@ -297,9 +292,9 @@ export function createServices(config: Config, options: AppOptions = {}): Servic
   };
 }
 
-export function createApp(config: Config, options: AppOptions = {}): App {
-  const services = createServices(config, options);
-  const { logger, worker, writer, store } = services;
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const services = await createServices(config, options);
+  const { logger, worker, store } = services;
   let ready = false;
   let server: ReturnType<typeof listenHttp> | undefined;
   let janitor: ReturnType<typeof setInterval> | undefined;
@@ -322,7 +317,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       worker.start();
       services.webhookDispatcher.start();
       services.domains.start(DOMAIN_CHECK_POLL_MS);
-      janitor = setInterval(() => services.idempotency.prune(), IDEMPOTENCY_PRUNE_MS);
+      janitor = setInterval(() => services.idempotency.prune().catch((error) => logger.error("idempotency pruning failed", { err: error })), IDEMPOTENCY_PRUNE_MS);
       ready = true;
       return [{ name: "http", host: config.http.host, port: server.port! }, ...relay];
     },
@@ -332,9 +327,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       // Stop accepting: in-flight requests and SMTP messages finish (their writes commit) before the servers close.
       await Promise.all([server?.stop(), smtp.stop()]);
       await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.domains.stop()]);
-      writer.flush();
       await services.closeProviders();
-      store.close();
+      await store.close();
       logger.info("stopped");
     },
   };

@@ -5,7 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createApp, createServices, databasePath, VERSION, type Services } from "./app.ts";
+import { createApp, createServices, VERSION, type Services } from "./app.ts";
+import { databasePath } from "./db/open.ts";
 import { ConfigError, loadConfig, redactedConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
 import type { DomainView } from "./domains/model.ts";
@@ -75,7 +76,7 @@ async function initialise(services: Services): Promise<void> {
 }
 
 async function serve(config: Config): Promise<void> {
-  const app = createApp(config, { secretKey: process.env.MAILROOM_SECRET_KEY });
+  const app = await createApp(config, { secretKey: process.env.MAILROOM_SECRET_KEY });
   await initialise(app.services);
   const listeners = await app.start();
   const http = listeners.find((l) => l.name === "http")!;
@@ -126,7 +127,7 @@ async function run(argv: string[]): Promise<void> {
   if (command === "serve") return serve(config);
   if (command === "print-config") return out(toToml(redactedConfig(config)));
 
-  const services = createServices(config, { secretKey: process.env.MAILROOM_SECRET_KEY });
+  const services = await createServices(config, { secretKey: process.env.MAILROOM_SECRET_KEY });
   try {
     const actor = await operator(services);
     const print = (value: unknown, human: () => void) => (values.json ? out(JSON.stringify(value, null, 2)) : human());
@@ -148,7 +149,7 @@ async function run(argv: string[]): Promise<void> {
         return print(key, () => out(`${key.key}\n(id ${key.id}; shown once — store it now)`));
       }
       case "keys list": {
-        const keys = services.keys.list(actor.organizationId);
+        const keys = await services.keys.list(actor.organizationId);
         return print(keys, () =>
           keys.forEach((k) => out(`${k.id}  ${k.token_prefix}…  ${k.mode}  ${k.revoked_at ? "revoked" : "active "}  ${k.name}  [${k.scopes.join(" ")}]${k.domains ? ` domains: ${k.domains.join(",")}` : ""}`)),
         );
@@ -168,7 +169,7 @@ async function run(argv: string[]): Promise<void> {
         });
       }
       case "domains list": {
-        const domains = services.domains.list(actor.organizationId);
+        const domains = await services.domains.list(actor.organizationId);
         return print(domains, () => domains.forEach((d) => out(domainLine(d))));
       }
       case "domains verify": {
@@ -185,7 +186,7 @@ async function run(argv: string[]): Promise<void> {
         return print(removed, () => out(`removed ${removed.name}`));
       }
       case "suppressions list": {
-        const page = services.suppressions.list(actor.organizationId, { limit: 100_000 });
+        const page = await services.suppressions.list(actor.organizationId, { limit: 100_000 });
         return print(page.data, () => page.data.forEach((s) => out(`${s.email}  ${s.origin}  ${s.created_at}${s.reason ? `  ${s.reason}` : ""}`)));
       }
       case "suppressions add": {
@@ -213,16 +214,16 @@ async function run(argv: string[]): Promise<void> {
       case "backup": {
         if (!sub) fail("backup needs a destination file");
         if (existsSync(sub)) fail(`${sub} exists; choose a new file`);
+        if (services.store.engine === "postgres") fail("the store is PostgreSQL: back it up with pg_dump (see the README, Backup)");
         // VACUUM INTO writes a consistent snapshot while other connections keep reading and writing (WAL).
-        services.store.sqlite.query("VACUUM INTO ?").run(sub);
+        await services.store.backup(sub);
         return out(`backed up ${databasePath(config)} to ${sub}`);
       }
       default:
         fail(`unknown command "${[command, sub].filter(Boolean).join(" ")}"\n\n${USAGE}`, 2);
     }
   } finally {
-    services.writer.flush();
-    services.store.close();
+    await services.store.close();
   }
 }
 

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createReturnPathCodec } from "../src/domains/signing.ts";
 import type { DomainView } from "../src/domains/model.ts";
-import { deliveries } from "../src/db/schema/index.ts";
+import { tablesOf } from "../src/db/store.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
@@ -66,7 +66,7 @@ describe("mail through the smarthost", () => {
     expect(smtp.received).toHaveLength(4);
 
     const selector = domain.records.find((r) => r.record === "DKIM")!.name.split(".")[0];
-    const rows = t.app.services.store.db.select().from(deliveries).all();
+    const rows = await t.app.services.store.db.select().from(tablesOf(t.app.services.store.db).deliveries);
     const codec = createReturnPathCodec(t.app.services.secrets.deriveKey("return-path"));
     for (const message of smtp.received) {
       const raw = message.raw.toString();

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createPublicKey } from "node:crypto";
 import { rmSync } from "node:fs";
 import { and, eq, isNull } from "drizzle-orm";
-import { dkimKeys, events } from "../src/db/schema/index.ts";
+import { tablesOf } from "../src/db/store.ts";
 import type { DomainView } from "../src/domains/model.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { createTestApp, tempDir, type TestApp } from "./helpers/app.ts";
@@ -52,12 +52,19 @@ async function create(name = "example.com", body: Record<string, unknown> = {}):
 const get = async (id: string): Promise<DomainView> => (await t.json("GET", `/v1/domains/${id}`)).body;
 const verify = async (id: string): Promise<DomainView> => (await t.json("POST", `/v1/domains/${id}/verify`)).body;
 const send = (from = "hi@example.com") => t.json("POST", "/v1/emails", { body: { from, to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" } });
-const domainEvents = () =>
-  t.app.services.store.db
+const domainEvents = () => {
+  const { db } = t.app.services.store;
+  const { events } = tablesOf(db);
+  return db
     .select()
     .from(events)
     .where(and(eq(events.type, "domain.updated"), isNull(events.emailId)))
-    .all();
+    .orderBy(events.id);
+};
+const storedKeys = () => {
+  const { db } = t.app.services.store;
+  return db.select().from(tablesOf(db).dkimKeys);
+};
 
 describe("adding a domain", () => {
   test("answers the records to publish, with a fresh 2048-bit DKIM key sealed at rest", async () => {
@@ -74,7 +81,7 @@ describe("adding a domain", () => {
     expect(record(view, "DMARC").value).toStartWith("v=DMARC1; p=none");
     expect(record(view, "Inbound")).toMatchObject({ name: "example.com", type: "MX", value: HOST, status: "not_started" });
 
-    const stored = t.app.services.store.db.select().from(dkimKeys).all();
+    const stored = (await storedKeys());
     expect(stored).toHaveLength(1);
     expect(stored[0]!.privateKey).toStartWith("v1:");
     expect(stored[0]!.privateKey).not.toContain("PRIVATE KEY");
@@ -103,7 +110,7 @@ describe("verification", () => {
     expect(verified.last_checked_at).toBe(new Date(clock.now()).toISOString());
     expect((await send()).status).toBe(200);
 
-    const [event] = domainEvents();
+    const [event] = await domainEvents();
     expect(event!.data).toMatchObject({ id: view.id, name: "example.com", status: "verified", previous_status: "pending" });
   });
 
@@ -148,7 +155,7 @@ describe("verification", () => {
     expect(current.status).toBe("failed");
     expect(record(current, "SPF").status).toBe("failed");
     expect((await send()).body.name).toBe("domain_not_verified");
-    expect(domainEvents().map((e) => e.data.status)).toEqual(["verified", "temporary_failure", "failed"]);
+    expect((await domainEvents()).map((e) => e.data.status)).toEqual(["verified", "temporary_failure", "failed"]);
 
     // Failed domains are not rechecked on the schedule; a manual check with the record back verifies again.
     clock.advance(48 * H);
@@ -202,7 +209,7 @@ describe("DKIM rotation", () => {
     expect(dkim.map((r) => r.key_state)).toEqual(["active", "next"]);
     expect(dkim[1]!.status).toBe("pending");
     expect((await t.json("POST", `/v1/domains/${view.id}/dkim/rotate`)).status).toBe(409);
-    expect(t.app.services.domains.signingIdentity(t.organizationId, "example.com")?.selector).toBe(oldSelector);
+    expect((await t.app.services.domains.signingIdentity(t.organizationId, "example.com"))?.selector).toBe(oldSelector);
 
     // Not published yet: the old key keeps signing and the domain stays verified.
     await t.app.services.domains.runOnce();
@@ -216,7 +223,7 @@ describe("DKIM rotation", () => {
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ name: dkim[1]!.name, key_state: "active", status: "verified" });
     expect(rotated.status).toBe("verified");
-    expect(t.app.services.domains.signingIdentity(t.organizationId, "example.com")?.selector).toBe(dkim[1]!.name.split(".")[0]);
+    expect((await t.app.services.domains.signingIdentity(t.organizationId, "example.com"))?.selector).toBe(dkim[1]!.name.split(".")[0]);
   });
 });
 
@@ -225,11 +232,11 @@ describe("settings", () => {
     const view = await create();
     publish(view);
     await verify(view.id);
-    const before = domainEvents().length;
+    const before = (await domainEvents()).length;
 
     const tracked = (await t.json("PATCH", `/v1/domains/${view.id}`, { body: { open_tracking: true, click_tracking: true } })).body;
     expect(tracked).toMatchObject({ open_tracking: true, click_tracking: true });
-    expect(t.app.services.domains.trackingDefaults(t.organizationId, "example.com")).toEqual({ opens: true, clicks: true });
+    expect(await t.app.services.domains.trackingDefaults(t.organizationId, "example.com")).toEqual({ opens: true, clicks: true });
 
     const receiving = (await t.json("PATCH", `/v1/domains/${view.id}`, { body: { receiving_enabled: true } })).body as DomainView;
     expect(record(receiving, "Inbound").status).toBe("pending");
@@ -239,12 +246,12 @@ describe("settings", () => {
     const moved = (await t.json("PATCH", `/v1/domains/${view.id}`, { body: { return_path_subdomain: "bounce" } })).body as DomainView;
     expect(record(moved, "SPF")).toMatchObject({ name: "bounce.example.com", status: "pending" });
     expect(record(moved, "MX")).toMatchObject({ name: "bounce.example.com", status: "pending" });
-    expect(t.app.services.domains.signingIdentity(t.organizationId, "example.com")?.returnPathDomain).toBe("bounce.example.com");
+    expect((await t.app.services.domains.signingIdentity(t.organizationId, "example.com"))?.returnPathDomain).toBe("bounce.example.com");
 
-    expect(domainEvents().length).toBeGreaterThanOrEqual(before + 4);
-    const unchanged = domainEvents().length;
+    expect((await domainEvents()).length).toBeGreaterThanOrEqual(before + 4);
+    const unchanged = (await domainEvents()).length;
     await t.json("PATCH", `/v1/domains/${view.id}`, { body: { open_tracking: true } });
-    expect(domainEvents().length).toBe(unchanged);
+    expect((await domainEvents()).length).toBe(unchanged);
   });
 });
 
@@ -306,7 +313,7 @@ describe("deleting", () => {
     const res = await t.json("DELETE", `/v1/domains/${view.id}`);
     expect(res.body).toEqual({ object: "domain", id: view.id, name: "example.com", deleted: true });
     expect((await t.json("GET", `/v1/domains/${view.id}`)).status).toBe(404);
-    expect(t.app.services.store.db.select().from(dkimKeys).all()).toHaveLength(0);
+    expect((await storedKeys())).toHaveLength(0);
   });
 
   test("a domain with mail queued is 409 unless forced; forcing fails that mail", async () => {

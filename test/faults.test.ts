@@ -2,13 +2,15 @@
  * Faults the service must survive (issue: hardening): the data directory's file system fills up. Acceptance then
  * answers 503 service_unavailable (HTTP) and 452 4.3.1 (SMTP), nothing is half-written, and it recovers by itself
  * when space returns. A real small tmpfs when this process may mount one (root, as in CI); otherwise SQLite's own
- * size cap (`max_page_count`), which fails writes with the same SQLITE_FULL.
+ * size cap (`max_page_count`), which fails writes with the same SQLITE_FULL. The data directory holds the
+ * embedded store, so this drill runs on SQLite whichever engine the suite runs on.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { SqliteStore } from "../src/db/sqlite.ts";
 import { createTestApp, tempDir, type TestApp } from "./helpers/app.ts";
 import { authPlain, smtpChat } from "./helpers/smtp-chat.ts";
 
@@ -37,10 +39,10 @@ beforeAll(async () => {
   mountPoint = mountSmallDisk();
   const dataDir = mountPoint ? join(mountPoint, "data") : undefined;
   if (dataDir) mkdirSync(dataDir);
-  t = await createTestApp({ ...(dataDir ? { "": { data_dir: dataDir } } : {}), smtp: { submission_port: 0, smtps_port: 0 } });
+  t = await createTestApp({ ...(dataDir ? { "": { data_dir: dataDir } } : {}), smtp: { submission_port: 0, smtps_port: 0 }, store: { url: "" } });
   await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
   smtpsPort = (await t.app.start()).find((l) => l.name === "smtps")!.port;
-  const sqlite = t.app.services.store.sqlite;
+  const { sqlite } = t.app.services.store as SqliteStore;
   if (mountPoint) {
     const ballast = join(mountPoint, "ballast");
     filler = {
@@ -113,7 +115,7 @@ describe("the data directory's file system is full", () => {
     expect([full.code, full.lines[0]!.split(" ")[0]]).toEqual([452, "4.3.1"]);
 
     // Nothing half-written: exactly the answered messages exist, each with its delivery row; the file is sound.
-    const sqlite = t.app.services.store.sqlite;
+    const { sqlite } = t.app.services.store as SqliteStore;
     const ids = (sqlite.query("SELECT id FROM emails").all() as Array<{ id: string }>).map((row) => row.id).sort();
     expect(ids).toEqual([...accepted].sort());
     expect((sqlite.query("SELECT count(*) AS n FROM deliveries").get() as { n: number }).n).toBe(accepted.length);

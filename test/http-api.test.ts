@@ -2,9 +2,10 @@
  * The HTTP API through `app.handle` on a real temporary SQLite store: both path forms, errors, idempotency, rate
  * limits, batch, listing, scheduling, keys and suppressions.
  */
-import { Database } from "bun:sqlite";
+import { silentLogger } from "../src/lib/logger.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { databasePath } from "../src/app.ts";
+import { sql } from "drizzle-orm";
+import { openStore } from "../src/db/open.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 
 let t: TestApp;
@@ -26,12 +27,13 @@ describe.each(FORMS)("$name", (form) => {
     const res = await t.json("POST", form.send, { body: message() });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), message: "Email sent." });
-    const reader = new Database(databasePath(t.config), { readonly: true });
+    // Read through a connection of its own: what it sees is committed.
+    const reader = await openStore(t.config, silentLogger);
     try {
-      expect(reader.query("SELECT count(*) AS n FROM emails WHERE id = ?").get(res.body.id)).toEqual({ n: 1 });
-      expect(reader.query("SELECT count(*) AS n FROM deliveries WHERE email_id = ?").get(res.body.id)).toEqual({ n: 1 });
+      expect(await reader.query(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM emails WHERE id = ${res.body.id}`)).toEqual([{ n: 1 }]);
+      expect(await reader.query(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE email_id = ${res.body.id}`)).toEqual([{ n: 1 }]);
     } finally {
-      reader.close();
+      await reader.close();
     }
   });
 
@@ -364,7 +366,7 @@ describe("operations", () => {
 describe("unknown errors", () => {
   test("become 500 internal_error with a request id and nothing internal", async () => {
     const broken = await createTestApp();
-    broken.app.services.store.sqlite.close();
+    await broken.app.services.store.close();
     const res = await broken.json("GET", "/v1/emails");
     expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ name: "internal_error", statusCode: 500, request_id: expect.any(String) });

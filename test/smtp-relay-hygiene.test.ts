@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { AppError, ERROR_NAMES, ERROR_TABLE } from "../src/errors.ts";
 import { createLogger, silentLogger } from "../src/lib/logger.ts";
 import { replyFor } from "../src/smtp/replies.ts";
@@ -112,7 +113,7 @@ describe("hostile clients", () => {
     const reply = await refusedContent(Buffer.from("From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\nHel\0lo.\r\n", "latin1"));
     expect([reply.code, reply.lines[0]!.split(" ")[0]]).toEqual([554, "5.6.0"]);
     expect(reply.text).toContain("NUL");
-    expect(t!.app.services.emails.list(t!.app.services.keys.authenticate(t!.liveKey), { limit: 10 }).data).toHaveLength(0);
+    expect((await t!.app.services.emails.list(await t!.app.services.keys.authenticate(t!.liveKey), { limit: 10 })).data).toHaveLength(0);
   });
 
   test("a line over 998 octets is refused with 554 5.6.0 naming the line (RFC 5321 §4.5.3.1.6)", async () => {
@@ -169,7 +170,7 @@ describe("hostile clients", () => {
     expect((await chat.send("DATA")).code).toBe(354);
     chat.write("From: hi@example.com\r\nTo: a@dest.test\r\nSubject: half\r\n\r\nHalf a mess");
     await chat.closed();
-    expect(t!.app.services.emails.list(t!.app.services.keys.authenticate(t!.liveKey), { limit: 10 }).data).toHaveLength(0);
+    expect((await t!.app.services.emails.list(await t!.app.services.keys.authenticate(t!.liveKey), { limit: 10 })).data).toHaveLength(0);
     await Bun.sleep(50);
     expect((await connect()).greeting.code).toBe(220);
   });
@@ -193,7 +194,7 @@ describe("unknown errors", () => {
     const lines: string[] = [];
     const { login } = await relay({}, lines);
     // Break the store under the running app: the write of the next message fails with an SQLite error.
-    t!.app.services.store.sqlite.exec("ALTER TABLE deliveries RENAME TO deliveries_moved");
+    await t!.app.services.store.query(sql`ALTER TABLE deliveries RENAME TO deliveries_moved`);
     const reply = await sendOne(await login());
     expect(reply.code).toBe(451);
     expect(reply.text).toMatch(/^4\.3\.0 Temporary local problem, please try again later \(reference ([0-9a-f-]{36})\)$/);
@@ -204,7 +205,7 @@ describe("unknown errors", () => {
     expect(JSON.stringify(logged.err)).toContain("deliveries");
     // Logged once: no second line repeats the failure.
     expect(lines.filter((line) => line.includes(reference!))).toHaveLength(1);
-    t!.app.services.store.sqlite.exec("ALTER TABLE deliveries_moved RENAME TO deliveries");
+    await t!.app.services.store.query(sql`ALTER TABLE deliveries_moved RENAME TO deliveries`);
   });
 });
 

@@ -32,7 +32,7 @@ function newDir(): string {
 
 async function startRelay(dataDir: string, smtp: Record<string, unknown> = {}, logLines?: string[]) {
   const logger = logLines ? createLogger("debug", (line) => logLines.push(line)) : silentLogger;
-  const app = createApp(testConfig(dataDir, { smtp }), { logger });
+  const app = await createApp(testConfig(dataDir, { smtp }), { logger });
   apps.push(app);
   const listeners = await app.start();
   return { app, submission: listeners.find((l) => l.name === "submission")!.port, smtps: listeners.find((l) => l.name === "smtps")!.port };
@@ -124,7 +124,7 @@ describe("with configured files", () => {
     ["a missing file", { tls_cert: "/nonexistent/cert.pem", tls_key: "/nonexistent/key.pem" }, "cannot read"],
     ["only one of the two", { tls_cert: "/nonexistent/cert.pem" }, "give both files"],
   ])("%s stops the start with a configuration error", async (_name, smtp, message) => {
-    const app = createApp(testConfig(newDir(), { smtp }), { logger: silentLogger });
+    const app = await createApp(testConfig(newDir(), { smtp }), { logger: silentLogger });
     apps.push(app);
     const start = app.start();
     expect(start).rejects.toThrow(ConfigError);

@@ -89,19 +89,19 @@ describe("checked again at delivery", () => {
     const receiver = await startWebhookReceiver({ clock });
     const dataDir = tempDir();
     const config = testConfig(dataDir, { dns: { servers: dns.servers } });
-    let app = createApp(config, { logger: silentLogger, clock });
+    let app = await createApp(config, { logger: silentLogger, clock });
     try {
       const org = await app.services.organizations.ensureDefault();
-      const actor = app.services.keys.authenticate((await app.services.keys.create(org.id, { name: "k", scopes: ["full_access"] })).key);
+      const actor = await app.services.keys.authenticate((await app.services.keys.create(org.id, { name: "k", scopes: ["full_access"] })).key);
       dns.set("rebind.example.org", "A", ["8.8.8.8"]);
       const created = await app.services.webhooks.create(actor, { endpoint: `https://rebind.example.org:${receiver.port}/hooks`, events: ["suppression.added"] });
       await app.stop();
 
       dns.set("rebind.example.org", "A", ["127.0.0.1"]);
-      app = createApp(config, { logger: silentLogger, clock });
+      app = await createApp(config, { logger: silentLogger, clock });
       await app.services.suppressions.add(org.id, { email: "x@dest.test", origin: "manual" });
       expect(await app.services.webhookDispatcher.runOnce()).toBe(1);
-      const [delivery] = app.services.webhooks.listDeliveries(actor, created.id, { limit: 10 }).data;
+      const [delivery] = (await app.services.webhooks.listDeliveries(actor, created.id, { limit: 10 })).data;
       expect(delivery).toMatchObject({ status: "pending", last_status_code: null });
       expect(delivery!.last_error).toMatch(/^refused: 127\.0\.0\.1 is a loopback address/);
       expect(receiver.received).toHaveLength(0);

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
+import { sql } from "drizzle-orm";
 import { createApp, type App } from "../src/app.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/logger.ts";
@@ -59,9 +60,9 @@ describe("webhook endpoints", () => {
 
   test("the secret is sealed at rest", async () => {
     const created = await register(["email.delivered"]);
-    const row = t.app.services.store.sqlite.query<{ secret: string }, []>("SELECT secret FROM webhook_endpoints").get()!;
-    expect(row.secret).not.toContain(created.signing_secret.slice("whsec_".length, 20));
-    expect(row.secret.startsWith("v1:")).toBe(true);
+    const [row] = await t.app.services.store.query<{ secret: string }>(sql`SELECT secret FROM webhook_endpoints`);
+    expect(row!.secret).not.toContain(created.signing_secret.slice("whsec_".length, 20));
+    expect(row!.secret.startsWith("v1:")).toBe(true);
   });
 
   test.each([
@@ -91,7 +92,7 @@ describe("webhook endpoints", () => {
   test("another organisation's webhook is 404", async () => {
     const created = await register(["email.sent"]);
     const otherId = crypto.randomUUID();
-    t.app.services.store.sqlite.query("INSERT INTO organizations (id, name, created_at) VALUES (?, 'other', ?)").run(otherId, new Date().toISOString());
+    await t.app.services.store.query(sql`INSERT INTO organizations (id, name, created_at) VALUES (${otherId}, 'other', ${new Date().toISOString()})`);
     const key = await t.app.services.keys.create(otherId, { name: "o", scopes: ["full_access"] });
     expect((await t.json("GET", `/v1/webhooks/${created.id}`, { key: key.key })).status).toBe(404);
   });
@@ -404,7 +405,7 @@ describe("retries", () => {
   test("a claim left behind by a crashed process is retaken once its lease expires", async () => {
     const hook = await register(["suppression.added"]);
     await suppress("x@dest.test");
-    t.app.services.store.sqlite.query("UPDATE webhook_deliveries SET lease_owner = 'crashed', lease_until = ?").run(clock.now() + 60 * SECOND);
+    await t.app.services.store.query(sql`UPDATE webhook_deliveries SET lease_owner = 'crashed', lease_until = ${clock.now() + 60 * SECOND}`);
     expect(await dispatch()).toBe(0);
     clock.advance(60 * SECOND + 1);
     expect(await dispatch()).toBe(1);
@@ -416,7 +417,7 @@ describe("restarts", () => {
   test("a delivery that failed before the app stopped is delivered after a restart on the same data dir", async () => {
     const dataDir = tempDir();
     const config = testConfig(dataDir, { webhooks: { allow_private_networks: true } });
-    let app: App | undefined = createApp(config, { logger: silentLogger, clock });
+    let app: App = await createApp(config, { logger: silentLogger, clock });
     try {
       const org = await app.services.organizations.ensureDefault();
       const key = (await app.services.keys.create(org.id, { name: "k", scopes: ["full_access"] })).key;
@@ -442,7 +443,7 @@ describe("restarts", () => {
 
       await receiver.up();
       clock.advance(6 * SECOND);
-      app = createApp(config, { logger: silentLogger, clock });
+      app = await createApp(config, { logger: silentLogger, clock });
       expect(await app.services.webhookDispatcher.runOnce()).toBe(1);
       expect(receiver.received).toHaveLength(1);
       expect(receiver.received[0]!.headers["webhook-id"]).toBe(before.id);
@@ -450,7 +451,7 @@ describe("restarts", () => {
       const [after] = (await call(app, "GET", `/v1/webhooks/${hook.id}/deliveries`)).data;
       expect(after).toMatchObject({ id: before.id, status: "succeeded", attempt_count: 2 });
     } finally {
-      await app?.stop();
+      await app.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -38,6 +38,10 @@ export const CONFIG_SCHEMA = {
   "": {
     data_dir: string("./data", "Directory holding the SQLite database (WAL) and generated certificates."),
   },
+  store: {
+    url: string("", "Empty: embedded SQLite in data_dir. postgres://user:password@host:port/database: PostgreSQL, which any number of instances can share.", { secret: true }),
+    pool_size: int(16, 1, 1000, "PostgreSQL connections per instance (reads and transactions); SQLite ignores it."),
+  },
   log: {
     level: oneOf(["debug", "info", "warn", "error"], "info", "Lowest level written to the JSON log on stderr."),
   },

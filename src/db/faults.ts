@@ -8,24 +8,49 @@ import { AppError } from "../errors.ts";
 /** Seconds a client is asked to wait before trying again after a store fault. */
 const RETRY_AFTER_SECONDS = 30;
 
-/** SQLite's result codes (https://sqlite.org/rescode.html): FULL is the disk, IOERR_* and CANTOPEN the file. */
-function sqliteCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
+/** The engine's error code, looking through drizzle's wrapper ("Failed query: …", the driver's error as cause). */
+function engineCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    if (current instanceof Error && /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(current.message)) return "connection";
+  }
+  return undefined;
 }
+
+/**
+ * The disk is full: SQLite's SQLITE_FULL, PostgreSQL's disk_full (53100).
+ * Unavailable: SQLite's IOERR_* and CANTOPEN (the file, https://sqlite.org/rescode.html); for PostgreSQL the
+ * connection failed or was cut (class 08, the server shutting down 57P0x, too many connections 53300, out of
+ * memory 53200, and the socket's own errors).
+ */
+const isFull = (code: string) => code === "SQLITE_FULL" || code === "53100";
+const isUnavailable = (code: string) =>
+  code.startsWith("SQLITE_IOERR") ||
+  code === "SQLITE_CANTOPEN" ||
+  code.startsWith("08") ||
+  code.startsWith("57P0") ||
+  code === "53300" ||
+  code === "53200" ||
+  ["connection", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND"].includes(code);
+
+/** PostgreSQL text cannot hold NUL (22021), nor bytes invalid in UTF-8 (22P05); SQLite stores both. */
+const isUnstorableText = (code: string) => code === "22021" || code === "22P05";
 
 /** The fault as an AppError, or undefined when `error` is not a store fault. */
 function storeFault(error: unknown): AppError | undefined {
   if (error instanceof AppError) return undefined;
-  const code = sqliteCode(error);
-  if (code === "SQLITE_FULL") {
+  const code = engineCode(error);
+  if (code === undefined) return undefined;
+  if (isUnstorableText(code)) return new AppError("validation_error", "The request holds a NUL or otherwise invalid character.", { cause: error });
+  if (isFull(code)) {
     return new AppError("service_unavailable", "The server's storage is full; nothing was stored. Try again later.", {
       condition: "storage_full",
       retryAfter: RETRY_AFTER_SECONDS,
       cause: error,
     });
   }
-  if (code?.startsWith("SQLITE_IOERR") || code === "SQLITE_CANTOPEN") {
+  if (isUnavailable(code)) {
     return new AppError("service_unavailable", "The server's storage is unavailable; nothing was stored. Try again later.", { retryAfter: RETRY_AFTER_SECONDS, cause: error });
   }
   return undefined;

@@ -1,11 +1,11 @@
 /**
  * Statements prepared once per connection, for queries on the hot path (every send, every delivery). Drizzle's
- * builder otherwise builds the SQL and asks SQLite to prepare it anew on each call — about ten times the cost of
- * running a prepared statement. Invariant: a statement runs on the connection it was prepared on, so inside a
- * writer transaction it joins that transaction.
+ * builder otherwise builds the SQL anew on each call, and SQLite prepares it again — about ten times the cost of
+ * running a prepared statement. Invariant: a statement runs on the connection (or transaction) it was prepared
+ * on, so inside a write it joins that write's transaction.
  */
 import { sql } from "drizzle-orm";
-import type { Db } from "./client.ts";
+import type { Db } from "./store.ts";
 
 export function perConnection<T>(prepare: (db: Db) => T): (db: Db) => T {
   const statements = new WeakMap<Db, T>();
@@ -14,6 +14,14 @@ export function perConnection<T>(prepare: (db: Db) => T): (db: Db) => T {
     if (prepared === undefined) statements.set(db, (prepared = prepare(db)));
     return prepared;
   };
+}
+
+/**
+ * Prepares `query` under `name`: PostgreSQL keeps named statements per connection, SQLite's are anonymous (the
+ * name is ignored). Run it with `await statement.execute(values)` on either engine.
+ */
+export function prepareAs<P>(name: string, query: { prepare(): P }): P {
+  return (query as unknown as { prepare(name: string): P }).prepare(name);
 }
 
 /** `{key: sql.placeholder(key)}` for each key, for inserts and updates prepared with named parameters. */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "bun:test";
 import { is } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { openStore } from "./client.ts";
+import { openSqliteStore as openStore } from "./sqlite.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import * as schema from "./schema/index.ts";
 
@@ -52,7 +52,7 @@ describe("migration 4 (email_contents)", () => {
     sqlite.exec("PRAGMA foreign_keys = ON");
     sqlite.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
     for (const migration of MIGRATIONS.filter((m) => m.version < 4)) {
-      sqlite.exec(migration.sql);
+      sqlite.exec(migration.sqlite);
       sqlite.query("INSERT INTO schema_migrations VALUES (?, ?, ?)").run(migration.version, migration.name, "2026-11-01T00:00:00.000Z");
     }
     sqlite.exec("INSERT INTO organizations (id, name, created_at) VALUES ('org', 'Org', 'now')");

@@ -5,26 +5,24 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { AppError } from "../errors.ts";
-import { openStore, type Store } from "./client.ts";
-import { createWriter, type Writer } from "./writer.ts";
+import { openSqliteStore as openStore, type SqliteStore as Store } from "./sqlite.ts";
 
 let store: Store;
-let writer: Writer;
+let writer: Store;
 beforeEach(() => {
-  store = openStore(":memory:");
-  writer = createWriter(store.sqlite, store.db);
+  writer = store = openStore(":memory:");
 });
 afterEach(() => store.close());
 
 const organizations = () => (store.sqlite.query("SELECT id FROM organizations ORDER BY id").all() as Array<{ id: string }>).map((row) => row.id);
-const insertOrg = (id: string) => () => void store.sqlite.query("INSERT INTO organizations (id, name, created_at) VALUES (?, 'x', 'now')").run(id);
+const insertOrg = (id: string) => async () => void store.sqlite.query("INSERT INTO organizations (id, name, created_at) VALUES (?, 'x', 'now')").run(id);
 
 describe("the group-commit writer", () => {
   test("writes of one turn share a transaction; a failing write rolls back alone and the others commit", async () => {
     const results = await Promise.allSettled([
       writer.write(insertOrg("a")),
-      writer.write(() => {
-        insertOrg("b")();
+      writer.write(async () => {
+        await insertOrg("b")();
         throw new Error("this write fails after its insert");
       }),
       writer.write(insertOrg("c")),
@@ -37,7 +35,7 @@ describe("the group-commit writer", () => {
     const results = await Promise.allSettled([
       writer.write(insertOrg("a")),
       // A deferred foreign key is checked at COMMIT: this write passes, the COMMIT fails.
-      writer.write(() => {
+      writer.write(async () => {
         store.sqlite.exec("PRAGMA defer_foreign_keys = ON");
         store.sqlite.query("INSERT INTO api_keys (id, organization_id, name, mode, token_prefix, token_hash, scopes, created_at) VALUES ('k', 'missing', 'n', 'live', 'p', 'h', '[]', 'now')").run();
       }),
@@ -52,7 +50,7 @@ describe("the group-commit writer", () => {
   test("a full store fails the whole batch with service_unavailable, even writes that had succeeded, and recovers", async () => {
     const pages = (store.sqlite.query("PRAGMA page_count").get() as { page_count: number }).page_count;
     store.sqlite.exec(`PRAGMA max_page_count = ${pages}`);
-    const big = (id: string) => () => void store.sqlite.query("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, 'now')").run(id, "x".repeat(200_000));
+    const big = (id: string) => async () => void store.sqlite.query("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, 'now')").run(id, "x".repeat(200_000));
     const results = await Promise.allSettled([writer.write(insertOrg("small")), writer.write(big("big"))]);
     for (const result of results) {
       expect(result.status).toBe("rejected");

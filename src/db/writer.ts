@@ -1,40 +1,45 @@
 /**
- * Group commit. Every write that must be durable before an answer goes through `write()`: the writes queued in
- * one event-loop turn share one transaction and so one fsync (synchronous=FULL), each inside its own savepoint so
- * a failing write rolls back alone. A full disk or an I/O error rejects with `service_unavailable` (db/faults.ts).
- * Invariant: a write's promise resolves only after its COMMIT returned — a
- * caller may answer 200 then and never earlier.
+ * Group commit, SQLite's commit strategy. Every write that must be durable before an answer goes through
+ * `write()`: the writes queued in one event-loop turn share one transaction and so one fsync (synchronous=FULL),
+ * each inside its own savepoint so a failing write rolls back alone. A full disk or an I/O error rejects with
+ * `service_unavailable` (db/faults.ts). Invariants: a write's promise resolves only after its COMMIT returned —
+ * a caller may answer 200 then and never earlier; one batch at a time holds the connection.
  */
 import type { Database } from "bun:sqlite";
-import type { Db } from "./client.ts";
 import { asStoreFault } from "./faults.ts";
+import type { Db } from "./store.ts";
 
 interface PendingWrite {
-  work: (db: Db) => unknown;
+  work: (tx: Db) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
-export interface Writer {
-  /** Runs `work` in a shared transaction; resolves with its result once committed to disk. */
-  write<T>(work: (db: Db) => T): Promise<T>;
-  /** Commits what is queued now (shutdown). */
-  flush(): void;
+export interface GroupCommitWriter {
+  write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /** Commits what is queued now and waits for it (shutdown). */
+  flush(): Promise<void>;
 }
 
 /** Upper bound on writes per transaction, so one commit never holds the write lock for long. */
 const MAX_BATCH = 1024;
 
-export function createWriter(sqlite: Database, db: Db): Writer {
+export function createWriter(sqlite: Database, db: Db): GroupCommitWriter {
   const pending: PendingWrite[] = [];
-  let scheduled = false;
+  let draining: Promise<void> | undefined;
 
-  const flush = () => {
-    scheduled = false;
-    while (pending.length > 0) {
-      const batch = pending.length > MAX_BATCH ? pending.splice(0, MAX_BATCH) : pending.splice(0);
-      commitBatch(batch);
-    }
+  const drain = async () => {
+    while (pending.length > 0) await commitBatch(pending.splice(0, MAX_BATCH));
+  };
+
+  // One drain at a time: the next turn's writes wait for the batch on the connection, then form the next one.
+  const schedule = () => {
+    draining ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(drain)
+      .finally(() => {
+        draining = undefined;
+        if (pending.length > 0) schedule();
+      });
   };
 
   const abandon = () => {
@@ -45,7 +50,7 @@ export function createWriter(sqlite: Database, db: Db): Writer {
     }
   };
 
-  const commitBatch = (batch: PendingWrite[]) => {
+  const commitBatch = async (batch: PendingWrite[]) => {
     const rejectAll = (error: unknown) => {
       const reason = asStoreFault(error);
       for (const item of batch) item.reject(reason);
@@ -59,7 +64,7 @@ export function createWriter(sqlite: Database, db: Db): Writer {
     for (const item of batch) {
       sqlite.exec("SAVEPOINT write_item");
       try {
-        const value = item.work(db);
+        const value = await item.work(db);
         sqlite.exec("RELEASE write_item");
         outcomes.push({ ok: true, value });
       } catch (error) {
@@ -90,15 +95,14 @@ export function createWriter(sqlite: Database, db: Db): Writer {
   };
 
   return {
-    write<T>(work: (db: Db) => T): Promise<T> {
+    write<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(flush);
-        }
+        schedule();
       });
     },
-    flush,
+    async flush() {
+      while (draining) await draining;
+    },
   };
 }

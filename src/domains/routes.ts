@@ -56,9 +56,9 @@ export function domainRoutes(deps: AuthDeps & { domains: DomainService }) {
     )
     .get(
       "/v1/domains",
-      ({ actor }) => {
+      async ({ actor }) => {
         requireScope(actor, "domains:read");
-        return { object: "list", data: domains.list(actor.organizationId) };
+        return { object: "list", data: await domains.list(actor.organizationId) };
       },
       { detail: { summary: "List sending domains", tags: ["Domains"] } },
     )

@@ -13,9 +13,8 @@
 import { generateKeyPair as generateKeyPairCallback, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import { and, eq, inArray } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { deliveries, dkimKeys, domains, type RecordStatuses } from "../db/schema/index.ts";
-import type { Writer } from "../db/writer.ts";
+import type { RecordStatuses } from "../db/schema/index.ts";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Actor } from "../keys/model.ts";
@@ -74,9 +73,9 @@ export interface SigningIdentity {
 export interface DomainService {
   /** Adds a domain with a fresh DKIM key; 409 `conflict` when the name exists (in any organisation). */
   add(organizationId: string, name: string, options?: Omit<CreateDomainInput, "name">): Promise<DomainView>;
-  list(organizationId: string): DomainView[];
+  list(organizationId: string): Promise<DomainView[]>;
   /** By id or name; 404 `not_found` otherwise. */
-  get(organizationId: string, idOrName: string): DomainView;
+  get(organizationId: string, idOrName: string): Promise<DomainView>;
   /** Checks the domain's records now; a failed domain gets a fresh 72 h window. */
   verify(organizationId: string, idOrName: string): Promise<DomainView>;
   update(organizationId: string, idOrName: string, input: UpdateDomainInput): Promise<DomainView>;
@@ -90,11 +89,11 @@ export interface DomainService {
   /** Stops the schedule; checks in flight write nothing more once their DNS lookups return. */
   stop(): Promise<void>;
   /** The active key of the organisation's `domain`, or null when it has none (not an org domain). */
-  signingIdentity(organizationId: string, domain: string): SigningIdentity | null;
+  signingIdentity(organizationId: string, domain: string): Promise<SigningIdentity | null>;
   /** Throws unless `actor` may send with a From address on `domain` (lower-case punycode). */
-  assertMaySendFrom(actor: Actor, domain: string): void;
+  assertMaySendFrom(actor: Actor, domain: string): Promise<void>;
   /** The domain's open/click tracking defaults (off for unknown domains, e.g. test-mode sends). */
-  trackingDefaults(organizationId: string, domain: string): { opens: boolean; clicks: boolean };
+  trackingDefaults(organizationId: string, domain: string): Promise<{ opens: boolean; clicks: boolean }>;
 }
 
 export function createDomainService(deps: {
@@ -109,6 +108,7 @@ export function createDomainService(deps: {
   logger: Logger;
 }): DomainService {
   const { db, writer, clock, events, secrets, resolver, settings, options, logger } = deps;
+  const { deliveries, dkimKeys, domains } = tablesOf(db);
   const openedKeys = new Map<string, string>();
   const checking = new Map<string, Promise<void>>();
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -137,11 +137,12 @@ export function createDomainService(deps: {
     updated_at: row.updatedAt,
   });
 
-  const viewOf = (tx: Db, row: DomainRow) => view(row, liveKeys(tx, row.id));
+  const viewOf = async (tx: Db, row: DomainRow) => view(row, await liveKeys(tx, row.id));
+  const rowById = (tx: Db, domainId: string) => first(tx.select().from(domains).where(eq(domains.id, domainId)));
 
   /** Appends `domain.updated` with the domain as it is now (the webhook payload) and what it was. */
-  const announce = (tx: Db, row: DomainRow, previousStatus: string) => {
-    events.append(tx, { organizationId: row.organizationId, type: "domain.updated", data: { ...viewOf(tx, row), previous_status: previousStatus } });
+  const announce = async (tx: Db, row: DomainRow, previousStatus: string) => {
+    await events.append(tx, { organizationId: row.organizationId, type: "domain.updated", data: { ...(await viewOf(tx, row)), previous_status: previousStatus } });
   };
 
   const checkReturnPath = (value: unknown, path = "return_path_subdomain"): string => {
@@ -202,27 +203,27 @@ export function createDomainService(deps: {
    * transaction; the write re-reads the row and skips if its records changed meanwhile (a later check sees them).
    */
   const check = async (domainId: string, manual: boolean): Promise<void> => {
-    let row = db.select().from(domains).where(eq(domains.id, domainId)).get();
+    let row = await rowById(db, domainId);
     if (!row) return;
-    if (!activeKey(db, domainId)) {
+    if (!(await activeKey(db, domainId))) {
       // Domains from before DKIM keys existed get theirs at the first check.
       const key = await newKey(domainId, "active");
       if (stopped) return;
-      await writer.write((tx) => {
-        if (!activeKey(tx, domainId)) tx.insert(dkimKeys).values(key).run();
+      await writer.write(async (tx) => {
+        if (!(await activeKey(tx, domainId))) await tx.insert(dkimKeys).values(key);
       });
     }
-    const keys = liveKeys(db, domainId);
+    const keys = await liveKeys(db, domainId);
     const records = expectedRecords(row, keys, settings);
     const seen = await observe(records);
     if (stopped) return;
     const fingerprint = (r: DomainRow, k: KeyRow[]) => `${r.returnPathSubdomain}|${r.receivingEnabled}|${k.map((key) => `${key.id}:${key.state}`).join(",")}`;
     const before = fingerprint(row, keys);
 
-    await writer.write((tx) => {
-      row = tx.select().from(domains).where(eq(domains.id, domainId)).get();
+    await writer.write(async (tx) => {
+      row = await rowById(tx, domainId);
       if (!row) return;
-      const currentKeys = liveKeys(tx, domainId);
+      const currentKeys = await liveKeys(tx, domainId);
       if (fingerprint(row, currentKeys) !== before) return;
       const now = clock.now();
       const timeout = options.failureTimeoutMs;
@@ -247,8 +248,8 @@ export function createDomainService(deps: {
       const next = currentKeys.find((k) => k.state === "next");
       const takeover = next !== undefined && statuses[`dkim:${next.selector}`]?.status === "verified";
       if (takeover) {
-        tx.update(dkimKeys).set({ state: "retired", retiredAt: isoTime(now) }).where(and(eq(dkimKeys.domainId, domainId), eq(dkimKeys.state, "active"))).run();
-        tx.update(dkimKeys).set({ state: "active", activatedAt: isoTime(now) }).where(eq(dkimKeys.id, next.id)).run();
+        await tx.update(dkimKeys).set({ state: "retired", retiredAt: isoTime(now) }).where(and(eq(dkimKeys.domainId, domainId), eq(dkimKeys.state, "active")));
+        await tx.update(dkimKeys).set({ state: "active", activatedAt: isoTime(now) }).where(eq(dkimKeys.id, next.id));
       }
 
       const changed = recordsChanged || takeover || domainNext.status !== row.status;
@@ -262,8 +263,8 @@ export function createDomainService(deps: {
         lastCheckedAt: isoTime(now),
         ...(changed ? { updatedAt: isoTime(now) } : {}),
       };
-      tx.update(domains).set(update).where(eq(domains.id, domainId)).run();
-      if (changed) announce(tx, { ...row, ...update }, row.status);
+      await tx.update(domains).set(update).where(eq(domains.id, domainId));
+      if (changed) await announce(tx, { ...row, ...update }, row.status);
     });
   };
 
@@ -277,7 +278,7 @@ export function createDomainService(deps: {
   };
 
   const runDue = async (): Promise<number> => {
-    const due = dueDomainIds(db, clock.now(), CHECK_BATCH);
+    const due = await dueDomainIds(db, clock.now(), CHECK_BATCH);
     let next = 0;
     const workers = Array.from({ length: Math.min(CHECK_CONCURRENCY, due.length) }, async () => {
       while (next < due.length) {
@@ -293,13 +294,13 @@ export function createDomainService(deps: {
     return due.length;
   };
 
-  const requireDomain = (organizationId: string, idOrName: string): DomainRow => {
-    const row = findDomain(db, organizationId, idOrName);
+  const requireDomain = async (organizationId: string, idOrName: string): Promise<DomainRow> => {
+    const row = await findDomain(db, organizationId, idOrName);
     if (!row) throw notFound();
     return row;
   };
 
-  const getView = (organizationId: string, idOrName: string) => viewOf(db, requireDomain(organizationId, idOrName));
+  const getView = async (organizationId: string, idOrName: string) => viewOf(db, await requireDomain(organizationId, idOrName));
 
   return {
     async add(organizationId, name, input = {}) {
@@ -327,33 +328,33 @@ export function createDomainService(deps: {
         createdAt: isoTime(now),
         updatedAt: isoTime(now),
       };
-      await writer.write((tx) => {
-        if (tx.select({ id: domains.id }).from(domains).where(eq(domains.name, row.name)).get()) throw new AppError("conflict", `The domain ${row.name} already exists.`);
-        tx.insert(domains).values(row).run();
-        tx.insert(dkimKeys).values(key).run();
+      await writer.write(async (tx) => {
+        if (await first(tx.select({ id: domains.id }).from(domains).where(eq(domains.name, row.name)))) throw new AppError("conflict", `The domain ${row.name} already exists.`);
+        await tx.insert(domains).values(row);
+        await tx.insert(dkimKeys).values(key);
       });
       return view(row, [key]);
     },
 
-    list(organizationId) {
-      const rows = listDomains(db, organizationId);
-      const keys = liveKeysOf(db, rows.map((r) => r.id));
+    async list(organizationId) {
+      const rows = await listDomains(db, organizationId);
+      const keys = await liveKeysOf(db, rows.map((r) => r.id));
       return rows.map((row) => view(row, keys.get(row.id) ?? []));
     },
 
     get: getView,
 
     async verify(organizationId, idOrName) {
-      const row = requireDomain(organizationId, idOrName);
+      const row = await requireDomain(organizationId, idOrName);
       await checkOnce(row.id, true);
       return getView(organizationId, row.id);
     },
 
     async update(organizationId, idOrName, input) {
-      const row = requireDomain(organizationId, idOrName);
+      const row = await requireDomain(organizationId, idOrName);
       const returnPathSubdomain = input.returnPathSubdomain === undefined ? undefined : checkReturnPath(input.returnPathSubdomain);
-      await writer.write((tx) => {
-        const current = tx.select().from(domains).where(eq(domains.id, row.id)).get();
+      await writer.write(async (tx) => {
+        const current = await rowById(tx, row.id);
         if (!current) throw notFound();
         const now = clock.now();
         const next = {
@@ -373,48 +374,48 @@ export function createDomainService(deps: {
         if (next.receivingEnabled !== current.receivingEnabled) delete statuses.inbound;
         const recordsMoved = next.returnPathSubdomain !== current.returnPathSubdomain || next.receivingEnabled !== current.receivingEnabled;
         const update = { ...next, recordStatuses: statuses, updatedAt: isoTime(now), ...(recordsMoved ? { nextCheckAt: now } : {}) };
-        tx.update(domains).set(update).where(eq(domains.id, row.id)).run();
-        announce(tx, { ...current, ...update }, current.status);
+        await tx.update(domains).set(update).where(eq(domains.id, row.id));
+        await announce(tx, { ...current, ...update }, current.status);
       });
       return getView(organizationId, row.id);
     },
 
     async remove(organizationId, idOrName, removeOptions = {}) {
-      const row = requireDomain(organizationId, idOrName);
-      return writer.write((tx) => {
-        const pending = pendingDeliveriesFrom(tx, organizationId, row.name);
+      const row = await requireDomain(organizationId, idOrName);
+      return writer.write(async (tx) => {
+        const pending = await pendingDeliveriesFrom(tx, organizationId, row.name);
         if (pending.length && !removeOptions.force) {
           throw new AppError("conflict", `${pending.length} deliveries from ${row.name} are still queued; wait for them, or delete with force=true to fail them.`);
         }
         if (pending.length) {
           const now = isoTime(clock.now());
-          tx.update(deliveries)
+          await tx
+            .update(deliveries)
             .set({ status: "failed", nextAttemptAt: null, lastResponse: "sending domain deleted before delivery", updatedAt: now })
-            .where(inArray(deliveries.id, pending.map((p) => p.id)))
-            .run();
+            .where(inArray(deliveries.id, pending.map((p) => p.id)));
           for (const emailId of new Set(pending.map((p) => p.emailId))) {
-            events.append(tx, { organizationId, emailId, type: "email.failed", data: { reason: "sending domain deleted" } });
+            await events.append(tx, { organizationId, emailId, type: "email.failed", data: { reason: "sending domain deleted" } });
           }
         }
-        tx.delete(domains).where(eq(domains.id, row.id)).run();
+        await tx.delete(domains).where(eq(domains.id, row.id));
         openedKeys.clear();
         return { object: "domain" as const, id: row.id, name: row.name, deleted: true as const };
       });
     },
 
     async rotateDkim(organizationId, idOrName) {
-      const row = requireDomain(organizationId, idOrName);
+      const row = await requireDomain(organizationId, idOrName);
       const key = await newKey(row.id, "next");
-      await writer.write((tx) => {
-        const current = tx.select().from(domains).where(eq(domains.id, row.id)).get();
+      await writer.write(async (tx) => {
+        const current = await rowById(tx, row.id);
         if (!current) throw notFound();
-        const pending = liveKeys(tx, row.id).find((k) => k.state === "next");
+        const pending = (await liveKeys(tx, row.id)).find((k) => k.state === "next");
         if (pending) throw new AppError("conflict", `A rotation is in progress: publish ${pending.selector}._domainkey.${current.name} first; it takes over once found.`);
-        tx.insert(dkimKeys).values(key).run();
+        await tx.insert(dkimKeys).values(key);
         const now = clock.now();
         const update = { updatedAt: isoTime(now), nextCheckAt: now };
-        tx.update(domains).set(update).where(eq(domains.id, row.id)).run();
-        announce(tx, { ...current, ...update }, current.status);
+        await tx.update(domains).set(update).where(eq(domains.id, row.id));
+        await announce(tx, { ...current, ...update }, current.status);
       });
       return getView(organizationId, row.id);
     },
@@ -443,10 +444,10 @@ export function createDomainService(deps: {
       timer = undefined;
     },
 
-    signingIdentity(organizationId, domain) {
-      const row = findByName(db, organizationId, domain);
+    async signingIdentity(organizationId, domain) {
+      const row = await findByName(db, organizationId, domain);
       if (!row) return null;
-      const key = activeKey(db, row.id);
+      const key = await activeKey(db, row.id);
       if (!key) return null;
       let pem = openedKeys.get(key.id);
       if (!pem) {
@@ -456,19 +457,19 @@ export function createDomainService(deps: {
       return { domain: row.name, selector: key.selector, privateKeyPem: pem, returnPathDomain: `${row.returnPathSubdomain}.${row.name}` };
     },
 
-    assertMaySendFrom(actor, domain) {
+    async assertMaySendFrom(actor, domain) {
       if (actor.domains && !actor.domains.some((allowed) => allowed === domain)) {
         throw new AppError("insufficient_scope", `This API key may send only from ${actor.domains.join(", ")}.`);
       }
       if (actor.mode === "test") return;
-      const row = findByName(db, actor.organizationId, domain);
+      const row = await findByName(db, actor.organizationId, domain);
       if (!row || !SENDABLE.has(row.status)) {
         throw new AppError("domain_not_verified", `The domain ${domain} is not verified. Add it and publish its DNS records, or send with a test key.`);
       }
     },
 
-    trackingDefaults(organizationId, domain) {
-      const row = findByName(db, organizationId, domain);
+    async trackingDefaults(organizationId, domain) {
+      const row = await findByName(db, organizationId, domain);
       return row ? { opens: row.openTracking, clicks: row.clickTracking } : { opens: false, clicks: false };
     },
   };

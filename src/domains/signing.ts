@@ -141,7 +141,7 @@ export function createOutgoingSigner(deps: {
   return {
     async prepare(job) {
       const domain = authorDomain(job.raw);
-      const identity = domain ? domains.signingIdentity(job.organizationId, domain) : null;
+      const identity = domain ? await domains.signingIdentity(job.organizationId, domain) : null;
       if (!identity) {
         logger.debug("message leaves unsigned: its From domain is not one of the organisation's", { email_id: job.emailId, delivery_id: job.deliveryId });
         return job;

@@ -5,8 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { and, eq, gte, lt } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { idempotencyKeys } from "../db/schema/index.ts";
+import { first, tablesOf, type Db } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { Clock } from "../lib/clock.ts";
 
@@ -25,11 +24,11 @@ export type IdempotencyOutcome =
 
 export interface Idempotency {
   /** Checks a key: a replay of the stored response, or a claim to proceed with (release it when done). */
-  begin(apiKeyId: string, endpoint: string, key: string, request: unknown): IdempotencyOutcome;
+  begin(apiKeyId: string, endpoint: string, key: string, request: unknown): Promise<IdempotencyOutcome>;
   /** Records the response inside the transaction that made it. */
-  record(tx: Db, claim: IdempotencyClaim, status: number, body: unknown): void;
+  record(tx: Db, claim: IdempotencyClaim, status: number, body: unknown): Promise<void>;
   /** Forgets keys older than 24 h. */
-  prune(): void;
+  prune(): Promise<void>;
 }
 
 /** JSON with sorted keys, so the same body hashes the same whatever its key order or spacing. */
@@ -54,45 +53,54 @@ export function validateIdempotencyKey(key: string): void {
 
 export function createIdempotency(deps: { db: Db; clock: Clock }): Idempotency {
   const { db, clock } = deps;
+  const { idempotencyKeys } = tablesOf(db);
   const inFlight = new Set<string>();
   return {
-    begin(apiKeyId, endpoint, key, request) {
+    async begin(apiKeyId, endpoint, key, request) {
       validateIdempotencyKey(key);
       const requestHash = hashRequest(request);
       const slot = `${apiKeyId}\n${endpoint}\n${key}`;
       if (inFlight.has(slot)) throw new AppError("concurrent_idempotent_requests", "A request with this Idempotency-Key is still being processed; retry after it completes.");
-      const stored = db
-        .select()
-        .from(idempotencyKeys)
-        .where(
-          and(
-            eq(idempotencyKeys.apiKeyId, apiKeyId),
-            eq(idempotencyKeys.endpoint, endpoint),
-            eq(idempotencyKeys.key, key),
-            gte(idempotencyKeys.createdAt, clock.now() - RETENTION_MS),
-          ),
-        )
-        .get();
+      // Taken before the look-up: a second request arriving while it runs finds the key in flight.
+      inFlight.add(slot);
+      let stored;
+      try {
+        stored = await first(
+          db
+            .select()
+            .from(idempotencyKeys)
+            .where(
+              and(
+                eq(idempotencyKeys.apiKeyId, apiKeyId),
+                eq(idempotencyKeys.endpoint, endpoint),
+                eq(idempotencyKeys.key, key),
+                gte(idempotencyKeys.createdAt, clock.now() - RETENTION_MS),
+              ),
+            ),
+        );
+      } catch (error) {
+        inFlight.delete(slot);
+        throw error;
+      }
       if (stored) {
+        inFlight.delete(slot);
         if (stored.requestHash !== requestHash) throw new AppError("invalid_idempotent_request", "This Idempotency-Key was used with a different request body.");
         return { kind: "replay", status: stored.responseStatus, body: JSON.parse(stored.responseBody) };
       }
-      inFlight.add(slot);
       return { kind: "claimed", claim: { apiKeyId, endpoint, key, requestHash }, release: () => inFlight.delete(slot) };
     },
 
-    record(tx, claim, status, body) {
-      tx.insert(idempotencyKeys)
+    async record(tx, claim, status, body) {
+      await tx.insert(idempotencyKeys)
         .values({ ...claim, responseStatus: status, responseBody: JSON.stringify(body), createdAt: clock.now() })
         .onConflictDoUpdate({
           target: [idempotencyKeys.apiKeyId, idempotencyKeys.endpoint, idempotencyKeys.key],
           set: { requestHash: claim.requestHash, responseStatus: status, responseBody: JSON.stringify(body), createdAt: clock.now() },
-        })
-        .run();
+        });
     },
 
-    prune() {
-      db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, clock.now() - RETENTION_MS)).run();
+    async prune() {
+      await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, clock.now() - RETENTION_MS));
     },
   };
 }

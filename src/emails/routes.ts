@@ -111,7 +111,7 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; idempotency
     .get("/functions/v1/send-email/:id", lookup, { detail: { ...lookupDetail, summary: "Look up an email (form B)" } })
     .get(
       "/v1/emails/:id/raw",
-      ({ actor, params }) => new Response(emails.raw(actor, requireId(params.id)).raw, { headers: { "content-type": "message/rfc822" } }),
+      async ({ actor, params }) => new Response((await emails.raw(actor, requireId(params.id))).raw, { headers: { "content-type": "message/rfc822" } }),
       { detail: { summary: "The stored MIME message", tags: ["Emails"] } },
     )
     .post("/v1/emails/:id/cancel", ({ actor, params }) => emails.cancel(actor, requireId(params.id)), { detail: { summary: "Cancel a scheduled email", tags: ["Emails"] } });

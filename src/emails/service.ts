@@ -6,10 +6,9 @@
  * suppressed); when it throws, nothing was stored.
  */
 import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { perConnection, placeholders } from "../db/prepared.ts";
-import { deliveries, emailContents, emails, events as eventsTable } from "../db/schema/index.ts";
-import type { Writer } from "../db/writer.ts";
+import { hasTag } from "../db/dialect.ts";
+import { perConnection, placeholders, prepareAs } from "../db/prepared.ts";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { DomainService } from "../domains/service.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
@@ -50,9 +49,9 @@ export interface EmailService {
   submit(input: SubmitInput, actor: Actor, options?: SubmitOptions): Promise<{ id: string }>;
   /** All or nothing: every message is validated before any is stored. */
   submitBatch(inputs: SubmitInput[], actor: Actor, options?: SubmitOptions): Promise<{ data: Array<{ id: string }> }>;
-  get(actor: Actor, id: string): EmailRecord;
-  list(actor: Actor, options: ListOptions): { object: "list"; data: EmailSummary[]; has_more: boolean };
-  raw(actor: Actor, id: string): { raw: Buffer; messageId: string };
+  get(actor: Actor, id: string): Promise<EmailRecord>;
+  list(actor: Actor, options: ListOptions): Promise<{ object: "list"; data: EmailSummary[]; has_more: boolean }>;
+  raw(actor: Actor, id: string): Promise<{ raw: Buffer; messageId: string }>;
   cancel(actor: Actor, id: string): Promise<{ object: "email"; id: string; status: "canceled" }>;
 }
 
@@ -93,23 +92,34 @@ function distinctAddresses(mailboxes: Mailbox[]): string[] {
   return [...seen.values()];
 }
 
+/**
+ * The record's copy of a text (the MIME keeps the original bytes): NUL becomes U+FFFD, which both engines store —
+ * PostgreSQL text and jsonb cannot hold NUL, and a decoded part may contain one.
+ */
+const recordable = (value: string) => (value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value);
+
 /** Accepting a message is the hot path: its inserts are prepared once per connection. */
-const insertStatements = perConnection((tx: Db) => ({
-  email: tx
-    .insert(emails)
-    .values(
-      placeholders([
-        "id", "organizationId", "apiKeyId", "source", "mode", "messageId", "fromHeader", "envelopeFrom", "to", "cc", "bcc", "replyTo",
-        "subject", "html", "text", "tags", "status", "scheduledAt", "size", "createdAt", "updatedAt",
-      ]),
-    )
-    .prepare(),
-  content: tx.insert(emailContents).values(placeholders(["emailId", "raw"])).prepare(),
-  delivery: tx
-    .insert(deliveries)
-    .values(placeholders(["id", "emailId", "organizationId", "recipient", "destination", "status", "nextAttemptAt", "lastResponse", "createdAt", "updatedAt"]))
-    .prepare(),
-}));
+const insertStatements = perConnection((tx: Db) => {
+  const { deliveries, emailContents, emails } = tablesOf(tx);
+  return {
+    email: prepareAs(
+      "email_insert",
+      tx.insert(emails).values(
+        placeholders([
+          "id", "organizationId", "apiKeyId", "source", "mode", "messageId", "fromHeader", "envelopeFrom", "to", "cc", "bcc", "replyTo",
+          "subject", "html", "text", "tags", "status", "scheduledAt", "size", "createdAt", "updatedAt",
+        ]),
+      ),
+    ),
+    content: prepareAs("email_content_insert", tx.insert(emailContents).values(placeholders(["emailId", "raw"]))),
+    delivery: prepareAs(
+      "delivery_insert",
+      tx
+        .insert(deliveries)
+        .values(placeholders(["id", "emailId", "organizationId", "recipient", "destination", "status", "nextAttemptAt", "lastResponse", "createdAt", "updatedAt"])),
+    ),
+  };
+});
 
 export function createEmailService(deps: {
   db: Db;
@@ -123,16 +133,17 @@ export function createEmailService(deps: {
   /** Called with the number of messages just committed, to wake the delivery worker. */
   onAccepted: (count: number) => void;
   /** Tracking links, open pixel and unsubscribe URL for a message about to be composed (src/tracking). */
-  decorate?: (emailId: string, organizationId: string, fields: ComposedFields) => MessageDecorations | undefined;
+  decorate?: (emailId: string, organizationId: string, fields: ComposedFields) => Promise<MessageDecorations | undefined>;
 }): EmailService {
   const { db, writer, clock, events, suppressions, domains, idempotency, limits } = deps;
+  const { deliveries, emailContents, emails, events: eventsTable } = tablesOf(db);
 
   /** The recipient policy shared by every input kind: the limit, then suppressions (all suppressed → refused). */
-  const admitRecipients = (actor: Actor, recipients: string[]): Set<string> => {
+  const admitRecipients = async (actor: Actor, recipients: string[]): Promise<Set<string>> => {
     if (recipients.length > limits.maxRecipients) {
       throw validationError([{ path: "to", message: `at most ${limits.maxRecipients} distinct recipients per message` }]);
     }
-    const suppressed = suppressions.suppressedAmong(actor.organizationId, recipients);
+    const suppressed = await suppressions.suppressedAmong(actor.organizationId, recipients);
     if (suppressed.size === recipients.length) {
       throw new AppError("domain_not_verified", "Every recipient is on the suppression list; nothing was sent.");
     }
@@ -155,8 +166,8 @@ export function createEmailService(deps: {
     assertTransmittable(input.raw);
     const view = await readRawMessage(input.raw);
     const from = singleFrom(view);
-    domains.assertMaySendFrom(actor, domainOf(from.address));
-    for (const sender of view.sender) domains.assertMaySendFrom(actor, domainOf(sender.address));
+    await domains.assertMaySendFrom(actor, domainOf(from.address));
+    for (const sender of view.sender) await domains.assertMaySendFrom(actor, domainOf(sender.address));
     const envelope = input.envelope.to.map((address, i) => {
       const normalized = normalizeAddress(address);
       if ("error" in normalized) throw validationError([{ path: `to.${i}`, message: normalized.error }]);
@@ -164,7 +175,7 @@ export function createEmailService(deps: {
     });
     if (envelope.length === 0) throw validationError([{ path: "to", message: "the envelope names no recipient" }]);
     const recipients = distinctAddresses(envelope);
-    const suppressed = admitRecipients(actor, recipients);
+    const suppressed = await admitRecipients(actor, recipients);
     const id = newId();
     const finalized = finalizeRawMessage(input.raw, { messageId: `<${id}@${domainOf(from.address)}>`, date: new Date(clock.now()) });
     assertSize(finalized.raw.length);
@@ -192,12 +203,12 @@ export function createEmailService(deps: {
   const prepare = async (input: SubmitInput, actor: Actor): Promise<PreparedMessage> => {
     if (input.kind === "raw") return prepareRaw(input, actor);
     const fields = input.fields;
-    domains.assertMaySendFrom(actor, domainOf(fields.from.address));
-    if (fields.sender) domains.assertMaySendFrom(actor, domainOf(fields.sender.address));
+    await domains.assertMaySendFrom(actor, domainOf(fields.from.address));
+    if (fields.sender) await domains.assertMaySendFrom(actor, domainOf(fields.sender.address));
     const recipients = distinctAddresses([...fields.to, ...fields.cc, ...fields.bcc]);
-    const suppressed = admitRecipients(actor, recipients);
+    const suppressed = await admitRecipients(actor, recipients);
     const id = newId();
-    const composed = await composeMessage(id, fields, new Date(clock.now()), deps.decorate?.(id, actor.organizationId, fields));
+    const composed = await composeMessage(id, fields, new Date(clock.now()), await deps.decorate?.(id, actor.organizationId, fields));
     assertSize(composed.raw.length);
     return {
       ...origin(id, actor, input.source),
@@ -220,26 +231,26 @@ export function createEmailService(deps: {
   };
 
   /** Inserts one prepared message with its deliveries and first events; runs inside a writer transaction. */
-  const persist = (tx: Db, message: PreparedMessage) => {
+  const persist = async (tx: Db, message: PreparedMessage) => {
     const now = clock.now();
     const createdAt = isoTime(now);
     const statements = insertStatements(tx);
-    statements.email.run({
+    await statements.email.execute({
       id: message.id,
       organizationId: message.organizationId,
       apiKeyId: message.apiKeyId,
       source: message.source,
       mode: message.mode,
       messageId: message.messageId,
-      fromHeader: message.fromHeader,
+      fromHeader: recordable(message.fromHeader),
       envelopeFrom: message.envelopeFrom,
-      to: message.to,
-      cc: message.cc,
+      to: message.to.map(recordable),
+      cc: message.cc.map(recordable),
       bcc: message.bcc,
-      replyTo: message.replyTo,
-      subject: message.subject,
-      html: message.html,
-      text: message.text,
+      replyTo: message.replyTo.map(recordable),
+      subject: recordable(message.subject),
+      html: message.html === null ? null : recordable(message.html),
+      text: message.text === null ? null : recordable(message.text),
       tags: message.tags,
       status: message.scheduledAt ? "scheduled" : "queued",
       scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
@@ -247,11 +258,11 @@ export function createEmailService(deps: {
       createdAt,
       updatedAt: createdAt,
     });
-    statements.content.run({ emailId: message.id, raw: message.raw });
+    await statements.content.execute({ emailId: message.id, raw: message.raw });
     const dueAt = message.scheduledAt ?? now;
     for (const recipient of message.recipients) {
       const suppressed = message.suppressed.has(addressKey(recipient));
-      statements.delivery.run({
+      await statements.delivery.execute({
         id: newId(),
         emailId: message.id,
         organizationId: message.organizationId,
@@ -266,17 +277,13 @@ export function createEmailService(deps: {
     }
     const base = { organizationId: message.organizationId, emailId: message.id };
     for (const recipient of message.recipients) {
-      if (message.suppressed.has(addressKey(recipient))) events.append(tx, { ...base, type: "email.suppressed", recipient, data: { reason: "suppressed" } });
+      if (message.suppressed.has(addressKey(recipient))) await events.append(tx, { ...base, type: "email.suppressed", recipient, data: { reason: "suppressed" } });
     }
-    events.append(tx, message.scheduledAt ? { ...base, type: "email.scheduled", data: { scheduled_at: isoTime(message.scheduledAt) } } : { ...base, type: "email.queued" });
+    await events.append(tx, message.scheduledAt ? { ...base, type: "email.scheduled", data: { scheduled_at: isoTime(message.scheduledAt) } } : { ...base, type: "email.queued" });
   };
 
-  const ownEmail = (actor: Actor, id: string) => {
-    const row = db
-      .select()
-      .from(emails)
-      .where(and(eq(emails.id, id), eq(emails.organizationId, actor.organizationId)))
-      .get();
+  const ownEmail = async (actor: Actor, id: string) => {
+    const row = await first(db.select().from(emails).where(and(eq(emails.id, id), eq(emails.organizationId, actor.organizationId))));
     if (!row) throw new AppError("not_found", "Email not found.");
     return row;
   };
@@ -306,9 +313,9 @@ export function createEmailService(deps: {
       requireScope(actor, "emails:send");
       const message = await prepare(input, actor);
       const response = { id: message.id };
-      await writer.write((tx) => {
-        persist(tx, message);
-        if (options.idempotency) idempotency.record(tx, options.idempotency, 200, { id: message.id, message: SENT_MESSAGE });
+      await writer.write(async (tx) => {
+        await persist(tx, message);
+        if (options.idempotency) await idempotency.record(tx, options.idempotency, 200, { id: message.id, message: SENT_MESSAGE });
       });
       deps.onAccepted(1);
       return response;
@@ -332,19 +339,19 @@ export function createEmailService(deps: {
         }
       }
       const response = { data: prepared.map((m) => ({ id: m.id })) };
-      await writer.write((tx) => {
-        for (const message of prepared) persist(tx, message);
-        if (options.idempotency) idempotency.record(tx, options.idempotency, 200, response);
+      await writer.write(async (tx) => {
+        for (const message of prepared) await persist(tx, message);
+        if (options.idempotency) await idempotency.record(tx, options.idempotency, 200, response);
       });
       deps.onAccepted(prepared.length);
       return response;
     },
 
-    get(actor, id) {
+    async get(actor, id) {
       requireScope(actor, "emails:read");
-      const row = ownEmail(actor, id);
-      const recipients = db.select().from(deliveries).where(eq(deliveries.emailId, id)).orderBy(asc(deliveries.id)).all();
-      const history = db.select().from(eventsTable).where(eq(eventsTable.emailId, id)).orderBy(asc(eventsTable.id)).all();
+      const row = await ownEmail(actor, id);
+      const recipients = await db.select().from(deliveries).where(eq(deliveries.emailId, id)).orderBy(asc(deliveries.id));
+      const history = await db.select().from(eventsTable).where(eq(eventsTable.emailId, id)).orderBy(asc(eventsTable.id));
       return {
         ...summary(row),
         html: row.html ?? null,
@@ -360,7 +367,7 @@ export function createEmailService(deps: {
       };
     },
 
-    list(actor, options) {
+    async list(actor, options) {
       requireScope(actor, "emails:read");
       const conditions: SQL[] = [eq(emails.organizationId, actor.organizationId)];
       if (options.after) conditions.push(lt(emails.id, options.after));
@@ -370,50 +377,46 @@ export function createEmailService(deps: {
       if (options.to) conditions.push(sql`EXISTS (SELECT 1 FROM deliveries d WHERE d.email_id = ${emails.id} AND lower(d.recipient) = ${options.to.toLowerCase()})`);
       if (options.tag) {
         const [name, value] = options.tag.split(":", 2);
-        conditions.push(
-          value === undefined
-            ? sql`EXISTS (SELECT 1 FROM json_each(${emails.tags}) t WHERE json_extract(t.value, '$.name') = ${name})`
-            : sql`EXISTS (SELECT 1 FROM json_each(${emails.tags}) t WHERE json_extract(t.value, '$.name') = ${name} AND json_extract(t.value, '$.value') = ${value})`,
-        );
+        conditions.push(hasTag(db, emails.tags, name!, value));
       }
       // `before` pages towards newer messages: read ascending from the cursor, then present newest first.
-      const rows = db
+      const rows = await db
         .select(summaryColumns)
         .from(emails)
         .where(and(...conditions))
         .orderBy(options.before && !options.after ? asc(emails.id) : desc(emails.id))
-        .limit(options.limit + 1)
-        .all();
+        .limit(options.limit + 1);
       const page = rows.slice(0, options.limit);
       if (options.before && !options.after) page.reverse();
       return { object: "list", data: page.map(summary), has_more: rows.length > options.limit };
     },
 
-    raw(actor, id) {
+    async raw(actor, id) {
       requireScope(actor, "emails:read");
-      const row = ownEmail(actor, id);
-      const content = db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, id)).get()!;
+      const row = await ownEmail(actor, id);
+      const content = (await first(db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, id))))!;
       return { raw: content.raw, messageId: row.messageId };
     },
 
     async cancel(actor, id) {
       requireScope(actor, "emails:send");
-      ownEmail(actor, id);
-      const refusal = await writer.write((tx): string | null => {
-        const row = tx.select({ status: emails.status, organizationId: emails.organizationId }).from(emails).where(eq(emails.id, id)).get()!;
+      await ownEmail(actor, id);
+      const refusal = await writer.write(async (tx): Promise<string | null> => {
+        const row = (await first(tx.select({ status: emails.status, organizationId: emails.organizationId }).from(emails).where(eq(emails.id, id))))!;
         if (row.status !== "scheduled") return `Only scheduled emails can be canceled; this one is ${row.status}.`;
         const now = clock.now();
-        const leased = tx
-          .select({ id: deliveries.id })
-          .from(deliveries)
-          .where(and(eq(deliveries.emailId, id), gt(deliveries.leaseUntil, now)))
-          .get();
+        const leased = await first(
+          tx
+            .select({ id: deliveries.id })
+            .from(deliveries)
+            .where(and(eq(deliveries.emailId, id), gt(deliveries.leaseUntil, now))),
+        );
         if (leased) return "This email is being sent and can no longer be canceled.";
-        tx.update(deliveries)
+        await tx
+          .update(deliveries)
           .set({ status: "failed", nextAttemptAt: null, lastResponse: "canceled before sending", updatedAt: isoTime(now) })
-          .where(and(eq(deliveries.emailId, id), eq(deliveries.status, "queued")))
-          .run();
-        events.append(tx, { organizationId: row.organizationId, emailId: id, type: "email.canceled" });
+          .where(and(eq(deliveries.emailId, id), eq(deliveries.status, "queued")));
+        await events.append(tx, { organizationId: row.organizationId, emailId: id, type: "email.canceled" });
         return null;
       });
       if (refusal) throw new AppError("conflict", refusal);

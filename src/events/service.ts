@@ -5,25 +5,26 @@
  * transaction, so an event and what it fans out to commit together or not at all.
  */
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { perConnection } from "../db/prepared.ts";
-import { emails, events } from "../db/schema/index.ts";
+import { perConnection, prepareAs } from "../db/prepared.ts";
+import { tablesOf, type Db } from "../db/store.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { NewEvent, StoredEvent } from "./model.ts";
 
-export type EventListener = (tx: Db, event: StoredEvent) => void;
+export type EventListener = (tx: Db, event: StoredEvent) => Promise<void>;
 
 export interface EventLog {
   /** Appends inside the caller's transaction `tx`. */
-  append(tx: Db, event: NewEvent): StoredEvent;
+  append(tx: Db, event: NewEvent): Promise<StoredEvent>;
   /** Registers a listener called for every appended event, inside the same transaction. */
   onAppend(listener: EventListener): void;
 }
 
 /** Appending is on the hot path of every send and delivery. */
-const statementsFor = perConnection((tx: Db) => ({
-  insert: tx
+const statementsFor = perConnection((tx: Db) => {
+  const { emails, events } = tablesOf(tx);
+  return {
+  insert: prepareAs("event_insert", tx
     .insert(events)
     .values({
       id: sql.placeholder("id"),
@@ -33,19 +34,18 @@ const statementsFor = perConnection((tx: Db) => ({
       recipient: sql.placeholder("recipient"),
       data: sql.placeholder("data"),
       createdAt: sql.placeholder("createdAt"),
-    })
-    .prepare(),
-  setStatus: tx
+    })),
+  setStatus: prepareAs("email_set_status", tx
     .update(emails)
     .set({ status: sql.placeholder("status") as unknown as string, updatedAt: sql.placeholder("updatedAt") as unknown as string })
-    .where(eq(emails.id, sql.placeholder("emailId")))
-    .prepare(),
-}));
+    .where(eq(emails.id, sql.placeholder("emailId")))),
+  };
+});
 
 export function createEventLog(deps: { clock: Clock }): EventLog {
   const listeners: EventListener[] = [];
   return {
-    append(tx, input) {
+    async append(tx, input) {
       const createdAt = isoTime(deps.clock.now());
       const event: StoredEvent = {
         id: newId(),
@@ -57,11 +57,11 @@ export function createEventLog(deps: { clock: Clock }): EventLog {
         createdAt,
       };
       const prepared = statementsFor(tx);
-      prepared.insert.run(event as unknown as Record<string, unknown>);
+      await prepared.insert.execute(event as unknown as Record<string, unknown>);
       if (event.emailId && event.type.startsWith("email.")) {
-        prepared.setStatus.run({ status: event.type.slice("email.".length), updatedAt: createdAt, emailId: event.emailId });
+        await prepared.setStatus.execute({ status: event.type.slice("email.".length), updatedAt: createdAt, emailId: event.emailId });
       }
-      for (const listener of listeners) listener(tx, event);
+      for (const listener of listeners) await listener(tx, event);
       return event;
     },
     onAppend(listener) {

@@ -120,7 +120,7 @@ export function createHttpApp(deps: HttpDeps) {
       },
       { detail: { tags: ["Operations"], summary: "Readiness: 503 while starting or draining" } },
     )
-    .get("/metrics", () => new Response(metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }), {
+    .get("/metrics", async () => new Response(await metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }), {
       detail: { tags: ["Operations"], summary: "Prometheus metrics" },
     })
     .use(docsRoutes(deps.version))

@@ -18,10 +18,10 @@ export interface AuthDeps {
 
 /** A fresh plugin per area (unnamed, so Elysia never de-duplicates it away from a later area). */
 export function authenticated(deps: AuthDeps) {
-  return new Elysia().resolve({ as: "scoped" }, ({ headers, set }): { actor: Actor } => {
+  return new Elysia().resolve({ as: "scoped" }, async ({ headers, set }): Promise<{ actor: Actor }> => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "");
     if (!match) throw new AppError("unauthorized", "Missing API key: send Authorization: Bearer <API_KEY>.");
-    const actor = deps.keys.authenticate(match[1]!);
+    const actor = await deps.keys.authenticate(match[1]!);
     const decision = chargeRequest(deps, actor);
     set.headers["ratelimit-limit"] = String(decision.limit);
     set.headers["ratelimit-remaining"] = String(decision.remaining);

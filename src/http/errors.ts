@@ -3,6 +3,7 @@
  * Invariant: the body never carries stack traces, SQL or configuration; unknown errors become
  * `internal_error` with the request id, and their cause goes to the log only.
  */
+import { asStoreFault } from "../db/faults.ts";
 import { AppError, ERROR_TABLE, toAppError } from "../errors.ts";
 import type { Logger } from "../lib/logger.ts";
 
@@ -25,7 +26,7 @@ export function errorBody(error: AppError, requestId?: string): ErrorBody {
 
 /** Maps a thrown value to status, headers and body; logs unknown errors with their cause. */
 export function describeFailure(thrown: unknown, requestId: string, logger: Logger): { status: number; headers: Record<string, string>; body: ErrorBody } {
-  const error = toAppError(thrown);
+  const error = toAppError(asStoreFault(thrown));
   if (error.name === "internal_error") logger.error("request failed", { request_id: requestId, err: error.cause ?? thrown });
   const headers: Record<string, string> = {};
   if (error.retryAfter !== undefined) headers["retry-after"] = String(error.retryAfter);

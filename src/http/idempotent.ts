@@ -21,7 +21,7 @@ export async function withIdempotency<T>(
 ): Promise<T | unknown> {
   const key = request.headers.get("idempotency-key");
   if (key === null || actor.keyId === null) return run(undefined);
-  const outcome = idempotency.begin(actor.keyId, endpoint, key, body);
+  const outcome = await idempotency.begin(actor.keyId, endpoint, key, body);
   if (outcome.kind === "replay") {
     set.status = outcome.status;
     set.headers["idempotent-replayed"] = "true";

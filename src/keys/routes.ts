@@ -51,9 +51,9 @@ export function keyRoutes(deps: AuthDeps) {
     )
     .get(
       "/v1/api-keys",
-      ({ actor }) => {
+      async ({ actor }) => {
         requireScope(actor, "api_keys:read");
-        return { object: "list", data: keys.list(actor.organizationId) };
+        return { object: "list", data: await keys.list(actor.organizationId) };
       },
       { detail: { summary: "List API keys", tags: ["API keys"] } },
     )

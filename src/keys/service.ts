@@ -5,9 +5,9 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { apiKeys, organizations } from "../db/schema/index.ts";
-import type { Writer } from "../db/writer.ts";
+import { prepareAs } from "../db/prepared.ts";
+import type { apiKeys } from "../db/schema/index.ts";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId, randomToken } from "../lib/ids.ts";
@@ -56,29 +56,29 @@ export function resolveScopes(requested: string[]): Scope[] {
 
 export interface KeyService {
   create(organizationId: string, input: CreateKeyInput): Promise<CreatedApiKey>;
-  list(organizationId: string): ApiKeyView[];
+  list(organizationId: string): Promise<ApiKeyView[]>;
   revoke(organizationId: string, id: string): Promise<ApiKeyView>;
   /** Resolves a presented key to its actor; throws 401 `unauthorized` for anything but a live, unrevoked key. */
-  authenticate(presented: string): Actor;
+  authenticate(presented: string): Promise<Actor>;
 }
 
 export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock }): KeyService {
   const { db, writer, clock } = deps;
+  const { apiKeys, organizations } = tablesOf(db);
   const lastUsedWritten = new Map<string, number>();
   // Prepared once: authentication runs on every request.
-  const findActiveKey = db
+  const findActiveKey = prepareAs("api_key_active", db
     .select({ key: apiKeys, orgRateLimit: organizations.rateLimitPerMinute })
     .from(apiKeys)
     .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
-    .where(and(eq(apiKeys.tokenHash, sql.placeholder("digest")), isNull(apiKeys.revokedAt)))
-    .prepare();
+    .where(and(eq(apiKeys.tokenHash, sql.placeholder("digest")), isNull(apiKeys.revokedAt))));
 
   const touch = (keyId: string) => {
     const now = clock.now();
     if (now - (lastUsedWritten.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     lastUsedWritten.set(keyId, now);
     // Best effort: a lost last_used_at update is harmless, so a failure is not surfaced to the request.
-    writer.write((tx) => tx.update(apiKeys).set({ lastUsedAt: isoTime(now) }).where(eq(apiKeys.id, keyId)).run()).catch(() => {});
+    writer.write(async (tx) => tx.update(apiKeys).set({ lastUsedAt: isoTime(now) }).where(eq(apiKeys.id, keyId))).catch(() => {});
   };
 
   return {
@@ -107,32 +107,32 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
         lastUsedAt: null,
         revokedAt: null,
       };
-      await writer.write((tx) => tx.insert(apiKeys).values(row).run());
+      await writer.write(async (tx) => tx.insert(apiKeys).values(row));
       return { ...toView(row), key };
     },
 
-    list(organizationId) {
-      return db.select().from(apiKeys).where(eq(apiKeys.organizationId, organizationId)).orderBy(desc(apiKeys.id)).all().map(toView);
+    async list(organizationId) {
+      return (await db.select().from(apiKeys).where(eq(apiKeys.organizationId, organizationId)).orderBy(desc(apiKeys.id))).map(toView);
     },
 
     async revoke(organizationId, id) {
       const revokedAt = isoTime(clock.now());
-      const row = await writer.write((tx) => {
-        const existing = tx.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId))).get();
+      const row = await writer.write(async (tx) => {
+        const existing = await first(tx.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId))));
         if (!existing) return undefined;
         if (existing.revokedAt) return existing;
-        tx.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, id)).run();
+        await tx.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, id));
         return { ...existing, revokedAt };
       });
       if (!row) throw new AppError("not_found", "API key not found.");
       return toView(row);
     },
 
-    authenticate(presented) {
+    async authenticate(presented) {
       const reject = () => new AppError("unauthorized", "Missing, revoked or invalid API key.");
       if (!KEY_FORMAT.test(presented)) throw reject();
       const digest = hashKey(presented);
-      const row = findActiveKey.get({ digest });
+      const [row] = await findActiveKey.execute({ digest });
       // The index lookup already matched the digest; the constant-time comparison keeps the check itself free of
       // early exits should the lookup ever become a prefix or range scan.
       if (!row || !timingSafeEqual(Buffer.from(row.key.tokenHash), Buffer.from(digest))) throw reject();

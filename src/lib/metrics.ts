@@ -14,14 +14,17 @@ interface CounterFamily {
 interface GaugeFamily {
   kind: "gauge";
   help: string;
-  collect: () => Array<{ labels?: Labels; value: number }>;
+  collect: () => Samples | Promise<Samples>;
 }
+
+type Samples = Array<{ labels?: Labels; value: number }>;
 
 export interface Metrics {
   inc(name: string, labels?: Labels, by?: number): void;
   counter(name: string, help: string): void;
-  gauge(name: string, help: string, collect: () => Array<{ labels?: Labels; value: number }>): void;
-  render(): string;
+  /** A gauge read at scrape time (from the store, possibly). */
+  gauge(name: string, help: string, collect: () => Samples | Promise<Samples>): void;
+  render(): Promise<string>;
 }
 
 const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -47,11 +50,11 @@ export function createMetrics(): Metrics {
     gauge(name, help, collect) {
       families.set(name, { kind: "gauge", help, collect });
     },
-    render() {
+    async render() {
       const lines: string[] = [];
       for (const [name, family] of families) {
         lines.push(`# HELP ${name} ${family.help}`, `# TYPE ${name} ${family.kind}`);
-        const samples = family.kind === "counter" ? [...family.values.values()] : family.collect();
+        const samples = family.kind === "counter" ? [...family.values.values()] : await family.collect();
         for (const sample of samples) lines.push(`${name}${renderLabels(sample.labels)} ${sample.value}`);
       }
       return lines.join("\n") + "\n";

@@ -3,9 +3,7 @@
  * first start. Invariant: `ensureDefault` is idempotent and creates the organisation at most once.
  */
 import { asc, eq } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { organizations } from "../db/schema/index.ts";
-import type { Writer } from "../db/writer.ts";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -24,16 +22,17 @@ export interface OrganizationService {
 
 export function createOrganizationService(deps: { db: Db; writer: Writer; clock: Clock }): OrganizationService {
   const { db, writer, clock } = deps;
-  const first = () => db.select({ id: organizations.id, name: organizations.name }).from(organizations).orderBy(asc(organizations.id)).limit(1).get();
+  const { organizations } = tablesOf(db);
+  const oldest = (from: Db) => first(from.select({ id: organizations.id, name: organizations.name }).from(organizations).orderBy(asc(organizations.id)).limit(1));
   return {
     async ensureDefault() {
-      const existing = first();
+      const existing = await oldest(db);
       if (existing) return { ...existing, created: false };
-      return writer.write((tx) => {
-        const raced = tx.select({ id: organizations.id, name: organizations.name }).from(organizations).limit(1).get();
+      return writer.write(async (tx) => {
+        const raced = await oldest(tx);
         if (raced) return { ...raced, created: false };
         const org = { id: newId(), name: "Default", createdAt: isoTime(clock.now()) };
-        tx.insert(organizations).values(org).run();
+        await tx.insert(organizations).values(org);
         return { id: org.id, name: org.name, created: true };
       });
     },
@@ -42,7 +41,7 @@ export function createOrganizationService(deps: { db: Db; writer: Writer; clock:
       if (perMinute !== null && (!Number.isInteger(perMinute) || perMinute < 1)) {
         throw validationError([{ path: "rate_limit_per_minute", message: "must be a positive integer" }]);
       }
-      await writer.write((tx) => tx.update(organizations).set({ rateLimitPerMinute: perMinute }).where(eq(organizations.id, organizationId)).run());
+      await writer.write(async (tx) => tx.update(organizations).set({ rateLimitPerMinute: perMinute }).where(eq(organizations.id, organizationId)));
     },
   };
 }

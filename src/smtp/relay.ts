@@ -166,9 +166,9 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   };
 
   const onAuth: SMTPServerOptions["onAuth"] = (auth, session, callback) => {
-    void guarded(session, "command", () => {
+    void guarded(session, "command", async () => {
       if (auth.username !== SMTP_USERNAME) throw new AppError("unauthorized", `Authentication failed: the username is the literal "${SMTP_USERNAME}", the password an API key.`);
-      const actor = keys.authenticate(auth.password ?? "");
+      const actor = await keys.authenticate(auth.password ?? "");
       sessions.set(session, { presentedKey: auth.password! });
       return actor.keyId ?? undefined;
     }).then(async (result) => {
@@ -183,12 +183,12 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   };
 
   const onMailFrom: SMTPServerOptions["onMailFrom"] = (_address, session, callback) => {
-    void guarded(session, "command", () => {
+    void guarded(session, "command", async () => {
       if (!session.secure) throw PROTOCOL_REPLIES.tlsRequired();
       const state = sessions.get(session);
       if (!state) throw PROTOCOL_REPLIES.authRequired();
       if (session.transaction > settings.max_messages_per_connection) throw PROTOCOL_REPLIES.reconnect(settings.max_messages_per_connection);
-      const actor = keys.authenticate(state.presentedKey);
+      const actor = await keys.authenticate(state.presentedKey);
       requireScope(actor, "emails:send");
       const decision = chargeRequest(deps, actor);
       if (!decision.allowed) {
@@ -236,7 +236,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     let claim: IdempotencyClaim | undefined;
     let release = () => {};
     if (key !== undefined && actor.keyId) {
-      const outcome = idempotency.begin(actor.keyId, IDEMPOTENCY_ENDPOINT, key, await idempotencyRequest(raw, recipients));
+      const outcome = await idempotency.begin(actor.keyId, IDEMPOTENCY_ENDPOINT, key, await idempotencyRequest(raw, recipients));
       if (outcome.kind === "replay") return (outcome.body as { id: string }).id;
       ({ claim, release } = outcome);
     }

@@ -5,6 +5,7 @@
  * Invariant: an error that is not an `AppError` becomes 451 4.3.0 with a reference id that is also logged — never
  * a 5xx, never internal text on the wire.
  */
+import { asStoreFault } from "../db/faults.ts";
 import { smtpReplyOf, toAppError } from "../errors.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -57,7 +58,7 @@ export function queuedText(emailId: string): string {
  * reply carries, so an operator can find the cause from what the client saw.
  */
 export function replyFor(error: unknown, stage: SmtpStage, logger: Logger): ReplyError {
-  const appError = toAppError(error);
+  const appError = toAppError(asStoreFault(error));
   const { code, enhanced } = smtpReplyOf(appError, stage);
   if (appError.name !== "internal_error") return reply(code, enhanced, appError.message);
   const reference = newId();

@@ -16,9 +16,9 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
     .use(authenticated(deps))
     .get(
       "/v1/suppressions",
-      ({ actor, query }) => {
+      async ({ actor, query }) => {
         requireScope(actor, "suppressions:read");
-        return { object: "list", ...suppressions.list(actor.organizationId, { limit: parseLimit(query.limit), after: query.after, search: query.search }) };
+        return { object: "list", ...(await suppressions.list(actor.organizationId, { limit: parseLimit(query.limit), after: query.after, search: query.search })) };
       },
       { detail: { summary: "List suppressed addresses", tags: ["Suppressions"] } },
     )

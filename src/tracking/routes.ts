@@ -41,8 +41,8 @@ export function trackingRoutes(deps: { tracking: TrackingService }) {
     )
     .get(
       "/u/:token",
-      ({ params }) => {
-        const target = tracking.unsubscribeTarget(params.token);
+      async ({ params }) => {
+        const target = await tracking.unsubscribeTarget(params.token);
         if (!target) return new Response(invalidLinkPage(), { status: 404, headers: PAGE_HEADERS });
         return new Response(confirmPage(target.recipient, target.from, target.unsubscribed), { headers: PAGE_HEADERS });
       },

@@ -16,9 +16,7 @@
  * the recipient when the message has exactly one (always the case with `unsubscribe: true`).
  */
 import { and, eq, inArray } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { deliveries, emails, events as eventsTable } from "../db/schema/index.ts";
-import type { Writer } from "../db/writer.ts";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { MessageDecorations } from "../emails/compose.ts";
 import type { ComposedFields } from "../emails/model.ts";
@@ -52,13 +50,13 @@ export interface UnsubscribeTarget {
 
 export interface TrackingService {
   /** Decorations for a message about to be composed; undefined when it has neither tracking nor unsubscribe. */
-  decorate(emailId: string, organizationId: string, fields: ComposedFields): MessageDecorations | undefined;
+  decorate(emailId: string, organizationId: string, fields: ComposedFields): Promise<MessageDecorations | undefined>;
   /** Records an open; false when the token is not valid (404). */
   open(token: string, info: FetchInfo): Promise<boolean>;
   /** Records a click and returns the original link; null when the token is not valid (404). */
   click(token: string, info: FetchInfo): Promise<string | null>;
   /** What an unsubscribe link refers to, changing nothing; null when the token is not valid. */
-  unsubscribeTarget(token: string): (UnsubscribeTarget & { unsubscribed: boolean }) | null;
+  unsubscribeTarget(token: string): Promise<(UnsubscribeTarget & { unsubscribed: boolean }) | null>;
   /** Suppresses the recipient (origin unsubscribe) and records `email.unsubscribed`, once; null when not valid. */
   unsubscribe(token: string): Promise<UnsubscribeTarget | null>;
 }
@@ -77,6 +75,7 @@ export function createTrackingService(deps: {
   scannerWindowMs: number;
 }): TrackingService {
   const { db, writer, clock, events, suppressions, domains, logger } = deps;
+  const { deliveries, emails, events: eventsTable } = tablesOf(db);
   const tokens = createTokenCodec(deps.secrets.deriveKey("tracking-tokens"));
   let warnedAboutUrl = false;
 
@@ -90,21 +89,20 @@ export function createTrackingService(deps: {
   };
 
   /** The message's only recipient, or null when it has several. */
-  const soleRecipient = (tx: Db, emailId: string): string | null => {
-    const rows = tx.select({ recipient: deliveries.recipient }).from(deliveries).where(eq(deliveries.emailId, emailId)).limit(2).all();
+  const soleRecipient = async (tx: Db, emailId: string): Promise<string | null> => {
+    const rows = await tx.select({ recipient: deliveries.recipient }).from(deliveries).where(eq(deliveries.emailId, emailId)).limit(2);
     return rows.length === 1 ? rows[0]!.recipient : null;
   };
 
   const recordFetch = (emailId: string, type: "email.opened" | "email.clicked", info: FetchInfo, link?: string) =>
-    writer.write((tx) => {
-      const email = tx.select({ organizationId: emails.organizationId }).from(emails).where(eq(emails.id, emailId)).get();
+    writer.write(async (tx) => {
+      const email = await first(tx.select({ organizationId: emails.organizationId }).from(emails).where(eq(emails.id, emailId)));
       if (!email) return false;
-      const history = tx
+      const history = await tx
         .select({ type: eventsTable.type, data: eventsTable.data, createdAt: eventsTable.createdAt })
         .from(eventsTable)
         .where(and(eq(eventsTable.emailId, emailId), inArray(eventsTable.type, [type, "email.sent", "email.delivered"])))
-        .orderBy(eventsTable.id)
-        .all();
+        .orderBy(eventsTable.id);
       const earlier = history.filter((event) => event.type === type);
       const now = clock.now();
       const repeat = earlier.some(
@@ -119,37 +117,37 @@ export function createTrackingService(deps: {
       });
       const prefetch = fetchedBy !== "person";
       // "First" counts people only: a scanner's fetch before the reader's does not take the flag.
-      const first = !prefetch && !earlier.some((event) => event.data.prefetch === false);
-      events.append(tx, {
+      const firstByPerson = !prefetch && !earlier.some((event) => event.data.prefetch === false);
+      await events.append(tx, {
         organizationId: email.organizationId,
         emailId,
         type,
-        recipient: soleRecipient(tx, emailId),
+        recipient: await soleRecipient(tx, emailId),
         data: {
           ...(link !== undefined && { link }),
           user_agent: info.userAgent,
           ip: info.ip,
           prefetch,
           fetched_by: fetchedBy,
-          [type === "email.opened" ? "first_open" : "first_click"]: first,
+          [type === "email.opened" ? "first_open" : "first_click"]: firstByPerson,
         },
       });
       return true;
     });
 
-  const target = (tx: Db, token: string): UnsubscribeTarget | null => {
+  const target = async (tx: Db, token: string): Promise<UnsubscribeTarget | null> => {
     const verified = tokens.verify(token, "unsubscribe");
     if (!verified) return null;
-    const email = tx.select({ organizationId: emails.organizationId, from: emails.fromHeader }).from(emails).where(eq(emails.id, verified.emailId)).get();
+    const email = await first(tx.select({ organizationId: emails.organizationId, from: emails.fromHeader }).from(emails).where(eq(emails.id, verified.emailId)));
     if (!email) return null;
-    const recipient = soleRecipient(tx, verified.emailId);
+    const recipient = await soleRecipient(tx, verified.emailId);
     if (!recipient) return null;
     return { emailId: verified.emailId, organizationId: email.organizationId, recipient, from: email.from };
   };
 
   return {
-    decorate(emailId, organizationId, fields) {
-      const defaults = domains.trackingDefaults(organizationId, domainOf(fields.from.address));
+    async decorate(emailId, organizationId, fields) {
+      const defaults = await domains.trackingDefaults(organizationId, domainOf(fields.from.address));
       const opens = fields.tracking?.opens ?? defaults.opens;
       const clicks = fields.tracking?.clicks ?? defaults.clicks;
       if (!opens && !clicks && !fields.unsubscribe) return undefined;
@@ -180,28 +178,29 @@ export function createTrackingService(deps: {
       return (await recordFetch(verified.emailId, "email.clicked", info, verified.link)) ? verified.link : null;
     },
 
-    unsubscribeTarget(token) {
-      const found = target(db, token);
+    async unsubscribeTarget(token) {
+      const found = await target(db, token);
       if (!found) return null;
-      return { ...found, unsubscribed: suppressions.suppressedAmong(found.organizationId, [found.recipient]).size > 0 };
+      return { ...found, unsubscribed: (await suppressions.suppressedAmong(found.organizationId, [found.recipient])).size > 0 };
     },
 
     async unsubscribe(token) {
-      return writer.write((tx) => {
-        const found = target(tx, token);
+      return writer.write(async (tx) => {
+        const found = await target(tx, token);
         if (!found) return null;
-        suppressions.addInTransaction(tx, found.organizationId, {
+        await suppressions.addInTransaction(tx, found.organizationId, {
           email: found.recipient,
           origin: "unsubscribe",
           sourceId: found.emailId,
           reason: "one-click unsubscribe (RFC 8058)",
         });
-        const already = tx
-          .select({ id: eventsTable.id })
-          .from(eventsTable)
-          .where(and(eq(eventsTable.emailId, found.emailId), eq(eventsTable.type, "email.unsubscribed")))
-          .get();
-        if (!already) events.append(tx, { organizationId: found.organizationId, emailId: found.emailId, type: "email.unsubscribed", recipient: found.recipient });
+        const already = await first(
+          tx
+            .select({ id: eventsTable.id })
+            .from(eventsTable)
+            .where(and(eq(eventsTable.emailId, found.emailId), eq(eventsTable.type, "email.unsubscribed"))),
+        );
+        if (!already) await events.append(tx, { organizationId: found.organizationId, emailId: found.emailId, type: "email.unsubscribed", recipient: found.recipient });
         return found;
       });
     },

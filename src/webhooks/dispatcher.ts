@@ -1,12 +1,10 @@
 /**
  * The webhook dispatcher: sends the outbox. Design note:
  *
- * - Claiming: due outbox rows of enabled endpoints are leased (`lease_owner`, `lease_until`) as in
- *   src/queue/worker.ts, but through the group-committing writer: a claim shares its transaction — and its fsync —
- *   with the attempts being recorded, instead of paying one of its own per delivery. A process that dies leaves
- *   leases behind; they expire after `webhooks.lease` (longer than the request timeout) and the rows are sent
- *   again — delivery is at-least-once, and receivers de-duplicate on `webhook-id`, which is the outbox row's id
- *   and so the same on every attempt, after restarts and in replays.
+ * - Claiming: the outbox on the leased-queue engine (queue/leased-queue.ts), keyed by endpoint. Leases expire
+ *   after `webhooks.lease` (longer than the request timeout) and the rows are sent again — delivery is
+ *   at-least-once, and receivers de-duplicate on `webhook-id`, which is the outbox row's id and so the same on
+ *   every attempt, after restarts and in replays.
  * - Rows of a disabled endpoint are not claimed; they wait, due, until it is enabled again.
  * - Each attempt re-checks the endpoint's addresses (SSRF guard) and connects to the address it checked.
  * - Only a 2xx answer succeeds; redirects are not followed (a 3xx is a failure). 410 Gone disables the endpoint
@@ -18,15 +16,13 @@
  *   for requests in flight.
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
-import type { Writer } from "../db/writer.ts";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { EndpointRefused, pinnedRequest, type EndpointGuard } from "./guard.ts";
-import { createPoller } from "../queue/poller.ts";
+import { createLeasedQueue, type LeasedQueue } from "../queue/leased-queue.ts";
 import { outboxStatements } from "./repo.ts";
 import type { Signer, SigningKeys } from "./signing.ts";
 
@@ -41,15 +37,7 @@ export interface DispatcherOptions {
   pollMs: number;
 }
 
-export interface WebhookDispatcher {
-  start(): void;
-  /** Looks for due deliveries now (after outbox rows were committed); does nothing unless started. */
-  wake(): void;
-  /** Claims what is due now and waits until those attempts are recorded (tests, drills). */
-  runOnce(): Promise<number>;
-  stop(): Promise<void>;
-  readonly inFlight: number;
-}
+export type WebhookDispatcher = LeasedQueue;
 
 /** What one HTTP attempt came to. */
 export interface AttemptOutcome {
@@ -68,7 +56,6 @@ export type Decision =
 const RESPONSE_PREFIX_BYTES = 1024;
 const JITTER = 0.1;
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
-const CLAIM_WINDOW_FACTOR = 4;
 const USER_AGENT = "Mailroom-Webhooks/1";
 
 /**
@@ -156,61 +143,7 @@ export function createWebhookDispatcher(deps: {
 }): WebhookDispatcher {
   const { writer, clock, guard, signer, options, logger, metrics } = deps;
   const random = deps.random ?? Math.random;
-  const owner = newId();
-  /** Claimed deliveries, from the claim (inside its transaction) until their attempt is recorded. */
-  const claimed = new Set<string>();
-  const attempts = new Map<string, Promise<void>>();
-  const perEndpoint = new Map<string, number>();
-  const poller = createPoller(() => pump(), options.pollMs);
-
   metrics.counter("mailroom_webhook_attempts_total", "Webhook delivery attempts by result.");
-
-  const release = (job: Claimed) => {
-    claimed.delete(job.id);
-    const left = (perEndpoint.get(job.endpointId) ?? 1) - 1;
-    if (left > 0) perEndpoint.set(job.endpointId, left);
-    else perEndpoint.delete(job.endpointId);
-  };
-
-  /**
-   * Runs inside a writer transaction. Slots are taken here, synchronously, so two claims in one group commit
-   * never pick the same rows or overfill an endpoint.
-   */
-  const claimIn = (tx: Db): Claimed[] => {
-    const free = options.concurrency - claimed.size;
-    if (free <= 0 || poller.stopping) return [];
-    const now = clock.now();
-    const statements = outboxStatements(tx);
-    const chosen: Claimed[] = [];
-    try {
-      for (const candidate of statements.due.all({ now, limit: free * CLAIM_WINDOW_FACTOR })) {
-        if (chosen.length >= free) break;
-        if (claimed.has(candidate.id)) continue;
-        if ((perEndpoint.get(candidate.endpointId) ?? 0) >= options.perEndpointConcurrency) continue;
-        const job = statements.job.get({ id: candidate.id });
-        if (!job) continue;
-        chosen.push(job);
-        perEndpoint.set(job.endpointId, (perEndpoint.get(job.endpointId) ?? 0) + 1);
-        claimed.add(job.id);
-        statements.lease.run({ id: job.id, owner, until: now + options.leaseMs });
-      }
-    } catch (error) {
-      chosen.forEach(release);
-      throw error;
-    }
-    return chosen;
-  };
-
-  const claim = async (): Promise<Claimed[]> => {
-    let taken: Claimed[] = [];
-    try {
-      return await writer.write((tx) => (taken = claimIn(tx)));
-    } catch (error) {
-      // The claim did not commit: its slots are free again and its rows still due.
-      taken.forEach(release);
-      throw error;
-    }
-  };
 
   /** One HTTP POST to the endpoint's checked address. Never throws: every failure is an outcome. */
   const send = async (job: Claimed): Promise<AttemptOutcome> => {
@@ -251,14 +184,15 @@ export function createWebhookDispatcher(deps: {
   };
 
   const record = (job: Claimed, outcome: AttemptOutcome) =>
-    writer.write((tx) => {
+    writer.write(async (tx) => {
+      const { webhookEndpoints } = tablesOf(tx);
       const now = clock.now();
       const statements = outboxStatements(tx);
-      const current = statements.current.get({ id: job.id });
+      const [current] = await statements.current.execute({ id: job.id });
       // Deleted with its endpoint while the request was out: nothing left to record.
       if (!current || current.status !== "pending") return;
       const at = isoTime(now);
-      statements.insertAttempt.run({
+      await statements.insertAttempt.execute({
         id: newId(),
         deliveryId: job.id,
         attemptedAt: at,
@@ -269,7 +203,7 @@ export function createWebhookDispatcher(deps: {
       });
       const step = current.scheduleStep + 1;
       const decision = decide(outcome, step, options.schedule, random);
-      statements.settle.run({
+      await statements.settle.execute({
         id: job.id,
         status: decision.status,
         attemptCount: current.attemptCount + 1,
@@ -281,22 +215,23 @@ export function createWebhookDispatcher(deps: {
       });
 
       const endpoint = eq(webhookEndpoints.id, job.endpointId);
-      const disable = (reason: string) => {
-        tx.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, disabledAt: at, updatedAt: at }).where(and(endpoint, eq(webhookEndpoints.enabled, true))).run();
+      const disable = async (reason: string) => {
+        await tx.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, disabledAt: at, updatedAt: at }).where(and(endpoint, eq(webhookEndpoints.enabled, true)));
         logger.warn("webhook endpoint disabled", { webhook_id: job.endpointId, organization_id: job.organizationId, reason });
       };
       if (decision.status === "succeeded") {
-        statements.resetFailures.run({ endpointId: job.endpointId });
+        await statements.resetFailures.execute({ endpointId: job.endpointId });
       } else if (decision.status === "failed" && decision.disableReason) {
-        disable(decision.disableReason);
+        await disable(decision.disableReason);
       } else if (decision.status === "failed" && decision.exhausted) {
-        const row = tx
-          .update(webhookEndpoints)
-          .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1` })
-          .where(endpoint)
-          .returning({ failures: webhookEndpoints.consecutiveFailures })
-          .get();
-        if (row && row.failures >= options.disableAfterFailures) disable(`${row.failures} deliveries in a row failed after every retry`);
+        const row = await first(
+          tx
+            .update(webhookEndpoints)
+            .set({ consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1` })
+            .where(endpoint)
+            .returning({ failures: webhookEndpoints.consecutiveFailures }),
+        );
+        if (row && row.failures >= options.disableAfterFailures) await disable(`${row.failures} deliveries in a row failed after every retry`);
       }
     });
 
@@ -313,59 +248,42 @@ export function createWebhookDispatcher(deps: {
     }
   };
 
-  const dispatch = (job: Claimed): Promise<void> => {
-    const done = attempt(job).finally(() => {
-      attempts.delete(job.id);
-      release(job);
-      poller.wake();
-    });
-    attempts.set(job.id, done);
-    return done;
-  };
-
-  const pumping = new Set<Promise<Promise<void>[]>>();
-  const pump = (): Promise<Promise<void>[]> => {
-    if (poller.stopping) return Promise.resolve([]);
-    const claiming = claim()
-      .then((jobs) => jobs.map(dispatch))
-      .catch((error) => {
-        logger.error("could not claim webhook deliveries", { err: error });
-        return [];
-      })
-      .finally(() => pumping.delete(claiming));
-    pumping.add(claiming);
-    return claiming;
-  };
-
-  return {
-    start: poller.start,
-    wake: poller.wake,
-    async runOnce() {
-      const started = await pump();
-      await Promise.all(started);
-      return started.length;
+  return createLeasedQueue<Claimed>({
+    writer,
+    clock,
+    logger,
+    spec: {
+      name: "webhooks",
+      concurrency: options.concurrency,
+      perKeyConcurrency: options.perEndpointConcurrency,
+      leaseMs: options.leaseMs,
+      pollMs: options.pollMs,
+      due: (tx, query) =>
+        outboxStatements(tx).due.execute({ now: query.now, limit: query.limit, saturated: JSON.stringify(query.saturated), inFlight: JSON.stringify(query.inFlight) }),
+      keyOf: (job) => job.endpointId,
+      lease: async (tx, ids, owner, until) => {
+        await outboxStatements(tx).lease.execute({ owner, until, ids: JSON.stringify(ids) });
+      },
+      run: attempt,
     },
-    async stop() {
-      poller.stop();
-      // A claim may be committing: its deliveries are attempted and recorded before stop() returns.
-      await Promise.all(pumping);
-      await Promise.all(attempts.values());
-    },
-    get inFlight() {
-      return claimed.size;
-    },
-  };
+  });
 }
 
 /** Outbox depth for /metrics: deliveries waiting (due or for a retry) and the age of the oldest due one. */
 export function outboxGauges(db: Db, clock: Clock) {
-  return () => {
+  const { webhookDeliveries } = tablesOf(db);
+  return async () => {
     const now = clock.now();
-    const row = db
-      .select({ pending: sql<number>`count(*)`, due: sql<number>`sum(${webhookDeliveries.nextAttemptAt} <= ${now})`, oldest: sql<number | null>`min(${webhookDeliveries.nextAttemptAt})` })
-      .from(webhookDeliveries)
-      .where(sql`${webhookDeliveries.nextAttemptAt} IS NOT NULL`)
-      .get();
+    const row = await first(
+      db
+        .select({
+          pending: sql<number>`count(*)`.mapWith(Number),
+          due: sql<number>`sum(CASE WHEN ${webhookDeliveries.nextAttemptAt} <= ${now} THEN 1 ELSE 0 END)`.mapWith(Number),
+          oldest: sql<number | null>`min(${webhookDeliveries.nextAttemptAt})`.mapWith(Number),
+        })
+        .from(webhookDeliveries)
+        .where(sql`${webhookDeliveries.nextAttemptAt} IS NOT NULL`),
+    );
     const oldest = row?.oldest ?? null;
     return { pending: row?.pending ?? 0, due: row?.due ?? 0, oldestDueAgeSeconds: oldest !== null && oldest <= now ? (now - oldest) / 1000 : 0 };
   };

@@ -1,7 +1,9 @@
 /** Queries and row mappers of the webhook tables; no rules (those live in service.ts and dispatcher.ts). */
 import { and, desc, eq, gt, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { emails, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
+import { inJsonArray, lockedForClaim } from "../db/dialect.ts";
+import { perConnection, prepareAs } from "../db/prepared.ts";
+import type { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
+import { first, tablesOf, type Db } from "../db/store.ts";
 import type { EventType } from "../events/model.ts";
 import { isoTime } from "../lib/clock.ts";
 import type { AttemptView, DeliveryDetail, DeliveryStatus, DeliveryView, WebhookView } from "./model.ts";
@@ -48,38 +50,33 @@ export const toAttemptView = (row: AttemptRow): AttemptView => ({
   duration_ms: row.durationMs,
 });
 
-export function findEndpoint(db: Db, organizationId: string, id: string): EndpointRow | undefined {
-  return db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId)))
-    .get();
+export async function findEndpoint(db: Db, organizationId: string, id: string): Promise<EndpointRow | undefined> {
+  const { webhookEndpoints } = tablesOf(db);
+  return first(db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId))));
 }
 
-export function listDeliveries(db: Db, endpointId: string, options: { limit: number; after?: string; status?: DeliveryStatus }) {
+export async function listDeliveries(db: Db, endpointId: string, options: { limit: number; after?: string; status?: DeliveryStatus }) {
+  const { webhookDeliveries } = tablesOf(db);
   const conditions: SQL[] = [eq(webhookDeliveries.endpointId, endpointId)];
   if (options.after) conditions.push(lt(webhookDeliveries.id, options.after));
   if (options.status) conditions.push(eq(webhookDeliveries.status, options.status));
-  const rows = db
+  const rows = await db
     .select()
     .from(webhookDeliveries)
     .where(and(...conditions))
     .orderBy(desc(webhookDeliveries.id))
-    .limit(options.limit + 1)
-    .all();
+    .limit(options.limit + 1);
   return { data: rows.slice(0, options.limit).map(toDeliveryView), has_more: rows.length > options.limit };
 }
 
-export function findDelivery(db: Db, endpointId: string, deliveryId: string): DeliveryRow | undefined {
-  return db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)))
-    .get();
+export async function findDelivery(db: Db, endpointId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
+  const { webhookDeliveries } = tablesOf(db);
+  return first(db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId))));
 }
 
-export function deliveryDetail(db: Db, row: DeliveryRow): DeliveryDetail {
-  const attempts = db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, row.id)).orderBy(webhookAttempts.id).all();
+export async function deliveryDetail(db: Db, row: DeliveryRow): Promise<DeliveryDetail> {
+  const { webhookAttempts } = tablesOf(db);
+  const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, row.id)).orderBy(webhookAttempts.id);
   return { ...toDeliveryView(row), payload: JSON.parse(row.payload), attempts: attempts.map(toAttemptView) };
 }
 
@@ -91,21 +88,18 @@ const slot = <T>(name: string) => p(name) as unknown as T;
  * The statements of the outbox's hot path — fan-out, claim, record — prepared once per connection: the query
  * builder would otherwise build and prepare the SQL anew for every event and every attempt.
  */
-function prepareOutbox(tx: Db) {
-  const d = webhookDeliveries;
-  const e = webhookEndpoints;
+export const outboxStatements = perConnection((tx: Db) => {
+  const { emails, webhookAttempts, webhookDeliveries: d, webhookEndpoints: e } = tablesOf(tx);
   return {
-    enabledEndpoints: tx
+    enabledEndpoints: prepareAs("webhook_enabledEndpoints", tx
       .select({ id: e.id, eventTypes: e.eventTypes })
       .from(e)
-      .where(and(eq(e.organizationId, p("organizationId")), eq(e.enabled, true)))
-      .prepare(),
-    emailFields: tx
+      .where(and(eq(e.organizationId, p("organizationId")), eq(e.enabled, true)))),
+    emailFields: prepareAs("webhook_emailFields", tx
       .select({ messageId: emails.messageId, from: emails.fromHeader, to: emails.to, cc: emails.cc, subject: emails.subject, tags: emails.tags })
       .from(emails)
-      .where(eq(emails.id, p("emailId")))
-      .prepare(),
-    insertDelivery: tx
+      .where(eq(emails.id, p("emailId")))),
+    insertDelivery: prepareAs("webhook_insertDelivery", tx
       .insert(d)
       .values({
         id: slot("id"),
@@ -118,19 +112,8 @@ function prepareOutbox(tx: Db) {
         nextAttemptAt: slot("now"),
         createdAt: slot("createdAt"),
         updatedAt: slot("createdAt"),
-      })
-      .prepare(),
-    // Candidates are read narrow (most are passed over when their endpoint is at its limit); the claimed few are
-    // then read whole with `job`.
-    due: tx
-      .select({ id: d.id, endpointId: d.endpointId })
-      .from(d)
-      .innerJoin(e, eq(e.id, d.endpointId))
-      .where(and(lte(d.nextAttemptAt, p("now")), or(isNull(d.leaseUntil), lt(d.leaseUntil, p("now"))), eq(e.enabled, true)))
-      .orderBy(d.nextAttemptAt)
-      .limit(p("limit"))
-      .prepare(),
-    job: tx
+      })),
+    due: prepareAs("webhook_due", lockedForClaim(tx, tx
       .select({
         id: d.id,
         endpointId: d.endpointId,
@@ -143,15 +126,23 @@ function prepareOutbox(tx: Db) {
       })
       .from(d)
       .innerJoin(e, eq(e.id, d.endpointId))
-      .where(eq(d.id, p("id")))
-      .prepare(),
-    lease: tx
+      .where(
+        and(
+          lte(d.nextAttemptAt, p("now")),
+          or(isNull(d.leaseUntil), lt(d.leaseUntil, p("now"))),
+          eq(e.enabled, true),
+          sql`NOT ${inJsonArray(tx, d.endpointId, p("saturated"))}`,
+          sql`NOT ${inJsonArray(tx, d.id, p("inFlight"))}`,
+        ),
+      )
+      .orderBy(d.nextAttemptAt)
+      .limit(p("limit")), d)),
+    lease: prepareAs("webhook_lease", tx
       .update(d)
       .set({ leaseOwner: slot("owner"), leaseUntil: slot("until") })
-      .where(eq(d.id, p("id")))
-      .prepare(),
-    current: tx.select({ status: d.status, attemptCount: d.attemptCount, scheduleStep: d.scheduleStep }).from(d).where(eq(d.id, p("id"))).prepare(),
-    insertAttempt: tx
+      .where(inJsonArray(tx, d.id, p("ids")))),
+    current: prepareAs("webhook_current", tx.select({ status: d.status, attemptCount: d.attemptCount, scheduleStep: d.scheduleStep }).from(d).where(eq(d.id, p("id")))),
+    insertAttempt: prepareAs("webhook_insertAttempt", tx
       .insert(webhookAttempts)
       .values({
         id: slot("id"),
@@ -161,9 +152,8 @@ function prepareOutbox(tx: Db) {
         responseBody: slot("responseBody"),
         error: slot("error"),
         durationMs: slot("durationMs"),
-      })
-      .prepare(),
-    settle: tx
+      })),
+    settle: prepareAs("webhook_settle", tx
       .update(d)
       .set({
         status: slot("status"),
@@ -177,21 +167,10 @@ function prepareOutbox(tx: Db) {
         lastAttemptAt: slot("at"),
         updatedAt: slot("at"),
       })
-      .where(eq(d.id, p("id")))
-      .prepare(),
-    resetFailures: tx
+      .where(eq(d.id, p("id")))),
+    resetFailures: prepareAs("webhook_resetFailures", tx
       .update(e)
       .set({ consecutiveFailures: 0 })
-      .where(and(eq(e.id, p("endpointId")), gt(e.consecutiveFailures, 0)))
-      .prepare(),
+      .where(and(eq(e.id, p("endpointId")), gt(e.consecutiveFailures, 0)))),
   };
-}
-
-export type OutboxStatements = ReturnType<typeof prepareOutbox>;
-const prepared = new WeakMap<Db, OutboxStatements>();
-
-export function outboxStatements(tx: Db): OutboxStatements {
-  let statements = prepared.get(tx);
-  if (!statements) prepared.set(tx, (statements = prepareOutbox(tx)));
-  return statements;
-}
+});

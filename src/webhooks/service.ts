@@ -10,9 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
-import type { Writer } from "../db/writer.ts";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { EVENT_TYPES, type EventType, type StoredEvent } from "../events/model.ts";
 import type { EventLog } from "../events/service.ts";
@@ -42,16 +40,16 @@ const SECRET_BYTES = 32;
 
 export interface WebhookService {
   create(actor: Actor, input: CreateWebhookInput): Promise<WebhookWithSecret>;
-  list(actor: Actor): { object: "list"; data: WebhookView[] };
-  get(actor: Actor, id: string): WebhookView;
+  list(actor: Actor): Promise<{ object: "list"; data: WebhookView[] }>;
+  get(actor: Actor, id: string): Promise<WebhookView>;
   update(actor: Actor, id: string, input: UpdateWebhookInput): Promise<WebhookView>;
   remove(actor: Actor, id: string): Promise<{ object: "webhook"; id: string; deleted: true }>;
   /** A new secret; the old one keeps signing alongside it for the configured overlap (24 h). */
   rotateSecret(actor: Actor, id: string): Promise<WebhookWithSecret>;
   /** Queues a sample event of `type` for this endpoint, signed and retried like any other. */
   sendTest(actor: Actor, id: string, type?: string): Promise<DeliveryView>;
-  listDeliveries(actor: Actor, id: string, options: { limit: number; after?: string; status?: DeliveryStatus }): { object: "list"; data: DeliveryView[]; has_more: boolean };
-  getDelivery(actor: Actor, id: string, deliveryId: string): DeliveryDetail;
+  listDeliveries(actor: Actor, id: string, options: { limit: number; after?: string; status?: DeliveryStatus }): Promise<{ object: "list"; data: DeliveryView[]; has_more: boolean }>;
+  getDelivery(actor: Actor, id: string, deliveryId: string): Promise<DeliveryDetail>;
   /** Sends a delivery again from the start of the retry schedule, with the same `webhook-id` and body. */
   replay(actor: Actor, id: string, deliveryId: string): Promise<DeliveryView>;
   /** Replays every failed delivery of the endpoint. */
@@ -63,10 +61,10 @@ export function newSigningSecret(): string {
 }
 
 /** The payload of an event: `email.*` events carry the message's fields, then what the event itself recorded. */
-export function buildPayload(tx: Db, event: StoredEvent): WebhookPayload {
+export async function buildPayload(tx: Db, event: StoredEvent): Promise<WebhookPayload> {
   let data: Record<string, unknown> = { ...event.data };
   if (event.emailId) {
-    const email = outboxStatements(tx).emailFields.get({ emailId: event.emailId });
+    const [email] = await outboxStatements(tx).emailFields.execute({ emailId: event.emailId });
     data = {
       ...data,
       email_id: event.emailId,
@@ -146,41 +144,43 @@ export function createWebhookService(deps: {
     }
   };
 
-  const own = (actor: Actor, id: string): EndpointRow => {
-    const row = findEndpoint(db, actor.organizationId, id);
+  const { webhookDeliveries, webhookEndpoints } = tablesOf(db);
+
+  const own = async (actor: Actor, id: string): Promise<EndpointRow> => {
+    const row = await findEndpoint(db, actor.organizationId, id);
     if (!row) throw new AppError("not_found", "Webhook not found.");
     return row;
   };
 
   /** Writes one outbox row, due now; `body` is the payload as sent. */
-  const enqueue = (tx: Db, endpointId: string, organizationId: string, eventId: string | null, type: string, body: string) => {
+  const enqueue = async (tx: Db, endpointId: string, organizationId: string, eventId: string | null, type: string, body: string) => {
     const now = clock.now();
     const id = newId();
-    outboxStatements(tx).insertDelivery.run({ id, organizationId, endpointId, eventId, eventType: type, payload: body, now, createdAt: isoTime(now) });
+    await outboxStatements(tx).insertDelivery.execute({ id, organizationId, endpointId, eventId, eventType: type, payload: body, now, createdAt: isoTime(now) });
     return id;
   };
 
   // Fan-out runs inside the transaction of the event: both commit, or neither.
-  events.onAppend((tx, event) => {
-    const targets = outboxStatements(tx)
-      .enabledEndpoints.all({ organizationId: event.organizationId })
-      .filter((endpoint) => endpoint.eventTypes.includes(event.type));
+  events.onAppend(async (tx, event) => {
+    const targets = (await outboxStatements(tx).enabledEndpoints.execute({ organizationId: event.organizationId })).filter((endpoint) =>
+      endpoint.eventTypes.includes(event.type),
+    );
     if (!targets.length) return;
-    const body = JSON.stringify(buildPayload(tx, event));
-    for (const endpoint of targets) enqueue(tx, endpoint.id, event.organizationId, event.id, event.type, body);
+    const body = JSON.stringify(await buildPayload(tx, event));
+    for (const endpoint of targets) await enqueue(tx, endpoint.id, event.organizationId, event.id, event.type, body);
     deps.wake();
   });
 
   const withSecret = (row: EndpointRow, secret: string): WebhookWithSecret => ({ ...toWebhookView(row), signing_secret: secret });
 
-  const replayRows = (tx: Db, condition: ReturnType<typeof and>) => {
+  const replayRows = async (tx: Db, condition: ReturnType<typeof and>) => {
     const now = clock.now();
-    return tx
+    const replayed = await tx
       .update(webhookDeliveries)
       .set({ status: "pending", scheduleStep: 0, nextAttemptAt: now, leaseOwner: null, leaseUntil: null, updatedAt: isoTime(now) })
       .where(condition)
-      .returning({ id: webhookDeliveries.id })
-      .all().length;
+      .returning({ id: webhookDeliveries.id });
+    return replayed.length;
   };
 
   return {
@@ -209,28 +209,28 @@ export function createWebhookService(deps: {
         createdAt: now,
         updatedAt: now,
       };
-      await writer.write((tx) => {
-        const count = tx.select({ n: sql<number>`count(*)` }).from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, actor.organizationId)).get()!.n;
-        if (count >= MAX_ENDPOINTS_PER_ORGANIZATION) throw new AppError("conflict", `An organisation may have at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhooks.`);
-        tx.insert(webhookEndpoints).values(row).run();
+      await writer.write(async (tx) => {
+        const counted = await first(tx.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, actor.organizationId)));
+        if (counted!.n >= MAX_ENDPOINTS_PER_ORGANIZATION) throw new AppError("conflict", `An organisation may have at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhooks.`);
+        await tx.insert(webhookEndpoints).values(row);
       });
       return withSecret(row, secret);
     },
 
-    list(actor) {
+    async list(actor) {
       requireScope(actor, "webhooks:read");
-      const rows = db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, actor.organizationId)).orderBy(webhookEndpoints.id).all();
+      const rows = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, actor.organizationId)).orderBy(webhookEndpoints.id);
       return { object: "list", data: rows.map(toWebhookView) };
     },
 
-    get(actor, id) {
+    async get(actor, id) {
       requireScope(actor, "webhooks:read");
-      return toWebhookView(own(actor, id));
+      return toWebhookView(await own(actor, id));
     },
 
     async update(actor, id, input) {
       requireScope(actor, "webhooks:write");
-      own(actor, id);
+      await own(actor, id);
       const details: ErrorDetail[] = [];
       const changes: Partial<EndpointRow> = {};
       if (input.events !== undefined) changes.eventTypes = checkEvents(input.events, details);
@@ -240,16 +240,16 @@ export function createWebhookService(deps: {
       if (input.endpoint !== undefined) changes.url = await checkEndpoint(input.endpoint);
       const now = isoTime(clock.now());
       if (input.status === "enabled") Object.assign(changes, { enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
-      const row = await writer.write((tx) => {
-        const current = findEndpoint(tx, actor.organizationId, id);
+      const row = await writer.write(async (tx) => {
+        const current = await findEndpoint(tx, actor.organizationId, id);
         if (!current) return undefined;
         // Disabling keeps the first reason: a user's "disable" does not hide why Mailroom disabled it earlier.
         if (input.status === "disabled" && current.enabled) Object.assign(changes, { enabled: false, disabledReason: "disabled through the API", disabledAt: now });
-        tx.update(webhookEndpoints)
+        await tx
+          .update(webhookEndpoints)
           .set({ ...changes, updatedAt: now })
-          .where(eq(webhookEndpoints.id, id))
-          .run();
-        return findEndpoint(tx, actor.organizationId, id)!;
+          .where(eq(webhookEndpoints.id, id));
+        return (await findEndpoint(tx, actor.organizationId, id))!;
       });
       if (!row) throw new AppError("not_found", "Webhook not found.");
       // Deliveries held while the endpoint was disabled are due again.
@@ -260,7 +260,9 @@ export function createWebhookService(deps: {
     async remove(actor, id) {
       requireScope(actor, "webhooks:write");
       const deleted = await writer.write(
-        (tx) => tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, actor.organizationId))).returning({ id: webhookEndpoints.id }).all().length,
+        async (tx) =>
+          (await tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, actor.organizationId))).returning({ id: webhookEndpoints.id }))
+            .length,
       );
       if (!deleted) throw new AppError("not_found", "Webhook not found.");
       return { object: "webhook", id, deleted: true };
@@ -268,17 +270,17 @@ export function createWebhookService(deps: {
 
     async rotateSecret(actor, id) {
       requireScope(actor, "webhooks:write");
-      own(actor, id);
+      await own(actor, id);
       const secret = newSigningSecret();
       const now = clock.now();
-      const row = await writer.write((tx) => {
-        const current = findEndpoint(tx, actor.organizationId, id);
+      const row = await writer.write(async (tx) => {
+        const current = await findEndpoint(tx, actor.organizationId, id);
         if (!current) return undefined;
-        tx.update(webhookEndpoints)
+        await tx
+          .update(webhookEndpoints)
           .set({ secret: secrets.seal(secret), previousSecret: current.secret, previousSecretUntil: now + deps.rotationOverlapMs, updatedAt: isoTime(now) })
-          .where(eq(webhookEndpoints.id, id))
-          .run();
-        return findEndpoint(tx, actor.organizationId, id)!;
+          .where(eq(webhookEndpoints.id, id));
+        return (await findEndpoint(tx, actor.organizationId, id))!;
       });
       if (!row) throw new AppError("not_found", "Webhook not found.");
       return withSecret(row, secret);
@@ -287,42 +289,42 @@ export function createWebhookService(deps: {
     async sendTest(actor, id, type = "email.sent") {
       requireScope(actor, "webhooks:write");
       if (!(EVENT_TYPES as readonly string[]).includes(type)) throw validationError([{ path: "type", message: `unknown event type; known: ${EVENT_TYPES.join(", ")}` }]);
-      const endpoint = own(actor, id);
+      const endpoint = await own(actor, id);
       if (!endpoint.enabled) throw new AppError("conflict", "The webhook is disabled; enable it before sending a test event.");
       const payload = samplePayload(type as EventType, isoTime(clock.now()));
-      const deliveryId = await writer.write((tx) => enqueue(tx, id, actor.organizationId, null, payload.type, JSON.stringify(payload)));
+      const deliveryId = await writer.write(async (tx) => enqueue(tx, id, actor.organizationId, null, payload.type, JSON.stringify(payload)));
       deps.wake();
-      return toDeliveryView(findDelivery(db, id, deliveryId)!);
+      return toDeliveryView((await findDelivery(db, id, deliveryId))!);
     },
 
-    listDeliveries(actor, id, options) {
+    async listDeliveries(actor, id, options) {
       requireScope(actor, "webhooks:read");
-      own(actor, id);
-      return { object: "list", ...listDeliveries(db, id, options) };
+      await own(actor, id);
+      return { object: "list", ...(await listDeliveries(db, id, options)) };
     },
 
-    getDelivery(actor, id, deliveryId) {
+    async getDelivery(actor, id, deliveryId) {
       requireScope(actor, "webhooks:read");
-      own(actor, id);
-      const row = findDelivery(db, id, deliveryId);
+      await own(actor, id);
+      const row = await findDelivery(db, id, deliveryId);
       if (!row) throw new AppError("not_found", "Webhook delivery not found.");
       return deliveryDetail(db, row);
     },
 
     async replay(actor, id, deliveryId) {
       requireScope(actor, "webhooks:write");
-      own(actor, id);
-      const row = findDelivery(db, id, deliveryId);
+      await own(actor, id);
+      const row = await findDelivery(db, id, deliveryId);
       if (!row) throw new AppError("not_found", "Webhook delivery not found.");
       if (row.status === "pending") throw new AppError("conflict", "This delivery is still being attempted; replay it once it has succeeded or failed.");
       await writer.write((tx) => replayRows(tx, and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, id))));
       deps.wake();
-      return toDeliveryView(findDelivery(db, id, deliveryId)!);
+      return toDeliveryView((await findDelivery(db, id, deliveryId))!);
     },
 
     async replayFailed(actor, id) {
       requireScope(actor, "webhooks:write");
-      own(actor, id);
+      await own(actor, id);
       const replayed = await writer.write((tx) => replayRows(tx, and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "failed"))));
       if (replayed) deps.wake();
       return { object: "replay", webhook_id: id, replayed };

@@ -29,7 +29,7 @@ let actors: { live: Actor; test: Actor };
 beforeAll(async () => {
   t = await createTestApp();
   await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
-  actors = { live: t.app.services.keys.authenticate(t.liveKey), test: t.app.services.keys.authenticate(t.testKey) };
+  actors = { live: await t.app.services.keys.authenticate(t.liveKey), test: await t.app.services.keys.authenticate(t.testKey) };
 });
 
 afterAll(() => t?.close());
@@ -114,13 +114,13 @@ test(
       if (submitted !== "timeout" && submitted.ok) {
         counts.submitted++;
         const { id } = submitted.value as { id: string };
-        const stored = t.app.services.emails.raw(actor, id).raw;
+        const stored = (await t.app.services.emails.raw(actor, id)).raw;
         const expected = finalizeRawMessage(raw, { messageId: "<x@x>", date: ADDED.date });
         if (!bodyOf(stored).equals(bodyOf(expected.raw))) v.add("the stored message's body differs from what was submitted", index, input, stored.subarray(0, 400).toString("latin1"));
         // RFC 5322 §3.6: exactly one From field. With two, the sending policy checked one (mailparser keeps the
         // last) while mail clients show another (most show the first): a way around the verified-domain rule.
         const froms = fieldNames(stored).filter((name) => name === "from").length;
-        if (froms !== 1) v.add("an accepted message does not have exactly one From field", index, input, { fromFields: froms, recordedFrom: t.app.services.emails.get(actor, id).from, header: stored.subarray(0, 300).toString("latin1") });
+        if (froms !== 1) v.add("an accepted message does not have exactly one From field", index, input, { fromFields: froms, recordedFrom: (await t.app.services.emails.get(actor, id)).from, header: stored.subarray(0, 300).toString("latin1") });
         // The same for Sender (at most one), which the policy also reads.
         const senders = fieldNames(stored).filter((name) => name === "sender").length;
         if (senders > 1) v.add("an accepted message has more than one Sender field", index, input, { senderFields: senders, header: stored.subarray(0, 300).toString("latin1") });

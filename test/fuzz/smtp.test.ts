@@ -60,7 +60,7 @@ beforeAll(async () => {
   const listeners = await t.app.start();
   const port = (name: string) => listeners.find((l) => l.name === name)!.port;
   ports = { submission: port("submission"), smtps: port("smtps"), http: port("http") };
-  liveActor = t.app.services.keys.authenticate(t.liveKey);
+  liveActor = await t.app.services.keys.authenticate(t.liveKey);
 });
 
 afterAll(() => t?.close());

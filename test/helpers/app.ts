@@ -1,6 +1,9 @@
 /**
- * A Mailroom app on a temporary data directory for tests: real SQLite file, real services, HTTP through
+ * A Mailroom app on a temporary data directory for tests: real services on a real store, HTTP through
  * `app.handle` (no socket) unless `start()` is called. Always call `close()` (afterEach/afterAll).
+ *
+ * The store is a SQLite file in the data directory, or with MAILROOM_TEST_STORE=postgres a fresh schema of the
+ * PostgreSQL at MAILROOM_TEST_PG_URL (scripts/test-postgres.sh starts one): the whole suite runs on either.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +12,8 @@ import { createApp, type App, type AppOptions } from "../../src/app.ts";
 import { buildConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { postgresUrl } from "./postgres.ts";
 
 export interface TestApp {
   app: App;
@@ -36,15 +41,29 @@ export function testConfig(dataDir: string, overrides: Record<string, Record<str
     delivery: { poll_interval: "200ms" },
     dns: { servers: ["127.0.0.1:1"] },
     smtp: { submission_port: 0, smtps_port: 0 },
+    store: { url: testStoreUrl() },
   };
   for (const [section, values] of Object.entries(overrides)) base[section] = { ...base[section], ...values };
   return buildConfig({}, {}, base);
 }
 
+/** Empty (SQLite) unless the suite runs on PostgreSQL: then a schema of its own for every store a test opens. */
+export function testStoreUrl(): string {
+  if (process.env.MAILROOM_TEST_STORE !== "postgres") return "";
+  return withSchema(postgresUrl(), `t_${newId().replace(/-/g, "")}`);
+}
+
+/** `url` with the connection's search_path set to `schema` (Mailroom creates the schema at start). */
+export function withSchema(url: string, schema: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set("options", `-c search_path=${schema}`);
+  return parsed.toString();
+}
+
 export async function createTestApp(overrides: Record<string, Record<string, unknown>> = {}, options: AppOptions = {}): Promise<TestApp> {
   const dataDir = tempDir();
   const config = testConfig(dataDir, overrides);
-  const app = createApp(config, { logger: silentLogger, ...options });
+  const app = await createApp(config, { logger: silentLogger, ...options });
   const org = await app.services.organizations.ensureDefault();
   const live = await app.services.keys.create(org.id, { name: "live", scopes: ["full_access"], mode: "live" });
   const test = await app.services.keys.create(org.id, { name: "test", scopes: ["full_access"], mode: "test" });

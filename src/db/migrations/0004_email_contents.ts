@@ -10,3 +10,11 @@ CREATE TABLE email_contents (
 INSERT INTO email_contents (email_id, raw) SELECT id, raw FROM emails;
 ALTER TABLE emails DROP COLUMN raw;
 `;
+
+/** PostgreSQL's first migration never put the raw MIME in emails: the table is all there is to add. */
+export const postgres = `
+CREATE TABLE email_contents (
+  email_id TEXT PRIMARY KEY REFERENCES emails(id) ON DELETE CASCADE,
+  raw BYTEA NOT NULL
+);
+`;

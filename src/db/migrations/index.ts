@@ -1,21 +1,24 @@
 /**
- * Migrations embedded in the executable as SQL strings, applied in order at start inside one transaction each.
- * Invariant: a migration once released is never edited; a change is a new numbered file appended here.
+ * Migrations embedded in the executable as SQL strings, one per engine, applied in order at start inside one
+ * transaction each. Invariant: a migration once released is never edited; a change is a new numbered file
+ * appended here, with its SQL for both engines (PostgreSQL support began at version 4, so its earlier steps
+ * create the tables as they stand then, without the SQLite steps that moved data).
  */
-import foundation from "./0001_foundation.ts";
-import domains from "./0002_domains.ts";
-import webhooks from "./0003_webhooks.ts";
-import emailContents from "./0004_email_contents.ts";
+import foundation, { postgres as foundationPg } from "./0001_foundation.ts";
+import domains, { postgres as domainsPg } from "./0002_domains.ts";
+import webhooks, { postgres as webhooksPg } from "./0003_webhooks.ts";
+import emailContents, { postgres as emailContentsPg } from "./0004_email_contents.ts";
 
 export interface Migration {
   version: number;
   name: string;
-  sql: string;
+  sqlite: string;
+  postgres: string;
 }
 
 export const MIGRATIONS: Migration[] = [
-  { version: 1, name: "foundation", sql: foundation },
-  { version: 2, name: "domains", sql: domains },
-  { version: 3, name: "webhooks", sql: webhooks },
-  { version: 4, name: "email_contents", sql: emailContents },
+  { version: 1, name: "foundation", sqlite: foundation, postgres: foundationPg },
+  { version: 2, name: "domains", sqlite: domains, postgres: domainsPg },
+  { version: 3, name: "webhooks", sqlite: webhooks, postgres: webhooksPg },
+  { version: 4, name: "email_contents", sqlite: emailContents, postgres: emailContentsPg },
 ];

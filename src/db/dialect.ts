@@ -1,0 +1,37 @@
+/**
+ * The few SQL fragments whose spelling differs between the engines, chosen by the engine behind `db`. Everything
+ * else repositories write is portable SQL (drizzle renders the placeholders). Invariant: a fragment means the
+ * same on both engines and takes the same parameters, so a prepared statement binds alike on either.
+ */
+import { is, sql, type SQL } from "drizzle-orm";
+import { PgTable } from "drizzle-orm/pg-core";
+import { tablesOf, type Db, type Engine } from "./store.ts";
+
+export function engineOf(db: Db): Engine {
+  return is(tablesOf(db).emails, PgTable) ? "postgres" : "sqlite";
+}
+
+/** `value IN (the elements of jsonArray)`, where jsonArray is a JSON array of strings passed as text. */
+export function inJsonArray(db: Db, value: unknown, jsonArray: unknown): SQL {
+  return engineOf(db) === "postgres"
+    ? sql`${value} IN (SELECT json_array_elements_text(${jsonArray}::json))`
+    : sql`${value} IN (SELECT value FROM json_each(${jsonArray}))`;
+}
+
+/** A JSON column holding an array of `{name, value}` objects has an element with this name (and value). */
+export function hasTag(db: Db, column: unknown, name: string, value?: string): SQL {
+  if (engineOf(db) === "postgres") return sql`${column} @> ${JSON.stringify([value === undefined ? { name } : { name, value }])}::jsonb`;
+  return value === undefined
+    ? sql`EXISTS (SELECT 1 FROM json_each(${column}) t WHERE json_extract(t.value, '$.name') = ${name})`
+    : sql`EXISTS (SELECT 1 FROM json_each(${column}) t WHERE json_extract(t.value, '$.name') = ${name} AND json_extract(t.value, '$.value') = ${value})`;
+}
+
+/**
+ * A claim's read of due rows: on PostgreSQL it locks what it returns and skips rows another instance's claim has
+ * locked (FOR UPDATE SKIP LOCKED), so concurrent claims never return the same row; SQLite's single writer
+ * serialises claims already.
+ */
+export function lockedForClaim<Q>(db: Db, query: Q, table: unknown): Q {
+  if (engineOf(db) !== "postgres") return query;
+  return (query as unknown as { for(strength: "update", config: { of: unknown; skipLocked: true }): Q }).for("update", { of: table, skipLocked: true });
+}

@@ -1,0 +1,105 @@
+/**
+ * The PostgreSQL engine, for one or many instances sharing a database. Each write is one transaction on a
+ * pooled connection (PostgreSQL commits concurrent transactions together on its own, so there is no batching
+ * here); migrations run at start under a transaction-scoped advisory lock, so instances starting together
+ * migrate once and the others wait, then find nothing to do. Invariants: `write()` resolves after COMMIT
+ * returned; a transaction that lost a serialization race or a deadlock runs again (at most 3 times), any other
+ * failure rejects, connection trouble as `service_unavailable`.
+ */
+import type { SQL } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import type { Logger } from "../../lib/logger.ts";
+import { asStoreFault } from "../faults.ts";
+import { MIGRATIONS } from "../migrations/index.ts";
+import type { Db, Store } from "../store.ts";
+import * as schema from "./schema.ts";
+
+/** Any constant: instances of Mailroom agree on it, and nothing else in the database takes it. */
+const MIGRATION_LOCK = 0x6d61696c726f6f6d % 2 ** 31;
+const RETRIES = 3;
+/** serialization_failure, deadlock_detected: the transaction can simply run again. */
+const RETRYABLE = new Set(["40001", "40P01"]);
+
+export interface PostgresOptions {
+  url: string;
+  poolSize: number;
+  logger: Logger;
+}
+
+export async function openPostgresStore(options: PostgresOptions): Promise<Store> {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize, connectionTimeoutMillis: 10_000 });
+  // An idle connection the server closed must not take the process down; the next query gets a fresh one.
+  pool.on("error", (error) => options.logger.warn("store connection lost", { error: error.message }));
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw asStoreFault(error);
+  }
+  // Same builder surface as the SQLite database (see store.ts `Db`), PostgreSQL tables behind it.
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  const pgDb = db as unknown as ReturnType<typeof drizzle<typeof schema>>;
+
+  return {
+    engine: "postgres",
+    db,
+    async write<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await pgDb.transaction((tx) => work(tx as unknown as Db));
+        } catch (error) {
+          if (attempt < RETRIES && RETRYABLE.has(codeOf(error) ?? "")) continue;
+          throw asStoreFault(error);
+        }
+      }
+    },
+    async query<T>(statement: SQL) {
+      try {
+        return (await pgDb.execute(statement)).rows as T[];
+      } catch (error) {
+        throw asStoreFault(error);
+      }
+    },
+    async flush() {},
+    async backup() {
+      throw new Error("a PostgreSQL store is backed up with pg_dump (see README, Backup)");
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+function codeOf(error: unknown): string | undefined {
+  for (let current = error; current; current = (current as { cause?: unknown }).cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return undefined;
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    // A store in a schema of its own (`?options=-c search_path=name` in the URL): the schema is created here.
+    const { rows } = await client.query<{ current: string | null; wanted: string }>("SELECT current_schema() AS current, current_setting('search_path') AS wanted");
+    const named = rows[0]!.wanted.split(",")[0]!.trim().replace(/^"(.*)"$/, "$1");
+    if (rows[0]!.current === null && named && !named.startsWith("$")) await client.query(`CREATE SCHEMA IF NOT EXISTS "${named.replace(/"/g, '""')}"`);
+    await client.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+    const applied = new Set((await client.query<{ version: number }>("SELECT version FROM schema_migrations")).rows.map((row) => row.version));
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      await client.query(migration.postgres);
+      await client.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [migration.version, migration.name, new Date().toISOString()]);
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The PostgreSQL tables, column for column the SQLite ones in ../schema (same names, same TypeScript types), so
+ * that repositories written against the SQLite definitions run unchanged on PostgreSQL: the adapter hands them
+ * these tables (db/store.ts `tablesOf`). PostgreSQL's own types where they differ: boolean, jsonb, bytea, bigint
+ * for epoch milliseconds. Timestamps shown to clients stay ISO 8601 text on both engines, so an answer is the same
+ * string whichever engine stored it. Invariant: db/schema.test.ts proves the two definitions and both engines'
+ * migrations describe the same tables.
+ */
+import { bigint, boolean, customType, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import type { RecordStatuses } from "../schema/domains.ts";
+import type { Tag } from "../schema/emails.ts";
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+/** Epoch milliseconds, read back as a number (they stay far below 2^53). */
+const millis = (name: string) => bigint(name, { mode: "number" });
+
+export const organizations = pgTable("organizations", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  rateLimitPerMinute: integer("rate_limit_per_minute"),
+  createdAt: text("created_at").notNull(),
+});
+
+export const apiKeys = pgTable("api_keys", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  name: text("name").notNull(),
+  mode: text("mode", { enum: ["live", "test"] }).notNull(),
+  tokenPrefix: text("token_prefix").notNull(),
+  tokenHash: text("token_hash").notNull(),
+  scopes: jsonb("scopes").$type<string[]>().notNull(),
+  domains: jsonb("domains").$type<string[] | null>(),
+  rateLimitPerMinute: integer("rate_limit_per_minute"),
+  createdAt: text("created_at").notNull(),
+  lastUsedAt: text("last_used_at"),
+  revokedAt: text("revoked_at"),
+});
+
+export const domains = pgTable("domains", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  name: text("name").notNull(),
+  status: text("status").notNull(),
+  verifiedOverride: boolean("verified_override").notNull().default(false),
+  openTracking: boolean("open_tracking").notNull().default(false),
+  clickTracking: boolean("click_tracking").notNull().default(false),
+  returnPathSubdomain: text("return_path_subdomain").notNull().default("send"),
+  receivingEnabled: boolean("receiving_enabled").notNull().default(false),
+  recordStatuses: jsonb("record_statuses").$type<RecordStatuses>().notNull().default({}),
+  statusSince: millis("status_since").notNull().default(0),
+  nextCheckAt: millis("next_check_at"),
+  lastCheckedAt: text("last_checked_at"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const dkimKeys = pgTable("dkim_keys", {
+  id: text("id").primaryKey(),
+  domainId: text("domain_id").notNull(),
+  selector: text("selector").notNull(),
+  publicKey: text("public_key").notNull(),
+  privateKey: text("private_key").notNull(),
+  state: text("state", { enum: ["active", "next", "retired"] }).notNull(),
+  createdAt: text("created_at").notNull(),
+  activatedAt: text("activated_at"),
+  retiredAt: text("retired_at"),
+});
+
+export const emails = pgTable("emails", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  apiKeyId: text("api_key_id"),
+  source: text("source", { enum: ["api", "smtp", "cli"] }).notNull(),
+  mode: text("mode", { enum: ["live", "test"] }).notNull(),
+  messageId: text("message_id").notNull(),
+  fromHeader: text("from_header").notNull(),
+  envelopeFrom: text("envelope_from").notNull(),
+  to: jsonb("to_addresses").$type<string[]>().notNull(),
+  cc: jsonb("cc_addresses").$type<string[]>().notNull(),
+  bcc: jsonb("bcc_addresses").$type<string[]>().notNull(),
+  replyTo: jsonb("reply_to").$type<string[]>().notNull(),
+  subject: text("subject").notNull(),
+  html: text("html"),
+  text: text("text"),
+  tags: jsonb("tags").$type<Tag[]>().notNull(),
+  status: text("status").notNull(),
+  scheduledAt: text("scheduled_at"),
+  size: integer("size").notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const emailContents = pgTable("email_contents", {
+  emailId: text("email_id").primaryKey(),
+  raw: bytea("raw").notNull(),
+});
+
+export const deliveries = pgTable("deliveries", {
+  id: text("id").primaryKey(),
+  emailId: text("email_id").notNull(),
+  organizationId: text("organization_id").notNull(),
+  recipient: text("recipient").notNull(),
+  destination: text("destination").notNull(),
+  status: text("status").notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  nextAttemptAt: millis("next_attempt_at"),
+  leaseOwner: text("lease_owner"),
+  leaseUntil: millis("lease_until"),
+  lastResponse: text("last_response"),
+  provider: text("provider"),
+  providerMessageId: text("provider_message_id"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const events = pgTable("events", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  emailId: text("email_id"),
+  type: text("type").notNull(),
+  recipient: text("recipient"),
+  data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const suppressions = pgTable(
+  "suppressions",
+  {
+    organizationId: text("organization_id").notNull(),
+    email: text("email").notNull(),
+    origin: text("origin", { enum: ["bounce", "complaint", "unsubscribe", "manual"] }).notNull(),
+    sourceId: text("source_id"),
+    reason: text("reason"),
+    createdAt: text("created_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.email] })],
+);
+
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    apiKeyId: text("api_key_id").notNull(),
+    endpoint: text("endpoint").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    responseStatus: integer("response_status").notNull(),
+    responseBody: text("response_body").notNull(),
+    createdAt: millis("created_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.apiKeyId, table.endpoint, table.key] })],
+);
+
+export const webhookEndpoints = pgTable("webhook_endpoints", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  url: text("url").notNull(),
+  description: text("description"),
+  eventTypes: jsonb("event_types").$type<string[]>().notNull(),
+  enabled: boolean("enabled").notNull().default(true),
+  disabledReason: text("disabled_reason"),
+  disabledAt: text("disabled_at"),
+  secret: text("secret").notNull(),
+  previousSecret: text("previous_secret"),
+  previousSecretUntil: millis("previous_secret_until"),
+  consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const webhookDeliveries = pgTable("webhook_deliveries", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  endpointId: text("endpoint_id").notNull(),
+  eventId: text("event_id"),
+  eventType: text("event_type").notNull(),
+  payload: text("payload").notNull(),
+  status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
+  attemptCount: integer("attempt_count").notNull().default(0),
+  scheduleStep: integer("schedule_step").notNull().default(0),
+  nextAttemptAt: millis("next_attempt_at"),
+  leaseOwner: text("lease_owner"),
+  leaseUntil: millis("lease_until"),
+  lastStatusCode: integer("last_status_code"),
+  lastError: text("last_error"),
+  lastAttemptAt: text("last_attempt_at"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const webhookAttempts = pgTable("webhook_attempts", {
+  id: text("id").primaryKey(),
+  deliveryId: text("delivery_id").notNull(),
+  attemptedAt: text("attempted_at").notNull(),
+  statusCode: integer("status_code"),
+  responseBody: text("response_body"),
+  error: text("error"),
+  durationMs: integer("duration_ms").notNull(),
+});

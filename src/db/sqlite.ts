@@ -1,0 +1,72 @@
+/**
+ * The embedded SQLite engine: WAL, synchronous=FULL (a committed transaction is on disk — a 200 promises that),
+ * foreign keys, busy timeout, embedded migrations. Two connections: one writes, through the group-commit writer
+ * (db/writer.ts), the other reads, so a read never sees a batch that has not committed yet. Invariant: one
+ * store per data directory per process (a second instance needs PostgreSQL).
+ */
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { SQL } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { MIGRATIONS } from "./migrations/index.ts";
+import * as schema from "./schema/index.ts";
+import type { Db, Store } from "./store.ts";
+import { createWriter } from "./writer.ts";
+
+export interface SqliteStore extends Store {
+  /** The writing connection, for drills that provoke engine faults (tests). */
+  readonly sqlite: Database;
+}
+
+export function openSqliteStore(path: string): SqliteStore {
+  const inMemory = path === ":memory:";
+  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  const sqlite = connect(path);
+  migrate(sqlite);
+  const writing = drizzle(sqlite, { schema });
+  // An in-memory database exists only on its own connection: there, reads share the writing one.
+  const reader = inMemory ? sqlite : connect(path);
+  const reading: Db = inMemory ? writing : drizzle(reader, { schema });
+  const writer = createWriter(sqlite, writing);
+  return {
+    engine: "sqlite",
+    sqlite,
+    db: reading,
+    write: writer.write,
+    flush: writer.flush,
+    async query<T>(statement: SQL) {
+      return reading.all<T>(statement);
+    },
+    async backup(target: string) {
+      sqlite.query("VACUUM INTO ?").run(target);
+    },
+    async close() {
+      await writer.flush();
+      if (reader !== sqlite) reader.close();
+      sqlite.close();
+    },
+  };
+}
+
+function connect(path: string): Database {
+  const connection = new Database(path, { create: true, strict: true });
+  connection.exec("PRAGMA journal_mode = WAL");
+  connection.exec("PRAGMA synchronous = FULL");
+  connection.exec("PRAGMA foreign_keys = ON");
+  connection.exec("PRAGMA busy_timeout = 5000");
+  return connection;
+}
+
+function migrate(sqlite: Database): void {
+  sqlite.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+  const applied = new Set(sqlite.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((row) => row.version));
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    sqlite.transaction(() => {
+      sqlite.exec(migration.sqlite);
+      sqlite.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(migration.version, migration.name, new Date().toISOString());
+    })();
+  }
+}
+

@@ -1,0 +1,49 @@
+/**
+ * The store seam. Repositories are written once, against drizzle's query builder as `Db` and the tables
+ * `tablesOf(db)` hands them, and they only ever `await` a query; everything that differs between the engines —
+ * connections, the commit strategy, migrations, dialect fragments, row claims and wake-ups — lives in the two
+ * adapters (db/sqlite.ts, db/postgres/adapter.ts). Invariants: `write()` resolves only after its COMMIT returned,
+ * so a caller may answer 200 then and never earlier; `db` reads committed data only.
+ */
+import type { SQL } from "drizzle-orm";
+import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type * as schema from "./schema/index.ts";
+
+/**
+ * The query-builder surface repositories use. Typed as drizzle's SQLite database; on PostgreSQL the adapter's
+ * drizzle database stands behind it with the same builder methods (and PostgreSQL tables, see `tablesOf`).
+ * Repositories therefore use only what both share: build, then `await` (never `.get()`, `.all()` or `.run()`).
+ */
+export type Db = BunSQLiteDatabase<typeof schema>;
+
+export type Tables = typeof schema;
+
+export type Engine = "sqlite" | "postgres";
+
+export interface Writer {
+  /** Runs `work` in a transaction; resolves with its result once committed to disk. */
+  write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+}
+
+export interface Store extends Writer {
+  readonly engine: Engine;
+  /** Reads outside a write: they see committed data only. */
+  readonly db: Db;
+  /** Raw SQL outside the repositories' builder (operations, tests, benchmarks); placeholders per engine. */
+  query<T = Record<string, unknown>>(statement: SQL): Promise<T[]>;
+  /** Commits what is queued now (shutdown). */
+  flush(): Promise<void>;
+  /** A consistent copy of the whole store, for `mailroom backup` (SQLite); PostgreSQL is backed up with pg_dump. */
+  backup(path: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The tables of the engine behind `db` (a transaction's `tx` included). */
+export function tablesOf(db: Db): Tables {
+  return db._.fullSchema;
+}
+
+/** The first row of a query's result, or undefined. */
+export async function first<T>(rows: Promise<T[]> | PromiseLike<T[]>): Promise<T | undefined> {
+  return (await rows)[0];
+}

@@ -1,0 +1,150 @@
+/**
+ * The one leased-queue engine, serving the delivery queue and the webhook outbox. Design note:
+ *
+ * - Claiming: due rows whose lease is free or expired are read and leased (`lease_owner`, `lease_until`) in one
+ *   write; on PostgreSQL the read locks them with FOR UPDATE SKIP LOCKED, so instances sharing the store never
+ *   claim the same row. Work starts only after the claim committed. Claims of one process run one at a time, so
+ *   the free slots a claim counts are really free.
+ * - Concurrency: at most `concurrency` jobs in flight, and `perKeyConcurrency` per key (destination domain,
+ *   endpoint), so one slow key cannot take every slot; rows of a key at its cap are skipped in SQL.
+ * - Crashes: a process that dies leaves leases behind; they expire after `leaseMs` and the rows are claimed
+ *   again (at-least-once). The queue's `run` clears the lease when it records the result.
+ * - Wake-ups: `wake()` after new rows were committed, plus a poll every `pollMs` (which also finds rows other
+ *   instances wrote and leases that expired).
+ * - Shutdown: `stop()` stops claiming, lets a claim that is committing finish, and waits for every job in flight.
+ */
+import type { Db, Writer } from "../db/store.ts";
+import type { Clock } from "../lib/clock.ts";
+import { newId } from "../lib/ids.ts";
+import type { Logger } from "../lib/logger.ts";
+import { createPoller } from "./poller.ts";
+
+export interface DueQuery {
+  now: number;
+  limit: number;
+  /** Keys at their cap in this process: their rows are not wanted. */
+  saturated: string[];
+  /** Ids in flight in this process (their lease may have expired during a long attempt). */
+  inFlight: string[];
+}
+
+export interface QueueSpec<J extends { id: string }> {
+  /** For logs. */
+  name: string;
+  concurrency: number;
+  perKeyConcurrency: number;
+  leaseMs: number;
+  pollMs: number;
+  /** Due rows with a free or expired lease, oldest due first (locked for the claim, see db/dialect.ts). */
+  due(tx: Db, query: DueQuery): Promise<J[]>;
+  /** The key whose concurrency is capped. */
+  keyOf(job: J): string;
+  lease(tx: Db, ids: string[], owner: string, until: number): Promise<void>;
+  /** Does the job and records its result (clearing the lease); a failure is logged here, never thrown. */
+  run(job: J): Promise<void>;
+}
+
+export interface LeasedQueue {
+  start(): void;
+  /** Looks for due rows soon (after new rows were committed); ignored unless started. */
+  wake(): void;
+  /** Claims what is due now and waits until every job in flight is done (tests, drills); answers how many it claimed. */
+  runOnce(): Promise<number>;
+  /** Stops claiming and waits for the claim committing and the jobs in flight. */
+  stop(): Promise<void>;
+  readonly inFlight: number;
+}
+
+/** Rows read per free slot: a key can reach its cap within one claim, leaving rows to skip. */
+const CLAIM_WINDOW_FACTOR = 2;
+
+export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writer; clock: Clock; logger: Logger; spec: QueueSpec<J> }): LeasedQueue {
+  const { writer, clock, logger, spec } = deps;
+  const owner = newId();
+  const running = new Map<string, Promise<void>>();
+  const perKey = new Map<string, number>();
+  let claiming: Promise<Promise<void>[]> | undefined;
+  let claimAgain = false;
+  const poller = createPoller(() => pump(), spec.pollMs);
+
+  const claim = async (): Promise<J[]> => {
+    const free = spec.concurrency - running.size;
+    // Claim in batches: a claim per freed slot would cost more than the jobs themselves.
+    if (free <= 0 || poller.stopping || (running.size > 0 && free < Math.max(1, spec.concurrency >> 3))) return [];
+    const saturated = [...perKey].filter(([, busy]) => busy >= spec.perKeyConcurrency).map(([key]) => key);
+    return writer.write(async (tx) => {
+      const now = clock.now();
+      const candidates = await spec.due(tx, { now, limit: free * CLAIM_WINDOW_FACTOR, saturated, inFlight: [...running.keys()] });
+      const chosen: J[] = [];
+      const planned = new Map<string, number>();
+      for (const job of candidates) {
+        if (chosen.length >= free) break;
+        const key = spec.keyOf(job);
+        if ((perKey.get(key) ?? 0) + (planned.get(key) ?? 0) >= spec.perKeyConcurrency) continue;
+        planned.set(key, (planned.get(key) ?? 0) + 1);
+        chosen.push(job);
+      }
+      if (chosen.length) await spec.lease(tx, chosen.map((job) => job.id), owner, now + spec.leaseMs);
+      return chosen;
+    });
+  };
+
+  const dispatch = (job: J): Promise<void> => {
+    const key = spec.keyOf(job);
+    perKey.set(key, (perKey.get(key) ?? 0) + 1);
+    const done = spec
+      .run(job)
+      .catch((error) => logger.error(`${spec.name}: job failed unexpectedly`, { id: job.id, err: error }))
+      .finally(() => {
+        running.delete(job.id);
+        const left = (perKey.get(key) ?? 1) - 1;
+        if (left > 0) perKey.set(key, left);
+        else perKey.delete(key);
+        poller.wake();
+      });
+    running.set(job.id, done);
+    return done;
+  };
+
+  /** One claim at a time; a pump asked for meanwhile runs once the current claim is done. */
+  const pump = (): Promise<Promise<void>[]> => {
+    if (claiming) {
+      claimAgain = true;
+      return claiming;
+    }
+    claiming = claim()
+      .then((jobs) => jobs.map(dispatch))
+      .catch((error) => {
+        logger.error(`${spec.name}: could not claim`, { err: error });
+        return [];
+      })
+      .finally(() => {
+        claiming = undefined;
+        if (claimAgain && !poller.stopping) {
+          claimAgain = false;
+          poller.wake();
+        }
+      });
+    return claiming;
+  };
+
+  return {
+    start: poller.start,
+    wake: poller.wake,
+    async runOnce() {
+      if (claiming) await claiming;
+      const started = await pump();
+      // Jobs the running queue claimed on its own are waited for too: when this returns, nothing is in flight.
+      await Promise.all([...started, ...running.values()]);
+      return started.length;
+    },
+    async stop() {
+      poller.stop();
+      if (claiming) await claiming;
+      await Promise.all(running.values());
+    },
+    get inFlight() {
+      return running.size;
+    },
+  };
+}

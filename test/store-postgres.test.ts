@@ -1,0 +1,66 @@
+/**
+ * The PostgreSQL engine's own guarantees: its migrations and the drizzle definitions describe the same tables, and
+ * the same columns as the SQLite engine; instances starting together migrate once.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { is, sql } from "drizzle-orm";
+import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
+import { getTableConfig as sqliteTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { MIGRATIONS } from "../src/db/migrations/index.ts";
+import { openPostgresStore } from "../src/db/postgres/adapter.ts";
+import * as pgSchema from "../src/db/postgres/schema.ts";
+import * as sqliteSchema from "../src/db/schema/index.ts";
+import type { Store } from "../src/db/store.ts";
+import { newId } from "../src/lib/ids.ts";
+import { silentLogger } from "../src/lib/logger.ts";
+import { withSchema } from "./helpers/app.ts";
+import { postgresPeer } from "./helpers/postgres.ts";
+
+const pg = postgresPeer();
+const opened: Store[] = [];
+const open = async (schema: string) => {
+  const store = await openPostgresStore({ url: withSchema(process.env.MAILROOM_TEST_PG_URL!, schema), poolSize: 4, logger: silentLogger });
+  opened.push(store);
+  return store;
+};
+afterAll(async () => {
+  await Promise.all(opened.map((store) => store.close()));
+});
+
+type Column = { name: string; notNull: boolean };
+const byName = (a: Column, b: Column) => a.name.localeCompare(b.name);
+const pgTables = Object.values(pgSchema).filter((value) => is(value, PgTable)) as PgTable[];
+const sqliteTables = Object.values(sqliteSchema).filter((value) => is(value, SQLiteTable)) as SQLiteTable[];
+
+function declared(table: PgTable): Column[] {
+  const config = pgTableConfig(table);
+  const keyed = new Set(config.primaryKeys.flatMap((key) => key.columns.map((column) => column.name)));
+  return config.columns.map((c) => ({ name: c.name, notNull: c.notNull || c.primary || keyed.has(c.name) })).sort(byName);
+}
+
+describe.skipIf(!pg.available)("PostgreSQL store", () => {
+  test("a fresh database migrates to the tables the drizzle definitions describe, column for column", async () => {
+    const schema = `m_${newId().replace(/-/g, "")}`;
+    const store = await open(schema);
+    const rows = await store.query<{ table_name: string; column_name: string; is_nullable: string }>(
+      sql`SELECT table_name, column_name, is_nullable FROM information_schema.columns WHERE table_schema = ${schema} AND table_name <> 'schema_migrations'`,
+    );
+    const migrated = new Map<string, Column[]>();
+    for (const row of rows) migrated.set(row.table_name, [...(migrated.get(row.table_name) ?? []), { name: row.column_name, notNull: row.is_nullable === "NO" }]);
+    expect([...migrated.keys()].sort()).toEqual(pgTables.map((table) => pgTableConfig(table).name).sort());
+    for (const table of pgTables) expect({ table: pgTableConfig(table).name, columns: declared(table) }).toEqual({ table: pgTableConfig(table).name, columns: migrated.get(pgTableConfig(table).name)!.sort(byName) });
+  });
+
+  test("both engines' definitions name the same tables and columns", () => {
+    const columns = (names: Array<{ name: string; columns: Array<{ name: string }> }>) =>
+      Object.fromEntries(names.map((t) => [t.name, t.columns.map((c) => c.name).sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+    expect(columns(pgTables.map(pgTableConfig))).toEqual(columns(sqliteTables.map(sqliteTableConfig)));
+  });
+
+  test("ten instances starting at once on a fresh database migrate it once", async () => {
+    const schema = `m_${newId().replace(/-/g, "")}`;
+    const stores = await Promise.all(Array.from({ length: 10 }, () => open(schema)));
+    const applied = await stores[0]!.query<{ version: number }>(sql`SELECT version FROM schema_migrations ORDER BY version`);
+    expect(applied.map((row) => row.version)).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+});
