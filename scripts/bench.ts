@@ -11,10 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServices } from "../src/app.ts";
 import { buildConfig } from "../src/config/load.ts";
-import { SCOPES, type Actor } from "../src/keys/model.ts";
 import { silentLogger } from "../src/lib/logger.ts";
-import { parseSendRequest } from "../src/emails/validate.ts";
 import { runLoad } from "./bench/load.ts";
+import { queueMessages } from "./bench/queue.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
@@ -115,18 +114,7 @@ async function deliveryThroughput() {
     limits: { max_batch_size: 1000 },
   });
   const services = await createServices(config, { logger: silentLogger, secretKey: Buffer.alloc(32, 2).toString("base64") });
-  const org = await services.organizations.ensureDefault();
-  await services.domains.add(org.id, "example.com", { verifiedOverride: true });
-  const actor: Actor = { organizationId: org.id, keyId: null, mode: "live", scopes: new Set(SCOPES), domains: null, keyRateLimit: null, orgRateLimit: null };
-  const template = JSON.parse(BODY);
-  for (let sent = 0; sent < MESSAGES; sent += 1000) {
-    const inputs = Array.from({ length: Math.min(1000, MESSAGES - sent) }, (_, i) => ({
-      kind: "fields" as const,
-      source: "api" as const,
-      fields: parseSendRequest({ ...template, to: `user${sent + i}@dest${(sent + i) % 100}.test` }, { now: Date.now(), maxRecipients: 50 }),
-    }));
-    await services.emails.submitBatch(inputs, actor);
-  }
+  await queueMessages(services, BODY, MESSAGES);
   const count = async (statement: SQL) => (await services.store.query<{ n: number }>(statement))[0]!.n;
   const remaining = () => count(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status = 'queued'`);
   const started = performance.now();

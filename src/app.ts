@@ -17,7 +17,7 @@ import { createEventLog, type EventLog } from "./events/service.ts";
 import { createHttpApp, listenHttp, type HttpApp } from "./http/app.ts";
 import type { KeyMode } from "./keys/model.ts";
 import { createKeyService, type KeyService } from "./keys/service.ts";
-import { createRateLimiter, type RateLimiter } from "./limits/rate-limiter.ts";
+import { createRateLimiter, createStoreRateLimiter, pruneAdmissions, type RateLimiter } from "./limits/rate-limiter.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { createResolver, type DnsResolver } from "./lib/dns.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
@@ -28,6 +28,8 @@ import { createCaptureProvider } from "./providers/capture.ts";
 import { createMxProvider } from "./providers/mx.ts";
 import { createSmtpProvider } from "./providers/smtp.ts";
 import type { Provider } from "./providers/types.ts";
+import { DELIVERIES_DUE, WEBHOOKS_DUE } from "./queue/channels.ts";
+import { createPeriodicJobs, type PeriodicJobs } from "./queue/periodic.ts";
 import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "./queue/worker.ts";
 import { createSmtpRelay, type SmtpRelay } from "./smtp/relay.ts";
 import { createSuppressionService, type SuppressionService } from "./suppressions/service.ts";
@@ -41,6 +43,7 @@ export const VERSION = "0.1.0";
 const IDEMPOTENCY_PRUNE_MS = 3_600_000;
 /** How often the domain scheduler looks for due DNS checks (their intervals are configured in [domains]). */
 const DOMAIN_CHECK_POLL_MS = 60_000;
+const RATE_LIMIT_PRUNE_MS = 60_000;
 
 export interface Services {
   config: Config;
@@ -57,6 +60,8 @@ export interface Services {
   idempotency: Idempotency;
   emails: EmailService;
   limiter: RateLimiter;
+  /** Domain re-checks and pruning, each run once across the instances sharing the store. */
+  periodic: PeriodicJobs;
   worker: DeliveryWorker;
   /** Seals secrets stored in the database (DKIM keys, webhook secrets). */
   secrets: SecretBox;
@@ -168,8 +173,13 @@ export async function createServices(config: Config, options: AppOptions = {}): 
   const signer = createOutgoingSigner({ domains, returnPaths: createReturnPathCodec(secrets.deriveKey("return-path")), dkim, clock, logger });
   const liveDeps = { resolver, signer, logger };
   const suppressions = createSuppressionService({ db, writer, clock, events });
-  const idempotency = createIdempotency({ db, clock });
-  const limiter = createRateLimiter(clock);
+  const idempotency = createIdempotency({ db, writer, clock });
+  // The windows live where every instance sees them: in the store when instances share it, else in memory.
+  const limiter = store.shared ? createStoreRateLimiter({ db, writer, clock }) : createRateLimiter(clock);
+  const periodic = createPeriodicJobs({ db, writer, clock, logger });
+  periodic.every("domain-checks", DOMAIN_CHECK_POLL_MS, () => domains.runOnce());
+  periodic.every("idempotency-prune", IDEMPOTENCY_PRUNE_MS, () => idempotency.prune());
+  if (store.shared) periodic.every("rate-limit-prune", RATE_LIMIT_PRUNE_MS, () => pruneAdmissions({ db, writer, clock }));
 
   const capture = createCaptureProvider();
   let live: Provider | undefined = options.liveProvider;
@@ -281,6 +291,7 @@ export async function createServices(config: Config, options: AppOptions = {}): 
     idempotency,
     emails,
     limiter,
+    periodic,
     worker,
     secrets,
     resolver,
@@ -297,7 +308,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const { logger, worker, store } = services;
   let ready = false;
   let server: ReturnType<typeof listenHttp> | undefined;
-  let janitor: ReturnType<typeof setInterval> | undefined;
 
   const http = createHttpApp({ ...services, version: VERSION, isReady: () => ready });
   const smtp = createSmtpRelay(services);
@@ -314,19 +324,21 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       });
       services.httpAddress.port = server.port!;
       const relay = await smtp.start();
+      // Other instances sharing the store announce new work at commit; polling covers what is due by time.
+      store.listen(DELIVERIES_DUE, worker.wake);
+      store.listen(WEBHOOKS_DUE, services.webhookDispatcher.wake);
       worker.start();
       services.webhookDispatcher.start();
-      services.domains.start(DOMAIN_CHECK_POLL_MS);
-      janitor = setInterval(() => services.idempotency.prune().catch((error) => logger.error("idempotency pruning failed", { err: error })), IDEMPOTENCY_PRUNE_MS);
+      services.periodic.start();
       ready = true;
       return [{ name: "http", host: config.http.host, port: server.port! }, ...relay];
     },
     async stop() {
       ready = false;
-      if (janitor) clearInterval(janitor);
       // Stop accepting: in-flight requests and SMTP messages finish (their writes commit) before the servers close.
       await Promise.all([server?.stop(), smtp.stop()]);
-      await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.domains.stop()]);
+      await services.domains.stop();
+      await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.periodic.stop()]);
       await services.closeProviders();
       await store.close();
       logger.info("stopped");

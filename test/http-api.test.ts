@@ -2,6 +2,7 @@
  * The HTTP API through `app.handle` on a real temporary SQLite store: both path forms, errors, idempotency, rate
  * limits, batch, listing, scheduling, keys and suppressions.
  */
+import { ManualClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
@@ -183,11 +184,32 @@ describe("idempotency", () => {
     expect(res.body.name).toBe("invalid_idempotent_request");
   });
 
-  test("the same key still in flight is 409 concurrent_idempotent_requests", async () => {
+  test("the same key still in flight is 409 concurrent_idempotent_requests, and free again once that request failed", async () => {
     const headers = { "idempotency-key": "order-1003" };
-    const [a, b] = await Promise.all([t.json("POST", "/v1/emails", { body: message(), headers }), t.json("POST", "/v1/emails", { body: message(), headers })]);
-    expect([a.status, b.status].sort()).toEqual([200, 409]);
-    expect([a.body.name, b.body.name]).toContain("concurrent_idempotent_requests");
+    const actor = await t.app.services.keys.authenticate(t.liveKey);
+    // A request holding the key (as another instance would, through the shared store).
+    const held = await t.app.services.idempotency.begin(actor.keyId!, "emails.send", "order-1003", message());
+    expect(held.kind).toBe("claimed");
+    const busy = await t.json("POST", "/v1/emails", { body: message(), headers });
+    expect([busy.status, busy.body.name]).toEqual([409, "concurrent_idempotent_requests"]);
+    if (held.kind === "claimed") await held.release();
+    expect((await t.json("POST", "/v1/emails", { body: message(), headers })).status).toBe(200);
+  });
+
+  test("a key held by an instance that died is taken over after two minutes", async () => {
+    const clock = new ManualClock(Date.now());
+    const own = await createTestApp({}, { clock });
+    try {
+      await own.app.services.domains.add(own.organizationId, "example.com", { verifiedOverride: true });
+      const headers = { "idempotency-key": "order-1004" };
+      const actor = await own.app.services.keys.authenticate(own.liveKey);
+      expect((await own.app.services.idempotency.begin(actor.keyId!, "emails.send", "order-1004", message())).kind).toBe("claimed");
+      expect((await own.json("POST", "/v1/emails", { body: message(), headers })).status).toBe(409);
+      clock.advance(120_001);
+      expect((await own.json("POST", "/v1/emails", { body: message(), headers })).status).toBe(200);
+    } finally {
+      await own.close();
+    }
   });
 
   test("a failed request does not consume the key", async () => {
@@ -237,9 +259,11 @@ describe("batch", () => {
     expect((await t.json("GET", "/v1/emails?limit=100")).body.data.length).toBe(before);
   });
 
-  test("more than 100 messages is a validation error", async () => {
+  test("more than 100 messages is a validation error, and none of them is stored", async () => {
+    const before = (await t.json("GET", "/v1/emails?limit=100")).body.data.length;
     const res = await t.json("POST", "/v1/emails/batch", { body: Array.from({ length: 101 }, () => message()) });
     expect(res.status).toBe(400);
+    expect((await t.json("GET", "/v1/emails?limit=100")).body.data.length).toBe(before);
   });
 });
 
@@ -289,6 +313,25 @@ describe("scheduling", () => {
     const again = await t.json("POST", `/v1/emails/${sent.body.id}/cancel`);
     expect(again.status).toBe(409);
     expect(again.body.name).toBe("conflict");
+  });
+
+  test("a scheduled message is not sent before its time, and is sent once the clock passes it", async () => {
+    const clock = new ManualClock(Date.now());
+    const own = await createTestApp({}, { clock });
+    try {
+      await own.app.services.domains.add(own.organizationId, "example.com", { verifiedOverride: true });
+      const at = clock.now() + 3_600_000;
+      const sent = await own.json("POST", "/v1/emails", { body: message({ scheduled_at: new Date(at).toISOString() }) });
+      const status = async () => (await own.json("GET", `/v1/emails/${sent.body.id}`)).body.recipients[0].status;
+      clock.set(at - 1);
+      expect(await own.app.services.worker.runOnce()).toBe(0);
+      expect(await status()).toBe("queued");
+      clock.set(at);
+      expect(await own.app.services.worker.runOnce()).toBe(1);
+      expect(await status()).toBe("delivered");
+    } finally {
+      await own.close();
+    }
   });
 
   test("an immediate message cannot be canceled", async () => {
@@ -349,17 +392,49 @@ describe("suppressions", () => {
 });
 
 describe("operations", () => {
-  test("metrics expose requests, accepted emails and queue depth", async () => {
-    const text = await (await t.request("GET", "/metrics", { key: null })).text();
-    expect(text).toContain("mailroom_http_requests_total{");
-    expect(text).toMatch(/mailroom_emails_accepted_total \d+/);
-    expect(text).toContain("mailroom_queue_due ");
-    expect(text).toContain("mailroom_queue_oldest_due_age_seconds ");
+  test("metrics count requests, accepted emails and queue depth as they change", async () => {
+    const own = await createTestApp();
+    try {
+      await own.app.services.domains.add(own.organizationId, "example.com", { verifiedOverride: true });
+      const scrape = async () => {
+        const text = await (await own.request("GET", "/metrics", { key: null })).text();
+        const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? NaN);
+        return {
+          // A counter has no line before its first increment.
+          accepted: value(/^mailroom_emails_accepted_total (\d+)$/m) || 0,
+          due: value(/^mailroom_queue_due (\d+)$/m),
+          sends: value(/^mailroom_http_requests_total\{[^}]*route="\/v1\/emails"[^}]*status="200"[^}]*\} (\d+)$/m) || 0,
+        };
+      };
+      const before = await scrape();
+      expect(before.accepted).toBe(0);
+      expect(before.due).toBe(0);
+      for (let i = 0; i < 2; i++) expect((await own.json("POST", "/v1/emails", { body: message() })).status).toBe(200);
+      // Requests are counted once their answer has gone out, a moment after the client has it.
+      let queued = await scrape();
+      for (let i = 0; i < 50 && queued.sends < before.sends + 2; i++) queued = (await Bun.sleep(10), await scrape());
+      expect(queued.accepted).toBe(2);
+      expect(queued.due).toBe(2);
+      expect(queued.sends).toBe(before.sends + 2);
+      await own.app.services.worker.runOnce();
+      expect((await scrape()).due).toBe(0);
+    } finally {
+      await own.close();
+    }
   });
 
-  test("readyz is 503 until the app is started", async () => {
-    expect((await t.request("GET", "/readyz", { key: null })).status).toBe(503);
-    expect((await t.request("GET", "/healthz", { key: null })).status).toBe(200);
+  test("readyz is 503 until the app is started, 200 while it runs, and 503 again once it stops", async () => {
+    const own = await createTestApp();
+    try {
+      expect((await own.request("GET", "/readyz", { key: null })).status).toBe(503);
+      expect((await own.request("GET", "/healthz", { key: null })).status).toBe(200);
+      await own.app.start();
+      expect((await own.request("GET", "/readyz", { key: null })).status).toBe(200);
+      await own.app.stop();
+      expect((await own.request("GET", "/readyz", { key: null })).status).toBe(503);
+    } finally {
+      await own.close();
+    }
   });
 });
 

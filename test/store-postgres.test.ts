@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { is, sql } from "drizzle-orm";
 import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { notifyAtCommit } from "../src/db/dialect.ts";
 import { MIGRATIONS } from "../src/db/migrations/index.ts";
 import { openPostgresStore } from "../src/db/postgres/adapter.ts";
 import * as pgSchema from "../src/db/postgres/schema.ts";
@@ -62,5 +63,30 @@ describe.skipIf(!pg.available)("PostgreSQL store", () => {
     const stores = await Promise.all(Array.from({ length: 10 }, () => open(schema)));
     const applied = await stores[0]!.query<{ version: number }>(sql`SELECT version FROM schema_migrations ORDER BY version`);
     expect(applied.map((row) => row.version)).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+
+  test("a write's notification reaches another instance at commit, and not at all when it rolls back", async () => {
+    const schema = `m_${newId().replace(/-/g, "")}`;
+    const [writer, other] = [await open(schema), await open(schema)];
+    const heard: string[] = [];
+    other.listen("mailroom_test_wake", () => heard.push("wake"));
+    // The listener connects in the background; a notification before it listens would be lost, so wait for it.
+    for (let i = 0; i < 100 && heard.length === 0; i++) {
+      await writer.write((tx) => notifyAtCommit(tx, "mailroom_test_wake"));
+      await Bun.sleep(20);
+    }
+    expect(heard.length).toBeGreaterThan(0);
+    heard.length = 0;
+    await writer
+      .write(async (tx) => {
+        await notifyAtCommit(tx, "mailroom_test_wake");
+        throw new Error("rolled back");
+      })
+      .catch(() => {});
+    await Bun.sleep(200);
+    expect(heard).toEqual([]);
+    await writer.write((tx) => notifyAtCommit(tx, "mailroom_test_wake"));
+    for (let i = 0; i < 50 && heard.length === 0; i++) await Bun.sleep(10);
+    expect(heard).toEqual(["wake"]);
   });
 });

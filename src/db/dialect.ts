@@ -35,3 +35,28 @@ export function lockedForClaim<Q>(db: Db, query: Q, table: unknown): Q {
   if (engineOf(db) !== "postgres") return query;
   return (query as unknown as { for(strength: "update", config: { of: unknown; skipLocked: true }): Q }).for("update", { of: table, skipLocked: true });
 }
+
+/**
+ * Serialises the transactions that name the same `names` until they end: PostgreSQL takes a transaction-scoped
+ * advisory lock per name (in sorted order, so two transactions never wait on each other in a circle); SQLite's
+ * single writer serialises every write transaction already.
+ */
+export async function lockNames(tx: Db, names: string[]): Promise<void> {
+  if (engineOf(tx) !== "postgres") return;
+  for (const name of [...names].sort()) await executeOnPostgres(tx,sql`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
+}
+
+/**
+ * Wakes the other instances sharing the store when this write commits: PostgreSQL's NOTIFY is delivered at COMMIT
+ * and dropped on ROLLBACK (instances LISTEN through `Store.listen`). On SQLite there are no other instances; the
+ * caller wakes its own workers.
+ */
+export async function notifyAtCommit(tx: Db, channel: string): Promise<void> {
+  if (engineOf(tx) !== "postgres") return;
+  await executeOnPostgres(tx, sql`SELECT pg_notify(${channel}, '')`);
+}
+
+/** A statement only PostgreSQL runs (its drizzle database executes raw SQL with `execute`). */
+function executeOnPostgres(tx: Db, statement: SQL): Promise<unknown> {
+  return (tx as unknown as { execute(query: SQL): Promise<unknown> }).execute(statement);
+}

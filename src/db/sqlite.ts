@@ -31,10 +31,13 @@ export function openSqliteStore(path: string): SqliteStore {
   const writer = createWriter(sqlite, writing);
   return {
     engine: "sqlite",
+    shared: false,
     sqlite,
     db: reading,
     write: writer.write,
     flush: writer.flush,
+    // One instance per SQLite store: nobody else to hear from.
+    listen() {},
     async query<T>(statement: SQL) {
       return reading.all<T>(statement);
     },

@@ -27,10 +27,14 @@ export interface Writer {
 
 export interface Store extends Writer {
   readonly engine: Engine;
+  /** Several instances may use this store at once (PostgreSQL): what they share must live in it, not in memory. */
+  readonly shared: boolean;
   /** Reads outside a write: they see committed data only. */
   readonly db: Db;
   /** Raw SQL outside the repositories' builder (operations, tests, benchmarks); placeholders per engine. */
   query<T = Record<string, unknown>>(statement: SQL): Promise<T[]>;
+  /** Calls `onNotify` when another instance committed a `notifyAtCommit(tx, channel)` (db/dialect.ts). */
+  listen(channel: string, onNotify: () => void): void;
   /** Commits what is queued now (shutdown). */
   flush(): Promise<void>;
   /** A consistent copy of the whole store, for `mailroom backup` (SQLite); PostgreSQL is backed up with pg_dump. */

@@ -85,8 +85,7 @@ export interface DomainService {
   rotateDkim(organizationId: string, idOrName: string): Promise<DomainView>;
   /** Runs the checks that are due now and waits for them (the scheduler's step; tests drive it). */
   runOnce(): Promise<number>;
-  start(pollMs: number): void;
-  /** Stops the schedule; checks in flight write nothing more once their DNS lookups return. */
+  /** Checks in flight write nothing more once their DNS lookups return (shutdown). */
   stop(): Promise<void>;
   /** The active key of the organisation's `domain`, or null when it has none (not an org domain). */
   signingIdentity(organizationId: string, domain: string): Promise<SigningIdentity | null>;
@@ -111,10 +110,10 @@ export function createDomainService(deps: {
   const { deliveries, dkimKeys, domains } = tablesOf(db);
   const openedKeys = new Map<string, string>();
   const checking = new Map<string, Promise<void>>();
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let pass: Promise<number> | undefined;
   /** Set by stop(): checks still waiting for DNS are abandoned rather than awaited (a lookup may take seconds). */
   let stopped = false;
+  let announceStop!: () => void;
+  const whenStopped = new Promise<void>((resolve) => (announceStop = resolve));
 
   const notFound = () => new AppError("not_found", "Domain not found.");
 
@@ -281,10 +280,11 @@ export function createDomainService(deps: {
     const due = await dueDomainIds(db, clock.now(), CHECK_BATCH);
     let next = 0;
     const workers = Array.from({ length: Math.min(CHECK_CONCURRENCY, due.length) }, async () => {
-      while (next < due.length) {
+      while (next < due.length && !stopped) {
         const id = due[next++]!;
         try {
-          await checkOnce(id, false);
+          // At stop the pass ends at once; the check it leaves behind writes nothing when its lookups return.
+          await Promise.race([checkOnce(id, false), whenStopped]);
         } catch (error) {
           logger.error("domain check failed", { domain_id: id, err: error });
         }
@@ -424,24 +424,9 @@ export function createDomainService(deps: {
       return runDue();
     },
 
-    start(pollMs) {
-      stopped = false;
-      const tick = () => {
-        pass ??= runDue()
-          .catch((error) => {
-            logger.error("domain checks failed", { err: error });
-            return 0;
-          })
-          .finally(() => (pass = undefined));
-      };
-      timer = setInterval(tick, pollMs);
-      tick();
-    },
-
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
+      announceStop();
     },
 
     async signingIdentity(organizationId, domain) {

@@ -1,15 +1,21 @@
 /**
- * Idempotency keys (DESIGN §1): kept 24 h per API key and endpoint. The in-flight marker lives in memory (a
- * crash ends the request anyway); the completed response is written in the same transaction as the messages it
- * created, so "200 sent" and "key remembered" are never separated. Invariant: one key and body → at most one send.
+ * Idempotency keys (DESIGN §1): kept 24 h per API key and endpoint, in the store, so every instance sharing it
+ * sees them. A request first takes the key with an in-flight marker (a row with status 0, committed before the
+ * work starts); the completed response replaces the marker in the same transaction as the messages it created,
+ * so "200 sent" and "key remembered" are never separated; a failed request removes its marker. A marker left by
+ * an instance that died is taken over after IN_FLIGHT_TIMEOUT_MS. Invariant: one key and body → at most one send.
  */
 import { createHash } from "node:crypto";
-import { and, eq, gte, lt } from "drizzle-orm";
-import { first, tablesOf, type Db } from "../db/store.ts";
+import { and, eq, lt } from "drizzle-orm";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { Clock } from "../lib/clock.ts";
 
 const RETENTION_MS = 24 * 3_600_000;
+/** The response status of a key whose request is still running. */
+const IN_FLIGHT = 0;
+/** A request holds its key at most this long; a marker older than this was left by an instance that died. */
+const IN_FLIGHT_TIMEOUT_MS = 120_000;
 
 export interface IdempotencyClaim {
   apiKeyId: string;
@@ -20,10 +26,10 @@ export interface IdempotencyClaim {
 
 export type IdempotencyOutcome =
   | { kind: "replay"; status: number; body: unknown }
-  | { kind: "claimed"; claim: IdempotencyClaim; release: () => void };
+  | { kind: "claimed"; claim: IdempotencyClaim; release: () => Promise<void> };
 
 export interface Idempotency {
-  /** Checks a key: a replay of the stored response, or a claim to proceed with (release it when done). */
+  /** Takes a key: a replay of the stored response, or a claim to proceed with (release it if the request fails). */
   begin(apiKeyId: string, endpoint: string, key: string, request: unknown): Promise<IdempotencyOutcome>;
   /** Records the response inside the transaction that made it. */
   record(tx: Db, claim: IdempotencyClaim, status: number, body: unknown): Promise<void>;
@@ -51,56 +57,53 @@ export function validateIdempotencyKey(key: string): void {
   }
 }
 
-export function createIdempotency(deps: { db: Db; clock: Clock }): Idempotency {
-  const { db, clock } = deps;
+export function createIdempotency(deps: { db: Db; writer: Writer; clock: Clock }): Idempotency {
+  const { db, writer, clock } = deps;
   const { idempotencyKeys } = tablesOf(db);
-  const inFlight = new Set<string>();
+  const keyOf = (claim: Pick<IdempotencyClaim, "apiKeyId" | "endpoint" | "key">) =>
+    and(eq(idempotencyKeys.apiKeyId, claim.apiKeyId), eq(idempotencyKeys.endpoint, claim.endpoint), eq(idempotencyKeys.key, claim.key));
+  const concurrent = () => new AppError("concurrent_idempotent_requests", "A request with this Idempotency-Key is still being processed; retry after it completes.");
+
   return {
     async begin(apiKeyId, endpoint, key, request) {
       validateIdempotencyKey(key);
-      const requestHash = hashRequest(request);
-      const slot = `${apiKeyId}\n${endpoint}\n${key}`;
-      if (inFlight.has(slot)) throw new AppError("concurrent_idempotent_requests", "A request with this Idempotency-Key is still being processed; retry after it completes.");
-      // Taken before the look-up: a second request arriving while it runs finds the key in flight.
-      inFlight.add(slot);
-      let stored;
-      try {
-        stored = await first(
-          db
-            .select()
-            .from(idempotencyKeys)
-            .where(
-              and(
-                eq(idempotencyKeys.apiKeyId, apiKeyId),
-                eq(idempotencyKeys.endpoint, endpoint),
-                eq(idempotencyKeys.key, key),
-                gte(idempotencyKeys.createdAt, clock.now() - RETENTION_MS),
-              ),
-            ),
-        );
-      } catch (error) {
-        inFlight.delete(slot);
-        throw error;
-      }
-      if (stored) {
-        inFlight.delete(slot);
-        if (stored.requestHash !== requestHash) throw new AppError("invalid_idempotent_request", "This Idempotency-Key was used with a different request body.");
-        return { kind: "replay", status: stored.responseStatus, body: JSON.parse(stored.responseBody) };
-      }
-      return { kind: "claimed", claim: { apiKeyId, endpoint, key, requestHash }, release: () => inFlight.delete(slot) };
+      const claim: IdempotencyClaim = { apiKeyId, endpoint, key, requestHash: hashRequest(request) };
+      const outcome = await writer.write(async (tx): Promise<IdempotencyOutcome> => {
+        const now = clock.now();
+        const marker = { ...claim, responseStatus: IN_FLIGHT, responseBody: "", createdAt: now };
+        const release = () => writer.write(async (rtx) => void (await rtx.delete(idempotencyKeys).where(and(keyOf(claim), eq(idempotencyKeys.responseStatus, IN_FLIGHT))))).catch(() => {});
+        // On PostgreSQL a concurrent insert of the same key waits for the other transaction, then does nothing.
+        const inserted = await tx.insert(idempotencyKeys).values(marker).onConflictDoNothing().returning({ key: idempotencyKeys.key });
+        if (inserted.length) return { kind: "claimed", claim, release };
+        const existing = (await first(tx.select().from(idempotencyKeys).where(keyOf(claim))))!;
+        const expired = existing.createdAt < now - RETENTION_MS;
+        const abandoned = existing.responseStatus === IN_FLIGHT && existing.createdAt < now - IN_FLIGHT_TIMEOUT_MS;
+        if (!expired && !abandoned) {
+          if (existing.responseStatus === IN_FLIGHT) throw concurrent();
+          if (existing.requestHash !== claim.requestHash) throw new AppError("invalid_idempotent_request", "This Idempotency-Key was used with a different request body.");
+          return { kind: "replay", status: existing.responseStatus, body: JSON.parse(existing.responseBody) };
+        }
+        // Taken over only if nobody else took it since it was read.
+        const taken = await tx
+          .update(idempotencyKeys)
+          .set(marker)
+          .where(and(keyOf(claim), eq(idempotencyKeys.createdAt, existing.createdAt), eq(idempotencyKeys.responseStatus, existing.responseStatus)))
+          .returning({ key: idempotencyKeys.key });
+        if (!taken.length) throw concurrent();
+        return { kind: "claimed", claim, release };
+      });
+      return outcome;
     },
 
     async record(tx, claim, status, body) {
-      await tx.insert(idempotencyKeys)
-        .values({ ...claim, responseStatus: status, responseBody: JSON.stringify(body), createdAt: clock.now() })
-        .onConflictDoUpdate({
-          target: [idempotencyKeys.apiKeyId, idempotencyKeys.endpoint, idempotencyKeys.key],
-          set: { requestHash: claim.requestHash, responseStatus: status, responseBody: JSON.stringify(body), createdAt: clock.now() },
-        });
+      await tx
+        .update(idempotencyKeys)
+        .set({ requestHash: claim.requestHash, responseStatus: status, responseBody: JSON.stringify(body), createdAt: clock.now() })
+        .where(keyOf(claim));
     },
 
     async prune() {
-      await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, clock.now() - RETENTION_MS));
+      await writer.write(async (tx) => void (await tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, clock.now() - RETENTION_MS))));
     },
   };
 }

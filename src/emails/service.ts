@@ -6,7 +6,7 @@
  * suppressed); when it throws, nothing was stored.
  */
 import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from "drizzle-orm";
-import { hasTag } from "../db/dialect.ts";
+import { hasTag, notifyAtCommit } from "../db/dialect.ts";
 import { perConnection, placeholders, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { DomainService } from "../domains/service.ts";
@@ -17,6 +17,7 @@ import type { Actor } from "../keys/model.ts";
 import { addressKey, domainOf, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
+import { DELIVERIES_DUE } from "../queue/channels.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { composeMessage, type MessageDecorations } from "./compose.ts";
 import type { IdempotencyClaim, Idempotency } from "./idempotency.ts";
@@ -315,6 +316,7 @@ export function createEmailService(deps: {
       const response = { id: message.id };
       await writer.write(async (tx) => {
         await persist(tx, message);
+        await notifyAtCommit(tx, DELIVERIES_DUE);
         if (options.idempotency) await idempotency.record(tx, options.idempotency, 200, { id: message.id, message: SENT_MESSAGE });
       });
       deps.onAccepted(1);
@@ -341,6 +343,7 @@ export function createEmailService(deps: {
       const response = { data: prepared.map((m) => ({ id: m.id })) };
       await writer.write(async (tx) => {
         for (const message of prepared) await persist(tx, message);
+        await notifyAtCommit(tx, DELIVERIES_DUE);
         if (options.idempotency) await idempotency.record(tx, options.idempotency, 200, response);
       });
       deps.onAccepted(prepared.length);

@@ -22,7 +22,7 @@ export function authenticated(deps: AuthDeps) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "");
     if (!match) throw new AppError("unauthorized", "Missing API key: send Authorization: Bearer <API_KEY>.");
     const actor = await deps.keys.authenticate(match[1]!);
-    const decision = chargeRequest(deps, actor);
+    const decision = await chargeRequest(deps, actor);
     set.headers["ratelimit-limit"] = String(decision.limit);
     set.headers["ratelimit-remaining"] = String(decision.remaining);
     set.headers["ratelimit-reset"] = String(decision.resetSeconds);

@@ -29,7 +29,9 @@ export async function withIdempotency<T>(
   }
   try {
     return await run(outcome.claim);
-  } finally {
-    outcome.release();
+  } catch (error) {
+    // Nothing was stored: the key is free for a retry.
+    await outcome.release();
+    throw error;
   }
 }

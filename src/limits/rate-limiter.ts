@@ -1,10 +1,15 @@
 /**
- * Request limits per API key and per organisation over any sliding 60 s window (DESIGN §3). Each bucket keeps
- * the times of its last `limit` admitted requests in a ring: a request is admitted when fewer than `limit` fall
- * inside the window, i.e. when the ring is not full or its oldest entry has left the window. Exact, O(1) per check.
+ * Request limits per API key and per organisation over any sliding 60 s window (DESIGN §3). Two keepers of the
+ * windows, both exact: in memory for a store one instance owns (each bucket keeps the times of its last `limit`
+ * admitted requests in a ring; O(1) per check), and in the store when instances share it (each admission is a
+ * row; a check is one transaction of a constant number of statements, serialised per bucket with a lock, so
+ * instances never admit more than the limit between them).
  * Invariant: a request is counted in both buckets or in neither — a refused request consumes nothing.
  */
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Config } from "../config/schema.ts";
+import { lockNames } from "../db/dialect.ts";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { Actor } from "../keys/model.ts";
 import type { Clock } from "../lib/clock.ts";
 
@@ -80,7 +85,51 @@ export interface RateDecision {
 
 export interface RateLimiter {
   /** Checks and, when allowed, counts one request against the key's and the organisation's windows. */
-  take(subject: { keyId: string | null; organizationId: string; keyLimit: number; orgLimit: number }): RateDecision;
+  take(subject: RateSubject): Promise<RateDecision>;
+}
+
+interface RateSubject {
+  keyId: string | null;
+  organizationId: string;
+  keyLimit: number;
+  orgLimit: number;
+}
+
+/** A bucket's state at the moment of a check. */
+interface BucketState {
+  name: "key" | "organization";
+  limit: number;
+  used: number;
+  /** Seconds until the oldest admission inside the window leaves it (0 when the window is empty). */
+  resetSeconds: number;
+}
+
+/** The buckets a subject is counted in: its key's (the CLI operator has none) and its organisation's. */
+const bucketsOf = ({ keyId, organizationId, keyLimit, orgLimit }: RateSubject) => [
+  ...(keyId ? [{ id: `key:${keyId}`, name: "key" as const, limit: keyLimit }] : []),
+  { id: `org:${organizationId}`, name: "organization" as const, limit: orgLimit },
+];
+
+/** The answer for the buckets as they were before this request; `allowed` counts it in each. */
+function decide(states: BucketState[]): RateDecision {
+  const blocking = states.filter((state) => state.used >= state.limit);
+  const allowed = blocking.length === 0;
+  const tightest = states
+    .map((state) => ({
+      limit: state.limit,
+      remaining: Math.max(0, state.limit - state.used - (allowed ? 1 : 0)),
+      // Admitted into an empty window, this request is its oldest: a full window until it leaves.
+      reset: allowed && state.used === 0 ? WINDOW_MS / 1000 : state.resetSeconds,
+    }))
+    .reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  return {
+    allowed,
+    limit: tightest.limit,
+    remaining: tightest.remaining,
+    resetSeconds: tightest.reset,
+    retryAfterSeconds: allowed ? 0 : Math.max(...blocking.map((state) => state.resetSeconds)),
+    policy: states.map((state) => `${state.limit};w=60;comment="${state.name}"`).join(", "),
+  };
 }
 
 export function createRateLimiter(clock: Clock): RateLimiter {
@@ -93,34 +142,56 @@ export function createRateLimiter(clock: Clock): RateLimiter {
   };
 
   return {
-    take({ keyId, organizationId, keyLimit, orgLimit }) {
+    async take(subject) {
       const now = clock.now();
-      const windows: Array<{ window: SlidingWindow; name: string }> = [{ window: bucket(`org:${organizationId}`, orgLimit), name: "organization" }];
-      // The CLI operator has no key; only the organisation's window applies to it.
-      if (keyId) windows.unshift({ window: bucket(`key:${keyId}`, keyLimit), name: "key" });
-      const blocking = windows.filter(({ window }) => window.full(now));
-      const allowed = blocking.length === 0;
-      if (allowed) for (const { window } of windows) window.admit(now);
-      const tightest = windows
-        .map(({ window }) => ({ limit: window.limit, remaining: Math.max(0, window.limit - window.used(now)), reset: window.resetSeconds(now) }))
-        .reduce((a, b) => (b.remaining < a.remaining ? b : a));
-      return {
-        allowed,
-        limit: tightest.limit,
-        remaining: tightest.remaining,
-        resetSeconds: tightest.reset,
-        retryAfterSeconds: allowed ? 0 : Math.max(...blocking.map(({ window }) => window.resetSeconds(now))),
-        policy: windows.map(({ window, name }) => `${window.limit};w=60;comment="${name}"`).join(", "),
-      };
+      const windows = bucketsOf(subject).map((b) => ({ ...b, window: bucket(b.id, b.limit) }));
+      const decision = decide(windows.map(({ name, limit, window }) => ({ name, limit, used: window.used(now), resetSeconds: window.resetSeconds(now) })));
+      if (decision.allowed) for (const { window } of windows) window.admit(now);
+      return decision;
     },
   };
+}
+
+/** The windows kept in the store, for instances sharing it. */
+export function createStoreRateLimiter(deps: { db: Db; writer: Writer; clock: Clock }): RateLimiter {
+  const { writer, clock } = deps;
+  const { rateLimitAdmissions: admissions } = tablesOf(deps.db);
+  return {
+    take(subject) {
+      const buckets = bucketsOf(subject);
+      return writer.write(async (tx) => {
+        await lockNames(tx, buckets.map((b) => `rate:${b.id}`));
+        const now = clock.now();
+        const states: BucketState[] = [];
+        for (const b of buckets) {
+          const row = await first(
+            tx
+              .select({ used: sql<number>`count(*)`.mapWith(Number), oldest: sql<number | null>`min(${admissions.admittedAt})`.mapWith(Number) })
+              .from(admissions)
+              .where(and(eq(admissions.bucket, b.id), gt(admissions.admittedAt, now - WINDOW_MS))),
+          );
+          const oldest = row?.oldest ?? null;
+          states.push({ name: b.name, limit: b.limit, used: row?.used ?? 0, resetSeconds: oldest === null ? 0 : Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000)) });
+        }
+        const decision = decide(states);
+        if (decision.allowed) await tx.insert(admissions).values(buckets.map((b) => ({ bucket: b.id, admittedAt: now })));
+        return decision;
+      });
+    },
+  };
+}
+
+/** Forgets admissions that have left every window (a periodic job of stores instances share). */
+export async function pruneAdmissions(deps: { db: Db; writer: Writer; clock: Clock }): Promise<void> {
+  const { rateLimitAdmissions: admissions } = tablesOf(deps.db);
+  await deps.writer.write(async (tx) => void (await tx.delete(admissions).where(lt(admissions.admittedAt, deps.clock.now() - WINDOW_MS))));
 }
 
 /**
  * Counts one authenticated request (HTTP) or one message (SMTP) of `actor` against its key's and organisation's
  * windows, with their configured or per-key limits. The one entry point both front ends use, so they share limits.
  */
-export function chargeRequest(deps: { limiter: RateLimiter; config: Config }, actor: Actor): RateDecision {
+export function chargeRequest(deps: { limiter: RateLimiter; config: Config }, actor: Actor): Promise<RateDecision> {
   return deps.limiter.take({
     keyId: actor.keyId,
     organizationId: actor.organizationId,

@@ -190,7 +190,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
       if (session.transaction > settings.max_messages_per_connection) throw PROTOCOL_REPLIES.reconnect(settings.max_messages_per_connection);
       const actor = await keys.authenticate(state.presentedKey);
       requireScope(actor, "emails:send");
-      const decision = chargeRequest(deps, actor);
+      const decision = await chargeRequest(deps, actor);
       if (!decision.allowed) {
         throw new AppError("rate_limit_exceeded", `Too many messages for this API key or organisation; try again in ${decision.retryAfterSeconds} seconds`, {
           retryAfter: decision.retryAfterSeconds,
@@ -234,7 +234,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     const envelope = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: recipients };
     const key = readHeader(raw, "Idempotency-Key");
     let claim: IdempotencyClaim | undefined;
-    let release = () => {};
+    let release = async () => {};
     if (key !== undefined && actor.keyId) {
       const outcome = await idempotency.begin(actor.keyId, IDEMPOTENCY_ENDPOINT, key, await idempotencyRequest(raw, recipients));
       if (outcome.kind === "replay") return (outcome.body as { id: string }).id;
@@ -242,8 +242,9 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     }
     try {
       return (await emails.submit({ kind: "raw", source: "smtp", raw, envelope }, actor, { idempotency: claim })).id;
-    } finally {
-      release();
+    } catch (error) {
+      await release();
+      throw error;
     }
   };
 

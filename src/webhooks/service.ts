@@ -10,7 +10,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import { notifyAtCommit } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import { WEBHOOKS_DUE } from "../queue/channels.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { EVENT_TYPES, type EventType, type StoredEvent } from "../events/model.ts";
 import type { EventLog } from "../events/service.ts";
@@ -167,6 +169,7 @@ export function createWebhookService(deps: {
     );
     if (!targets.length) return;
     const body = JSON.stringify(await buildPayload(tx, event));
+    await notifyAtCommit(tx, WEBHOOKS_DUE);
     for (const endpoint of targets) await enqueue(tx, endpoint.id, event.organizationId, event.id, event.type, body);
     deps.wake();
   });

@@ -8,6 +8,7 @@ import foundation, { postgres as foundationPg } from "./0001_foundation.ts";
 import domains, { postgres as domainsPg } from "./0002_domains.ts";
 import webhooks, { postgres as webhooksPg } from "./0003_webhooks.ts";
 import emailContents, { postgres as emailContentsPg } from "./0004_email_contents.ts";
+import sharedState, { postgres as sharedStatePg } from "./0005_shared_state.ts";
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 2, name: "domains", sqlite: domains, postgres: domainsPg },
   { version: 3, name: "webhooks", sqlite: webhooks, postgres: webhooksPg },
   { version: 4, name: "email_contents", sqlite: emailContents, postgres: emailContentsPg },
+  { version: 5, name: "shared_state", sqlite: sharedState, postgres: sharedStatePg },
 ];

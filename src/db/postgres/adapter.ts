@@ -40,9 +40,11 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   // Same builder surface as the SQLite database (see store.ts `Db`), PostgreSQL tables behind it.
   const db = drizzle(pool, { schema }) as unknown as Db;
   const pgDb = db as unknown as ReturnType<typeof drizzle<typeof schema>>;
+  const listener = createListener(options);
 
   return {
     engine: "postgres",
+    shared: true,
     db,
     async write<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       for (let attempt = 1; ; attempt++) {
@@ -54,6 +56,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
         }
       }
     },
+    listen: listener.listen,
     async query<T>(statement: SQL) {
       try {
         return (await pgDb.execute(statement)).rows as T[];
@@ -66,7 +69,65 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       throw new Error("a PostgreSQL store is backed up with pg_dump (see README, Backup)");
     },
     async close() {
-      await pool.end();
+      await listener.close();
+      if (!pool.ended) await pool.end();
+    },
+  };
+}
+
+/** How long a lost LISTEN connection waits before it connects again (polling covers the gap meanwhile). */
+const RELISTEN_MS = 1_000;
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to queries), opened at the first `listen` and
+ * opened again whenever it is lost, with every channel listened to again.
+ */
+function createListener(options: PostgresOptions) {
+  const handlers = new Map<string, Array<() => void>>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<void> | undefined;
+  let closed = false;
+
+  const connect = (): Promise<void> =>
+    (connecting ??= (async () => {
+      const fresh = new pg.Client({ connectionString: options.url });
+      fresh.on("notification", (message) => handlers.get(message.channel)?.forEach((onNotify) => onNotify()));
+      fresh.on("error", (error) => {
+        options.logger.warn("store notifications lost; listening again", { error: error.message });
+        lost(fresh);
+      });
+      fresh.on("end", () => lost(fresh));
+      try {
+        await fresh.connect();
+        for (const channel of handlers.keys()) await fresh.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+        if (closed) await fresh.end();
+        else client = fresh;
+      } catch (error) {
+        options.logger.warn("store notifications unavailable; trying again", { error: (error as Error).message });
+        lost(fresh);
+      } finally {
+        connecting = undefined;
+      }
+    })());
+
+  const lost = (which: pg.Client) => {
+    if (client === which) client = undefined;
+    which.end().catch(() => {});
+    if (!closed) setTimeout(() => void (client || connect()), RELISTEN_MS).unref();
+  };
+
+  return {
+    listen(channel: string, onNotify: () => void) {
+      const known = handlers.has(channel);
+      handlers.set(channel, [...(handlers.get(channel) ?? []), onNotify]);
+      if (client && !known) client.query(`LISTEN "${channel.replace(/"/g, '""')}"`).catch(() => {});
+      else if (!client) void connect();
+    },
+    async close() {
+      closed = true;
+      await connecting;
+      await client?.end().catch(() => {});
+      client = undefined;
     },
   };
 }

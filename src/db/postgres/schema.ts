@@ -196,3 +196,13 @@ export const webhookAttempts = pgTable("webhook_attempts", {
   error: text("error"),
   durationMs: integer("duration_ms").notNull(),
 });
+
+export const rateLimitAdmissions = pgTable("rate_limit_admissions", {
+  bucket: text("bucket").notNull(),
+  admittedAt: millis("admitted_at").notNull(),
+});
+
+export const periodicJobs = pgTable("periodic_jobs", {
+  name: text("name").primaryKey(),
+  nextRunAt: millis("next_run_at").notNull(),
+});

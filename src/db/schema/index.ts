@@ -6,3 +6,4 @@ export * from "./emails.ts";
 export * from "./suppressions.ts";
 export * from "./idempotency.ts";
 export * from "./webhooks.ts";
+export * from "./shared.ts";

@@ -1,0 +1,173 @@
+/**
+ * `npm run bench` (store part): the same executable on each engine, measured in one run.
+ *   acceptance  durable HTTP sends at c=64 (split over the instances), BENCH_SECONDS (10) each
+ *   delivery    BENCH_DELIVERIES (10000) queued messages → Postfix smtp-sink, until none is left
+ * for SQLite (this build, and the build of BENCH_BASELINE_REF, default HEAD~1, for the ratio), PostgreSQL with one
+ * instance and PostgreSQL with two. PostgreSQL is BENCH_PG_URL, else a throwaway cluster (scripts/test-postgres.sh).
+ */
+import { sql } from "drizzle-orm";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServices } from "../src/app.ts";
+import { buildConfig } from "../src/config/load.ts";
+import { openStore } from "../src/db/open.ts";
+import { newId } from "../src/lib/ids.ts";
+import { silentLogger } from "../src/lib/logger.ts";
+import { runLoad } from "./bench/load.ts";
+import { queueMessages } from "./bench/queue.ts";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
+const BASELINE_REF = process.env.BENCH_BASELINE_REF ?? "HEAD~1";
+const ROOT = join(import.meta.dir, "..");
+const BINARY = join(ROOT, "dist", "mailroom");
+const SECRET = Buffer.alloc(32, 5).toString("base64");
+const BODY = JSON.stringify({ from: "Bench <bench@example.com>", to: ["someone@dest.test"], subject: "Benchmark", html: "<p>Hello from the benchmark</p>" });
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+interface Setup {
+  name: string;
+  binary: string;
+  instances: number;
+  /** Environment of every instance but its data directory. */
+  env: Record<string, string>;
+}
+
+async function spawnServe(binary: string, env: Record<string, string>) {
+  const proc = Bun.spawn([binary, "serve"], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "ignore" });
+  let out = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+    out += decoder.decode(chunk);
+    const line = out.split("\n").find((l) => l.startsWith("mailroom ready"));
+    if (line) return { proc, port: Number(/http=[^\s]*:(\d+)/.exec(line)![1]) };
+  }
+  throw new Error(`${binary} serve exited before it was ready: ${out}`);
+}
+
+async function cli(binary: string, env: Record<string, string>, args: string[]): Promise<string> {
+  const proc = Bun.spawn([binary, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error(`mailroom ${args.join(" ")} failed: ${await new Response(proc.stderr).text()}`);
+  return out;
+}
+
+/** Starts the setup's instances, each on a data directory of its own (SQLite: one instance, its own store). */
+async function startAll(setup: Setup, dataDirs: string[]) {
+  const servers = [];
+  for (let i = 0; i < setup.instances; i++) servers.push(await spawnServe(setup.binary, { ...setup.env, MAILROOM_DATA_DIR: dataDirs[i]! }));
+  return servers;
+}
+
+async function stopAll(servers: Array<{ proc: ReturnType<typeof Bun.spawn> }>) {
+  for (const server of servers) server.proc.kill("SIGTERM");
+  await Promise.all(servers.map((server) => server.proc.exited));
+}
+
+async function acceptance(setup: Setup) {
+  const dataDirs = Array.from({ length: setup.instances }, () => tmp("mailroom-bench-store-"));
+  const env = { ...setup.env, MAILROOM_DATA_DIR: dataDirs[0]! };
+  await cli(setup.binary, env, ["domains", "add", "example.com", "--verified"]);
+  const { key } = JSON.parse(await cli(setup.binary, env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]));
+  const servers = await startAll(setup, dataDirs);
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const connections = 64 / setup.instances;
+  const load = (seconds: number) => Promise.all(servers.map((s) => runLoad(`http://127.0.0.1:${s.port}/v1/emails`, headers, BODY, connections, seconds)));
+  await load(2);
+  const results = await load(SECONDS);
+  await stopAll(servers);
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  return { perSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0), p99: Math.max(...results.map((r) => r.p99Ms)), errors: results.reduce((sum, r) => sum + r.non2xx, 0) };
+}
+
+/** Queues DELIVERIES messages with the workers stopped, then starts the instances and times the queue's drain. */
+async function delivery(setup: Setup, sinkPort: number) {
+  const dataDirs = Array.from({ length: setup.instances }, () => tmp("mailroom-bench-store-"));
+  const env: Record<string, string> = { ...setup.env, MAILROOM_DELIVERY_PROVIDER: "smtp", MAILROOM_SMARTHOST_HOST: "127.0.0.1", MAILROOM_SMARTHOST_PORT: String(sinkPort), MAILROOM_SMARTHOST_SECURITY: "none", MAILROOM_SMARTHOST_POOL_SIZE: "32", MAILROOM_DELIVERY_CONCURRENCY: "128", MAILROOM_DELIVERY_PER_DESTINATION_CONCURRENCY: "128" };
+  const config = buildConfig({}, {}, { "": { data_dir: dataDirs[0]! }, store: { url: env.MAILROOM_STORE_URL ?? "" }, limits: { max_batch_size: 1000 } });
+  const services = await createServices(config, { logger: silentLogger, secretKey: SECRET });
+  await queueMessages(services, BODY, DELIVERIES);
+  await services.closeProviders();
+  await services.store.close();
+
+  const watcher = await openStore(config, silentLogger);
+  const left = async () => (await watcher.query<{ n: number }>(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status = 'queued'`))[0]!.n;
+  const started = performance.now();
+  const servers = await startAll({ ...setup, env }, dataDirs);
+  while ((await left()) > 0) await Bun.sleep(20);
+  const seconds = (performance.now() - started) / 1000;
+  await stopAll(servers);
+  await watcher.close();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  return { perSecond: DELIVERIES / seconds };
+}
+
+/** The executable of `ref`, built in a worktree that borrows this checkout's node_modules. */
+async function buildBaseline(ref: string): Promise<string | undefined> {
+  const dir = tmp("mailroom-bench-baseline-");
+  const added = Bun.spawnSync(["git", "worktree", "add", "--detach", dir, ref], { cwd: ROOT, stderr: "pipe" });
+  if (added.exitCode !== 0) return undefined;
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  const built = Bun.spawnSync([process.execPath, join(dir, "scripts", "build.ts")], { cwd: dir, stdout: "ignore", stderr: "pipe" });
+  return built.exitCode === 0 && existsSync(join(dir, "dist", "mailroom")) ? join(dir, "dist", "mailroom") : undefined;
+}
+
+function postgresUrl(): string | undefined {
+  if (process.env.BENCH_PG_URL) return process.env.BENCH_PG_URL;
+  const started = Bun.spawnSync([join(ROOT, "scripts", "test-postgres.sh")], { stdout: "pipe", stderr: "ignore" });
+  return started.exitCode === 0 ? started.stdout.toString().trim() : undefined;
+}
+
+if (!existsSync(BINARY)) await Bun.$`${process.execPath} ${join(ROOT, "scripts/build.ts")}`.quiet();
+const common = {
+  MAILROOM_HTTP_PORT: "0",
+  MAILROOM_SMTP_SUBMISSION_PORT: "0",
+  MAILROOM_SMTP_SMTPS_PORT: "0",
+  MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "10000000",
+  MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "10000000",
+  MAILROOM_LOG_LEVEL: "warn",
+  MAILROOM_SECRET_KEY: SECRET,
+};
+const setups: Setup[] = [{ name: "SQLite", binary: BINARY, instances: 1, env: common }];
+const baseline = await buildBaseline(BASELINE_REF);
+if (baseline) setups.unshift({ name: `SQLite, ${BASELINE_REF} build`, binary: baseline, instances: 1, env: common });
+const pg = postgresUrl();
+const inSchema = (url: string) => {
+  const parsed = new URL(url);
+  parsed.searchParams.set("options", `-c search_path=bench_${newId().replace(/-/g, "")}`);
+  return parsed.toString();
+};
+if (pg) {
+  setups.push({ name: "PostgreSQL, 1 instance", binary: BINARY, instances: 1, env: { ...common, MAILROOM_STORE_URL: pg } });
+  setups.push({ name: "PostgreSQL, 2 instances", binary: BINARY, instances: 2, env: { ...common, MAILROOM_STORE_URL: pg } });
+}
+
+let sink: ReturnType<typeof Bun.spawn> | undefined;
+let sinkPort = 0;
+if (Bun.which("smtp-sink")) {
+  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  sinkPort = server.port;
+  server.stop(true);
+  sink = Bun.spawn(["smtp-sink", "-u", "nobody", "-c", `127.0.0.1:${sinkPort}`, "1024"], { stdout: "ignore", stderr: "ignore" });
+  await Bun.sleep(300);
+}
+
+console.log(`\nStore engines — ${SECONDS}s acceptance at c=64, ${DELIVERIES} deliveries to smtp-sink${pg ? "" : " (PostgreSQL: not available)"}`);
+const figures: Record<string, { accept: number; deliver?: number }> = {};
+for (const setup of setups) {
+  // Each setup on a schema of its own, so none starts with another's rows.
+  const fresh = (s: Setup): Setup => (s.env.MAILROOM_STORE_URL ? { ...s, env: { ...s.env, MAILROOM_STORE_URL: inSchema(s.env.MAILROOM_STORE_URL) } } : s);
+  const a = await acceptance(fresh(setup));
+  const d = sink ? await delivery(fresh(setup), sinkPort) : undefined;
+  figures[setup.name] = { accept: a.perSecond, deliver: d?.perSecond };
+  console.log(`  ${setup.name.padEnd(28)} accept ${fmt(a.perSecond).padStart(6)} msg/s (p99 ${fmt(a.p99, 1)} ms, errors ${a.errors})   deliver ${d ? `${fmt(d.perSecond).padStart(6)} msg/s` : "skipped (no smtp-sink)"}`);
+}
+if (baseline) {
+  const now = figures.SQLite!;
+  const before = figures[`SQLite, ${BASELINE_REF} build`]!;
+  console.log(`  SQLite this build / ${BASELINE_REF}: accept ${fmt(now.accept / before.accept, 2)}×${now.deliver && before.deliver ? `, deliver ${fmt(now.deliver / before.deliver, 2)}×` : ""}`);
+  Bun.spawnSync(["git", "worktree", "remove", "--force", baseline.replace(/\/dist\/mailroom$/, "")], { cwd: ROOT });
+}
+sink?.kill();

@@ -1,0 +1,50 @@
+/** Periodic jobs: two instances' schedulers on one store take each turn once between them. */
+import { afterAll, describe, expect, test } from "bun:test";
+import { openPostgresStore } from "../db/postgres/adapter.ts";
+import { openSqliteStore } from "../db/sqlite.ts";
+import type { Store } from "../db/store.ts";
+import { ManualClock } from "../lib/clock.ts";
+import { newId } from "../lib/ids.ts";
+import { silentLogger } from "../lib/logger.ts";
+import { createPeriodicJobs } from "./periodic.ts";
+
+const stores: Store[] = [];
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+});
+const pgUrl = process.env.MAILROOM_TEST_PG_URL;
+const engines: Array<[string, () => Promise<Store>]> = [
+  ["SQLite", async () => openSqliteStore(":memory:")],
+  ...(pgUrl
+    ? [
+        [
+          "PostgreSQL",
+          () => {
+            const url = new URL(pgUrl);
+            url.searchParams.set("options", `-c search_path=p_${newId().replace(/-/g, "")}`);
+            return openPostgresStore({ url: url.toString(), poolSize: 4, logger: silentLogger });
+          },
+        ] as [string, () => Promise<Store>],
+      ]
+    : []),
+];
+
+describe.each(engines)("periodic jobs on %s", (_name, open) => {
+  test("each turn runs once across two instances, and the next is due an interval later", async () => {
+    const store = await open();
+    stores.push(store);
+    const clock = new ManualClock(1_000_000);
+    let runs = 0;
+    const instances = [0, 1].map(() => createPeriodicJobs({ db: store.db, writer: store, clock, logger: silentLogger }));
+    for (const jobs of instances) jobs.every("recheck", 60_000, async () => void runs++);
+    const turn = () => Promise.all(instances.map((jobs) => jobs.runIfDue("recheck")));
+
+    expect((await turn()).filter(Boolean)).toHaveLength(1);
+    expect(runs).toBe(1);
+    clock.advance(59_999);
+    expect((await turn()).filter(Boolean)).toHaveLength(0);
+    clock.advance(1);
+    expect((await turn()).filter(Boolean)).toHaveLength(1);
+    expect(runs).toBe(2);
+  });
+});
