@@ -3,7 +3,8 @@
  *   acceptance  durable HTTP sends at c=64 (split over the instances), BENCH_SECONDS (10) each
  *   delivery    BENCH_DELIVERIES (10000) queued messages → Postfix smtp-sink, until none is left
  * for SQLite (this build, and the build of BENCH_BASELINE_REF, default HEAD~1, for the ratio), PostgreSQL with one
- * instance and PostgreSQL with two. PostgreSQL is BENCH_PG_URL, else a throwaway cluster (scripts/test-postgres.sh).
+ * instance and PostgreSQL with two. PostgreSQL is BENCH_PG_URL, else a throwaway cluster (scripts/test-postgres.sh);
+ * BENCH_PG_URL=off measures SQLite only.
  */
 import { sql } from "drizzle-orm";
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
@@ -115,6 +116,7 @@ async function buildBaseline(ref: string): Promise<string | undefined> {
 }
 
 function postgresUrl(): string | undefined {
+  if (process.env.BENCH_PG_URL === "off") return undefined;
   if (process.env.BENCH_PG_URL) return process.env.BENCH_PG_URL;
   const started = Bun.spawnSync([join(ROOT, "scripts", "test-postgres.sh")], { stdout: "pipe", stderr: "ignore" });
   return started.exitCode === 0 ? started.stdout.toString().trim() : undefined;

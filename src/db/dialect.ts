@@ -56,6 +56,16 @@ export async function notifyAtCommit(tx: Db, channel: string): Promise<void> {
   await executeOnPostgres(tx, sql`SELECT pg_notify(${channel}, '')`);
 }
 
+/**
+ * This transaction's COMMIT does not wait for the disk (PostgreSQL's synchronous_commit off, for this transaction
+ * only): for state whose loss in a crash harms nothing, such as a rate-limit admission, so that a lock it holds is
+ * not held across an fsync. SQLite's group commit shares the fsync already.
+ */
+export async function commitWithoutWaitingForDisk(tx: Db): Promise<void> {
+  if (engineOf(tx) !== "postgres") return;
+  await executeOnPostgres(tx, sql`SET LOCAL synchronous_commit = off`);
+}
+
 /** A statement only PostgreSQL runs (its drizzle database executes raw SQL with `execute`). */
 function executeOnPostgres(tx: Db, statement: SQL): Promise<unknown> {
   return (tx as unknown as { execute(query: SQL): Promise<unknown> }).execute(statement);

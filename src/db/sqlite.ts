@@ -58,6 +58,10 @@ function connect(path: string): Database {
   connection.exec("PRAGMA synchronous = FULL");
   connection.exec("PRAGMA foreign_keys = ON");
   connection.exec("PRAGMA busy_timeout = 5000");
+  // Reads through memory-mapped pages: the reading connection's page cache is dropped whenever the writer commits,
+  // and mapped pages make reading them again cheap (measured: acceptance 0.86× of the one-connection build without
+  // it, 1.05-1.09× with it; npm run bench).
+  connection.exec("PRAGMA mmap_size = 268435456");
   return connection;
 }
 

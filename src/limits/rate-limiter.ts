@@ -8,7 +8,7 @@
  */
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Config } from "../config/schema.ts";
-import { lockNames } from "../db/dialect.ts";
+import { commitWithoutWaitingForDisk, lockNames } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { Actor } from "../keys/model.ts";
 import type { Clock } from "../lib/clock.ts";
@@ -160,6 +160,9 @@ export function createStoreRateLimiter(deps: { db: Db; writer: Writer; clock: Cl
     take(subject) {
       const buckets = bucketsOf(subject);
       return writer.write(async (tx) => {
+        // An admission lost in a crash only lets one more request through; waiting for the disk under the lock
+        // would serialise every request of the organisation behind an fsync.
+        await commitWithoutWaitingForDisk(tx);
         await lockNames(tx, buckets.map((b) => `rate:${b.id}`));
         const now = clock.now();
         const states: BucketState[] = [];

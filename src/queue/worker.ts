@@ -45,7 +45,7 @@ interface Claimed {
   scheduledAt: string | null;
 }
 
-/** Claiming runs every time delivery slots free up: its statements are prepared once per connection. */
+/** Claiming and recording run for every delivery: their statements are prepared once per connection. */
 const claimStatements = perConnection((tx: Db) => {
   const { deliveries, emails } = tablesOf(tx);
   const due = tx
@@ -76,6 +76,7 @@ const claimStatements = perConnection((tx: Db) => {
     )
     .orderBy(deliveries.nextAttemptAt)
     .limit(sql.placeholder("limit"));
+  const slot = <T>(name: string) => sql.placeholder(name) as unknown as T;
   return {
     due: prepareAs("delivery_due", lockedForClaim(tx, due, deliveries)),
     lease: prepareAs(
@@ -84,6 +85,24 @@ const claimStatements = perConnection((tx: Db) => {
         .update(deliveries)
         .set({ leaseOwner: sql.placeholder("owner") as unknown as string, leaseUntil: sql.placeholder("until") as unknown as number })
         .where(inJsonArray(tx, deliveries.id, sql.placeholder("ids"))),
+    ),
+    status: prepareAs("delivery_status", tx.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.id, sql.placeholder("id")))),
+    saveAttempt: prepareAs(
+      "delivery_save_attempt",
+      tx
+        .update(deliveries)
+        .set({
+          status: slot<string>("status"),
+          attempts: slot<number>("attempts"),
+          nextAttemptAt: slot<number | null>("nextAttemptAt"),
+          leaseOwner: null,
+          leaseUntil: null,
+          lastResponse: slot<string>("lastResponse"),
+          provider: slot<string>("provider"),
+          providerMessageId: slot<string | null>("providerMessageId"),
+          updatedAt: slot<string>("updatedAt"),
+        })
+        .where(eq(deliveries.id, sql.placeholder("id"))),
     ),
   };
 });
@@ -100,27 +119,23 @@ export function createDeliveryWorker(deps: {
   metrics: Metrics;
 }): DeliveryWorker {
   const { db, writer, clock, events, suppressions, options, logger, metrics } = deps;
-  const { deliveries, emailContents } = tablesOf(db);
+  const { emailContents } = tablesOf(db);
 
   metrics.counter("mailroom_deliveries_total", "Delivery attempts by outcome.");
 
-  const statusOf = (tx: Db, id: string) => first(tx.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.id, id)));
-  const saveAttempt = (tx: Db, id: string, values: Pick<typeof deliveries.$inferInsert, "status" | "attempts" | "nextAttemptAt" | "lastResponse" | "provider" | "providerMessageId" | "updatedAt">) =>
-    tx
-      .update(deliveries)
-      .set({ ...values, leaseOwner: null, leaseUntil: null })
-      .where(eq(deliveries.id, id));
   const rawOf = prepareAs("email_raw", db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, sql.placeholder("id"))));
 
   const record = (job: Claimed, result: DeliveryResult) =>
     writer.write(async (tx) => {
       const now = clock.now();
-      const current = await statusOf(tx, job.id);
+      const statements = claimStatements(tx);
+      const [current] = await statements.status.execute({ id: job.id });
       if (!current || (current.status !== "queued" && current.status !== "deferred")) return;
       const attempts = job.attempts + 1;
       const dueSince = Math.max(Date.parse(job.createdAt), job.scheduledAt ? Date.parse(job.scheduledAt) : 0);
       const save = (status: string, nextAttemptAt: number | null) =>
-        saveAttempt(tx, job.id, {
+        statements.saveAttempt.execute({
+          id: job.id,
           status,
           attempts,
           nextAttemptAt,
