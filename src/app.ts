@@ -11,7 +11,7 @@ import { recordSettings } from "./domains/records.ts";
 import { createDomainService, type DomainService } from "./domains/service.ts";
 import { createDkimPool } from "./domains/dkim-pool.ts";
 import { createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
-import { createIdempotency, type Idempotency } from "./emails/idempotency.ts";
+import { createIdempotency, type Idempotency } from "./idempotency/service.ts";
 import { createEmailService, type EmailService } from "./emails/service.ts";
 import { createEventLog, type EventLog } from "./events/service.ts";
 import { createHttpApp, listenHttp, type HttpApp } from "./http/app.ts";
@@ -21,7 +21,8 @@ import { createRateLimiter, createStoreRateLimiter, pruneAdmissions, type RateLi
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { createResolver, type DnsResolver } from "./lib/dns.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
-import { createMetrics, type Metrics } from "./lib/metrics.ts";
+import type { Metrics } from "./lib/metrics.ts";
+import { createMailroomMetrics, registerGauges } from "./metrics.ts";
 import { createSecretBox, loadMasterKey, type SecretBox } from "./lib/secrets.ts";
 import { createOrganizationService, type OrganizationService } from "./organizations/service.ts";
 import { createCaptureProvider } from "./providers/capture.ts";
@@ -144,7 +145,7 @@ function buildLiveProvider(config: Config, deps: { resolver: DnsResolver; signer
 export async function createServices(config: Config, options: AppOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.log.level as "info");
-  const metrics = createMetrics();
+  const metrics = createMailroomMetrics();
   const store = await openStore(config, logger);
   const secrets = createSecretBox(loadMasterKey(options.secretKey, config.data_dir, logger));
   const { db } = store;
@@ -182,8 +183,9 @@ export async function createServices(config: Config, options: AppOptions = {}): 
   if (store.shared) periodic.every("rate-limit-prune", RATE_LIMIT_PRUNE_MS, () => pruneAdmissions({ db, writer, clock }));
 
   const capture = createCaptureProvider();
-  let live: Provider | undefined = options.liveProvider;
-  const providerFor = (mode: KeyMode) => (mode === "test" ? capture : (live ??= buildLiveProvider(config, liveDeps)));
+  // Built now, so a provider misconfigured is an error at start rather than at the first delivery.
+  const live: Provider = options.liveProvider ?? buildLiveProvider(config, liveDeps);
+  const providerFor = (mode: KeyMode) => (mode === "test" ? capture : live);
   const delivery = config.delivery;
   const worker = createDeliveryWorker({
     db,
@@ -204,7 +206,20 @@ export async function createServices(config: Config, options: AppOptions = {}): 
     metrics,
   });
 
-  metrics.counter("mailroom_emails_accepted_total", "Messages accepted for delivery.");
+  const httpAddress = { host: config.http.host, port: config.http.port };
+  const tracking = createTrackingService({
+    db,
+    writer,
+    clock,
+    events,
+    suppressions,
+    domains,
+    secrets,
+    logger,
+    publicUrl: () => config.http.public_url.replace(/\/+$/, "") || `http://${httpAddress.host.includes(":") ? `[${httpAddress.host}]` : httpAddress.host}:${httpAddress.port}`,
+    scannerWindowMs: config.tracking.scanner_window,
+  });
+
   const emails = createEmailService({
     db,
     writer,
@@ -218,27 +233,7 @@ export async function createServices(config: Config, options: AppOptions = {}): 
       metrics.inc("mailroom_emails_accepted_total", {}, count);
       worker.wake();
     },
-    decorate: (emailId, organizationId, fields) => tracking.decorate(emailId, organizationId, fields),
-  });
-
-  const gauges = queueGauges(db, clock);
-  metrics.gauge("mailroom_queue_due", "Deliveries due now.", async () => [{ value: (await gauges()).due }]);
-  metrics.gauge("mailroom_queue_pending", "Deliveries not yet final (due or waiting for a retry or schedule).", async () => [{ value: (await gauges()).pending }]);
-  metrics.gauge("mailroom_queue_oldest_due_age_seconds", "Age of the oldest due delivery.", async () => [{ value: (await gauges()).oldestDueAgeSeconds }]);
-  metrics.gauge("mailroom_deliveries_in_flight", "Delivery attempts in progress.", () => [{ value: worker.inFlight }]);
-
-  const httpAddress = { host: config.http.host, port: config.http.port };
-  const tracking = createTrackingService({
-    db,
-    writer,
-    clock,
-    events,
-    suppressions,
-    domains,
-    secrets,
-    logger,
-    publicUrl: () => config.http.public_url.replace(/\/+$/, "") || `http://${httpAddress.host.includes(":") ? `[${httpAddress.host}]` : httpAddress.host}:${httpAddress.port}`,
-    scannerWindowMs: config.tracking.scanner_window,
+    decorate: tracking.decorate,
   });
 
   const hooks = config.webhooks;
@@ -261,18 +256,13 @@ export async function createServices(config: Config, options: AppOptions = {}): 
     metrics,
     tlsCa: options.webhookCa,
   });
-  // Registers the outbox listener on the event log: from here on every event fans out.
-  const webhooks = createWebhookService({ db, writer, clock, events, secrets, guard, rotationOverlapMs: hooks.secret_rotation_overlap, wake: webhookDispatcher.wake });
-  const outbox = outboxGauges(db, clock);
-  metrics.gauge("mailroom_webhook_outbox_pending", "Webhook deliveries waiting for an attempt (due or for a retry).", async () => [{ value: (await outbox()).pending }]);
-  metrics.gauge("mailroom_webhook_outbox_oldest_due_age_seconds", "Age of the oldest due webhook delivery.", async () => [{ value: (await outbox()).oldestDueAgeSeconds }]);
-
-  // Validate the provider configuration now rather than at the first delivery.
-  if (!options.liveProvider) live = buildLiveProvider(config, liveDeps);
+  const webhooks = createWebhookService({ db, writer, clock, secrets, guard, rotationOverlapMs: hooks.secret_rotation_overlap, wake: webhookDispatcher.wake });
+  // Every event appended from here on fans out to the webhook outbox, in the event's own transaction.
+  events.onAppend(webhooks.fanOut);
 
   const closeProviders = async () => {
     await capture.close();
-    await live?.close();
+    await live.close();
     dkim.close();
   };
 
@@ -311,6 +301,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const http = createHttpApp({ ...services, version: VERSION, isReady: () => ready });
   const smtp = createSmtpRelay(services);
+  registerGauges(services.metrics, {
+    queue: queueGauges(services.store.db, services.clock),
+    deliveriesInFlight: () => worker.inFlight,
+    outbox: outboxGauges(services.store.db, services.clock),
+    smtpConnections: smtp.connections,
+  });
 
   return {
     services,

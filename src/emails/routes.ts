@@ -12,10 +12,14 @@ import { withIdempotency } from "../http/idempotent.ts";
 import { parseCursor, parseEnum, parseLimit } from "../http/query.ts";
 import type { Clock } from "../lib/clock.ts";
 import { isUuid } from "../lib/ids.ts";
-import type { Idempotency } from "./idempotency.ts";
+import type { Idempotency } from "../idempotency/service.ts";
 import { EMAIL_STATUSES } from "./model.ts";
-import { SENT_MESSAGE, type EmailService } from "./service.ts";
+import type { EmailService } from "./service.ts";
 import { parseSendRequest } from "./validate.ts";
+
+export const SENT_MESSAGE = "Email sent.";
+/** The answer to a send, fresh or replayed: the service's result and the message of the spec. */
+const sentAnswer = (result: unknown) => ({ id: (result as { id: string }).id, message: SENT_MESSAGE });
 
 const Addresses = t.Union([t.String(), t.Array(t.String())]);
 export const SendEmailSchema = t.Object(
@@ -25,6 +29,7 @@ export const SendEmailSchema = t.Object(
     cc: t.Optional(Addresses),
     bcc: t.Optional(Addresses),
     reply_to: t.Optional(Addresses),
+    "reply-to": t.Optional(t.Union([t.String(), t.Array(t.String())], { description: "Alias of reply_to, as Resend's API accepts it" })),
     subject: t.String(),
     html: t.String(),
     text: t.Optional(t.String({ description: "Generated from html when absent" })),
@@ -52,10 +57,9 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; idempotency
 
   const send = async ({ request, actor, set }: { request: Request; actor: Parameters<EmailService["submit"]>[1]; set: { status?: number | string; headers: Record<string, string | number> } }) => {
     const body = await readJsonBody(request, limits);
-    return withIdempotency(idempotency, request, actor, "emails.send", body, set, async (claim) => {
+    return withIdempotency(idempotency, request, actor, "emails.send", body, set, sentAnswer, async (claim) => {
       const fields = parseSendRequest(body, context());
-      const { id } = await emails.submit({ kind: "fields", source: "api", fields }, actor, { idempotency: claim });
-      return { id, message: SENT_MESSAGE };
+      return emails.submit({ kind: "fields", source: "api", fields }, actor, { idempotency: claim });
     });
   };
   const sendDetail = {
@@ -76,7 +80,7 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; idempotency
       "/v1/emails/batch",
       async ({ request, actor, set }) => {
         const body = await readJsonBody(request, limits);
-        return withIdempotency(idempotency, request, actor, "emails.batch", body, set, async (claim) => {
+        return withIdempotency(idempotency, request, actor, "emails.batch", body, set, (result) => result, async (claim) => {
           if (!Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON array of messages" }]);
           const inputs = body.map((item, i) => {
             try {

@@ -16,15 +16,14 @@ import { requireScope } from "../keys/service.ts";
 import type { Actor } from "../keys/model.ts";
 import { addressKey, domainOf, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
+import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
 import { newId } from "../lib/ids.ts";
 import { DELIVERIES_DUE } from "../queue/channels.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { composeMessage, type MessageDecorations } from "./compose.ts";
-import type { IdempotencyClaim, Idempotency } from "./idempotency.ts";
+
 import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, readRawMessage, singleFrom } from "./raw-message.ts";
-
-export const SENT_MESSAGE = "Email sent.";
 
 export interface EmailLimits {
   maxRecipients: number;
@@ -317,7 +316,7 @@ export function createEmailService(deps: {
       await writer.write(async (tx) => {
         await persist(tx, message);
         await notifyAtCommit(tx, DELIVERIES_DUE);
-        if (options.idempotency) await idempotency.record(tx, options.idempotency, 200, { id: message.id, message: SENT_MESSAGE });
+        if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
       });
       deps.onAccepted(1);
       return response;
@@ -344,7 +343,7 @@ export function createEmailService(deps: {
       await writer.write(async (tx) => {
         for (const message of prepared) await persist(tx, message);
         await notifyAtCommit(tx, DELIVERIES_DUE);
-        if (options.idempotency) await idempotency.record(tx, options.idempotency, 200, response);
+        if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
       });
       deps.onAccepted(prepared.length);
       return response;

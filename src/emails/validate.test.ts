@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../errors.ts";
-import { parseSendRequest } from "./validate.ts";
+import { SendEmailSchema } from "./routes.ts";
+import { KNOWN_FIELDS, parseSendRequest } from "./validate.ts";
 
 const NOW = Date.parse("2026-11-22T10:00:00.000Z");
 const ctx = { now: NOW, maxRecipients: 50 };
@@ -89,5 +90,11 @@ describe("send body validation", () => {
     expect(fields.attachments[0]!.content.toString()).toBe("png");
     expect(fields.tags).toEqual([{ name: "category", value: "welcome" }]);
     expect(fields.scheduledAt).toBe(Date.parse("2026-11-23T10:00:00Z"));
+  });
+});
+
+describe("the documented send body", () => {
+  test("names exactly the fields the validator accepts, aliases included", () => {
+    expect(Object.keys(SendEmailSchema.properties).sort()).toEqual([...KNOWN_FIELDS].sort());
   });
 });

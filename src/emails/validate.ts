@@ -12,7 +12,8 @@ export interface ValidationContext {
   maxRecipients: number;
 }
 
-const KNOWN_FIELDS = new Set([
+/** Every field of the send body; the documented schema (routes.ts) names the same (validate.test.ts). */
+export const KNOWN_FIELDS = new Set([
   "from",
   "to",
   "cc",

@@ -7,7 +7,7 @@ import { Elysia } from "elysia";
 import type { Config } from "../config/schema.ts";
 import { domainRoutes } from "../domains/routes.ts";
 import type { DomainService } from "../domains/service.ts";
-import type { Idempotency } from "../emails/idempotency.ts";
+import type { Idempotency } from "../idempotency/service.ts";
 import { emailRoutes } from "../emails/routes.ts";
 import type { EmailService } from "../emails/service.ts";
 import { AppError, validationError } from "../errors.ts";
@@ -62,7 +62,6 @@ function routeMatchers(routes: Array<{ method: string; path: string }>) {
 export function createHttpApp(deps: HttpDeps) {
   const { logger, metrics } = deps;
   const meta = new WeakMap<Request, RequestMeta>();
-  metrics.counter("mailroom_http_requests_total", "HTTP requests by route and status.");
 
   // standardHostname: false — the framework otherwise looks for the path from the 12th character of the URL,
   // which routes `Host: x` + `/v1/emails` to `/emails`.

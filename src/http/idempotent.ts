@@ -1,9 +1,11 @@
 /**
- * HTTP side of idempotency: reads the `Idempotency-Key` header, replays a stored response with
- * `Idempotent-Replayed: true`, or runs the operation with a claim that the service records atomically.
+ * HTTP side of idempotency: reads the `Idempotency-Key` header, replays a stored result as the same answer with
+ * `Idempotent-Replayed: true`, or runs the operation with a claim that the service records atomically. Only
+ * results are stored, so a replay is always the first answer's 200; `answer` turns a result into the body, for the
+ * first answer and its replays alike.
  */
 import type { Actor } from "../keys/model.ts";
-import type { Idempotency, IdempotencyClaim } from "../emails/idempotency.ts";
+import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
 
 interface ResponseSetter {
   status?: number | string;
@@ -14,21 +16,21 @@ export async function withIdempotency<T>(
   idempotency: Idempotency,
   request: Request,
   actor: Actor,
-  endpoint: string,
+  operation: string,
   body: unknown,
   set: ResponseSetter,
+  answer: (result: unknown) => unknown,
   run: (claim: IdempotencyClaim | undefined) => Promise<T>,
-): Promise<T | unknown> {
+): Promise<unknown> {
   const key = request.headers.get("idempotency-key");
-  if (key === null || actor.keyId === null) return run(undefined);
-  const outcome = await idempotency.begin(actor.keyId, endpoint, key, body);
+  if (key === null || actor.keyId === null) return answer(await run(undefined));
+  const outcome = await idempotency.begin(actor.keyId, operation, key, body);
   if (outcome.kind === "replay") {
-    set.status = outcome.status;
     set.headers["idempotent-replayed"] = "true";
-    return outcome.body;
+    return answer(outcome.result);
   }
   try {
-    return await run(outcome.claim);
+    return answer(await run(outcome.claim));
   } catch (error) {
     // Nothing was stored: the key is free for a retry.
     await outcome.release();

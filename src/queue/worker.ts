@@ -121,8 +121,6 @@ export function createDeliveryWorker(deps: {
   const { db, writer, clock, events, suppressions, options, logger, metrics } = deps;
   const { emailContents } = tablesOf(db);
 
-  metrics.counter("mailroom_deliveries_total", "Delivery attempts by outcome.");
-
   const rawOf = prepareAs("email_raw", db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, sql.placeholder("id"))));
 
   const record = (job: Claimed, result: DeliveryResult) =>

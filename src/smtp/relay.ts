@@ -17,7 +17,7 @@ import type { TLSSocket } from "node:tls";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import { ConfigError } from "../lib/config-error.ts";
 import type { Config } from "../config/schema.ts";
-import type { Idempotency, IdempotencyClaim } from "../emails/idempotency.ts";
+import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
 import { idempotencyRequest, readHeader } from "../emails/raw-message.ts";
 import type { EmailService } from "../emails/service.ts";
 import { AppError, validationError } from "../errors.ts";
@@ -51,6 +51,8 @@ export interface SmtpRelay {
   stop(): Promise<void>;
   /** Loads changed certificate files now (the interval does this too); true when a new certificate is in use. */
   refreshCertificates(): boolean;
+  /** Open connections per listener (a gauge). */
+  connections(): Array<{ listener: string; open: number }>;
 }
 
 export interface SmtpRelayDeps {
@@ -114,11 +116,6 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   const servers: SMTPServer[] = [];
   let certificates: CertificateSource | undefined;
 
-  metrics.counter("mailroom_smtp_messages_total", "Messages the SMTP relay received (after DATA), by outcome: accepted, rejected (5xx), deferred (4xx).");
-  metrics.counter("mailroom_smtp_auth_total", "SMTP AUTH attempts, by outcome.");
-  metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>
-    servers.map((server) => ({ labels: { listener: server.options.secure ? "smtps" : "submission" }, value: server.connections.size })),
-  );
 
   const log = (session: SMTPServerSession) => logger.child({ smtp_session: session.id, client: session.remoteAddress });
 
@@ -237,7 +234,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     let release = async () => {};
     if (key !== undefined && actor.keyId) {
       const outcome = await idempotency.begin(actor.keyId, IDEMPOTENCY_ENDPOINT, key, await idempotencyRequest(raw, recipients));
-      if (outcome.kind === "replay") return (outcome.body as { id: string }).id;
+      if (outcome.kind === "replay") return (outcome.result as { id: string }).id;
       ({ claim, release } = outcome);
     }
     try {
@@ -323,6 +320,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     });
 
   return {
+    connections: () => servers.map((server) => ({ listener: server.options.secure ? "smtps" : "submission", open: server.connections.size })),
     async start() {
       certificates = await loadCertificates({
         certFile: settings.tls_cert,

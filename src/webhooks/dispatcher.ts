@@ -143,8 +143,6 @@ export function createWebhookDispatcher(deps: {
 }): WebhookDispatcher {
   const { writer, clock, guard, signer, options, logger, metrics } = deps;
   const random = deps.random ?? Math.random;
-  metrics.counter("mailroom_webhook_attempts_total", "Webhook delivery attempts by result.");
-
   /** One HTTP POST to the endpoint's checked address. Never throws: every failure is an outcome. */
   const send = async (job: Claimed): Promise<AttemptOutcome> => {
     const started = performance.now();

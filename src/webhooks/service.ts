@@ -1,7 +1,7 @@
 /**
  * Webhook endpoints and the outbox. Endpoints are created, changed, rotated and deleted here; every appended event
  * (src/events/service.ts) is fanned out to the organisation's enabled endpoints that subscribe to its type, as
- * outbox rows written by an event-log listener.
+ * outbox rows written by `fanOut`, which the composition root registers as an event-log listener.
  *
  * Invariant: the outbox row commits in the same transaction as its event — an event is never recorded without
  * its deliveries, nor a delivery without its event — and its payload is fixed then, so every attempt and replay
@@ -15,7 +15,6 @@ import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { WEBHOOKS_DUE } from "../queue/channels.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { EVENT_TYPES, type EventType, type StoredEvent } from "../events/model.ts";
-import type { EventLog } from "../events/service.ts";
 import { requireScope } from "../keys/service.ts";
 import type { Actor } from "../keys/model.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -42,6 +41,11 @@ const SECRET_BYTES = 32;
 
 export interface WebhookService {
   create(actor: Actor, input: CreateWebhookInput): Promise<WebhookWithSecret>;
+  /**
+   * Writes the outbox rows of an event for the enabled endpoints subscribed to its type, inside the event's own
+   * transaction (an event-log listener: both commit, or neither).
+   */
+  fanOut(tx: Db, event: StoredEvent): Promise<void>;
   list(actor: Actor): Promise<{ object: "list"; data: WebhookView[] }>;
   get(actor: Actor, id: string): Promise<WebhookView>;
   update(actor: Actor, id: string, input: UpdateWebhookInput): Promise<WebhookView>;
@@ -98,14 +102,13 @@ export function createWebhookService(deps: {
   db: Db;
   writer: Writer;
   clock: Clock;
-  events: EventLog;
   secrets: SecretBox;
   guard: EndpointGuard;
   rotationOverlapMs: number;
   /** Called when outbox rows were written, to wake the dispatcher (after the commit, via its own scheduling). */
   wake: () => void;
 }): WebhookService {
-  const { db, writer, clock, events, secrets, guard } = deps;
+  const { db, writer, clock, secrets, guard } = deps;
 
   const fail = (details: ErrorDetail[]) => {
     if (details.length) throw validationError(details);
@@ -162,8 +165,7 @@ export function createWebhookService(deps: {
     return id;
   };
 
-  // Fan-out runs inside the transaction of the event: both commit, or neither.
-  events.onAppend(async (tx, event) => {
+  const fanOut = async (tx: Db, event: StoredEvent) => {
     const targets = (await outboxStatements(tx).enabledEndpoints.execute({ organizationId: event.organizationId })).filter((endpoint) =>
       endpoint.eventTypes.includes(event.type),
     );
@@ -172,7 +174,7 @@ export function createWebhookService(deps: {
     await notifyAtCommit(tx, WEBHOOKS_DUE);
     for (const endpoint of targets) await enqueue(tx, endpoint.id, event.organizationId, event.id, event.type, body);
     deps.wake();
-  });
+  };
 
   const withSecret = (row: EndpointRow, secret: string): WebhookWithSecret => ({ ...toWebhookView(row), signing_secret: secret });
 
@@ -187,6 +189,8 @@ export function createWebhookService(deps: {
   };
 
   return {
+    fanOut,
+
     async create(actor, input) {
       requireScope(actor, "webhooks:write");
       const details: ErrorDetail[] = [];

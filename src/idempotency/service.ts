@@ -1,9 +1,11 @@
 /**
- * Idempotency keys (DESIGN §1): kept 24 h per API key and endpoint, in the store, so every instance sharing it
- * sees them. A request first takes the key with an in-flight marker (a row with status 0, committed before the
- * work starts); the completed response replaces the marker in the same transaction as the messages it created,
- * so "200 sent" and "key remembered" are never separated; a failed request removes its marker. A marker left by
- * an instance that died is taken over after IN_FLIGHT_TIMEOUT_MS. Invariant: one key and body → at most one send.
+ * Idempotency keys (DESIGN §1), for any operation of any front end: kept 24 h per API key and operation, in the
+ * store, so every instance sharing it sees them. A request first takes the key with an in-flight marker (committed
+ * before the work starts); the operation's result replaces the marker in the same transaction as what the
+ * operation wrote, so "done" and "key remembered" are never separated; a failed request removes its marker. A
+ * marker left by an instance that died is taken over after IN_FLIGHT_TIMEOUT_MS. What a result looks like on the
+ * wire is the front end's business (http/idempotent.ts, smtp/relay.ts). Invariant: one key and body → at most one
+ * operation.
  */
 import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
@@ -12,8 +14,9 @@ import { AppError } from "../errors.ts";
 import type { Clock } from "../lib/clock.ts";
 
 const RETENTION_MS = 24 * 3_600_000;
-/** The response status of a key whose request is still running. */
+/** `response_status` of a key whose request is still running; any other value means its result is stored. */
 const IN_FLIGHT = 0;
+const COMPLETED = 200;
 /** A request holds its key at most this long; a marker older than this was left by an instance that died. */
 const IN_FLIGHT_TIMEOUT_MS = 120_000;
 
@@ -25,14 +28,14 @@ export interface IdempotencyClaim {
 }
 
 export type IdempotencyOutcome =
-  | { kind: "replay"; status: number; body: unknown }
+  | { kind: "replay"; result: unknown }
   | { kind: "claimed"; claim: IdempotencyClaim; release: () => Promise<void> };
 
 export interface Idempotency {
   /** Takes a key: a replay of the stored response, or a claim to proceed with (release it if the request fails). */
   begin(apiKeyId: string, endpoint: string, key: string, request: unknown): Promise<IdempotencyOutcome>;
-  /** Records the response inside the transaction that made it. */
-  record(tx: Db, claim: IdempotencyClaim, status: number, body: unknown): Promise<void>;
+  /** Records the operation's result inside the transaction that made it. */
+  record(tx: Db, claim: IdempotencyClaim, result: unknown): Promise<void>;
   /** Forgets keys older than 24 h. */
   prune(): Promise<void>;
 }
@@ -81,7 +84,7 @@ export function createIdempotency(deps: { db: Db; writer: Writer; clock: Clock }
         if (!expired && !abandoned) {
           if (existing.responseStatus === IN_FLIGHT) throw concurrent();
           if (existing.requestHash !== claim.requestHash) throw new AppError("invalid_idempotent_request", "This Idempotency-Key was used with a different request body.");
-          return { kind: "replay", status: existing.responseStatus, body: JSON.parse(existing.responseBody) };
+          return { kind: "replay", result: JSON.parse(existing.responseBody) };
         }
         // Taken over only if nobody else took it since it was read.
         const taken = await tx
@@ -95,10 +98,10 @@ export function createIdempotency(deps: { db: Db; writer: Writer; clock: Clock }
       return outcome;
     },
 
-    async record(tx, claim, status, body) {
+    async record(tx, claim, result) {
       await tx
         .update(idempotencyKeys)
-        .set({ requestHash: claim.requestHash, responseStatus: status, responseBody: JSON.stringify(body), createdAt: clock.now() })
+        .set({ requestHash: claim.requestHash, responseStatus: COMPLETED, responseBody: JSON.stringify(result), createdAt: clock.now() })
         .where(keyOf(claim));
     },
 

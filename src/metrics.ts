@@ -1,0 +1,40 @@
+/**
+ * Every metric Mailroom exposes on /metrics, named and described in this one place: the counters the areas
+ * increment, registered with the registry itself (so an increment can never meet an unregistered name), and the
+ * gauges, read at scrape time from the sources the composition root hands over.
+ */
+import { createMetrics, type Metrics } from "./lib/metrics.ts";
+
+const COUNTERS = {
+  mailroom_http_requests_total: "HTTP requests by route and status.",
+  mailroom_emails_accepted_total: "Messages accepted for delivery.",
+  mailroom_deliveries_total: "Delivery attempts by outcome.",
+  mailroom_webhook_attempts_total: "Webhook delivery attempts by result.",
+  mailroom_smtp_messages_total: "Messages the SMTP relay received (after DATA), by outcome: accepted, rejected (5xx), deferred (4xx).",
+  mailroom_smtp_auth_total: "SMTP AUTH attempts, by outcome.",
+};
+
+export function createMailroomMetrics(): Metrics {
+  const metrics = createMetrics();
+  for (const [name, help] of Object.entries(COUNTERS)) metrics.counter(name, help);
+  return metrics;
+}
+
+export interface GaugeSources {
+  queue(): Promise<{ due: number; pending: number; oldestDueAgeSeconds: number }>;
+  deliveriesInFlight(): number;
+  outbox(): Promise<{ pending: number; oldestDueAgeSeconds: number }>;
+  smtpConnections(): Array<{ listener: string; open: number }>;
+}
+
+export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
+  metrics.gauge("mailroom_queue_due", "Deliveries due now.", async () => [{ value: (await sources.queue()).due }]);
+  metrics.gauge("mailroom_queue_pending", "Deliveries not yet final (due or waiting for a retry or schedule).", async () => [{ value: (await sources.queue()).pending }]);
+  metrics.gauge("mailroom_queue_oldest_due_age_seconds", "Age of the oldest due delivery.", async () => [{ value: (await sources.queue()).oldestDueAgeSeconds }]);
+  metrics.gauge("mailroom_deliveries_in_flight", "Delivery attempts in progress.", () => [{ value: sources.deliveriesInFlight() }]);
+  metrics.gauge("mailroom_webhook_outbox_pending", "Webhook deliveries waiting for an attempt (due or for a retry).", async () => [{ value: (await sources.outbox()).pending }]);
+  metrics.gauge("mailroom_webhook_outbox_oldest_due_age_seconds", "Age of the oldest due webhook delivery.", async () => [{ value: (await sources.outbox()).oldestDueAgeSeconds }]);
+  metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>
+    sources.smtpConnections().map(({ listener, open }) => ({ labels: { listener }, value: open })),
+  );
+}
