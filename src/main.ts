@@ -12,8 +12,7 @@ import type { Config } from "./config/schema.ts";
 import type { DomainView } from "./domains/model.ts";
 import { parseSendRequest } from "./emails/validate.ts";
 import { AppError } from "./errors.ts";
-import type { Actor } from "./keys/model.ts";
-import { SCOPES } from "./keys/model.ts";
+import { operatorActor, SCOPES, type Actor } from "./keys/model.ts";
 import { stringify as toToml } from "smol-toml";
 
 const USAGE = `mailroom ${VERSION} — self-hosted transactional email
@@ -61,15 +60,14 @@ function recordLines(domain: DomainView): string {
 
 /** The local operator: full access to the default organisation, as a live sender. */
 async function operator(services: Services): Promise<Actor> {
-  const org = await services.organizations.ensureDefault();
-  return { organizationId: org.id, keyId: null, mode: "live", scopes: new Set(SCOPES), domains: null, keyRateLimit: null, orgRateLimit: null };
+  return operatorActor((await services.organizations.ensureDefault()).id);
 }
 
 /** Creates the organisation and, on a fresh store, a test key printed once. */
 async function initialise(services: Services): Promise<void> {
   const org = await services.organizations.ensureDefault();
   if (!org.created) return;
-  const key = await services.keys.create(org.id, { name: "Getting started (test mode)", scopes: ["full_access"], mode: "test" });
+  const key = await services.keys.create(operatorActor(org.id), { name: "Getting started (test mode)", scopes: ["full_access"], mode: "test" });
   out(`Created the organisation and a test-mode API key (shown once, mail is captured, never delivered):`);
   out(`  ${key.key}`);
   out(`Create a live key with: mailroom keys create --name production --scope sending_access`);
@@ -139,7 +137,7 @@ async function run(argv: string[]): Promise<void> {
         return out(`Data directory ready: ${config.data_dir}`);
       case "keys create": {
         const rateLimit = values["rate-limit"] === undefined ? undefined : Number(values["rate-limit"]);
-        const key = await services.keys.create(actor.organizationId, {
+        const key = await services.keys.create(actor, {
           name: values.name ?? "",
           scopes: values.scope ?? [],
           mode: values.test ? "test" : "live",
@@ -149,19 +147,19 @@ async function run(argv: string[]): Promise<void> {
         return print(key, () => out(`${key.key}\n(id ${key.id}; shown once — store it now)`));
       }
       case "keys list": {
-        const keys = await services.keys.list(actor.organizationId);
+        const keys = await services.keys.list(actor);
         return print(keys, () =>
           keys.forEach((k) => out(`${k.id}  ${k.token_prefix}…  ${k.mode}  ${k.revoked_at ? "revoked" : "active "}  ${k.name}  [${k.scopes.join(" ")}]${k.domains ? ` domains: ${k.domains.join(",")}` : ""}`)),
         );
       }
       case "keys revoke": {
         if (!arg) fail("keys revoke needs a key id");
-        const key = await services.keys.revoke(actor.organizationId, arg);
+        const key = await services.keys.revoke(actor, arg);
         return print(key, () => out(`revoked ${key.id} (${key.name})`));
       }
       case "domains add": {
         if (!arg) fail("domains add needs a domain name");
-        const domain = await services.domains.add(actor.organizationId, arg, { verifiedOverride: values.verified });
+        const domain = await services.domains.add(actor, arg, { verifiedOverride: values.verified });
         return print(domain, () => {
           out(domainLine(domain));
           out("Publish these DNS records, then run: mailroom domains verify " + domain.name);
@@ -169,12 +167,12 @@ async function run(argv: string[]): Promise<void> {
         });
       }
       case "domains list": {
-        const domains = await services.domains.list(actor.organizationId);
+        const domains = await services.domains.list(actor);
         return print(domains, () => domains.forEach((d) => out(domainLine(d))));
       }
       case "domains verify": {
         if (!arg) fail("domains verify needs a domain name");
-        const domain = await services.domains.verify(actor.organizationId, arg);
+        const domain = await services.domains.verify(actor, arg);
         return print(domain, () => {
           out(domainLine(domain));
           out(recordLines(domain));
@@ -182,21 +180,21 @@ async function run(argv: string[]): Promise<void> {
       }
       case "domains remove": {
         if (!arg) fail("domains remove needs a domain name");
-        const removed = await services.domains.remove(actor.organizationId, arg, { force: values.force });
+        const removed = await services.domains.remove(actor, arg, { force: values.force });
         return print(removed, () => out(`removed ${removed.name}`));
       }
       case "suppressions list": {
-        const page = await services.suppressions.list(actor.organizationId, { limit: 100_000 });
+        const page = await services.suppressions.list(actor, { limit: 100_000 });
         return print(page.data, () => page.data.forEach((s) => out(`${s.email}  ${s.origin}  ${s.created_at}${s.reason ? `  ${s.reason}` : ""}`)));
       }
       case "suppressions add": {
         if (!arg) fail("suppressions add needs an address");
-        const entry = await services.suppressions.add(actor.organizationId, { email: arg, origin: "manual", reason: values.reason ?? null });
+        const entry = await services.suppressions.add(actor, { email: arg, reason: values.reason ?? null });
         return print(entry, () => out(`suppressed ${entry.email}`));
       }
       case "suppressions remove": {
         if (!arg) fail("suppressions remove needs an address");
-        const entry = await services.suppressions.remove(actor.organizationId, arg);
+        const entry = await services.suppressions.remove(actor, arg);
         return print(entry, () => out(`removed ${entry.email}`));
       }
       case "org set-rate-limit": {

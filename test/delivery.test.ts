@@ -21,7 +21,7 @@ beforeEach(async () => {
     },
     { clock },
   );
-  await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
 });
 
 afterEach(async () => {

@@ -117,7 +117,7 @@ describe("mail through the smarthost", () => {
   });
 
   test("mail from a domain the organisation does not have leaves unsigned with its own envelope sender", async () => {
-    await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+    await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
     const job = {
       deliveryId: "0190f3a2-b4c5-7d8e-9f0a-1b2c3d4e5f60",
       emailId: "e",

@@ -191,7 +191,7 @@ describe("verification", () => {
   });
 
   test("the operator override stays verified and is labelled", async () => {
-    const view = await t.app.services.domains.add(t.organizationId, "override.example", { verifiedOverride: true });
+    const view = await t.app.services.domains.add(t.operator, "override.example", { verifiedOverride: true });
     expect(view).toMatchObject({ status: "verified", verified_override: true });
     expect((await verify(view.id)).status).toBe("verified");
   });
@@ -317,7 +317,7 @@ describe("deleting", () => {
   });
 
   test("a domain with mail queued is 409 unless forced; forcing fails that mail", async () => {
-    await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+    await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
     const sent = await send();
     expect(sent.status).toBe(200);
 
@@ -338,18 +338,18 @@ describe("deleting", () => {
 describe("scopes", () => {
   test("reading needs domains:read, changing needs domains:write", async () => {
     const view = await create();
-    const reader = await t.app.services.keys.create(t.organizationId, { name: "reader", scopes: ["domains:read"], mode: "live" });
+    const reader = await t.app.services.keys.create(t.operator, { name: "reader", scopes: ["domains:read"], mode: "live" });
     expect((await t.json("GET", "/v1/domains", { key: reader.key })).status).toBe(200);
     expect((await t.json("POST", `/v1/domains/${view.id}/verify`, { key: reader.key })).body.name).toBe("insufficient_scope");
     expect((await t.json("DELETE", `/v1/domains/${view.id}`, { key: reader.key })).status).toBe(403);
-    const sender = await t.app.services.keys.create(t.organizationId, { name: "sender", scopes: ["sending_access"], mode: "live" });
+    const sender = await t.app.services.keys.create(t.operator, { name: "sender", scopes: ["sending_access"], mode: "live" });
     expect((await t.json("GET", "/v1/domains", { key: sender.key })).status).toBe(403);
   });
 
   test("a sending key restricted to one domain may not send from another verified domain", async () => {
-    await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
-    await t.app.services.domains.add(t.organizationId, "other.example", { verifiedOverride: true });
-    const restricted = await t.app.services.keys.create(t.organizationId, { name: "restricted", scopes: ["sending_access"], mode: "live", domains: ["example.com"] });
+    await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
+    await t.app.services.domains.add(t.operator, "other.example", { verifiedOverride: true });
+    const restricted = await t.app.services.keys.create(t.operator, { name: "restricted", scopes: ["sending_access"], mode: "live", domains: ["example.com"] });
     const body = (from: string) => ({ from, to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" });
     expect((await t.json("POST", "/v1/emails", { key: restricted.key, body: body("hi@example.com") })).status).toBe(200);
     const refused = await t.json("POST", "/v1/emails", { key: restricted.key, body: body("hi@other.example") });

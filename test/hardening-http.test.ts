@@ -14,7 +14,7 @@ let port: number;
 
 beforeAll(async () => {
   t = await createTestApp({ http: { body_timeout: "300ms", body_min_rate: 1024 } });
-  await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   port = (await t.app.start()).find((l) => l.name === "http")!.port;
 });
 afterAll(() => t.close());

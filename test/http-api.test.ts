@@ -2,11 +2,12 @@
  * The HTTP API through `app.handle` on a real temporary SQLite store: both path forms, errors, idempotency, rate
  * limits, batch, listing, scheduling, keys and suppressions.
  */
-import { ManualClock } from "../src/lib/clock.ts";
-import { silentLogger } from "../src/lib/logger.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
+import { simpleParser } from "mailparser";
 import { openStore } from "../src/db/open.ts";
+import { ManualClock } from "../src/lib/clock.ts";
+import { silentLogger } from "../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 
 let t: TestApp;
@@ -14,7 +15,7 @@ const message = (over: Record<string, unknown> = {}) => ({ from: "Acme <hi@examp
 
 beforeAll(async () => {
   t = await createTestApp({ http: { max_body_bytes: 200_000 }, limits: { max_message_bytes: 100_000 } });
-  await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
 });
 afterAll(() => t.close());
 
@@ -126,7 +127,7 @@ describe("policy", () => {
   });
 
   test("a key restricted to a domain may not send from another", async () => {
-    await t.app.services.domains.add(t.organizationId, "other.example", { verifiedOverride: true });
+    await t.app.services.domains.add(t.operator, "other.example", { verifiedOverride: true });
     const created = await t.json("POST", "/v1/api-keys", { body: { name: "scoped", scopes: ["sending_access"], domains: ["example.com"] } });
     expect((await t.json("POST", "/v1/emails", { key: created.body.key, body: message() })).status).toBe(200);
     const res = await t.json("POST", "/v1/emails", { key: created.body.key, body: message({ from: "x@other.example" }) });
@@ -200,7 +201,7 @@ describe("idempotency", () => {
     const clock = new ManualClock(Date.now());
     const own = await createTestApp({}, { clock });
     try {
-      await own.app.services.domains.add(own.organizationId, "example.com", { verifiedOverride: true });
+      await own.app.services.domains.add(own.operator, "example.com", { verifiedOverride: true });
       const headers = { "idempotency-key": "order-1004" };
       const actor = await own.app.services.keys.authenticate(own.liveKey);
       expect((await own.app.services.idempotency.begin(actor.keyId!, "emails.send", "order-1004", message())).kind).toBe("claimed");
@@ -319,7 +320,7 @@ describe("scheduling", () => {
     const clock = new ManualClock(Date.now());
     const own = await createTestApp({}, { clock });
     try {
-      await own.app.services.domains.add(own.organizationId, "example.com", { verifiedOverride: true });
+      await own.app.services.domains.add(own.operator, "example.com", { verifiedOverride: true });
       const at = clock.now() + 3_600_000;
       const sent = await own.json("POST", "/v1/emails", { body: message({ scheduled_at: new Date(at).toISOString() }) });
       const status = async () => (await own.json("GET", `/v1/emails/${sent.body.id}`)).body.recipients[0].status;
@@ -353,6 +354,29 @@ describe("raw message", () => {
     expect(raw).toContain("Content-Disposition: attachment; filename=a.txt");
     expect(raw).not.toMatch(/^bcc:/im);
     expect(raw).not.toContain("secret@x.org");
+  });
+
+  test("an attachment with a content_id is an inline part the html refers to with cid:", async () => {
+    const pixel = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+    const sent = await t.json("POST", "/v1/emails", {
+      body: message({
+        html: '<p>Logo: <img src="cid:logo@acme"></p>',
+        attachments: [
+          { filename: "logo.gif", content: pixel.toString("base64"), content_type: "image/gif", content_id: "logo@acme" },
+          { filename: "terms.txt", content: Buffer.from("terms").toString("base64") },
+        ],
+      }),
+    });
+    expect(sent.status).toBe(200);
+    const parsed = await simpleParser(Buffer.from(await (await t.request("GET", `/v1/emails/${sent.body.id}/raw`)).arrayBuffer()));
+    const logo = parsed.attachments.find((a) => a.filename === "logo.gif")!;
+    expect(logo).toMatchObject({ contentDisposition: "inline", contentId: "<logo@acme>", contentType: "image/gif", related: true });
+    expect(logo.content.equals(pixel)).toBe(true);
+    const terms = parsed.attachments.find((a) => a.filename === "terms.txt")!;
+    expect(terms.contentDisposition).toBe("attachment");
+    expect(terms.related).toBeFalsy();
+    // mailparser resolves a cid: reference to the part with that Content-ID (as a data: URL): the reference holds.
+    expect(parsed.html).toContain(`src="data:image/gif;base64,${pixel.toString("base64")}"`);
   });
 });
 
@@ -395,7 +419,7 @@ describe("operations", () => {
   test("metrics count requests, accepted emails and queue depth as they change", async () => {
     const own = await createTestApp();
     try {
-      await own.app.services.domains.add(own.organizationId, "example.com", { verifiedOverride: true });
+      await own.app.services.domains.add(own.operator, "example.com", { verifiedOverride: true });
       const scrape = async () => {
         const text = await (await own.request("GET", "/metrics", { key: null })).text();
         const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? NaN);

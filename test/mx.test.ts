@@ -181,7 +181,7 @@ describe("non-public addresses", () => {
       { dns: { servers: dns.servers }, server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] }, delivery: { provider: "mx" }, mx: { port: mx.port, connect_timeout: "2s" } },
       { clock },
     );
-    await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+    await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
     const id = await send("a@dest.test");
     await t.app.services.worker.runOnce();
     const r = await recipient(id, "a@dest.test");
@@ -251,6 +251,36 @@ describe("the connection", () => {
     await t.app.services.worker.runOnce();
     expect((await recipient(id, "a@tls.test")).status).toBe("delivered");
     expect(seen).toEqual([{ secure: true, helo: "out.mailroom.test" }]);
+  });
+
+  test("a STARTTLS handshake that fails is followed by delivery in plain text to the same host", async () => {
+    const seen: boolean[] = [];
+    let handshakes = 0;
+    await serverAt("127.0.0.6", {
+      // STARTTLS is offered, but only TLS 1.0, which no client of today accepts: every handshake fails.
+      minVersion: "TLSv1",
+      maxVersion: "TLSv1",
+      onConnect(_session, callback) {
+        handshakes++;
+        callback();
+      },
+      onMailFrom(_address, session: SMTPServerSession, callback) {
+        seen.push(session.secure);
+        callback();
+      },
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on("end", () => callback());
+      },
+    });
+    dns.set("badtls.test", "MX", [{ exchange: "mx.badtls.test", priority: 10 }]);
+    dns.set("mx.badtls.test", "A", ["127.0.0.6"]);
+    const id = await send("a@badtls.test");
+    await t.app.services.worker.runOnce();
+    // The first connection's handshake failed; the second delivered without STARTTLS.
+    expect(handshakes).toBe(2);
+    expect(seen).toEqual([false]);
+    expect((await recipient(id, "a@badtls.test")).status).toBe("delivered");
   });
 
   test("is pooled and capped per destination domain", async () => {

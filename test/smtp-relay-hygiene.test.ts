@@ -29,7 +29,7 @@ async function relay(smtp: Record<string, unknown> = {}, logLines?: string[]) {
   dns = await startDnsServer();
   const logger = logLines ? createLogger("debug", (line) => logLines.push(line)) : silentLogger;
   t = await createTestApp({ smtp: { submission_port: 0, smtps_port: 0, ...smtp }, dns: { servers: dns.servers } }, { logger });
-  await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   const listeners = await t.app.start();
   const ca = readFileSync(join(t.dataDir, "tls", "smtp-cert.pem"), "utf8");
   const smtps = listeners.find((l) => l.name === "smtps")!.port;

@@ -34,7 +34,7 @@ beforeAll(async () => {
     smarthost: { host: "127.0.0.1", port: smarthost.port, security: "none" },
     limits: { max_message_bytes: MAX_MESSAGE_BYTES },
   });
-  await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   const listeners = await t.app.start();
   submissionPort = listeners.find((l) => l.name === "submission")!.port;
   smtpsPort = listeners.find((l) => l.name === "smtps")!.port;
@@ -198,7 +198,7 @@ async function send(key: string, recipients: string[], body: string): Promise<Sm
 }
 
 const createKey = async (input: { scopes?: string[]; rateLimitPerMinute?: number } = {}) =>
-  t.app.services.keys.create(t.organizationId, { name: "case", scopes: input.scopes ?? ["sending_access"], mode: "live", rateLimitPerMinute: input.rateLimitPerMinute });
+  t.app.services.keys.create(t.operator, { name: "case", scopes: input.scopes ?? ["sending_access"], mode: "live", rateLimitPerMinute: input.rateLimitPerMinute });
 
 describe("SMTP conversations answer with the code of the error table", () => {
   const cases: Array<[string, () => Promise<SmtpReply>, number, string]> = [
@@ -216,7 +216,7 @@ describe("SMTP conversations answer with the code of the error table", () => {
       "a revoked key",
       async () => {
         const key = await createKey();
-        await t.app.services.keys.revoke(t.organizationId, key.id);
+        await t.app.services.keys.revoke(t.operator, key.id);
         const chat = await open(smtpsPort, { tls: true });
         await chat.send("EHLO client.test");
         return chat.send(authPlain("apikey", key.key));
@@ -256,7 +256,7 @@ describe("SMTP conversations answer with the code of the error table", () => {
     [
       "every recipient is suppressed",
       async () => {
-        await t.app.services.suppressions.add(t.organizationId, { email: "gone@dest.test", origin: "manual", reason: null });
+        await t.app.services.suppressions.add(t.operator, { email: "gone@dest.test" });
         return send(t.liveKey, ["gone@dest.test"], message({ to: "gone@dest.test" }));
       },
       550,

@@ -36,7 +36,7 @@ describe.skipIf(!server.available)("PostgreSQL stopped under a running server", 
   test("sends answer 503 with Retry-After while it is down, and succeed again once it is back", async () => {
     cluster = startCluster();
     t = await createTestApp({ store: { url: withSchema(cluster.url, "unavailable") } });
-    await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+    await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
     const send = () => t!.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" } });
     expect((await send()).status).toBe(200);
 

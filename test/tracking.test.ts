@@ -25,7 +25,7 @@ beforeEach(async () => {
   // A live (empty) DNS server: a started app's domain checks get prompt answers instead of waiting for timeouts.
   dns = await startDnsServer();
   t = await createTestApp({ http: { public_url: `${BASE}/` }, dns: { servers: dns.servers } }, { clock });
-  await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
 });
 
 afterEach(async () => {
@@ -75,7 +75,7 @@ describe("composition", () => {
   });
 
   test("the sending domain's defaults apply unless the message overrides them", async () => {
-    await t.app.services.domains.add(t.organizationId, "tracked.example", { verifiedOverride: true, openTracking: true, clickTracking: true });
+    await t.app.services.domains.add(t.operator, "tracked.example", { verifiedOverride: true, openTracking: true, clickTracking: true });
     const html = `<a href="https://example.org/">x</a>`;
     const byDefault = (await sent(await send({ from: "hi@tracked.example", html }))).parsed.html as string;
     expect(tokenOf(byDefault, "o")).toBeDefined();
@@ -265,7 +265,7 @@ describe("DKIM", () => {
       smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" },
     });
     try {
-      const domain = await signed.app.services.domains.add(signed.organizationId, "example.com", { verifiedOverride: true });
+      const domain = await signed.app.services.domains.add(signed.operator, "example.com", { verifiedOverride: true });
       const dkim = domain.records.find((r) => r.record === "DKIM")!;
       dns.set(dkim.name, "TXT", [dkim.value]);
       const res = await signed.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "reader@dest.test", subject: "News", html: "<p>x</p>", unsubscribe: true } });

@@ -3,6 +3,7 @@
  * (through a DNS server on loopback — never the system resolver) are refused at creation and at delivery; the
  * request goes to the checked address while TLS and Host carry the endpoint's name.
  */
+import { operatorActor } from "../src/keys/model.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { generate } from "selfsigned";
@@ -92,14 +93,14 @@ describe("checked again at delivery", () => {
     let app = await createApp(config, { logger: silentLogger, clock });
     try {
       const org = await app.services.organizations.ensureDefault();
-      const actor = await app.services.keys.authenticate((await app.services.keys.create(org.id, { name: "k", scopes: ["full_access"] })).key);
+      const actor = await app.services.keys.authenticate((await app.services.keys.create(operatorActor(org.id), { name: "k", scopes: ["full_access"] })).key);
       dns.set("rebind.example.org", "A", ["8.8.8.8"]);
       const created = await app.services.webhooks.create(actor, { endpoint: `https://rebind.example.org:${receiver.port}/hooks`, events: ["suppression.added"] });
       await app.stop();
 
       dns.set("rebind.example.org", "A", ["127.0.0.1"]);
       app = await createApp(config, { logger: silentLogger, clock });
-      await app.services.suppressions.add(org.id, { email: "x@dest.test", origin: "manual" });
+      await app.services.suppressions.add(operatorActor(org.id), { email: "x@dest.test" });
       expect(await app.services.webhookDispatcher.runOnce()).toBe(1);
       const [delivery] = (await app.services.webhooks.listDeliveries(actor, created.id, { limit: 10 })).data;
       expect(delivery).toMatchObject({ status: "pending", last_status_code: null });

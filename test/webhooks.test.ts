@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { createApp, type App } from "../src/app.ts";
+import { operatorActor } from "../src/keys/model.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { createTestApp, tempDir, testConfig, type TestApp } from "./helpers/app.ts";
@@ -25,7 +26,7 @@ beforeEach(async () => {
   clock = new ManualClock(Date.now());
   receiver = await startWebhookReceiver({ clock });
   t = await createTestApp({ webhooks: { allow_private_networks: true } }, { clock });
-  await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
 });
 
 afterEach(async () => {
@@ -80,8 +81,8 @@ describe("webhook endpoints", () => {
   });
 
   test("webhooks:read may list but not create; other scopes may do neither", async () => {
-    const reader = await t.app.services.keys.create(t.organizationId, { name: "r", scopes: ["webhooks:read"] });
-    const sender = await t.app.services.keys.create(t.organizationId, { name: "s", scopes: ["sending_access"] });
+    const reader = await t.app.services.keys.create(t.operator, { name: "r", scopes: ["webhooks:read"] });
+    const sender = await t.app.services.keys.create(t.operator, { name: "s", scopes: ["sending_access"] });
     expect((await t.json("GET", "/v1/webhooks", { key: reader.key })).status).toBe(200);
     const refused = await t.json("POST", "/v1/webhooks", { key: reader.key, body: { endpoint: receiver.url, events: ["email.sent"] } });
     expect(refused.status).toBe(403);
@@ -93,7 +94,7 @@ describe("webhook endpoints", () => {
     const created = await register(["email.sent"]);
     const otherId = crypto.randomUUID();
     await t.app.services.store.query(sql`INSERT INTO organizations (id, name, created_at) VALUES (${otherId}, 'other', ${new Date().toISOString()})`);
-    const key = await t.app.services.keys.create(otherId, { name: "o", scopes: ["full_access"] });
+    const key = await t.app.services.keys.create(operatorActor(otherId), { name: "o", scopes: ["full_access"] });
     expect((await t.json("GET", `/v1/webhooks/${created.id}`, { key: key.key })).status).toBe(404);
   });
 
@@ -171,7 +172,7 @@ describe("fan-out and signing", () => {
       { clock },
     );
     try {
-      await bouncing.app.services.domains.add(bouncing.organizationId, "example.com", { verifiedOverride: true });
+      await bouncing.app.services.domains.add(bouncing.operator, "example.com", { verifiedOverride: true });
       const res = await bouncing.json("POST", "/v1/webhooks", { body: { endpoint: receiver.url, events: ["email.bounced"] } });
       receiver.secrets.push(res.body.signing_secret);
       smtp.rules.set("gone@dest.test", { reply: "reject", code: 550, message: "5.1.1 User unknown" });
@@ -420,7 +421,7 @@ describe("restarts", () => {
     let app: App = await createApp(config, { logger: silentLogger, clock });
     try {
       const org = await app.services.organizations.ensureDefault();
-      const key = (await app.services.keys.create(org.id, { name: "k", scopes: ["full_access"] })).key;
+      const key = (await app.services.keys.create(operatorActor(org.id), { name: "k", scopes: ["full_access"] })).key;
       const call = (target: App, method: string, path: string, body?: unknown) =>
         target.http
           .handle(

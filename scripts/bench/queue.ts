@@ -1,12 +1,11 @@
 /** Fills the delivery queue for the delivery benchmarks: `count` messages from example.com to 100 domains. */
 import type { Services } from "../../src/app.ts";
 import { parseSendRequest } from "../../src/emails/validate.ts";
-import { SCOPES, type Actor } from "../../src/keys/model.ts";
+import { operatorActor } from "../../src/keys/model.ts";
 
 export async function queueMessages(services: Services, body: string, count: number): Promise<void> {
-  const org = await services.organizations.ensureDefault();
-  await services.domains.add(org.id, "example.com", { verifiedOverride: true });
-  const actor: Actor = { organizationId: org.id, keyId: null, mode: "live", scopes: new Set(SCOPES), domains: null, keyRateLimit: null, orgRateLimit: null };
+  const actor = operatorActor((await services.organizations.ensureDefault()).id);
+  await services.domains.add(actor, "example.com", { verifiedOverride: true });
   const template = JSON.parse(body);
   for (let queued = 0; queued < count; queued += 1000) {
     const inputs = Array.from({ length: Math.min(1000, count - queued) }, (_, i) => ({

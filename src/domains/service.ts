@@ -18,6 +18,7 @@ import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Actor } from "../keys/model.ts";
+import { requireScope } from "../keys/service.ts";
 import { normalizeDomain } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isNotFound, type DnsResolver } from "../lib/dns.ts";
@@ -71,18 +72,21 @@ export interface SigningIdentity {
 }
 
 export interface DomainService {
-  /** Adds a domain with a fresh DKIM key; 409 `conflict` when the name exists (in any organisation). */
-  add(organizationId: string, name: string, options?: Omit<CreateDomainInput, "name">): Promise<DomainView>;
-  list(organizationId: string): Promise<DomainView[]>;
+  /**
+   * Adds a domain with a fresh DKIM key; 409 `conflict` when the name exists (in any organisation). Only the
+   * operator (no API key) may mark it verified without DNS (`verifiedOverride`).
+   */
+  add(actor: Actor, name: string, options?: Omit<CreateDomainInput, "name">): Promise<DomainView>;
+  list(actor: Actor): Promise<DomainView[]>;
   /** By id or name; 404 `not_found` otherwise. */
-  get(organizationId: string, idOrName: string): Promise<DomainView>;
+  get(actor: Actor, idOrName: string): Promise<DomainView>;
   /** Checks the domain's records now; a failed domain gets a fresh 72 h window. */
-  verify(organizationId: string, idOrName: string): Promise<DomainView>;
-  update(organizationId: string, idOrName: string, input: UpdateDomainInput): Promise<DomainView>;
+  verify(actor: Actor, idOrName: string): Promise<DomainView>;
+  update(actor: Actor, idOrName: string, input: UpdateDomainInput): Promise<DomainView>;
   /** Deletes the domain; 409 `conflict` while mail from it is queued, unless `force` (that mail then fails). */
-  remove(organizationId: string, idOrName: string, options?: { force?: boolean }): Promise<{ object: "domain"; id: string; name: string; deleted: true }>;
+  remove(actor: Actor, idOrName: string, options?: { force?: boolean }): Promise<{ object: "domain"; id: string; name: string; deleted: true }>;
   /** Publishes a new DKIM selector beside the active one; it signs once its record is found. */
-  rotateDkim(organizationId: string, idOrName: string): Promise<DomainView>;
+  rotateDkim(actor: Actor, idOrName: string): Promise<DomainView>;
   /** Runs the checks that are due now and waits for them (the scheduler's step; tests drive it). */
   runOnce(): Promise<number>;
   /** Checks in flight write nothing more once their DNS lookups return (shutdown). */
@@ -303,7 +307,10 @@ export function createDomainService(deps: {
   const getView = async (organizationId: string, idOrName: string) => viewOf(db, await requireDomain(organizationId, idOrName));
 
   return {
-    async add(organizationId, name, input = {}) {
+    async add(actor, name, input = {}) {
+      requireScope(actor, "domains:write");
+      if (input.verifiedOverride && actor.keyId !== null) throw new AppError("insufficient_scope", "Only the operator (mailroom domains add --verified) may mark a domain verified without DNS.");
+      const { organizationId } = actor;
       const normalized = normalizeDomain(name);
       if ("error" in normalized) throw validationError([{ path: "name", message: normalized.error }]);
       const returnPathSubdomain = checkReturnPath(input.returnPathSubdomain ?? options.defaultReturnPathSubdomain);
@@ -336,21 +343,30 @@ export function createDomainService(deps: {
       return view(row, [key]);
     },
 
-    async list(organizationId) {
+    async list(actor) {
+      requireScope(actor, "domains:read");
+      const { organizationId } = actor;
       const rows = await listDomains(db, organizationId);
       const keys = await liveKeysOf(db, rows.map((r) => r.id));
       return rows.map((row) => view(row, keys.get(row.id) ?? []));
     },
 
-    get: getView,
+    async get(actor, idOrName) {
+      requireScope(actor, "domains:read");
+      return getView(actor.organizationId, idOrName);
+    },
 
-    async verify(organizationId, idOrName) {
+    async verify(actor, idOrName) {
+      requireScope(actor, "domains:write");
+      const { organizationId } = actor;
       const row = await requireDomain(organizationId, idOrName);
       await checkOnce(row.id, true);
       return getView(organizationId, row.id);
     },
 
-    async update(organizationId, idOrName, input) {
+    async update(actor, idOrName, input) {
+      requireScope(actor, "domains:write");
+      const { organizationId } = actor;
       const row = await requireDomain(organizationId, idOrName);
       const returnPathSubdomain = input.returnPathSubdomain === undefined ? undefined : checkReturnPath(input.returnPathSubdomain);
       await writer.write(async (tx) => {
@@ -380,7 +396,9 @@ export function createDomainService(deps: {
       return getView(organizationId, row.id);
     },
 
-    async remove(organizationId, idOrName, removeOptions = {}) {
+    async remove(actor, idOrName, removeOptions = {}) {
+      requireScope(actor, "domains:write");
+      const { organizationId } = actor;
       const row = await requireDomain(organizationId, idOrName);
       return writer.write(async (tx) => {
         const pending = await pendingDeliveriesFrom(tx, organizationId, row.name);
@@ -403,7 +421,9 @@ export function createDomainService(deps: {
       });
     },
 
-    async rotateDkim(organizationId, idOrName) {
+    async rotateDkim(actor, idOrName) {
+      requireScope(actor, "domains:write");
+      const { organizationId } = actor;
       const row = await requireDomain(organizationId, idOrName);
       const key = await newKey(row.id, "next");
       await writer.write(async (tx) => {

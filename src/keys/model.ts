@@ -69,3 +69,8 @@ export interface CreateKeyInput {
   domains?: string[] | null;
   rateLimitPerMinute?: number | null;
 }
+
+/** The operator at the console (CLI, first start, tests): every scope over one organisation, no key of its own. */
+export function operatorActor(organizationId: string): Actor {
+  return { organizationId, keyId: null, mode: "live", scopes: new Set(SCOPES), domains: null, keyRateLimit: null, orgRateLimit: null };
+}

@@ -10,7 +10,7 @@ import type { apiKeys } from "../db/schema/index.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
-import { newId, randomToken } from "../lib/ids.ts";
+import { isUuid, newId, randomToken } from "../lib/ids.ts";
 import { SCOPE_PRESETS, SCOPES, type Actor, type ApiKeyView, type CreateKeyInput, type CreatedApiKey, type Scope } from "./model.ts";
 
 const KEY_FORMAT = /^mr_(live|test)_[0-9A-Za-z]{32}$/;
@@ -55,9 +55,10 @@ export function resolveScopes(requested: string[]): Scope[] {
 }
 
 export interface KeyService {
-  create(organizationId: string, input: CreateKeyInput): Promise<CreatedApiKey>;
-  list(organizationId: string): Promise<ApiKeyView[]>;
-  revoke(organizationId: string, id: string): Promise<ApiKeyView>;
+  /** A key of the actor's organisation; a test key may create test keys only. Defaults to the actor's mode. */
+  create(actor: Actor, input: CreateKeyInput): Promise<CreatedApiKey>;
+  list(actor: Actor): Promise<ApiKeyView[]>;
+  revoke(actor: Actor, id: string): Promise<ApiKeyView>;
   /** Resolves a presented key to its actor; throws 401 `unauthorized` for anything but a live, unrevoked key. */
   authenticate(presented: string): Promise<Actor>;
 }
@@ -82,7 +83,12 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
   };
 
   return {
-    async create(organizationId, input) {
+    async create(actor, input) {
+      requireScope(actor, "api_keys:write");
+      const mode = input.mode ?? actor.mode;
+      // A test key is a sandbox: it must not be able to mint a key that sends for real.
+      if (actor.mode === "test" && mode === "live") throw new AppError("insufficient_scope", "A test key can create test keys only.");
+      const { organizationId } = actor;
       const details: ErrorDetail[] = [];
       const name = input.name?.trim() ?? "";
       if (!name || name.length > 100 || /[\r\n]/.test(name)) details.push({ path: "name", message: "name is required: 1 to 100 characters on one line" });
@@ -91,7 +97,6 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
       if (details.length) throw validationError(details);
       const scopes = resolveScopes(input.scopes);
       const domains = input.domains?.length ? [...new Set(input.domains.map((d) => d.trim().toLowerCase()))] : null;
-      const mode = input.mode ?? "live";
       const key = `mr_${mode}_${randomToken(32)}`;
       const row: KeyRow = {
         id: newId(),
@@ -111,11 +116,16 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
       return { ...toView(row), key };
     },
 
-    async list(organizationId) {
-      return (await db.select().from(apiKeys).where(eq(apiKeys.organizationId, organizationId)).orderBy(desc(apiKeys.id))).map(toView);
+    async list(actor) {
+      requireScope(actor, "api_keys:read");
+      return (await db.select().from(apiKeys).where(eq(apiKeys.organizationId, actor.organizationId)).orderBy(desc(apiKeys.id))).map(toView);
     },
 
-    async revoke(organizationId, id) {
+    async revoke(actor, id) {
+      requireScope(actor, "api_keys:write");
+      if (!isUuid(id)) throw new AppError("not_found", "API key not found.");
+      id = id.toLowerCase();
+      const { organizationId } = actor;
       const revokedAt = isoTime(clock.now());
       const row = await writer.write(async (tx) => {
         const existing = await first(tx.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId))));

@@ -124,8 +124,11 @@ export function createMxProvider(options: MxProviderOptions): Provider {
       smtp.on("error", reject);
       smtp.connect((error) => (error ? reject(error) : resolve(smtp)));
     }).catch((error) => {
+      // A handshake that fails during STARTTLS is reported as ETLS, or — when the TLS socket itself errors under
+      // Bun — as a socket error while the connection is still upgrading.
+      const startTlsFailed = (error as { code?: string }).code === "ETLS" || (smtp as unknown as { upgrading?: boolean }).upgrading === true;
       smtp.close();
-      throw error;
+      throw Object.assign(error as object, { startTlsFailed });
     });
   };
 
@@ -155,7 +158,7 @@ export function createMxProvider(options: MxProviderOptions): Provider {
           try {
             smtp = await handshake(address, host, false);
           } catch (error) {
-            if ((error as { code?: string }).code !== "ETLS") throw error;
+            if (!(error as { startTlsFailed?: boolean }).startTlsFailed) throw error;
             logger.info("STARTTLS failed; delivering in plain text", { host, address });
             smtp = await handshake(address, host, true);
           }

@@ -1,11 +1,9 @@
 /** HTTP routes for the suppression list: list, add (origin manual), get, remove. */
 import { Elysia, t } from "elysia";
-import { validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseLimit } from "../http/query.ts";
-import { requireScope } from "../keys/service.ts";
 import type { SuppressionService } from "./service.ts";
 
 const AddSchema = t.Object({ email: t.String(), reason: t.Optional(t.String()) }, { additionalProperties: false });
@@ -16,36 +14,22 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
     .use(authenticated(deps))
     .get(
       "/v1/suppressions",
-      async ({ actor, query }) => {
-        requireScope(actor, "suppressions:read");
-        return { object: "list", ...(await suppressions.list(actor.organizationId, { limit: parseLimit(query.limit), after: query.after, search: query.search })) };
-      },
+      async ({ actor, query }) => ({ object: "list", ...(await suppressions.list(actor, { limit: parseLimit(query.limit), after: query.after, search: query.search })) }),
       { detail: { summary: "List suppressed addresses", tags: ["Suppressions"] } },
     )
     .post(
       "/v1/suppressions",
-      async ({ request, actor }) => {
-        requireScope(actor, "suppressions:write");
-        const body = await readJsonObject(request, bodyLimits(config), { known: ["email", "reason"] });
-        if (typeof body.email !== "string") throw validationError([{ path: "email", message: "is required" }]);
-        return suppressions.add(actor.organizationId, { email: body.email, origin: "manual", reason: (body.reason as string | undefined) ?? null });
-      },
+      async ({ request, actor }) => suppressions.add(actor, await readJsonObject(request, bodyLimits(config), { known: ["email", "reason"] })),
       { parse: "none", detail: { summary: "Suppress an address", tags: ["Suppressions"], requestBody: jsonContent(AddSchema) } },
     )
     .get(
       "/v1/suppressions/:email",
-      ({ actor, params }) => {
-        requireScope(actor, "suppressions:read");
-        return suppressions.get(actor.organizationId, params.email);
-      },
+      ({ actor, params }) => suppressions.get(actor, params.email),
       { detail: { summary: "Look up a suppressed address", tags: ["Suppressions"] } },
     )
     .delete(
       "/v1/suppressions/:email",
-      ({ actor, params }) => {
-        requireScope(actor, "suppressions:write");
-        return suppressions.remove(actor.organizationId, params.email);
-      },
+      ({ actor, params }) => suppressions.remove(actor, params.email),
       { detail: { summary: "Remove an address from the suppression list", tags: ["Suppressions"] } },
     );
 }

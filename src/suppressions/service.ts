@@ -9,6 +9,8 @@ import { prepareAs } from "../db/prepared.ts";
 import type { suppressions } from "../db/schema/index.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
+import type { Actor } from "../keys/model.ts";
+import { requireScope } from "../keys/service.ts";
 import type { EventLog } from "../events/service.ts";
 import { addressKey, normalizeAddress } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -41,15 +43,21 @@ export interface AddSuppression {
   reason?: string | null;
 }
 
+/** What an API client or the operator gives to add an address by hand (origin manual). */
+export interface ManualSuppression {
+  email?: unknown;
+  reason?: unknown;
+}
+
 export interface SuppressionService {
   /** The lower-cased addresses among `addresses` that are suppressed. */
   suppressedAmong(organizationId: string, addresses: string[]): Promise<Set<string>>;
   /** Adds inside the caller's transaction (bounce and complaint handling); returns false when already present. */
   addInTransaction(tx: Db, organizationId: string, entry: AddSuppression): Promise<boolean>;
-  add(organizationId: string, entry: AddSuppression): Promise<SuppressionView>;
-  get(organizationId: string, email: string): Promise<SuppressionView>;
-  remove(organizationId: string, email: string): Promise<SuppressionView>;
-  list(organizationId: string, options: { limit: number; after?: string; search?: string }): Promise<{ data: SuppressionView[]; has_more: boolean }>;
+  add(actor: Actor, input: ManualSuppression): Promise<SuppressionView>;
+  get(actor: Actor, email: string): Promise<SuppressionView>;
+  remove(actor: Actor, email: string): Promise<SuppressionView>;
+  list(actor: Actor, options: { limit: number; after?: string; search?: string }): Promise<{ data: SuppressionView[]; has_more: boolean }>;
 }
 
 function keyOf(email: string): string {
@@ -87,24 +95,31 @@ export function createSuppressionService(deps: { db: Db; writer: Writer; clock: 
 
     addInTransaction,
 
-    async add(organizationId, entry) {
-      const email = keyOf(entry.email);
-      if (entry.reason != null && (typeof entry.reason !== "string" || entry.reason.length > 1000))
+    async add(actor, input) {
+      requireScope(actor, "suppressions:write");
+      if (typeof input.email !== "string") throw validationError([{ path: "email", message: "is required" }]);
+      const email = keyOf(input.email);
+      if (input.reason != null && (typeof input.reason !== "string" || input.reason.length > 1000))
         throw validationError([{ path: "reason", message: "reason must be a string of at most 1000 characters" }]);
+      const { organizationId } = actor;
+      const entry: AddSuppression = { email, origin: "manual", reason: (input.reason as string | null | undefined) ?? null };
       const row = await writer.write(async (tx) => {
-        if (!(await addInTransaction(tx, organizationId, { ...entry, email }))) throw new AppError("conflict", `${email} is already suppressed.`);
+        if (!(await addInTransaction(tx, organizationId, entry))) throw new AppError("conflict", `${email} is already suppressed.`);
         return (await find(tx, organizationId, email))!;
       });
       return toView(row);
     },
 
-    async get(organizationId, email) {
-      const row = await find(db, organizationId, keyOf(email));
+    async get(actor, email) {
+      requireScope(actor, "suppressions:read");
+      const row = await find(db, actor.organizationId, keyOf(email));
       if (!row) throw new AppError("not_found", "That address is not suppressed.");
       return toView(row);
     },
 
-    async remove(organizationId, email) {
+    async remove(actor, email) {
+      requireScope(actor, "suppressions:write");
+      const { organizationId } = actor;
       const key = keyOf(email);
       const row = await writer.write(async (tx) => {
         const existing = await find(tx, organizationId, key);
@@ -117,8 +132,9 @@ export function createSuppressionService(deps: { db: Db; writer: Writer; clock: 
       return toView(row);
     },
 
-    async list(organizationId, { limit, after, search }) {
-      const conditions = [eq(suppressions.organizationId, organizationId)];
+    async list(actor, { limit, after, search }) {
+      requireScope(actor, "suppressions:read");
+      const conditions = [eq(suppressions.organizationId, actor.organizationId)];
       if (after) conditions.push(gt(suppressions.email, after.toLowerCase()));
       if (search) conditions.push(sql`${suppressions.email} LIKE ${`%${search.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`} ESCAPE '\\'`);
       const rows = await db.select().from(suppressions).where(and(...conditions)).orderBy(asc(suppressions.email)).limit(limit + 1);

@@ -17,6 +17,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ERROR_NAMES, ERROR_TABLE, type ErrorName } from "../../src/errors.ts";
+import { createLogger } from "../../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { startDnsServer, type DnsServer } from "../helpers/dns-server.ts";
 import { fuzzSeed, fuzzTimeoutMs, internalsIn, jsonText, randomJson, randomString, runCases, Violations, withTimeout, wrongType, type Json, type Rng } from "./prng.ts";
@@ -33,6 +34,8 @@ let dns: DnsServer;
 let httpPort: number;
 let routes: Array<{ method: string; path: string }>;
 const keys: Record<string, string> = {};
+/** The app's error log: a 500's cause is found by its request id and shown with the violation. */
+const errorLog: string[] = [];
 /** Ids seen in successful answers (emails, domains, webhooks …), reused as path parameters. */
 const knownIds: string[] = [];
 
@@ -48,18 +51,18 @@ beforeAll(async () => {
     limits: { key_requests_per_minute: 10_000_000, org_requests_per_minute: 10_000_000, max_message_bytes: 1_000_000 },
     dns: { servers: dns.servers },
     webhooks: { allow_private_networks: true },
-  });
-  await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+  }, { logger: createLogger("error", (line) => errorLog.push(line)) });
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   const listeners = await t.app.start();
   httpPort = listeners.find((l) => l.name === "http")!.port;
   routes = t.app.http.routes.map((r: { method: string; path: string }) => ({ method: r.method, path: r.path }));
   const services = t.app.services.keys;
   keys.live = t.liveKey;
   keys.test = t.testKey;
-  keys.sending = (await services.create(t.organizationId, { name: "sending", scopes: ["sending_access"], mode: "live" })).key;
-  keys.reader = (await services.create(t.organizationId, { name: "reader", scopes: ["emails:read"], mode: "live" })).key;
-  const revoked = await services.create(t.organizationId, { name: "revoked", scopes: ["full_access"], mode: "live" });
-  await services.revoke(t.organizationId, revoked.id);
+  keys.sending = (await services.create(t.operator, { name: "sending", scopes: ["sending_access"], mode: "live" })).key;
+  keys.reader = (await services.create(t.operator, { name: "reader", scopes: ["emails:read"], mode: "live" })).key;
+  const revoked = await services.create(t.operator, { name: "revoked", scopes: ["full_access"], mode: "live" });
+  await services.revoke(t.operator, revoked.id);
   keys.revoked = revoked.key;
 });
 
@@ -467,7 +470,11 @@ function checkResponse(v: Violations, index: number, fuzzRequest: FuzzRequest, r
   const text = new TextDecoder().decode(res.bytes);
   const contentType = res.headers.get("content-type") ?? "";
   const seen = { status: res.status, contentType, body: text.slice(0, 400) };
-  if (res.status >= 500) v.add(`status ${res.status} (>= 500)`, index, input, seen);
+  if (res.status >= 500) {
+    const requestId = res.headers.get("x-request-id");
+    const cause = requestId ? errorLog.find((line) => line.includes(requestId))?.slice(0, 1500) : undefined;
+    v.add(`status ${res.status} (>= 500)`, index, input, { ...seen, cause });
+  }
   if (!res.headers.get("x-request-id")) v.add("no X-Request-Id", index, input, seen);
   if (res.status === 405 && !res.headers.get("allow")) v.add("405 without Allow", index, input, seen);
   const leak = isDocsAsset(pathname, res.status) ? null : internalsIn(text, t.dataDir);

@@ -28,7 +28,7 @@ let actors: { live: Actor; test: Actor };
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   actors = { live: await t.app.services.keys.authenticate(t.liveKey), test: await t.app.services.keys.authenticate(t.testKey) };
 });
 

@@ -56,7 +56,7 @@ beforeAll(async () => {
     },
     { logger: createLogger("error", rememberInternalError) },
   );
-  await t.app.services.domains.add(t.organizationId, "example.com", { verifiedOverride: true });
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   const listeners = await t.app.start();
   const port = (name: string) => listeners.find((l) => l.name === name)!.port;
   ports = { submission: port("submission"), smtps: port("smtps"), http: port("http") };

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { createApp, type App, type AppOptions } from "../../src/app.ts";
 import { buildConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
+import { operatorActor, type Actor } from "../../src/keys/model.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { postgresUrl } from "./postgres.ts";
@@ -20,6 +21,8 @@ export interface TestApp {
   config: Config;
   dataDir: string;
   organizationId: string;
+  /** The operator of the organisation (every scope, no key), for calling services directly. */
+  operator: Actor;
   /** A live key with full_access. */
   liveKey: string;
   /** A test-mode key with full_access. */
@@ -65,8 +68,8 @@ export async function createTestApp(overrides: Record<string, Record<string, unk
   const config = testConfig(dataDir, overrides);
   const app = await createApp(config, { logger: silentLogger, ...options });
   const org = await app.services.organizations.ensureDefault();
-  const live = await app.services.keys.create(org.id, { name: "live", scopes: ["full_access"], mode: "live" });
-  const test = await app.services.keys.create(org.id, { name: "test", scopes: ["full_access"], mode: "test" });
+  const live = await app.services.keys.create(operatorActor(org.id), { name: "live", scopes: ["full_access"], mode: "live" });
+  const test = await app.services.keys.create(operatorActor(org.id), { name: "test", scopes: ["full_access"], mode: "test" });
 
   const request: TestApp["request"] = (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -86,6 +89,7 @@ export async function createTestApp(overrides: Record<string, Record<string, unk
     config,
     dataDir,
     organizationId: org.id,
+    operator: operatorActor(org.id),
     liveKey: live.key,
     testKey: test.key,
     request,
