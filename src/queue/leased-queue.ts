@@ -65,12 +65,14 @@ export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writ
   const perKey = new Map<string, number>();
   let claiming: Promise<Promise<void>[]> | undefined;
   let claimAgain = false;
-  const poller = createPoller(() => pump(), spec.pollMs);
+  const poller = createPoller(() => pump(false), spec.pollMs);
 
-  const claim = async (): Promise<J[]> => {
+  /** `byHand`: asked for by `runOnce`, which works after `stop()` too (drills); the poller's pumps stop then. */
+  const claim = async (byHand: boolean): Promise<J[]> => {
     const free = spec.concurrency - running.size;
+    if (free <= 0 || (poller.stopping && !byHand)) return [];
     // Claim in batches: a claim per freed slot would cost more than the jobs themselves.
-    if (free <= 0 || poller.stopping || (running.size > 0 && free < Math.max(1, spec.concurrency >> 3))) return [];
+    if (running.size > 0 && free < Math.max(1, spec.concurrency >> 3)) return [];
     const saturated = [...perKey].filter(([, busy]) => busy >= spec.perKeyConcurrency).map(([key]) => key);
     return writer.write(async (tx) => {
       const now = clock.now();
@@ -107,12 +109,12 @@ export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writ
   };
 
   /** One claim at a time; a pump asked for meanwhile runs once the current claim is done. */
-  const pump = (): Promise<Promise<void>[]> => {
+  const pump = (byHand: boolean): Promise<Promise<void>[]> => {
     if (claiming) {
       claimAgain = true;
       return claiming;
     }
-    claiming = claim()
+    claiming = claim(byHand)
       .then((jobs) => jobs.map(dispatch))
       .catch((error) => {
         logger.error(`${spec.name}: could not claim`, { err: error });
@@ -133,7 +135,7 @@ export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writ
     wake: poller.wake,
     async runOnce() {
       if (claiming) await claiming;
-      const started = await pump();
+      const started = await pump(true);
       // Jobs the running queue claimed on its own are waited for too: when this returns, nothing is in flight.
       await Promise.all([...started, ...running.values()]);
       return started.length;

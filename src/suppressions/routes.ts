@@ -19,7 +19,7 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
     )
     .post(
       "/v1/suppressions",
-      async ({ request, actor }) => suppressions.add(actor, await readJsonObject(request, bodyLimits(config), { known: ["email", "reason"] })),
+      async ({ request, actor }) => suppressions.add(actor, await readJsonObject(request, bodyLimits(config), { known: Object.keys(AddSchema.properties) })),
       { parse: "none", detail: { summary: "Suppress an address", tags: ["Suppressions"], requestBody: jsonContent(AddSchema) } },
     )
     .get(

@@ -49,7 +49,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .post(
       "/v1/webhooks",
       async ({ request, actor }) => {
-        const body = await readJsonObject(request, limits, { known: ["endpoint", "events", "description"] });
+        const body = await readJsonObject(request, limits, { known: Object.keys(CreateSchema.properties) });
         return webhooks.create(actor, { endpoint: body.endpoint as string, events: body.events as string[], description: body.description as string | undefined });
       },
       { parse: "none", detail: { summary: "Register an endpoint (the signing secret is shown in this answer only)", tags, requestBody: jsonContent(CreateSchema) } },
@@ -59,7 +59,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .patch(
       "/v1/webhooks/:id",
       async ({ request, actor, params }) => {
-        const body = await readJsonObject(request, limits, { known: ["endpoint", "events", "description", "status"] });
+        const body = await readJsonObject(request, limits, { known: Object.keys(UpdateSchema.properties) });
         return webhooks.update(actor, webhookId(params.id), body as Parameters<WebhookService["update"]>[2]);
       },
       { parse: "none", detail: { summary: "Change an endpoint's URL, events or description; enable or disable it", tags, requestBody: jsonContent(UpdateSchema) } },
@@ -71,7 +71,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .post(
       "/v1/webhooks/:id/test",
       async ({ request, actor, params }) => {
-        const body = await readJsonObject(request, limits, { known: ["type"], optional: true });
+        const body = await readJsonObject(request, limits, { known: Object.keys(TestSchema.properties), optional: true });
         if (body.type !== undefined && typeof body.type !== "string") throw validationError([{ path: "type", message: "must be an event type" }]);
         return webhooks.sendTest(actor, webhookId(params.id), body.type as string | undefined);
       },
