@@ -3,9 +3,9 @@
  * tables: every table and column of one is in the other, with the same NOT NULL and primary key.
  */
 import { Database } from "bun:sqlite";
-import { rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { describe, expect, test } from "bun:test";
 import { is } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -71,5 +71,21 @@ describe("migration 4 (email_contents)", () => {
     expect(migratedColumns(store.sqlite, "emails").map((c) => c.name)).not.toContain("raw");
     store.close();
     rmSync(path, { force: true });
+  });
+});
+
+describe("repositories", () => {
+  test("use only the builder surface both engines share: no SQLite-only .get(), .all() or .run()", () => {
+    const root = join(import.meta.dir, "..");
+    // bun:sqlite itself is used by the SQLite adapter alone.
+    const allowed = new Set(["db/sqlite.ts"]);
+    const offenders = readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !allowed.has(file))
+      .flatMap((file) =>
+        readFileSync(join(root, file), "utf8")
+          .split("\n")
+          .flatMap((line, i) => (/\.(get|all|run)\(\)/.test(line) && !line.trim().startsWith("*") ? [`${relative(root, join(root, file))}:${i + 1}`] : [])),
+      );
+    expect(offenders).toEqual([]);
   });
 });

@@ -13,8 +13,8 @@ import type { Logger } from "../lib/logger.ts";
 const LOOK_MS = 5_000;
 
 export interface PeriodicJobs {
-  /** Runs `run` every `intervalMs`, once across the instances; the first turn is due at once. */
-  every(name: string, intervalMs: number, run: () => Promise<unknown>): void;
+  /** Runs `work` every `intervalMs`, once across the instances; the first turn is due at once. */
+  every(name: string, intervalMs: number, work: () => Promise<unknown>): void;
   start(): void;
   /** Takes the job's turn if it is due; true when this instance ran it (tests drive it). */
   runIfDue(name: string): Promise<boolean>;
@@ -23,7 +23,7 @@ export interface PeriodicJobs {
 
 interface Job {
   intervalMs: number;
-  run: () => Promise<unknown>;
+  work: () => Promise<unknown>;
   running?: Promise<boolean>;
 }
 
@@ -51,7 +51,7 @@ export function createPeriodicJobs(deps: { db: Db; writer: Writer; clock: Clock;
     if (!job) throw new Error(`unknown periodic job ${name}`);
     job.running ??= takeTurn(name, job.intervalMs)
       .then(async (turn) => {
-        if (turn) await job.run();
+        if (turn) await job.work();
         return turn;
       })
       .catch((error) => {
@@ -63,8 +63,8 @@ export function createPeriodicJobs(deps: { db: Db; writer: Writer; clock: Clock;
   };
 
   return {
-    every(name, intervalMs, run) {
-      jobs.set(name, { intervalMs, run });
+    every(name, intervalMs, work) {
+      jobs.set(name, { intervalMs, work });
     },
     start() {
       for (const [name, job] of jobs) {
