@@ -15,13 +15,12 @@ import type { EventLog } from "../events/service.ts";
 import { requireScope } from "../keys/service.ts";
 import type { Actor } from "../keys/model.ts";
 import { addressKey, domainOf, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
-import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { DELIVERIES_DUE } from "../queue/channels.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { composeMessage, type MessageDecorations } from "./compose.ts";
-
 import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, readRawMessage, singleFrom } from "./raw-message.ts";
 

@@ -46,7 +46,7 @@ interface Claimed {
 }
 
 /** Claiming and recording run for every delivery: their statements are prepared once per connection. */
-const claimStatements = perConnection((tx: Db) => {
+const queueStatements = perConnection((tx: Db) => {
   const { deliveries, emails } = tablesOf(tx);
   const due = tx
     .select({
@@ -83,7 +83,7 @@ const claimStatements = perConnection((tx: Db) => {
       "delivery_lease",
       tx
         .update(deliveries)
-        .set({ leaseOwner: sql.placeholder("owner") as unknown as string, leaseUntil: sql.placeholder("until") as unknown as number })
+        .set({ leaseOwner: slot<string>("owner"), leaseUntil: slot<number>("until") })
         .where(inJsonArray(tx, deliveries.id, sql.placeholder("ids"))),
     ),
     status: prepareAs("delivery_status", tx.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.id, sql.placeholder("id")))),
@@ -126,7 +126,7 @@ export function createDeliveryWorker(deps: {
   const record = (job: Claimed, result: DeliveryResult) =>
     writer.write(async (tx) => {
       const now = clock.now();
-      const statements = claimStatements(tx);
+      const statements = queueStatements(tx);
       const [current] = await statements.status.execute({ id: job.id });
       if (!current || (current.status !== "queued" && current.status !== "deferred")) return;
       const attempts = job.attempts + 1;
@@ -215,10 +215,10 @@ export function createDeliveryWorker(deps: {
       leaseMs: options.leaseMs,
       pollMs: options.pollMs,
       due: (tx, query) =>
-        claimStatements(tx).due.execute({ now: query.now, limit: query.limit, saturated: JSON.stringify(query.saturated), inFlight: JSON.stringify(query.inFlight) }),
+        queueStatements(tx).due.execute({ now: query.now, limit: query.limit, saturated: JSON.stringify(query.saturated), inFlight: JSON.stringify(query.inFlight) }),
       keyOf: (job) => job.destination,
       lease: async (tx, ids, owner, until) => {
-        await claimStatements(tx).lease.execute({ owner, until, ids: JSON.stringify(ids) });
+        await queueStatements(tx).lease.execute({ owner, until, ids: JSON.stringify(ids) });
       },
       run: attempt,
     },
