@@ -4,7 +4,9 @@
  *   delivery    BENCH_DELIVERIES (10000) queued messages → Postfix smtp-sink, until none is left
  * for SQLite (this build, and the build of BENCH_BASELINE_REF, default HEAD~1, for the ratio), PostgreSQL with one
  * instance and PostgreSQL with two. PostgreSQL is BENCH_PG_URL, else a throwaway cluster (scripts/test-postgres.sh);
- * BENCH_PG_URL=off measures SQLite only.
+ * BENCH_PG_URL=off measures SQLite only. BENCH_ROUNDS (default 1) repeats every setup, in turn, that many times
+ * and reports medians: on a shared 2-core VM single runs differ by ±30 %, so a change is judged on several
+ * alternating rounds, the ratio taken round by round.
  */
 import { sql } from "drizzle-orm";
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
@@ -21,6 +23,7 @@ import { queueMessages } from "./bench/queue.ts";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const BASELINE_REF = process.env.BENCH_BASELINE_REF ?? "HEAD~1";
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const ROOT = join(import.meta.dir, "..");
 const BINARY = join(ROOT, "dist", "mailroom");
 const SECRET = Buffer.alloc(32, 5).toString("base64");
@@ -156,20 +159,34 @@ if (Bun.which("smtp-sink")) {
   await Bun.sleep(300);
 }
 
-console.log(`\nStore engines — ${SECONDS}s acceptance at c=64, ${DELIVERIES} deliveries to smtp-sink${pg ? "" : " (PostgreSQL: not available)"}`);
-const figures: Record<string, { accept: number; deliver?: number }> = {};
+console.log(`\nStore engines — ${SECONDS}s acceptance at c=64, ${DELIVERIES} deliveries to smtp-sink, ${ROUNDS} round(s)${pg ? "" : " (PostgreSQL: not available)"}`);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const figures: Record<string, Array<{ accept: number; p99: number; errors: number; deliver?: number }>> = {};
+for (let round = 0; round < ROUNDS; round++) {
+  for (const setup of setups) {
+    // Each setup on a schema of its own, so none starts with another's rows.
+    const fresh = (s: Setup): Setup => (s.env.MAILROOM_STORE_URL ? { ...s, env: { ...s.env, MAILROOM_STORE_URL: inSchema(s.env.MAILROOM_STORE_URL) } } : s);
+    const a = await acceptance(fresh(setup));
+    const d = sink ? await delivery(fresh(setup), sinkPort) : undefined;
+    (figures[setup.name] ??= []).push({ accept: a.perSecond, p99: a.p99, errors: a.errors, deliver: d?.perSecond });
+  }
+}
 for (const setup of setups) {
-  // Each setup on a schema of its own, so none starts with another's rows.
-  const fresh = (s: Setup): Setup => (s.env.MAILROOM_STORE_URL ? { ...s, env: { ...s.env, MAILROOM_STORE_URL: inSchema(s.env.MAILROOM_STORE_URL) } } : s);
-  const a = await acceptance(fresh(setup));
-  const d = sink ? await delivery(fresh(setup), sinkPort) : undefined;
-  figures[setup.name] = { accept: a.perSecond, deliver: d?.perSecond };
-  console.log(`  ${setup.name.padEnd(28)} accept ${fmt(a.perSecond).padStart(6)} msg/s (p99 ${fmt(a.p99, 1)} ms, errors ${a.errors})   deliver ${d ? `${fmt(d.perSecond).padStart(6)} msg/s` : "skipped (no smtp-sink)"}`);
+  const runs = figures[setup.name]!;
+  const deliver = sink ? median(runs.map((r) => r.deliver!)) : undefined;
+  const errors = runs.reduce((sum, r) => sum + r.errors, 0);
+  console.log(
+    `  ${setup.name.padEnd(28)} accept ${fmt(median(runs.map((r) => r.accept))).padStart(6)} msg/s (p99 ${fmt(median(runs.map((r) => r.p99)), 1)} ms, errors ${errors})   deliver ${deliver ? `${fmt(deliver).padStart(6)} msg/s` : "skipped (no smtp-sink)"}`,
+  );
 }
 if (baseline) {
   const now = figures.SQLite!;
   const before = figures[`SQLite, ${BASELINE_REF} build`]!;
-  console.log(`  SQLite this build / ${BASELINE_REF}: accept ${fmt(now.accept / before.accept, 2)}×${now.deliver && before.deliver ? `, deliver ${fmt(now.deliver / before.deliver, 2)}×` : ""}`);
+  const ratios = (pick: (r: (typeof now)[number]) => number | undefined) => now.map((r, i) => (pick(r) ?? NaN) / (pick(before[i]!) ?? NaN));
+  const accept = ratios((r) => r.accept);
+  const deliver = ratios((r) => r.deliver);
+  const spread = (values: number[]) => (values.length > 1 ? ` (rounds ${values.map((v) => fmt(v, 2)).join(", ")})` : "");
+  console.log(`  SQLite this build / ${BASELINE_REF}: accept ${fmt(median(accept), 2)}×${spread(accept)}${sink ? `, deliver ${fmt(median(deliver), 2)}×${spread(deliver)}` : ""}`);
   Bun.spawnSync(["git", "worktree", "remove", "--force", baseline.replace(/\/dist\/mailroom$/, "")], { cwd: ROOT });
 }
 sink?.kill();
