@@ -14,6 +14,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Glob } from "bun";
+import { cli } from "./bench/process.ts";
 import { runConnectionPerMessage, runSmtpLoad, type SmtpTarget } from "./bench/smtp-load.ts";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 16);
@@ -93,13 +94,6 @@ function newestSource(): number {
   return newest;
 }
 
-async function cli(env: Record<string, string>, args: string[]): Promise<string> {
-  const proc = Bun.spawn([BINARY, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error(`mailroom ${args.join(" ")} failed: ${await new Response(proc.stderr).text()}`);
-  return out;
-}
-
 /** Starts `mailroom serve` and waits for its ready line; returns the submission port. */
 async function serve(env: Record<string, string>) {
   const proc = Bun.spawn([BINARY, "serve"], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "ignore" });
@@ -140,8 +134,8 @@ async function mailroom(sinkPort: number, sink: { received: number }) {
     MAILROOM_LOG_LEVEL: "error",
     MAILROOM_SECRET_KEY: Buffer.alloc(32, 3).toString("base64"),
   };
-  await cli(env, ["domains", "add", "example.com", "--verified"]);
-  const { key } = JSON.parse(await cli(env, ["keys", "create", "--name", "bench", "--scope", "sending_access", "--json"]));
+  await cli(BINARY, env, ["domains", "add", "example.com", "--verified"]);
+  const { key } = JSON.parse(await cli(BINARY, env, ["keys", "create", "--name", "bench", "--scope", "sending_access", "--json"]));
   const server = await serve(env);
   const target: SmtpTarget = { port: server.submission, ca: readFileSync(join(dataDir, "tls", "smtp-cert.pem"), "utf8"), auth: { username: "apikey", password: key } };
   const result = await measure(target, sink);

@@ -15,9 +15,11 @@ import { join } from "node:path";
 import { createServices } from "../src/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { openStore } from "../src/db/open.ts";
+import { urlInSchema } from "../src/db/postgres/adapter.ts";
 import { newId } from "../src/lib/ids.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad } from "./bench/load.ts";
+import { cli, spawnUntilReady } from "./bench/process.ts";
 import { queueMessages } from "./bench/queue.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -39,29 +41,10 @@ interface Setup {
   env: Record<string, string>;
 }
 
-async function spawnServe(binary: string, env: Record<string, string>) {
-  const proc = Bun.spawn([binary, "serve"], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "ignore" });
-  let out = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
-    out += decoder.decode(chunk);
-    const line = out.split("\n").find((l) => l.startsWith("mailroom ready"));
-    if (line) return { proc, port: Number(/http=[^\s]*:(\d+)/.exec(line)![1]) };
-  }
-  throw new Error(`${binary} serve exited before it was ready: ${out}`);
-}
-
-async function cli(binary: string, env: Record<string, string>, args: string[]): Promise<string> {
-  const proc = Bun.spawn([binary, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error(`mailroom ${args.join(" ")} failed: ${await new Response(proc.stderr).text()}`);
-  return out;
-}
-
 /** Starts the setup's instances, each on a data directory of its own (SQLite: one instance, its own store). */
 async function startAll(setup: Setup, dataDirs: string[]) {
   const servers = [];
-  for (let i = 0; i < setup.instances; i++) servers.push(await spawnServe(setup.binary, { ...setup.env, MAILROOM_DATA_DIR: dataDirs[i]! }));
+  for (let i = 0; i < setup.instances; i++) servers.push(await spawnUntilReady([setup.binary, "serve"], { ...setup.env, MAILROOM_DATA_DIR: dataDirs[i]! }, "mailroom ready"));
   return servers;
 }
 
@@ -139,11 +122,7 @@ const setups: Setup[] = [{ name: "SQLite", binary: BINARY, instances: 1, env: co
 const baseline = await buildBaseline(BASELINE_REF);
 if (baseline) setups.unshift({ name: `SQLite, ${BASELINE_REF} build`, binary: baseline, instances: 1, env: common });
 const pg = postgresUrl();
-const inSchema = (url: string) => {
-  const parsed = new URL(url);
-  parsed.searchParams.set("options", `-c search_path=bench_${newId().replace(/-/g, "")}`);
-  return parsed.toString();
-};
+const inSchema = (url: string) => urlInSchema(url, `bench_${newId().replace(/-/g, "")}`);
 if (pg) {
   setups.push({ name: "PostgreSQL, 1 instance", binary: BINARY, instances: 1, env: { ...common, MAILROOM_STORE_URL: pg } });
   setups.push({ name: "PostgreSQL, 2 instances", binary: BINARY, instances: 2, env: { ...common, MAILROOM_STORE_URL: pg } });

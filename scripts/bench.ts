@@ -13,6 +13,7 @@ import { createServices } from "../src/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad } from "./bench/load.ts";
+import { cli, spawnUntilReady } from "./bench/process.ts";
 import { queueMessages } from "./bench/queue.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -24,26 +25,6 @@ const BODY = JSON.stringify({ from: "Bench <bench@example.com>", to: ["someone@d
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-async function spawnUntilReady(cmd: string[], env: Record<string, string>, marker: string) {
-  const started = performance.now();
-  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "ignore" });
-  let out = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
-    out += decoder.decode(chunk);
-    const line = out.split("\n").find((l) => l.startsWith(marker));
-    if (line) return { proc, line, readyMs: performance.now() - started, port: Number(/http=[^\s]*:(\d+)/.exec(line)![1]) };
-  }
-  throw new Error(`${cmd.join(" ")} exited before "${marker}": ${out}`);
-}
-
-async function cli(env: Record<string, string>, args: string[]): Promise<string> {
-  const proc = Bun.spawn([BINARY, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error(`mailroom ${args.join(" ")} failed: ${await new Response(proc.stderr).text()}`);
-  return out;
-}
 
 async function acceptance() {
   const dataDir = tmp("mailroom-bench-a-");
@@ -58,8 +39,8 @@ async function acceptance() {
     MAILROOM_SMTP_SUBMISSION_PORT: "0",
     MAILROOM_SMTP_SMTPS_PORT: "0",
   };
-  await cli(env, ["domains", "add", "example.com", "--verified"]);
-  const { key } = JSON.parse(await cli(env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]));
+  await cli(BINARY, env, ["domains", "add", "example.com", "--verified"]);
+  const { key } = JSON.parse(await cli(BINARY, env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]));
 
   const coldStarts: number[] = [];
   for (let i = 0; i < 7; i++) {

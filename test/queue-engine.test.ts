@@ -12,7 +12,8 @@ import { parseSendRequest } from "../src/emails/validate.ts";
 import { operatorActor } from "../src/keys/model.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import type { DeliveryJob, Provider } from "../src/providers/types.ts";
-import { tempDir, testConfig, withSchema } from "./helpers/app.ts";
+import { tempDir, testConfig } from "./helpers/app.ts";
+import { freshStoreUrl } from "./helpers/postgres.ts";
 
 const pgUrl = process.env.MAILROOM_TEST_PG_URL;
 const CAP = 2;
@@ -52,7 +53,7 @@ function holdingProvider() {
 
 const engines: Array<[string, string, number]> = [
   ["SQLite", "", 1],
-  ...(pgUrl ? [["PostgreSQL", withSchema(pgUrl, `q_${crypto.randomUUID().replace(/-/g, "")}`), 2] as [string, string, number]] : []),
+  ...(pgUrl ? [["PostgreSQL", freshStoreUrl("q", pgUrl), 2] as [string, string, number]] : []),
 ];
 
 describe.each(engines)("the leased-queue engine on %s", (_engine, storeUrl, instances) => {

@@ -8,19 +8,17 @@ import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { notifyAtCommit } from "../src/db/dialect.ts";
 import { MIGRATIONS } from "../src/db/migrations/index.ts";
-import { openPostgresStore } from "../src/db/postgres/adapter.ts";
+import { openPostgresStore, urlInSchema } from "../src/db/postgres/adapter.ts";
 import * as pgSchema from "../src/db/postgres/schema.ts";
 import * as sqliteSchema from "../src/db/schema/index.ts";
 import type { Store } from "../src/db/store.ts";
-import { newId } from "../src/lib/ids.ts";
 import { silentLogger } from "../src/lib/logger.ts";
-import { withSchema } from "./helpers/app.ts";
-import { postgresPeer } from "./helpers/postgres.ts";
+import { freshSchema, postgresPeer, postgresUrl } from "./helpers/postgres.ts";
 
 const pg = postgresPeer();
 const opened: Store[] = [];
 const open = async (schema: string) => {
-  const store = await openPostgresStore({ url: withSchema(process.env.MAILROOM_TEST_PG_URL!, schema), poolSize: 4, logger: silentLogger });
+  const store = await openPostgresStore({ url: urlInSchema(postgresUrl(), schema), poolSize: 4, logger: silentLogger });
   opened.push(store);
   return store;
 };
@@ -48,7 +46,7 @@ test("both engines' drizzle definitions name the same tables and columns", () =>
 
 describe.skipIf(!pg.available)("PostgreSQL store", () => {
   test("a fresh database migrates to the tables the drizzle definitions describe, column for column", async () => {
-    const schema = `m_${newId().replace(/-/g, "")}`;
+    const schema = freshSchema("m");
     const store = await open(schema);
     const rows = await store.query<{ table_name: string; column_name: string; is_nullable: string }>(
       sql`SELECT table_name, column_name, is_nullable FROM information_schema.columns WHERE table_schema = ${schema} AND table_name <> 'schema_migrations'`,
@@ -60,14 +58,14 @@ describe.skipIf(!pg.available)("PostgreSQL store", () => {
   });
 
   test("ten instances starting at once on a fresh database migrate it once", async () => {
-    const schema = `m_${newId().replace(/-/g, "")}`;
+    const schema = freshSchema("m");
     const stores = await Promise.all(Array.from({ length: 10 }, () => open(schema)));
     const applied = await stores[0]!.query<{ version: number }>(sql`SELECT version FROM schema_migrations ORDER BY version`);
     expect(applied.map((row) => row.version)).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
   test("a write's notification reaches another instance at commit, and not at all when it rolls back", async () => {
-    const schema = `m_${newId().replace(/-/g, "")}`;
+    const schema = freshSchema("m");
     const [writer, other] = [await open(schema), await open(schema)];
     const heard: string[] = [];
     other.listen("mailroom_test_wake", () => heard.push("wake"));

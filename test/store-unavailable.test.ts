@@ -5,7 +5,8 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { createTestApp, withSchema, type TestApp } from "./helpers/app.ts";
+import { urlInSchema } from "../src/db/postgres/adapter.ts";
+import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { peer, runs } from "./helpers/peers.ts";
 
 const server = peer("PostgreSQL server", () => runs("bash", ["-c", "ls /usr/lib/postgresql/*/bin/initdb"]), "apt-get install postgresql");
@@ -35,7 +36,7 @@ afterAll(async () => {
 describe.skipIf(!server.available)("PostgreSQL stopped under a running server", () => {
   test("sends answer 503 with Retry-After while it is down, and succeed again once it is back", async () => {
     cluster = startCluster();
-    t = await createTestApp({ store: { url: withSchema(cluster.url, "unavailable") } });
+    t = await createTestApp({ store: { url: urlInSchema(cluster.url, "unavailable") } });
     await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
     const send = () => t!.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" } });
     expect((await send()).status).toBe(200);

@@ -9,10 +9,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { newId } from "../src/lib/ids.ts";
-import { tempDir, withSchema } from "./helpers/app.ts";
+import { tempDir } from "./helpers/app.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
-import { postgresPeer } from "./helpers/postgres.ts";
+import { freshStoreUrl, postgresPeer } from "./helpers/postgres.ts";
 import { runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
 import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
@@ -37,7 +36,7 @@ beforeAll(async () => {
   dns = await startDnsServer();
   receiver = await startWebhookReceiver();
   shared = {
-    MAILROOM_STORE_URL: withSchema(process.env.MAILROOM_TEST_PG_URL!, `pair_${newId().replace(/-/g, "")}`),
+    MAILROOM_STORE_URL: freshStoreUrl("pair"),
     MAILROOM_HTTP_PORT: "0",
     MAILROOM_DELIVERY_PROVIDER: "smtp",
     MAILROOM_SMARTHOST_HOST: "127.0.0.1",

@@ -8,8 +8,11 @@ import { AppError } from "../errors.ts";
 /** Seconds a client is asked to wait before trying again after a store fault. */
 const RETRY_AFTER_SECONDS = 30;
 
-/** The engine's error code, looking through drizzle's wrapper ("Failed query: …", the driver's error as cause). */
-function engineCode(error: unknown): string | undefined {
+/**
+ * The engine's error code, looking through drizzle's wrapper ("Failed query: …", the driver's error as cause);
+ * `connection` for the driver's own connection failures, which carry no code.
+ */
+export function engineCode(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string") return code;

@@ -71,10 +71,10 @@ export function createIdempotency(deps: { db: Db; writer: Writer; clock: Clock }
     async begin(apiKeyId, endpoint, key, request) {
       validateIdempotencyKey(key);
       const claim: IdempotencyClaim = { apiKeyId, endpoint, key, requestHash: hashRequest(request) };
-      const outcome = await writer.write(async (tx): Promise<IdempotencyOutcome> => {
+      const release = () => writer.write(async (tx) => void (await tx.delete(idempotencyKeys).where(and(keyOf(claim), eq(idempotencyKeys.responseStatus, IN_FLIGHT))))).catch(() => {});
+      return writer.write(async (tx): Promise<IdempotencyOutcome> => {
         const now = clock.now();
         const marker = { ...claim, responseStatus: IN_FLIGHT, responseBody: "", createdAt: now };
-        const release = () => writer.write(async (rtx) => void (await rtx.delete(idempotencyKeys).where(and(keyOf(claim), eq(idempotencyKeys.responseStatus, IN_FLIGHT))))).catch(() => {});
         // On PostgreSQL a concurrent insert of the same key waits for the other transaction, then does nothing.
         const inserted = await tx.insert(idempotencyKeys).values(marker).onConflictDoNothing().returning({ key: idempotencyKeys.key });
         if (inserted.length) return { kind: "claimed", claim, release };
@@ -95,7 +95,6 @@ export function createIdempotency(deps: { db: Db; writer: Writer; clock: Clock }
         if (!taken.length) throw concurrent();
         return { kind: "claimed", claim, release };
       });
-      return outcome;
     },
 
     async record(tx, claim, result) {

@@ -2,11 +2,11 @@
  * The rate-limit table, run against both keepers of the windows: in memory (a store one instance owns) and in the
  * store (instances sharing it) — on SQLite, and on PostgreSQL when the suite has one (MAILROOM_TEST_PG_URL).
  */
+import { freshStoreUrl } from "../../test/helpers/postgres.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { openPostgresStore } from "../db/postgres/adapter.ts";
 import { openSqliteStore } from "../db/sqlite.ts";
 import type { Store } from "../db/store.ts";
-import { newId } from "../lib/ids.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { silentLogger } from "../lib/logger.ts";
 import { createRateLimiter, createStoreRateLimiter, type RateLimiter } from "./rate-limiter.ts";
@@ -37,11 +37,7 @@ const keepers: Array<[string, (clock: ManualClock) => Promise<RateLimiter>]> = [
     ? [
         [
           "in a PostgreSQL store",
-          (clock: ManualClock) => {
-            const url = new URL(pgUrl);
-            url.searchParams.set("options", `-c search_path=r_${newId().replace(/-/g, "")}`);
-            return inStore(() => openPostgresStore({ url: url.toString(), poolSize: 2, logger: silentLogger }), clock);
-          },
+          (clock: ManualClock) => inStore(() => openPostgresStore({ url: freshStoreUrl("r", pgUrl), poolSize: 2, logger: silentLogger }), clock),
         ] as [string, (clock: ManualClock) => Promise<RateLimiter>],
       ]
     : []),

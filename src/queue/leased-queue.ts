@@ -19,13 +19,19 @@ import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createPoller } from "./poller.ts";
 
-export interface DueQuery {
-  now: number;
-  limit: number;
-  /** Keys at their cap in this process: their rows are not wanted. */
-  saturated: string[];
-  /** Ids in flight in this process (their lease may have expired during a long attempt). */
-  inFlight: string[];
+/**
+ * A queue's two claim statements, prepared with named parameters; lists travel as JSON arrays of text (see
+ * db/dialect.ts `inJsonArray`), so one prepared statement serves every claim.
+ */
+export interface ClaimStatements<J> {
+  /**
+   * Due rows with a free or expired lease, oldest due first, at most `limit`, locked for the claim (db/dialect.ts
+   * `lockedForClaim`); none of a key in `saturated` (at its cap in this process) nor an id in `inFlight` (in flight
+   * here, its lease perhaps expired during a long attempt).
+   */
+  due: { execute(values: { now: number; limit: number; saturated: string; inFlight: string }): PromiseLike<J[]> | J[] };
+  /** Leases the rows `ids` to `owner` until `until`. */
+  lease: { execute(values: { owner: string; until: number; ids: string }): unknown };
 }
 
 export interface QueueSpec<J extends { id: string }> {
@@ -35,11 +41,10 @@ export interface QueueSpec<J extends { id: string }> {
   perKeyConcurrency: number;
   leaseMs: number;
   pollMs: number;
-  /** Due rows with a free or expired lease, oldest due first (locked for the claim, see db/dialect.ts). */
-  due(tx: Db, query: DueQuery): Promise<J[]>;
+  /** The claim statements on `tx`. */
+  statements(tx: Db): ClaimStatements<J>;
   /** The key whose concurrency is capped. */
   keyOf(job: J): string;
-  lease(tx: Db, ids: string[], owner: string, until: number): Promise<void>;
   /** Does the job and records its result (clearing the lease); a failure is logged here, never thrown. */
   run(job: J): Promise<void>;
 }
@@ -76,7 +81,8 @@ export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writ
     const saturated = [...perKey].filter(([, busy]) => busy >= spec.perKeyConcurrency).map(([key]) => key);
     return writer.write(async (tx) => {
       const now = clock.now();
-      const candidates = await spec.due(tx, { now, limit: free * CLAIM_WINDOW_FACTOR, saturated, inFlight: [...running.keys()] });
+      const statements = spec.statements(tx);
+      const candidates = await statements.due.execute({ now, limit: free * CLAIM_WINDOW_FACTOR, saturated: JSON.stringify(saturated), inFlight: JSON.stringify([...running.keys()]) });
       const chosen: J[] = [];
       const planned = new Map<string, number>();
       for (const job of candidates) {
@@ -86,7 +92,7 @@ export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writ
         planned.set(key, (planned.get(key) ?? 0) + 1);
         chosen.push(job);
       }
-      if (chosen.length) await spec.lease(tx, chosen.map((job) => job.id), owner, now + spec.leaseMs);
+      if (chosen.length) await statements.lease.execute({ owner, until: now + spec.leaseMs, ids: JSON.stringify(chosen.map((job) => job.id)) });
       return chosen;
     });
   };

@@ -1,10 +1,10 @@
 /** Periodic jobs: two instances' schedulers on one store take each turn once between them. */
+import { freshStoreUrl } from "../../test/helpers/postgres.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { openPostgresStore } from "../db/postgres/adapter.ts";
 import { openSqliteStore } from "../db/sqlite.ts";
 import type { Store } from "../db/store.ts";
 import { ManualClock } from "../lib/clock.ts";
-import { newId } from "../lib/ids.ts";
 import { silentLogger } from "../lib/logger.ts";
 import { createPeriodicJobs } from "./periodic.ts";
 
@@ -19,11 +19,7 @@ const engines: Array<[string, () => Promise<Store>]> = [
     ? [
         [
           "PostgreSQL",
-          () => {
-            const url = new URL(pgUrl);
-            url.searchParams.set("options", `-c search_path=p_${newId().replace(/-/g, "")}`);
-            return openPostgresStore({ url: url.toString(), poolSize: 4, logger: silentLogger });
-          },
+          () => openPostgresStore({ url: freshStoreUrl("p", pgUrl), poolSize: 4, logger: silentLogger }),
         ] as [string, () => Promise<Store>],
       ]
     : []),

@@ -214,12 +214,8 @@ export function createDeliveryWorker(deps: {
       perKeyConcurrency: options.perDestinationConcurrency,
       leaseMs: options.leaseMs,
       pollMs: options.pollMs,
-      due: (tx, query) =>
-        queueStatements(tx).due.execute({ now: query.now, limit: query.limit, saturated: JSON.stringify(query.saturated), inFlight: JSON.stringify(query.inFlight) }),
+      statements: queueStatements,
       keyOf: (job) => job.destination,
-      lease: async (tx, ids, owner, until) => {
-        await queueStatements(tx).lease.execute({ owner, until, ids: JSON.stringify(ids) });
-      },
       run: attempt,
     },
   });

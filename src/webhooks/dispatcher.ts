@@ -256,12 +256,8 @@ export function createWebhookDispatcher(deps: {
       perKeyConcurrency: options.perEndpointConcurrency,
       leaseMs: options.leaseMs,
       pollMs: options.pollMs,
-      due: (tx, query) =>
-        outboxStatements(tx).due.execute({ now: query.now, limit: query.limit, saturated: JSON.stringify(query.saturated), inFlight: JSON.stringify(query.inFlight) }),
+      statements: outboxStatements,
       keyOf: (job) => job.endpointId,
-      lease: async (tx, ids, owner, until) => {
-        await outboxStatements(tx).lease.execute({ owner, until, ids: JSON.stringify(ids) });
-      },
       run: attempt,
     },
   });

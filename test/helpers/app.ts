@@ -13,8 +13,7 @@ import { buildConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
 import { operatorActor, type Actor } from "../../src/keys/model.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
-import { newId } from "../../src/lib/ids.ts";
-import { postgresUrl } from "./postgres.ts";
+import { freshStoreUrl } from "./postgres.ts";
 
 export interface TestApp {
   app: App;
@@ -53,14 +52,7 @@ export function testConfig(dataDir: string, overrides: Record<string, Record<str
 /** Empty (SQLite) unless the suite runs on PostgreSQL: then a schema of its own for every store a test opens. */
 export function testStoreUrl(): string {
   if (process.env.MAILROOM_TEST_STORE !== "postgres") return "";
-  return withSchema(postgresUrl(), `t_${newId().replace(/-/g, "")}`);
-}
-
-/** `url` with the connection's search_path set to `schema` (Mailroom creates the schema at start). */
-export function withSchema(url: string, schema: string): string {
-  const parsed = new URL(url);
-  parsed.searchParams.set("options", `-c search_path=${schema}`);
-  return parsed.toString();
+  return freshStoreUrl("t");
 }
 
 export async function createTestApp(overrides: Record<string, Record<string, unknown>> = {}, options: AppOptions = {}): Promise<TestApp> {

@@ -2,6 +2,8 @@
  * The PostgreSQL test peer: a server the suite may use, at MAILROOM_TEST_PG_URL (scripts/test-postgres.sh starts
  * a throwaway cluster on loopback and prints it). Missing: tests that need it skip, and fail under CI=true.
  */
+import { urlInSchema } from "../../src/db/postgres/adapter.ts";
+import { newId } from "../../src/lib/ids.ts";
 import { peer } from "./peers.ts";
 
 export function postgresUrl(): string {
@@ -12,3 +14,9 @@ export function postgresUrl(): string {
 
 export const postgresPeer = () =>
   peer("PostgreSQL", () => Boolean(process.env.MAILROOM_TEST_PG_URL), "apt-get install postgresql && export MAILROOM_TEST_PG_URL=$(scripts/test-postgres.sh)");
+
+/** A schema name no other store of the run uses. */
+export const freshSchema = (prefix: string) => `${prefix}_${newId().replace(/-/g, "")}`;
+
+/** The URL of a new, empty store: a fresh schema of the test PostgreSQL (or of `base`). */
+export const freshStoreUrl = (prefix: string, base = postgresUrl()) => urlInSchema(base, freshSchema(prefix));

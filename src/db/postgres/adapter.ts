@@ -10,7 +10,7 @@ import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Logger } from "../../lib/logger.ts";
-import { asStoreFault } from "../faults.ts";
+import { asStoreFault, engineCode } from "../faults.ts";
 import { MIGRATIONS } from "../migrations/index.ts";
 import type { Db, Store } from "../store.ts";
 import * as schema from "./schema.ts";
@@ -25,6 +25,13 @@ export interface PostgresOptions {
   url: string;
   poolSize: number;
   logger: Logger;
+}
+
+/** `url` with the store kept in schema `schema` of that database (created at start when missing). */
+export function urlInSchema(url: string, schema: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set("options", `-c search_path=${schema}`);
+  return parsed.toString();
 }
 
 export async function openPostgresStore(options: PostgresOptions): Promise<Store> {
@@ -51,7 +58,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
         try {
           return await pgDb.transaction((tx) => work(tx as unknown as Db));
         } catch (error) {
-          if (attempt < RETRIES && RETRYABLE.has(codeOf(error) ?? "")) continue;
+          if (attempt < RETRIES && RETRYABLE.has(engineCode(error) ?? "")) continue;
           throw asStoreFault(error);
         }
       }
@@ -130,14 +137,6 @@ function createListener(options: PostgresOptions) {
       client = undefined;
     },
   };
-}
-
-function codeOf(error: unknown): string | undefined {
-  for (let current = error; current; current = (current as { cause?: unknown }).cause) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-  }
-  return undefined;
 }
 
 async function migrate(pool: pg.Pool): Promise<void> {

@@ -1,0 +1,23 @@
+/** Mailroom (or another server) as a separate process for the benchmarks: started until its ready line, and the CLI. */
+
+/** Runs `cmd` until a line of its stdout starts with `marker`; the HTTP port is read from `http=host:port`. */
+export async function spawnUntilReady(cmd: string[], env: Record<string, string>, marker: string) {
+  const started = performance.now();
+  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "ignore" });
+  let out = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+    out += decoder.decode(chunk);
+    const line = out.split("\n").find((l) => l.startsWith(marker));
+    if (line) return { proc, line, readyMs: performance.now() - started, port: Number(/http=[^\s]*:(\d+)/.exec(line)?.[1]) };
+  }
+  throw new Error(`${cmd.join(" ")} exited before "${marker}": ${out}`);
+}
+
+/** Runs a command of the executable `binary` to completion; its stdout, or an error with its stderr. */
+export async function cli(binary: string, env: Record<string, string>, args: string[]): Promise<string> {
+  const proc = Bun.spawn([binary, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error(`mailroom ${args.join(" ")} failed: ${await new Response(proc.stderr).text()}`);
+  return out;
+}
