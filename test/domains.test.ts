@@ -198,6 +198,13 @@ describe("verification", () => {
 });
 
 describe("DKIM rotation", () => {
+  test("rotations asked for at once: one starts, the others are 409 conflict, never a 500", async () => {
+    const view = await create();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => t.json("POST", `/v1/domains/${view.id}/dkim/rotate`)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body.name])).toEqual(Array(5).fill([409, "conflict"]));
+  });
+
   test("publishes a new selector beside the old one, which signs once its record is found", async () => {
     const view = await create();
     publish(view);

@@ -37,6 +37,14 @@ const isUnavailable = (code: string) =>
   code === "53200" ||
   ["connection", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND"].includes(code);
 
+/**
+ * A unique key taken by a write that committed first: PostgreSQL's unique_violation (23505), SQLite's UNIQUE and
+ * PRIMARY KEY constraints. A check-then-insert inside one transaction meets it when another instance's (or
+ * connection's) transaction did the same at the same moment — SQLite's single writer never lets that happen,
+ * PostgreSQL's concurrent transactions do.
+ */
+const isTaken = (code: string) => code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+
 /** PostgreSQL text cannot hold NUL (22021), nor bytes invalid in UTF-8 (22P05); SQLite stores both. */
 const isUnstorableText = (code: string) => code === "22021" || code === "22P05";
 
@@ -45,6 +53,7 @@ function storeFault(error: unknown): AppError | undefined {
   if (error instanceof AppError) return undefined;
   const code = engineCode(error);
   if (code === undefined) return undefined;
+  if (isTaken(code)) return new AppError("conflict", "This conflicts with a change made at the same moment; read the current state and try again.", { cause: error });
   if (isUnstorableText(code)) return new AppError("validation_error", "The request holds a NUL or otherwise invalid character.", { cause: error });
   if (isFull(code)) {
     return new AppError("service_unavailable", "The server's storage is full; nothing was stored. Try again later.", {
