@@ -9,7 +9,6 @@ import { openStore } from "./db/open.ts";
 import type { Store, Writer } from "./db/store.ts";
 import { recordSettings } from "./domains/records.ts";
 import { createDomainService, type DomainService } from "./domains/service.ts";
-import { createDkimPool } from "./domains/dkim-pool.ts";
 import { createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
 import { createIdempotency, type Idempotency } from "./idempotency/service.ts";
 import { createEmailService, type EmailService } from "./emails/service.ts";
@@ -38,6 +37,7 @@ import { createTrackingService, type TrackingService } from "./tracking/service.
 import { createWebhookDispatcher, outboxGauges, type WebhookDispatcher } from "./webhooks/dispatcher.ts";
 import { createEndpointGuard } from "./webhooks/guard.ts";
 import { createWebhookService, type WebhookService } from "./webhooks/service.ts";
+import { createCpuPool } from "./workers/pool.ts";
 import { createSigner } from "./webhooks/signing.ts";
 
 export const VERSION = "0.1.0";
@@ -170,8 +170,8 @@ export async function createServices(config: Config, options: AppOptions = {}): 
     },
     logger,
   });
-  const dkim = createDkimPool(new URL("./domains/dkim-worker.ts", import.meta.url));
-  const signer = createOutgoingSigner({ domains, returnPaths: createReturnPathCodec(secrets.deriveKey("return-path")), dkim, clock, logger });
+  const cpu = createCpuPool(new URL("./workers/thread.ts", import.meta.url));
+  const signer = createOutgoingSigner({ domains, returnPaths: createReturnPathCodec(secrets.deriveKey("return-path")), dkim: cpu, clock, logger });
   const liveDeps = { resolver, signer, logger };
   const suppressions = createSuppressionService({ db, writer, clock, events });
   const idempotency = createIdempotency({ db, writer, clock });
@@ -233,6 +233,7 @@ export async function createServices(config: Config, options: AppOptions = {}): 
       metrics.inc("mailroom_emails_accepted_total", {}, count);
       worker.wake();
     },
+    compose: cpu.compose,
     decorate: tracking.decorate,
   });
 
@@ -263,7 +264,7 @@ export async function createServices(config: Config, options: AppOptions = {}): 
   const closeProviders = async () => {
     await capture.close();
     await live.close();
-    dkim.close();
+    cpu.close();
   };
 
   return {

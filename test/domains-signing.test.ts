@@ -128,8 +128,8 @@ describe("mail through the smarthost", () => {
       raw: Buffer.from("From: someone@stranger.test\r\nTo: a@dest.test\r\nSubject: x\r\n\r\nbody\r\n"),
     };
     const { createOutgoingSigner } = await import("../src/domains/signing.ts");
-    const { createDkimPool } = await import("../src/domains/dkim-pool.ts");
-    const dkim = createDkimPool(new URL("../src/domains/dkim-worker.ts", import.meta.url), 1);
+    const { createCpuPool } = await import("../src/workers/pool.ts");
+    const dkim = createCpuPool(new URL("../src/workers/thread.ts", import.meta.url), 1);
     const signer = createOutgoingSigner({ domains: t.app.services.domains, returnPaths: createReturnPathCodec(Buffer.alloc(32)), dkim, clock: t.app.services.clock, logger: t.app.services.logger });
     expect(await signer.prepare(job)).toEqual(job);
     dkim.close();

@@ -19,7 +19,7 @@ import { normalizeDomain } from "../lib/addresses.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { DeliveryJob, Provider } from "../providers/types.ts";
-import type { DkimOptions, DkimPool, DkimResult } from "./dkim-pool.ts";
+import type { CpuPool, DkimOptions, DkimResult } from "../workers/pool.ts";
 import type { DomainService, SigningIdentity } from "./service.ts";
 
 /** Header fields signed when present (From first: RFC 6376 §5.4 requires it). */
@@ -110,7 +110,7 @@ const SIGNATURE_CACHE_SIZE = 256;
 export function createOutgoingSigner(deps: {
   domains: Pick<DomainService, "signingIdentity">;
   returnPaths: ReturnPathCodec;
-  dkim: DkimPool;
+  dkim: Pick<CpuPool, "sign">;
   clock: Clock;
   logger: Logger;
 }): OutgoingSigner {

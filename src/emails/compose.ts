@@ -2,7 +2,8 @@
  * Turns validated fields into the MIME message that is stored and sent, with nodemailer's composer:
  * html with a text alternative (generated from the html when absent), attachments, inline `cid:` parts, custom
  * headers, a Message-ID on the sender's domain, and the decorations of tracking and one-click unsubscribe (the
- * message is composed once and stored, so they are written here). Invariant: Bcc never appears in the output.
+ * message is composed once and stored, so they are written here). It runs on a thread of the CPU pool
+ * (src/workers), so the request is plain data. Invariant: Bcc never appears in the output.
  */
 import { compile } from "html-to-text";
 import MailComposer from "nodemailer/lib/mail-composer";
@@ -33,19 +34,40 @@ export interface MessageDecorations {
   unsubscribeUrl?: string;
 }
 
+/** Everything composition needs, as plain data: it runs on a thread of the CPU pool (src/workers). */
+export interface ComposeRequest {
+  emailId: string;
+  fields: ComposedFields;
+  /** The Date header, epoch ms: fixed at acceptance. */
+  date: number;
+  unsubscribeUrl?: string;
+  /** The html as sent when tracking rewrote it (tracking tokens are minted on the event loop). */
+  trackedHtml?: string;
+}
+
 const UNSUBSCRIBE_PLACEHOLDER = /\{\{\s*unsubscribe_url\s*\}\}/g;
+
+const filler = (unsubscribeUrl: string | undefined) => (content: string) =>
+  // The URL is base64url and path characters only, so it needs no escaping in html.
+  unsubscribeUrl ? content.replace(UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl) : content;
+
+/** The request for one message: applies the decorations that need the event loop (tracked links). */
+export function composeRequest(emailId: string, fields: ComposedFields, date: number, decorations: MessageDecorations = {}): ComposeRequest {
+  const { transformHtml, unsubscribeUrl } = decorations;
+  const trackedHtml = transformHtml ? transformHtml(filler(unsubscribeUrl)(fields.html)) : undefined;
+  return { emailId, fields, date, unsubscribeUrl, trackedHtml };
+}
 
 /**
  * `text` is the text part as stored in the message record: the given one or the one generated from the original
  * html, before placeholders and tracking links are filled in (the record shows what the sender wrote).
  */
-export async function composeMessage(emailId: string, fields: ComposedFields, date: Date, decorations: MessageDecorations = {}): Promise<ComposedMessage> {
+export async function composeMessage(request: ComposeRequest): Promise<ComposedMessage> {
+  const { emailId, fields, unsubscribeUrl } = request;
   const messageId = `<${emailId}@${domainOf(fields.from.address)}>`;
   const text = fields.text ?? htmlToText(fields.html);
-  const { transformHtml, unsubscribeUrl } = decorations;
-  // The URL is base64url and path characters only, so it needs no escaping in html.
-  const fill = (content: string) => (unsubscribeUrl ? content.replace(UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl) : content);
-  const html = transformHtml ? transformHtml(fill(fields.html)) : fill(fields.html);
+  const fill = filler(unsubscribeUrl);
+  const html = request.trackedHtml ?? fill(fields.html);
   // Subject and custom headers are written by the one header encoder (header-encoding.ts), not folded by nodemailer,
   // whose folding leaves lines of whitespace alone when a value holds a long run of spaces.
   const prepared = (key: string, value: string) => ({ key, value: { prepared: true, value: encodeHeaderValue(key, value) } });
@@ -66,7 +88,7 @@ export async function composeMessage(emailId: string, fields: ComposedFields, da
     html,
     text: fill(text),
     messageId,
-    date,
+    date: new Date(request.date),
     headers,
     attachments: fields.attachments.map((a) => ({
       filename: a.filename,

@@ -1,7 +1,7 @@
 /**
  * The one funnel for outgoing mail: `submit` (and `submitBatch`) serve the HTTP API, the CLI and the SMTP relay.
  * It applies the sending policy (scope, verified From domain, recipient limit, size, suppressions), composes the
- * MIME once, and stores message + one delivery row per recipient + events in one durable write.
+ * MIME once (on the CPU pool), and stores message + one delivery row per recipient + events in one durable write.
  * Invariant: when `submit` resolves, the message is committed to disk and will be delivered (or is recorded as
  * suppressed); when it throws, nothing was stored.
  */
@@ -20,7 +20,7 @@ import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { DELIVERIES_DUE } from "../queue/channels.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
-import { composeMessage, type MessageDecorations } from "./compose.ts";
+import { composeRequest, type ComposedMessage, type ComposeRequest, type MessageDecorations } from "./compose.ts";
 import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, readRawMessage, singleFrom } from "./raw-message.ts";
 
@@ -131,6 +131,8 @@ export function createEmailService(deps: {
   limits: EmailLimits;
   /** Called with the number of messages just committed, to wake the delivery worker. */
   onAccepted: (count: number) => void;
+  /** Composes the MIME message (on the CPU pool, off the event loop). */
+  compose: (request: ComposeRequest) => Promise<ComposedMessage>;
   /** Tracking links, open pixel and unsubscribe URL for a message about to be composed (src/tracking). */
   decorate?: (emailId: string, organizationId: string, fields: ComposedFields) => Promise<MessageDecorations | undefined>;
 }): EmailService {
@@ -207,7 +209,7 @@ export function createEmailService(deps: {
     const recipients = distinctAddresses([...fields.to, ...fields.cc, ...fields.bcc]);
     const suppressed = await admitRecipients(actor, recipients);
     const id = newId();
-    const composed = await composeMessage(id, fields, new Date(clock.now()), await deps.decorate?.(id, actor.organizationId, fields));
+    const composed = await deps.compose(composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor.organizationId, fields)));
     assertSize(composed.raw.length);
     return {
       ...origin(id, actor, input.source),

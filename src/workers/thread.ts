@@ -1,0 +1,35 @@
+/**
+ * A thread of the CPU pool (pool.ts): answers each `{id, task}` with `{id, value, error}`. Signing reports
+ * mailauth's first error as the answer's error; composition, the exception's message.
+ * Invariant: every task is answered.
+ */
+import { dkimSign } from "mailauth";
+import { composeMessage } from "../emails/compose.ts";
+import type { Answer, Task } from "./pool.ts";
+
+declare const self: Worker;
+
+const messageOf = (error: unknown) => String((error as { message?: string })?.message ?? error);
+
+async function perform(task: Task): Promise<unknown> {
+  if (task.kind === "compose") {
+    // Buffers arrive as plain Uint8Arrays; nodemailer takes attachment content as a Buffer.
+    const { fields } = task.request;
+    const attachments = fields.attachments.map((a) => ({ ...a, content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength) }));
+    return composeMessage({ ...task.request, fields: { ...fields, attachments } });
+  }
+  const result = await dkimSign(Buffer.from(task.raw), task.options);
+  if (result.errors[0]) throw result.errors[0];
+  return result.signatures;
+}
+
+self.onmessage = async (event: MessageEvent<{ id: number; task: Task }>) => {
+  const { id, task } = event.data;
+  let answer: Answer;
+  try {
+    answer = { id, value: await perform(task), error: null };
+  } catch (error) {
+    answer = { id, value: null, error: messageOf(error) };
+  }
+  postMessage(answer);
+};
