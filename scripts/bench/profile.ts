@@ -57,7 +57,14 @@ export function summarizeProfile(path: string): Array<{ stage: string; share: nu
     const cached = stageCache.get(id);
     if (cached) return cached;
     let stage: string | undefined;
-    for (let at: number | undefined = id; at !== undefined && !stage; at = parentOf.get(at)) stage = stageOf(byId.get(at)!.callFrame);
+    let native = true;
+    for (let at: number | undefined = id; at !== undefined && !stage; at = parentOf.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      // A statement's native step called by the query builder's driver adapter is SQLite's time, not drizzle's.
+      if (native && /drizzle-orm\/bun-sqlite\//.test(frame.url)) stage = "SQLite statements and commits";
+      else stage = stageOf(frame);
+      native &&= !frame.url;
+    }
     stageCache.set(id, stage ?? "runtime (Bun built-ins)");
     return stageCache.get(id)!;
   };

@@ -284,7 +284,7 @@ export function createEmailService(deps: {
   };
 
   const ownEmail = async (actor: Actor, id: string) => {
-    const row = await first(db.select().from(emails).where(and(eq(emails.id, id), eq(emails.organizationId, actor.organizationId))));
+    const [row] = await lookups.email.execute({ id, organizationId: actor.organizationId });
     if (!row) throw new AppError("not_found", "Email not found.");
     return row;
   };
@@ -308,6 +308,58 @@ export function createEmailService(deps: {
   });
 
   const { html: _html, text: _text, ...summaryColumns } = getTableColumns(emails);
+
+  // The look-up and the list are what dashboards poll: prepared once, like the send path's statements.
+  const byId = sql.placeholder("id");
+  const lookups = {
+    email: prepareAs("email_by_id", db.select().from(emails).where(and(eq(emails.id, byId), eq(emails.organizationId, sql.placeholder("organizationId"))))),
+    deliveries: prepareAs("email_deliveries", db.select().from(deliveries).where(eq(deliveries.emailId, byId)).orderBy(asc(deliveries.id))),
+    events: prepareAs("email_events", db.select().from(eventsTable).where(eq(eventsTable.emailId, byId)).orderBy(asc(eventsTable.id))),
+  };
+  type ListParameters = ReturnType<typeof listParameters>;
+  type ListStatement = { execute(values: ListParameters): Promise<Array<Omit<typeof emails.$inferSelect, "html" | "text">>> };
+  const listParameters = (actor: Actor, options: ListOptions) => ({
+    organizationId: actor.organizationId,
+    after: options.after,
+    before: options.before,
+    status: options.status,
+    from: options.from?.toLowerCase(),
+    to: options.to?.toLowerCase(),
+    limit: options.limit + 1,
+  });
+  /** The page's query; `value` gives each parameter, as a placeholder (prepared) or as the value itself. */
+  const listQuery = (options: ListOptions, value: (name: keyof ListParameters) => unknown) => {
+    const conditions: SQL[] = [eq(emails.organizationId, value("organizationId") as string)];
+    if (options.after) conditions.push(lt(emails.id, value("after") as string));
+    if (options.before) conditions.push(gt(emails.id, value("before") as string));
+    if (options.status) conditions.push(eq(emails.status, value("status") as string));
+    if (options.from) conditions.push(sql`lower(${emails.envelopeFrom}) = ${value("from")}`);
+    if (options.to) conditions.push(sql`EXISTS (SELECT 1 FROM deliveries d WHERE d.email_id = ${emails.id} AND lower(d.recipient) = ${value("to")})`);
+    if (options.tag) {
+      const [name, tagValue] = options.tag.split(":", 2);
+      conditions.push(hasTag(db, emails.tags, name!, tagValue));
+    }
+    // `before` pages towards newer messages: read ascending from the cursor, then present newest first.
+    return db
+      .select(summaryColumns)
+      .from(emails)
+      .where(and(...conditions))
+      .orderBy(options.before && !options.after ? asc(emails.id) : desc(emails.id))
+      .limit(value("limit") as number);
+  };
+  /** One prepared statement per combination of filters; a tag filter's SQL differs by engine and value, so it is built per call. */
+  const listStatements = new Map<string, ListStatement>();
+  const listPage = (actor: Actor, options: ListOptions) => {
+    const parameters = listParameters(actor, options);
+    if (options.tag) return listQuery(options, (name) => parameters[name]);
+    const signature = `${(["after", "before", "status", "from", "to"] as const).filter((name) => options[name] !== undefined).join(",")}|${options.before && !options.after}`;
+    let statement = listStatements.get(signature);
+    if (!statement) {
+      statement = prepareAs(`email_list_${listStatements.size}`, listQuery(options, (name) => sql.placeholder(name))) as unknown as ListStatement;
+      listStatements.set(signature, statement);
+    }
+    return statement.execute(parameters);
+  };
 
   return {
     async submit(input, actor, options = {}) {
@@ -353,8 +405,8 @@ export function createEmailService(deps: {
     async get(actor, id) {
       requireScope(actor, "emails:read");
       const row = await ownEmail(actor, id);
-      const recipients = await db.select().from(deliveries).where(eq(deliveries.emailId, id)).orderBy(asc(deliveries.id));
-      const history = await db.select().from(eventsTable).where(eq(eventsTable.emailId, id)).orderBy(asc(eventsTable.id));
+      const recipients = await lookups.deliveries.execute({ id });
+      const history = await lookups.events.execute({ id });
       return {
         ...summary(row),
         html: row.html ?? null,
@@ -372,23 +424,7 @@ export function createEmailService(deps: {
 
     async list(actor, options) {
       requireScope(actor, "emails:read");
-      const conditions: SQL[] = [eq(emails.organizationId, actor.organizationId)];
-      if (options.after) conditions.push(lt(emails.id, options.after));
-      if (options.before) conditions.push(gt(emails.id, options.before));
-      if (options.status) conditions.push(eq(emails.status, options.status));
-      if (options.from) conditions.push(sql`lower(${emails.envelopeFrom}) = ${options.from.toLowerCase()}`);
-      if (options.to) conditions.push(sql`EXISTS (SELECT 1 FROM deliveries d WHERE d.email_id = ${emails.id} AND lower(d.recipient) = ${options.to.toLowerCase()})`);
-      if (options.tag) {
-        const [name, value] = options.tag.split(":", 2);
-        conditions.push(hasTag(db, emails.tags, name!, value));
-      }
-      // `before` pages towards newer messages: read ascending from the cursor, then present newest first.
-      const rows = await db
-        .select(summaryColumns)
-        .from(emails)
-        .where(and(...conditions))
-        .orderBy(options.before && !options.after ? asc(emails.id) : desc(emails.id))
-        .limit(options.limit + 1);
+      const rows = await listPage(actor, options);
       const page = rows.slice(0, options.limit);
       if (options.before && !options.after) page.reverse();
       return { object: "list", data: page.map(summary), has_more: rows.length > options.limit };
