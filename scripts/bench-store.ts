@@ -2,7 +2,7 @@
  * `npm run bench` (store part): the same executable on each engine, measured in one run.
  *   acceptance  durable HTTP sends at c=64 (split over the instances), BENCH_SECONDS (10) each
  *   delivery    BENCH_DELIVERIES (10000) queued messages → Postfix smtp-sink, until none is left
- * for SQLite (this build, and the build of BENCH_BASELINE_REF, default HEAD~1, for the ratio), PostgreSQL with one
+ * for SQLite (this build, and the build of BENCH_BASELINE_REF, default HEAD~1, for the ratio; `off`: none), PostgreSQL with one
  * instance and PostgreSQL with two. PostgreSQL is BENCH_PG_URL, else a throwaway cluster (scripts/test-postgres.sh);
  * BENCH_PG_URL=off measures SQLite only. BENCH_ROUNDS (default 1) repeats every setup, in turn, that many times
  * and reports medians: on a shared 2-core VM single runs differ by ±30 %, so a change is judged on several
@@ -21,6 +21,7 @@ import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad } from "./bench/load.ts";
 import { cli, spawnUntilReady } from "./bench/process.ts";
 import { queueMessages } from "./bench/queue.ts";
+import { record } from "./bench/report.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
@@ -119,7 +120,7 @@ const common = {
   MAILROOM_SECRET_KEY: SECRET,
 };
 const setups: Setup[] = [{ name: "SQLite", binary: BINARY, instances: 1, env: common }];
-const baseline = await buildBaseline(BASELINE_REF);
+const baseline = BASELINE_REF === "off" ? undefined : await buildBaseline(BASELINE_REF);
 if (baseline) setups.unshift({ name: `SQLite, ${BASELINE_REF} build`, binary: baseline, instances: 1, env: common });
 const pg = postgresUrl();
 const inSchema = (url: string) => urlInSchema(url, `bench_${newId().replace(/-/g, "")}`);
@@ -154,6 +155,12 @@ for (const setup of setups) {
   const runs = figures[setup.name]!;
   const deliver = sink ? median(runs.map((r) => r.deliver!)) : undefined;
   const errors = runs.reduce((sum, r) => sum + r.errors, 0);
+  record({
+    measure: `${setup.name}: acceptance / delivery (signed)`,
+    result: `${fmt(median(runs.map((r) => r.accept)))} msg/s (p99 ${fmt(median(runs.map((r) => r.p99)))} ms) / ${deliver ? `${fmt(deliver)} msg/s` : "—"}`,
+    target: "—",
+    met: null,
+  });
   console.log(
     `  ${setup.name.padEnd(28)} accept ${fmt(median(runs.map((r) => r.accept))).padStart(6)} msg/s (p99 ${fmt(median(runs.map((r) => r.p99)), 1)} ms, errors ${errors})   deliver ${deliver ? `${fmt(deliver).padStart(6)} msg/s` : "skipped (no smtp-sink)"}`,
   );

@@ -17,6 +17,7 @@ import { createServices, type Services } from "../src/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { SCOPES, type Actor } from "../src/keys/model.ts";
 import { silentLogger } from "../src/lib/logger.ts";
+import { check, fmt, record } from "./bench/report.ts";
 
 const DELIVERIES = Number(process.env.BENCH_WEBHOOKS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -67,8 +68,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-const fmt = (n: number, digits = 1) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const check = (ok: boolean) => (ok ? "met" : "NOT met");
 
 async function setUp() {
   const dataDir = mkdtempSync(join(tmpdir(), "mailroom-bench-webhooks-"));
@@ -176,9 +175,11 @@ if (process.argv[2] === "--receiver") {
     `(w1) outbox → local receiver: ${fmt(w1.perSecond, 0)} deliveries/s (${DELIVERIES} in ${fmt(w1.seconds, 2)} s, ${w1.failed} not delivered, ` +
       `${w1.attempts} attempts, ${w1.verifyFailures} sampled signatures failed)   [target ≥ 2,000/s: ${check(w1.perSecond >= 2000 && w1.failed === 0)}]`,
   );
+  record({ measure: "webhook deliveries, outbox → local receiver", result: `${fmt(w1.perSecond)}/s (${w1.failed} not delivered)`, target: "≥ 2,000/s", met: w1.perSecond >= 2000 && w1.failed === 0 });
   const w2 = await latency();
   console.log(
     `(w2) event → arrival at ${LIGHT_RATE} events/s for ${SECONDS} s: p50 ${fmt(w2.p50, 2)} ms   p99 ${fmt(w2.p99, 2)} ms   max ${fmt(w2.max, 2)} ms ` +
       `(${w2.samples} samples)   [target p99 ≤ 50 ms: ${check(w2.p99 <= 50)}]`,
   );
+  record({ measure: `webhook event → arrival at ${LIGHT_RATE} events/s`, result: `p99 ${fmt(w2.p99, 1)} ms`, target: "p99 ≤ 50 ms", met: w2.p99 <= 50 });
 }
