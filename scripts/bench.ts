@@ -11,6 +11,7 @@
  * beside SQLite), bench-large-store.ts (1M stored messages) and bench-webhooks.ts.
  * BENCH_SECONDS (default 10) sets each load's duration; BENCH_MESSAGES (default 20000) the delivery runs' size.
  */
+import { Database } from "bun:sqlite";
 import { sql, type SQL } from "drizzle-orm";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -117,7 +118,7 @@ async function deliveryThroughput(provider: "smtp" | "capture") {
   services.worker.start();
   while ((await remaining()) > 0) await Bun.sleep(20);
   const seconds = (performance.now() - started) / 1000;
-  const failed = await count(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status <> 'sent'`);
+  const failed = await count(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status NOT IN ('sent', 'delivered')`);
   await services.worker.stop();
   await services.closeProviders();
   await services.store.close();
@@ -134,20 +135,57 @@ function signingCeiling(): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Acceptance under load from the sources with `bun --cpu-prof`: the top stages of the event loop's busy time. */
-async function acceptanceProfile() {
-  const dataDir = tmp("mailroom-bench-prof-");
+/** Mailroom from its sources under `bun --cpu-prof` while `drive` runs: the top stages of the event loop's busy time. */
+async function profiled(env: Record<string, string>, drive: (port: number) => Promise<void>) {
   const profileDir = tmp("mailroom-bench-cpuprof-");
-  const env = serverEnv(dataDir);
-  const key = await prepareDataDir(env);
   const server = await spawnUntilReady([process.execPath, "--cpu-prof", `--cpu-prof-dir=${profileDir}`, join(ROOT, "src/main.ts"), "serve"], env, "mailroom ready");
-  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  await runLoad(`http://127.0.0.1:${server.port}/v1/emails`, headers, BODY, 64, Math.min(SECONDS, 5));
+  await drive(server.port);
   server.proc.kill("SIGTERM");
   await server.proc.exited;
   const stages = summarizeProfile(profileIn(profileDir));
-  rmSync(dataDir, { recursive: true, force: true });
   rmSync(profileDir, { recursive: true, force: true });
+  return stages;
+}
+
+async function acceptanceProfile() {
+  const dataDir = tmp("mailroom-bench-prof-");
+  const env = serverEnv(dataDir);
+  const key = await prepareDataDir(env);
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const stages = await profiled(env, (port) => runLoad(`http://127.0.0.1:${port}/v1/emails`, headers, BODY, 64, Math.min(SECONDS, 5)).then(() => {}));
+  rmSync(dataDir, { recursive: true, force: true });
+  return stages;
+}
+
+/** Signed delivery of 5,000 queued messages to smtp-sink, profiled from the first claim to the last result. */
+async function deliveryProfile() {
+  const port = await freePort();
+  const sink = Bun.spawn(["smtp-sink", "-u", "nobody", "-c", `127.0.0.1:${port}`, "1024"], { stdout: "ignore", stderr: "ignore" });
+  const dataDir = tmp("mailroom-bench-prof-");
+  const env = serverEnv(dataDir);
+  const config = buildConfig({}, {}, { "": { data_dir: dataDir }, limits: { max_batch_size: 1000 } });
+  const services = await createServices(config, { logger: silentLogger, secretKey: env.MAILROOM_SECRET_KEY });
+  await queueMessages(services, BODY, Math.min(MESSAGES, 5000));
+  await services.closeProviders();
+  await services.store.close();
+  const deliveryEnv = {
+    ...env,
+    MAILROOM_DELIVERY_PROVIDER: "smtp",
+    MAILROOM_DELIVERY_CONCURRENCY: "128",
+    MAILROOM_DELIVERY_PER_DESTINATION_CONCURRENCY: "128",
+    MAILROOM_SMARTHOST_HOST: "127.0.0.1",
+    MAILROOM_SMARTHOST_PORT: String(port),
+    MAILROOM_SMARTHOST_SECURITY: "none",
+    MAILROOM_SMARTHOST_POOL_SIZE: "32",
+  };
+  const database = new Database(join(dataDir, "mailroom.db"), { readonly: true });
+  const queued = () => database.query<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'queued'").get()!.n;
+  const stages = await profiled(deliveryEnv, async () => {
+    while (queued() > 0) await Bun.sleep(50);
+  });
+  database.close();
+  sink.kill();
+  rmSync(dataDir, { recursive: true, force: true });
   return stages;
 }
 
@@ -192,10 +230,13 @@ record({ measure: "cold start to the ready line (median of 7)", result: `${fmt(a
 record({ measure: "idle RSS", result: `${fmt(a.idleRss, 1)} MiB`, target: "≤ 80 MiB", met: a.idleRss <= 80 });
 record({ measure: "RSS under acceptance", result: `${fmt(a.peakRss, 1)} MiB`, target: "≤ 250 MiB", met: a.peakRss <= 250 });
 
-const stages = await acceptanceProfile();
-console.log("(p) CPU profile of acceptance (bun --cpu-prof, event loop busy time by stage):");
-for (const { stage, share } of stages.slice(0, 10)) console.log(`    ${fmt(share * 100, 1).padStart(5)} %  ${stage}`);
-record({ measure: "CPU profile of acceptance, top stages", result: stages.slice(0, 4).map(({ stage, share }) => `${stage} ${fmt(share * 100)} %`).join("; "), target: "—", met: null });
+const profiles = [{ name: "acceptance", stages: await acceptanceProfile() }];
+if (Bun.which("smtp-sink")) profiles.push({ name: "signed delivery", stages: await deliveryProfile() });
+for (const { name, stages } of profiles) {
+  console.log(`(p) CPU profile of ${name} (bun --cpu-prof, event loop busy time by stage):`);
+  for (const { stage, share } of stages.slice(0, 10)) console.log(`    ${fmt(share * 100, 1).padStart(5)} %  ${stage}`);
+  record({ measure: `CPU profile of ${name}, top stages`, result: stages.slice(0, 4).map(({ stage, share }) => `${stage} ${fmt(share * 100)} %`).join("; "), target: "—", met: null });
+}
 
 await runScript("bench-smtp.ts");
 await runScript("bench-store.ts", { BENCH_BASELINE_REF: process.env.BENCH_BASELINE_REF ?? "off" });

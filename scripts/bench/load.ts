@@ -16,19 +16,21 @@ export interface LoadResult {
 }
 
 export async function runLoad(url: string, headers: Record<string, string>, body: string, connections: number, seconds: number): Promise<LoadResult> {
-  if (Bun.which("wrk")) return runWrk(url, headers, body, connections, seconds);
-  return runBunLoad(url, headers, body, connections, seconds);
+  if (Bun.which("wrk")) {
+    const lua = [`wrk.method = "POST"`, `wrk.body = ${JSON.stringify(body)}`, ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)];
+    return runWrk(url, lua, connections, seconds);
+  }
+  return runBunLoad(() => new Request(url, { method: "POST", headers, body }), connections, seconds);
 }
 
-async function runWrk(url: string, headers: Record<string, string>, body: string, connections: number, seconds: number): Promise<LoadResult> {
+/** `lua`: the request part of the wrk script; the reporting part is added here. */
+async function runWrk(url: string, lua: string[], connections: number, seconds: number): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), "mailroom-wrk-"));
-  const script = join(dir, "post.lua");
+  const script = join(dir, "load.lua");
   writeFileSync(
     script,
     [
-      `wrk.method = "POST"`,
-      `wrk.body = ${JSON.stringify(body)}`,
-      ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+      ...lua,
       `done = function(summary, latency, requests)`,
       `  io.write(string.format("RESULT %d %d %d %f %f\\n", summary.requests, summary.duration, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, latency:percentile(50) / 1000, latency:percentile(99) / 1000))`,
       `end`,
@@ -43,7 +45,21 @@ async function runWrk(url: string, headers: Record<string, string>, body: string
   return { tool: "wrk", requestsPerSecond: (requests! - errors!) / (durationUs! / 1e6), p50Ms: p50!, p99Ms: p99!, non2xx: errors! };
 }
 
-async function runBunLoad(url: string, headers: Record<string, string>, body: string, connections: number, seconds: number): Promise<LoadResult> {
+/** GETs of `paths` (picked at random per request) against `base`: wrk when installed, else the Bun loop. */
+export async function runGets(base: string, headers: Record<string, string>, paths: string[], connections: number, seconds: number): Promise<LoadResult> {
+  if (Bun.which("wrk")) {
+    const lua = [
+      `local paths = {${paths.map((p) => JSON.stringify(p)).join(",")}}`,
+      ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+      `request = function() return wrk.format("GET", paths[math.random(#paths)]) end`,
+    ];
+    return runWrk(`${base}/`, lua, connections, seconds);
+  }
+  let turn = 0;
+  return runBunLoad(() => new Request(base + paths[turn++ % paths.length]!, { headers }), connections, seconds);
+}
+
+async function runBunLoad(request: () => Request, connections: number, seconds: number): Promise<LoadResult> {
   const latencies: number[] = [];
   let non2xx = 0;
   const end = performance.now() + seconds * 1000;
@@ -51,7 +67,7 @@ async function runBunLoad(url: string, headers: Record<string, string>, body: st
     Array.from({ length: connections }, async () => {
       while (performance.now() < end) {
         const started = performance.now();
-        const res = await fetch(url, { method: "POST", headers, body });
+        const res = await fetch(request());
         await res.arrayBuffer();
         if (res.status >= 200 && res.status < 300) latencies.push(performance.now() - started);
         else non2xx++;

@@ -23,6 +23,7 @@ interface CpuProfile {
 const STAGES: Array<[RegExp, string]> = [
   [/^\(garbage collector\)$/, "garbage collection"],
   [/^\((idle|program)\)$/, "idle"],
+  [/node_modules\/nodemailer\/.*\/(smtp-connection|smtp-pool|smtp-transport|shared|mailer)\//, "SMTP client (nodemailer)"],
   [/node_modules\/(nodemailer|html-to-text|htmlparser2|domhandler|domutils|entities|selderee|parseley|libmime|libbase64|libqp)\/|src\/emails\/(compose|header-encoding)\.ts/, "MIME composition"],
   [/node_modules\/mailauth\/|src\/domains\/signing\.ts/, "DKIM signing (event loop side)"],
   [/node_modules\/(smtp-server|mailparser)\/|src\/smtp\//, "SMTP server"],

@@ -352,7 +352,7 @@ export function createEmailService(deps: {
   const listPage = (actor: Actor, options: ListOptions) => {
     const parameters = listParameters(actor, options);
     if (options.tag) return listQuery(options, (name) => parameters[name]);
-    const signature = `${(["after", "before", "status", "from", "to"] as const).filter((name) => options[name] !== undefined).join(",")}|${options.before && !options.after}`;
+    const signature = `${(["after", "before", "status", "from", "to"] as const).filter((name) => options[name]).join(",")}|${options.before && !options.after}`;
     let statement = listStatements.get(signature);
     if (!statement) {
       statement = prepareAs(`email_list_${listStatements.size}`, listQuery(options, (name) => sql.placeholder(name))) as unknown as ListStatement;
