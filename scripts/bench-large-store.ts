@@ -19,7 +19,7 @@ import { parseSendRequest } from "../src/emails/validate.ts";
 import { operatorActor } from "../src/keys/model.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runGets, runLoad } from "./bench/load.ts";
-import { cli, spawnUntilReady } from "./bench/process.ts";
+import { BENCH_BODY as BODY, benchServerEnv, cli, spawnUntilReady } from "./bench/process.ts";
 import { check, fmt, record } from "./bench/report.ts";
 
 const MESSAGES = Number(process.env.BENCH_STORE_MESSAGES ?? 1_000_000);
@@ -27,18 +27,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROOT = join(import.meta.dir, "..");
 const BINARY = join(ROOT, "dist", "mailroom");
 const SECRET = Buffer.alloc(32, 7).toString("base64");
-const BODY = JSON.stringify({ from: "Bench <bench@example.com>", to: ["someone@dest.test"], subject: "Benchmark", html: "<p>Hello from the benchmark</p>" });
 const STORE_DIR = join(tmpdir(), `mailroom-bench-large-${MESSAGES}-v${MIGRATIONS.at(-1)!.version}`);
 const BATCH = 100;
-const env = {
-  MAILROOM_HTTP_PORT: "0",
-  MAILROOM_SMTP_SUBMISSION_PORT: "0",
-  MAILROOM_SMTP_SMTPS_PORT: "0",
-  MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "10000000",
-  MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "10000000",
-  MAILROOM_LOG_LEVEL: "warn",
-  MAILROOM_SECRET_KEY: SECRET,
-};
+const env = benchServerEnv(SECRET);
 
 async function buildLargeStore(): Promise<void> {
   const marker = join(STORE_DIR, "complete");

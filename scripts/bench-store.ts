@@ -19,7 +19,7 @@ import { urlInSchema } from "../src/db/postgres/adapter.ts";
 import { newId } from "../src/lib/ids.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad } from "./bench/load.ts";
-import { cli, spawnUntilReady } from "./bench/process.ts";
+import { BENCH_BODY as BODY, benchServerEnv, cli, spawnUntilReady } from "./bench/process.ts";
 import { queueMessages } from "./bench/queue.ts";
 import { record } from "./bench/report.ts";
 
@@ -30,7 +30,6 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const ROOT = join(import.meta.dir, "..");
 const BINARY = join(ROOT, "dist", "mailroom");
 const SECRET = Buffer.alloc(32, 5).toString("base64");
-const BODY = JSON.stringify({ from: "Bench <bench@example.com>", to: ["someone@dest.test"], subject: "Benchmark", html: "<p>Hello from the benchmark</p>" });
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
@@ -110,15 +109,7 @@ function postgresUrl(): string | undefined {
 }
 
 if (!existsSync(BINARY)) await Bun.$`${process.execPath} ${join(ROOT, "scripts/build.ts")}`.quiet();
-const common = {
-  MAILROOM_HTTP_PORT: "0",
-  MAILROOM_SMTP_SUBMISSION_PORT: "0",
-  MAILROOM_SMTP_SMTPS_PORT: "0",
-  MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "10000000",
-  MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "10000000",
-  MAILROOM_LOG_LEVEL: "warn",
-  MAILROOM_SECRET_KEY: SECRET,
-};
+const common = benchServerEnv(SECRET);
 const setups: Setup[] = [{ name: "SQLite", binary: BINARY, instances: 1, env: common }];
 const baseline = BASELINE_REF === "off" ? undefined : await buildBaseline(BASELINE_REF);
 if (baseline) setups.unshift({ name: `SQLite, ${BASELINE_REF} build`, binary: baseline, instances: 1, env: common });

@@ -21,7 +21,7 @@ import { createServices } from "../src/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad, type LoadResult } from "./bench/load.ts";
-import { cli, spawnUntilReady } from "./bench/process.ts";
+import { BENCH_BODY as BODY, benchServerEnv, cli, spawnUntilReady } from "./bench/process.ts";
 import { profileIn, summarizeProfile } from "./bench/profile.ts";
 import { queueMessages } from "./bench/queue.ts";
 import { check, fmt, printReport, record } from "./bench/report.ts";
@@ -31,22 +31,11 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const ROOT = join(import.meta.dir, "..");
 const BINARY = join(ROOT, "dist", "mailroom");
-const BODY = JSON.stringify({ from: "Bench <bench@example.com>", to: ["someone@dest.test"], subject: "Benchmark", html: "<p>Hello from the benchmark</p>" });
 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
-const serverEnv = (dataDir: string) => ({
-  MAILROOM_DATA_DIR: dataDir,
-  MAILROOM_HTTP_PORT: "0",
-  MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "10000000",
-  MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "10000000",
-  MAILROOM_LOG_LEVEL: "warn",
-  MAILROOM_SECRET_KEY: Buffer.alloc(32, 1).toString("base64"),
-  // Ephemeral ports: the benchmark must not need root or collide with a mail server on this machine.
-  MAILROOM_SMTP_SUBMISSION_PORT: "0",
-  MAILROOM_SMTP_SMTPS_PORT: "0",
-});
+const serverEnv = (dataDir: string): Record<string, string> => ({ ...benchServerEnv(Buffer.alloc(32, 1).toString("base64")), MAILROOM_DATA_DIR: dataDir });
 
 /** A data directory with a verified sending domain and a key to send with. */
 async function prepareDataDir(env: Record<string, string>): Promise<string> {

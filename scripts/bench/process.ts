@@ -1,4 +1,23 @@
-/** Mailroom (or another server) as a separate process for the benchmarks: started until its ready line, and the CLI. */
+/**
+ * Mailroom (or another server) as a separate process for the benchmarks: its environment, the message every
+ * benchmark sends, starting it until its ready line, and the CLI.
+ */
+
+/** One small html message, as the API takes it. */
+export const BENCH_BODY = JSON.stringify({ from: "Bench <bench@example.com>", to: ["someone@dest.test"], subject: "Benchmark", html: "<p>Hello from the benchmark</p>" });
+
+/** A server on ephemeral ports (no root, no clash with a mail server here), limits out of the way, quiet logs. */
+export function benchServerEnv(secretKey: string): Record<string, string> {
+  return {
+    MAILROOM_HTTP_PORT: "0",
+    MAILROOM_SMTP_SUBMISSION_PORT: "0",
+    MAILROOM_SMTP_SMTPS_PORT: "0",
+    MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "10000000",
+    MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "10000000",
+    MAILROOM_LOG_LEVEL: "warn",
+    MAILROOM_SECRET_KEY: secretKey,
+  };
+}
 
 /** Runs `cmd` until a line of its stdout starts with `marker`; the HTTP port is read from `http=host:port`. */
 export async function spawnUntilReady(cmd: string[], env: Record<string, string>, marker: string) {
