@@ -37,8 +37,8 @@ import { createTrackingService, type TrackingService } from "./tracking/service.
 import { createWebhookDispatcher, outboxGauges, type WebhookDispatcher } from "./webhooks/dispatcher.ts";
 import { createEndpointGuard } from "./webhooks/guard.ts";
 import { createWebhookService, type WebhookService } from "./webhooks/service.ts";
-import { createCpuPool } from "./workers/pool.ts";
 import { createSigner } from "./webhooks/signing.ts";
+import { createCpuPool } from "./workers/pool.ts";
 
 export const VERSION = "0.1.0";
 const IDEMPOTENCY_PRUNE_MS = 3_600_000;

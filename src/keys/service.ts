@@ -144,7 +144,7 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
       // The index lookup already matched the digest; the constant-time comparison keeps the check itself free of
       // early exits should the lookup ever become a prefix or range scan.
       if (!key || !timingSafeEqual(Buffer.from(key.tokenHash), Buffer.from(digest))) throw reject();
-      // The organisation goes with its keys (ON DELETE CASCADE), so a live key always finds it.
+      // Keys go with their organisation (ON DELETE CASCADE): only a deletion between the two reads finds none.
       const [organization] = await findOrgRateLimit.execute({ id: key.organizationId });
       if (!organization) throw reject();
       touch(key.id);
