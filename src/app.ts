@@ -11,6 +11,7 @@ import { recordSettings } from "./domains/records.ts";
 import { createDomainService, type DomainService } from "./domains/service.ts";
 import { createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
 import { createIdempotency, type Idempotency } from "./idempotency/service.ts";
+import { createInboundService, type InboundService } from "./inbound/service.ts";
 import { createEmailService, type EmailService } from "./emails/service.ts";
 import { createEventLog, type EventLog } from "./events/service.ts";
 import { createHttpApp, listenHttp, type HttpApp } from "./http/app.ts";
@@ -72,6 +73,8 @@ export interface Services {
   /** Sends the webhook outbox. */
   webhookDispatcher: WebhookDispatcher;
   tracking: TrackingService;
+  /** Incoming mail: bounce and complaint reports to return paths. */
+  inbound: InboundService;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -171,7 +174,8 @@ export async function createServices(config: Config, options: AppOptions = {}): 
     logger,
   });
   const cpu = createCpuPool(new URL("./workers/thread.ts", import.meta.url));
-  const signer = createOutgoingSigner({ domains, returnPaths: createReturnPathCodec(secrets.deriveKey("return-path")), dkim: cpu, clock, logger });
+  const returnPaths = createReturnPathCodec(secrets.deriveKey("return-path"));
+  const signer = createOutgoingSigner({ domains, returnPaths, dkim: cpu, clock, logger });
   const liveDeps = { resolver, signer, logger };
   const suppressions = createSuppressionService({ db, writer, clock, events });
   const idempotency = createIdempotency({ db, writer, clock });
@@ -289,6 +293,7 @@ export async function createServices(config: Config, options: AppOptions = {}): 
     webhooks,
     webhookDispatcher,
     tracking,
+    inbound: createInboundService({ writer, clock, events, suppressions, returnPaths, logger, metrics }),
     httpAddress,
     closeProviders,
   };

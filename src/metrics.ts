@@ -12,6 +12,7 @@ const COUNTERS = {
   mailroom_webhook_attempts_total: "Webhook delivery attempts by result.",
   mailroom_smtp_messages_total: "Messages the SMTP relay received (after DATA), by outcome: accepted, rejected (5xx), deferred (4xx).",
   mailroom_smtp_auth_total: "SMTP AUTH attempts, by outcome.",
+  mailroom_inbound_reports_total: "Bounce and complaint reports received, by kind and whether they changed a delivery (ignored: forged, unknown or not a report).",
 };
 
 export function createMailroomMetrics(): Metrics {
