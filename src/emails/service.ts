@@ -352,7 +352,8 @@ export function createEmailService(deps: {
   const listPage = (actor: Actor, options: ListOptions) => {
     const parameters = listParameters(actor, options);
     if (options.tag) return listQuery(options, (name) => parameters[name]);
-    const signature = `${(["after", "before", "status", "from", "to"] as const).filter((name) => options[name]).join(",")}|${options.before && !options.after}`;
+    // The filters present decide the SQL, the order included (it follows from `after` and `before`).
+    const signature = (["after", "before", "status", "from", "to"] as const).filter((name) => options[name]).join(",");
     let statement = listStatements.get(signature);
     if (!statement) {
       statement = prepareAs(`email_list_${listStatements.size}`, listQuery(options, (name) => sql.placeholder(name))) as unknown as ListStatement;

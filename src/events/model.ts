@@ -29,6 +29,14 @@ export interface NewEvent {
   data?: Record<string, unknown>;
 }
 
+/**
+ * The `bounce` of an `email.bounced` event (DESIGN §7, Resend's shape plus Mailroom's `diagnostic_code`): one
+ * builder for the bounces seen during delivery and those reported later by mail.
+ */
+export function bounceData(type: "Permanent" | "Transient" | "Undetermined", subType: string, response: string) {
+  return { type, sub_type: subType, message: response, diagnostic_code: response };
+}
+
 export interface StoredEvent extends Required<Omit<NewEvent, "data">> {
   id: string;
   data: Record<string, unknown>;

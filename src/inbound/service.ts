@@ -9,6 +9,7 @@
 import { eq } from "drizzle-orm";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { ReturnPathCodec } from "../domains/signing.ts";
+import { bounceData } from "../events/model.ts";
 import type { EventLog } from "../events/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -121,7 +122,7 @@ export function createInboundService(deps: {
         }
         const type = outcome === "permanent" ? "Permanent" : "Undetermined";
         if (outcome === "permanent") await setStatus(tx, delivery.id, "bounced", message);
-        await events.append(tx, { ...base, type: "email.bounced", data: { bounce: { type, sub_type: verdict?.subType ?? "Undetermined", message, diagnostic_code: message } } });
+        await events.append(tx, { ...base, type: "email.bounced", data: { bounce: bounceData(type, verdict?.subType ?? "Undetermined", message) } });
         if (outcome === "permanent") await suppressions.addInTransaction(tx, delivery.organizationId, { email: delivery.recipient, origin: "bounce", sourceId: delivery.emailId, reason: message });
         return true;
       });

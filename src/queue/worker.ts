@@ -12,6 +12,7 @@ import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { inJsonArray, lockedForClaim } from "../db/dialect.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import { bounceData } from "../events/model.ts";
 import type { EventLog } from "../events/service.ts";
 import type { KeyMode } from "../keys/model.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -148,7 +149,7 @@ export function createDeliveryWorker(deps: {
         await events.append(tx, {
           ...event,
           type: "email.bounced",
-          data: { bounce: { type, sub_type: result.subType ?? "General", message: result.response, diagnostic_code: result.response }, attempts },
+          data: { bounce: bounceData(type, result.subType ?? "General", result.response), attempts },
         });
       };
       switch (result.outcome) {
