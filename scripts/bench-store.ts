@@ -19,7 +19,7 @@ import { urlInSchema } from "../src/db/postgres/adapter.ts";
 import { newId } from "../src/lib/ids.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad } from "./bench/load.ts";
-import { BENCH_BODY as BODY, benchServerEnv, cli, spawnUntilReady } from "./bench/process.ts";
+import { BENCH_BODY as BODY, benchServerEnv, cli, deliveryEnv, spawnUntilReady, startSmtpSink } from "./bench/process.ts";
 import { queueMessages } from "./bench/queue.ts";
 import { record } from "./bench/report.ts";
 
@@ -72,7 +72,7 @@ async function acceptance(setup: Setup) {
 /** Queues DELIVERIES messages with the workers stopped, then starts the instances and times the queue's drain. */
 async function delivery(setup: Setup, sinkPort: number) {
   const dataDirs = Array.from({ length: setup.instances }, () => tmp("mailroom-bench-store-"));
-  const env: Record<string, string> = { ...setup.env, MAILROOM_DELIVERY_PROVIDER: "smtp", MAILROOM_SMARTHOST_HOST: "127.0.0.1", MAILROOM_SMARTHOST_PORT: String(sinkPort), MAILROOM_SMARTHOST_SECURITY: "none", MAILROOM_SMARTHOST_POOL_SIZE: "32", MAILROOM_DELIVERY_CONCURRENCY: "128", MAILROOM_DELIVERY_PER_DESTINATION_CONCURRENCY: "128" };
+  const env: Record<string, string> = { ...setup.env, ...deliveryEnv(sinkPort) };
   const config = buildConfig({}, {}, { "": { data_dir: dataDirs[0]! }, store: { url: env.MAILROOM_STORE_URL ?? "" }, limits: { max_batch_size: 1000 } });
   const services = await createServices(config, { logger: silentLogger, secretKey: SECRET });
   await queueMessages(services, BODY, DELIVERIES);
@@ -120,15 +120,7 @@ if (pg) {
   setups.push({ name: "PostgreSQL, 2 instances", binary: BINARY, instances: 2, env: { ...common, MAILROOM_STORE_URL: pg } });
 }
 
-let sink: ReturnType<typeof Bun.spawn> | undefined;
-let sinkPort = 0;
-if (Bun.which("smtp-sink")) {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  sinkPort = server.port;
-  server.stop(true);
-  sink = Bun.spawn(["smtp-sink", "-u", "nobody", "-c", `127.0.0.1:${sinkPort}`, "1024"], { stdout: "ignore", stderr: "ignore" });
-  await Bun.sleep(300);
-}
+const sink = await startSmtpSink();
 
 console.log(`\nStore engines — ${SECONDS}s acceptance at c=64, ${DELIVERIES} deliveries to smtp-sink, ${ROUNDS} round(s)${pg ? "" : " (PostgreSQL: not available)"}`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -138,7 +130,7 @@ for (let round = 0; round < ROUNDS; round++) {
     // Each setup on a schema of its own, so none starts with another's rows.
     const fresh = (s: Setup): Setup => (s.env.MAILROOM_STORE_URL ? { ...s, env: { ...s.env, MAILROOM_STORE_URL: inSchema(s.env.MAILROOM_STORE_URL) } } : s);
     const a = await acceptance(fresh(setup));
-    const d = sink ? await delivery(fresh(setup), sinkPort) : undefined;
+    const d = sink ? await delivery(fresh(setup), sink.port) : undefined;
     (figures[setup.name] ??= []).push({ accept: a.perSecond, p99: a.p99, errors: a.errors, deliver: d?.perSecond });
   }
 }
@@ -166,4 +158,4 @@ if (baseline) {
   console.log(`  SQLite this build / ${BASELINE_REF}: accept ${fmt(median(accept), 2)}×${spread(accept)}${sink ? `, deliver ${fmt(median(deliver), 2)}×${spread(deliver)}` : ""}`);
   Bun.spawnSync(["git", "worktree", "remove", "--force", baseline.replace(/\/dist\/mailroom$/, "")], { cwd: ROOT });
 }
-sink?.kill();
+sink?.stop();

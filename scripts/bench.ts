@@ -21,7 +21,7 @@ import { createServices } from "../src/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad, type LoadResult } from "./bench/load.ts";
-import { BENCH_BODY as BODY, benchServerEnv, cli, spawnUntilReady } from "./bench/process.ts";
+import { BENCH_BODY as BODY, benchServerEnv, cli, deliveryEnv, spawnUntilReady, startSmtpSink } from "./bench/process.ts";
 import { profileIn, summarizeProfile } from "./bench/profile.ts";
 import { queueMessages } from "./bench/queue.ts";
 import { check, fmt, printReport, record } from "./bench/report.ts";
@@ -85,26 +85,12 @@ async function acceptance() {
   return { mailroom, naive, coldStartMs: coldStarts[Math.floor(coldStarts.length / 2)]!, idleRss, peakRss };
 }
 
-async function freePort(): Promise<number> {
-  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = server.port;
-  server.stop(true);
-  return port;
-}
-
 /** Queues MESSAGES messages (to 100 domains), then times the worker's drain: through smtp-sink (signed) or captured. */
 async function deliveryThroughput(provider: "smtp" | "capture") {
-  if (provider === "smtp" && !Bun.which("smtp-sink")) return undefined;
-  const port = await freePort();
-  const sink = provider === "smtp" ? Bun.spawn(["smtp-sink", "-u", "nobody", "-c", `127.0.0.1:${port}`, "1024"], { stdout: "ignore", stderr: "ignore" }) : undefined;
-  await Bun.sleep(300);
+  const sink = provider === "smtp" ? await startSmtpSink() : undefined;
+  if (provider === "smtp" && !sink) return undefined;
   const dataDir = tmp("mailroom-bench-b-");
-  const config = buildConfig({}, {}, {
-    "": { data_dir: dataDir },
-    delivery: { provider, concurrency: 128, per_destination_concurrency: 128 },
-    smarthost: { host: "127.0.0.1", port, security: "none", pool_size: 32 },
-    limits: { max_batch_size: 1000 },
-  });
+  const config = buildConfig({}, deliveryEnv(sink?.port), { "": { data_dir: dataDir }, limits: { max_batch_size: 1000 } });
   const services = await createServices(config, { logger: silentLogger, secretKey: Buffer.alloc(32, 2).toString("base64") });
   await queueMessages(services, BODY, MESSAGES);
   const count = async (statement: SQL) => (await services.store.query<{ n: number }>(statement))[0]!.n;
@@ -117,7 +103,7 @@ async function deliveryThroughput(provider: "smtp" | "capture") {
   await services.worker.stop();
   await services.closeProviders();
   await services.store.close();
-  sink?.kill();
+  sink?.stop();
   rmSync(dataDir, { recursive: true, force: true });
   return { perSecond: MESSAGES / seconds, seconds, failed };
 }
@@ -154,8 +140,7 @@ async function acceptanceProfile() {
 
 /** Signed delivery of 5,000 queued messages to smtp-sink, profiled from the first claim to the last result. */
 async function deliveryProfile() {
-  const port = await freePort();
-  const sink = Bun.spawn(["smtp-sink", "-u", "nobody", "-c", `127.0.0.1:${port}`, "1024"], { stdout: "ignore", stderr: "ignore" });
+  const sink = (await startSmtpSink())!;
   const dataDir = tmp("mailroom-bench-prof-");
   const env = serverEnv(dataDir);
   const config = buildConfig({}, {}, { "": { data_dir: dataDir }, limits: { max_batch_size: 1000 } });
@@ -163,23 +148,14 @@ async function deliveryProfile() {
   await queueMessages(services, BODY, Math.min(MESSAGES, 5000));
   await services.closeProviders();
   await services.store.close();
-  const deliveryEnv = {
-    ...env,
-    MAILROOM_DELIVERY_PROVIDER: "smtp",
-    MAILROOM_DELIVERY_CONCURRENCY: "128",
-    MAILROOM_DELIVERY_PER_DESTINATION_CONCURRENCY: "128",
-    MAILROOM_SMARTHOST_HOST: "127.0.0.1",
-    MAILROOM_SMARTHOST_PORT: String(port),
-    MAILROOM_SMARTHOST_SECURITY: "none",
-    MAILROOM_SMARTHOST_POOL_SIZE: "32",
-  };
+  const serving = { ...env, ...deliveryEnv(sink.port) };
   const database = new Database(join(dataDir, "mailroom.db"), { readonly: true });
   const queued = () => database.query<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'queued'").get()!.n;
-  const stages = await profiled(deliveryEnv, async () => {
+  const stages = await profiled(serving, async () => {
     while (queued() > 0) await Bun.sleep(50);
   });
   database.close();
-  sink.kill();
+  sink.stop();
   rmSync(dataDir, { recursive: true, force: true });
   return stages;
 }

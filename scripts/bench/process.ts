@@ -1,6 +1,6 @@
 /**
  * Mailroom (or another server) as a separate process for the benchmarks: its environment, the message every
- * benchmark sends, starting it until its ready line, and the CLI.
+ * benchmark sends, Postfix's smtp-sink as the remote side, starting a server until its ready line, and the CLI.
  */
 
 /** One small html message, as the API takes it. */
@@ -16,6 +16,31 @@ export function benchServerEnv(secretKey: string): Record<string, string> {
     MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "10000000",
     MAILROOM_LOG_LEVEL: "warn",
     MAILROOM_SECRET_KEY: secretKey,
+  };
+}
+
+/** Postfix's smtp-sink on a free loopback port, or undefined when it is not installed. */
+export async function startSmtpSink(): Promise<{ port: number; stop(): void } | undefined> {
+  if (!Bun.which("smtp-sink")) return undefined;
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  const sink = Bun.spawn(["smtp-sink", "-u", "nobody", "-c", `127.0.0.1:${port}`, "1024"], { stdout: "ignore", stderr: "ignore" });
+  await Bun.sleep(300);
+  return { port, stop: () => sink.kill() };
+}
+
+/** The delivery benchmarks' settings: 128 attempts in flight, through the smarthost at `sinkPort` (smtp-sink), or captured without one. */
+export function deliveryEnv(sinkPort?: number): Record<string, string> {
+  const concurrency = { MAILROOM_DELIVERY_CONCURRENCY: "128", MAILROOM_DELIVERY_PER_DESTINATION_CONCURRENCY: "128" };
+  if (sinkPort === undefined) return { ...concurrency, MAILROOM_DELIVERY_PROVIDER: "capture" };
+  return {
+    ...concurrency,
+    MAILROOM_DELIVERY_PROVIDER: "smtp",
+    MAILROOM_SMARTHOST_HOST: "127.0.0.1",
+    MAILROOM_SMARTHOST_PORT: String(sinkPort),
+    MAILROOM_SMARTHOST_SECURITY: "none",
+    MAILROOM_SMARTHOST_POOL_SIZE: "32",
   };
 }
 
