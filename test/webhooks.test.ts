@@ -106,6 +106,20 @@ describe("webhook endpoints", () => {
     expect(deleted.body).toEqual({ object: "webhook", id: created.id, deleted: true });
     expect((await t.json("GET", `/v1/webhooks/${created.id}`)).status).toBe(404);
   });
+
+  test("a test event or replay racing the endpoint's deletion answers 200 or 404, never 500", async () => {
+    for (let round = 0; round < 5; round++) {
+      const created = await register(["email.sent"]);
+      const [sent, deleted] = await Promise.all([t.json("POST", `/v1/webhooks/${created.id}/test`), t.json("DELETE", `/v1/webhooks/${created.id}`)]);
+      expect(deleted.status).toBe(200);
+      expect([200, 404]).toContain(sent.status);
+      const kept = await register(["email.sent"]);
+      const queued = (await t.json("POST", `/v1/webhooks/${kept.id}/test`)).body;
+      await dispatch();
+      const [replayed] = await Promise.all([t.json("POST", `/v1/webhooks/${kept.id}/deliveries/${queued.id}/replay`), t.json("DELETE", `/v1/webhooks/${kept.id}`)]);
+      expect([200, 404]).toContain(replayed.status);
+    }
+  });
 });
 
 describe("fan-out and signing", () => {

@@ -299,9 +299,15 @@ export function createWebhookService(deps: {
       const endpoint = await own(actor, id);
       if (!endpoint.enabled) throw new AppError("conflict", "The webhook is disabled; enable it before sending a test event.");
       const payload = samplePayload(type as EventType, isoTime(clock.now()));
-      const deliveryId = await writer.write(async (tx) => enqueue(tx, id, actor.organizationId, null, payload.type, JSON.stringify(payload)));
+      // Read back inside the write: a DELETE of the endpoint committed right after would take the row with it.
+      const row = await writer.write(async (tx) => {
+        if (!(await findEndpoint(tx, actor.organizationId, id))) return undefined;
+        const deliveryId = await enqueue(tx, id, actor.organizationId, null, payload.type, JSON.stringify(payload));
+        return findDelivery(tx, id, deliveryId);
+      });
+      if (!row) throw new AppError("not_found", "Webhook not found.");
       deps.wake();
-      return toDeliveryView((await findDelivery(db, id, deliveryId))!);
+      return toDeliveryView(row);
     },
 
     async listDeliveries(actor, id, options) {
@@ -324,9 +330,13 @@ export function createWebhookService(deps: {
       const row = await findDelivery(db, id, deliveryId);
       if (!row) throw new AppError("not_found", "Webhook delivery not found.");
       if (row.status === "pending") throw new AppError("conflict", "This delivery is still being attempted; replay it once it has succeeded or failed.");
-      await writer.write((tx) => replayRows(tx, and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, id))));
+      const replayed = await writer.write(async (tx) => {
+        await replayRows(tx, and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, id)));
+        return findDelivery(tx, id, deliveryId);
+      });
+      if (!replayed) throw new AppError("not_found", "Webhook delivery not found.");
       deps.wake();
-      return toDeliveryView((await findDelivery(db, id, deliveryId))!);
+      return toDeliveryView(replayed);
     },
 
     async replayFailed(actor, id) {
