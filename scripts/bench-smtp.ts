@@ -121,6 +121,7 @@ async function mailroom(sinkPort: number, sink: { received: number }) {
     MAILROOM_HTTP_PORT: "0",
     MAILROOM_SMTP_SUBMISSION_PORT: "0",
     MAILROOM_SMTP_SMTPS_PORT: "0",
+    MAILROOM_INBOUND_PORT: "0",
     MAILROOM_SMTP_HOSTNAME: "localhost",
     MAILROOM_DELIVERY_PROVIDER: "smtp",
     MAILROOM_SMARTHOST_HOST: "127.0.0.1",

@@ -11,6 +11,7 @@ import { recordSettings } from "./domains/records.ts";
 import { createDomainService, type DomainService } from "./domains/service.ts";
 import { createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
 import { createIdempotency, type Idempotency } from "./idempotency/service.ts";
+import { createMailbox, type Mailbox } from "./inbound/mailbox.ts";
 import { createInboundService, type InboundService } from "./inbound/service.ts";
 import { createEmailService, type EmailService } from "./emails/service.ts";
 import { createEventLog, type EventLog } from "./events/service.ts";
@@ -19,7 +20,7 @@ import type { KeyMode } from "./keys/model.ts";
 import { createKeyService, type KeyService } from "./keys/service.ts";
 import { createRateLimiter, createStoreRateLimiter, pruneAdmissions, type RateLimiter } from "./limits/rate-limiter.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
-import { createResolver, type DnsResolver } from "./lib/dns.ts";
+import { createResolver, resolveFunction, type DnsResolver } from "./lib/dns.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
 import type { Metrics } from "./lib/metrics.ts";
 import { createMailroomMetrics, registerGauges } from "./metrics.ts";
@@ -32,6 +33,7 @@ import type { Provider } from "./providers/types.ts";
 import { DELIVERIES_DUE, WEBHOOKS_DUE } from "./queue/channels.ts";
 import { createPeriodicJobs, type PeriodicJobs } from "./queue/periodic.ts";
 import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "./queue/worker.ts";
+import { createInboundMx, type InboundMx } from "./smtp/inbound.ts";
 import { createSmtpRelay, type SmtpRelay } from "./smtp/relay.ts";
 import { createSuppressionService, type SuppressionService } from "./suppressions/service.ts";
 import { createTrackingService, type TrackingService } from "./tracking/service.ts";
@@ -46,6 +48,7 @@ const IDEMPOTENCY_PRUNE_MS = 3_600_000;
 /** How often the domain scheduler looks for due DNS checks (their intervals are configured in [domains]). */
 const DOMAIN_CHECK_POLL_MS = 60_000;
 const RATE_LIMIT_PRUNE_MS = 60_000;
+const INBOUND_PRUNE_MS = 3_600_000;
 
 export interface Services {
   config: Config;
@@ -73,8 +76,10 @@ export interface Services {
   /** Sends the webhook outbox. */
   webhookDispatcher: WebhookDispatcher;
   tracking: TrackingService;
-  /** Incoming mail: bounce and complaint reports to return paths. */
+  /** Incoming mail: the funnel for what the MX accepts (reports, replies, other mail to receiving domains). */
   inbound: InboundService;
+  /** Received mail as the API reads it, and its retention. */
+  mailbox: Mailbox;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -91,6 +96,8 @@ export interface App {
   http: HttpApp;
   /** The SMTP relay (submission and smtps listeners). */
   smtp: SmtpRelay;
+  /** The inbound MX listener. */
+  mx: InboundMx;
   /** Starts listeners and workers; resolves with the bound addresses. */
   start(): Promise<Listener[]>;
   stop(): Promise<void>;
@@ -211,6 +218,7 @@ export async function createServices(config: Config, options: AppOptions = {}): 
   });
 
   const httpAddress = { host: config.http.host, port: config.http.port };
+  const publicUrl = () => config.http.public_url.replace(/\/+$/, "") || `http://${httpAddress.host.includes(":") ? `[${httpAddress.host}]` : httpAddress.host}:${httpAddress.port}`;
   const tracking = createTrackingService({
     db,
     writer,
@@ -220,7 +228,7 @@ export async function createServices(config: Config, options: AppOptions = {}): 
     domains,
     secrets,
     logger,
-    publicUrl: () => config.http.public_url.replace(/\/+$/, "") || `http://${httpAddress.host.includes(":") ? `[${httpAddress.host}]` : httpAddress.host}:${httpAddress.port}`,
+    publicUrl,
     scannerWindowMs: config.tracking.scanner_window,
   });
 
@@ -265,6 +273,9 @@ export async function createServices(config: Config, options: AppOptions = {}): 
   // Every event appended from here on fans out to the webhook outbox, in the event's own transaction.
   events.onAppend(webhooks.fanOut);
 
+  const mailbox = createMailbox({ db, writer, clock, linkKey: secrets.deriveKey("inbound-downloads"), publicUrl, retentionMs: config.inbound.retention });
+  periodic.every("inbound-retention", INBOUND_PRUNE_MS, () => mailbox.prune());
+
   const closeProviders = async () => {
     await capture.close();
     await live.close();
@@ -293,7 +304,20 @@ export async function createServices(config: Config, options: AppOptions = {}): 
     webhooks,
     webhookDispatcher,
     tracking,
-    inbound: createInboundService({ writer, clock, events, suppressions, returnPaths, logger, metrics }),
+    inbound: createInboundService({
+      db,
+      writer,
+      clock,
+      events,
+      suppressions,
+      domains,
+      returnPaths,
+      resolve: resolveFunction(resolver),
+      hostname: recordSettings(config).hostname,
+      logger,
+      metrics,
+    }),
+    mailbox,
     httpAddress,
     closeProviders,
   };
@@ -307,17 +331,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const http = createHttpApp({ ...services, version: VERSION, isReady: () => ready });
   const smtp = createSmtpRelay(services);
+  const mx = createInboundMx(services);
   registerGauges(services.metrics, {
     queue: queueGauges(services.store.db, services.clock),
     deliveriesInFlight: () => worker.inFlight,
     outbox: outboxGauges(services.store.db, services.clock),
-    smtpConnections: smtp.connections,
+    smtpConnections: () => [...smtp.connections(), { listener: "mx", open: mx.connections() }],
   });
 
   return {
     services,
     http,
     smtp,
+    mx,
     async start() {
       server = listenHttp(http, logger, {
         hostname: config.http.host,
@@ -326,6 +352,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       });
       services.httpAddress.port = server.port!;
       const relay = await smtp.start();
+      const inboundMx = await mx.start();
       // Other instances sharing the store announce new work at commit; polling covers what is due by time.
       store.listen(DELIVERIES_DUE, worker.wake);
       store.listen(WEBHOOKS_DUE, services.webhookDispatcher.wake);
@@ -333,12 +360,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       services.webhookDispatcher.start();
       services.periodic.start();
       ready = true;
-      return [{ name: "http", host: config.http.host, port: server.port! }, ...relay];
+      return [{ name: "http", host: config.http.host, port: server.port! }, ...relay, ...(inboundMx ? [{ name: "mx", ...inboundMx }] : [])];
     },
     async stop() {
       ready = false;
       // Stop accepting: in-flight requests and SMTP messages finish (their writes commit) before the servers close.
-      await Promise.all([server?.stop(), smtp.stop()]);
+      await Promise.all([server?.stop(), smtp.stop(), mx.stop()]);
       await services.domains.stop();
       await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.periodic.stop()]);
       await services.closeProviders();

@@ -41,7 +41,7 @@ export interface ErrorEntry {
 }
 
 /** Conditions that keep their error's name and HTTP status but have their own SMTP reply. */
-export type ErrorCondition = "storage_full";
+export type ErrorCondition = "storage_full" | "unknown_recipient";
 
 /**
  * Names that cannot arise in an SMTP session (look-ups, idempotency of HTTP requests) still map to a reply so a
@@ -55,7 +55,8 @@ export const ERROR_TABLE: Record<ErrorName, ErrorEntry> = {
   invalid_idempotency_key: { status: 400, reason: "Bad Request", smtp: NOT_ON_SMTP, smtpData: { code: 554, enhanced: "5.6.0" } },
   unauthorized: { status: 401, reason: "Unauthorized", smtp: { code: 535, enhanced: "5.7.8" } },
   insufficient_scope: { status: 403, reason: "Forbidden", smtp: { code: 550, enhanced: "5.7.1" } },
-  not_found: { status: 404, reason: "Not Found", smtp: NOT_ON_SMTP },
+  // The inbound MX refuses a recipient it has no mailbox for (RFC 3463 §3.2: 5.1.1 bad destination mailbox).
+  not_found: { status: 404, reason: "Not Found", smtp: NOT_ON_SMTP, smtpFor: { unknown_recipient: { code: 550, enhanced: "5.1.1" } } },
   method_not_allowed: { status: 405, reason: "Method Not Allowed", smtp: NOT_ON_SMTP },
   invalid_idempotent_request: { status: 409, reason: "Conflict", smtp: { code: 550, enhanced: "5.7.1" } },
   concurrent_idempotent_requests: { status: 409, reason: "Conflict", smtp: { code: 451, enhanced: "4.7.1" } },

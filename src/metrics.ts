@@ -12,7 +12,9 @@ const COUNTERS = {
   mailroom_webhook_attempts_total: "Webhook delivery attempts by result.",
   mailroom_smtp_messages_total: "Messages the SMTP relay received (after DATA), by outcome: accepted, rejected (5xx), deferred (4xx).",
   mailroom_smtp_auth_total: "SMTP AUTH attempts, by outcome.",
-  mailroom_inbound_reports_total: "Bounce and complaint reports received, by kind and whether they changed a delivery (ignored: forged, unknown or not a report).",
+  mailroom_inbound_reports_total: "Bounce and complaint reports received, by kind and reason: applied, repeated (already judged), unknown delivery, no recipient.",
+  mailroom_inbound_messages_total: "Received messages stored (replies and other mail to receiving domains, automatic replies to return paths), by kind.",
+  mailroom_inbound_smtp_total: "Inbound MX transactions after DATA, by outcome: accepted, rejected (5xx), deferred (4xx).",
 };
 
 export function createMailroomMetrics(): Metrics {

@@ -39,7 +39,7 @@ beforeAll(async () => {
   mountPoint = mountSmallDisk();
   const dataDir = mountPoint ? join(mountPoint, "data") : undefined;
   if (dataDir) mkdirSync(dataDir);
-  t = await createTestApp({ ...(dataDir ? { "": { data_dir: dataDir } } : {}), smtp: { submission_port: 0, smtps_port: 0 }, store: { url: "" } });
+  t = await createTestApp({ ...(dataDir ? { "": { data_dir: dataDir } } : {}), smtp: { submission_port: 0, smtps_port: 0 }, inbound: { port: 0 }, store: { url: "" } });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   smtpsPort = (await t.app.start()).find((l) => l.name === "smtps")!.port;
   const { sqlite } = t.app.services.store as SqliteStore;

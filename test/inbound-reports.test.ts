@@ -7,7 +7,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseFieldBlocks, readInboundReport } from "../src/inbound/reports.ts";
+import { parseFieldBlocks, parseReceived, readInboundReport } from "../src/inbound/reports.ts";
+
+const report = async (raw: Buffer) => readInboundReport(await parseReceived(raw), raw);
 
 const fixture = (name: string) => readFileSync(join(import.meta.dir, "fixtures", "inbound", `${name}.eml`));
 const ORIGINAL = "<0190f3a2-b4c5-7d8e-9f0a-1b2c3d4e5f60@example.com>";
@@ -34,7 +36,7 @@ const EXPECTED: Array<[fixture: string, report: Record<string, unknown>]> = [
 
 describe("received reports", () => {
   test.each(EXPECTED)("%s", async (name, expected) => {
-    expect(await readInboundReport(fixture(name))).toMatchObject(expected);
+    expect(await report(fixture(name))).toMatchObject(expected);
   });
 
   test("a DSN's recipient blocks are read unfolded, and the per-message block is not a recipient", () => {
@@ -45,9 +47,9 @@ describe("received reports", () => {
 
   test("malformed input is an ordinary message, not a report, and does not throw", async () => {
     for (const raw of ["", "\0\0\0", "Content-Type: multipart/report; boundary=x\n\n--x\nContent-Type: message/delivery-status\n\n\n--x--", "From: \u00ff\u00fe\n\nbody"]) {
-      const report = await readInboundReport(Buffer.from(raw, "latin1"));
-      expect(["message", "bounce"]).toContain(report.kind);
-      if (report.kind === "bounce") expect(report.recipients.every((r) => r.outcome !== "permanent")).toBe(true);
+      const read = await report(Buffer.from(raw, "latin1"));
+      expect(["message", "bounce"]).toContain(read.kind);
+      if (read.kind === "bounce") expect(read.recipients.every((r) => r.outcome !== "permanent")).toBe(true);
     }
   });
 });

@@ -43,6 +43,13 @@ function report(fixture: string, sent: { messageId: string; returnPath: string }
   return Buffer.from(text);
 }
 
+/** The funnel's outcome for a message that reached one return path or organisation. */
+async function receiveOne(raw: Buffer, envelope: { from: string; to: string[] }) {
+  const outcomes = await t.app.services.inbound.receive(raw, envelope);
+  expect(outcomes).toHaveLength(1);
+  return outcomes[0]!;
+}
+
 const history = async (id: string) => (await t.json("GET", `/v1/emails/${id}`)).body;
 const suppression = async (email: string) => t.json("GET", `/v1/suppressions/${encodeURIComponent(email)}`);
 
@@ -50,8 +57,8 @@ describe("reports to return paths", () => {
   test("a 5.1.1 notification bounces the delivery Permanent and suppresses the recipient, once", async () => {
     const sent = await sendOne();
     const envelope = { from: "", to: [sent.returnPath] };
-    expect(await t.app.services.inbound.receive(report("postfix-5.1.1", sent), envelope)).toMatchObject({ handled: "bounce", outcome: "permanent", changed: true });
-    expect(await t.app.services.inbound.receive(report("postfix-5.1.1", sent), envelope)).toMatchObject({ handled: "bounce", changed: false });
+    expect(await receiveOne(report("postfix-5.1.1", sent), envelope)).toMatchObject({ handled: "bounce", outcome: "permanent", changed: true });
+    expect(await receiveOne(report("postfix-5.1.1", sent), envelope)).toMatchObject({ handled: "bounce", changed: false });
     const record = await history(sent.id);
     expect(record.status).toBe("bounced");
     expect(record.recipients[0]).toMatchObject({ email: "someone@dest.test", status: "bounced" });
@@ -65,7 +72,7 @@ describe("reports to return paths", () => {
 
   test("a delayed notification is history only: no status change, no suppression", async () => {
     const sent = await sendOne();
-    expect(await t.app.services.inbound.receive(report("postfix-4.4.7-delayed", sent), { from: "", to: [sent.returnPath] })).toMatchObject({ outcome: "temporary", changed: true });
+    expect(await receiveOne(report("postfix-4.4.7-delayed", sent), { from: "", to: [sent.returnPath] })).toMatchObject({ outcome: "temporary", changed: true });
     const record = await history(sent.id);
     expect(record.recipients[0].status).toBe("sent");
     expect(record.events.map((e: { type: string }) => e.type)).toContain("email.delivery_delayed");
@@ -74,20 +81,21 @@ describe("reports to return paths", () => {
 
   test("a feedback report names the delivery by its Original-Mail-From: complained and suppressed", async () => {
     const sent = await sendOne();
-    expect(await t.app.services.inbound.receive(report("arf-yahoo", sent), { from: "feedback@arf.mail.yahoo.com", to: ["fbl@example.com"] })).toMatchObject({ handled: "complaint", changed: true });
+    expect(await receiveOne(report("arf-yahoo", sent), { from: "feedback@arf.mail.yahoo.com", to: ["fbl@example.com"] })).toMatchObject({ handled: "complaint", changed: true });
     const record = await history(sent.id);
     expect(record.status).toBe("complained");
     expect(record.recipients[0].status).toBe("complained");
     expect((await suppression("someone@dest.test")).body).toMatchObject({ origin: "complaint" });
   });
 
-  test("a forged token, an unknown delivery and ordinary mail change nothing", async () => {
+  test("a forged token changes nothing; ordinary mail to a return path is stored, linked, and changes nothing", async () => {
     const sent = await sendOne();
     const forged = sent.returnPath.replace(/-[a-z2-7]{16}@/, "-aaaaaaaaaaaaaaaa@");
-    expect(await t.app.services.inbound.receive(report("postfix-5.1.1", sent), { from: "", to: [forged] })).toEqual({ handled: "ignored", reason: "no verified return path" });
-    expect(await t.app.services.inbound.receive(report("ordinary-reply", sent), { from: "someone@dest.test", to: [sent.returnPath] })).toEqual({ handled: "ignored", reason: "not a report" });
+    expect(await receiveOne(report("postfix-5.1.1", sent), { from: "", to: [forged] })).toEqual({ handled: "ignored", reason: "no recipient" });
+    expect(await receiveOne(report("ordinary-reply", sent), { from: "someone@dest.test", to: [sent.returnPath] })).toMatchObject({ handled: "stored", inReplyToEmailId: sent.id });
     const record = await history(sent.id);
     expect(record.status).toBe("sent");
+    expect(record.recipients[0].status).toBe("sent");
     expect((await suppression("someone@dest.test")).status).toBe(404);
   });
 });

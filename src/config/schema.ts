@@ -138,6 +138,18 @@ export const CONFIG_SCHEMA = {
     reverse_lookup: bool(false, "Look up client host names (PTR) through [dns] servers, for logs only."),
     greeting_pause: bool(false, "Wait 100 ms before the greeting to catch clients that talk too soon (a spam-bot trap of little use on AUTH-only ports; it costs clients that connect per message 100 ms each)."),
   },
+  inbound: {
+    enabled: bool(true, "Run the inbound MX: replies to receiving domains, and bounces and complaints to return paths."),
+    host: string("127.0.0.1", "Address the inbound MX listens on (0.0.0.0 for every interface; the MX records point here)."),
+    port: int(25, 0, 65535, "Inbound MX port; other servers deliver to 25 (RFC 5321). 0 picks an ephemeral port (tests). Ports below 1024 need root or CAP_NET_BIND_SERVICE."),
+    max_clients: int(256, 1, 100_000, "Concurrent connections; more are refused with 421."),
+    max_clients_per_ip: int(16, 1, 100_000, "Concurrent connections from one client address (IPv6: one /64); more are refused with 421."),
+    messages_per_ip_per_minute: int(120, 1, 10_000_000, "Messages one client address (IPv6: one /64) may deliver in any sliding 60 s window; more get 451 4.7.1 (try later)."),
+    max_recipients: int(100, 1, 1000, "Recipients per message (RFC 5321 §4.5.3.1.8 asks for at least 100); more get 452 (send them in another transaction)."),
+    max_message_bytes: int(40 * MIB, 1024, 1024 * MIB, "Largest message accepted; bigger ones are refused with 552 5.3.4."),
+    idle_timeout: duration("5m", "A client silent this long is disconnected (RFC 5321 §4.5.3.2.7)."),
+    retention: duration("30d", "Received messages older than this are deleted."),
+  },
 } satisfies Record<string, Record<string, OptionSpec>>;
 
 type Schema = typeof CONFIG_SCHEMA;

@@ -38,6 +38,16 @@ export function lockedForClaim<Q>(db: Db, query: Q, table: unknown): Q {
 }
 
 /**
+ * A read inside a write that keeps the rows it returns from being deleted or changed until the write ends, so rows
+ * the write then inserts referring to them stay valid (PostgreSQL FOR SHARE: a concurrent DELETE waits, or has
+ * already removed the row and the read finds nothing); SQLite's single writer serialises every write already.
+ */
+export function lockedAgainstChange<Q>(db: Db, query: Q): Q {
+  if (engineOf(db) !== "postgres") return query;
+  return (query as unknown as { for(strength: "share"): Q }).for("share");
+}
+
+/**
  * Serialises the transactions that name the same `names` until they end: PostgreSQL takes a transaction-scoped
  * advisory lock per name (in sorted order, so two transactions never wait on each other in a circle); SQLite's
  * single writer serialises every write transaction already.

@@ -31,6 +31,8 @@ export interface DomainView {
   click_tracking: boolean;
   return_path_subdomain: string;
   receiving_enabled: boolean;
+  /** Resend's spelling of the same switches. */
+  capabilities: { sending: "enabled"; receiving: "enabled" | "disabled" };
   records: DnsRecordView[];
   last_checked_at: string | null;
   created_at: string;

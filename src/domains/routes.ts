@@ -12,6 +12,10 @@ const SETTINGS = {
   open_tracking: t.Optional(t.Boolean({ description: "Track opens of mail from this domain by default" })),
   click_tracking: t.Optional(t.Boolean({ description: "Track clicks in mail from this domain by default" })),
   receiving_enabled: t.Optional(t.Boolean({ description: "Accept inbound mail for the domain (adds the Inbound MX record)" })),
+  receiving: t.Optional(t.Boolean({ description: "The same as receiving_enabled" })),
+  capabilities: t.Optional(
+    t.Object({ sending: t.Optional(t.Literal("enabled")), receiving: t.Optional(t.Union([t.Literal("enabled"), t.Literal("disabled")])) }, { description: "Resend's form: receiving enabled or disabled" }),
+  ),
 };
 const CreateSchema = t.Object({ name: t.String({ description: "Domain name; Unicode names are stored as punycode" }), ...SETTINGS }, { additionalProperties: false });
 const UpdateSchema = t.Object(SETTINGS, { additionalProperties: false });

@@ -97,6 +97,12 @@ export interface DomainService {
   assertMaySendFrom(actor: Actor, domain: string): Promise<void>;
   /** The domain's open/click tracking defaults (off for unknown domains, e.g. test-mode sends). */
   trackingDefaults(organizationId: string, domain: string): Promise<{ opens: boolean; clicks: boolean }>;
+  /**
+   * Whether the inbound MX takes mail for `domain` (lower-case punycode): `receiving` with the owning organisation
+   * when receiving is on and the domain is proven its owner's (verified, or its Inbound MX record found);
+   * `off` when it is a domain here that does not receive; `unknown` otherwise.
+   */
+  receivingState(domain: string): Promise<{ state: "receiving" | "off"; organizationId: string } | { state: "unknown" }>;
 }
 
 export function createDomainService(deps: {
@@ -134,6 +140,7 @@ export function createDomainService(deps: {
     click_tracking: row.clickTracking,
     return_path_subdomain: row.returnPathSubdomain,
     receiving_enabled: row.receivingEnabled,
+    capabilities: { sending: "enabled", receiving: row.receivingEnabled ? "enabled" : "disabled" },
     records: expectedRecords(row, keys, settings).map((record) => recordView(record, recordStatus(row.recordStatuses, record))),
     last_checked_at: row.lastCheckedAt ?? null,
     created_at: row.createdAt,
@@ -476,6 +483,14 @@ export function createDomainService(deps: {
     async trackingDefaults(organizationId, domain) {
       const row = await findByName(db, organizationId, domain);
       return row ? { opens: row.openTracking, clicks: row.clickTracking } : { opens: false, clicks: false };
+    },
+
+    async receivingState(domain) {
+      const row = await first(db.select().from(domains).where(eq(domains.name, domain)));
+      if (!row) return { state: "unknown" };
+      // A name any organisation could add is not yet theirs: DKIM and SPF found, or the MX found, prove it.
+      const owned = SENDABLE.has(row.status) || row.recordStatuses.inbound?.status === "verified";
+      return { state: row.receivingEnabled && owned ? "receiving" : "off", organizationId: row.organizationId };
     },
   };
 }

@@ -2,7 +2,8 @@
 import { validationError, type ErrorDetail } from "../errors.ts";
 import type { UpdateDomainInput } from "./model.ts";
 
-const FLAGS = { open_tracking: "openTracking", click_tracking: "clickTracking", receiving_enabled: "receivingEnabled" } as const;
+// `receiving` is the short form; Resend's SDK sends `capabilities: {receiving: "enabled" | "disabled"}`.
+const FLAGS = { open_tracking: "openTracking", click_tracking: "clickTracking", receiving_enabled: "receivingEnabled", receiving: "receivingEnabled" } as const;
 
 /** The settings of a create or update body; `earlier` holds problems already found (unknown fields), reported together. */
 export function parseDomainSettings(body: Record<string, unknown>, earlier: ErrorDetail[] = []): UpdateDomainInput {
@@ -13,6 +14,18 @@ export function parseDomainSettings(body: Record<string, unknown>, earlier: Erro
     if (value === undefined) continue;
     if (typeof value !== "boolean") problems.push({ path: wire, message: "must be true or false" });
     else settings[field] = value;
+  }
+  if (body.capabilities !== undefined) {
+    const capabilities = body.capabilities as Record<string, unknown> | null;
+    if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) problems.push({ path: "capabilities", message: "must be an object" });
+    else {
+      for (const [name, value] of Object.entries(capabilities)) {
+        if (value !== "enabled" && value !== "disabled") problems.push({ path: `capabilities.${name}`, message: 'must be "enabled" or "disabled"' });
+        else if (name === "receiving") settings.receivingEnabled = value === "enabled";
+        else if (name === "sending" && value === "disabled") problems.push({ path: "capabilities.sending", message: "a domain here always sends; delete it to stop" });
+        else if (name !== "sending") problems.push({ path: `capabilities.${name}`, message: "unknown capability; known: sending, receiving" });
+      }
+    }
   }
   if (body.return_path_subdomain !== undefined) {
     if (typeof body.return_path_subdomain !== "string") problems.push({ path: "return_path_subdomain", message: "must be a string" });

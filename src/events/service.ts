@@ -1,6 +1,7 @@
 /**
  * The append-only event log. Every status change of a message, domain or suppression is appended here, inside the
- * caller's transaction, and an email event also sets the message's denormalised `status` (= last event).
+ * caller's transaction, and an email event also sets the message's denormalised `status` (= last event; a reply's
+ * `email.received` in the history of the message it answers leaves that message's status alone).
  * Invariant: events are never updated or deleted; listeners (metrics, the webhook outbox) run in the same
  * transaction, so an event and what it fans out to commit together or not at all.
  */
@@ -42,6 +43,9 @@ const statementsFor = perConnection((tx: Db) => {
   };
 });
 
+/** Events kept in a sent message's history that say nothing of its own fate: a reply to it arrived. */
+const ABOUT_ANOTHER_MESSAGE: ReadonlySet<string> = new Set(["email.received"]);
+
 export function createEventLog(deps: { clock: Clock }): EventLog {
   const listeners: EventListener[] = [];
   return {
@@ -58,7 +62,7 @@ export function createEventLog(deps: { clock: Clock }): EventLog {
       };
       const prepared = statementsFor(tx);
       await prepared.insert.execute(event as unknown as Record<string, unknown>);
-      if (event.emailId && event.type.startsWith("email.")) {
+      if (event.emailId && event.type.startsWith("email.") && !ABOUT_ANOTHER_MESSAGE.has(event.type)) {
         await prepared.setStatus.execute({ status: event.type.slice("email.".length), updatedAt: createdAt, emailId: event.emailId });
       }
       for (const listener of listeners) await listener(tx, event);

@@ -11,6 +11,8 @@ import type { Idempotency } from "../idempotency/service.ts";
 import { emailRoutes } from "../emails/routes.ts";
 import type { EmailService } from "../emails/service.ts";
 import { AppError, validationError } from "../errors.ts";
+import { inboundRoutes } from "../inbound/routes.ts";
+import type { Mailbox } from "../inbound/mailbox.ts";
 import { keyRoutes } from "../keys/routes.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
@@ -41,6 +43,7 @@ export interface HttpDeps {
   domains: DomainService;
   webhooks: WebhookService;
   tracking: TrackingService;
+  mailbox: Mailbox;
   version: string;
   /** False while starting or shutting down: /readyz answers 503. */
   isReady: () => boolean;
@@ -123,6 +126,8 @@ export function createHttpApp(deps: HttpDeps) {
       detail: { tags: ["Operations"], summary: "Prometheus metrics" },
     })
     .use(docsRoutes(deps.version))
+    // Before the emails' routes: `/v1/emails/receiving…` is not an email id.
+    .use(inboundRoutes(deps))
     .use(emailRoutes(deps))
     .use(keyRoutes(deps))
     .use(suppressionRoutes(deps))

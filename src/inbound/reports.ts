@@ -133,10 +133,17 @@ function nonStandardBounce(mail: ParsedMail): BouncedRecipient[] {
   return [{ recipient, status: reply[2] ?? null, action: code >= 500 ? "failed" : "delayed", diagnostic: reply[0].trim(), outcome, subType: verdict.subType ?? "General" }];
 }
 
-export async function readInboundReport(raw: Buffer): Promise<InboundReport> {
+/**
+ * Parses a received message once for everything the inbound funnel reads: delivery-status parts kept as parts,
+ * inline images left as `cid:` references and no html made up from the text (the stored record keeps what was sent).
+ */
+export async function parseReceived(raw: Buffer): Promise<ParsedMail> {
   // Loaded on first use, as everywhere else: mailparser is a large part of the cold start.
   const { simpleParser } = await import("mailparser");
-  const mail = await simpleParser(raw, { keepDeliveryStatus: true, skipImageLinks: true, skipTextToHtml: true });
+  return simpleParser(raw, { keepDeliveryStatus: true, skipImageLinks: true, skipTextToHtml: true });
+}
+
+export function readInboundReport(mail: ParsedMail, raw: Buffer): InboundReport {
   const contentType = String((mail.headers.get("content-type") as { value?: string; params?: Record<string, string> } | undefined)?.value ?? "").toLowerCase();
   const reportType = ((mail.headers.get("content-type") as { params?: Record<string, string> } | undefined)?.params?.["report-type"] ?? "").toLowerCase();
   const attachments = mail.attachments ?? [];

@@ -1,80 +1,113 @@
 /**
- * The one funnel for incoming mail, `inbound.receive(raw, envelope)` (the MX listener's and the tests'). This part
- * handles what comes back to return paths: a delivery status notification or a feedback report about a delivery
- * changes that delivery — bounced (Permanent: + suppression), delivery_delayed, or complained (+ suppression) —
- * with its event, in one write. Invariants: only a return-path token whose MAC verifies (signing.ts) names a
- * delivery, so forged and misdirected reports (backscatter) change nothing; a delivery is bounced (Permanent) or
- * complained about once, however often the report arrives; nothing a report says suppresses unless it is definite.
+ * The one funnel for incoming mail, `inbound.receive(raw, envelope)` (the MX listener's and the tests'), and the
+ * check the listener makes at RCPT (`acceptRecipient`).
+ *
+ * - To a return path (`bounces+<token>@…`): a delivery status notification or feedback report changes the
+ *   delivery the token names — bounced (Permanent: + suppression), delivery_delayed, or complained
+ *   (+ suppression) — with its event, in one write; anything else there (an out-of-office, a challenge-response, a
+ *   person answering the envelope sender) is stored as received mail in the history of the message it answers.
+ * - To a receiving domain: a report about a message the domain's organisation sent (named by its quoted return
+ *   path or returned Message-ID) is applied the same way; everything else is stored with its authentication
+ *   results, linked to the sent message it answers (In-Reply-To, References), and emits `email.received`.
+ *
+ * Invariants: only a return-path token whose MAC verifies names a delivery, and a report to a domain only
+ * reaches its own organisation's messages, so forged and misdirected reports (backscatter) change nothing; a
+ * delivery is bounced (Permanent) or complained about once, however often the report arrives; nothing a report
+ * says suppresses unless it is definite; what is accepted and not applied as a report is stored, never dropped.
  */
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
+import type { ParsedMail } from "mailparser";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import type { DomainService } from "../domains/service.ts";
 import type { ReturnPathCodec } from "../domains/signing.ts";
+import { AppError } from "../errors.ts";
 import { bounceData } from "../events/model.ts";
 import type { EventLog } from "../events/service.ts";
+import { normalizeAddress } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
+import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
-import { readInboundReport, type BouncedRecipient, type InboundReport } from "./reports.ts";
+import type { AutoReplyKind, ReceivedAuthentication } from "./model.ts";
+import { authenticateReceived, readReceived, type SessionFacts } from "./received.ts";
+import { parseReceived, readInboundReport, type BouncedRecipient, type InboundReport } from "./reports.ts";
 
 export interface InboundEnvelope {
   /** MAIL FROM; empty for notifications (RFC 5321 §4.5.5). */
   from: string;
+  /** The accepted RCPT TO addresses. */
   to: string[];
+  /** The SMTP client's address and EHLO name, for SPF; absent when the message did not come over SMTP (tests). */
+  client?: { address: string; helo: string };
 }
 
-/** What became of a received message. */
+/** What became of a received message, once per return path or organisation it reached. */
 export type InboundOutcome =
   | { handled: "bounce"; deliveryId: string; outcome: BouncedRecipient["outcome"]; changed: boolean }
   | { handled: "complaint"; deliveryId: string; changed: boolean }
-  | { handled: "ignored"; reason: "no verified return path" | "not a report" | "unknown delivery" };
+  | { handled: "stored"; receivedEmailId: string; organizationId: string; inReplyToEmailId: string | null }
+  | { handled: "ignored"; reason: "unknown delivery" | "no recipient" };
 
 export interface InboundService {
-  receive(raw: Buffer, envelope: InboundEnvelope): Promise<InboundOutcome>;
+  /** Throws the refusal for a recipient the MX does not take mail for; resolves when it does. */
+  acceptRecipient(address: string): Promise<void>;
+  receive(raw: Buffer, envelope: InboundEnvelope): Promise<InboundOutcome[]>;
 }
 
 /** Statuses a late report may still change: the delivery left (or is leaving) and has not been judged yet. */
 const REPORTABLE = new Set(["queued", "deferred", "sent", "delivered"]);
 
+interface DeliveryRef {
+  id: string;
+  emailId: string;
+  organizationId: string;
+  recipient: string;
+  status: string;
+}
+
+const RETURN_PATH_LOCAL = /^bounces\+/i;
+
 export function createInboundService(deps: {
+  db: Db;
   writer: Writer;
   clock: Clock;
   events: EventLog;
   suppressions: SuppressionService;
+  domains: DomainService;
   returnPaths: ReturnPathCodec;
+  /** The configured resolver as mailauth calls it. */
+  resolve: (name: string, rrtype: string) => Promise<unknown>;
+  /** This server's name in Authentication-Results. */
+  hostname: string;
   logger: Logger;
   metrics: Metrics;
 }): InboundService {
-  const { writer, clock, events, suppressions, returnPaths, logger, metrics } = deps;
+  const { db, writer, clock, events, suppressions, domains, returnPaths, logger, metrics } = deps;
+  const { deliveries, emails } = tablesOf(db);
 
-  /** The delivery a report concerns: the envelope's return path, else the one the report quotes (feedback loops). */
-  const deliveryOf = (envelope: InboundEnvelope, report: InboundReport) => {
-    const quoted = report.kind === "complaint" ? [report.originalMailFrom ?? ""] : [];
-    for (const address of [...envelope.to, ...quoted]) {
-      const parsed = returnPaths.parse(address);
-      if (parsed) return parsed.deliveryId;
+  const count = (kind: string, reason: string) => metrics.inc("mailroom_inbound_reports_total", { kind, reason });
+
+  const deliveryColumns = { id: deliveries.id, emailId: deliveries.emailId, organizationId: deliveries.organizationId, recipient: deliveries.recipient, status: deliveries.status };
+  const findDelivery = (tx: Db, deliveryId: string) => first(tx.select(deliveryColumns).from(deliveries).where(eq(deliveries.id, deliveryId)));
+
+  /**
+   * The organisation's delivery a report to one of its domains concerns: its quoted return path (a feedback loop's
+   * Original-Mail-From), else the returned Message-ID's message and the recipient the report names (or its only one).
+   */
+  const deliveryForDomainReport = async (organizationId: string, report: Extract<InboundReport, { kind: "bounce" | "complaint" }>) => {
+    const quoted = report.kind === "complaint" && report.originalMailFrom ? returnPaths.parse(report.originalMailFrom) : null;
+    if (quoted) {
+      const delivery = await findDelivery(db, quoted.deliveryId);
+      return delivery?.organizationId === organizationId ? delivery : undefined;
     }
-    return null;
+    if (!report.originalMessageId) return undefined;
+    const email = await first(db.select({ id: emails.id }).from(emails).where(and(eq(emails.messageId, report.originalMessageId), eq(emails.organizationId, organizationId))));
+    if (!email) return undefined;
+    const rows = await db.select(deliveryColumns).from(deliveries).where(eq(deliveries.emailId, email.id));
+    const named = report.kind === "complaint" ? [report.recipient] : report.recipients.map((r) => r.recipient);
+    return rows.find((row) => named.includes(row.recipient)) ?? (rows.length === 1 ? rows[0] : undefined);
   };
-
-  const ignored = (reason: Extract<InboundOutcome, { handled: "ignored" }>["reason"]): InboundOutcome => {
-    metrics.inc("mailroom_inbound_reports_total", { kind: "ignored", reason });
-    return { handled: "ignored", reason };
-  };
-
-  /** Applies the report to the delivery in one write; false when the delivery was already judged. */
-  const apply = (deliveryId: string, change: (tx: Db, delivery: { id: string; emailId: string; organizationId: string; recipient: string; status: string }) => Promise<boolean>) =>
-    writer.write(async (tx) => {
-      const { deliveries } = tablesOf(tx);
-      const delivery = await first(
-        tx
-          .select({ id: deliveries.id, emailId: deliveries.emailId, organizationId: deliveries.organizationId, recipient: deliveries.recipient, status: deliveries.status })
-          .from(deliveries)
-          .where(eq(deliveries.id, deliveryId)),
-      );
-      if (!delivery) return undefined;
-      return change(tx, delivery);
-    });
 
   const setStatus = (tx: Db, deliveryId: string, status: string, response: string | null) => {
     const { deliveries } = tablesOf(tx);
@@ -84,51 +117,215 @@ export function createInboundService(deps: {
       .where(eq(deliveries.id, deliveryId));
   };
 
-  return {
-    async receive(raw, envelope) {
-      const report = await readInboundReport(raw);
-      if (report.kind !== "bounce" && report.kind !== "complaint") return ignored("not a report");
-      const deliveryId = deliveryOf(envelope, report);
-      if (!deliveryId) {
-        logger.warn("inbound report without a verified return path ignored", { kind: report.kind, envelope_from: envelope.from });
-        return ignored("no verified return path");
-      }
-
-      if (report.kind === "complaint") {
-        const changed = await apply(deliveryId, async (tx, delivery) => {
-          if (delivery.status === "complained") return false;
-          await setStatus(tx, delivery.id, "complained", null);
-          const base = { organizationId: delivery.organizationId, emailId: delivery.emailId, recipient: delivery.recipient };
-          await events.append(tx, { ...base, type: "email.complained", data: { complaint: { type: report.feedbackType } } });
-          await suppressions.addInTransaction(tx, delivery.organizationId, { email: delivery.recipient, origin: "complaint", sourceId: delivery.emailId, reason: `feedback report: ${report.feedbackType}` });
-          return true;
-        });
-        if (changed === undefined) return ignored("unknown delivery");
-        metrics.inc("mailroom_inbound_reports_total", { kind: "complaint", reason: changed ? "applied" : "repeated" });
-        return { handled: "complaint", deliveryId, changed };
-      }
-
-      // The token names the delivery, so one recipient's verdict applies; a definite one wins over an undecided one.
-      const verdict = report.recipients.find((r) => r.outcome === "permanent") ?? report.recipients.find((r) => r.outcome === "temporary") ?? report.recipients[0];
-      const outcome = verdict?.outcome ?? "undetermined";
-      const message = verdict?.diagnostic ?? verdict?.status ?? "bounce report without a diagnostic";
-      const changed = await apply(deliveryId, async (tx, delivery) => {
-        if (!REPORTABLE.has(delivery.status)) return false;
+  /** Applies a report to the delivery in one write: its status, event and suppression, unless already judged. */
+  const applyReport = async (deliveryId: string, report: Extract<InboundReport, { kind: "bounce" | "complaint" }>): Promise<InboundOutcome> => {
+    if (report.kind === "complaint") {
+      const changed = await writer.write(async (tx) => {
+        const delivery = await findDelivery(tx, deliveryId);
+        if (!delivery) return undefined;
+        if (delivery.status === "complained") return false;
+        await setStatus(tx, delivery.id, "complained", null);
         const base = { organizationId: delivery.organizationId, emailId: delivery.emailId, recipient: delivery.recipient };
-        if (outcome === "temporary") {
-          // The remote side is still retrying; the delivery stays as it is and only its history says so.
-          await events.append(tx, { ...base, type: "email.delivery_delayed", data: { response: message, status: verdict?.status ?? null } });
-          return true;
-        }
-        const type = outcome === "permanent" ? "Permanent" : "Undetermined";
-        if (outcome === "permanent") await setStatus(tx, delivery.id, "bounced", message);
-        await events.append(tx, { ...base, type: "email.bounced", data: { bounce: bounceData(type, verdict?.subType ?? "Undetermined", message) } });
-        if (outcome === "permanent") await suppressions.addInTransaction(tx, delivery.organizationId, { email: delivery.recipient, origin: "bounce", sourceId: delivery.emailId, reason: message });
+        await events.append(tx, { ...base, type: "email.complained", data: { complaint: { type: report.feedbackType } } });
+        await suppressions.addInTransaction(tx, delivery.organizationId, { email: delivery.recipient, origin: "complaint", sourceId: delivery.emailId, reason: `feedback report: ${report.feedbackType}` });
         return true;
       });
-      if (changed === undefined) return ignored("unknown delivery");
-      metrics.inc("mailroom_inbound_reports_total", { kind: `bounce_${outcome}`, reason: changed ? "applied" : "repeated" });
-      return { handled: "bounce", deliveryId, outcome, changed };
+      if (changed === undefined) return ignoredUnknown("complaint");
+      count("complaint", changed ? "applied" : "repeated");
+      return { handled: "complaint", deliveryId, changed };
+    }
+
+    // The token names the delivery, so one recipient's verdict applies; a definite one wins over an undecided one.
+    const verdict = report.recipients.find((r) => r.outcome === "permanent") ?? report.recipients.find((r) => r.outcome === "temporary") ?? report.recipients[0];
+    const outcome = verdict?.outcome ?? "undetermined";
+    const message = verdict?.diagnostic ?? verdict?.status ?? "bounce report without a diagnostic";
+    const changed = await writer.write(async (tx) => {
+      const delivery = await findDelivery(tx, deliveryId);
+      if (!delivery) return undefined;
+      if (!REPORTABLE.has(delivery.status)) return false;
+      const base = { organizationId: delivery.organizationId, emailId: delivery.emailId, recipient: delivery.recipient };
+      if (outcome === "temporary") {
+        // The remote side is still retrying; the delivery stays as it is and only its history says so.
+        await events.append(tx, { ...base, type: "email.delivery_delayed", data: { response: message, status: verdict?.status ?? null } });
+        return true;
+      }
+      const type = outcome === "permanent" ? "Permanent" : "Undetermined";
+      if (outcome === "permanent") await setStatus(tx, delivery.id, "bounced", message);
+      await events.append(tx, { ...base, type: "email.bounced", data: { bounce: bounceData(type, verdict?.subType ?? "Undetermined", message) } });
+      if (outcome === "permanent") await suppressions.addInTransaction(tx, delivery.organizationId, { email: delivery.recipient, origin: "bounce", sourceId: delivery.emailId, reason: message });
+      return true;
+    });
+    if (changed === undefined) return ignoredUnknown(`bounce_${outcome}`);
+    count(`bounce_${outcome}`, changed ? "applied" : "repeated");
+    return { handled: "bounce", deliveryId, outcome, changed };
+  };
+
+  const ignoredUnknown = (kind: string): InboundOutcome => {
+    count(kind, "unknown delivery");
+    return { handled: "ignored", reason: "unknown delivery" };
+  };
+
+  /** The organisation's sent message this one answers: the newest of its In-Reply-To and References it sent. */
+  const answeredEmail = async (organizationId: string, answers: string[]) => {
+    if (!answers.length) return null;
+    const rows = await db
+      .select({ id: emails.id, messageId: emails.messageId })
+      .from(emails)
+      .where(and(inArray(emails.messageId, answers.slice(0, 100)), eq(emails.organizationId, organizationId)));
+    return answers.map((answer) => rows.find((row) => row.messageId === answer)?.id).find(Boolean) ?? null;
+  };
+
+  /** Stores the message for one organisation and appends its `email.received`, in one write. */
+  const store = async (input: {
+    organizationId: string;
+    raw: Buffer;
+    mail: ParsedMail;
+    envelope: InboundEnvelope;
+    receivedFor: string[];
+    authentication: ReceivedAuthentication;
+    autoReply: AutoReplyKind | null;
+    /** The sent message it answers when the return path it came to already says so. */
+    answers?: string;
+  }): Promise<InboundOutcome> => {
+    const fields = readReceived(input.mail);
+    const inReplyToEmailId = input.answers ?? (await answeredEmail(input.organizationId, fields.answers));
+    const id = newId();
+    const createdAt = isoTime(clock.now());
+    const row = {
+      id,
+      organizationId: input.organizationId,
+      inReplyToEmailId,
+      messageId: fields.messageId,
+      envelopeFrom: input.envelope.from,
+      receivedFor: input.receivedFor,
+      fromHeader: fields.fromHeader,
+      to: fields.to,
+      cc: fields.cc,
+      bcc: fields.bcc,
+      replyTo: fields.replyTo,
+      subject: fields.subject,
+      html: fields.html,
+      text: fields.text,
+      headers: fields.headers,
+      attachments: fields.attachments,
+      authentication: input.authentication,
+      autoReply: input.autoReply,
+      clientAddress: input.envelope.client?.address ?? "",
+      size: input.raw.length,
+      createdAt,
+    };
+    await writer.write(async (tx) => {
+      const { receivedEmails, receivedContents } = tablesOf(tx);
+      await tx.insert(receivedEmails).values(row);
+      await tx.insert(receivedContents).values({ receivedEmailId: id, raw: input.raw });
+      await events.append(tx, { organizationId: input.organizationId, emailId: inReplyToEmailId, type: "email.received", data: receivedEventData(row) });
+    });
+    metrics.inc("mailroom_inbound_messages_total", { kind: input.autoReply ?? "message" });
+    logger.info("inbound message stored", { received_email_id: id, organization_id: input.organizationId, size: input.raw.length, in_reply_to_email_id: inReplyToEmailId });
+    return { handled: "stored", receivedEmailId: id, organizationId: input.organizationId, inReplyToEmailId };
+  };
+
+  const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
+
+  return {
+    async acceptRecipient(address) {
+      if (returnPaths.parse(address)) return;
+      const [local = "", domain = ""] = [address.slice(0, address.lastIndexOf("@")), domainOf(address)];
+      if (RETURN_PATH_LOCAL.test(local)) throw new AppError("not_found", "No such return path here.", { condition: "unknown_recipient" });
+      const normalized = normalizeAddress(address);
+      if ("error" in normalized) throw new AppError("not_found", "No such mailbox here.", { condition: "unknown_recipient" });
+      const receiving = await domains.receivingState(domain);
+      if (receiving.state === "receiving") return;
+      // Never an open relay: mail for a name this server does not receive for is refused, whoever sends it.
+      throw new AppError("insufficient_scope", receiving.state === "off" ? `Receiving is not enabled for ${domain}.` : `Relaying denied: this server does not accept mail for ${domain}.`);
     },
+
+    async receive(raw, envelope) {
+      const mail = await parseReceived(raw);
+      const report = readInboundReport(mail, raw);
+      const isReport = report.kind === "bounce" || report.kind === "complaint";
+      const autoReply: AutoReplyKind | null = report.kind === "auto_reply" ? (report.challenge ? "challenge_response" : "auto_reply") : null;
+      const outcomes: InboundOutcome[] = [];
+      let authentication: ReceivedAuthentication | undefined;
+      const authenticated = async () =>
+        (authentication ??= await authenticateReceived(
+          raw,
+          { clientAddress: envelope.client?.address ?? "127.0.0.1", helo: envelope.client?.helo ?? "localhost", sender: envelope.from, mta: deps.hostname } satisfies SessionFacts,
+          deps.resolve,
+        ));
+
+      const returnPathTo = new Map<string, string>();
+      const byOrganization = new Map<string, string[]>();
+      for (const address of envelope.to) {
+        const parsed = returnPaths.parse(address);
+        if (parsed) {
+          returnPathTo.set(parsed.deliveryId, address);
+          continue;
+        }
+        const receiving = await domains.receivingState(domainOf(address));
+        // A domain switched off between RCPT and now keeps what it accepted: its owner is still known.
+        if (receiving.state === "unknown") continue;
+        byOrganization.set(receiving.organizationId, [...(byOrganization.get(receiving.organizationId) ?? []), address]);
+      }
+      if (returnPathTo.size === 0 && byOrganization.size === 0) {
+        logger.warn("inbound message for no known recipient ignored", { kind: report.kind, envelope_from: envelope.from, recipients: envelope.to.length });
+        count(report.kind, "no recipient");
+        return [{ handled: "ignored", reason: "no recipient" }];
+      }
+
+      for (const [deliveryId, address] of returnPathTo) {
+        if (isReport) {
+          outcomes.push(await applyReport(deliveryId, report));
+          continue;
+        }
+        const delivery = await findDelivery(db, deliveryId);
+        if (!delivery) {
+          outcomes.push(ignoredUnknown(autoReply ?? "message"));
+          continue;
+        }
+        outcomes.push(await store({ organizationId: delivery.organizationId, raw, mail, envelope, receivedFor: [address], authentication: await authenticated(), autoReply, answers: delivery.emailId }));
+      }
+
+      for (const [organizationId, addresses] of byOrganization) {
+        const delivery = isReport ? await deliveryForDomainReport(organizationId, report) : undefined;
+        if (delivery && isReport) {
+          outcomes.push(await applyReport(delivery.id, report));
+          continue;
+        }
+        outcomes.push(await store({ organizationId, raw, mail, envelope, receivedFor: addresses, authentication: await authenticated(), autoReply }));
+      }
+      return outcomes;
+    },
+  };
+}
+
+/** The `email.received` payload: Resend's received-email data, with Mailroom's link to the answered message. */
+export function receivedEventData(row: {
+  id: string;
+  createdAt: string;
+  fromHeader: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  receivedFor: string[];
+  messageId: string | null;
+  subject: string;
+  attachments: Array<{ id: string; filename: string | null; content_type: string; content_disposition: string; content_id: string | null }>;
+  inReplyToEmailId: string | null;
+  autoReply: string | null;
+}) {
+  return {
+    email_id: row.id,
+    created_at: row.createdAt,
+    from: row.fromHeader,
+    to: row.to,
+    bcc: row.bcc,
+    cc: row.cc,
+    received_for: row.receivedFor,
+    message_id: row.messageId,
+    subject: row.subject,
+    attachments: row.attachments.map(({ id, filename, content_type, content_disposition, content_id }) => ({ id, filename, content_type, content_disposition, content_id })),
+    in_reply_to_email_id: row.inReplyToEmailId,
+    auto_reply: row.autoReply,
   };
 }

@@ -202,3 +202,26 @@ export function chargeRequest(deps: { limiter: RateLimiter; config: Config }, ac
     orgLimit: actor.orgRateLimit ?? deps.config.limits.org_requests_per_minute,
   });
 }
+
+/**
+ * One sliding 60 s window per subject (a client network of the inbound MX), kept in this instance's memory: an
+ * abuse limit, not an account's quota. At most `maxTracked` subjects are remembered; the least recently seen go
+ * first.
+ */
+export function createSubjectWindows(clock: Clock, limit: number, maxTracked = 10_000) {
+  const windows = new Map<string, SlidingWindow>();
+  return {
+    /** Counts one event for `subject` when its window has room; otherwise the seconds until it has. */
+    take(subject: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+      const now = clock.now();
+      let window = windows.get(subject);
+      if (window) windows.delete(subject);
+      else window = new SlidingWindow(limit);
+      windows.set(subject, window);
+      if (windows.size > maxTracked) windows.delete(windows.keys().next().value!);
+      if (window.full(now)) return { allowed: false, retryAfterSeconds: window.resetSeconds(now) };
+      window.admit(now);
+      return { allowed: true };
+    },
+  };
+}

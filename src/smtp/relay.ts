@@ -12,10 +12,7 @@
  * - Reverse DNS happens only through the configured resolver, or not at all.
  */
 import { hostname as machineName } from "node:os";
-import type { Socket } from "node:net";
-import type { TLSSocket } from "node:tls";
-import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
-import { ConfigError } from "../lib/config-error.ts";
+import { SMTPServer, type SMTPServerAddress, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import type { Config } from "../config/schema.ts";
 import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
 import { idempotencyRequest, readHeader } from "../emails/raw-message.ts";
@@ -28,8 +25,9 @@ import type { Clock } from "../lib/clock.ts";
 import type { DnsResolver } from "../lib/dns.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
-import { clientNetwork, createAuthFailures } from "../limits/auth-failures.ts";
+import { createAuthFailures } from "../limits/auth-failures.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
+import { createClientCounter, listen, PromptGreetingServer, readMessage, stopGracefully } from "./listener.ts";
 import { loadCertificates, type CertificateSource } from "./tls.ts";
 import { PROTOCOL_REPLIES, queuedText, replyFor, type ReplyError } from "./replies.ts";
 
@@ -76,28 +74,6 @@ interface SessionState {
   actor?: Actor;
 }
 
-/**
- * smtp-server waits a fixed 100 ms before the greeting (`init()` arms `setTimeout(connectionReady, 100)`) to catch
- * clients that talk too soon. On ports that require AUTH that trap catches nothing worth catching, and a client
- * that opens one connection per message (PHP mailers, CMSs, printers) pays it on every message: measured with
- * `npm run bench:smtp` (connect, STARTTLS, AUTH, one 2 KB message, QUIT, one after another on loopback), such a
- * client needs about 7 ms per message without the pause and 111 ms with it — over ten times slower. So unless
- * `smtp.greeting_pause` asks for it, the session starts at once: the connection is made ready immediately and the
- * pending timer finds nothing left to do. Relies on smtp-server 3.21 calling `this.connectionReady()` from that
- * timer; the package version is pinned and the relay tests would catch a change (no greeting, or two).
- */
-class PromptGreetingServer extends SMTPServer {
-  override connect(socket: Socket | TLSSocket, options?: Parameters<SMTPServer["connect"]>[1]): void {
-    super.connect(socket, options);
-    // Absent when init() already refused the connection (max_clients): it was answered 421 and needs nothing more.
-    const connection = [...this.connections].find((candidate) => candidate._socket === socket);
-    if (!connection) return;
-    const ready = connection.connectionReady.bind(connection);
-    connection.connectionReady = () => {};
-    ready();
-  }
-}
-
 export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   const { config, keys, emails, idempotency, logger, metrics } = deps;
   const settings = config.smtp;
@@ -110,8 +86,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     forgetAfterMs: 15 * 60_000,
     maxTracked: 10_000,
   });
-  /** Open connections per client network and listener, for `max_clients_per_ip`. */
-  const perClient = new Map<string, number>();
+  const clients = createClientCounter(settings.max_clients_per_ip);
   const storing = new Set<Promise<unknown>>();
   const servers: SMTPServer[] = [];
   let certificates: CertificateSource | undefined;
@@ -133,29 +108,15 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     }
   };
 
-  /** Sessions counted in `perClient` (a refused connection never was, and its close must not uncount). */
-  const counted = new WeakSet<SMTPServerSession>();
-  const clientKey = (listener: string, session: SMTPServerSession) => `${listener} ${clientNetwork(session.remoteAddress)}`;
-
   const onConnect = (listener: string): SMTPServerOptions["onConnect"] => (session, callback) => {
-    const key = clientKey(listener, session);
-    const open = perClient.get(key) ?? 0;
-    if (open >= settings.max_clients_per_ip) return callback(PROTOCOL_REPLIES.tooManyConnections());
-    perClient.set(key, open + 1);
-    counted.add(session);
+    if (!clients.admit(listener, session)) return callback(PROTOCOL_REPLIES.tooManyConnections());
     // Before TLS the session offers no AUTH at all (RFC 4954 §4: no plaintext passwords in the clear);
     // onSecure restores the listener's command set once STARTTLS completed.
     if (!session.secure) session.disabledCommands = ["AUTH"];
     callback();
   };
 
-  const onClose = (listener: string): SMTPServerOptions["onClose"] => (session) => {
-    if (!counted.delete(session)) return;
-    const key = clientKey(listener, session);
-    const left = (perClient.get(key) ?? 1) - 1;
-    if (left > 0) perClient.set(key, left);
-    else perClient.delete(key);
-  };
+  const onClose = (listener: string): SMTPServerOptions["onClose"] => (session) => clients.release(listener, session);
 
   const onSecure: SMTPServerOptions["onSecure"] = (_socket, session, callback) => {
     session.disabledCommands = undefined;
@@ -210,22 +171,6 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     }).then((result) => (result.ok ? callback() : callback(result.error)));
   };
 
-  /**
-   * Reads DATA into memory, never more than the size limit (smtp-server keeps counting past it): the message,
-   * "oversized", or "aborted" when the client went away mid-message.
-   */
-  const readMessage = (stream: SMTPServerDataStream) =>
-    new Promise<Buffer | "oversized" | "aborted">((resolve) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= config.limits.max_message_bytes) chunks.push(chunk);
-      });
-      stream.on("end", () => resolve(stream.sizeExceeded || size > config.limits.max_message_bytes ? "oversized" : Buffer.concat(chunks, size)));
-      stream.on("error", () => resolve("aborted"));
-    });
-
   const store = async (session: SMTPServerSession, actor: Actor, raw: Buffer): Promise<string> => {
     const recipients = session.envelope.rcptTo.map((rcpt: SMTPServerAddress) => rcpt.address);
     const envelope = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: recipients };
@@ -247,7 +192,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
 
   const onData: SMTPServerOptions["onData"] = (stream, session, callback) => {
     void guarded(session, "data", async () => {
-      const raw = await readMessage(stream);
+      const raw = await readMessage(stream, config.limits.max_message_bytes);
       if (raw === "aborted") throw PROTOCOL_REPLIES.connectionLost();
       if (raw === "oversized") throw new AppError("payload_too_large", `The message exceeds the size limit of ${config.limits.max_message_bytes} bytes.`);
       const actor = sessions.get(session)?.actor;
@@ -307,18 +252,6 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     onData,
   });
 
-  const listen = (server: SMTPServer, name: SmtpListener["name"], port: number) =>
-    new Promise<SmtpListener>((resolve, reject) => {
-      const fail = (error: NodeJS.ErrnoException) =>
-        reject(new ConfigError(`smtp.${name}_port: cannot listen on ${settings.host}:${port} (${error.code ?? error.message})`));
-      server.server.once("error", fail);
-      server.listen(port, settings.host, () => {
-        server.server.off("error", fail);
-        const address = server.server.address() as { port: number };
-        resolve({ name, host: settings.host, port: address.port });
-      });
-    });
-
   return {
     connections: () => servers.map((server) => ({ listener: server.options.secure ? "smtps" : "submission", open: server.connections.size })),
     async start() {
@@ -342,7 +275,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
         // Client-side failures (handshakes of scanners, resets) are routine; the session's own replies are logged.
         server.on("error", (error: Error) => logger.debug("smtp relay connection error", { listener: name, reason: error.message }));
         servers.push(server);
-        listeners.push(await listen(server, name, port));
+        listeners.push({ name, host: settings.host, port: await listen(server, `smtp.${name}_port`, settings.host, port) });
       }
       certificates.onChange((pair) => servers.forEach((server) => server.updateSecureContext({ key: pair.key, cert: pair.cert })));
       return listeners;
@@ -350,15 +283,8 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
 
     async stop() {
       certificates?.close();
-      const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
-      // New connections are refused and new commands get 421 from here on; messages being stored finish first,
-      // and their replies are written before the goodbye below.
-      await Promise.allSettled([...storing]);
-      await new Promise((resolve) => setImmediate(resolve));
-      const goodbye = replyFor(new AppError("service_unavailable", "Service shutting down, try again later"), "command", logger);
-      // smtp-server closes the connection after any 421.
-      for (const server of servers) for (const connection of server.connections) connection.send(goodbye.responseCode, goodbye.message);
-      await Promise.all(closed);
+      // New connections are refused and new commands get 421 from here on; messages being stored finish first.
+      await stopGracefully(servers, storing, logger);
       servers.length = 0;
     },
 

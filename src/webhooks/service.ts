@@ -10,7 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { notifyAtCommit } from "../db/dialect.ts";
+import { lockedAgainstChange, notifyAtCommit } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { WEBHOOKS_DUE } from "../queue/channels.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
@@ -69,7 +69,8 @@ export function newSigningSecret(): string {
 /** The payload of an event: `email.*` events carry the message's fields, then what the event itself recorded. */
 export async function buildPayload(tx: Db, event: StoredEvent): Promise<WebhookPayload> {
   let data: Record<string, unknown> = { ...event.data };
-  if (event.emailId) {
+  // A received message's event carries its own data (Resend's received-email shape); its email_id is the received one.
+  if (event.emailId && event.type !== "email.received") {
     const [email] = await outboxStatements(tx).emailFields.execute({ emailId: event.emailId });
     data = {
       ...data,
@@ -301,7 +302,8 @@ export function createWebhookService(deps: {
       const payload = samplePayload(type as EventType, isoTime(clock.now()));
       // Read back inside the write: a DELETE of the endpoint committed right after would take the row with it.
       const row = await writer.write(async (tx) => {
-        if (!(await findEndpoint(tx, actor.organizationId, id))) return undefined;
+        const endpointNow = lockedAgainstChange(tx, tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, actor.organizationId))));
+        if (!(await first(endpointNow))) return undefined;
         const deliveryId = await enqueue(tx, id, actor.organizationId, null, payload.type, JSON.stringify(payload));
         return findDelivery(tx, id, deliveryId);
       });

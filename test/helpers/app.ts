@@ -43,6 +43,7 @@ export function testConfig(dataDir: string, overrides: Record<string, Record<str
     delivery: { poll_interval: "200ms" },
     dns: { servers: ["127.0.0.1:1"] },
     smtp: { submission_port: 0, smtps_port: 0 },
+    inbound: { port: 0 },
     store: { url: testStoreUrl() },
   };
   for (const [section, values] of Object.entries(overrides)) base[section] = { ...base[section], ...values };

@@ -45,7 +45,7 @@ function cleanEnv(): Record<string, string> {
 
 export async function startMailroom(env: Record<string, string>, options: { binary?: boolean; timeoutMs?: number } = {}): Promise<MailroomProcess> {
   // The SMTP relay listens too: ephemeral ports unless the test chooses (defaults are 587 and 465).
-  const listeners = { MAILROOM_SMTP_SUBMISSION_PORT: "0", MAILROOM_SMTP_SMTPS_PORT: "0" };
+  const listeners = { MAILROOM_SMTP_SUBMISSION_PORT: "0", MAILROOM_SMTP_SMTPS_PORT: "0", MAILROOM_INBOUND_PORT: "0" };
   const proc = Bun.spawn([...mailroomCommand(options.binary ?? false), "serve"], { env: { ...cleanEnv(), ...listeners, ...env }, stdout: "pipe", stderr: "pipe" });
   let out = "";
   let err = "";

@@ -9,6 +9,7 @@ import domains, { postgres as domainsPg } from "./0002_domains.ts";
 import webhooks, { postgres as webhooksPg } from "./0003_webhooks.ts";
 import emailContents, { postgres as emailContentsPg } from "./0004_email_contents.ts";
 import sharedState, { postgres as sharedStatePg } from "./0005_shared_state.ts";
+import receivedEmails, { postgres as receivedEmailsPg } from "./0006_received_emails.ts";
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: "webhooks", sqlite: webhooks, postgres: webhooksPg },
   { version: 4, name: "email_contents", sqlite: emailContents, postgres: emailContentsPg },
   { version: 5, name: "shared_state", sqlite: sharedState, postgres: sharedStatePg },
+  { version: 6, name: "received_emails", sqlite: receivedEmails, postgres: receivedEmailsPg },
 ];

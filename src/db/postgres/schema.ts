@@ -9,6 +9,7 @@
 import { bigint, boolean, customType, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import type { RecordStatuses } from "../schema/domains.ts";
 import type { Tag } from "../schema/emails.ts";
+import type { ReceivedAttachment, ReceivedAuthentication } from "../../inbound/model.ts";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 /** Epoch milliseconds, read back as a number (they stay far below 2^53). */
@@ -205,4 +206,33 @@ export const rateLimitAdmissions = pgTable("rate_limit_admissions", {
 export const periodicJobs = pgTable("periodic_jobs", {
   name: text("name").primaryKey(),
   nextRunAt: millis("next_run_at").notNull(),
+});
+
+export const receivedEmails = pgTable("received_emails", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  inReplyToEmailId: text("in_reply_to_email_id"),
+  messageId: text("message_id"),
+  envelopeFrom: text("envelope_from").notNull(),
+  receivedFor: jsonb("received_for").$type<string[]>().notNull(),
+  fromHeader: text("from_header").notNull(),
+  to: jsonb("to_addresses").$type<string[]>().notNull(),
+  cc: jsonb("cc_addresses").$type<string[]>().notNull(),
+  bcc: jsonb("bcc_addresses").$type<string[]>().notNull(),
+  replyTo: jsonb("reply_to").$type<string[]>().notNull(),
+  subject: text("subject").notNull(),
+  html: text("html"),
+  text: text("text"),
+  headers: jsonb("headers").$type<Record<string, string>>().notNull(),
+  attachments: jsonb("attachments").$type<ReceivedAttachment[]>().notNull(),
+  authentication: jsonb("authentication").$type<ReceivedAuthentication>().notNull(),
+  autoReply: text("auto_reply"),
+  clientAddress: text("client_address").notNull(),
+  size: integer("size").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const receivedContents = pgTable("received_contents", {
+  receivedEmailId: text("received_email_id").primaryKey(),
+  raw: bytea("raw").notNull(),
 });

@@ -7,3 +7,4 @@ export * from "./suppressions.ts";
 export * from "./idempotency.ts";
 export * from "./webhooks.ts";
 export * from "./shared.ts";
+export * from "./received.ts";

@@ -1,0 +1,36 @@
+import { blob, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { ReceivedAttachment, ReceivedAuthentication } from "../../inbound/model.ts";
+
+/** A message the inbound MX accepted for a receiving domain (or an automatic reply to a return path). */
+export const receivedEmails = sqliteTable("received_emails", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  /** The sent message this one answers (In-Reply-To, References, or the return path it came back to). */
+  inReplyToEmailId: text("in_reply_to_email_id"),
+  messageId: text("message_id"),
+  envelopeFrom: text("envelope_from").notNull(),
+  /** The envelope recipients of this organisation (RCPT TO), as Resend's `received_for`. */
+  receivedFor: text("received_for", { mode: "json" }).$type<string[]>().notNull(),
+  fromHeader: text("from_header").notNull(),
+  to: text("to_addresses", { mode: "json" }).$type<string[]>().notNull(),
+  cc: text("cc_addresses", { mode: "json" }).$type<string[]>().notNull(),
+  bcc: text("bcc_addresses", { mode: "json" }).$type<string[]>().notNull(),
+  replyTo: text("reply_to", { mode: "json" }).$type<string[]>().notNull(),
+  subject: text("subject").notNull(),
+  html: text("html"),
+  text: text("text"),
+  headers: text("headers", { mode: "json" }).$type<Record<string, string>>().notNull(),
+  attachments: text("attachments", { mode: "json" }).$type<ReceivedAttachment[]>().notNull(),
+  authentication: text("authentication", { mode: "json" }).$type<ReceivedAuthentication>().notNull(),
+  /** RFC 3834 automatic reply (`out_of_office`, `challenge_response`, `auto_replied`), else null. */
+  autoReply: text("auto_reply"),
+  clientAddress: text("client_address").notNull(),
+  size: integer("size").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** The message as received, byte for byte: read by `/raw` and to serve attachments. */
+export const receivedContents = sqliteTable("received_contents", {
+  receivedEmailId: text("received_email_id").primaryKey(),
+  raw: blob("raw", { mode: "buffer" }).notNull(),
+});

@@ -1,0 +1,190 @@
+/**
+ * Reading received mail (DESIGN §8, Resend's `emails.receiving`): list, get, the raw message and attachments,
+ * and the retention that deletes old messages. Attachment contents are not stored twice: they are read again from
+ * the raw message when asked for. Download links are Mailroom URLs signed with a key derived from the master key
+ * and valid for an hour, so they work without an API key (as Resend's do) and cannot be forged or extended.
+ * Invariants: an API caller sees only its own organisation's mail and needs `inbound:read`; a signed link grants
+ * exactly the one path it was made for, until it expires.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import { AppError } from "../errors.ts";
+import type { Actor } from "../keys/model.ts";
+import { requireScope } from "../keys/service.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import type { AttachmentView, ReceivedAttachment, ReceivedEmailSummary, ReceivedEmailView } from "./model.ts";
+import { parseReceived } from "./reports.ts";
+
+const LINK_LIFETIME_MS = 3_600_000;
+const PRUNE_BATCH = 500;
+
+export interface ListOptions {
+  limit: number;
+  after?: string;
+  before?: string;
+}
+
+export interface AttachmentContent {
+  content: Buffer;
+  contentType: string;
+  filename: string | null;
+  disposition: "inline" | "attachment";
+}
+
+export interface Mailbox {
+  list(actor: Actor, options: ListOptions): Promise<{ object: "list"; has_more: boolean; data: ReceivedEmailSummary[] }>;
+  /** `htmlFormat` `data_uri` (Resend's default) turns `cid:` references into inline data; `cid` keeps them. */
+  get(actor: Actor, id: string, htmlFormat: "data_uri" | "cid"): Promise<ReceivedEmailView>;
+  raw(access: Access, id: string): Promise<Buffer>;
+  /** In the message's order; `after` and `before` are attachment ids of a previous page. */
+  attachments(actor: Actor, id: string, options: ListOptions): Promise<{ object: "list"; has_more: boolean; data: AttachmentView[] }>;
+  attachment(actor: Actor, id: string, attachmentId: string): Promise<AttachmentView & { object: "attachment" }>;
+  attachmentContent(access: Access, id: string, attachmentId: string): Promise<AttachmentContent>;
+  /** Deletes messages older than the retention period; the number deleted. */
+  prune(): Promise<number>;
+}
+
+/** Who asks: an API caller, or the holder of a signed link (its path, expiry and signature). */
+export type Access = { actor: Actor } | { link: { path: string; expires: string; signature: string } };
+
+type ReceivedRow = ReturnType<typeof tablesOf>["receivedEmails"]["$inferSelect"];
+
+export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; linkKey: Buffer; publicUrl: () => string; retentionMs: number }): Mailbox {
+  const { db, writer, clock } = deps;
+  const { receivedEmails, receivedContents } = tablesOf(db);
+
+  const sign = (path: string, expires: number) => createHmac("sha256", deps.linkKey).update(`${path}\n${expires}`).digest("base64url");
+  const signedLink = (path: string) => {
+    const expires = Math.floor((clock.now() + LINK_LIFETIME_MS) / 1000);
+    return { download_url: `${deps.publicUrl()}${path}?expires=${expires}&signature=${sign(path, expires)}`, expires_at: isoTime(expires * 1000) };
+  };
+  const linkValid = ({ path, expires, signature }: { path: string; expires: string; signature: string }) => {
+    if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 < clock.now()) return false;
+    const expected = Buffer.from(sign(path, Number(expires)));
+    const given = Buffer.from(signature);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+
+  const rawPath = (id: string) => `/v1/emails/receiving/${id}/raw`;
+  const contentPath = (id: string, attachmentId: string) => `/v1/emails/receiving/${id}/attachments/${attachmentId}/content`;
+
+  const notFound = () => new AppError("not_found", "Received email not found.");
+  const own = async (actor: Actor, id: string) => {
+    requireScope(actor, "inbound:read");
+    const row = await first(db.select().from(receivedEmails).where(and(eq(receivedEmails.id, id), eq(receivedEmails.organizationId, actor.organizationId))));
+    if (!row) throw notFound();
+    return row;
+  };
+  /** The row an access may read: an API caller's own, or the one a valid link was made for. */
+  const permitted = async (access: Access, id: string, path: string) => {
+    if ("actor" in access) return own(access.actor, id);
+    if (access.link.path !== path || !linkValid(access.link)) throw new AppError("unauthorized", "This download link is invalid or has expired; ask the API for a new one.");
+    const row = await first(db.select().from(receivedEmails).where(eq(receivedEmails.id, id)));
+    if (!row) throw notFound();
+    return row;
+  };
+  const rawOf = async (id: string) => {
+    const row = await first(db.select({ raw: receivedContents.raw }).from(receivedContents).where(eq(receivedContents.receivedEmailId, id)));
+    if (!row) throw notFound();
+    return row.raw;
+  };
+
+  const publicAttachment = ({ index: _index, ...attachment }: ReceivedAttachment) => attachment;
+  const summary = (row: ReceivedRow): ReceivedEmailSummary => ({
+    id: row.id,
+    to: row.to,
+    from: row.fromHeader,
+    created_at: row.createdAt,
+    subject: row.subject,
+    bcc: row.bcc,
+    cc: row.cc,
+    reply_to: row.replyTo,
+    received_for: row.receivedFor,
+    message_id: row.messageId,
+    attachments: row.attachments.map(publicAttachment),
+    in_reply_to_email_id: row.inReplyToEmailId,
+    auto_reply: row.autoReply as ReceivedEmailSummary["auto_reply"],
+  });
+  const attachmentView = (id: string, attachment: ReceivedAttachment): AttachmentView => ({ ...publicAttachment(attachment), ...signedLink(contentPath(id, attachment.id)) });
+  const findAttachment = (row: ReceivedRow, attachmentId: string) => {
+    const attachment = row.attachments.find((candidate) => candidate.id === attachmentId);
+    if (!attachment) throw new AppError("not_found", "Attachment not found.");
+    return attachment;
+  };
+
+  return {
+    async list(actor, options) {
+      requireScope(actor, "inbound:read");
+      const conditions: SQL[] = [eq(receivedEmails.organizationId, actor.organizationId)];
+      if (options.after) conditions.push(lt(receivedEmails.id, options.after));
+      if (options.before) conditions.push(gt(receivedEmails.id, options.before));
+      const newestFirst = !(options.before && !options.after);
+      const rows = await db
+        .select()
+        .from(receivedEmails)
+        .where(and(...conditions))
+        .orderBy(newestFirst ? desc(receivedEmails.id) : asc(receivedEmails.id))
+        .limit(options.limit + 1);
+      const page = rows.slice(0, options.limit);
+      if (!newestFirst) page.reverse();
+      return { object: "list", has_more: rows.length > options.limit, data: page.map(summary) };
+    },
+
+    async get(actor, id, htmlFormat) {
+      const row = await own(actor, id);
+      let html = row.html;
+      // Inline images stay `cid:` references in the store; Resend's default answer carries them as data URIs.
+      if (html?.includes("cid:") && htmlFormat === "data_uri") {
+        const { simpleParser } = await import("mailparser");
+        const parsed = await simpleParser(await rawOf(id));
+        if (typeof parsed.html === "string") html = parsed.html.toWellFormed().replace(/\0/g, "\uFFFD");
+      }
+      return { object: "email", ...summary(row), html, text: row.text, headers: row.headers, raw: signedLink(rawPath(id)), authentication: row.authentication };
+    },
+
+    async raw(access, id) {
+      await permitted(access, id, rawPath(id));
+      return rawOf(id);
+    },
+
+    async attachments(actor, id, options) {
+      const row = await own(actor, id);
+      const position = (cursor: string | undefined) => (cursor ? row.attachments.findIndex((attachment) => attachment.id === cursor) : -1);
+      const after = position(options.after);
+      const before = position(options.before);
+      const window = options.before && before >= 0 ? row.attachments.slice(Math.max(0, before - options.limit), before) : row.attachments.slice(after + 1);
+      const page = options.before ? window : window.slice(0, options.limit);
+      const hasMore = options.before ? before - options.limit > 0 : window.length > options.limit;
+      return { object: "list", has_more: hasMore, data: page.map((attachment) => attachmentView(id, attachment)) };
+    },
+
+    async attachment(actor, id, attachmentId) {
+      const row = await own(actor, id);
+      return { object: "attachment", ...attachmentView(id, findAttachment(row, attachmentId)) };
+    },
+
+    async attachmentContent(access, id, attachmentId) {
+      const row = await permitted(access, id, contentPath(id, attachmentId));
+      const attachment = findAttachment(row, attachmentId);
+      const parsed = await parseReceived(await rawOf(id));
+      const part = parsed.attachments[attachment.index];
+      if (!part) throw new AppError("not_found", "Attachment not found.");
+      return { content: part.content, contentType: attachment.content_type, filename: attachment.filename, disposition: attachment.content_disposition };
+    },
+
+    async prune() {
+      const cutoff = isoTime(clock.now() - deps.retentionMs);
+      let deleted = 0;
+      for (;;) {
+        const batch = await db.select({ id: receivedEmails.id }).from(receivedEmails).where(lt(receivedEmails.createdAt, cutoff)).limit(PRUNE_BATCH);
+        if (!batch.length) return deleted;
+        await writer.write(async (tx) => {
+          const { receivedEmails } = tablesOf(tx);
+          await tx.delete(receivedEmails).where(inArray(receivedEmails.id, batch.map(({ id }) => id)));
+        });
+        deleted += batch.length;
+      }
+    },
+  };
+}

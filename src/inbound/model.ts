@@ -1,0 +1,58 @@
+/**
+ * Types of received mail (DESIGN §8): the stored attachment metadata and authentication results, and the API's
+ * views in Resend's shapes (`emails.receiving.get/list`, `…attachments.get/list`) with Mailroom's additions
+ * (`authentication`, `in_reply_to_email_id`, `auto_reply`).
+ */
+
+export interface ReceivedAttachment {
+  id: string;
+  /** Position among the parser's attachments: how the content is found again in the raw message. */
+  index: number;
+  filename: string | null;
+  content_type: string;
+  content_disposition: "inline" | "attachment";
+  content_id: string | null;
+  size: number;
+}
+
+/** What mailauth found, reduced to what a user acts on; `header` is the Authentication-Results line as written. */
+export interface ReceivedAuthentication {
+  spf: { result: string; domain: string | null } | null;
+  dkim: Array<{ result: string; domain: string | null; selector: string | null; aligned: boolean }>;
+  dmarc: { result: string; policy: string | null; domain: string | null } | null;
+  arc: { result: string } | null;
+  header: string;
+}
+
+/** `out_of_office` and similar RFC 3834 replies, or a challenge-response system asking the sender to confirm. */
+export type AutoReplyKind = "auto_reply" | "challenge_response";
+
+export interface ReceivedEmailSummary {
+  id: string;
+  to: string[];
+  from: string;
+  created_at: string;
+  subject: string;
+  bcc: string[] | null;
+  cc: string[] | null;
+  reply_to: string[] | null;
+  received_for: string[];
+  message_id: string | null;
+  attachments: Array<Omit<ReceivedAttachment, "index">>;
+  in_reply_to_email_id: string | null;
+  auto_reply: AutoReplyKind | null;
+}
+
+export interface ReceivedEmailView extends ReceivedEmailSummary {
+  object: "email";
+  html: string | null;
+  text: string | null;
+  headers: Record<string, string>;
+  raw: { download_url: string; expires_at: string };
+  authentication: ReceivedAuthentication;
+}
+
+export interface AttachmentView extends Omit<ReceivedAttachment, "index"> {
+  download_url: string;
+  expires_at: string;
+}

@@ -1,0 +1,139 @@
+/**
+ * A received message as its stored record: addresses, subject, bodies, headers and attachment metadata read from
+ * the parsed message, and its SPF, DKIM, DMARC and ARC results from mailauth through the configured resolver.
+ * Invariant: every text that reaches the store is well-formed Unicode without NUL (PostgreSQL's text and jsonb
+ * refuse both, and a message carrying them must still be stored, not refused); the raw message keeps the bytes.
+ */
+import type { AddressObject, ParsedMail } from "mailparser";
+import { newId } from "../lib/ids.ts";
+import type { ReceivedAttachment, ReceivedAuthentication } from "./model.ts";
+
+/** Text as the store can hold it: lone surrogates become U+FFFD, as do NUL characters. */
+export const storable = (text: string) => text.toWellFormed().replace(/\0/g, "\uFFFD");
+
+const addresses = (field: AddressObject | AddressObject[] | undefined): string[] =>
+  (Array.isArray(field) ? field : field ? [field] : [])
+    .flatMap((object) => object.value)
+    .flatMap((entry) => (entry.group ? entry.group : [entry]))
+    .map((entry) => storable(entry.address ?? ""))
+    .filter(Boolean);
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** mailparser hands header lines over as one character per byte; raw 8-bit headers are UTF-8 when they decode as it. */
+function headerText(line: string): string {
+  if (!/[\x80-\xff]/.test(line)) return line;
+  try {
+    return strictUtf8.decode(Buffer.from(line, "latin1"));
+  } catch {
+    return line;
+  }
+}
+
+/** Each header once, by its name as written first; repeated ones (Received) joined by newlines, none lost. */
+function headerMap(mail: ParsedMail): Record<string, string> {
+  const map = new Map<string, { name: string; values: string[] }>();
+  for (const { key, line: bytes } of mail.headerLines) {
+    const line = headerText(bytes);
+    const colon = line.indexOf(":");
+    const name = storable(colon > 0 ? line.slice(0, colon).trim() : key);
+    const value = storable((colon > 0 ? line.slice(colon + 1) : line).replace(/\r?\n[ \t]+/g, " ").trim());
+    const entry = map.get(key);
+    if (entry) entry.values.push(value);
+    else map.set(key, { name, values: [value] });
+  }
+  return Object.fromEntries([...map.values()].map(({ name, values }) => [name, values.join("\n")]));
+}
+
+export interface ReceivedFields {
+  messageId: string | null;
+  fromHeader: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  headers: Record<string, string>;
+  attachments: ReceivedAttachment[];
+  /** In-Reply-To and References, newest first: the Message-IDs this message answers. */
+  answers: string[];
+}
+
+export function readReceived(mail: ParsedMail): ReceivedFields {
+  const references = typeof mail.references === "string" ? [mail.references] : (mail.references ?? []);
+  const inReplyTo = mail.inReplyTo ? mail.inReplyTo.split(/\s+/).filter(Boolean) : [];
+  return {
+    messageId: mail.messageId ? storable(mail.messageId) : null,
+    fromHeader: storable((mail.from?.value ?? []).map(({ name, address }) => (name ? `${name} <${address ?? ""}>` : (address ?? ""))).join(", ")),
+    to: addresses(mail.to),
+    cc: addresses(mail.cc),
+    bcc: addresses(mail.bcc),
+    replyTo: addresses(mail.replyTo),
+    subject: storable(mail.subject ?? ""),
+    html: typeof mail.html === "string" ? storable(mail.html) : null,
+    text: mail.text === undefined ? null : storable(mail.text),
+    headers: headerMap(mail),
+    attachments: (mail.attachments ?? []).map((attachment, index) => ({
+      id: newId(),
+      index,
+      filename: attachment.filename ? storable(attachment.filename) : null,
+      content_type: storable(attachment.contentType),
+      content_disposition: attachment.contentDisposition === "inline" ? "inline" : "attachment",
+      content_id: attachment.contentId ? storable(attachment.contentId.replace(/^<|>$/g, "")) : null,
+      size: attachment.size,
+    })),
+    answers: [...inReplyTo, ...[...references].reverse()].map(storable),
+  };
+}
+
+export interface SessionFacts {
+  /** The client's address, as the connection saw it. */
+  clientAddress: string;
+  /** The EHLO/HELO name. */
+  helo: string;
+  /** MAIL FROM (empty for notifications). */
+  sender: string;
+  /** This server's name, written into Authentication-Results. */
+  mta: string;
+}
+
+type Resolve = (name: string, rrtype: string) => Promise<unknown>;
+
+interface MailauthResult {
+  spf?: { domain?: string; status?: { result?: string } } | false;
+  dkim?: { results?: Array<{ signingDomain?: string; selector?: string; status?: { result?: string; aligned?: unknown } }> };
+  dmarc?: { domain?: string; policy?: string; status?: { result?: string } } | false;
+  arc?: { status?: { result?: string } } | false;
+  headers?: string;
+}
+
+/**
+ * SPF for the client and MAIL FROM (or HELO), DKIM signatures, DMARC alignment of the From domain, and the ARC
+ * chain (RFC 7208, 6376, 7489, 8617). BIMI is not evaluated: it would fetch logos over the network.
+ */
+export async function authenticateReceived(raw: Buffer, facts: SessionFacts, resolve: Resolve): Promise<ReceivedAuthentication> {
+  const { authenticate } = await import("mailauth");
+  const result = (await authenticate(raw, {
+    ip: facts.clientAddress,
+    helo: facts.helo,
+    sender: facts.sender,
+    mta: facts.mta,
+    resolver: resolve as never,
+    disableBimi: true,
+  })) as MailauthResult;
+  const header = /Authentication-Results:[^]*$/m.exec(result.headers ?? "")?.[0]?.trim() ?? "";
+  return {
+    spf: result.spf ? { result: result.spf.status?.result ?? "none", domain: result.spf.domain ?? null } : null,
+    dkim: (result.dkim?.results ?? []).map((row) => ({
+      result: row.status?.result ?? "none",
+      domain: row.signingDomain ?? null,
+      selector: row.selector ?? null,
+      aligned: Boolean(row.status?.aligned),
+    })),
+    dmarc: result.dmarc ? { result: result.dmarc.status?.result ?? "none", policy: result.dmarc.policy ?? null, domain: result.dmarc.domain ?? null } : null,
+    arc: result.arc ? { result: result.arc.status?.result ?? "none" } : null,
+    header: storable(header),
+  };
+}

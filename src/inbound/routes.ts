@@ -1,0 +1,92 @@
+/**
+ * HTTP routes for received mail, on Resend's paths (`emails.receiving` and its attachments): list, get, the raw
+ * message and attachment contents. The two download routes take an API key or a signed link (`expires`,
+ * `signature`) from a get or attachment answer; the others need an API key with `inbound:read`.
+ */
+import { Elysia } from "elysia";
+import { AppError } from "../errors.ts";
+import { authenticated, authenticateRequest, type AuthDeps } from "../http/auth.ts";
+import { parseCursor, parseEnum, parseLimit } from "../http/query.ts";
+import { isUuid } from "../lib/ids.ts";
+import type { Access, Mailbox } from "./mailbox.ts";
+
+const receivedId = (id: string) => {
+  if (!isUuid(id)) throw new AppError("not_found", "Received email not found.");
+  return id.toLowerCase();
+};
+const attachmentId = (id: string) => {
+  if (!isUuid(id)) throw new AppError("not_found", "Attachment not found.");
+  return id.toLowerCase();
+};
+
+/** A file name safe inside a quoted Content-Disposition parameter, with the full name as RFC 5987 `filename*`. */
+function disposition(kind: "inline" | "attachment", filename: string | null): string {
+  if (!filename) return kind;
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+export function inboundRoutes(deps: AuthDeps & { mailbox: Mailbox }) {
+  const { mailbox } = deps;
+  const tags = ["Inbound"];
+  /** A signed link's access when the query carries one, else the API key's. */
+  const access = async (request: Request, headers: Record<string, string | undefined>, set: { headers: Record<string, unknown> }, query: Record<string, string | undefined>): Promise<Access> => {
+    if (query.signature !== undefined || query.expires !== undefined) {
+      return { link: { path: new URL(request.url).pathname, expires: query.expires ?? "", signature: query.signature ?? "" } };
+    }
+    return { actor: await authenticateRequest(deps, headers, set) };
+  };
+
+  const downloads = new Elysia()
+    .get(
+      "/v1/emails/receiving/:id/raw",
+      async ({ request, headers, set, query, params }) => {
+        const raw = await mailbox.raw(await access(request, headers, set, query), receivedId(params.id));
+        return new Response(raw, { headers: { "content-type": "message/rfc822", "content-disposition": `attachment; filename="${params.id}.eml"` } });
+      },
+      { detail: { summary: "The received message as it arrived (API key, or the signed link from a get)", tags } },
+    )
+    .get(
+      "/v1/emails/receiving/:id/attachments/:attachment_id/content",
+      async ({ request, headers, set, query, params }) => {
+        const file = await mailbox.attachmentContent(await access(request, headers, set, query), receivedId(params.id), attachmentId(params.attachment_id));
+        return new Response(file.content, {
+          headers: {
+            "content-type": file.contentType,
+            "content-disposition": disposition(file.disposition, file.filename),
+            // The content is the sender's: never let a browser run it as this origin's page.
+            "x-content-type-options": "nosniff",
+            "content-security-policy": "sandbox; default-src 'none'",
+          },
+        });
+      },
+      { detail: { summary: "An attachment's content (API key, or the signed download_url)", tags } },
+    );
+
+  const api = new Elysia()
+    .use(authenticated(deps))
+    .get(
+      "/v1/emails/receiving",
+      ({ actor, query }) => mailbox.list(actor, { limit: parseLimit(query.limit), after: parseCursor("after", query.after), before: parseCursor("before", query.before) }),
+      { detail: { summary: "List received emails, newest first", tags } },
+    )
+    .get(
+      "/v1/emails/receiving/:id",
+      ({ actor, params, query }) => {
+        const format = parseEnum("html_format", query.html_format, ["data_uri", "cid"]) as "data_uri" | "cid" | undefined;
+        return mailbox.get(actor, receivedId(params.id), format ?? "data_uri");
+      },
+      { detail: { summary: "Get a received email with its bodies, headers, attachments and authentication results", tags } },
+    )
+    .get(
+      "/v1/emails/receiving/:id/attachments",
+      ({ actor, params, query }) =>
+        mailbox.attachments(actor, receivedId(params.id), { limit: parseLimit(query.limit), after: parseCursor("after", query.after), before: parseCursor("before", query.before) }),
+      { detail: { summary: "List a received email's attachments with download links", tags } },
+    )
+    .get("/v1/emails/receiving/:id/attachments/:attachment_id", ({ actor, params }) => mailbox.attachment(actor, receivedId(params.id), attachmentId(params.attachment_id)), {
+      detail: { summary: "Get one attachment with its download link", tags },
+    });
+
+  return new Elysia().use(downloads).use(api);
+}

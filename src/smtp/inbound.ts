@@ -1,0 +1,145 @@
+/**
+ * The inbound MX (DESIGN §8): the server other mail servers deliver to, for receiving domains and return paths.
+ * An adapter only: every accepted message goes to the `inbound.receive` funnel, every refusal comes from the
+ * error table (replies.ts). STARTTLS is offered with the relay's certificate; there is no AUTH on this port.
+ *
+ * Invariants:
+ * - Never an open relay: RCPT is accepted only for a return path whose token verifies or a domain receiving here
+ *   (`inbound.acceptRecipient`); anything else is 550 at RCPT, before any data is taken.
+ * - A 250 after DATA means the message was applied or stored durably; a failure that is not the message's fault
+ *   is a 4xx (the sender keeps it and retries), never a bounce.
+ * - Per client network: at most `max_clients_per_ip` connections and `messages_per_ip_per_minute` messages.
+ */
+import { hostname as machineName } from "node:os";
+import type { SMTPServer, SMTPServerOptions, SMTPServerSession } from "smtp-server";
+import type { Config } from "../config/schema.ts";
+import { AppError } from "../errors.ts";
+import type { InboundService } from "../inbound/service.ts";
+import type { Clock } from "../lib/clock.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { Metrics } from "../lib/metrics.ts";
+import { clientNetwork } from "../limits/auth-failures.ts";
+import { createSubjectWindows } from "../limits/rate-limiter.ts";
+import { createClientCounter, listen, PromptGreetingServer, readMessage, stopGracefully } from "./listener.ts";
+import { PROTOCOL_REPLIES, replyFor, type ReplyError } from "./replies.ts";
+import { loadCertificates, type CertificateSource } from "./tls.ts";
+
+export interface InboundMx {
+  /** Listens when `[inbound] enabled`; the bound address, or null when disabled. */
+  start(): Promise<{ host: string; port: number } | null>;
+  stop(): Promise<void>;
+  /** Open connections (a gauge). */
+  connections(): number;
+}
+
+export function createInboundMx(deps: { config: Config; clock: Clock; inbound: InboundService; logger: Logger; metrics: Metrics }): InboundMx {
+  const { config, inbound, logger, metrics } = deps;
+  const settings = config.inbound;
+  const hostname = config.smtp.hostname || config.server.hostname || machineName();
+  const clients = createClientCounter(settings.max_clients_per_ip);
+  const messagesPerClient = createSubjectWindows(deps.clock, settings.messages_per_ip_per_minute);
+  const storing = new Set<Promise<unknown>>();
+  let server: SMTPServer | undefined;
+  let certificates: CertificateSource | undefined;
+
+  const log = (session: SMTPServerSession) => logger.child({ mx_session: session.id, client: session.remoteAddress });
+
+  /** Runs a protocol step; any failure becomes its reply (unknown ones 451, logged with a reference). */
+  const guarded = async (session: SMTPServerSession, stage: "command" | "data", step: () => Promise<string | undefined>) => {
+    try {
+      return { ok: true as const, value: await step() };
+    } catch (error) {
+      const reply = error instanceof Error && "responseCode" in error ? (error as ReplyError) : replyFor(error, stage, log(session));
+      if (stage === "data") metrics.inc("mailroom_inbound_smtp_total", { outcome: reply.responseCode < 500 ? "deferred" : "rejected" });
+      log(session).info("mx reply", { stage, reply: `${reply.responseCode} ${reply.message}` });
+      return { ok: false as const, error: reply };
+    }
+  };
+
+  const options: SMTPServerOptions = {
+    name: hostname,
+    banner: "Mailroom MX ready",
+    minVersion: "TLSv1.2",
+    size: settings.max_message_bytes,
+    authOptional: true,
+    disabledCommands: ["AUTH"],
+    hideENHANCEDSTATUSCODES: true,
+    // 8BITMIME is announced (as smtp-server does by default): messages are stored as bytes, whatever their encoding.
+    hideSMTPUTF8: true,
+    hideDSN: true,
+    hideREQUIRETLS: true,
+    maxClients: settings.max_clients,
+    socketTimeout: settings.idle_timeout,
+    disableReverseLookup: true,
+    logger: false,
+    onConnect(session, callback) {
+      if (!clients.admit("mx", session)) return callback(PROTOCOL_REPLIES.tooManyConnections());
+      callback();
+    },
+    onClose: (session) => clients.release("mx", session),
+    onMailFrom(_address, session, callback) {
+      void guarded(session, "command", async () => {
+        const admitted = messagesPerClient.take(clientNetwork(session.remoteAddress));
+        if (!admitted.allowed) throw new AppError("rate_limit_exceeded", `Too many messages from your network; try again in ${admitted.retryAfterSeconds} seconds`);
+        return undefined;
+      }).then((result) => (result.ok ? callback() : callback(result.error)));
+    },
+    onRcptTo(address, session, callback) {
+      void guarded(session, "command", async () => {
+        const wanted = address.address.toLowerCase();
+        const known = session.envelope.rcptTo.some((rcpt) => rcpt.address.toLowerCase() === wanted);
+        if (!known && session.envelope.rcptTo.length >= settings.max_recipients) throw PROTOCOL_REPLIES.tooManyRecipients(settings.max_recipients);
+        await inbound.acceptRecipient(address.address);
+        return undefined;
+      }).then((result) => (result.ok ? callback() : callback(result.error)));
+    },
+    onData(stream, session, callback) {
+      void guarded(session, "data", async () => {
+        const raw = await readMessage(stream, settings.max_message_bytes);
+        if (raw === "aborted") throw PROTOCOL_REPLIES.connectionLost();
+        if (raw === "oversized") throw new AppError("payload_too_large", `The message exceeds the size limit of ${settings.max_message_bytes} bytes.`);
+        const envelope = {
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          client: { address: session.remoteAddress, helo: session.hostNameAppearsAs ?? "" },
+        };
+        // Shutdown waits for messages being stored (so their 250 is sent), not for uploads still in progress.
+        const received = inbound.receive(raw, envelope);
+        storing.add(received);
+        const outcomes = await received.finally(() => storing.delete(received));
+        metrics.inc("mailroom_inbound_smtp_total", { outcome: "accepted" });
+        log(session).info("mx message accepted", { size: raw.length, recipients: envelope.to.length, outcomes: outcomes.map((o) => o.handled) });
+        return "2.0.0 Ok: received";
+      }).then((result) => (result.ok ? callback(null, result.value) : callback(result.error)));
+    },
+  };
+
+  return {
+    connections: () => server?.connections.size ?? 0,
+    async start() {
+      if (!settings.enabled) return null;
+      const smtp = config.smtp;
+      certificates = await loadCertificates({
+        certFile: smtp.tls_cert,
+        keyFile: smtp.tls_key,
+        dataDir: config.data_dir,
+        hostname,
+        reloadIntervalMs: smtp.tls_reload_interval,
+        logger,
+      });
+      const pair = certificates.current();
+      const mx = new PromptGreetingServer({ ...options, key: pair.key, cert: pair.cert });
+      // Client-side failures (handshakes of scanners, resets) are routine; the session's own replies are logged.
+      mx.on("error", (error: Error) => logger.debug("inbound mx connection error", { reason: error.message }));
+      certificates.onChange((next) => mx.updateSecureContext({ key: next.key, cert: next.cert }));
+      server = mx;
+      const port = await listen(mx, "inbound.port", settings.host, settings.port);
+      return { host: settings.host, port };
+    },
+    async stop() {
+      certificates?.close();
+      if (server) await stopGracefully([server], storing, logger);
+      server = undefined;
+    },
+  };
+}
