@@ -232,6 +232,10 @@ describe("fan-out and signing", () => {
     expect(receiver.received[0]!.verifiedWith).toEqual([0]);
     expect(receiver.received[0]!.payload).toMatchObject({ type: "email.bounced", data: { test: true, bounce: { type: "Permanent" } } });
     expect((await t.json("POST", `/v1/webhooks/${hook.id}/test`, { body: { type: "nope" } })).status).toBe(400);
+    const received = await t.json("POST", `/v1/webhooks/${hook.id}/test`, { body: { type: "email.received" } });
+    await dispatch();
+    expect(receiver.received.at(-1)!.payload).toMatchObject({ type: "email.received", data: { test: true, received_for: ["hello@example.com"], attachments: [] } });
+    expect(received.status).toBe(200);
     // No body at all sends the default sample.
     expect((await t.json("POST", `/v1/webhooks/${hook.id}/test`)).body.type).toBe("email.sent");
   });

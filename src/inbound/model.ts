@@ -56,3 +56,34 @@ export interface AttachmentView extends Omit<ReceivedAttachment, "index"> {
   download_url: string;
   expires_at: string;
 }
+
+/** The `email.received` payload: Resend's received-email data, with Mailroom's link to the answered message. */
+export function receivedEventData(row: {
+  id: string;
+  createdAt: string;
+  fromHeader: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  receivedFor: string[];
+  messageId: string | null;
+  subject: string;
+  attachments: Array<{ id: string; filename: string | null; content_type: string; content_disposition: string; content_id: string | null }>;
+  inReplyToEmailId: string | null;
+  autoReply: string | null;
+}) {
+  return {
+    email_id: row.id,
+    created_at: row.createdAt,
+    from: row.fromHeader,
+    to: row.to,
+    bcc: row.bcc,
+    cc: row.cc,
+    received_for: row.receivedFor,
+    message_id: row.messageId,
+    subject: row.subject,
+    attachments: row.attachments.map(({ id, filename, content_type, content_disposition, content_id }) => ({ id, filename, content_type, content_disposition, content_id })),
+    in_reply_to_email_id: row.inReplyToEmailId,
+    auto_reply: row.autoReply,
+  };
+}

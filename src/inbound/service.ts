@@ -29,7 +29,7 @@ import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
-import type { AutoReplyKind, ReceivedAuthentication } from "./model.ts";
+import { receivedEventData, type AutoReplyKind, type ReceivedAuthentication } from "./model.ts";
 import { authenticateReceived, readReceived, type SessionFacts } from "./received.ts";
 import { parseReceived, readInboundReport, type BouncedRecipient, type InboundReport } from "./reports.ts";
 
@@ -296,36 +296,5 @@ export function createInboundService(deps: {
       }
       return outcomes;
     },
-  };
-}
-
-/** The `email.received` payload: Resend's received-email data, with Mailroom's link to the answered message. */
-export function receivedEventData(row: {
-  id: string;
-  createdAt: string;
-  fromHeader: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  receivedFor: string[];
-  messageId: string | null;
-  subject: string;
-  attachments: Array<{ id: string; filename: string | null; content_type: string; content_disposition: string; content_id: string | null }>;
-  inReplyToEmailId: string | null;
-  autoReply: string | null;
-}) {
-  return {
-    email_id: row.id,
-    created_at: row.createdAt,
-    from: row.fromHeader,
-    to: row.to,
-    bcc: row.bcc,
-    cc: row.cc,
-    received_for: row.receivedFor,
-    message_id: row.messageId,
-    subject: row.subject,
-    attachments: row.attachments.map(({ id, filename, content_type, content_disposition, content_id }) => ({ id, filename, content_type, content_disposition, content_id })),
-    in_reply_to_email_id: row.inReplyToEmailId,
-    auto_reply: row.autoReply,
   };
 }

@@ -15,6 +15,7 @@ import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { WEBHOOKS_DUE } from "../queue/channels.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { EVENT_TYPES, type EventType, type StoredEvent } from "../events/model.ts";
+import { receivedEventData } from "../inbound/model.ts";
 import { requireScope } from "../keys/service.ts";
 import type { Actor } from "../keys/model.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -96,6 +97,29 @@ function samplePayload(type: EventType, createdAt: string): WebhookPayload {
       }
     : {};
   if (type === "email.bounced") data.bounce = { type: "Permanent", sub_type: "General", message: "550 5.1.1 User unknown", diagnostic_code: "550 5.1.1 User unknown" };
+  if (type === "email.received") {
+    return {
+      type,
+      created_at: createdAt,
+      data: {
+        ...receivedEventData({
+          id: "00000000-0000-7000-8000-000000000001",
+          createdAt,
+          fromHeader: "Recipient <recipient@example.org>",
+          to: ["hello@example.com"],
+          cc: [],
+          bcc: [],
+          receivedFor: ["hello@example.com"],
+          messageId: "<reply@example.org>",
+          subject: "Re: Mailroom test event",
+          attachments: [],
+          inReplyToEmailId: "00000000-0000-7000-8000-000000000000",
+          autoReply: null,
+        }),
+        test: true,
+      },
+    };
+  }
   return { type, created_at: createdAt, data: { ...data, test: true } };
 }
 
