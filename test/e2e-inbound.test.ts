@@ -10,11 +10,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dkimSign } from "mailauth";
 import { tempDir } from "./helpers/app.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
+import { inboundFixture } from "./helpers/inbound-fixtures.ts";
 import { swaksPeer } from "./helpers/peers.ts";
 import { runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
 import { smtpChat, type SmtpReply } from "./helpers/smtp-chat.ts";
@@ -29,9 +30,6 @@ const MIB = 1024 * 1024;
 const MAX_MESSAGE_BYTES = 15 * MIB;
 const ATTACHMENT_BYTES = 10 * MIB;
 
-// The fixtures' sample return path and Message-ID, replaced by the real ones of a message sent in the test.
-const SAMPLE_RETURN_PATH = "bounces+0190f3a2b4c57d8e9f0a1b2c3d4e5f60-abcdefghijklmnop@bounces.example.com";
-const SAMPLE_MESSAGE_ID = "<0190f3a2-b4c5-7d8e-9f0a-1b2c3d4e5f60@example.com>";
 
 const dataDir = tempDir("mailroom-e2e-inbound-");
 const workDir = tempDir("mailroom-e2e-inbound-files-");
@@ -90,11 +88,6 @@ async function sendOne(to: string, subject: string) {
   const record = (await api("GET", `/v1/emails/${res.body.id}`)).body;
   expect(record.message_id).toMatch(/^<.+@.+>$/);
   return { id: res.body.id as string, messageId: record.message_id as string, returnPath: sent.mailFrom };
-}
-
-/** A fixture with the sample return path and Message-ID replaced by those of a real delivery. */
-function fixture(name: string, sent: { messageId: string; returnPath: string }): string {
-  return readFileSync(join(import.meta.dir, "fixtures", "inbound", `${name}.eml`), "utf8").replaceAll(SAMPLE_RETURN_PATH, sent.returnPath).replaceAll(SAMPLE_MESSAGE_ID, sent.messageId);
 }
 
 let fileCount = 0;
@@ -192,7 +185,7 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
   test("a 5.1.1 notification to a return path bounces the delivery Permanent, suppresses, and fires email.bounced", async () => {
     const sent = await sendOne("someone@dest.test", "Your receipt");
     // A notification travels with the null sender (RFC 5321 §4.5.5); swaks spells it "<>".
-    const result = await swaks({ from: "<>", to: sent.returnPath, data: file(fixture("postfix-5.1.1", sent)) });
+    const result = await swaks({ from: "<>", to: sent.returnPath, data: file(inboundFixture("postfix-5.1.1", sent)) });
     expect(result.output).toContain(" -> MAIL FROM:<>\n");
     expect(replies(result.output)).toContain("<- 250 2.0.0 Ok: received");
     expect(result.code).toBe(0);
@@ -215,7 +208,7 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
 
   test("a feedback report to a return path marks the delivery complained, suppresses, and fires email.complained", async () => {
     const sent = await sendOne("reader@dest.test", "Our newsletter");
-    const result = await swaks({ from: "feedback@arf.mail.yahoo.com", to: sent.returnPath, data: file(fixture("arf-yahoo", sent)) });
+    const result = await swaks({ from: "feedback@arf.mail.yahoo.com", to: sent.returnPath, data: file(inboundFixture("arf-yahoo", sent)) });
     expect(replies(result.output)).toContain("<- 250 2.0.0 Ok: received");
     expect(result.code).toBe(0);
 

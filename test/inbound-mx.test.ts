@@ -15,6 +15,7 @@ import { operatorActor } from "../src/keys/model.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
+import { inboundFixture } from "./helpers/inbound-fixtures.ts";
 import { smtpChat, type SmtpChat } from "./helpers/smtp-chat.ts";
 
 const DAY = 86_400_000;
@@ -217,7 +218,7 @@ describe("received mail", () => {
     const sent = await sendOne("Second");
     const delivery = await t.app.services.store.query<{ id: string }>(sql`SELECT id FROM deliveries WHERE email_id = ${sent.id}`);
     const returnPath = (await import("../src/domains/signing.ts")).createReturnPathCodec(t.app.services.secrets.deriveKey("return-path")).address(delivery[0]!.id, "send.example.com");
-    const ooo = readFileSync(join(import.meta.dir, "fixtures", "inbound", "out-of-office.eml"), "utf8").replaceAll("<0190f3a2-b4c5-7d8e-9f0a-1b2c3d4e5f60@example.com>", sent.message_id);
+    const ooo = inboundFixture("out-of-office", { messageId: sent.message_id });
     expect((await deliver(ooo, { from: "", to: [returnPath] })).data).toMatchObject({ code: 250 });
     expect(await latest()).toMatchObject({ auto_reply: "auto_reply", in_reply_to_email_id: sent.id, received_for: [returnPath] });
     const record = (await t.json("GET", `/v1/emails/${sent.id}`)).body;
@@ -227,7 +228,7 @@ describe("received mail", () => {
 
   test("a bounce sent to a receiving address is matched by the returned Message-ID, in the same organisation only", async () => {
     const sent = await sendOne("Third");
-    const dsn = readFileSync(join(import.meta.dir, "fixtures", "inbound", "postfix-5.1.1.eml"), "utf8").replaceAll("<0190f3a2-b4c5-7d8e-9f0a-1b2c3d4e5f60@example.com>", sent.message_id);
+    const dsn = inboundFixture("postfix-5.1.1", { messageId: sent.message_id });
     expect((await deliver(dsn, { from: "", to: ["hello@example.com"] })).data).toMatchObject({ code: 250 });
     expect((await t.json("GET", `/v1/emails/${sent.id}`)).body.status).toBe("bounced");
     // A Message-ID this organisation never sent names nothing: the report is kept as mail, nothing changes.

@@ -5,9 +5,8 @@
  * suppression list — once; forged tokens and ordinary mail change nothing.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { inboundFixture } from "./helpers/inbound-fixtures.ts";
 import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
 
 let smtp: SmtpDouble;
@@ -36,12 +35,7 @@ async function sendOne() {
 }
 
 /** A fixture with the sample return path and Message-ID replaced by the real ones. */
-function report(fixture: string, sent: { messageId: string; returnPath: string }): Buffer {
-  const text = readFileSync(join(import.meta.dir, "fixtures", "inbound", `${fixture}.eml`), "utf8")
-    .replaceAll("bounces+0190f3a2b4c57d8e9f0a1b2c3d4e5f60-abcdefghijklmnop@bounces.example.com", sent.returnPath)
-    .replaceAll("<0190f3a2-b4c5-7d8e-9f0a-1b2c3d4e5f60@example.com>", sent.messageId);
-  return Buffer.from(text);
-}
+const report = (fixture: string, sent: { messageId: string; returnPath: string }) => Buffer.from(inboundFixture(fixture, sent));
 
 /** The funnel's outcome for a message that reached one return path or organisation. */
 async function receiveOne(raw: Buffer, envelope: { from: string; to: string[] }) {

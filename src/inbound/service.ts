@@ -58,14 +58,6 @@ export interface InboundService {
 /** Statuses a late report may still change: the delivery left (or is leaving) and has not been judged yet. */
 const REPORTABLE = new Set(["queued", "deferred", "sent", "delivered"]);
 
-interface DeliveryRef {
-  id: string;
-  emailId: string;
-  organizationId: string;
-  recipient: string;
-  status: string;
-}
-
 const RETURN_PATH_LOCAL = /^bounces\+/i;
 
 export function createInboundService(deps: {
@@ -109,13 +101,11 @@ export function createInboundService(deps: {
     return rows.find((row) => named.includes(row.recipient)) ?? (rows.length === 1 ? rows[0] : undefined);
   };
 
-  const setStatus = (tx: Db, deliveryId: string, status: string, response: string | null) => {
-    const { deliveries } = tablesOf(tx);
-    return tx
+  const setStatus = (tx: Db, deliveryId: string, status: string, response: string | null) =>
+    tx
       .update(deliveries)
       .set({ status, nextAttemptAt: null, leaseOwner: null, leaseUntil: null, ...(response ? { lastResponse: response.slice(0, 1000) } : {}), updatedAt: isoTime(clock.now()) })
       .where(eq(deliveries.id, deliveryId));
-  };
 
   /** Applies a report to the delivery in one write: its status, event and suppression, unless already judged. */
   const applyReport = async (deliveryId: string, report: Extract<InboundReport, { kind: "bounce" | "complaint" }>): Promise<InboundOutcome> => {

@@ -20,7 +20,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { clientNetwork } from "../limits/auth-failures.ts";
 import { createSubjectWindows } from "../limits/rate-limiter.ts";
-import { createClientCounter, listen, PromptGreetingServer, readMessage, stopGracefully } from "./listener.ts";
+import { COMMON_SERVER_OPTIONS, createClientCounter, listen, PromptGreetingServer, readMessage, stopGracefully } from "./listener.ts";
 import { PROTOCOL_REPLIES, replyFor, type ReplyError } from "./replies.ts";
 import { loadCertificates, type CertificateSource } from "./tls.ts";
 
@@ -57,21 +57,16 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
   };
 
   const options: SMTPServerOptions = {
+    ...COMMON_SERVER_OPTIONS,
     name: hostname,
     banner: "Mailroom MX ready",
-    minVersion: "TLSv1.2",
+    // 8BITMIME is announced (smtp-server's default): messages are stored as bytes, whatever their encoding.
     size: settings.max_message_bytes,
     authOptional: true,
     disabledCommands: ["AUTH"],
-    hideENHANCEDSTATUSCODES: true,
-    // 8BITMIME is announced (as smtp-server does by default): messages are stored as bytes, whatever their encoding.
-    hideSMTPUTF8: true,
-    hideDSN: true,
-    hideREQUIRETLS: true,
     maxClients: settings.max_clients,
     socketTimeout: settings.idle_timeout,
     disableReverseLookup: true,
-    logger: false,
     onConnect(session, callback) {
       if (!clients.admit("mx", session)) return callback(PROTOCOL_REPLIES.tooManyConnections());
       callback();

@@ -6,12 +6,27 @@
  */
 import type { Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
-import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import { AppError } from "../errors.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import type { Logger } from "../lib/logger.ts";
 import { clientNetwork } from "../limits/auth-failures.ts";
 import { replyFor, type ReplyError } from "./replies.ts";
+
+/** Options every Mailroom SMTP listener has. */
+export const COMMON_SERVER_OPTIONS = {
+  // RFC 8996 deprecates TLS 1.0 and 1.1; smtp-server's default would allow them.
+  minVersion: "TLSv1.2",
+  // Enhanced status codes are written by replies.ts from the error table (smtp-server would derive its own from
+  // the basic code, e.g. 5.1.1 for every 550); not advertised, as smtp-server's own protocol replies lack them.
+  hideENHANCEDSTATUSCODES: true,
+  // Addresses must be ASCII (delivery does not negotiate SMTPUTF8 downstream), so SMTPUTF8 is not offered;
+  // DSN and REQUIRETLS requests could not be honoured end to end either.
+  hideSMTPUTF8: true,
+  hideDSN: true,
+  hideREQUIRETLS: true,
+  logger: false,
+} satisfies SMTPServerOptions;
 
 /**
  * smtp-server waits a fixed 100 ms before the greeting (`init()` arms `setTimeout(connectionReady, 100)`) to catch

@@ -27,7 +27,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { createAuthFailures } from "../limits/auth-failures.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
-import { createClientCounter, listen, PromptGreetingServer, readMessage, stopGracefully } from "./listener.ts";
+import { COMMON_SERVER_OPTIONS, createClientCounter, listen, PromptGreetingServer, readMessage, stopGracefully } from "./listener.ts";
 import { loadCertificates, type CertificateSource } from "./tls.ts";
 import { PROTOCOL_REPLIES, queuedText, replyFor, type ReplyError } from "./replies.ts";
 
@@ -219,30 +219,20 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   };
 
   const serverOptions = (implicitTls: boolean, pair: { key: string; cert: string }): SMTPServerOptions => ({
+    ...COMMON_SERVER_OPTIONS,
     secure: implicitTls,
     name: hostname,
     banner: "Mailroom ready",
     key: pair.key,
     cert: pair.cert,
-    // RFC 8996 deprecates TLS 1.0 and 1.1; smtp-server's default would allow them.
-    minVersion: "TLSv1.2",
     size: config.limits.max_message_bytes,
     authMethods: ["PLAIN", "LOGIN"],
     authRequiredMessage: PROTOCOL_REPLIES.authRequiredText,
-    // Enhanced status codes are written by replies.ts from the error table (smtp-server would derive its own from
-    // the basic code, e.g. 5.1.1 for every 550); not advertised, as smtp-server's own protocol replies lack them.
-    hideENHANCEDSTATUSCODES: true,
-    // Addresses must be ASCII (delivery does not negotiate SMTPUTF8 downstream), so SMTPUTF8 is not offered;
-    // DSN and REQUIRETLS requests could not be honoured end to end either.
-    hideSMTPUTF8: true,
-    hideDSN: true,
-    hideREQUIRETLS: true,
     maxClients: settings.max_clients,
     socketTimeout: settings.idle_timeout,
     maxAllowedUnauthenticatedCommands: settings.max_unauthenticated_commands,
     disableReverseLookup: !settings.reverse_lookup,
     resolver: settings.reverse_lookup ? reverseResolver() : undefined,
-    logger: false,
     onConnect: onConnect(implicitTls ? "smtps" : "submission"),
     onClose: onClose(implicitTls ? "smtps" : "submission"),
     onSecure,
