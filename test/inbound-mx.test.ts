@@ -90,6 +90,7 @@ describe("RCPT", () => {
     expect([forged.code, forged.text.slice(0, 5)]).toEqual([550, "5.1.1"]);
     expect((await chat.send("AUTH PLAIN AGFwaWtleQBzZWNyZXQ=")).code).toBeGreaterThanOrEqual(500);
     chat.close();
+    expect(await t.app.services.metrics.render()).toMatch(/mailroom_inbound_smtp_total\{outcome="recipient_refused"\} 3/);
   });
 
   test("STARTTLS is offered and works", async () => {

@@ -86,7 +86,12 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
         if (!known && session.envelope.rcptTo.length >= settings.max_recipients) throw PROTOCOL_REPLIES.tooManyRecipients(settings.max_recipients);
         await inbound.acceptRecipient(address.address);
         return undefined;
-      }).then((result) => (result.ok ? callback() : callback(result.error)));
+      }).then((result) => {
+        if (result.ok) return callback();
+        // Forged return paths and relay attempts end here: counted, and logged by guarded().
+        metrics.inc("mailroom_inbound_smtp_total", { outcome: "recipient_refused" });
+        callback(result.error);
+      });
     },
     onData(stream, session, callback) {
       void guarded(session, "data", async () => {
