@@ -93,6 +93,16 @@ describe("RCPT", () => {
     expect(await t.app.services.metrics.render()).toMatch(/mailroom_inbound_smtp_total\{outcome="recipient_refused"\} 3/);
   });
 
+  test("an internationalised receiving domain takes mail in either spelling", async () => {
+    await t.app.services.domains.add(t.operator, "bücher.example", { verifiedOverride: true, receivingEnabled: true });
+    const chat = await smtpChat(mxPort);
+    await chat.send("EHLO mail.dest.test");
+    await chat.send("MAIL FROM:<someone@dest.test>");
+    expect((await chat.send("RCPT TO:<info@xn--bcher-kva.example>")).code).toBe(250);
+    expect((await chat.send("RCPT TO:<info@b\u00fccher.example>")).code).toBe(250);
+    chat.close();
+  });
+
   test("STARTTLS is offered and works", async () => {
     const chat = await smtpChat(mxPort, { ca: readFileSync(join(t.dataDir, "tls", "smtp-cert.pem"), "utf8") });
     expect((await chat.send("EHLO mail.dest.test")).lines).toContain("STARTTLS");
@@ -192,6 +202,9 @@ describe("received mail", () => {
       ["nul", Buffer.from("From: a@dest.test\r\nSubject: nul\r\n\r\nbefore\0after\r\n", "latin1")],
       ["bare-lf", Buffer.from("From: a@dest.test\nSubject: bare-lf\n\nline one\nline two\n", "latin1")],
       ["8bit", Buffer.from("From: J\xf6rg <a@dest.test>\r\nSubject: 8bit \xff\xfe\r\n\r\nbody\r\n", "latin1")],
+      ["empty-type", Buffer.from('From: a@dest.test\r\nSubject: empty-type\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n--x\r\nContent-Type:\r\n\r\npart\r\n--x--\r\n', "latin1")],
+      // Beyond the parser's limits: kept whole, read as a message without headers.
+      ["many-parts", Buffer.from(`From: a@dest.test\r\nSubject: many-parts\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n${"--x\r\nContent-Type: text/plain\r\n\r\np\r\n".repeat(2000)}--x--\r\n`, "latin1")],
       ["multipart", Buffer.from('From: a@dest.test\r\nSubject: multipart\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n--x\r\nContent-Type: text/plain\r\n\r\nunterminated\r\n', "latin1")],
     ];
     for (const [name, bytes] of cases) {

@@ -64,6 +64,15 @@ describe("reports to return paths", () => {
     expect(listed.body).toMatchObject({ origin: "bounce", source_id: sent.id });
   });
 
+  test("the same report arriving several times at once bounces once (the delivery is locked while judged)", async () => {
+    const sent = await sendOne();
+    const envelope = { from: "", to: [sent.returnPath] };
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => receiveOne(report("postfix-5.1.1", sent), envelope)));
+    expect(outcomes.filter((o) => o.handled === "bounce" && o.changed)).toHaveLength(1);
+    const record = await history(sent.id);
+    expect(record.events.filter((e: { type: string }) => e.type === "email.bounced")).toHaveLength(1);
+  });
+
   test("a delayed notification is history only: no status change, no suppression", async () => {
     const sent = await sendOne();
     expect(await receiveOne(report("postfix-4.4.7-delayed", sent), { from: "", to: [sent.returnPath] })).toMatchObject({ outcome: "temporary", changed: true });

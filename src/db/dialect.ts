@@ -48,6 +48,16 @@ export function lockedAgainstChange<Q>(db: Db, query: Q): Q {
 }
 
 /**
+ * A read inside a write of a row the write will then change according to what it read (a status it checks):
+ * PostgreSQL FOR UPDATE, so two writes deciding on the same row take turns and the second sees the first's result;
+ * SQLite's single writer serialises every write already.
+ */
+export function lockedForUpdate<Q>(db: Db, query: Q): Q {
+  if (engineOf(db) !== "postgres") return query;
+  return (query as unknown as { for(strength: "update"): Q }).for("update");
+}
+
+/**
  * Serialises the transactions that name the same `names` until they end: PostgreSQL takes a transaction-scoped
  * advisory lock per name (in sorted order, so two transactions never wait on each other in a circle); SQLite's
  * single writer serialises every write transaction already.

@@ -79,7 +79,7 @@ export function readReceived(mail: ParsedMail): ReceivedFields {
       id: newId(),
       index,
       filename: attachment.filename ? storable(attachment.filename) : null,
-      content_type: storable(attachment.contentType),
+      content_type: typeof attachment.contentType === "string" && attachment.contentType ? storable(attachment.contentType) : "application/octet-stream",
       content_disposition: attachment.contentDisposition === "inline" ? "inline" : "attachment",
       content_id: attachment.contentId ? storable(attachment.contentId.replace(/^<|>$/g, "")) : null,
       size: attachment.size,

@@ -70,7 +70,8 @@ function recipientOutcome(status: string | null, action: string | null, diagnost
 }
 
 const partText = (attachment: Attachment) => attachment.content.toString("utf8");
-const isType = (attachment: Attachment, type: string) => attachment.contentType.toLowerCase() === type;
+// mailparser leaves contentType false for a part whose Content-Type is empty.
+const isType = (attachment: Attachment, type: string) => typeof attachment.contentType === "string" && attachment.contentType.toLowerCase() === type;
 
 const MESSAGE_ID_LINE = /^message-id:[ \t]*(<[^>\s]+>)/im;
 
@@ -103,6 +104,13 @@ function dsnRecipients(deliveryStatus: string): BouncedRecipient[] {
     });
 }
 
+/**
+ * How much of a message's text the heuristics read: what a notice says comes first, and a message of megabytes
+ * must not hold the event loop (a regular expression over one long line can take quadratic time).
+ */
+const TEXT_SCANNED = 16_384;
+const LINE_SCANNED = 1_000;
+
 const AUTO_REPLY_SUBJECT = /^(automatic reply|auto[- ]?reply|auto[- ]?response|out of (the )?office)\b/i;
 
 /** RFC 3834 §5: Auto-Submitted other than `no`; and the widespread non-standard markers of vacation responders. */
@@ -116,16 +124,20 @@ function isAutoReply(mail: ParsedMail): boolean {
 
 /** Challenge-response systems ask the sender to prove they are human before delivering. */
 const isChallenge = (mail: ParsedMail) =>
-  mail.headers.has("x-challenge") || mail.headers.has("x-boxbe-challenge") || /\b(please )?(confirm|verify) (that )?(you are|you're) (a )?(human|real)|sender verification|challenge[- ]response/i.test(`${mail.subject ?? ""} ${mail.text ?? ""}`);
+  mail.headers.has("x-challenge") ||
+  mail.headers.has("x-boxbe-challenge") ||
+  /\b(please )?(confirm|verify) (that )?(you are|you're) (a )?(human|real)|sender verification|challenge[- ]response/i.test(`${mail.subject ?? ""} ${(mail.text ?? "").slice(0, TEXT_SCANNED)}`);
 
 const fromMailSystem = (mail: ParsedMail) =>
   ((mail.from as AddressObject | undefined)?.value ?? []).some((m) => /^(mailer-daemon|postmaster|mail-daemon)@/i.test(m.address ?? ""));
 const BOUNCE_SUBJECT = /undeliver|delivery (status notification|failure|has failed)|returned mail|failure notice|mail delivery (failed|failure|subsystem)|could not be delivered|delivery problem/i;
 
+
 function nonStandardBounce(mail: ParsedMail): BouncedRecipient[] {
-  const text = mail.text ?? "";
+  const text = (mail.text ?? "").slice(0, TEXT_SCANNED);
   const reply = /\b([45]\d\d)[ -](?:([45]\.\d{1,3}\.\d{1,3})\b)?[^\n]*/.exec(text);
-  const recipient = /<?([^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>?:?\s*$/m.exec(text.split(/\n/).find((line) => /@/.test(line) && !/^(from|to|subject|date|message-id):/i.test(line)) ?? "")?.[1]?.toLowerCase() ?? null;
+  const line = text.split(/\n/).find((candidate) => /@/.test(candidate) && !/^(from|to|subject|date|message-id):/i.test(candidate)) ?? "";
+  const recipient = /<?([^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>?:?\s*$/m.exec(line.slice(0, LINE_SCANNED))?.[1]?.toLowerCase() ?? null;
   if (!reply) return [{ recipient, status: null, action: null, diagnostic: null, outcome: "undetermined", subType: "Undetermined" }];
   const code = Number(reply[1]);
   const verdict = classifyReply(code, reply[0]);

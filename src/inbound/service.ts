@@ -17,13 +17,14 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import type { ParsedMail } from "mailparser";
+import { lockedForUpdate } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { ReturnPathCodec } from "../domains/signing.ts";
 import { AppError } from "../errors.ts";
 import { bounceData } from "../events/model.ts";
 import type { EventLog } from "../events/service.ts";
-import { normalizeAddress } from "../lib/addresses.ts";
+import { normalizeDomain } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -60,6 +61,11 @@ const REPORTABLE = new Set(["queued", "deferred", "sent", "delivered"]);
 
 const RETURN_PATH_LOCAL = /^bounces\+/i;
 
+const NOT_AUTHENTICATED: ReceivedAuthentication = { spf: null, dkim: [], dmarc: null, arc: null, header: "" };
+
+/** What a message the parser refuses reads as: no headers, no parts; its raw bytes are what is kept. */
+const UNPARSED = { headers: new Map(), headerLines: [], attachments: [] } as unknown as ParsedMail;
+
 export function createInboundService(deps: {
   db: Db;
   writer: Writer;
@@ -81,7 +87,10 @@ export function createInboundService(deps: {
   const count = (kind: string, reason: string) => metrics.inc("mailroom_inbound_reports_total", { kind, reason });
 
   const deliveryColumns = { id: deliveries.id, emailId: deliveries.emailId, organizationId: deliveries.organizationId, recipient: deliveries.recipient, status: deliveries.status };
-  const findDelivery = (tx: Db, deliveryId: string) => first(tx.select(deliveryColumns).from(deliveries).where(eq(deliveries.id, deliveryId)));
+  const deliveryQuery = (tx: Db, deliveryId: string) => tx.select(deliveryColumns).from(deliveries).where(eq(deliveries.id, deliveryId));
+  const findDelivery = (tx: Db, deliveryId: string) => first(deliveryQuery(tx, deliveryId));
+  /** Inside the write that judges it: the same report arriving twice at once, or the worker recording, waits its turn. */
+  const lockDelivery = (tx: Db, deliveryId: string) => first(lockedForUpdate(tx, deliveryQuery(tx, deliveryId)));
 
   /**
    * The organisation's delivery a report to one of its domains concerns: its quoted return path (a feedback loop's
@@ -111,7 +120,7 @@ export function createInboundService(deps: {
   const applyReport = async (deliveryId: string, report: Extract<InboundReport, { kind: "bounce" | "complaint" }>): Promise<InboundOutcome> => {
     if (report.kind === "complaint") {
       const changed = await writer.write(async (tx) => {
-        const delivery = await findDelivery(tx, deliveryId);
+        const delivery = await lockDelivery(tx, deliveryId);
         if (!delivery) return undefined;
         if (delivery.status === "complained") return false;
         await setStatus(tx, delivery.id, "complained", null);
@@ -130,7 +139,7 @@ export function createInboundService(deps: {
     const outcome = verdict?.outcome ?? "undetermined";
     const message = verdict?.diagnostic ?? verdict?.status ?? "bounce report without a diagnostic";
     const changed = await writer.write(async (tx) => {
-      const delivery = await findDelivery(tx, deliveryId);
+      const delivery = await lockDelivery(tx, deliveryId);
       if (!delivery) return undefined;
       if (!REPORTABLE.has(delivery.status)) return false;
       const base = { organizationId: delivery.organizationId, emailId: delivery.emailId, recipient: delivery.recipient };
@@ -215,15 +224,18 @@ export function createInboundService(deps: {
     return { handled: "stored", receivedEmailId: id, organizationId: input.organizationId, inReplyToEmailId };
   };
 
-  const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
+  /** The domain as domains are stored (lower-case punycode); smtp-server hands IDNs over in Unicode. */
+  const domainOf = (address: string) => {
+    const domain = normalizeDomain(address.slice(address.lastIndexOf("@") + 1));
+    return "error" in domain ? "" : domain.domain;
+  };
 
   return {
     async acceptRecipient(address) {
       if (returnPaths.parse(address)) return;
-      const [local = "", domain = ""] = [address.slice(0, address.lastIndexOf("@")), domainOf(address)];
-      if (RETURN_PATH_LOCAL.test(local)) throw new AppError("not_found", "No such return path here.", { condition: "unknown_recipient" });
-      const normalized = normalizeAddress(address);
-      if ("error" in normalized) throw new AppError("not_found", "No such mailbox here.", { condition: "unknown_recipient" });
+      if (RETURN_PATH_LOCAL.test(address.slice(0, address.lastIndexOf("@")))) throw new AppError("not_found", "No such return path here.", { condition: "unknown_recipient" });
+      const domain = domainOf(address);
+      if (!domain) throw new AppError("not_found", "No such mailbox here.", { condition: "unknown_recipient" });
       const receiving = await domains.receivingState(domain);
       if (receiving.state === "receiving") return;
       // Never an open relay: mail for a name this server does not receive for is refused, whoever sends it.
@@ -231,18 +243,23 @@ export function createInboundService(deps: {
     },
 
     async receive(raw, envelope) {
-      const mail = await parseReceived(raw);
-      const report = readInboundReport(mail, raw);
+      const mail = await parseReceived(raw).catch((error: unknown) => {
+        // Beyond the parser's limits (a header of megabytes, thousands of parts): kept whole, read as nothing.
+        logger.warn("inbound message not parsed; stored raw", { reason: error instanceof Error ? error.message : String(error), size: raw.length });
+        return UNPARSED;
+      });
+      const report = mail === UNPARSED ? ({ kind: "message" } as const) : readInboundReport(mail, raw);
       const isReport = report.kind === "bounce" || report.kind === "complaint";
       const autoReply: AutoReplyKind | null = report.kind === "auto_reply" ? (report.challenge ? "challenge_response" : "auto_reply") : null;
       const outcomes: InboundOutcome[] = [];
       let authentication: ReceivedAuthentication | undefined;
+      const facts: SessionFacts = { clientAddress: envelope.client?.address ?? "127.0.0.1", helo: envelope.client?.helo ?? "localhost", sender: envelope.from, mta: deps.hostname };
       const authenticated = async () =>
-        (authentication ??= await authenticateReceived(
-          raw,
-          { clientAddress: envelope.client?.address ?? "127.0.0.1", helo: envelope.client?.helo ?? "localhost", sender: envelope.from, mta: deps.hostname } satisfies SessionFacts,
-          deps.resolve,
-        ));
+        (authentication ??= await authenticateReceived(raw, facts, deps.resolve).catch((error: unknown) => {
+          // A message mailauth cannot read is still kept; its results say that nothing could be checked.
+          logger.warn("inbound message not authenticated", { reason: error instanceof Error ? error.message : String(error) });
+          return NOT_AUTHENTICATED;
+        }));
 
       const returnPathTo = new Map<string, string>();
       const byOrganization = new Map<string, string[]>();

@@ -9,7 +9,7 @@
  *   receivers and the capture store can recognise the repeat.
  */
 import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { inJsonArray, lockedForClaim } from "../db/dialect.ts";
+import { inJsonArray, lockedForClaim, lockedForUpdate } from "../db/dialect.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { bounceData } from "../events/model.ts";
@@ -87,7 +87,8 @@ const queueStatements = perConnection((tx: Db) => {
         .set({ leaseOwner: slot<string>("owner"), leaseUntil: slot<number>("until") })
         .where(inJsonArray(tx, deliveries.id, sql.placeholder("ids"))),
     ),
-    status: prepareAs("delivery_status", tx.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.id, sql.placeholder("id")))),
+    // Locked: a late report (inbound/service.ts) may judge the same delivery at the same time; one waits for the other.
+    status: prepareAs("delivery_status", lockedForUpdate(tx, tx.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.id, sql.placeholder("id"))))),
     saveAttempt: prepareAs(
       "delivery_save_attempt",
       tx

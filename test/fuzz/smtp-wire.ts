@@ -151,3 +151,20 @@ export function dataPayload(message: Buffer): Buffer {
   const stuffed = text.replace(/(^|\r\n)\./g, "$1..");
   return Buffer.from(stuffed + (stuffed.endsWith("\r\n") ? "" : "\r\n") + ".\r\n", "latin1");
 }
+
+/** A line as a report shows it: long ones cut, with their full length. */
+export const shortLine = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…(${s.length})` : s);
+
+/** What is wrong with a reply's form (RFC 5321 §4.2): each problem's property name and what showed it. */
+export function replyFormProblems(reply: WireReply): Array<[property: string, shown: string]> {
+  const text = reply.lines.join("\n");
+  const problems: Array<[string, string]> = [];
+  if (reply.bareLf) problems.push(["reply line ended with a bare LF", text]);
+  for (const line of reply.lines) {
+    if (!/^[2-5][0-5]\d([ -]|$)/.test(line)) problems.push(["reply line breaks the RFC 5321 grammar", line]);
+    else if (line.slice(0, 3) !== String(reply.code)) problems.push(["multi-line reply with different codes", text]);
+    if (Buffer.byteLength(line, "latin1") + 2 > 512) problems.push(["reply line longer than 512 octets", shortLine(line)]);
+    if (/[\r\0]/.test(line)) problems.push(["CR or NUL inside a reply line", JSON.stringify(line)]);
+  }
+  return problems;
+}

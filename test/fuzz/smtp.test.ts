@@ -11,8 +11,7 @@
  * message. Afterwards the relay still accepts a well-formed authenticated message (250) on both listeners and
  * /healthz answers 200.
  *
- * The inbound MX does not exist yet; it gets its own fuzz target (same wire client, unauthenticated sessions)
- * when it lands.
+ * The inbound MX has its own fuzz target, test/fuzz/mx.test.ts (same wire client, unauthenticated sessions).
  *
  * Budget: FUZZ_SECONDS (default 15). Replay: FUZZ_SEED=<seed printed at start and in the failure>.
  */
@@ -23,7 +22,7 @@ import { createLogger } from "../../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { randomMessage, wellFormedMessage } from "./mime-gen.ts";
 import { fuzzSeed, fuzzTimeoutMs, internalsIn, onlyCase, randomString, runCases, Violations, withTimeout, type Rng } from "./prng.ts";
-import { dataPayload, SmtpWire, type WireReply } from "./smtp-wire.ts";
+import { dataPayload, replyFormProblems, shortLine, SmtpWire, type WireReply } from "./smtp-wire.ts";
 
 const SEED = fuzzSeed();
 /** A reply that takes longer than this is a hang. Generous for a loaded CI machine, short next to the budget. */
@@ -151,18 +150,10 @@ interface Exchange {
   replies: WireReply[];
 }
 
-const shortLine = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…(${s.length})` : s);
-
 function checkReply(v: Violations, index: number, ex: Exchange, reply: WireReply) {
   const input = { listenerAndCommands: ex.sent.slice(-6).map(shortLine) };
   const text = reply.lines.join("\n");
-  if (reply.bareLf) v.add("reply line ended with a bare LF", index, input, text);
-  for (const line of reply.lines) {
-    if (!/^[2-5][0-5]\d([ -]|$)/.test(line)) v.add("reply line breaks the RFC 5321 grammar", index, input, line);
-    else if (line.slice(0, 3) !== String(reply.code)) v.add("multi-line reply with different codes", index, input, text);
-    if (Buffer.byteLength(line, "latin1") + 2 > 512) v.add("reply line longer than 512 octets", index, input, shortLine(line));
-    if (/[\r\0]/.test(line)) v.add("CR or NUL inside a reply line", index, input, JSON.stringify(line));
-  }
+  for (const [property, shown] of replyFormProblems(reply)) v.add(property, index, input, shown);
   if (/reference/i.test(text)) {
     if (reply.code >= 500) v.add("5xx reply for an internal error", index, input, text);
     else v.add("internal error (reply with a reference)", index, input, { reply: text, loggedCause: causes.get(/reference ([0-9a-f-]{36})/.exec(text)?.[1] ?? "") });
