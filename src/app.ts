@@ -36,6 +36,7 @@ import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "./queue/
 import { createInboundMx, type InboundMx } from "./smtp/inbound.ts";
 import { createSmtpRelay, type SmtpRelay } from "./smtp/relay.ts";
 import { createSuppressionService, type SuppressionService } from "./suppressions/service.ts";
+import { createTemplateService, type TemplateService } from "./templates/service.ts";
 import { createTrackingService, type TrackingService } from "./tracking/service.ts";
 import { createWebhookDispatcher, outboxGauges, type WebhookDispatcher } from "./webhooks/dispatcher.ts";
 import { createEndpointGuard } from "./webhooks/guard.ts";
@@ -80,6 +81,8 @@ export interface Services {
   inbound: InboundService;
   /** Received mail as the API reads it, and its retention. */
   mailbox: Mailbox;
+  /** Saved templates and their rendering. */
+  templates: TemplateService;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -318,6 +321,7 @@ export async function createServices(config: Config, options: AppOptions = {}): 
       metrics,
     }),
     mailbox,
+    templates: createTemplateService({ db, writer, clock }),
     httpAddress,
     closeProviders,
   };

@@ -55,6 +55,8 @@ export interface ComposedFields {
   tracking?: { opens?: boolean; clicks?: boolean };
   /** Adds RFC 8058 one-click unsubscribe headers and fills `{{unsubscribe_url}}`; needs exactly one recipient. */
   unsubscribe?: boolean;
+  /** The saved template the fields were rendered from (DESIGN §1 `template`). */
+  templateId?: string;
 }
 
 /**
@@ -103,6 +105,7 @@ export interface EmailSummary {
   last_event: EmailStatus;
   created_at: string;
   scheduled_at: string | null;
+  template_id: string | null;
 }
 
 export interface EmailRecord extends EmailSummary {

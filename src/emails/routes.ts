@@ -15,6 +15,8 @@ import { isUuid } from "../lib/ids.ts";
 import type { Idempotency } from "../idempotency/service.ts";
 import { EMAIL_STATUSES } from "./model.ts";
 import type { EmailService } from "./service.ts";
+import { withTemplate } from "../templates/routes.ts";
+import type { TemplateService } from "../templates/service.ts";
 import { parseSendRequest } from "./validate.ts";
 
 export const SENT_MESSAGE = "Email sent.";
@@ -41,13 +43,18 @@ export const SendEmailSchema = t.Object(
     scheduled_at: t.Optional(t.String({ format: "date-time" })),
     tracking: t.Optional(t.Object({ opens: t.Optional(t.Boolean()), clicks: t.Optional(t.Boolean()) }, { description: "Overrides the sending domain's tracking defaults" })),
     unsubscribe: t.Optional(t.Boolean({ description: "One-click unsubscribe headers (RFC 8058) and {{unsubscribe_url}}; one recipient per message" })),
+    template: t.Optional(
+      t.Object({ id: t.String({ description: "Template id or alias (its published version)" }), variables: t.Optional(t.Record(t.String(), t.Union([t.String(), t.Number()]))) }, {
+        description: "Render a saved template; from, subject, html and text come from it unless given here",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
 
-export function emailRoutes(deps: AuthDeps & { emails: EmailService; idempotency: Idempotency; clock: Clock; config: Config }) {
-  const { emails, idempotency, clock, config } = deps;
+export function emailRoutes(deps: AuthDeps & { emails: EmailService; templates: TemplateService; idempotency: Idempotency; clock: Clock; config: Config }) {
+  const { emails, templates, idempotency, clock, config } = deps;
   const limits = bodyLimits(config);
   const context = () => ({ now: clock.now(), maxRecipients: config.limits.max_recipients });
   const requireId = (id: string) => {
@@ -58,7 +65,8 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; idempotency
   const send = async ({ request, actor, set }: { request: Request; actor: Parameters<EmailService["submit"]>[1]; set: { status?: number | string; headers: Record<string, string | number> } }) => {
     const body = await readJsonBody(request, limits);
     return withIdempotency(idempotency, request, actor, "emails.send", body, set, sentAnswer, async (claim) => {
-      const fields = parseSendRequest(body, context());
+      const rendered = await withTemplate(templates, actor, body);
+      const fields = { ...parseSendRequest(rendered.body, context()), templateId: rendered.templateId };
       return emails.submit({ kind: "fields", source: "api", fields }, actor, { idempotency: claim });
     });
   };
@@ -82,16 +90,18 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; idempotency
         const body = await readJsonBody(request, limits);
         return withIdempotency(idempotency, request, actor, "emails.batch", body, set, (result) => result, async (claim) => {
           if (!Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON array of messages" }]);
-          const inputs = body.map((item, i) => {
+          const inputs = [];
+          for (const [i, item] of body.entries()) {
             try {
-              return { kind: "fields" as const, source: "api" as const, fields: parseSendRequest(item, context()) };
+              const rendered = await withTemplate(templates, actor, item);
+              inputs.push({ kind: "fields" as const, source: "api" as const, fields: { ...parseSendRequest(rendered.body, context()), templateId: rendered.templateId } });
             } catch (error) {
               if (error instanceof AppError && error.details) {
                 throw validationError(error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })));
               }
               throw error;
             }
-          });
+          }
           return emails.submitBatch(inputs, actor, { idempotency: claim });
         });
       },

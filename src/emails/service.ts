@@ -72,6 +72,7 @@ interface PreparedMessage {
   text: string | null;
   tags: Tag[];
   scheduledAt?: number;
+  templateId: string | null;
   raw: Buffer;
   /** Distinct envelope recipients, in the order given. */
   recipients: string[];
@@ -106,7 +107,7 @@ const insertStatements = perConnection((tx: Db) => {
       tx.insert(emails).values(
         placeholders([
           "id", "organizationId", "apiKeyId", "source", "mode", "messageId", "fromHeader", "envelopeFrom", "to", "cc", "bcc", "replyTo",
-          "subject", "html", "text", "tags", "status", "scheduledAt", "size", "createdAt", "updatedAt",
+          "subject", "html", "text", "tags", "status", "scheduledAt", "size", "templateId", "createdAt", "updatedAt",
         ]),
       ),
     ),
@@ -195,6 +196,7 @@ export function createEmailService(deps: {
       html: view.html,
       text: view.text,
       tags: [],
+      templateId: null,
       raw: finalized.raw,
       recipients,
       suppressed,
@@ -225,6 +227,7 @@ export function createEmailService(deps: {
       text: composed.text,
       tags: fields.tags,
       scheduledAt: fields.scheduledAt,
+      templateId: fields.templateId ?? null,
       raw: composed.raw,
       recipients,
       suppressed,
@@ -256,6 +259,7 @@ export function createEmailService(deps: {
       status: message.scheduledAt ? "scheduled" : "queued",
       scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
       size: message.raw.length,
+      templateId: message.templateId,
       createdAt,
       updatedAt: createdAt,
     });
@@ -305,6 +309,7 @@ export function createEmailService(deps: {
     last_event: row.status as EmailStatus,
     created_at: row.createdAt,
     scheduled_at: row.scheduledAt ?? null,
+    template_id: row.templateId ?? null,
   });
 
   const { html: _html, text: _text, ...summaryColumns } = getTableColumns(emails);

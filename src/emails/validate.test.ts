@@ -94,7 +94,7 @@ describe("send body validation", () => {
 });
 
 describe("the documented send body", () => {
-  test("names exactly the fields the validator accepts, aliases included", () => {
-    expect(Object.keys(SendEmailSchema.properties).sort()).toEqual([...KNOWN_FIELDS].sort());
+  test("names exactly the fields the validator accepts, aliases included, and the template the route renders first", () => {
+    expect(Object.keys(SendEmailSchema.properties).sort()).toEqual([...KNOWN_FIELDS, "template"].sort());
   });
 });

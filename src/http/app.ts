@@ -21,6 +21,8 @@ import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { suppressionRoutes } from "../suppressions/routes.ts";
+import { templateRoutes } from "../templates/routes.ts";
+import type { TemplateService } from "../templates/service.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { trackingRoutes } from "../tracking/routes.ts";
 import type { TrackingService } from "../tracking/service.ts";
@@ -44,6 +46,7 @@ export interface HttpDeps {
   webhooks: WebhookService;
   tracking: TrackingService;
   mailbox: Mailbox;
+  templates: TemplateService;
   version: string;
   /** False while starting or shutting down: /readyz answers 503. */
   isReady: () => boolean;
@@ -133,6 +136,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(suppressionRoutes(deps))
     .use(domainRoutes(deps))
     .use(webhookRoutes(deps))
+    .use(templateRoutes(deps))
     .use(trackingRoutes(deps));
 
   const matchers = routeMatchers(app.routes);

@@ -96,7 +96,7 @@ export const outboxStatements = perConnection((tx: Db) => {
       .from(e)
       .where(and(eq(e.organizationId, p("organizationId")), eq(e.enabled, true)))),
     emailFields: prepareAs("webhook_emailFields", tx
-      .select({ messageId: emails.messageId, from: emails.fromHeader, to: emails.to, cc: emails.cc, subject: emails.subject, tags: emails.tags })
+      .select({ messageId: emails.messageId, from: emails.fromHeader, to: emails.to, cc: emails.cc, subject: emails.subject, tags: emails.tags, templateId: emails.templateId })
       .from(emails)
       .where(eq(emails.id, p("emailId")))),
     insertDelivery: prepareAs("webhook_insertDelivery", tx

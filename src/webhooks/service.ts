@@ -76,7 +76,7 @@ export async function buildPayload(tx: Db, event: StoredEvent): Promise<WebhookP
     data = {
       ...data,
       email_id: event.emailId,
-      ...(email && { message_id: email.messageId, from: email.from, to: email.to, cc: email.cc, subject: email.subject, tags: email.tags }),
+      ...(email && { message_id: email.messageId, from: email.from, to: email.to, cc: email.cc, subject: email.subject, tags: email.tags, ...(email.templateId && { template_id: email.templateId }) }),
       recipient: event.recipient ?? null,
     };
   }

@@ -10,6 +10,7 @@ import webhooks, { postgres as webhooksPg } from "./0003_webhooks.ts";
 import emailContents, { postgres as emailContentsPg } from "./0004_email_contents.ts";
 import sharedState, { postgres as sharedStatePg } from "./0005_shared_state.ts";
 import receivedEmails, { postgres as receivedEmailsPg } from "./0006_received_emails.ts";
+import templates, { postgres as templatesPg } from "./0007_templates.ts";
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 4, name: "email_contents", sqlite: emailContents, postgres: emailContentsPg },
   { version: 5, name: "shared_state", sqlite: sharedState, postgres: sharedStatePg },
   { version: 6, name: "received_emails", sqlite: receivedEmails, postgres: receivedEmailsPg },
+  { version: 7, name: "templates", sqlite: templates, postgres: templatesPg },
 ];

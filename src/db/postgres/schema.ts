@@ -10,6 +10,7 @@ import { bigint, boolean, customType, integer, jsonb, pgTable, primaryKey, text 
 import type { RecordStatuses } from "../schema/domains.ts";
 import type { Tag } from "../schema/emails.ts";
 import type { ReceivedAttachment, ReceivedAuthentication } from "../../inbound/model.ts";
+import type { TemplateContent } from "../../templates/model.ts";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 /** Epoch milliseconds, read back as a number (they stay far below 2^53). */
@@ -87,6 +88,7 @@ export const emails = pgTable("emails", {
   status: text("status").notNull(),
   scheduledAt: text("scheduled_at"),
   size: integer("size").notNull(),
+  templateId: text("template_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });
@@ -235,4 +237,19 @@ export const receivedEmails = pgTable("received_emails", {
 export const receivedContents = pgTable("received_contents", {
   receivedEmailId: text("received_email_id").primaryKey(),
   raw: bytea("raw").notNull(),
+});
+
+export const templates = pgTable("templates", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  name: text("name").notNull(),
+  alias: text("alias"),
+  engine: text("engine", { enum: ["handlebars", "mjml"] }).notNull(),
+  draft: jsonb("draft").$type<TemplateContent>().notNull(),
+  draftVersionId: text("draft_version_id").notNull(),
+  published: jsonb("published").$type<TemplateContent>(),
+  publishedVersionId: text("published_version_id"),
+  publishedAt: text("published_at"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
 });

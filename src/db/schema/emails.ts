@@ -25,6 +25,8 @@ export const emails = sqliteTable("emails", {
   status: text("status").notNull(),
   scheduledAt: text("scheduled_at"),
   size: integer("size").notNull(),
+  /** The template the message was rendered from (DESIGN §1 `template`), if any. */
+  templateId: text("template_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });

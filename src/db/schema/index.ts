@@ -8,3 +8,4 @@ export * from "./idempotency.ts";
 export * from "./webhooks.ts";
 export * from "./shared.ts";
 export * from "./received.ts";
+export * from "./templates.ts";

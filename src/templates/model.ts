@@ -1,0 +1,50 @@
+/** Types of saved templates (DESIGN §8) and their views in the Resend SDK's shape. */
+
+export type TemplateEngine = "handlebars" | "mjml";
+
+export interface TemplateVariable {
+  key: string;
+  type: "string" | "number";
+  fallback_value: string | number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One version of a template: what is rendered. */
+export interface TemplateContent {
+  subject: string | null;
+  from: string | null;
+  reply_to: string[] | null;
+  html: string;
+  text: string | null;
+  variables: TemplateVariable[];
+}
+
+export interface TemplateView extends Omit<TemplateContent, "variables"> {
+  object: "template";
+  id: string;
+  name: string;
+  alias: string | null;
+  engine: TemplateEngine;
+  status: "draft" | "published";
+  variables: TemplateVariable[];
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  has_unpublished_versions: boolean;
+  current_version_id: string;
+}
+
+export type TemplateSummary = Pick<TemplateView, "id" | "name" | "alias" | "status" | "published_at" | "created_at" | "updated_at" | "engine">;
+
+export interface Rendered {
+  subject: string | null;
+  html: string;
+  text: string;
+}
+
+export interface TemplateProblem {
+  line: number;
+  column: number;
+  message: string;
+}

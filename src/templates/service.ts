@@ -1,0 +1,215 @@
+/**
+ * Saved templates (DESIGN §8, Resend's template API): create, get by id or alias, list, update, delete, publish,
+ * duplicate, render a preview, validate a source; and the published version a send renders. Invariants: an edit
+ * changes the draft only — sends keep using the published version until the next publish; a version is validated
+ * before it is saved, so a saved template always compiles; an organisation sees only its own templates.
+ */
+import { and, asc, desc, eq, gt, lt, type SQL } from "drizzle-orm";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import { engineCode } from "../db/faults.ts";
+import { AppError, validationError } from "../errors.ts";
+import type { Actor } from "../keys/model.ts";
+import { requireScope } from "../keys/service.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import { isUuid, newId } from "../lib/ids.ts";
+import type { Rendered, TemplateContent, TemplateEngine, TemplateProblem, TemplateSummary, TemplateView } from "./model.ts";
+import { handlebarsProblems, render } from "./render.ts";
+import type { TemplateInput } from "./validate.ts";
+
+type TemplateRow = ReturnType<typeof tablesOf>["templates"]["$inferSelect"];
+
+export interface TemplateService {
+  create(actor: Actor, input: TemplateInput & { name: string; html: string }): Promise<{ object: "template"; id: string }>;
+  get(actor: Actor, idOrAlias: string): Promise<TemplateView>;
+  list(actor: Actor, options: { limit: number; after?: string; before?: string }): Promise<{ object: "list"; has_more: boolean; data: TemplateSummary[] }>;
+  update(actor: Actor, idOrAlias: string, input: TemplateInput): Promise<{ object: "template"; id: string }>;
+  remove(actor: Actor, idOrAlias: string): Promise<{ object: "template"; id: string; deleted: true }>;
+  publish(actor: Actor, idOrAlias: string): Promise<{ object: "template"; id: string }>;
+  duplicate(actor: Actor, idOrAlias: string): Promise<{ object: "template"; id: string }>;
+  /** Renders the current version (the editor's preview) with `variables`. */
+  render(actor: Actor, idOrAlias: string, variables: Record<string, unknown>): Promise<Rendered>;
+  validate(engine: TemplateEngine, source: { html: string; subject?: string; text?: string }): { valid: boolean; errors: Array<TemplateProblem & { field: string }> };
+  /** The published version a send uses, rendered; 400 when the template was never published. */
+  renderForSend(actor: Actor, idOrAlias: string, variables: Record<string, unknown>): Promise<Rendered & { templateId: string; from: string | null; replyTo: string[] | null }>;
+}
+
+export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clock }): TemplateService {
+  const { db, writer, clock } = deps;
+  const { templates } = tablesOf(db);
+
+  const notFound = () => new AppError("not_found", "Template not found.");
+  const byIdOrAlias = (organizationId: string, idOrAlias: string) =>
+    and(eq(templates.organizationId, organizationId), isUuid(idOrAlias) ? eq(templates.id, idOrAlias.toLowerCase()) : eq(templates.alias, idOrAlias));
+  const find = async (tx: Db, actor: Actor, idOrAlias: string) => {
+    const row = await first(tx.select().from(templates).where(byIdOrAlias(actor.organizationId, idOrAlias)));
+    if (!row) throw notFound();
+    return row;
+  };
+
+  const view = (row: TemplateRow): TemplateView => ({
+    object: "template",
+    id: row.id,
+    name: row.name,
+    alias: row.alias,
+    engine: row.engine,
+    ...row.draft,
+    status: row.publishedVersionId ? "published" : "draft",
+    published_at: row.publishedAt,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    has_unpublished_versions: row.draftVersionId !== row.publishedVersionId,
+    current_version_id: row.draftVersionId,
+  });
+  const summary = ({ id, name, alias, status, published_at, created_at, updated_at, engine }: TemplateView): TemplateSummary => ({ id, name, alias, status, published_at, created_at, updated_at, engine });
+
+  /** Refuses a version that does not compile, with each problem at its field, line and column. */
+  const assertValid = (engine: TemplateEngine, content: TemplateContent) => {
+    const { errors } = service.validate(engine, { html: content.html, subject: content.subject ?? undefined, text: content.text ?? undefined });
+    if (errors.length) throw validationError(errors.map((e) => ({ path: e.field, message: `line ${e.line}, column ${e.column}: ${e.message}` })));
+  };
+
+  /** A unique alias is the store's to enforce; its refusal becomes a 409 naming the alias. */
+  const aliasTaken = (error: unknown, alias: string | null | undefined) => {
+    const code = engineCode(error);
+    if (alias && (code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE")) return new AppError("conflict", `The alias "${alias}" is taken by another template.`);
+    return error;
+  };
+
+  const withVariableTimes = (content: TemplateContent, previous: TemplateContent | null, now: string): TemplateContent => ({
+    ...content,
+    variables: content.variables.map((variable) => {
+      const before = previous?.variables.find((v) => v.key === variable.key);
+      return { ...variable, created_at: before?.created_at ?? now, updated_at: now };
+    }),
+  });
+
+  const service: TemplateService = {
+    async create(actor, input) {
+      requireScope(actor, "templates:write");
+      const now = isoTime(clock.now());
+      const content = withVariableTimes(
+        { subject: input.subject ?? null, from: input.from ?? null, reply_to: input.replyTo ?? null, html: input.html, text: input.text ?? null, variables: input.variables ?? [] },
+        null,
+        now,
+      );
+      const engine = input.engine ?? "handlebars";
+      assertValid(engine, content);
+      const id = newId();
+      try {
+        await writer.write((tx) =>
+          tx.insert(tablesOf(tx).templates).values({ id, organizationId: actor.organizationId, name: input.name, alias: input.alias ?? null, engine, draft: content, draftVersionId: newId(), createdAt: now, updatedAt: now }),
+        );
+      } catch (error) {
+        throw aliasTaken(error, input.alias);
+      }
+      return { object: "template", id };
+    },
+
+    async get(actor, idOrAlias) {
+      requireScope(actor, "templates:read");
+      return view(await find(db, actor, idOrAlias));
+    },
+
+    async list(actor, options) {
+      requireScope(actor, "templates:read");
+      const conditions: SQL[] = [eq(templates.organizationId, actor.organizationId)];
+      if (options.after) conditions.push(lt(templates.id, options.after));
+      if (options.before) conditions.push(gt(templates.id, options.before));
+      const newestFirst = !(options.before && !options.after);
+      const rows = await db.select().from(templates).where(and(...conditions)).orderBy(newestFirst ? desc(templates.id) : asc(templates.id)).limit(options.limit + 1);
+      const page = rows.slice(0, options.limit);
+      if (!newestFirst) page.reverse();
+      return { object: "list", has_more: rows.length > options.limit, data: page.map((row) => summary(view(row))) };
+    },
+
+    async update(actor, idOrAlias, input) {
+      requireScope(actor, "templates:write");
+      try {
+        return await writer.write(async (tx) => {
+          const row = await find(tx, actor, idOrAlias);
+          const now = isoTime(clock.now());
+          const draft = withVariableTimes(
+            {
+              subject: input.subject === undefined ? row.draft.subject : input.subject,
+              from: input.from === undefined ? row.draft.from : input.from,
+              reply_to: input.replyTo === undefined ? row.draft.reply_to : input.replyTo,
+              html: input.html ?? row.draft.html,
+              text: input.text === undefined ? row.draft.text : input.text,
+              variables: input.variables ?? row.draft.variables,
+            },
+            row.draft,
+            now,
+          );
+          const engine = input.engine ?? row.engine;
+          assertValid(engine, draft);
+          await tx
+            .update(tablesOf(tx).templates)
+            .set({ name: input.name ?? row.name, alias: input.alias === undefined ? row.alias : input.alias, engine, draft, draftVersionId: newId(), updatedAt: now })
+            .where(eq(templates.id, row.id));
+          return { object: "template" as const, id: row.id };
+        });
+      } catch (error) {
+        throw aliasTaken(error, input.alias);
+      }
+    },
+
+    async remove(actor, idOrAlias) {
+      requireScope(actor, "templates:write");
+      return writer.write(async (tx) => {
+        const row = await find(tx, actor, idOrAlias);
+        await tx.delete(tablesOf(tx).templates).where(eq(templates.id, row.id));
+        return { object: "template" as const, id: row.id, deleted: true as const };
+      });
+    },
+
+    async publish(actor, idOrAlias) {
+      requireScope(actor, "templates:write");
+      return writer.write(async (tx) => {
+        const row = await find(tx, actor, idOrAlias);
+        const now = isoTime(clock.now());
+        await tx.update(tablesOf(tx).templates).set({ published: row.draft, publishedVersionId: row.draftVersionId, publishedAt: now, updatedAt: now }).where(eq(templates.id, row.id));
+        return { object: "template" as const, id: row.id };
+      });
+    },
+
+    async duplicate(actor, idOrAlias) {
+      requireScope(actor, "templates:write");
+      return writer.write(async (tx) => {
+        const row = await find(tx, actor, idOrAlias);
+        const now = isoTime(clock.now());
+        const id = newId();
+        await tx
+          .insert(tablesOf(tx).templates)
+          .values({ id, organizationId: row.organizationId, name: `${row.name} (copy)`, alias: null, engine: row.engine, draft: row.draft, draftVersionId: newId(), createdAt: now, updatedAt: now });
+        return { object: "template" as const, id };
+      });
+    },
+
+    async render(actor, idOrAlias, variables) {
+      requireScope(actor, "templates:read");
+      const row = await find(db, actor, idOrAlias);
+      return render(row.draftVersionId, row.draft, variables);
+    },
+
+    validate(engine, source) {
+      if (engine !== "handlebars") throw validationError([{ path: "engine", message: `the ${engine} engine is not available yet; use handlebars` }]);
+      return withValidity(
+        (["subject", "html", "text"] as const).flatMap((field) => {
+          const text = source[field];
+          return text === undefined ? [] : handlebarsProblems(text).map((problem) => ({ field, ...problem }));
+        }),
+      );
+    },
+
+    async renderForSend(actor, idOrAlias, variables) {
+      const row = await find(db, actor, idOrAlias);
+      if (!row.published || !row.publishedVersionId) {
+        throw validationError([{ path: "template.id", message: `the template "${idOrAlias}" has no published version; publish it first` }]);
+      }
+      return { ...render(row.publishedVersionId, row.published, variables, "template.variables"), templateId: row.id, from: row.published.from, replyTo: row.published.reply_to };
+    },
+  };
+  return service;
+}
+
+const withValidity = (errors: Array<TemplateProblem & { field: string }>) => ({ valid: errors.length === 0, errors });
