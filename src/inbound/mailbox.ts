@@ -7,7 +7,8 @@
  * exactly the one path it was made for, until it expires.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, asc, desc, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
+import { and, eq, inArray, lt } from "drizzle-orm";
+import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../keys/model.ts";
@@ -19,11 +20,6 @@ import { parseReceived } from "./reports.ts";
 const LINK_LIFETIME_MS = 3_600_000;
 const PRUNE_BATCH = 500;
 
-export interface ListOptions {
-  limit: number;
-  after?: string;
-  before?: string;
-}
 
 export interface AttachmentContent {
   content: Buffer;
@@ -33,12 +29,12 @@ export interface AttachmentContent {
 }
 
 export interface Mailbox {
-  list(actor: Actor, options: ListOptions): Promise<{ object: "list"; has_more: boolean; data: ReceivedEmailSummary[] }>;
+  list(actor: Actor, options: PageOptions): Promise<{ object: "list"; has_more: boolean; data: ReceivedEmailSummary[] }>;
   /** `htmlFormat` `data_uri` (Resend's default) turns `cid:` references into inline data; `cid` keeps them. */
   get(actor: Actor, id: string, htmlFormat: "data_uri" | "cid"): Promise<ReceivedEmailView>;
   raw(access: Access, id: string): Promise<Buffer>;
   /** In the message's order; `after` and `before` are attachment ids of a previous page. */
-  attachments(actor: Actor, id: string, options: ListOptions): Promise<{ object: "list"; has_more: boolean; data: AttachmentView[] }>;
+  attachments(actor: Actor, id: string, options: PageOptions): Promise<{ object: "list"; has_more: boolean; data: AttachmentView[] }>;
   attachment(actor: Actor, id: string, attachmentId: string): Promise<AttachmentView & { object: "attachment" }>;
   attachmentContent(access: Access, id: string, attachmentId: string): Promise<AttachmentContent>;
   /** Deletes messages older than the retention period; the number deleted. */
@@ -116,19 +112,10 @@ export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; link
   return {
     async list(actor, options) {
       requireScope(actor, "inbound:read");
-      const conditions: SQL[] = [eq(receivedEmails.organizationId, actor.organizationId)];
-      if (options.after) conditions.push(lt(receivedEmails.id, options.after));
-      if (options.before) conditions.push(gt(receivedEmails.id, options.before));
-      const newestFirst = !(options.before && !options.after);
-      const rows = await db
-        .select()
-        .from(receivedEmails)
-        .where(and(...conditions))
-        .orderBy(newestFirst ? desc(receivedEmails.id) : asc(receivedEmails.id))
-        .limit(options.limit + 1);
-      const page = rows.slice(0, options.limit);
-      if (!newestFirst) page.reverse();
-      return { object: "list", has_more: rows.length > options.limit, data: page.map(summary) };
+      const { page, hasMore } = await pageById(receivedEmails.id, [eq(receivedEmails.organizationId, actor.organizationId)], options, (where, order, limit) =>
+        db.select().from(receivedEmails).where(where).orderBy(order).limit(limit),
+      );
+      return { object: "list", has_more: hasMore, data: page.map(summary) };
     },
 
     async get(actor, id, htmlFormat) {

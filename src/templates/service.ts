@@ -4,7 +4,8 @@
  * changes the draft only — sends keep using the published version until the next publish; a version is validated
  * before it is saved, so a saved template always compiles; an organisation sees only its own templates.
  */
-import { and, asc, desc, eq, gt, lt, type SQL } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { engineCode } from "../db/faults.ts";
 import { AppError, validationError } from "../errors.ts";
@@ -21,7 +22,7 @@ type TemplateRow = ReturnType<typeof tablesOf>["templates"]["$inferSelect"];
 export interface TemplateService {
   create(actor: Actor, input: TemplateInput & { name: string; html: string }): Promise<{ object: "template"; id: string }>;
   get(actor: Actor, idOrAlias: string): Promise<TemplateView>;
-  list(actor: Actor, options: { limit: number; after?: string; before?: string }): Promise<{ object: "list"; has_more: boolean; data: TemplateSummary[] }>;
+  list(actor: Actor, options: PageOptions): Promise<{ object: "list"; has_more: boolean; data: TemplateSummary[] }>;
   update(actor: Actor, idOrAlias: string, input: TemplateInput): Promise<{ object: "template"; id: string }>;
   remove(actor: Actor, idOrAlias: string): Promise<{ object: "template"; id: string; deleted: true }>;
   publish(actor: Actor, idOrAlias: string): Promise<{ object: "template"; id: string }>;
@@ -112,14 +113,10 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
 
     async list(actor, options) {
       requireScope(actor, "templates:read");
-      const conditions: SQL[] = [eq(templates.organizationId, actor.organizationId)];
-      if (options.after) conditions.push(lt(templates.id, options.after));
-      if (options.before) conditions.push(gt(templates.id, options.before));
-      const newestFirst = !(options.before && !options.after);
-      const rows = await db.select().from(templates).where(and(...conditions)).orderBy(newestFirst ? desc(templates.id) : asc(templates.id)).limit(options.limit + 1);
-      const page = rows.slice(0, options.limit);
-      if (!newestFirst) page.reverse();
-      return { object: "list", has_more: rows.length > options.limit, data: page.map((row) => summary(view(row))) };
+      const { page, hasMore } = await pageById(templates.id, [eq(templates.organizationId, actor.organizationId)], options, (where, order, limit) =>
+        db.select().from(templates).where(where).orderBy(order).limit(limit),
+      );
+      return { object: "list", has_more: hasMore, data: page.map((row) => summary(view(row))) };
     },
 
     async update(actor, idOrAlias, input) {

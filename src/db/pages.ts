@@ -1,0 +1,27 @@
+/**
+ * Resend's cursor pages over time-ordered ids (UUIDv7): newest first; `after=<id>` continues towards older rows,
+ * `before=<id>` goes back towards newer ones (read oldest first, then turned around). One rule for every list.
+ */
+import { and, asc, desc, gt, lt, type AnyColumn, type SQL } from "drizzle-orm";
+
+export interface PageOptions {
+  limit: number;
+  after?: string;
+  before?: string;
+}
+
+export async function pageById<T>(
+  id: AnyColumn,
+  filters: SQL[],
+  options: PageOptions,
+  select: (where: SQL | undefined, order: SQL, limit: number) => Promise<T[]>,
+): Promise<{ page: T[]; hasMore: boolean }> {
+  const conditions = [...filters];
+  if (options.after) conditions.push(lt(id, options.after));
+  if (options.before) conditions.push(gt(id, options.before));
+  const newestFirst = !(options.before && !options.after);
+  const rows = await select(and(...conditions), newestFirst ? desc(id) : asc(id), options.limit + 1);
+  const page = rows.slice(0, options.limit);
+  if (!newestFirst) page.reverse();
+  return { page, hasMore: rows.length > options.limit };
+}
