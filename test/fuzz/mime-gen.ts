@@ -230,16 +230,8 @@ function mutate(rng: Rng, text: string): string {
       const piece = text.slice(pos, pos + rng.length(200));
       return text.slice(0, pos) + piece.repeat(rng.range(2, 20)) + text.slice(pos);
     }
-    case 4: {
-      // Remove, duplicate or swap lines.
-      const i = at(lines.length);
-      const j = at(lines.length);
-      const op = rng.int(3);
-      if (op === 0) lines.splice(i, 1);
-      else if (op === 1) lines.splice(i, 0, lines[i] ?? "");
-      else [lines[i], lines[j]] = [lines[j] ?? "", lines[i] ?? ""];
-      return lines.join("");
-    }
+    case 4:
+      return shuffleLines(rng, text);
     case 5:
       // Line endings: all bare LF, all bare CR, or mixed.
       return rng.pick([text.replace(/\r\n/g, "\n"), text.replace(/\r?\n/g, "\r"), text.replace(/\r?\n/g, () => (rng.chance(0.5) ? "\n" : "\r\n"))]);
@@ -322,4 +314,16 @@ export function randomMessage(rng: Rng): Buffer {
 /** A well-formed message that the relay must accept (after the fuzzing, to show it still works). */
 export function wellFormedMessage(subject = "after the fuzzing"): string {
   return ["From: hi@example.com", "To: a@dest.test", `Subject: ${subject}`, "", "Still working.", ""].join(CRLF);
+}
+
+/** Removes, duplicates or swaps lines of `text` (line endings kept with their lines). */
+export function shuffleLines(rng: Rng, text: string): string {
+  const lines = text.split(/(?<=\n)/);
+  const i = rng.int(Math.max(1, lines.length));
+  const j = rng.int(Math.max(1, lines.length));
+  const op = rng.int(3);
+  if (op === 0) lines.splice(i, 1);
+  else if (op === 1) lines.splice(i, 0, lines[i] ?? "");
+  else [lines[i], lines[j]] = [lines[j] ?? "", lines[i] ?? ""];
+  return lines.join("");
 }

@@ -29,7 +29,7 @@ import { operatorActor } from "../../src/keys/model.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { inboundFixture, SAMPLE_RETURN_PATH } from "../helpers/inbound-fixtures.ts";
-import { randomMessage, wellFormedMessage } from "./mime-gen.ts";
+import { randomMessage, shuffleLines, wellFormedMessage } from "./mime-gen.ts";
 import { fuzzSeed, fuzzTimeoutMs, internalsIn, onlyCase, randomString, runCases, Violations, withTimeout, type Rng } from "./prng.ts";
 import { dataPayload, replyFormProblems, shortLine, SmtpWire, type WireReply } from "./smtp-wire.ts";
 
@@ -310,7 +310,6 @@ const REPORT_FIELDS = ["Status", "Action", "Feedback-Type", "Final-Recipient", "
 
 /** One mutation of a report: its fields, its structure, its bytes (with `fieldsOnly`, a field's value only). */
 function mutateReport(rng: Rng, text: string, fieldsOnly = false): string {
-  const lines = text.split(/(?<=\n)/);
   const at = (n: number) => rng.int(Math.max(1, n));
   switch (fieldsOnly ? 0 : rng.int(13)) {
     case 0:
@@ -325,16 +324,8 @@ function mutateReport(rng: Rng, text: string, fieldsOnly = false): string {
       const replaced = text.replace(field, (match) => (all || n++ === which ? `${name}: ${reportField(rng, name)}` : match));
       return replaced === text && rng.chance(0.5) ? `${name}: ${reportField(rng, name)}\r\n${text}` : replaced;
     }
-    case 3: {
-      // Remove, duplicate or swap lines.
-      const i = at(lines.length);
-      const j = at(lines.length);
-      const op = rng.int(3);
-      if (op === 0) lines.splice(i, 1);
-      else if (op === 1) lines.splice(i, 0, lines[i] ?? "");
-      else [lines[i], lines[j]] = [lines[j] ?? "", lines[i] ?? ""];
-      return lines.join("");
-    }
+    case 3:
+      return shuffleLines(rng, text);
     case 4:
       // Truncated anywhere.
       return text.slice(0, at(text.length));
