@@ -3,6 +3,8 @@
  * workers. Invariant: nothing else constructs services or reads configuration; `stop()` stops accepting first,
  * then drains deliveries in flight, then closes the store.
  */
+import { createChatModel } from "./ai/model.ts";
+import { createAiService, type AiService } from "./ai/service.ts";
 import { ConfigError } from "./lib/config-error.ts";
 import type { Config } from "./config/schema.ts";
 import { openStore } from "./db/open.ts";
@@ -83,6 +85,8 @@ export interface Services {
   mailbox: Mailbox;
   /** Saved templates and their rendering. */
   templates: TemplateService;
+  /** The AI writer and subject optimiser. */
+  ai: AiService;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -277,6 +281,7 @@ export async function createServices(config: Config, options: AppOptions = {}): 
   events.onAppend(webhooks.fanOut);
 
   const mailbox = createMailbox({ db, writer, clock, linkKey: secrets.deriveKey("inbound-downloads"), publicUrl, retentionMs: config.inbound.retention });
+  const templates = createTemplateService({ db, writer, clock });
   periodic.every("inbound-retention", INBOUND_PRUNE_MS, () => mailbox.prune());
 
   const closeProviders = async () => {
@@ -321,7 +326,8 @@ export async function createServices(config: Config, options: AppOptions = {}): 
       metrics,
     }),
     mailbox,
-    templates: createTemplateService({ db, writer, clock }),
+    templates,
+    ai: createAiService({ model: createChatModel(config.ai), templates }),
     httpAddress,
     closeProviders,
   };

@@ -1,10 +1,15 @@
 /**
  * Templates: Resend's template API driven by the official SDK (create, get by id and alias, list, update, publish,
  * duplicate, remove), drafts against published versions, Handlebars rendering (escaping, raw output, fallbacks,
- * missing and mistyped variables), validation at the template's own line and column, and sending with a template
- * * through the SDK to a real SMTP server on loopback, the look-up record naming the template.
+ * missing and mistyped variables), MJML rendered to responsive HTML, validation at the template's own line and
+ * column for both engines, and sending with a template through the SDK to a real SMTP server on loopback, the
+ * look-up record naming the template.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { simpleParser } from "mailparser";
+import nodemailer from "nodemailer";
 import { Resend } from "resend";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
@@ -12,6 +17,7 @@ import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
 let t: TestApp;
 let smtp: SmtpDouble;
 let resend: Resend;
+let submissionPort: number;
 
 beforeAll(async () => {
   smtp = await startSmtpDouble();
@@ -19,6 +25,7 @@ beforeAll(async () => {
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   const listeners = await t.app.start();
   resend = new Resend(t.liveKey, { baseUrl: `http://127.0.0.1:${listeners.find((l) => l.name === "http")!.port}/v1` });
+  submissionPort = listeners.find((l) => l.name === "submission")!.port;
 });
 
 afterAll(async () => {
@@ -89,11 +96,25 @@ describe("the template API through the Resend SDK", () => {
     expect((await t.json("GET", `/v1/emails/${overridden.body.id}`)).body).toMatchObject({ subject: "Own subject", template_id: expect.any(String) });
   });
 
-  test("a template never published cannot be sent", async () => {
+  test("{{unsubscribe_url}} passes through the template and is filled when the message is composed", async () => {
+    const { data } = await resend.templates.create({ name: "News", subject: "News", from: "news@example.com", html: '<p>Hi</p><a href="{{unsubscribe_url}}">Unsubscribe</a>' });
+    await resend.templates.publish(data!.id);
+    const sent = await t.json("POST", "/v1/emails", { body: { to: "reader@dest.test", unsubscribe: true, template: { id: data!.id } } });
+    expect(sent.status).toBe(200);
+    await t.app.services.worker.runOnce();
+    const html = (await simpleParser(smtp.received.at(-1)!.raw)).html as string;
+    expect(html).toMatch(/<a href="http:\/\/[^"]+">Unsubscribe<\/a>/);
+    expect(html).not.toContain("{{unsubscribe_url}}");
+  });
+
+  test("a template never published, or unknown, cannot be sent (400 naming template.id)", async () => {
     const draft = await resend.templates.create({ name: "Draft", html: "<p>x</p>", subject: "s", from: "hello@example.com" });
     const res = await t.json("POST", "/v1/emails", { body: { to: "someone@dest.test", template: { id: draft.data!.id } } });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain("no published version");
+    const unknown = await t.json("POST", "/v1/emails", { body: { to: "someone@dest.test", template: { id: "no-such-template" } } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details).toEqual([{ path: "template.id", message: 'no template has the id or alias "no-such-template"' }]);
   });
 });
 
@@ -117,10 +138,122 @@ describe("rendering and validation", () => {
     expect(refused.status).toBe(400);
   });
 
-  test("validate: a good source is valid; scopes are enforced", async () => {
+  test("validate: a good source is valid; scopes: reading templates needs templates:read, sending with one emails:send", async () => {
     expect((await t.json("POST", "/v1/templates/validate", { body: { html: "<p>{{#each items}}{{this}}{{/each}}</p>", subject: "{{a}}" } })).body).toEqual({ valid: true, errors: [] });
     const sender = await t.app.services.keys.create(t.operator, { name: "sender", scopes: ["emails:send"] });
     expect((await t.json("GET", "/v1/templates", { key: sender.key })).status).toBe(403);
-    expect((await t.json("POST", "/v1/emails", { key: sender.key, body: { to: "a@dest.test", template: { id: "welcome", variables: { count: 1 } } } })).status).toBe(403);
+    // A sending-only key sends with a template, but cannot read templates.
+    expect((await t.json("POST", "/v1/emails", { key: sender.key, body: { to: "a@dest.test", template: { id: "welcome", variables: { count: 1 } } } })).status).toBe(200);
+  });
+});
+
+const MJML_RECEIPT = `<mjml>
+  <mj-body>
+    <mj-section>
+      <mj-column>
+        <mj-text>Thanks, {{name}}!</mj-text>
+        <mj-button href="{{url}}">See your receipt</mj-button>
+      </mj-column>
+    </mj-section>
+  </mj-body>
+</mjml>`;
+
+describe("MJML", () => {
+  test("an MJML template renders to responsive HTML, then Handlebars (escaped) fills it", async () => {
+    // The SDK sends no `engine`: a source whose root is <mjml> is MJML.
+    const created = await resend.templates.create({ name: "Receipt", alias: "receipt", subject: "Receipt for {{name}}", html: MJML_RECEIPT });
+    expect(created.error).toBeNull();
+    expect((await resend.templates.get("receipt")).data).toMatchObject({ engine: "mjml" });
+    const res = await t.json("POST", `/v1/templates/receipt/render`, { body: { variables: { name: "<Ann>", url: "https://example.com/r/1?a=1&b=2" } } });
+    expect(res.status).toBe(200);
+    expect(res.body.subject).toBe("Receipt for <Ann>");
+    expect(res.body.html).toStartWith("<!doctype html>");
+    expect(res.body.html).toContain("@media only screen and (min-width:480px)");
+    expect(res.body.html).toContain("Thanks, &lt;Ann&gt;!");
+    expect(res.body.html).toContain('href="https://example.com/r/1?a&#x3D;1&amp;b&#x3D;2"');
+    expect(res.body.text).toContain("Thanks, <Ann>!");
+    expect(res.body.html).not.toContain("<mj-");
+  });
+
+  test("a published version keeps its engine when the draft changes engine", async () => {
+    const { data } = await resend.templates.create({ name: "Switch", html: "<mj-text>{{a}}</mj-text>", subject: "s", from: "hello@example.com" });
+    await resend.templates.publish(data!.id);
+    expect((await t.json("PATCH", `/v1/templates/${data!.id}`, { body: { engine: "mjml", html: MJML_RECEIPT } })).status).toBe(200);
+    expect((await resend.templates.get(data!.id)).data).toMatchObject({ engine: "mjml", has_unpublished_versions: true });
+    const sent = await t.json("POST", "/v1/emails", { body: { to: "someone@dest.test", template: { id: data!.id, variables: { a: "x" } } } });
+    expect(sent.status).toBe(200);
+    await t.app.services.worker.runOnce();
+    expect(smtp.received.at(-1)!.raw.toString()).toContain("<mj-text>x</mj-text>");
+  });
+
+  test.each([
+    ["an unknown element", "<mjml>\n  <mj-body>\n    <mj-section><mj-column>\n      <mj-texte>hi</mj-texte>\n    </mj-column></mj-section>\n  </mj-body>\n</mjml>", { line: 4, column: 7 }, "mj-texte"],
+    ["an illegal attribute", "<mjml>\n<mj-body><mj-section>\n<mj-column>  <mj-text colour=\"red\">x</mj-text></mj-column>\n</mj-section></mj-body></mjml>", { line: 3, column: 14 }, "colour"],
+    ["a Handlebars error inside MJML", "<mjml><mj-body><mj-section><mj-column>\n<mj-text>\n  {{#if a}}x{{/each}}</mj-text>\n</mj-column></mj-section></mj-body></mjml>", { line: 3, column: 6 }, "each"],
+    ["a source that is not MJML", "<p>just html</p>", { line: 1, column: 1 }, "mjml"],
+  ])("validate: %s is reported at its line and column", async (_name, html, at, word) => {
+    const res = await t.json("POST", "/v1/templates/validate", { body: { engine: "mjml", html } });
+    expect(res.body.valid).toBe(false);
+    expect(res.body.errors[0]).toMatchObject({ field: "html", ...at });
+    expect(res.body.errors[0].message).toContain(word);
+    expect((await t.json("POST", "/v1/templates", { body: { name: "bad", engine: "mjml", html } })).status).toBe(400);
+  });
+
+  test("validate: a good MJML source is valid; an unknown engine is refused", async () => {
+    expect((await t.json("POST", "/v1/templates/validate", { body: { engine: "mjml", html: MJML_RECEIPT } })).body).toEqual({ valid: true, errors: [] });
+    expect((await t.json("POST", "/v1/templates/validate", { body: { engine: "liquid", html: "x" } })).body.details).toEqual([{ path: "engine", message: 'must be "handlebars" or "mjml"' }]);
+  });
+});
+
+describe("over SMTP", () => {
+  const relay = () =>
+    nodemailer.createTransport({ host: "127.0.0.1", port: submissionPort, secure: false, requireTLS: true, auth: { user: "apikey", pass: t.liveKey }, tls: { ca: readFileSync(join(t.dataDir, "tls", "smtp-cert.pem"), "utf8") } });
+  const queuedId = (response: string) => /queued as ([0-9a-f-]{36})/.exec(response)?.[1];
+
+  test("X-Mailroom-Template and X-Mailroom-Variables render the published version; the two fields never reach the recipient", async () => {
+    const transport = relay();
+    const info = await transport.sendMail({
+      from: "Billing <billing@example.com>",
+      to: "ann@dest.test",
+      bcc: "audit@dest.test",
+      headers: { "X-Mailroom-Template": "welcome", "X-Mailroom-Variables": JSON.stringify({ name: "Zoë <3", count: 7 }), "X-Entity-Ref-ID": "order-42" },
+      attachments: [{ filename: "invoice.pdf", content: Buffer.from("%PDF-1.4 invoice") }],
+    });
+    transport.close();
+    const id = queuedId(info.response)!;
+    expect(id).toBeString();
+    await t.app.services.worker.runOnce();
+    const delivered = smtp.received.filter((message) => message.raw.toString().includes(`order-42`));
+    expect(delivered.flatMap((message) => message.recipients).sort()).toEqual(["ann@dest.test", "audit@dest.test"]);
+    const parsed = await simpleParser(delivered[0]!.raw);
+    expect(parsed.subject).toBe("Welcome, Zoë <3 & co");
+    expect(parsed.from!.value).toEqual([{ name: "Billing", address: "billing@example.com" }]);
+    expect(parsed.html).toContain("Hello Zoë &lt;3, you have 7 credits.");
+    expect(parsed.attachments.map((a) => [a.filename, a.content.toString()])).toEqual([["invoice.pdf", "%PDF-1.4 invoice"]]);
+    expect(parsed.headers.get("x-entity-ref-id")).toBe("order-42");
+    expect(parsed.headers.has("x-mailroom-template")).toBe(false);
+    expect(parsed.headers.has("x-mailroom-variables")).toBe(false);
+    expect(parsed.headers.has("bcc")).toBe(false);
+    expect((await t.json("GET", `/v1/emails/${id}`)).body).toMatchObject({ source: "smtp", template_id: (await resend.templates.get("welcome")).data!.id, bcc: ["audit@dest.test"] });
+  });
+
+  test.each([
+    ["a missing variable", { "X-Mailroom-Template": "welcome" }, /^554 5\.6\.0 .*X-Mailroom-Variables\.count: is required/],
+    ["variables that are not JSON", { "X-Mailroom-Template": "welcome", "X-Mailroom-Variables": "{count: 1}" }, /^554 5\.6\.0 .*X-Mailroom-Variables: must be a JSON object/],
+    ["an unknown template", { "X-Mailroom-Template": "nope", "X-Mailroom-Variables": "{}" }, /^554 5\.6\.0 .*X-Mailroom-Template: no template has the id or alias "nope"/],
+  ])("%s is refused after DATA with a permanent reply naming it", async (_name, headers, reply) => {
+    const transport = relay();
+    const error = await transport.sendMail({ from: "billing@example.com", to: "ann@dest.test", subject: "s", text: "x", headers }).catch((e: { response: string }) => e);
+    transport.close();
+    expect((error as { response: string }).response).toMatch(reply);
+  });
+
+  test("To and Cc must be among the envelope recipients", async () => {
+    const transport = relay();
+    const error = await transport
+      .sendMail({ envelope: { from: "billing@example.com", to: ["ann@dest.test"] }, from: "billing@example.com", to: "ann@dest.test", cc: "eve@dest.test", headers: { "X-Mailroom-Template": "welcome", "X-Mailroom-Variables": '{"count":1}' } })
+      .catch((e: { response: string }) => e);
+    transport.close();
+    expect((error as { response: string }).response).toMatch(/^554 5\.6\.0 .*eve@dest\.test is not among the envelope recipients/);
   });
 });

@@ -150,6 +150,16 @@ export const CONFIG_SCHEMA = {
     idle_timeout: duration("5m", "A client silent this long is disconnected (RFC 5321 §4.5.3.2.7)."),
     retention: duration("30d", "Received messages older than this are deleted."),
   },
+  ai: {
+    base_url: {
+      type: { kind: "string", pattern: /^(?:https?:\/\/[^\s/]+(?:\/\S*)?)?$/, hint: "an http(s) URL" },
+      default: "",
+      doc: "OpenAI-compatible API the AI writer and subject suggestions use, e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1; empty: subjects are scored offline, nothing is generated.",
+    },
+    model: string("", "Model name sent to the endpoint, e.g. llama3.1:8b or gpt-4o-mini."),
+    api_key: string("", "Bearer token for the endpoint; empty for a local server that needs none.", { secret: true }),
+    timeout: duration("60s", "Longest a generation may take; after it the request answers 503."),
+  },
 } satisfies Record<string, Record<string, OptionSpec>>;
 
 type Schema = typeof CONFIG_SCHEMA;

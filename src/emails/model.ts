@@ -72,7 +72,7 @@ export interface RawInput {
 }
 
 /** What every front end hands to `emails.submit`. */
-export type SubmitInput = { kind: "fields"; source: "api" | "cli"; fields: ComposedFields } | RawInput;
+export type SubmitInput = { kind: "fields"; source: EmailSource; fields: ComposedFields } | RawInput;
 
 export interface RecipientView {
   email: string;

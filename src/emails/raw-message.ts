@@ -4,7 +4,7 @@
  * never touched, header fields other than Bcc and Idempotency-Key are copied byte for byte (folding, encodings,
  * 8-bit text included), and only a missing Message-ID and Date are added.
  */
-import type { AddressObject, EmailAddress } from "mailparser";
+import type { AddressObject, EmailAddress, ParsedMail } from "mailparser";
 import { validationError } from "../errors.ts";
 import { addressKey, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
 
@@ -148,7 +148,7 @@ export interface RawMessageView {
 
 /** Flattens parsed address headers (groups included) into mailboxes; addresses that do not validate are kept as
  * written so the record still shows them, but never become envelope recipients. */
-function mailboxes(header: AddressObject | AddressObject[] | undefined): Mailbox[] {
+export function mailboxes(header: AddressObject | AddressObject[] | undefined): Mailbox[] {
   const entries: EmailAddress[] = [];
   const visit = (list: EmailAddress[]) => list.forEach((entry) => (entry.group ? visit(entry.group) : entries.push(entry)));
   for (const object of header ? [header].flat() : []) visit(object.value);
@@ -158,13 +158,12 @@ function mailboxes(header: AddressObject | AddressObject[] | undefined): Mailbox
   });
 }
 
-/** Parses a MIME message (mailparser): decoded addresses, subject, html and text parts, attachment checksums. */
-export async function readRawMessage(raw: Buffer): Promise<RawMessageView> {
+/** A submitted MIME message parsed by mailparser; a message beyond its limits is the sender's fault (400). */
+export async function parseSubmitted(raw: Buffer): Promise<ParsedMail> {
   // Loaded on first use (SMTP only): importing mailparser costs a noticeable share of start-up time.
   const { simpleParser } = await import("mailparser");
-  let parsed: Awaited<ReturnType<typeof simpleParser>>;
   try {
-    parsed = await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true, skipTextLinks: true, checksumAlgo: "sha256" });
+    return await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true, skipTextLinks: true, checksumAlgo: "sha256" });
   } catch (error) {
     // mailparser's own limits (too many parts, a part's header too large): the message's fault, said plainly.
     if ((error as { code?: string }).code === "EMAXLEN") {
@@ -172,6 +171,11 @@ export async function readRawMessage(raw: Buffer): Promise<RawMessageView> {
     }
     throw error;
   }
+}
+
+/** Parses a MIME message (mailparser): decoded addresses, subject, html and text parts, attachment checksums. */
+export async function readRawMessage(raw: Buffer): Promise<RawMessageView> {
+  const parsed = await parseSubmitted(raw);
   return {
     from: mailboxes(parsed.from),
     fromFields: parsed.headerLines.filter((line) => line.key === "from").length,

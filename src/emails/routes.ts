@@ -15,9 +15,8 @@ import { isUuid } from "../lib/ids.ts";
 import type { Idempotency } from "../idempotency/service.ts";
 import { EMAIL_STATUSES } from "./model.ts";
 import type { EmailService } from "./service.ts";
-import { withTemplate } from "../templates/routes.ts";
+import { sendFields } from "../templates/send.ts";
 import type { TemplateService } from "../templates/service.ts";
-import { parseSendRequest } from "./validate.ts";
 
 export const SENT_MESSAGE = "Email sent.";
 /** The answer to a send, fresh or replayed: the service's result and the message of the spec. */
@@ -65,8 +64,7 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; templates: 
   const send = async ({ request, actor, set }: { request: Request; actor: Parameters<EmailService["submit"]>[1]; set: { status?: number | string; headers: Record<string, string | number> } }) => {
     const body = await readJsonBody(request, limits);
     return withIdempotency(idempotency, request, actor, "emails.send", body, set, sentAnswer, async (claim) => {
-      const rendered = await withTemplate(templates, actor, body);
-      const fields = { ...parseSendRequest(rendered.body, context()), templateId: rendered.templateId };
+      const fields = await sendFields(templates, actor, body, context());
       return emails.submit({ kind: "fields", source: "api", fields }, actor, { idempotency: claim });
     });
   };
@@ -93,8 +91,7 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; templates: 
           const inputs = [];
           for (const [i, item] of body.entries()) {
             try {
-              const rendered = await withTemplate(templates, actor, item);
-              inputs.push({ kind: "fields" as const, source: "api" as const, fields: { ...parseSendRequest(rendered.body, context()), templateId: rendered.templateId } });
+              inputs.push({ kind: "fields" as const, source: "api" as const, fields: await sendFields(templates, actor, item, context()) });
             } catch (error) {
               if (error instanceof AppError && error.details) {
                 throw validationError(error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })));

@@ -14,7 +14,7 @@ import { AppError, validationError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
 import { requireScope } from "../keys/service.ts";
 import type { Actor } from "../keys/model.ts";
-import { addressKey, domainOf, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
+import { addressKey, domainOf, formatMailbox, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
 import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -77,13 +77,6 @@ interface PreparedMessage {
   /** Distinct envelope recipients, in the order given. */
   recipients: string[];
   suppressed: Set<string>;
-}
-
-/** `Name <addr>` as shown in records; names with specials are quoted. */
-export function formatMailbox(mailbox: Mailbox): string {
-  if (!mailbox.name) return mailbox.address;
-  const name = /^[\w !#$%&'*+\-/=?^`{|}~.]*$/.test(mailbox.name) ? mailbox.name : `"${mailbox.name.replace(/["\\]/g, "\\$&")}"`;
-  return `${name} <${mailbox.address}>`;
 }
 
 function distinctAddresses(mailboxes: Mailbox[]): string[] {

@@ -4,6 +4,8 @@
  * `X-Request-Id`, and every failure has the contract's error body.
  */
 import { Elysia } from "elysia";
+import { aiRoutes } from "../ai/routes.ts";
+import type { AiService } from "../ai/service.ts";
 import type { Config } from "../config/schema.ts";
 import { domainRoutes } from "../domains/routes.ts";
 import type { DomainService } from "../domains/service.ts";
@@ -47,6 +49,7 @@ export interface HttpDeps {
   tracking: TrackingService;
   mailbox: Mailbox;
   templates: TemplateService;
+  ai: AiService;
   version: string;
   /** False while starting or shutting down: /readyz answers 503. */
   isReady: () => boolean;
@@ -137,6 +140,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(domainRoutes(deps))
     .use(webhookRoutes(deps))
     .use(templateRoutes(deps))
+    .use(aiRoutes(deps))
     .use(trackingRoutes(deps));
 
   const matchers = routeMatchers(app.routes);

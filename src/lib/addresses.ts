@@ -74,3 +74,10 @@ export function domainOf(address: string): string {
 export function addressKey(address: string): string {
   return address.toLowerCase();
 }
+
+/** `Name <addr>` as shown in records; names with specials are quoted. */
+export function formatMailbox(mailbox: Mailbox): string {
+  if (!mailbox.name) return mailbox.address;
+  const name = /^[\w !#$%&'*+\-/=?^`{|}~.]*$/.test(mailbox.name) ? mailbox.name : `"${mailbox.name.replace(/["\\]/g, "\\$&")}"`;
+  return `${name} <${mailbox.address}>`;
+}

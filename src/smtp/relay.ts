@@ -1,7 +1,8 @@
 /**
  * The SMTP relay (DESIGN §4): message submission on the STARTTLS port (RFC 6409, 587) and the implicit-TLS port
  * (RFC 8314, 465). An adapter only: it turns protocol state into the same `emails.submit` call the HTTP API makes
- * (a raw-MIME input), and `AppError`s back into replies (replies.ts). It holds no sending rules.
+ * (a raw-MIME input, or the fields of a message naming a template), and `AppError`s back into replies
+ * (replies.ts). It holds no sending rules.
  *
  * Invariants:
  * - AUTH is offered and accepted only inside TLS (RFC 4954 §4); the username is the literal `apikey`, the password
@@ -16,7 +17,9 @@ import { SMTPServer, type SMTPServerAddress, type SMTPServerOptions, type SMTPSe
 import type { Config } from "../config/schema.ts";
 import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
 import { idempotencyRequest, readHeader } from "../emails/raw-message.ts";
+import type { SubmitInput } from "../emails/model.ts";
 import type { EmailService } from "../emails/service.ts";
+import { namesTemplate, TEMPLATE_FIELDS, templatedSendBody } from "../emails/templated-message.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { Actor } from "../keys/model.ts";
 import { requireScope, type KeyService } from "../keys/service.ts";
@@ -28,6 +31,8 @@ import type { Metrics } from "../lib/metrics.ts";
 import { createAuthFailures } from "../limits/auth-failures.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
 import { COMMON_SERVER_OPTIONS, createClientCounter, listen, PromptGreetingServer, readMessage, stopGracefully } from "./listener.ts";
+import { sendFields } from "../templates/send.ts";
+import type { TemplateService } from "../templates/service.ts";
 import { loadCertificates, type CertificateSource } from "./tls.ts";
 import { PROTOCOL_REPLIES, queuedText, replyFor, type ReplyError } from "./replies.ts";
 
@@ -58,6 +63,7 @@ export interface SmtpRelayDeps {
   clock: Clock;
   keys: KeyService;
   emails: EmailService;
+  templates: TemplateService;
   idempotency: Idempotency;
   limiter: RateLimiter;
   logger: Logger;
@@ -75,7 +81,7 @@ interface SessionState {
 }
 
 export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
-  const { config, keys, emails, idempotency, logger, metrics } = deps;
+  const { config, keys, emails, templates, idempotency, logger, metrics } = deps;
   const settings = config.smtp;
   const maxRecipients = config.limits.max_recipients;
   const hostname = settings.hostname || config.server.hostname || machineName();
@@ -183,7 +189,11 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
       ({ claim, release } = outcome);
     }
     try {
-      return (await emails.submit({ kind: "raw", source: "smtp", raw, envelope }, actor, { idempotency: claim })).id;
+      // A message naming a template is composed from it, through the same rendering and checks as the API's.
+      const input: SubmitInput = namesTemplate(raw)
+        ? { kind: "fields", source: "smtp", fields: await sendFields(templates, actor, await templatedSendBody(raw, recipients), { now: deps.clock.now(), maxRecipients }, TEMPLATE_FIELDS) }
+        : { kind: "raw", source: "smtp", raw, envelope };
+      return (await emails.submit(input, actor, { idempotency: claim })).id;
     } catch (error) {
       await release();
       throw error;

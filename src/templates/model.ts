@@ -12,6 +12,8 @@ export interface TemplateVariable {
 
 /** One version of a template: what is rendered. */
 export interface TemplateContent {
+  /** Absent in versions saved before MJML was available: those are Handlebars. */
+  engine?: TemplateEngine;
   subject: string | null;
   from: string | null;
   reply_to: string[] | null;

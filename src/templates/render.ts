@@ -1,7 +1,8 @@
 /**
  * Rendering templates: Handlebars over the html (HTML-escaped `{{x}}`, raw `{{{x}}}`) and over subject and text
- * (not escaped: they are not HTML), compiled once per version and kept; text made from the rendered html when a
- * template has none; and validation that reports a problem at the template's own line and column.
+ * (not escaped: they are not HTML), compiled once per version and kept; an MJML template's html is first compiled
+ * to responsive HTML by MJML (once per version too), then rendered by Handlebars; text made from the rendered html
+ * when a template has none; and validation that reports a problem at the template's own line and column.
  *
  * Helpers: Handlebars' block helpers `if`, `unless`, `each`, `with` and `lookup` only — `log` is removed (it writes
  * to the server's console), no others are registered, partials are refused, and prototype properties stay
@@ -10,7 +11,7 @@
 import Handlebars from "handlebars";
 import { htmlToText } from "html-to-text";
 import { validationError } from "../errors.ts";
-import type { Rendered, TemplateContent, TemplateProblem } from "./model.ts";
+import type { Rendered, TemplateContent, TemplateEngine, TemplateProblem } from "./model.ts";
 
 const engine = Handlebars.create();
 engine.unregisterHelper("log");
@@ -23,15 +24,39 @@ type Compiled = (context: Record<string, unknown>) => string;
 const cache = new Map<string, Compiled>();
 const CACHE_SIZE = 1024;
 
-function compiled(key: string, source: string, escape: boolean): Compiled {
-  let fn = cache.get(key);
-  if (!fn) {
-    const template = engine.compile(source, { ...OPTIONS, noEscape: !escape });
-    fn = (context) => template(context, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false });
-    cache.set(key, fn);
-    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  }
+function compile(source: string, escape: boolean): Compiled {
+  const template = engine.compile(source, { ...OPTIONS, noEscape: !escape });
+  return (context) => template(context, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false });
+}
+
+function remember(key: string, fn: Compiled): Compiled {
+  cache.set(key, fn);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return fn;
+}
+
+const compiled = (key: string, source: string, escape: boolean): Compiled => cache.get(key) ?? remember(key, compile(source, escape));
+
+/** A version's html, compiled: MJML (when it is an MJML template) and then Handlebars, both once per version. */
+async function compiledHtml(versionId: string, templateEngine: TemplateEngine, source: string): Promise<Compiled> {
+  const key = `${versionId}:html`;
+  const known = cache.get(key);
+  if (known) return known;
+  return remember(key, compile(templateEngine === "mjml" ? (await compileMjml(source)).html : source, true));
+}
+
+type MjmlCompiler = typeof import("mjml").default;
+type MjmlProblem = Awaited<ReturnType<MjmlCompiler>>["errors"][number];
+let mjmlCompiler: Promise<MjmlCompiler> | undefined;
+
+/**
+ * MJML to HTML. The compiler is loaded on the first MJML template: most installations never use it, and it is the
+ * largest part of the code. Includes stay off (an `mj-include` would read the server's files) and no
+ * `.mjmlconfig` is read (it could load code).
+ */
+async function compileMjml(source: string): Promise<{ html: string; errors: MjmlProblem[] }> {
+  mjmlCompiler ??= import("mjml").then((module) => module.default);
+  return (await mjmlCompiler)(source, { validationLevel: "soft", keepComments: false, ignoreIncludes: true, minify: false, beautify: false });
 }
 
 /**
@@ -55,10 +80,12 @@ export function resolveVariables(content: TemplateContent, given: Record<string,
 }
 
 /** `path` names the variables in a refusal: `variables` of a render, `template.variables` of a send. */
-export function render(versionId: string, content: TemplateContent, given: Record<string, unknown>, path = "variables"): Rendered {
-  const values = resolveVariables(content, given, path);
+export async function render(versionId: string, content: TemplateContent, given: Record<string, unknown>, path = "variables"): Promise<Rendered> {
+  // `{{unsubscribe_url}}` is filled when the message is composed (`unsubscribe: true`), so it passes through.
+  const values = { unsubscribe_url: "{{unsubscribe_url}}", ...resolveVariables(content, given, path) };
+  const htmlTemplate = await compiledHtml(versionId, content.engine ?? "handlebars", content.html);
   try {
-    const html = compiled(`${versionId}:html`, content.html, true)(values);
+    const html = htmlTemplate(values);
     const subject = content.subject === null ? null : compiled(`${versionId}:subject`, content.subject, false)(values);
     const text = content.text === null ? htmlToText(html, { wordwrap: false }) : compiled(`${versionId}:text`, content.text, false)(values);
     return { subject, html, text };
@@ -102,4 +129,29 @@ export function handlebarsProblems(source: string): TemplateProblem[] {
     const at = (Handlebars as unknown as { Parser: { lexer: { yylloc?: { first_line: number; first_column: number } } } }).Parser.lexer.yylloc;
     return [{ line: at?.first_line ?? 1, column: (at?.first_column ?? 0) + 1, message }];
   }
+}
+
+/**
+ * Problems of one MJML source at its own line and column: its Handlebars first (positions in the source), then
+ * MJML's own (MJML names a line and a tag; the column is the tag's on that line), then Handlebars over the HTML MJML
+ * made of it — what a send really compiles.
+ */
+export async function mjmlProblems(source: string): Promise<TemplateProblem[]> {
+  const inSource = handlebarsProblems(source);
+  if (inSource.length) return inSource;
+  let compiledSource: { html: string; errors: MjmlProblem[] };
+  try {
+    compiledSource = await compileMjml(source);
+  } catch (error) {
+    return [{ line: 1, column: 1, message: (error as Error).message }];
+  }
+  const lines = source.split("\n");
+  const problems = compiledSource.errors.map(({ line, message, tagName }) => ({ line, column: (lines[line - 1]?.indexOf(`<${tagName}`) ?? -1) + 1 || 1, message }));
+  if (problems.length) return problems;
+  return handlebarsProblems(compiledSource.html).map((problem) => ({ line: 1, column: 1, message: `in the HTML MJML makes of this template: ${problem.message}` }));
+}
+
+/** The plain text of a source as it stands (placeholders kept): MJML compiled first. */
+export async function textOf(templateEngine: TemplateEngine, source: string): Promise<string> {
+  return htmlToText(templateEngine === "mjml" ? (await compileMjml(source)).html : source, { wordwrap: false });
 }

@@ -5,15 +5,10 @@ import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { parseCursor, parseLimit } from "../http/query.ts";
 import { requireScope } from "../keys/service.ts";
+import type { TemplateEngine } from "./model.ts";
+import { variablesOf } from "./send.ts";
 import type { TemplateService } from "./service.ts";
-import { parseTemplateInput } from "./validate.ts";
-
-/** `{variables: {...}}` of a render or send: an object of values. */
-export function variablesOf(value: unknown, path = "variables"): Record<string, unknown> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) throw validationError([{ path, message: "must be an object of variable values" }]);
-  return value as Record<string, unknown>;
-}
+import { engineOf, parseTemplateInput } from "./validate.ts";
 
 export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) {
   const { templates, config } = deps;
@@ -39,7 +34,8 @@ export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) 
         const body = await readJsonObject(request, limits, { known: ["engine", "html", "subject", "text"] });
         const strings = ["html", "subject", "text"].filter((key) => body[key] !== undefined && typeof body[key] !== "string");
         if (typeof body.html !== "string" || strings.length) throw validationError([{ path: strings[0] ?? "html", message: "must be a string" }]);
-        return templates.validate((body.engine as "handlebars" | undefined) ?? "handlebars", body as { html: string; subject?: string; text?: string });
+        if (body.engine !== undefined && body.engine !== "handlebars" && body.engine !== "mjml") throw validationError([{ path: "engine", message: 'must be "handlebars" or "mjml"' }]);
+        return templates.validate((body.engine as TemplateEngine | undefined) ?? engineOf(body.html), body as { html: string; subject?: string; text?: string });
       },
       { parse: "none", detail: { summary: "Check a template source: problems at their line and column", tags } },
     )
@@ -62,24 +58,3 @@ export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) 
     );
 }
 
-/**
- * A send body with `template: {id, variables}` as the fields it stands for: the published version rendered, its
- * from and reply_to, then the body's own fields over them (a body's html replaces the template's html and text).
- * Bodies without a template pass through unchanged.
- */
-export async function withTemplate(templates: TemplateService, actor: Parameters<TemplateService["get"]>[0], body: unknown, path = "template"): Promise<{ body: unknown; templateId?: string }> {
-  if (!body || typeof body !== "object" || Array.isArray(body) || !("template" in body)) return { body };
-  const { template, ...own } = body as Record<string, unknown>;
-  const reference = template as { id?: unknown; variables?: unknown } | null;
-  if (!reference || typeof reference !== "object" || typeof reference.id !== "string") throw validationError([{ path: `${path}.id`, message: "must be a template id or alias" }]);
-  const unknown = Object.keys(reference).filter((key) => key !== "id" && key !== "variables");
-  if (unknown.length) throw validationError(unknown.map((key) => ({ path: `${path}.${key}`, message: "unknown field" })));
-  requireScope(actor, "templates:read");
-  const rendered = await templates.renderForSend(actor, reference.id, variablesOf(reference.variables, `${path}.variables`));
-  const fromTemplate: Record<string, unknown> = { html: rendered.html };
-  if (own.html === undefined) fromTemplate.text = rendered.text;
-  if (rendered.subject !== null) fromTemplate.subject = rendered.subject;
-  if (rendered.from !== null) fromTemplate.from = rendered.from;
-  if (rendered.replyTo !== null && own["reply-to"] === undefined) fromTemplate.reply_to = rendered.replyTo;
-  return { body: { ...fromTemplate, ...own }, templateId: rendered.templateId };
-}

@@ -14,7 +14,8 @@ import { requireScope } from "../keys/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId } from "../lib/ids.ts";
 import type { Rendered, TemplateContent, TemplateEngine, TemplateProblem, TemplateSummary, TemplateView } from "./model.ts";
-import { handlebarsProblems, render } from "./render.ts";
+import { handlebarsProblems, mjmlProblems, render } from "./render.ts";
+import type { TemplatePaths } from "./send.ts";
 import type { TemplateInput } from "./validate.ts";
 
 type TemplateRow = ReturnType<typeof tablesOf>["templates"]["$inferSelect"];
@@ -29,9 +30,9 @@ export interface TemplateService {
   duplicate(actor: Actor, idOrAlias: string): Promise<{ object: "template"; id: string }>;
   /** Renders the current version (the editor's preview) with `variables`. */
   render(actor: Actor, idOrAlias: string, variables: Record<string, unknown>): Promise<Rendered>;
-  validate(engine: TemplateEngine, source: { html: string; subject?: string; text?: string }): { valid: boolean; errors: Array<TemplateProblem & { field: string }> };
+  validate(engine: TemplateEngine, source: { html: string; subject?: string; text?: string }): Promise<{ valid: boolean; errors: Array<TemplateProblem & { field: string }> }>;
   /** The published version a send uses, rendered; 400 when the template was never published. */
-  renderForSend(actor: Actor, idOrAlias: string, variables: Record<string, unknown>): Promise<Rendered & { templateId: string; from: string | null; replyTo: string[] | null }>;
+  renderForSend(actor: Actor, idOrAlias: string, variables: Record<string, unknown>, paths: TemplatePaths): Promise<Rendered & { templateId: string; from: string | null; replyTo: string[] | null }>;
 }
 
 export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clock }): TemplateService {
@@ -52,8 +53,8 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
     id: row.id,
     name: row.name,
     alias: row.alias,
-    engine: row.engine,
     ...row.draft,
+    engine: row.engine,
     status: row.publishedVersionId ? "published" : "draft",
     published_at: row.publishedAt,
     created_at: row.createdAt,
@@ -64,8 +65,8 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
   const summary = ({ id, name, alias, status, published_at, created_at, updated_at, engine }: TemplateView): TemplateSummary => ({ id, name, alias, status, published_at, created_at, updated_at, engine });
 
   /** Refuses a version that does not compile, with each problem at its field, line and column. */
-  const assertValid = (engine: TemplateEngine, content: TemplateContent) => {
-    const { errors } = service.validate(engine, { html: content.html, subject: content.subject ?? undefined, text: content.text ?? undefined });
+  const assertValid = async (engine: TemplateEngine, content: TemplateContent) => {
+    const { errors } = await service.validate(engine, { html: content.html, subject: content.subject ?? undefined, text: content.text ?? undefined });
     if (errors.length) throw validationError(errors.map((e) => ({ path: e.field, message: `line ${e.line}, column ${e.column}: ${e.message}` })));
   };
 
@@ -88,13 +89,13 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
     async create(actor, input) {
       requireScope(actor, "templates:write");
       const now = isoTime(clock.now());
+      const engine = input.engine ?? "handlebars";
       const content = withVariableTimes(
-        { subject: input.subject ?? null, from: input.from ?? null, reply_to: input.replyTo ?? null, html: input.html, text: input.text ?? null, variables: input.variables ?? [] },
+        { engine, subject: input.subject ?? null, from: input.from ?? null, reply_to: input.replyTo ?? null, html: input.html, text: input.text ?? null, variables: input.variables ?? [] },
         null,
         now,
       );
-      const engine = input.engine ?? "handlebars";
-      assertValid(engine, content);
+      await assertValid(engine, content);
       const id = newId();
       try {
         await writer.write((tx) =>
@@ -125,8 +126,10 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
         return await writer.write(async (tx) => {
           const row = await find(tx, actor, idOrAlias);
           const now = isoTime(clock.now());
+          const engine = input.engine ?? row.engine;
           const draft = withVariableTimes(
             {
+              engine,
               subject: input.subject === undefined ? row.draft.subject : input.subject,
               from: input.from === undefined ? row.draft.from : input.from,
               reply_to: input.replyTo === undefined ? row.draft.reply_to : input.replyTo,
@@ -137,8 +140,7 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
             row.draft,
             now,
           );
-          const engine = input.engine ?? row.engine;
-          assertValid(engine, draft);
+          await assertValid(engine, draft);
           await tx
             .update(tablesOf(tx).templates)
             .set({ name: input.name ?? row.name, alias: input.alias === undefined ? row.alias : input.alias, engine, draft, draftVersionId: newId(), updatedAt: now })
@@ -188,25 +190,25 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
       return render(row.draftVersionId, row.draft, variables);
     },
 
-    validate(engine, source) {
-      if (engine !== "handlebars") throw validationError([{ path: "engine", message: `the ${engine} engine is not available yet; use handlebars` }]);
-      return withValidity(
-        (["subject", "html", "text"] as const).flatMap((field) => {
-          const text = source[field];
-          return text === undefined ? [] : handlebarsProblems(text).map((problem) => ({ field, ...problem }));
-        }),
-      );
+    async validate(engine, source) {
+      const problemsOf = async (field: "subject" | "html" | "text") => {
+        const text = source[field];
+        if (text === undefined) return [];
+        const problems = field === "html" && engine === "mjml" ? await mjmlProblems(text) : handlebarsProblems(text);
+        return problems.map((problem) => ({ field, ...problem }));
+      };
+      const errors = (await Promise.all((["subject", "html", "text"] as const).map(problemsOf))).flat();
+      return { valid: errors.length === 0, errors };
     },
 
-    async renderForSend(actor, idOrAlias, variables) {
+    async renderForSend(actor, idOrAlias, variables, paths) {
       const row = await find(db, actor, idOrAlias);
       if (!row.published || !row.publishedVersionId) {
-        throw validationError([{ path: "template.id", message: `the template "${idOrAlias}" has no published version; publish it first` }]);
+        throw validationError([{ path: paths.id, message: `the template "${idOrAlias}" has no published version; publish it first` }]);
       }
-      return { ...render(row.publishedVersionId, row.published, variables, "template.variables"), templateId: row.id, from: row.published.from, replyTo: row.published.reply_to };
+      return { ...(await render(row.publishedVersionId, row.published, variables, paths.variables)), templateId: row.id, from: row.published.from, replyTo: row.published.reply_to };
     },
   };
   return service;
 }
 
-const withValidity = (errors: Array<TemplateProblem & { field: string }>) => ({ valid: errors.length === 0, errors });

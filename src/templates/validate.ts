@@ -18,8 +18,24 @@ export interface TemplateInput {
 
 const FIELDS = new Set(["name", "alias", "engine", "subject", "from", "reply_to", "html", "text", "variables"]);
 const ALIAS = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+export const ALIAS_RULE = "must be 1-100 letters, digits, '.', '_' or '-' (and not an id)";
+export const isAlias = (value: string): boolean => ALIAS.test(value) && !isUuid(value);
 const KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const MAX_SOURCE = 512 * 1024;
+
+/**
+ * The engine of a source given without one: Resend's SDKs send no `engine`, and a source whose root is <mjml> is
+ * meant as MJML — never as mail to send as it is.
+ */
+export function engineOf(html: string): TemplateEngine {
+  // `<mjml>` first, after an XML declaration, comments and white space (a scan, not one regular expression: a
+  // pattern over repeated comments backtracks on sources made to defeat it).
+  const skipSpace = (at: number) => html.slice(at).search(/\S|$/) + at;
+  let at = skipSpace(0);
+  if (html.startsWith("<?xml", at)) at = skipSpace(html.indexOf("?>", at) + 2);
+  while (html.startsWith("<!--", at) && html.indexOf("-->", at) > 0) at = skipSpace(html.indexOf("-->", at) + 3);
+  return /^<mjml[\s>]/i.test(html.slice(at, at + 6)) ? "mjml" : "handlebars";
+}
 
 export function parseTemplateInput(body: Record<string, unknown>, mode: "create" | "update"): TemplateInput {
   const problems: ErrorDetail[] = [];
@@ -44,12 +60,14 @@ export function parseTemplateInput(body: Record<string, unknown>, mode: "create"
 
   if (body.alias !== undefined) {
     if (body.alias === null) input.alias = null;
-    else if (typeof body.alias !== "string" || !ALIAS.test(body.alias) || isUuid(body.alias)) problem("alias", "must be 1-100 letters, digits, '.', '_' or '-' (and not an id)");
+    else if (typeof body.alias !== "string" || !isAlias(body.alias)) problem("alias", ALIAS_RULE);
     else input.alias = body.alias;
   }
   if (body.engine !== undefined) {
     if (body.engine !== "handlebars" && body.engine !== "mjml") problem("engine", 'must be "handlebars" or "mjml"');
     else input.engine = body.engine;
+  } else if (input.html !== undefined) {
+    input.engine = engineOf(input.html);
   }
   if (body.from !== undefined) {
     if (body.from === null) input.from = null;

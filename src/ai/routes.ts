@@ -1,0 +1,24 @@
+/** HTTP routes of the AI writer and subject optimiser (DESIGN §8): `POST /v1/ai/subject`, `POST /v1/ai/write`. */
+import { Elysia } from "elysia";
+import { authenticated, type AuthDeps } from "../http/auth.ts";
+import { bodyLimits, readJsonObject } from "../http/body.ts";
+import type { AiService } from "./service.ts";
+import { parseSubjectRequest, parseWriteRequest } from "./validate.ts";
+
+export function aiRoutes(deps: AuthDeps & { ai: AiService }) {
+  const { ai, config } = deps;
+  const limits = bodyLimits(config);
+  const tags = ["AI"];
+  return new Elysia()
+    .use(authenticated(deps))
+    .post(
+      "/v1/ai/subject",
+      async ({ request, actor }) => ai.subject(actor, parseSubjectRequest(await readJsonObject(request, limits, { known: ["subject", "html", "text"] }))),
+      { parse: "none", detail: { summary: "Score a subject line offline (rules with fixes); better subjects when a model is configured", tags } },
+    )
+    .post(
+      "/v1/ai/write",
+      async ({ request, actor }) => ai.write(actor, parseWriteRequest(await readJsonObject(request, limits, { known: ["brief", "tone", "audience", "format", "save_as_template"] }))),
+      { parse: "none", detail: { summary: "Draft an email from a brief through the configured model (checked; optionally saved as a draft template; never sent)", tags } },
+    );
+}

@@ -1,0 +1,633 @@
+/**
+ * The curated rules a subject line is scored against, with the small text helpers they share (grapheme counting,
+ * placeholder stripping, preview-text extraction). Each rule is pure and runs in linear time in its input: no
+ * regular expression here has nested quantifiers, and only the first 64 KiB of an html body is read.
+ */
+
+export interface SubjectInput {
+  subject: string;
+  html?: string;
+  text?: string;
+}
+
+export interface SubjectRule {
+  /** Stable dotted id, e.g. "length.too_long". */
+  id: string;
+  severity: "info" | "warning" | "error";
+  /** Points taken off the score of 100 when the rule trips. */
+  weight: number;
+  /** What the rule checks, for documentation. */
+  description: string;
+  /** Returns undefined when the subject passes, else the finding's specific message and an actionable fix. */
+  check(input: SubjectInput): { message: string; fix: string } | undefined;
+}
+
+const MAX_LENGTH = 60;
+const MIN_LENGTH = 10;
+const MAX_WORDS = 10;
+const MAX_EMOJI = 2;
+const MAX_AVERAGE_WORD_LETTERS = 8;
+const MAX_WORD_LENGTH = 20;
+const PREVIEW_LENGTH = 100;
+/** The preheader sits at the top of the body, so the rest of a large html never matters to the preview. */
+const PREVIEW_HTML_LIMIT = 64 * 1024;
+
+const SPAM_PHRASES = [
+  "free",
+  "100% free",
+  "act now",
+  "100%",
+  "guarantee",
+  "guaranteed",
+  "winner",
+  "you're a winner",
+  "winning",
+  "prize",
+  "cash",
+  "cash bonus",
+  "extra cash",
+  "urgent",
+  "click here",
+  "click below",
+  "risk-free",
+  "risk free",
+  "no cost",
+  "limited time",
+  "limited time offer",
+  "buy now",
+  "order now",
+  "apply now",
+  "call now",
+  "cheap",
+  "lowest price",
+  "congratulations",
+  "earn money",
+  "make money",
+  "get paid",
+  "double your",
+  "miracle",
+  "no obligation",
+  "no credit check",
+  "pre-approved",
+  "once in a lifetime",
+  "special promotion",
+  "while supplies last",
+  "what are you waiting for",
+  "this isn't spam",
+  "this is not spam",
+  "not spam",
+  "dear friend",
+  "work from home",
+  "be your own boss",
+  "million dollars",
+  "viagra",
+  "weight loss",
+  "lose weight",
+  "$$$",
+];
+/** Longest first, so "risk-free" claims its span before "free" is looked for. */
+const SPAM_BY_LENGTH = [...SPAM_PHRASES].sort((a, b) => b.length - a.length);
+
+const ACRONYMS = new Set([
+  "USA", "EU", "UK", "API", "PDF", "FAQ", "CEO", "VIP", "SMS", "URL", "ID", "OK", "AM", "PM", "HTML", "CSS", "DNS", "SSL", "TLS", "USD",
+  "EUR", "GBP",
+]);
+
+const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/** User-perceived characters: an emoji, a flag or a letter with its accents counts as one. */
+function graphemes(text: string): string[] {
+  return Array.from(segmenter.segment(text), (segment) => segment.segment);
+}
+
+function graphemeCount(text: string): number {
+  let count = 0;
+  for (const _ of segmenter.segment(text)) count++;
+  return count;
+}
+
+/** Quotes text for a message, cut short so a pathological subject cannot produce a pathological message. */
+function quote(text: string, max = 40): string {
+  const head = Array.from(text.slice(0, max * 2));
+  return head.length > max || text.length > max * 2 ? `“${head.slice(0, max).join("")}…”` : `“${text}”`;
+}
+
+function quoteAll(items: string[], max = 6): string {
+  const shown = items.slice(0, max).map((item) => quote(item));
+  return items.length > max ? `${shown.join(", ")} and ${items.length - max} more` : shown.join(", ");
+}
+
+function isBlank(text: string): boolean {
+  return text.trim() === "";
+}
+
+const PLACEHOLDER = /\{\{\{?[^{}]*\}?\}\}/g;
+
+function hasPlaceholder(text: string): boolean {
+  // search() ignores the global flag's lastIndex, which test() would carry over between calls.
+  return text.search(PLACEHOLDER) !== -1;
+}
+
+/** The subject without Handlebars placeholders: their rendered value is unknown, so they must not trip word rules. */
+function withoutPlaceholders(text: string): string {
+  return text.replace(PLACEHOLDER, " ");
+}
+
+function words(text: string): string[] {
+  return text.split(/\s+/).filter((token) => /[\p{L}\p{N}]/u.test(token) || hasPlaceholder(token));
+}
+
+/** Strips leading and trailing punctuation by hand: a regex anchored at the end would backtrack quadratically. */
+function trimPunctuation(token: string): string {
+  let start = 0;
+  let end = token.length;
+  while (start < end && !isWordChar(token[start])) start++;
+  while (end > start && !isWordChar(token[end - 1])) end--;
+  return token.slice(start, end);
+}
+
+function letterRuns(text: string): string[] {
+  return withoutPlaceholders(text).match(/\p{L}+/gu) ?? [];
+}
+
+function isWordChar(char: string | undefined): boolean {
+  return char !== undefined && /[\p{L}\p{N}]/u.test(char);
+}
+
+/** The spam phrases found in the subject, in order of first appearance, ignoring ones only inside a longer match. */
+function spamPhrases(subject: string): string[] {
+  const normalized = withoutPlaceholders(subject).toLowerCase().replace(/[‘’]/g, "'").replace(/\s+/g, " ");
+  const covered = new Uint8Array(normalized.length);
+  const found: { phrase: string; at: number }[] = [];
+  for (const phrase of SPAM_BY_LENGTH) {
+    // Only a phrase that starts or ends with a letter or digit needs a word boundary there: "$$$" and "100%" do not.
+    const needsStart = isWordChar(phrase[0]);
+    const needsEnd = isWordChar(phrase[phrase.length - 1]);
+    let first = -1;
+    for (let at = normalized.indexOf(phrase); at !== -1; at = normalized.indexOf(phrase, at + 1)) {
+      const end = at + phrase.length;
+      if (needsStart && isWordChar(normalized[at - 1])) continue;
+      if (needsEnd && isWordChar(normalized[end])) continue;
+      let inside = true;
+      for (let i = at; i < end && inside; i++) inside = covered[i] === 1;
+      if (inside) continue;
+      if (first === -1) first = at;
+      covered.fill(1, at, end);
+    }
+    if (first !== -1) found.push({ phrase, at: first });
+  }
+  return found.sort((a, b) => a.at - b.at).map((match) => match.phrase);
+}
+
+function cased(text: string): { upper: number; lower: number } {
+  return {
+    upper: (text.match(/\p{Lu}/gu) ?? []).length,
+    lower: (text.match(/\p{Ll}/gu) ?? []).length,
+  };
+}
+
+function isAllCaps(subject: string): boolean {
+  const { upper, lower } = cased(withoutPlaceholders(subject));
+  return upper >= 4 && lower === 0;
+}
+
+function shoutingWords(subject: string): string[] {
+  return letterRuns(subject).filter((word) => {
+    if (Array.from(word).length < 3 || ACRONYMS.has(word)) return false;
+    return word === word.toUpperCase() && word !== word.toLowerCase();
+  });
+}
+
+// ©, ® and ™ are Extended_Pictographic but are ordinary typography in a subject unless drawn as emoji.
+const EMOJI = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u20E3]/u;
+const TEXT_SYMBOLS = new Set(["©", "®", "™"]);
+
+function emoji(subject: string): string[] {
+  return graphemes(subject).filter((grapheme) => EMOJI.test(grapheme) && !TEXT_SYMBOLS.has(grapheme));
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  // Preheaders are commonly padded with these so the body's next text does not leak into the preview.
+  zwnj: "",
+  zwj: "",
+  shy: "",
+};
+const ENTITY = /&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z][a-zA-Z0-9]{1,7});/g;
+const INVISIBLE = /[\u00AD\u034F\u200B-\u200D\u2060\uFEFF]/g;
+
+function decodeEntities(text: string): string {
+  const decoded = text.replace(ENTITY, (raw, body: string) => {
+    if (body[0] !== "#") return NAMED_ENTITIES[body.toLowerCase()] ?? raw;
+    const code = body[1] === "x" || body[1] === "X" ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : raw;
+  });
+  return decoded.replace(INVISIBLE, "");
+}
+
+/** Elements whose content a mail client never shows in the body or the preview. */
+const HIDDEN_ELEMENTS = ["head", "title", "style", "script", "noscript", "template"];
+const HIDDEN_CLOSERS = new Map(HIDDEN_ELEMENTS.map((name) => [name, new RegExp(`</${name}[\\s/>]`, "gi")]));
+/** Inline elements join the text around them; every other tag separates words. */
+const INLINE_ELEMENTS = new Set([
+  "a", "abbr", "b", "bdi", "bdo", "cite", "code", "em", "font", "i", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub",
+  "sup", "u", "var",
+]);
+
+/** Index just past the `>` that ends the tag opened at `start`, honouring quoted attribute values; -1 if unterminated. */
+function tagEnd(html: string, start: number): number {
+  let quoteChar = "";
+  let previous = "";
+  for (let i = start + 1; i < html.length; i++) {
+    const char = html[i]!;
+    if (quoteChar) {
+      if (char === quoteChar) quoteChar = "";
+      continue;
+    }
+    // A quote opens a value only right after "="; elsewhere (e.g. an unquoted It's) it is just a character.
+    if ((char === '"' || char === "'") && previous === "=") quoteChar = char;
+    else if (char === ">") return i + 1;
+    if (char !== " " && char !== "\t" && char !== "\n" && char !== "\r") previous = char;
+  }
+  return -1;
+}
+
+/** The first visible text of an html body, collapsed, reading no further than needed for `limit` characters. */
+function htmlPreview(html: string, limit: number): string {
+  const source = html.length > PREVIEW_HTML_LIMIT ? html.slice(0, PREVIEW_HTML_LIMIT) : html;
+  let out = "";
+  let visible = 0;
+  let i = 0;
+  while (i < source.length && visible < limit) {
+    if (source[i] !== "<") {
+      const next = source.indexOf("<", i);
+      const chunk = decodeEntities(source.slice(i, next === -1 ? source.length : next));
+      out += chunk;
+      visible += chunk.replace(/\s+/g, "").length;
+      i = next === -1 ? source.length : next;
+      continue;
+    }
+    if (source.startsWith("<!--", i)) {
+      const close = source.indexOf("-->", i + 4);
+      if (close === -1) break;
+      i = close + 3;
+      continue;
+    }
+    const nameMatch = /^<(\/?)([a-zA-Z][a-zA-Z0-9-]*)/.exec(source.slice(i, i + 40));
+    if (!nameMatch && source[i + 1] !== "!" && source[i + 1] !== "?") {
+      out += "<";
+      visible++;
+      i++;
+      continue;
+    }
+    const end = tagEnd(source, i);
+    if (end === -1) break;
+    const closing = nameMatch?.[1] === "/";
+    const name = nameMatch?.[2]?.toLowerCase() ?? "";
+    const closer = HIDDEN_CLOSERS.get(name);
+    if (!closing && closer && source[end - 2] !== "/") {
+      closer.lastIndex = end;
+      const match = closer.exec(source);
+      if (!match) break;
+      const after = tagEnd(source, match.index);
+      if (after === -1) break;
+      i = after;
+      out += " ";
+      continue;
+    }
+    if (!INLINE_ELEMENTS.has(name)) out += " ";
+    i = end;
+  }
+  return out;
+}
+
+function textPreview(text: string): string {
+  const source = text.length > PREVIEW_HTML_LIMIT ? text.slice(0, PREVIEW_HTML_LIMIT) : text;
+  for (const line of source.split(/\r?\n|\r/)) if (!isBlank(line)) return line;
+  return "";
+}
+
+/**
+ * The preview (preheader) text an inbox shows after the subject: the first visible text of the html body, else the
+ * first non-empty line of the text body; undefined when the message has neither body, "" when nothing is visible.
+ */
+export function previewText(input: Pick<SubjectInput, "html" | "text">, limit = PREVIEW_LENGTH): string | undefined {
+  let raw: string;
+  if (input.html !== undefined) raw = htmlPreview(input.html, limit);
+  else if (input.text !== undefined) raw = textPreview(input.text);
+  else return undefined;
+  const collapsed = raw.replace(/\s+/g, " ").trim();
+  const head = graphemes(collapsed.slice(0, limit * 8));
+  return head.length > limit ? head.slice(0, limit).join("").trimEnd() : head.join("");
+}
+
+/** Longest value a placeholder is assumed to render to when matching a subject against rendered text. */
+const MAX_PLACEHOLDER_VALUE = 40;
+
+/**
+ * Whether the preview begins with the subject, case-insensitively, each placeholder standing for up to
+ * MAX_PLACEHOLDER_VALUE characters of anything: the body may be rendered ("Ann") or still a template ("{{name}}").
+ */
+function startsWithSubject(preview: string, subject: string): boolean {
+  const haystack = preview.toLowerCase();
+  const [first = "", ...rest] = subject.toLowerCase().split(PLACEHOLDER);
+  if (!haystack.startsWith(first)) return false;
+  let at = first.length;
+  for (const piece of rest) {
+    // The leftmost occurrence is always the best choice: it leaves the most room for the pieces after it.
+    const found = haystack.indexOf(piece, at);
+    if (found === -1 || found - at > MAX_PLACEHOLDER_VALUE) return false;
+    at = found + piece.length;
+  }
+  return true;
+}
+
+function normalizedSubject(subject: string): string {
+  return subject.replace(/\s+/g, " ").trim();
+}
+
+export const SUBJECT_RULES: SubjectRule[] = [
+  {
+    id: "length.empty",
+    severity: "error",
+    weight: 50,
+    description: "The subject is empty or only whitespace.",
+    check({ subject }) {
+      if (!isBlank(subject)) return undefined;
+      return {
+        message: subject === "" ? "The subject is empty." : `The subject is only whitespace (${subject.length} characters).`,
+        fix: "Write a subject that says what the message is about, e.g. “Your March invoice is ready”.",
+      };
+    },
+  },
+  {
+    id: "length.too_short",
+    severity: "warning",
+    weight: 10,
+    description: `The subject has fewer than ${MIN_LENGTH} characters.`,
+    check({ subject }) {
+      const trimmed = subject.trim();
+      if (trimmed === "") return undefined;
+      const length = graphemeCount(trimmed);
+      if (length >= MIN_LENGTH) return undefined;
+      return {
+        message: `The subject ${quote(trimmed)} is only ${length} characters long, too short to say what the message is about.`,
+        fix: "Say what the message is and who it is from, e.g. “Your Acme password was changed”.",
+      };
+    },
+  },
+  {
+    // Mobile inboxes show roughly the first 40–60 characters; the rest is cut off.
+    id: "length.too_long",
+    severity: "warning",
+    weight: 10,
+    description: `The subject has more than ${MAX_LENGTH} user-perceived characters (graphemes).`,
+    check({ subject }) {
+      const trimmed = subject.trim();
+      const length = graphemeCount(trimmed);
+      if (length <= MAX_LENGTH) return undefined;
+      const cut = graphemes(trimmed.slice(0, MAX_LENGTH * 8)).slice(0, MAX_LENGTH).join("");
+      return {
+        message: `The subject is ${length} characters long; mobile inboxes show only about the first ${MAX_LENGTH}: ${quote(cut, MAX_LENGTH)}.`,
+        fix: `Shorten the subject to ${MAX_LENGTH} characters or fewer and put the key detail first.`,
+      };
+    },
+  },
+  {
+    id: "length.too_many_words",
+    severity: "info",
+    weight: 3,
+    description: `The subject has more than ${MAX_WORDS} words.`,
+    check({ subject }) {
+      const count = words(subject).length;
+      if (count <= MAX_WORDS) return undefined;
+      return {
+        message: `The subject has ${count} words; readers skim, and more than ${MAX_WORDS} is hard to take in at a glance.`,
+        fix: `Cut the subject to ${MAX_WORDS} words or fewer, keeping the one fact the reader needs.`,
+      };
+    },
+  },
+  {
+    id: "spam.trigger_words",
+    severity: "warning",
+    weight: 25,
+    description: "The subject contains words or phrases that content filters associate with spam (case-insensitive, whole words).",
+    check({ subject }) {
+      const found = spamPhrases(subject);
+      if (found.length === 0) return undefined;
+      return {
+        message: `The subject contains ${found.length === 1 ? "a phrase" : "phrases"} that spam filters flag: ${quoteAll(found)}.`,
+        fix: `Reword without ${quoteAll(found)}: say plainly what the reader gets or has to do.`,
+      };
+    },
+  },
+  {
+    id: "caps.all_caps",
+    severity: "warning",
+    weight: 20,
+    description: "The whole subject is in capitals (at least 4 letters, none lower-case).",
+    check({ subject }) {
+      if (!isAllCaps(subject)) return undefined;
+      return {
+        message: `The whole subject ${quote(normalizedSubject(subject))} is in capitals, which reads as shouting and is a spam signal.`,
+        fix: "Write the subject in sentence case, keeping capitals for names and acronyms.",
+      };
+    },
+  },
+  {
+    id: "caps.shouting_words",
+    severity: "warning",
+    weight: 10,
+    description: "Two or more words of 3+ letters are all in capitals (common acronyms such as PDF or API excepted).",
+    check({ subject }) {
+      // A subject entirely in capitals is caps.all_caps's finding; reporting it twice would double the penalty.
+      if (isAllCaps(subject)) return undefined;
+      const shouting = shoutingWords(subject);
+      if (shouting.length < 2) return undefined;
+      return {
+        message: `The subject capitalises whole words for emphasis: ${quoteAll(shouting)}.`,
+        fix: `Write ${quoteAll(shouting)} in normal case; let the wording carry the emphasis.`,
+      };
+    },
+  },
+  {
+    id: "punctuation.multiple_exclamations",
+    severity: "warning",
+    weight: 10,
+    description: "The subject has more than one exclamation mark.",
+    check({ subject }) {
+      let count = 0;
+      for (const char of subject) {
+        if (char === "!" || char === "！") count++;
+        else if (char === "‼") count += 2;
+      }
+      if (count <= 1) return undefined;
+      return {
+        message: `The subject has ${count} exclamation marks; filters and readers both treat that as hype.`,
+        fix: "Keep at most one “!”, or none.",
+      };
+    },
+  },
+  {
+    id: "punctuation.repeated",
+    severity: "warning",
+    weight: 5,
+    description: "The subject repeats question or exclamation marks (“!!”, “??”, “?!”, “!?”); an ellipsis is fine.",
+    check({ subject }) {
+      const runs = [...new Set(subject.match(/[!?]{2,}/g) ?? [])];
+      if (runs.length === 0) return undefined;
+      return {
+        message: `The subject has repeated punctuation: ${quoteAll(runs)}.`,
+        fix: "Use a single “?” or “!” (or none).",
+      };
+    },
+  },
+  {
+    id: "punctuation.currency_symbols",
+    severity: "warning",
+    weight: 5,
+    description: "The subject has more than one currency symbol.",
+    check({ subject }) {
+      const symbols = subject.match(/\p{Sc}/gu) ?? [];
+      if (symbols.length <= 1) return undefined;
+      return {
+        message: `The subject has ${symbols.length} currency symbols (${quote(symbols.join(""))}), a pattern common in spam.`,
+        fix: "Mention at most one amount, e.g. “Your refund of $42 is on its way”.",
+      };
+    },
+  },
+  {
+    id: "emoji.too_many",
+    severity: "warning",
+    weight: 10,
+    description: `The subject has more than ${MAX_EMOJI} emoji.`,
+    check({ subject }) {
+      const found = emoji(subject);
+      if (found.length <= MAX_EMOJI) return undefined;
+      return {
+        message: `The subject has ${found.length} emoji (${quote(found.join(""))}); filters score them as promotional.`,
+        fix: `Keep at most ${MAX_EMOJI} emoji, and only where they add meaning.`,
+      };
+    },
+  },
+  {
+    // A fake "RE:" or "FW:" claims an earlier conversation that never happened; filters and readers treat it as deception.
+    id: "deceptive.reply_prefix",
+    severity: "warning",
+    weight: 15,
+    description: "The subject starts with “RE:”, “FW:” or “FWD:” although the message is not a reply or forward.",
+    check({ subject }) {
+      const prefix = /^\s*((?:re|fwd?)\s?:)/i.exec(subject)?.[1];
+      if (prefix === undefined) return undefined;
+      return {
+        message: `The subject starts with ${quote(prefix)}, pretending the message is a reply or forward.`,
+        fix: `Remove ${quote(prefix)} and start with what the message is about.`,
+      };
+    },
+  },
+  {
+    id: "whitespace.irregular",
+    severity: "info",
+    weight: 2,
+    description: "The subject has leading or trailing whitespace, a run of two or more spaces, or a tab or line break.",
+    check({ subject }) {
+      if (isBlank(subject)) return undefined;
+      const problems: string[] = [];
+      if (/^\s/.test(subject)) problems.push("starts with whitespace");
+      if (/\s$/.test(subject)) problems.push("ends with whitespace");
+      const run = /\s{2,}/.exec(subject.trim());
+      if (run) problems.push(`has a run of ${run[0].length} whitespace characters after ${quote(subject.trim().slice(0, run.index))}`);
+      if (/[\t\r\n]/.test(subject)) problems.push("contains a tab or line break");
+      if (problems.length === 0) return undefined;
+      return {
+        message: `The subject ${problems.join(", ")}.`,
+        fix: "Trim the subject and separate words with single spaces.",
+      };
+    },
+  },
+  {
+    // Recipients open messages that visibly concern them; a recognisable detail also sets the mail apart from bulk spam.
+    id: "personalisation.none",
+    severity: "info",
+    weight: 2,
+    description: "The subject has no Handlebars placeholder ({{...}}) to personalise it.",
+    check({ subject }) {
+      if (isBlank(subject) || hasPlaceholder(subject)) return undefined;
+      return {
+        message: `The subject ${quote(normalizedSubject(subject))} is the same for every recipient.`,
+        fix: "Add {{first_name}} or another detail the reader recognises, e.g. an order number.",
+      };
+    },
+  },
+  {
+    // Inboxes show the preview next to the subject; with no visible text they fill it with nothing or with raw markup.
+    id: "preview.missing",
+    severity: "warning",
+    weight: 10,
+    description: "The body (html, else text) has no visible text to show as the inbox preview.",
+    check(input) {
+      const preview = previewText(input);
+      if (preview === undefined || preview !== "") return undefined;
+      return {
+        message: input.html !== undefined ? "The html body has no visible text, so the inbox preview is blank." : "The text body is empty.",
+        fix: "Start the body with a sentence (or a hidden preheader) that adds to the subject, e.g. the amount and due date.",
+      };
+    },
+  },
+  {
+    id: "preview.repeats_subject",
+    severity: "warning",
+    weight: 5,
+    description: "The preview text starts with the subject, so the inbox shows the same words twice.",
+    check(input) {
+      const subject = normalizedSubject(input.subject);
+      if (!/[\p{L}\p{N}]/u.test(withoutPlaceholders(subject))) return undefined;
+      const placeholders = subject.match(PLACEHOLDER)?.length ?? 0;
+      const preview = previewText(input, Math.max(PREVIEW_LENGTH, graphemeCount(subject) + placeholders * MAX_PLACEHOLDER_VALUE));
+      if (preview === undefined || !startsWithSubject(preview, subject)) return undefined;
+      return {
+        message: `The preview text ${quote(preview, 60)} starts with the subject, wasting the preview space.`,
+        fix: "Open the body with a preheader that adds new information, e.g. the amount, date or next step.",
+      };
+    },
+  },
+  {
+    id: "readability.long_average_word",
+    severity: "info",
+    weight: 3,
+    description: `The subject's words average more than ${MAX_AVERAGE_WORD_LETTERS} letters.`,
+    check({ subject }) {
+      const runs = letterRuns(subject);
+      if (runs.length === 0) return undefined;
+      const letters = runs.reduce((sum, word) => sum + Array.from(word).length, 0);
+      const average = letters / runs.length;
+      if (average <= MAX_AVERAGE_WORD_LETTERS) return undefined;
+      return {
+        message: `The subject's words average ${average.toFixed(1)} letters; long words slow skimming readers down.`,
+        fix: "Prefer short, everyday words, e.g. “use” over “utilisation”.",
+      };
+    },
+  },
+  {
+    id: "readability.very_long_word",
+    severity: "info",
+    weight: 3,
+    description: `A word in the subject is longer than ${MAX_WORD_LENGTH} characters.`,
+    check({ subject }) {
+      const long = withoutPlaceholders(subject)
+        .split(/\s+/)
+        .map(trimPunctuation)
+        .filter((token) => graphemeCount(token) > MAX_WORD_LENGTH);
+      if (long.length === 0) return undefined;
+      return {
+        message: `The subject has ${long.length === 1 ? "a word" : "words"} longer than ${MAX_WORD_LENGTH} characters: ${quoteAll(long)}.`,
+        fix: "Break the long word up or replace it; a code or URL belongs in the body.",
+      };
+    },
+  },
+];

@@ -1,0 +1,105 @@
+/**
+ * Templates end to end on the built executable (`npm run build` → dist/mailroom) through the official Resend SDK:
+ * every template operation, an MJML template (recognised by its <mjml> root, since the SDK sends no `engine`)
+ * rendered by the MJML compiler inside the executable, `emails.send({template: {id, variables}})` delivering the
+ * rendered message to a real SMTP server on loopback, and the `email.sent` webhook naming the template.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { simpleParser } from "mailparser";
+import { Resend } from "resend";
+import { tempDir } from "./helpers/app.ts";
+import { runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
+import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
+
+const dataDir = tempDir("mailroom-e2e-templates-");
+let server: MailroomProcess | undefined;
+let smtp: SmtpDouble | undefined;
+let hooks: WebhookReceiver | undefined;
+let resend: Resend;
+
+beforeAll(async () => {
+  smtp = await startSmtpDouble();
+  hooks = await startWebhookReceiver();
+  const env = {
+    MAILROOM_DATA_DIR: dataDir,
+    MAILROOM_HTTP_PORT: "0",
+    MAILROOM_DNS_SERVERS: "127.0.0.1:1",
+    MAILROOM_DELIVERY_PROVIDER: "smtp",
+    MAILROOM_SMARTHOST_HOST: "127.0.0.1",
+    MAILROOM_SMARTHOST_PORT: String(smtp.port),
+    MAILROOM_SMARTHOST_SECURITY: "none",
+    MAILROOM_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
+  };
+  const { key } = JSON.parse(await runCli(["keys", "create", "--name", "e2e-templates", "--scope", "full_access", "--json"], env, true));
+  await runCli(["domains", "add", "example.com", "--verified"], env, true);
+  server = await startMailroom(env, { binary: true });
+  resend = new Resend(key, { baseUrl: `${server.baseUrl}/v1` });
+  const webhook = await fetch(`${server.baseUrl}/v1/webhooks`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ endpoint: hooks.url, events: ["email.sent"] }),
+  });
+  hooks.secrets.push(((await webhook.json()) as { signing_secret: string }).signing_secret);
+}, 30_000);
+
+afterAll(async () => {
+  server?.proc.kill("SIGKILL");
+  await server?.exited;
+  await smtp?.close();
+  await hooks?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const ORDER_SHIPPED = `<mjml>
+  <mj-body>
+    <mj-section>
+      <mj-column>
+        <mj-text>Your order {{order}} is on its way, {{name}}.</mj-text>
+        <mj-button href="{{tracking_url}}">Track it</mj-button>
+      </mj-column>
+    </mj-section>
+  </mj-body>
+</mjml>`;
+
+test("every template operation through the Resend SDK, then a send with the template", async () => {
+  const created = await resend.templates.create({
+    name: "Order shipped",
+    alias: "order-shipped",
+    subject: "Order {{order}} shipped",
+    from: "Shop <orders@example.com>",
+    html: ORDER_SHIPPED,
+    variables: [
+      { key: "order", type: "string" },
+      { key: "name", type: "string", fallbackValue: "there" },
+      { key: "tracking_url", type: "string" },
+    ],
+  });
+  expect(created.error).toBeNull();
+  const id = created.data!.id;
+  expect((await resend.templates.get("order-shipped")).data).toMatchObject({ id, engine: "mjml", status: "draft", has_unpublished_versions: true });
+  expect((await resend.templates.list()).data!.data.map((entry) => entry.id)).toEqual([id]);
+  expect((await resend.templates.update(id, { name: "Order shipped (v2)" })).error).toBeNull();
+  expect((await resend.templates.publish(id)).error).toBeNull();
+  expect((await resend.templates.get(id)).data).toMatchObject({ name: "Order shipped (v2)", status: "published", has_unpublished_versions: false });
+  const copy = (await resend.templates.duplicate(id)).data!;
+  expect((await resend.templates.remove(copy.id)).data).toEqual({ object: "template", id: copy.id, deleted: true });
+  expect((await resend.templates.get(copy.id)).error).toMatchObject({ name: "not_found", statusCode: 404 });
+
+  const sent = await resend.emails.send({ to: "buyer@dest.test", template: { id: "order-shipped", variables: { order: "A-1001", tracking_url: "https://track.example/A-1001" } } } as never);
+  expect(sent.error).toBeNull();
+  await smtp!.waitFor(1);
+  const delivered = await simpleParser(smtp!.received[0]!.raw);
+  expect(delivered.subject).toBe("Order A-1001 shipped");
+  expect(delivered.from!.value).toEqual([{ name: "Shop", address: "orders@example.com" }]);
+  expect(delivered.html).toContain("Your order A-1001 is on its way, there.");
+  expect(delivered.html).toContain('href="https://track.example/A-1001"');
+  expect(delivered.html).toContain("@media only screen and (min-width:480px)");
+  expect(delivered.text).toContain("Your order A-1001 is on its way, there.");
+
+  await hooks!.waitFor(1, 10_000);
+  const hook = hooks!.received[0]!;
+  expect(hook.verifiedWith).toEqual([0]);
+  expect(hook.payload).toMatchObject({ type: "email.sent", data: { email_id: sent.data!.id, template_id: id } });
+}, 30_000);
