@@ -2,14 +2,14 @@
  * Rendering templates: Handlebars over the html (HTML-escaped `{{x}}`, raw `{{{x}}}`) and over subject and text
  * (not escaped: they are not HTML), compiled once per version and kept; an MJML template's html is first compiled
  * to responsive HTML by MJML (once per version too), then rendered by Handlebars; text made from the rendered html
- * when a template has none; and validation that reports a problem at the template's own line and column.
+ * when a template has none (the composer's own conversion, so it is the text the message would get anyway); and validation that reports a problem at the template's own line and column.
  *
  * Helpers: Handlebars' block helpers `if`, `unless`, `each`, `with` and `lookup` only — `log` is removed (it writes
  * to the server's console), no others are registered, partials are refused, and prototype properties stay
  * unreachable (Handlebars ≥ 4.6 default). Invariant: a variable's value is always data, never template code.
  */
 import Handlebars from "handlebars";
-import { htmlToText } from "html-to-text";
+import { htmlToText } from "../emails/compose.ts";
 import { validationError } from "../errors.ts";
 import type { Rendered, TemplateContent, TemplateEngine, TemplateProblem } from "./model.ts";
 
@@ -79,20 +79,30 @@ export function resolveVariables(content: TemplateContent, given: Record<string,
   return values;
 }
 
-/** `path` names the variables in a refusal: `variables` of a render, `template.variables` of a send. */
-export async function render(versionId: string, content: TemplateContent, given: Record<string, unknown>, path = "variables"): Promise<Rendered> {
+/**
+ * A version rendered, its text null when the template has none: a send leaves that text to the composer, which
+ * makes it on the CPU pool. `path` names the variables in a refusal: `variables` of a render, `template.variables`
+ * of a send.
+ */
+export async function renderParts(versionId: string, content: TemplateContent, given: Record<string, unknown>, path: string): Promise<Omit<Rendered, "text"> & { text: string | null }> {
   // `{{unsubscribe_url}}` is filled when the message is composed (`unsubscribe: true`), so it passes through.
   const values = { unsubscribe_url: "{{unsubscribe_url}}", ...resolveVariables(content, given, path) };
   const htmlTemplate = await compiledHtml(versionId, content.engine ?? "handlebars", content.html);
   try {
     const html = htmlTemplate(values);
     const subject = content.subject === null ? null : compiled(`${versionId}:subject`, content.subject, false)(values);
-    const text = content.text === null ? htmlToText(html, { wordwrap: false }) : compiled(`${versionId}:text`, content.text, false)(values);
+    const text = content.text === null ? null : compiled(`${versionId}:text`, content.text, false)(values);
     return { subject, html, text };
   } catch (error) {
     // A saved version was validated, so what fails here is a helper at run time (e.g. `each` over a number).
     throw validationError([{ path, message: `the template could not be rendered with these variables: ${(error as Error).message.split("\n")[0]}` }]);
   }
+}
+
+/** A version rendered as a preview shows it: the text made from the html when the template has none. */
+export async function render(versionId: string, content: TemplateContent, given: Record<string, unknown>, path = "variables"): Promise<Rendered> {
+  const parts = await renderParts(versionId, content, given, path);
+  return { ...parts, text: parts.text ?? htmlToText(parts.html) };
 }
 
 type Node = { type: string; loc?: { start: { line: number; column: number } }; path?: { original?: unknown }; params?: unknown[]; hash?: unknown };
@@ -153,5 +163,5 @@ export async function mjmlProblems(source: string): Promise<TemplateProblem[]> {
 
 /** The plain text of a source as it stands (placeholders kept): MJML compiled first. */
 export async function textOf(templateEngine: TemplateEngine, source: string): Promise<string> {
-  return htmlToText(templateEngine === "mjml" ? (await compileMjml(source)).html : source, { wordwrap: false });
+  return htmlToText(templateEngine === "mjml" ? (await compileMjml(source)).html : source);
 }

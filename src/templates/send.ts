@@ -46,7 +46,7 @@ async function withTemplate(templates: TemplateService, actor: Actor, body: unkn
     throw error;
   }
   const fromTemplate: Record<string, unknown> = { html: rendered.html };
-  if (own.html === undefined) fromTemplate.text = rendered.text;
+  if (own.html === undefined && rendered.text !== null) fromTemplate.text = rendered.text;
   if (rendered.subject !== null) fromTemplate.subject = rendered.subject;
   if (rendered.from !== null) fromTemplate.from = rendered.from;
   if (rendered.replyTo !== null && own["reply-to"] === undefined) fromTemplate.reply_to = rendered.replyTo;

@@ -14,7 +14,7 @@ import { requireScope } from "../keys/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId } from "../lib/ids.ts";
 import type { Rendered, TemplateContent, TemplateEngine, TemplateProblem, TemplateSummary, TemplateView } from "./model.ts";
-import { handlebarsProblems, mjmlProblems, render } from "./render.ts";
+import { handlebarsProblems, mjmlProblems, render, renderParts } from "./render.ts";
 import type { TemplatePaths } from "./send.ts";
 import type { TemplateInput } from "./validate.ts";
 
@@ -32,7 +32,7 @@ export interface TemplateService {
   render(actor: Actor, idOrAlias: string, variables: Record<string, unknown>): Promise<Rendered>;
   validate(engine: TemplateEngine, source: { html: string; subject?: string; text?: string }): Promise<{ valid: boolean; errors: Array<TemplateProblem & { field: string }> }>;
   /** The published version a send uses, rendered; 400 when the template was never published. */
-  renderForSend(actor: Actor, idOrAlias: string, variables: Record<string, unknown>, paths: TemplatePaths): Promise<Rendered & { templateId: string; from: string | null; replyTo: string[] | null }>;
+  renderForSend(actor: Actor, idOrAlias: string, variables: Record<string, unknown>, paths: TemplatePaths): Promise<Omit<Rendered, "text"> & { text: string | null; templateId: string; from: string | null; replyTo: string[] | null }>;
 }
 
 export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clock }): TemplateService {
@@ -206,7 +206,7 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
       if (!row.published || !row.publishedVersionId) {
         throw validationError([{ path: paths.id, message: `the template "${idOrAlias}" has no published version; publish it first` }]);
       }
-      return { ...(await render(row.publishedVersionId, row.published, variables, paths.variables)), templateId: row.id, from: row.published.from, replyTo: row.published.reply_to };
+      return { ...(await renderParts(row.publishedVersionId, row.published, variables, paths.variables)), templateId: row.id, from: row.published.from, replyTo: row.published.reply_to };
     },
   };
   return service;
