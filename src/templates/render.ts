@@ -2,7 +2,8 @@
  * Rendering templates: Handlebars over the html (HTML-escaped `{{x}}`, raw `{{{x}}}`) and over subject and text
  * (not escaped: they are not HTML), compiled once per version and kept; an MJML template's html is first compiled
  * to responsive HTML by MJML (once per version too), then rendered by Handlebars; text made from the rendered html
- * when a template has none (the composer's own conversion, so it is the text the message would get anyway); and validation that reports a problem at the template's own line and column.
+ * when a template has none (the composer's own conversion, so it is the text the message would get anyway); and
+ * validation that reports a problem at the template's own line and column.
  *
  * Helpers: Handlebars' block helpers `if`, `unless`, `each`, `with` and `lookup` only — `log` is removed (it writes
  * to the server's console), no others are registered, partials are refused, and prototype properties stay
@@ -63,7 +64,7 @@ async function compileMjml(source: string): Promise<{ html: string; errors: Mjml
  * The values a render uses: each declared variable's given value, else its fallback; a missing one without a
  * fallback or one of the wrong type is a 400 naming it. Undeclared values pass through as given.
  */
-export function resolveVariables(content: TemplateContent, given: Record<string, unknown>, path = "variables"): Record<string, unknown> {
+function resolveVariables(content: TemplateContent, given: Record<string, unknown>, path = "variables"): Record<string, unknown> {
   const values: Record<string, unknown> = { ...given };
   const problems = [];
   for (const variable of content.variables) {
