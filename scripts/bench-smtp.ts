@@ -123,7 +123,7 @@ async function mailroom(sinkPort: number, sink: { received: number }) {
     MAILROOM_SMTP_SMTPS_PORT: "0",
     MAILROOM_INBOUND_PORT: "0",
     MAILROOM_SMTP_HOSTNAME: "localhost",
-    MAILROOM_DELIVERY_PROVIDER: "smtp",
+    MAILROOM_DELIVERY_DEFAULT_PROVIDER: "smtp",
     MAILROOM_SMARTHOST_HOST: "127.0.0.1",
     MAILROOM_SMARTHOST_PORT: String(sinkPort),
     MAILROOM_SMARTHOST_SECURITY: "none",

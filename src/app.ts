@@ -6,12 +6,14 @@
 import { createChatModel } from "./ai/model.ts";
 import { createAiService, type AiService } from "./ai/service.ts";
 import { ConfigError } from "./lib/config-error.ts";
-import type { Config } from "./config/schema.ts";
+import { providerConfigs } from "./config/providers.ts";
+import { unsealConfig } from "./config/sealed.ts";
+import { PROVIDER_KINDS, type Config, type ProviderConfig, type ProviderKind } from "./config/schema.ts";
 import { openStore } from "./db/open.ts";
 import type { Store, Writer } from "./db/store.ts";
 import { recordSettings } from "./domains/records.ts";
 import { createDomainService, type DomainService } from "./domains/service.ts";
-import { createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
+import { authorDomain, createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
 import { createIdempotency, type Idempotency } from "./idempotency/service.ts";
 import { createMailbox, type Mailbox } from "./inbound/mailbox.ts";
 import { createInboundService, type InboundService } from "./inbound/service.ts";
@@ -29,7 +31,12 @@ import { createMailroomMetrics, registerGauges } from "./metrics.ts";
 import { createSecretBox, loadMasterKey, type SecretBox } from "./lib/secrets.ts";
 import { createOrganizationService, type OrganizationService } from "./organizations/service.ts";
 import { createCaptureProvider } from "./providers/capture.ts";
+import { createRouter } from "./providers/router.ts";
+import { createSesEventIntake, type SesEventIntake } from "./providers/ses-events.ts";
+import { createSnsVerifier } from "./providers/sns.ts";
+import { createMtaSts } from "./providers/mta-sts.ts";
 import { createMxProvider } from "./providers/mx.ts";
+import { createSesProvider } from "./providers/ses.ts";
 import { createSmtpProvider } from "./providers/smtp.ts";
 import type { Provider } from "./providers/types.ts";
 import { DELIVERIES_DUE, WEBHOOKS_DUE } from "./queue/channels.ts";
@@ -41,7 +48,7 @@ import { createSuppressionService, type SuppressionService } from "./suppression
 import { createTemplateService, type TemplateService } from "./templates/service.ts";
 import { createTrackingService, type TrackingService } from "./tracking/service.ts";
 import { createWebhookDispatcher, outboxGauges, type WebhookDispatcher } from "./webhooks/dispatcher.ts";
-import { createEndpointGuard } from "./webhooks/guard.ts";
+import { createEndpointGuard } from "./lib/endpoint-guard.ts";
 import { createWebhookService, type WebhookService } from "./webhooks/service.ts";
 import { createSigner } from "./webhooks/signing.ts";
 import { createCpuPool } from "./workers/pool.ts";
@@ -52,6 +59,8 @@ const IDEMPOTENCY_PRUNE_MS = 3_600_000;
 const DOMAIN_CHECK_POLL_MS = 60_000;
 const RATE_LIMIT_PRUNE_MS = 60_000;
 const INBOUND_PRUNE_MS = 3_600_000;
+/** SNS's certificate and SubscribeURL requests: small answers from AWS, so a slow one is a fault, not a wait. */
+const SNS_FETCH_TIMEOUT_MS = 10_000;
 
 export interface Services {
   config: Config;
@@ -87,6 +96,7 @@ export interface Services {
   templates: TemplateService;
   /** The AI writer and subject optimiser. */
   ai: AiService;
+  sesEvents: SesEventIntake;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -119,52 +129,96 @@ export interface AppOptions {
   secretKey?: string;
   /** Extra CA certificates (PEM) trusted for webhook endpoints; tests use it for an https receiver of their own. */
   webhookCa?: string;
+  /** Extra CA certificates (PEM) trusted for MTA-STS policy servers and the MX hosts under a policy; tests. */
+  mxCa?: string;
+  /** TEST ONLY: extra CA certificates (PEM) trusted for `[sns] test_certificate_host`. */
+  snsCa?: string;
 }
 
-/** Mail leaving through smtp and mx is DKIM-signed and gets its return path (domains/signing.ts). */
-function buildLiveProvider(config: Config, deps: { resolver: DnsResolver; signer: OutgoingSigner; logger: Logger }): Provider {
-  if (config.delivery.provider === "capture") return createCaptureProvider();
+/** Where a provider option is set, for errors: `[smarthost] host` for the built-in, `[providers.relay] host` otherwise. */
+const optionPath = (name: string, kind: ProviderKind, key: string) => (name === kind ? `${PROVIDER_KINDS[kind]}.${key}` : `providers.${name}.${key}`);
+
+/** Builds one provider; mail leaving through smtp, mx and ses is DKIM-signed and gets its return path (domains/signing.ts). */
+function buildProvider(name: string, provider: ProviderConfig, config: Config, deps: { resolver: DnsResolver; signer: OutgoingSigner; logger: Logger; clock: Clock; mxCa?: string }): Provider {
   const ehloName = config.mx.ehlo_name || recordSettings(config).hostname;
-  if (config.delivery.provider === "mx") {
-    const mx = config.mx;
-    return withSigning(
-      createMxProvider({
-        resolver: deps.resolver,
-        ehloName,
-        port: mx.port,
-        maxConnectionsPerDomain: mx.max_connections_per_domain,
-        connectTimeoutMs: mx.connect_timeout,
-        socketTimeoutMs: mx.socket_timeout,
-        allowPrivateNetworks: mx.allow_private_networks,
-        logger: deps.logger,
-      }),
-      deps.signer,
-    );
+  switch (provider.kind) {
+    case "capture":
+      return createCaptureProvider();
+    case "ses": {
+      const missing = (["region", "access_key_id", "secret_access_key"] as const).find((key) => !provider[key]);
+      if (missing) throw new ConfigError(`${optionPath(name, "ses", missing)}: required for the SES provider ${name}`);
+      return withSigning(
+        createSesProvider({
+          region: provider.region,
+          accessKeyId: provider.access_key_id,
+          secretAccessKey: provider.secret_access_key,
+          sessionToken: provider.session_token || undefined,
+          configurationSet: provider.configuration_set || undefined,
+          endpoint: provider.endpoint || undefined,
+          timeoutMs: provider.timeout,
+          logger: deps.logger,
+        }),
+        deps.signer,
+      );
+    }
+    case "mx":
+      return withSigning(
+        createMxProvider({
+          resolver: deps.resolver,
+          ehloName: provider.ehlo_name || ehloName,
+          port: provider.port,
+          maxConnectionsPerDomain: provider.max_connections_per_domain,
+          connectTimeoutMs: provider.connect_timeout,
+          socketTimeoutMs: provider.socket_timeout,
+          allowPrivateNetworks: provider.allow_private_networks,
+          mtaSts: provider.mta_sts
+            ? createMtaSts({
+                resolver: deps.resolver,
+                guard: createEndpointGuard({
+                  resolver: deps.resolver,
+                  allowPrivateNetworks: provider.allow_private_networks,
+                  hint: `MTA-STS policy servers must be public (set ${optionPath(name, "mx", "allow_private_networks")} = true for test servers)`,
+                }),
+                clock: deps.clock,
+                logger: deps.logger,
+                fetchTimeoutMs: provider.connect_timeout,
+                port: provider.mta_sts_port,
+                ca: deps.mxCa,
+              })
+            : undefined,
+          tlsCa: deps.mxCa,
+          logger: deps.logger,
+        }),
+        deps.signer,
+      );
+    case "smtp":
+      if (!provider.host) throw new ConfigError(`${optionPath(name, "smtp", "host")}: required for the smarthost provider ${name}`);
+      return withSigning(
+        createSmtpProvider({
+          host: provider.host,
+          port: provider.port,
+          security: provider.security as "starttls" | "tls" | "none",
+          username: provider.username,
+          password: provider.password,
+          poolSize: provider.pool_size,
+          connectTimeoutMs: provider.connect_timeout,
+          socketTimeoutMs: provider.socket_timeout,
+          tlsRejectUnauthorized: provider.tls_reject_unauthorized,
+          ehloName,
+        }),
+        deps.signer,
+      );
   }
-  const smarthost = config.smarthost;
-  if (!smarthost.host) throw new ConfigError("smarthost.host: required when delivery.provider = \"smtp\"");
-  const smtp = createSmtpProvider({
-    host: smarthost.host,
-    port: smarthost.port,
-    security: smarthost.security as "starttls" | "tls" | "none",
-    username: smarthost.username,
-    password: smarthost.password,
-    poolSize: smarthost.pool_size,
-    connectTimeoutMs: smarthost.connect_timeout,
-    socketTimeoutMs: smarthost.socket_timeout,
-    tlsRejectUnauthorized: smarthost.tls_reject_unauthorized,
-    ehloName,
-  });
-  return withSigning(smtp, deps.signer);
 }
 
 /** Builds the services on the configured store (the CLI uses these without starting anything). */
-export async function createServices(config: Config, options: AppOptions = {}): Promise<Services> {
+export async function createServices(configured: Config, options: AppOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? createLogger(config.log.level as "info");
+  const logger = options.logger ?? createLogger(configured.log.level as "info");
   const metrics = createMailroomMetrics();
+  const secrets = createSecretBox(loadMasterKey(options.secretKey, configured.data_dir, logger));
+  const config = unsealConfig(configured, secrets);
   const store = await openStore(config, logger);
-  const secrets = createSecretBox(loadMasterKey(options.secretKey, config.data_dir, logger));
   const { db } = store;
   const writer: Writer = store;
   const events = createEventLog({ clock });
@@ -179,6 +233,7 @@ export async function createServices(config: Config, options: AppOptions = {}): 
     secrets,
     resolver,
     settings: recordSettings(config),
+    providerNames: [...providerConfigs(config).keys()],
     options: {
       defaultReturnPathSubdomain: config.domains.return_path_subdomain,
       pendingCheckIntervalMs: config.domains.pending_check_interval,
@@ -190,7 +245,7 @@ export async function createServices(config: Config, options: AppOptions = {}): 
   const cpu = createCpuPool(new URL("./workers/thread.ts", import.meta.url));
   const returnPaths = createReturnPathCodec(secrets.deriveKey("return-path"));
   const signer = createOutgoingSigner({ domains, returnPaths, dkim: cpu, clock, logger });
-  const liveDeps = { resolver, signer, logger };
+  const liveDeps = { resolver, signer, logger, clock, mxCa: options.mxCa };
   const suppressions = createSuppressionService({ db, writer, clock, events });
   const idempotency = createIdempotency({ db, writer, clock });
   // The windows live where every instance sees them: in the store when instances share it, else in memory.
@@ -202,7 +257,19 @@ export async function createServices(config: Config, options: AppOptions = {}): 
 
   const capture = createCaptureProvider();
   // Built now, so a provider misconfigured is an error at start rather than at the first delivery.
-  const live: Provider = options.liveProvider ?? buildLiveProvider(config, liveDeps);
+  const named = new Map([...providerConfigs(config)].map(([name, provider]) => [name, buildProvider(name, provider, config, liveDeps)]));
+  const live: Provider =
+    options.liveProvider ??
+    createRouter({
+      providers: named,
+      defaultProvider: config.delivery.default_provider,
+      routeOf: (job) => domains.providersOf(job.organizationId, authorDomain(job.raw)),
+      windowMs: config.delivery.failover_window,
+      probeIntervalMs: config.delivery.failover_probe_interval,
+      clock,
+      logger,
+      metrics,
+    });
   const providerFor = (mode: KeyMode) => (mode === "test" ? capture : live);
   const delivery = config.delivery;
   const worker = createDeliveryWorker({
@@ -257,7 +324,11 @@ export async function createServices(config: Config, options: AppOptions = {}): 
   });
 
   const hooks = config.webhooks;
-  const guard = createEndpointGuard({ resolver, allowPrivateNetworks: hooks.allow_private_networks });
+  const guard = createEndpointGuard({
+    resolver,
+    allowPrivateNetworks: hooks.allow_private_networks,
+    hint: "webhook endpoints must be public (set [webhooks] allow_private_networks = true for local receivers)",
+  });
   const webhookDispatcher = createWebhookDispatcher({
     writer,
     clock,
@@ -283,6 +354,20 @@ export async function createServices(config: Config, options: AppOptions = {}): 
   const mailbox = createMailbox({ db, writer, clock, linkKey: secrets.deriveKey("inbound-downloads"), publicUrl, retentionMs: config.inbound.retention });
   const templates = createTemplateService({ db, writer, clock });
   periodic.every("inbound-retention", INBOUND_PRUNE_MS, () => mailbox.prune());
+
+  const inbound = createInboundService({
+    db,
+    writer,
+    clock,
+    events,
+    suppressions,
+    domains,
+    returnPaths,
+    resolve: resolveFunction(resolver),
+    hostname: recordSettings(config).hostname,
+    logger,
+    metrics,
+  });
 
   const closeProviders = async () => {
     await capture.close();
@@ -312,18 +397,18 @@ export async function createServices(config: Config, options: AppOptions = {}): 
     webhooks,
     webhookDispatcher,
     tracking,
-    inbound: createInboundService({
-      db,
-      writer,
-      clock,
-      events,
-      suppressions,
-      domains,
-      returnPaths,
-      resolve: resolveFunction(resolver),
-      hostname: recordSettings(config).hostname,
+    inbound,
+    sesEvents: createSesEventIntake({
+      verifier: createSnsVerifier({
+        topics: config.sns.topics,
+        timeoutMs: SNS_FETCH_TIMEOUT_MS,
+        guard: createEndpointGuard({ resolver, allowPrivateNetworks: false, hint: "SNS certificates and subscription URLs come from SNS's public hosts" }),
+        clock,
+        testCertificateHost: config.sns.test_certificate_host || undefined,
+        ca: options.snsCa,
+      }),
+      inbound,
       logger,
-      metrics,
     }),
     mailbox,
     templates,

@@ -9,10 +9,13 @@ import { createApp, createServices, VERSION, type Services } from "./app.ts";
 import { databasePath } from "./db/open.ts";
 import { ConfigError, loadConfig, redactedConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
+import { SEALED_PREFIX } from "./config/sealed.ts";
 import type { DomainView } from "./domains/model.ts";
 import { parseSendRequest } from "./emails/validate.ts";
 import { AppError } from "./errors.ts";
 import { operatorActor, SCOPES, type Actor } from "./keys/model.ts";
+import { createLogger } from "./lib/logger.ts";
+import { createSecretBox, loadMasterKey } from "./lib/secrets.ts";
 import { stringify as toToml } from "smol-toml";
 
 const USAGE = `mailroom ${VERSION} — self-hosted transactional email
@@ -25,8 +28,11 @@ Commands:
   keys create --name N --scope S [--scope S…] [--test] [--domain D…] [--rate-limit N] [--json]
   keys list [--json]
   keys revoke ID
-  domains add NAME [--verified] [--json]  prints the DNS records to publish; --verified: operator override,
-                                          skips the DNS requirement (labelled as such)
+  domains add NAME [--verified] [--providers P,Q] [--json]
+                                          prints the DNS records to publish; --verified: operator override,
+                                          skips the DNS requirement (labelled as such); --providers: the
+                                          providers that take its mail, first choice first
+  domains providers NAME [P,Q]            set (or, without a list, clear) the domain's providers
   domains list [--json]
   domains verify NAME [--json]            check the domain's DNS records now and print their status
   domains remove NAME [--force]           refused while mail from it is queued; --force fails that mail
@@ -34,6 +40,8 @@ Commands:
   org set-rate-limit N|default            the organisation's requests per minute (all keys together)
   send --from F --to T [--to T…] --subject S (--html H | --text T)
   backup FILE                             consistent copy of the database while running
+  secrets seal                            seal the secret read from stdin under the master key; any secret
+                                          option (a provider's password or key) may hold the sealed value
   print-config                            effective configuration, secrets redacted
 
 Configuration: --config FILE (or MAILROOM_CONFIG), then MAILROOM_<SECTION>_<KEY> environment variables.
@@ -49,8 +57,12 @@ function fail(message: string, code = 1): never {
 }
 
 function domainLine(domain: DomainView): string {
-  return `${domain.name}  ${domain.status}${domain.verified_override ? " (operator override)" : ""}`;
+  const providers = domain.providers.length ? `  providers: ${domain.providers.join(", ")}` : "";
+  return `${domain.name}  ${domain.status}${domain.verified_override ? " (operator override)" : ""}${providers}`;
 }
+
+/** `a,b` (or `a b`) → ["a", "b"]; absent → undefined. */
+const providerList = (text: string | undefined) => text?.split(/[\s,]+/).filter(Boolean);
 
 function recordLines(domain: DomainView): string {
   return domain.records
@@ -93,6 +105,17 @@ async function serve(config: Config): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
+/**
+ * Reads a secret from stdin (never argv: it would show in `ps` and the shell's history) and prints it sealed under
+ * the master key, as a secret option's value.
+ */
+async function sealSecret(config: Config): Promise<void> {
+  const secret = (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, "");
+  if (!secret) fail("secrets seal reads the secret from stdin, e.g.: printf %s \"$PASSWORD\" | mailroom secrets seal");
+  const box = createSecretBox(loadMasterKey(process.env.MAILROOM_SECRET_KEY, config.data_dir, createLogger("warn")));
+  out(SEALED_PREFIX + box.seal(secret));
+}
+
 async function run(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -106,6 +129,7 @@ async function run(argv: string[]): Promise<void> {
       "rate-limit": { type: "string" },
       json: { type: "boolean" },
       verified: { type: "boolean" },
+      providers: { type: "string" },
       force: { type: "boolean" },
       reason: { type: "string" },
       from: { type: "string" },
@@ -124,6 +148,7 @@ async function run(argv: string[]): Promise<void> {
 
   if (command === "serve") return serve(config);
   if (command === "print-config") return out(toToml(redactedConfig(config)));
+  if (command === "secrets" && sub === "seal") return sealSecret(config);
 
   const services = await createServices(config, { secretKey: process.env.MAILROOM_SECRET_KEY });
   try {
@@ -159,7 +184,7 @@ async function run(argv: string[]): Promise<void> {
       }
       case "domains add": {
         if (!arg) fail("domains add needs a domain name");
-        const domain = await services.domains.add(actor, arg, { verifiedOverride: values.verified });
+        const domain = await services.domains.add(actor, arg, { verifiedOverride: values.verified, providers: providerList(values.providers) });
         return print(domain, () => {
           out(domainLine(domain));
           out("Publish these DNS records, then run: mailroom domains verify " + domain.name);
@@ -173,6 +198,14 @@ async function run(argv: string[]): Promise<void> {
       case "domains verify": {
         if (!arg) fail("domains verify needs a domain name");
         const domain = await services.domains.verify(actor, arg);
+        return print(domain, () => {
+          out(domainLine(domain));
+          out(recordLines(domain));
+        });
+      }
+      case "domains providers": {
+        if (!arg) fail("domains providers needs a domain name");
+        const domain = await services.domains.update(actor, arg, { providers: providerList(positionals.slice(3).join(",")) ?? [] });
         return print(domain, () => {
           out(domainLine(domain));
           out(recordLines(domain));

@@ -8,7 +8,8 @@ import { createMetrics, type Metrics } from "./lib/metrics.ts";
 const COUNTERS = {
   mailroom_http_requests_total: "HTTP requests by route and status.",
   mailroom_emails_accepted_total: "Messages accepted for delivery.",
-  mailroom_deliveries_total: "Delivery attempts by outcome.",
+  mailroom_deliveries_total: "Delivery attempts by outcome and provider.",
+  mailroom_provider_failovers_total: "Times a provider was failed over (its domains' mail went to their next provider), by provider.",
   mailroom_webhook_attempts_total: "Webhook delivery attempts by result.",
   mailroom_smtp_messages_total: "Messages the SMTP relay received (after DATA), by outcome: accepted, rejected (5xx), deferred (4xx).",
   mailroom_smtp_auth_total: "SMTP AUTH attempts, by outcome.",

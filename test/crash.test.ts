@@ -23,7 +23,7 @@ beforeAll(async () => {
   env = {
     MAILROOM_DATA_DIR: dataDir,
     MAILROOM_HTTP_PORT: "0",
-    MAILROOM_DELIVERY_PROVIDER: "smtp",
+    MAILROOM_DELIVERY_DEFAULT_PROVIDER: "smtp",
     MAILROOM_SMARTHOST_HOST: "127.0.0.1",
     MAILROOM_SMARTHOST_PORT: String(smtp.port),
     MAILROOM_SMARTHOST_SECURITY: "none",

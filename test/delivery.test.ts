@@ -16,7 +16,7 @@ beforeEach(async () => {
   clock = new ManualClock(Date.now());
   t = await createTestApp(
     {
-      delivery: { provider: "smtp", retry_schedule: ["1m", "5m"], retry_max_age: "10m" },
+      delivery: { default_provider: "smtp", retry_schedule: ["1m", "5m"], retry_max_age: "10m" },
       smarthost: { host: "127.0.0.1", port: smtp.port, security: "none", socket_timeout: "2s", connect_timeout: "2s" },
     },
     { clock },

@@ -24,7 +24,7 @@ beforeEach(async () => {
     {
       dns: { servers: dns.servers },
       server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] },
-      delivery: { provider: "smtp" },
+      delivery: { default_provider: "smtp" },
       smarthost: { host: "127.0.0.1", port: smtp.port, security: "none", connect_timeout: "2s", socket_timeout: "5s" },
     },
     { clock: new ManualClock(Date.now()) },

@@ -75,7 +75,7 @@ test("the executable signs outgoing mail on its DKIM thread", async () => {
   const relayEnv = {
     ...env,
     MAILROOM_DATA_DIR: dir,
-    MAILROOM_DELIVERY_PROVIDER: "smtp",
+    MAILROOM_DELIVERY_DEFAULT_PROVIDER: "smtp",
     MAILROOM_SMARTHOST_HOST: "127.0.0.1",
     MAILROOM_SMARTHOST_PORT: String(smtp.port),
     MAILROOM_SMARTHOST_SECURITY: "none",

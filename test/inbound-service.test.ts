@@ -14,7 +14,7 @@ let t: TestApp;
 
 beforeEach(async () => {
   smtp = await startSmtpDouble();
-  t = await createTestApp({ delivery: { provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } });
+  t = await createTestApp({ delivery: { default_provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
 });
 

@@ -39,7 +39,7 @@ beforeEach(async () => {
     {
       dns: { servers: dns.servers },
       server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] },
-      delivery: { provider: "mx", retry_schedule: ["1m", "5m"], retry_max_age: "1h" },
+      delivery: { default_provider: "mx", retry_schedule: ["1m", "5m"], retry_max_age: "1h" },
       mx: { port: mx.port, ehlo_name: "out.mailroom.test", connect_timeout: "2s", socket_timeout: "5s", max_connections_per_domain: 2, allow_private_networks: true },
     },
     { clock },
@@ -178,7 +178,7 @@ describe("non-public addresses", () => {
   test("are refused unless allowed: an MX on loopback bounces and is never contacted", async () => {
     await t.close();
     t = await createTestApp(
-      { dns: { servers: dns.servers }, server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] }, delivery: { provider: "mx" }, mx: { port: mx.port, connect_timeout: "2s" } },
+      { dns: { servers: dns.servers }, server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] }, delivery: { default_provider: "mx" }, mx: { port: mx.port, connect_timeout: "2s" } },
       { clock },
     );
     await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });

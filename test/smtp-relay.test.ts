@@ -30,7 +30,7 @@ beforeAll(async () => {
   dns = await startDnsServer();
   t = await createTestApp({
     dns: { servers: dns.servers },
-    delivery: { provider: "smtp" },
+    delivery: { default_provider: "smtp" },
     smarthost: { host: "127.0.0.1", port: smarthost.port, security: "none" },
     limits: { max_message_bytes: MAX_MESSAGE_BYTES },
   });

@@ -21,7 +21,7 @@ let submissionPort: number;
 
 beforeAll(async () => {
   smtp = await startSmtpDouble();
-  t = await createTestApp({ delivery: { provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } });
+  t = await createTestApp({ delivery: { default_provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   const listeners = await t.app.start();
   resend = new Resend(t.liveKey, { baseUrl: `http://127.0.0.1:${listeners.find((l) => l.name === "http")!.port}/v1` });

@@ -261,7 +261,7 @@ describe("DKIM", () => {
     const signed = await createTestApp({
       http: { public_url: BASE },
       dns: { servers: dns.servers },
-      delivery: { provider: "smtp" },
+      delivery: { default_provider: "smtp" },
       smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" },
     });
     try {

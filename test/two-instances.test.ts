@@ -38,7 +38,7 @@ beforeAll(async () => {
   shared = {
     MAILROOM_STORE_URL: freshStoreUrl("pair"),
     MAILROOM_HTTP_PORT: "0",
-    MAILROOM_DELIVERY_PROVIDER: "smtp",
+    MAILROOM_DELIVERY_DEFAULT_PROVIDER: "smtp",
     MAILROOM_SMARTHOST_HOST: "127.0.0.1",
     MAILROOM_SMARTHOST_PORT: String(smtp.port),
     MAILROOM_SMARTHOST_SECURITY: "none",

@@ -5,7 +5,7 @@ import { Webhook } from "standardwebhooks";
 import { createSecretBox } from "../src/lib/secrets.ts";
 import { decide, parseRetryAfter } from "../src/webhooks/dispatcher.ts";
 import { refusedRange } from "../src/lib/ip-ranges.ts";
-import { pinnedRequest } from "../src/webhooks/guard.ts";
+import { pinnedRequest } from "../src/lib/endpoint-guard.ts";
 import { newSigningSecret } from "../src/webhooks/service.ts";
 import { createSigner } from "../src/webhooks/signing.ts";
 

@@ -182,7 +182,7 @@ describe("fan-out and signing", () => {
   test("a bounce carries bounce data {type, sub_type, message, diagnostic_code}", async () => {
     const smtp: SmtpDouble = await startSmtpDouble();
     const bouncing = await createTestApp(
-      { webhooks: { allow_private_networks: true }, delivery: { provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } },
+      { webhooks: { allow_private_networks: true }, delivery: { default_provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } },
       { clock },
     );
     try {

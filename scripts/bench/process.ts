@@ -34,10 +34,10 @@ export async function startSmtpSink(): Promise<{ port: number; stop(): void } | 
 /** The delivery benchmarks' settings: 128 attempts in flight, through the smarthost at `sinkPort` (smtp-sink), or captured without one. */
 export function deliveryEnv(sinkPort?: number): Record<string, string> {
   const concurrency = { MAILROOM_DELIVERY_CONCURRENCY: "128", MAILROOM_DELIVERY_PER_DESTINATION_CONCURRENCY: "128" };
-  if (sinkPort === undefined) return { ...concurrency, MAILROOM_DELIVERY_PROVIDER: "capture" };
+  if (sinkPort === undefined) return { ...concurrency, MAILROOM_DELIVERY_DEFAULT_PROVIDER: "capture" };
   return {
     ...concurrency,
-    MAILROOM_DELIVERY_PROVIDER: "smtp",
+    MAILROOM_DELIVERY_DEFAULT_PROVIDER: "smtp",
     MAILROOM_SMARTHOST_HOST: "127.0.0.1",
     MAILROOM_SMARTHOST_PORT: String(sinkPort),
     MAILROOM_SMARTHOST_SECURITY: "none",

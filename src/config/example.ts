@@ -47,10 +47,25 @@ export function renderExampleConfig(): string {
   for (const [section, options] of Object.entries(CONFIG_SCHEMA as unknown as Record<string, Record<string, OptionSpec>>)) {
     if (section) lines.push(`[${section}]`);
     for (const [key, spec] of Object.entries(options)) {
-      lines.push(`# ${spec.doc}`, `# ${describeType(spec)}; env ${envName(section, key)}${spec.secret ? "; secret (redacted by print-config)" : ""}`);
+      lines.push(`# ${spec.doc}`, `# ${describeType(spec)}; env ${envName(section, key)}${spec.secret ? "; secret (redacted by print-config; may hold a value sealed by `mailroom secrets seal`)" : ""}`);
       lines.push(`# ${key} = ${tomlValue(spec)}`, "");
     }
   }
+  lines.push(
+    "# [providers.<name>]: more providers, named as you like (a-z, 0-9, _ and -). kind = capture | smtp | mx | ses,",
+    "# then any option of that kind's section above ([smarthost], [mx], [ses]), with the same defaults; environment",
+    "# variables do not reach these tables. A domain names its providers in order (API: providers; CLI: --providers);",
+    "# the next takes over while one fails ([delivery] failover_window). For example:",
+    "#   [providers.ses_eu]",
+    '#   kind = "ses"',
+    '#   region = "eu-west-1"',
+    '#   access_key_id = "AKIA…"',
+    '#   secret_access_key = "…"',
+    "#   [providers.relay]",
+    '#   kind = "smtp"',
+    '#   host = "smtp.relay.example"',
+    "",
+  );
   return lines.join("\n");
 }
 

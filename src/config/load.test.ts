@@ -5,7 +5,7 @@ describe("configuration", () => {
   test("with nothing given, the defaults serve: ./data and the capture provider", () => {
     const config = buildConfig({}, {});
     expect(config.data_dir).toBe("./data");
-    expect(config.delivery.provider).toBe("capture");
+    expect(config.delivery.default_provider).toBe("capture");
     expect(config.limits.key_requests_per_minute).toBe(100);
     expect(config.delivery.retry_schedule[0]).toBe(60_000);
   });
@@ -32,7 +32,13 @@ describe("configuration", () => {
     ["an unknown variable", {}, { MAILROOM_HTTP_PROT: "1" }, "unknown environment variable MAILROOM_HTTP_PROT"],
     ["a port out of range", { http: { port: 70000 } }, {}, "http.port: expected an integer from 0 to 65535"],
     ["a port that is not a number", {}, { MAILROOM_HTTP_PORT: "eighty" }, "http.port: expected an integer"],
-    ["a bad enum", { delivery: { provider: "carrier-pigeon" } }, {}, "delivery.provider: expected one of"],
+    ["a bad enum", { smarthost: { security: "carrier-pigeon" } }, {}, "smarthost.security: expected one of"],
+    ["an unknown default provider", { delivery: { default_provider: "relay" } }, {}, 'delivery.default_provider: no provider named "relay" (known: capture, smtp, mx, ses)'],
+    ["a provider without a kind", { providers: { relay: { host: "smtp.example.com" } } }, {}, "providers.relay.kind: expected one of capture, smtp, mx, ses"],
+    ["a provider option its kind lacks", { providers: { relay: { kind: "smtp", region: "eu-west-1" } } }, {}, "unknown option providers.relay.region (kind smtp takes host"],
+    ["a provider option's bad value", { providers: { relay: { kind: "smtp", port: 0 } } }, {}, "providers.relay.port: expected an integer from 1 to 65535"],
+    ["a provider named like a built-in", { providers: { mx: { kind: "mx" } } }, {}, "[providers.mx]: mx is a built-in provider (configured in [mx])"],
+    ["a provider name with capitals", { providers: { Relay: { kind: "smtp" } } }, {}, "[providers.Relay]: expected a provider name"],
     ["a bad duration", { delivery: { lease: "soon" } }, {}, "delivery.lease: expected a duration"],
     ["an empty retry table", { delivery: { retry_schedule: [] } }, {}, "delivery.retry_schedule"],
   ])("%s is one clear error naming it", (_name, file, env, message) => {
@@ -45,6 +51,14 @@ describe("configuration", () => {
     expect(shown.smarthost!.password).toBe("<redacted>");
     expect(shown.delivery!.lease).toBe("1m");
     expect(JSON.stringify(shown)).not.toContain("hunter2");
+  });
+
+  test("a [providers.<name>] table takes its kind's options over their defaults, and print-config redacts its secrets", () => {
+    const config = buildConfig({ providers: { ses_eu: { kind: "ses", region: "eu-west-1", access_key_id: "AKIA", secret_access_key: "s3cret" } }, delivery: { default_provider: "ses_eu" } }, {});
+    expect(config.providers.ses_eu).toMatchObject({ kind: "ses", region: "eu-west-1", timeout: 30_000 });
+    const shown = redactedConfig(config) as { providers: Record<string, Record<string, unknown>> };
+    expect(shown.providers.ses_eu).toMatchObject({ kind: "ses", region: "eu-west-1", secret_access_key: "<redacted>", timeout: "30s" });
+    expect(JSON.stringify(shown)).not.toContain("s3cret");
   });
 });
 

@@ -4,7 +4,7 @@
  * `ConfigError` naming it (the CLI prints it and exits non-zero); nothing reads config files or env elsewhere.
  */
 import { parse as parseToml } from "smol-toml";
-import { CONFIG_SCHEMA, type Config, type OptionSpec } from "./schema.ts";
+import { CONFIG_SCHEMA, PROVIDER_KINDS, PROVIDER_NAME, PROVIDER_NAME_HINT, type Config, type OptionSpec, type ProviderKind } from "./schema.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { formatDuration, parseDuration } from "../lib/durations.ts";
 
@@ -61,6 +61,39 @@ function coerce(name: string, spec: OptionSpec, raw: unknown, fromEnv: boolean):
   }
 }
 
+const isTable = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** The options of a provider kind: those of the section that configures its built-in provider. */
+const kindOptions = (kind: ProviderKind): Record<string, OptionSpec> => {
+  const section = PROVIDER_KINDS[kind];
+  return section ? SCHEMA[section]! : {};
+};
+
+/** One `[providers.<name>]` table: its kind, then that kind's options over their defaults. */
+function providerTable(name: string, raw: unknown): Record<string, unknown> {
+  const where = `providers.${name}`;
+  if (!PROVIDER_NAME.test(name)) throw new ConfigError(`[${where}]: expected ${PROVIDER_NAME_HINT}`);
+  if (Object.hasOwn(PROVIDER_KINDS, name)) {
+    const section = PROVIDER_KINDS[name as ProviderKind];
+    throw new ConfigError(`[${where}]: ${name} is a built-in provider (${section ? `configured in [${section}]` : "it takes no options"}); give this one another name`);
+  }
+  if (!isTable(raw)) throw new ConfigError(`${where}: expected a table`);
+  const kind = raw.kind;
+  if (typeof kind !== "string" || !Object.hasOwn(PROVIDER_KINDS, kind)) {
+    throw new ConfigError(`${where}.kind: expected one of ${Object.keys(PROVIDER_KINDS).join(", ")}, got ${JSON.stringify(kind)}`);
+  }
+  const options = kindOptions(kind as ProviderKind);
+  const out: Record<string, unknown> = { kind };
+  for (const [key, spec] of Object.entries(options)) out[key] = spec.default;
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === "kind") continue;
+    const spec = options[key];
+    if (!spec) throw new ConfigError(`unknown option ${where}.${key} (kind ${kind} takes ${Object.keys(options).join(", ") || "no options"})`);
+    out[key] = coerce(`${where}.${key}`, spec, value, false);
+  }
+  return out;
+}
+
 export interface LoadOptions {
   /** Path of a TOML file; absent means defaults plus environment. */
   file?: string;
@@ -100,8 +133,15 @@ export function buildConfig(
     out[section]![key] = coerce(optionName(section, key), spec, raw, fromEnv);
   };
 
+  const providers: Record<string, Record<string, unknown>> = {};
+  const applyProviders = (tables: unknown) => {
+    if (!isTable(tables)) throw new ConfigError("providers: expected tables [providers.<name>]");
+    for (const [name, table] of Object.entries(tables)) providers[name] = providerTable(name, table);
+  };
+
   for (const [name, value] of Object.entries(fileValues)) {
-    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    if (name === "providers") applyProviders(value);
+    else if (isTable(value)) {
       if (!SCHEMA[name] || name === "") throw new ConfigError(`unknown section [${name}]`);
       for (const [key, raw] of Object.entries(value as Record<string, unknown>)) apply(name, key, raw, false);
     } else {
@@ -119,10 +159,19 @@ export function buildConfig(
     apply(target[0], target[1], raw, true);
   }
 
-  for (const [section, values] of Object.entries(overrides)) for (const [key, raw] of Object.entries(values)) apply(section, key, raw, typeof raw === "string");
+  for (const [section, values] of Object.entries(overrides)) {
+    if (section === "providers") applyProviders(values);
+    else for (const [key, raw] of Object.entries(values)) apply(section, key, raw, typeof raw === "string");
+  }
+
+  const defaultProvider = out.delivery!.default_provider as string;
+  if (!Object.hasOwn(PROVIDER_KINDS, defaultProvider) && !Object.hasOwn(providers, defaultProvider)) {
+    const known = [...Object.keys(PROVIDER_KINDS), ...Object.keys(providers)];
+    throw new ConfigError(`delivery.default_provider: no provider named ${JSON.stringify(defaultProvider)} (known: ${known.join(", ")})`);
+  }
 
   const { "": top, ...sections } = out;
-  return deepFreeze({ ...top, ...sections }) as unknown as Config;
+  return deepFreeze({ ...top, ...sections, providers }) as unknown as Config;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -138,17 +187,26 @@ export function redactedConfig(config: Config): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const values = config as unknown as Record<string, unknown>;
   for (const [section, options] of Object.entries(SCHEMA)) {
-    const source = (section ? values[section] : values) as Record<string, unknown>;
-    const target: Record<string, unknown> = {};
-    for (const [key, spec] of Object.entries(options)) {
-      const value = source[key];
-      if (spec.secret && value) target[key] = "<redacted>";
-      else if (spec.type.kind === "duration") target[key] = formatDuration(value as number);
-      else if (spec.type.kind === "duration_list") target[key] = (value as number[]).map(formatDuration);
-      else target[key] = value;
-    }
+    const target = redacted(options, (section ? values[section] : values) as Record<string, unknown>);
     if (section) out[section] = target;
     else Object.assign(out, target);
   }
+  if (Object.keys(config.providers).length) {
+    out.providers = Object.fromEntries(
+      Object.entries(config.providers).map(([name, provider]) => [name, { kind: provider.kind, ...redacted(kindOptions(provider.kind), provider as unknown as Record<string, unknown>) }]),
+    );
+  }
   return out;
+}
+
+function redacted(options: Record<string, OptionSpec>, source: Record<string, unknown>): Record<string, unknown> {
+  const target: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(options)) {
+    const value = source[key];
+    if (spec.secret && value) target[key] = "<redacted>";
+    else if (spec.type.kind === "duration") target[key] = formatDuration(value as number);
+    else if (spec.type.kind === "duration_list") target[key] = (value as number[]).map(formatDuration);
+    else target[key] = value;
+  }
+  return target;
 }

@@ -34,6 +34,10 @@ const durationList = (def: string[], doc: string): Spec<"duration_list"> => ({ t
 
 const MIB = 1024 * 1024;
 
+/** Provider names: in `[providers.<name>]`, `default_provider` and a domain's `providers`. */
+export const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+export const PROVIDER_NAME_HINT = "a provider name (a-z, 0-9, _ and -, at most 40 characters)";
+
 export const CONFIG_SCHEMA = {
   "": {
     data_dir: string("./data", "Directory holding the SQLite database (WAL) and generated certificates."),
@@ -62,7 +66,13 @@ export const CONFIG_SCHEMA = {
     max_batch_size: int(100, 1, 1000, "Messages per POST /v1/emails/batch."),
   },
   delivery: {
-    provider: oneOf(["capture", "smtp", "mx"], "capture", "Where live mail goes: capture (kept, never leaves), smtp (a smarthost, see [smarthost]) or mx (straight to each recipient's MX, see [mx])."),
+    default_provider: {
+      type: { kind: "string", pattern: PROVIDER_NAME, hint: PROVIDER_NAME_HINT },
+      default: "capture",
+      doc: "Provider of every domain that names none: capture (kept, never leaves), smtp (the smarthost of [smarthost]), mx (straight to each recipient's MX, see [mx]), ses (Amazon SES, see [ses]) or the name of a [providers.<name>] table.",
+    },
+    failover_window: duration("2m", "A domain's provider failing temporarily (connection faults, the provider's 5xx, throttling) for this long hands the domain's mail to the next provider the domain names."),
+    failover_probe_interval: duration("30s", "While a provider is failed over, one delivery this often tries it again; the first success gives it its domains back."),
     concurrency: int(64, 1, 4096, "Delivery attempts in flight at once."),
     per_destination_concurrency: int(16, 1, 1024, "Delivery attempts in flight at once to one recipient domain."),
     retry_schedule: durationList(["1m", "5m", "15m", "30m", "1h", "2h", "4h", "8h"], "Delays between attempts after a temporary failure; the last step repeats until retry_max_age."),
@@ -104,6 +114,25 @@ export const CONFIG_SCHEMA = {
     connect_timeout: duration("30s", "Connection and greeting timeout per MX address; the next address or host is tried after it."),
     socket_timeout: duration("5m", "Inactivity timeout once connected (RFC 5321 §4.5.3.2 suggests 5 minutes per command)."),
     allow_private_networks: bool(false, "Deliver to MX hosts on loopback, private and other non-public addresses (test servers, a trusted internal network); off, such hosts are refused."),
+    mta_sts: bool(true, "Honour recipient domains' MTA-STS policies (RFC 8461): under enforce, mail goes only to the MX hosts a policy names, over TLS with a valid certificate, or waits."),
+    mta_sts_port: int(443, 1, 65535, "TEST ONLY: the port MTA-STS policies are fetched from. Policy servers listen on 443 (RFC 8461); change it only to point at test servers."),
+  },
+  ses: {
+    region: string("", "AWS region of the SES account, e.g. eu-west-1 (provider = ses)."),
+    access_key_id: string("", "AWS access key id of an IAM identity allowed ses:SendEmail."),
+    secret_access_key: string("", "Its secret access key.", { secret: true }),
+    session_token: string("", "Session token, for temporary credentials only.", { secret: true }),
+    configuration_set: string("", "SES configuration set each message names (event publishing to SNS is configured on it); none when empty."),
+    endpoint: {
+      type: { kind: "string", pattern: /^(?:https?:\/\/[^\s/]+\/?)?$/, hint: "an http(s) URL without a path" },
+      default: "",
+      doc: "Replaces https://email.<region>.amazonaws.com: a VPC endpoint, or a local SES emulator in tests.",
+    },
+    timeout: duration("30s", "Longest one SendEmail call may take; after it the delivery is retried."),
+  },
+  sns: {
+    topics: stringList([], "ARNs of the SNS topics SES publishes its events to (arn:aws:sns:<region>:<account>:<name>); notifications from any other topic are refused."),
+    test_certificate_host: string("", "TEST ONLY: one extra host[:port] trusted for SNS signing certificates and subscription URLs besides sns.<region>.amazonaws.com. Leave empty in production."),
   },
   webhooks: {
     allow_private_networks: bool(false, "Allow webhook endpoints on loopback, private, link-local and other non-public addresses, and plain http:// (local receivers, tests)."),
@@ -162,6 +191,13 @@ export const CONFIG_SCHEMA = {
   },
 } satisfies Record<string, Record<string, OptionSpec>>;
 
+/**
+ * Provider kinds and the section whose options configure each: `[smarthost]`, `[mx]` and `[ses]` configure the
+ * built-in providers named `smtp`, `mx` and `ses`, and a `[providers.<name>]` table of that kind takes the same options.
+ */
+export const PROVIDER_KINDS = { capture: null, smtp: "smarthost", mx: "mx", ses: "ses" } as const;
+export type ProviderKind = keyof typeof PROVIDER_KINDS;
+
 type Schema = typeof CONFIG_SCHEMA;
 type ValueOf<S extends OptionSpec> = S["type"]["kind"] extends "int" | "duration"
   ? number
@@ -175,5 +211,18 @@ type ValueOf<S extends OptionSpec> = S["type"]["kind"] extends "int" | "duration
 
 type SectionValues<S extends Record<string, OptionSpec>> = { readonly [K in keyof S]: ValueOf<S[K]> };
 
+type Sections = { readonly [S in Exclude<keyof Schema, "">]: SectionValues<Schema[S]> };
+
+/** A provider's configuration: its kind and that kind's options (none for capture). */
+export type ProviderConfig =
+  | { readonly kind: "capture" }
+  | ({ readonly kind: "smtp" } & Sections["smarthost"])
+  | ({ readonly kind: "mx" } & Sections["mx"])
+  | ({ readonly kind: "ses" } & Sections["ses"]);
+
 /** The validated, frozen configuration: durations in milliseconds, sizes in bytes. */
-export type Config = SectionValues<Schema[""]> & { readonly [S in Exclude<keyof Schema, "">]: SectionValues<Schema[S]> };
+export type Config = SectionValues<Schema[""]> &
+  Sections & {
+    /** The `[providers.<name>]` tables, by name (the built-in providers are not among them). */
+    readonly providers: Readonly<Record<string, ProviderConfig>>;
+  };

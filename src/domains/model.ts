@@ -31,6 +31,8 @@ export interface DomainView {
   click_tracking: boolean;
   return_path_subdomain: string;
   receiving_enabled: boolean;
+  /** The providers that take the domain's mail, in order (the next takes over while one fails); empty: the default. */
+  providers: string[];
   /** Resend's spelling of the same switches. */
   capabilities: { sending: "enabled"; receiving: "enabled" | "disabled" };
   records: DnsRecordView[];
@@ -45,6 +47,7 @@ export interface CreateDomainInput {
   openTracking?: boolean;
   clickTracking?: boolean;
   receivingEnabled?: boolean;
+  providers?: string[];
   /** Operator override: verified without DNS checks (CLI only). */
   verifiedOverride?: boolean;
 }
@@ -54,4 +57,5 @@ export interface UpdateDomainInput {
   openTracking?: boolean;
   clickTracking?: boolean;
   receivingEnabled?: boolean;
+  providers?: string[];
 }

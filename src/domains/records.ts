@@ -3,8 +3,9 @@
  * transitions of records and domains — pure functions, so every rule is a table with a test per row.
  *
  * - DKIM: `<selector>._domainkey.<domain>` TXT with our public key (RFC 6376 §3.6.1).
- * - SPF: `<return path>.<domain>` TXT authorising where mail leaves from (RFC 7208); the return path, not the
- *   From domain, is what SPF checks, and DMARC's relaxed alignment accepts a subdomain (RFC 7489 §3.1.2).
+ * - SPF: `<return path>.<domain>` TXT authorising where mail leaves from (RFC 7208): the server's addresses and
+ *   `[domains] spf_include`, and what the domain's providers add (include:amazonses.com for SES). The return path,
+ *   not the From domain, is what SPF checks, and DMARC's relaxed alignment accepts a subdomain (RFC 7489 §3.1.2).
  * - MX: `<return path>.<domain>` MX to this server, so bounces come back here.
  * - DMARC: `_dmarc.<domain>` TXT; any valid DMARC record counts (the owner may already have a policy).
  * - Inbound: `<domain>` MX to this server, when receiving is on.
@@ -12,34 +13,53 @@
  */
 import { hostname as osHostname } from "node:os";
 import { isIP } from "node:net";
+import { providerConfigs } from "../config/providers.ts";
 import type { Config } from "../config/schema.ts";
 import type { DnsRecordView, DomainStatus, RecordKind, RecordStatus } from "./model.ts";
 
 export interface RecordSettings {
   /** Public host name: the MX target for bounces and inbound mail. */
   hostname: string;
-  /** SPF terms authorising the sending hosts, e.g. `ip4:203.0.113.5`, `include:spf.provider.example`. */
-  spfMechanisms: string[];
+  /** SPF terms every record carries: `[server] public_ips` and `[domains] spf_include` (a smarthost's SPF domain). */
+  spfBase: readonly string[];
+  /** SPF terms a provider's mail needs beyond those, by provider name, e.g. `include:amazonses.com` for SES. */
+  providerSpf: Readonly<Record<string, readonly string[]>>;
+  /** The provider of domains that name none. */
+  defaultProvider: string;
   dmarcPolicy: string;
   dmarcRua: string;
 }
 
-/** Derives the record values from configuration: the server's public name and addresses, and SPF includes. */
+/** SES sends from Amazon's addresses, which amazonses.com's SPF record lists. */
+const SES_SPF = "include:amazonses.com";
+
+/** Derives the record values from configuration: the server's public name and addresses, and each provider's SPF terms. */
 export function recordSettings(config: Config): RecordSettings {
   const hostname = (config.server.hostname || osHostname()).toLowerCase().replace(/\.$/, "");
-  const mechanisms = [
+  const spfBase = [
     ...config.server.public_ips.map((ip) => (isIP(ip) === 6 ? `ip6:${ip}` : `ip4:${ip}`)),
     ...config.domains.spf_include.map((domain) => `include:${domain}`),
   ];
-  // Without configured addresses, the server's own name is the best statement of where mail leaves from.
-  if (mechanisms.length === 0) mechanisms.push(`a:${hostname}`);
-  return { hostname, spfMechanisms: mechanisms, dmarcPolicy: config.domains.dmarc_policy, dmarcRua: config.domains.dmarc_rua };
+  const providerSpf: Record<string, readonly string[]> = {};
+  for (const [name, provider] of providerConfigs(config)) providerSpf[name] = provider.kind === "ses" ? [SES_SPF] : [];
+  return { hostname, spfBase, providerSpf, defaultProvider: config.delivery.default_provider, dmarcPolicy: config.domains.dmarc_policy, dmarcRua: config.domains.dmarc_rua };
+}
+
+/**
+ * The SPF terms of a domain whose mail leaves through `providers` (none: the default): the common terms, then each
+ * provider's. When that is nothing, the server's own name is the best statement of where mail leaves from.
+ */
+export function spfMechanisms(providers: readonly string[], settings: RecordSettings): string[] {
+  const route = providers.length ? providers : [settings.defaultProvider];
+  const terms = [...new Set([...settings.spfBase, ...route.flatMap((name) => settings.providerSpf[name] ?? [])])];
+  return terms.length ? terms : [`a:${settings.hostname}`];
 }
 
 export interface DomainShape {
   name: string;
   returnPathSubdomain: string;
   receivingEnabled: boolean;
+  providers: readonly string[];
 }
 
 export interface KeyShape {
@@ -138,6 +158,7 @@ export function expectedRecords(domain: DomainShape, keys: readonly KeyShape[], 
       });
     }
   }
+  const spf = spfMechanisms(domain.providers, settings);
   const dmarc = [`v=DMARC1`, `p=${settings.dmarcPolicy}`, ...(settings.dmarcRua ? [`rua=mailto:${settings.dmarcRua}`] : []), `adkim=r`, `aspf=r`].join("; ");
   records.push(
     {
@@ -145,10 +166,10 @@ export function expectedRecords(domain: DomainShape, keys: readonly KeyShape[], 
       record: "SPF",
       name: returnPath,
       type: "TXT",
-      value: `v=spf1 ${settings.spfMechanisms.join(" ")} ~all`,
+      value: `v=spf1 ${spf.join(" ")} ~all`,
       essential: true,
       checked: true,
-      matches: (answer) => spfMatches(answer as TxtAnswer, settings.spfMechanisms),
+      matches: (answer) => spfMatches(answer as TxtAnswer, spf),
     },
     {
       id: "mx",

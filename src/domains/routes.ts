@@ -13,6 +13,9 @@ const SETTINGS = {
   click_tracking: t.Optional(t.Boolean({ description: "Track clicks in mail from this domain by default" })),
   receiving_enabled: t.Optional(t.Boolean({ description: "Accept inbound mail for the domain (adds the Inbound MX record)" })),
   receiving: t.Optional(t.Boolean({ description: "The same as receiving_enabled" })),
+  providers: t.Optional(
+    t.Array(t.String(), { description: "Names of the providers that take the domain's mail, first choice first; the next takes over while one fails. Empty: [delivery] default_provider" }),
+  ),
   capabilities: t.Optional(
     t.Object({ sending: t.Optional(t.Literal("enabled")), receiving: t.Optional(t.Union([t.Literal("enabled"), t.Literal("disabled")])) }, { description: "Resend's form: receiving enabled or disabled" }),
   ),
@@ -50,7 +53,7 @@ export function domainRoutes(deps: AuthDeps & { domains: DomainService }) {
         const { body, unknown } = await read(request, Object.keys(UpdateSchema.properties));
         return domains.update(actor, params.id, parseDomainSettings(body, unknown));
       },
-      { parse: "none", detail: { summary: "Update tracking defaults, the return-path subdomain or receiving", tags: ["Domains"], requestBody: jsonContent(UpdateSchema) } },
+      { parse: "none", detail: { summary: "Update tracking defaults, the return-path subdomain, receiving or providers", tags: ["Domains"], requestBody: jsonContent(UpdateSchema) } },
     )
     .post("/v1/domains/:id/dkim/rotate", ({ actor, params }) => domains.rotateDkim(actor, params.id), {
       detail: { summary: "Start a DKIM key rotation: publish the new selector; it signs once found", tags: ["Domains"] },

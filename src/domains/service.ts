@@ -31,6 +31,7 @@ import {
   nextDomainStatus,
   nextRecordStatus,
   recordView,
+  spfMechanisms,
   type ExpectedRecord,
   type MxAnswer,
   type Observation,
@@ -93,6 +94,8 @@ export interface DomainService {
   stop(): Promise<void>;
   /** The active key of the organisation's `domain`, or null when it has none (not an org domain). */
   signingIdentity(organizationId: string, domain: string): Promise<SigningIdentity | null>;
+  /** The providers the organisation's `domain` names, in order (empty: the default; also for unknown domains). */
+  providersOf(organizationId: string, domain: string | null): Promise<readonly string[]>;
   /** Throws unless `actor` may send with a From address on `domain` (lower-case punycode). */
   assertMaySendFrom(actor: Actor, domain: string): Promise<void>;
   /** The domain's open/click tracking defaults (off for unknown domains, e.g. test-mode sends). */
@@ -113,6 +116,8 @@ export function createDomainService(deps: {
   secrets: SecretBox;
   resolver: DnsResolver;
   settings: RecordSettings;
+  /** The providers configuration defines: the names a domain may give. */
+  providerNames: readonly string[];
   options: DomainScheduleOptions;
   logger: Logger;
 }): DomainService {
@@ -127,6 +132,12 @@ export function createDomainService(deps: {
 
   const notFound = () => new AppError("not_found", "Domain not found.");
 
+  const checkProviders = (providers: string[] | undefined) => {
+    const unknown = providers?.findIndex((name) => !deps.providerNames.includes(name)) ?? -1;
+    if (unknown >= 0) throw validationError([{ path: `providers[${unknown}]`, message: `no provider named ${providers![unknown]} (configured: ${deps.providerNames.join(", ")})` }]);
+    return providers;
+  };
+
   const recordStatus = (statuses: RecordStatuses, record: ExpectedRecord): RecordStatus =>
     !record.checked ? "not_started" : ((statuses[record.id]?.status as RecordStatus | undefined) ?? "pending");
 
@@ -140,6 +151,7 @@ export function createDomainService(deps: {
     click_tracking: row.clickTracking,
     return_path_subdomain: row.returnPathSubdomain,
     receiving_enabled: row.receivingEnabled,
+    providers: row.providers,
     capabilities: { sending: "enabled", receiving: row.receivingEnabled ? "enabled" : "disabled" },
     records: expectedRecords(row, keys, settings).map((record) => recordView(record, recordStatus(row.recordStatuses, record))),
     last_checked_at: row.lastCheckedAt ?? null,
@@ -227,7 +239,7 @@ export function createDomainService(deps: {
     const records = expectedRecords(row, keys, settings);
     const seen = await observe(records);
     if (stopped) return;
-    const fingerprint = (r: DomainRow, k: KeyRow[]) => `${r.returnPathSubdomain}|${r.receivingEnabled}|${k.map((key) => `${key.id}:${key.state}`).join(",")}`;
+    const fingerprint = (r: DomainRow, k: KeyRow[]) => `${r.returnPathSubdomain}|${r.receivingEnabled}|${r.providers.join(",")}|${k.map((key) => `${key.id}:${key.state}`).join(",")}`;
     const before = fingerprint(row, keys);
 
     await writer.write(async (tx) => {
@@ -321,6 +333,7 @@ export function createDomainService(deps: {
       const normalized = normalizeDomain(name);
       if ("error" in normalized) throw validationError([{ path: "name", message: normalized.error }]);
       const returnPathSubdomain = checkReturnPath(input.returnPathSubdomain ?? options.defaultReturnPathSubdomain);
+      const providers = checkProviders(input.providers) ?? [];
       const id = newId();
       const key = await newKey(id, "active");
       const now = clock.now();
@@ -334,6 +347,7 @@ export function createDomainService(deps: {
         clickTracking: input.clickTracking ?? false,
         returnPathSubdomain,
         receivingEnabled: input.receivingEnabled ?? false,
+        providers,
         recordStatuses: {},
         statusSince: now,
         // The first check runs with the next scheduler pass: records published in advance verify at once.
@@ -376,6 +390,7 @@ export function createDomainService(deps: {
       const { organizationId } = actor;
       const row = await requireDomain(organizationId, idOrName);
       const returnPathSubdomain = input.returnPathSubdomain === undefined ? undefined : checkReturnPath(input.returnPathSubdomain);
+      const providers = checkProviders(input.providers);
       await writer.write(async (tx) => {
         const current = await rowById(tx, row.id);
         if (!current) throw notFound();
@@ -385,17 +400,21 @@ export function createDomainService(deps: {
           clickTracking: input.clickTracking ?? current.clickTracking,
           returnPathSubdomain: returnPathSubdomain ?? current.returnPathSubdomain,
           receivingEnabled: input.receivingEnabled ?? current.receivingEnabled,
+          providers: providers ?? current.providers,
         };
-        const unchanged = (Object.keys(next) as Array<keyof typeof next>).every((k) => next[k] === current[k]);
+        const spfChanged = spfMechanisms(next.providers, settings).join(" ") !== spfMechanisms(current.providers, settings).join(" ");
+        const providersChanged = next.providers.join(",") !== current.providers.join(",");
+        const unchanged = !providersChanged && (Object.keys(next) as Array<keyof typeof next>).every((k) => k === "providers" || next[k] === current[k]);
         if (unchanged) return;
         const statuses = { ...current.recordStatuses };
-        // Records that moved or were switched on start over as pending; a check is due at once.
+        // Records that moved, changed or were switched on start over as pending; a check is due at once.
         if (next.returnPathSubdomain !== current.returnPathSubdomain) {
           delete statuses.spf;
           delete statuses.mx;
         }
+        if (spfChanged) delete statuses.spf;
         if (next.receivingEnabled !== current.receivingEnabled) delete statuses.inbound;
-        const recordsMoved = next.returnPathSubdomain !== current.returnPathSubdomain || next.receivingEnabled !== current.receivingEnabled;
+        const recordsMoved = next.returnPathSubdomain !== current.returnPathSubdomain || next.receivingEnabled !== current.receivingEnabled || spfChanged;
         const update = { ...next, recordStatuses: statuses, updatedAt: isoTime(now), ...(recordsMoved ? { nextCheckAt: now } : {}) };
         await tx.update(domains).set(update).where(eq(domains.id, row.id));
         await announce(tx, { ...current, ...update }, current.status);
@@ -478,6 +497,12 @@ export function createDomainService(deps: {
       if (!row || !SENDABLE.has(row.status)) {
         throw new AppError("domain_not_verified", `The domain ${domain} is not verified. Add it and publish its DNS records, or send with a test key.`);
       }
+    },
+
+    async providersOf(organizationId, domain) {
+      if (!domain) return [];
+      const row = await first(db.select({ providers: domains.providers }).from(domains).where(and(eq(domains.organizationId, organizationId), eq(domains.name, domain))));
+      return row?.providers ?? [];
     },
 
     async trackingDefaults(organizationId, domain) {

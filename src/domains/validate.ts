@@ -1,9 +1,12 @@
 /** Validation of the domain bodies (DESIGN §5). Pure: no store, no framework; every problem with its path. */
+import { PROVIDER_NAME, PROVIDER_NAME_HINT } from "../config/schema.ts";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import type { UpdateDomainInput } from "./model.ts";
 
 // `receiving` is the short form; Resend's SDK sends `capabilities: {receiving: "enabled" | "disabled"}`.
 const FLAGS = { open_tracking: "openTracking", click_tracking: "clickTracking", receiving_enabled: "receivingEnabled", receiving: "receivingEnabled" } as const;
+
+const MAX_PROVIDERS = 8;
 
 /** The settings of a create or update body; `earlier` holds problems already found (unknown fields), reported together. */
 export function parseDomainSettings(body: Record<string, unknown>, earlier: ErrorDetail[] = []): UpdateDomainInput {
@@ -30,6 +33,18 @@ export function parseDomainSettings(body: Record<string, unknown>, earlier: Erro
   if (body.return_path_subdomain !== undefined) {
     if (typeof body.return_path_subdomain !== "string") problems.push({ path: "return_path_subdomain", message: "must be a string" });
     else settings.returnPathSubdomain = body.return_path_subdomain;
+  }
+  if (body.providers !== undefined) {
+    const providers = body.providers;
+    if (!Array.isArray(providers)) problems.push({ path: "providers", message: "must be a list of provider names, first choice first" });
+    else if (providers.length > MAX_PROVIDERS) problems.push({ path: "providers", message: `at most ${MAX_PROVIDERS} providers` });
+    else {
+      providers.forEach((name, index) => {
+        if (typeof name !== "string" || !PROVIDER_NAME.test(name)) problems.push({ path: `providers[${index}]`, message: `must be ${PROVIDER_NAME_HINT}` });
+        else if (providers.indexOf(name) !== index) problems.push({ path: `providers[${index}]`, message: `${name} is named twice` });
+      });
+      settings.providers = providers as string[];
+    }
   }
   if (problems.length) throw validationError(problems);
   return settings;

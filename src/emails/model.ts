@@ -79,6 +79,9 @@ export interface RecipientView {
   status: RecipientStatus;
   attempts: number;
   last_response: string | null;
+  /** The provider of the last attempt (its name in config), and the id it gave the message (SES's message id). */
+  provider: string | null;
+  provider_message_id: string | null;
   updated_at: string;
 }
 

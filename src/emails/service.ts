@@ -415,6 +415,8 @@ export function createEmailService(deps: {
           status: d.status as RecipientStatus,
           attempts: d.attempts,
           last_response: d.lastResponse ?? null,
+          provider: d.provider ?? null,
+          provider_message_id: d.providerMessageId ?? null,
           updated_at: d.updatedAt,
         })),
         events: history.map((e) => ({ type: e.type, created_at: e.createdAt, recipient: e.recipient ?? null, data: e.data })),

@@ -24,6 +24,8 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { suppressionRoutes } from "../suppressions/routes.ts";
 import { templateRoutes } from "../templates/routes.ts";
+import { providerRoutes } from "../providers/routes.ts";
+import type { SesEventIntake } from "../providers/ses-events.ts";
 import type { TemplateService } from "../templates/service.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { trackingRoutes } from "../tracking/routes.ts";
@@ -50,6 +52,7 @@ export interface HttpDeps {
   mailbox: Mailbox;
   templates: TemplateService;
   ai: AiService;
+  sesEvents: SesEventIntake;
   version: string;
   /** False while starting or shutting down: /readyz answers 503. */
   isReady: () => boolean;
@@ -141,6 +144,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(webhookRoutes(deps))
     .use(templateRoutes(deps))
     .use(aiRoutes(deps))
+    .use(providerRoutes(deps))
     .use(trackingRoutes(deps));
 
   const matchers = routeMatchers(app.routes);

@@ -23,11 +23,12 @@ export function bodyLimits(config: Config): BodyLimits {
   return { maxBytes: config.http.max_body_bytes, timeoutMs: config.http.body_timeout, minBytesPerSecond: config.http.body_min_rate };
 }
 
-export async function readJsonBody(request: Request, limits: BodyLimits): Promise<unknown> {
+/** `anyContentType`: for senders that post JSON under another type (Amazon SNS says text/plain). */
+export async function readJsonBody(request: Request, limits: BodyLimits, options: { anyContentType?: boolean } = {}): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (declared > limits.maxBytes) throw tooLarge(limits.maxBytes);
   const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+  if (!options.anyContentType && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     throw new AppError("validation_error", "Send the body as JSON with Content-Type: application/json.", { details: [{ path: "", message: "Content-Type must be application/json" }] });
   }
   const bytes = await readLimited(request, limits);

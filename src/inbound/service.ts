@@ -31,6 +31,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { receivedEventData, type AutoReplyKind, type ReceivedAuthentication } from "./model.ts";
+import type { SesEvent } from "../providers/sns.ts";
 import { authenticateReceived, readReceived, type SessionFacts } from "./received.ts";
 import { parseReceived, readInboundReport, type BouncedRecipient, type InboundReport } from "./reports.ts";
 
@@ -47,6 +48,7 @@ export interface InboundEnvelope {
 export type InboundOutcome =
   | { handled: "bounce"; deliveryId: string; outcome: BouncedRecipient["outcome"]; changed: boolean }
   | { handled: "complaint"; deliveryId: string; changed: boolean }
+  | { handled: "provider_event"; deliveryId: string; changed: boolean }
   | { handled: "stored"; receivedEmailId: string; organizationId: string; inReplyToEmailId: string | null }
   | { handled: "ignored"; reason: "unknown delivery" | "no recipient" };
 
@@ -54,10 +56,19 @@ export interface InboundService {
   /** Throws the refusal for a recipient the MX does not take mail for; resolves when it does. */
   acceptRecipient(address: string): Promise<void>;
   receive(raw: Buffer, envelope: InboundEnvelope): Promise<InboundOutcome[]>;
+  /**
+   * An event SES reported about a message it took (its SNS notification, already verified), applied to the delivery
+   * whose provider message id SES names: Delivery → delivered, Bounce → bounced (+ suppression when Permanent),
+   * Complaint → complained + suppression, DeliveryDelay → delivery_delayed, Reject → failed; Send and the rest are
+   * acknowledged and change nothing.
+   */
+  applySesEvent(event: SesEvent): Promise<InboundOutcome | null>;
 }
 
 /** Statuses a late report may still change: the delivery left (or is leaving) and has not been judged yet. */
 const REPORTABLE = new Set(["queued", "deferred", "sent", "delivered"]);
+/** Statuses of a delivery a provider has not reported the end of yet. */
+const IN_TRANSIT = new Set(["queued", "deferred", "sent"]);
 
 const RETURN_PATH_LOCAL = /^bounces\+/i;
 
@@ -159,6 +170,66 @@ export function createInboundService(deps: {
     return { handled: "bounce", deliveryId, outcome, changed };
   };
 
+  /** One write on the delivery while its status is one of `from` (a repeated event finds it moved on): `apply` changes it. */
+  const judge = async (deliveryId: string, from: ReadonlySet<string>, apply: (tx: Db, base: { organizationId: string; emailId: string; recipient: string }) => Promise<void>) =>
+    writer.write(async (tx) => {
+      const delivery = await lockDelivery(tx, deliveryId);
+      if (!delivery) return undefined;
+      if (!from.has(delivery.status)) return false;
+      await apply(tx, { organizationId: delivery.organizationId, emailId: delivery.emailId, recipient: delivery.recipient });
+      return true;
+    });
+
+  const applySes = async (event: SesEvent): Promise<InboundOutcome | null> => {
+    // One recipient per SendEmail, so SES's id names one delivery; the recipient check keeps an id from elsewhere out.
+    const rows = await db.select(deliveryColumns).from(deliveries).where(eq(deliveries.providerMessageId, event.sesMessageId));
+    const delivery = rows.find((row) => event.recipients.some((r) => r.email === row.recipient));
+    const kind = `ses_${event.kind}`;
+    if (!delivery) return ignoredUnknown(kind);
+    const recipient = event.recipients.find((r) => r.email === delivery.recipient)!;
+    const response = recipient.diagnostic ?? recipient.status ?? `SES ${event.kind}`;
+    let changed: boolean | undefined;
+    switch (event.kind) {
+      case "complaint":
+        return applyReport(delivery.id, { kind: "complaint", feedbackType: event.complaintFeedbackType ?? "abuse", recipient: delivery.recipient, originalMailFrom: null, originalMessageId: null });
+      case "delivery":
+        changed = await judge(delivery.id, IN_TRANSIT, async (tx, base) => {
+          await setStatus(tx, delivery.id, "delivered", response);
+          await events.append(tx, { ...base, type: "email.delivered", data: { response, provider_event: "Delivery" } });
+        });
+        break;
+      case "bounce": {
+        // SES sends a bounce once it gave up (a Transient one after its own retries): final either way; only a
+        // Permanent one says the address is gone.
+        const type = event.bounceType ?? "Undetermined";
+        changed = await judge(delivery.id, REPORTABLE, async (tx, base) => {
+          await setStatus(tx, delivery.id, "bounced", response);
+          await events.append(tx, { ...base, type: "email.bounced", data: { bounce: bounceData(type, event.bounceSubType ?? "Undetermined", response) } });
+          if (type === "Permanent") await suppressions.addInTransaction(tx, base.organizationId, { email: base.recipient, origin: "bounce", sourceId: base.emailId, reason: response });
+        });
+        break;
+      }
+      case "delivery_delay":
+        changed = await judge(delivery.id, IN_TRANSIT, (tx, base) =>
+          events.append(tx, { ...base, type: "email.delivery_delayed", data: { response, status: recipient.status, delay_type: event.delayType ?? null } }).then(() => undefined),
+        );
+        break;
+      case "reject": {
+        const reason = `SES rejected the message: ${event.rejectReason ?? "no reason given"}`;
+        changed = await judge(delivery.id, IN_TRANSIT, async (tx, base) => {
+          await setStatus(tx, delivery.id, "failed", reason);
+          await events.append(tx, { ...base, type: "email.failed", data: { reason } });
+        });
+        break;
+      }
+      default:
+        return null;
+    }
+    if (changed === undefined) return ignoredUnknown(kind);
+    count(kind, changed ? "applied" : "repeated");
+    return { handled: "provider_event", deliveryId: delivery.id, changed };
+  };
+
   const ignoredUnknown = (kind: string): InboundOutcome => {
     count(kind, "unknown delivery");
     return { handled: "ignored", reason: "unknown delivery" };
@@ -231,6 +302,8 @@ export function createInboundService(deps: {
   };
 
   return {
+    applySesEvent: applySes,
+
     async acceptRecipient(address) {
       if (returnPaths.parse(address)) return;
       if (RETURN_PATH_LOCAL.test(address.slice(0, address.lastIndexOf("@")))) throw new AppError("not_found", "No such return path here.", { condition: "unknown_recipient" });

@@ -6,6 +6,9 @@
  * - Connect: every address (IPv4, then IPv6) of every host in turn until one greets us; EHLO with the configured
  *   name; STARTTLS whenever offered, without certificate checks — opportunistic, as RFC 7435 describes — and
  *   in plain text again when the TLS handshake fails, as MTAs do (mail in the clear beats no mail).
+ * - MTA-STS (RFC 8461, ./mta-sts.ts): a domain whose policy is `enforce` gets its mail only through the MX hosts
+ *   the policy names, over TLS with a certificate valid for the host — else the delivery is deferred, never sent
+ *   in the clear; `testing` logs what enforce would refuse and delivers as without a policy.
  * - Pool: connections are reused per destination domain (RSET between transactions after a failure) and capped
  *   at `maxConnectionsPerDomain`; further deliveries wait for one to be free.
  * - Addresses: only public unicast ones are contacted unless `allowPrivateNetworks` — an MX record is data anyone
@@ -20,6 +23,7 @@ import { domainOf } from "../lib/addresses.ts";
 import { isNotFound, type DnsResolver } from "../lib/dns.ts";
 import type { Logger } from "../lib/logger.ts";
 import { refusedRange } from "../lib/ip-ranges.ts";
+import { mxMatches, type MtaSts, type MtaStsPolicy } from "./mta-sts.ts";
 import { resultFromError } from "./smtp.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
 
@@ -34,6 +38,10 @@ export interface MxProviderOptions {
   socketTimeoutMs: number;
   /** Contact loopback, private and other non-public addresses too (test servers, a trusted internal network). */
   allowPrivateNetworks: boolean;
+  /** Recipient domains' MTA-STS policies; absent, none is honoured. */
+  mtaSts?: MtaSts;
+  /** TEST ONLY: extra CA certificates (PEM) trusted for the certificates of MX hosts under an MTA-STS policy. */
+  tlsCa?: string;
   logger: Logger;
 }
 
@@ -104,16 +112,22 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     return all.length === 0 && failed ? null : all;
   };
 
-  const handshake = (address: string, host: string, ignoreTLS: boolean): Promise<SMTPConnection> => {
+  /**
+   * One SMTP handshake. `verified`: STARTTLS required and the certificate checked against the host name (an MTA-STS
+   * host); `opportunistic`: STARTTLS when offered, any certificate; `plain`: no TLS (after a failed STARTTLS).
+   */
+  const handshake = (address: string, host: string, security: "verified" | "opportunistic" | "plain"): Promise<SMTPConnection> => {
     const servername = isIP(host) ? undefined : host;
+    const verified = security === "verified";
     const smtp = new SMTPConnection({
       host: address,
       port: options.port,
       name: options.ehloName,
       servername,
-      ignoreTLS,
-      opportunisticTLS: true,
-      tls: { rejectUnauthorized: false, servername },
+      ignoreTLS: security === "plain",
+      requireTLS: verified,
+      opportunisticTLS: !verified,
+      tls: verified ? { rejectUnauthorized: true, servername, ...(options.tlsCa && { ca: options.tlsCa }) } : { rejectUnauthorized: false, servername },
       connectionTimeout: options.connectTimeoutMs,
       greetingTimeout: options.connectTimeoutMs,
       socketTimeout: options.socketTimeoutMs,
@@ -132,14 +146,49 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     });
   };
 
+  /**
+   * A connection to one address of a host under the domain's MTA-STS policy: `enforce` accepts only TLS with a valid
+   * certificate; `testing` tries that first and, when it fails, logs what enforce would refuse and goes on as
+   * without a policy — opportunistic TLS, then plain text.
+   */
+  const open = async (domain: string, address: string, host: string, policy: MtaStsPolicy | null): Promise<SMTPConnection> => {
+    if (policy && policy.mode !== "none") {
+      try {
+        return await handshake(address, host, "verified");
+      } catch (error) {
+        const reason = (error as { response?: string; message: string }).response ?? (error as Error).message;
+        if (policy.mode === "enforce") throw new Error(`MTA-STS requires TLS with a valid certificate (${reason})`);
+        logger.warn("MTA-STS (testing): enforce would refuse this host", { domain, host, address, reason });
+      }
+    }
+    try {
+      return await handshake(address, host, "opportunistic");
+    } catch (error) {
+      if (!(error as { startTlsFailed?: boolean }).startTlsFailed) throw error;
+      logger.info("STARTTLS failed; delivering in plain text", { host, address });
+      return await handshake(address, host, "plain");
+    }
+  };
+
+  /** The MX hosts a policy allows: all of them without one or in testing mode (which logs the others). */
+  const allowedHosts = (domain: string, hosts: string[], policy: MtaStsPolicy | null): string[] => {
+    if (!policy || policy.mode === "none") return hosts;
+    const outside = hosts.filter((host) => !policy.mx.some((pattern) => mxMatches(pattern, host)));
+    if (outside.length && policy.mode === "testing") logger.warn("MTA-STS (testing): MX hosts outside the policy", { domain, hosts: outside });
+    return policy.mode === "enforce" ? hosts.filter((host) => !outside.includes(host)) : hosts;
+  };
+
   /** Opens a connection to the first host and address that greets us, or says why none did. */
   const connect = async (domain: string): Promise<Connection | DeliveryResult> => {
     const found = await route(domain);
     if ("result" in found) return found.result;
+    const policy = options.mtaSts ? await options.mtaSts.policyFor(domain) : null;
+    const hosts = allowedHosts(domain, found.hosts, policy);
+    if (hosts.length === 0) return temporary(`4.7.5 The MTA-STS policy of ${domain} allows none of its MX hosts (${found.hosts.join(", ")})`);
     const failures: string[] = [];
     let lookupFailed = false;
     let attempted = false;
-    for (const host of found.hosts) {
+    for (const host of hosts) {
       const addresses = await addressesOf(host);
       if (addresses === null) {
         lookupFailed = true;
@@ -154,14 +203,7 @@ export function createMxProvider(options: MxProviderOptions): Provider {
         }
         attempted = true;
         try {
-          let smtp: SMTPConnection;
-          try {
-            smtp = await handshake(address, host, false);
-          } catch (error) {
-            if (!(error as { startTlsFailed?: boolean }).startTlsFailed) throw error;
-            logger.info("STARTTLS failed; delivering in plain text", { host, address });
-            smtp = await handshake(address, host, true);
-          }
+          const smtp = await open(domain, address, host, policy);
           const connection: Connection = { smtp, host, messages: 0, broken: false };
           smtp.on("error", () => (connection.broken = true));
           smtp.on("end", () => (connection.broken = true));

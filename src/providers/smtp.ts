@@ -28,14 +28,20 @@ interface SmtpError extends Error {
   rejectedErrors?: SmtpError[];
 }
 
+/** nodemailer's codes for failures of the connection itself: the smarthost, not the message or recipient. */
+const CONNECTION_FAULTS = new Set(["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EAUTH", "ENOAUTH", "ETLS", "EREQUIRETLS", "EDNS", "EPROTOCOL", "EHLO", "EPROXY"]);
+
 export function resultFromError(error: SmtpError): DeliveryResult {
   const specific = error.rejectedErrors?.[0] ?? error;
   const code = specific.responseCode;
-  const response = specific.response ?? `${specific.code ?? "ERROR"} ${specific.message}`;
+  const response = (specific.response ?? `${specific.code ?? "ERROR"} ${specific.message}`).slice(0, 1000);
+  // A smarthost that cannot be reached, refuses our credentials or closes (421) is at fault, whatever the code:
+  // its recipients must wait (or fail over), never bounce.
+  if (CONNECTION_FAULTS.has(specific.code ?? "") || code === 421) return { outcome: "temporary", response, providerFault: true, retryAfterMs: classifyReply(code, response).retryAfterMs };
   const verdict = classifyReply(code, response);
   // "accepted" cannot come with an error; treat any oddity as temporary rather than lose or bounce the message.
   const outcome = verdict.outcome === "permanent" ? "permanent" : "temporary";
-  return { outcome, response: response.slice(0, 1000), subType: verdict.subType, retryAfterMs: verdict.retryAfterMs };
+  return { outcome, response, subType: verdict.subType, retryAfterMs: verdict.retryAfterMs };
 }
 
 export function createSmtpProvider(options: SmarthostOptions): Provider {

@@ -24,6 +24,13 @@ export interface DeliveryResult {
   subType?: string;
   retryAfterMs?: number;
   providerMessageId?: string;
+  /**
+   * A temporary failure that is the provider's own — unreachable, its API's 5xx, throttling, refused credentials —
+   * not the recipient's: it counts towards failing the provider over (providers/router.ts).
+   */
+  providerFault?: boolean;
+  /** The named provider that answered; set by the router. */
+  provider?: string;
 }
 
 export interface Provider {

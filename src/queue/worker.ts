@@ -140,24 +140,25 @@ export function createDeliveryWorker(deps: {
           attempts,
           nextAttemptAt,
           lastResponse: result.response,
-          provider: provider(job).name,
+          provider: providerName(job, result),
           providerMessageId: result.providerMessageId ?? null,
           updatedAt: isoTime(now),
         });
       const event = { organizationId: job.organizationId, emailId: job.emailId, recipient: job.recipient };
+      const by = { provider: providerName(job, result) };
       const bounce = async (type: "Permanent" | "Transient") => {
         await save("bounced", null);
         await events.append(tx, {
           ...event,
           type: "email.bounced",
-          data: { bounce: bounceData(type, result.subType ?? "General", result.response), attempts },
+          data: { bounce: bounceData(type, result.subType ?? "General", result.response), attempts, ...by },
         });
       };
       switch (result.outcome) {
         case "delivered":
         case "sent":
           await save(result.outcome, null);
-          await events.append(tx, { ...event, type: result.outcome === "delivered" ? "email.delivered" : "email.sent", data: { response: result.response, attempts } });
+          await events.append(tx, { ...event, type: result.outcome === "delivered" ? "email.delivered" : "email.sent", data: { response: result.response, attempts, ...by } });
           break;
         case "temporary": {
           const decision = planRetry(options, { now, dueSince, failedAttempts: attempts, hintMs: result.retryAfterMs });
@@ -166,7 +167,7 @@ export function createDeliveryWorker(deps: {
             break;
           }
           await save("deferred", decision.retryAt);
-          await events.append(tx, { ...event, type: "email.delivery_delayed", data: { response: result.response, attempts, next_attempt_at: isoTime(decision.retryAt) } });
+          await events.append(tx, { ...event, type: "email.delivery_delayed", data: { response: result.response, attempts, next_attempt_at: isoTime(decision.retryAt), ...by } });
           break;
         }
         case "permanent":
@@ -177,6 +178,8 @@ export function createDeliveryWorker(deps: {
     });
 
   const provider = (job: Claimed) => deps.providerFor(job.mode);
+  /** The named provider the router chose, else the provider's own name (test mode's capture). */
+  const providerName = (job: Claimed, result: DeliveryResult) => result.provider ?? provider(job).name;
 
   const attempt = async (job: Claimed) => {
     let result: DeliveryResult;
@@ -197,7 +200,7 @@ export function createDeliveryWorker(deps: {
       logger.error("delivery attempt failed unexpectedly", { delivery_id: job.id, email_id: job.emailId, err: error });
       result = { outcome: "temporary", response: "451 4.3.0 Mailroom internal error; will retry" };
     }
-    metrics.inc("mailroom_deliveries_total", { outcome: result.outcome, provider: provider(job).name });
+    metrics.inc("mailroom_deliveries_total", { outcome: result.outcome, provider: providerName(job, result) });
     try {
       await record(job, result);
     } catch (error) {

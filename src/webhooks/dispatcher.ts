@@ -21,7 +21,7 @@ import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
-import { EndpointRefused, pinnedRequest, type EndpointGuard } from "./guard.ts";
+import { EndpointRefused, pinnedRequest, type EndpointGuard } from "../lib/endpoint-guard.ts";
 import { createLeasedQueue, type LeasedQueue } from "../queue/leased-queue.ts";
 import { outboxStatements } from "./repo.ts";
 import type { Signer, SigningKeys } from "./signing.ts";

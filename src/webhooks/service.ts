@@ -21,7 +21,7 @@ import type { Actor } from "../keys/model.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { SecretBox } from "../lib/secrets.ts";
-import { EndpointRefused, type EndpointGuard } from "./guard.ts";
+import { EndpointRefused, type EndpointGuard } from "../lib/endpoint-guard.ts";
 import type { CreateWebhookInput, DeliveryDetail, DeliveryStatus, DeliveryView, UpdateWebhookInput, WebhookPayload, WebhookView, WebhookWithSecret } from "./model.ts";
 import {
   deliveryDetail,

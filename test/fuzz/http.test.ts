@@ -68,10 +68,12 @@ beforeAll(async () => {
   keys.revoked = revoked.key;
 });
 
+// Stopping waits for requests in flight and drains the workers (a webhook request may take its 2 s timeout); on a
+// loaded CI machine that can pass the default 5 s hook budget without anything being wrong.
 afterAll(async () => {
   await t?.close();
   await dns?.close();
-});
+}, 20_000);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Generators

@@ -35,7 +35,7 @@ export async function checkAuthentication(raw: Buffer, envelope: { mailFrom: str
     spf: result.spf ? result.spf.status.result : undefined,
     spfDomain: result.spf ? result.spf.domain : undefined,
     dmarc: dmarc?.status.result,
-    spfAligned: dmarc?.alignment.spf.result,
-    dkimAligned: dmarc?.alignment.dkim.result,
+    spfAligned: dmarc?.alignment?.spf?.result,
+    dkimAligned: dmarc?.alignment?.dkim?.result,
   };
 }

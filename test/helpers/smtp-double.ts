@@ -29,7 +29,8 @@ export interface SmtpDouble {
   close(): Promise<void>;
 }
 
-export async function startSmtpDouble(options: Partial<SMTPServerOptions> = {}): Promise<SmtpDouble> {
+/** `listenPort` 0 (the default) picks an ephemeral port; a test that restarts a double passes its old port. */
+export async function startSmtpDouble(options: Partial<SMTPServerOptions> = {}, listenPort = 0): Promise<SmtpDouble> {
   const received: ReceivedMessage[] = [];
   const rules = new Map<string, RecipientRule>();
   const waiters: Array<{ count: number; resolve: () => void }> = [];
@@ -83,7 +84,7 @@ export async function startSmtpDouble(options: Partial<SMTPServerOptions> = {}):
     },
   });
   server.on("error", () => {});
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", () => resolve()));
   const port = (server.server.address() as { port: number }).port;
 
   return {

@@ -11,6 +11,7 @@ import emailContents, { postgres as emailContentsPg } from "./0004_email_content
 import sharedState, { postgres as sharedStatePg } from "./0005_shared_state.ts";
 import receivedEmails, { postgres as receivedEmailsPg } from "./0006_received_emails.ts";
 import templates, { postgres as templatesPg } from "./0007_templates.ts";
+import providers, { postgres as providersPg } from "./0008_providers.ts";
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 5, name: "shared_state", sqlite: sharedState, postgres: sharedStatePg },
   { version: 6, name: "received_emails", sqlite: receivedEmails, postgres: receivedEmailsPg },
   { version: 7, name: "templates", sqlite: templates, postgres: templatesPg },
+  { version: 8, name: "providers", sqlite: providers, postgres: providersPg },
 ];

@@ -49,6 +49,7 @@ export const domains = pgTable("domains", {
   returnPathSubdomain: text("return_path_subdomain").notNull().default("send"),
   receivingEnabled: boolean("receiving_enabled").notNull().default(false),
   recordStatuses: jsonb("record_statuses").$type<RecordStatuses>().notNull().default({}),
+  providers: jsonb("providers").$type<string[]>().notNull().default([]),
   statusSince: millis("status_since").notNull().default(0),
   nextCheckAt: millis("next_check_at"),
   lastCheckedAt: text("last_checked_at"),

@@ -14,6 +14,8 @@ export const domains = sqliteTable("domains", {
   returnPathSubdomain: text("return_path_subdomain").notNull().default("send"),
   receivingEnabled: integer("receiving_enabled", { mode: "boolean" }).notNull().default(false),
   recordStatuses: text("record_statuses", { mode: "json" }).$type<RecordStatuses>().notNull().default({}),
+  /** Names of the providers that take the domain's mail, in order; empty: the default provider. */
+  providers: text("providers", { mode: "json" }).$type<string[]>().notNull().default([]),
   /** When the domain entered its current status (ms): the 72 h windows of pending and temporary_failure. */
   statusSince: integer("status_since").notNull().default(0),
   /** When the next scheduled DNS check is due (ms); null when none is (failed domains). */

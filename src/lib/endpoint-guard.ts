@@ -1,5 +1,6 @@
 /**
- * The SSRF guard for webhook endpoints. An endpoint is an https URL whose name resolves — through the one
+ * The SSRF guard for URLs Mailroom fetches on someone else's word — webhook endpoints, MTA-STS policies of
+ * recipient domains. An endpoint is an https URL whose name resolves — through the one
  * configured resolver (src/lib/dns.ts), never the system's — only to public unicast addresses: loopback, RFC 1918
  * private, link-local (169.254.0.0/16, which holds the cloud metadata service), CGNAT (RFC 6598), unique-local,
  * multicast, documentation, NAT64/6to4/Teredo tunnels and other special ranges are refused. Every address the name
@@ -11,8 +12,8 @@
  * declares a trusted network (a local receiver, tests), where both are normal.
  */
 import ipaddr from "ipaddr.js";
-import { isNotFound, type DnsResolver } from "../lib/dns.ts";
-import { refusedRange } from "../lib/ip-ranges.ts";
+import { isNotFound, type DnsResolver } from "./dns.ts";
+import { refusedRange } from "./ip-ranges.ts";
 
 export class EndpointRefused extends Error {
   constructor(
@@ -61,9 +62,9 @@ function describe(address: string, range: string): string {
   return `${address} is ${RANGE_WORDS[range] ?? `a special-purpose address (${range})`}`;
 }
 
-export function createEndpointGuard(deps: { resolver: DnsResolver; allowPrivateNetworks: boolean }): EndpointGuard {
-  const { resolver, allowPrivateNetworks } = deps;
-  const hint = "webhook endpoints must be public (set [webhooks] allow_private_networks = true for local receivers)";
+/** `hint` ends a refusal of a non-public address: what the endpoint is and the setting that allows it. */
+export function createEndpointGuard(deps: { resolver: DnsResolver; allowPrivateNetworks: boolean; hint: string }): EndpointGuard {
+  const { resolver, allowPrivateNetworks, hint } = deps;
 
   const check = (address: string) => {
     if (allowPrivateNetworks) return;
