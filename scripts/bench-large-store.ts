@@ -72,7 +72,7 @@ async function buildLargeStore(): Promise<void> {
 async function acceptanceOn(dataDir: string) {
   const withDir = { ...env, MAILROOM_DATA_DIR: dataDir };
   if (!existsSync(join(dataDir, "mailroom.db"))) await cli(BINARY, withDir, ["domains", "add", "example.com", "--verified"]);
-  const { key } = JSON.parse(await cli(BINARY, withDir, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]));
+  const { token: key } = JSON.parse(await cli(BINARY, withDir, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]));
   const server = await spawnUntilReady([BINARY, "serve"], withDir, "mailroom ready");
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const url = `http://127.0.0.1:${server.port}/v1/emails`;

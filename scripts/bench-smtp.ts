@@ -135,7 +135,7 @@ async function mailroom(sinkPort: number, sink: { received: number }) {
     MAILROOM_SECRET_KEY: Buffer.alloc(32, 3).toString("base64"),
   };
   await cli(BINARY, env, ["domains", "add", "example.com", "--verified"]);
-  const { key } = JSON.parse(await cli(BINARY, env, ["keys", "create", "--name", "bench", "--scope", "sending_access", "--json"]));
+  const { token: key } = JSON.parse(await cli(BINARY, env, ["keys", "create", "--name", "bench", "--scope", "sending_access", "--json"]));
   const server = await serve(env);
   const target: SmtpTarget = { port: server.submission, ca: readFileSync(join(dataDir, "tls", "smtp-cert.pem"), "utf8"), auth: { username: "apikey", password: key } };
   const result = await measure(target, sink);

@@ -57,7 +57,7 @@ async function acceptance(setup: Setup) {
   const dataDirs = Array.from({ length: setup.instances }, () => tmp("mailroom-bench-store-"));
   const env = { ...setup.env, MAILROOM_DATA_DIR: dataDirs[0]! };
   await cli(setup.binary, env, ["domains", "add", "example.com", "--verified"]);
-  const { key } = JSON.parse(await cli(setup.binary, env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]));
+  const { token: key } = JSON.parse(await cli(setup.binary, env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]));
   const servers = await startAll(setup, dataDirs);
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const connections = 64 / setup.instances;

@@ -13,7 +13,7 @@ import { SEALED_PREFIX } from "./config/sealed.ts";
 import type { DomainView } from "./domains/model.ts";
 import { parseSendRequest } from "./emails/validate.ts";
 import { AppError } from "./errors.ts";
-import { operatorActor, SCOPES, type Actor } from "./keys/model.ts";
+import { createdKeyAnswer, operatorActor, SCOPES, type Actor } from "./keys/model.ts";
 import { createLogger } from "./lib/logger.ts";
 import { createSecretBox, loadMasterKey } from "./lib/secrets.ts";
 import { stringify as toToml } from "smol-toml";
@@ -169,10 +169,10 @@ async function run(argv: string[]): Promise<void> {
           domains: values.domain,
           rateLimitPerMinute: rateLimit,
         });
-        return print(key, () => out(`${key.key}\n(id ${key.id}; shown once — store it now)`));
+        return print(createdKeyAnswer(key), () => out(`${key.key}\n(id ${key.id}; shown once — store it now)`));
       }
       case "keys list": {
-        const keys = await services.keys.list(actor);
+        const { data: keys } = await services.keys.list(actor, { limit: Number.MAX_SAFE_INTEGER, includeRevoked: true });
         return print(keys, () =>
           keys.forEach((k) => out(`${k.id}  ${k.token_prefix}…  ${k.mode}  ${k.revoked_at ? "revoked" : "active "}  ${k.name}  [${k.scopes.join(" ")}]${k.domains ? ` domains: ${k.domains.join(",")}` : ""}`)),
         );
@@ -192,7 +192,7 @@ async function run(argv: string[]): Promise<void> {
         });
       }
       case "domains list": {
-        const domains = await services.domains.list(actor);
+        const { data: domains } = await services.domains.list(actor, { limit: Number.MAX_SAFE_INTEGER });
         return print(domains, () => domains.forEach((d) => out(domainLine(d))));
       }
       case "domains verify": {

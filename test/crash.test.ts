@@ -46,7 +46,7 @@ const messageIdOf = (raw: Buffer) => /^Message-ID:\s*(<[^>]+>)/im.exec(raw.toStr
 
 test("SIGKILL during a load of sends loses no accepted message; delivery is at-least-once with a stable Message-ID", async () => {
   await runCli(["domains", "add", "example.com", "--verified"], env);
-  const { key } = JSON.parse(await runCli(["keys", "create", "--name", "drill", "--scope", "full_access", "--json"], env));
+  const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "drill", "--scope", "full_access", "--json"], env));
   smtp.rules.set("held@dest.test", { reply: "hang-after-data" });
 
   server = await startMailroom(env);

@@ -78,7 +78,7 @@ describe("delivery to a smarthost", () => {
     await t.app.services.worker.runOnce();
     const record = await lookup(id);
     const bounced = record.events.find((e: { type: string }) => e.type === "email.bounced");
-    expect(bounced.data.bounce).toMatchObject({ type: "Permanent", sub_type: "NoEmail" });
+    expect(bounced.data.bounce).toMatchObject({ type: "Permanent", subType: "NoEmail" });
     expect((await recipient(id, "gone@dest.test")).status).toBe("bounced");
     expect((await recipient(id, "ok@dest.test")).status).toBe("sent");
     const suppression = await t.json("GET", "/v1/suppressions/gone@dest.test");
@@ -104,7 +104,7 @@ describe("delivery to a smarthost", () => {
     expect(r.status).toBe("bounced");
     expect(r.attempts).toBe(4);
     const bounce = (await lookup(id)).events.find((e: { type: string }) => e.type === "email.bounced");
-    expect(bounce.data.bounce).toMatchObject({ type: "Transient", sub_type: "MailboxFull" });
+    expect(bounce.data.bounce).toMatchObject({ type: "Transient", subType: "MailboxFull" });
     // A transient bounce does not suppress the address.
     expect((await t.json("GET", "/v1/suppressions/full@dest.test")).status).toBe(404);
   });

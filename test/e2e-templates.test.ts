@@ -32,7 +32,7 @@ beforeAll(async () => {
     MAILROOM_SMARTHOST_SECURITY: "none",
     MAILROOM_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
   };
-  const { key } = JSON.parse(await runCli(["keys", "create", "--name", "e2e-templates", "--scope", "full_access", "--json"], env, true));
+  const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "e2e-templates", "--scope", "full_access", "--json"], env, true));
   await runCli(["domains", "add", "example.com", "--verified"], env, true);
   server = await startMailroom(env, { binary: true });
   resend = new Resend(key, { baseUrl: `${server.baseUrl}/v1` });

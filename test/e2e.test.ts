@@ -23,7 +23,7 @@ test("the executable serves, sends, and stops cleanly on SIGTERM", async () => {
   expect(server.stdout()).toMatch(/mr_test_[0-9A-Za-z]{32}/);
   expect(server.stdout().split("\n").filter((l) => l.startsWith("mailroom ready"))).toHaveLength(1);
 
-  const { key } = JSON.parse(await runCli(["keys", "create", "--name", "e2e", "--scope", "full_access", "--json"], env, true));
+  const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "e2e", "--scope", "full_access", "--json"], env, true));
   await runCli(["domains", "add", "example.com", "--verified"], env, true);
   const listing = await runCli(["domains", "list"], env, true);
   expect(listing).toContain("example.com  verified (operator override)");
@@ -83,7 +83,7 @@ test("the executable signs outgoing mail on its DKIM thread", async () => {
   let relay: MailroomProcess | undefined;
   try {
     await runCli(["domains", "add", "example.com", "--verified"], relayEnv, true);
-    const { key } = JSON.parse(await runCli(["keys", "create", "--name", "dkim", "--scope", "full_access", "--json"], relayEnv, true));
+    const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "dkim", "--scope", "full_access", "--json"], relayEnv, true));
     relay = await startMailroom(relayEnv, { binary: true });
     const sent = await fetch(`${relay.baseUrl}/v1/emails`, {
       method: "POST",

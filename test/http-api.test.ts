@@ -121,7 +121,7 @@ describe("policy", () => {
 
   test("a key without emails:send gets 403 insufficient_scope", async () => {
     const created = await t.json("POST", "/v1/api-keys", { body: { name: "reader", scopes: ["emails:read"] } });
-    const res = await t.json("POST", "/v1/emails", { key: created.body.key, body: message() });
+    const res = await t.json("POST", "/v1/emails", { key: created.body.token, body: message() });
     expect(res.status).toBe(403);
     expect(res.body.name).toBe("insufficient_scope");
   });
@@ -129,8 +129,8 @@ describe("policy", () => {
   test("a key restricted to a domain may not send from another", async () => {
     await t.app.services.domains.add(t.operator, "other.example", { verifiedOverride: true });
     const created = await t.json("POST", "/v1/api-keys", { body: { name: "scoped", scopes: ["sending_access"], domains: ["example.com"] } });
-    expect((await t.json("POST", "/v1/emails", { key: created.body.key, body: message() })).status).toBe(200);
-    const res = await t.json("POST", "/v1/emails", { key: created.body.key, body: message({ from: "x@other.example" }) });
+    expect((await t.json("POST", "/v1/emails", { key: created.body.token, body: message() })).status).toBe(200);
+    const res = await t.json("POST", "/v1/emails", { key: created.body.token, body: message({ from: "x@other.example" }) });
     expect(res.status).toBe(403);
   });
 });
@@ -229,7 +229,7 @@ describe("idempotency", () => {
 describe("rate limits", () => {
   test("a key over its limit gets 429 with Retry-After and RateLimit headers", async () => {
     const created = await t.json("POST", "/v1/api-keys", { body: { name: "slow", scopes: ["full_access"], rate_limit_per_minute: 2 } });
-    const key = created.body.key;
+    const key = created.body.token;
     const first = await t.json("GET", "/v1/emails?limit=1", { key });
     expect(first.headers.get("ratelimit-limit")).toBe("2");
     expect(first.headers.get("ratelimit-remaining")).toBe("1");
@@ -383,14 +383,19 @@ describe("raw message", () => {
 describe("API keys", () => {
   test("a key is shown once, listed without its secret, and stops working when revoked", async () => {
     const created = await t.json("POST", "/v1/api-keys", { body: { name: "ci", scopes: ["sending_access"] } });
-    expect(created.status).toBe(200);
-    expect(created.body.key).toMatch(/^mr_live_[0-9A-Za-z]{32}$/);
+    expect(created.status).toBe(201);
+    expect(created.body.token).toMatch(/^mr_live_[0-9A-Za-z]{32}$/);
+    expect(created.body).not.toHaveProperty("key");
     expect(created.body.scopes).toEqual(["emails:send"]);
     const list = await t.json("GET", "/v1/api-keys");
-    expect(JSON.stringify(list.body)).not.toContain(created.body.key);
-    expect(list.body.data.find((k: { id: string }) => k.id === created.body.id).token_prefix).toBe(created.body.key.slice(0, 12));
-    expect((await t.json("DELETE", `/v1/api-keys/${created.body.id}`)).body.revoked_at).toEqual(expect.any(String));
-    const refused = await t.json("POST", "/v1/emails", { key: created.body.key, body: message() });
+    expect(JSON.stringify(list.body)).not.toContain(created.body.token);
+    expect(list.body.data.find((k: { id: string }) => k.id === created.body.id).token_prefix).toBe(created.body.token.slice(0, 12));
+    expect((await t.json("DELETE", `/v1/api-keys/${created.body.id}`)).body).toEqual({ object: "api_key", id: created.body.id, deleted: true });
+    // Revoked keys leave the list unless asked for.
+    expect((await t.json("GET", "/v1/api-keys")).body.data.some((k: { id: string }) => k.id === created.body.id)).toBe(false);
+    const all = await t.json("GET", "/v1/api-keys?include_revoked=true");
+    expect(all.body.data.find((k: { id: string }) => k.id === created.body.id).revoked_at).toEqual(expect.any(String));
+    const refused = await t.json("POST", "/v1/emails", { key: created.body.token, body: message() });
     expect(refused.status).toBe(401);
   });
 
@@ -398,7 +403,7 @@ describe("API keys", () => {
     expect((await t.json("POST", "/v1/api-keys", { body: { name: "x", scopes: ["everything"] } })).body.details[0].path).toBe("scopes.0");
     expect((await t.json("POST", "/v1/api-keys", { key: t.testKey, body: { name: "x", scopes: ["full_access"], mode: "live" } })).status).toBe(403);
     const made = await t.json("POST", "/v1/api-keys", { key: t.testKey, body: { name: "x", scopes: ["full_access"] } });
-    expect(made.body.key).toStartWith("mr_test_");
+    expect(made.body.token).toStartWith("mr_test_");
   });
 });
 

@@ -58,7 +58,7 @@ describe("reports to return paths", () => {
     expect(record.recipients[0]).toMatchObject({ email: "someone@dest.test", status: "bounced" });
     const bounces = record.events.filter((e: { type: string }) => e.type === "email.bounced");
     expect(bounces).toHaveLength(1);
-    expect(bounces[0].data.bounce).toMatchObject({ type: "Permanent", sub_type: "NoEmail" });
+    expect(bounces[0].data.bounce).toMatchObject({ type: "Permanent", subType: "NoEmail" });
     const listed = await suppression("someone@dest.test");
     expect(listed.status).toBe(200);
     expect(listed.body).toMatchObject({ origin: "bounce", source_id: sent.id });

@@ -216,7 +216,7 @@ describe("results per recipient", () => {
     const record = await lookup(id);
     expect(record.recipients[0]).toMatchObject({ status: "bounced" });
     expect(record.recipients[0].last_response).toContain("554");
-    expect(record.events.find((e: { type: string }) => e.type === "email.bounced").data.bounce.sub_type).toBe("ContentRejected");
+    expect(record.events.find((e: { type: string }) => e.type === "email.bounced").data.bounce.subType).toBe("ContentRejected");
   });
 
   test("greylisting defers, and the retry on the schedule is delivered", async () => {

@@ -98,7 +98,7 @@ describe.each(["1", "2"] as const)("SignatureVersion %s", (version) => {
     const record = await lookup(emailId);
     expect(record.recipients[0].status).toBe("bounced");
     const bounced = record.events.find((e: { type: string }) => e.type === "email.bounced");
-    expect(bounced.data.bounce).toMatchObject({ type: "Permanent", sub_type: "NoEmail" });
+    expect(bounced.data.bounce).toMatchObject({ type: "Permanent", subType: "NoEmail" });
     expect(await suppressed(to)).toBe(true);
     expect(await webhookTypes(emailId)).toEqual(["email.bounced"]);
   });
@@ -109,7 +109,7 @@ describe.each(["1", "2"] as const)("SignatureVersion %s", (version) => {
     await notify(sesBounceEvent(sesId, to, "Transient", "MailboxFull"), version);
     const record = await lookup(emailId);
     expect(record.recipients[0].status).toBe("bounced");
-    expect(record.events.find((e: { type: string }) => e.type === "email.bounced").data.bounce).toMatchObject({ type: "Transient", sub_type: "MailboxFull" });
+    expect(record.events.find((e: { type: string }) => e.type === "email.bounced").data.bounce).toMatchObject({ type: "Transient", subType: "MailboxFull" });
     expect(await suppressed(to)).toBe(false);
   });
 

@@ -103,7 +103,7 @@ describe("checked again at delivery", () => {
       await app.services.suppressions.add(operatorActor(org.id), { email: "x@dest.test" });
       expect(await app.services.webhookDispatcher.runOnce()).toBe(1);
       const [delivery] = (await app.services.webhooks.listDeliveries(actor, created.id, { limit: 10 })).data;
-      expect(delivery).toMatchObject({ status: "pending", last_status_code: null });
+      expect(delivery).toMatchObject({ status: "attempting", last_status_code: null });
       expect(delivery!.last_error).toMatch(/^refused: 127\.0\.0\.1 is a loopback address/);
       expect(receiver.received).toHaveLength(0);
     } finally {
@@ -144,8 +144,8 @@ describe("allow_private_networks", () => {
       receiver.secrets.push(created.body.signing_secret);
       await app.json("POST", "/v1/suppressions", { body: { email: "x@dest.test" } });
       await app.app.services.webhookDispatcher.runOnce();
-      const [delivery] = (await app.json("GET", `/v1/webhooks/${created.body.id}/deliveries`)).body.data;
-      expect(delivery).toMatchObject({ status: "succeeded", last_error: null });
+      const [delivery] = (await app.json("GET", `/v1/webhooks/${created.body.id}/events`)).body.data;
+      expect(delivery).toMatchObject({ status: "success", last_error: null });
       expect(receiver.received).toHaveLength(1);
       expect(receiver.received[0]!.host).toBe(`hooks.example.org:${receiver.port}`);
       expect(receiver.received[0]!.verifiedWith).toEqual([0]);
@@ -172,8 +172,8 @@ describe("allow_private_networks", () => {
       const created = await app.json("POST", "/v1/webhooks", { body: { endpoint: `https://hooks.example.org:${receiver.port}/hooks`, events: ["suppression.added"] } });
       await app.json("POST", "/v1/suppressions", { body: { email: "x@dest.test" } });
       await app.app.services.webhookDispatcher.runOnce();
-      const [delivery] = (await app.json("GET", `/v1/webhooks/${created.body.id}/deliveries`)).body.data;
-      expect(delivery.status).toBe("pending");
+      const [delivery] = (await app.json("GET", `/v1/webhooks/${created.body.id}/events`)).body.data;
+      expect(delivery.status).toBe("attempting");
       expect(delivery.last_error).toMatch(/^connection failed/);
       expect(receiver.received).toHaveLength(0);
     } finally {

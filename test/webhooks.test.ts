@@ -43,8 +43,8 @@ async function register(events: string[], endpoint = receiver.url) {
 
 const dispatch = () => t.app.services.webhookDispatcher.runOnce();
 const suppress = (email: string) => t.json("POST", "/v1/suppressions", { body: { email } });
-const deliveries = async (webhookId: string) => (await t.json("GET", `/v1/webhooks/${webhookId}/deliveries`)).body.data;
-const detail = async (webhookId: string, deliveryId: string) => (await t.json("GET", `/v1/webhooks/${webhookId}/deliveries/${deliveryId}`)).body;
+const deliveries = async (webhookId: string) => (await t.json("GET", `/v1/webhooks/${webhookId}/events`)).body.data;
+const detail = async (webhookId: string, deliveryId: string) => (await t.json("GET", `/v1/webhooks/${webhookId}/events/${deliveryId}`)).body;
 const webhook = async (webhookId: string) => (await t.json("GET", `/v1/webhooks/${webhookId}`)).body;
 
 describe("webhook endpoints", () => {
@@ -116,7 +116,7 @@ describe("webhook endpoints", () => {
       const kept = await register(["email.sent"]);
       const queued = (await t.json("POST", `/v1/webhooks/${kept.id}/test`)).body;
       await dispatch();
-      const [replayed] = await Promise.all([t.json("POST", `/v1/webhooks/${kept.id}/deliveries/${queued.id}/replay`), t.json("DELETE", `/v1/webhooks/${kept.id}`)]);
+      const [replayed] = await Promise.all([t.json("POST", `/v1/webhooks/${kept.id}/events/${queued.id}/replay`), t.json("DELETE", `/v1/webhooks/${kept.id}`)]);
       expect([200, 404]).toContain(replayed.status);
     }
   });
@@ -150,10 +150,10 @@ describe("fan-out and signing", () => {
       to: ["a@dest.test"],
       subject: "Hello",
       recipient: "a@dest.test",
-      tags: [{ name: "kind", value: "welcome" }],
+      tags: { kind: "welcome" },
     });
     const log = await deliveries(hook.id);
-    expect(log.map((d: { status: string }) => d.status)).toEqual(["succeeded", "succeeded"]);
+    expect(log.map((d: { status: string }) => d.status)).toEqual(["success", "success"]);
     expect(log.map((d: { id: string }) => d.id).sort()).toEqual(receiver.received.map((r) => r.headers["webhook-id"]!).sort());
   });
 
@@ -179,7 +179,7 @@ describe("fan-out and signing", () => {
     expect(await deliveries(hook.id)).toEqual([]);
   });
 
-  test("a bounce carries bounce data {type, sub_type, message, diagnostic_code}", async () => {
+  test("a bounce carries bounce data {type, subType, message, diagnostic_code}", async () => {
     const smtp: SmtpDouble = await startSmtpDouble();
     const bouncing = await createTestApp(
       { webhooks: { allow_private_networks: true }, delivery: { default_provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } },
@@ -197,7 +197,7 @@ describe("fan-out and signing", () => {
       expect(receiver.received[0]!.verifiedWith).toEqual([0]);
       expect(receiver.received[0]!.payload.data).toMatchObject({
         recipient: "gone@dest.test",
-        bounce: { type: "Permanent", sub_type: "NoEmail", message: expect.stringContaining("550"), diagnostic_code: expect.stringContaining("5.1.1") },
+        bounce: { type: "Permanent", subType: "NoEmail", message: expect.stringContaining("550"), diagnostic_code: expect.stringContaining("5.1.1") },
       });
     } finally {
       await bouncing.close();
@@ -207,7 +207,7 @@ describe("fan-out and signing", () => {
 
   test("rotation: during the overlap both secrets verify, afterwards only the new one", async () => {
     const hook = await register(["suppression.added"]);
-    const rotated = await t.json("POST", `/v1/webhooks/${hook.id}/rotate-secret`);
+    const rotated = await t.json("POST", `/v1/webhooks/${hook.id}/signing-secret/rotate`);
     expect(rotated.body.signing_secret).toMatch(/^whsec_/);
     expect(rotated.body.signing_secret).not.toBe(hook.signing_secret);
     receiver.secrets.push(rotated.body.signing_secret);
@@ -227,7 +227,7 @@ describe("fan-out and signing", () => {
   test("a test event is signed and recorded like any delivery", async () => {
     const hook = await register(["email.delivered"]);
     const queued = await t.json("POST", `/v1/webhooks/${hook.id}/test`, { body: { type: "email.bounced" } });
-    expect(queued.body).toMatchObject({ object: "webhook_delivery", type: "email.bounced", status: "pending" });
+    expect(queued.body).toMatchObject({ object: "webhook_event", type: "email.bounced", status: "pending" });
     await dispatch();
     expect(receiver.received[0]!.verifiedWith).toEqual([0]);
     expect(receiver.received[0]!.payload).toMatchObject({ type: "email.bounced", data: { test: true, bounce: { type: "Permanent" } } });
@@ -262,13 +262,13 @@ describe("retries", () => {
     expect(await dispatch()).toBe(1); // 3rd attempt: delivered
 
     const [delivery] = await deliveries(hook.id);
-    expect(delivery).toMatchObject({ status: "succeeded", attempt_count: 3, last_status_code: 200, next_attempt_at: null });
+    expect(delivery).toMatchObject({ status: "success", attempt_count: 3, last_status_code: 200, next_attempt_at: null });
     expect(receiver.received.map((r) => r.headers["webhook-id"])).toEqual([delivery.id, delivery.id]);
     expect(receiver.received.every((r) => r.verifiedWith.length === 1)).toBe(true);
     const attempts = (await detail(hook.id, delivery.id)).attempts;
-    expect(attempts.map((a: { status_code: number | null }) => a.status_code)).toEqual([null, 500, 200]);
+    expect(attempts.map((a: { http_status_code: number | null }) => a.http_status_code)).toEqual([null, 500, 200]);
     expect(attempts[0].error).toMatch(/^connection failed/);
-    expect(attempts[1].response_body).toBe("boom");
+    expect(attempts[1].response).toBe("boom");
   });
 
   test("only 2xx succeeds: a redirect is not followed", async () => {
@@ -278,7 +278,7 @@ describe("retries", () => {
     await dispatch();
     expect(receiver.received).toHaveLength(1);
     const [delivery] = await deliveries(hook.id);
-    expect(delivery).toMatchObject({ status: "pending", last_status_code: 302 });
+    expect(delivery).toMatchObject({ status: "attempting", last_status_code: 302 });
   });
 
   test("an attempt records the first 1 KB of the answer and its duration", async () => {
@@ -289,16 +289,16 @@ describe("retries", () => {
     const [delivery] = await deliveries(hook.id);
     const [attempt] = (await detail(hook.id, delivery.id)).attempts;
     // 1 + 2×511 bytes: the 1 KB cut falls inside a character, which is left out rather than mangled.
-    expect(attempt.response_body).toBe(`x${"é".repeat(511)}`);
+    expect(attempt.response).toBe(`x${"é".repeat(511)}`);
     expect(attempt.duration_ms).toBeGreaterThanOrEqual(0);
-    expect(attempt.status_code).toBe(400);
+    expect(attempt.http_status_code).toBe(400);
 
     // A large answer is not read whole: only its first 1 KB is kept.
     receiver.reply = { status: 500, body: "y".repeat(200_000) };
     clock.advance(6_000);
     await dispatch();
     const attempts = (await detail(hook.id, delivery.id)).attempts;
-    expect(attempts[1].response_body).toBe("y".repeat(1024));
+    expect(attempts[1].response).toBe("y".repeat(1024));
   });
 
   test("429 with Retry-After is retried after that time, not the schedule's", async () => {
@@ -313,7 +313,7 @@ describe("retries", () => {
     expect(await dispatch()).toBe(0);
     clock.advance(SECOND);
     expect(await dispatch()).toBe(1);
-    expect((await deliveries(hook.id))[0].status).toBe("succeeded");
+    expect((await deliveries(hook.id))[0].status).toBe("success");
   });
 
   test("410 Gone disables the endpoint at once; its other deliveries wait until it is enabled", async () => {
@@ -345,7 +345,7 @@ describe("retries", () => {
       await run();
       clock.advance(2 * SECOND);
       await run(); // 2nd and last attempt: the first delivery fails
-      let list = (await short.json("GET", `/v1/webhooks/${id}/deliveries`)).body.data;
+      let list = (await short.json("GET", `/v1/webhooks/${id}/events`)).body.data;
       expect(list[0]).toMatchObject({ status: "failed", attempt_count: 2 });
       expect((await short.json("GET", `/v1/webhooks/${id}`)).body.status).toBe("enabled");
 
@@ -355,7 +355,7 @@ describe("retries", () => {
       await run();
       const endpoint = (await short.json("GET", `/v1/webhooks/${id}`)).body;
       expect(endpoint).toMatchObject({ status: "disabled", disabled_reason: "2 deliveries in a row failed after every retry" });
-      list = (await short.json("GET", `/v1/webhooks/${id}/deliveries?status=failed`)).body.data;
+      list = (await short.json("GET", `/v1/webhooks/${id}/events?status=failed`)).body.data;
       expect(list).toHaveLength(2);
     } finally {
       await short.close();
@@ -392,7 +392,7 @@ describe("retries", () => {
     await suppress("one@dest.test");
     await dispatch();
     const [first] = await deliveries(hook.id);
-    expect((await t.json("POST", `/v1/webhooks/${hook.id}/deliveries/${first.id}/replay`)).body.status).toBe("pending");
+    expect((await t.json("POST", `/v1/webhooks/${hook.id}/events/${first.id}/replay`)).body.status).toBe("attempting");
     await dispatch();
     expect(receiver.received.map((r) => r.headers["webhook-id"])).toEqual([first.id, first.id]);
     expect((await detail(hook.id, first.id)).attempts).toHaveLength(2);
@@ -409,7 +409,7 @@ describe("retries", () => {
     const replayed = await t.json("POST", `/v1/webhooks/${hook.id}/replay`);
     expect(replayed.body).toEqual({ object: "replay", webhook_id: hook.id, replayed: 2 });
     expect(await dispatch()).toBe(2);
-    expect((await deliveries(hook.id)).every((d: { status: string }) => d.status === "succeeded")).toBe(true);
+    expect((await deliveries(hook.id)).every((d: { status: string }) => d.status === "success")).toBe(true);
     expect(receiver.received.every((r) => r.verifiedWith.length === 1)).toBe(true);
   });
 
@@ -417,7 +417,7 @@ describe("retries", () => {
     const hook = await register(["suppression.added"]);
     await suppress("one@dest.test");
     const [pending] = await deliveries(hook.id);
-    const res = await t.json("POST", `/v1/webhooks/${hook.id}/deliveries/${pending.id}/replay`);
+    const res = await t.json("POST", `/v1/webhooks/${hook.id}/events/${pending.id}/replay`);
     expect(res.status).toBe(409);
   });
 
@@ -428,7 +428,7 @@ describe("retries", () => {
     expect(await dispatch()).toBe(0);
     clock.advance(60 * SECOND + 1);
     expect(await dispatch()).toBe(1);
-    expect((await deliveries(hook.id))[0].status).toBe("succeeded");
+    expect((await deliveries(hook.id))[0].status).toBe("success");
   });
 });
 
@@ -456,8 +456,8 @@ describe("restarts", () => {
       await receiver.down();
       await call(app, "POST", "/v1/suppressions", { email: "x@dest.test" });
       await app.services.webhookDispatcher.runOnce();
-      const [before] = (await call(app, "GET", `/v1/webhooks/${hook.id}/deliveries`)).data;
-      expect(before).toMatchObject({ status: "pending", attempt_count: 1 });
+      const [before] = (await call(app, "GET", `/v1/webhooks/${hook.id}/events`)).data;
+      expect(before).toMatchObject({ status: "attempting", attempt_count: 1 });
       await app.stop();
 
       await receiver.up();
@@ -467,8 +467,8 @@ describe("restarts", () => {
       expect(receiver.received).toHaveLength(1);
       expect(receiver.received[0]!.headers["webhook-id"]).toBe(before.id);
       expect(receiver.received[0]!.verifiedWith).toEqual([0]);
-      const [after] = (await call(app, "GET", `/v1/webhooks/${hook.id}/deliveries`)).data;
-      expect(after).toMatchObject({ id: before.id, status: "succeeded", attempt_count: 2 });
+      const [after] = (await call(app, "GET", `/v1/webhooks/${hook.id}/events`)).data;
+      expect(after).toMatchObject({ id: before.id, status: "success", attempt_count: 2 });
     } finally {
       await app.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -36,11 +36,6 @@ export async function findByName(db: Db, organizationId: string, name: string): 
   return (await byName(db).execute({ organizationId, name }))[0];
 }
 
-export async function listDomains(db: Db, organizationId: string): Promise<DomainRow[]> {
-  const { domains } = tablesOf(db);
-  return db.select().from(domains).where(eq(domains.organizationId, organizationId)).orderBy(asc(domains.name));
-}
-
 /** Keys still published (active and next), oldest first. */
 export async function liveKeys(db: Db, domainId: string): Promise<KeyRow[]> {
   const { dkimKeys } = tablesOf(db);

@@ -4,6 +4,7 @@ import { validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readJsonObject, unknownFields } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
+import { parsePage } from "../http/query.ts";
 import type { DomainService } from "./service.ts";
 import { parseCreateDomain, parseDomainSettings } from "./validate.ts";
 
@@ -42,7 +43,7 @@ export function domainRoutes(deps: AuthDeps & { domains: DomainService }) {
       },
       { parse: "none", detail: { summary: "Add a sending domain; the answer lists the DNS records to publish", tags: ["Domains"], requestBody: jsonContent(CreateSchema) } },
     )
-    .get("/v1/domains", async ({ actor }) => ({ object: "list", data: await domains.list(actor) }), { detail: { summary: "List sending domains", tags: ["Domains"] } })
+    .get("/v1/domains", ({ actor, query }) => domains.list(actor, parsePage(query)), { detail: { summary: "List sending domains, newest first", tags: ["Domains"] } })
     .get("/v1/domains/:id", ({ actor, params }) => domains.get(actor, params.id), {
       detail: { summary: "Get a domain (by id or name) with its records and their status", tags: ["Domains"] },
     })

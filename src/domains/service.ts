@@ -14,6 +14,7 @@ import { generateKeyPair as generateKeyPairCallback, randomBytes } from "node:cr
 import { promisify } from "node:util";
 import { and, eq, inArray } from "drizzle-orm";
 import type { RecordStatuses } from "../db/schema/index.ts";
+import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
@@ -38,7 +39,7 @@ import {
   type RecordSettings,
   type TxtAnswer,
 } from "./records.ts";
-import { activeKey, dueDomainIds, findByName, findDomain, listDomains, liveKeys, liveKeysOf, pendingDeliveriesFrom, type DomainRow, type KeyRow } from "./repo.ts";
+import { activeKey, dueDomainIds, findByName, findDomain, liveKeys, liveKeysOf, pendingDeliveriesFrom, type DomainRow, type KeyRow } from "./repo.ts";
 
 export type { DomainStatus, DomainView } from "./model.ts";
 
@@ -78,7 +79,8 @@ export interface DomainService {
    * operator (no API key) may mark it verified without DNS (`verifiedOverride`).
    */
   add(actor: Actor, name: string, options?: Omit<CreateDomainInput, "name">): Promise<DomainView>;
-  list(actor: Actor): Promise<DomainView[]>;
+  /** Newest first, paged. */
+  list(actor: Actor, options?: PageOptions): Promise<{ object: "list"; has_more: boolean; data: DomainView[] }>;
   /** By id or name; 404 `not_found` otherwise. */
   get(actor: Actor, idOrName: string): Promise<DomainView>;
   /** Checks the domain's records now; a failed domain gets a fresh 72 h window. */
@@ -94,6 +96,8 @@ export interface DomainService {
   stop(): Promise<void>;
   /** The active key of the organisation's `domain`, or null when it has none (not an org domain). */
   signingIdentity(organizationId: string, domain: string): Promise<SigningIdentity | null>;
+  /** The name of the organisation's domain `idOrName` (404 when it has none), e.g. to restrict a key to it. */
+  nameOf(actor: Actor, idOrName: string): Promise<string>;
   /** The providers the organisation's `domain` names, in order (empty: the default; also for unknown domains). */
   providersOf(organizationId: string, domain: string | null): Promise<readonly string[]>;
   /** Throws unless `actor` may send with a From address on `domain` (lower-case punycode). */
@@ -364,12 +368,13 @@ export function createDomainService(deps: {
       return view(row, [key]);
     },
 
-    async list(actor) {
+    async list(actor, options = { limit: 100 }) {
       requireScope(actor, "domains:read");
-      const { organizationId } = actor;
-      const rows = await listDomains(db, organizationId);
+      const { page: rows, hasMore } = await pageById(domains.id, [eq(domains.organizationId, actor.organizationId)], options, (where, order, limit) =>
+        db.select().from(domains).where(where).orderBy(order).limit(limit),
+      );
       const keys = await liveKeysOf(db, rows.map((r) => r.id));
-      return rows.map((row) => view(row, keys.get(row.id) ?? []));
+      return { object: "list", has_more: hasMore, data: rows.map((row) => view(row, keys.get(row.id) ?? [])) };
     },
 
     async get(actor, idOrName) {
@@ -497,6 +502,10 @@ export function createDomainService(deps: {
       if (!row || !SENDABLE.has(row.status)) {
         throw new AppError("domain_not_verified", `The domain ${domain} is not verified. Add it and publish its DNS records, or send with a test key.`);
       }
+    },
+
+    async nameOf(actor, idOrName) {
+      return (await requireDomain(actor.organizationId, idOrName)).name;
     },
 
     async providersOf(organizationId, domain) {

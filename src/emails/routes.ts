@@ -6,7 +6,7 @@ import { Elysia, t } from "elysia";
 import type { Config } from "../config/schema.ts";
 import { AppError, validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readJsonBody } from "../http/body.ts";
+import { bodyLimits, readJsonBody, readJsonObject } from "../http/body.ts";
 import { idempotencyKeyParameter, jsonContent } from "../http/docs.ts";
 import { withIdempotency } from "../http/idempotent.ts";
 import { parseCursor, parseEnum, parseLimit } from "../http/query.ts";
@@ -52,6 +52,13 @@ export const SendEmailSchema = t.Object(
 );
 
 
+/** `x-batch-validation`: strict (the default, all or nothing) or permissive. */
+function batchValidation(header: string | null): "strict" | "permissive" {
+  const value = (header ?? "strict").trim().toLowerCase();
+  if (value === "strict" || value === "permissive") return value;
+  throw validationError([{ path: "x-batch-validation", message: 'must be "strict" or "permissive"' }]);
+}
+
 export function emailRoutes(deps: AuthDeps & { emails: EmailService; templates: TemplateService; idempotency: Idempotency; clock: Clock; config: Config }) {
   const { emails, templates, idempotency, clock, config } = deps;
   const limits = bodyLimits(config);
@@ -86,6 +93,7 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; templates: 
       "/v1/emails/batch",
       async ({ request, actor, set }) => {
         const body = await readJsonBody(request, limits);
+        const permissive = batchValidation(request.headers.get("x-batch-validation")) === "permissive";
         return withIdempotency(idempotency, request, actor, "emails.batch", body, set, (result) => result, async (claim) => {
           if (!Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON array of messages" }]);
           const inputs = [];
@@ -93,16 +101,32 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; templates: 
             try {
               inputs.push({ kind: "fields" as const, source: "api" as const, fields: await sendFields(templates, actor, item, context()) });
             } catch (error) {
-              if (error instanceof AppError && error.details) {
-                throw validationError(error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })));
-              }
-              throw error;
+              if (!(error instanceof AppError)) throw error;
+              if (permissive) inputs.push(error);
+              else if (error.details) throw validationError(error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })));
+              else throw error;
             }
           }
-          return emails.submitBatch(inputs, actor, { idempotency: claim });
+          return emails.submitBatch(inputs, actor, { idempotency: claim, permissive });
         });
       },
-      { parse: "none", detail: { summary: "Send up to 100 emails at once (all or nothing)", tags: ["Emails"], parameters: [idempotencyKeyParameter], requestBody: jsonContent(t.Array(SendEmailSchema)) } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Send up to 100 emails at once: all or nothing, or with x-batch-validation: permissive the valid ones, answering the others' errors by index",
+          tags: ["Emails"],
+          parameters: [idempotencyKeyParameter, { name: "x-batch-validation", in: "header", required: false, schema: { type: "string", enum: ["strict", "permissive"], default: "strict" } }],
+          requestBody: jsonContent(t.Array(SendEmailSchema)),
+        },
+      },
+    )
+    .patch(
+      "/v1/emails/:id",
+      async ({ request, actor, params }) => {
+        const body = await readJsonObject(request, limits, { known: ["scheduled_at"] });
+        return emails.reschedule(actor, requireId(params.id), body.scheduled_at);
+      },
+      { parse: "none", detail: { summary: "Reschedule a scheduled email", tags: ["Emails"], requestBody: jsonContent(t.Object({ scheduled_at: t.String({ format: "date-time" }) })) } },
     )
     .get(
       "/v1/emails",

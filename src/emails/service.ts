@@ -23,6 +23,7 @@ import type { SuppressionService } from "../suppressions/service.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest, type MessageDecorations } from "./compose.ts";
 import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, readRawMessage, singleFrom } from "./raw-message.ts";
+import { parseScheduledAt } from "./validate.ts";
 
 export interface EmailLimits {
   maxRecipients: number;
@@ -47,7 +48,17 @@ export interface ListOptions {
 export interface EmailService {
   submit(input: SubmitInput, actor: Actor, options?: SubmitOptions): Promise<{ id: string }>;
   /** All or nothing: every message is validated before any is stored. */
-  submitBatch(inputs: SubmitInput[], actor: Actor, options?: SubmitOptions): Promise<{ data: Array<{ id: string }> }>;
+  /**
+   * All or nothing; `permissive`: the valid messages are stored and the others answered as `errors` by index. An
+   * input may be the AppError its fields already failed with (the route's template rendering).
+   */
+  submitBatch(
+    inputs: Array<SubmitInput | AppError>,
+    actor: Actor,
+    options?: SubmitOptions & { permissive?: boolean },
+  ): Promise<{ data: Array<{ id: string }>; errors?: Array<{ index: number; message: string }> }>;
+  /** Moves a scheduled message to another time (ISO 8601, future, ≤ 30 days); 409 once it is no longer scheduled. */
+  reschedule(actor: Actor, id: string, scheduledAt: unknown): Promise<{ object: "email"; id: string }>;
   get(actor: Actor, id: string): Promise<EmailRecord>;
   list(actor: Actor, options: ListOptions): Promise<{ object: "list"; data: EmailSummary[]; has_more: boolean }>;
   raw(actor: Actor, id: string): Promise<{ raw: Buffer; messageId: string }>;
@@ -380,24 +391,29 @@ export function createEmailService(deps: {
         throw validationError([{ path: "", message: `a batch holds 1 to ${limits.maxBatchSize} messages` }]);
       }
       const prepared: PreparedMessage[] = [];
+      const errors: Array<{ index: number; message: string }> = [];
       for (const [i, input] of inputs.entries()) {
         try {
+          if (input instanceof AppError) throw input;
           prepared.push(await prepare(input, actor));
         } catch (error) {
-          if (error instanceof AppError && error.details) {
-            throw new AppError(error.name, error.message, { details: error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })) });
+          if (!(error instanceof AppError)) throw error;
+          // Permissive: the valid messages are sent and each refused one is named by its index (Resend's shape).
+          if (options.permissive) {
+            errors.push({ index: i, message: error.details?.length ? error.details.map((d) => `${d.path}: ${d.message}`).join("; ") : error.message });
+            continue;
           }
-          if (error instanceof AppError) throw new AppError(error.name, `Message ${i}: ${error.message}`);
-          throw error;
+          if (error.details) throw new AppError(error.name, error.message, { details: error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })) });
+          throw new AppError(error.name, `Message ${i}: ${error.message}`);
         }
       }
-      const response = { data: prepared.map((m) => ({ id: m.id })) };
+      const response = { data: prepared.map((m) => ({ id: m.id })), ...(options.permissive ? { errors } : {}) };
       await writer.write(async (tx) => {
         for (const message of prepared) await persist(tx, message);
         await notifyAtCommit(tx, DELIVERIES_DUE);
         if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
       });
-      deps.onAccepted(prepared.length);
+      if (prepared.length) deps.onAccepted(prepared.length);
       return response;
     },
 
@@ -436,6 +452,26 @@ export function createEmailService(deps: {
       const row = await ownEmail(actor, id);
       const content = (await first(db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, id))))!;
       return { raw: content.raw, messageId: row.messageId };
+    },
+
+    async reschedule(actor, id, scheduledAt) {
+      requireScope(actor, "emails:send");
+      await ownEmail(actor, id);
+      const at = parseScheduledAt(scheduledAt, clock.now());
+      if ("problem" in at) throw validationError([{ path: "scheduled_at", message: at.problem }]);
+      const refusal = await writer.write(async (tx): Promise<string | null> => {
+        const row = (await first(tx.select({ status: emails.status, organizationId: emails.organizationId }).from(emails).where(eq(emails.id, id))))!;
+        if (row.status !== "scheduled") return `Only scheduled emails can be rescheduled; this one is ${row.status}.`;
+        const now = clock.now();
+        const leased = await first(tx.select({ id: deliveries.id }).from(deliveries).where(and(eq(deliveries.emailId, id), gt(deliveries.leaseUntil, now))));
+        if (leased) return "This email is being sent and can no longer be rescheduled.";
+        await tx.update(emails).set({ scheduledAt: isoTime(at.time), updatedAt: isoTime(now) }).where(eq(emails.id, id));
+        await tx.update(deliveries).set({ nextAttemptAt: at.time, updatedAt: isoTime(now) }).where(and(eq(deliveries.emailId, id), eq(deliveries.status, "queued")));
+        await events.append(tx, { organizationId: row.organizationId, emailId: id, type: "email.scheduled", data: { scheduled_at: isoTime(at.time) } });
+        return null;
+      });
+      if (refusal) throw new AppError("conflict", refusal);
+      return { object: "email", id };
     },
 
     async cancel(actor, id) {

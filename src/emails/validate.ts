@@ -212,11 +212,9 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
 
   let scheduledAt: number | undefined;
   if (input.scheduled_at !== undefined && input.scheduled_at !== null) {
-    const parsed = typeof input.scheduled_at === "string" && /^\d{4}-\d{2}-\d{2}T/.test(input.scheduled_at) ? Date.parse(input.scheduled_at) : NaN;
-    if (Number.isNaN(parsed)) problem("scheduled_at", "must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00Z");
-    else if (parsed <= ctx.now) problem("scheduled_at", "must be in the future");
-    else if (parsed > ctx.now + MAX_SCHEDULE_AHEAD_MS) problem("scheduled_at", "must be at most 30 days ahead");
-    else scheduledAt = parsed;
+    const at = parseScheduledAt(input.scheduled_at, ctx.now);
+    if ("problem" in at) problem("scheduled_at", at.problem);
+    else scheduledAt = at.time;
   }
 
   let tracking: ComposedFields["tracking"];
@@ -246,4 +244,13 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
 
   if (details.length || !from) throw validationError(details);
   return { from, sender, to, cc, bcc, replyTo, subject, html, text, headers, attachments, tags, scheduledAt, tracking, unsubscribe };
+}
+
+/** A send time: an ISO 8601 date-time in the future, at most 30 days ahead (ms), or what is wrong with it. */
+export function parseScheduledAt(value: unknown, now: number): { time: number } | { problem: string } {
+  const parsed = typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(parsed)) return { problem: "must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00Z" };
+  if (parsed <= now) return { problem: "must be in the future" };
+  if (parsed > now + MAX_SCHEDULE_AHEAD_MS) return { problem: "must be at most 30 days ahead" };
+  return { time: parsed };
 }

@@ -34,7 +34,7 @@ export interface NewEvent {
  * builder for the bounces seen during delivery and those reported later by mail.
  */
 export function bounceData(type: "Permanent" | "Transient" | "Undetermined", subType: string, response: string) {
-  return { type, sub_type: subType, message: response, diagnostic_code: response };
+  return { type, subType, message: response, diagnostic_code: response };
 }
 
 export interface StoredEvent extends Required<Omit<NewEvent, "data">> {

@@ -20,3 +20,8 @@ export function parseEnum(name: string, raw: string | undefined, values: readonl
   if (!values.includes(raw)) throw validationError([{ path: name, message: `must be one of ${values.join(", ")}` }]);
   return raw;
 }
+
+/** A list's page: `limit` (1–100, default 20) and an `after` or `before` cursor. */
+export function parsePage(query: Record<string, string | undefined>): { limit: number; after?: string; before?: string } {
+  return { limit: parseLimit(query.limit), after: parseCursor("after", query.after), before: parseCursor("before", query.before) };
+}

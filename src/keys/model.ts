@@ -61,6 +61,11 @@ export interface CreatedApiKey extends ApiKeyView {
   key: string;
 }
 
+/** A new key as the API and the CLI answer it: Resend's `{id, token}` with the key's record. */
+export function createdKeyAnswer({ key, ...view }: CreatedApiKey): ApiKeyView & { token: string } {
+  return { ...view, token: key };
+}
+
 export interface CreateKeyInput {
   name: string;
   /** Scope names or preset names (`full_access`, `sending_access`). */

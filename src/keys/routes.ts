@@ -1,31 +1,65 @@
-/** HTTP routes for API keys: create (the key is in this one response), list, revoke. */
+/**
+ * HTTP routes for API keys, in Resend's shapes: create (201 `{id, token}`; the token is in this one response), list
+ * (active keys, paged), rename, revoke (`{object, id, deleted}`).
+ */
 import { Elysia, t } from "elysia";
+import type { DomainService } from "../domains/service.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
+import { parsePage } from "../http/query.ts";
+import { createdKeyAnswer } from "./model.ts";
 import { parseCreateKey } from "./validate.ts";
 
 const CreateKeySchema = t.Object(
   {
     name: t.String(),
-    scopes: t.Array(t.String(), { description: "Scope names, or the presets full_access / sending_access" }),
+    permission: t.Optional(t.Union([t.Literal("full_access"), t.Literal("sending_access")], { description: "Resend's presets (default full_access)" })),
+    domain_id: t.Optional(t.String({ description: "Restrict sending to this domain (id or name)" })),
+    scopes: t.Optional(t.Array(t.String(), { description: "Fine-grained scopes instead of permission" })),
     mode: t.Optional(t.Union([t.Literal("live"), t.Literal("test")])),
     domains: t.Optional(t.Array(t.String(), { description: "Restrict sending to these domains" })),
-    rate_limit_per_minute: t.Optional(t.Integer({ minimum: 1 })),
+    rate_limit: t.Optional(t.Integer({ minimum: 1, description: "Requests per minute for this key" })),
+    rate_limit_per_minute: t.Optional(t.Integer({ minimum: 1, description: "Earlier name of rate_limit" })),
   },
   { additionalProperties: false },
 );
 
 const KNOWN = Object.keys(CreateKeySchema.properties);
 
-export function keyRoutes(deps: AuthDeps) {
-  const { keys, config } = deps;
+export function keyRoutes(deps: AuthDeps & { domains: DomainService }) {
+  const { keys, domains, config } = deps;
+  const limits = bodyLimits(config);
   return new Elysia()
     .use(authenticated(deps))
-    .post("/v1/api-keys", async ({ request, actor }) => keys.create(actor, parseCreateKey(await readJsonObject(request, bodyLimits(config), { known: KNOWN }))), {
-      parse: "none",
-      detail: { summary: "Create an API key (the key is shown once)", tags: ["API keys"], requestBody: jsonContent(CreateKeySchema) },
+    .post(
+      "/v1/api-keys",
+      async ({ request, actor, set }) => {
+        const { domainId, ...input } = parseCreateKey(await readJsonObject(request, limits, { known: KNOWN }));
+        if (domainId !== undefined) input.domains = [...(input.domains ?? []), await domains.nameOf(actor, domainId)];
+        const created = await keys.create(actor, input);
+        set.status = 201;
+        return createdKeyAnswer(created);
+      },
+      { parse: "none", detail: { summary: "Create an API key (the token is shown once)", tags: ["API keys"], requestBody: jsonContent(CreateKeySchema) } },
+    )
+    .get("/v1/api-keys", ({ actor, query }) => keys.list(actor, { ...parsePage(query), includeRevoked: query.include_revoked === "true" }), {
+      detail: { summary: "List API keys, newest first (revoked ones with include_revoked=true)", tags: ["API keys"] },
     })
-    .get("/v1/api-keys", async ({ actor }) => ({ object: "list", data: await keys.list(actor) }), { detail: { summary: "List API keys", tags: ["API keys"] } })
-    .delete("/v1/api-keys/:id", ({ actor, params }) => keys.revoke(actor, params.id), { detail: { summary: "Revoke an API key", tags: ["API keys"] } });
+    .patch(
+      "/v1/api-keys/:id",
+      async ({ request, actor, params }) => {
+        const renamed = await keys.rename(actor, params.id, (await readJsonObject(request, limits, { known: ["name"] })).name);
+        return { object: "api_key", id: renamed.id };
+      },
+      { parse: "none", detail: { summary: "Rename an API key", tags: ["API keys"], requestBody: jsonContent(t.Object({ name: t.String() })) } },
+    )
+    .delete(
+      "/v1/api-keys/:id",
+      async ({ actor, params }) => {
+        const revoked = await keys.revoke(actor, params.id);
+        return { object: "api_key", id: revoked.id, deleted: true };
+      },
+      { detail: { summary: "Revoke an API key", tags: ["API keys"] } },
+    );
 }

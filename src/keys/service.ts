@@ -4,9 +4,10 @@
  * about 190 random bits, so a fast hash is the right tool (no password stretching needed).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { prepareAs } from "../db/prepared.ts";
 import type { apiKeys } from "../db/schema/index.ts";
+import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -57,7 +58,9 @@ export function resolveScopes(requested: string[]): Scope[] {
 export interface KeyService {
   /** A key of the actor's organisation; a test key may create test keys only. Defaults to the actor's mode. */
   create(actor: Actor, input: CreateKeyInput): Promise<CreatedApiKey>;
-  list(actor: Actor): Promise<ApiKeyView[]>;
+  /** Newest first; revoked keys only when `includeRevoked`. */
+  list(actor: Actor, options?: PageOptions & { includeRevoked?: boolean }): Promise<{ object: "list"; has_more: boolean; data: ApiKeyView[] }>;
+  rename(actor: Actor, id: string, name: unknown): Promise<ApiKeyView>;
   revoke(actor: Actor, id: string): Promise<ApiKeyView>;
   /** Resolves a presented key to its actor; throws 401 `unauthorized` for anything but a live, unrevoked key. */
   authenticate(presented: string): Promise<Actor>;
@@ -114,9 +117,28 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
       return { ...toView(row), key };
     },
 
-    async list(actor) {
+    async list(actor, options = { limit: 100 }) {
       requireScope(actor, "api_keys:read");
-      return (await db.select().from(apiKeys).where(eq(apiKeys.organizationId, actor.organizationId)).orderBy(desc(apiKeys.id))).map(toView);
+      const filters = [eq(apiKeys.organizationId, actor.organizationId), ...(options.includeRevoked ? [] : [isNull(apiKeys.revokedAt)])];
+      const { page, hasMore } = await pageById(apiKeys.id, filters, options, (where, order, limit) => db.select().from(apiKeys).where(where).orderBy(order).limit(limit));
+      return { object: "list", has_more: hasMore, data: page.map(toView) };
+    },
+
+    async rename(actor, id, name) {
+      requireScope(actor, "api_keys:write");
+      const trimmed = typeof name === "string" ? name.trim() : "";
+      if (!trimmed || trimmed.length > 100 || /[\r\n]/.test(trimmed)) throw validationError([{ path: "name", message: "name is required: 1 to 100 characters on one line" }]);
+      const row = isUuid(id)
+        ? await writer.write(async (tx) => {
+            const where = and(eq(apiKeys.id, id.toLowerCase()), eq(apiKeys.organizationId, actor.organizationId));
+            const existing = await first(tx.select().from(apiKeys).where(where));
+            if (!existing) return undefined;
+            await tx.update(apiKeys).set({ name: trimmed }).where(where);
+            return { ...existing, name: trimmed };
+          })
+        : undefined;
+      if (!row) throw new AppError("not_found", "API key not found.");
+      return toView(row);
     },
 
     async revoke(actor, id) {

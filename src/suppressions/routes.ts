@@ -1,35 +1,60 @@
-/** HTTP routes for the suppression list: list, add (origin manual), get, remove. */
+/**
+ * HTTP routes for the suppression list, in Resend's shapes: list (paged, newest first), add (origin manual), get
+ * and remove by id or address, and the batch add and remove.
+ */
 import { Elysia, t } from "elysia";
+import { validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
-import { parseLimit } from "../http/query.ts";
+import { parseEnum, parsePage } from "../http/query.ts";
 import type { SuppressionService } from "./service.ts";
 
 const AddSchema = t.Object({ email: t.String(), reason: t.Optional(t.String()) }, { additionalProperties: false });
+const BatchAddSchema = t.Object({ emails: t.Array(t.String()), reason: t.Optional(t.String()) }, { additionalProperties: false });
+const BatchRemoveSchema = t.Object({ emails: t.Optional(t.Array(t.String())), ids: t.Optional(t.Array(t.String())) }, { additionalProperties: false, description: "emails or ids" });
+const ORIGINS = ["bounce", "complaint", "unsubscribe", "manual"];
 
 export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionService }) {
   const { suppressions, config } = deps;
+  const limits = bodyLimits(config);
+  const tags = ["Suppressions"];
   return new Elysia()
     .use(authenticated(deps))
     .get(
       "/v1/suppressions",
-      async ({ actor, query }) => ({ object: "list", ...(await suppressions.list(actor, { limit: parseLimit(query.limit), after: query.after, search: query.search })) }),
-      { detail: { summary: "List suppressed addresses", tags: ["Suppressions"] } },
+      ({ actor, query }) => suppressions.list(actor, { ...parsePage(query), origin: parseEnum("origin", query.origin, ORIGINS), search: query.search }),
+      { detail: { summary: "List suppressed addresses, newest first (filters: origin, search)", tags } },
     )
     .post(
       "/v1/suppressions",
-      async ({ request, actor }) => suppressions.add(actor, await readJsonObject(request, bodyLimits(config), { known: Object.keys(AddSchema.properties) })),
-      { parse: "none", detail: { summary: "Suppress an address", tags: ["Suppressions"], requestBody: jsonContent(AddSchema) } },
+      async ({ request, actor }) => suppressions.add(actor, await readJsonObject(request, limits, { known: Object.keys(AddSchema.properties) })),
+      { parse: "none", detail: { summary: "Suppress an address", tags, requestBody: jsonContent(AddSchema) } },
     )
-    .get(
-      "/v1/suppressions/:email",
-      ({ actor, params }) => suppressions.get(actor, params.email),
-      { detail: { summary: "Look up a suppressed address", tags: ["Suppressions"] } },
+    .post(
+      "/v1/suppressions/batch/add",
+      async ({ request, actor }) => {
+        const body = await readJsonObject(request, limits, { known: Object.keys(BatchAddSchema.properties) });
+        return { data: await suppressions.addMany(actor, body.emails, body.reason) };
+      },
+      { parse: "none", detail: { summary: "Suppress several addresses (those already suppressed keep their entry)", tags, requestBody: jsonContent(BatchAddSchema) } },
     )
+    .post(
+      "/v1/suppressions/batch/remove",
+      async ({ request, actor }) => {
+        const body = await readJsonObject(request, limits, { known: Object.keys(BatchRemoveSchema.properties) });
+        if ((body.emails === undefined) === (body.ids === undefined)) throw validationError([{ path: "", message: "give emails or ids (one of them)" }]);
+        return { data: body.ids === undefined ? await suppressions.removeMany(actor, body.emails, "emails") : await suppressions.removeMany(actor, body.ids, "ids") };
+      },
+      { parse: "none", detail: { summary: "Remove several addresses, by address or by id", tags, requestBody: jsonContent(BatchRemoveSchema) } },
+    )
+    .get("/v1/suppressions/:id", ({ actor, params }) => suppressions.get(actor, params.id), { detail: { summary: "Look up a suppression by id or address", tags } })
     .delete(
-      "/v1/suppressions/:email",
-      ({ actor, params }) => suppressions.remove(actor, params.email),
-      { detail: { summary: "Remove an address from the suppression list", tags: ["Suppressions"] } },
+      "/v1/suppressions/:id",
+      async ({ actor, params }) => {
+        const removed = await suppressions.remove(actor, params.id);
+        return { object: "suppression", id: removed.id, email: removed.email, deleted: true };
+      },
+      { detail: { summary: "Remove a suppression, by id or address", tags } },
     );
 }

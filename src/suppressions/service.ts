@@ -3,7 +3,8 @@
  * Invariant: addresses are keyed lower-case; adding an existing one keeps the first entry (its origin is the
  * reason mail stopped); every add and remove appends a `suppression.*` event.
  */
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { pageById, type PageOptions } from "../db/pages.ts";
 import { inJsonArray } from "../db/dialect.ts";
 import { prepareAs } from "../db/prepared.ts";
 import type { suppressions } from "../db/schema/index.ts";
@@ -14,11 +15,16 @@ import { requireScope } from "../keys/service.ts";
 import type { EventLog } from "../events/service.ts";
 import { addressKey, normalizeAddress } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
+import { isUuid, newId } from "../lib/ids.ts";
+
+/** Addresses per batch add or remove. */
+const MAX_BATCH = 1000;
 
 export type SuppressionOrigin = "bounce" | "complaint" | "unsubscribe" | "manual";
 
 export interface SuppressionView {
   object: "suppression";
+  id: string;
   email: string;
   origin: SuppressionOrigin;
   source_id: string | null;
@@ -29,6 +35,7 @@ export interface SuppressionView {
 type Row = typeof suppressions.$inferSelect;
 const toView = (row: Row): SuppressionView => ({
   object: "suppression",
+  id: row.id!,
   email: row.email,
   origin: row.origin,
   source_id: row.sourceId ?? null,
@@ -55,9 +62,15 @@ export interface SuppressionService {
   /** Adds inside the caller's transaction (bounce and complaint handling); returns false when already present. */
   addInTransaction(tx: Db, organizationId: string, entry: AddSuppression): Promise<boolean>;
   add(actor: Actor, input: ManualSuppression): Promise<SuppressionView>;
-  get(actor: Actor, email: string): Promise<SuppressionView>;
-  remove(actor: Actor, email: string): Promise<SuppressionView>;
-  list(actor: Actor, options: { limit: number; after?: string; search?: string }): Promise<{ data: SuppressionView[]; has_more: boolean }>;
+  /** Adds every address not yet suppressed (by hand); answers each address's entry, new or existing. */
+  addMany(actor: Actor, emails: unknown, reason?: unknown): Promise<SuppressionView[]>;
+  /** By id or address. */
+  get(actor: Actor, idOrEmail: string): Promise<SuppressionView>;
+  remove(actor: Actor, idOrEmail: string): Promise<SuppressionView>;
+  /** Removes each id or address that is suppressed; answers each one given, with whether it was. */
+  removeMany(actor: Actor, idsOrEmails: unknown, path: string): Promise<Array<{ object: "suppression"; id: string | null; email: string | null; deleted: boolean }>>;
+  /** Newest first, paged; `origin` and an address substring (`search`) filter. */
+  list(actor: Actor, options: PageOptions & { origin?: string; search?: string }): Promise<{ object: "list"; data: SuppressionView[]; has_more: boolean }>;
 }
 
 function keyOf(email: string): string {
@@ -76,14 +89,35 @@ export function createSuppressionService(deps: { db: Db; writer: Writer; clock: 
     .where(and(eq(suppressions.organizationId, sql.placeholder("organizationId")), inJsonArray(db, suppressions.email, sql.placeholder("emails")))));
   const find = (tx: Db, organizationId: string, email: string) =>
     first(tx.select().from(suppressions).where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.email, email))));
+  /** An id (a UUID) or an address; an address that does not parse is a 400 naming `email`. */
+  const findEntry = (tx: Db, organizationId: string, idOrEmail: string) =>
+    isUuid(idOrEmail)
+      ? first(tx.select().from(suppressions).where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.id, idOrEmail.toLowerCase()))))
+      : find(tx, organizationId, keyOf(idOrEmail));
+  const notSuppressed = () => new AppError("not_found", "That address is not suppressed.");
+  const stringList = (value: unknown, path: string): string[] => {
+    if (!Array.isArray(value) || value.length === 0 || value.length > MAX_BATCH || value.some((item) => typeof item !== "string")) {
+      throw validationError([{ path, message: `must be a list of 1 to ${MAX_BATCH} strings` }]);
+    }
+    return value as string[];
+  };
+  const checkReason = (reason: unknown) => {
+    if (reason != null && (typeof reason !== "string" || reason.length > 1000)) throw validationError([{ path: "reason", message: "reason must be a string of at most 1000 characters" }]);
+    return (reason as string | null | undefined) ?? null;
+  };
 
   const addInTransaction: SuppressionService["addInTransaction"] = async (tx, organizationId, entry) => {
     const email = addressKey(entry.email);
     if (await find(tx, organizationId, email)) return false;
-    const row: Row = { organizationId, email, origin: entry.origin, sourceId: entry.sourceId ?? null, reason: entry.reason ?? null, createdAt: isoTime(clock.now()) };
+    const row: Row = { organizationId, id: newId(), email, origin: entry.origin, sourceId: entry.sourceId ?? null, reason: entry.reason ?? null, createdAt: isoTime(clock.now()) };
     await tx.insert(suppressions).values(row);
     await events.append(tx, { organizationId, type: "suppression.added", data: { email, origin: row.origin, source_id: row.sourceId, reason: row.reason } });
     return true;
+  };
+
+  const removeRow = async (tx: Db, row: Row) => {
+    await tx.delete(suppressions).where(and(eq(suppressions.organizationId, row.organizationId), eq(suppressions.email, row.email)));
+    await events.append(tx, { organizationId: row.organizationId, type: "suppression.removed", data: { email: row.email, origin: row.origin } });
   };
 
   return {
@@ -99,10 +133,8 @@ export function createSuppressionService(deps: { db: Db; writer: Writer; clock: 
       requireScope(actor, "suppressions:write");
       if (typeof input.email !== "string") throw validationError([{ path: "email", message: "is required" }]);
       const email = keyOf(input.email);
-      if (input.reason != null && (typeof input.reason !== "string" || input.reason.length > 1000))
-        throw validationError([{ path: "reason", message: "reason must be a string of at most 1000 characters" }]);
       const { organizationId } = actor;
-      const entry: AddSuppression = { email, origin: "manual", reason: (input.reason as string | null | undefined) ?? null };
+      const entry: AddSuppression = { email, origin: "manual", reason: checkReason(input.reason) };
       const row = await writer.write(async (tx) => {
         if (!(await addInTransaction(tx, organizationId, entry))) throw new AppError("conflict", `${email} is already suppressed.`);
         return (await find(tx, organizationId, email))!;
@@ -110,35 +142,69 @@ export function createSuppressionService(deps: { db: Db; writer: Writer; clock: 
       return toView(row);
     },
 
-    async get(actor, email) {
+    async addMany(actor, emails, reason) {
+      requireScope(actor, "suppressions:write");
+      const keys = stringList(emails, "emails").map((email, i) => {
+        try {
+          return keyOf(email);
+        } catch {
+          throw validationError([{ path: `emails.${i}`, message: "is not an email address" }]);
+        }
+      });
+      const { organizationId } = actor;
+      const why = checkReason(reason);
+      const rows = await writer.write(async (tx) => {
+        const added: Row[] = [];
+        for (const email of keys) {
+          await addInTransaction(tx, organizationId, { email, origin: "manual", reason: why });
+          added.push((await find(tx, organizationId, email))!);
+        }
+        return added;
+      });
+      return rows.map(toView);
+    },
+
+    async get(actor, idOrEmail) {
       requireScope(actor, "suppressions:read");
-      const row = await find(db, actor.organizationId, keyOf(email));
-      if (!row) throw new AppError("not_found", "That address is not suppressed.");
+      const row = await findEntry(db, actor.organizationId, idOrEmail);
+      if (!row) throw notSuppressed();
       return toView(row);
     },
 
-    async remove(actor, email) {
+    async remove(actor, idOrEmail) {
       requireScope(actor, "suppressions:write");
       const { organizationId } = actor;
-      const key = keyOf(email);
       const row = await writer.write(async (tx) => {
-        const existing = await find(tx, organizationId, key);
-        if (!existing) return undefined;
-        await tx.delete(suppressions).where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.email, key)));
-        await events.append(tx, { organizationId, type: "suppression.removed", data: { email: key, origin: existing.origin } });
+        const existing = await findEntry(tx, organizationId, idOrEmail);
+        if (existing) await removeRow(tx, existing);
         return existing;
       });
-      if (!row) throw new AppError("not_found", "That address is not suppressed.");
+      if (!row) throw notSuppressed();
       return toView(row);
     },
 
-    async list(actor, { limit, after, search }) {
+    async removeMany(actor, idsOrEmails, path) {
+      requireScope(actor, "suppressions:write");
+      const given = stringList(idsOrEmails, path);
+      const { organizationId } = actor;
+      return writer.write(async (tx) => {
+        const results = [];
+        for (const value of given) {
+          const existing = await findEntry(tx, organizationId, value);
+          if (existing) await removeRow(tx, existing);
+          results.push({ object: "suppression" as const, id: existing?.id ?? (isUuid(value) ? value.toLowerCase() : null), email: existing?.email ?? (isUuid(value) ? null : value), deleted: !!existing });
+        }
+        return results;
+      });
+    },
+
+    async list(actor, options) {
       requireScope(actor, "suppressions:read");
-      const conditions = [eq(suppressions.organizationId, actor.organizationId)];
-      if (after) conditions.push(gt(suppressions.email, after.toLowerCase()));
-      if (search) conditions.push(sql`${suppressions.email} LIKE ${`%${search.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`} ESCAPE '\\'`);
-      const rows = await db.select().from(suppressions).where(and(...conditions)).orderBy(asc(suppressions.email)).limit(limit + 1);
-      return { data: rows.slice(0, limit).map(toView), has_more: rows.length > limit };
+      const filters = [eq(suppressions.organizationId, actor.organizationId)];
+      if (options.origin) filters.push(eq(suppressions.origin, options.origin as SuppressionOrigin));
+      if (options.search) filters.push(sql`${suppressions.email} LIKE ${`%${options.search.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`} ESCAPE '\\'`);
+      const { page, hasMore } = await pageById(suppressions.id, filters, options, (where, order, limit) => db.select().from(suppressions).where(where).orderBy(order).limit(limit));
+      return { object: "list", data: page.map(toView), has_more: hasMore };
     },
   };
 }

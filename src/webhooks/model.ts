@@ -1,7 +1,10 @@
 /** Webhooks: the public records of endpoints, deliveries and attempts, and the payload every receiver gets (DESIGN §7). */
 import type { EventType } from "../events/model.ts";
 
+/** How a delivery is stored. */
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
+/** Resend's status of a webhook event: pending (not tried yet), attempting (retrying), success, failed (gave up). */
+export type WebhookEventStatus = "pending" | "attempting" | "success" | "failed";
 
 export interface WebhookView {
   object: "webhook";
@@ -22,26 +25,28 @@ export interface WebhookWithSecret extends WebhookView {
   signing_secret: string;
 }
 
+/** An attempt in Resend's shape (`http_status_code`, `response`, `sent_at`) with Mailroom's error and duration. */
 export interface AttemptView {
   object: "webhook_attempt";
   id: string;
-  attempted_at: string;
+  sent_at: string;
   /** Null when no HTTP answer came (timeout, refused connection, refused address). */
-  status_code: number | null;
+  http_status_code: number | null;
   /** The first 1 KB of the response body. */
-  response_body: string | null;
+  response: string | null;
   error: string | null;
   duration_ms: number;
 }
 
+/** One event sent (or to be sent) to one endpoint: Resend's webhook event, with Mailroom's delivery details. */
 export interface DeliveryView {
-  object: "webhook_delivery";
+  object: "webhook_event";
   /** The `webhook-id` header of every attempt of this delivery. */
   id: string;
   webhook_id: string;
   event_id: string | null;
   type: string;
-  status: DeliveryStatus;
+  status: WebhookEventStatus;
   attempt_count: number;
   next_attempt_at: string | null;
   last_attempt_at: string | null;

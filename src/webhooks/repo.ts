@@ -1,12 +1,13 @@
 /** Queries and row mappers of the webhook tables; no rules (those live in service.ts and dispatcher.ts). */
-import { and, desc, eq, gt, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, lte, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { inJsonArray, lockedForClaim } from "../db/dialect.ts";
+import { pageById, type PageOptions } from "../db/pages.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
 import type { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema/index.ts";
 import { first, tablesOf, type Db } from "../db/store.ts";
 import type { EventType } from "../events/model.ts";
 import { isoTime } from "../lib/clock.ts";
-import type { AttemptView, DeliveryDetail, DeliveryStatus, DeliveryView, WebhookView } from "./model.ts";
+import type { AttemptView, DeliveryDetail, DeliveryView, WebhookEventStatus, WebhookView } from "./model.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -25,13 +26,31 @@ export const toWebhookView = (row: EndpointRow): WebhookView => ({
   updated_at: row.updatedAt,
 });
 
+/** The stored status as Resend names it: a pending delivery already tried is `attempting`. */
+export const eventStatus = (status: string, attemptCount: number): WebhookEventStatus =>
+  status === "succeeded" ? "success" : status === "failed" ? "failed" : attemptCount > 0 ? "attempting" : "pending";
+
+/** Resend's status filter as stored statuses and attempt counts. */
+export function eventStatusCondition(table: { status: AnyColumn; attemptCount: AnyColumn }, status: WebhookEventStatus): SQL {
+  switch (status) {
+    case "success":
+      return eq(table.status, "succeeded");
+    case "failed":
+      return eq(table.status, "failed");
+    case "pending":
+      return and(eq(table.status, "pending"), eq(table.attemptCount, 0))!;
+    case "attempting":
+      return and(eq(table.status, "pending"), gt(table.attemptCount, 0))!;
+  }
+}
+
 export const toDeliveryView = (row: DeliveryRow): DeliveryView => ({
-  object: "webhook_delivery",
+  object: "webhook_event",
   id: row.id,
   webhook_id: row.endpointId,
   event_id: row.eventId ?? null,
   type: row.eventType,
-  status: row.status,
+  status: eventStatus(row.status, row.attemptCount),
   attempt_count: row.attemptCount,
   next_attempt_at: row.status === "pending" && row.nextAttemptAt !== null ? isoTime(row.nextAttemptAt) : null,
   last_attempt_at: row.lastAttemptAt ?? null,
@@ -43,9 +62,9 @@ export const toDeliveryView = (row: DeliveryRow): DeliveryView => ({
 export const toAttemptView = (row: AttemptRow): AttemptView => ({
   object: "webhook_attempt",
   id: row.id,
-  attempted_at: row.attemptedAt,
-  status_code: row.statusCode ?? null,
-  response_body: row.responseBody ?? null,
+  sent_at: row.attemptedAt,
+  http_status_code: row.statusCode ?? null,
+  response: row.responseBody ?? null,
   error: row.error ?? null,
   duration_ms: row.durationMs,
 });
@@ -55,18 +74,20 @@ export async function findEndpoint(db: Db, organizationId: string, id: string): 
   return first(db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId))));
 }
 
-export async function listDeliveries(db: Db, endpointId: string, options: { limit: number; after?: string; status?: DeliveryStatus }) {
+export async function listDeliveries(db: Db, endpointId: string, options: PageOptions & { status?: WebhookEventStatus }) {
   const { webhookDeliveries } = tablesOf(db);
-  const conditions: SQL[] = [eq(webhookDeliveries.endpointId, endpointId)];
-  if (options.after) conditions.push(lt(webhookDeliveries.id, options.after));
-  if (options.status) conditions.push(eq(webhookDeliveries.status, options.status));
-  const rows = await db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(...conditions))
-    .orderBy(desc(webhookDeliveries.id))
-    .limit(options.limit + 1);
-  return { data: rows.slice(0, options.limit).map(toDeliveryView), has_more: rows.length > options.limit };
+  const filters: SQL[] = [eq(webhookDeliveries.endpointId, endpointId), ...(options.status ? [eventStatusCondition(webhookDeliveries, options.status)] : [])];
+  const { page, hasMore } = await pageById(webhookDeliveries.id, filters, options, (where, order, limit) => db.select().from(webhookDeliveries).where(where).orderBy(order).limit(limit));
+  return { data: page.map(toDeliveryView), has_more: hasMore };
+}
+
+/** A delivery's attempts, newest first (Resend's attempts list). */
+export async function listAttempts(db: Db, deliveryId: string, options: PageOptions) {
+  const { webhookAttempts } = tablesOf(db);
+  const { page, hasMore } = await pageById(webhookAttempts.id, [eq(webhookAttempts.deliveryId, deliveryId)], options, (where, order, limit) =>
+    db.select().from(webhookAttempts).where(where).orderBy(order).limit(limit),
+  );
+  return { data: page.map(toAttemptView), has_more: hasMore };
 }
 
 export async function findDelivery(db: Db, endpointId: string, deliveryId: string): Promise<DeliveryRow | undefined> {

@@ -1,12 +1,15 @@
-/** HTTP routes for webhooks (DESIGN §7): endpoints, secret rotation, test events, deliveries and replays. */
+/**
+ * HTTP routes for webhooks on Resend's paths (DESIGN §7): endpoints, signing-secret rotation, test events, the
+ * events sent to an endpoint with their attempts, and replays.
+ */
 import { Elysia, t } from "elysia";
 import { AppError, validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
-import { parseCursor, parseEnum, parseLimit } from "../http/query.ts";
+import { parseEnum, parsePage } from "../http/query.ts";
 import { isUuid } from "../lib/ids.ts";
-import type { DeliveryStatus } from "./model.ts";
+import type { WebhookEventStatus } from "./model.ts";
 import type { WebhookService } from "./service.ts";
 
 const CreateSchema = t.Object(
@@ -28,15 +31,15 @@ const UpdateSchema = t.Object(
 );
 const TestSchema = t.Object({ type: t.Optional(t.String({ description: "Event type of the sample (default email.sent)" })) }, { additionalProperties: false });
 
-const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+const EVENT_STATUSES = ["pending", "attempting", "success", "failed"] as const;
 
 
 const webhookId = (id: string) => {
   if (!isUuid(id)) throw new AppError("not_found", "Webhook not found.");
   return id.toLowerCase();
 };
-const deliveryId = (id: string) => {
-  if (!isUuid(id)) throw new AppError("not_found", "Webhook delivery not found.");
+const eventId = (id: string) => {
+  if (!isUuid(id)) throw new AppError("not_found", "Webhook event not found.");
   return id.toLowerCase();
 };
 
@@ -54,7 +57,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
       },
       { parse: "none", detail: { summary: "Register an endpoint (the signing secret is shown in this answer only)", tags, requestBody: jsonContent(CreateSchema) } },
     )
-    .get("/v1/webhooks", ({ actor }) => webhooks.list(actor), { detail: { summary: "List endpoints", tags } })
+    .get("/v1/webhooks", ({ actor, query }) => webhooks.list(actor, parsePage(query)), { detail: { summary: "List endpoints, newest first", tags } })
     .get("/v1/webhooks/:id", ({ actor, params }) => webhooks.get(actor, webhookId(params.id)), { detail: { summary: "Get an endpoint", tags } })
     .patch(
       "/v1/webhooks/:id",
@@ -65,7 +68,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
       { parse: "none", detail: { summary: "Change an endpoint's URL, events or description; enable or disable it", tags, requestBody: jsonContent(UpdateSchema) } },
     )
     .delete("/v1/webhooks/:id", ({ actor, params }) => webhooks.remove(actor, webhookId(params.id)), { detail: { summary: "Delete an endpoint and its delivery log", tags } })
-    .post("/v1/webhooks/:id/rotate-secret", ({ actor, params }) => webhooks.rotateSecret(actor, webhookId(params.id)), {
+    .post("/v1/webhooks/:id/signing-secret/rotate", ({ actor, params }) => webhooks.rotateSecret(actor, webhookId(params.id)), {
       detail: { summary: "Rotate the signing secret (the old one keeps signing for 24 h)", tags },
     })
     .post(
@@ -78,22 +81,26 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
       { parse: "none", detail: { summary: "Send a sample event to the endpoint", tags, requestBody: jsonContent(TestSchema) } },
     )
     .get(
-      "/v1/webhooks/:id/deliveries",
+      "/v1/webhooks/:id/events",
       ({ actor, params, query }) =>
         webhooks.listDeliveries(actor, webhookId(params.id), {
-          limit: parseLimit(query.limit),
-          after: parseCursor("after", query.after),
-          status: parseEnum("status", query.status, DELIVERY_STATUSES) as DeliveryStatus | undefined,
+          ...parsePage(query),
+          status: parseEnum("status", query.status, EVENT_STATUSES) as WebhookEventStatus | undefined,
         }),
-      { detail: { summary: "List deliveries to the endpoint, newest first", tags } },
+      { detail: { summary: "List the events sent to the endpoint, newest first", tags } },
     )
-    .get("/v1/webhooks/:id/deliveries/:delivery_id", ({ actor, params }) => webhooks.getDelivery(actor, webhookId(params.id), deliveryId(params.delivery_id)), {
-      detail: { summary: "A delivery with its payload and every attempt (status, first 1 KB of the answer, duration)", tags },
+    .get("/v1/webhooks/:id/events/:event_id", ({ actor, params }) => webhooks.getDelivery(actor, webhookId(params.id), eventId(params.event_id)), {
+      detail: { summary: "An event with its payload and every attempt (status, first 1 KB of the answer, duration)", tags },
     })
-    .post("/v1/webhooks/:id/deliveries/:delivery_id/replay", ({ actor, params }) => webhooks.replay(actor, webhookId(params.id), deliveryId(params.delivery_id)), {
-      detail: { summary: "Send a delivery again (same webhook-id)", tags },
+    .get(
+      "/v1/webhooks/:id/events/:event_id/attempts",
+      ({ actor, params, query }) => webhooks.listAttempts(actor, webhookId(params.id), eventId(params.event_id), parsePage(query)),
+      { detail: { summary: "The attempts of an event, newest first", tags } },
+    )
+    .post("/v1/webhooks/:id/events/:event_id/replay", ({ actor, params }) => webhooks.replay(actor, webhookId(params.id), eventId(params.event_id)), {
+      detail: { summary: "Send an event again (same webhook-id)", tags },
     })
     .post("/v1/webhooks/:id/replay", ({ actor, params }) => webhooks.replayFailed(actor, webhookId(params.id)), {
-      detail: { summary: "Send every failed delivery of the endpoint again", tags },
+      detail: { summary: "Send every failed event of the endpoint again", tags },
     });
 }

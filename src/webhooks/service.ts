@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { lockedAgainstChange, notifyAtCommit } from "../db/dialect.ts";
+import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { WEBHOOKS_DUE } from "../queue/channels.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
@@ -22,11 +23,12 @@ import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { SecretBox } from "../lib/secrets.ts";
 import { EndpointRefused, type EndpointGuard } from "../lib/endpoint-guard.ts";
-import type { CreateWebhookInput, DeliveryDetail, DeliveryStatus, DeliveryView, UpdateWebhookInput, WebhookPayload, WebhookView, WebhookWithSecret } from "./model.ts";
+import type { AttemptView, CreateWebhookInput, DeliveryDetail, DeliveryView, UpdateWebhookInput, WebhookEventStatus, WebhookPayload, WebhookView, WebhookWithSecret } from "./model.ts";
 import {
   deliveryDetail,
   findDelivery,
   findEndpoint,
+  listAttempts,
   listDeliveries,
   outboxStatements,
   toDeliveryView,
@@ -47,7 +49,8 @@ export interface WebhookService {
    * transaction (an event-log listener: both commit, or neither).
    */
   fanOut(tx: Db, event: StoredEvent): Promise<void>;
-  list(actor: Actor): Promise<{ object: "list"; data: WebhookView[] }>;
+  /** Newest first, paged. */
+  list(actor: Actor, options?: PageOptions): Promise<{ object: "list"; has_more: boolean; data: WebhookView[] }>;
   get(actor: Actor, id: string): Promise<WebhookView>;
   update(actor: Actor, id: string, input: UpdateWebhookInput): Promise<WebhookView>;
   remove(actor: Actor, id: string): Promise<{ object: "webhook"; id: string; deleted: true }>;
@@ -55,7 +58,9 @@ export interface WebhookService {
   rotateSecret(actor: Actor, id: string): Promise<WebhookWithSecret>;
   /** Queues a sample event of `type` for this endpoint, signed and retried like any other. */
   sendTest(actor: Actor, id: string, type?: string): Promise<DeliveryView>;
-  listDeliveries(actor: Actor, id: string, options: { limit: number; after?: string; status?: DeliveryStatus }): Promise<{ object: "list"; data: DeliveryView[]; has_more: boolean }>;
+  listDeliveries(actor: Actor, id: string, options: PageOptions & { status?: WebhookEventStatus }): Promise<{ object: "list"; data: DeliveryView[]; has_more: boolean }>;
+  /** The attempts of one delivery, newest first. */
+  listAttempts(actor: Actor, id: string, deliveryId: string, options: PageOptions): Promise<{ object: "list"; data: AttemptView[]; has_more: boolean }>;
   getDelivery(actor: Actor, id: string, deliveryId: string): Promise<DeliveryDetail>;
   /** Sends a delivery again from the start of the retry schedule, with the same `webhook-id` and body. */
   replay(actor: Actor, id: string, deliveryId: string): Promise<DeliveryView>;
@@ -68,6 +73,9 @@ export function newSigningSecret(): string {
 }
 
 /** The payload of an event: `email.*` events carry the message's fields, then what the event itself recorded. */
+/** Tags as Resend's payloads carry them: an object of name → value (a repeated name keeps its last value). */
+const tagObject = (tags: ReadonlyArray<{ name: string; value: string }>) => Object.fromEntries(tags.map((tag) => [tag.name, tag.value]));
+
 export async function buildPayload(tx: Db, event: StoredEvent): Promise<WebhookPayload> {
   let data: Record<string, unknown> = { ...event.data };
   // A received message's event carries its own data (Resend's received-email shape); its email_id is the received one.
@@ -76,7 +84,7 @@ export async function buildPayload(tx: Db, event: StoredEvent): Promise<WebhookP
     data = {
       ...data,
       email_id: event.emailId,
-      ...(email && { message_id: email.messageId, from: email.from, to: email.to, cc: email.cc, subject: email.subject, tags: email.tags, ...(email.templateId && { template_id: email.templateId }) }),
+      ...(email && { message_id: email.messageId, from: email.from, to: email.to, cc: email.cc, subject: email.subject, tags: tagObject(email.tags), ...(email.templateId && { template_id: email.templateId }) }),
       recipient: event.recipient ?? null,
     };
   }
@@ -92,11 +100,11 @@ function samplePayload(type: EventType, createdAt: string): WebhookPayload {
         to: ["recipient@example.org"],
         cc: [],
         subject: "Mailroom test event",
-        tags: [],
+        tags: {},
         recipient: "recipient@example.org",
       }
     : {};
-  if (type === "email.bounced") data.bounce = { type: "Permanent", sub_type: "General", message: "550 5.1.1 User unknown", diagnostic_code: "550 5.1.1 User unknown" };
+  if (type === "email.bounced") data.bounce = { type: "Permanent", subType: "General", message: "550 5.1.1 User unknown", diagnostic_code: "550 5.1.1 User unknown" };
   if (type === "email.received") {
     return {
       type,
@@ -249,10 +257,12 @@ export function createWebhookService(deps: {
       return withSecret(row, secret);
     },
 
-    async list(actor) {
+    async list(actor, options = { limit: 100 }) {
       requireScope(actor, "webhooks:read");
-      const rows = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, actor.organizationId)).orderBy(webhookEndpoints.id);
-      return { object: "list", data: rows.map(toWebhookView) };
+      const { page, hasMore } = await pageById(webhookEndpoints.id, [eq(webhookEndpoints.organizationId, actor.organizationId)], options, (where, order, limit) =>
+        db.select().from(webhookEndpoints).where(where).orderBy(order).limit(limit),
+      );
+      return { object: "list", has_more: hasMore, data: page.map(toWebhookView) };
     },
 
     async get(actor, id) {
@@ -342,11 +352,18 @@ export function createWebhookService(deps: {
       return { object: "list", ...(await listDeliveries(db, id, options)) };
     },
 
+    async listAttempts(actor, id, deliveryId, options) {
+      requireScope(actor, "webhooks:read");
+      await own(actor, id);
+      if (!(await findDelivery(db, id, deliveryId))) throw new AppError("not_found", "Webhook event not found.");
+      return { object: "list", ...(await listAttempts(db, deliveryId, options)) };
+    },
+
     async getDelivery(actor, id, deliveryId) {
       requireScope(actor, "webhooks:read");
       await own(actor, id);
       const row = await findDelivery(db, id, deliveryId);
-      if (!row) throw new AppError("not_found", "Webhook delivery not found.");
+      if (!row) throw new AppError("not_found", "Webhook event not found.");
       return deliveryDetail(db, row);
     },
 
@@ -354,13 +371,13 @@ export function createWebhookService(deps: {
       requireScope(actor, "webhooks:write");
       await own(actor, id);
       const row = await findDelivery(db, id, deliveryId);
-      if (!row) throw new AppError("not_found", "Webhook delivery not found.");
+      if (!row) throw new AppError("not_found", "Webhook event not found.");
       if (row.status === "pending") throw new AppError("conflict", "This delivery is still being attempted; replay it once it has succeeded or failed.");
       const replayed = await writer.write(async (tx) => {
         await replayRows(tx, and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, id)));
         return findDelivery(tx, id, deliveryId);
       });
-      if (!replayed) throw new AppError("not_found", "Webhook delivery not found.");
+      if (!replayed) throw new AppError("not_found", "Webhook event not found.");
       deps.wake();
       return toDeliveryView(replayed);
     },

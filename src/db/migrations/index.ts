@@ -12,6 +12,7 @@ import sharedState, { postgres as sharedStatePg } from "./0005_shared_state.ts";
 import receivedEmails, { postgres as receivedEmailsPg } from "./0006_received_emails.ts";
 import templates, { postgres as templatesPg } from "./0007_templates.ts";
 import providers, { postgres as providersPg } from "./0008_providers.ts";
+import suppressionIds, { postgres as suppressionIdsPg } from "./0009_suppression_ids.ts";
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 6, name: "received_emails", sqlite: receivedEmails, postgres: receivedEmailsPg },
   { version: 7, name: "templates", sqlite: templates, postgres: templatesPg },
   { version: 8, name: "providers", sqlite: providers, postgres: providersPg },
+  { version: 9, name: "suppression_ids", sqlite: suppressionIds, postgres: suppressionIdsPg },
 ];

@@ -131,6 +131,7 @@ export const suppressions = pgTable(
   "suppressions",
   {
     organizationId: text("organization_id").notNull(),
+    id: text("id"),
     email: text("email").notNull(),
     origin: text("origin", { enum: ["bounce", "complaint", "unsubscribe", "manual"] }).notNull(),
     sourceId: text("source_id"),

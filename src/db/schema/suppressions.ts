@@ -4,6 +4,8 @@ export const suppressions = sqliteTable(
   "suppressions",
   {
     organizationId: text("organization_id").notNull(),
+    /** Always set (migration 9 explains why the column is nullable). */
+    id: text("id"),
     email: text("email").notNull(),
     origin: text("origin", { enum: ["bounce", "complaint", "unsubscribe", "manual"] }).notNull(),
     sourceId: text("source_id"),

@@ -1,0 +1,201 @@
+/**
+ * The official Resend Node SDK, unchanged, against the built executable (DESIGN §0): every SDK operation Mailroom
+ * has, driven as a user switching base URLs would — emails (send with attachments and tags, get, list, reschedule,
+ * cancel, batch strict and permissive), domains, API keys, webhooks with their events, attempts, replays and secret
+ * rotation, and suppressions with the batch calls. Each answer is checked for the fields the SDK's types promise.
+ * Templates and receiving have their own SDK tests (e2e-templates, resend-receiving).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { Resend } from "resend";
+import { tempDir } from "./helpers/app.ts";
+import { runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
+import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
+
+const dataDir = tempDir("mailroom-resend-sdk-");
+let server: MailroomProcess | undefined;
+let smtp: SmtpDouble | undefined;
+let hooks: WebhookReceiver | undefined;
+let resend: Resend;
+
+beforeAll(async () => {
+  smtp = await startSmtpDouble();
+  hooks = await startWebhookReceiver();
+  const env = {
+    MAILROOM_DATA_DIR: dataDir,
+    MAILROOM_HTTP_PORT: "0",
+    MAILROOM_DNS_SERVERS: "127.0.0.1:1",
+    MAILROOM_DELIVERY_DEFAULT_PROVIDER: "smtp",
+    MAILROOM_SMARTHOST_HOST: "127.0.0.1",
+    MAILROOM_SMARTHOST_PORT: String(smtp.port),
+    MAILROOM_SMARTHOST_SECURITY: "none",
+    MAILROOM_DELIVERY_POLL_INTERVAL: "100ms",
+    MAILROOM_WEBHOOKS_POLL_INTERVAL: "100ms",
+    MAILROOM_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
+    MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "100000",
+    MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "100000",
+  };
+  const { token } = JSON.parse(await runCli(["keys", "create", "--name", "resend-sdk", "--scope", "full_access", "--json"], env, true));
+  await runCli(["domains", "add", "example.com", "--verified"], env, true);
+  server = await startMailroom(env, { binary: true });
+  resend = new Resend(token, { baseUrl: `${server.baseUrl}/v1` });
+}, 30_000);
+
+afterAll(async () => {
+  server?.proc.kill("SIGKILL");
+  await server?.exited;
+  await smtp?.close();
+  await hooks?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The SDK answers `{data, error}`; an error fails the test with the server's words. */
+function ok<T>(answer: { data: T | null; error: unknown }): T {
+  expect(answer.error).toBeNull();
+  return answer.data as T;
+}
+
+/** What toMatchObject inspects: bun's asymmetric matchers can write themselves into the object they matched. */
+const copy = <T>(value: T): T => structuredClone(value);
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await Bun.sleep(50);
+  }
+}
+
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+describe("emails", () => {
+  test("send with attachments and tags, get until sent, list", async () => {
+    const sent = ok(
+      await resend.emails.send({
+        from: "Acme <hello@example.com>",
+        to: "reader@dest.test",
+        subject: "Receipt",
+        html: "<p>Thanks</p>",
+        attachments: [{ filename: "receipt.txt", content: Buffer.from("total: 42").toString("base64") }],
+        tags: [{ name: "kind", value: "receipt" }],
+      }),
+    );
+    const email = await until(async () => ok(await resend.emails.get(sent.id)), (e) => e.last_event === "sent");
+    expect(email).toMatchObject({ object: "email", id: sent.id, subject: "Receipt", to: ["reader@dest.test"], last_event: "sent" });
+    const listed = ok(await resend.emails.list({ limit: 5 }));
+    expect(listed).toMatchObject({ object: "list", has_more: expect.any(Boolean) });
+    expect(listed.data.some((e) => e.id === sent.id)).toBe(true);
+  });
+
+  test("a scheduled email is rescheduled, then canceled", async () => {
+    const sent = ok(await resend.emails.send({ from: "hello@example.com", to: "later@dest.test", subject: "Later", html: "<p>Later</p>", scheduledAt: inAnHour() }));
+    const later = new Date(Date.now() + 7_200_000).toISOString();
+    expect(ok(await resend.emails.update({ id: sent.id, scheduledAt: later }))).toMatchObject({ object: "email", id: sent.id });
+    expect(ok(await resend.emails.get(sent.id)).scheduled_at).toBe(later);
+    expect(ok(await resend.emails.cancel(sent.id))).toMatchObject({ object: "email", id: sent.id });
+    expect(ok(await resend.emails.get(sent.id)).last_event).toBe("canceled");
+  });
+
+  test("batch: strict sends all; permissive sends the valid ones and names the others by index", async () => {
+    const strict = ok(
+      await resend.batch.send([
+        { from: "hello@example.com", to: "one@dest.test", subject: "One", html: "<p>1</p>" },
+        { from: "hello@example.com", to: "two@dest.test", subject: "Two", html: "<p>2</p>" },
+      ]),
+    );
+    expect(strict.data).toHaveLength(2);
+    const refused = await resend.batch.send([
+      { from: "hello@example.com", to: "three@dest.test", subject: "Three", html: "<p>3</p>" },
+      { from: "hello@example.com", to: "not an address", subject: "Bad", html: "<p>x</p>" },
+    ]);
+    expect(refused.error).toMatchObject({ name: "validation_error", statusCode: 400 });
+    const permissive = ok(
+      await resend.batch.send(
+        [
+          { from: "hello@example.com", to: "four@dest.test", subject: "Four", html: "<p>4</p>" },
+          { from: "hello@example.com", to: "not an address", subject: "Bad", html: "<p>x</p>" },
+        ],
+        { batchValidation: "permissive" },
+      ),
+    ) as { data: Array<{ id: string }>; errors: Array<{ index: number; message: string }> };
+    expect(permissive.data).toHaveLength(1);
+    expect(permissive.errors).toEqual([{ index: 1, message: expect.stringContaining("to") }]);
+  });
+});
+
+test("domains: create, get, list, update, verify, remove", async () => {
+  const created = ok(await resend.domains.create({ name: "sdk.example" }));
+  expect(copy(created)).toMatchObject({ object: "domain", name: "sdk.example", records: expect.any(Array) });
+  expect(ok(await resend.domains.get(created.id))).toMatchObject({ id: created.id, name: "sdk.example" });
+  const listed = ok(await resend.domains.list());
+  expect(listed).toMatchObject({ object: "list", has_more: false });
+  expect(listed.data.map((d) => d.name)).toContain("sdk.example");
+  expect(ok(await resend.domains.update({ id: created.id, openTracking: true, clickTracking: true }))).toMatchObject({ object: "domain", id: created.id });
+  expect(ok(await resend.domains.verify(created.id))).toMatchObject({ object: "domain", id: created.id });
+  expect(ok(await resend.domains.remove(created.id))).toMatchObject({ object: "domain", id: created.id, deleted: true });
+});
+
+test("api keys: create with permission and domain, list, update, remove", async () => {
+  const domain = ok(await resend.domains.get("example.com"));
+  const created = ok(await resend.apiKeys.create({ name: "sending-only", permission: "sending_access", domain_id: domain.id }));
+  expect(copy(created)).toMatchObject({ id: expect.any(String), token: expect.stringMatching(/^mr_live_/) });
+  const plain = ok(await resend.apiKeys.create({ name: "plain" }));
+  expect(plain.token).toMatch(/^mr_live_/);
+  // The new key sends from its domain only, and cannot read.
+  const sender = new Resend(created.token, { baseUrl: `${server!.baseUrl}/v1` });
+  expect((await sender.emails.send({ from: "hello@example.com", to: "x@dest.test", subject: "Hi", html: "<p>Hi</p>" })).error).toBeNull();
+  expect((await sender.domains.list()).error).toMatchObject({ name: "insufficient_scope", statusCode: 403 });
+  expect(ok(await resend.apiKeys.update(created.id, { name: "renamed" }))).toMatchObject({ object: "api_key", id: created.id });
+  const listed = ok(await resend.apiKeys.list());
+  expect(listed).toMatchObject({ object: "list", has_more: false });
+  expect(listed.data.find((k) => k.id === created.id)?.name).toBe("renamed");
+  expect(ok(await resend.apiKeys.remove(created.id))).toEqual({ object: "api_key", id: created.id, deleted: true });
+  expect(ok(await resend.apiKeys.list()).data.some((k) => k.id === created.id)).toBe(false);
+  ok(await resend.apiKeys.remove(plain.id));
+});
+
+test("webhooks: create, get, list, update, events with attempts, replay, rotate, remove", async () => {
+  const created = ok(await resend.webhooks.create({ endpoint: hooks!.url, events: ["email.sent"] }));
+  expect(copy(created)).toMatchObject({ object: "webhook", id: expect.any(String), signing_secret: expect.stringMatching(/^whsec_/) });
+  hooks!.secrets.push(created.signing_secret);
+  expect(ok(await resend.webhooks.get(created.id))).toMatchObject({ object: "webhook", id: created.id, endpoint: hooks!.url, status: "enabled", events: ["email.sent"] });
+  expect(ok(await resend.webhooks.list()).data.map((w) => w.id)).toContain(created.id);
+
+  const sent = ok(await resend.emails.send({ from: "hello@example.com", to: "hooked@dest.test", subject: "Hooked", html: "<p>Hi</p>", tags: [{ name: "plan", value: "pro" }] }));
+  const events = await until(async () => ok(await resend.webhooks.events.list({ webhookId: created.id })), (list) => list.data.some((e) => e.status === "success"));
+  const event = events.data.find((e) => e.status === "success")!;
+  expect(copy(event)).toMatchObject({ id: expect.any(String), type: "email.sent", created_at: expect.any(String) });
+  const detail = ok(await resend.webhooks.events.get({ webhookId: created.id, eventId: event.id }));
+  expect(copy(detail)).toMatchObject({ object: "webhook_event", id: event.id, status: "success", next_attempt_at: null });
+  expect(detail.payload).toMatchObject({ type: "email.sent", data: { email_id: sent.id, tags: { plan: "pro" } } });
+  const attempts = ok(await resend.webhooks.events.attempts.list({ webhookId: created.id, eventId: event.id }));
+  expect(attempts.data[0]).toMatchObject({ id: expect.any(String), http_status_code: 204, sent_at: expect.any(String) });
+  expect(hooks!.received.find((r) => r.payload.data.email_id === sent.id)?.verifiedWith).toEqual([0]);
+
+  expect(ok(await resend.webhooks.events.replay({ webhookId: created.id, eventId: event.id }))).toMatchObject({ object: "webhook_event", id: event.id });
+  const rotated = ok(await resend.webhooks.rotateSigningSecret(created.id));
+  expect(copy(rotated)).toMatchObject({ object: "webhook", id: created.id, signing_secret: expect.stringMatching(/^whsec_/) });
+  expect(rotated.signing_secret).not.toBe(created.signing_secret);
+  expect(ok(await resend.webhooks.update(created.id, { status: "disabled" }))).toMatchObject({ id: created.id });
+  expect(ok(await resend.webhooks.remove(created.id))).toMatchObject({ object: "webhook", id: created.id, deleted: true });
+}, 30_000);
+
+test("suppressions: add, get by id and address, list, remove, batch add and remove", async () => {
+  const added = ok(await resend.suppressions.add({ email: "Gone@Dest.test" }));
+  expect(copy(added)).toMatchObject({ object: "suppression", id: expect.any(String) });
+  expect(ok(await resend.suppressions.get(added.id))).toMatchObject({ object: "suppression", id: added.id, email: "gone@dest.test", origin: "manual" });
+  expect(ok(await resend.suppressions.get("gone@dest.test")).id).toBe(added.id);
+  const listed = ok(await resend.suppressions.list({ limit: 10 }));
+  expect(listed).toMatchObject({ object: "list", has_more: false });
+  expect(listed.data.map((s) => s.id)).toContain(added.id);
+  expect(ok(await resend.suppressions.remove(added.id))).toMatchObject({ object: "suppression", id: added.id, deleted: true });
+
+  const batch = ok(await resend.suppressions.batch.add({ emails: ["a@dest.test", "b@dest.test"] }));
+  expect(batch.data).toEqual([expect.objectContaining({ object: "suppression", id: expect.any(String) }), expect.objectContaining({ object: "suppression" })]);
+  const removedByEmail = ok(await resend.suppressions.batch.remove({ emails: ["a@dest.test", "never@dest.test"] }));
+  expect(removedByEmail.data.map((r) => r.deleted)).toEqual([true, false]);
+  const removedById = ok(await resend.suppressions.batch.remove({ ids: [batch.data[1]!.id] }));
+  expect(removedById.data).toEqual([expect.objectContaining({ id: batch.data[1]!.id, deleted: true })]);
+});
