@@ -29,6 +29,8 @@ import { createLogger, type Logger } from "./lib/logger.ts";
 import type { Metrics } from "./lib/metrics.ts";
 import { createMailroomMetrics, registerGauges } from "./metrics.ts";
 import { createSecretBox, loadMasterKey, type SecretBox } from "./lib/secrets.ts";
+import { createSignedLinks } from "./lib/signed-links.ts";
+import { createSentAttachments, type SentAttachments } from "./emails/attachments.ts";
 import { createOrganizationService, type OrganizationService } from "./organizations/service.ts";
 import { createCaptureProvider } from "./providers/capture.ts";
 import { createRouter } from "./providers/router.ts";
@@ -59,6 +61,8 @@ const IDEMPOTENCY_PRUNE_MS = 3_600_000;
 const DOMAIN_CHECK_POLL_MS = 60_000;
 const RATE_LIMIT_PRUNE_MS = 60_000;
 const INBOUND_PRUNE_MS = 3_600_000;
+/** Download links (received mail, attachments) work for an hour, as Resend's do. */
+const DOWNLOAD_LINK_LIFETIME_MS = 3_600_000;
 /** SNS's certificate and SubscribeURL requests: small answers from AWS, so a slow one is a fault, not a wait. */
 const SNS_FETCH_TIMEOUT_MS = 10_000;
 
@@ -97,6 +101,7 @@ export interface Services {
   /** The AI writer and subject optimiser. */
   ai: AiService;
   sesEvents: SesEventIntake;
+  sentAttachments: SentAttachments;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -351,7 +356,11 @@ export async function createServices(configured: Config, options: AppOptions = {
   // Every event appended from here on fans out to the webhook outbox, in the event's own transaction.
   events.onAppend(webhooks.fanOut);
 
-  const mailbox = createMailbox({ db, writer, clock, linkKey: secrets.deriveKey("inbound-downloads"), publicUrl, retentionMs: config.inbound.retention });
+  // One signer for every download link (received mail, sent attachments); the key keeps its first purpose's name so
+  // links handed out before sent attachments existed stay valid.
+  const downloads = createSignedLinks({ key: secrets.deriveKey("inbound-downloads"), clock, publicUrl, lifetimeMs: DOWNLOAD_LINK_LIFETIME_MS });
+  const mailbox = createMailbox({ db, writer, clock, links: downloads, retentionMs: config.inbound.retention });
+  const sentAttachments = createSentAttachments({ db, emails, links: downloads });
   const templates = createTemplateService({ db, writer, clock });
   periodic.every("inbound-retention", INBOUND_PRUNE_MS, () => mailbox.prune());
 
@@ -411,6 +420,7 @@ export async function createServices(configured: Config, options: AppOptions = {
       logger,
     }),
     mailbox,
+    sentAttachments,
     templates,
     ai: createAiService({ model: createChatModel(config.ai), templates }),
     httpAddress,

@@ -84,6 +84,16 @@ describe("emails", () => {
     );
     const email = await until(async () => ok(await resend.emails.get(sent.id)), (e) => e.last_event === "sent");
     expect(email).toMatchObject({ object: "email", id: sent.id, subject: "Receipt", to: ["reader@dest.test"], last_event: "sent" });
+    const attachments = ok(await resend.emails.attachments.list({ emailId: sent.id }));
+    expect(attachments).toMatchObject({ object: "list", has_more: false });
+    const [attachment] = attachments.data;
+    expect(copy(attachment)).toMatchObject({ id: expect.any(String), filename: "receipt.txt", content_type: "text/plain", size: 9, download_url: expect.any(String) });
+    expect(ok(await resend.emails.attachments.get({ emailId: sent.id, id: attachment!.id }))).toMatchObject({ object: "attachment", id: attachment!.id });
+    // The download link needs no key; a link altered to another attachment path does not work.
+    const download = await fetch(attachment!.download_url);
+    expect(await download.text()).toBe("total: 42");
+    expect(download.headers.get("content-disposition")).toContain('filename="receipt.txt"');
+    expect((await fetch(attachment!.download_url.replace(attachment!.id, crypto.randomUUID()))).status).toBe(401);
     const listed = ok(await resend.emails.list({ limit: 5 }));
     expect(listed).toMatchObject({ object: "list", has_more: expect.any(Boolean) });
     expect(listed.data.some((e) => e.id === sent.id)).toBe(true);

@@ -25,3 +25,18 @@ export async function pageById<T>(
   if (!newestFirst) page.reverse();
   return { page, hasMore: rows.length > options.limit };
 }
+
+/**
+ * The same cursors over a short list already in memory, kept in its own order (a message's attachments):
+ * `after=<id>` continues past that item, `before=<id>` takes the items just before it.
+ */
+export function pageOfList<T extends { id: string }>(items: readonly T[], options: PageOptions): { page: T[]; hasMore: boolean } {
+  const position = (cursor: string | undefined) => (cursor ? items.findIndex((item) => item.id === cursor) : -1);
+  if (options.before) {
+    const before = position(options.before);
+    const end = before >= 0 ? before : 0;
+    return { page: items.slice(Math.max(0, end - options.limit), end), hasMore: end - options.limit > 0 };
+  }
+  const rest = items.slice(position(options.after) + 1);
+  return { page: rest.slice(0, options.limit), hasMore: rest.length > options.limit };
+}

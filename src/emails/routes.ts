@@ -7,13 +7,15 @@ import type { Config } from "../config/schema.ts";
 import { AppError, validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readJsonBody, readJsonObject } from "../http/body.ts";
+import { downloadAccess, fileResponse } from "../http/downloads.ts";
 import { idempotencyKeyParameter, jsonContent } from "../http/docs.ts";
 import { withIdempotency } from "../http/idempotent.ts";
-import { parseCursor, parseEnum, parseLimit } from "../http/query.ts";
+import { parseCursor, parseEnum, parseLimit, parsePage } from "../http/query.ts";
 import type { Clock } from "../lib/clock.ts";
 import { isUuid } from "../lib/ids.ts";
 import type { Idempotency } from "../idempotency/service.ts";
 import { EMAIL_STATUSES } from "./model.ts";
+import type { SentAttachments } from "./attachments.ts";
 import type { EmailService } from "./service.ts";
 import { sendFields } from "../templates/send.ts";
 import type { TemplateService } from "../templates/service.ts";
@@ -59,12 +61,16 @@ function batchValidation(header: string | null): "strict" | "permissive" {
   throw validationError([{ path: "x-batch-validation", message: 'must be "strict" or "permissive"' }]);
 }
 
-export function emailRoutes(deps: AuthDeps & { emails: EmailService; templates: TemplateService; idempotency: Idempotency; clock: Clock; config: Config }) {
-  const { emails, templates, idempotency, clock, config } = deps;
+export function emailRoutes(deps: AuthDeps & { emails: EmailService; sentAttachments: SentAttachments; templates: TemplateService; idempotency: Idempotency; clock: Clock; config: Config }) {
+  const { emails, sentAttachments, templates, idempotency, clock, config } = deps;
   const limits = bodyLimits(config);
   const context = () => ({ now: clock.now(), maxRecipients: config.limits.max_recipients });
   const requireId = (id: string) => {
     if (!isUuid(id)) throw new AppError("not_found", "Email not found.");
+    return id.toLowerCase();
+  };
+  const requireAttachmentId = (id: string) => {
+    if (!isUuid(id)) throw new AppError("not_found", "Attachment not found.");
     return id.toLowerCase();
   };
 
@@ -85,7 +91,16 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; templates: 
   const lookup = ({ actor, params }: { actor: Parameters<EmailService["get"]>[0]; params: { id: string } }) => emails.get(actor, requireId(params.id));
   const lookupDetail = { summary: "Look up an email", tags: ["Emails"] };
 
+  // Before the key check: a signed download link is its own authority.
+  const downloads = new Elysia().get(
+    "/v1/emails/:id/attachments/:attachment_id/content",
+    async ({ request, headers, set, query, params }) =>
+      fileResponse(await sentAttachments.content(await downloadAccess(deps, request, headers, set, query), requireId(params.id), requireAttachmentId(params.attachment_id))),
+    { detail: { summary: "An attachment's content (API key, or the signed download_url)", tags: ["Emails"] } },
+  );
+
   return new Elysia()
+    .use(downloads)
     .use(authenticated(deps))
     .post("/v1/emails", send, { parse: "none", detail: sendDetail })
     .post("/functions/v1/send-email", send, { parse: "none", detail: { ...sendDetail, summary: "Send an email (form B)" } })
@@ -148,6 +163,14 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; templates: 
       "/v1/emails/:id/raw",
       async ({ actor, params }) => new Response((await emails.raw(actor, requireId(params.id))).raw, { headers: { "content-type": "message/rfc822" } }),
       { detail: { summary: "The stored MIME message", tags: ["Emails"] } },
+    )
+    .get("/v1/emails/:id/attachments", ({ actor, params, query }) => sentAttachments.list(actor, requireId(params.id), parsePage(query)), {
+      detail: { summary: "A sent email's attachments with download links", tags: ["Emails"] },
+    })
+    .get(
+      "/v1/emails/:id/attachments/:attachment_id",
+      ({ actor, params }) => sentAttachments.get(actor, requireId(params.id), requireAttachmentId(params.attachment_id)),
+      { detail: { summary: "One attachment of a sent email with its download link", tags: ["Emails"] } },
     )
     .post("/v1/emails/:id/cancel", ({ actor, params }) => emails.cancel(actor, requireId(params.id)), { detail: { summary: "Cancel a scheduled email", tags: ["Emails"] } });
 }

@@ -26,6 +26,7 @@ import { suppressionRoutes } from "../suppressions/routes.ts";
 import { templateRoutes } from "../templates/routes.ts";
 import { providerRoutes } from "../providers/routes.ts";
 import type { SesEventIntake } from "../providers/ses-events.ts";
+import type { SentAttachments } from "../emails/attachments.ts";
 import type { TemplateService } from "../templates/service.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { trackingRoutes } from "../tracking/routes.ts";
@@ -53,6 +54,7 @@ export interface HttpDeps {
   templates: TemplateService;
   ai: AiService;
   sesEvents: SesEventIntake;
+  sentAttachments: SentAttachments;
   version: string;
   /** False while starting or shutting down: /readyz answers 503. */
   isReady: () => boolean;

@@ -6,18 +6,17 @@
  * Invariants: an API caller sees only its own organisation's mail and needs `inbound:read`; a signed link grants
  * exactly the one path it was made for, until it expires.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, inArray, lt } from "drizzle-orm";
-import { pageById, type PageOptions } from "../db/pages.ts";
+import { pageById, pageOfList, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../keys/model.ts";
 import { requireScope } from "../keys/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
+import type { DownloadAccess, SignedLinks } from "../lib/signed-links.ts";
 import type { AttachmentView, ReceivedAttachment, ReceivedEmailSummary, ReceivedEmailView } from "./model.ts";
 import { parseReceived } from "./reports.ts";
 
-const LINK_LIFETIME_MS = 3_600_000;
 const PRUNE_BATCH = 500;
 
 
@@ -41,26 +40,15 @@ export interface Mailbox {
   prune(): Promise<number>;
 }
 
-/** Who asks: an API caller, or the holder of a signed link (its path, expiry and signature). */
-export type Access = { actor: Actor } | { link: { path: string; expires: string; signature: string } };
+export type Access = DownloadAccess;
 
 type ReceivedRow = ReturnType<typeof tablesOf>["receivedEmails"]["$inferSelect"];
 
-export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; linkKey: Buffer; publicUrl: () => string; retentionMs: number }): Mailbox {
-  const { db, writer, clock } = deps;
+export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; links: SignedLinks; retentionMs: number }): Mailbox {
+  const { db, writer, clock, links } = deps;
   const { receivedEmails, receivedContents } = tablesOf(db);
-
-  const sign = (path: string, expires: number) => createHmac("sha256", deps.linkKey).update(`${path}\n${expires}`).digest("base64url");
-  const signedLink = (path: string) => {
-    const expires = Math.floor((clock.now() + LINK_LIFETIME_MS) / 1000);
-    return { download_url: `${deps.publicUrl()}${path}?expires=${expires}&signature=${sign(path, expires)}`, expires_at: isoTime(expires * 1000) };
-  };
-  const linkValid = ({ path, expires, signature }: { path: string; expires: string; signature: string }) => {
-    if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 < clock.now()) return false;
-    const expected = Buffer.from(sign(path, Number(expires)));
-    const given = Buffer.from(signature);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
+  const signedLink = links.link;
+  const linkValid = links.valid;
 
   const rawPath = (id: string) => `/v1/emails/receiving/${id}/raw`;
   const contentPath = (id: string, attachmentId: string) => `/v1/emails/receiving/${id}/attachments/${attachmentId}/content`;
@@ -137,12 +125,7 @@ export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; link
 
     async attachments(actor, id, options) {
       const row = await own(actor, id);
-      const position = (cursor: string | undefined) => (cursor ? row.attachments.findIndex((attachment) => attachment.id === cursor) : -1);
-      const after = position(options.after);
-      const before = position(options.before);
-      const window = options.before && before >= 0 ? row.attachments.slice(Math.max(0, before - options.limit), before) : row.attachments.slice(after + 1);
-      const page = options.before ? window : window.slice(0, options.limit);
-      const hasMore = options.before ? before - options.limit > 0 : window.length > options.limit;
+      const { page, hasMore } = pageOfList(row.attachments, options);
       return { object: "list", has_more: hasMore, data: page.map((attachment) => attachmentView(id, attachment)) };
     },
 

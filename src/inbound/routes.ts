@@ -5,10 +5,11 @@
  */
 import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
-import { authenticated, authenticateRequest, type AuthDeps } from "../http/auth.ts";
+import { authenticated, type AuthDeps } from "../http/auth.ts";
+import { downloadAccess, fileResponse } from "../http/downloads.ts";
 import { parseCursor, parseEnum, parseLimit } from "../http/query.ts";
 import { isUuid } from "../lib/ids.ts";
-import type { Access, Mailbox } from "./mailbox.ts";
+import type { Mailbox } from "./mailbox.ts";
 
 const receivedId = (id: string) => {
   if (!isUuid(id)) throw new AppError("not_found", "Received email not found.");
@@ -19,23 +20,11 @@ const attachmentId = (id: string) => {
   return id.toLowerCase();
 };
 
-/** A file name safe inside a quoted Content-Disposition parameter, with the full name as RFC 5987 `filename*`. */
-function disposition(kind: "inline" | "attachment", filename: string | null): string {
-  if (!filename) return kind;
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
-
 export function inboundRoutes(deps: AuthDeps & { mailbox: Mailbox }) {
   const { mailbox } = deps;
   const tags = ["Inbound"];
-  /** A signed link's access when the query carries one, else the API key's. */
-  const access = async (request: Request, headers: Record<string, string | undefined>, set: { headers: Record<string, unknown> }, query: Record<string, string | undefined>): Promise<Access> => {
-    if (query.signature !== undefined || query.expires !== undefined) {
-      return { link: { path: new URL(request.url).pathname, expires: query.expires ?? "", signature: query.signature ?? "" } };
-    }
-    return { actor: await authenticateRequest(deps, headers, set) };
-  };
+  const access = (request: Request, headers: Record<string, string | undefined>, set: { headers: Record<string, unknown> }, query: Record<string, string | undefined>) =>
+    downloadAccess(deps, request, headers, set, query);
 
   const downloads = new Elysia()
     .get(
@@ -48,18 +37,8 @@ export function inboundRoutes(deps: AuthDeps & { mailbox: Mailbox }) {
     )
     .get(
       "/v1/emails/receiving/:id/attachments/:attachment_id/content",
-      async ({ request, headers, set, query, params }) => {
-        const file = await mailbox.attachmentContent(await access(request, headers, set, query), receivedId(params.id), attachmentId(params.attachment_id));
-        return new Response(file.content, {
-          headers: {
-            "content-type": file.contentType,
-            "content-disposition": disposition(file.disposition, file.filename),
-            // The content is the sender's: never let a browser run it as this origin's page.
-            "x-content-type-options": "nosniff",
-            "content-security-policy": "sandbox; default-src 'none'",
-          },
-        });
-      },
+      async ({ request, headers, set, query, params }) =>
+        fileResponse(await mailbox.attachmentContent(await access(request, headers, set, query), receivedId(params.id), attachmentId(params.attachment_id))),
       { detail: { summary: "An attachment's content (API key, or the signed download_url)", tags } },
     );
 
