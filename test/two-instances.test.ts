@@ -73,7 +73,7 @@ describe.skipIf(!pg.available)("two instances on one PostgreSQL", () => {
     // A domain whose records are not published: its first scheduled check looks them up, once across the pair.
     await runCli(["domains", "add", "recheck.test"], env, true);
     const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "load", "--scope", "full_access", "--json"], env, true));
-    const limited = JSON.parse(await runCli(["keys", "create", "--name", "limited", "--scope", "full_access", "--rate-limit", String(RATE_LIMIT), "--json"], env, true)).key;
+    const limited = JSON.parse(await runCli(["keys", "create", "--name", "limited", "--scope", "full_access", "--rate-limit", String(RATE_LIMIT), "--json"], env, true)).token;
 
     const pair = [await startMailroom(envFor(dataDirs[0]!), { binary: true }), await startMailroom(envFor(dataDirs[1]!), { binary: true })];
     instances.push(...pair);
