@@ -135,6 +135,15 @@ describe.each(["1", "2"] as const)("SignatureVersion %s", (version) => {
     expect(record.recipients[0].status).toBe("delivered");
     expect(await webhookTypes(emailId)).toEqual(["email.delivery_delayed", "email.delivered"]);
   });
+
+  test("a notification SNS delivers twice is applied once", async () => {
+    const to = `twice-${version}@dest.test`;
+    const { emailId, sesId } = await sentThroughSes(to);
+    const signed = certificates.sign(sesNotification(sesDelayEvent(sesId, to), TOPIC), version);
+    expect((await post(signed)).body.applied).toBe(true);
+    expect((await post(signed)).body.applied).toBe(false);
+    expect((await lookup(emailId)).events.filter((e: { type: string }) => e.type === "email.delivery_delayed")).toHaveLength(1);
+  });
 });
 
 test("Reject → failed; Send changes nothing", async () => {
