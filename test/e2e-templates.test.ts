@@ -9,7 +9,7 @@ import { rmSync } from "node:fs";
 import { simpleParser } from "mailparser";
 import { Resend } from "resend";
 import { tempDir } from "./helpers/app.ts";
-import { runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
+import { cliKey, runCli, smarthostEnv, startMailroom, type MailroomProcess } from "./helpers/process.ts";
 import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
 
@@ -22,17 +22,8 @@ let resend: Resend;
 beforeAll(async () => {
   smtp = await startSmtpDouble();
   hooks = await startWebhookReceiver();
-  const env = {
-    MAILROOM_DATA_DIR: dataDir,
-    MAILROOM_HTTP_PORT: "0",
-    MAILROOM_DNS_SERVERS: "127.0.0.1:1",
-    MAILROOM_DELIVERY_DEFAULT_PROVIDER: "smtp",
-    MAILROOM_SMARTHOST_HOST: "127.0.0.1",
-    MAILROOM_SMARTHOST_PORT: String(smtp.port),
-    MAILROOM_SMARTHOST_SECURITY: "none",
-    MAILROOM_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
-  };
-  const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "e2e-templates", "--scope", "full_access", "--json"], env, true));
+  const env = smarthostEnv(dataDir, smtp.port);
+  const key = await cliKey(env, "e2e-templates");
   await runCli(["domains", "add", "example.com", "--verified"], env, true);
   server = await startMailroom(env, { binary: true });
   resend = new Resend(key, { baseUrl: `${server.baseUrl}/v1` });

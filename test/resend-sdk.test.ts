@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { Resend } from "resend";
 import { tempDir } from "./helpers/app.ts";
-import { runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
+import { cliKey, runCli, smarthostEnv, startMailroom, type MailroomProcess } from "./helpers/process.ts";
 import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
 
@@ -22,21 +22,13 @@ let resend: Resend;
 beforeAll(async () => {
   smtp = await startSmtpDouble();
   hooks = await startWebhookReceiver();
-  const env = {
-    MAILROOM_DATA_DIR: dataDir,
-    MAILROOM_HTTP_PORT: "0",
-    MAILROOM_DNS_SERVERS: "127.0.0.1:1",
-    MAILROOM_DELIVERY_DEFAULT_PROVIDER: "smtp",
-    MAILROOM_SMARTHOST_HOST: "127.0.0.1",
-    MAILROOM_SMARTHOST_PORT: String(smtp.port),
-    MAILROOM_SMARTHOST_SECURITY: "none",
+  const env = smarthostEnv(dataDir, smtp.port, {
     MAILROOM_DELIVERY_POLL_INTERVAL: "100ms",
     MAILROOM_WEBHOOKS_POLL_INTERVAL: "100ms",
-    MAILROOM_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
     MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "100000",
     MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "100000",
-  };
-  const { token } = JSON.parse(await runCli(["keys", "create", "--name", "resend-sdk", "--scope", "full_access", "--json"], env, true));
+  });
+  const token = await cliKey(env, "resend-sdk");
   await runCli(["domains", "add", "example.com", "--verified"], env, true);
   server = await startMailroom(env, { binary: true });
   resend = new Resend(token, { baseUrl: `${server.baseUrl}/v1` });

@@ -73,3 +73,27 @@ export async function startMailroom(env: Record<string, string>, options: { bina
   for (const [, name, port] of line.matchAll(/(\w+)=[^\s]*:(\d+)/g)) ports[name!] = Number(port);
   return { proc, ports, baseUrl: `http://127.0.0.1:${ports.http}`, stdout: () => out, stderr: () => err, exited: proc.exited };
 }
+
+/**
+ * An executable that delivers to a smarthost double on loopback and to webhook receivers on loopback, with its own
+ * data directory and no DNS to ask; `extra` adds or overrides variables.
+ */
+export function smarthostEnv(dataDir: string, smarthostPort: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    MAILROOM_DATA_DIR: dataDir,
+    MAILROOM_HTTP_PORT: "0",
+    MAILROOM_DNS_SERVERS: "127.0.0.1:1",
+    MAILROOM_DELIVERY_DEFAULT_PROVIDER: "smtp",
+    MAILROOM_SMARTHOST_HOST: "127.0.0.1",
+    MAILROOM_SMARTHOST_PORT: String(smarthostPort),
+    MAILROOM_SMARTHOST_SECURITY: "none",
+    MAILROOM_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
+    ...extra,
+  };
+}
+
+/** A key made by the CLI on the executable's store (`keys create --json` answers its token); full_access unless `args` give scopes. */
+export async function cliKey(env: Record<string, string>, name: string, ...args: string[]): Promise<string> {
+  const scopes = args.includes("--scope") ? [] : ["--scope", "full_access"];
+  return JSON.parse(await runCli(["keys", "create", "--name", name, ...scopes, ...args, "--json"], env, true)).token as string;
+}
