@@ -1,0 +1,60 @@
+// Examples shown by go doc; compiled with the tests so the README's usage stays true to the API.
+package mailroom_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/mailroom/mailroom-go"
+)
+
+func ExampleNewClient() {
+	client := mailroom.NewClient(os.Getenv("MAILROOM_KEY"),
+		mailroom.WithBaseURL("https://mail.example.com"),
+		mailroom.WithRetries(3),
+	)
+	sent, err := client.Emails.SendWithOptions(context.Background(), &mailroom.SendEmailRequest{
+		From:    "Acme <hello@example.com>",
+		To:      []string{"reader@example.org"},
+		Subject: "Your receipt",
+		Html:    "<p>Thanks!</p>",
+		Tags:    []mailroom.Tag{{Name: "kind", Value: "receipt"}},
+	}, &mailroom.SendEmailOptions{IdempotencyKey: "order-1001/receipt"})
+
+	var mrErr *mailroom.Error
+	switch {
+	case errors.As(err, &mrErr) && mrErr.Name == mailroom.NameRateLimitExceeded:
+		log.Printf("rate limited; retry in %s", mrErr.RetryAfter)
+	case err != nil:
+		log.Print(err)
+	default:
+		log.Printf("sent %s", sent.Id)
+	}
+}
+
+func ExampleWebhookVerifier_Verify() {
+	verifier := mailroom.NewWebhookVerifier(os.Getenv("MAILROOM_WEBHOOK_SECRET"))
+	verifier.Tolerance = 5 * time.Minute
+	http.HandleFunc("/hooks/mailroom", func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, "unreadable body", http.StatusBadRequest)
+			return
+		}
+		event, err := verifier.Verify(r.Header, body)
+		if err != nil {
+			http.Error(w, "invalid signature", http.StatusBadRequest)
+			return
+		}
+		var data mailroom.EmailEventData
+		if err := event.DecodeData(&data); err == nil {
+			log.Printf("%s for %s (delivery %s)", event.Type, data.EmailId, event.Id)
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+}

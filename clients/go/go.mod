@@ -1,0 +1,3 @@
+module github.com/mailroom/mailroom-go
+
+go 1.19

@@ -1,0 +1,699 @@
+// Tests against a real Mailroom server (no mocks), configured by the repository's harness test/clients.test.ts
+// through MAILROOM_BASE_URL, MAILROOM_API_KEY, MAILROOM_SENDING_KEY, MAILROOM_LIMITED_KEY, MAILROOM_FROM and
+// MAILROOM_INBOUND_SUBJECT. Without MAILROOM_BASE_URL they skip, so `go test` passes offline. Each test creates
+// what it needs under unique names, so they run in parallel.
+package mailroom
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+type liveEnv struct {
+	baseURL        string
+	apiKey         string
+	sendingKey     string
+	limitedKey     string
+	from           string
+	inboundSubject string
+}
+
+// live answers the server's settings, or skips the test when no server is configured.
+func live(t *testing.T) liveEnv {
+	t.Helper()
+	env := liveEnv{
+		baseURL:        os.Getenv("MAILROOM_BASE_URL"),
+		apiKey:         os.Getenv("MAILROOM_API_KEY"),
+		sendingKey:     os.Getenv("MAILROOM_SENDING_KEY"),
+		limitedKey:     os.Getenv("MAILROOM_LIMITED_KEY"),
+		from:           os.Getenv("MAILROOM_FROM"),
+		inboundSubject: os.Getenv("MAILROOM_INBOUND_SUBJECT"),
+	}
+	if env.baseURL == "" {
+		t.Skip("MAILROOM_BASE_URL is not set: no Mailroom server to test against")
+	}
+	if env.from == "" {
+		env.from = "Acme <hello@example.com>"
+	}
+	t.Parallel()
+	return env
+}
+
+func (e liveEnv) client(options ...Option) *Client {
+	return NewClient(e.apiKey, append([]Option{WithBaseURL(e.baseURL)}, options...)...)
+}
+
+// unique is a name no other test or run uses.
+func unique(prefix string) string {
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return prefix + "-" + hex.EncodeToString(b)
+}
+
+func recipient() string {
+	return unique("go") + "@example.org"
+}
+
+// eventually retries check every 200 ms until it succeeds or timeout passes.
+func eventually(t *testing.T, timeout time.Duration, what string, check func() (bool, error)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		done, err := check()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %s (last error: %v)", what, timeout, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func apiError(t *testing.T, err error, name string, status int) *Error {
+	t.Helper()
+	var apiErr *Error
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("want a *mailroom.Error %s, got %v", name, err)
+	}
+	if apiErr.Name != name || apiErr.StatusCode != status {
+		t.Fatalf("want %s (%d), got %s (%d): %s", name, status, apiErr.Name, apiErr.StatusCode, apiErr.Message)
+	}
+	return apiErr
+}
+
+// hookRequest is one POST a test's endpoint received.
+type hookRequest struct {
+	header http.Header
+	body   []byte
+}
+
+// hookServer is an HTTP endpoint on 127.0.0.1:0 that records the webhooks Mailroom posts to it.
+type hookServer struct {
+	url      string
+	mu       sync.Mutex
+	received []hookRequest
+}
+
+func newHookServer(t *testing.T) *hookServer {
+	t.Helper()
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	hooks := &hookServer{url: "http://" + listener.Addr().String() + "/hooks/mailroom"}
+	server := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		hooks.mu.Lock()
+		hooks.received = append(hooks.received, hookRequest{header: r.Header.Clone(), body: body})
+		hooks.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	})}
+	go func() { _ = server.Serve(listener) }()
+	t.Cleanup(func() { _ = server.Close() })
+	return hooks
+}
+
+// await waits up to 15 s for a request whose payload matches.
+func (h *hookServer) await(t *testing.T, what string, match func(payload map[string]interface{}) bool) hookRequest {
+	t.Helper()
+	var found *hookRequest
+	eventually(t, 15*time.Second, what, func() (bool, error) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for i := range h.received {
+			var payload map[string]interface{}
+			if json.Unmarshal(h.received[i].body, &payload) == nil && match(payload) {
+				found = &h.received[i]
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	return *found
+}
+
+func dataField(payload map[string]interface{}, name string) interface{} {
+	data, _ := payload["data"].(map[string]interface{})
+	return data[name]
+}
+
+func TestLiveSendWithAttachmentsAndTagsIsSent(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	to := recipient()
+	subject := unique("Receipt")
+	sent, err := client.Emails.Send(&SendEmailRequest{
+		From:        env.from,
+		To:          []string{to},
+		Subject:     subject,
+		Html:        "<p>Thanks for your order.</p>",
+		Tags:        []Tag{{Name: "kind", Value: "receipt"}, {Name: "order", Value: "A-1001"}},
+		Attachments: []*Attachment{{Filename: "receipt.txt", Content: []byte("Thanks!"), ContentType: "text/plain"}},
+	})
+	if err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	if sent.Id == "" {
+		t.Fatal("a send answers the email's id")
+	}
+
+	var email *Email
+	eventually(t, 15*time.Second, "the email reaches the smarthost (status sent)", func() (bool, error) {
+		email, err = client.Emails.Get(sent.Id)
+		if err != nil {
+			return false, err
+		}
+		if email.Status == "bounced" || email.Status == "failed" {
+			t.Fatalf("the email %s: %+v", email.Status, email.Recipients)
+		}
+		return email.Status == "sent" || email.Status == "delivered", nil
+	})
+	if email.Subject != subject || len(email.To) != 1 || email.To[0] != to || len(email.Tags) != 2 || len(email.Events) == 0 {
+		t.Fatalf("look-up record %+v", email)
+	}
+	if len(email.Recipients) != 1 || email.Recipients[0].Attempts < 1 {
+		t.Fatalf("recipients %+v", email.Recipients)
+	}
+
+	attachments, err := client.Emails.ListAttachments(sent.Id, nil)
+	if err != nil || len(attachments.Data) != 1 || attachments.Data[0].Filename != "receipt.txt" || attachments.Data[0].DownloadUrl == "" {
+		t.Fatalf("attachments %+v (%v)", attachments, err)
+	}
+	attachment, err := client.Emails.GetAttachment(sent.Id, attachments.Data[0].Id)
+	if err != nil || attachment.Filename != "receipt.txt" {
+		t.Fatalf("attachment %+v (%v)", attachment, err)
+	}
+	raw, err := client.Emails.Raw(sent.Id)
+	if err != nil || !strings.Contains(string(raw), subject) {
+		t.Fatalf("raw message (%v): %.200s", err, raw)
+	}
+
+	listed, err := client.Emails.List(&ListEmailsOptions{To: to, Tag: "kind:receipt", Limit: 10})
+	if err != nil || listed.Object != "list" || len(listed.Data) != 1 || listed.Data[0].Id != sent.Id {
+		t.Fatalf("list filtered by to and tag: %+v (%v)", listed, err)
+	}
+}
+
+func TestLiveBatchStrictAndPermissive(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	valid := func() *SendEmailRequest {
+		return &SendEmailRequest{From: env.from, To: []string{recipient()}, Subject: "Batch", Html: "<p>One of several.</p>"}
+	}
+	invalid := &SendEmailRequest{From: env.from, Subject: "No recipient", Html: "<p>Missing to.</p>"}
+
+	strict, err := client.Batch.Send([]*SendEmailRequest{valid(), valid()})
+	if err != nil || len(strict.Data) != 2 || strict.Data[0].Id == "" || len(strict.Errors) != 0 {
+		t.Fatalf("strict batch: %+v (%v)", strict, err)
+	}
+
+	_, err = client.Batch.SendWithOptions(context.Background(), []*SendEmailRequest{valid(), invalid}, &BatchSendEmailOptions{BatchValidation: BatchValidationStrict})
+	refused := apiError(t, err, NameValidationError, 400)
+	if len(refused.Details) == 0 || !strings.HasPrefix(refused.Details[0].Path, "1") {
+		t.Fatalf("a strict batch names the invalid item: %+v", refused.Details)
+	}
+
+	permissive, err := client.Batch.SendWithOptions(context.Background(), []*SendEmailRequest{valid(), invalid}, &BatchSendEmailOptions{BatchValidation: BatchValidationPermissive})
+	if err != nil {
+		t.Fatalf("permissive batch: %v", err)
+	}
+	if len(permissive.Data) != 1 || permissive.Data[0].Id == "" || len(permissive.Errors) != 1 || permissive.Errors[0].Index != 1 || permissive.Errors[0].Message == "" {
+		t.Fatalf("permissive batch: %+v", permissive)
+	}
+}
+
+func TestLiveIdempotencyKey(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	key := unique("order")
+	email := &SendEmailRequest{From: env.from, To: []string{recipient()}, Subject: "Once", Html: "<p>Sent once.</p>"}
+	options := &SendEmailOptions{IdempotencyKey: key}
+	first, err := client.Emails.SendWithOptions(context.Background(), email, options)
+	if err != nil {
+		t.Fatalf("first send: %v", err)
+	}
+	second, err := client.Emails.SendWithOptions(context.Background(), email, options)
+	if err != nil {
+		t.Fatalf("repeated send: %v", err)
+	}
+	if first.Id != second.Id {
+		t.Fatalf("the same key answered two ids: %s and %s", first.Id, second.Id)
+	}
+	other := *email
+	other.Subject = "Something else"
+	_, err = client.Emails.SendWithOptions(context.Background(), &other, options)
+	apiError(t, err, NameInvalidIdempotentRequest, 409)
+
+	// With retries on, the client's own key makes the send safe to repeat; it still sends exactly one email.
+	retried, err := env.client(WithRetries(2)).Emails.Send(&SendEmailRequest{From: env.from, To: []string{recipient()}, Subject: "Retried", Html: "<p>Safe.</p>"})
+	if err != nil || retried.Id == "" {
+		t.Fatalf("send with retries on: %+v (%v)", retried, err)
+	}
+}
+
+func TestLiveRescheduleAndCancel(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	at := time.Now().Add(24 * time.Hour).UTC().Truncate(time.Second)
+	sent, err := client.Emails.Send(&SendEmailRequest{From: env.from, To: []string{recipient()}, Subject: "Later", Html: "<p>Tomorrow.</p>", ScheduledAt: at.Format(time.RFC3339)})
+	if err != nil {
+		t.Fatalf("scheduled send: %v", err)
+	}
+	email, err := client.Emails.Get(sent.Id)
+	if err != nil || email.Status != "scheduled" {
+		t.Fatalf("scheduled email %+v (%v)", email, err)
+	}
+
+	later := at.Add(24 * time.Hour)
+	updated, err := client.Emails.Update(&UpdateEmailRequest{Id: sent.Id, ScheduledAt: later.Format(time.RFC3339)})
+	if err != nil || updated.Id != sent.Id {
+		t.Fatalf("reschedule: %+v (%v)", updated, err)
+	}
+	email, err = client.Emails.Get(sent.Id)
+	if err != nil {
+		t.Fatalf("get: %v", err)
+	}
+	if scheduled, err := time.Parse(time.RFC3339, email.ScheduledAt); err != nil || !scheduled.Equal(later) {
+		t.Fatalf("scheduled_at %q, want %s", email.ScheduledAt, later)
+	}
+
+	canceled, err := client.Emails.Cancel(sent.Id)
+	if err != nil || canceled.Id != sent.Id {
+		t.Fatalf("cancel: %+v (%v)", canceled, err)
+	}
+	email, err = client.Emails.Get(sent.Id)
+	if err != nil || email.Status != "canceled" {
+		t.Fatalf("canceled email %+v (%v)", email, err)
+	}
+}
+
+func TestLiveErrors(t *testing.T) {
+	env := live(t)
+
+	_, err := NewClient("mr_live_not_a_real_key", WithBaseURL(env.baseURL)).Domains.List(nil)
+	apiError(t, err, NameUnauthorized, 401)
+
+	_, err = NewClient(env.sendingKey, WithBaseURL(env.baseURL)).Domains.List(nil)
+	apiError(t, err, NameInsufficientScope, 403)
+
+	_, err = env.client().Emails.Send(&SendEmailRequest{From: env.from, Subject: "No recipient", Html: "<p>Missing to.</p>"})
+	invalid := apiError(t, err, NameValidationError, 400)
+	found := false
+	for _, detail := range invalid.Details {
+		found = found || detail.Path == "to"
+	}
+	if !found || !IsValidationError(err) {
+		t.Fatalf("a send without to names it in details: %+v", invalid.Details)
+	}
+
+	_, err = env.client().Emails.Get("00000000-0000-4000-8000-000000000000")
+	apiError(t, err, NameNotFound, 404)
+	if !IsNotFound(err) {
+		t.Fatal("IsNotFound")
+	}
+}
+
+func TestLiveRateLimit(t *testing.T) {
+	env := live(t)
+	if env.limitedKey == "" {
+		t.Skip("MAILROOM_LIMITED_KEY is not set")
+	}
+	limited := NewClient(env.limitedKey, WithBaseURL(env.baseURL))
+	var err error
+	for i := 0; i < 3 && err == nil; i++ {
+		_, err = limited.Domains.List(nil)
+		if err != nil && i < 2 {
+			t.Fatalf("request %d of a key allowed 2 a minute: %v", i+1, err)
+		}
+	}
+	limitErr := apiError(t, err, NameRateLimitExceeded, 429)
+	if limitErr.RetryAfter <= 0 || !IsRateLimited(err) {
+		t.Fatalf("a 429 carries Retry-After: %+v", limitErr)
+	}
+}
+
+func TestLiveWebhookDeliveryVerifies(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	hooks := newHookServer(t)
+	webhook, err := client.Webhooks.Create(&CreateWebhookRequest{Endpoint: hooks.url, Events: []string{EventEmailSent}})
+	if err != nil {
+		t.Fatalf("create webhook: %v", err)
+	}
+	t.Cleanup(func() { _, _ = client.Webhooks.Remove(webhook.Id) })
+	if !strings.HasPrefix(webhook.SigningSecret, "whsec_") {
+		t.Fatalf("signing secret %q", webhook.SigningSecret)
+	}
+
+	sent, err := client.Emails.Send(&SendEmailRequest{From: env.from, To: []string{recipient()}, Subject: unique("Hooked"), Html: "<p>Watch for email.sent.</p>"})
+	if err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	delivery := hooks.await(t, "the email.sent webhook", func(payload map[string]interface{}) bool {
+		return payload["type"] == EventEmailSent && dataField(payload, "email_id") == sent.Id
+	})
+
+	event, err := NewWebhookVerifier(webhook.SigningSecret).Verify(delivery.header, delivery.body)
+	if err != nil {
+		t.Fatalf("verify a real delivery: %v", err)
+	}
+	var data EmailEventData
+	if event.Type != EventEmailSent || event.Id == "" || event.DecodeData(&data) != nil || data.EmailId != sent.Id {
+		t.Fatalf("verified event %+v data %+v", event, data)
+	}
+
+	tampered := []byte(strings.Replace(string(delivery.body), sent.Id, "00000000-0000-4000-8000-000000000000", 1))
+	_, err = NewWebhookVerifier(webhook.SigningSecret).Verify(delivery.header, tampered)
+	var verr *WebhookVerificationError
+	if !errors.As(err, &verr) || verr.Reason != WebhookNoMatchingSignature {
+		t.Fatalf("a tampered body fails verification, got %v", err)
+	}
+}
+
+func TestLiveWebhooksRoundTrip(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	ctx := context.Background()
+	hooks := newHookServer(t)
+
+	created, err := client.Webhooks.CreateWithContext(ctx, &CreateWebhookRequest{Endpoint: hooks.url, Events: []string{EventEmailBounced}, Description: "round trip"})
+	if err != nil || created.Object != "webhook" || created.Id == "" {
+		t.Fatalf("create: %+v (%v)", created, err)
+	}
+	got, err := client.Webhooks.Get(created.Id)
+	if err != nil || got.Endpoint != hooks.url || got.SigningSecret != "" || got.Status != "enabled" {
+		t.Fatalf("get: %+v (%v)", got, err)
+	}
+	listed, err := client.Webhooks.List(&ListOptions{Limit: 100})
+	if err != nil || !containsWebhook(listed.Data, created.Id) {
+		t.Fatalf("list: %+v (%v)", listed, err)
+	}
+	updated, err := client.Webhooks.Update(created.Id, &UpdateWebhookRequest{Events: []string{EventEmailBounced, EventEmailComplained}, Description: String("updated")})
+	if err != nil || len(updated.Events) != 2 || updated.Description != "updated" {
+		t.Fatalf("update: %+v (%v)", updated, err)
+	}
+
+	rotated, err := client.Webhooks.RotateSigningSecret(created.Id)
+	if err != nil || !strings.HasPrefix(rotated.SigningSecret, "whsec_") || rotated.SigningSecret == created.SigningSecret {
+		t.Fatalf("rotate: %+v (%v)", rotated, err)
+	}
+
+	test, err := client.Webhooks.Test(created.Id, &TestWebhookRequest{Type: EventEmailSent})
+	if err != nil || test.Id == "" || test.WebhookId != created.Id {
+		t.Fatalf("test event: %+v (%v)", test, err)
+	}
+	// Both secrets sign during the overlap after a rotation: the request verifies with either.
+	request := hooks.await(t, "the test event", func(payload map[string]interface{}) bool { return payload["type"] == EventEmailSent })
+	for _, secret := range []string{created.SigningSecret, rotated.SigningSecret} {
+		if _, err := NewWebhookVerifier(secret).Verify(request.header, request.body); err != nil {
+			t.Fatalf("verify the test event after rotation: %v", err)
+		}
+	}
+
+	var detail *WebhookDeliveryDetail
+	eventually(t, 15*time.Second, "the test event succeeds", func() (bool, error) {
+		detail, err = client.Webhooks.GetEvent(created.Id, test.Id)
+		return err == nil && detail.Status == "success", err
+	})
+	if detail.Payload.Type != EventEmailSent || len(detail.Attempts) == 0 || detail.Attempts[0].HttpStatusCode != http.StatusNoContent {
+		t.Fatalf("event detail %+v", detail)
+	}
+	events, err := client.Webhooks.ListEvents(created.Id, &ListWebhookEventsOptions{Limit: 10})
+	if err != nil || len(events.Data) == 0 || events.Data[0].Id != test.Id {
+		t.Fatalf("list events: %+v (%v)", events, err)
+	}
+	attempts, err := client.Webhooks.ListEventAttempts(created.Id, test.Id, nil)
+	if err != nil || len(attempts.Data) == 0 || attempts.Data[0].Object != "webhook_attempt" {
+		t.Fatalf("attempts: %+v (%v)", attempts, err)
+	}
+	replayed, err := client.Webhooks.ReplayEvent(created.Id, test.Id)
+	if err != nil || replayed.Id != test.Id {
+		t.Fatalf("replay: %+v (%v)", replayed, err)
+	}
+
+	removed, err := client.Webhooks.Remove(created.Id)
+	if err != nil || !removed.Deleted || removed.Id != created.Id {
+		t.Fatalf("remove: %+v (%v)", removed, err)
+	}
+	_, err = client.Webhooks.Get(created.Id)
+	apiError(t, err, NameNotFound, 404)
+}
+
+func containsWebhook(webhooks []Webhook, id string) bool {
+	for _, webhook := range webhooks {
+		if webhook.Id == id {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLiveTemplatesSendWithVariables(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	alias := unique("order-shipped")
+	created, err := client.Templates.Create(&CreateTemplateRequest{
+		Name:    "Order shipped " + alias,
+		Alias:   alias,
+		Subject: "Order {{order}} shipped",
+		Html:    "<p>Hi {{name}}, order {{order}} is on its way.</p>",
+		Variables: []*TemplateVariable{
+			{Key: "order", Type: "string"},
+			{Key: "name", Type: "string", FallbackValue: "there"},
+		},
+	})
+	if err != nil || created.Id == "" {
+		t.Fatalf("create: %+v (%v)", created, err)
+	}
+	t.Cleanup(func() { _, _ = client.Templates.Remove(created.Id) })
+
+	byAlias, err := client.Templates.Get(alias)
+	if err != nil || byAlias.Id != created.Id || byAlias.Status != "draft" || len(byAlias.Variables) != 2 {
+		t.Fatalf("get by alias: %+v (%v)", byAlias, err)
+	}
+	listed, err := client.Templates.List(&ListOptions{Limit: 100})
+	if err != nil || listed.Object != "list" || len(listed.Data) == 0 {
+		t.Fatalf("list: %+v (%v)", listed, err)
+	}
+	if _, err := client.Templates.Update(alias, &UpdateTemplateRequest{Subject: "Your order {{order}} shipped"}); err != nil {
+		t.Fatalf("update: %v", err)
+	}
+	rendered, err := client.Templates.Render(alias, &RenderTemplateRequest{Variables: map[string]interface{}{"order": "A-1"}})
+	if err != nil || rendered.Subject != "Your order A-1 shipped" || !strings.Contains(rendered.Html, "Hi there") {
+		t.Fatalf("render: %+v (%v)", rendered, err)
+	}
+	validation, err := client.Templates.Validate(&ValidateTemplateRequest{Html: "<p>{{#if x}}never closed</p>"})
+	if err != nil || validation.Valid || len(validation.Errors) == 0 || validation.Errors[0].Line != 1 {
+		t.Fatalf("validate: %+v (%v)", validation, err)
+	}
+	duplicate, err := client.Templates.Duplicate(alias)
+	if err != nil || duplicate.Id == "" || duplicate.Id == created.Id {
+		t.Fatalf("duplicate: %+v (%v)", duplicate, err)
+	}
+	if removed, err := client.Templates.Remove(duplicate.Id); err != nil || !removed.Deleted {
+		t.Fatalf("remove the copy: %+v (%v)", removed, err)
+	}
+	if _, err := client.Templates.Publish(alias); err != nil {
+		t.Fatalf("publish: %v", err)
+	}
+
+	order := unique("A")
+	sent, err := client.Emails.Send(&SendEmailRequest{From: env.from, To: []string{recipient()}, Template: &EmailTemplate{Id: alias, Variables: map[string]interface{}{"order": order, "name": "Ada"}}})
+	if err != nil {
+		t.Fatalf("send with the template: %v", err)
+	}
+	email, err := client.Emails.Get(sent.Id)
+	if err != nil || !strings.Contains(email.Html, order) || !strings.Contains(email.Html, "Hi Ada") || email.TemplateId != created.Id {
+		t.Fatalf("the email rendered from the template: %+v (%v)", email, err)
+	}
+}
+
+func TestLiveReceiving(t *testing.T) {
+	env := live(t)
+	if env.inboundSubject == "" {
+		t.Skip("MAILROOM_INBOUND_SUBJECT is not set")
+	}
+	client := env.client()
+	var match *ReceivedEmail
+	options := &ListOptions{Limit: 100}
+	for match == nil {
+		page, err := client.Emails.Receiving.List(options)
+		if err != nil {
+			t.Fatalf("list received: %v", err)
+		}
+		for i := range page.Data {
+			if page.Data[i].Subject == env.inboundSubject {
+				match = &page.Data[i]
+			}
+		}
+		if match != nil || !page.HasMore || len(page.Data) == 0 {
+			break
+		}
+		options.After = page.Data[len(page.Data)-1].Id
+	}
+	if match == nil {
+		t.Fatalf("no received email has the subject %q", env.inboundSubject)
+	}
+	received, err := client.Emails.Receiving.Get(match.Id)
+	if err != nil || received.Subject != env.inboundSubject || received.Text == "" || received.Raw == nil || received.Authentication == nil {
+		t.Fatalf("get received: %+v (%v)", received, err)
+	}
+	attachments, err := client.Emails.Receiving.ListAttachments(match.Id, nil)
+	if err != nil || attachments.Object != "list" {
+		t.Fatalf("received attachments: %+v (%v)", attachments, err)
+	}
+	raw, err := client.Emails.Receiving.Raw(match.Id)
+	if err != nil || !strings.Contains(string(raw), env.inboundSubject) {
+		t.Fatalf("raw received (%v): %.200s", err, raw)
+	}
+}
+
+func TestLiveDomainsRoundTrip(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	name := unique("go") + ".example.net"
+	created, err := client.Domains.Create(&CreateDomainRequest{Name: name})
+	if err != nil || created.Id == "" || created.Name != name || len(created.Records) == 0 {
+		t.Fatalf("create: %+v (%v)", created, err)
+	}
+	t.Cleanup(func() {
+		_, _ = client.Domains.RemoveWithOptions(context.Background(), created.Id, &RemoveDomainOptions{Force: true})
+	})
+
+	byName, err := client.Domains.Get(name)
+	if err != nil || byName.Id != created.Id {
+		t.Fatalf("get by name: %+v (%v)", byName, err)
+	}
+	listed, err := client.Domains.List(&ListOptions{Limit: 100})
+	if err != nil || !containsDomain(listed.Data, created.Id) {
+		t.Fatalf("list: %+v (%v)", listed, err)
+	}
+	updated, err := client.Domains.Update(created.Id, &UpdateDomainRequest{OpenTracking: Bool(true), ClickTracking: Bool(false)})
+	if err != nil || !updated.OpenTracking || updated.ClickTracking {
+		t.Fatalf("update: %+v (%v)", updated, err)
+	}
+	verified, err := client.Domains.Verify(created.Id)
+	if err != nil || verified.Id != created.Id || verified.Status == "" {
+		t.Fatalf("verify: %+v (%v)", verified, err)
+	}
+	removed, err := client.Domains.Remove(created.Id)
+	if err != nil || !removed.Deleted || removed.Id != created.Id {
+		t.Fatalf("remove: %+v (%v)", removed, err)
+	}
+	_, err = client.Domains.Get(created.Id)
+	apiError(t, err, NameNotFound, 404)
+}
+
+func containsDomain(domains []Domain, id string) bool {
+	for _, domain := range domains {
+		if domain.Id == id {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLiveApiKeysRoundTrip(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	name := unique("go-key")
+	created, err := client.ApiKeys.Create(&CreateApiKeyRequest{Name: name, Permission: PermissionSendingAccess})
+	if err != nil || created.Id == "" || !strings.HasPrefix(created.Token, "mr_") {
+		t.Fatalf("create: %+v (%v)", created, err)
+	}
+	listed, err := client.ApiKeys.List(&ListApiKeysOptions{Limit: 100})
+	if err != nil || !containsKey(listed.Data, created.Id) {
+		t.Fatalf("list: %+v (%v)", listed, err)
+	}
+	if _, err := client.ApiKeys.Update(created.Id, &UpdateApiKeyRequest{Name: name + "-renamed"}); err != nil {
+		t.Fatalf("rename: %v", err)
+	}
+
+	// The new token is a working sending key: known to the server, without the scope to read domains.
+	_, err = NewClient(created.Token, WithBaseURL(env.baseURL)).Domains.List(nil)
+	apiError(t, err, NameInsufficientScope, 403)
+
+	removed, err := client.ApiKeys.Remove(created.Id)
+	if err != nil || !removed.Deleted || removed.Id != created.Id {
+		t.Fatalf("remove: %+v (%v)", removed, err)
+	}
+	_, err = NewClient(created.Token, WithBaseURL(env.baseURL)).Domains.List(nil)
+	apiError(t, err, NameUnauthorized, 401)
+}
+
+func containsKey(keys []ApiKey, id string) bool {
+	for _, key := range keys {
+		if key.Id == id {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLiveSuppressionsRoundTrip(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	address := recipient()
+	added, err := client.Suppressions.Add(&AddSuppressionRequest{Email: address, Reason: "asked by phone"})
+	if err != nil || added.Id == "" || added.Origin != SuppressionOriginManual || added.Reason != "asked by phone" {
+		t.Fatalf("add: %+v (%v)", added, err)
+	}
+	byId, err := client.Suppressions.Get(added.Id)
+	if err != nil || byId.Email != address {
+		t.Fatalf("get by id: %+v (%v)", byId, err)
+	}
+	byEmail, err := client.Suppressions.Get(address)
+	if err != nil || byEmail.Id != added.Id {
+		t.Fatalf("get by address: %+v (%v)", byEmail, err)
+	}
+	listed, err := client.Suppressions.List(&ListSuppressionsOptions{Search: address, Origin: SuppressionOriginManual})
+	if err != nil || len(listed.Data) != 1 || listed.Data[0].Id != added.Id {
+		t.Fatalf("list: %+v (%v)", listed, err)
+	}
+	removed, err := client.Suppressions.Remove(address)
+	if err != nil || !removed.Deleted || removed.Id != added.Id {
+		t.Fatalf("remove: %+v (%v)", removed, err)
+	}
+	_, err = client.Suppressions.Get(address)
+	apiError(t, err, NameNotFound, 404)
+
+	first, second := recipient(), recipient()
+	batch, err := client.Suppressions.Batch.Add(&BatchAddSuppressionsRequest{Emails: []string{first, second}, Reason: "import"})
+	if err != nil || len(batch.Data) != 2 || batch.Data[0].Id == "" {
+		t.Fatalf("batch add: %+v (%v)", batch, err)
+	}
+	unsuppressed := recipient()
+	batchRemoved, err := client.Suppressions.Batch.Remove(&BatchRemoveSuppressionsRequest{Emails: []string{first, second, unsuppressed}})
+	if err != nil || len(batchRemoved.Data) != 3 || !batchRemoved.Data[0].Deleted || !batchRemoved.Data[1].Deleted || batchRemoved.Data[2].Deleted {
+		t.Fatalf("batch remove: %+v (%v)", batchRemoved, err)
+	}
+}
+
+func TestLiveAISubjectScoring(t *testing.T) {
+	env := live(t)
+	analysis, err := env.client().AI.Subject(&SubjectRequest{Subject: "FREE!!! Open now", Html: "<p>Your March invoice is ready.</p>"})
+	if err != nil {
+		t.Fatalf("score a subject: %v", err)
+	}
+	if analysis.Score < 0 || analysis.Score > 100 || len(analysis.Findings) == 0 || analysis.Findings[0].Rule == "" {
+		t.Fatalf("analysis %+v", analysis)
+	}
+	better, err := env.client().AI.Subject(&SubjectRequest{Subject: "Your March invoice is ready"})
+	if err != nil || better.Score <= analysis.Score {
+		t.Fatalf("a plain subject scores higher than a shouting one: %+v (%v)", better, err)
+	}
+}
