@@ -1,0 +1,670 @@
+"""Typed shapes of request parameters and responses, with the wire's snake_case field names.
+
+Responses are the decoded JSON dicts as the server sends them; these TypedDicts describe them for type checkers
+and readers, they are not validated at run time. Shapes with a ``from`` field use the functional TypedDict syntax
+because ``from`` is a Python keyword. ``total=False`` marks optional fields (``NotRequired`` needs Python 3.11).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+
+# ----------------------------------------------------------------------------------------------------------------
+# Shared
+
+
+class ErrorDetail(TypedDict):
+    path: str
+    message: str
+
+
+class ListParams(TypedDict, total=False):
+    """Cursor pagination, the same for every list: ``limit`` 1–100 (default 20), ``after`` or ``before`` an id."""
+
+    limit: int
+    after: str
+    before: str
+
+
+class DeletedResponse(TypedDict):
+    object: str
+    id: str
+    deleted: bool
+
+
+class ObjectRef(TypedDict):
+    object: str
+    id: str
+
+
+Recipients = Union[str, List[str]]
+
+# ----------------------------------------------------------------------------------------------------------------
+# Emails
+
+
+class Attachment(TypedDict, total=False):
+    filename: str
+    content: str
+    """Base64 of the file's bytes (``mailroom.attachment()`` builds the entry from bytes)."""
+    path: str
+    """An https URL the server fetches at acceptance, instead of ``content``."""
+    content_type: str
+    content_id: str
+    """Makes the attachment inline, referenced from the html as ``cid:<content_id>``."""
+
+
+class Tag(TypedDict):
+    name: str
+    value: str
+
+
+class EmailTemplateRef(TypedDict, total=False):
+    id: str
+    """A template id or alias (its published version is used)."""
+    variables: Dict[str, Union[str, int, float]]
+
+
+class Tracking(TypedDict, total=False):
+    opens: bool
+    clicks: bool
+
+
+SendParams = TypedDict(
+    "SendParams",
+    {
+        "from": str,
+        "to": Recipients,
+        "cc": Recipients,
+        "bcc": Recipients,
+        "reply_to": Recipients,
+        "subject": str,
+        "html": str,
+        "text": str,
+        "headers": Dict[str, str],
+        "attachments": List[Attachment],
+        "tags": List[Tag],
+        "scheduled_at": str,
+        "template": EmailTemplateRef,
+        "tracking": Tracking,
+        "unsubscribe": bool,
+    },
+    total=False,
+)
+
+
+class SendOptions(TypedDict, total=False):
+    idempotency_key: str
+
+
+class BatchSendOptions(TypedDict, total=False):
+    idempotency_key: str
+    batch_validation: Literal["strict", "permissive"]
+
+
+class SendEmailResponse(TypedDict, total=False):
+    id: str
+    message: str
+
+
+class BatchError(TypedDict):
+    index: int
+    message: str
+
+
+class BatchSendResponse(TypedDict, total=False):
+    data: List[ObjectRef]
+    errors: List[BatchError]
+    """Only in permissive mode: the items refused, by their index in the request."""
+
+
+# Pagination plus the filters; ``tag`` is ``name`` or ``name:value``.
+EmailListParams = TypedDict(
+    "EmailListParams",
+    {"limit": int, "after": str, "before": str, "status": str, "to": str, "from": str, "tag": str},
+    total=False,
+)
+
+
+class UpdateEmailParams(TypedDict):
+    id: str
+    scheduled_at: str
+
+
+class EmailRecipient(TypedDict, total=False):
+    email: str
+    status: str
+    attempts: int
+    last_response: Optional[str]
+    provider: Optional[str]
+    provider_message_id: Optional[str]
+    updated_at: str
+
+
+class EmailEvent(TypedDict, total=False):
+    type: str
+    created_at: str
+    recipient: Optional[str]
+    data: Dict[str, Any]
+
+
+Email = TypedDict(
+    "Email",
+    {
+        "object": str,
+        "id": str,
+        "message_id": str,
+        "source": str,
+        "from": str,
+        "to": List[str],
+        "cc": List[str],
+        "bcc": List[str],
+        "reply_to": List[str],
+        "subject": str,
+        "html": Optional[str],
+        "text": Optional[str],
+        "tags": List[Tag],
+        "status": str,
+        "last_event": str,
+        "created_at": str,
+        "scheduled_at": Optional[str],
+        "template_id": Optional[str],
+        "recipients": List[EmailRecipient],
+        "events": List[EmailEvent],
+    },
+    total=False,
+)
+
+
+class EmailList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[Email]
+
+
+class UpdateEmailResponse(TypedDict, total=False):
+    object: str
+    id: str
+
+
+class CancelEmailResponse(TypedDict, total=False):
+    object: str
+    id: str
+    status: str
+
+
+class EmailAttachment(TypedDict, total=False):
+    object: str
+    id: str
+    filename: str
+    content_type: str
+    content_id: Optional[str]
+    content_disposition: str
+    size: int
+    download_url: str
+    expires_at: str
+
+
+class EmailAttachmentList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[EmailAttachment]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Received email
+
+
+ReceivedEmail = TypedDict(
+    "ReceivedEmail",
+    {
+        "object": str,
+        "id": str,
+        "message_id": str,
+        "from": str,
+        "to": List[str],
+        "cc": List[str],
+        "bcc": List[str],
+        "reply_to": List[str],
+        "subject": str,
+        "html": Optional[str],
+        "text": Optional[str],
+        "headers": Dict[str, Any],
+        "attachments": List[EmailAttachment],
+        "created_at": str,
+        "in_reply_to_email_id": Optional[str],
+        "auto_reply": bool,
+    },
+    total=False,
+)
+
+
+class ReceivedEmailList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[ReceivedEmail]
+
+
+class ReceivedEmailGetParams(TypedDict, total=False):
+    html_format: Literal["data_uri", "cid"]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Domains
+
+
+class DomainRecord(TypedDict, total=False):
+    record: str
+    name: str
+    type: str
+    value: str
+    ttl: Union[str, int]
+    status: str
+    priority: int
+    found: Optional[Union[str, List[str]]]
+
+
+class DomainCapabilities(TypedDict, total=False):
+    sending: Literal["enabled", "disabled"]
+    receiving: Literal["enabled", "disabled"]
+
+
+class CreateDomainParams(TypedDict, total=False):
+    name: str
+    return_path_subdomain: str
+    open_tracking: bool
+    click_tracking: bool
+    receiving: bool
+    providers: List[str]
+    capabilities: DomainCapabilities
+
+
+class UpdateDomainParams(TypedDict, total=False):
+    id: str
+    """The domain's id or name: the path, not sent in the body."""
+    return_path_subdomain: str
+    open_tracking: bool
+    click_tracking: bool
+    receiving: bool
+    providers: List[str]
+    capabilities: DomainCapabilities
+
+
+class Domain(TypedDict, total=False):
+    object: str
+    id: str
+    name: str
+    status: str
+    open_tracking: bool
+    click_tracking: bool
+    return_path_subdomain: str
+    receiving_enabled: bool
+    providers: List[str]
+    capabilities: DomainCapabilities
+    records: List[DomainRecord]
+    created_at: str
+
+
+class DomainList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[Domain]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# API keys
+
+
+class CreateApiKeyParams(TypedDict, total=False):
+    name: str
+    permission: Literal["full_access", "sending_access"]
+    domain_id: str
+    scopes: List[str]
+    mode: Literal["live", "test"]
+    rate_limit: int
+    """Requests per minute for this key."""
+
+
+class ApiKeyListParams(ListParams, total=False):
+    include_revoked: bool
+
+
+class UpdateApiKeyParams(TypedDict):
+    id: str
+    name: str
+
+
+class ApiKey(TypedDict, total=False):
+    object: str
+    id: str
+    name: str
+    mode: str
+    token_prefix: str
+    scopes: List[str]
+    domains: Optional[List[str]]
+    rate_limit_per_minute: Optional[int]
+    created_at: str
+    last_used_at: Optional[str]
+    revoked_at: Optional[str]
+
+
+class CreateApiKeyResponse(ApiKey, total=False):
+    token: str
+    """The key itself: shown once, keep it."""
+
+
+class ApiKeyList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[ApiKey]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Webhooks
+
+
+class CreateWebhookParams(TypedDict, total=False):
+    endpoint: str
+    events: List[str]
+    description: str
+
+
+class UpdateWebhookParams(TypedDict, total=False):
+    webhook_id: str
+    """The path, not sent in the body (Resend's name; ``id`` is accepted too)."""
+    endpoint: str
+    events: List[str]
+    description: Optional[str]
+    status: Literal["enabled", "disabled"]
+
+
+class Webhook(TypedDict, total=False):
+    object: str
+    id: str
+    endpoint: str
+    events: List[str]
+    description: Optional[str]
+    status: str
+    disabled_reason: Optional[str]
+    disabled_at: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class CreateWebhookResponse(Webhook, total=False):
+    signing_secret: str
+    """``whsec_…``: shown only here and on rotation."""
+
+
+class RotateSigningSecretResponse(Webhook, total=False):
+    signing_secret: str
+    """The new secret; the previous one keeps signing alongside it for 24 h."""
+
+
+class ReplayResponse(TypedDict, total=False):
+    object: str
+    webhook_id: str
+    replayed: int
+
+
+class WebhookList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[Webhook]
+
+
+class WebhookEventListParams(ListParams, total=False):
+    status: Literal["pending", "attempting", "success", "failed"]
+
+
+class WebhookAttempt(TypedDict, total=False):
+    object: str
+    id: str
+    sent_at: str
+    http_status_code: Optional[int]
+    response: Optional[str]
+    """The first 1 KB of the endpoint's answer."""
+    error: Optional[str]
+    duration_ms: int
+
+
+class WebhookEvent(TypedDict, total=False):
+    """One event sent (or to be sent) to one endpoint. ``id`` is the ``webhook-id`` header of its requests."""
+
+    object: str
+    id: str
+    webhook_id: str
+    event_id: Optional[str]
+    type: str
+    status: Literal["pending", "attempting", "success", "failed"]
+    attempt_count: int
+    next_attempt_at: Optional[str]
+    last_attempt_at: Optional[str]
+    last_status_code: Optional[int]
+    last_error: Optional[str]
+    created_at: str
+    payload: Dict[str, Any]
+    """In ``events.get`` only, with ``attempts``."""
+    attempts: List[WebhookAttempt]
+
+
+class WebhookEventList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[WebhookEvent]
+
+
+class WebhookAttemptList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[WebhookAttempt]
+
+
+class WebhookPayload(TypedDict, total=False):
+    """What a webhook delivers (and the verifier returns): Resend's event shape."""
+
+    type: str
+    created_at: str
+    data: Dict[str, Any]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Suppressions
+
+
+class AddSuppressionParams(TypedDict, total=False):
+    email: str
+    reason: str
+
+
+class SuppressionListParams(ListParams, total=False):
+    origin: Literal["bounce", "complaint", "unsubscribe", "manual"]
+    search: str
+
+
+class Suppression(TypedDict, total=False):
+    object: str
+    id: str
+    email: str
+    origin: str
+    source_id: Optional[str]
+    reason: Optional[str]
+    created_at: str
+
+
+class SuppressionList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[Suppression]
+
+
+class BatchAddSuppressionsParams(TypedDict, total=False):
+    emails: List[str]
+    reason: str
+
+
+class BatchRemoveSuppressionsParams(TypedDict, total=False):
+    """Either ``emails`` or ``ids``."""
+
+    emails: List[str]
+    ids: List[str]
+
+
+class BatchAddSuppressionsResponse(TypedDict):
+    data: List[Suppression]
+
+
+class RemovedSuppression(TypedDict, total=False):
+    object: str
+    id: str
+    email: str
+    deleted: bool
+
+
+class BatchRemoveSuppressionsResponse(TypedDict):
+    data: List[RemovedSuppression]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Templates
+
+
+class TemplateVariable(TypedDict, total=False):
+    key: str
+    type: Literal["string", "number"]
+    fallback_value: Union[str, int, float]
+
+
+CreateTemplateParams = TypedDict(
+    "CreateTemplateParams",
+    {
+        "name": str,
+        "html": str,
+        "subject": str,
+        "text": str,
+        "alias": str,
+        "from": str,
+        "reply_to": Recipients,
+        "variables": List[TemplateVariable],
+        "engine": Literal["handlebars", "mjml"],
+    },
+    total=False,
+)
+
+UpdateTemplateParams = TypedDict(
+    "UpdateTemplateParams",
+    {
+        "id": str,
+        "name": str,
+        "html": str,
+        "subject": str,
+        "text": str,
+        "alias": str,
+        "from": str,
+        "reply_to": Recipients,
+        "variables": List[TemplateVariable],
+        "engine": Literal["handlebars", "mjml"],
+    },
+    total=False,
+)
+
+Template = TypedDict(
+    "Template",
+    {
+        "object": str,
+        "id": str,
+        "name": str,
+        "alias": Optional[str],
+        "status": str,
+        "from": Optional[str],
+        "reply_to": Optional[List[str]],
+        "subject": Optional[str],
+        "html": str,
+        "text": Optional[str],
+        "engine": str,
+        "variables": List[TemplateVariable],
+        "has_unpublished_versions": bool,
+        "published_at": Optional[str],
+        "created_at": str,
+        "updated_at": str,
+    },
+    total=False,
+)
+
+
+class TemplateList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[Template]
+
+
+class RenderedTemplate(TypedDict, total=False):
+    subject: str
+    html: str
+    text: str
+
+
+class ValidateTemplateParams(TypedDict, total=False):
+    html: str
+    subject: str
+    text: str
+    engine: Literal["handlebars", "mjml"]
+
+
+class TemplateProblem(TypedDict, total=False):
+    field: str
+    line: int
+    column: int
+    message: str
+
+
+class ValidateTemplateResponse(TypedDict):
+    valid: bool
+    errors: List[TemplateProblem]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# AI
+
+
+class SubjectParams(TypedDict, total=False):
+    subject: str
+    html: str
+    text: str
+
+
+class SubjectFinding(TypedDict, total=False):
+    rule: str
+    severity: str
+    message: str
+    fix: str
+
+
+class SubjectScore(TypedDict, total=False):
+    score: int
+    findings: List[SubjectFinding]
+    suggestions: List[Any]
+    suggestions_unavailable: str
+
+
+class SaveAsTemplate(TypedDict, total=False):
+    name: str
+    alias: str
+
+
+class WriteParams(TypedDict, total=False):
+    brief: str
+    tone: str
+    audience: str
+    format: Literal["html", "mjml"]
+    save_as_template: SaveAsTemplate
+
+
+class WriteResponse(TypedDict, total=False):
+    subject: str
+    html: str
+    text: str
+    engine: str
+    variables: List[Any]
+    prompt_version: str
+    template_id: str

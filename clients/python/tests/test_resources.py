@@ -1,0 +1,222 @@
+"""Round trips of the other resources against the real server: domains, API keys, suppressions (with batch),
+templates (with a templated send), received email, and AI subject scoring."""
+
+from __future__ import annotations
+
+import unittest
+
+import mailroom
+from mailroom.types import ReceivedEmailList
+from tests.support import FROM, INBOUND_SUBJECT, client, needs_server, poll, recipient, unique
+
+
+@needs_server
+class DomainsTest(unittest.TestCase):
+    def test_domain_round_trip(self) -> None:
+        domains = client().domains
+        name = f"{unique('py')}.example.net"
+        created = domains.create({"name": name})
+        domain_id = created["id"]
+        try:
+            self.assertEqual((created["object"], created["name"]), ("domain", name))
+            self.assertIn("DKIM", [r["record"] for r in created["records"]])
+
+            self.assertEqual(domains.get(domain_id)["name"], name)
+            self.assertEqual(domains.get(name)["id"], domain_id, "a domain is found by its name too")
+
+            page = domains.list({"limit": 100})
+            self.assertEqual(page["object"], "list")
+            self.assertIn("has_more", page)
+            self.assertIn(domain_id, [d["id"] for d in page["data"]])
+
+            updated = domains.update({"id": domain_id, "open_tracking": True, "click_tracking": True})
+            self.assertTrue(updated["open_tracking"])
+            self.assertTrue(domains.get(domain_id)["click_tracking"])
+
+            checked = domains.verify(domain_id)
+            self.assertEqual(checked["id"], domain_id)
+            self.assertNotEqual(checked["status"], "verified", "nothing is published for this name")
+        finally:
+            removed = domains.remove(domain_id)
+        self.assertEqual((removed["object"], removed["id"], removed["deleted"]), ("domain", domain_id, True))
+        with self.assertRaises(mailroom.NotFoundError):
+            domains.get(domain_id)
+
+
+@needs_server
+class ApiKeysTest(unittest.TestCase):
+    def test_api_key_round_trip(self) -> None:
+        api_keys = client().api_keys
+        created = api_keys.create({"name": unique("py-key"), "permission": "sending_access"})
+        self.assertTrue(created["id"])
+        self.assertTrue(created["token"].startswith("mr_"))
+
+        listed = api_keys.list({"limit": 100})
+        self.assertEqual(listed["object"], "list")
+        self.assertIn("has_more", listed)
+        self.assertIn(created["id"], [k["id"] for k in listed["data"]])
+        self.assertNotIn("token", next(k for k in listed["data"] if k["id"] == created["id"]))
+
+        renamed = api_keys.update({"id": created["id"], "name": "renamed by the Python suite"})
+        self.assertEqual(renamed["id"], created["id"])
+        after_rename = api_keys.list({"limit": 100})["data"]
+        self.assertEqual(next(k for k in after_rename if k["id"] == created["id"])["name"], "renamed by the Python suite")
+
+        # The new key works, within its scope only.
+        with self.assertRaises(mailroom.InsufficientScopeError):
+            client(created["token"]).domains.list()
+
+        removed = api_keys.remove(created["id"])
+        self.assertEqual((removed["object"], removed["id"], removed["deleted"]), ("api_key", created["id"], True))
+        with self.assertRaises(mailroom.UnauthorizedError):
+            client(created["token"]).emails.send({"from": FROM, "to": recipient(), "subject": "x", "html": "<p>x</p>"})
+        self.assertNotIn(created["id"], [k["id"] for k in api_keys.list({"limit": 100})["data"]])
+        revoked = api_keys.list({"limit": 100, "include_revoked": True})["data"]
+        self.assertIn(created["id"], [k["id"] for k in revoked])
+
+
+@needs_server
+class SuppressionsTest(unittest.TestCase):
+    def test_suppression_round_trip(self) -> None:
+        suppressions = client().suppressions
+        address = recipient("suppressed")
+        added = suppressions.add({"email": address, "reason": "asked by phone"})
+        self.assertEqual((added["object"], added["email"], added["origin"]), ("suppression", address, "manual"))
+        self.assertEqual(suppressions.get(address)["id"], added["id"])
+        self.assertEqual(suppressions.get(added["id"])["email"], address)
+
+        found = suppressions.list({"search": address, "limit": 10})
+        self.assertEqual(found["object"], "list")
+        self.assertEqual([s["email"] for s in found["data"]], [address])
+
+        removed = suppressions.remove(address)
+        self.assertEqual((removed["id"], removed["deleted"]), (added["id"], True))
+        with self.assertRaises(mailroom.NotFoundError):
+            suppressions.get(address)
+
+    def test_batch_add_and_remove(self) -> None:
+        suppressions = client().suppressions
+        addresses = [recipient("batch"), recipient("batch")]
+        added = suppressions.batch.add({"emails": addresses, "reason": "imported"})
+        self.assertEqual(sorted(s["email"] for s in added["data"]), sorted(addresses))
+        by_id = suppressions.batch.remove({"ids": [added["data"][0]["id"]]})
+        self.assertEqual([s["deleted"] for s in by_id["data"]], [True])
+        by_email = suppressions.batch.remove({"emails": [added["data"][1]["email"]]})
+        self.assertEqual([s["email"] for s in by_email["data"]], [added["data"][1]["email"]])
+        for address in addresses:
+            with self.assertRaises(mailroom.NotFoundError):
+                suppressions.get(address)
+
+    def test_a_suppressed_recipient_is_not_sent_to(self) -> None:
+        c = client()
+        address = recipient("blocked")
+        c.suppressions.add({"email": address})
+        try:
+            with self.assertRaises(mailroom.DomainNotVerifiedError) as caught:
+                c.emails.send({"from": FROM, "to": address, "subject": "x", "html": "<p>x</p>"})
+            self.assertEqual(caught.exception.status_code, 422)
+        finally:
+            c.suppressions.remove(address)
+
+
+@needs_server
+class TemplatesTest(unittest.TestCase):
+    def test_template_round_trip_and_templated_send(self) -> None:
+        c = client()
+        alias = unique("py-template")
+        created = c.templates.create(
+            {
+                "name": "Order shipped (Python suite)",
+                "alias": alias,
+                "from": FROM,
+                "subject": "Order {{order}} shipped",
+                "html": "<p>Hi {{name}}, order {{order}} is on its way.</p>",
+                "variables": [
+                    {"key": "order", "type": "string"},
+                    {"key": "name", "type": "string", "fallback_value": "there"},
+                ],
+            }
+        )
+        template_id = created["id"]
+        try:
+            self.assertEqual(c.templates.get(alias)["id"], template_id)
+            self.assertIn(template_id, [t["id"] for t in c.templates.list({"limit": 100})["data"]])
+
+            preview = c.templates.render(template_id, {"order": "A-1"})
+            self.assertEqual(preview["subject"], "Order A-1 shipped")
+            self.assertIn("Hi there, order A-1", preview["html"])
+            with self.assertRaises(mailroom.ValidationError):
+                c.templates.render(template_id, {})
+
+            c.templates.update({"id": template_id, "name": "Order shipped, renamed"})
+            self.assertEqual(c.templates.get(template_id)["name"], "Order shipped, renamed")
+
+            published = c.templates.publish(alias)
+            self.assertEqual(published["id"], template_id)
+
+            order = unique("order")
+            sent = c.emails.send({"to": recipient(), "template": {"id": alias, "variables": {"order": order}}})  # type: ignore[typeddict-item]
+            email = c.emails.get(sent["id"])
+            self.assertIn(order, email["html"] or "")
+            self.assertEqual(email["subject"], f"Order {order} shipped")
+            self.assertEqual(email["template_id"], template_id)
+
+            copy = c.templates.duplicate(template_id)
+            self.assertNotEqual(copy["id"], template_id)
+            self.assertEqual(c.templates.remove(copy["id"])["deleted"], True)
+
+            checked = c.templates.validate({"html": "<p>{{#if open}}unclosed</p>"})
+            self.assertFalse(checked["valid"])
+            self.assertGreaterEqual(checked["errors"][0]["line"], 1)
+            self.assertTrue(c.templates.validate({"html": "<p>{{name}}</p>"})["valid"])
+        finally:
+            removed = c.templates.remove(template_id)
+        self.assertEqual((removed["id"], removed["deleted"]), (template_id, True))
+
+
+@needs_server
+class ReceivingTest(unittest.TestCase):
+    @unittest.skipUnless(INBOUND_SUBJECT, "MAILROOM_INBOUND_SUBJECT is not set")
+    def test_the_received_message_is_listed_and_read(self) -> None:
+        c = client()
+        page: ReceivedEmailList = poll(
+            lambda: c.emails.receiving.list({"limit": 100}),
+            lambda p: any(m.get("subject") == INBOUND_SUBJECT for m in p["data"]),
+            what="the inbound message in the list",
+        )
+        self.assertEqual(page["object"], "list")
+        listed = next(m for m in page["data"] if m["subject"] == INBOUND_SUBJECT)
+
+        received = c.emails.receiving.get(listed["id"])
+        self.assertEqual((received["id"], received["subject"]), (listed["id"], INBOUND_SUBJECT))
+        self.assertIn("support@example.com", received["to"])
+        self.assertIn("A reply for the libraries to find.", received.get("text") or "")
+
+        self.assertIs(c.receiving, c.emails.receiving)
+        self.assertIn(INBOUND_SUBJECT.encode(), c.receiving.raw(listed["id"]))
+        attachments = c.receiving.attachments.list(listed["id"])
+        self.assertEqual((attachments["object"], attachments["data"]), ("list", []))
+
+
+@needs_server
+class AiTest(unittest.TestCase):
+    def test_subject_scoring_works_offline(self) -> None:
+        ai = client().ai
+        shouty = ai.subject({"subject": "FREE!!! OPEN NOW"})
+        calm = ai.subject({"subject": "Your March invoice is ready", "html": "<p>Invoice attached.</p>"})
+        self.assertTrue(0 <= shouty["score"] <= 100)
+        self.assertLess(shouty["score"], calm["score"])
+        self.assertTrue(all({"rule", "severity", "message"} <= set(f) for f in shouty["findings"]))
+
+    def test_writer_needs_a_model(self) -> None:
+        try:
+            draft = client().ai.write({"brief": "Tell {{first_name}} their trial ends in 3 days"})
+        except mailroom.ServiceUnavailableError as error:
+            self.assertEqual(error.status_code, 503)
+            self.assertIn("model", error.message.lower())
+        else:
+            self.assertTrue(draft["subject"])
+
+
+if __name__ == "__main__":
+    unittest.main()

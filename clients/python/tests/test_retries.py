@@ -1,0 +1,144 @@
+"""Retries, timeouts, network failures and request headers, against local stand-in servers (no Mailroom needed):
+429 with Retry-After then 200, 503 then 200, with retries on and off."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import unittest
+from typing import Any
+from unittest import mock
+
+import mailroom
+from mailroom.types import SendParams
+from tests.support import LocalServer, Reply
+
+SENT: Reply = (200, {}, {"id": "0190a4d2-0000-7000-8000-000000000001", "message": "Email sent."})
+RATE_LIMITED: Reply = (
+    429,
+    {"Retry-After": "1"},
+    {"error": "Too Many Requests", "name": "rate_limit_exceeded", "message": "Slow down.", "statusCode": 429},
+)
+UNAVAILABLE: Reply = (
+    503,
+    {},
+    {"error": "Service Unavailable", "name": "service_unavailable", "message": "Draining.", "statusCode": 503},
+)
+MESSAGE: SendParams = {"from": "a@example.com", "to": "b@example.org", "subject": "Hi", "html": "<p>Hi</p>"}
+
+
+def client_for(server: LocalServer, **options: Any) -> mailroom.Mailroom:
+    return mailroom.Mailroom("mr_test_local", base_url=server.url, retry_base_delay=0.05, **options)
+
+
+class RetryTest(unittest.TestCase):
+    def test_429_is_retried_after_retry_after_with_the_same_idempotency_key(self) -> None:
+        with LocalServer([RATE_LIMITED, SENT]) as server:
+            started = time.monotonic()
+            sent = client_for(server, max_retries=2).emails.send(MESSAGE)
+            elapsed = time.monotonic() - started
+        self.assertEqual(sent["id"], SENT[2]["id"])
+        self.assertEqual(len(server.requests), 2)
+        self.assertGreaterEqual(elapsed, 0.9, "the retry waited for Retry-After")
+        keys = [r.headers.get("Idempotency-Key") for r in server.requests]
+        self.assertTrue(keys[0], "retries on: a send gets an idempotency key even when the caller gave none")
+        self.assertEqual(keys[0], keys[1], "the retry reuses the key, so it cannot send twice")
+
+    def test_429_without_retries_raises_with_retry_after(self) -> None:
+        with LocalServer([RATE_LIMITED, SENT]) as server:
+            with self.assertRaises(mailroom.RateLimitExceededError) as caught:
+                client_for(server).emails.send(MESSAGE)
+        self.assertEqual(len(server.requests), 1)
+        self.assertEqual(caught.exception.name, "rate_limit_exceeded")
+        self.assertEqual(caught.exception.status_code, 429)
+        self.assertEqual(caught.exception.retry_after, 1.0)
+        self.assertIsNone(server.requests[0].headers.get("Idempotency-Key"), "no key is invented when retries are off")
+
+    def test_503_is_retried_with_backoff(self) -> None:
+        with LocalServer([UNAVAILABLE, SENT]) as server:
+            sent = client_for(server, max_retries=1).emails.send(MESSAGE, idempotency_key="order-1")
+        self.assertEqual(sent["id"], SENT[2]["id"])
+        self.assertEqual([r.headers.get("Idempotency-Key") for r in server.requests], ["order-1", "order-1"])
+
+    def test_503_without_retries_raises(self) -> None:
+        with LocalServer([UNAVAILABLE, SENT]) as server:
+            with self.assertRaises(mailroom.ServiceUnavailableError) as caught:
+                client_for(server).domains.list()
+        self.assertEqual(len(server.requests), 1)
+        self.assertEqual(caught.exception.status_code, 503)
+
+    def test_retries_stop_at_max_retries(self) -> None:
+        with LocalServer([UNAVAILABLE]) as server:
+            with self.assertRaises(mailroom.ServiceUnavailableError):
+                client_for(server, max_retries=2).domains.list()
+        self.assertEqual(len(server.requests), 3)
+
+    def test_other_4xx_are_never_retried(self) -> None:
+        invalid: Reply = (400, {}, {"error": "Bad Request", "name": "validation_error", "message": "to: is required",
+                             "statusCode": 400, "details": [{"path": "to", "message": "is required"}]})
+        with LocalServer([invalid, SENT]) as server:
+            with self.assertRaises(mailroom.ValidationError) as caught:
+                client_for(server, max_retries=3).emails.send(MESSAGE)
+        self.assertEqual(len(server.requests), 1)
+        self.assertEqual(caught.exception.details, [{"path": "to", "message": "is required"}])
+
+    def test_batch_retry_reuses_its_generated_key(self) -> None:
+        batch_sent: Reply = (200, {}, {"data": [{"id": "x"}]})
+        with LocalServer([UNAVAILABLE, batch_sent]) as server:
+            client_for(server, max_retries=1).batch.send([MESSAGE], validation="permissive")
+        first, second = server.requests
+        self.assertTrue(first.headers.get("Idempotency-Key"))
+        self.assertEqual(first.headers.get("Idempotency-Key"), second.headers.get("Idempotency-Key"))
+        self.assertEqual(first.headers.get("x-batch-validation"), "permissive")
+
+
+class TransportTest(unittest.TestCase):
+    def test_headers_and_paths(self) -> None:
+        with LocalServer([(200, {}, {"object": "list", "has_more": False, "data": []})]) as server:
+            mailroom.Mailroom("mr_test_abc", base_url=server.url + "/v1/").emails.list(
+                {"limit": 5, "from": "a@example.com", "tag": "kind:receipt"}
+            )
+        request = server.requests[0]
+        self.assertEqual(request.headers.get("Authorization"), "Bearer mr_test_abc")
+        self.assertEqual(request.headers.get("User-Agent"), "mailroom-python/0.1.0")
+        self.assertTrue(request.path.startswith("/v1/emails?"), request.path)
+        self.assertIn("limit=5", request.path)
+        self.assertIn("from=a%40example.com", request.path)
+        self.assertIn("tag=kind%3Areceipt", request.path)
+
+    def test_timeout_is_a_typed_error(self) -> None:
+        with LocalServer([SENT], delay=2.0) as server:
+            with self.assertRaises(mailroom.RequestTimeoutError) as caught:
+                client_for(server, timeout=0.3).emails.get("x")
+        self.assertEqual(caught.exception.name, "timeout")
+        self.assertIsNone(caught.exception.status_code)
+        self.assertIsInstance(caught.exception, mailroom.NetworkError)
+
+    def test_network_failure_is_a_typed_error_and_retried(self) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            closed_port = probe.getsockname()[1]
+        client = mailroom.Mailroom("k", base_url=f"http://127.0.0.1:{closed_port}", max_retries=1, retry_base_delay=0.01)
+        with self.assertRaises(mailroom.NetworkError) as caught:
+            client.emails.get("x")
+        self.assertEqual(caught.exception.name, "network_error")
+        self.assertIsNone(caught.exception.status_code)
+
+    def test_an_answer_that_is_not_mailroom_s_still_gets_its_class(self) -> None:
+        with LocalServer([(502, {"Content-Type": "text/html"}, b"<h1>Bad gateway</h1>")]) as server:
+            with self.assertRaises(mailroom.ServiceUnavailableError) as caught:
+                client_for(server).emails.get("x")
+        self.assertEqual(caught.exception.status_code, 502)
+
+    def test_a_key_is_required(self) -> None:
+        with mock.patch.dict(os.environ, {"MAILROOM_API_KEY": ""}), self.assertRaises(ValueError):
+            mailroom.Mailroom(base_url="http://127.0.0.1:1")
+
+    def test_key_and_base_url_default_to_the_environment(self) -> None:
+        with mock.patch.dict(os.environ, {"MAILROOM_API_KEY": "mr_test_env", "MAILROOM_BASE_URL": "http://mail.test/v1"}):
+            self.assertEqual(mailroom.Mailroom().base_url, "http://mail.test")
+
+
+if __name__ == "__main__":
+    unittest.main()
