@@ -1,0 +1,55 @@
+/** `mailroom.domains`: sending domains, their DNS records and checks (DESIGN §5), with Resend's method names. */
+import { segment, type Transport } from "./http.js";
+import { missing } from "./results.js";
+import type {
+  CreateDomainOptions,
+  Domain,
+  DomainDeleted,
+  List,
+  MailroomResponse,
+  PaginationOptions,
+  RemoveDomainOptions,
+  RequestOptions,
+  UpdateDomainOptions,
+} from "./types.js";
+
+export class Domains {
+  constructor(private readonly transport: Transport) {}
+
+  /** Adds a domain; the answer lists the DNS records to publish. */
+  async create(payload: CreateDomainOptions, options: RequestOptions = {}): Promise<MailroomResponse<Domain>> {
+    return this.transport.request({ ...options, method: "POST", path: "/domains", body: payload });
+  }
+
+  /** By id or name, with each record's status and what DNS answered. */
+  async get(id: string, options: RequestOptions = {}): Promise<MailroomResponse<Domain>> {
+    return missing(id, "id") ?? this.transport.request({ ...options, method: "GET", path: `/domains/${segment(id)}` });
+  }
+
+  async list(options: PaginationOptions = {}, requestOptions: RequestOptions = {}): Promise<MailroomResponse<List<Domain>>> {
+    const { limit, after, before } = options;
+    return this.transport.request({ ...requestOptions, method: "GET", path: "/domains", query: { limit, after, before } });
+  }
+
+  /** Tracking defaults, return-path subdomain, receiving, providers. */
+  async update(payload: UpdateDomainOptions, options: RequestOptions = {}): Promise<MailroomResponse<Domain>> {
+    const { id, ...settings } = payload;
+    return missing(id, "id") ?? this.transport.request({ ...options, method: "PATCH", path: `/domains/${segment(id)}`, body: settings });
+  }
+
+  /** Checks the DNS records now. */
+  async verify(id: string, options: RequestOptions = {}): Promise<MailroomResponse<Domain>> {
+    return missing(id, "id") ?? this.transport.request({ ...options, method: "POST", path: `/domains/${segment(id)}/verify` });
+  }
+
+  /** Starts a DKIM key rotation: the answer's records include the new selector to publish. */
+  async rotateDkim(id: string, options: RequestOptions = {}): Promise<MailroomResponse<Domain>> {
+    return missing(id, "id") ?? this.transport.request({ ...options, method: "POST", path: `/domains/${segment(id)}/dkim/rotate` });
+  }
+
+  /** Refused (409 conflict) while mail from the domain is queued, unless `force`. */
+  async remove(id: string, options: RemoveDomainOptions & RequestOptions = {}): Promise<MailroomResponse<DomainDeleted>> {
+    const { force, ...requestOptions } = options;
+    return missing(id, "id") ?? this.transport.request({ ...requestOptions, method: "DELETE", path: `/domains/${segment(id)}`, query: { force } });
+  }
+}

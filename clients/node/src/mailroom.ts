@@ -1,0 +1,39 @@
+/**
+ * The client: `new Mailroom(key, { baseUrl })`, with one property per resource as in Resend's Node SDK
+ * (`emails`, `batch`, `domains`, `apiKeys`, `webhooks`, `templates`) plus Mailroom's own (`suppressions`, `ai`,
+ * `emails.receiving`). Every method resolves to `{ data, error, headers }` and never rejects for an API failure.
+ */
+import { Ai } from "./ai.js";
+import { ApiKeys } from "./api-keys.js";
+import { Domains } from "./domains.js";
+import { Batch, Emails } from "./emails.js";
+import { envOf, Transport, type ClientOptions } from "./http.js";
+import { Suppressions } from "./suppressions.js";
+import { Templates } from "./templates.js";
+import { Webhooks } from "./webhooks.js";
+
+export class Mailroom {
+  readonly emails: Emails;
+  readonly batch: Batch;
+  readonly domains: Domains;
+  readonly apiKeys: ApiKeys;
+  readonly webhooks: Webhooks;
+  readonly suppressions: Suppressions;
+  readonly templates: Templates;
+  readonly ai: Ai;
+
+  /** `key` defaults to `MAILROOM_API_KEY`; a client without a key is a programming error and throws. */
+  constructor(key?: string, options: ClientOptions = {}) {
+    const apiKey = key ?? envOf("MAILROOM_API_KEY");
+    if (!apiKey) throw new Error('Missing API key: pass it to the constructor, `new Mailroom("mr_live_…")`, or set MAILROOM_API_KEY.');
+    const transport = new Transport(apiKey, options);
+    this.emails = new Emails(transport);
+    this.batch = new Batch(transport);
+    this.domains = new Domains(transport);
+    this.apiKeys = new ApiKeys(transport);
+    this.webhooks = new Webhooks(transport);
+    this.suppressions = new Suppressions(transport);
+    this.templates = new Templates(transport);
+    this.ai = new Ai(transport);
+  }
+}

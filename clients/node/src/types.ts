@@ -1,0 +1,734 @@
+/**
+ * The request and response shapes of Mailroom's `/v1` API (DESIGN §1, §3, §5, §7, §8). Field names are the wire's
+ * snake_case, as Resend's API spells them, so a body can be read next to the API reference without translation.
+ * Only the client-side conveniences differ from the wire: `react`, `Date` for timestamps, bytes for attachments.
+ */
+import type { ErrorDetail, MailroomError } from "./errors.js";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Calls and answers
+
+/** What every call resolves to, as in Resend's SDK: never a rejection for an API failure. */
+export type MailroomResponse<T> =
+  | { data: T; error: null; headers: Record<string, string> }
+  | { data: null; error: MailroomError; headers: Record<string, string> | null };
+
+/** Options every call takes. */
+export interface RequestOptions {
+  /** Extra request headers (they override the client's). */
+  headers?: Record<string, string>;
+  /** Aborts the call (and any retry wait); the call then resolves with an `aborted` error. */
+  signal?: AbortSignal;
+}
+
+/** Options of the calls that create mail: send and batch. */
+export interface IdempotentRequestOptions extends RequestOptions {
+  /**
+   * `Idempotency-Key` (1–256 characters, kept 24 h per key and endpoint): the same key and body answer the first
+   * result again instead of sending twice. With retries on and no key given, the client makes one.
+   */
+  idempotencyKey?: string;
+}
+
+export interface PaginationOptions {
+  /** 1–100 (server default 20). */
+  limit?: number;
+  /** An id from the previous page: the items after it (older). */
+  after?: string;
+  /** An id from the previous page: the items before it (newer). */
+  before?: string;
+}
+
+export interface List<T> {
+  object: "list";
+  has_more: boolean;
+  data: T[];
+}
+
+export interface Deleted<O extends string> {
+  object: O;
+  id: string;
+  deleted: true;
+}
+
+export type { ErrorDetail };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Emails
+
+/**
+ * A React element (`<Welcome name="Ada" />`), typed structurally so that the library's types need no React
+ * types installed.
+ */
+export interface ReactElementLike {
+  type: unknown;
+  props: unknown;
+}
+
+export interface Tag {
+  name: string;
+  value: string;
+}
+
+export interface Attachment {
+  filename: string;
+  /** base64 text, or the bytes themselves (encoded by the client). */
+  content?: string | Uint8Array | ArrayBuffer;
+  /** An https URL the server fetches when it accepts the message (instead of `content`). */
+  path?: string;
+  content_type?: string;
+  /** Makes the attachment inline: reference it in the html as `cid:<content_id>`. */
+  content_id?: string;
+}
+
+export interface TemplateReference {
+  /** Template id or alias; its published version is rendered. */
+  id: string;
+  variables?: Record<string, string | number>;
+}
+
+export interface CreateEmailOptions {
+  /** `addr` or `Display Name <addr>` on a verified domain; optional when the template supplies it. */
+  from?: string;
+  to: string | string[];
+  cc?: string | string[];
+  bcc?: string | string[];
+  reply_to?: string | string[];
+  /** Optional when the template supplies it. */
+  subject?: string;
+  html?: string;
+  /** Generated from `html` by the server when absent (and from `react` by the client). */
+  text?: string;
+  /** Rendered to `html` (and `text`, when absent) with `@react-email/render`, an optional peer dependency. */
+  react?: ReactElementLike;
+  /** Custom headers; structural ones (From, To, Subject, Message-ID, …) are refused. */
+  headers?: Record<string, string>;
+  attachments?: Attachment[];
+  tags?: Tag[];
+  /** Send later: ISO 8601 (or a Date), in the future, at most 30 days ahead. */
+  scheduled_at?: string | Date;
+  template?: TemplateReference;
+  /** Overrides the sending domain's tracking defaults for this message. */
+  tracking?: { opens?: boolean; clicks?: boolean };
+  /** RFC 8058 one-click unsubscribe headers, and `{{unsubscribe_url}}` filled in html and text (one recipient). */
+  unsubscribe?: boolean;
+}
+
+export interface CreateEmailResponse {
+  id: string;
+  message?: string;
+}
+
+export type EmailStatus =
+  | "scheduled"
+  | "queued"
+  | "sent"
+  | "delivered"
+  | "delivery_delayed"
+  | "bounced"
+  | "complained"
+  | "opened"
+  | "clicked"
+  | "unsubscribed"
+  | "failed"
+  | "suppressed"
+  | "canceled";
+
+export type RecipientStatus = "queued" | "sent" | "delivered" | "deferred" | "bounced" | "complained" | "failed" | "suppressed" | "canceled";
+
+export interface EmailRecipient {
+  email: string;
+  status: RecipientStatus;
+  attempts: number;
+  last_response: string | null;
+  provider: string | null;
+  provider_message_id: string | null;
+  updated_at: string;
+}
+
+export interface EmailEvent {
+  type: string;
+  created_at: string;
+  recipient: string | null;
+  data: Record<string, unknown>;
+}
+
+/** An email as a list shows it. */
+export interface EmailSummary {
+  object: "email";
+  id: string;
+  message_id: string;
+  source?: "api" | "smtp" | "cli";
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  reply_to: string[];
+  subject: string;
+  tags: Tag[];
+  status: EmailStatus;
+  last_event: EmailStatus;
+  created_at: string;
+  scheduled_at: string | null;
+  template_id: string | null;
+}
+
+/** The look-up record: the message, each recipient's state and the event history. */
+export interface Email extends EmailSummary {
+  html: string | null;
+  text: string | null;
+  recipients: EmailRecipient[];
+  events: EmailEvent[];
+}
+
+export interface ListEmailsOptions extends PaginationOptions {
+  status?: EmailStatus;
+  to?: string;
+  from?: string;
+  /** `name` or `name:value`. */
+  tag?: string;
+}
+
+export interface UpdateEmailOptions {
+  id: string;
+  /** The new time: ISO 8601 or a Date. */
+  scheduled_at: string | Date;
+}
+
+export interface UpdateEmailResponse {
+  object: "email";
+  id: string;
+}
+
+export interface CancelEmailResponse {
+  object: "email";
+  id: string;
+  status?: "canceled";
+}
+
+export interface EmailAttachment {
+  object?: "attachment";
+  id: string;
+  filename: string | null;
+  content_type: string;
+  content_disposition: "inline" | "attachment";
+  content_id: string | null;
+  size: number;
+  /** A signed link, valid for an hour, that needs no API key. */
+  download_url: string;
+  expires_at: string;
+}
+
+export interface ListAttachmentsOptions extends PaginationOptions {
+  emailId: string;
+}
+
+export interface GetAttachmentOptions {
+  emailId: string;
+  id: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Batch
+
+export type CreateBatchItem = CreateEmailOptions;
+
+export interface BatchRequestOptions extends IdempotentRequestOptions {
+  /** `strict` (the default): all or nothing. `permissive`: the valid ones are sent, the others reported by index. */
+  batchValidation?: "strict" | "permissive";
+}
+
+export interface CreateBatchResponse {
+  data: Array<{ id: string }>;
+  /** Present in permissive mode: the items that were not sent. */
+  errors?: Array<{ index: number; message: string }>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Received mail
+
+export interface ReceivedAttachment {
+  id: string;
+  filename: string | null;
+  content_type: string;
+  content_disposition: "inline" | "attachment";
+  content_id: string | null;
+  size: number;
+}
+
+export interface ReceivedEmailSummary {
+  object?: "email";
+  id: string;
+  to: string[];
+  from: string;
+  created_at: string;
+  subject: string;
+  bcc: string[] | null;
+  cc: string[] | null;
+  reply_to: string[] | null;
+  received_for?: string[];
+  message_id: string | null;
+  attachments: ReceivedAttachment[];
+  /** The sent email this one answers (In-Reply-To / References). */
+  in_reply_to_email_id?: string | null;
+  auto_reply?: "auto_reply" | "challenge_response" | null;
+}
+
+export interface ReceivedEmailAuthentication {
+  spf: { result: string; domain: string | null } | null;
+  dkim: Array<{ result: string; domain: string | null; selector: string | null; aligned: boolean }>;
+  dmarc: { result: string; policy: string | null; domain: string | null } | null;
+  arc: { result: string } | null;
+  header: string;
+}
+
+export interface ReceivedEmail extends ReceivedEmailSummary {
+  object: "email";
+  html: string | null;
+  text: string | null;
+  headers: Record<string, string>;
+  raw: { download_url: string; expires_at: string };
+  authentication?: ReceivedEmailAuthentication;
+}
+
+export interface GetReceivedEmailOptions {
+  /** How inline images appear in `html`: embedded `data:` URIs (the default) or left as `cid:` references. */
+  html_format?: "data_uri" | "cid";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Domains
+
+export type DomainStatus = "not_started" | "pending" | "verified" | "partially_verified" | "failed" | "temporary_failure";
+
+export interface DomainRecord {
+  record: "DKIM" | "SPF" | "MX" | "DMARC" | "Inbound";
+  name: string;
+  type: "TXT" | "MX";
+  value: string;
+  priority?: number;
+  ttl: string;
+  status: Exclude<DomainStatus, "partially_verified">;
+  /** What DNS answered at the last check (null: nothing). */
+  found?: string | null;
+  key_state?: "active" | "next";
+}
+
+export interface Domain {
+  object: "domain";
+  id: string;
+  name: string;
+  status: DomainStatus;
+  verified_override?: boolean;
+  open_tracking: boolean;
+  click_tracking: boolean;
+  return_path_subdomain: string;
+  receiving_enabled: boolean;
+  providers: string[];
+  capabilities: { sending: "enabled"; receiving: "enabled" | "disabled" };
+  records: DomainRecord[];
+  last_checked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DomainSettings {
+  return_path_subdomain?: string;
+  open_tracking?: boolean;
+  click_tracking?: boolean;
+  /** Accept inbound mail for the domain (adds the Inbound MX record). */
+  receiving?: boolean;
+  receiving_enabled?: boolean;
+  /** Providers that take the domain's mail, first choice first. */
+  providers?: string[];
+  /** Resend's spelling of `receiving`. */
+  capabilities?: { sending?: "enabled"; receiving?: "enabled" | "disabled" };
+}
+
+export interface CreateDomainOptions extends DomainSettings {
+  name: string;
+}
+
+export interface UpdateDomainOptions extends DomainSettings {
+  /** Domain id or name. */
+  id: string;
+}
+
+export interface RemoveDomainOptions {
+  /** Delete even while mail from the domain is queued (that mail then fails). */
+  force?: boolean;
+}
+
+export interface DomainDeleted extends Deleted<"domain"> {
+  name?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// API keys
+
+export type ApiKeyScope =
+  | "emails:send"
+  | "emails:read"
+  | "domains:read"
+  | "domains:write"
+  | "templates:read"
+  | "templates:write"
+  | "webhooks:read"
+  | "webhooks:write"
+  | "suppressions:read"
+  | "suppressions:write"
+  | "inbound:read"
+  | "api_keys:read"
+  | "api_keys:write"
+  | "ai:use";
+
+export interface CreateApiKeyOptions {
+  name: string;
+  /** Resend's presets; default `full_access`. */
+  permission?: "full_access" | "sending_access";
+  /** Restrict a sending key to one domain (id or name). */
+  domain_id?: string;
+  /** Fine-grained scopes instead of `permission`. */
+  scopes?: Array<ApiKeyScope | "full_access" | "sending_access">;
+  mode?: "live" | "test";
+  /** Requests per minute for this key. */
+  rate_limit?: number;
+}
+
+export interface ApiKey {
+  object?: "api_key";
+  id: string;
+  name: string;
+  mode?: "live" | "test";
+  token_prefix?: string;
+  scopes?: ApiKeyScope[];
+  domains?: string[] | null;
+  rate_limit_per_minute?: number | null;
+  created_at: string;
+  last_used_at?: string | null;
+  revoked_at?: string | null;
+}
+
+/** The create answer: the token is shown here only. */
+export interface CreateApiKeyResponse extends Partial<ApiKey> {
+  id: string;
+  token: string;
+}
+
+export interface ListApiKeysOptions extends PaginationOptions {
+  /** Include revoked keys. */
+  include_revoked?: boolean;
+}
+
+export interface UpdateApiKeyOptions {
+  name: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Webhooks
+
+export type WebhookEventType =
+  | "email.scheduled"
+  | "email.queued"
+  | "email.sent"
+  | "email.delivered"
+  | "email.delivery_delayed"
+  | "email.bounced"
+  | "email.complained"
+  | "email.opened"
+  | "email.clicked"
+  | "email.unsubscribed"
+  | "email.failed"
+  | "email.suppressed"
+  | "email.canceled"
+  | "email.received"
+  | "domain.created"
+  | "domain.updated"
+  | "domain.deleted"
+  | "suppression.added"
+  | "suppression.removed";
+
+export interface CreateWebhookOptions {
+  /** https on a public address (plain http and private addresses only when the server allows them). */
+  endpoint: string;
+  events: WebhookEventType[];
+  description?: string;
+}
+
+export interface UpdateWebhookOptions {
+  endpoint?: string;
+  events?: WebhookEventType[];
+  description?: string | null;
+  status?: "enabled" | "disabled";
+}
+
+export interface WebhookEndpoint {
+  object: "webhook";
+  id: string;
+  endpoint: string;
+  events: WebhookEventType[];
+  description: string | null;
+  status: "enabled" | "disabled";
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The create and rotate answers: the only ones that carry the secret. */
+export interface WebhookWithSecret extends Partial<WebhookEndpoint> {
+  object: "webhook";
+  id: string;
+  /** `whsec_<base64 key>`: what the verifier takes. */
+  signing_secret: string;
+}
+
+export type WebhookDeliveryStatus = "pending" | "attempting" | "success" | "failed";
+
+/** One event sent (or to be sent) to one endpoint. */
+export interface WebhookDeliveryEvent {
+  object: "webhook_event";
+  /** The `webhook-id` header of every attempt of this event. */
+  id: string;
+  webhook_id: string;
+  event_id: string | null;
+  type: string;
+  status: WebhookDeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+export interface WebhookAttempt {
+  object: "webhook_attempt";
+  id: string;
+  sent_at: string;
+  http_status_code: number | null;
+  /** The first 1 KB of the endpoint's answer. */
+  response: string | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface WebhookDeliveryEventDetail extends WebhookDeliveryEvent {
+  payload: WebhookPayload;
+  attempts: WebhookAttempt[];
+}
+
+export interface ListWebhookEventsOptions extends PaginationOptions {
+  webhookId: string;
+  status?: WebhookDeliveryStatus;
+}
+
+export interface WebhookEventOptions {
+  webhookId: string;
+  eventId: string;
+}
+
+export interface ListWebhookAttemptsOptions extends PaginationOptions, WebhookEventOptions {}
+
+export interface TestWebhookOptions {
+  /** Event type of the sample (default `email.sent`). */
+  type?: WebhookEventType;
+}
+
+export interface ReplayFailedResponse {
+  object: "replay";
+  webhook_id: string;
+  replayed: number;
+}
+
+/** The JSON body of every webhook request. */
+export interface WebhookPayload<D = Record<string, unknown>> {
+  type: WebhookEventType | (string & {});
+  created_at: string;
+  data: D;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Suppressions
+
+export type SuppressionOrigin = "bounce" | "complaint" | "unsubscribe" | "manual";
+
+export interface Suppression {
+  object: "suppression";
+  id: string;
+  email: string;
+  origin: SuppressionOrigin;
+  /** The email whose bounce, complaint or unsubscribe added it. */
+  source_id: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface AddSuppressionOptions {
+  email: string;
+  reason?: string;
+}
+
+export interface ListSuppressionsOptions extends PaginationOptions {
+  origin?: SuppressionOrigin;
+  /** A part of the address. */
+  search?: string;
+}
+
+export interface SuppressionDeleted extends Deleted<"suppression"> {
+  email?: string;
+}
+
+export interface BatchAddSuppressionsOptions {
+  emails: string[];
+  reason?: string;
+}
+
+export type BatchRemoveSuppressionsOptions = { emails: string[]; ids?: never } | { ids: string[]; emails?: never };
+
+export interface BatchRemoveSuppressionsResponse {
+  data: Array<{ object: "suppression"; id: string | null; email: string | null; deleted: boolean }>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Templates
+
+export type TemplateEngine = "handlebars" | "mjml";
+
+export interface TemplateVariableInput {
+  key: string;
+  type: "string" | "number";
+  fallback_value?: string | number | null;
+}
+
+export interface TemplateVariable extends TemplateVariableInput {
+  fallback_value: string | number | null;
+  created_at?: string;
+  updated_at?: string;
+}
+
+export interface CreateTemplateOptions {
+  name: string;
+  /** Handlebars (or MJML + Handlebars); required unless `react` is given. */
+  html?: string;
+  /** Rendered to `html` (and `text`, when absent) with `@react-email/render`. */
+  react?: ReactElementLike;
+  alias?: string;
+  subject?: string;
+  text?: string;
+  from?: string;
+  reply_to?: string | string[];
+  variables?: TemplateVariableInput[];
+  engine?: TemplateEngine;
+}
+
+export type UpdateTemplateOptions = Partial<Omit<CreateTemplateOptions, "alias" | "subject" | "text" | "from" | "reply_to">> & {
+  alias?: string | null;
+  subject?: string | null;
+  text?: string | null;
+  from?: string | null;
+  reply_to?: string | string[] | null;
+};
+
+export interface TemplateResponse {
+  object: "template";
+  id: string;
+}
+
+export interface Template {
+  object: "template";
+  id: string;
+  name: string;
+  alias: string | null;
+  engine: TemplateEngine;
+  status: "draft" | "published";
+  subject: string | null;
+  from: string | null;
+  reply_to: string[] | null;
+  html: string;
+  text: string | null;
+  variables: TemplateVariable[];
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  has_unpublished_versions: boolean;
+  current_version_id: string;
+}
+
+export type TemplateSummary = Pick<Template, "id" | "name" | "alias" | "status" | "published_at" | "created_at" | "updated_at" | "engine">;
+
+export interface RenderTemplateOptions {
+  variables?: Record<string, string | number>;
+}
+
+export interface RenderedTemplate {
+  subject: string | null;
+  html: string;
+  text: string;
+}
+
+export interface ValidateTemplateOptions {
+  html: string;
+  subject?: string;
+  text?: string;
+  engine?: TemplateEngine;
+}
+
+export interface TemplateValidation {
+  valid: boolean;
+  errors: Array<{ field: string; line: number; column: number; message: string }>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// AI
+
+export interface SubjectOptions {
+  subject: string;
+  html?: string;
+  text?: string;
+}
+
+export interface SubjectFinding {
+  rule: string;
+  severity: "error" | "warning" | "info";
+  message: string;
+  fix?: string;
+}
+
+export interface SubjectScore {
+  subject: string;
+  score: number;
+  findings: SubjectFinding[];
+}
+
+export interface SubjectResponse {
+  /** 0–100. */
+  score: number;
+  findings: SubjectFinding[];
+  /** Better subjects from the configured model, best first; empty without one. */
+  suggestions: SubjectScore[];
+  /** Why `suggestions` is empty, when the model is missing or failed. */
+  suggestions_unavailable?: string;
+  prompt_version?: string;
+}
+
+export interface WriteOptions {
+  /** What the email should say; `{{placeholders}}` are kept as variables. */
+  brief: string;
+  tone?: string;
+  audience?: string;
+  format?: "html" | "mjml";
+  /** Also save the draft as a (draft) template. */
+  save_as_template?: { name: string; alias?: string };
+}
+
+export interface WriteResponse {
+  object?: "draft";
+  subject: string;
+  html: string;
+  text: string;
+  engine?: TemplateEngine;
+  variables?: string[];
+  template_id?: string | null;
+  prompt_version?: string;
+}
