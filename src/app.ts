@@ -450,11 +450,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     smtp,
     mx,
     async start() {
-      server = listenHttp(http, logger, {
-        hostname: config.http.host,
-        port: config.http.port,
-        idleTimeout: Math.ceil(config.http.idle_timeout / 1000),
-      });
+      try {
+        server = listenHttp(http, logger, {
+          hostname: config.http.host,
+          port: config.http.port,
+          idleTimeout: Math.ceil(config.http.idle_timeout / 1000),
+        });
+      } catch (error) {
+        // A taken or forbidden port is a setting to change, said as such (the SMTP listeners say it the same way).
+        throw new ConfigError(`http.port: cannot listen on ${config.http.host}:${config.http.port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
       services.httpAddress.port = server.port!;
       const relay = await smtp.start();
       const inboundMx = await mx.start();

@@ -87,8 +87,10 @@ async function initialise(services: Services): Promise<void> {
 
 async function serve(config: Config): Promise<void> {
   const app = await createApp(config, { secretKey: process.env.MAILROOM_SECRET_KEY });
-  await initialise(app.services);
+  // The first-run key is made only once every listener is up: a start that fails (a port taken, no permission for
+  // 587) must leave it to the next start rather than print it and exit.
   const listeners = await app.start();
+  await initialise(app.services);
   const http = listeners.find((l) => l.name === "http")!;
   const base = config.http.public_url || `http://${http.host === "0.0.0.0" ? "127.0.0.1" : http.host}:${http.port}`;
   out(`API docs: ${base}/docs   (admin UI: not yet built; the API and CLI cover administration)`);
@@ -144,6 +146,7 @@ async function run(argv: string[]): Promise<void> {
   if (values.help) return out(USAGE);
   if (values.version) return out(VERSION);
   const [command = "serve", sub, arg] = positionals;
+  if (positionals.length === 0) out("mailroom: no command given, so serving (mailroom --help lists the commands)");
   const config = await loadConfig({ file: values.config ?? process.env.MAILROOM_CONFIG, env: process.env });
 
   if (command === "serve") return serve(config);
@@ -267,6 +270,7 @@ try {
     const more = error.details && error.details.length > 1 ? "\n" + error.details.map((d) => `  ${d.path}: ${d.message}`).join("\n") : "";
     fail(`${error.name}: ${error.message}${more}`);
   }
-  if (error instanceof TypeError && /parseArgs|Unknown option|argument/i.test(String((error as { code?: string }).code ?? error.message))) fail(`${error.message}\n\n${USAGE}`, 2);
+  // parseArgs' own errors (an unknown flag, a flag without its value) are the user's typing, not a crash.
+  if (String((error as { code?: unknown }).code ?? "").startsWith("ERR_PARSE_ARGS")) fail(`${(error as Error).message}\n\n${USAGE}`, 2);
   throw error;
 }

@@ -69,6 +69,61 @@ test("a bad configuration value is one clear error and a non-zero exit", async (
   expect(stderr.trim()).toBe('mailroom: configuration: http.port: expected an integer, got "eighty"');
 });
 
+test.each([
+  ["an unknown flag", ["keys", "create", "--bogus"], "Unknown option '--bogus'"],
+  ["a flag without its value", ["keys", "create", "--name"], "--name"],
+])("%s is one line of error and the usage, never a stack trace", async (_name, args, message) => {
+  const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, ...args], { env, stderr: "pipe", stdout: "pipe" });
+  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  expect(code).toBe(2);
+  expect(stderr).toStartWith("mailroom: ");
+  expect(stderr).toContain(message);
+  expect(stderr).toContain("Usage: mailroom");
+  expect(stderr).not.toMatch(/^\s*\d+ \|/m);
+});
+
+test("a first start that cannot listen keeps the first-run test key for the next start", async () => {
+  const taken = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const dir = tempDir("mailroom-e2e-first-run-");
+  try {
+    const failed = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "serve"], {
+      env: { ...env, MAILROOM_DATA_DIR: dir, MAILROOM_SMTP_SUBMISSION_PORT: String(taken.port), MAILROOM_SMTP_SMTPS_PORT: "0", MAILROOM_INBOUND_PORT: "0" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, code] = await Promise.all([new Response(failed.stdout).text(), failed.exited]);
+    expect(code).not.toBe(0);
+    expect(stdout).not.toContain("mr_test_");
+    const started = await startMailroom({ ...env, MAILROOM_DATA_DIR: dir }, { binary: true });
+    try {
+      expect(started.stdout()).toMatch(/mr_test_[0-9A-Za-z]{32}/);
+    } finally {
+      started.proc.kill("SIGTERM");
+      await started.exited;
+    }
+  } finally {
+    taken.stop(true);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a second server on a taken HTTP port is an error naming the port, not a second answerer", async () => {
+  const taken = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  try {
+    const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "serve"], {
+      env: { ...env, MAILROOM_HTTP_PORT: String(taken.port), MAILROOM_SMTP_SUBMISSION_PORT: "0", MAILROOM_SMTP_SMTPS_PORT: "0", MAILROOM_INBOUND_PORT: "0" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`mailroom: configuration: http.port: cannot listen on 127.0.0.1:${taken.port} (EADDRINUSE)`);
+    expect(stderr).not.toContain("    at ");
+  } finally {
+    taken.stop(true);
+  }
+});
+
 test("the executable signs outgoing mail on its DKIM thread", async () => {
   const smtp = await startSmtpDouble();
   const dir = tempDir("mailroom-e2e-dkim-");

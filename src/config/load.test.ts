@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { buildConfig, ConfigError, redactedConfig } from "./load.ts";
+import { tmpdir } from "node:os";
+import { buildConfig, ConfigError, loadConfig, redactedConfig } from "./load.ts";
 
 describe("configuration", () => {
   test("with nothing given, the defaults serve: ./data and the capture provider", () => {
@@ -44,6 +45,17 @@ describe("configuration", () => {
   ])("%s is one clear error naming it", (_name, file, env, message) => {
     expect(() => buildConfig(file as Record<string, unknown>, env as Record<string, string>)).toThrow(ConfigError);
     expect(() => buildConfig(file as Record<string, unknown>, env as Record<string, string>)).toThrow(message);
+  });
+
+  test("variables outside the configuration's sections are someone else's: MAILROOM_KEY and MAILROOM_WEBHOOK_SECRET are ignored", () => {
+    const config = buildConfig({}, { MAILROOM_KEY: "mr_live_x", MAILROOM_WEBHOOK_SECRET: "whsec_x", MAILROOM_SECRET_KEY: "k", MAILROOM_HTTP_PORT: "8080" });
+    expect(config.http.port).toBe(8080);
+  });
+
+  test("a TOML syntax error names its file, line and column", async () => {
+    const file = `${tmpdir()}/mailroom-bad-${process.pid}.toml`;
+    await Bun.write(file, '[http]\nport = 3000\nhost = "unterminated\n');
+    await expect(loadConfig({ file })).rejects.toThrow(`${file}:3:`);
   });
 
   test("print-config redacts secrets and shows durations as written", () => {

@@ -3,7 +3,7 @@
  * every value against the schema and freezes the result. Invariant: an unknown key or bad value is one
  * `ConfigError` naming it (the CLI prints it and exits non-zero); nothing reads config files or env elsewhere.
  */
-import { parse as parseToml } from "smol-toml";
+import { parse as parseToml, TomlError } from "smol-toml";
 import { CONFIG_SCHEMA, PROVIDER_KINDS, PROVIDER_NAME, PROVIDER_NAME_HINT, type Config, type OptionSpec, type ProviderKind } from "./schema.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { formatDuration, parseDuration } from "../lib/durations.ts";
@@ -110,7 +110,8 @@ export async function loadConfig(options: LoadOptions = {}): Promise<Config> {
     try {
       fileValues = parseToml(await file.text()) as Record<string, unknown>;
     } catch (error) {
-      throw new ConfigError(`${options.file}: ${(error as Error).message.split("\n")[0]}`);
+      const at = error instanceof TomlError ? `:${error.line}:${error.column}` : "";
+      throw new ConfigError(`${options.file}${at}: ${(error as Error).message.split("\n")[0]}`);
     }
   }
   return buildConfig(fileValues, options.env ?? {}, options.overrides ?? {});
@@ -149,14 +150,17 @@ export function buildConfig(
     }
   }
 
+  // Only MAILROOM_<SECTION>_<KEY> of a known section (and the top-level options) is configuration: a variable such as
+  // MAILROOM_KEY (the README's curl variable) or MAILROOM_WEBHOOK_SECRET is someone else's and is left alone, while a
+  // misspelt key of a known section is still an error naming it.
   const known = new Map<string, [string, string]>();
   for (const [section, options] of Object.entries(SCHEMA)) for (const key of Object.keys(options)) known.set(envName(section, key), [section, key]);
+  const sectionPrefixes = Object.keys(SCHEMA).filter(Boolean).map((section) => envName(section, ""));
   for (const [name, raw] of Object.entries(env)) {
-    // MAILROOM_CONFIG and MAILROOM_SECRET_KEY are read by the CLI and the secret store, not options of the file.
-    if (!name.startsWith("MAILROOM_") || name === "MAILROOM_CONFIG" || name === "MAILROOM_SECRET_KEY" || raw === undefined) continue;
+    if (raw === undefined) continue;
     const target = known.get(name);
-    if (!target) throw new ConfigError(`unknown environment variable ${name}`);
-    apply(target[0], target[1], raw, true);
+    if (target) apply(target[0], target[1], raw, true);
+    else if (sectionPrefixes.some((prefix) => name.startsWith(prefix))) throw new ConfigError(`unknown environment variable ${name}`);
   }
 
   for (const [section, values] of Object.entries(overrides)) {
