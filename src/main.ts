@@ -4,6 +4,7 @@
  * writes to stdout; everything it does goes through the same services the API uses.
  */
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createApp, createServices, VERSION, type Services } from "./app.ts";
 import { databasePath } from "./db/open.ts";
@@ -47,6 +48,9 @@ Commands:
 Configuration: --config FILE (or MAILROOM_CONFIG), then MAILROOM_<SECTION>_<KEY> environment variables.
 Scopes: full_access, sending_access, ${SCOPES.join(", ")}`;
 
+/** How the user started this CLI, for the commands it prints: `npx mailroom` from a clone, else the executable. */
+const CLI = process.env.MAILROOM_CLI_NAME === "npx mailroom" ? "npx mailroom" : "mailroom";
+
 const out = (text: string): void => {
   process.stdout.write(text + "\n");
 };
@@ -82,7 +86,7 @@ async function initialise(services: Services): Promise<void> {
   const key = await services.keys.create(operatorActor(org.id), { name: "Getting started (test mode)", scopes: ["full_access"], mode: "test" });
   out(`Created the organisation and a test-mode API key (shown once, mail is captured, never delivered):`);
   out(`  ${key.key}`);
-  out(`Create a live key with: mailroom keys create --name production --scope sending_access`);
+  out(`Create a live key with: ${CLI} keys create --name production --scope sending_access`);
 }
 
 async function serve(config: Config): Promise<void> {
@@ -152,6 +156,16 @@ async function run(argv: string[]): Promise<void> {
   if (command === "serve") return serve(config);
   if (command === "print-config") return out(toToml(redactedConfig(config)));
   if (command === "secrets" && sub === "seal") return sealSecret(config);
+  if (!config.store.url && command !== "init") {
+    // The CLI acts on the server's store: run elsewhere, it must not quietly make a second, empty one.
+    const database = resolve(databasePath(config));
+    if (!existsSync(database)) {
+      fail(
+        `no Mailroom store at ${database}. Run this where the server runs (or point at its data: --config FILE or MAILROOM_DATA_DIR=…); to create a new store here: ${CLI} init`,
+      );
+    }
+    process.stderr.write(`mailroom: store ${database}\n`);
+  }
 
   const services = await createServices(config, { secretKey: process.env.MAILROOM_SECRET_KEY });
   try {
@@ -190,7 +204,7 @@ async function run(argv: string[]): Promise<void> {
         const domain = await services.domains.add(actor, arg, { verifiedOverride: values.verified, providers: providerList(values.providers) });
         return print(domain, () => {
           out(domainLine(domain));
-          out("Publish these DNS records, then run: mailroom domains verify " + domain.name);
+          out(`Publish these DNS records, then run: ${CLI} domains verify ${domain.name}`);
           out(recordLines(domain));
         });
       }

@@ -45,6 +45,7 @@ afterAll(async () => {
 const messageIdOf = (raw: Buffer) => /^Message-ID:\s*(<[^>]+>)/im.exec(raw.toString())?.[1];
 
 test("SIGKILL during a load of sends loses no accepted message; delivery is at-least-once with a stable Message-ID", async () => {
+  await runCli(["init"], env);
   await runCli(["domains", "add", "example.com", "--verified"], env);
   const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "drill", "--scope", "full_access", "--json"], env));
   smtp.rules.set("held@dest.test", { reply: "hang-after-data" });

@@ -370,6 +370,7 @@ describe("the CLI", () => {
     const dataDir = tempDir();
     const env = { MAILROOM_DATA_DIR: dataDir, MAILROOM_DNS_SERVERS: dns.servers[0]!, MAILROOM_SERVER_HOSTNAME: HOST, MAILROOM_SERVER_PUBLIC_IPS: "127.0.0.1", MAILROOM_LOG_LEVEL: "error" };
     try {
+      await runCli(["init"], env);
       const added = await runCli(["domains", "add", "cli.example"], env);
       expect(added).toContain("cli.example  pending");
       expect(added).toMatch(/SPF\s+TXT send\.cli\.example {2}v=spf1 ip4:127\.0\.0\.1 ~all {2}\[pending\]/);

@@ -171,6 +171,7 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
       MAILROOM_WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
       MAILROOM_INBOUND_MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
     };
+    await runCli(["init"], env, true);
     ({ token: key } = JSON.parse(await runCli(["keys", "create", "--name", "e2e-inbound", "--scope", "full_access", "--json"], env, true)));
     await runCli(["domains", "add", "example.com", "--verified"], env, true);
     await runCli(["domains", "add", "quiet.example", "--verified"], env, true);

@@ -23,6 +23,7 @@ beforeAll(async () => {
   smtp = await startSmtpDouble();
   hooks = await startWebhookReceiver();
   const env = smarthostEnv(dataDir, smtp.port);
+  await runCli(["init"], env, true);
   const key = await cliKey(env, "e2e-templates");
   await runCli(["domains", "add", "example.com", "--verified"], env, true);
   server = await startMailroom(env, { binary: true });

@@ -4,7 +4,7 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { tempDir } from "./helpers/app.ts";
 import { runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
 import { startSmtpDouble } from "./helpers/smtp-double.ts";
@@ -23,6 +23,7 @@ test("the executable serves, sends, and stops cleanly on SIGTERM", async () => {
   expect(server.stdout()).toMatch(/mr_test_[0-9A-Za-z]{32}/);
   expect(server.stdout().split("\n").filter((l) => l.startsWith("mailroom ready"))).toHaveLength(1);
 
+  await runCli(["init"], env, true);
   const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "e2e", "--scope", "full_access", "--json"], env, true));
   await runCli(["domains", "add", "example.com", "--verified"], env, true);
   const listing = await runCli(["domains", "list"], env, true);
@@ -61,6 +62,20 @@ test("the executable serves, sends, and stops cleanly on SIGTERM", async () => {
   expect(await server.exited).toBe(0);
   server = undefined;
 }, 30_000);
+
+test("the CLI run where no store is refuses to make one, and names where it looked and what to run", async () => {
+  const elsewhere = tempDir("mailroom-e2e-elsewhere-");
+  try {
+    const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "keys", "list"], { cwd: elsewhere, env: { PATH: process.env.PATH! }, stdout: "pipe", stderr: "pipe" });
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`no Mailroom store at ${elsewhere}/data/mailroom.db`);
+    expect(stderr).toContain("mailroom init");
+    expect(existsSync(`${elsewhere}/data`)).toBe(false);
+  } finally {
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
 
 test("a bad configuration value is one clear error and a non-zero exit", async () => {
   const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "serve"], { env: { ...env, MAILROOM_HTTP_PORT: "eighty" }, stderr: "pipe", stdout: "pipe" });
@@ -137,6 +152,7 @@ test("the executable signs outgoing mail on its DKIM thread", async () => {
   };
   let relay: MailroomProcess | undefined;
   try {
+    await runCli(["init"], relayEnv, true);
     await runCli(["domains", "add", "example.com", "--verified"], relayEnv, true);
     const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "dkim", "--scope", "full_access", "--json"], relayEnv, true));
     relay = await startMailroom(relayEnv, { binary: true });

@@ -28,6 +28,7 @@ beforeAll(async () => {
     MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "100000",
     MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "100000",
   });
+  await runCli(["init"], env, true);
   const token = await cliKey(env, "resend-sdk");
   await runCli(["domains", "add", "example.com", "--verified"], env, true);
   server = await startMailroom(env, { binary: true });
