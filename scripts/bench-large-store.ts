@@ -71,7 +71,10 @@ async function buildLargeStore(): Promise<void> {
 
 async function acceptanceOn(dataDir: string) {
   const withDir = { ...env, MAILROOM_DATA_DIR: dataDir };
-  if (!existsSync(join(dataDir, "mailroom.db"))) await cli(BINARY, withDir, ["domains", "add", "example.com", "--verified"]);
+  if (!existsSync(join(dataDir, "mailroom.db"))) {
+    await cli(BINARY, withDir, ["init"]);
+    await cli(BINARY, withDir, ["domains", "add", "example.com", "--verified"]);
+  }
   const { token: key } = JSON.parse(await cli(BINARY, withDir, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]));
   const server = await spawnUntilReady([BINARY, "serve"], withDir, "mailroom ready");
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };

@@ -134,6 +134,7 @@ async function mailroom(sinkPort: number, sink: { received: number }) {
     MAILROOM_LOG_LEVEL: "error",
     MAILROOM_SECRET_KEY: Buffer.alloc(32, 3).toString("base64"),
   };
+  await cli(BINARY, env, ["init"]);
   await cli(BINARY, env, ["domains", "add", "example.com", "--verified"]);
   const { token: key } = JSON.parse(await cli(BINARY, env, ["keys", "create", "--name", "bench", "--scope", "sending_access", "--json"]));
   const server = await serve(env);

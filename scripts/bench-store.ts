@@ -56,6 +56,7 @@ async function stopAll(servers: Array<{ proc: ReturnType<typeof Bun.spawn> }>) {
 async function acceptance(setup: Setup) {
   const dataDirs = Array.from({ length: setup.instances }, () => tmp("mailroom-bench-store-"));
   const env = { ...setup.env, MAILROOM_DATA_DIR: dataDirs[0]! };
+  await cli(setup.binary, env, ["init"]);
   await cli(setup.binary, env, ["domains", "add", "example.com", "--verified"]);
   const { token: key } = JSON.parse(await cli(setup.binary, env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]));
   const servers = await startAll(setup, dataDirs);

@@ -39,6 +39,7 @@ const serverEnv = (dataDir: string): Record<string, string> => ({ ...benchServer
 
 /** A data directory with a verified sending domain and a key to send with. */
 async function prepareDataDir(env: Record<string, string>): Promise<string> {
+  await cli(BINARY, env, ["init"]);
   await cli(BINARY, env, ["domains", "add", "example.com", "--verified"]);
   return JSON.parse(await cli(BINARY, env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"])).token;
 }
