@@ -39,7 +39,7 @@ Commands:
   domains remove NAME [--force]           refused while mail from it is queued; --force fails that mail
   suppressions list [--json] | add EMAIL [--reason R] | remove EMAIL
   org set-rate-limit N|default            the organisation's requests per minute (all keys together)
-  send --from F --to T [--to T…] --subject S (--html H | --text T)
+  send --from F --to T [--to T…] --subject S (--html H | --text T) [--test]   --test: captured, never delivered
   backup FILE                             consistent copy of the database while running
   secrets seal                            seal the secret read from stdin under the master key; any secret
                                           option (a provider's password or key) may hold the sealed value
@@ -254,10 +254,11 @@ async function run(argv: string[]): Promise<void> {
         return out(`organisation limit: ${perMinute ?? `default (${config.limits.org_requests_per_minute})`} requests per minute`);
       }
       case "send": {
-        const html = values.html ?? (values.text ? `<pre>${Bun.escapeHTML(values.text)}</pre>` : undefined);
-        const fields = parseSendRequest({ from: values.from, to: values.to, subject: values.subject, html, text: values.text }, { now: Date.now(), maxRecipients: config.limits.max_recipients });
-        const { id } = await services.emails.submit({ kind: "fields", source: "cli", fields }, actor);
-        return print({ id }, () => out(`queued ${id} (delivered by the running server)`));
+        const fields = parseSendRequest({ from: values.from, to: values.to, subject: values.subject, html: values.html, text: values.text }, { now: Date.now(), maxRecipients: config.limits.max_recipients });
+        // --test sends as a test key would: from any domain, captured, never delivered.
+        const sender: Actor = values.test ? { ...actor, mode: "test" } : actor;
+        const { id } = await services.emails.submit({ kind: "fields", source: "cli", fields }, sender);
+        return print({ id }, () => out(`queued ${id} (${values.test ? "test mode: captured, never delivered" : "delivered by the running server"})`));
       }
       case "backup": {
         if (!sub) fail("backup needs a destination file");

@@ -77,6 +77,19 @@ test("the CLI run where no store is refuses to make one, and names where it look
   }
 });
 
+test("mailroom send --test sends a plain-text message in test mode (from any domain, captured); without it the domain must be verified", async () => {
+  const dir = tempDir("mailroom-e2e-send-");
+  const sendEnv = { ...env, MAILROOM_DATA_DIR: dir };
+  try {
+    await runCli(["init"], sendEnv, true);
+    const args = ["send", "--from", "hi@unverified.example", "--to", "a@x.org", "--subject", "Hello", "--text", "Plain."];
+    expect(await runCli([...args, "--test"], sendEnv, true)).toMatch(/^queued [0-9a-f-]{36} \(test mode: captured, never delivered\)/);
+    await expect(runCli(args, sendEnv, true)).rejects.toThrow("domain_not_verified");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("a bad configuration value is one clear error and a non-zero exit", async () => {
   const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "serve"], { env: { ...env, MAILROOM_HTTP_PORT: "eighty" }, stderr: "pipe", stdout: "pipe" });
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);

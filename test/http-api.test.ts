@@ -89,6 +89,22 @@ describe.each(FORMS)("$name", (form) => {
   });
 });
 
+describe("bodies", () => {
+  test("text alone is a plain-text message: no html part, nothing invented; neither html nor text is a 400 naming html", async () => {
+    const sent = await t.json("POST", "/v1/emails", { body: message({ html: undefined, text: "Plain words only." }) });
+    expect(sent.status).toBe(200);
+    const raw = await (await t.request("GET", `/v1/emails/${sent.body.id}/raw`)).text();
+    expect(raw).toMatch(/^Content-Type: text\/plain/im);
+    expect(raw).not.toMatch(/text\/html/i);
+    expect(raw).toContain("Plain words only.");
+    const record = (await t.json("GET", `/v1/emails/${sent.body.id}`)).body;
+    expect(record).toMatchObject({ html: null, text: "Plain words only." });
+    const neither = await t.json("POST", "/v1/emails", { body: message({ html: undefined }) });
+    expect(neither.status).toBe(400);
+    expect(neither.body.details).toEqual([{ path: "html", message: "html or text is required" }]);
+  });
+});
+
 describe("policy", () => {
   test("a test key may send from an unverified domain and its mail is captured", async () => {
     const res = await t.json("POST", "/v1/emails", { key: t.testKey, body: message({ from: "x@unverified.example" }) });

@@ -54,7 +54,7 @@ const filler = (unsubscribeUrl: string | undefined) => (content: string) =>
 /** The request for one message: applies the decorations that need the event loop (tracked links). */
 export function composeRequest(emailId: string, fields: ComposedFields, date: number, decorations: MessageDecorations = {}): ComposeRequest {
   const { transformHtml, unsubscribeUrl } = decorations;
-  const trackedHtml = transformHtml ? transformHtml(filler(unsubscribeUrl)(fields.html)) : undefined;
+  const trackedHtml = transformHtml && fields.html !== null ? transformHtml(filler(unsubscribeUrl)(fields.html)) : undefined;
   return { emailId, fields, date, unsubscribeUrl, trackedHtml };
 }
 
@@ -65,9 +65,10 @@ export function composeRequest(emailId: string, fields: ComposedFields, date: nu
 export async function composeMessage(request: ComposeRequest): Promise<ComposedMessage> {
   const { emailId, fields, unsubscribeUrl } = request;
   const messageId = `<${emailId}@${domainOf(fields.from.address)}>`;
-  const text = fields.text ?? htmlToText(fields.html);
+  const text = fields.text ?? htmlToText(fields.html ?? "");
   const fill = filler(unsubscribeUrl);
-  const html = request.trackedHtml ?? fill(fields.html);
+  // A plain-text message has no html part at all, so no tracking pixel or rewritten links either.
+  const html = fields.html === null ? undefined : (request.trackedHtml ?? fill(fields.html));
   // Subject and custom headers are written by the one header encoder (header-encoding.ts), not folded by nodemailer,
   // whose folding leaves lines of whitespace alone when a value holds a long run of spaces.
   const prepared = (key: string, value: string) => ({ key, value: { prepared: true, value: encodeHeaderValue(key, value) } });

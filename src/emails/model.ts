@@ -44,7 +44,8 @@ export interface ComposedFields {
   bcc: Mailbox[];
   replyTo: Mailbox[];
   subject: string;
-  html: string;
+  /** Null for a plain-text message. */
+  html: string | null;
   text?: string;
   headers: Array<[name: string, value: string]>;
   attachments: AttachmentInput[];

@@ -34,8 +34,8 @@ export const SendEmailSchema = t.Object(
     reply_to: t.Optional(Addresses),
     "reply-to": t.Optional(t.Union([t.String(), t.Array(t.String())], { description: "Alias of reply_to, as Resend's API accepts it" })),
     subject: t.String(),
-    html: t.String(),
-    text: t.Optional(t.String({ description: "Generated from html when absent" })),
+    html: t.Optional(t.String({ description: "At least one of html and text (or a template)" })),
+    text: t.Optional(t.String({ description: "Generated from html when absent; alone, a plain-text message" })),
     headers: t.Optional(t.Record(t.String(), t.String())),
     attachments: t.Optional(
       t.Array(t.Object({ filename: t.String(), content: t.String({ description: "base64" }), content_type: t.Optional(t.String()), content_id: t.Optional(t.String()) })),

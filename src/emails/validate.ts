@@ -122,16 +122,20 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
   else if (input.subject.length > MAX_SUBJECT) problem("subject", `must be at most ${MAX_SUBJECT} characters`);
   else subject = input.subject;
 
-  let html = "";
-  if (typeof input.html !== "string") problem("html", input.html === undefined ? "is required" : `must be a string, got ${typeName(input.html)}`);
-  else if (!input.html.trim()) problem("html", "must not be empty");
-  else html = input.html;
-
+  // At least one body: html (text is then generated from it when absent), or text alone (a plain-text message).
+  let html: string | null = null;
   let text: string | undefined;
+  const hasText = input.text !== undefined && input.text !== null;
   if (input.text !== undefined && input.text !== null) {
     if (typeof input.text !== "string") problem("text", `must be a string, got ${typeName(input.text)}`);
     else text = input.text;
   }
+  if (input.html === undefined || input.html === null) {
+    if (!hasText) problem("html", "html or text is required");
+  } else if (typeof input.html !== "string") problem("html", `must be a string, got ${typeName(input.html)}`);
+  else if (!input.html.trim()) problem("html", "must not be empty");
+  else html = input.html;
+  if (html === null && text !== undefined && !text.trim()) problem("text", "must not be empty");
 
   const headers: Array<[string, string]> = [];
   let sender: Mailbox | undefined;
