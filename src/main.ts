@@ -68,9 +68,15 @@ function domainLine(domain: DomainView): string {
 /** `a,b` (or `a b`) → ["a", "b"]; absent → undefined. */
 const providerList = (text: string | undefined) => text?.split(/[\s,]+/).filter(Boolean);
 
+/** Each record to publish, then (after a check) what DNS answered beside it, and why it cannot work yet if it cannot. */
 function recordLines(domain: DomainView): string {
   return domain.records
-    .map((r) => `  ${r.record.padEnd(7)} ${r.type.padEnd(3)} ${r.name}  ${r.priority !== undefined ? `${r.priority} ` : ""}${r.value}  [${r.status}]`)
+    .map((r) => {
+      const lines = [`  ${r.record.padEnd(7)} ${r.type.padEnd(3)} ${r.name}  ${r.priority !== undefined ? `${r.priority} ` : ""}${r.value}  [${r.status}]`];
+      if (r.found !== undefined && r.status !== "verified") lines.push(`          found: ${r.found === null ? "(lookup failed)" : r.found.length ? r.found.join(" | ") : "nothing"}`);
+      if (r.warning) lines.push(`          warning: ${r.warning}`);
+      return lines.join("\n");
+    })
     .join("\n");
 }
 

@@ -99,6 +99,32 @@ describe("adding a domain", () => {
   });
 });
 
+describe("what a user sees while setting up", () => {
+  test("after a check, each record shows what DNS answered beside what to publish", async () => {
+    const view = await create();
+    expect(record(view, "SPF")).not.toHaveProperty("found");
+    dns.set(record(view, "SPF").name, "TXT", ["v=spf1 include:old.example ~all"]);
+    const checked = await verify(view.id);
+    expect(record(checked, "SPF")).toMatchObject({ status: "pending", value: "v=spf1 ip4:127.0.0.1 ~all", found: ["v=spf1 include:old.example ~all"] });
+    expect(record(checked, "DMARC").found).toEqual([]);
+    publish(checked);
+    expect(record(await verify(view.id), "SPF")).toMatchObject({ status: "verified", found: ["v=spf1 ip4:127.0.0.1 ~all"] });
+  });
+
+  test("with [server] hostname unset, the records naming this machine are flagged and say what to set", async () => {
+    const bare = await createTestApp({ dns: { servers: dns.servers }, server: { hostname: "", public_ips: [] } }, { clock });
+    try {
+      const view = (await bare.json("POST", "/v1/domains", { body: { name: "bare.example", receiving: true } })).body as DomainView;
+      for (const kind of ["SPF", "MX", "Inbound"]) expect(record(view, kind).warning).toContain("[server] hostname is not set");
+      expect(record(view, "DKIM").warning).toBeUndefined();
+      expect(record(view, "DMARC").warning).toBeUndefined();
+    } finally {
+      await bare.close();
+    }
+    expect(record(await create("configured.example"), "MX").warning).toBeUndefined();
+  });
+});
+
 describe("verification", () => {
   test("publishing the records verifies the domain: pending → verified, with a domain.updated event", async () => {
     const view = await create();

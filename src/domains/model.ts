@@ -16,6 +16,13 @@ export interface DnsRecordView {
   priority?: number;
   ttl: "Auto";
   status: RecordStatus;
+  /**
+   * After a check: what DNS answered at the record's name (TXT values, or `priority host` for MX), to set beside
+   * `value`; null when the lookup failed. Absent before the first check.
+   */
+  found?: string[] | null;
+  /** Why the record as shown cannot work yet: it names this machine because `[server] hostname` is unset. */
+  warning?: string;
   /** DKIM only: `active` signs now; `next` is a rotation's new key, taking over once its record is found. */
   key_state?: "active" | "next";
 }

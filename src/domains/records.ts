@@ -20,6 +20,8 @@ import type { DnsRecordView, DomainStatus, RecordKind, RecordStatus } from "./mo
 export interface RecordSettings {
   /** Public host name: the MX target for bounces and inbound mail. */
   hostname: string;
+  /** False when `[server] hostname` is unset and `hostname` is only the machine's own name. */
+  hostnameConfigured: boolean;
   /** SPF terms every record carries: `[server] public_ips` and `[domains] spf_include` (a smarthost's SPF domain). */
   spfBase: readonly string[];
   /** SPF terms a provider's mail needs beyond those, by provider name, e.g. `include:amazonses.com` for SES. */
@@ -42,7 +44,7 @@ export function recordSettings(config: Config): RecordSettings {
   ];
   const providerSpf: Record<string, readonly string[]> = {};
   for (const [name, provider] of providerConfigs(config)) providerSpf[name] = provider.kind === "ses" ? [SES_SPF] : [];
-  return { hostname, spfBase, providerSpf, defaultProvider: config.delivery.default_provider, dmarcPolicy: config.domains.dmarc_policy, dmarcRua: config.domains.dmarc_rua };
+  return { hostname, hostnameConfigured: !!config.server.hostname, spfBase, providerSpf, defaultProvider: config.delivery.default_provider, dmarcPolicy: config.domains.dmarc_policy, dmarcRua: config.domains.dmarc_rua };
 }
 
 /**
@@ -81,6 +83,8 @@ export interface ExpectedRecord {
   essential: boolean;
   /** Checked at all (the inbound MX only while receiving is on). */
   checked: boolean;
+  /** Why the record as shown cannot work yet (built from an unset `[server] hostname`). */
+  warning?: string;
   matches(answer: TxtAnswer | MxAnswer): boolean;
 }
 
@@ -159,6 +163,10 @@ export function expectedRecords(domain: DomainShape, keys: readonly KeyShape[], 
     }
   }
   const spf = spfMechanisms(domain.providers, settings);
+  // A user must never be told to publish a machine's short name as if other servers could reach it.
+  const unsetHostname = settings.hostnameConfigured
+    ? undefined
+    : `[server] hostname is not set, so this record names the machine's own name "${settings.hostname}", which other mail servers cannot find: set [server] hostname to this server's public DNS name (and [server] public_ips to its addresses)`;
   const dmarc = [`v=DMARC1`, `p=${settings.dmarcPolicy}`, ...(settings.dmarcRua ? [`rua=mailto:${settings.dmarcRua}`] : []), `adkim=r`, `aspf=r`].join("; ");
   records.push(
     {
@@ -169,6 +177,7 @@ export function expectedRecords(domain: DomainShape, keys: readonly KeyShape[], 
       value: `v=spf1 ${spf.join(" ")} ~all`,
       essential: true,
       checked: true,
+      ...(spf.includes(`a:${settings.hostname}`) && unsetHostname ? { warning: unsetHostname } : {}),
       matches: (answer) => spfMatches(answer as TxtAnswer, spf),
     },
     {
@@ -180,6 +189,7 @@ export function expectedRecords(domain: DomainShape, keys: readonly KeyShape[], 
       priority: MX_PRIORITY,
       essential: false,
       checked: true,
+      ...(unsetHostname ? { warning: unsetHostname } : {}),
       matches: (answer) => mxMatches(answer as MxAnswer, settings.hostname),
     },
     { id: "dmarc", record: "DMARC", name: `_dmarc.${domain.name}`, type: "TXT", value: dmarc, essential: false, checked: true, matches: (answer) => dmarcMatches(answer as TxtAnswer) },
@@ -192,6 +202,7 @@ export function expectedRecords(domain: DomainShape, keys: readonly KeyShape[], 
       priority: MX_PRIORITY,
       essential: false,
       checked: domain.receivingEnabled,
+      ...(unsetHostname ? { warning: unsetHostname } : {}),
       matches: (answer) => mxMatches(answer as MxAnswer, settings.hostname),
     },
   );
@@ -259,7 +270,12 @@ export function nextDomainStatus(
 }
 
 /** The public form of one record with its stored status. */
-export function recordView(record: ExpectedRecord, status: RecordStatus): DnsRecordView {
+/** What an answer shows a user: each TXT record's value, or each MX as `priority host`. */
+export function answerValues(answer: TxtAnswer | MxAnswer): string[] {
+  return answer.map((entry) => (Array.isArray(entry) ? entry.join("") : `${entry.priority} ${entry.exchange}`));
+}
+
+export function recordView(record: ExpectedRecord, status: RecordStatus, found?: string[] | null): DnsRecordView {
   return {
     record: record.record,
     name: record.name,
@@ -268,6 +284,8 @@ export function recordView(record: ExpectedRecord, status: RecordStatus): DnsRec
     ...(record.priority !== undefined ? { priority: record.priority } : {}),
     ttl: "Auto",
     status,
+    ...(found !== undefined ? { found } : {}),
+    ...(record.warning ? { warning: record.warning } : {}),
     ...(record.keyState ? { key_state: record.keyState } : {}),
   };
 }

@@ -28,6 +28,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { SecretBox } from "../lib/secrets.ts";
 import type { CreateDomainInput, DomainStatus, DomainView, RecordStatus, UpdateDomainInput } from "./model.ts";
 import {
+  answerValues,
   expectedRecords,
   nextDomainStatus,
   nextRecordStatus,
@@ -157,7 +158,7 @@ export function createDomainService(deps: {
     receiving_enabled: row.receivingEnabled,
     providers: row.providers,
     capabilities: { sending: "enabled", receiving: row.receivingEnabled ? "enabled" : "disabled" },
-    records: expectedRecords(row, keys, settings).map((record) => recordView(record, recordStatus(row.recordStatuses, record))),
+    records: expectedRecords(row, keys, settings).map((record) => recordView(record, recordStatus(row.recordStatuses, record), record.checked ? row.recordStatuses[record.id]?.found : undefined)),
     last_checked_at: row.lastCheckedAt ?? null,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
@@ -195,7 +196,8 @@ export function createDomainService(deps: {
   };
 
   /** Looks every checked record up; `unknown` when the lookup failed for another reason than "no such record". */
-  const observe = async (records: ExpectedRecord[]): Promise<Map<string, Observation>> => {
+  /** Per checked record: whether it was found, and what DNS answered at its name (null when the lookup failed). */
+  const observe = async (records: ExpectedRecord[]): Promise<Map<string, { seen: Observation; found: string[] | null }>> => {
     const answers = new Map<string, Promise<TxtAnswer | MxAnswer | null>>();
     const lookup = (name: string, type: "TXT" | "MX") => {
       const key = `${type} ${name}`;
@@ -212,13 +214,13 @@ export function createDomainService(deps: {
       }
       return answers.get(key)!;
     };
-    const seen = new Map<string, Observation>();
+    const seen = new Map<string, { seen: Observation; found: string[] | null }>();
     await Promise.all(
       records
         .filter((record) => record.checked)
         .map(async (record) => {
           const answer = await lookup(record.name, record.type);
-          seen.set(record.id, answer === null ? "unknown" : record.matches(answer) ? "found" : "missing");
+          seen.set(record.id, answer === null ? { seen: "unknown", found: null } : { seen: record.matches(answer) ? "found" : "missing", found: answerValues(answer) });
         }),
     );
     return seen;
@@ -263,11 +265,12 @@ export function createDomainService(deps: {
         if (!record.checked) continue;
         const stored = row.recordStatuses[record.id];
         const previous = stored && !(restart && stored.status === "failed") ? { status: stored.status as RecordStatus, since: stored.since } : { status: "pending" as RecordStatus, since: now };
-        const next = nextRecordStatus(previous, seen.get(record.id) ?? "unknown", now, timeout);
-        statuses[record.id] = next;
+        const observed = seen.get(record.id);
+        const next = nextRecordStatus(previous, observed?.seen ?? "unknown", now, timeout);
+        statuses[record.id] = { ...next, found: observed?.found ?? null };
         if (next.status !== (stored?.status ?? "pending")) recordsChanged = true;
       }
-      const essentials = records.filter((r) => r.essential).map((r) => seen.get(r.id) ?? "unknown");
+      const essentials = records.filter((r) => r.essential).map((r) => seen.get(r.id)?.seen ?? "unknown");
       const domainNext = nextDomainStatus(previousDomain, essentials, now, timeout, row.verifiedOverride);
 
       // Rotation: the next key takes over once its record is found; the old key retires.
@@ -365,7 +368,10 @@ export function createDomainService(deps: {
         await tx.insert(domains).values(row);
         await tx.insert(dkimKeys).values(key);
       });
-      return view(row, [key]);
+      const added = view(row, [key]);
+      const warning = added.records.find((record) => record.warning)?.warning;
+      if (warning) logger.warn("domain records name this machine, not a public server", { domain: row.name, reason: warning });
+      return added;
     },
 
     async list(actor, options = { limit: 100 }) {

@@ -1,7 +1,10 @@
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-/** Status of one DNS record and since when (ms), keyed by record id (`dkim:<selector>`, `spf`, `mx`, `dmarc`, `inbound`). */
-export type RecordStatuses = Record<string, { status: string; since: number }>;
+/**
+ * Status of one DNS record and since when (ms), keyed by record id (`dkim:<selector>`, `spf`, `mx`, `dmarc`,
+ * `inbound`), with what DNS answered at the last check (null when the lookup failed).
+ */
+export type RecordStatuses = Record<string, { status: string; since: number; found?: string[] | null }>;
 
 export const domains = sqliteTable("domains", {
   id: text("id").primaryKey(),
