@@ -4,7 +4,7 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tempDir } from "./helpers/app.ts";
 import { runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
 import { startSmtpDouble } from "./helpers/smtp-double.ts";
@@ -48,11 +48,17 @@ test("the executable serves, sends, and stops cleanly on SIGTERM", async () => {
 
   // A consistent copy while the server runs holds the message just accepted.
   const backup = `${dataDir}-backup.db`;
-  await runCli(["backup", backup], env, true);
+  expect(await runCli(["backup", backup], env, true)).toContain(`copied the master key to ${backup}.secret.key`);
   const copy = new Database(backup, { readonly: true });
   expect(copy.query("SELECT status FROM emails WHERE id = ?").get(id)).toEqual({ status: "delivered" });
   copy.close();
+  // The master key travels with the copy: without it the copy's DKIM keys and webhook secrets cannot be read.
+  expect(readFileSync(`${backup}.secret.key`, "utf8")).toBe(readFileSync(`${dataDir}/secret.key`, "utf8"));
+  expect(statSync(`${backup}.secret.key`).mode & 0o777).toBe(0o600);
   rmSync(backup);
+  rmSync(`${backup}.secret.key`);
+  // A failing backup (no such directory) is one error line, not a stack trace.
+  await expect(runCli(["backup", `${dataDir}/no/such/dir/b.db`], env, true)).rejects.toThrow(/backup to .* failed: /);
 
   const docs = await fetch(`${server.baseUrl}/docs/assets/swagger-ui-bundle.js`);
   expect(docs.status).toBe(200);

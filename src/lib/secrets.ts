@@ -27,10 +27,15 @@ function parseMasterKey(text: string): Buffer {
   return key;
 }
 
+/** Where the generated master key lives when `MAILROOM_SECRET_KEY` is not set. */
+export function masterKeyFile(dataDir: string): string {
+  return join(dataDir, KEY_FILE);
+}
+
 /** Loads the master key from the environment value, or from (creating if needed) the key file in `dataDir`. */
 export function loadMasterKey(envValue: string | undefined, dataDir: string, logger: Logger): Buffer {
   if (envValue) return parseMasterKey(envValue);
-  const path = join(dataDir, KEY_FILE);
+  const path = masterKeyFile(dataDir);
   if (existsSync(path)) return parseMasterKey(readFileSync(path, "utf8"));
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(path, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
