@@ -52,6 +52,9 @@ const RETURN_PATH_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const CHECK_BATCH = 100;
 const CHECK_CONCURRENCY = 4;
 const RSA_BITS = 2048;
+/** How long a domain's providers are kept for routing, and for how many domains (see `routes`). */
+const ROUTE_CACHE_MS = 5_000;
+const ROUTE_CACHE_SIZE = 10_000;
 
 const generateKeyPair = promisify(generateKeyPairCallback);
 
@@ -129,6 +132,12 @@ export function createDomainService(deps: {
   const { db, writer, clock, events, secrets, resolver, settings, options, logger } = deps;
   const { deliveries, dkimKeys, domains } = tablesOf(db);
   const openedKeys = new Map<string, string>();
+  /**
+   * Each domain's providers as the router asks for them, once per delivery: kept briefly. A change made here
+   * clears its entry at once; one made by another instance sharing the store is seen within ROUTE_CACHE_MS.
+   */
+  const routes = new Map<string, { providers: string[]; until: number }>();
+  const forgetRoute = (row: { organizationId: string; name: string }) => routes.delete(`${row.organizationId}|${row.name}`);
   const checking = new Map<string, Promise<void>>();
   /** Set by stop(): checks still waiting for DNS are abandoned rather than awaited (a lookup may take seconds). */
   let stopped = false;
@@ -430,6 +439,7 @@ export function createDomainService(deps: {
         await tx.update(domains).set(update).where(eq(domains.id, row.id));
         await announce(tx, { ...current, ...update }, current.status);
       });
+      forgetRoute(row);
       return getView(organizationId, row.id);
     },
 
@@ -454,6 +464,7 @@ export function createDomainService(deps: {
         }
         await tx.delete(domains).where(eq(domains.id, row.id));
         openedKeys.clear();
+        forgetRoute(row);
         return { object: "domain" as const, id: row.id, name: row.name, deleted: true as const };
       });
     },
@@ -474,6 +485,7 @@ export function createDomainService(deps: {
         await tx.update(domains).set(update).where(eq(domains.id, row.id));
         await announce(tx, { ...current, ...update }, current.status);
       });
+      forgetRoute(row);
       return getView(organizationId, row.id);
     },
 
@@ -516,8 +528,14 @@ export function createDomainService(deps: {
 
     async providersOf(organizationId, domain) {
       if (!domain) return [];
+      const key = `${organizationId}|${domain}`;
+      const cached = routes.get(key);
+      if (cached && cached.until > clock.now()) return cached.providers;
       const row = await first(db.select({ providers: domains.providers }).from(domains).where(and(eq(domains.organizationId, organizationId), eq(domains.name, domain))));
-      return row?.providers ?? [];
+      const providers = row?.providers ?? [];
+      routes.set(key, { providers, until: clock.now() + ROUTE_CACHE_MS });
+      if (routes.size > ROUTE_CACHE_SIZE) routes.delete(routes.keys().next().value!);
+      return providers;
     },
 
     async trackingDefaults(organizationId, domain) {

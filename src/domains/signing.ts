@@ -86,10 +86,11 @@ export function createReturnPathCodec(key: Buffer): ReturnPathCodec {
 
 /** The domain of the message's single From address (lower-case punycode), or null when there is not exactly one. */
 export function authorDomain(raw: Buffer): string | null {
-  const text = raw.toString("latin1");
-  const end = text.search(/\r?\n\r?\n/);
+  // Only the header is decoded: it runs for every delivery, and the body may be megabytes of attachments.
+  const ends = [raw.indexOf("\r\n\r\n"), raw.indexOf("\n\n")].filter((at) => at >= 0);
+  const text = raw.subarray(0, ends.length ? Math.min(...ends) : raw.length).toString("latin1");
   // RFC 5322 §2.2.3: folded lines continue with whitespace.
-  const header = (end < 0 ? text : text.slice(0, end)).replace(/\r?\n(?=[ \t])/g, "");
+  const header = text.replace(/\r?\n(?=[ \t])/g, "");
   const fromLines = header.split(/\r?\n/).filter((line) => /^from\s*:/i.test(line));
   if (fromLines.length !== 1) return null;
   const mailboxes = addressparser(fromLines[0]!.slice(fromLines[0]!.indexOf(":") + 1)).filter((entry): entry is { name: string; address: string } => "address" in entry && !!entry.address);
