@@ -156,7 +156,7 @@ async function run(argv: string[]): Promise<void> {
   if (values.help) return out(USAGE);
   if (values.version) return out(VERSION);
   const [command = "serve", sub, arg] = positionals;
-  if (positionals.length === 0) out("mailroom: no command given, so serving (mailroom --help lists the commands)");
+  if (positionals.length === 0) out(`mailroom: no command given, so serving (${CLI} --help lists the commands)`);
   const config = await loadConfig({ file: values.config ?? process.env.MAILROOM_CONFIG, env: process.env });
 
   if (command === "serve") return serve(config);
