@@ -144,8 +144,13 @@ export interface AppOptions {
 const optionPath = (name: string, kind: ProviderKind, key: string) => (name === kind ? `${PROVIDER_KINDS[kind]}.${key}` : `providers.${name}.${key}`);
 
 /** Builds one provider; mail leaving through smtp, mx and ses is DKIM-signed and gets its return path (domains/signing.ts). */
-function buildProvider(name: string, provider: ProviderConfig, config: Config, deps: { resolver: DnsResolver; signer: OutgoingSigner; logger: Logger; clock: Clock; mxCa?: string }): Provider {
-  const ehloName = config.mx.ehlo_name || recordSettings(config).hostname;
+function buildProvider(
+  name: string,
+  provider: ProviderConfig,
+  config: Config,
+  deps: { resolver: DnsResolver; signer: OutgoingSigner; logger: Logger; clock: Clock; hostname: string; mxCa?: string },
+): Provider {
+  const ehloName = config.mx.ehlo_name || deps.hostname;
   switch (provider.kind) {
     case "capture":
       return createCaptureProvider();
@@ -230,6 +235,9 @@ export async function createServices(configured: Config, options: AppOptions = {
   const organizations = createOrganizationService({ db, writer, clock });
   const keys = createKeyService({ db, writer, clock });
   const resolver = createResolver(config.dns.servers);
+  // Derived once: the records, the providers to build and the names domains may give all come from these.
+  const records = recordSettings(config);
+  const providers = providerConfigs(config);
   const domains = createDomainService({
     db,
     writer,
@@ -237,8 +245,8 @@ export async function createServices(configured: Config, options: AppOptions = {
     events,
     secrets,
     resolver,
-    settings: recordSettings(config),
-    providerNames: [...providerConfigs(config).keys()],
+    settings: records,
+    providerNames: [...providers.keys()],
     options: {
       defaultReturnPathSubdomain: config.domains.return_path_subdomain,
       pendingCheckIntervalMs: config.domains.pending_check_interval,
@@ -250,7 +258,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const cpu = createCpuPool(new URL("./workers/thread.ts", import.meta.url));
   const returnPaths = createReturnPathCodec(secrets.deriveKey("return-path"));
   const signer = createOutgoingSigner({ domains, returnPaths, dkim: cpu, clock, logger });
-  const liveDeps = { resolver, signer, logger, clock, mxCa: options.mxCa };
+  const liveDeps = { resolver, signer, logger, clock, hostname: records.hostname, mxCa: options.mxCa };
   const suppressions = createSuppressionService({ db, writer, clock, events });
   const idempotency = createIdempotency({ db, writer, clock });
   // The windows live where every instance sees them: in the store when instances share it, else in memory.
@@ -262,7 +270,7 @@ export async function createServices(configured: Config, options: AppOptions = {
 
   const capture = createCaptureProvider();
   // Built now, so a provider misconfigured is an error at start rather than at the first delivery.
-  const named = new Map([...providerConfigs(config)].map(([name, provider]) => [name, buildProvider(name, provider, config, liveDeps)]));
+  const named = new Map([...providers].map(([name, provider]) => [name, buildProvider(name, provider, config, liveDeps)]));
   const live: Provider =
     options.liveProvider ??
     createRouter({
@@ -373,7 +381,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     domains,
     returnPaths,
     resolve: resolveFunction(resolver),
-    hostname: recordSettings(config).hostname,
+    hostname: records.hostname,
     logger,
     metrics,
   });
