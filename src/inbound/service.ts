@@ -127,18 +127,28 @@ export function createInboundService(deps: {
       .set({ status, nextAttemptAt: null, leaseOwner: null, leaseUntil: null, ...(response ? { lastResponse: response.slice(0, 1000) } : {}), updatedAt: isoTime(clock.now()) })
       .where(eq(deliveries.id, deliveryId));
 
+  /**
+   * One write on the delivery while `may(status)` (a repeated report finds it already judged): `apply` changes it.
+   * Undefined when the delivery is gone, false when it was not changed.
+   */
+  const judge = async (deliveryId: string, may: (status: string) => boolean, apply: (tx: Db, base: { organizationId: string; emailId: string; recipient: string }) => Promise<void>) =>
+    writer.write(async (tx) => {
+      const delivery = await lockDelivery(tx, deliveryId);
+      if (!delivery) return undefined;
+      if (!may(delivery.status)) return false;
+      await apply(tx, { organizationId: delivery.organizationId, emailId: delivery.emailId, recipient: delivery.recipient });
+      return true;
+    });
+  const reportable = (status: string) => REPORTABLE.has(status);
+  const inTransit = (status: string) => IN_TRANSIT.has(status);
+
   /** Applies a report to the delivery in one write: its status, event and suppression, unless already judged. */
   const applyReport = async (deliveryId: string, report: Extract<InboundReport, { kind: "bounce" | "complaint" }>): Promise<InboundOutcome> => {
     if (report.kind === "complaint") {
-      const changed = await writer.write(async (tx) => {
-        const delivery = await lockDelivery(tx, deliveryId);
-        if (!delivery) return undefined;
-        if (delivery.status === "complained") return false;
-        await setStatus(tx, delivery.id, "complained", null);
-        const base = { organizationId: delivery.organizationId, emailId: delivery.emailId, recipient: delivery.recipient };
+      const changed = await judge(deliveryId, (status) => status !== "complained", async (tx, base) => {
+        await setStatus(tx, deliveryId, "complained", null);
         await events.append(tx, { ...base, type: "email.complained", data: { complaint: { type: report.feedbackType } } });
-        await suppressions.addInTransaction(tx, delivery.organizationId, { email: delivery.recipient, origin: "complaint", sourceId: delivery.emailId, reason: `feedback report: ${report.feedbackType}` });
-        return true;
+        await suppressions.addInTransaction(tx, base.organizationId, { email: base.recipient, origin: "complaint", sourceId: base.emailId, reason: `feedback report: ${report.feedbackType}` });
       });
       if (changed === undefined) return ignoredUnknown("complaint");
       count("complaint", changed ? "applied" : "repeated");
@@ -149,36 +159,21 @@ export function createInboundService(deps: {
     const verdict = report.recipients.find((r) => r.outcome === "permanent") ?? report.recipients.find((r) => r.outcome === "temporary") ?? report.recipients[0];
     const outcome = verdict?.outcome ?? "undetermined";
     const message = verdict?.diagnostic ?? verdict?.status ?? "bounce report without a diagnostic";
-    const changed = await writer.write(async (tx) => {
-      const delivery = await lockDelivery(tx, deliveryId);
-      if (!delivery) return undefined;
-      if (!REPORTABLE.has(delivery.status)) return false;
-      const base = { organizationId: delivery.organizationId, emailId: delivery.emailId, recipient: delivery.recipient };
+    const changed = await judge(deliveryId, reportable, async (tx, base) => {
       if (outcome === "temporary") {
         // The remote side is still retrying; the delivery stays as it is and only its history says so.
         await events.append(tx, { ...base, type: "email.delivery_delayed", data: { response: message, status: verdict?.status ?? null } });
-        return true;
+        return;
       }
       const type = outcome === "permanent" ? "Permanent" : "Undetermined";
-      if (outcome === "permanent") await setStatus(tx, delivery.id, "bounced", message);
+      if (outcome === "permanent") await setStatus(tx, deliveryId, "bounced", message);
       await events.append(tx, { ...base, type: "email.bounced", data: { bounce: bounceData(type, verdict?.subType ?? "Undetermined", message) } });
-      if (outcome === "permanent") await suppressions.addInTransaction(tx, delivery.organizationId, { email: delivery.recipient, origin: "bounce", sourceId: delivery.emailId, reason: message });
-      return true;
+      if (outcome === "permanent") await suppressions.addInTransaction(tx, base.organizationId, { email: base.recipient, origin: "bounce", sourceId: base.emailId, reason: message });
     });
     if (changed === undefined) return ignoredUnknown(`bounce_${outcome}`);
     count(`bounce_${outcome}`, changed ? "applied" : "repeated");
     return { handled: "bounce", deliveryId, outcome, changed };
   };
-
-  /** One write on the delivery while its status is one of `from` (a repeated event finds it moved on): `apply` changes it. */
-  const judge = async (deliveryId: string, from: ReadonlySet<string>, apply: (tx: Db, base: { organizationId: string; emailId: string; recipient: string }) => Promise<void>) =>
-    writer.write(async (tx) => {
-      const delivery = await lockDelivery(tx, deliveryId);
-      if (!delivery) return undefined;
-      if (!from.has(delivery.status)) return false;
-      await apply(tx, { organizationId: delivery.organizationId, emailId: delivery.emailId, recipient: delivery.recipient });
-      return true;
-    });
 
   const applySes = async (event: SesEvent): Promise<InboundOutcome | null> => {
     // One recipient per SendEmail, so SES's id names one delivery; the recipient check keeps an id from elsewhere out.
@@ -193,7 +188,7 @@ export function createInboundService(deps: {
       case "complaint":
         return applyReport(delivery.id, { kind: "complaint", feedbackType: event.complaintFeedbackType ?? "abuse", recipient: delivery.recipient, originalMailFrom: null, originalMessageId: null });
       case "delivery":
-        changed = await judge(delivery.id, IN_TRANSIT, async (tx, base) => {
+        changed = await judge(delivery.id, inTransit, async (tx, base) => {
           await setStatus(tx, delivery.id, "delivered", response);
           await events.append(tx, { ...base, type: "email.delivered", data: { response, provider_event: "Delivery" } });
         });
@@ -202,7 +197,7 @@ export function createInboundService(deps: {
         // SES sends a bounce once it gave up (a Transient one after its own retries): final either way; only a
         // Permanent one says the address is gone.
         const type = event.bounceType ?? "Undetermined";
-        changed = await judge(delivery.id, REPORTABLE, async (tx, base) => {
+        changed = await judge(delivery.id, reportable, async (tx, base) => {
           await setStatus(tx, delivery.id, "bounced", response);
           await events.append(tx, { ...base, type: "email.bounced", data: { bounce: bounceData(type, event.bounceSubType ?? "Undetermined", response) } });
           if (type === "Permanent") await suppressions.addInTransaction(tx, base.organizationId, { email: base.recipient, origin: "bounce", sourceId: base.emailId, reason: response });
@@ -210,13 +205,13 @@ export function createInboundService(deps: {
         break;
       }
       case "delivery_delay":
-        changed = await judge(delivery.id, IN_TRANSIT, (tx, base) =>
+        changed = await judge(delivery.id, inTransit, (tx, base) =>
           events.append(tx, { ...base, type: "email.delivery_delayed", data: { response, status: recipient.status, delay_type: event.delayType ?? null } }).then(() => undefined),
         );
         break;
       case "reject": {
         const reason = `SES rejected the message: ${event.rejectReason ?? "no reason given"}`;
-        changed = await judge(delivery.id, IN_TRANSIT, async (tx, base) => {
+        changed = await judge(delivery.id, inTransit, async (tx, base) => {
           await setStatus(tx, delivery.id, "failed", reason);
           await events.append(tx, { ...base, type: "email.failed", data: { reason } });
         });
