@@ -11,16 +11,12 @@ import { pageOfList, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../keys/model.ts";
+import { describeAttachment, type AttachmentDescription } from "../lib/attachment-parts.ts";
 import type { DownloadAccess, SignedLinks } from "../lib/signed-links.ts";
 import type { EmailService } from "./service.ts";
 
-export interface SentAttachmentView {
+export interface SentAttachmentView extends AttachmentDescription {
   id: string;
-  filename: string | null;
-  content_type: string;
-  content_disposition: "inline" | "attachment";
-  content_id: string | null;
-  size: number;
   download_url: string;
   expires_at: string;
 }
@@ -60,15 +56,7 @@ export function createSentAttachments(deps: { db: Db; emails: Pick<EmailService,
     (await parsed(raw)).map((attachment, index) => {
       const id = attachmentId(emailId, index);
       return {
-        view: {
-          id,
-          filename: attachment.filename ?? null,
-          content_type: attachment.contentType || "application/octet-stream",
-          content_disposition: attachment.contentDisposition === "inline" ? ("inline" as const) : ("attachment" as const),
-          content_id: attachment.contentId ? attachment.contentId.replace(/^<|>$/g, "") : null,
-          size: attachment.size,
-          ...links.link(contentPath(emailId, id)),
-        },
+        view: { id, ...describeAttachment(attachment), ...links.link(contentPath(emailId, id)) },
         content: attachment.content,
       };
     });

@@ -5,6 +5,7 @@
  * refuse both, and a message carrying them must still be stored, not refused); the raw message keeps the bytes.
  */
 import type { AddressObject, ParsedMail } from "mailparser";
+import { describeAttachment } from "../lib/attachment-parts.ts";
 import { newId } from "../lib/ids.ts";
 import type { ReceivedAttachment, ReceivedAuthentication } from "./model.ts";
 
@@ -75,15 +76,17 @@ export function readReceived(mail: ParsedMail): ReceivedFields {
     html: typeof mail.html === "string" ? storable(mail.html) : null,
     text: mail.text === undefined ? null : storable(mail.text),
     headers: headerMap(mail),
-    attachments: (mail.attachments ?? []).map((attachment, index) => ({
-      id: newId(),
-      index,
-      filename: attachment.filename ? storable(attachment.filename) : null,
-      content_type: typeof attachment.contentType === "string" && attachment.contentType ? storable(attachment.contentType) : "application/octet-stream",
-      content_disposition: attachment.contentDisposition === "inline" ? "inline" : "attachment",
-      content_id: attachment.contentId ? storable(attachment.contentId.replace(/^<|>$/g, "")) : null,
-      size: attachment.size,
-    })),
+    attachments: (mail.attachments ?? []).map((attachment, index) => {
+      const described = describeAttachment(attachment);
+      return {
+        id: newId(),
+        index,
+        ...described,
+        filename: described.filename === null ? null : storable(described.filename),
+        content_type: storable(described.content_type),
+        content_id: described.content_id === null ? null : storable(described.content_id),
+      };
+    }),
     answers: [...inReplyTo, ...[...references].reverse()].map(storable),
   };
 }
