@@ -34,6 +34,7 @@ import type { TrackingService } from "../tracking/service.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import type { WebhookService } from "../webhooks/service.ts";
 import { docsRoutes } from "./docs.ts";
+import { uiRoutes } from "./ui.ts";
 import { leftBodyUnread } from "./body.ts";
 import { describeFailure, failureResponse } from "./errors.ts";
 
@@ -137,6 +138,7 @@ export function createHttpApp(deps: HttpDeps) {
       detail: { tags: ["Operations"], summary: "Prometheus metrics" },
     })
     .use(docsRoutes(deps.version))
+    .use(uiRoutes())
     // Before the emails' routes: `/v1/emails/receiving…` is not an email id.
     .use(inboundRoutes(deps))
     .use(emailRoutes(deps))

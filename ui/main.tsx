@@ -1,0 +1,2 @@
+import { render } from "preact";
+render(<p>Mailroom</p>, document.getElementById("app")!);
