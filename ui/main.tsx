@@ -1,2 +1,116 @@
+/**
+ * The admin UI's root: sign-in, the navigation between the screens the key may open, and hash routing
+ * (`#/emails/<id>`) so the back button and reloads keep the place. Invariant: nothing is shown but sign-in until a
+ * key the server accepts is in the session.
+ */
 import { render } from "preact";
-render(<p>Mailroom</p>, document.getElementById("app")!);
+import { useEffect, useState } from "preact/hooks";
+import { AREAS, probeAccess, session, type AreaId } from "./api.ts";
+import { describe } from "./hooks.ts";
+import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
+import { KeysScreen } from "./screens/keys.tsx";
+import { SuppressionsScreen } from "./screens/suppressions.tsx";
+import { DomainsScreen } from "./screens/domains.tsx";
+import { WebhooksScreen } from "./screens/webhooks.tsx";
+
+function useHash(): string[] {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const onChange = () => setHash(location.hash);
+    addEventListener("hashchange", onChange);
+    return () => removeEventListener("hashchange", onChange);
+  }, []);
+  return hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+}
+
+function SignIn({ onSignedIn }: { onSignedIn: (allowed: Set<AreaId>) => void }) {
+  const [key, setKey] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    session.signIn(key.trim());
+    try {
+      onSignedIn(await probeAccess());
+    } catch (err) {
+      session.signOut();
+      setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main class="signin">
+      <h1>Mailroom</h1>
+      <form onSubmit={submit}>
+        <label for="api-key">API key</label>
+        <input id="api-key" type="password" autocomplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} />
+        <p class="hint">Kept for this browser tab only; closing it or signing out forgets it.</p>
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+        {error && (
+          <p role="alert" class="error">
+            {error}
+          </p>
+        )}
+      </form>
+    </main>
+  );
+}
+
+function App() {
+  const [allowed, setAllowed] = useState<Set<AreaId> | null>(null);
+  const [checking, setChecking] = useState(session.key() !== null);
+  const route = useHash();
+
+  // A reload keeps the tab's key: check it again rather than trusting it.
+  useEffect(() => {
+    if (!session.key()) return;
+    probeAccess()
+      .then(setAllowed)
+      .catch(() => session.signOut())
+      .finally(() => setChecking(false));
+  }, []);
+
+  if (checking) return <p class="loading">Checking the key…</p>;
+  if (!allowed) return <SignIn onSignedIn={setAllowed} />;
+
+  const signOut = () => {
+    session.signOut();
+    setAllowed(null);
+    location.hash = "";
+  };
+  const visible = AREAS.filter((a) => allowed.has(a.id));
+  const current = (route[0] as AreaId | undefined) && allowed.has(route[0] as AreaId) ? (route[0] as AreaId) : visible[0]?.id;
+
+  return (
+    <>
+      <header class="top">
+        <span class="brand">Mailroom</span>
+        <nav aria-label="Sections">
+          {visible.map((a) => (
+            <a href={`#/${a.id}`} aria-current={a.id === current ? "page" : undefined}>
+              {a.label}
+            </a>
+          ))}
+        </nav>
+        <button type="button" class="link" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="content">
+        {!current && <p>This key may only send. Sign in with a key that can read (for example full_access) to use the admin.</p>}
+        {current === "emails" && (route[1] ? <EmailDetail id={route[1]} /> : <EmailsScreen />)}
+        {current === "keys" && <KeysScreen />}
+        {current === "suppressions" && <SuppressionsScreen />}
+        {current === "domains" && <DomainsScreen />}
+        {current === "webhooks" && <WebhooksScreen />}
+      </main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById("app")!);

@@ -15,6 +15,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Mailroom</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/ui/style.css">
 <script type="module" src="/ui/app.js"></script>
 </head>
@@ -23,7 +24,8 @@ const PAGE = `<!doctype html>
 </body>
 </html>`;
 
-// img-src allows data: for inline icons only; a previewed email inherits this policy, so its remote images stay blocked.
+// img-src allows data: for the empty favicon (else browsers ask for /favicon.ico, a 404). A previewed email
+// inherits this policy, so a remote image the UI failed to take out still cannot load.
 const SECURITY_HEADERS = {
   "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",

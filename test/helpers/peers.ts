@@ -35,3 +35,7 @@ export const swaksPeer = () =>
     () => runs("swaks", ["--version"]) && runs("perl", ["-MNet::SSLeay", "-MIO::Socket::SSL", "-MAuthen::SASL", "-e1"]),
     "apt-get install swaks libnet-ssleay-perl libio-socket-ssl-perl libauthen-sasl-perl",
   );
+
+/** Debian's chromium, driven by playwright-core in the admin UI's browser test (no browser is ever downloaded). */
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+export const chromiumPeer = () => peer("chromium", () => runs(CHROMIUM_PATH, ["--version"]), "apt-get install chromium");

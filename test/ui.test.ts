@@ -1,0 +1,163 @@
+/**
+ * The admin UI in a real browser (Debian's chromium via playwright-core) against the app listening on loopback:
+ * the page's security headers, sign-in, an email sent through the API found in the list with its timeline, a key
+ * created and revoked, a suppression removed, sign-out. Every run asserts no console error and no request that
+ * leaves loopback, and keeps screenshots at 1280 and 390 px under test-output/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { CHROMIUM_PATH, chromiumPeer } from "./helpers/peers.ts";
+
+const browserPeer = chromiumPeer();
+const OUTPUT = join(import.meta.dir, "..", "test-output");
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
+  const listeners = await t.app.start();
+  base = `http://127.0.0.1:${listeners.find((l) => l.name === "http")!.port}`;
+  if (browserPeer.available) {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
+  }
+  mkdirSync(OUTPUT, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+test("GET / serves the UI shell with a strict CSP, and its assets come from the server", async () => {
+  const page = await fetch(`${base}/`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get("content-type")).toStartWith("text/html");
+  const csp = page.headers.get("content-security-policy")!;
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toContain("unsafe-inline");
+  expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+  const html = await page.text();
+  expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+  expect(html).not.toMatch(/https?:\/\//); // nothing from another origin
+  const script = await fetch(`${base}/ui/app.js`);
+  expect(script.status).toBe(200);
+  expect(script.headers.get("content-type")).toStartWith("text/javascript");
+  expect((await script.text()).length).toBeGreaterThan(1000);
+  expect((await fetch(`${base}/ui/style.css`)).headers.get("content-type")).toStartWith("text/css");
+});
+
+/** A page that records console errors, failed requests and any request not to the server under test. */
+async function openPage(width: number) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const problems: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    // blob: is the raw download and about:srcdoc the sandboxed preview: neither leaves the machine.
+    if (url.protocol === "blob:" || url.protocol === "about:" || url.protocol === "data:") return;
+    if (url.origin !== base) problems.push(`request off loopback: ${request.url()}`);
+  });
+  return { page, problems };
+}
+
+async function signIn(page: Page, key: string) {
+  await page.goto(`${base}/`);
+  await page.getByLabel("API key").fill(key);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Sections" }).waitFor();
+}
+
+describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
+  for (const width of [1280, 390]) {
+    test(`at ${width} px: sign in, find a sent email and its timeline, create and revoke a key, remove a suppression`, async () => {
+      const subject = `UI check ${width}`;
+      const sent = await t.json("POST", "/v1/emails", { body: { from: "ui@example.com", to: [`reader-${width}@example.net`], subject, html: `<p>Hello <img src="https://images.example/x.png"></p>`, text: "Hello" } });
+      expect(sent.status).toBe(200);
+      const suppressed = `gone-${width}@example.net`;
+      expect((await t.json("POST", "/v1/suppressions", { body: { email: suppressed } })).status).toBe(200);
+
+      const { page, problems } = await openPage(width);
+      await signIn(page, t.liveKey);
+      // The key is in the tab's session only.
+      expect(await page.evaluate(() => ({ session: sessionStorage.length, local: localStorage.length }))).toEqual({ session: 1, local: 0 });
+
+      // Emails: the list shows the message; its detail shows recipients and the timeline.
+      await page.getByRole("link", { name: subject }).click();
+      await page.getByRole("heading", { name: subject }).waitFor();
+      await expect(page.getByRole("cell", { name: `reader-${width}@example.net` }).isVisible()).resolves.toBe(true);
+      await page.getByRole("list", { name: "Event timeline" }).getByText("email.queued").first().waitFor();
+      const frame = page.locator("iframe.preview");
+      expect(await frame.getAttribute("sandbox")).toBe("");
+      // The remote image is taken out before the preview renders (no request, no CSP violation).
+      expect(await frame.getAttribute("srcdoc")).not.toMatch(/\ssrc="https:\/\/images\.example/);
+      await page.getByText("1 remote image not loaded").waitFor();
+      await page.frameLocator("iframe.preview").getByText("Hello").waitFor({ timeout: 5000 });
+      await page.screenshot({ path: join(OUTPUT, `ui-email-${width}.png`), fullPage: true });
+
+      // API keys: create one, its token is shown once, then revoke it.
+      await page.getByRole("link", { name: "API keys" }).click();
+      const keyName = `ui-key-${width}`;
+      await page.getByLabel("Name").fill(keyName);
+      await page.getByRole("button", { name: "Create key" }).click();
+      const token = (await page.getByTestId("new-token").textContent())!;
+      expect(token.length).toBeGreaterThan(20);
+      expect((await t.json("GET", "/v1/api-keys", { key: token })).status).toBe(200);
+      await page.getByRole("button", { name: "Done" }).click();
+      await page.getByRole("button", { name: `Revoke ${keyName}` }).click();
+      await page.getByRole("button", { name: `Confirm revoke ${keyName}` }).click();
+      await page.getByRole("cell", { name: keyName, exact: true }).waitFor({ state: "detached" });
+      expect((await t.json("GET", "/v1/api-keys", { key: token })).status).toBe(401);
+      await page.screenshot({ path: join(OUTPUT, `ui-keys-${width}.png`), fullPage: true });
+
+      // Suppressions: find the address and remove it.
+      await page.getByRole("link", { name: "Suppressions" }).click();
+      await page.getByLabel("Search addresses").fill(`gone-${width}`);
+      await page.getByRole("button", { name: `Remove ${suppressed}` }).click();
+      await page.getByRole("button", { name: `Remove ${suppressed}` }).waitFor({ state: "detached" });
+      expect((await t.json("GET", `/v1/suppressions/${encodeURIComponent(suppressed)}`)).status).toBe(404);
+      await page.screenshot({ path: join(OUTPUT, `ui-suppressions-${width}.png`), fullPage: true });
+
+      // Sign out forgets the key.
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByLabel("API key").waitFor();
+      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 30_000);
+  }
+
+  test("a key that may only send sees no screen it cannot open, and no error page", async () => {
+    const key = await t.json("POST", "/v1/api-keys", { body: { name: "sender", permission: "sending_access" } });
+    const { page, problems } = await openPage(1280);
+    await page.goto(`${base}/`);
+    await page.getByLabel("API key").fill(key.body.token);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("This key may only send").waitFor();
+    expect(await page.getByRole("link", { name: "API keys" }).count()).toBe(0);
+    // 403s of the probes are expected answers, not errors; the browser still logs a failed fetch.
+    expect(problems.filter((p) => !p.includes("403"))).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("a wrong key is refused at sign-in with the server's message", async () => {
+    const { page } = await openPage(390);
+    await page.goto(`${base}/`);
+    await page.getByLabel("API key").fill("re_not_a_key");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.close();
+  }, 30_000);
+});

@@ -1,0 +1,44 @@
+/** Small hooks shared by the screens: polling while the page is visible, and async loading with its error. */
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { ApiError } from "./api.ts";
+
+/** How often a visible list refreshes itself; hidden tabs do not poll. */
+export const POLL_MS = 4000;
+
+/**
+ * Loads with `load` now, whenever `deps` change, and every POLL_MS while the document is visible. A failed refresh
+ * keeps the last data and shows the error; `reload` refreshes on demand (after a change the user made).
+ */
+export function usePolled<T>(load: () => Promise<T>, deps: unknown[]) {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  const generation = useRef(0);
+  const reload = useCallback(async () => {
+    const mine = ++generation.current;
+    try {
+      const value = await loadRef.current();
+      // A slower answer for older filters must not overwrite the newer one.
+      if (mine !== generation.current) return;
+      setData(value);
+      setError(null);
+    } catch (e) {
+      if (mine === generation.current) setError(describe(e));
+    }
+  }, []);
+  useEffect(() => {
+    setData(null);
+    void reload();
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible") void reload();
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, deps);
+  return { data, error, reload };
+}
+
+export function describe(e: unknown): string {
+  if (e instanceof ApiError) return e.errorName === "insufficient_scope" ? "This key is not allowed to do that." : e.message;
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,127 @@
+/**
+ * Domains as a setup flow: add a domain, publish its records (copy buttons; what DNS answered beside what to
+ * publish; a record's warning), verify now, receiving on or off. Invariant: every state shown is the server's.
+ */
+import { useState } from "preact/hooks";
+import { api, query, type Page } from "../api.ts";
+import { describe, usePolled } from "../hooks.ts";
+import { CopyButton } from "./keys.tsx";
+import { when } from "./emails.tsx";
+
+interface DnsRecord {
+  record: string;
+  name: string;
+  type: string;
+  value: string;
+  priority?: number;
+  status: string;
+  found?: string[] | null;
+  warning?: string;
+}
+interface Domain {
+  id: string;
+  name: string;
+  status: string;
+  receiving_enabled: boolean;
+  records: DnsRecord[];
+  last_checked_at: string | null;
+}
+
+function Found({ found }: { found: string[] | null | undefined }) {
+  if (found === undefined) return <>not checked yet</>;
+  if (found === null) return <>the lookup failed</>;
+  if (found.length === 0) return <>nothing</>;
+  return <>{found.join(" | ")}</>;
+}
+
+export function DomainsScreen() {
+  const { data, error, reload } = usePolled(() => api.get<Page<Domain>>(`/v1/domains${query({ limit: 100 })}`), []);
+  const [name, setName] = useState("");
+  const [actionError, setActionError] = useState<string | null>(null);
+  const act = async (action: () => Promise<unknown>) => {
+    setActionError(null);
+    try {
+      await action();
+      void reload();
+    } catch (err) {
+      setActionError(describe(err));
+    }
+  };
+  const add = (e: Event) => {
+    e.preventDefault();
+    void act(async () => {
+      await api.post("/v1/domains", { name: name.trim() });
+      setName("");
+    });
+  };
+
+  return (
+    <section aria-labelledby="domains-title">
+      <h1 id="domains-title">Domains</h1>
+      <form class="card inline" onSubmit={add} aria-label="Add a domain">
+        <label>
+          Domain name
+          <input required value={name} placeholder="example.com" onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <button type="submit">Add domain</button>
+      </form>
+      {(error || actionError) && (
+        <p role="alert" class="error">
+          {actionError ?? error}
+        </p>
+      )}
+      {data?.data.map((domain) => (
+        <article class="card" aria-labelledby={`domain-${domain.id}`}>
+          <h2 id={`domain-${domain.id}`}>
+            {domain.name} <span class={`status status-${domain.status}`}>{domain.status}</span>
+          </h2>
+          <p class="hint">{domain.last_checked_at ? `Last checked ${when(domain.last_checked_at)}` : "Not checked yet: publish the records below, then verify."}</p>
+          <div class="actions">
+            <button type="button" onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}>
+              Verify now
+            </button>
+            <label class="check">
+              <input type="checkbox" checked={domain.receiving_enabled} onChange={(e) => act(() => api.patch(`/v1/domains/${encodeURIComponent(domain.id)}`, { receiving_enabled: e.currentTarget.checked }))} />
+              Receive mail for this domain
+            </label>
+          </div>
+          <div class="scroll">
+            <table class="list records">
+              <thead>
+                <tr>
+                  <th scope="col">Record</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Value to publish</th>
+                  <th scope="col">DNS answered</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {domain.records.map((r) => (
+                  <tr>
+                    <td>{r.record}</td>
+                    <td>{r.type}</td>
+                    <td>
+                      <code>{r.name}</code> <CopyButton text={r.name} label={`Copy the ${r.record} record's name`} />
+                    </td>
+                    <td>
+                      <code class="value">{r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}</code> <CopyButton text={r.value} label={`Copy the ${r.record} record's value`} />
+                      {r.warning && <p class="warning">{r.warning}</p>}
+                    </td>
+                    <td>
+                      <Found found={r.found} />
+                    </td>
+                    <td>
+                      <span class={`status status-${r.status}`}>{r.status}</span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </article>
+      ))}
+    </section>
+  );
+}

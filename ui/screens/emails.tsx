@@ -1,0 +1,273 @@
+/**
+ * Emails: the list (filters, cursor paging with after/has_more, polling) and one email's detail (recipients with
+ * their provider, event timeline, HTML preview, text, raw download). Invariant: the email's HTML is shown only in
+ * an iframe with `sandbox=""` — no script, no same-origin access — and the page's CSP, which the frame inherits,
+ * keeps remote images from loading.
+ */
+import { useMemo, useState } from "preact/hooks";
+import { api, query, type Page } from "../api.ts";
+import { describe, usePolled } from "../hooks.ts";
+
+interface EmailSummary {
+  id: string;
+  from: string;
+  to: string[];
+  subject: string;
+  status: string;
+  created_at: string;
+}
+interface EmailRecord extends EmailSummary {
+  html: string | null;
+  text: string | null;
+  recipients: Array<{ email: string; status: string; attempts: number; last_response: string | null; provider: string | null; updated_at: string }>;
+  events: Array<{ type: string; created_at: string; recipient: string | null }>;
+}
+
+const STATUSES = ["queued", "scheduled", "sent", "delivered", "delivery_delayed", "bounced", "complained", "failed", "canceled", "suppressed"];
+
+/**
+ * The email's HTML with remote resources taken out (kept as data-blocked-* attributes), so the preview asks
+ * nothing of another server — opening a message must not tell its sender it was read. Parsed inertly by
+ * DOMParser: nothing in it runs or loads here.
+ */
+export function withoutRemote(html: string): { html: string; blocked: number } {
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  let blocked = 0;
+  const remote = /^\s*(https?:)?\/\//i;
+  for (const el of Array.from(doc.querySelectorAll("[src], [srcset], [background], link[href]"))) {
+    for (const attr of ["src", "srcset", "background", "href"]) {
+      const value = el.getAttribute(attr);
+      if (value === null || (attr === "href" && el.tagName !== "LINK")) continue;
+      if (attr === "srcset" ? /(https?:)?\/\//i.test(value) : remote.test(value)) {
+        el.setAttribute(`data-blocked-${attr}`, value);
+        el.removeAttribute(attr);
+        blocked++;
+      }
+    }
+  }
+  return { html: `<!doctype html>${doc.documentElement.outerHTML}`, blocked };
+}
+
+export const when = (iso: string) => new Date(iso).toLocaleString();
+
+export function EmailsScreen() {
+  const [filters, setFilters] = useState({ status: "", to: "", from: "" });
+  const [draft, setDraft] = useState(filters);
+  // Cursors of the pages before this one, to go back; undefined is the newest page.
+  const [cursors, setCursors] = useState<Array<string | undefined>>([]);
+  const [after, setAfter] = useState<string | undefined>(undefined);
+  const { data, error } = usePolled(() => api.get<Page<EmailSummary>>(`/v1/emails${query({ limit: 20, after, ...filters })}`), [after, filters]);
+
+  const apply = (e: Event) => {
+    e.preventDefault();
+    setFilters(draft);
+    setAfter(undefined);
+    setCursors([]);
+  };
+  const older = () => {
+    const last = data?.data.at(-1);
+    if (!last) return;
+    setCursors([...cursors, after]);
+    setAfter(last.id);
+  };
+  const newer = () => {
+    setAfter(cursors.at(-1));
+    setCursors(cursors.slice(0, -1));
+  };
+
+  return (
+    <section aria-labelledby="emails-title">
+      <h1 id="emails-title">Emails</h1>
+      <form class="filters" onSubmit={apply}>
+        <label>
+          Status
+          <select value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option value={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          To
+          <input type="search" value={draft.to} onInput={(e) => setDraft({ ...draft, to: e.currentTarget.value })} />
+        </label>
+        <label>
+          From
+          <input type="search" value={draft.from} onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })} />
+        </label>
+        <button type="submit">Filter</button>
+      </form>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {data && data.data.length === 0 && <p>No emails match.</p>}
+      {data && data.data.length > 0 && (
+        <div class="scroll">
+          <table class="list">
+            <thead>
+              <tr>
+                <th scope="col">Subject</th>
+                <th scope="col">To</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.data.map((email) => (
+                <tr key={email.id}>
+                  <td>
+                    <a href={`#/emails/${encodeURIComponent(email.id)}`}>{email.subject || "(no subject)"}</a>
+                  </td>
+                  <td>{email.to.join(", ")}</td>
+                  <td>
+                    <span class={`status status-${email.status}`}>{email.status}</span>
+                  </td>
+                  <td>{when(email.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div class="pager">
+        <button type="button" onClick={newer} disabled={cursors.length === 0}>
+          Newer
+        </button>
+        <button type="button" onClick={older} disabled={!data?.has_more}>
+          Older
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function Preview({ html }: { html: string }) {
+  const clean = useMemo(() => withoutRemote(html), [html]);
+  return (
+    <>
+      <p class="hint">
+        Shown without scripts{clean.blocked ? `; ${clean.blocked} remote image${clean.blocked === 1 ? "" : "s"} not loaded` : ""}.
+      </p>
+      <iframe class="preview" title="HTML preview" sandbox="" srcdoc={clean.html} referrerpolicy="no-referrer" />
+    </>
+  );
+}
+
+export function EmailDetail({ id }: { id: string }) {
+  const { data: email, error } = usePolled(() => api.get<EmailRecord>(`/v1/emails/${encodeURIComponent(id)}`), [id]);
+  const [view, setView] = useState<"html" | "text">("html");
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+
+  // The raw route needs the Bearer key, so a plain link cannot fetch it: download through a blob URL.
+  const downloadRaw = async () => {
+    setDownloadError(null);
+    try {
+      const url = URL.createObjectURL(await api.blob(`/v1/emails/${encodeURIComponent(id)}/raw`));
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = `${id}.eml`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (e) {
+      setDownloadError(describe(e));
+    }
+  };
+
+  return (
+    <section aria-labelledby="email-title">
+      <p>
+        <a href="#/emails">← All emails</a>
+      </p>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {email && (
+        <>
+          <h1 id="email-title">{email.subject || "(no subject)"}</h1>
+          <dl class="facts">
+            <dt>ID</dt>
+            <dd>
+              <code>{email.id}</code>
+            </dd>
+            <dt>From</dt>
+            <dd>{email.from}</dd>
+            <dt>To</dt>
+            <dd>{email.to.join(", ")}</dd>
+            <dt>Status</dt>
+            <dd>
+              <span class={`status status-${email.status}`}>{email.status}</span>
+            </dd>
+            <dt>Created</dt>
+            <dd>{when(email.created_at)}</dd>
+          </dl>
+          <button type="button" onClick={downloadRaw}>
+            Download raw (.eml)
+          </button>
+          {downloadError && (
+            <p role="alert" class="error">
+              {downloadError}
+            </p>
+          )}
+
+          <h2>Recipients</h2>
+          <div class="scroll">
+            <table class="list">
+              <thead>
+                <tr>
+                  <th scope="col">Address</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Provider</th>
+                  <th scope="col">Last response</th>
+                </tr>
+              </thead>
+              <tbody>
+                {email.recipients.map((r) => (
+                  <tr key={r.email}>
+                    <td>{r.email}</td>
+                    <td>
+                      <span class={`status status-${r.status}`}>{r.status}</span>
+                    </td>
+                    <td>{r.attempts}</td>
+                    <td>{r.provider ?? "—"}</td>
+                    <td>{r.last_response ?? "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+
+          <h2>Timeline</h2>
+          <ol class="timeline" aria-label="Event timeline">
+            {email.events.map((ev) => (
+              <li>
+                <time dateTime={ev.created_at}>{when(ev.created_at)}</time> <strong>{ev.type}</strong>
+                {ev.recipient ? ` — ${ev.recipient}` : ""}
+              </li>
+            ))}
+          </ol>
+
+          <h2>Content</h2>
+          <div role="group" aria-label="Content view" class="tabs">
+            <button type="button" aria-pressed={view === "html"} onClick={() => setView("html")} disabled={email.html === null}>
+              HTML
+            </button>
+            <button type="button" aria-pressed={view === "text"} onClick={() => setView("text")}>
+              Text
+            </button>
+          </div>
+          {view === "html" && email.html !== null ? (
+            <Preview html={email.html} />
+          ) : (
+            <pre class="text">{email.text ?? "(no text part)"}</pre>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

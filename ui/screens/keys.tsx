@@ -1,0 +1,180 @@
+/**
+ * API keys: list, create (a preset or chosen scopes, optionally one sending domain) and revoke. Invariant: a new
+ * key's token is held only in this screen's state and shown once; nothing stores it.
+ */
+import { useState } from "preact/hooks";
+import { api, query, type Page } from "../api.ts";
+import { describe, usePolled } from "../hooks.ts";
+import { when } from "./emails.tsx";
+
+interface ApiKey {
+  id: string;
+  name: string;
+  mode: string;
+  token_prefix: string;
+  scopes: string[];
+  domains: string[] | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+// Mirrors src/keys/model.ts SCOPES; the server refuses unknown names, so a stale list fails loudly, not silently.
+const SCOPES = ["emails:send", "emails:read", "domains:read", "domains:write", "templates:read", "templates:write", "webhooks:read", "webhooks:write", "suppressions:read", "suppressions:write", "inbound:read", "api_keys:read", "api_keys:write", "ai:use"];
+
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(text);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <button type="button" onClick={copy} aria-label={label}>
+      {copied ? "Copied" : "Copy"}
+    </button>
+  );
+}
+
+export function KeysScreen() {
+  const { data, error, reload } = usePolled(() => api.get<Page<ApiKey>>(`/v1/api-keys${query({ limit: 100 })}`), []);
+  const [name, setName] = useState("");
+  const [permission, setPermission] = useState("full_access");
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [domain, setDomain] = useState("");
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setActionError(null);
+    const body: Record<string, unknown> = { name };
+    if (permission === "custom") body.scopes = scopes;
+    else body.permission = permission;
+    if (domain.trim()) body.domain_id = domain.trim();
+    try {
+      const key = await api.post<{ token: string; name: string }>("/v1/api-keys", body);
+      setCreated({ name: key.name, token: key.token });
+      setName("");
+      void reload();
+    } catch (err) {
+      setActionError(describe(err));
+    }
+  };
+  const revoke = async (id: string) => {
+    setActionError(null);
+    try {
+      await api.del(`/v1/api-keys/${encodeURIComponent(id)}`);
+      setConfirming(null);
+      void reload();
+    } catch (err) {
+      setActionError(describe(err));
+    }
+  };
+
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title">API keys</h1>
+      <form class="card" onSubmit={create} aria-label="Create a key">
+        <h2>Create a key</h2>
+        <label>
+          Name
+          <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <label>
+          Permission
+          <select value={permission} onChange={(e) => setPermission(e.currentTarget.value)}>
+            <option value="full_access">Full access</option>
+            <option value="sending_access">Sending only</option>
+            <option value="custom">Chosen scopes</option>
+          </select>
+        </label>
+        {permission === "custom" && (
+          <fieldset>
+            <legend>Scopes</legend>
+            {SCOPES.map((s) => (
+              <label class="check">
+                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} />
+                {s}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <label>
+          Sending domain (optional)
+          <input value={domain} placeholder="any domain" onInput={(e) => setDomain(e.currentTarget.value)} />
+        </label>
+        <button type="submit">Create key</button>
+      </form>
+      {created && (
+        <div class="card notice" role="status">
+          <p>
+            Key <strong>{created.name}</strong> created. Copy it now: it is not shown again.
+          </p>
+          <p>
+            <code class="token" data-testid="new-token">
+              {created.token}
+            </code>{" "}
+            <CopyButton text={created.token} label="Copy the new key" />
+          </p>
+          <button type="button" onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      {(error || actionError) && (
+        <p role="alert" class="error">
+          {actionError ?? error}
+        </p>
+      )}
+      {data && (
+        <div class="scroll">
+          <table class="list">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.data.map((key) => (
+                <tr key={key.id}>
+                  <td>{key.name}</td>
+                  <td>
+                    <code>{key.token_prefix}…</code> {key.mode === "test" ? "(test)" : ""}
+                  </td>
+                  <td>
+                    {key.scopes.length === SCOPES.length ? "full access" : key.scopes.join(", ")}
+                    {key.domains ? ` · ${key.domains.join(", ")}` : ""}
+                  </td>
+                  <td>{key.last_used_at ? when(key.last_used_at) : "never"}</td>
+                  <td>
+                    {confirming === key.id ? (
+                      <>
+                        <button type="button" class="danger" onClick={() => revoke(key.id)}>
+                          Confirm revoke {key.name}
+                        </button>{" "}
+                        <button type="button" onClick={() => setConfirming(null)}>
+                          Keep
+                        </button>
+                      </>
+                    ) : (
+                      <button type="button" onClick={() => setConfirming(key.id)} aria-label={`Revoke ${key.name}`}>
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * Suppressions: search, add and remove — so an automatic suppression can be undone without SQL. Invariant: the
+ * list shown is the server's; a change is followed by a reload, never patched locally.
+ */
+import { useState } from "preact/hooks";
+import { api, query, type Page } from "../api.ts";
+import { describe, usePolled } from "../hooks.ts";
+import { when } from "./emails.tsx";
+
+interface Suppression {
+  id: string;
+  email: string;
+  origin: string;
+  reason: string | null;
+  created_at: string;
+}
+
+export function SuppressionsScreen() {
+  const [search, setSearch] = useState("");
+  const { data, error, reload } = usePolled(() => api.get<Page<Suppression>>(`/v1/suppressions${query({ limit: 100, search })}`), [search]);
+  const [email, setEmail] = useState("");
+  const [reason, setReason] = useState("");
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const act = async (action: () => Promise<unknown>) => {
+    setActionError(null);
+    try {
+      await action();
+      void reload();
+    } catch (err) {
+      setActionError(describe(err));
+    }
+  };
+  const add = (e: Event) => {
+    e.preventDefault();
+    void act(async () => {
+      await api.post("/v1/suppressions", reason.trim() ? { email, reason } : { email });
+      setEmail("");
+      setReason("");
+    });
+  };
+
+  return (
+    <section aria-labelledby="supp-title">
+      <h1 id="supp-title">Suppressions</h1>
+      <label class="search">
+        Search addresses
+        <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+      </label>
+      <form class="card" onSubmit={add} aria-label="Suppress an address">
+        <h2>Suppress an address</h2>
+        <label>
+          Address
+          <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        </label>
+        <label>
+          Reason (optional)
+          <input value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+        </label>
+        <button type="submit">Suppress</button>
+      </form>
+      {(error || actionError) && (
+        <p role="alert" class="error">
+          {actionError ?? error}
+        </p>
+      )}
+      {data && data.data.length === 0 && <p>No suppressed addresses{search ? " match" : ""}.</p>}
+      {data && data.data.length > 0 && (
+        <div class="scroll">
+          <table class="list">
+            <thead>
+              <tr>
+                <th scope="col">Address</th>
+                <th scope="col">Origin</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Since</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.data.map((s) => (
+                <tr key={s.id}>
+                  <td>{s.email}</td>
+                  <td>{s.origin}</td>
+                  <td>{s.reason ?? "—"}</td>
+                  <td>{when(s.created_at)}</td>
+                  <td>
+                    <button type="button" onClick={() => act(() => api.del(`/v1/suppressions/${encodeURIComponent(s.id)}`))} aria-label={`Remove ${s.email}`}>
+                      Remove
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
