@@ -5,10 +5,11 @@
  * leaves loopback, and keeps screenshots at 1280 and 390 px under test-output/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { createTestApp, tempDir, type TestApp } from "./helpers/app.ts";
+import { startMailroom } from "./helpers/process.ts";
 import { CHROMIUM_PATH, chromiumPeer } from "./helpers/peers.ts";
 
 const browserPeer = chromiumPeer();
@@ -53,6 +54,22 @@ test("GET / serves the UI shell with a strict CSP, and its assets come from the 
   expect((await script.text()).length).toBeGreaterThan(1000);
   expect((await fetch(`${base}/ui/style.css`)).headers.get("content-type")).toStartWith("text/css");
 });
+
+test("the executable carries the same UI (the bundle is built into it, nothing is read from ui/ at run time)", async () => {
+  const dataDir = tempDir("mailroom-ui-");
+  const server = await startMailroom({ MAILROOM_DATA_DIR: dataDir, MAILROOM_HTTP_PORT: "0", MAILROOM_DNS_SERVERS: "127.0.0.1:1" }, { binary: true });
+  try {
+    const page = await fetch(`${server.baseUrl}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
+    const fromBinary = await (await fetch(`${server.baseUrl}/ui/app.js`)).text();
+    expect(fromBinary).toBe(await (await fetch(`${base}/ui/app.js`)).text());
+  } finally {
+    server.proc.kill("SIGKILL");
+    await server.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 30_000);
 
 /** A page that records console errors, failed requests and any request not to the server under test. */
 async function openPage(width: number) {
