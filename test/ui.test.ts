@@ -168,6 +168,26 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
     await page.close();
   }, 30_000);
 
+  test("keyboard alone signs in and reaches the sections, with a visible focus ring", async () => {
+    const { page, problems } = await openPage(390);
+    await page.goto(`${base}/`);
+    await page.keyboard.press("Tab");
+    expect(await page.locator(":focus").getAttribute("id")).toBe("api-key");
+    await page.keyboard.type(t.liveKey);
+    await page.keyboard.press("Enter");
+    await page.getByRole("navigation", { name: "Sections" }).waitFor();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    const focused = page.locator(":focus");
+    expect(await focused.textContent()).toBe("Domains");
+    // The root tsconfig has no DOM types: the page's getComputedStyle is reached through globalThis.
+    expect(await focused.evaluate((el) => (globalThis as any).getComputedStyle(el).outlineStyle)).toBe("solid");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Domains" }).waitFor();
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 30_000);
+
   test("a wrong key is refused at sign-in with the server's message", async () => {
     const { page } = await openPage(390);
     await page.goto(`${base}/`);
