@@ -415,6 +415,16 @@ describe("API keys", () => {
     expect(refused.status).toBe(401);
   });
 
+  test("any key may ask what it itself may do, and learns nothing of other keys", async () => {
+    const created = await t.json("POST", "/v1/api-keys", { body: { name: "sender", scopes: ["sending_access"], domains: ["example.com"] } });
+    const current = await t.json("GET", "/v1/api-keys/current", { key: created.body.token });
+    expect(current.status).toBe(200);
+    expect(current.body).toEqual({ object: "api_key", id: created.body.id, mode: "live", scopes: ["emails:send"], domains: ["example.com"] });
+    expect((await t.json("GET", "/v1/api-keys", { key: created.body.token })).status).toBe(403);
+    expect((await t.json("GET", "/v1/api-keys/current", { key: t.testKey })).body.mode).toBe("test");
+    expect((await t.json("GET", "/v1/api-keys/current", { key: "mr_live_nope" })).status).toBe(401);
+  });
+
   test("unknown scopes are refused and a test key cannot mint a live key", async () => {
     expect((await t.json("POST", "/v1/api-keys", { body: { name: "x", scopes: ["everything"] } })).body.details[0].path).toBe("scopes.0");
     expect((await t.json("POST", "/v1/api-keys", { key: t.testKey, body: { name: "x", scopes: ["full_access"], mode: "live" } })).status).toBe(403);

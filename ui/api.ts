@@ -55,27 +55,28 @@ export interface Page<T> {
   has_more?: boolean;
 }
 
-/** The screens a key may open: probed with a cheap GET each; 403 insufficient_scope means "not allowed". */
+/** What the signed-in key may do, as the server says (`GET /v1/api-keys/current`). */
+export interface Access {
+  mode: "live" | "test";
+  scopes: ReadonlySet<string>;
+}
+
+/** The screens, in navigation order, and the scope each needs to open. */
 export const AREAS = [
-  { id: "emails", label: "Emails", probe: "/v1/emails?limit=1" },
-  { id: "domains", label: "Domains", probe: "/v1/domains?limit=1" },
-  { id: "keys", label: "API keys", probe: "/v1/api-keys?limit=1" },
-  { id: "suppressions", label: "Suppressions", probe: "/v1/suppressions?limit=1" },
-  { id: "webhooks", label: "Webhooks", probe: "/v1/webhooks?limit=1" },
+  { id: "overview", label: "Overview", scope: "emails:read" },
+  { id: "emails", label: "Emails", scope: "emails:read" },
+  { id: "domains", label: "Domains", scope: "domains:read" },
+  { id: "templates", label: "Templates", scope: "templates:read" },
+  { id: "inbound", label: "Inbound", scope: "inbound:read" },
+  { id: "webhooks", label: "Webhooks", scope: "webhooks:read" },
+  { id: "suppressions", label: "Suppressions", scope: "suppressions:read" },
+  { id: "keys", label: "API keys", scope: "api_keys:read" },
+  { id: "ai", label: "AI", scope: "ai:use" },
 ] as const;
 export type AreaId = (typeof AREAS)[number]["id"];
 
-/**
- * Which areas the key may read. Throws ApiError 401 for a key the server does not accept, so sign-in can say so.
- */
-export async function probeAccess(): Promise<Set<AreaId>> {
-  const allowed = new Set<AreaId>();
-  const results = await Promise.allSettled(AREAS.map((area) => api.get(area.probe)));
-  results.forEach((result, i) => {
-    const area = AREAS[i]!;
-    if (result.status === "fulfilled") allowed.add(area.id);
-    else if (result.reason instanceof ApiError && result.reason.status === 401) throw result.reason;
-    else if (!(result.reason instanceof ApiError && result.reason.errorName === "insufficient_scope")) throw result.reason;
-  });
-  return allowed;
+/** Asks the server what the key may do. Throws ApiError 401 for a key it does not accept, so sign-in can say so. */
+export async function fetchAccess(): Promise<Access> {
+  const current = await api.get<{ mode: "live" | "test"; scopes: string[] }>("/v1/api-keys/current");
+  return { mode: current.mode, scopes: new Set(current.scopes) };
 }

@@ -5,12 +5,17 @@
  */
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { AREAS, probeAccess, session, type AreaId } from "./api.ts";
+import { AccessContext } from "./access.ts";
+import { AREAS, fetchAccess, session, type Access, type AreaId } from "./api.ts";
 import { describe } from "./hooks.ts";
-import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
-import { KeysScreen } from "./screens/keys.tsx";
-import { SuppressionsScreen } from "./screens/suppressions.tsx";
+import { AiScreen } from "./screens/ai.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
+import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
+import { InboundScreen } from "./screens/inbound.tsx";
+import { KeysScreen } from "./screens/keys.tsx";
+import { OverviewScreen } from "./screens/overview.tsx";
+import { SuppressionsScreen } from "./screens/suppressions.tsx";
+import { TemplatesScreen } from "./screens/templates.tsx";
 import { WebhooksScreen } from "./screens/webhooks.tsx";
 
 function useHash(): string[] {
@@ -23,7 +28,7 @@ function useHash(): string[] {
   return hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
 }
 
-function SignIn({ onSignedIn }: { onSignedIn: (allowed: Set<AreaId>) => void }) {
+function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
   const [key, setKey] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -33,7 +38,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (allowed: Set<AreaId>) => void }) 
     setError(null);
     session.signIn(key.trim());
     try {
-      onSignedIn(await probeAccess());
+      onSignedIn(await fetchAccess());
     } catch (err) {
       session.signOut();
       setError(describe(err));
@@ -62,34 +67,34 @@ function SignIn({ onSignedIn }: { onSignedIn: (allowed: Set<AreaId>) => void }) 
 }
 
 function App() {
-  const [allowed, setAllowed] = useState<Set<AreaId> | null>(null);
+  const [access, setAccess] = useState<Access | null>(null);
   const [checking, setChecking] = useState(session.key() !== null);
   const route = useHash();
 
   // A reload keeps the tab's key: check it again rather than trusting it.
   useEffect(() => {
     if (!session.key()) return;
-    probeAccess()
-      .then(setAllowed)
+    fetchAccess()
+      .then(setAccess)
       .catch(() => session.signOut())
       .finally(() => setChecking(false));
   }, []);
 
   if (checking) return <p class="loading">Checking the key…</p>;
-  if (!allowed) return <SignIn onSignedIn={setAllowed} />;
+  if (!access) return <SignIn onSignedIn={setAccess} />;
 
   const signOut = () => {
     session.signOut();
-    setAllowed(null);
+    setAccess(null);
     location.hash = "";
   };
-  const visible = AREAS.filter((a) => allowed.has(a.id));
-  const current = (route[0] as AreaId | undefined) && allowed.has(route[0] as AreaId) ? (route[0] as AreaId) : visible[0]?.id;
+  const visible = AREAS.filter((a) => access.scopes.has(a.scope));
+  const current: AreaId | undefined = visible.find((a) => a.id === route[0])?.id ?? visible[0]?.id;
 
   return (
-    <>
+    <AccessContext.Provider value={access}>
       <header class="top">
-        <span class="brand">Mailroom</span>
+        <span class="brand">Mailroom{access.mode === "test" && <span class="badge">test key</span>}</span>
         <nav aria-label="Sections">
           {visible.map((a) => (
             <a href={`#/${a.id}`} aria-current={a.id === current ? "page" : undefined}>
@@ -103,13 +108,17 @@ function App() {
       </header>
       <main id="content">
         {!current && <p>This key may only send. Sign in with a key that can read (for example full_access) to use the admin.</p>}
+        {current === "overview" && <OverviewScreen />}
         {current === "emails" && (route[1] ? <EmailDetail id={route[1]} /> : <EmailsScreen />)}
+        {current === "templates" && <TemplatesScreen id={route[1]} />}
+        {current === "inbound" && <InboundScreen id={route[1]} />}
+        {current === "ai" && <AiScreen />}
         {current === "keys" && <KeysScreen />}
         {current === "suppressions" && <SuppressionsScreen />}
         {current === "domains" && <DomainsScreen />}
         {current === "webhooks" && <WebhooksScreen />}
       </main>
-    </>
+    </AccessContext.Provider>
   );
 }
 

@@ -1,6 +1,6 @@
 /**
  * HTTP routes for API keys, in Resend's shapes: create (201 `{id, token}`; the token is in this one response), list
- * (active keys, paged), rename, revoke (`{object, id, deleted}`).
+ * (active keys, paged), rename, revoke (`{object, id, deleted}`), and `current`: what the calling key itself may do.
  */
 import { Elysia, t } from "elysia";
 import type { DomainService } from "../domains/service.ts";
@@ -46,6 +46,11 @@ export function keyRoutes(deps: AuthDeps & { domains: DomainService }) {
     .get("/v1/api-keys", ({ actor, query }) => keys.list(actor, { ...parsePage(query), includeRevoked: query.include_revoked === "true" }), {
       detail: { summary: "List API keys, newest first (revoked ones with include_revoked=true)", tags: ["API keys"] },
     })
+    .get(
+      "/v1/api-keys/current",
+      ({ actor }) => ({ object: "api_key", id: actor.keyId, mode: actor.mode, scopes: [...actor.scopes], domains: actor.domains }),
+      { detail: { summary: "What the calling key may do: its id, mode, scopes and sending domains (any key may ask; the admin UI shows only what these allow)", tags: ["API keys"] } },
+    )
     .patch(
       "/v1/api-keys/:id",
       async ({ request, actor, params }) => {

@@ -1,0 +1,45 @@
+/**
+ * The admin UI's browser tests share this: Debian's chromium launched through playwright-core (never a downloaded
+ * browser), pages that record every console error, page error and request leaving the server under test, sign-in,
+ * and the directory where screenshots are kept as CI artefacts.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { CHROMIUM_PATH, chromiumPeer } from "./peers.ts";
+
+export const SCREENSHOTS = join(import.meta.dir, "..", "..", "test-output");
+
+/** Checked once per test file: skipped with the reason on a machine without chromium, a failure under CI=true. */
+export const browserPeer = chromiumPeer;
+
+export async function launchBrowser(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
+}
+
+/** A page whose `problems` collect console errors, page errors and any request not to `base` (the server). */
+export async function openPage(browser: Browser, base: string, width: number) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const problems: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    // blob: is a download and about:srcdoc a sandboxed preview: neither leaves the machine.
+    if (url.protocol === "blob:" || url.protocol === "about:" || url.protocol === "data:") return;
+    if (url.origin !== base) problems.push(`request off loopback: ${request.url()}`);
+  });
+  return { page, problems };
+}
+
+export async function signIn(page: Page, base: string, key: string) {
+  await page.goto(`${base}/`);
+  await page.getByLabel("API key").fill(key);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Sections" }).waitFor();
+}
+
+export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });

@@ -1,0 +1,13 @@
+/**
+ * The signed-in key's scopes, for every screen: `useCan("domains:write")` decides whether a control that changes
+ * something is offered at all. Invariant: a control the key may not use is hidden or disabled, never a 403 page.
+ */
+import { createContext } from "preact";
+import { useContext } from "preact/hooks";
+import type { Access } from "./api.ts";
+
+export const AccessContext = createContext<Access>({ mode: "live", scopes: new Set() });
+
+export function useCan(scope: string): boolean {
+  return useContext(AccessContext).scopes.has(scope);
+}
