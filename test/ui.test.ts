@@ -38,7 +38,8 @@ test("GET / serves the UI shell with a strict CSP, and its assets come from the 
   expect(csp).toContain("default-src 'self'");
   expect(csp).toContain("script-src 'self'");
   expect(csp).toContain("frame-ancestors 'none'");
-  expect(csp).not.toContain("unsafe-inline");
+  expect(csp).toContain("img-src 'self' data:;");
+  expect(csp).not.toMatch(/script-src[^;]*unsafe/);
   expect(page.headers.get("x-content-type-options")).toBe("nosniff");
   const html = await page.text();
   expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
@@ -73,7 +74,7 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
   for (const width of [1280, 390]) {
     test(`at ${width} px: sign in, find a sent email and its timeline, create and revoke a key, remove a suppression`, async () => {
       const subject = `UI check ${width}`;
-      const sent = await t.json("POST", "/v1/emails", { body: { from: "ui@example.com", to: [`reader-${width}@example.net`], subject, html: `<p>Hello <img src="https://images.example/x.png"></p>`, text: "Hello" } });
+      const sent = await t.json("POST", "/v1/emails", { body: { from: "ui@example.com", to: [`reader-${width}@example.net`], subject, html: `<style>p { background: url("https://images.example/bg.png") }</style><p class="x" style="color: rgb(1, 2, 3)">Hello <img src="https://images.example/x.png"></p>`, text: "Hello" } });
       expect(sent.status).toBe(200);
       const suppressed = `gone-${width}@example.net`;
       expect((await t.json("POST", "/v1/suppressions", { body: { email: suppressed } })).status).toBe(200);
@@ -93,8 +94,13 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
       expect(await frame.getAttribute("sandbox")).toBe("");
       // The remote image is taken out before the preview renders (no request, no CSP violation).
       expect(await frame.getAttribute("srcdoc")).not.toMatch(/\ssrc="https:\/\/images\.example/);
-      await page.getByText("1 remote image not loaded").waitFor();
-      await page.frameLocator("iframe.preview").getByText("Hello").waitFor({ timeout: 5000 });
+      await page.getByText("2 remote resources (images, fonts, styles) not loaded", { exact: false }).waitFor();
+      const hello = page.frameLocator("iframe.preview").getByText("Hello");
+      await hello.waitFor({ timeout: 5000 });
+      // The email's own styles apply in the preview (inline styles are allowed; remote loads are not).
+      expect(await hello.evaluate((el) => (globalThis as any).getComputedStyle(el).color)).toBe("rgb(1, 2, 3)");
+      await page.getByRole("button", { name: "Headers" }).click();
+      await page.getByLabel("Headers").getByText(`Subject: ${subject}`).waitFor();
       await screenshot(page, `ui-email-${width}`);
 
       // API keys: create one, its token is shown once, then revoke it.

@@ -42,3 +42,23 @@ export function describe(e: unknown): string {
   if (e instanceof ApiError) return e.errorName === "insufficient_scope" ? "This key is not allowed to do that." : e.message;
   return e instanceof Error ? e.message : String(e);
 }
+
+/**
+ * Runs a change the user asked for, then refreshes with `reload`; a refusal is kept as `actionError` for the screen
+ * to show beside the control rather than as a broken page.
+ */
+export function useAction(reload: () => Promise<void>) {
+  const [actionError, setActionError] = useState<string | null>(null);
+  const act = async (action: () => Promise<unknown>): Promise<boolean> => {
+    setActionError(null);
+    try {
+      await action();
+      void reload();
+      return true;
+    } catch (err) {
+      setActionError(describe(err));
+      return false;
+    }
+  };
+  return { act, actionError };
+}

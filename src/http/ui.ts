@@ -24,10 +24,12 @@ const PAGE = `<!doctype html>
 </body>
 </html>`;
 
-// img-src allows data: for the empty favicon (else browsers ask for /favicon.ico, a 404). A previewed email
-// inherits this policy, so a remote image the UI failed to take out still cannot load.
+// A previewed email (a sandbox="" srcdoc frame) inherits this policy. style-src allows inline styles because
+// email layouts live in <style> and style="" (the app itself renders only escaped text, and styles cannot run
+// script); img-src stays 'self' data: (data: also for the empty favicon), so no remote image or CSS url() in a
+// preview can load even if the UI failed to take it out: opening a message never tells its sender.
 const SECURITY_HEADERS = {
-  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",

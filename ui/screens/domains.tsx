@@ -4,7 +4,8 @@
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { describe, usePolled } from "../hooks.ts";
+import { useCan } from "../access.ts";
+import { useAction, usePolled } from "../hooks.ts";
 import { CopyButton } from "./keys.tsx";
 import { when } from "./emails.tsx";
 
@@ -37,16 +38,8 @@ function Found({ found }: { found: string[] | null | undefined }) {
 export function DomainsScreen() {
   const { data, error, reload } = usePolled(() => api.get<Page<Domain>>(`/v1/domains${query({ limit: 100 })}`), []);
   const [name, setName] = useState("");
-  const [actionError, setActionError] = useState<string | null>(null);
-  const act = async (action: () => Promise<unknown>) => {
-    setActionError(null);
-    try {
-      await action();
-      void reload();
-    } catch (err) {
-      setActionError(describe(err));
-    }
-  };
+  const { act, actionError } = useAction(reload);
+  const canWrite = useCan("domains:write");
   const add = (e: Event) => {
     e.preventDefault();
     void act(async () => {
@@ -58,13 +51,15 @@ export function DomainsScreen() {
   return (
     <section aria-labelledby="domains-title">
       <h1 id="domains-title">Domains</h1>
-      <form class="card inline" onSubmit={add} aria-label="Add a domain">
-        <label>
-          Domain name
-          <input required value={name} placeholder="example.com" onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
-        <button type="submit">Add domain</button>
-      </form>
+      {canWrite && (
+        <form class="card inline" onSubmit={add} aria-label="Add a domain">
+          <label>
+            Domain name
+            <input required value={name} placeholder="example.com" onInput={(e) => setName(e.currentTarget.value)} />
+          </label>
+          <button type="submit">Add domain</button>
+        </form>
+      )}
       {(error || actionError) && (
         <p role="alert" class="error">
           {actionError ?? error}
@@ -77,11 +72,11 @@ export function DomainsScreen() {
           </h2>
           <p class="hint">{domain.last_checked_at ? `Last checked ${when(domain.last_checked_at)}` : "Not checked yet: publish the records below, then verify."}</p>
           <div class="actions">
-            <button type="button" onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}>
+            <button type="button" disabled={!canWrite} onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}>
               Verify now
             </button>
             <label class="check">
-              <input type="checkbox" checked={domain.receiving_enabled} onChange={(e) => act(() => api.patch(`/v1/domains/${encodeURIComponent(domain.id)}`, { receiving_enabled: e.currentTarget.checked }))} />
+              <input type="checkbox" disabled={!canWrite} checked={domain.receiving_enabled} onChange={(e) => act(() => api.patch(`/v1/domains/${encodeURIComponent(domain.id)}`, { receiving_enabled: e.currentTarget.checked }))} />
               Receive mail for this domain
             </label>
           </div>

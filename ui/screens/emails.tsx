@@ -1,8 +1,8 @@
 /**
  * Emails: the list (filters, cursor paging with after/has_more, polling) and one email's detail (recipients with
- * their provider, event timeline, HTML preview, text, raw download). Invariant: the email's HTML is shown only in
- * an iframe with `sandbox=""` — no script, no same-origin access — and the page's CSP, which the frame inherits,
- * keeps remote images from loading.
+ * their provider, event timeline, HTML preview, text, headers, raw download). Invariant: the email's HTML is shown
+ * only in an iframe with `sandbox=""` — no script, no same-origin access — with remote resources taken out, and the
+ * page's CSP, which the frame inherits, keeps anything remote from loading even if one were missed.
  */
 import { useMemo, useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
@@ -34,6 +34,15 @@ export function withoutRemote(html: string): { html: string; blocked: number } {
   const doc = new DOMParser().parseFromString(html, "text/html");
   let blocked = 0;
   const remote = /^\s*(https?:)?\/\//i;
+  // CSS reaches other servers through url(…) (backgrounds, fonts, @import): those become `none`.
+  const remoteInCss = /url\(\s*(['"]?)\s*(https?:)?\/\/[^)]*\)/gi;
+  const cssWithoutRemote = (css: string) =>
+    css.replace(remoteInCss, () => {
+      blocked++;
+      return "none";
+    });
+  for (const el of Array.from(doc.querySelectorAll("style"))) el.textContent = cssWithoutRemote(el.textContent ?? "");
+  for (const el of Array.from(doc.querySelectorAll("[style]"))) el.setAttribute("style", cssWithoutRemote(el.getAttribute("style")!));
   for (const el of Array.from(doc.querySelectorAll("[src], [srcset], [background], link[href]"))) {
     for (const attr of ["src", "srcset", "background", "href"]) {
       const value = el.getAttribute(attr);
@@ -149,7 +158,7 @@ function Preview({ html }: { html: string }) {
   return (
     <>
       <p class="hint">
-        Shown without scripts{clean.blocked ? `; ${clean.blocked} remote image${clean.blocked === 1 ? "" : "s"} not loaded` : ""}.
+        Shown without scripts{clean.blocked ? `; ${clean.blocked} remote resource${clean.blocked === 1 ? "" : "s"} (images, fonts, styles) not loaded, so opening it tells the sender nothing` : ""}.
       </p>
       <iframe class="preview" title="HTML preview" sandbox="" srcdoc={clean.html} referrerpolicy="no-referrer" />
     </>
@@ -158,14 +167,28 @@ function Preview({ html }: { html: string }) {
 
 export function EmailDetail({ id }: { id: string }) {
   const { data: email, error } = usePolled(() => api.get<EmailRecord>(`/v1/emails/${encodeURIComponent(id)}`), [id]);
-  const [view, setView] = useState<"html" | "text">("html");
+  const [view, setView] = useState<"html" | "text" | "headers">("html");
+  const [headers, setHeaders] = useState<string | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
+
+  const rawPath = `/v1/emails/${encodeURIComponent(id)}/raw`;
+  const showHeaders = async () => {
+    setView("headers");
+    if (headers !== null) return;
+    try {
+      const raw = await (await api.blob(rawPath)).text();
+      // The header block ends at the first empty line (RFC 5322 §2.1).
+      setHeaders(raw.split(/\r?\n\r?\n/, 1)[0]!);
+    } catch (e) {
+      setHeaders(describe(e));
+    }
+  };
 
   // The raw route needs the Bearer key, so a plain link cannot fetch it: download through a blob URL.
   const downloadRaw = async () => {
     setDownloadError(null);
     try {
-      const url = URL.createObjectURL(await api.blob(`/v1/emails/${encodeURIComponent(id)}/raw`));
+      const url = URL.createObjectURL(await api.blob(rawPath));
       const a = document.createElement("a");
       a.href = url;
       a.download = `${id}.eml`;
@@ -260,12 +283,13 @@ export function EmailDetail({ id }: { id: string }) {
             <button type="button" aria-pressed={view === "text"} onClick={() => setView("text")}>
               Text
             </button>
+            <button type="button" aria-pressed={view === "headers"} onClick={showHeaders}>
+              Headers
+            </button>
           </div>
-          {view === "html" && email.html !== null ? (
-            <Preview html={email.html} />
-          ) : (
-            <pre class="text">{email.text ?? "(no text part)"}</pre>
-          )}
+          {view === "html" && email.html !== null && <Preview html={email.html} />}
+          {(view === "text" || (view === "html" && email.html === null)) && <pre class="text">{email.text ?? "(no text part)"}</pre>}
+          {view === "headers" && <pre class="text" aria-label="Headers">{headers ?? "Loading…"}</pre>}
         </>
       )}
     </section>

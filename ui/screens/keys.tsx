@@ -4,6 +4,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
+import { useCan } from "../access.ts";
 import { describe, usePolled } from "../hooks.ts";
 import { when } from "./emails.tsx";
 
@@ -43,6 +44,7 @@ export function KeysScreen() {
   const [domain, setDomain] = useState("");
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
+  const canWrite = useCan("api_keys:write");
   const [actionError, setActionError] = useState<string | null>(null);
 
   const create = async (e: Event) => {
@@ -75,6 +77,7 @@ export function KeysScreen() {
   return (
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">API keys</h1>
+      {canWrite && (
       <form class="card" onSubmit={create} aria-label="Create a key">
         <h2>Create a key</h2>
         <label>
@@ -106,6 +109,7 @@ export function KeysScreen() {
         </label>
         <button type="submit">Create key</button>
       </form>
+      )}
       {created && (
         <div class="card notice" role="status">
           <p>
@@ -164,7 +168,7 @@ export function KeysScreen() {
                         </button>
                       </>
                     ) : (
-                      <button type="button" onClick={() => setConfirming(key.id)} aria-label={`Revoke ${key.name}`}>
+                      <button type="button" disabled={!canWrite} onClick={() => setConfirming(key.id)} aria-label={`Revoke ${key.name}`}>
                         Revoke
                       </button>
                     )}

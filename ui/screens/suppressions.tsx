@@ -4,7 +4,8 @@
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { describe, usePolled } from "../hooks.ts";
+import { useCan } from "../access.ts";
+import { useAction, usePolled } from "../hooks.ts";
 import { when } from "./emails.tsx";
 
 interface Suppression {
@@ -20,17 +21,8 @@ export function SuppressionsScreen() {
   const { data, error, reload } = usePolled(() => api.get<Page<Suppression>>(`/v1/suppressions${query({ limit: 100, search })}`), [search]);
   const [email, setEmail] = useState("");
   const [reason, setReason] = useState("");
-  const [actionError, setActionError] = useState<string | null>(null);
-
-  const act = async (action: () => Promise<unknown>) => {
-    setActionError(null);
-    try {
-      await action();
-      void reload();
-    } catch (err) {
-      setActionError(describe(err));
-    }
-  };
+  const { act, actionError } = useAction(reload);
+  const canWrite = useCan("suppressions:write");
   const add = (e: Event) => {
     e.preventDefault();
     void act(async () => {
@@ -47,6 +39,7 @@ export function SuppressionsScreen() {
         Search addresses
         <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
       </label>
+      {canWrite && (
       <form class="card" onSubmit={add} aria-label="Suppress an address">
         <h2>Suppress an address</h2>
         <label>
@@ -59,6 +52,7 @@ export function SuppressionsScreen() {
         </label>
         <button type="submit">Suppress</button>
       </form>
+      )}
       {(error || actionError) && (
         <p role="alert" class="error">
           {actionError ?? error}
@@ -87,7 +81,7 @@ export function SuppressionsScreen() {
                   <td>{s.reason ?? "—"}</td>
                   <td>{when(s.created_at)}</td>
                   <td>
-                    <button type="button" onClick={() => act(() => api.del(`/v1/suppressions/${encodeURIComponent(s.id)}`))} aria-label={`Remove ${s.email}`}>
+                    <button type="button" disabled={!canWrite} onClick={() => act(() => api.del(`/v1/suppressions/${encodeURIComponent(s.id)}`))} aria-label={`Remove ${s.email}`}>
                       Remove
                     </button>
                   </td>

@@ -1,11 +1,36 @@
 /**
- * Webhooks: endpoints, the events sent to one with their attempts, replay and a test event. Invariant: the
- * signing secret is never fetched or shown here (only the create and rotate answers carry it).
+ * Webhooks: add and remove endpoints, the events sent to one with their attempts, replay and a test event.
+ * Invariant: the signing secret is shown once, from the create or rotate answer that carries it; it is never
+ * fetched again or kept.
  */
 import { useState } from "preact/hooks";
+import { useCan } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
-import { describe, usePolled } from "../hooks.ts";
+import { useAction, usePolled } from "../hooks.ts";
 import { when } from "./emails.tsx";
+import { CopyButton } from "./keys.tsx";
+
+/** The contract's event types (DESIGN §7), offered when adding an endpoint. */
+const EVENT_TYPES = [
+  "email.sent",
+  "email.delivered",
+  "email.delivery_delayed",
+  "email.bounced",
+  "email.complained",
+  "email.failed",
+  "email.suppressed",
+  "email.opened",
+  "email.clicked",
+  "email.unsubscribed",
+  "email.received",
+  "email.scheduled",
+  "email.queued",
+  "email.canceled",
+  "domain.updated",
+  "suppression.added",
+  "suppression.removed",
+];
+const DEFAULT_EVENTS = ["email.delivered", "email.delivery_delayed", "email.bounced", "email.complained", "email.failed"];
 
 interface Webhook {
   id: string;
@@ -51,23 +76,17 @@ function Events({ webhook }: { webhook: Webhook }) {
   const base = `/v1/webhooks/${encodeURIComponent(webhook.id)}`;
   const { data, error, reload } = usePolled(() => api.get<Page<Delivery>>(`${base}/events${query({ limit: 20 })}`), [webhook.id]);
   const [open, setOpen] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const act = async (action: () => Promise<unknown>) => {
-    setActionError(null);
-    try {
-      await action();
-      void reload();
-    } catch (err) {
-      setActionError(describe(err));
-    }
-  };
+  const { act, actionError } = useAction(reload);
+  const canWrite = useCan("webhooks:write");
   return (
     <>
-      <div class="actions">
-        <button type="button" onClick={() => act(() => api.post(`${base}/test`, {}))}>
-          Send a test event
-        </button>
-      </div>
+      {canWrite && (
+        <div class="actions">
+          <button type="button" onClick={() => act(() => api.post(`${base}/test`, {}))}>
+            Send a test event
+          </button>
+        </div>
+      )}
       {(error || actionError) && (
         <p role="alert" class="error">
           {actionError ?? error}
@@ -81,9 +100,11 @@ function Events({ webhook }: { webhook: Webhook }) {
             <button type="button" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
               Attempts
             </button>{" "}
-            <button type="button" onClick={() => act(() => api.post(`${base}/events/${encodeURIComponent(d.id)}/replay`))}>
-              Replay
-            </button>
+            {canWrite && (
+              <button type="button" onClick={() => act(() => api.post(`${base}/events/${encodeURIComponent(d.id)}/replay`))}>
+                Replay
+              </button>
+            )}
             {open === d.id && <Attempts webhookId={webhook.id} deliveryId={d.id} />}
           </li>
         ))}
@@ -92,17 +113,90 @@ function Events({ webhook }: { webhook: Webhook }) {
   );
 }
 
+function AddEndpoint({ onAdded }: { onAdded: (secret: { endpoint: string; secret: string }) => void }) {
+  const [endpoint, setEndpoint] = useState("");
+  const [events, setEvents] = useState<string[]>(DEFAULT_EVENTS);
+  const { act, actionError } = useAction(async () => {});
+  const add = (e: Event) => {
+    e.preventDefault();
+    void act(async () => {
+      const created = await api.post<{ endpoint: string; signing_secret: string }>("/v1/webhooks", { endpoint: endpoint.trim(), events });
+      onAdded({ endpoint: created.endpoint, secret: created.signing_secret });
+      setEndpoint("");
+    });
+  };
+  return (
+    <form class="card" onSubmit={add} aria-label="Add an endpoint">
+      <h2>Add an endpoint</h2>
+      <label>
+        Endpoint URL
+        <input type="url" required value={endpoint} placeholder="https://app.example.com/webhooks/mailroom" onInput={(e) => setEndpoint(e.currentTarget.value)} />
+      </label>
+      <fieldset>
+        <legend>Events</legend>
+        {EVENT_TYPES.map((type) => (
+          <label class="check">
+            <input type="checkbox" checked={events.includes(type)} onChange={(e) => setEvents(e.currentTarget.checked ? [...events, type] : events.filter((x) => x !== type))} />
+            {type}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" disabled={events.length === 0}>
+        Add endpoint
+      </button>
+      {actionError && (
+        <p role="alert" class="error">
+          {actionError}
+        </p>
+      )}
+    </form>
+  );
+}
+
 export function WebhooksScreen() {
-  const { data, error } = usePolled(() => api.get<Page<Webhook>>(`/v1/webhooks${query({ limit: 100 })}`), []);
+  const { data, error, reload } = usePolled(() => api.get<Page<Webhook>>(`/v1/webhooks${query({ limit: 100 })}`), []);
+  const { act, actionError } = useAction(reload);
+  const canWrite = useCan("webhooks:write");
+  const [secret, setSecret] = useState<{ endpoint: string; secret: string } | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const rotate = (w: Webhook) =>
+    act(async () => {
+      const rotated = await api.post<{ signing_secret: string }>(`/v1/webhooks/${encodeURIComponent(w.id)}/signing-secret/rotate`);
+      setSecret({ endpoint: w.endpoint, secret: rotated.signing_secret });
+    });
   return (
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">Webhooks</h1>
-      {error && (
+      {canWrite && (
+        <AddEndpoint
+          onAdded={(added) => {
+            setSecret(added);
+            void reload();
+          }}
+        />
+      )}
+      {secret && (
+        <div class="card notice" role="status">
+          <p>
+            Signing secret for <code>{secret.endpoint}</code>. Copy it now: it is not shown again. Verify each request with it (Standard Webhooks).
+          </p>
+          <p>
+            <code class="token" data-testid="signing-secret">
+              {secret.secret}
+            </code>{" "}
+            <CopyButton text={secret.secret} label="Copy the signing secret" />
+          </p>
+          <button type="button" onClick={() => setSecret(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      {(error || actionError) && (
         <p role="alert" class="error">
-          {error}
+          {actionError ?? error}
         </p>
       )}
-      {data && data.data.length === 0 && <p>No endpoints. Add one with POST /v1/webhooks.</p>}
+      {data && data.data.length === 0 && <p>No endpoints yet.</p>}
       {data?.data.map((w) => (
         <article class="card" aria-label={w.endpoint}>
           <h2>
@@ -110,6 +204,27 @@ export function WebhooksScreen() {
           </h2>
           {w.disabled_reason && <p class="warning">{w.disabled_reason}</p>}
           <p class="hint">{w.events.join(", ")}</p>
+          {canWrite && (
+            <div class="actions">
+              <button type="button" onClick={() => rotate(w)}>
+                Rotate signing secret
+              </button>
+              {confirming === w.id ? (
+                <>
+                  <button type="button" class="danger" onClick={() => act(() => api.del(`/v1/webhooks/${encodeURIComponent(w.id)}`))}>
+                    Confirm remove {w.endpoint}
+                  </button>
+                  <button type="button" onClick={() => setConfirming(null)}>
+                    Keep
+                  </button>
+                </>
+              ) : (
+                <button type="button" onClick={() => setConfirming(w.id)} aria-label={`Remove ${w.endpoint}`}>
+                  Remove
+                </button>
+              )}
+            </div>
+          )}
           <Events webhook={w} />
         </article>
       ))}
