@@ -95,19 +95,19 @@ export function DomainsScreen() {
               <tbody>
                 {domain.records.map((r) => (
                   <tr>
-                    <td>{r.record}</td>
-                    <td>{r.type}</td>
-                    <td>
+                    <td data-label="Record">{r.record}</td>
+                    <td data-label="Type">{r.type}</td>
+                    <td data-label="Name">
                       <code>{r.name}</code> <CopyButton text={r.name} label={`Copy the ${r.record} record's name`} />
                     </td>
-                    <td>
+                    <td data-label="Value to publish">
                       <code class="value">{r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}</code> <CopyButton text={r.value} label={`Copy the ${r.record} record's value`} />
                       {r.warning && <p class="warning">{r.warning}</p>}
                     </td>
-                    <td>
+                    <td data-label="DNS answered">
                       <Found found={r.found} />
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <span class={`status status-${r.status}`}>{r.status}</span>
                     </td>
                   </tr>

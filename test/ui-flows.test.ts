@@ -1,0 +1,157 @@
+/**
+ * The first hour in the admin UI, in a real browser against the app on loopback with a real DNS server on loopback:
+ * add a domain, publish the records the UI shows (copied with its copy buttons), verify, send from it and follow
+ * the message to `email.delivered` in its timeline, add a webhook endpoint, send it a test event and replay it
+ * (each request verified with the secret the UI showed once). And a key that may only read sees every list but
+ * no control that changes one. No console error, no request off loopback; screenshots kept.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { browserPeer as checkBrowser, launchBrowser, openPage, screenshot, signIn } from "./helpers/browser.ts";
+import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
+
+const browserPeer = checkBrowser();
+
+let t: TestApp;
+let dns: DnsServer;
+let receiver: WebhookReceiver;
+let base: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  receiver = await startWebhookReceiver();
+  t = await createTestApp({ dns: { servers: dns.servers }, server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] }, webhooks: { allow_private_networks: true } });
+  const listeners = await t.app.start();
+  base = `http://127.0.0.1:${listeners.find((l) => l.name === "http")!.port}`;
+  if (browserPeer.available) browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await receiver?.close();
+  await dns?.close();
+});
+
+/** Publishes in the DNS server what the page's record table says to publish, as a user pasting it would. */
+async function publishWhatThePageShows(page: Page, domain: string) {
+  const rows = page.getByRole("article", { name: domain }).locator("table.records tbody tr");
+  const count = await rows.count();
+  expect(count).toBeGreaterThanOrEqual(3);
+  for (let i = 0; i < count; i++) {
+    const cells = rows.nth(i).locator("td");
+    const [kind, type] = [await cells.nth(0).textContent(), await cells.nth(1).textContent()];
+    if (kind === "Inbound") continue; // receiving stays off
+    const name = (await cells.nth(2).locator("code").textContent())!;
+    const value = (await cells.nth(3).locator("code").textContent())!;
+    if (type === "TXT") dns.set(name, "TXT", [value]);
+    else if (type === "MX") {
+      const [priority, exchange] = value.split(" ");
+      dns.set(name, "MX", [{ exchange: exchange!, priority: Number(priority) }]);
+    }
+  }
+}
+
+describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => {
+  for (const width of [1280, 390]) {
+    test(`at ${width} px: a domain set up and verified, a message delivered and its timeline, a webhook tested and replayed`, async () => {
+      const domain = `w${width}.example`;
+      const { page, problems } = await openPage(browser, base, width);
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+      await signIn(page, base, t.liveKey);
+
+      // Domains: add one; its records appear, nothing found yet.
+      await page.getByRole("link", { name: "Domains" }).click();
+      await page.getByLabel("Domain name").fill(domain);
+      await page.getByRole("button", { name: "Add domain" }).click();
+      const card = page.getByRole("article", { name: domain });
+      await card.getByText(/^Not checked yet:/).waitFor();
+      expect(await card.locator(".status").first().textContent()).not.toBe("verified");
+
+      // The copy button puts exactly the value to publish on the clipboard.
+      const api = (await t.json("GET", "/v1/domains")).body.data.find((d: { name: string }) => d.name === domain);
+      const dkim = api.records.find((r: { record: string }) => r.record === "DKIM");
+      await card.getByRole("button", { name: "Copy the DKIM record's value" }).first().click();
+      expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(dkim.value);
+
+      // Publish, verify now: verified, and DNS's answers shown beside each record.
+      await publishWhatThePageShows(page, domain);
+      await card.getByRole("button", { name: "Verify now" }).click();
+      await card.getByRole("heading", { name: `${domain} verified` }).waitFor();
+      await card.getByRole("cell", { name: dkim.value }).nth(1).waitFor();
+      await screenshot(page, `ui-domain-verified-${width}`);
+
+      // Send from the verified domain; the message is found and followed to delivered.
+      const subject = `First message ${width}`;
+      const sent = await t.json("POST", "/v1/emails", { body: { from: `hello@${domain}`, to: [`customer-${width}@dest.test`], subject, text: "It works." } });
+      expect(sent.status).toBe(200);
+      await page.getByRole("link", { name: "Emails", exact: true }).click();
+      await page.getByRole("link", { name: subject }).click();
+      await page.getByRole("list", { name: "Event timeline" }).getByText("email.delivered").waitFor({ timeout: 15_000 });
+      await screenshot(page, `ui-email-delivered-${width}`);
+
+      // Webhooks: add an endpoint, keep the secret shown once, send a test event, replay it.
+      await page.getByRole("link", { name: "Webhooks" }).click();
+      const endpoint = `${receiver.url}/hooks-${width}`;
+      await page.getByLabel("Endpoint URL").fill(endpoint);
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      const secret = (await page.getByTestId("signing-secret").textContent())!;
+      expect(secret).toStartWith("whsec_");
+      receiver.secrets = [secret];
+      await page.getByRole("button", { name: "Done" }).click();
+      const before = receiver.received.length;
+      const hook = page.getByRole("article", { name: endpoint });
+      await hook.getByRole("button", { name: "Send a test event" }).click();
+      await receiver.waitFor(before + 1);
+      await hook.getByText("success").first().waitFor();
+      await hook.getByRole("button", { name: "Replay" }).first().click();
+      await receiver.waitFor(before + 2);
+      const [test, replay] = receiver.received.slice(before);
+      expect(test!.verifiedWith).toEqual([0]);
+      expect(replay!.verifiedWith).toEqual([0]);
+      expect(replay!.headers["webhook-id"]).toBe(test!.headers["webhook-id"]); // the same event, delivered again
+      await hook.getByRole("button", { name: "Attempts" }).first().click();
+      await hook.locator("ul.attempts li").nth(1).waitFor();
+      await screenshot(page, `ui-webhooks-${width}`);
+
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 60_000);
+  }
+
+  test("a key that may only read sees every list and no control that changes one", async () => {
+    const reader = await t.json("POST", "/v1/api-keys", { body: { name: "reader", scopes: ["emails:read", "domains:read", "api_keys:read", "suppressions:read", "webhooks:read"] } });
+    expect((await t.json("POST", "/v1/suppressions", { body: { email: "kept@dest.test" } })).status).toBe(200);
+    await t.app.services.domains.add(t.operator, "read.example", { verifiedOverride: true });
+    const { page, problems } = await openPage(browser, base, 1280);
+    await signIn(page, base, reader.body.token);
+    const nav = page.getByRole("navigation", { name: "Sections" });
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Overview", "Emails", "Domains", "Webhooks", "Suppressions", "API keys"]);
+
+    await nav.getByRole("link", { name: "Domains" }).click();
+    await page.getByRole("heading", { name: "read.example verified" }).waitFor();
+    expect(await page.getByRole("button", { name: "Add domain" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Verify now" }).first().isDisabled()).toBe(true);
+
+    await nav.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("cell", { name: "reader", exact: true }).waitFor();
+    expect(await page.getByRole("button", { name: "Create key" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Revoke reader" }).isDisabled()).toBe(true);
+
+    await nav.getByRole("link", { name: "Suppressions" }).click();
+    await page.getByRole("cell", { name: "kept@dest.test", exact: true }).waitFor();
+    expect(await page.getByRole("button", { name: "Suppress" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Remove kept@dest.test" }).isDisabled()).toBe(true);
+
+    await nav.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByRole("heading", { name: "Webhooks" }).waitFor();
+    expect(await page.getByRole("button", { name: "Add endpoint" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /Replay|Send a test event|Remove/ }).count()).toBe(0);
+
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 30_000);
+});
