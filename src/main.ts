@@ -4,7 +4,7 @@
  * writes to stdout; everything it does goes through the same services the API uses.
  */
 import { chmodSync, copyFileSync, existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, delimiter, dirname, isAbsolute, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createApp, createServices, VERSION, type Services } from "./app.ts";
 import { databasePath } from "./db/open.ts";
@@ -48,8 +48,21 @@ Commands:
 Configuration: --config FILE (or MAILROOM_CONFIG), then MAILROOM_<SECTION>_<KEY> environment variables.
 Scopes: full_access, sending_access, ${SCOPES.join(", ")}`;
 
-/** How the user started this CLI, for the commands it prints: `npx mailroom` from a clone, else the executable. */
-const CLI = process.env.MAILROOM_CLI_NAME === "npx mailroom" ? "npx mailroom" : "mailroom";
+/**
+ * How the user can run this CLI again, for the commands it prints, so they paste and work: `npx mailroom` from a
+ * clone; the executable's name when it is on PATH; else its path (relative when under the working directory).
+ */
+function cliName(): string {
+  if (process.env.MAILROOM_CLI_NAME === "npx mailroom") return "npx mailroom";
+  const executable = process.execPath;
+  if (basename(executable) === "bun" || basename(executable) === "node") return "mailroom";
+  const onPath = (process.env.PATH ?? "").split(delimiter).some((dir) => dir && resolve(dir) === dirname(executable));
+  if (onPath) return basename(executable);
+  const fromHere = relative(process.cwd(), executable);
+  const path = fromHere.startsWith("..") || isAbsolute(fromHere) ? executable : fromHere.includes("/") ? fromHere : `./${fromHere}`;
+  return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+}
+const CLI = cliName();
 
 const out = (text: string): void => {
   process.stdout.write(text + "\n");
@@ -103,7 +116,8 @@ async function serve(config: Config): Promise<void> {
   await initialise(app.services);
   const http = listeners.find((l) => l.name === "http")!;
   const base = config.http.public_url || `http://${http.host === "0.0.0.0" ? "127.0.0.1" : http.host}:${http.port}`;
-  out(`API docs: ${base}/docs   (admin UI: not yet built; the API and CLI cover administration)`);
+  out(`Admin UI: ${base}/   (sign in with an API key; a new one: ${CLI} keys create --name admin --scope full_access)`);
+  out(`API docs: ${base}/docs`);
   out(`mailroom ready ${listeners.map((l) => `${l.name}=${l.host}:${l.port}`).join(" ")}`);
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -5,8 +5,9 @@
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { tempDir } from "./helpers/app.ts";
-import { runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
+import { cleanEnv, runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
 import { startSmtpDouble } from "./helpers/smtp-double.ts";
 
 const dataDir = tempDir("mailroom-e2e-");
@@ -140,6 +141,45 @@ test("a first start that cannot listen keeps the first-run test key for the next
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a first run of the executable in an empty directory: every command it prints works as printed", async () => {
+  const dir = tempDir("mailroom-e2e-first-run-");
+  const ran = (command: string) => {
+    const result = Bun.spawnSync(["sh", "-c", command], { cwd: dir, env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
+    expect({ command, code: result.exitCode, stderr: result.stderr.toString() }).toEqual({ command, code: 0, stderr: expect.any(String) });
+    return result.stdout.toString();
+  };
+  const server = await startMailroom({ MAILROOM_HTTP_PORT: "0", MAILROOM_DNS_SERVERS: "127.0.0.1:1" }, { binary: true, cwd: dir, args: [] });
+  try {
+    const out = server.stdout();
+    const printed = (pattern: RegExp) => {
+      const match = pattern.exec(out);
+      expect(match, `${pattern} in:\n${out}`).not.toBeNull();
+      return match![1]!;
+    };
+    // The store is made where the user stands, and the commands it prints run from there without any setup.
+    expect(existsSync(join(dir, "data"))).toBe(true);
+    expect(ran(`${printed(/no command given, so serving \((.+) lists the commands\)/)}`)).toContain("keys create");
+    const testKey = printed(/^ {2}(mr_test_[0-9A-Za-z]{32})$/m);
+    const live = ran(printed(/^Create a live key with: (.+)$/m));
+    const liveKey = /mr_live_[0-9A-Za-z]{32}/.exec(live)![0];
+    const admin = ran(printed(/^Admin UI: \S+ +\(sign in with an API key; a new one: (.+)\)$/m));
+    const adminKey = /mr_live_[0-9A-Za-z]{32}/.exec(admin)![0];
+
+    const ui = await fetch(printed(/^Admin UI: (\S+)/m));
+    expect(ui.status).toBe(200);
+    expect(ui.headers.get("content-type")).toStartWith("text/html");
+    expect((await fetch(printed(/^API docs: (\S+)$/m))).status).toBe(200);
+    const current = async (key: string) => (await fetch(`${server.baseUrl}/v1/api-keys/current`, { headers: { authorization: `Bearer ${key}` } })).json();
+    expect(await current(testKey)).toMatchObject({ mode: "test", scopes: expect.arrayContaining(["emails:read", "api_keys:write"]) });
+    expect(await current(liveKey)).toMatchObject({ mode: "live", scopes: ["emails:send"] });
+    expect(await current(adminKey)).toMatchObject({ mode: "live", scopes: expect.arrayContaining(["emails:read", "domains:write"]) });
+  } finally {
+    server.proc.kill("SIGTERM");
+    await server.exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 30_000);
 
 test("a second server on a taken HTTP port is an error naming the port, not a second answerer", async () => {
   const taken = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });

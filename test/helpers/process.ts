@@ -37,16 +37,20 @@ export async function runCli(args: string[], env: Record<string, string>, binary
 }
 
 /** The environment without any MAILROOM_* of the developer's shell. */
-function cleanEnv(): Record<string, string> {
+export function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("MAILROOM_") && v !== undefined) env[k] = v;
   return env;
 }
 
-export async function startMailroom(env: Record<string, string>, options: { binary?: boolean; timeoutMs?: number } = {}): Promise<MailroomProcess> {
+/**
+ * Starts `mailroom serve` (or `args`, e.g. `[]` for no command at all) with `env` on top of a clean environment, in
+ * `cwd` when given.
+ */
+export async function startMailroom(env: Record<string, string>, options: { binary?: boolean; timeoutMs?: number; cwd?: string; args?: string[] } = {}): Promise<MailroomProcess> {
   // The SMTP relay listens too: ephemeral ports unless the test chooses (defaults are 587 and 465).
   const listeners = { MAILROOM_SMTP_SUBMISSION_PORT: "0", MAILROOM_SMTP_SMTPS_PORT: "0", MAILROOM_INBOUND_PORT: "0" };
-  const proc = Bun.spawn([...mailroomCommand(options.binary ?? false), "serve"], { env: { ...cleanEnv(), ...listeners, ...env }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([...mailroomCommand(options.binary ?? false), ...(options.args ?? ["serve"])], { env: { ...cleanEnv(), ...listeners, ...env }, cwd: options.cwd, stdout: "pipe", stderr: "pipe" });
   let out = "";
   let err = "";
   const decoder = new TextDecoder();
