@@ -158,6 +158,8 @@ describe("received mail", () => {
     expect(got.authentication.spf).toEqual({ result: "pass", domain: "dest.test" });
     expect(got.authentication.dkim).toEqual([{ result: "pass", domain: "dest.test", selector: "sel", aligned: true }]);
     expect(got.authentication.dmarc).toMatchObject({ result: "pass" });
+    // The list carries the same verdicts, so a reader sees them without opening each message.
+    expect(listed.authentication).toEqual(got.authentication);
     expect(got.headers["In-Reply-To"]).toBe(sent.message_id);
     const history = (await t.json("GET", `/v1/emails/${sent.id}`)).body;
     expect(history.status).toBe("delivered");

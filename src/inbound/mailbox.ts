@@ -89,6 +89,7 @@ export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; link
     attachments: row.attachments.map(publicAttachment),
     in_reply_to_email_id: row.inReplyToEmailId,
     auto_reply: row.autoReply as ReceivedEmailSummary["auto_reply"],
+    authentication: row.authentication,
   });
   const attachmentView = (id: string, attachment: ReceivedAttachment): AttachmentView => ({ ...publicAttachment(attachment), ...signedLink(contentPath(id, attachment.id)) });
   const findAttachment = (row: ReceivedRow, attachmentId: string) => {
@@ -115,7 +116,7 @@ export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; link
         const parsed = await simpleParser(await rawOf(id));
         if (typeof parsed.html === "string") html = parsed.html.toWellFormed().replace(/\0/g, "\uFFFD");
       }
-      return { object: "email", ...summary(row), html, text: row.text, headers: row.headers, raw: signedLink(rawPath(id)), authentication: row.authentication };
+      return { object: "email", ...summary(row), html, text: row.text, headers: row.headers, raw: signedLink(rawPath(id)) };
     },
 
     async raw(access, id) {

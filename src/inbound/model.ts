@@ -41,6 +41,8 @@ export interface ReceivedEmailSummary {
   attachments: Array<Omit<ReceivedAttachment, "index">>;
   in_reply_to_email_id: string | null;
   auto_reply: AutoReplyKind | null;
+  /** In the list too, so a reader sees which mail failed SPF, DKIM or DMARC without opening each message. */
+  authentication: ReceivedAuthentication;
 }
 
 export interface ReceivedEmailView extends ReceivedEmailSummary {
@@ -49,7 +51,6 @@ export interface ReceivedEmailView extends ReceivedEmailSummary {
   text: string | null;
   headers: Record<string, string>;
   raw: { download_url: string; expires_at: string };
-  authentication: ReceivedAuthentication;
 }
 
 export interface AttachmentView extends Omit<ReceivedAttachment, "index"> {

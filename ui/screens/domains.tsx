@@ -81,7 +81,7 @@ export function DomainsScreen() {
             </label>
           </div>
           <div class="scroll">
-            <table class="list records">
+            <table class="list records stack">
               <thead>
                 <tr>
                   <th scope="col">Record</th>

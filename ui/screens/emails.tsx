@@ -153,7 +153,7 @@ export function EmailsScreen() {
   );
 }
 
-function Preview({ html }: { html: string }) {
+export function Preview({ html }: { html: string }) {
   const clean = useMemo(() => withoutRemote(html), [html]);
   return (
     <>

@@ -1,9 +1,414 @@
-/** Inbound: received mail, its detail and attachments. */
+/**
+ * Inbound: the mail the MX received (list with cursor paging and polling, SPF/DKIM/DMARC verdicts and the sent
+ * message each one answers) and one message's detail (header facts, authentication results, the answered message,
+ * auto-reply kind, HTML preview, text, attachments, raw download). Invariant: received HTML is untrusted mail from
+ * anyone and is shown only through emails.tsx's Preview (a `sandbox=""` frame with remote resources taken out).
+ */
+import { useState } from "preact/hooks";
+import { useCan } from "../access.ts";
+import { api, query, type Page } from "../api.ts";
+import { describe, usePolled } from "../hooks.ts";
+import { Preview, when } from "./emails.tsx";
+
+interface Authentication {
+  spf: { result: string; domain: string | null } | null;
+  dkim: Array<{ result: string; domain: string | null; selector: string | null; aligned: boolean }>;
+  dmarc: { result: string; policy: string | null; domain: string | null } | null;
+  arc: { result: string } | null;
+  /** The Authentication-Results header as the MX wrote it. */
+  header: string;
+}
+interface Attachment {
+  id: string;
+  filename: string | null;
+  content_type: string;
+  content_disposition: "inline" | "attachment";
+  size: number;
+}
+interface ReceivedSummary {
+  id: string;
+  from: string;
+  to: string[];
+  cc: string[] | null;
+  reply_to: string[] | null;
+  received_for: string[];
+  subject: string;
+  created_at: string;
+  message_id: string | null;
+  attachments: Attachment[];
+  in_reply_to_email_id: string | null;
+  auto_reply: "auto_reply" | "challenge_response" | null;
+  authentication: Authentication;
+}
+interface ReceivedRecord extends ReceivedSummary {
+  html: string | null;
+  text: string | null;
+  headers: Record<string, string>;
+}
+/** An attachment with its signed link: it works without the API key, for an hour. */
+interface AttachmentLink extends Attachment {
+  download_url: string;
+}
+
+const AUTO_REPLY: Record<NonNullable<ReceivedSummary["auto_reply"]>, string> = {
+  auto_reply: "Yes: an automatic reply (out of office or similar)",
+  challenge_response: "Yes: a challenge-response system asking the sender to confirm",
+};
+
+/** One verdict per check. DKIM passes when any signature passes: a verifier may rely on any one valid signature (RFC 6376). */
+function verdicts(auth: Authentication): Array<{ check: string; result: string }> {
+  const dkim = auth.dkim.some((d) => d.result === "pass") ? "pass" : (auth.dkim[0]?.result ?? "none");
+  return [
+    { check: "SPF", result: auth.spf?.result ?? "none" },
+    { check: "DKIM", result: dkim },
+    { check: "DMARC", result: auth.dmarc?.result ?? "none" },
+  ];
+}
+
+/** pass and fail are what a reader acts on; neutral, none and the error results stay grey. */
+const resultClass = (result: string) => (result === "pass" ? "auth-pass" : result === "fail" || result === "softfail" ? "auth-fail" : "auth-other");
+
+function Verdict({ result, label }: { result: string; label: string }) {
+  return <span class={`status ${resultClass(result)}`}>{label}</span>;
+}
+
+function AuthBadges({ auth }: { auth: Authentication }) {
+  return (
+    <span class="auth-badges">
+      {verdicts(auth).map(({ check, result }) => (
+        <Verdict result={result} label={`${check} ${result}`} />
+      ))}
+    </span>
+  );
+}
+
+const size = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+
 export function InboundScreen({ id }: { id?: string }) {
+  return id ? <InboundDetail id={id} /> : <InboundList />;
+}
+
+function InboundList() {
+  // Cursors of the pages before this one, to go back; undefined is the newest page.
+  const [cursors, setCursors] = useState<Array<string | undefined>>([]);
+  const [after, setAfter] = useState<string | undefined>(undefined);
+  const { data, error } = usePolled(() => api.get<Page<ReceivedSummary>>(`/v1/emails/receiving${query({ limit: 20, after })}`), [after]);
+  const canReadSent = useCan("emails:read");
+
+  const older = () => {
+    const last = data?.data.at(-1);
+    if (!last) return;
+    setCursors([...cursors, after]);
+    setAfter(last.id);
+  };
+  const newer = () => {
+    setAfter(cursors.at(-1));
+    setCursors(cursors.slice(0, -1));
+  };
+
   return (
     <section aria-labelledby="inbound-title">
       <h1 id="inbound-title">Inbound</h1>
-      {id && <p>{id}</p>}
+      <p class="hint">Mail the MX received for domains with receiving on. Bounces and complaints to return paths are in the sent email's timeline instead.</p>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {data && data.data.length === 0 && <p>Nothing received yet.</p>}
+      {data && data.data.length > 0 && (
+        <div class="scroll">
+          {/* Below 600 px each row is a block of labelled lines (style.css, table.stack): six columns do not fit. */}
+          <table class="list stack">
+            <thead>
+              <tr>
+                <th scope="col">Subject</th>
+                <th scope="col">From</th>
+                <th scope="col">To</th>
+                <th scope="col">Received</th>
+                <th scope="col">Authentication</th>
+                <th scope="col">Replies to</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.data.map((email) => (
+                <tr key={email.id}>
+                  <td data-label="Subject">
+                    <a href={`#/inbound/${encodeURIComponent(email.id)}`}>{email.subject || "(no subject)"}</a>
+                  </td>
+                  <td data-label="From">{email.from}</td>
+                  <td data-label="To">{email.to.join(", ")}</td>
+                  <td data-label="Received">{when(email.created_at)}</td>
+                  <td data-label="Authentication">
+                    <AuthBadges auth={email.authentication} />
+                  </td>
+                  <td data-label="Replies to">
+                    {email.in_reply_to_email_id === null ? (
+                      "—"
+                    ) : canReadSent ? (
+                      <a href={`#/emails/${encodeURIComponent(email.in_reply_to_email_id)}`}>a sent email</a>
+                    ) : (
+                      "a sent email"
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div class="pager">
+        <button type="button" onClick={newer} disabled={cursors.length === 0}>
+          Newer
+        </button>
+        <button type="button" onClick={older} disabled={!data?.has_more}>
+          Older
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** Every attachment with its download link, following the cursor when there are more than a page. */
+async function attachmentLinks(id: string): Promise<AttachmentLink[]> {
+  const links: AttachmentLink[] = [];
+  for (let after: string | undefined; ; ) {
+    const page = await api.get<Page<AttachmentLink>>(`/v1/emails/receiving/${encodeURIComponent(id)}/attachments${query({ limit: 100, after })}`);
+    links.push(...page.data);
+    if (!page.has_more || page.data.length === 0) return links;
+    after = page.data.at(-1)!.id;
+  }
+}
+
+function InboundDetail({ id }: { id: string }) {
+  // Polled like the sent email's detail: the signed attachment links expire after an hour, so a page left open
+  // keeps working links.
+  const { data, error } = usePolled(async () => {
+    const email = await api.get<ReceivedRecord>(`/v1/emails/receiving/${encodeURIComponent(id)}`);
+    return { email, attachments: email.attachments.length ? await attachmentLinks(id) : [] };
+  }, [id]);
+  const canReadSent = useCan("emails:read");
+  const [view, setView] = useState<"html" | "text">("html");
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+
+  // The raw route needs the Bearer key, so a plain link cannot fetch it: download through a blob URL.
+  const downloadRaw = async () => {
+    setDownloadError(null);
+    try {
+      const url = URL.createObjectURL(await api.blob(`/v1/emails/receiving/${encodeURIComponent(id)}/raw`));
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = `${id}.eml`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (e) {
+      setDownloadError(describe(e));
+    }
+  };
+
+  const email = data?.email;
+  const auth = email?.authentication;
+  return (
+    <section aria-labelledby="received-title">
+      <p>
+        <a href="#/inbound">← All received mail</a>
+      </p>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {email && auth && (
+        <>
+          <h1 id="received-title">{email.subject || "(no subject)"}</h1>
+          <dl class="facts">
+            <dt>ID</dt>
+            <dd>
+              <code>{email.id}</code>
+            </dd>
+            <dt>From</dt>
+            <dd>{email.from}</dd>
+            <dt>To</dt>
+            <dd>{email.to.join(", ") || "—"}</dd>
+            {email.cc && email.cc.length > 0 && (
+              <>
+                <dt>Cc</dt>
+                <dd>{email.cc.join(", ")}</dd>
+              </>
+            )}
+            {email.reply_to && email.reply_to.length > 0 && (
+              <>
+                <dt>Reply-To</dt>
+                <dd>{email.reply_to.join(", ")}</dd>
+              </>
+            )}
+            <dt>Delivered to</dt>
+            <dd>{email.received_for.join(", ")}</dd>
+            <dt>Received</dt>
+            <dd>{when(email.created_at)}</dd>
+            {email.headers.Date && (
+              <>
+                <dt>Date header</dt>
+                <dd>{email.headers.Date}</dd>
+              </>
+            )}
+            <dt>Message-ID</dt>
+            <dd>
+              <code>{email.message_id ?? "—"}</code>
+            </dd>
+            <dt>Replies to</dt>
+            <dd>
+              {email.in_reply_to_email_id === null ? (
+                "no message sent from here"
+              ) : canReadSent ? (
+                <a href={`#/emails/${encodeURIComponent(email.in_reply_to_email_id)}`}>the sent email {email.in_reply_to_email_id}</a>
+              ) : (
+                <>
+                  the sent email <code>{email.in_reply_to_email_id}</code>
+                </>
+              )}
+            </dd>
+            <dt>Auto-reply</dt>
+            <dd>{email.auto_reply ? AUTO_REPLY[email.auto_reply] : "No"}</dd>
+          </dl>
+          <button type="button" onClick={downloadRaw}>
+            Download raw (.eml)
+          </button>
+          {downloadError && (
+            <p role="alert" class="error">
+              {downloadError}
+            </p>
+          )}
+
+          <h2>Authentication</h2>
+          <div class="scroll">
+            <table class="list" aria-label="Authentication results">
+              <thead>
+                <tr>
+                  <th scope="col">Check</th>
+                  <th scope="col">Result</th>
+                  <th scope="col">Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <th scope="row">SPF</th>
+                  <td>
+                    <Verdict result={auth.spf?.result ?? "none"} label={auth.spf?.result ?? "none"} />
+                  </td>
+                  <td>{auth.spf?.domain ? `for ${auth.spf.domain}` : "—"}</td>
+                </tr>
+                {auth.dkim.length === 0 && (
+                  <tr>
+                    <th scope="row">DKIM</th>
+                    <td>
+                      <Verdict result="none" label="none" />
+                    </td>
+                    <td>no signature</td>
+                  </tr>
+                )}
+                {auth.dkim.map((sig) => (
+                  <tr>
+                    <th scope="row">DKIM</th>
+                    <td>
+                      <Verdict result={sig.result} label={sig.result} />
+                    </td>
+                    <td>
+                      {sig.domain ? `d=${sig.domain}` : "no domain"}
+                      {sig.selector ? ` s=${sig.selector}` : ""}
+                      {sig.aligned ? ", aligned with From" : ", not aligned with From"}
+                    </td>
+                  </tr>
+                ))}
+                <tr>
+                  <th scope="row">DMARC</th>
+                  <td>
+                    <Verdict result={auth.dmarc?.result ?? "none"} label={auth.dmarc?.result ?? "none"} />
+                  </td>
+                  <td>
+                    {auth.dmarc?.domain ? `for ${auth.dmarc.domain}` : "—"}
+                    {auth.dmarc?.policy ? `, policy ${auth.dmarc.policy}` : ""}
+                  </td>
+                </tr>
+                {auth.arc && (
+                  <tr>
+                    <th scope="row">ARC</th>
+                    <td>
+                      <Verdict result={auth.arc.result} label={auth.arc.result} />
+                    </td>
+                    <td>—</td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </div>
+          {auth.header && (
+            <details class="more">
+              <summary>Authentication-Results header</summary>
+              <pre class="text">{auth.header}</pre>
+            </details>
+          )}
+
+          <h2>Content</h2>
+          <div role="group" aria-label="Content view" class="tabs">
+            <button type="button" aria-pressed={view === "html"} onClick={() => setView("html")} disabled={email.html === null}>
+              HTML
+            </button>
+            <button type="button" aria-pressed={view === "text" || email.html === null} onClick={() => setView("text")}>
+              Text
+            </button>
+          </div>
+          {view === "html" && email.html !== null ? <Preview html={email.html} /> : <pre class="text">{email.text ?? "(no text part)"}</pre>}
+
+          <h2>Attachments</h2>
+          {data.attachments.length === 0 ? (
+            <p>None.</p>
+          ) : (
+            <div class="scroll">
+              <table class="list">
+                <thead>
+                  <tr>
+                    <th scope="col">File</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Size</th>
+                    <th scope="col">Disposition</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.attachments.map((file) => (
+                    <tr key={file.id}>
+                      <td>
+                        <a href={file.download_url} download={file.filename ?? ""} aria-label={`Download ${file.filename ?? "unnamed attachment"}`}>
+                          {file.filename ?? "(unnamed)"}
+                        </a>
+                      </td>
+                      <td>{file.content_type}</td>
+                      <td>{size(file.size)}</td>
+                      <td>{file.content_disposition}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+
+          <details class="more">
+            <summary>All headers ({Object.keys(email.headers).length})</summary>
+            <div class="scroll">
+              <table class="list headers">
+                <tbody>
+                  {Object.entries(email.headers).map(([name, value]) => (
+                    <tr>
+                      <th scope="row">{name}</th>
+                      <td>{value}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </>
+      )}
     </section>
   );
 }
