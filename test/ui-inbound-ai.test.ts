@@ -161,7 +161,7 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       const frame = page.locator("iframe.preview");
       expect(await frame.getAttribute("sandbox")).toBe("");
       await page.frameLocator("iframe.preview").getByText(`thank you (${width})`).waitFor();
-      await page.getByText("1 remote image not loaded").waitFor();
+      await page.getByText("1 remote resource (images, fonts, styles) not loaded", { exact: false }).waitFor();
 
       const link = page.getByRole("link", { name: `Download photo-${width}.bin` });
       const href = (await link.getAttribute("href"))!;
