@@ -31,6 +31,7 @@ import { createMailroomMetrics, registerGauges } from "./metrics.ts";
 import { createSecretBox, loadMasterKey, type SecretBox } from "./lib/secrets.ts";
 import { createSignedLinks } from "./lib/signed-links.ts";
 import { createSentAttachments, type SentAttachments } from "./emails/attachments.ts";
+import { createEmailStats, type EmailStatsService } from "./emails/stats.ts";
 import { createOrganizationService, type OrganizationService } from "./organizations/service.ts";
 import { createCaptureProvider } from "./providers/capture.ts";
 import { createRouter } from "./providers/router.ts";
@@ -102,6 +103,8 @@ export interface Services {
   ai: AiService;
   sesEvents: SesEventIntake;
   sentAttachments: SentAttachments;
+  /** Email counts over time, read from the event log (the admin overview). */
+  emailStats: EmailStatsService;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -429,6 +432,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     }),
     mailbox,
     sentAttachments,
+    emailStats: createEmailStats({ db, clock }),
     templates,
     ai: createAiService({ model: createChatModel(config.ai), templates }),
     httpAddress,

@@ -17,6 +17,7 @@ import type { Idempotency } from "../idempotency/service.ts";
 import { EMAIL_STATUSES } from "./model.ts";
 import type { SentAttachments } from "./attachments.ts";
 import type { EmailService } from "./service.ts";
+import { STAT_COUNTS, STAT_INTERVALS, type EmailStatsService } from "./stats.ts";
 import { sendFields } from "../templates/send.ts";
 import type { TemplateService } from "../templates/service.ts";
 
@@ -54,6 +55,38 @@ export const SendEmailSchema = t.Object(
 );
 
 
+const StatCounts = t.Object(Object.fromEntries(STAT_COUNTS.map((name) => [name, t.Integer()])));
+const statsDetail = {
+  summary: "Email counts over time: accepted messages and recipients' outcomes per UTC hour or day, every bucket present",
+  tags: ["Emails"],
+  parameters: [
+    { name: "from", in: "query" as const, required: false, description: "Start, ISO 8601 (default: 7 days before `to`); at most 90 days before `to`", schema: { type: "string" as const, format: "date-time" } },
+    { name: "to", in: "query" as const, required: false, description: "End, exclusive, ISO 8601 (default: now)", schema: { type: "string" as const, format: "date-time" } },
+    {
+      name: "interval",
+      in: "query" as const,
+      required: false,
+      description: "Bucket size (default: hour for a range up to 48 h, else day); at most 2,000 buckets",
+      schema: { type: "string" as const, enum: [...STAT_INTERVALS] },
+    },
+  ],
+  responses: {
+    200: {
+      description: "`accepted` counts messages (email.queued, or the first email.scheduled); the others count recipients' events",
+      ...jsonContent(
+        t.Object({
+          object: t.Literal("email_stats"),
+          interval: t.Union(STAT_INTERVALS.map((name) => t.Literal(name))),
+          from: t.String({ format: "date-time" }),
+          to: t.String({ format: "date-time" }),
+          buckets: t.Array(t.Composite([t.Object({ start: t.String({ format: "date-time" }) }), StatCounts])),
+          totals: StatCounts,
+        }),
+      ),
+    },
+  },
+};
+
 /** `x-batch-validation`: strict (the default, all or nothing) or permissive. */
 function batchValidation(header: string | null): "strict" | "permissive" {
   const value = (header ?? "strict").trim().toLowerCase();
@@ -61,8 +94,8 @@ function batchValidation(header: string | null): "strict" | "permissive" {
   throw validationError([{ path: "x-batch-validation", message: 'must be "strict" or "permissive"' }]);
 }
 
-export function emailRoutes(deps: AuthDeps & { emails: EmailService; sentAttachments: SentAttachments; templates: TemplateService; idempotency: Idempotency; clock: Clock; config: Config }) {
-  const { emails, sentAttachments, templates, idempotency, clock, config } = deps;
+export function emailRoutes(deps: AuthDeps & { emails: EmailService; sentAttachments: SentAttachments; emailStats: EmailStatsService; templates: TemplateService; idempotency: Idempotency; clock: Clock; config: Config }) {
+  const { emails, sentAttachments, emailStats, templates, idempotency, clock, config } = deps;
   const limits = bodyLimits(config);
   const context = () => ({ now: clock.now(), maxRecipients: config.limits.max_recipients });
   const requireId = (id: string) => {
@@ -157,6 +190,7 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; sentAttachm
         }),
       { detail: { summary: "List emails, newest first", tags: ["Emails"] } },
     )
+    .get("/v1/emails/stats", ({ actor, query }) => emailStats.emails(actor, { from: query.from, to: query.to, interval: query.interval }), { detail: statsDetail })
     .get("/v1/emails/:id", lookup, { detail: lookupDetail })
     .get("/functions/v1/send-email/:id", lookup, { detail: { ...lookupDetail, summary: "Look up an email (form B)" } })
     .get(

@@ -27,6 +27,7 @@ import { templateRoutes } from "../templates/routes.ts";
 import { providerRoutes } from "../providers/routes.ts";
 import type { SesEventIntake } from "../providers/ses-events.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
+import type { EmailStatsService } from "../emails/stats.ts";
 import type { TemplateService } from "../templates/service.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { trackingRoutes } from "../tracking/routes.ts";
@@ -56,6 +57,7 @@ export interface HttpDeps {
   ai: AiService;
   sesEvents: SesEventIntake;
   sentAttachments: SentAttachments;
+  emailStats: EmailStatsService;
   version: string;
   /** False while starting or shutting down: /readyz answers 503. */
   isReady: () => boolean;

@@ -13,6 +13,7 @@ import receivedEmails, { postgres as receivedEmailsPg } from "./0006_received_em
 import templates, { postgres as templatesPg } from "./0007_templates.ts";
 import providers, { postgres as providersPg } from "./0008_providers.ts";
 import suppressionIds, { postgres as suppressionIdsPg } from "./0009_suppression_ids.ts";
+import eventStats, { postgres as eventStatsPg } from "./0010_event_stats.ts";
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: "templates", sqlite: templates, postgres: templatesPg },
   { version: 8, name: "providers", sqlite: providers, postgres: providersPg },
   { version: 9, name: "suppression_ids", sqlite: suppressionIds, postgres: suppressionIdsPg },
+  { version: 10, name: "event_stats", sqlite: eventStats, postgres: eventStatsPg },
 ];

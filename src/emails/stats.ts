@@ -1,0 +1,157 @@
+/**
+ * Email statistics over time (DESIGN §10, the admin overview): an organisation's email events counted per UTC hour
+ * or day, read from the append-only event log through its (organization_id, created_at, type) index. Nothing is
+ * counted on the send or delivery path — no counter row that PostgreSQL writers would queue on — so the figures are
+ * exactly the log's. Invariants: every bucket of the range is answered, zeros included; an organisation sees its own
+ * events only; a request reads at most 90 days and answers at most 2,000 buckets.
+ *
+ * What is counted: `accepted` is a message taken in (its `email.queued`, or its first `email.scheduled` — a
+ * reschedule appends another, which is not a second message); the others are their event's type and, being
+ * recipients' events, count once per recipient, so a message to three recipients is 1 accepted and 3 delivered.
+ */
+import { and, eq, gte, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { tablesOf, type Db } from "../db/store.ts";
+import { validationError } from "../errors.ts";
+import type { Actor } from "../keys/model.ts";
+import { requireScope } from "../keys/service.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+
+export const STAT_INTERVALS = ["hour", "day"] as const;
+export type StatInterval = (typeof STAT_INTERVALS)[number];
+
+export const STAT_COUNTS = ["accepted", "sent", "delivered", "delivery_delayed", "bounced", "complained", "failed", "suppressed"] as const;
+export type StatCounts = Record<(typeof STAT_COUNTS)[number], number>;
+
+export interface EmailStats {
+  object: "email_stats";
+  interval: StatInterval;
+  from: string;
+  to: string;
+  buckets: Array<{ start: string } & StatCounts>;
+  totals: StatCounts;
+}
+
+export interface StatsQuery {
+  from?: string;
+  to?: string;
+  interval?: string;
+}
+
+export interface EmailStatsService {
+  /** Counts per bucket of `[from, to)` (default: the 7 days up to now), buckets aligned to UTC hours or days. */
+  emails(actor: Actor, query: StatsQuery): Promise<EmailStats>;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const DEFAULT_RANGE_MS = 7 * DAY_MS;
+/** Up to this range the default interval is hourly (48 buckets at most), beyond it daily. */
+const HOURLY_UP_TO_MS = 48 * HOUR_MS;
+const MAX_RANGE_MS = 90 * DAY_MS;
+const MAX_BUCKETS = 2000;
+
+/** Per interval: its length, how many leading characters of an ISO timestamp name its bucket, and what completes them. */
+const INTERVALS: Record<StatInterval, { ms: number; prefix: number; rest: string }> = {
+  hour: { ms: HOUR_MS, prefix: "YYYY-MM-DDTHH".length, rest: ":00:00.000Z" },
+  day: { ms: DAY_MS, prefix: "YYYY-MM-DD".length, rest: "T00:00:00.000Z" },
+};
+
+/** The event types counted, by the count they add to. */
+const COUNTED = {
+  "email.queued": "accepted",
+  "email.scheduled": "accepted",
+  "email.sent": "sent",
+  "email.delivered": "delivered",
+  "email.delivery_delayed": "delivery_delayed",
+  "email.bounced": "bounced",
+  "email.complained": "complained",
+  "email.failed": "failed",
+  "email.suppressed": "suppressed",
+} as const satisfies Record<string, keyof StatCounts>;
+
+export interface StatsWindow {
+  from: number;
+  to: number;
+  interval: StatInterval;
+}
+
+/** An ISO 8601 date-time with its zone: without one, Date.parse would read the server's local time. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+function parseTime(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = DATE_TIME.test(raw) ? Date.parse(raw) : NaN;
+  if (Number.isNaN(parsed)) throw validationError([{ path: name, message: "must be an ISO 8601 date-time with its zone, e.g. 2026-11-22T10:00:00Z" }]);
+  return parsed;
+}
+
+/** The range and interval a query asks for, with the defaults filled in; throws `validation_error` naming the parameter. */
+export function statsWindow(query: StatsQuery, now: number): StatsWindow {
+  const to = parseTime("to", query.to) ?? now;
+  const from = parseTime("from", query.from) ?? to - DEFAULT_RANGE_MS;
+  if (from >= to) throw validationError([{ path: "from", message: "must be before to" }]);
+  if (to - from > MAX_RANGE_MS) throw validationError([{ path: "from", message: "must be at most 90 days before to" }]);
+  if (query.interval !== undefined && !(STAT_INTERVALS as readonly string[]).includes(query.interval)) {
+    throw validationError([{ path: "interval", message: `must be one of ${STAT_INTERVALS.join(", ")}` }]);
+  }
+  const interval = (query.interval as StatInterval | undefined) ?? (to - from <= HOURLY_UP_TO_MS ? "hour" : "day");
+  const count = bucketStarts({ from, to, interval }).length;
+  if (count > MAX_BUCKETS) throw validationError([{ path: "interval", message: `gives ${count} buckets for this range; at most ${MAX_BUCKETS} (use day, or a shorter range)` }]);
+  return { from, to, interval };
+}
+
+/** The start of every bucket that overlaps `[from, to)`: the first is the UTC hour or day `from` falls in. */
+export function bucketStarts(window: StatsWindow): number[] {
+  const step = INTERVALS[window.interval].ms;
+  const starts: number[] = [];
+  // Hours and days both divide the epoch evenly in UTC (no leap seconds in JavaScript time).
+  for (let start = Math.floor(window.from / step) * step; start < window.to; start += step) starts.push(start);
+  return starts;
+}
+
+const zeros = (): StatCounts => Object.fromEntries(STAT_COUNTS.map((name) => [name, 0])) as StatCounts;
+
+export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsService {
+  const { db, clock } = deps;
+  const { events } = tablesOf(db);
+
+  return {
+    async emails(actor, query) {
+      requireScope(actor, "emails:read");
+      const window = statsWindow(query, clock.now());
+      const { prefix, rest } = INTERVALS[window.interval];
+      // created_at is ISO 8601 text in UTC on both engines, so its first characters name the hour or day, and text
+      // order is time order. The prefix length is a constant of the table above, never input.
+      const bucket = sql<string>`substr(${events.createdAt}, 1, ${sql.raw(String(prefix))})`;
+      const rows = await db
+        .select({ bucket, type: events.type, n: sql<number>`count(*)`.mapWith(Number) })
+        .from(events)
+        .where(
+          and(
+            eq(events.organizationId, actor.organizationId),
+            gte(events.createdAt, isoTime(window.from)),
+            lt(events.createdAt, isoTime(window.to)),
+            inArray(events.type, Object.keys(COUNTED)),
+            // A reschedule appends email.scheduled again: only a message's first one is its acceptance. Scheduled
+            // messages are few, and the look-up goes through events_email (email_id, id); ids are UUIDv7, time-ordered.
+            or(
+              ne(events.type, "email.scheduled"),
+              sql`NOT EXISTS (SELECT 1 FROM events earlier WHERE earlier.email_id = ${events.emailId} AND earlier.type = 'email.scheduled' AND earlier.id < ${events.id})`,
+            ),
+          ),
+        )
+        .groupBy(bucket, events.type);
+
+      const byStart = new Map(bucketStarts(window).map((start) => [isoTime(start), { start: isoTime(start), ...zeros() }]));
+      const totals = zeros();
+      for (const row of rows) {
+        const name = COUNTED[row.type as keyof typeof COUNTED];
+        // Every row lies in [from, to), so its bucket is one of the starts.
+        const counts = byStart.get(`${row.bucket}${rest}`)!;
+        counts[name] += row.n;
+        totals[name] += row.n;
+      }
+      return { object: "email_stats", interval: window.interval, from: isoTime(window.from), to: isoTime(window.to), buckets: [...byStart.values()], totals };
+    },
+  };
+}
