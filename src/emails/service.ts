@@ -343,7 +343,8 @@ export function createEmailService(deps: {
     if (options.before) conditions.push(gt(emails.id, value("before") as string));
     if (options.status) conditions.push(eq(emails.status, value("status") as string));
     if (options.from) conditions.push(sql`lower(${emails.envelopeFrom}) = ${value("from")}`);
-    if (options.to) conditions.push(sql`EXISTS (SELECT 1 FROM deliveries d WHERE d.email_id = ${emails.id} AND lower(d.recipient) = ${value("to")})`);
+    // Driven by the recipient index (migration 11): the few messages to that address, not every message tested.
+    if (options.to) conditions.push(sql`${emails.id} IN (SELECT d.email_id FROM deliveries d WHERE d.organization_id = ${value("organizationId")} AND lower(d.recipient) = ${value("to")})`);
     if (options.tag) {
       const [name, tagValue] = options.tag.split(":", 2);
       conditions.push(hasTag(db, emails.tags, name!, tagValue));

@@ -14,6 +14,7 @@ import templates, { postgres as templatesPg } from "./0007_templates.ts";
 import providers, { postgres as providersPg } from "./0008_providers.ts";
 import suppressionIds, { postgres as suppressionIdsPg } from "./0009_suppression_ids.ts";
 import eventStats, { postgres as eventStatsPg } from "./0010_event_stats.ts";
+import emailSearch, { postgres as emailSearchPg } from "./0011_email_search.ts";
 
 export interface Migration {
   version: number;
@@ -33,4 +34,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 8, name: "providers", sqlite: providers, postgres: providersPg },
   { version: 9, name: "suppression_ids", sqlite: suppressionIds, postgres: suppressionIdsPg },
   { version: 10, name: "event_stats", sqlite: eventStats, postgres: eventStatsPg },
+  { version: 11, name: "email_search", sqlite: emailSearch, postgres: emailSearchPg },
 ];
