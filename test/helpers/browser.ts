@@ -18,12 +18,19 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
 }
 
-/** A page whose `problems` collect console errors, page errors and any request not to `base` (the server). */
+/**
+ * A page whose `problems` collect console errors, page errors, any request not to `base` (the server) and every
+ * answer of 400 or more as `http STATUS METHOD PATH` — so a test names the refusals it caused on purpose.
+ */
 export async function openPage(browser: Browser, base: string, width: number) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   const problems: string[] = [];
   page.on("console", (msg) => {
-    if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+    // Chromium also logs each answer of 400 or more; those are recorded, with their request, from the response.
+    if (msg.type() === "error" && !msg.text().startsWith("Failed to load resource: the server responded with a status of")) problems.push(`console: ${msg.text()}`);
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 400) problems.push(`http ${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("request", (request) => {

@@ -1,6 +1,7 @@
 /**
  * Domains as a setup flow: add a domain, publish its records (copy buttons; what DNS answered beside what to
- * publish; a record's warning), verify now, receiving on or off. Invariant: every state shown is the server's.
+ * publish; a record's warning), verify now, receiving on or off, the providers that take its mail. Invariant: every
+ * state shown is the server's.
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
@@ -24,8 +25,43 @@ interface Domain {
   name: string;
   status: string;
   receiving_enabled: boolean;
+  providers: string[];
   records: DnsRecord[];
   last_checked_at: string | null;
+}
+
+/** The providers that take the domain's mail, first choice first; edited as a comma-separated list. */
+function Providers({ domain, canWrite, act }: { domain: Domain; canWrite: boolean; act: (action: () => Promise<unknown>) => Promise<boolean> }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const shown = domain.providers.length ? domain.providers.join(" → ") : "the default provider";
+  if (editing === null)
+    return (
+      <p class="actions">
+        <span>Delivered by {shown}</span>
+        {canWrite && (
+          <button type="button" class="link" onClick={() => setEditing(domain.providers.join(", "))} aria-label={`Change the providers of ${domain.name}`}>
+            Change
+          </button>
+        )}
+      </p>
+    );
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const providers = editing.split(",").map((p) => p.trim()).filter(Boolean);
+    if (await act(() => api.patch(`/v1/domains/${encodeURIComponent(domain.id)}`, { providers }))) setEditing(null);
+  };
+  return (
+    <form class="actions" onSubmit={save}>
+      <label>
+        Providers, first choice first (empty: the default)
+        <input value={editing} placeholder="ses, relay" onInput={(e) => setEditing(e.currentTarget.value)} />
+      </label>
+      <button type="submit">Save providers</button>
+      <button type="button" onClick={() => setEditing(null)}>
+        Cancel
+      </button>
+    </form>
+  );
 }
 
 function Found({ found }: { found: string[] | null | undefined }) {
@@ -80,6 +116,7 @@ export function DomainsScreen() {
               Receive mail for this domain
             </label>
           </div>
+          <Providers domain={domain} canWrite={canWrite} act={act} />
           <div class="scroll">
             <table class="list records stack">
               <thead>
