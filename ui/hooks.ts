@@ -2,14 +2,18 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "./api.ts";
 
-/** How often a visible list refreshes itself; hidden tabs do not poll. */
-export const POLL_MS = 4000;
+/**
+ * How often a visible screen refreshes itself; hidden tabs do not poll. Every poll is a request on the key's
+ * budget (100 a minute by default), and a screen may poll several lists (one per webhook endpoint): 10 s leaves
+ * room for the user's own actions.
+ */
+export const POLL_MS = 10_000;
 
 /**
- * Loads with `load` now, whenever `deps` change, and every POLL_MS while the document is visible. A failed refresh
+ * Loads with `load` now, whenever `deps` change, and every `everyMs` while the document is visible. A failed refresh
  * keeps the last data and shows the error; `reload` refreshes on demand (after a change the user made).
  */
-export function usePolled<T>(load: () => Promise<T>, deps: unknown[]) {
+export function usePolled<T>(load: () => Promise<T>, deps: unknown[], everyMs = POLL_MS) {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const loadRef = useRef(load);
@@ -32,7 +36,7 @@ export function usePolled<T>(load: () => Promise<T>, deps: unknown[]) {
     void reload();
     const timer = setInterval(() => {
       if (document.visibilityState === "visible") void reload();
-    }, POLL_MS);
+    }, everyMs);
     return () => clearInterval(timer);
   }, deps);
   return { data, error, reload };
