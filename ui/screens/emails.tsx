@@ -6,6 +6,7 @@
  */
 import { useMemo, useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
+import { RawDownload } from "../download.tsx";
 import { describe, usePolled } from "../hooks.ts";
 
 interface EmailSummary {
@@ -169,7 +170,6 @@ export function EmailDetail({ id }: { id: string }) {
   const { data: email, error } = usePolled(() => api.get<EmailRecord>(`/v1/emails/${encodeURIComponent(id)}`), [id]);
   const [view, setView] = useState<"html" | "text" | "headers">("html");
   const [headers, setHeaders] = useState<string | null>(null);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
 
   const rawPath = `/v1/emails/${encodeURIComponent(id)}/raw`;
   const showHeaders = async () => {
@@ -184,20 +184,6 @@ export function EmailDetail({ id }: { id: string }) {
     }
   };
 
-  // The raw route needs the Bearer key, so a plain link cannot fetch it: download through a blob URL.
-  const downloadRaw = async () => {
-    setDownloadError(null);
-    try {
-      const url = URL.createObjectURL(await api.blob(rawPath));
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = `${id}.eml`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-    } catch (e) {
-      setDownloadError(describe(e));
-    }
-  };
 
   return (
     <section aria-labelledby="email-title">
@@ -228,14 +214,7 @@ export function EmailDetail({ id }: { id: string }) {
             <dt>Created</dt>
             <dd>{when(email.created_at)}</dd>
           </dl>
-          <button type="button" onClick={downloadRaw}>
-            Download raw (.eml)
-          </button>
-          {downloadError && (
-            <p role="alert" class="error">
-              {downloadError}
-            </p>
-          )}
+          <RawDownload path={rawPath} filename={`${id}.eml`} />
 
           <h2>Recipients</h2>
           <div class="scroll">

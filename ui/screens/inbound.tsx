@@ -7,7 +7,8 @@
 import { useState } from "preact/hooks";
 import { useCan } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
-import { describe, usePolled } from "../hooks.ts";
+import { RawDownload } from "../download.tsx";
+import { usePolled } from "../hooks.ts";
 import { Preview, when } from "./emails.tsx";
 
 interface Authentication {
@@ -189,22 +190,7 @@ function InboundDetail({ id }: { id: string }) {
   }, [id]);
   const canReadSent = useCan("emails:read");
   const [view, setView] = useState<"html" | "text">("html");
-  const [downloadError, setDownloadError] = useState<string | null>(null);
 
-  // The raw route needs the Bearer key, so a plain link cannot fetch it: download through a blob URL.
-  const downloadRaw = async () => {
-    setDownloadError(null);
-    try {
-      const url = URL.createObjectURL(await api.blob(`/v1/emails/receiving/${encodeURIComponent(id)}/raw`));
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = `${id}.eml`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-    } catch (e) {
-      setDownloadError(describe(e));
-    }
-  };
 
   const email = data?.email;
   const auth = email?.authentication;
@@ -271,14 +257,7 @@ function InboundDetail({ id }: { id: string }) {
             <dt>Auto-reply</dt>
             <dd>{email.auto_reply ? AUTO_REPLY[email.auto_reply] : "No"}</dd>
           </dl>
-          <button type="button" onClick={downloadRaw}>
-            Download raw (.eml)
-          </button>
-          {downloadError && (
-            <p role="alert" class="error">
-              {downloadError}
-            </p>
-          )}
+          <RawDownload path={`/v1/emails/receiving/${encodeURIComponent(id)}/raw`} filename={`${id}.eml`} />
 
           <h2>Authentication</h2>
           <div class="scroll">

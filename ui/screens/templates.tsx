@@ -13,6 +13,7 @@ import type { RefObject } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useCan } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
+import { saveBlob } from "../download.tsx";
 import { describe, usePolled } from "../hooks.ts";
 import { when, withoutRemote } from "./emails.tsx";
 
@@ -237,14 +238,7 @@ function offsetOf(text: string, line: number, column: number): number {
 function Preview({ rendered, name }: { rendered: Rendered; name: string }) {
   const [view, setView] = useState<"html" | "text">("html");
   const clean = useMemo(() => withoutRemote(rendered.html), [rendered.html]);
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([rendered.html], { type: "text/html" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = `${name || "template"}.html`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
+  const download = () => saveBlob(new Blob([rendered.html], { type: "text/html" }), `${name || "template"}.html`);
   return (
     <>
       <p class="template-subject">

@@ -1,0 +1,42 @@
+/**
+ * Downloads made from what the page holds. The raw-message routes need the Bearer key, which a plain link cannot
+ * send, so the page fetches the bytes and hands the browser a blob URL. Invariant: a blob URL is revoked once the
+ * download has started.
+ */
+import { useState } from "preact/hooks";
+import { api } from "./api.ts";
+import { describe } from "./hooks.ts";
+
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** "Download raw (.eml)" for a message at `path` (an API route answering message/rfc822). */
+export function RawDownload({ path, filename }: { path: string; filename: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const download = async () => {
+    setError(null);
+    try {
+      saveBlob(await api.blob(path), filename);
+    } catch (e) {
+      setError(describe(e));
+    }
+  };
+  return (
+    <>
+      <button type="button" onClick={download}>
+        Download raw (.eml)
+      </button>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
