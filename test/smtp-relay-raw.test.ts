@@ -19,6 +19,11 @@ describe("finalizing a submitted message", () => {
       "From: a@example.com\r\nMessage-ID: <m@c>\r\nDate: Sun, 22 Nov 2026 09:00:00 +0000\r\nSubject: Hi\r\n\r\nBody\r\n",
     ],
     [
+      "a header ended by a bare LF and then a CRLF ends there: what follows is body, kept as it is (found by the MIME fuzzer)",
+      "From: a@example.com\r\nBcc: x@dest.test\n\r\nSubject: in the body\r\n\r\nBody\r\n",
+      "From: a@example.com\r\nMessage-ID: <new@example.com>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\n\r\nSubject: in the body\r\n\r\nBody\r\n",
+    ],
+    [
       "every Bcc and Idempotency-Key field goes, whatever its case",
       "BCC: x@dest.test\r\nFrom: a@example.com\r\nidempotency-key: k1\r\nbcc:y@dest.test\r\nMessage-ID: <m@c>\r\nDate: d\r\n\r\nBody",
       "From: a@example.com\r\nMessage-ID: <m@c>\r\nDate: d\r\n\r\nBody",

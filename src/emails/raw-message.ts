@@ -27,17 +27,26 @@ interface SplitMessage {
 }
 
 /**
+ * Where the first empty line starts: after the first line break (LF, or CRLF) that an LF or a CRLF follows at once.
+ * Line ends may be mixed — `…\n\r\n` ends the header as surely as `…\r\n\r\n`, as mail parsers read it. -1: none.
+ */
+function blankLineAfter(raw: Buffer): number {
+  for (let lf = raw.indexOf(0x0a); lf >= 0; lf = raw.indexOf(0x0a, lf + 1)) {
+    if (raw[lf + 1] === 0x0a || (raw[lf + 1] === 0x0d && raw[lf + 2] === 0x0a)) return lf + 1;
+  }
+  return -1;
+}
+
+/**
  * Splits the header block into fields (RFC 5322 §2.2: a line starting with a space or tab continues the field
  * above). Works on latin1 text, which maps every byte to one character and back, so nothing is re-encoded.
  */
 function splitMessage(raw: Buffer): SplitMessage {
-  const crlf = raw.indexOf("\r\n\r\n");
-  const lf = raw.indexOf("\n\n");
+  const blank = blankLineAfter(raw);
   let headerEnd: number;
   // A message that starts with a blank line (or is a lone CR) has an empty header.
   if (raw[0] === 0x0a || (raw[0] === 0x0d && (raw[1] === 0x0a || raw.length === 1))) headerEnd = 0;
-  else if (crlf >= 0 && (lf < 0 || crlf < lf)) headerEnd = crlf + 2;
-  else if (lf >= 0) headerEnd = lf + 1;
+  else if (blank >= 0) headerEnd = blank;
   // A last line of a lone CR is the blank line that ends the header, cut before its LF.
   else if (raw.length >= 2 && raw[raw.length - 1] === 0x0d && raw[raw.length - 2] === 0x0a) headerEnd = raw.length - 1;
   else headerEnd = raw.length;

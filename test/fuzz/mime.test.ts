@@ -46,12 +46,10 @@ function judge(outcome: Awaited<ReturnType<typeof withTimeout>>): "ok" | string 
 
 /** The body: everything from the blank line that ends the header (as finalize sees it). */
 function bodyOf(raw: Buffer): Buffer {
-  const crlf = raw.indexOf("\r\n\r\n");
-  const lf = raw.indexOf("\n\n");
   if (raw[0] === 0x0a || (raw[0] === 0x0d && raw[1] === 0x0a)) return raw;
-  if (crlf >= 0 && (lf < 0 || crlf < lf)) return raw.subarray(crlf + 2);
-  if (lf >= 0) return raw.subarray(lf + 1);
-  return Buffer.alloc(0);
+  // The first empty line, whatever the line ends around it (LF or CRLF, mixed): `…\n\r\n` ends the header too.
+  const blank = /\n(?=\r?\n)/.exec(raw.toString("latin1"));
+  return blank ? raw.subarray(blank.index + 1) : Buffer.alloc(0);
 }
 
 /** Names of the header fields (lower case), in order; a line starting with WSP continues the field above. */
