@@ -6,9 +6,9 @@
  * no control that changes one. No console error, no request off loopback; screenshots kept.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
-import { browserPeer as checkBrowser, launchBrowser, openPage, screenshot, signIn } from "./helpers/browser.ts";
+import { browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
 
@@ -17,20 +17,17 @@ const browserPeer = checkBrowser();
 let t: TestApp;
 let dns: DnsServer;
 let receiver: WebhookReceiver;
-let base: string;
-let browser: Browser;
+let ui: UiSession;
 
 beforeAll(async () => {
   dns = await startDnsServer();
   receiver = await startWebhookReceiver();
   t = await createTestApp({ dns: { servers: dns.servers }, server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] }, webhooks: { allow_private_networks: true } });
-  const listeners = await t.app.start();
-  base = `http://127.0.0.1:${listeners.find((l) => l.name === "http")!.port}`;
-  if (browserPeer.available) browser = await launchBrowser();
+  ui = await startUi(t, browserPeer.available);
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await ui?.close();
   await t?.close();
   await receiver?.close();
   await dns?.close();
@@ -59,9 +56,9 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
   for (const width of [1280, 390]) {
     test(`at ${width} px: a domain set up and verified, a message delivered and its timeline, a webhook tested and replayed`, async () => {
       const domain = `w${width}.example`;
-      const { page, problems } = await openPage(browser, base, width);
-      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
-      await signIn(page, base, t.liveKey);
+      const { page, problems } = await ui.open(width);
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: ui.base });
+      await ui.signIn(page, t.liveKey);
 
       // Domains: add one; its records appear, nothing found yet.
       await page.getByRole("link", { name: "Domains" }).click();
@@ -137,8 +134,8 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
     const reader = await t.json("POST", "/v1/api-keys", { body: { name: "reader", scopes: ["emails:read", "domains:read", "api_keys:read", "suppressions:read", "webhooks:read"] } });
     expect((await t.json("POST", "/v1/suppressions", { body: { email: "kept@dest.test" } })).status).toBe(200);
     await t.app.services.domains.add(t.operator, "read.example", { verifiedOverride: true });
-    const { page, problems } = await openPage(browser, base, 1280);
-    await signIn(page, base, reader.body.token);
+    const { page, problems } = await ui.open(1280);
+    await ui.signIn(page, reader.body.token);
     const nav = page.getByRole("navigation", { name: "Sections" });
     expect(await nav.getByRole("link").allTextContents()).toEqual(["Overview", "Emails", "Domains", "Webhooks", "Suppressions", "API keys"]);
 

@@ -12,9 +12,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dkimSign } from "mailauth";
-import type { Browser } from "playwright-core";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
-import { browserPeer as checkBrowser, launchBrowser, openPage, screenshot, signIn } from "./helpers/browser.ts";
+import { browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 import { smtpChat } from "./helpers/smtp-chat.ts";
 
@@ -36,10 +35,9 @@ let dkimKey: string;
 let t: TestApp;
 /** Without a model. */
 let bare: TestApp;
-let base: string;
-let bareBase: string;
+let ui: UiSession;
+let bareUi: UiSession;
 let mxPort: number;
-let browser: Browser;
 
 beforeAll(async () => {
   dns = await startDnsServer();
@@ -64,16 +62,14 @@ beforeAll(async () => {
 
   t = await createTestApp({ dns: { servers: dns.servers }, ai: { base_url: `http://127.0.0.1:${chat.port}/v1`, model: "loopback-writer", timeout: "5s" } });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true, receivingEnabled: true });
-  const listeners = await t.app.start();
-  base = `http://127.0.0.1:${listeners.find((l) => l.name === "http")!.port}`;
-  mxPort = listeners.find((l) => l.name === "mx")!.port;
+  ui = await startUi(t, browserPeer.available);
+  mxPort = ui.listeners.find((l) => l.name === "mx")!.port;
   bare = await createTestApp();
-  bareBase = `http://127.0.0.1:${(await bare.app.start()).find((l) => l.name === "http")!.port}`;
-  if (browserPeer.available) browser = await launchBrowser();
+  bareUi = await startUi(bare, browserPeer.available, ui.browser);
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await ui?.close();
   await t?.close();
   await bare?.close();
   await dns?.close();
@@ -140,8 +136,8 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       const raw = signed.signatures + unsigned;
       expect(await deliver(raw, { from: "friend@dest.test", to: "hello@example.com" })).toMatchObject({ code: 250 });
 
-      const { page, problems } = await openPage(browser, base, width);
-      await signIn(page, base, t.liveKey);
+      const { page, problems } = await ui.open(width);
+      await ui.signIn(page, t.liveKey);
       await page.getByRole("link", { name: "Inbound", exact: true }).click();
       // The list: the message with its three verdicts and the sent email it answers.
       const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: subject }) });
@@ -165,7 +161,7 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
 
       const link = page.getByRole("link", { name: `Download photo-${width}.bin` });
       const href = (await link.getAttribute("href"))!;
-      expect(href).toStartWith(`${base}/v1/emails/receiving/`);
+      expect(href).toStartWith(`${ui.base}/v1/emails/receiving/`);
       // The signed link needs no API key.
       const download = await fetch(href);
       expect(download.status).toBe(200);
@@ -186,8 +182,8 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
 
     test(`at ${width} px: a subject is scored; the writer says what to configure without a model, and drafts with one`, async () => {
       // Without a model: scoring works offline, the writer's 503 is shown as guidance.
-      const offline = await openPage(browser, bareBase, width);
-      await signIn(offline.page, bareBase, bare.liveKey);
+      const offline = await bareUi.open(width);
+      await bareUi.signIn(offline.page, bare.liveKey);
       await offline.page.getByRole("link", { name: "AI", exact: true }).click();
       await offline.page.getByLabel("Subject", { exact: true }).fill("FREE!!! ACT NOW");
       await offline.page.getByRole("button", { name: "Score subject" }).click();
@@ -208,8 +204,8 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       await offline.page.close();
 
       // With the model on loopback: suggestions, and a draft saved as a template.
-      const { page, problems } = await openPage(browser, base, width);
-      await signIn(page, base, t.liveKey);
+      const { page, problems } = await ui.open(width);
+      await ui.signIn(page, t.liveKey);
       await page.getByRole("link", { name: "AI", exact: true }).click();
       await page.getByLabel("Subject", { exact: true }).fill("invoice");
       await page.getByRole("button", { name: "Score subject" }).click();

@@ -6,9 +6,9 @@
  * in its accessible name and in the table — at 1280 and 390 px, with no console error and no request off loopback.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
-import { browserPeer as checkBrowser, launchBrowser, openPage, screenshot, signIn } from "./helpers/browser.ts";
+import { browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
 import { inboundFixture } from "./helpers/inbound-fixtures.ts";
 import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
 
@@ -16,21 +16,18 @@ const browserPeer = checkBrowser();
 
 let smtp: SmtpDouble;
 let t: TestApp;
-let base: string;
-let browser: Browser;
+let ui: UiSession;
 
 beforeAll(async () => {
   smtp = await startSmtpDouble();
   smtp.rules.set("gone@dest.test", { reply: "reject", code: 550, message: "5.1.1 User unknown" });
   t = await createTestApp({ delivery: { default_provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
-  const listeners = await t.app.start();
-  base = `http://127.0.0.1:${listeners.find((l) => l.name === "http")!.port}`;
-  if (browserPeer.available) browser = await launchBrowser();
+  ui = await startUi(t, browserPeer.available);
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await ui?.close();
   await t?.close();
   await smtp?.close();
 });
@@ -57,8 +54,8 @@ const figure = async (page: Page, term: string) => (await page.locator(".figures
 describe.skipIf(!browserPeer.available)("overview in chromium", () => {
   for (const width of [1280, 390]) {
     test(`at ${width} px a new install says there is no email yet`, async () => {
-      const { page, problems } = await openPage(browser, base, width);
-      await signIn(page, base, t.liveKey);
+      const { page, problems } = await ui.open(width);
+      await ui.signIn(page, t.liveKey);
       await page.getByRole("heading", { name: "Overview" }).waitFor();
       await page.getByText("No email yet — send one").waitFor();
       expect(await page.locator("svg").count()).toBe(0);
@@ -82,8 +79,8 @@ describe.skipIf(!browserPeer.available)("overview in chromium", () => {
     expect(await t.app.services.inbound.receive(Buffer.from(report), { from: "feedback@arf.mail.yahoo.com", to: ["fbl@example.com"] })).toMatchObject([{ handled: "complaint" }]);
 
     for (const width of [1280, 390]) {
-      const { page, problems } = await openPage(browser, base, width);
-      await signIn(page, base, t.liveKey);
+      const { page, problems } = await ui.open(width);
+      await ui.signIn(page, t.liveKey);
       await page.getByRole("heading", { name: "Overview" }).waitFor();
 
       // Totals: 3 messages; 4 of 5 recipients delivered (to the smarthost), 1 bounced, 1 complaint of 4 delivered.

@@ -7,31 +7,28 @@
  * no request off loopback, and keeps screenshots at 1280 and 390 px under test-output/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
-import { browserPeer as checkBrowser, launchBrowser, openPage as openBrowserPage, screenshot, signIn as signInAt } from "./helpers/browser.ts";
+import { browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
 
 const browserPeer = checkBrowser();
 
 let t: TestApp;
-let base: string;
-let browser: Browser;
+let ui: UiSession;
 
 beforeAll(async () => {
   t = await createTestApp();
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
-  const listeners = await t.app.start();
-  base = `http://127.0.0.1:${listeners.find((l) => l.name === "http")!.port}`;
-  if (browserPeer.available) browser = await launchBrowser();
+  ui = await startUi(t, browserPeer.available);
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await ui?.close();
   await t?.close();
 });
 
-const openPage = (width: number) => openBrowserPage(browser, base, width);
-const signIn = (page: Page, key: string) => signInAt(page, base, key);
+const openPage = (width: number) => ui.open(width);
+const signIn = (page: Page, key: string) => ui.signIn(page, key);
 
 /** The template id the editor shows, from the address (`#/templates/<id>`). */
 const idOf = (page: Page) => decodeURIComponent(new URL(page.url()).hash.split("/")[2]!);

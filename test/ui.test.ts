@@ -6,27 +6,25 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import type { Browser } from "playwright-core";
 import { createTestApp, tempDir, type TestApp } from "./helpers/app.ts";
-import { browserPeer as checkBrowser, launchBrowser, openPage as openBrowserPage, screenshot, signIn as signInAt } from "./helpers/browser.ts";
+import { browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
 import { startMailroom } from "./helpers/process.ts";
 
 const browserPeer = checkBrowser();
 
 let t: TestApp;
+let ui: UiSession;
 let base: string;
-let browser: Browser;
 
 beforeAll(async () => {
   t = await createTestApp();
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
-  const listeners = await t.app.start();
-  base = `http://127.0.0.1:${listeners.find((l) => l.name === "http")!.port}`;
-  if (browserPeer.available) browser = await launchBrowser();
+  ui = await startUi(t, browserPeer.available);
+  base = ui.base;
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await ui?.close();
   await t?.close();
 });
 
@@ -68,8 +66,8 @@ test("the executable carries the same UI (the bundle is built into it, nothing i
   }
 }, 30_000);
 
-const openPage = (width: number) => openBrowserPage(browser, base, width);
-const signIn = (page: Parameters<typeof signInAt>[0], key: string) => signInAt(page, base, key);
+const openPage = (width: number) => ui.open(width);
+const signIn = (page: Parameters<UiSession["signIn"]>[0], key: string) => ui.signIn(page, key);
 
 describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
   for (const width of [1280, 390]) {

@@ -6,6 +6,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+import type { Listener } from "../../src/app.ts";
+import type { TestApp } from "./app.ts";
 import { CHROMIUM_PATH, chromiumPeer } from "./peers.ts";
 
 export const SCREENSHOTS = join(import.meta.dir, "..", "..", "test-output");
@@ -50,3 +52,34 @@ export async function signIn(page: Page, base: string, key: string) {
 }
 
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+/** A test app listening on loopback and the browser that drives it, with pages and sign-in bound to its URL. */
+export interface UiSession {
+  base: string;
+  listeners: Listener[];
+  browser: Browser;
+  open(width: number): ReturnType<typeof openPage>;
+  signIn(page: Page, key: string): Promise<void>;
+  /** Closes the browser if this session launched it (the app is the caller's to close). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `t`'s listeners and, when chromium is here (`withBrowser`), launches it — or drives `shared`, a browser
+ * another session launched: what a UI test file needs in its beforeAll.
+ */
+export async function startUi(t: TestApp, withBrowser: boolean, shared?: Browser): Promise<UiSession> {
+  const listeners = await t.app.start();
+  const base = `http://127.0.0.1:${listeners.find((l) => l.name === "http")!.port}`;
+  const browser = shared ?? (withBrowser ? await launchBrowser() : (undefined as unknown as Browser));
+  return {
+    base,
+    listeners,
+    browser,
+    open: (width) => openPage(browser, base, width),
+    signIn: (page, key) => signIn(page, base, key),
+    close: async () => {
+      if (!shared) await browser?.close();
+    },
+  };
+}

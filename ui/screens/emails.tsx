@@ -8,6 +8,7 @@ import { useMemo, useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
 import { RawDownload } from "../download.tsx";
 import { describe, usePolled } from "../hooks.ts";
+import { usePagedList } from "../paging.tsx";
 
 interface EmailSummary {
   id: string;
@@ -63,26 +64,12 @@ export const when = (iso: string) => new Date(iso).toLocaleString();
 export function EmailsScreen() {
   const [filters, setFilters] = useState({ status: "", to: "", from: "" });
   const [draft, setDraft] = useState(filters);
-  // Cursors of the pages before this one, to go back; undefined is the newest page.
-  const [cursors, setCursors] = useState<Array<string | undefined>>([]);
-  const [after, setAfter] = useState<string | undefined>(undefined);
-  const { data, error } = usePolled(() => api.get<Page<EmailSummary>>(`/v1/emails${query({ limit: 20, after, ...filters })}`), [after, filters]);
+  const { data, error, pager, restart } = usePagedList((after) => api.get<Page<EmailSummary>>(`/v1/emails${query({ limit: 20, after, ...filters })}`), [filters]);
 
   const apply = (e: Event) => {
     e.preventDefault();
     setFilters(draft);
-    setAfter(undefined);
-    setCursors([]);
-  };
-  const older = () => {
-    const last = data?.data.at(-1);
-    if (!last) return;
-    setCursors([...cursors, after]);
-    setAfter(last.id);
-  };
-  const newer = () => {
-    setAfter(cursors.at(-1));
-    setCursors(cursors.slice(0, -1));
+    restart();
   };
 
   return (
@@ -142,14 +129,7 @@ export function EmailsScreen() {
           </table>
         </div>
       )}
-      <div class="pager">
-        <button type="button" onClick={newer} disabled={cursors.length === 0}>
-          Newer
-        </button>
-        <button type="button" onClick={older} disabled={!data?.has_more}>
-          Older
-        </button>
-      </div>
+      {pager}
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { useCan } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
 import { RawDownload } from "../download.tsx";
 import { usePolled } from "../hooks.ts";
+import { usePagedList } from "../paging.tsx";
 import { Preview, when } from "./emails.tsx";
 
 interface Authentication {
@@ -90,22 +91,8 @@ export function InboundScreen({ id }: { id?: string }) {
 }
 
 function InboundList() {
-  // Cursors of the pages before this one, to go back; undefined is the newest page.
-  const [cursors, setCursors] = useState<Array<string | undefined>>([]);
-  const [after, setAfter] = useState<string | undefined>(undefined);
-  const { data, error } = usePolled(() => api.get<Page<ReceivedSummary>>(`/v1/emails/receiving${query({ limit: 20, after })}`), [after]);
+  const { data, error, pager } = usePagedList((after) => api.get<Page<ReceivedSummary>>(`/v1/emails/receiving${query({ limit: 20, after })}`), []);
   const canReadSent = useCan("emails:read");
-
-  const older = () => {
-    const last = data?.data.at(-1);
-    if (!last) return;
-    setCursors([...cursors, after]);
-    setAfter(last.id);
-  };
-  const newer = () => {
-    setAfter(cursors.at(-1));
-    setCursors(cursors.slice(0, -1));
-  };
 
   return (
     <section aria-labelledby="inbound-title">
@@ -158,14 +145,7 @@ function InboundList() {
           </table>
         </div>
       )}
-      <div class="pager">
-        <button type="button" onClick={newer} disabled={cursors.length === 0}>
-          Newer
-        </button>
-        <button type="button" onClick={older} disabled={!data?.has_more}>
-          Older
-        </button>
-      </div>
+      {pager}
     </section>
   );
 }

@@ -2,6 +2,7 @@
  * API keys: list, create (a preset or chosen scopes, optionally one sending domain) and revoke. Invariant: a new
  * key's token is held only in this screen's state and shown once; nothing stores it.
  */
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
 import { useCan } from "../access.ts";
@@ -21,6 +22,24 @@ interface ApiKey {
 
 // Mirrors src/keys/model.ts SCOPES; the server refuses unknown names, so a stale list fails loudly, not silently.
 const SCOPES = ["emails:send", "emails:read", "domains:read", "domains:write", "templates:read", "templates:write", "webhooks:read", "webhooks:write", "suppressions:read", "suppressions:write", "inbound:read", "api_keys:read", "api_keys:write", "ai:use"];
+
+/** A secret the server shows once (a new key's token, a webhook's signing secret), to copy before it is gone. */
+export function ShownOnce({ children, secret, copyLabel, testId, onDone }: { children: ComponentChildren; secret: string; copyLabel: string; testId: string; onDone: () => void }) {
+  return (
+    <div class="card notice" role="status">
+      <p>{children} Copy it now: it is not shown again.</p>
+      <p>
+        <code class="token" data-testid={testId}>
+          {secret}
+        </code>{" "}
+        <CopyButton text={secret} label={copyLabel} />
+      </p>
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
+    </div>
+  );
+}
 
 export function CopyButton({ text, label }: { text: string; label: string }) {
   const [copied, setCopied] = useState(false);
@@ -111,20 +130,9 @@ export function KeysScreen() {
       </form>
       )}
       {created && (
-        <div class="card notice" role="status">
-          <p>
-            Key <strong>{created.name}</strong> created. Copy it now: it is not shown again.
-          </p>
-          <p>
-            <code class="token" data-testid="new-token">
-              {created.token}
-            </code>{" "}
-            <CopyButton text={created.token} label="Copy the new key" />
-          </p>
-          <button type="button" onClick={() => setCreated(null)}>
-            Done
-          </button>
-        </div>
+        <ShownOnce secret={created.token} copyLabel="Copy the new key" testId="new-token" onDone={() => setCreated(null)}>
+          Key <strong>{created.name}</strong> created.
+        </ShownOnce>
       )}
       {(error || actionError) && (
         <p role="alert" class="error">

@@ -14,7 +14,8 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useCan } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
 import { saveBlob } from "../download.tsx";
-import { describe, usePolled } from "../hooks.ts";
+import { describe } from "../hooks.ts";
+import { usePagedList } from "../paging.tsx";
 import { when, withoutRemote } from "./emails.tsx";
 
 type Engine = "handlebars" | "mjml";
@@ -67,24 +68,12 @@ const changedSincePublished = (t: TemplateSummary) => t.published_at !== null &&
 
 function TemplateList() {
   const canWrite = useCan("templates:write");
-  const [cursors, setCursors] = useState<Array<string | undefined>>([]);
-  const [after, setAfter] = useState<string | undefined>(undefined);
-  const { data, error } = usePolled(() => api.get<Page<TemplateSummary>>(`/v1/templates${query({ limit: 20, after })}`), [after]);
+  const { data, error, pager } = usePagedList((after) => api.get<Page<TemplateSummary>>(`/v1/templates${query({ limit: 20, after })}`), []);
   const [find, setFind] = useState("");
   const [name, setName] = useState("");
   const [engine, setEngine] = useState<Engine>("handlebars");
   const [actionError, setActionError] = useState<string | null>(null);
 
-  const older = () => {
-    const last = data?.data.at(-1);
-    if (!last) return;
-    setCursors([...cursors, after]);
-    setAfter(last.id);
-  };
-  const newer = () => {
-    setAfter(cursors.at(-1));
-    setCursors(cursors.slice(0, -1));
-  };
   // The API has no search by name; a template is found by its id or alias (the editor loads either).
   const open = (e: Event) => {
     e.preventDefault();
@@ -165,14 +154,7 @@ function TemplateList() {
           </table>
         </div>
       )}
-      <div class="pager">
-        <button type="button" onClick={newer} disabled={cursors.length === 0}>
-          Newer
-        </button>
-        <button type="button" onClick={older} disabled={!data?.has_more}>
-          Older
-        </button>
-      </div>
+      {pager}
     </section>
   );
 }

@@ -8,7 +8,7 @@ import { useCan } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
 import { useAction, usePolled } from "../hooks.ts";
 import { when } from "./emails.tsx";
-import { CopyButton } from "./keys.tsx";
+import { ShownOnce } from "./keys.tsx";
 
 /** The contract's event types (DESIGN §7), offered when adding an endpoint. */
 const EVENT_TYPES = [
@@ -176,20 +176,9 @@ export function WebhooksScreen() {
         />
       )}
       {secret && (
-        <div class="card notice" role="status">
-          <p>
-            Signing secret for <code>{secret.endpoint}</code>. Copy it now: it is not shown again. Verify each request with it (Standard Webhooks).
-          </p>
-          <p>
-            <code class="token" data-testid="signing-secret">
-              {secret.secret}
-            </code>{" "}
-            <CopyButton text={secret.secret} label="Copy the signing secret" />
-          </p>
-          <button type="button" onClick={() => setSecret(null)}>
-            Done
-          </button>
-        </div>
+        <ShownOnce secret={secret.secret} copyLabel="Copy the signing secret" testId="signing-secret" onDone={() => setSecret(null)}>
+          Signing secret for <code>{secret.endpoint}</code>: verify each request with it (Standard Webhooks).
+        </ShownOnce>
       )}
       {(error || actionError) && (
         <p role="alert" class="error">
