@@ -143,7 +143,7 @@ describe.skipIf(!browserPeer.available)("Templates screen in chromium", () => {
     expect(await text.evaluate((el) => (globalThis as any).getComputedStyle(el).fontSize)).toBe("13px");
     expect(srcdoc).not.toMatch(/\shref="https:\/\/fonts/);
     expect(srcdoc).not.toMatch(/url\(\s*['"]?https?:/);
-    await page.getByText(/remote resources? not loaded/).waitFor();
+    await page.getByText(/remote resources? \(images, fonts, styles\) not loaded/).waitFor();
     await screenshot(page, "ui-templates-mjml-1280");
 
     // An MJML mistake is reported at its line too.

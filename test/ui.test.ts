@@ -49,6 +49,29 @@ test("GET / serves the UI shell with a strict CSP, and its assets come from the 
   expect((await fetch(`${base}/ui/style.css`)).headers.get("content-type")).toStartWith("text/css");
 });
 
+test("the preview document reflects only the UI's own frame loads, sandboxed, and nothing larger than a body may be", async () => {
+  const frame = { "sec-fetch-site": "same-origin", "sec-fetch-dest": "iframe" };
+  const post = (headers: Record<string, string>, body = "html=%3Cp%3EHi%3C%2Fp%3E") =>
+    fetch(`${base}/ui/preview`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body });
+  const own = await post(frame);
+  expect(own.status).toBe(200);
+  expect(await own.text()).toBe("<p>Hi</p>");
+  const csp = own.headers.get("content-security-policy")!;
+  expect(csp).toStartWith("sandbox;");
+  expect(csp).not.toContain("script-src");
+  expect(csp).toContain("default-src 'none'");
+  expect(own.headers.get("referrer-policy")).toBe("no-referrer");
+  // Another site's form (in a frame or as a page), this origin's page loaded as a whole page, and a request that
+  // says nothing of where it comes from get nothing back.
+  for (const headers of [{ ...frame, "sec-fetch-site": "cross-site" }, { ...frame, "sec-fetch-site": "same-site" }, { ...frame, "sec-fetch-dest": "document" }, {}]) {
+    const refused = await post(headers);
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { name: string }).name).toBe("unauthorized");
+  }
+  const huge = await post(frame, `html=${"x".repeat(t.config.http.max_body_bytes + 1)}`);
+  expect(huge.status).toBe(413);
+});
+
 test("the executable carries the same UI (the bundle is built into it, nothing is read from ui/ at run time)", async () => {
   const dataDir = tempDir("mailroom-ui-");
   const server = await startMailroom({ MAILROOM_DATA_DIR: dataDir, MAILROOM_HTTP_PORT: "0", MAILROOM_DNS_SERVERS: "127.0.0.1:1" }, { binary: true });
@@ -134,6 +157,43 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
       await page.close();
     }, 30_000);
   }
+
+  test("remote images load only when asked, from the sandboxed preview document, without telling the admin's address", async () => {
+    const fetched: Array<{ path: string; referer: string | null }> = [];
+    const images = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(request) {
+        fetched.push({ path: new URL(request.url).pathname, referer: request.headers.get("referer") });
+        return new Response(Buffer.from("R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==", "base64"), { headers: { "content-type": "image/gif" } });
+      },
+    });
+    try {
+      const pixel = `http://127.0.0.1:${images.port}/pixel.gif`;
+      const subject = "Remote images on request";
+      const sent = await t.json("POST", "/v1/emails", { body: { from: "ui@example.com", to: ["images@example.net"], subject, html: `<p>Look <img alt="pixel" src="${pixel}"></p>` } });
+      const { page, problems } = await openPage(1280);
+      await signIn(page, t.liveKey);
+      await page.goto(`${base}/#/emails/${sent.body.id}`);
+      await page.frameLocator("iframe.preview").getByText("Look").waitFor();
+      expect(fetched).toEqual([]);
+      await page.getByRole("button", { name: "Load remote images" }).click();
+      await page.getByText("remote resources loaded, as you asked", { exact: false }).waitFor();
+      const frame = page.frameLocator("iframe.preview");
+      await frame.getByText("Look").waitFor();
+      // The image really loads (its natural width is known), from the image host, with no Referer.
+      await frame.getByAltText("pixel").evaluate(async (img: any) => {
+        if (!img.complete) await new Promise((resolve) => img.addEventListener("load", resolve, { once: true }));
+      });
+      expect(await frame.getByAltText("pixel").evaluate((img: any) => img.naturalWidth)).toBe(1);
+      expect(fetched).toEqual([{ path: "/pixel.gif", referer: null }]);
+      expect(await page.locator("iframe.preview").getAttribute("sandbox")).toBe("");
+      expect(problems).toEqual([`request off loopback: ${pixel}`]); // the one request the user asked for
+      await page.close();
+    } finally {
+      images.stop(true);
+    }
+  }, 30_000);
 
   test("a key that may only send sees no screen it cannot open, and no error page", async () => {
     const key = await t.json("POST", "/v1/api-keys", { body: { name: "sender", permission: "sending_access" } });

@@ -140,7 +140,7 @@ export function createHttpApp(deps: HttpDeps) {
       detail: { tags: ["Operations"], summary: "Prometheus metrics" },
     })
     .use(docsRoutes(deps.version))
-    .use(uiRoutes())
+    .use(uiRoutes(deps.config))
     // Before the emails' routes: `/v1/emails/receiving…` is not an email id.
     .use(inboundRoutes(deps))
     .use(emailRoutes(deps))

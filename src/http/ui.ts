@@ -1,9 +1,13 @@
 /**
  * The admin UI (DESIGN §10) at `/`: a page shell, its script and its stylesheet, all carried in the executable (the
- * bundle is built by a macro at transpile time, see ui-bundle.ts). The UI talks only to the public /v1 API with the
- * user's key. Invariant: every UI response forbids inline script, any other origin and framing.
+ * bundle is built by a macro at transpile time, see ui-bundle.ts), and the preview document an email is shown in
+ * when the user asks for its remote images. The UI talks only to the public /v1 API with the user's key.
+ * Invariants: every UI response forbids inline script and framing by another origin; the preview document is
+ * sandboxed (no script, no origin), answers only the UI's own requests, and reflects only what the browser sent.
  */
 import { Elysia } from "elysia";
+import type { Config } from "../config/schema.ts";
+import { AppError } from "../errors.ts";
 import { uiScript, uiStyle } from "./ui-bundle.ts" with { type: "macro" };
 
 const SCRIPT = uiScript();
@@ -38,10 +42,42 @@ const SECURITY_HEADERS = {
 const asset = (body: string, type: string) => () =>
   new Response(body, { headers: { "content-type": type, "cache-control": "no-cache", ...SECURITY_HEADERS } });
 
-export function uiRoutes() {
+// The email as its sender wrote it, remote images, styles and fonts included — which is why the user must ask —
+// but still no script, plugin, form or origin of its own (`sandbox`), and no Referer telling image hosts the
+// admin's address.
+const PREVIEW_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "content-security-policy": "sandbox; default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline' http: https:; font-src http: https: data:; media-src http: https: data:; frame-ancestors 'self'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store",
+};
+
+/**
+ * `POST /ui/preview` (form field `html`, posted by the UI into its preview frame): the HTML back as a sandboxed
+ * document. It holds no data of its own, so it needs no key; a cross-site form could still make it show someone's
+ * page under this origin, so only what the browser says is this origin's page loading a frame is answered (Fetch
+ * Metadata, which pages cannot forge; Origin is "null" here, the target frame being sandboxed).
+ */
+async function preview(request: Request, maxBytes: number): Promise<Response> {
+  if (request.headers.get("sec-fetch-site") !== "same-origin" || request.headers.get("sec-fetch-dest") !== "iframe") {
+    throw new AppError("unauthorized", "The preview answers only the admin UI's own preview frame.");
+  }
+  const length = Number(request.headers.get("content-length") ?? "NaN");
+  if (!(length <= maxBytes)) throw new AppError("payload_too_large", `A preview is at most ${maxBytes} bytes, with its Content-Length.`);
+  if (!(request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) {
+    throw new AppError("validation_error", "Post the preview as a form (application/x-www-form-urlencoded).", { details: [{ path: "html", message: "required" }] });
+  }
+  const html = (await request.formData()).get("html");
+  if (typeof html !== "string") throw new AppError("validation_error", "The form has no html field.", { details: [{ path: "html", message: "required" }] });
+  return new Response(html, { headers: PREVIEW_HEADERS });
+}
+
+export function uiRoutes(config: Config) {
   const detail = { hide: true };
   return new Elysia()
     .get("/", asset(PAGE, "text/html; charset=utf-8"), { detail })
     .get("/ui/app.js", asset(SCRIPT, "text/javascript; charset=utf-8"), { detail })
-    .get("/ui/style.css", asset(STYLE, "text/css; charset=utf-8"), { detail });
+    .get("/ui/style.css", asset(STYLE, "text/css; charset=utf-8"), { detail })
+    .post("/ui/preview", ({ request }) => preview(request, config.http.max_body_bytes), { parse: "none", detail });
 }

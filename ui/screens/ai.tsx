@@ -8,7 +8,7 @@ import { useState } from "preact/hooks";
 import { useCan } from "../access.ts";
 import { api, ApiError } from "../api.ts";
 import { describe } from "../hooks.ts";
-import { Preview } from "./emails.tsx";
+import { Preview } from "../preview.tsx";
 
 interface Finding {
   rule: string;

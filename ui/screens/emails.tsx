@@ -1,14 +1,14 @@
 /**
  * Emails: the list (filters, cursor paging with after/has_more, polling) and one email's detail (recipients with
  * their provider, event timeline, HTML preview, text, headers, raw download). Invariant: the email's HTML is shown
- * only in an iframe with `sandbox=""` — no script, no same-origin access — with remote resources taken out, and the
- * page's CSP, which the frame inherits, keeps anything remote from loading even if one were missed.
+ * only through preview.tsx (a sandboxed frame that loads nothing remote unless the user asks).
  */
-import { useMemo, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
 import { RawDownload } from "../download.tsx";
 import { describe, usePolled } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
+import { Preview } from "../preview.tsx";
 
 interface EmailSummary {
   id: string;
@@ -26,38 +26,6 @@ interface EmailRecord extends EmailSummary {
 }
 
 const STATUSES = ["queued", "scheduled", "sent", "delivered", "delivery_delayed", "bounced", "complained", "failed", "canceled", "suppressed"];
-
-/**
- * The email's HTML with remote resources taken out (kept as data-blocked-* attributes), so the preview asks
- * nothing of another server — opening a message must not tell its sender it was read. Parsed inertly by
- * DOMParser: nothing in it runs or loads here.
- */
-export function withoutRemote(html: string): { html: string; blocked: number } {
-  const doc = new DOMParser().parseFromString(html, "text/html");
-  let blocked = 0;
-  const remote = /^\s*(https?:)?\/\//i;
-  // CSS reaches other servers through url(…) (backgrounds, fonts, @import): those become `none`.
-  const remoteInCss = /url\(\s*(['"]?)\s*(https?:)?\/\/[^)]*\)/gi;
-  const cssWithoutRemote = (css: string) =>
-    css.replace(remoteInCss, () => {
-      blocked++;
-      return "none";
-    });
-  for (const el of Array.from(doc.querySelectorAll("style"))) el.textContent = cssWithoutRemote(el.textContent ?? "");
-  for (const el of Array.from(doc.querySelectorAll("[style]"))) el.setAttribute("style", cssWithoutRemote(el.getAttribute("style")!));
-  for (const el of Array.from(doc.querySelectorAll("[src], [srcset], [background], link[href]"))) {
-    for (const attr of ["src", "srcset", "background", "href"]) {
-      const value = el.getAttribute(attr);
-      if (value === null || (attr === "href" && el.tagName !== "LINK")) continue;
-      if (attr === "srcset" ? /(https?:)?\/\//i.test(value) : remote.test(value)) {
-        el.setAttribute(`data-blocked-${attr}`, value);
-        el.removeAttribute(attr);
-        blocked++;
-      }
-    }
-  }
-  return { html: `<!doctype html>${doc.documentElement.outerHTML}`, blocked };
-}
 
 export const when = (iso: string) => new Date(iso).toLocaleString();
 
@@ -131,18 +99,6 @@ export function EmailsScreen() {
       )}
       {pager}
     </section>
-  );
-}
-
-export function Preview({ html }: { html: string }) {
-  const clean = useMemo(() => withoutRemote(html), [html]);
-  return (
-    <>
-      <p class="hint">
-        Shown without scripts{clean.blocked ? `; ${clean.blocked} remote resource${clean.blocked === 1 ? "" : "s"} (images, fonts, styles) not loaded, so opening it tells the sender nothing` : ""}.
-      </p>
-      <iframe class="preview" title="HTML preview" sandbox="" srcdoc={clean.html} referrerpolicy="no-referrer" />
-    </>
   );
 }
 

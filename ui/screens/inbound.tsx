@@ -10,7 +10,8 @@ import { api, query, type Page } from "../api.ts";
 import { RawDownload } from "../download.tsx";
 import { usePolled } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
-import { Preview, when } from "./emails.tsx";
+import { Preview } from "../preview.tsx";
+import { when } from "./emails.tsx";
 
 interface Authentication {
   spf: { result: string; domain: string | null } | null;

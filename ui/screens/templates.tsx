@@ -16,7 +16,8 @@ import { api, query, type Page } from "../api.ts";
 import { saveBlob } from "../download.tsx";
 import { describe } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
-import { when, withoutRemote } from "./emails.tsx";
+import { Preview } from "../preview.tsx";
+import { when } from "./emails.tsx";
 
 type Engine = "handlebars" | "mjml";
 type VariableType = "string" | "number";
@@ -217,9 +218,8 @@ function offsetOf(text: string, line: number, column: number): number {
   return Math.min(at + Math.max(column - 1, 0), text.length);
 }
 
-function Preview({ rendered, name }: { rendered: Rendered; name: string }) {
+function RenderedPreview({ rendered, name }: { rendered: Rendered; name: string }) {
   const [view, setView] = useState<"html" | "text">("html");
-  const clean = useMemo(() => withoutRemote(rendered.html), [rendered.html]);
   const download = () => saveBlob(new Blob([rendered.html], { type: "text/html" }), `${name || "template"}.html`);
   return (
     <>
@@ -238,10 +238,7 @@ function Preview({ rendered, name }: { rendered: Rendered; name: string }) {
         </button>
       </div>
       {view === "html" ? (
-        <>
-          <p class="hint">Shown without scripts{clean.blocked ? `; ${clean.blocked} remote resource${clean.blocked === 1 ? "" : "s"} not loaded` : ""}.</p>
-          <iframe class="preview" title="Template preview" sandbox="" srcdoc={clean.html} referrerpolicy="no-referrer" />
-        </>
+        <Preview html={rendered.html} title="Template preview" />
       ) : (
         <pre class="text">{rendered.text}</pre>
       )}
@@ -617,7 +614,7 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
               Preview: {previewError}
             </p>
           )}
-          {rendered && <Preview rendered={rendered} name={form.name} />}
+          {rendered && <RenderedPreview rendered={rendered} name={form.name} />}
         </div>
       </div>
     </section>
