@@ -305,6 +305,18 @@ describe("listing", () => {
     const queued = (await t.json("GET", "/v1/emails?status=queued&limit=100")).body.data;
     expect(queued.every((e: { status: string }) => e.status === "queued")).toBe(true);
     expect(queued.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining(ids));
+    // A rare state is read through its own index on SQLite: the same answers, newest first, paged.
+    const canceled: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const scheduled = await t.json("POST", "/v1/emails", { body: message({ to: `later${i}@x.org`, scheduled_at: new Date(Date.now() + 3_600_000).toISOString() }) });
+      expect((await t.json("POST", `/v1/emails/${scheduled.body.id}/cancel`)).status).toBe(200);
+      canceled.push(scheduled.body.id);
+    }
+    const newest = await t.json("GET", "/v1/emails?status=canceled&limit=1");
+    expect(newest.body.data.map((e: { id: string; status: string }) => [e.id, e.status])).toEqual([[canceled[1], "canceled"]]);
+    expect(newest.body.has_more).toBe(true);
+    const older = await t.json("GET", `/v1/emails?status=canceled&limit=1&after=${canceled[1]}`);
+    expect(older.body.data.map((e: { id: string }) => e.id)).toEqual([canceled[0]]);
   });
 
   test.each([["limit=0"], ["limit=101"], ["after=xyz"], ["status=lost"]])("rejects %s", async (query) => {
