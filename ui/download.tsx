@@ -6,6 +6,7 @@
 import { useState } from "preact/hooks";
 import { api } from "./api.ts";
 import { describe } from "./hooks.ts";
+import { Alert } from "./alert.tsx";
 
 export function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
@@ -32,11 +33,7 @@ export function RawDownload({ path, filename }: { path: string; filename: string
       <button type="button" onClick={download}>
         Download raw (.eml)
       </button>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
     </>
   );
 }

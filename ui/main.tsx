@@ -17,6 +17,7 @@ import { OverviewScreen } from "./screens/overview.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
 import { TemplatesScreen } from "./screens/templates.tsx";
 import { WebhooksScreen } from "./screens/webhooks.tsx";
+import { Alert } from "./alert.tsx";
 
 function useHash(): string[] {
   const [hash, setHash] = useState(location.hash);
@@ -56,11 +57,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
         <button type="submit" disabled={busy}>
           Sign in
         </button>
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <Alert message={error} />
       </form>
     </main>
   );

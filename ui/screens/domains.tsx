@@ -9,6 +9,7 @@ import { useCan } from "../access.ts";
 import { useAction, usePolled } from "../hooks.ts";
 import { CopyButton } from "./keys.tsx";
 import { when } from "./emails.tsx";
+import { Alert } from "../alert.tsx";
 
 interface DnsRecord {
   record: string;
@@ -96,11 +97,7 @@ export function DomainsScreen() {
           <button type="submit">Add domain</button>
         </form>
       )}
-      {(error || actionError) && (
-        <p role="alert" class="error">
-          {actionError ?? error}
-        </p>
-      )}
+      <Alert message={actionError ?? error} />
       {data?.data.map((domain) => (
         <article class="card" aria-labelledby={`domain-${domain.id}`}>
           <h2 id={`domain-${domain.id}`}>

@@ -9,6 +9,7 @@ import { RawDownload } from "../download.tsx";
 import { describe, usePolled } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
+import { Alert } from "../alert.tsx";
 
 interface EmailSummary {
   id: string;
@@ -63,11 +64,7 @@ export function EmailsScreen() {
         </label>
         <button type="submit">Filter</button>
       </form>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {data && data.data.length === 0 && <p>No emails match.</p>}
       {data && data.data.length > 0 && (
         <div class="scroll">
@@ -126,11 +123,7 @@ export function EmailDetail({ id }: { id: string }) {
       <p>
         <a href="#/emails">← All emails</a>
       </p>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {email && (
         <>
           <h1 id="email-title">{email.subject || "(no subject)"}</h1>

@@ -12,6 +12,7 @@ import { usePolled } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
 import { when } from "./emails.tsx";
+import { Alert } from "../alert.tsx";
 
 interface Authentication {
   spf: { result: string; domain: string | null } | null;
@@ -99,11 +100,7 @@ function InboundList() {
     <section aria-labelledby="inbound-title">
       <h1 id="inbound-title">Inbound</h1>
       <p class="hint">Mail the MX received for domains with receiving on. Bounces and complaints to return paths are in the sent email's timeline instead.</p>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {data && data.data.length === 0 && <p>Nothing received yet.</p>}
       {data && data.data.length > 0 && (
         <div class="scroll">
@@ -180,11 +177,7 @@ function InboundDetail({ id }: { id: string }) {
       <p>
         <a href="#/inbound">← All received mail</a>
       </p>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {email && auth && (
         <>
           <h1 id="received-title">{email.subject || "(no subject)"}</h1>

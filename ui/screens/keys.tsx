@@ -8,6 +8,7 @@ import { api, query, type Page } from "../api.ts";
 import { useCan } from "../access.ts";
 import { describe, usePolled } from "../hooks.ts";
 import { when } from "./emails.tsx";
+import { Alert } from "../alert.tsx";
 
 interface ApiKey {
   id: string;
@@ -134,11 +135,7 @@ export function KeysScreen() {
           Key <strong>{created.name}</strong> created.
         </ShownOnce>
       )}
-      {(error || actionError) && (
-        <p role="alert" class="error">
-          {actionError ?? error}
-        </p>
-      )}
+      <Alert message={actionError ?? error} />
       {data && (
         <div class="scroll">
           <table class="list">

@@ -8,6 +8,7 @@
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
 import { usePolled } from "../hooks.ts";
+import { Alert } from "../alert.tsx";
 
 const COUNT_NAMES = ["accepted", "sent", "delivered", "delivery_delayed", "bounced", "complained", "failed", "suppressed"] as const;
 type Counts = Record<(typeof COUNT_NAMES)[number], number>;
@@ -347,11 +348,7 @@ export function OverviewScreen() {
           </select>
         </label>
       </div>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <Alert message={error} />
       {!data && !error && <p class="loading">Loading…</p>}
       {data && !data.everSent && (
         <p class="card empty">

@@ -7,6 +7,7 @@ import { api, query, type Page } from "../api.ts";
 import { useCan } from "../access.ts";
 import { useAction, usePolled } from "../hooks.ts";
 import { when } from "./emails.tsx";
+import { Alert } from "../alert.tsx";
 
 interface Suppression {
   id: string;
@@ -53,11 +54,7 @@ export function SuppressionsScreen() {
         <button type="submit">Suppress</button>
       </form>
       )}
-      {(error || actionError) && (
-        <p role="alert" class="error">
-          {actionError ?? error}
-        </p>
-      )}
+      <Alert message={actionError ?? error} />
       {data && data.data.length === 0 && <p>No suppressed addresses{search ? " match" : ""}.</p>}
       {data && data.data.length > 0 && (
         <div class="scroll">

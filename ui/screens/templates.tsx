@@ -18,6 +18,7 @@ import { describe } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
 import { when } from "./emails.tsx";
+import { Alert } from "../alert.tsx";
 
 type Engine = "handlebars" | "mjml";
 type VariableType = "string" | "number";
@@ -118,11 +119,7 @@ function TemplateList() {
           <button type="submit">New template</button>
         </form>
       )}
-      {(error || actionError) && (
-        <p role="alert" class="error">
-          {actionError ?? error}
-        </p>
-      )}
+      <Alert message={actionError ?? error} />
       {data && data.data.length === 0 && <p>No templates yet.</p>}
       {data && data.data.length > 0 && (
         <div class="scroll">
@@ -582,11 +579,7 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
               {notice}
             </p>
           )}
-          {actionError && (
-            <p role="alert" class="error">
-              {actionError}
-            </p>
-          )}
+          <Alert message={actionError} />
         </form>
 
         <div class="template-preview">

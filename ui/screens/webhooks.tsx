@@ -9,6 +9,7 @@ import { api, query, type Page } from "../api.ts";
 import { useAction, usePolled } from "../hooks.ts";
 import { when } from "./emails.tsx";
 import { ShownOnce } from "./keys.tsx";
+import { Alert } from "../alert.tsx";
 
 /** The contract's event types (DESIGN §7), offered when adding an endpoint. */
 const EVENT_TYPES = [
@@ -87,11 +88,7 @@ function Events({ webhook }: { webhook: Webhook }) {
           </button>
         </div>
       )}
-      {(error || actionError) && (
-        <p role="alert" class="error">
-          {actionError ?? error}
-        </p>
-      )}
+      <Alert message={actionError ?? error} />
       {data && data.data.length === 0 && <p>No events sent yet.</p>}
       <ul class="events">
         {data?.data.map((d) => (
@@ -144,11 +141,7 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { endpoint: string; secret
       <button type="submit" disabled={events.length === 0}>
         Add endpoint
       </button>
-      {actionError && (
-        <p role="alert" class="error">
-          {actionError}
-        </p>
-      )}
+      <Alert message={actionError} />
     </form>
   );
 }
@@ -180,11 +173,7 @@ export function WebhooksScreen() {
           Signing secret for <code>{secret.endpoint}</code>: verify each request with it (Standard Webhooks).
         </ShownOnce>
       )}
-      {(error || actionError) && (
-        <p role="alert" class="error">
-          {actionError ?? error}
-        </p>
-      )}
+      <Alert message={actionError ?? error} />
       {data && data.data.length === 0 && <p>No endpoints yet.</p>}
       {data?.data.map((w) => (
         <article class="card" aria-label={w.endpoint}>
