@@ -130,6 +130,7 @@ describe("the author domain of a message", () => {
     ["a plain From", "From: hi@Example.com\r\nTo: a@b.test\r\n\r\nbody", "example.com"],
     ["a display name and a folded line", 'From: "Acme, Inc." \r\n <hi@example.com>\r\nSubject: x\r\n\r\n', "example.com"],
     ["no From", "To: a@b.test\r\n\r\nFrom: hi@example.com\r\n", null],
+    ["a header ended by a bare LF then a CRLF: the From below is body", "From: hi@example.com\nTo: a@b.test\n\r\nFrom: b@two.test\r\n", "example.com"],
     ["two From fields", "From: a@one.test\r\nFrom: b@two.test\r\n\r\n", null],
     ["two addresses in From", "From: a@one.test, b@two.test\r\n\r\n", null],
   ];

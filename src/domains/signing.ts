@@ -17,6 +17,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import addressparser from "nodemailer/lib/addressparser";
 import { normalizeDomain } from "../lib/addresses.ts";
 import type { Clock } from "../lib/clock.ts";
+import { blankLineAfter } from "../lib/header-end.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { DeliveryJob, Provider } from "../providers/types.ts";
 import type { CpuPool, DkimOptions, DkimResult } from "../workers/pool.ts";
@@ -87,8 +88,8 @@ export function createReturnPathCodec(key: Buffer): ReturnPathCodec {
 /** The domain of the message's single From address (lower-case punycode), or null when there is not exactly one. */
 export function authorDomain(raw: Buffer): string | null {
   // Only the header is decoded: it runs for every delivery, and the body may be megabytes of attachments.
-  const ends = [raw.indexOf("\r\n\r\n"), raw.indexOf("\n\n")].filter((at) => at >= 0);
-  const text = raw.subarray(0, ends.length ? Math.min(...ends) : raw.length).toString("latin1");
+  const end = blankLineAfter(raw);
+  const text = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
   // RFC 5322 §2.2.3: folded lines continue with whitespace.
   const header = text.replace(/\r?\n(?=[ \t])/g, "");
   const fromLines = header.split(/\r?\n/).filter((line) => /^from\s*:/i.test(line));

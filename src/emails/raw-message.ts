@@ -7,6 +7,7 @@
 import type { AddressObject, EmailAddress, ParsedMail } from "mailparser";
 import { validationError } from "../errors.ts";
 import { addressKey, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
+import { blankLineAfter } from "../lib/header-end.ts";
 
 /** Header fields removed before a message is stored: Bcc must not reach recipients (RFC 5322 §3.6.3), the
  * Idempotency-Key is an instruction to Mailroom, not part of the message. */
@@ -24,17 +25,6 @@ interface SplitMessage {
   /** Everything from the blank line that ends the header on (empty when the message has no body). */
   rest: Buffer;
   eol: string;
-}
-
-/**
- * Where the first empty line starts: after the first line break (LF, or CRLF) that an LF or a CRLF follows at once.
- * Line ends may be mixed — `…\n\r\n` ends the header as surely as `…\r\n\r\n`, as mail parsers read it. -1: none.
- */
-function blankLineAfter(raw: Buffer): number {
-  for (let lf = raw.indexOf(0x0a); lf >= 0; lf = raw.indexOf(0x0a, lf + 1)) {
-    if (raw[lf + 1] === 0x0a || (raw[lf + 1] === 0x0d && raw[lf + 2] === 0x0a)) return lf + 1;
-  }
-  return -1;
 }
 
 /**
