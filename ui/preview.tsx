@@ -5,7 +5,7 @@
  * missed. Asked to, the frame loads the message as it is from `POST /ui/preview` instead, a document of its own
  * whose CSP allows remote images, styles and fonts but still no script and no origin.
  */
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useId, useMemo, useState } from "preact/hooks";
 
 /**
  * The email's HTML with remote resources taken out (kept as data-blocked-* attributes), so the preview asks
@@ -39,8 +39,6 @@ export function withoutRemote(html: string): { html: string; blocked: number } {
   return { html: `<!doctype html>${doc.documentElement.outerHTML}`, blocked };
 }
 
-let frames = 0;
-
 /** Hands `html` to the frame named `target` through a form POST: the only way to give it a document of its own. */
 function postTo(target: string, html: string) {
   const form = document.createElement("form");
@@ -60,7 +58,7 @@ function postTo(target: string, html: string) {
 export function Preview({ html, title = "HTML preview" }: { html: string; title?: string }) {
   const clean = useMemo(() => withoutRemote(html), [html]);
   const [remote, setRemote] = useState(false);
-  const [name] = useState(() => `preview-${++frames}`);
+  const name = `preview-${useId()}`;
   useEffect(() => {
     if (remote) postTo(name, html);
   }, [remote, html]);
