@@ -4,12 +4,15 @@
  * same on both engines and takes the same parameters, so a prepared statement binds alike on either.
  */
 import { sql, type SQL } from "drizzle-orm";
-import * as postgresTables from "./postgres/schema.ts";
+import * as sqliteTables from "./schema/index.ts";
 import { tablesOf, type Db, type Engine } from "./store.ts";
 
-/** The PostgreSQL adapter hands drizzle exactly this module's tables, so one comparison tells the engines apart. */
+/**
+ * The SQLite adapter hands drizzle exactly this module's tables, so one comparison tells the engines apart — against
+ * SQLite's, so that a SQLite process never loads the PostgreSQL schema (or pg).
+ */
 export function engineOf(db: Db): Engine {
-  return (tablesOf(db) as object) === postgresTables ? "postgres" : "sqlite";
+  return (tablesOf(db) as object) === sqliteTables ? "sqlite" : "postgres";
 }
 
 /** `value IN (the elements of jsonArray)`, where jsonArray is a JSON array of strings passed as text. */

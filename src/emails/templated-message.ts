@@ -8,7 +8,6 @@
  * Invariant: the envelope still decides who gets the message — To and Cc must be among the RCPT TO addresses
  * (anyone else on the envelope is a blind copy), so a template never mails an address the client did not name.
  */
-import libmime from "libmime";
 import { validationError } from "../errors.ts";
 import { addressKey, formatMailbox, normalizeAddress } from "../lib/addresses.ts";
 import { mailboxes, parseSubmitted, readHeader } from "./raw-message.ts";
@@ -31,7 +30,9 @@ export async function templatedSendBody(raw: Buffer, envelopeTo: string[]): Prom
   once("x-mailroom-variables", TEMPLATE_FIELDS.variables);
   once("from", "from");
 
-  // Clients encode a value with quotes or non-ASCII text as RFC 2047 encoded-words (nodemailer does).
+  // Clients encode a value with quotes or non-ASCII text as RFC 2047 encoded-words (nodemailer does). libmime is
+  // loaded here, on first use, because its charset tables cost every cold start about 5 ms.
+  const { default: libmime } = await import("libmime");
   const value = (name: string) => {
     const text = readHeader(raw, name);
     return text === undefined ? undefined : libmime.decodeWords(text);

@@ -12,9 +12,12 @@ import { randomInt } from "node:crypto";
 import { createSocket } from "node:dgram";
 import { promises as dns, getServers } from "node:dns";
 import { connect, isIPv6 } from "node:net";
-import dns2 from "dns2";
+import type dns2 from "dns2";
 
-const { Packet } = dns2;
+type PacketCodec = typeof dns2.Packet;
+let packetCodec: Promise<PacketCodec> | undefined;
+/** dns2 loaded on the first TXT query: with its server and DNS-over-HTTPS client it cost every cold start about 3 ms. */
+const loadPacketCodec = () => (packetCodec ??= import("dns2").then((module) => module.default.Packet));
 
 /** The runtime's resolver, with a record-preserving `resolveTxt`. */
 export type DnsResolver = dns.Resolver;
@@ -47,7 +50,7 @@ interface DnsAnswer {
   answers: Array<{ type: number; data?: string | string[] }>;
 }
 
-function txtQuery(name: string): { id: number; bytes: Buffer } {
+function txtQuery(Packet: PacketCodec, name: string): { id: number; bytes: Buffer } {
   const packet = new Packet();
   packet.header.id = randomInt(0x10000);
   packet.header.rd = 1;
@@ -55,8 +58,8 @@ function txtQuery(name: string): { id: number; bytes: Buffer } {
   return { id: packet.header.id, bytes: packet.toBuffer() };
 }
 
-function overUdp(server: ServerAddress, name: string, timeoutMs: number): Promise<DnsAnswer> {
-  const query = txtQuery(name);
+function overUdp(Packet: PacketCodec, server: ServerAddress, name: string, timeoutMs: number): Promise<DnsAnswer> {
+  const query = txtQuery(Packet, name);
   const socket = createSocket(isIPv6(server.host) ? "udp6" : "udp4");
   return new Promise<DnsAnswer>((resolve, reject) => {
     const timer = setTimeout(() => reject(dnsError("ETIMEOUT", name)), timeoutMs);
@@ -81,8 +84,8 @@ function overUdp(server: ServerAddress, name: string, timeoutMs: number): Promis
   }).finally(() => socket.close());
 }
 
-function overTcp(server: ServerAddress, name: string, timeoutMs: number): Promise<DnsAnswer> {
-  const query = txtQuery(name);
+function overTcp(Packet: PacketCodec, server: ServerAddress, name: string, timeoutMs: number): Promise<DnsAnswer> {
+  const query = txtQuery(Packet, name);
   const socket = connect({ host: server.host, port: server.port });
   return new Promise<DnsAnswer>((resolve, reject) => {
     const timer = setTimeout(() => reject(dnsError("ETIMEOUT", name)), timeoutMs);
@@ -116,12 +119,13 @@ const RCODE_ERRORS: Record<number, string> = { 1: "EFORMERR", 2: "ESERVFAIL", 4:
 
 /** TXT records of `name`, each as its list of character-strings; errors carry node's codes (ENOTFOUND, ENODATA…). */
 async function resolveTxt(servers: readonly ServerAddress[], name: string, timeoutMs: number, tries: number): Promise<string[][]> {
+  const Packet = await loadPacketCodec();
   let lastError: Error = dnsError("ECONNREFUSED", name);
   for (let attempt = 0; attempt < tries; attempt++) {
     for (const server of servers) {
       try {
-        let answer = await overUdp(server, name, timeoutMs);
-        if (answer.header.tc) answer = await overTcp(server, name, timeoutMs);
+        let answer = await overUdp(Packet, server, name, timeoutMs);
+        if (answer.header.tc) answer = await overTcp(Packet, server, name, timeoutMs);
         if (answer.header.rcode === NXDOMAIN) throw Object.assign(dnsError("ENOTFOUND", name), { final: true });
         const code = RCODE_ERRORS[answer.header.rcode];
         if (code) throw dnsError(code, name);

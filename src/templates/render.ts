@@ -9,14 +9,25 @@
  * to the server's console), no others are registered, partials are refused, and prototype properties stay
  * unreachable (Handlebars ≥ 4.6 default). Invariant: a variable's value is always data, never template code.
  */
-import Handlebars from "handlebars";
+import type HandlebarsModule from "handlebars";
 import { htmlToText } from "../emails/compose.ts";
 import { validationError } from "../errors.ts";
 import type { Rendered, TemplateContent, TemplateEngine, TemplateProblem } from "./model.ts";
 
-const engine = Handlebars.create();
-engine.unregisterHelper("log");
-engine.unregisterHelper("helperMissing");
+type HandlebarsRuntime = typeof HandlebarsModule;
+let Handlebars: HandlebarsRuntime;
+let engine: ReturnType<HandlebarsRuntime["create"]>;
+let loading: Promise<void> | undefined;
+
+/** Handlebars is loaded by the first template a process renders or checks: it cost every cold start about 4 ms. */
+function loadHandlebars(): Promise<void> {
+  return (loading ??= import("handlebars").then(({ default: module }) => {
+    Handlebars = module;
+    engine = module.create();
+    engine.unregisterHelper("log");
+    engine.unregisterHelper("helperMissing");
+  }));
+}
 const KNOWN_HELPERS = { if: true, unless: true, each: true, with: true, lookup: true };
 const OPTIONS = { knownHelpers: KNOWN_HELPERS, knownHelpersOnly: true, strict: false };
 
@@ -88,6 +99,7 @@ function resolveVariables(content: TemplateContent, given: Record<string, unknow
 export async function renderParts(versionId: string, content: TemplateContent, given: Record<string, unknown>, path: string): Promise<Omit<Rendered, "text"> & { text: string | null }> {
   // `{{unsubscribe_url}}` is filled when the message is composed (`unsubscribe: true`), so it passes through.
   const values = { unsubscribe_url: "{{unsubscribe_url}}", ...resolveVariables(content, given, path) };
+  await loadHandlebars();
   const htmlTemplate = await compiledHtml(versionId, content.engine ?? "handlebars", content.html);
   try {
     const html = htmlTemplate(values);
@@ -103,7 +115,7 @@ export async function renderParts(versionId: string, content: TemplateContent, g
 /** A version rendered as a preview shows it: the text made from the html when the template has none. */
 export async function render(versionId: string, content: TemplateContent, given: Record<string, unknown>, path = "variables"): Promise<Rendered> {
   const parts = await renderParts(versionId, content, given, path);
-  return { ...parts, text: parts.text ?? htmlToText(parts.html) };
+  return { ...parts, text: parts.text ?? (await htmlToText(parts.html)) };
 }
 
 type Node = { type: string; loc?: { start: { line: number; column: number } }; path?: { original?: unknown }; params?: unknown[]; hash?: unknown };
@@ -127,7 +139,8 @@ function unsupported(source: string): TemplateProblem[] {
 }
 
 /** Problems of one Handlebars source, at its own line and column (1-based). */
-export function handlebarsProblems(source: string): TemplateProblem[] {
+export async function handlebarsProblems(source: string): Promise<TemplateProblem[]> {
+  await loadHandlebars();
   try {
     engine.precompile(source, OPTIONS);
     return unsupported(source);
@@ -148,7 +161,7 @@ export function handlebarsProblems(source: string): TemplateProblem[] {
  * made of it — what a send really compiles.
  */
 export async function mjmlProblems(source: string): Promise<TemplateProblem[]> {
-  const inSource = handlebarsProblems(source);
+  const inSource = await handlebarsProblems(source);
   if (inSource.length) return inSource;
   let compiledSource: { html: string; errors: MjmlProblem[] };
   try {
@@ -159,7 +172,7 @@ export async function mjmlProblems(source: string): Promise<TemplateProblem[]> {
   const lines = source.split("\n");
   const problems = compiledSource.errors.map(({ line, message, tagName }) => ({ line, column: (lines[line - 1]?.indexOf(`<${tagName}`) ?? -1) + 1 || 1, message }));
   if (problems.length) return problems;
-  return handlebarsProblems(compiledSource.html).map((problem) => ({ line: 1, column: 1, message: `in the HTML MJML makes of this template: ${problem.message}` }));
+  return (await handlebarsProblems(compiledSource.html)).map((problem) => ({ line: 1, column: 1, message: `in the HTML MJML makes of this template: ${problem.message}` }));
 }
 
 /** The plain text of a source as it stands (placeholders kept): MJML compiled first. */

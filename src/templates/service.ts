@@ -194,7 +194,7 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
       const problemsOf = async (field: "subject" | "html" | "text") => {
         const text = source[field];
         if (text === undefined) return [];
-        const problems = field === "html" && engine === "mjml" ? await mjmlProblems(text) : handlebarsProblems(text);
+        const problems = field === "html" && engine === "mjml" ? await mjmlProblems(text) : await handlebarsProblems(text);
         return problems.map((problem) => ({ field, ...problem }));
       };
       const errors = (await Promise.all((["subject", "html", "text"] as const).map(problemsOf))).flat();
