@@ -7,7 +7,8 @@
  *   unsigned     the same queue drained by the capture provider                         [≥ 5,000 msg/s]
  *   process      cold start to the ready line, idle RSS, RSS under acceptance          [≤ 80 ms, ≤ 80 MiB, ≤ 250 MiB]
  *   profile      a CPU profile of acceptance (`bun --cpu-prof`), its top stages by share
- * and then runs, recording into the same table: bench-smtp.ts (relay vs Postfix), bench-store.ts (PostgreSQL
+ * and then runs, recording into the same table: bench-statements.ts (per-statement timers of the store's part),
+ * bench-smtp.ts (relay vs Postfix), bench-store.ts (PostgreSQL
  * beside SQLite), bench-large-store.ts (1M stored messages), bench-webhooks.ts and bench-templates.ts.
  * BENCH_SECONDS (default 10) sets each load's duration, BENCH_ROUNDS (default 3) the alternating rounds of
  * acceptance and baseline (medians), BENCH_MESSAGES (default 20000) the delivery runs' size.
@@ -210,6 +211,7 @@ for (const { name, stages } of profiles) {
   record({ measure: `CPU profile of ${name}, top stages`, result: stages.slice(0, 4).map(({ stage, share }) => `${stage} ${fmt(share * 100)} %`).join("; "), target: "—", met: null });
 }
 
+await runScript("bench-statements.ts");
 await runScript("bench-smtp.ts");
 await runScript("bench-store.ts", { BENCH_BASELINE_REF: process.env.BENCH_BASELINE_REF ?? "off" });
 await runScript("bench-large-store.ts");
