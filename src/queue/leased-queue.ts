@@ -20,16 +20,19 @@ import type { Logger } from "../lib/logger.ts";
 import { createPoller } from "./poller.ts";
 
 /**
- * A queue's two claim statements, prepared with named parameters; lists travel as JSON arrays of text (see
+ * A queue's three claim statements, prepared with named parameters; lists travel as JSON arrays of text (see
  * db/dialect.ts `inJsonArray`), so one prepared statement serves every claim.
  */
 export interface ClaimStatements<J> {
   /**
    * Due rows with a free or expired lease, oldest due first, at most `limit`, locked for the claim (db/dialect.ts
    * `lockedForClaim`); none of a key in `saturated` (at its cap in this process) nor an id in `inFlight` (in flight
-   * here, its lease perhaps expired during a long attempt).
+   * here, its lease perhaps expired during a long attempt). Only the id and the capped key: a claim reads up to
+   * twice the rows it takes, and whole jobs are read for the rows taken only (`jobs`).
    */
-  due: { execute(values: { now: number; limit: number; saturated: string; inFlight: string }): PromiseLike<J[]> | J[] };
+  due: { execute(values: { now: number; limit: number; saturated: string; inFlight: string }): PromiseLike<Array<{ id: string; key: string }>> | Array<{ id: string; key: string }> };
+  /** The jobs of the rows `ids`. */
+  jobs: { execute(values: { ids: string }): PromiseLike<J[]> | J[] };
   /** Leases the rows `ids` to `owner` until `until`. */
   lease: { execute(values: { owner: string; until: number; ids: string }): unknown };
 }
@@ -43,7 +46,7 @@ export interface QueueSpec<J extends { id: string }> {
   pollMs: number;
   /** The claim statements on `tx`. */
   statements(tx: Db): ClaimStatements<J>;
-  /** The key whose concurrency is capped. */
+  /** The key whose concurrency is capped (the `key` the due statement reads). */
   keyOf(job: J): string;
   /** Does the job and records its result (clearing the lease); a failure is logged here, never thrown. */
   run(job: J): Promise<void>;
@@ -83,17 +86,18 @@ export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writ
       const now = clock.now();
       const statements = spec.statements(tx);
       const candidates = await statements.due.execute({ now, limit: free * CLAIM_WINDOW_FACTOR, saturated: JSON.stringify(saturated), inFlight: JSON.stringify([...running.keys()]) });
-      const chosen: J[] = [];
+      const chosen: string[] = [];
       const planned = new Map<string, number>();
-      for (const job of candidates) {
+      for (const { id, key } of candidates) {
         if (chosen.length >= free) break;
-        const key = spec.keyOf(job);
         if ((perKey.get(key) ?? 0) + (planned.get(key) ?? 0) >= spec.perKeyConcurrency) continue;
         planned.set(key, (planned.get(key) ?? 0) + 1);
-        chosen.push(job);
+        chosen.push(id);
       }
-      if (chosen.length) await statements.lease.execute({ owner, until: now + spec.leaseMs, ids: JSON.stringify(chosen.map((job) => job.id)) });
-      return chosen;
+      if (chosen.length === 0) return [];
+      const ids = JSON.stringify(chosen);
+      await statements.lease.execute({ owner, until: now + spec.leaseMs, ids });
+      return statements.jobs.execute({ ids });
     });
   };
 

@@ -50,6 +50,21 @@ interface Claimed {
 const queueStatements = perConnection((tx: Db) => {
   const { deliveries, emails } = tablesOf(tx);
   const due = tx
+    .select({ id: deliveries.id, key: deliveries.destination })
+    .from(deliveries)
+    .where(
+      and(
+        lte(deliveries.nextAttemptAt, sql.placeholder("now")),
+        or(isNull(deliveries.leaseUntil), lt(deliveries.leaseUntil, sql.placeholder("now"))),
+        // Skipped in SQL rather than in JS: rows of a destination at its cap, or already in flight here, would
+        // otherwise be read on every claim (one busy domain can have thousands due).
+        sql`NOT ${inJsonArray(tx, deliveries.destination, sql.placeholder("saturated"))}`,
+        sql`NOT ${inJsonArray(tx, deliveries.id, sql.placeholder("inFlight"))}`,
+      ),
+    )
+    .orderBy(deliveries.nextAttemptAt)
+    .limit(sql.placeholder("limit"));
+  const jobs = tx
     .select({
       id: deliveries.id,
       emailId: deliveries.emailId,
@@ -65,21 +80,11 @@ const queueStatements = perConnection((tx: Db) => {
     })
     .from(deliveries)
     .innerJoin(emails, eq(emails.id, deliveries.emailId))
-    .where(
-      and(
-        lte(deliveries.nextAttemptAt, sql.placeholder("now")),
-        or(isNull(deliveries.leaseUntil), lt(deliveries.leaseUntil, sql.placeholder("now"))),
-        // Skipped in SQL rather than in JS: rows of a destination at its cap, or already in flight here, would
-        // otherwise be read and mapped on every claim (one busy domain can have thousands due).
-        sql`NOT ${inJsonArray(tx, deliveries.destination, sql.placeholder("saturated"))}`,
-        sql`NOT ${inJsonArray(tx, deliveries.id, sql.placeholder("inFlight"))}`,
-      ),
-    )
-    .orderBy(deliveries.nextAttemptAt)
-    .limit(sql.placeholder("limit"));
+    .where(inJsonArray(tx, deliveries.id, sql.placeholder("ids")));
   const slot = <T>(name: string) => sql.placeholder(name) as unknown as T;
   return {
     due: prepareAs("delivery_due", lockedForClaim(tx, due, deliveries)),
+    jobs: prepareAs("delivery_jobs", jobs),
     lease: prepareAs(
       "delivery_lease",
       tx

@@ -135,16 +135,7 @@ export const outboxStatements = perConnection((tx: Db) => {
         updatedAt: slot("createdAt"),
       })),
     due: prepareAs("webhook_due", lockedForClaim(tx, tx
-      .select({
-        id: d.id,
-        endpointId: d.endpointId,
-        organizationId: d.organizationId,
-        payload: d.payload,
-        url: e.url,
-        secret: e.secret,
-        previousSecret: e.previousSecret,
-        previousSecretUntil: e.previousSecretUntil,
-      })
+      .select({ id: d.id, key: d.endpointId })
       .from(d)
       .innerJoin(e, eq(e.id, d.endpointId))
       .where(
@@ -158,6 +149,20 @@ export const outboxStatements = perConnection((tx: Db) => {
       )
       .orderBy(d.nextAttemptAt)
       .limit(p("limit")), d)),
+    jobs: prepareAs("webhook_jobs", tx
+      .select({
+        id: d.id,
+        endpointId: d.endpointId,
+        organizationId: d.organizationId,
+        payload: d.payload,
+        url: e.url,
+        secret: e.secret,
+        previousSecret: e.previousSecret,
+        previousSecretUntil: e.previousSecretUntil,
+      })
+      .from(d)
+      .innerJoin(e, eq(e.id, d.endpointId))
+      .where(inJsonArray(tx, d.id, p("ids")))),
     lease: prepareAs("webhook_lease", tx
       .update(d)
       .set({ leaseOwner: slot("owner"), leaseUntil: slot("until") })
