@@ -5,7 +5,7 @@
  * message is composed once and stored, so they are written here). It runs on a thread of the CPU pool
  * (src/workers), so the request is plain data. Invariant: Bcc never appears in the output.
  */
-import MailComposer from "nodemailer/lib/mail-composer";
+import type MailComposerClass from "nodemailer/lib/mail-composer";
 import { domainOf, type Mailbox } from "../lib/addresses.ts";
 import { encodeHeaderValue } from "./header-encoding.ts";
 import type { ComposedFields } from "./model.ts";
@@ -21,6 +21,9 @@ const asAddress = (m: Mailbox) => ({ name: m.name, address: m.address });
 // Compiled once: html-to-text otherwise re-parses its selector options on every call, which dominated send CPU.
 // Loaded on first use: loading and compiling it took about 15 ms of every cold start.
 let convertHtml: Promise<(html: string) => string> | undefined;
+
+/** Loaded by the first message composed: only the CPU pool's threads compose, so the event loop's start skips it. */
+let mailComposer: Promise<typeof MailComposerClass> | undefined;
 
 export async function htmlToText(html: string): Promise<string> {
   convertHtml ??= import("html-to-text").then(({ compile }) => compile({ wordwrap: 78, selectors: [{ selector: "img", format: "skip" }] }));
@@ -81,6 +84,7 @@ export async function composeMessage(request: ComposeRequest): Promise<ComposedM
     // be covered by the DKIM signature (RFC 8058 §4), which the signer's header list takes care of.
     headers.push(prepared("List-Unsubscribe", `<${unsubscribeUrl}>`), prepared("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
   }
+  const MailComposer = await (mailComposer ??= import("nodemailer/lib/mail-composer").then((module) => module.default));
   const composer = new MailComposer({
     from: asAddress(fields.from),
     sender: fields.sender ? asAddress(fields.sender) : undefined,

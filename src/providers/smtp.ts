@@ -3,7 +3,7 @@
  * (implicit TLS or required STARTTLS, AUTH, timeouts). One transaction per recipient, so every recipient gets
  * its own reply and, later, its own return path. Replies are classified by ./classify.ts.
  */
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { classifyReply } from "./classify.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
 
@@ -45,8 +45,8 @@ export function resultFromError(error: SmtpError): DeliveryResult {
 }
 
 export function createSmtpProvider(options: SmarthostOptions): Provider {
-  const transport = nodemailer.createTransport({
-    pool: true,
+  const settings = {
+    pool: true as const,
     host: options.host,
     port: options.port,
     secure: options.security === "tls",
@@ -59,21 +59,24 @@ export function createSmtpProvider(options: SmarthostOptions): Provider {
     greetingTimeout: options.connectTimeoutMs,
     socketTimeout: options.socketTimeoutMs,
     name: options.ehloName,
-    tls: { rejectUnauthorized: options.tlsRejectUnauthorized, minVersion: "TLSv1.2" },
-  });
+    tls: { rejectUnauthorized: options.tlsRejectUnauthorized, minVersion: "TLSv1.2" as const },
+  };
+  // nodemailer's transports are loaded by the first delivery through the smarthost, not by every start.
+  let transport: Promise<Transporter> | undefined;
+  const connected = () => (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(settings)));
 
   return {
     name: "smtp",
     async deliver(job) {
       try {
-        const info = await transport.sendMail({ envelope: { from: job.envelopeFrom, to: [job.recipient] }, raw: job.raw });
+        const info = await (await connected()).sendMail({ envelope: { from: job.envelopeFrom, to: [job.recipient] }, raw: job.raw });
         return { outcome: "sent", response: info.response ?? "250 OK", providerMessageId: job.messageId };
       } catch (error) {
         return resultFromError(error as SmtpError);
       }
     },
     async close() {
-      transport.close();
+      (await transport)?.close();
     },
   };
 }
