@@ -22,6 +22,7 @@ import { operatorActor } from "../src/keys/model.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runGets, runLoad } from "./bench/load.ts";
 import { BENCH_BODY as BODY, benchServerEnv, cli, spawnUntilReady } from "./bench/process.ts";
+import { ANY_QUEUED } from "./bench/queue.ts";
 import { check, fmt, record } from "./bench/report.ts";
 
 const MESSAGES = Number(process.env.BENCH_STORE_MESSAGES ?? 1_000_000);
@@ -61,7 +62,7 @@ async function buildLargeStore(): Promise<void> {
   };
   await Promise.all(Array.from({ length: 4 }, submitter));
   const database = new Database(join(STORE_DIR, "mailroom.db"), { readonly: true });
-  const queued = () => database.query<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'queued'").get()!.n;
+  const queued = () => database.query<{ n: number }, []>(ANY_QUEUED).get()!.n;
   while (queued() > 0) await Bun.sleep(200);
   database.close();
   await services.worker.stop();
@@ -99,7 +100,7 @@ rmSync(emptyDir, { recursive: true, force: true });
 const large = await acceptanceOn(STORE_DIR);
 const database = new Database(join(STORE_DIR, "mailroom.db"), { readonly: true });
 // The look-ups start once the messages accepted under load are delivered, so they measure reading alone.
-while (database.query<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'queued'").get()!.n > 0) await Bun.sleep(100);
+while (database.query<{ n: number }, []>(ANY_QUEUED).get()!.n > 0) await Bun.sleep(100);
 const ids = database.query<{ id: string }, []>("SELECT id FROM emails ORDER BY random() LIMIT 2000").all().map((r) => r.id);
 database.close();
 const base = `http://127.0.0.1:${large.server.port}`;

@@ -20,7 +20,7 @@ import { newId } from "../src/lib/ids.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad } from "./bench/load.ts";
 import { BENCH_BODY as BODY, benchServerEnv, cli, deliveryEnv, spawnUntilReady, startSmtpSink } from "./bench/process.ts";
-import { queueMessages } from "./bench/queue.ts";
+import { ANY_QUEUED, queueMessages } from "./bench/queue.ts";
 import { record } from "./bench/report.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -81,7 +81,7 @@ async function delivery(setup: Setup, sinkPort: number) {
   await services.store.close();
 
   const watcher = await openStore(config, silentLogger);
-  const left = async () => (await watcher.query<{ n: number }>(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status = 'queued'`))[0]!.n;
+  const left = async () => (await watcher.query<{ n: number }>(sql.raw(ANY_QUEUED)))[0]!.n;
   const started = performance.now();
   const servers = await startAll({ ...setup, env }, dataDirs);
   while ((await left()) > 0) await Bun.sleep(20);

@@ -24,7 +24,7 @@ import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad, type LoadResult } from "./bench/load.ts";
 import { BENCH_BODY as BODY, benchServerEnv, cli, deliveryEnv, spawnUntilReady, startSmtpSink } from "./bench/process.ts";
 import { profileIn, summarizeProfile } from "./bench/profile.ts";
-import { queueMessages } from "./bench/queue.ts";
+import { ANY_QUEUED, queueMessages } from "./bench/queue.ts";
 import { check, fmt, printReport, record } from "./bench/report.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -96,7 +96,7 @@ async function deliveryThroughput(provider: "smtp" | "capture") {
   const services = await createServices(config, { logger: silentLogger, secretKey: Buffer.alloc(32, 2).toString("base64") });
   await queueMessages(services, BODY, MESSAGES);
   const count = async (statement: SQL) => (await services.store.query<{ n: number }>(statement))[0]!.n;
-  const remaining = () => count(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status = 'queued'`);
+  const remaining = () => count(sql.raw(ANY_QUEUED));
   const started = performance.now();
   services.worker.start();
   while ((await remaining()) > 0) await Bun.sleep(20);
@@ -152,7 +152,7 @@ async function deliveryProfile() {
   await services.store.close();
   const serving = { ...env, ...deliveryEnv(sink.port) };
   const database = new Database(join(dataDir, "mailroom.db"), { readonly: true });
-  const queued = () => database.query<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'queued'").get()!.n;
+  const queued = () => database.query<{ n: number }, []>(ANY_QUEUED).get()!.n;
   const stages = await profiled(serving, async () => {
     while (queued() > 0) await Bun.sleep(50);
   });
