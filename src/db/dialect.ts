@@ -8,8 +8,8 @@ import * as sqliteTables from "./schema/index.ts";
 import { tablesOf, type Db, type Engine } from "./store.ts";
 
 /**
- * The SQLite adapter hands drizzle exactly this module's tables, so one comparison tells the engines apart — against
- * SQLite's, so that a SQLite process never loads the PostgreSQL schema (or pg).
+ * The SQLite adapter hands drizzle exactly this module's tables, so one comparison tells the engines apart. It
+ * compares with SQLite's so that a SQLite process never loads the PostgreSQL schema (nor pg).
  */
 export function engineOf(db: Db): Engine {
   return (tablesOf(db) as object) === sqliteTables ? "sqlite" : "postgres";

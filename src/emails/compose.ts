@@ -22,13 +22,13 @@ const asAddress = (m: Mailbox) => ({ name: m.name, address: m.address });
 // Loaded on first use: loading and compiling it took about 15 ms of every cold start.
 let convertHtml: Promise<(html: string) => string> | undefined;
 
-/** Loaded by the first message composed: only the CPU pool's threads compose, so the event loop's start skips it. */
-let mailComposer: Promise<typeof MailComposerClass> | undefined;
-
 export async function htmlToText(html: string): Promise<string> {
   convertHtml ??= import("html-to-text").then(({ compile }) => compile({ wordwrap: 78, selectors: [{ selector: "img", format: "skip" }] }));
   return (await convertHtml)(html);
 }
+
+/** Loaded by the first message composed: only the CPU pool's threads compose, so the event loop's start skips it. */
+let mailComposer: Promise<typeof MailComposerClass> | undefined;
 
 /** What tracking and unsubscribe add to one message (built by src/tracking for the message's id). */
 export interface MessageDecorations {

@@ -28,6 +28,7 @@ function loadHandlebars(): Promise<void> {
     engine.unregisterHelper("helperMissing");
   }));
 }
+
 const KNOWN_HELPERS = { if: true, unless: true, each: true, with: true, lookup: true };
 const OPTIONS = { knownHelpers: KNOWN_HELPERS, knownHelpersOnly: true, strict: false };
 
