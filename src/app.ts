@@ -13,7 +13,7 @@ import { openStore } from "./db/open.ts";
 import type { Store, Writer } from "./db/store.ts";
 import { recordSettings } from "./domains/records.ts";
 import { createDomainService, type DomainService } from "./domains/service.ts";
-import { authorDomain, createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
+import { createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
 import { createIdempotency, type Idempotency } from "./idempotency/service.ts";
 import { createMailbox, type Mailbox } from "./inbound/mailbox.ts";
 import { createInboundService, type InboundService } from "./inbound/service.ts";
@@ -23,6 +23,7 @@ import { createHttpApp, listenHttp, type HttpApp } from "./http/app.ts";
 import type { KeyMode } from "./keys/model.ts";
 import { createKeyService, type KeyService } from "./keys/service.ts";
 import { createRateLimiter, createStoreRateLimiter, pruneAdmissions, type RateLimiter } from "./limits/rate-limiter.ts";
+import { domainOf } from "./lib/addresses.ts";
 import { systemClock, type Clock } from "./lib/clock.ts";
 import { createResolver, resolveFunction, type DnsResolver } from "./lib/dns.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
@@ -279,7 +280,9 @@ export async function createServices(configured: Config, options: AppOptions = {
     createRouter({
       providers: named,
       defaultProvider: config.delivery.default_provider,
-      routeOf: (job) => domains.providersOf(job.organizationId, authorDomain(job.raw)),
+      // The From domain as accepted: emails.submit stores the From address as the envelope sender, so the header
+      // need not be parsed again for every delivery (it was 7.7 % of an unsigned drain's event loop).
+      routeOf: (job) => domains.providersOf(job.organizationId, domainOf(job.envelopeFrom)),
       windowMs: config.delivery.failover_window,
       probeIntervalMs: config.delivery.failover_probe_interval,
       clock,
