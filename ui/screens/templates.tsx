@@ -405,6 +405,8 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
   };
   const remove = async () => {
     setActionError(null);
+    // A preview waiting for its turn (or its debounce) would render a template about to be gone: a 404.
+    generation.current++;
     try {
       await serial(() => api.del(`/v1/templates/${encodeURIComponent(template.id)}`));
       location.hash = "#/templates";
