@@ -8,8 +8,8 @@
  *   process      cold start to the ready line, idle RSS, RSS under acceptance          [≤ 80 ms, ≤ 80 MiB, ≤ 250 MiB]
  *   profile      a CPU profile of acceptance (`bun --cpu-prof`), its top stages by share
  * and then runs, recording into the same table: bench-statements.ts (per-statement timers of the store's part),
- * bench-smtp.ts (relay vs Postfix), bench-store.ts (PostgreSQL
- * beside SQLite), bench-large-store.ts (1M stored messages), bench-webhooks.ts and bench-templates.ts.
+ * bench-smtp.ts (relay vs Postfix), bench-store.ts (PostgreSQL beside SQLite), bench-large-store.ts (1M stored
+ * messages), bench-webhooks.ts and bench-templates.ts.
  * BENCH_SECONDS (default 10) sets each load's duration, BENCH_ROUNDS (default 3) the alternating rounds of
  * acceptance and baseline (medians), BENCH_MESSAGES (default 20000) the delivery runs' size.
  */

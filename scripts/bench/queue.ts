@@ -1,4 +1,4 @@
-/** Fills the delivery queue for the delivery benchmarks: `count` messages from example.com to 100 domains. */
+/** The delivery benchmarks' queue: filled with `count` messages from example.com to 100 domains, polled until empty. */
 import type { Services } from "../../src/app.ts";
 import { parseSendRequest } from "../../src/emails/validate.ts";
 import { operatorActor } from "../../src/keys/model.ts";
