@@ -27,8 +27,9 @@ export interface ClaimStatements<J> {
   /**
    * Due rows with a free or expired lease, oldest due first, at most `limit`, locked for the claim (db/dialect.ts
    * `lockedForClaim`); none of a key in `saturated` (at its cap in this process) nor an id in `inFlight` (in flight
-   * here, its lease perhaps expired during a long attempt). Only the id and the capped key: a claim reads up to
-   * twice the rows it takes, and whole jobs are read for the rows taken only (`jobs`).
+   * here, its lease perhaps expired during a long attempt). Only the id and `key`, whose concurrency is capped (the
+   * destination domain, the endpoint): a claim reads up to twice the rows it takes, and whole jobs are read for the
+   * rows taken only (`jobs`).
    */
   due: { execute(values: { now: number; limit: number; saturated: string; inFlight: string }): PromiseLike<Array<{ id: string; key: string }>> | Array<{ id: string; key: string }> };
   /** The jobs of the rows `ids`. */
@@ -46,8 +47,6 @@ export interface QueueSpec<J extends { id: string }> {
   pollMs: number;
   /** The claim statements on `tx`. */
   statements(tx: Db): ClaimStatements<J>;
-  /** The key whose concurrency is capped (the `key` the due statement reads). */
-  keyOf(job: J): string;
   /** Does the job and records its result (clearing the lease); a failure is logged here, never thrown. */
   run(job: J): Promise<void>;
 }
@@ -76,7 +75,8 @@ export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writ
   const poller = createPoller(() => pump(false), spec.pollMs);
 
   /** `byHand`: asked for by `runOnce`, which works after `stop()` too (drills); the poller's pumps stop then. */
-  const claim = async (byHand: boolean): Promise<J[]> => {
+  /** The jobs claimed, each with its key as the due statement read it. */
+  const claim = async (byHand: boolean): Promise<Array<{ job: J; key: string }>> => {
     const free = spec.concurrency - running.size;
     if (free <= 0 || (poller.stopping && !byHand)) return [];
     // Claim in batches: a claim per freed slot would cost more than the jobs themselves.
@@ -86,23 +86,23 @@ export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writ
       const now = clock.now();
       const statements = spec.statements(tx);
       const candidates = await statements.due.execute({ now, limit: free * CLAIM_WINDOW_FACTOR, saturated: JSON.stringify(saturated), inFlight: JSON.stringify([...running.keys()]) });
-      const chosen: string[] = [];
+      const keyOf = new Map<string, string>();
       const planned = new Map<string, number>();
       for (const { id, key } of candidates) {
-        if (chosen.length >= free) break;
+        if (keyOf.size >= free) break;
         if ((perKey.get(key) ?? 0) + (planned.get(key) ?? 0) >= spec.perKeyConcurrency) continue;
         planned.set(key, (planned.get(key) ?? 0) + 1);
-        chosen.push(id);
+        keyOf.set(id, key);
       }
-      if (chosen.length === 0) return [];
-      const ids = JSON.stringify(chosen);
+      if (keyOf.size === 0) return [];
+      const ids = JSON.stringify([...keyOf.keys()]);
       await statements.lease.execute({ owner, until: now + spec.leaseMs, ids });
-      return statements.jobs.execute({ ids });
+      const jobs = await statements.jobs.execute({ ids });
+      return jobs.map((job) => ({ job, key: keyOf.get(job.id)! }));
     });
   };
 
-  const dispatch = (job: J): Promise<void> => {
-    const key = spec.keyOf(job);
+  const dispatch = ({ job, key }: { job: J; key: string }): Promise<void> => {
     perKey.set(key, (perKey.get(key) ?? 0) + 1);
     const done = spec
       .run(job)

@@ -225,7 +225,6 @@ export function createDeliveryWorker(deps: {
       leaseMs: options.leaseMs,
       pollMs: options.pollMs,
       statements: queueStatements,
-      keyOf: (job) => job.destination,
       run: attempt,
     },
   });

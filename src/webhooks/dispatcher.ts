@@ -257,7 +257,6 @@ export function createWebhookDispatcher(deps: {
       leaseMs: options.leaseMs,
       pollMs: options.pollMs,
       statements: outboxStatements,
-      keyOf: (job) => job.endpointId,
       run: attempt,
     },
   });
