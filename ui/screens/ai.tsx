@@ -8,6 +8,7 @@ import { useState } from "preact/hooks";
 import { useCan } from "../access.ts";
 import { api, ApiError } from "../api.ts";
 import { describe } from "../hooks.ts";
+import { Alert } from "../alert.tsx";
 import { Preview } from "../preview.tsx";
 
 interface Finding {
@@ -37,12 +38,7 @@ const failure = (e: unknown): Failure => (e instanceof ApiError && e.status === 
 
 function FailureNote({ failure, what }: { failure: Failure | null; what: string }) {
   if (!failure) return null;
-  if ("error" in failure)
-    return (
-      <p role="alert" class="error">
-        {failure.error}
-      </p>
-    );
+  if ("error" in failure) return <Alert message={failure.error} />;
   return (
     <div class="card guidance" role="status">
       <p>

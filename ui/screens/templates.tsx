@@ -355,9 +355,7 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
           <a href="#/templates">← All templates</a>
         </p>
         <h1 id="template-title">Template</h1>
-        <p role="alert" class="error">
-          {loadError}
-        </p>
+        <Alert message={loadError} />
       </section>
     );
   if (!form || !template) return <p class="loading">Loading the template…</p>;
@@ -604,11 +602,7 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
             </fieldset>
           )}
           {problems.length > 0 && rendered && <p class="warning">The preview shows the last version without problems.</p>}
-          {previewError && (
-            <p role="alert" class="error">
-              Preview: {previewError}
-            </p>
-          )}
+          <Alert message={previewError && `Preview: ${previewError}`} />
           {rendered && <RenderedPreview rendered={rendered} name={form.name} />}
         </div>
       </div>
