@@ -1,7 +1,8 @@
 /**
  * Faults the service must survive (issue: hardening): the data directory's file system fills up. Acceptance then
  * answers 503 service_unavailable (HTTP) and 452 4.3.1 (SMTP), nothing is half-written, and it recovers by itself
- * when space returns. A real small tmpfs when this process may mount one (root, as in CI); otherwise SQLite's own
+ * when space returns. A delivery made while the store refuses writes is recorded once it takes them again, not
+ * made a second time. A real small tmpfs when this process may mount one (root, as in CI); otherwise SQLite's own
  * size cap (`max_page_count`), which fails writes with the same SQLITE_FULL. The data directory holds the
  * embedded store, so this drill runs on SQLite whichever engine the suite runs on.
  */
@@ -11,6 +12,8 @@ import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SqliteStore } from "../src/db/sqlite.ts";
+import { createLogger } from "../src/lib/logger.ts";
+import type { DeliveryJob, Provider } from "../src/providers/types.ts";
 import { createTestApp, tempDir, type TestApp } from "./helpers/app.ts";
 import { authPlain, smtpChat } from "./helpers/smtp-chat.ts";
 
@@ -24,6 +27,39 @@ let mountPoint: string | undefined;
 let t: TestApp;
 let filler: DiskFiller;
 let smtpsPort: number;
+const errorLog: string[] = [];
+
+/** Delivers at once, like capture, unless held: then each attempt waits until `release()`. Counts attempts. */
+function holdableProvider() {
+  const attempts = new Map<string, number>();
+  let held: { entered: PromiseWithResolvers<void>; released: PromiseWithResolvers<void> } | undefined;
+  const provider: Provider = {
+    name: "holdable",
+    async deliver(job: DeliveryJob) {
+      attempts.set(job.deliveryId, (attempts.get(job.deliveryId) ?? 0) + 1);
+      if (held) {
+        held.entered.resolve();
+        await held.released.promise;
+      }
+      return { outcome: "delivered", response: "250 2.0.0 Held by the test, then delivered" };
+    },
+    async close() {},
+  };
+  return {
+    provider,
+    attempts,
+    /** Holds the attempts from now on; answers a promise that resolves once one is waiting. */
+    hold() {
+      held = { entered: Promise.withResolvers(), released: Promise.withResolvers() };
+      return held.entered.promise;
+    },
+    release() {
+      held?.released.resolve();
+      held = undefined;
+    },
+  };
+}
+const delivery = holdableProvider();
 
 /** Mounts an 8 MiB tmpfs when allowed; undefined otherwise. */
 function mountSmallDisk(): string | undefined {
@@ -39,7 +75,10 @@ beforeAll(async () => {
   mountPoint = mountSmallDisk();
   const dataDir = mountPoint ? join(mountPoint, "data") : undefined;
   if (dataDir) mkdirSync(dataDir);
-  t = await createTestApp({ ...(dataDir ? { "": { data_dir: dataDir } } : {}), smtp: { submission_port: 0, smtps_port: 0 }, inbound: { port: 0 }, store: { url: "" } });
+  t = await createTestApp({ ...(dataDir ? { "": { data_dir: dataDir } } : {}), smtp: { submission_port: 0, smtps_port: 0 }, inbound: { port: 0 }, store: { url: "" } }, {
+    liveProvider: delivery.provider,
+    logger: createLogger("error", (line) => errorLog.push(line)),
+  });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   smtpsPort = (await t.app.start()).find((l) => l.name === "smtps")!.port;
   const { sqlite } = t.app.services.store as SqliteStore;
@@ -139,5 +178,29 @@ describe("the data directory's file system is full", () => {
       const { body } = await t.json("GET", `/v1/emails/${id}`);
       expect(body.status).toBe("delivered");
     }
+  });
+});
+
+describe("the store refuses writes while a delivery is out", () => {
+  test("a delivery whose result the store refuses is recorded once it takes writes again, and is not made twice", async () => {
+    // The store refuses every write (SQLite's query_only): a deterministic stand-in for the full disk, where the
+    // result's few pages might still fit after a message no longer did.
+    const { sqlite } = t.app.services.store as SqliteStore;
+    const waiting = delivery.hold();
+    const { status, body } = await t.json("POST", "/v1/emails", { body: message(2000) });
+    expect(status).toBe(200);
+    await waiting;
+    sqlite.exec("PRAGMA query_only = ON");
+    const logged = errorLog.length;
+    delivery.release();
+    for (let i = 0; i < 100 && !errorLog.slice(logged).some((line) => line.includes("could not record a result")); i++) await Bun.sleep(20);
+    expect(errorLog.slice(logged).join("\n")).toContain("could not record a result; trying again until the store takes it");
+    expect((await t.json("GET", `/v1/emails/${body.id}`)).body.status).toBe("queued");
+
+    sqlite.exec("PRAGMA query_only = OFF");
+    // runOnce waits for the jobs in flight, this one among them: its record is retried, not its attempt.
+    await t.app.services.worker.runOnce();
+    expect((await t.json("GET", `/v1/emails/${body.id}`)).body.status).toBe("delivered");
+    expect([...delivery.attempts.values()].filter((n) => n !== 1)).toEqual([]);
   });
 });

@@ -7,12 +7,18 @@
  *   the free slots a claim counts are really free.
  * - Concurrency: at most `concurrency` jobs in flight, and `perKeyConcurrency` per key (destination domain,
  *   endpoint), so one slow key cannot take every slot; rows of a key at its cap are skipped in SQL.
+ * - Results: a job's work (`attempt`) is done once; its result is then recorded (`record`, which clears the lease).
+ *   A store that refuses the record (disk full, database unreachable) does not undo work already done: the record
+ *   is tried again, backing off, until the store takes it, so a message sent or a webhook posted is not sent again
+ *   once the store is back. Only `stop()` gives up on it; the lease then expires and the job runs again.
  * - Crashes: a process that dies leaves leases behind; they expire after `leaseMs` and the rows are claimed
- *   again (at-least-once). The queue's `run` clears the lease when it records the result.
+ *   again (at-least-once).
  * - Wake-ups: `wake()` after new rows were committed, plus a poll every `pollMs` (which also finds rows other
  *   instances wrote and leases that expired).
- * - Shutdown: `stop()` stops claiming, lets a claim that is committing finish, and waits for every job in flight.
+ * - Shutdown: `stop()` stops claiming, lets a claim that is committing finish, and waits for every job in flight
+ *   (cutting short the retries of a record the store refuses).
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Db, Writer } from "../db/store.ts";
 import type { Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -38,7 +44,7 @@ export interface ClaimStatements<J> {
   lease: { execute(values: { owner: string; until: number; ids: string }): unknown };
 }
 
-export interface QueueSpec<J extends { id: string }> {
+export interface QueueSpec<J extends { id: string }, R> {
   /** For logs. */
   name: string;
   concurrency: number;
@@ -47,8 +53,10 @@ export interface QueueSpec<J extends { id: string }> {
   pollMs: number;
   /** The claim statements on `tx`. */
   statements(tx: Db): ClaimStatements<J>;
-  /** Does the job and records its result (clearing the lease); a failure is logged here, never thrown. */
-  run(job: J): Promise<void>;
+  /** Does the job's work (a delivery attempt, a webhook request); a failure of the work is its result, never thrown. */
+  attempt(job: J): Promise<R>;
+  /** Records the result in one write, clearing the lease; throws only when the store refuses the write. */
+  record(job: J, result: R): Promise<void>;
 }
 
 export interface LeasedQueue {
@@ -64,8 +72,11 @@ export interface LeasedQueue {
 
 /** Rows read per free slot: a key can reach its cap within one claim, leaving rows to skip. */
 const CLAIM_WINDOW_FACTOR = 2;
+/** Waits between tries of a record the store refused: short at first (a busy moment), then at most every 5 s. */
+const RECORD_RETRY_FIRST_MS = 100;
+const RECORD_RETRY_MAX_MS = 5_000;
 
-export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writer; clock: Clock; logger: Logger; spec: QueueSpec<J> }): LeasedQueue {
+export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: Writer; clock: Clock; logger: Logger; spec: QueueSpec<J, R> }): LeasedQueue {
   const { writer, clock, logger, spec } = deps;
   const owner = newId();
   const running = new Map<string, Promise<void>>();
@@ -73,6 +84,8 @@ export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writ
   let claiming: Promise<Promise<void>[]> | undefined;
   let claimAgain = false;
   const poller = createPoller(() => pump(false), spec.pollMs);
+  /** Aborted by `stop()`, for the jobs in flight then; jobs started afterwards (`runOnce` in drills) get a new one. */
+  let stopRequested = new AbortController();
 
   /** `byHand`: asked for by `runOnce`, which works after `stop()` too (drills); the poller's pumps stop then. */
   /** The jobs claimed, each with its key as the due statement read it. */
@@ -102,10 +115,30 @@ export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writ
     });
   };
 
+  const recordDurably = async (job: J, result: R, stop: AbortSignal) => {
+    for (let tries = 1, waitMs = RECORD_RETRY_FIRST_MS; ; tries++, waitMs = Math.min(waitMs * 2, RECORD_RETRY_MAX_MS)) {
+      try {
+        await spec.record(job, result);
+        if (tries > 1) logger.info(`${spec.name}: result recorded after the store refused it`, { id: job.id, tries });
+        return;
+      } catch (error) {
+        if (stop.aborted) {
+          logger.error(`${spec.name}: stopping with a result not recorded; the job runs again once its lease expires`, { id: job.id, err: error });
+          return;
+        }
+        if (tries === 1) logger.error(`${spec.name}: could not record a result; trying again until the store takes it`, { id: job.id, err: error });
+        // Rejects when `stop` aborts: the loop then tries once more and gives up.
+        await sleep(waitMs, undefined, { signal: stop }).catch(() => {});
+      }
+    }
+  };
+
   const dispatch = ({ job, key }: { job: J; key: string }): Promise<void> => {
     perKey.set(key, (perKey.get(key) ?? 0) + 1);
+    const stop = stopRequested.signal;
     const done = spec
-      .run(job)
+      .attempt(job)
+      .then((result) => recordDurably(job, result, stop))
       .catch((error) => logger.error(`${spec.name}: job failed unexpectedly`, { id: job.id, err: error }))
       .finally(() => {
         running.delete(job.id);
@@ -152,6 +185,8 @@ export function createLeasedQueue<J extends { id: string }>(deps: { writer: Writ
     },
     async stop() {
       poller.stop();
+      stopRequested.abort();
+      stopRequested = new AbortController();
       if (claiming) await claiming;
       await Promise.all(running.values());
     },

@@ -186,11 +186,12 @@ export function createDeliveryWorker(deps: {
   /** The named provider the router chose, else the provider's own name (test mode's capture). */
   const providerName = (job: Claimed, result: DeliveryResult) => result.provider ?? provider(job).name;
 
-  const attempt = async (job: Claimed) => {
+  /** Undefined when the message is gone (deleted with its organisation): nothing to deliver, nothing to record. */
+  const attempt = async (job: Claimed): Promise<DeliveryResult | undefined> => {
     let result: DeliveryResult;
     try {
       const [row] = await rawOf.execute({ id: job.emailId });
-      if (!row) return; // The message was deleted with its organisation; nothing left to deliver.
+      if (!row) return undefined;
       const deliveryJob: DeliveryJob = {
         deliveryId: job.id,
         emailId: job.emailId,
@@ -206,15 +207,10 @@ export function createDeliveryWorker(deps: {
       result = { outcome: "temporary", response: "451 4.3.0 Mailroom internal error; will retry" };
     }
     metrics.inc("mailroom_deliveries_total", { outcome: result.outcome, provider: providerName(job, result) });
-    try {
-      await record(job, result);
-    } catch (error) {
-      // The lease stays; after it expires the row is claimed and attempted again (at-least-once).
-      logger.error("could not record delivery result", { delivery_id: job.id, email_id: job.emailId, err: error });
-    }
+    return result;
   };
 
-  return createLeasedQueue<Claimed>({
+  return createLeasedQueue<Claimed, DeliveryResult | undefined>({
     writer,
     clock,
     logger,
@@ -225,7 +221,10 @@ export function createDeliveryWorker(deps: {
       leaseMs: options.leaseMs,
       pollMs: options.pollMs,
       statements: queueStatements,
-      run: attempt,
+      attempt,
+      record: async (job, result) => {
+        if (result) await record(job, result);
+      },
     },
   });
 }

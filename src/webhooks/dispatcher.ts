@@ -233,20 +233,15 @@ export function createWebhookDispatcher(deps: {
       }
     });
 
-  const attempt = async (job: Claimed) => {
+  const attempt = async (job: Claimed): Promise<AttemptOutcome> => {
     const outcome = await send(job);
     const result = outcome.statusCode === null ? (outcome.error?.startsWith("refused") ? "refused" : "network_error") : outcome.statusCode < 300 && outcome.statusCode >= 200 ? "success" : "http_error";
     metrics.inc("mailroom_webhook_attempts_total", { result });
     logger.debug("webhook attempt", { delivery_id: job.id, webhook_id: job.endpointId, status_code: outcome.statusCode, error: outcome.error, duration_ms: outcome.durationMs });
-    try {
-      await record(job, outcome);
-    } catch (error) {
-      // The lease stays; once it expires the delivery is claimed and sent again (at-least-once).
-      logger.error("could not record webhook attempt", { delivery_id: job.id, err: error });
-    }
+    return outcome;
   };
 
-  return createLeasedQueue<Claimed>({
+  return createLeasedQueue<Claimed, AttemptOutcome>({
     writer,
     clock,
     logger,
@@ -257,7 +252,8 @@ export function createWebhookDispatcher(deps: {
       leaseMs: options.leaseMs,
       pollMs: options.pollMs,
       statements: outboxStatements,
-      run: attempt,
+      attempt,
+      record,
     },
   });
 }
