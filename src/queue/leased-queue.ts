@@ -87,8 +87,10 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: W
   /** Aborted by `stop()`, for the jobs in flight then; jobs started afterwards (`runOnce` in drills) get a new one. */
   let stopRequested = new AbortController();
 
-  /** `byHand`: asked for by `runOnce`, which works after `stop()` too (drills); the poller's pumps stop then. */
-  /** The jobs claimed, each with its key as the due statement read it. */
+  /**
+   * The jobs claimed, each with its key as the due statement read it. `byHand`: asked for by `runOnce`, which
+   * works after `stop()` too (drills); the poller's pumps stop then.
+   */
   const claim = async (byHand: boolean): Promise<Array<{ job: J; key: string }>> => {
     const free = spec.concurrency - running.size;
     if (free <= 0 || (poller.stopping && !byHand)) return [];
