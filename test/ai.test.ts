@@ -39,7 +39,7 @@ async function answer(request: ChatRequest): Promise<Response> {
   const brief = request.body.messages.find((message) => message.role === "user")!.content;
   const repairing = request.body.messages.some((message) => message.role === "assistant");
   if (brief.includes("slowly")) {
-    await Bun.sleep(1500);
+    await Bun.sleep(3000);
     return completion(JSON.stringify(GOOD_HTML));
   }
   if (brief.includes("malformed")) return new Response("<html>gateway</html>", { headers: { "content-type": "text/html" } });
@@ -67,7 +67,7 @@ beforeAll(async () => {
       return answer(request);
     },
   });
-  t = await createTestApp({ ai: { base_url: `http://127.0.0.1:${chat.port}/v1/`, model: "acme-writer-8b", api_key: MODEL_KEY, timeout: "500ms" } });
+  t = await createTestApp({ ai: { base_url: `http://127.0.0.1:${chat.port}/v1/`, model: "acme-writer-8b", api_key: MODEL_KEY, timeout: "2s" } });
   bare = await createTestApp();
 });
 
@@ -161,7 +161,7 @@ describe("with a model on loopback", () => {
   test.each([
     ["a draft that stays unsafe after the repair turn", { brief: "A stubborn note" }, "<script> is not allowed in an email"],
     ["a draft without the brief's placeholder", { brief: "A forgetful note for {{first_name}}" }, "{{first_name}} of the brief is missing"],
-    ["a slow model", { brief: "Write slowly" }, "did not answer within 500ms"],
+    ["a slow model", { brief: "Write slowly" }, "did not answer within 2s"],
     ["an answer that is not a completion", { brief: "A malformed answer" }, "not a chat completion"],
     ["a model server error", { brief: "A broken server" }, "answered 500"],
   ])("%s answers 503 saying why", async (_name, body, says) => {

@@ -85,7 +85,7 @@ describe.skipIf(!pg.available)("PostgreSQL store", () => {
     await Bun.sleep(200);
     expect(heard).toEqual([]);
     await writer.write((tx) => notifyAtCommit(tx, "mailroom_test_wake"));
-    for (let i = 0; i < 50 && heard.length === 0; i++) await Bun.sleep(10);
+    for (let i = 0; i < 500 && heard.length === 0; i++) await Bun.sleep(10);
     expect(heard).toEqual(["wake"]);
   });
 });

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
-import { browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
+import { BROWSER_START_MS, browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   t = await createTestApp({ dns: { servers: dns.servers }, server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] }, webhooks: { allow_private_networks: true } });
   ui = await startUi(t, browserPeer.available);
-});
+}, BROWSER_START_MS);
 
 afterAll(async () => {
   await ui?.close();

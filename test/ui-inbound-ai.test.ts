@@ -13,7 +13,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dkimSign } from "mailauth";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
-import { browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
+import { BROWSER_START_MS, browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 import { smtpChat } from "./helpers/smtp-chat.ts";
 
@@ -66,7 +66,7 @@ beforeAll(async () => {
   mxPort = ui.listeners.find((l) => l.name === "mx")!.port;
   bare = await createTestApp();
   bareUi = await startUi(bare, browserPeer.available, ui.browser);
-});
+}, BROWSER_START_MS);
 
 afterAll(async () => {
   await ui?.close();

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Locator, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
-import { browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
+import { BROWSER_START_MS, browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
 
 const browserPeer = checkBrowser();
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   ui = await startUi(t, browserPeer.available);
-});
+}, BROWSER_START_MS);
 
 afterAll(async () => {
   await ui?.close();

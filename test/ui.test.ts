@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { createTestApp, tempDir, type TestApp } from "./helpers/app.ts";
-import { browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
+import { BROWSER_START_MS, browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
 import { startMailroom } from "./helpers/process.ts";
 
 const browserPeer = checkBrowser();
@@ -21,7 +21,7 @@ beforeAll(async () => {
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   ui = await startUi(t, browserPeer.available);
   base = ui.base;
-});
+}, BROWSER_START_MS);
 
 afterAll(async () => {
   await ui?.close();

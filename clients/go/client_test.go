@@ -243,7 +243,8 @@ func TestNetworkErrorIsATypedError(t *testing.T) {
 func TestCancelledContextStopsRetrying(t *testing.T) {
 	server := newScriptedServer(t, http.StatusTooManyRequests)
 	client := NewClient("mr_test_key", append(fastRetries(5), WithBaseURL(server.URL))...)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	// Shorter than the server's Retry-After (1 s), long enough for the first request on a loaded machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
 	defer cancel()
 	_, err := client.Emails.SendWithContext(ctx, testEmail())
 	if err == nil || server.requests() != 1 {

@@ -51,6 +51,9 @@ export async function signIn(page: Page, base: string, key: string) {
   await page.getByRole("navigation", { name: "Sections" }).waitFor();
 }
 
+/** The budget of a suite's beforeAll that launches Chromium: a hook is held to bun's 5 s default, not bunfig's timeout. */
+export const BROWSER_START_MS = 60_000;
+
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
 /** A test app listening on loopback and the browser that drives it, with pages and sign-in bound to its URL. */

@@ -67,7 +67,7 @@ class RetriesTest < Minitest::Test
   def test_a_timeout_is_retried
     server = TinyHttpServer.new { |_request, index| index.zero? ? :hang : OK }
     @servers << server
-    result = local_client(server, max_retries: 1, timeout: 0.3).emails.send(email_params)
+    result = local_client(server, max_retries: 1, timeout: 1.0).emails.send(email_params)
     assert_equal "11111111-1111-4111-8111-111111111111", result[:id]
     assert_equal 2, server.requests.size
   end
