@@ -203,4 +203,21 @@ describe("the store refuses writes while a delivery is out", () => {
     expect((await t.json("GET", `/v1/emails/${body.id}`)).body.status).toBe("delivered");
     expect([...delivery.attempts.values()].filter((n) => n !== 1)).toEqual([]);
   });
+
+  test("stop() does not wait for a store that refuses a result: the lease is left to expire", async () => {
+    const { sqlite } = t.app.services.store as SqliteStore;
+    const waiting = delivery.hold();
+    const { body } = await t.json("POST", "/v1/emails", { body: message(3000) });
+    await waiting;
+    sqlite.exec("PRAGMA query_only = ON");
+    const logged = errorLog.length;
+    delivery.release();
+    for (let i = 0; i < 100 && !errorLog.slice(logged).some((line) => line.includes("could not record a result")); i++) await Bun.sleep(20);
+    expect(errorLog.slice(logged).join("\n")).toContain("trying again until the store takes it");
+    // The record's retries run until the store takes it: without stop() cutting them short this would not return.
+    await t.app.services.worker.stop();
+    expect(errorLog.slice(logged).join("\n")).toContain("result not recorded; the job runs again once its lease expires");
+    sqlite.exec("PRAGMA query_only = OFF");
+    expect((await t.json("GET", `/v1/emails/${body.id}`)).body.status).toBe("queued");
+  });
 });

@@ -23,14 +23,17 @@ export function engineCode(error: unknown): string | undefined {
 
 /**
  * The disk is full: SQLite's SQLITE_FULL, PostgreSQL's disk_full (53100).
- * Unavailable: SQLite's IOERR_* and CANTOPEN (the file, https://sqlite.org/rescode.html); for PostgreSQL the
- * connection failed or was cut (class 08, the server shutting down 57P0x, too many connections 53300, out of
- * memory 53200, and the socket's own errors).
+ * Unavailable: SQLite's IOERR_*, CANTOPEN and READONLY_* (the file, or a file system remounted read-only after
+ * errors, https://sqlite.org/rescode.html); for PostgreSQL the connection failed or was cut (class 08, the server
+ * shutting down 57P0x, too many connections 53300, out of memory 53200, and the socket's own errors) or the
+ * server is a read-only standby (25006, during a failover).
  */
 const isFull = (code: string) => code === "SQLITE_FULL" || code === "53100";
 const isUnavailable = (code: string) =>
   code.startsWith("SQLITE_IOERR") ||
   code === "SQLITE_CANTOPEN" ||
+  code.startsWith("SQLITE_READONLY") ||
+  code === "25006" ||
   code.startsWith("08") ||
   code.startsWith("57P0") ||
   code === "53300" ||

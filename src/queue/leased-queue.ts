@@ -8,18 +8,21 @@
  * - Concurrency: at most `concurrency` jobs in flight, and `perKeyConcurrency` per key (destination domain,
  *   endpoint), so one slow key cannot take every slot; rows of a key at its cap are skipped in SQL.
  * - Results: a job's work (`attempt`) is done once; its result is then recorded (`record`, which clears the lease).
- *   A store that refuses the record (disk full, database unreachable) does not undo work already done: the record
- *   is tried again, backing off, until the store takes it, so a message sent or a webhook posted is not sent again
- *   once the store is back. Only `stop()` gives up on it; the lease then expires and the job runs again.
+ *   A store that cannot take the record now (disk full, database unreachable or read-only: `service_unavailable`)
+ *   does not undo work already done: the record is tried again, backing off, until the store takes it, so a message
+ *   sent or a webhook posted is not sent again once the store is back. Any other error would fail the same way
+ *   again, and `stop()` does not wait for a store: then the lease is left to expire and the job runs again.
  * - Crashes: a process that dies leaves leases behind; they expire after `leaseMs` and the rows are claimed
  *   again (at-least-once).
  * - Wake-ups: `wake()` after new rows were committed, plus a poll every `pollMs` (which also finds rows other
  *   instances wrote and leases that expired).
- * - Shutdown: `stop()` stops claiming, lets a claim that is committing finish, and waits for every job in flight
- *   (cutting short the retries of a record the store refuses).
+ * - Shutdown: `stop()` stops claiming, lets a claim that is committing finish, and waits for every job in flight,
+ *   cutting short the retries of a record the store refuses (also of the jobs that claim dispatches).
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { asStoreFault } from "../db/faults.ts";
 import type { Db, Writer } from "../db/store.ts";
+import { AppError } from "../errors.ts";
 import type { Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -84,7 +87,7 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: W
   let claiming: Promise<Promise<void>[]> | undefined;
   let claimAgain = false;
   const poller = createPoller(() => pump(false), spec.pollMs);
-  /** Aborted by `stop()`, for the jobs in flight then; jobs started afterwards (`runOnce` in drills) get a new one. */
+  /** Aborted by `stop()`, for every job dispatched until the next `start()`; a record is then tried once. */
   let stopRequested = new AbortController();
 
   /**
@@ -124,8 +127,8 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: W
         if (tries > 1) logger.info(`${spec.name}: result recorded after the store refused it`, { id: job.id, tries });
         return;
       } catch (error) {
-        if (stop.aborted) {
-          logger.error(`${spec.name}: stopping with a result not recorded; the job runs again once its lease expires`, { id: job.id, err: error });
+        if (stop.aborted || !storeUnavailable(error)) {
+          logger.error(`${spec.name}: result not recorded; the job runs again once its lease expires`, { id: job.id, err: error });
           return;
         }
         if (tries === 1) logger.error(`${spec.name}: could not record a result; trying again until the store takes it`, { id: job.id, err: error });
@@ -176,7 +179,10 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: W
   };
 
   return {
-    start: poller.start,
+    start() {
+      if (stopRequested.signal.aborted) stopRequested = new AbortController();
+      poller.start();
+    },
     wake: poller.wake,
     async runOnce() {
       if (claiming) await claiming;
@@ -188,7 +194,6 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: W
     async stop() {
       poller.stop();
       stopRequested.abort();
-      stopRequested = new AbortController();
       if (claiming) await claiming;
       await Promise.all(running.values());
     },
@@ -196,4 +201,10 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: W
       return running.size;
     },
   };
+}
+
+/** A store that cannot take writes now, but may soon; any other error would fail the same way again. */
+function storeUnavailable(error: unknown): boolean {
+  const fault = asStoreFault(error);
+  return fault instanceof AppError && fault.name === "service_unavailable";
 }
