@@ -58,7 +58,7 @@ export interface QueueSpec<J extends { id: string }, R> {
   statements(tx: Db): ClaimStatements<J>;
   /** Does the job's work (a delivery attempt, a webhook request); a failure of the work is its result, never thrown. */
   attempt(job: J): Promise<R>;
-  /** Records the result in one write, clearing the lease; throws only when the store refuses the write. */
+  /** Records the result in one write, clearing the lease; throws when the write fails. */
   record(job: J, result: R): Promise<void>;
 }
 
