@@ -182,42 +182,44 @@ describe("the data directory's file system is full", () => {
 });
 
 describe("the store refuses writes while a delivery is out", () => {
-  test("a delivery whose result the store refuses is recorded once it takes writes again, and is not made twice", async () => {
-    // The store refuses every write (SQLite's query_only): a deterministic stand-in for the full disk, where the
-    // result's few pages might still fit after a message no longer did.
+  /**
+   * Sends message `i`, holds its delivery in the provider, makes the store refuse every write (SQLite's query_only:
+   * a deterministic stand-in for the full disk, where the result's few pages might still fit after a message no
+   * longer did), lets the delivery finish and waits until its record has been refused. Answers the email's id and
+   * what was logged since; `allowWrites()` ends the fault.
+   */
+  async function refuseTheRecordOfADelivery(i: number) {
     const { sqlite } = t.app.services.store as SqliteStore;
     const waiting = delivery.hold();
-    const { status, body } = await t.json("POST", "/v1/emails", { body: message(2000) });
+    const { status, body } = await t.json("POST", "/v1/emails", { body: message(i) });
     expect(status).toBe(200);
     await waiting;
     sqlite.exec("PRAGMA query_only = ON");
     const logged = errorLog.length;
+    const since = () => errorLog.slice(logged).join("\n");
     delivery.release();
-    for (let i = 0; i < 100 && !errorLog.slice(logged).some((line) => line.includes("could not record a result")); i++) await Bun.sleep(20);
-    expect(errorLog.slice(logged).join("\n")).toContain("could not record a result; trying again until the store takes it");
-    expect((await t.json("GET", `/v1/emails/${body.id}`)).body.status).toBe("queued");
+    for (let tries = 0; tries < 100 && !since().includes("could not record a result"); tries++) await Bun.sleep(20);
+    expect(since()).toContain("could not record a result; trying again until the store takes it");
+    return { id: body.id as string, since, allowWrites: () => void sqlite.exec("PRAGMA query_only = OFF") };
+  }
 
-    sqlite.exec("PRAGMA query_only = OFF");
+  test("a delivery whose result the store refuses is recorded once it takes writes again, and is not made twice", async () => {
+    const { id, allowWrites } = await refuseTheRecordOfADelivery(2000);
+    expect((await t.json("GET", `/v1/emails/${id}`)).body.status).toBe("queued");
+
+    allowWrites();
     // runOnce waits for the jobs in flight, this one among them: its record is retried, not its attempt.
     await t.app.services.worker.runOnce();
-    expect((await t.json("GET", `/v1/emails/${body.id}`)).body.status).toBe("delivered");
+    expect((await t.json("GET", `/v1/emails/${id}`)).body.status).toBe("delivered");
     expect([...delivery.attempts.values()].filter((n) => n !== 1)).toEqual([]);
   });
 
   test("stop() does not wait for a store that refuses a result: the lease is left to expire", async () => {
-    const { sqlite } = t.app.services.store as SqliteStore;
-    const waiting = delivery.hold();
-    const { body } = await t.json("POST", "/v1/emails", { body: message(3000) });
-    await waiting;
-    sqlite.exec("PRAGMA query_only = ON");
-    const logged = errorLog.length;
-    delivery.release();
-    for (let i = 0; i < 100 && !errorLog.slice(logged).some((line) => line.includes("could not record a result")); i++) await Bun.sleep(20);
-    expect(errorLog.slice(logged).join("\n")).toContain("trying again until the store takes it");
+    const { id, since, allowWrites } = await refuseTheRecordOfADelivery(3000);
     // The record's retries run until the store takes it: without stop() cutting them short this would not return.
     await t.app.services.worker.stop();
-    expect(errorLog.slice(logged).join("\n")).toContain("result not recorded; the job runs again once its lease expires");
-    sqlite.exec("PRAGMA query_only = OFF");
-    expect((await t.json("GET", `/v1/emails/${body.id}`)).body.status).toBe("queued");
+    expect(since()).toContain("result not recorded; the job runs again once its lease expires");
+    allowWrites();
+    expect((await t.json("GET", `/v1/emails/${id}`)).body.status).toBe("queued");
   });
 });
