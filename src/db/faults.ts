@@ -75,3 +75,9 @@ function storeFault(error: unknown): AppError | undefined {
 export function asStoreFault(error: unknown): unknown {
   return storeFault(error) ?? error;
 }
+
+/** The store cannot take writes now (full, unreachable, read-only) but may soon; any other error would recur. */
+export function isStoreUnavailable(error: unknown): boolean {
+  const fault = asStoreFault(error);
+  return fault instanceof AppError && fault.name === "service_unavailable";
+}

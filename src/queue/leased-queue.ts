@@ -20,9 +20,8 @@
  *   cutting short the retries of a record the store refuses (also of the jobs that claim dispatches).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { asStoreFault } from "../db/faults.ts";
+import { isStoreUnavailable } from "../db/faults.ts";
 import type { Db, Writer } from "../db/store.ts";
-import { AppError } from "../errors.ts";
 import type { Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -127,7 +126,7 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: W
         if (tries > 1) logger.info(`${spec.name}: result recorded after the store refused it`, { id: job.id, tries });
         return;
       } catch (error) {
-        if (stop.aborted || !storeUnavailable(error)) {
+        if (stop.aborted || !isStoreUnavailable(error)) {
           logger.error(`${spec.name}: result not recorded; the job runs again once its lease expires`, { id: job.id, err: error });
           return;
         }
@@ -201,10 +200,4 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: W
       return running.size;
     },
   };
-}
-
-/** A store that cannot take writes now, but may soon; any other error would fail the same way again. */
-function storeUnavailable(error: unknown): boolean {
-  const fault = asStoreFault(error);
-  return fault instanceof AppError && fault.name === "service_unavailable";
 }
