@@ -237,7 +237,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const writer: Writer = store;
   const events = createEventLog({ clock });
   const organizations = createOrganizationService({ db, writer, clock });
-  const keys = createKeyService({ db, writer, clock });
+  const keys = createKeyService({ db, writer, clock, defaultKeyRateLimit: config.limits.key_requests_per_minute });
   const resolver = createResolver(config.dns.servers);
   // Derived once: the records, the providers to build and the names domains may give all come from these.
   const records = recordSettings(config);

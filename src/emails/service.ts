@@ -298,7 +298,8 @@ export function createEmailService(deps: {
 
   const ownEmail = async (actor: Actor, id: string) => {
     const [row] = await lookups.email.execute({ id, organizationId: actor.organizationId });
-    if (!row) throw new AppError("not_found", "Email not found.");
+    // A test key's sandbox (DESIGN §3): live mail does not exist for it.
+    if (!row || (actor.mode === "test" && row.mode !== "test")) throw new AppError("not_found", "Email not found.");
     return row;
   };
 
@@ -341,9 +342,13 @@ export function createEmailService(deps: {
     to: options.to?.toLowerCase(),
     limit: options.limit + 1,
   });
+  /** What a page is asked for: the filters, and whether only test-mode mail is visible (a test key's sandbox). */
+  type PageQuery = ListOptions & { testModeOnly: boolean };
   /** The page's query; `value` gives each parameter, as a placeholder (prepared) or as the value itself. */
-  const listQuery = (options: ListOptions, value: (name: keyof ListParameters) => unknown) => {
+  const listQuery = (options: PageQuery, value: (name: keyof ListParameters) => unknown) => {
     const conditions: SQL[] = [eq(emails.organizationId, value("organizationId") as string)];
+    // A literal, not a parameter, so that both engines use the partial index of test-mode mail (migration 12).
+    if (options.testModeOnly) conditions.push(sql`${emails.mode} = 'test'`);
     if (options.after) conditions.push(lt(emails.id, value("after") as string));
     if (options.before) conditions.push(gt(emails.id, value("before") as string));
     if (options.status) {
@@ -368,11 +373,12 @@ export function createEmailService(deps: {
   };
   /** One prepared statement per combination of filters; a tag filter's SQL differs by engine and value, so it is built per call. */
   const listStatements = new Map<string, ListStatement>();
-  const listPage = (actor: Actor, options: ListOptions) => {
+  const listPage = (actor: Actor, filters: ListOptions) => {
+    const options: PageQuery = { ...filters, testModeOnly: actor.mode === "test" };
     const parameters = listParameters(actor, options);
     if (options.tag) return listQuery(options, (name) => parameters[name]);
     // The filters present decide the SQL, the order included (it follows from `after` and `before`).
-    const signature = (["after", "before", "status", "from", "to"] as const).filter((name) => options[name]).join(",") + (options.status && !PASSING_STATES.has(options.status) ? ",rare" : "");
+    const signature = (["testModeOnly", "after", "before", "status", "from", "to"] as const).filter((name) => options[name]).join(",") + (options.status && !PASSING_STATES.has(options.status) ? ",rare" : "");
     let statement = listStatements.get(signature);
     if (!statement) {
       statement = prepareAs(`email_list_${listStatements.size}`, listQuery(options, (name) => sql.placeholder(name))) as unknown as ListStatement;

@@ -132,6 +132,8 @@ export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsServ
             gte(events.createdAt, isoTime(window.from)),
             lt(events.createdAt, isoTime(window.to)),
             inArray(events.type, Object.keys(COUNTED)),
+            // A test key's sandbox (DESIGN §3): it counts test-mode mail only (through its partial index, migration 12).
+            actor.mode === "test" ? sql`${events.emailId} IN (SELECT id FROM emails WHERE organization_id = ${actor.organizationId} AND mode = 'test')` : undefined,
             // A reschedule appends email.scheduled again: only a message's first one is its acceptance. Scheduled
             // messages are few, and the look-up goes through events_email (email_id, id); ids are UUIDv7, time-ordered.
             or(

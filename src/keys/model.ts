@@ -26,6 +26,19 @@ export const SCOPE_PRESETS: Record<string, readonly Scope[]> = {
 
 export type KeyMode = "live" | "test";
 
+/**
+ * What a test key may use whatever scopes it was given (DESIGN §3: test keys are a sandbox). It sends and reads
+ * test-mode mail, reads domains and templates, scores subjects, and lists and makes test keys; every change to
+ * shared live state (domains, suppressions, webhooks, templates, live keys) and every read of live data
+ * (suppressions, webhooks and their payloads, received mail) is refused.
+ */
+export const TEST_MODE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(["emails:send", "emails:read", "domains:read", "templates:read", "api_keys:read", "api_keys:write", "ai:use"]);
+
+/** Whether the actor may use `scope` now: it holds the scope and, for a test key, the sandbox allows it. */
+export function mayUse(actor: Pick<Actor, "mode" | "scopes">, scope: Scope): boolean {
+  return actor.scopes.has(scope) && (actor.mode === "live" || TEST_MODE_SCOPES.has(scope));
+}
+
 /** Who is calling: resolved from an API key (HTTP, SMTP) or the local operator (CLI). */
 export interface Actor {
   organizationId: string;

@@ -8,7 +8,7 @@ import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parsePage } from "../http/query.ts";
-import { createdKeyAnswer } from "./model.ts";
+import { createdKeyAnswer, mayUse } from "./model.ts";
 import { parseCreateKey } from "./validate.ts";
 
 const CreateKeySchema = t.Object(
@@ -48,8 +48,13 @@ export function keyRoutes(deps: AuthDeps & { domains: DomainService }) {
     })
     .get(
       "/v1/api-keys/current",
-      ({ actor }) => ({ object: "api_key", id: actor.keyId, mode: actor.mode, scopes: [...actor.scopes], domains: actor.domains }),
-      { detail: { summary: "What the calling key may do: its id, mode, scopes and sending domains (any key may ask; the admin UI shows only what these allow)", tags: ["API keys"] } },
+      ({ actor }) => ({ object: "api_key", id: actor.keyId, mode: actor.mode, scopes: [...actor.scopes].filter((scope) => mayUse(actor, scope)), domains: actor.domains }),
+      {
+        detail: {
+          summary: "What the calling key may do: its id, mode, the scopes it may use (a test key's within the sandbox) and sending domains (any key may ask; the admin UI shows only what these allow)",
+          tags: ["API keys"],
+        },
+      },
     )
     .patch(
       "/v1/api-keys/:id",

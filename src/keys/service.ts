@@ -12,7 +12,7 @@ import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId, randomToken } from "../lib/ids.ts";
-import { SCOPE_PRESETS, SCOPES, type Actor, type ApiKeyView, type CreateKeyInput, type CreatedApiKey, type Scope } from "./model.ts";
+import { mayUse, SCOPE_PRESETS, SCOPES, type Actor, type ApiKeyView, type CreateKeyInput, type CreatedApiKey, type Scope } from "./model.ts";
 
 const KEY_FORMAT = /^mr_(live|test)_[0-9A-Za-z]{32}$/;
 /** last_used_at is informative; writing it on every request would cost a commit per request. */
@@ -56,9 +56,13 @@ export function resolveScopes(requested: string[]): Scope[] {
 }
 
 export interface KeyService {
-  /** A key of the actor's organisation; a test key may create test keys only. Defaults to the actor's mode. */
+  /**
+   * A key of the actor's organisation, never holding more than the actor (DESIGN §3): its scopes within the
+   * actor's, its sending domains within the actor's, its rate limit at most the actor's, live only from live.
+   * Defaults to the actor's mode, and to the actor's own rate limit when the actor has one.
+   */
   create(actor: Actor, input: CreateKeyInput): Promise<CreatedApiKey>;
-  /** Newest first; revoked keys only when `includeRevoked`. */
+  /** Newest first; revoked keys only when `includeRevoked`; test keys only, for a test key. */
   list(actor: Actor, options?: PageOptions & { includeRevoked?: boolean }): Promise<{ object: "list"; has_more: boolean; data: ApiKeyView[] }>;
   rename(actor: Actor, id: string, name: unknown): Promise<ApiKeyView>;
   revoke(actor: Actor, id: string): Promise<ApiKeyView>;
@@ -66,7 +70,13 @@ export interface KeyService {
   authenticate(presented: string): Promise<Actor>;
 }
 
-export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock }): KeyService {
+export function createKeyService(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  /** `limits.key_requests_per_minute`: the rate limit of a key that has none of its own. */
+  defaultKeyRateLimit: number;
+}): KeyService {
   const { db, writer, clock } = deps;
   const { apiKeys, organizations } = tablesOf(db);
   const lastUsedWritten = new Map<string, number>();
@@ -87,8 +97,6 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
     async create(actor, input) {
       requireScope(actor, "api_keys:write");
       const mode = input.mode ?? actor.mode;
-      // A test key is a sandbox: it must not be able to mint a key that sends for real.
-      if (actor.mode === "test" && mode === "live") throw new AppError("insufficient_scope", "A test key can create test keys only.");
       const { organizationId } = actor;
       const details: ErrorDetail[] = [];
       const name = input.name?.trim() ?? "";
@@ -98,6 +106,8 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
       if (details.length) throw validationError(details);
       const scopes = resolveScopes(input.scopes);
       const domains = input.domains?.length ? [...new Set(input.domains.map((d) => d.trim().toLowerCase()))] : null;
+      const rateLimitPerMinute = input.rateLimitPerMinute ?? actor.keyRateLimit;
+      assertWithinCreator(actor, { mode, scopes, domains, rateLimitPerMinute }, deps.defaultKeyRateLimit);
       const key = `mr_${mode}_${randomToken(32)}`;
       const row: KeyRow = {
         id: newId(),
@@ -108,7 +118,7 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
         tokenHash: hashKey(key),
         scopes,
         domains,
-        rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+        rateLimitPerMinute: rateLimitPerMinute ?? null,
         createdAt: isoTime(clock.now()),
         lastUsedAt: null,
         revokedAt: null,
@@ -119,7 +129,11 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
 
     async list(actor, options = { limit: 100 }) {
       requireScope(actor, "api_keys:read");
-      const filters = [eq(apiKeys.organizationId, actor.organizationId), ...(options.includeRevoked ? [] : [isNull(apiKeys.revokedAt)])];
+      const filters = [
+        eq(apiKeys.organizationId, actor.organizationId),
+        ...(options.includeRevoked ? [] : [isNull(apiKeys.revokedAt)]),
+        ...(actor.mode === "test" ? [eq(apiKeys.mode, "test")] : []),
+      ];
       const { page, hasMore } = await pageById(apiKeys.id, filters, options, (where, order, limit) => db.select().from(apiKeys).where(where).orderBy(order).limit(limit));
       return { object: "list", has_more: hasMore, data: page.map(toView) };
     },
@@ -133,6 +147,7 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
             const where = and(eq(apiKeys.id, id.toLowerCase()), eq(apiKeys.organizationId, actor.organizationId));
             const existing = await first(tx.select().from(apiKeys).where(where));
             if (!existing) return undefined;
+            assertMayChange(actor, existing);
             await tx.update(apiKeys).set({ name: trimmed }).where(where);
             return { ...existing, name: trimmed };
           })
@@ -150,6 +165,7 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
       const row = await writer.write(async (tx) => {
         const existing = await first(tx.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId))));
         if (!existing) return undefined;
+        assertMayChange(actor, existing);
         if (existing.revokedAt) return existing;
         await tx.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, id));
         return { ...existing, revokedAt };
@@ -183,7 +199,40 @@ export function createKeyService(deps: { db: Db; writer: Writer; clock: Clock })
   };
 }
 
-/** Throws 403 `insufficient_scope` unless the actor holds `scope`. */
+/** Throws 403 `insufficient_scope` unless the actor may use `scope`, saying why: a missing scope, or the sandbox. */
 export function requireScope(actor: Actor, scope: Scope): void {
+  if (mayUse(actor, scope)) return;
   if (!actor.scopes.has(scope)) throw new AppError("insufficient_scope", `This API key lacks the "${scope}" scope.`);
+  throw new AppError("insufficient_scope", `Test keys are a sandbox and cannot use the "${scope}" scope: ${TEST_KEYS_MAY}. Use a live key for this.`);
+}
+
+const TEST_KEYS_MAY = "they send, list and read test-mode mail, read domains and templates, and manage test keys";
+
+/** A test key leaves live keys alone (DESIGN §3): renaming or revoking one is refused, saying why. */
+function assertMayChange(actor: Actor, key: Pick<KeyRow, "mode">): void {
+  if (actor.mode === "test" && key.mode === "live") throw new AppError("insufficient_scope", `Test keys are a sandbox and cannot change live keys: ${TEST_KEYS_MAY}.`);
+}
+
+/**
+ * A key never mints more than it holds (DESIGN §3). The operator at the console (no key of its own) is bound by
+ * nothing but the scopes it holds. Each refusal names what was asked for beyond the creator's own rights.
+ */
+function assertWithinCreator(
+  actor: Actor,
+  wanted: { mode: Actor["mode"]; scopes: readonly Scope[]; domains: readonly string[] | null; rateLimitPerMinute: number | null },
+  defaultKeyRateLimit: number,
+): void {
+  const refuse = (what: string) => new AppError("insufficient_scope", `A key cannot create a key with more rights than its own: ${what}.`);
+  if (actor.mode === "test" && wanted.mode === "live") throw refuse("a test key creates test keys only");
+  const beyond = wanted.scopes.filter((scope) => !actor.scopes.has(scope));
+  if (beyond.length) throw refuse(`this key does not hold ${beyond.map((scope) => `"${scope}"`).join(", ")}`);
+  if (actor.domains !== null) {
+    if (wanted.domains === null) throw refuse(`this key sends only from ${actor.domains.join(", ")}, so a key it creates must be restricted to those domains (domain_id or domains)`);
+    const outside = wanted.domains.filter((domain) => !actor.domains!.includes(domain));
+    if (outside.length) throw refuse(`this key cannot send from ${outside.join(", ")}`);
+  }
+  if (actor.keyId === null) return;
+  const ownLimit = actor.keyRateLimit ?? defaultKeyRateLimit;
+  const wantedLimit = wanted.rateLimitPerMinute ?? defaultKeyRateLimit;
+  if (wantedLimit > ownLimit) throw refuse(`a rate limit of ${wantedLimit} requests per minute exceeds this key's ${ownLimit}`);
 }
