@@ -171,6 +171,7 @@ describe("hostile clients", () => {
       const chat = await restrictedSession();
       const reply = await sendExactly(chat, "From: hi@example.com\nTo: a@dest.test\nSubject: Hi\n\nLF only,\rwith a CR.\r\n");
       expect(reply.code).toBe(250);
+      expect((await t!.app.services.emails.list(t!.operator, { limit: 10 })).data).toHaveLength(1);
     });
   });
 
