@@ -3,7 +3,7 @@
  * The command line: `serve` and the operator commands. The only module that reads argv and the environment and
  * writes to stdout; everything it does goes through the same services the API uses.
  */
-import { chmodSync, copyFileSync, existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createApp, createServices, VERSION, type Services } from "./app.ts";
@@ -16,6 +16,7 @@ import { parseSendRequest } from "./emails/validate.ts";
 import { AppError } from "./errors.ts";
 import { createdKeyAnswer, operatorActor, SCOPES, type Actor } from "./keys/model.ts";
 import { createLogger } from "./lib/logger.ts";
+import { PRIVATE_FILE_MODE } from "./lib/private-files.ts";
 import { createSecretBox, loadMasterKey, masterKeyFile } from "./lib/secrets.ts";
 import { stringify as toToml } from "smol-toml";
 
@@ -282,7 +283,8 @@ async function run(argv: string[]): Promise<void> {
       }
       case "backup": {
         if (!sub) fail("backup needs a destination file");
-        if (existsSync(sub)) fail(`${sub} exists; choose a new file`);
+        const keyCopy = `${sub}.secret.key`;
+        for (const file of [sub, keyCopy]) if (existsSync(file)) fail(`${file} exists; choose a new file`);
         if (services.store.engine === "postgres") fail("the store is PostgreSQL: back it up with pg_dump (see the README, Backup)");
         // VACUUM INTO writes a consistent snapshot while other connections keep reading and writing (WAL).
         try {
@@ -293,9 +295,9 @@ async function run(argv: string[]): Promise<void> {
         out(`backed up ${databasePath(config)} to ${sub}`);
         // DKIM keys and webhook secrets in the copy open only with the master key: a backup without it cannot be restored.
         if (process.env.MAILROOM_SECRET_KEY) return out("The master key is MAILROOM_SECRET_KEY: keep its value with this backup; without it the DKIM keys and webhook secrets in it cannot be read.");
-        copyFileSync(masterKeyFile(config.data_dir), `${sub}.secret.key`);
-        chmodSync(`${sub}.secret.key`, 0o600);
-        return out(`copied the master key to ${sub}.secret.key (mode 0600): restore it as secret.key in the data directory with the database; without it the DKIM keys and webhook secrets cannot be read.`);
+        // Owner-only from its creation, like the database copy (store.backup): the key opens every secret in that copy.
+        writeFileSync(keyCopy, readFileSync(masterKeyFile(config.data_dir)), { mode: PRIVATE_FILE_MODE, flag: "wx" });
+        return out(`copied the master key to ${keyCopy} (mode 0600): restore it as secret.key in the data directory with the database; without it the DKIM keys and webhook secrets cannot be read.`);
       }
       default:
         fail(`unknown command "${[command, sub].filter(Boolean).join(" ")}"\n\n${USAGE}`, 2);

@@ -155,6 +155,55 @@ describe("headers are written as RFC 5322 requires", () => {
   });
 });
 
+describe("finding 11: address headers are encoded and folded by the one header encoder", () => {
+  const collapsed = (name: string) => name.replace(/\s+/gu, " ").trim();
+  const mailbox = (name: string, address: string) => `"${name.replace(/["\\]/g, "\\$&")}" <${address}>`;
+
+  test("finding 11: display names of runs of spaces and tabs, long names and non-ASCII names fold into valid lines and read back", async () => {
+    const names = {
+      from: `Acme${" ".repeat(120)}\t\t\tBilling`,
+      to: [`${" \t".repeat(80)}Ann`, `Jöhn “Q” Smith, Jr.${"  ".repeat(40)}(Sales) @ HQ`, `${"Verylongword ".repeat(12)}end`],
+      cc: [`Zoë${"\t".repeat(100)}Ørsted`],
+      reply_to: [`a${" ".repeat(300)}b`],
+    };
+    const { status, body } = await send(
+      message({
+        from: mailbox(names.from, "hi@example.com"),
+        to: names.to.map((name, i) => mailbox(name, `to${i}@dest.test`)),
+        cc: names.cc.map((name) => mailbox(name, "cc@dest.test")),
+        reply_to: names.reply_to.map((name) => mailbox(name, "reply@dest.test")),
+      }),
+    );
+    expect(status).toBe(200);
+    const raw = await (await t.request("GET", `/v1/emails/${body.id}/raw`)).arrayBuffer();
+    const header = Buffer.from(raw).toString("latin1").split("\r\n\r\n")[0]!;
+    for (const line of header.split("\r\n")) {
+      // RFC 5322 §3.2.2: a folded line holds more than white space; §2.1.1: at most 998 octets, 78 where possible.
+      expect(line).not.toMatch(/^[ \t]*$/);
+      expect(line.length).toBeLessThanOrEqual(78);
+    }
+    const parsed = await simpleParser(Buffer.from(raw));
+    const names_ = (field: typeof parsed.to) => [field ?? []].flat().flatMap((object) => object.value.map((entry) => entry.name));
+    expect(names_(parsed.from)).toEqual([collapsed(names.from)]);
+    expect(names_(parsed.to)).toEqual(names.to.map(collapsed));
+    expect(names_(parsed.cc)).toEqual(names.cc.map(collapsed));
+    expect(names_(parsed.replyTo)).toEqual(names.reply_to.map(collapsed));
+    expect([parsed.from!.value[0]!.address, ...[parsed.to!].flat().flatMap((o) => o.value.map((e) => e.address))]).toEqual(["hi@example.com", "to0@dest.test", "to1@dest.test", "to2@dest.test"]);
+  });
+
+  test("a name too long for one line stays one word within 998 octets, and specials are quoted", async () => {
+    const long = "x".repeat(600);
+    const { status, body } = await send(message({ from: mailbox("Ops: a, b; c", "hi@example.com"), to: mailbox(long, "a@dest.test") }));
+    expect(status).toBe(200);
+    const raw = await (await t.request("GET", `/v1/emails/${body.id}/raw`)).text();
+    const header = raw.split("\r\n\r\n")[0]!;
+    for (const line of header.split("\r\n")) expect(line.length).toBeLessThanOrEqual(998);
+    expect(header).toMatch(/^From: "Ops: a, b; c" <hi@example\.com>\r$/m);
+    const parsed = await simpleParser(raw);
+    expect(parsed.to && !Array.isArray(parsed.to) && parsed.to.value[0]!.name).toBe(long);
+  });
+});
+
 describe("custom headers are applied or refused, never dropped", () => {
   test("an empty value, a Reply-To header and a name given twice are refused, each named", async () => {
     const { status, body } = await send(message({ headers: { "X-Empty": "", "X-Blank": "   ", "Reply-To": "r@example.com", "X-Twice": "1", "x-twice": "2" } }));

@@ -127,6 +127,54 @@ describe("hostile clients", () => {
     expect(reply.code).toBe(250);
   });
 
+  describe("finding 9: a hidden second From behind a bare CR or LF", () => {
+    /** A relay whose organisation owns two sending domains, and a key restricted to one of them. */
+    const restrictedSession = async () => {
+      const { connect } = await relay();
+      await t!.app.services.domains.add(t!.operator, "bank.test", { verifiedOverride: true });
+      const { key } = await t!.app.services.keys.create(t!.operator, { name: "example only", scopes: ["full_access"], mode: "live", domains: ["example.com"] });
+      const chat = await connect();
+      expect((await chat.send("EHLO client.test")).code).toBe(250);
+      expect((await chat.send(authPlain("apikey", key))).code).toBe(235);
+      expect((await chat.send("MAIL FROM:<hi@example.com>")).code).toBe(250);
+      expect((await chat.send("RCPT TO:<a@dest.test>")).code).toBe(250);
+      expect((await chat.send("DATA")).code).toBe(354);
+      return chat;
+    };
+    /** Sends the message's bytes exactly as given (the chat's data() would turn every line end into CRLF). */
+    const sendExactly = (chat: SmtpChat, message: string) => {
+      const reply = chat.next();
+      chat.write(Buffer.from(`${message}.\r\n`, "latin1"));
+      return reply;
+    };
+    const nothingStored = async () => expect((await t!.app.services.emails.list(t!.operator, { limit: 10 })).data).toHaveLength(0);
+
+    test("finding 9: a From hidden after a bare CR is refused with 554 5.6.0 naming the line, over a domain-restricted key", async () => {
+      const chat = await restrictedSession();
+      // mailparser reads one From field (hi@example.com, allowed); a reader that breaks lines at CR shows the Boss.
+      const reply = await sendExactly(chat, "From: Boss <ceo@bank.test>\rFrom: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\nPay now.\r\n");
+      expect([reply.code, reply.lines[0]!.split(" ")[0]]).toEqual([554, "5.6.0"]);
+      expect(reply.text).toContain("line 1 (the From field) holds a CR that does not end the line");
+      expect(reply.text).not.toContain("Boss");
+      await nothingStored();
+    });
+
+    test("finding 9: a bare LF inside a CRLF header is refused with 554 5.6.0 naming the line", async () => {
+      const chat = await restrictedSession();
+      const reply = await sendExactly(chat, "From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\nFrom: Boss <ceo@bank.test>\r\n\r\nPay now.\r\n");
+      expect([reply.code, reply.lines[0]!.split(" ")[0]]).toEqual([554, "5.6.0"]);
+      expect(reply.text).toContain("line 3 (the Subject field) ends in a bare LF while other header lines end in CRLF");
+      await nothingStored();
+    });
+
+    test("a message whose header lines all end in a bare LF is still accepted, and a bare CR in the body is the body's", async () => {
+      const chat = await restrictedSession();
+      const reply = await sendExactly(chat, "From: hi@example.com\nTo: a@dest.test\nSubject: Hi\n\nLF only,\rwith a CR.\r\n");
+      expect(reply.code).toBe(250);
+      expect((await t!.app.services.emails.list(t!.operator, { limit: 10 })).data).toHaveLength(1);
+    });
+  });
+
   test("each failed AUTH from a client makes its next failure reply wait longer; a success resets it", async () => {
     const { connect } = await relay({ auth_failure_delay: "150ms" });
     const chat = await connect();

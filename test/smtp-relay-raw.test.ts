@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../src/errors.ts";
-import { finalizeRawMessage, formatRfc5322Date, readHeader, readRawMessage, singleFrom } from "../src/emails/raw-message.ts";
+import { assertUnambiguousHeader, finalizeRawMessage, formatRfc5322Date, readHeader, readRawMessage, singleFrom } from "../src/emails/raw-message.ts";
 
 const DATE = new Date("2026-11-22T10:00:00.000Z");
 const ADDED = { messageId: "<new@example.com>", date: DATE };
@@ -93,5 +93,43 @@ describe("found by the fuzz suite", () => {
     }
     expect(thrown).toBeInstanceOf(AppError);
     expect((thrown as AppError).details?.[0]?.path).toBe(path);
+  });
+});
+
+describe("header lines every reader splits alike (finding 9)", () => {
+  const refusal = (text: string) => {
+    try {
+      assertUnambiguousHeader(Buffer.from(text, "latin1"));
+      return "accepted";
+    } catch (error) {
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).name).toBe("validation_error");
+      return (error as AppError).details![0]!.message;
+    }
+  };
+
+  test.each([
+    ["a CRLF header", "From: a@example.com\r\nSubject: Hi\r\n\r\nBody\r\n", "accepted"],
+    ["a header whose every line ends in a bare LF", "From: a@example.com\nSubject: Hi\n\nBody\n", "accepted"],
+    ["bare CR and LF in the body", "From: a@example.com\r\n\r\nBo\rdy\nmore\r\n", "accepted"],
+    ["a folded field", "From: a@example.com\r\nSubject: a\r\n b\r\n\r\n", "accepted"],
+    ["a bare CR before a second From", "From: Boss <ceo@bank.test>\rFrom: a@example.com\r\n\r\n", "line 1 (the From field) holds a bare CR"],
+    ["a bare CR in a continuation line", "To: x@dest.test\r\nSubject: a\r\n b\rFrom: c@bank.test\r\n\r\n", "line 3 (the Subject field) holds a bare CR"],
+    ["a bare CR in an LF-only header", "From: a@example.com\nSubject: a\rFrom: c@bank.test\n\n", "line 2 (the Subject field) holds a bare CR"],
+    ["a bare CR that ends the data", "From: a@example.com\r\n\r", "line 2 (not a header field) holds a bare CR"],
+    ["a bare LF among CRLF lines", "From: a@example.com\r\nSubject: Hi\nFrom: c@bank.test\r\n\r\n", "line 2 (the Subject field) ends in a bare LF"],
+    ["a CRLF among bare-LF lines", "Subject: Hi\nFrom: c@bank.test\r\nFrom: a@example.com\n\n", "line 1 (the Subject field) ends in a bare LF"],
+    ["a blank line of a bare LF after CRLF lines", "From: a@example.com\r\n\nFrom: c@bank.test\r\n\r\n", "line 2 (the blank line that ends the header) ends in a bare LF"],
+    ["a field name that is not printable is not quoted", "X-\xff\x1b[2J: y\rFrom: c@bank.test\r\n\r\n", "line 1 (not a header field) holds a bare CR"],
+  ])("%s", (_, text, expected) => {
+    expect(refusal(text)).toBe(expected);
+  });
+
+  test("a long header of bare-LF lines is read in linear time", () => {
+    const header = Buffer.from(`${"X-Filler: y\n".repeat(200_000)}\n`, "latin1");
+    const started = performance.now();
+    assertUnambiguousHeader(header);
+    // Quadratic scanning would take minutes here; linear takes milliseconds, with room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

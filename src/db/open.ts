@@ -12,7 +12,7 @@ export function databasePath(config: Config): string {
 
 export async function openStore(config: Config, logger: Logger): Promise<Store> {
   const url = config.store.url;
-  if (!url) return openSqliteStore(databasePath(config));
+  if (!url) return openSqliteStore(databasePath(config), logger);
   if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError("store.url: expected empty (SQLite) or postgres://user:password@host:port/database");
   // Loaded only for PostgreSQL: pg and the PostgreSQL schema cost a SQLite start about 8 ms.
   const { openPostgresStore } = await import("./postgres/adapter.ts");

@@ -5,10 +5,12 @@
  * store per data directory per process (a second instance needs PostgreSQL).
  */
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
+import { silentLogger, type Logger } from "../lib/logger.ts";
+import { createPrivateFile, ensurePrivateDirectory, keepPrivate } from "../lib/private-files.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import * as schema from "./schema/index.ts";
 import type { Db, Store } from "./store.ts";
@@ -19,9 +21,9 @@ export interface SqliteStore extends Store {
   readonly sqlite: Database;
 }
 
-export function openSqliteStore(path: string): SqliteStore {
+export function openSqliteStore(path: string, logger: Logger = silentLogger): SqliteStore {
   const inMemory = path === ":memory:";
-  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  if (!inMemory) createOwnerOnly(path, logger);
   const sqlite = connect(path);
   migrate(sqlite);
   const writing = drizzle(sqlite, { schema });
@@ -42,7 +44,14 @@ export function openSqliteStore(path: string): SqliteStore {
       return reading.all<T>(statement);
     },
     async backup(target: string) {
-      sqlite.query("VACUUM INTO ?").run(target);
+      // VACUUM INTO fills an empty file it is given and would create a missing one 0644: the copy holds every message.
+      createPrivateFile(target, { exclusive: true });
+      try {
+        sqlite.query("VACUUM INTO ?").run(target);
+      } catch (error) {
+        rmSync(target, { force: true });
+        throw error;
+      }
     },
     async close() {
       await writer.flush();
@@ -50,6 +59,17 @@ export function openSqliteStore(path: string): SqliteStore {
       sqlite.close();
     },
   };
+}
+
+/**
+ * The database file exists owner-only (0600) before SQLite opens it: SQLite would create it 0644, and creates the
+ * WAL and shared-memory files with the database file's mode, so those follow. Files of an older install are
+ * narrowed (the WAL and shared-memory files can outlive a crash).
+ */
+function createOwnerOnly(path: string, logger: Logger): void {
+  ensurePrivateDirectory(dirname(path), logger);
+  createPrivateFile(path);
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) keepPrivate(file, logger);
 }
 
 function connect(path: string): Database {

@@ -7,7 +7,7 @@
  */
 import type MailComposerClass from "nodemailer/lib/mail-composer";
 import { domainOf, type Mailbox } from "../lib/addresses.ts";
-import { encodeHeaderValue } from "./header-encoding.ts";
+import { encodeAddressHeader, encodeHeaderValue } from "./header-encoding.ts";
 import type { ComposedFields } from "./model.ts";
 
 export interface ComposedMessage {
@@ -15,8 +15,6 @@ export interface ComposedMessage {
   messageId: string;
   text: string;
 }
-
-const asAddress = (m: Mailbox) => ({ name: m.name, address: m.address });
 
 // Compiled once: html-to-text otherwise re-parses its selector options on every call, which dominated send CPU.
 // Loaded on first use: loading and compiling it took about 15 ms of every cold start.
@@ -73,8 +71,8 @@ export async function composeMessage(request: ComposeRequest): Promise<ComposedM
   const fill = filler(unsubscribeUrl);
   // A plain-text message has no html part at all, so no tracking pixel or rewritten links either.
   const html = fields.html === null ? undefined : (request.trackedHtml ?? fill(fields.html));
-  // Subject and custom headers are written by the one header encoder (header-encoding.ts), not folded by nodemailer,
-  // whose folding leaves lines of whitespace alone when a value holds a long run of spaces.
+  // Subject, custom and address headers are written by the one header encoder (header-encoding.ts), not folded by
+  // nodemailer, whose folding leaves lines of whitespace alone when a value holds a long run of spaces.
   const prepared = (key: string, value: string) => ({ key, value: { prepared: true, value: encodeHeaderValue(key, value) } });
   // References is one of the fields nodemailer formats itself (a list of message ids) and ignores when prepared.
   const custom = fields.headers.map(([key, value]) => (key.toLowerCase() === "references" ? { key, value } : prepared(key, value)));
@@ -85,12 +83,17 @@ export async function composeMessage(request: ComposeRequest): Promise<ComposedM
     headers.push(prepared("List-Unsubscribe", `<${unsubscribeUrl}>`), prepared("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
   }
   const MailComposer = await (mailComposer ??= import("nodemailer/lib/mail-composer").then((module) => module.default));
+  // nodemailer formats address fields itself even when given as prepared headers, so it gets none: they are
+  // written here, before its header lines.
+  const addressFields: Array<[string, Mailbox[]]> = [
+    ["From", [fields.from]],
+    ["Sender", fields.sender ? [fields.sender] : []],
+    ["To", fields.to],
+    ["Cc", fields.cc],
+    ["Reply-To", fields.replyTo],
+  ];
+  const addressLines = addressFields.filter(([, list]) => list.length > 0).map(([key, list]) => `${encodeAddressHeader(key, list)}\r\n`);
   const composer = new MailComposer({
-    from: asAddress(fields.from),
-    sender: fields.sender ? asAddress(fields.sender) : undefined,
-    to: fields.to.map(asAddress),
-    cc: fields.cc.length ? fields.cc.map(asAddress) : undefined,
-    replyTo: fields.replyTo.length ? fields.replyTo.map(asAddress) : undefined,
     html,
     text: fill(text),
     messageId,
@@ -106,6 +109,6 @@ export async function composeMessage(request: ComposeRequest): Promise<ComposedM
     disableFileAccess: true,
     disableUrlAccess: true,
   });
-  const raw = await composer.compile().build();
+  const raw = Buffer.concat([Buffer.from(addressLines.join(""), "utf8"), await composer.compile().build()]);
   return { raw, messageId, text };
 }

@@ -1,10 +1,13 @@
 /**
- * The one header encoder of composed messages (Subject and custom headers). Invariant: every line it writes is at
- * most 78 characters where the value allows, at most 998 always, and never made of whitespace alone (RFC 5322
- * §2.2.3 and §3.2.2: a fold is CRLF before whitespace, and a folded line must hold more than whitespace); unfolding
- * the output gives back the value, exactly, or as RFC 2047 encoded-words that decode to it.
+ * The one header encoder of composed messages: Subject, custom headers, and the address headers (From, Sender, To,
+ * Cc, Reply-To). Invariant: every line it writes is at most 78 characters where the value allows, at most 998
+ * always, and never made of whitespace alone (RFC 5322 §2.2.3 and §3.2.2: a fold is CRLF before whitespace, and a
+ * folded line must hold more than whitespace); unfolding the output gives back the value, exactly, or as RFC 2047
+ * encoded-words that decode to it — for a display name, with its runs of white space read as one space, as RFC
+ * 5322 §3.2.2 reads the white space between the words of a phrase.
  */
 import { encodeWord } from "nodemailer/lib/mime-funcs";
+import type { Mailbox } from "../lib/addresses.ts";
 
 /** RFC 5322 §2.1.1: lines SHOULD be at most 78 characters; we fold at 76 like nodemailer. */
 const LINE = 76;
@@ -53,4 +56,37 @@ function foldWords(name: string, words: string[]): string {
 /** The value part of `encodeHeader` (what nodemailer takes as a prepared header value). */
 export function encodeHeaderValue(name: string, value: string): string {
   return encodeHeader(name, value).slice(name.length + 2);
+}
+
+/** A display name of letters, digits, underscores and single spaces needs no quoting (nodemailer's rule). */
+const BARE_NAME = /^\w+(?: \w+)*$/;
+/** An address that reads unambiguously without angle brackets: a dot-atom local part, nothing to quote. */
+const BARE_ADDRESS = /^[^\s"(),:;<>@[\\\]]+@[^\s"(),:;<>@[\\\]]+$/;
+
+/**
+ * A display name as phrase words (RFC 5322 §3.2.5): runs of white space become one space, then the name is written
+ * bare, as a quoted-string (printable ASCII with specials), or as encoded-words (anything else, RFC 2047 §5(3)).
+ * A quoted-string may be folded at its spaces: unfolding gives the same string back.
+ */
+function displayNameWords(name: string): string[] {
+  const collapsed = name.replace(/\s+/gu, " ").trim();
+  if (collapsed === "") return [];
+  if (isPlain(collapsed)) {
+    const written = BARE_NAME.test(collapsed) ? collapsed : `"${collapsed.replace(/["\\]/g, "\\$&")}"`;
+    return written.split(" ");
+  }
+  return encodeWord(collapsed, wordEncoding(collapsed), 52).split(" ");
+}
+
+/**
+ * `Name: mailbox, mailbox` as header lines joined by CRLF (no trailing CRLF), folded between words like Subject.
+ * An address is one word, never folded inside, so a quoted local part keeps its spaces.
+ */
+export function encodeAddressHeader(name: string, mailboxes: readonly Mailbox[]): string {
+  const words = mailboxes.flatMap((mailbox, i) => {
+    const phrase = displayNameWords(mailbox.name);
+    const address = phrase.length === 0 && BARE_ADDRESS.test(mailbox.address) ? mailbox.address : `<${mailbox.address}>`;
+    return [...phrase, i < mailboxes.length - 1 ? `${address},` : address];
+  });
+  return foldWords(name, words);
 }

@@ -65,14 +65,15 @@ const MAX_LINE_OCTETS = 998;
 
 /**
  * Refuses bytes that no SMTP hop downstream may carry: NUL (RFC 5322 §2.3 / RFC 5321 §4.5.2 transparency does not
- * cover it) and lines over the RFC 5321 limit, which a smarthost would refuse or break — better refused at
- * submission, where the client still learns why.
+ * cover it), header lines whose ends readers disagree on (see assertUnambiguousHeader) and lines over the RFC 5321
+ * limit, which a smarthost would refuse or break — better refused at submission, where the client still learns why.
  */
 export function assertTransmittable(raw: Buffer): void {
   const nul = raw.indexOf(0);
   if (nul >= 0) {
     throw validationError([{ path: "message", message: `NUL byte at offset ${nul}` }], "The message contains a NUL byte, which mail cannot carry.");
   }
+  assertUnambiguousHeader(raw);
   for (let start = 0, line = 1; start < raw.length; line++) {
     const newline = raw.indexOf(0x0a, start);
     const end = newline < 0 ? raw.length : newline;
@@ -84,6 +85,58 @@ export function assertTransmittable(raw: Buffer): void {
       );
     }
     start = end + 1;
+  }
+}
+
+/** RFC 5322 §3.6.8 field name (printable ASCII but the colon), short enough to quote in a reply. */
+const QUOTABLE_FIELD_NAME = /^[\x21-\x39\x3b-\x7e]{1,76}$/;
+
+/** How a reply names a header line: its number and what it is, never the bytes a client sent when they are odd. */
+function headerLineName(line: number, field: string | null, blank: boolean): string {
+  return `line ${line} (${blank ? "the blank line that ends the header" : field === null ? "not a header field" : `the ${field} field`})`;
+}
+
+/**
+ * Refuses a header that mail software can split into lines in more than one way: a CR that does not begin a CRLF
+ * anywhere in the header, or a line ending in a bare LF among header lines ending in CRLF (RFC 5322 §2.2: CR and
+ * LF occur only together, as CRLF). mailparser reads `From: a@x.test<CR>From: Boss <ceo@bank.test>` as one field
+ * while other readers break the line at the CR and show a second author the From check never saw. A header whose
+ * every line (the blank line that ends it included) ends in a bare LF is read alike by every parser, which splits
+ * on LF, and is accepted, as it always was: some clients and scripts submit LF-only messages, and the hops after
+ * Mailroom (nodemailer's SMTP transport first) write those LFs as CRLF. The body is not checked: it is MIME
+ * content, never read for the From/Sender rules. Linear in the header's size.
+ */
+export function assertUnambiguousHeader(raw: Buffer): void {
+  let firstBareLf: string | undefined;
+  let crlfSeen = false;
+  let field: string | null = null;
+  for (let start = 0, line = 1; start < raw.length; line++) {
+    const newline = raw.indexOf(0x0a, start);
+    const end = newline < 0 ? raw.length : newline;
+    const endsInCrlf = newline >= 0 && end > start && raw[end - 1] === 0x0d;
+    const content = raw.subarray(start, endsInCrlf ? end - 1 : end);
+    if (content[0] !== 0x20 && content[0] !== 0x09) {
+      const colon = content.indexOf(0x3a);
+      const name = colon > 0 ? content.subarray(0, colon).toString("latin1").trim() : "";
+      field = QUOTABLE_FIELD_NAME.test(name) ? name : null;
+    }
+    if (content.includes(0x0d)) {
+      const where = headerLineName(line, field, false);
+      throw validationError(
+        [{ path: "message", message: `${where} holds a bare CR` }],
+        `Header ${where} holds a CR that does not end the line; header lines end in CRLF and hold no bare CR (RFC 5322 section 2.2).`,
+      );
+    }
+    if (endsInCrlf) crlfSeen = true;
+    else if (newline >= 0) firstBareLf ??= headerLineName(line, field, content.length === 0);
+    if (content.length === 0) break; // the blank line that ends the header
+    start = end + 1;
+  }
+  if (crlfSeen && firstBareLf !== undefined) {
+    throw validationError(
+      [{ path: "message", message: `${firstBareLf} ends in a bare LF` }],
+      `Header ${firstBareLf} ends in a bare LF while other header lines end in CRLF; a header's lines all end alike, in CRLF (RFC 5322 section 2.2).`,
+    );
   }
 }
 

@@ -10,7 +10,7 @@
  */
 import { validationError } from "../errors.ts";
 import { addressKey, formatMailbox, normalizeAddress } from "../lib/addresses.ts";
-import { mailboxes, parseSubmitted, readHeader } from "./raw-message.ts";
+import { assertUnambiguousHeader, mailboxes, parseSubmitted, readHeader } from "./raw-message.ts";
 import { isStructuralHeader } from "./validate.ts";
 
 export const TEMPLATE_FIELDS = { id: "X-Mailroom-Template", variables: "X-Mailroom-Variables" };
@@ -21,6 +21,8 @@ const NOT_CARRIED = new Set(["reply-to", "bcc", "idempotency-key", "x-mailroom-t
 export const namesTemplate = (raw: Buffer): boolean => readHeader(raw, TEMPLATE_FIELDS.id) !== undefined;
 
 export async function templatedSendBody(raw: Buffer, envelopeTo: string[]): Promise<Record<string, unknown>> {
+  // The fields read here must be the ones every reader sees, as for a message relayed as it is (raw-message.ts).
+  assertUnambiguousHeader(raw);
   const parsed = await parseSubmitted(raw);
   const fields = (key: string) => parsed.headerLines.filter((line) => line.key === key);
   const once = (key: string, name: string) => {

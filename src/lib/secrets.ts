@@ -5,10 +5,11 @@
  * wrongly keyed value fails to open instead of yielding garbage — and the master key is never logged.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../lib/config-error.ts";
 import type { Logger } from "./logger.ts";
+import { ensurePrivateDirectory, keepPrivate, PRIVATE_FILE_MODE } from "./private-files.ts";
 
 const PREFIX = "v1:";
 const KEY_FILE = "secret.key";
@@ -36,10 +37,12 @@ export function masterKeyFile(dataDir: string): string {
 export function loadMasterKey(envValue: string | undefined, dataDir: string, logger: Logger): Buffer {
   if (envValue) return parseMasterKey(envValue);
   const path = masterKeyFile(dataDir);
-  if (existsSync(path)) return parseMasterKey(readFileSync(path, "utf8"));
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(path, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
-  chmodSync(path, 0o600);
+  ensurePrivateDirectory(dataDir, logger);
+  if (existsSync(path)) {
+    keepPrivate(path, logger);
+    return parseMasterKey(readFileSync(path, "utf8"));
+  }
+  writeFileSync(path, randomBytes(32).toString("base64") + "\n", { mode: PRIVATE_FILE_MODE, flag: "wx" });
   logger.warn("MAILROOM_SECRET_KEY is not set: generated a master key file; back it up with the database, or set the variable", { path });
   return parseMasterKey(readFileSync(path, "utf8"));
 }

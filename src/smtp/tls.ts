@@ -4,14 +4,15 @@
  * configured — a self-signed pair generated into `<data_dir>/tls` at first start and reused afterwards, with a
  * warning each start. Invariant: the relay never presents smtp-server's built-in certificate (its private key is
  * public); a changed pair that does not load (half-written, key and certificate mismatched) never replaces a
- * working one.
+ * working one; the generated pair is owner-only (lib/private-files.ts), as everything in the data directory.
  */
 import { X509Certificate } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSecureContext } from "node:tls";
 import { ConfigError } from "../lib/config-error.ts";
 import type { Logger } from "../lib/logger.ts";
+import { ensurePrivateDirectory, keepPrivate, PRIVATE_FILE_MODE } from "../lib/private-files.ts";
 
 export interface KeyPair {
   key: string;
@@ -66,6 +67,9 @@ async function generatedPair(options: CertificateOptions): Promise<KeyPair> {
   const dir = join(options.dataDir, "tls");
   const certFile = join(dir, "smtp-cert.pem");
   const keyFile = join(dir, "smtp-key.pem");
+  ensurePrivateDirectory(options.dataDir, options.logger);
+  ensurePrivateDirectory(dir, options.logger);
+  for (const file of [keyFile, certFile]) keepPrivate(file, options.logger);
   if (existsSync(certFile) && existsSync(keyFile)) {
     const pair = { cert: readFileSync(certFile, "utf8"), key: readFileSync(keyFile, "utf8") };
     const certificate = new X509Certificate(pair.cert);
@@ -103,9 +107,9 @@ async function generatedPair(options: CertificateOptions): Promise<KeyPair> {
       },
     ],
   });
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeAtomically(keyFile, generated.private, 0o600);
-  writeAtomically(certFile, generated.cert, 0o644);
+  // The certificate is public, but it lives in the private data directory like everything else there.
+  writeAtomically(keyFile, generated.private, PRIVATE_FILE_MODE);
+  writeAtomically(certFile, generated.cert, PRIVATE_FILE_MODE);
   options.logger.warn("smtp relay: no smtp.tls_cert configured, generated a self-signed certificate; clients must trust it explicitly", {
     cert: certFile,
     fingerprint_sha256: new X509Certificate(generated.cert).fingerprint256,

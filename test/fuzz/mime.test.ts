@@ -52,13 +52,16 @@ function bodyOf(raw: Buffer): Buffer {
   return blank ? raw.subarray(blank.index + 1) : Buffer.alloc(0);
 }
 
-/** Names of the header fields (lower case), in order; a line starting with WSP continues the field above. */
+/**
+ * Names of the header fields (lower case), in order; a line starting with WSP continues the field above. Lines end
+ * at CRLF, LF or a lone CR: the From rule must hold for the reader that breaks lines most eagerly too.
+ */
 function fieldNames(raw: Buffer): string[] {
   const text = raw.toString("latin1");
   const end = text.search(/\r?\n\r?\n/);
   const header = end < 0 ? text : text.slice(0, end);
   return header
-    .split(/\r?\n/)
+    .split(/\r\n|\r|\n/)
     .filter((line) => line && line[0] !== " " && line[0] !== "\t" && line.includes(":"))
     .map((line) => line.slice(0, line.indexOf(":")).trim().toLowerCase());
 }
