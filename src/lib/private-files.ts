@@ -3,7 +3,9 @@
  * WAL and shared-memory files, the master key, the generated TLS key and certificate) and the backups made of
  * them — every message and every secret is in there. Invariant: such a file is created owner-only (0600, a
  * directory 0700) in the same call that creates it, never created wider and narrowed afterwards, so no other local
- * user gets a moment to open it; one found wider (made by an older version) is narrowed, with a warning saying so.
+ * user gets a moment to open it; a file found wider (made by an older version) is narrowed, with a warning saying
+ * so. A directory Mailroom did not create is never changed, only reported: a data directory may be one the operator
+ * shares with other software (their home, the working directory, /tmp), and its files are private either way.
  */
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import type { Logger } from "./logger.ts";
@@ -15,35 +17,40 @@ const SHARED_BITS = 0o077;
 
 const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
 
-/**
- * Narrows an existing file or directory to its owner (0600 / 0700) when group or other bits are set, and warns:
- * the operator learns why a backup agent running as another user stopped reading it. A missing path is left alone;
- * a path this process cannot change (another owner) is reported, not fatal.
- */
-export function keepPrivate(path: string, logger: Logger): void {
-  let mode: number;
-  let directory: boolean;
+/** The mode of an existing path with group or other bits set, or undefined (private, or missing). */
+function sharedMode(path: string): number | undefined {
   try {
-    const stat = statSync(path);
-    mode = stat.mode;
-    directory = stat.isDirectory();
+    const { mode } = statSync(path);
+    return mode & SHARED_BITS ? mode : undefined;
   } catch {
-    return;
-  }
-  if ((mode & SHARED_BITS) === 0) return;
-  const wanted = directory ? PRIVATE_DIRECTORY_MODE : PRIVATE_FILE_MODE;
-  try {
-    chmodSync(path, wanted);
-    logger.warn("narrowed permissions to the owner: this path holds messages or secrets", { path, was: octal(mode), now: octal(wanted) });
-  } catch (error) {
-    logger.warn("this path holds messages or secrets and is open to other users; make it owner-only", { path, mode: octal(mode), reason: (error as Error).message });
+    return undefined;
   }
 }
 
-/** Creates the directory and any missing parents owner-only (0700); an existing one is kept private. */
+/**
+ * Narrows an existing file of Mailroom's to its owner (0600) when group or other bits are set, and warns: the
+ * operator learns why a backup agent running as another user stopped reading it. A missing path is left alone; a
+ * path this process cannot change (another owner) is reported, not fatal.
+ */
+export function keepPrivate(path: string, logger: Logger): void {
+  const mode = sharedMode(path);
+  if (mode === undefined) return;
+  try {
+    chmodSync(path, PRIVATE_FILE_MODE);
+    logger.warn("narrowed permissions to the owner: this file holds messages or secrets", { path, was: octal(mode), now: octal(PRIVATE_FILE_MODE) });
+  } catch (error) {
+    logger.warn("this file holds messages or secrets and is open to other users; make it owner-only", { path, mode: octal(mode), reason: (error as Error).message });
+  }
+}
+
+/**
+ * Creates the directory and any missing parents owner-only (0700). An existing directory open to others is left
+ * as it is and reported, with the command that narrows it.
+ */
 export function ensurePrivateDirectory(path: string, logger: Logger): void {
-  mkdirSync(path, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
-  keepPrivate(path, logger);
+  if (mkdirSync(path, { recursive: true, mode: PRIVATE_DIRECTORY_MODE }) !== undefined) return;
+  const mode = sharedMode(path);
+  if (mode !== undefined) logger.warn(`this directory holds messages or secrets and is open to other users; if it is Mailroom's alone, run: chmod 700 ${path}`, { path, mode: octal(mode) });
 }
 
 /**
