@@ -16,6 +16,7 @@
  */
 import { verify as verifySignature, X509Certificate } from "node:crypto";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
+import { readCappedBody } from "../lib/capped-body.ts";
 import { systemClock, type Clock } from "../lib/clock.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { pinnedRequest, type EndpointGuard } from "../lib/endpoint-guard.ts";
@@ -146,29 +147,6 @@ function stringToSign(message: SnsMessage): string {
   return text;
 }
 
-/** The body, or null once it passes `limit` bytes — read no further than that. */
-async function readAtMost(response: Response, limit: number): Promise<Buffer | null> {
-  if (Number(response.headers.get("content-length") ?? 0) > limit) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (!response.body) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return Buffer.concat(chunks);
-      size += value.byteLength;
-      if (size > limit) return null;
-      chunks.push(value);
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-}
-
 /** A URL that passed the host rule; `viaGuard` unless it is on the test host. */
 interface TrustedUrl {
   url: URL;
@@ -233,9 +211,7 @@ export function createSnsVerifier(options: SnsVerifierOptions): SnsVerifier {
       await response.body?.cancel();
       throw new Error(`the certificate URL answered ${response.status}`);
     }
-    const pem = await readAtMost(response, MAX_CERTIFICATE_BYTES);
-    if (!pem) throw new Error(`the certificate is larger than ${MAX_CERTIFICATE_BYTES} bytes`);
-    return new X509Certificate(pem);
+    return new X509Certificate(await readCappedBody(response, MAX_CERTIFICATE_BYTES));
   };
 
   const expired = (certificate: X509Certificate) => Date.parse(certificate.validTo) <= clock.now();
