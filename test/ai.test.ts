@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { startFloodServer } from "./helpers/flood-server.ts";
 
 const MODEL_KEY = "sk-test-do-not-show-7f3a";
 
@@ -186,4 +187,18 @@ describe("with a model on loopback", () => {
     expect((await t.json("POST", "/v1/ai/subject", { key: sender.key, body: { subject: "x" } })).status).toBe(403);
     expect(requests.length).toBe(before);
   });
+});
+
+test("finding 6: a model server that streams an endless answer is cut off at 1 MiB, not read whole", async () => {
+  // 64 MiB stands for "without end": read whole, every byte would cross before the size check.
+  const flood = await startFloodServer({ totalBytes: 64 * 1024 * 1024, contentType: "application/json" });
+  const flooded = await createTestApp({ ai: { base_url: `http://127.0.0.1:${flood.port}/v1`, model: "acme-writer-8b", api_key: MODEL_KEY, timeout: "30s" } });
+  try {
+    expectUnavailable(await write({ brief: "An order confirmation" }, flooded), "too large");
+    // Measured: 4 to 7 MiB sent before the hang-up (the cap, the client's read-ahead, loopback buffers); 64 MiB before.
+    expect(await flood.responseOver()).toBeLessThan(16 * 1024 * 1024);
+  } finally {
+    await flooded.close();
+    await flood.close();
+  }
 });
