@@ -427,6 +427,7 @@ export async function createServices(configured: Config, options: AppOptions = {
         timeoutMs: SNS_FETCH_TIMEOUT_MS,
         guard: createEndpointGuard({ resolver, allowPrivateNetworks: false, hint: "SNS certificates and subscription URLs come from SNS's public hosts" }),
         clock,
+        logger,
         testCertificateHost: config.sns.test_certificate_host || undefined,
         ca: options.snsCa,
       }),
