@@ -20,6 +20,7 @@ import { createInboundService, type InboundService } from "./inbound/service.ts"
 import { createEmailService, type EmailService } from "./emails/service.ts";
 import { createEventLog, type EventLog } from "./events/service.ts";
 import { createHttpApp, listenHttp, type HttpApp } from "./http/app.ts";
+import { listenMetrics, parseListenAddress } from "./http/metrics.ts";
 import type { KeyMode } from "./keys/model.ts";
 import { createKeyService, type KeyService } from "./keys/service.ts";
 import { createRateLimiter, createStoreRateLimiter, pruneAdmissions, type RateLimiter } from "./limits/rate-limiter.ts";
@@ -449,6 +450,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const { logger, worker, store } = services;
   let ready = false;
   let server: ReturnType<typeof listenHttp> | undefined;
+  let metricsServer: ReturnType<typeof listenMetrics> | undefined;
 
   const http = createHttpApp({ ...services, version: VERSION, isReady: () => ready });
   const smtp = createSmtpRelay(services);
@@ -459,6 +461,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     outbox: outboxGauges(services.store.db, services.clock),
     smtpConnections: () => [...smtp.connections(), { listener: "mx", open: mx.connections() }],
   });
+
+  /** `[metrics] listen`: /metrics on a listener of its own (and then not on the API's port, http/app.ts). */
+  const startMetricsListener = (): Listener[] => {
+    const address = parseListenAddress(config.metrics.listen);
+    try {
+      metricsServer = listenMetrics(services.metrics, logger, { ...address, token: config.metrics.token });
+    } catch (error) {
+      throw new ConfigError(`metrics.listen: cannot listen on ${config.metrics.listen} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    return [{ name: "metrics", host: address.hostname, port: metricsServer.port! }];
+  };
 
   return {
     services,
@@ -477,6 +490,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         throw new ConfigError(`http.port: cannot listen on ${config.http.host}:${config.http.port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
       }
       services.httpAddress.port = server.port!;
+      const metricsListener = config.metrics.listen ? startMetricsListener() : [];
       const relay = await smtp.start();
       const inboundMx = await mx.start();
       // Other instances sharing the store announce new work at commit; polling covers what is due by time.
@@ -486,12 +500,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       services.webhookDispatcher.start();
       services.periodic.start();
       ready = true;
-      return [{ name: "http", host: config.http.host, port: server.port! }, ...relay, ...(inboundMx ? [{ name: "mx", ...inboundMx }] : [])];
+      return [{ name: "http", host: config.http.host, port: server.port! }, ...metricsListener, ...relay, ...(inboundMx ? [{ name: "mx", ...inboundMx }] : [])];
     },
     async stop() {
       ready = false;
       // Stop accepting: in-flight requests and SMTP messages finish (their writes commit) before the servers close.
-      await Promise.all([server?.stop(), smtp.stop(), mx.stop()]);
+      await Promise.all([server?.stop(), metricsServer?.stop(), smtp.stop(), mx.stop()]);
       await services.domains.stop();
       await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.periodic.stop()]);
       await services.closeProviders();

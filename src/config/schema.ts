@@ -193,6 +193,14 @@ export const CONFIG_SCHEMA = {
     api_key: string("", "Bearer token for the endpoint; empty for a local server that needs none.", { secret: true }),
     timeout: duration("60s", "Longest a generation may take; after it the request answers 503."),
   },
+  metrics: {
+    listen: {
+      type: { kind: "string", pattern: /^(?:(?:\[[0-9A-Fa-f:.]+\]|[^\s:[\]]+):\d{1,5})?$/, hint: "host:port, e.g. 127.0.0.1:9464" },
+      default: "",
+      doc: "Serve GET /metrics on a listener of its own at host:port (e.g. 127.0.0.1:9464, an address only your monitoring reaches), and no longer on the HTTP API's port; empty: on the API's port, as /metrics.",
+    },
+    token: string("", "When set, /metrics answers only requests with Authorization: Bearer <token> (401 otherwise); give it to Prometheus as its scrape job's bearer token.", { secret: true }),
+  },
 } satisfies Record<string, Record<string, OptionSpec>>;
 
 /**
