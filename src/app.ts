@@ -17,6 +17,7 @@ import { createOutgoingSigner, createReturnPathCodec, withSigning, type Outgoing
 import { createIdempotency, type Idempotency } from "./idempotency/service.ts";
 import { createMailbox, type Mailbox } from "./inbound/mailbox.ts";
 import { createInboundService, type InboundService } from "./inbound/service.ts";
+import { createAttachmentFetcher } from "./emails/remote-attachments.ts";
 import { createEmailService, type EmailService } from "./emails/service.ts";
 import { createEventLog, type EventLog } from "./events/service.ts";
 import { createHttpApp, listenHttp, type HttpApp } from "./http/app.ts";
@@ -68,6 +69,8 @@ const INBOUND_PRUNE_MS = 3_600_000;
 const DOWNLOAD_LINK_LIFETIME_MS = 3_600_000;
 /** SNS's certificate and SubscribeURL requests: small answers from AWS, so a slow one is a fault, not a wait. */
 const SNS_FETCH_TIMEOUT_MS = 10_000;
+/** All of one message's attachment `path` fetches together: the sender's API request waits for them. */
+const ATTACHMENT_FETCH_TIMEOUT_MS = 30_000;
 
 export interface Services {
   config: Config;
@@ -340,6 +343,15 @@ export async function createServices(configured: Config, options: AppOptions = {
       worker.wake();
     },
     compose: cpu.compose,
+    fetchAttachments: createAttachmentFetcher({
+      guard: createEndpointGuard({
+        resolver,
+        allowPrivateNetworks: config.webhooks.allow_private_networks,
+        hint: "attachment URLs must be public (set [webhooks] allow_private_networks = true for local servers)",
+      }),
+      timeoutMs: ATTACHMENT_FETCH_TIMEOUT_MS,
+      ca: options.webhookCa,
+    }),
     decorate: tracking.decorate,
   });
 

@@ -23,6 +23,7 @@ import type { SuppressionService } from "../suppressions/service.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest, type MessageDecorations } from "./compose.ts";
 import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, readRawMessage, singleFrom } from "./raw-message.ts";
+import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { parseScheduledAt } from "./validate.ts";
 
 export interface EmailLimits {
@@ -143,6 +144,8 @@ export function createEmailService(deps: {
   onAccepted: (count: number) => void;
   /** Composes the MIME message (on the CPU pool, off the event loop). */
   compose: (request: ComposeRequest) => Promise<ComposedMessage>;
+  /** Fills in attachments given by `path` (remote-attachments.ts). */
+  fetchAttachments: AttachmentFetcher;
   /** Tracking links, open pixel and unsubscribe URL for a message about to be composed (src/tracking). */
   decorate?: (emailId: string, organizationId: string, fields: ComposedFields) => Promise<MessageDecorations | undefined>;
 }): EmailService {
@@ -214,11 +217,12 @@ export function createEmailService(deps: {
 
   const prepare = async (input: SubmitInput, actor: Actor): Promise<PreparedMessage> => {
     if (input.kind === "raw") return prepareRaw(input, actor);
-    const fields = input.fields;
-    await domains.assertMaySendFrom(actor, domainOf(fields.from.address));
-    if (fields.sender) await domains.assertMaySendFrom(actor, domainOf(fields.sender.address));
-    const recipients = distinctAddresses([...fields.to, ...fields.cc, ...fields.bcc]);
+    await domains.assertMaySendFrom(actor, domainOf(input.fields.from.address));
+    if (input.fields.sender) await domains.assertMaySendFrom(actor, domainOf(input.fields.sender.address));
+    const recipients = distinctAddresses([...input.fields.to, ...input.fields.cc, ...input.fields.bcc]);
     const suppressed = await admitRecipients(actor, recipients);
+    // Last of the checks, since it is the one that goes out to the network.
+    const fields = { ...input.fields, attachments: await deps.fetchAttachments(input.fields.attachments, limits.maxMessageBytes) };
     const id = newId();
     const composed = await deps.compose(composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor.organizationId, fields)));
     assertSize(composed.raw.length);
