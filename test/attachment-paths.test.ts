@@ -22,6 +22,7 @@ beforeAll(async () => {
       if (path === "/terms.txt") return new Response("Terms: none.", { headers: { "content-type": "text/plain" } });
       if (path === "/moved") return new Response(null, { status: 302, headers: { location: "/terms.txt" } });
       if (path === "/loop") return new Response(null, { status: 302, headers: { location: "/loop" } });
+      if (path === "/600k.bin") return new Response(new Uint8Array(600 * 1024));
       return new Response("not here", { status: 404 });
     },
   });
@@ -69,6 +70,16 @@ test("an attachment given by path is fetched at acceptance and sent as if given 
   ]);
   const raw = await (await t.request("GET", `/v1/emails/${res.body.id}/raw`)).text();
   expect(raw).toContain(Buffer.from("Terms: none.").toString("base64"));
+});
+
+test("a batch's downloads together are held to one message's limit: a small JSON batch cannot make the server hold a hundred messages' worth", async () => {
+  const message = (n: number) => ({ from: "hi@example.com", to: `r${n}@dest.test`, subject: "Report", text: "Attached.", attachments: [{ filename: "report.bin", path: fileUrl("/600k.bin") }] });
+  expect((await send([{ filename: "report.bin", path: fileUrl("/600k.bin") }])).status).toBe(200);
+  const before = await storedEmails();
+  const res = await t.json("POST", "/v1/emails/batch", { body: [message(1), message(2)] });
+  expect(res.status).toBe(413);
+  expect(res.body.name).toBe("payload_too_large");
+  expect(await storedEmails()).toBe(before);
 });
 
 test.each([

@@ -4,8 +4,9 @@
  *
  * - Each request goes to the address the guard checked (no second lookup); a redirect is followed only to a URL
  *   that passes the guard in its turn, at most `MAX_REDIRECTS` times.
- * - Bytes are counted as they arrive (lib/capped-body.ts) against what is left of the message size limit once the
- *   inline attachments are counted, so a URL that streams without end is cut off at the limit, never buffered.
+ * - Bytes are counted as they arrive (lib/capped-body.ts) against the budget the caller gives (what the message
+ *   size limit leaves after the inline attachments, and after the batch's other downloads), so a URL that streams
+ *   without end is cut off there, never buffered.
  * - One deadline covers every fetch of a message, redirects and bodies included.
  * Invariant: a message whose attachment cannot be fetched whole is refused — 413 `payload_too_large` past the size
  * limit, else 400 `validation_error` naming the attachment — and nothing is stored.
@@ -25,9 +26,12 @@ export interface AttachmentFetcherOptions {
   ca?: string;
 }
 
-export type AttachmentFetcher = (attachments: AttachmentInput[], maxBytes: number) => Promise<AttachmentInput[]>;
+/**
+ * Fills in every attachment given by `path`, together at most `maxFetchedBytes`; attachments given by `content` pass
+ * as they are. Throws AppError.
+ */
+export type AttachmentFetcher = (attachments: AttachmentInput[], maxFetchedBytes: number) => Promise<AttachmentInput[]>;
 
-/** Fills in every attachment given by `path`; attachments given by `content` pass as they are. Throws AppError. */
 export function createAttachmentFetcher(options: AttachmentFetcherOptions): AttachmentFetcher {
   const { guard } = options;
 
@@ -63,10 +67,10 @@ export function createAttachmentFetcher(options: AttachmentFetcherOptions): Atta
     }
   };
 
-  return async (attachments, maxBytes) => {
+  return async (attachments, maxFetchedBytes) => {
     if (!attachments.some((attachment) => attachment.path !== undefined)) return attachments;
     const signal = AbortSignal.timeout(options.timeoutMs);
-    let budget = maxBytes - attachments.reduce((sum, attachment) => sum + attachment.content.length, 0);
+    let budget = maxFetchedBytes;
     const fetched: AttachmentInput[] = [];
     // One at a time: the budget left for each is what the ones before it did not use.
     for (const [i, attachment] of attachments.entries()) {
@@ -80,7 +84,7 @@ export function createAttachmentFetcher(options: AttachmentFetcherOptions): Atta
         content = await download(path, Math.max(budget, 0), signal);
       } catch (error) {
         if (error instanceof BodyTooLarge) {
-          throw new AppError("payload_too_large", `Attachment ${i} (path) would make the message larger than its limit of ${maxBytes} bytes.`);
+          throw new AppError("payload_too_large", `Attachment ${i} (path) would take the message past its size limit (for a batch: its downloads together).`);
         }
         const reason =
           error instanceof EndpointRefused ? error.reason : signal.aborted ? `no answer within ${options.timeoutMs / 1000} s` : "the URL could not be fetched";

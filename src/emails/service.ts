@@ -215,14 +215,24 @@ export function createEmailService(deps: {
     };
   };
 
-  const prepare = async (input: SubmitInput, actor: Actor): Promise<PreparedMessage> => {
+  /**
+   * What attachments given by `path` may add up to in one request: one message's size limit, for a whole batch too,
+   * so that a small JSON batch cannot make the server hold a hundred messages' worth of downloads.
+   */
+  const fetchBudget = () => ({ left: limits.maxMessageBytes });
+
+  const prepare = async (input: SubmitInput, actor: Actor, budget: { left: number }): Promise<PreparedMessage> => {
     if (input.kind === "raw") return prepareRaw(input, actor);
     await domains.assertMaySendFrom(actor, domainOf(input.fields.from.address));
     if (input.fields.sender) await domains.assertMaySendFrom(actor, domainOf(input.fields.sender.address));
     const recipients = distinctAddresses([...input.fields.to, ...input.fields.cc, ...input.fields.bcc]);
     const suppressed = await admitRecipients(actor, recipients);
     // Last of the checks, since it is the one that goes out to the network.
-    const fields = { ...input.fields, attachments: await deps.fetchAttachments(input.fields.attachments, limits.maxMessageBytes) };
+    const given = input.fields.attachments;
+    const inline = given.reduce((sum, attachment) => sum + attachment.content.length, 0);
+    const attachments = await deps.fetchAttachments(given, Math.min(limits.maxMessageBytes - inline, budget.left));
+    budget.left -= attachments.reduce((sum, attachment) => sum + attachment.content.length, 0) - inline;
+    const fields = { ...input.fields, attachments };
     const id = newId();
     const composed = await deps.compose(composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor.organizationId, fields)));
     assertSize(composed.raw.length);
@@ -388,7 +398,7 @@ export function createEmailService(deps: {
   return {
     async submit(input, actor, options = {}) {
       requireScope(actor, "emails:send");
-      const message = await prepare(input, actor);
+      const message = await prepare(input, actor, fetchBudget());
       const response = { id: message.id };
       await writer.write(async (tx) => {
         await persist(tx, message);
@@ -406,10 +416,11 @@ export function createEmailService(deps: {
       }
       const prepared: PreparedMessage[] = [];
       const errors: Array<{ index: number; message: string }> = [];
+      const budget = fetchBudget();
       for (const [i, input] of inputs.entries()) {
         try {
           if (input instanceof AppError) throw input;
-          prepared.push(await prepare(input, actor));
+          prepared.push(await prepare(input, actor, budget));
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           // Permissive: the valid messages are sent and each refused one is named by its index (Resend's shape).
