@@ -78,13 +78,13 @@ export interface SnsVerifier {
 }
 
 const MAX_CERTIFICATE_BYTES = 16 * 1024;
+const CERTIFICATE_CACHE_SIZE = 32;
 /** A message published longer ago than this is a replay. */
 const MAX_MESSAGE_AGE_MS = 3_600_000;
 /** A Timestamp this far ahead of our clock is drift between AWS's clock and ours; further is not SNS's. */
 const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
 /** SNS's Timestamp: ISO 8601 in UTC with milliseconds (`2026-11-25T20:31:05.123Z`). */
 const SNS_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
-const CERTIFICATE_CACHE_SIZE = 32;
 
 const MESSAGE_TYPES: readonly SnsMessageType[] = [
   "Notification",
