@@ -43,6 +43,8 @@ async function answer(request: ChatRequest): Promise<Response> {
     await Bun.sleep(3000);
     return completion(JSON.stringify(GOOD_HTML));
   }
+  // The answer's head and a first byte, then nothing: the timeout must cover the body, not only the head.
+  if (brief.includes("stalls")) return new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"choices": [')) }), { headers: { "content-type": "application/json" } });
   if (brief.includes("malformed")) return new Response("<html>gateway</html>", { headers: { "content-type": "text/html" } });
   if (brief.includes("busy")) return new Response(JSON.stringify({ error: { message: `rate limited for ${MODEL_KEY}` } }), { status: 429, headers: { "retry-after": "7" } });
   if (brief.includes("broken")) return new Response("internal", { status: 500 });
@@ -163,6 +165,7 @@ describe("with a model on loopback", () => {
     ["a draft that stays unsafe after the repair turn", { brief: "A stubborn note" }, "<script> is not allowed in an email"],
     ["a draft without the brief's placeholder", { brief: "A forgetful note for {{first_name}}" }, "{{first_name}} of the brief is missing"],
     ["a slow model", { brief: "Write slowly" }, "did not answer within 2s"],
+    ["a model that stalls in the middle of its answer", { brief: "It stalls" }, "did not answer within 2s"],
     ["an answer that is not a completion", { brief: "A malformed answer" }, "not a chat completion"],
     ["a model server error", { brief: "A broken server" }, "answered 500"],
   ])("%s answers 503 saying why", async (_name, body, says) => {
