@@ -17,9 +17,11 @@ import { createOutgoingSigner, createReturnPathCodec, withSigning, type Outgoing
 import { createIdempotency, type Idempotency } from "./idempotency/service.ts";
 import { createMailbox, type Mailbox } from "./inbound/mailbox.ts";
 import { createInboundService, type InboundService } from "./inbound/service.ts";
+import { createAttachmentFetcher } from "./emails/remote-attachments.ts";
 import { createEmailService, type EmailService } from "./emails/service.ts";
 import { createEventLog, type EventLog } from "./events/service.ts";
 import { createHttpApp, listenHttp, type HttpApp } from "./http/app.ts";
+import { listenMetrics, parseListenAddress } from "./http/metrics.ts";
 import type { KeyMode } from "./keys/model.ts";
 import { createKeyService, type KeyService } from "./keys/service.ts";
 import { createRateLimiter, createStoreRateLimiter, pruneAdmissions, type RateLimiter } from "./limits/rate-limiter.ts";
@@ -67,6 +69,8 @@ const INBOUND_PRUNE_MS = 3_600_000;
 const DOWNLOAD_LINK_LIFETIME_MS = 3_600_000;
 /** SNS's certificate and SubscribeURL requests: small answers from AWS, so a slow one is a fault, not a wait. */
 const SNS_FETCH_TIMEOUT_MS = 10_000;
+/** All of one message's attachment `path` fetches together: the sender's API request waits for them. */
+const ATTACHMENT_FETCH_TIMEOUT_MS = 30_000;
 
 export interface Services {
   config: Config;
@@ -339,6 +343,15 @@ export async function createServices(configured: Config, options: AppOptions = {
       worker.wake();
     },
     compose: cpu.compose,
+    fetchAttachments: createAttachmentFetcher({
+      guard: createEndpointGuard({
+        resolver,
+        allowPrivateNetworks: config.webhooks.allow_private_networks,
+        hint: "attachment URLs must be public (set [webhooks] allow_private_networks = true for local servers)",
+      }),
+      timeoutMs: ATTACHMENT_FETCH_TIMEOUT_MS,
+      ca: options.webhookCa,
+    }),
     decorate: tracking.decorate,
   });
 
@@ -427,6 +440,7 @@ export async function createServices(configured: Config, options: AppOptions = {
         timeoutMs: SNS_FETCH_TIMEOUT_MS,
         guard: createEndpointGuard({ resolver, allowPrivateNetworks: false, hint: "SNS certificates and subscription URLs come from SNS's public hosts" }),
         clock,
+        logger,
         testCertificateHost: config.sns.test_certificate_host || undefined,
         ca: options.snsCa,
       }),
@@ -448,6 +462,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const { logger, worker, store } = services;
   let ready = false;
   let server: ReturnType<typeof listenHttp> | undefined;
+  let metricsServer: ReturnType<typeof listenMetrics> | undefined;
 
   const http = createHttpApp({ ...services, version: VERSION, isReady: () => ready });
   const smtp = createSmtpRelay(services);
@@ -458,6 +473,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     outbox: outboxGauges(services.store.db, services.clock),
     smtpConnections: () => [...smtp.connections(), { listener: "mx", open: mx.connections() }],
   });
+
+  /** `[metrics] listen`: /metrics on a listener of its own (and then not on the API's port, http/app.ts). */
+  const startMetricsListener = (): Listener[] => {
+    const address = parseListenAddress(config.metrics.listen);
+    try {
+      metricsServer = listenMetrics(services.metrics, logger, { ...address, token: config.metrics.token });
+    } catch (error) {
+      throw new ConfigError(`metrics.listen: cannot listen on ${config.metrics.listen} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    return [{ name: "metrics", host: address.hostname, port: metricsServer.port! }];
+  };
 
   return {
     services,
@@ -476,6 +502,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         throw new ConfigError(`http.port: cannot listen on ${config.http.host}:${config.http.port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
       }
       services.httpAddress.port = server.port!;
+      const metricsListener = config.metrics.listen ? startMetricsListener() : [];
       const relay = await smtp.start();
       const inboundMx = await mx.start();
       // Other instances sharing the store announce new work at commit; polling covers what is due by time.
@@ -485,12 +512,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       services.webhookDispatcher.start();
       services.periodic.start();
       ready = true;
-      return [{ name: "http", host: config.http.host, port: server.port! }, ...relay, ...(inboundMx ? [{ name: "mx", ...inboundMx }] : [])];
+      return [{ name: "http", host: config.http.host, port: server.port! }, ...metricsListener, ...relay, ...(inboundMx ? [{ name: "mx", ...inboundMx }] : [])];
     },
     async stop() {
       ready = false;
       // Stop accepting: in-flight requests and SMTP messages finish (their writes commit) before the servers close.
-      await Promise.all([server?.stop(), smtp.stop(), mx.stop()]);
+      await Promise.all([server?.stop(), metricsServer?.stop(), smtp.stop(), mx.stop()]);
       await services.domains.stop();
       await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.periodic.stop()]);
       await services.closeProviders();

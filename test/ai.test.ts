@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { startFloodServer } from "./helpers/flood-server.ts";
 
 const MODEL_KEY = "sk-test-do-not-show-7f3a";
 
@@ -42,6 +43,8 @@ async function answer(request: ChatRequest): Promise<Response> {
     await Bun.sleep(3000);
     return completion(JSON.stringify(GOOD_HTML));
   }
+  // The answer's head and a first byte, then nothing: the timeout must cover the body, not only the head.
+  if (brief.includes("stalls")) return new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"choices": [')) }), { headers: { "content-type": "application/json" } });
   if (brief.includes("malformed")) return new Response("<html>gateway</html>", { headers: { "content-type": "text/html" } });
   if (brief.includes("busy")) return new Response(JSON.stringify({ error: { message: `rate limited for ${MODEL_KEY}` } }), { status: 429, headers: { "retry-after": "7" } });
   if (brief.includes("broken")) return new Response("internal", { status: 500 });
@@ -162,6 +165,7 @@ describe("with a model on loopback", () => {
     ["a draft that stays unsafe after the repair turn", { brief: "A stubborn note" }, "<script> is not allowed in an email"],
     ["a draft without the brief's placeholder", { brief: "A forgetful note for {{first_name}}" }, "{{first_name}} of the brief is missing"],
     ["a slow model", { brief: "Write slowly" }, "did not answer within 2s"],
+    ["a model that stalls in the middle of its answer", { brief: "It stalls" }, "did not answer within 2s"],
     ["an answer that is not a completion", { brief: "A malformed answer" }, "not a chat completion"],
     ["a model server error", { brief: "A broken server" }, "answered 500"],
   ])("%s answers 503 saying why", async (_name, body, says) => {
@@ -186,4 +190,18 @@ describe("with a model on loopback", () => {
     expect((await t.json("POST", "/v1/ai/subject", { key: sender.key, body: { subject: "x" } })).status).toBe(403);
     expect(requests.length).toBe(before);
   });
+});
+
+test("finding 6: a model server that streams an endless answer is cut off at 1 MiB, not read whole", async () => {
+  // 64 MiB stands for "without end": read whole, every byte would cross before the size check.
+  const flood = await startFloodServer({ totalBytes: 64 * 1024 * 1024, contentType: "application/json" });
+  const flooded = await createTestApp({ ai: { base_url: `http://127.0.0.1:${flood.port}/v1`, model: "acme-writer-8b", api_key: MODEL_KEY, timeout: "30s" } });
+  try {
+    expectUnavailable(await write({ brief: "An order confirmation" }, flooded), "too large");
+    // Measured: 4 to 7 MiB sent before the hang-up (the cap, the client's read-ahead, loopback buffers); 64 MiB before.
+    expect(await flood.responseOver()).toBeLessThan(16 * 1024 * 1024);
+  } finally {
+    await flooded.close();
+    await flood.close();
+  }
 });

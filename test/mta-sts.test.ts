@@ -7,20 +7,25 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generate } from "selfsigned";
+import { createMtaSts } from "../src/providers/mta-sts.ts";
 import { ManualClock } from "../src/lib/clock.ts";
+import { createResolver } from "../src/lib/dns.ts";
+import { createEndpointGuard } from "../src/lib/endpoint-guard.ts";
 import { createLogger } from "../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
+import { startFloodServer } from "./helpers/flood-server.ts";
 import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
 
 /** Every name the certificate covers: MX hosts and policy hosts of the test's domains (not mx.badcert.test). */
-const DOMAINS = ["enforced.test", "outside.test", "badcert.test", "testing.test", "cached.test", "nopolicy.test", "unfetchable.test"];
+const DOMAINS = ["enforced.test", "outside.test", "badcert.test", "testing.test", "cached.test", "nopolicy.test", "unfetchable.test", "flood.test"];
 const NAMES = DOMAINS.flatMap((domain) => [`mx.${domain}`, `mta-sts.${domain}`]).filter((name) => name !== "mx.badcert.test");
 
 let dns: DnsServer;
 let smtp: SmtpDouble;
 let policyServer: ReturnType<typeof Bun.serve>;
 let t: TestApp;
+let certificate: { cert: string; private: string };
 const clock = new ManualClock(Date.now());
 const policies = new Map<string, string>();
 const policyFetches: string[] = [];
@@ -39,6 +44,7 @@ beforeAll(async () => {
     notAfterDate: new Date(now.getTime() + 86_400_000),
     extensions: [{ name: "subjectAltName", altNames: NAMES.map((value) => ({ type: 2, value })) }],
   });
+  certificate = pair;
   dns = await startDnsServer();
   smtp = await startSmtpDouble({
     disabledCommands: [],
@@ -158,4 +164,29 @@ test("without a TXT record, or when the policy cannot be fetched, mail is delive
   expect((await deliver("ann@unfetchable.test")).status).toBe("delivered");
   expect(policyFetches).toContain("mta-sts.unfetchable.test");
   expect(warnings.find((w) => w.msg === "MTA-STS policy could not be fetched")?.fields).toMatchObject({ domain: "unfetchable.test", using: "none" });
+});
+
+test("finding 6: an MTA-STS policy larger than 64 KiB is refused without reading it whole", async () => {
+  // 64 MiB, a thousand times the cap: read whole, all of it would cross; cut off at the cap, the sockets' buffers at most.
+  const flood = await startFloodServer({ totalBytes: 64 * 1024 * 1024, tls: { cert: certificate.cert, key: certificate.private } });
+  const refusals: string[] = [];
+  const resolver = createResolver(dns.servers, { timeoutMs: 2000, tries: 1 });
+  const mtaSts = createMtaSts({
+    resolver,
+    guard: createEndpointGuard({ resolver, allowPrivateNetworks: true, hint: "" }),
+    clock,
+    logger: createLogger("warn", (line) => refusals.push(String(JSON.parse(line).error))),
+    fetchTimeoutMs: 30_000,
+    port: flood.port,
+    ca: certificate.cert,
+  });
+  try {
+    expect(await mtaSts.policyFor("flood.test")).toBeNull();
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toContain("larger than");
+    // Measured: about 4.3 MiB sent before the hang-up (loopback and TLS buffers); 64 MiB when read whole.
+    expect(await flood.responseOver()).toBeLessThan(16 * 1024 * 1024);
+  } finally {
+    await flood.close();
+  }
 });

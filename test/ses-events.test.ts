@@ -191,6 +191,11 @@ describe("refusals change nothing", () => {
     ["an http certificate URL", (sesId, to) => certificates.sign(sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC), "2", { certificateUrl: certificates.certificateUrl.replace("https:", "http:") }), 400],
     ["an unknown topic", (sesId, to) => certificates.sign(sesNotification(sesBounceEvent(sesId, to, "Permanent"), "arn:aws:sns:eu-west-1:123456789012:someone-else"), "2"), 403],
     ["a body that is not JSON", () => "Type=Notification", 400],
+    [
+      "a genuine notification published more than an hour ago (a replay)",
+      (sesId, to) => certificates.sign({ ...sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC), Timestamp: new Date(Date.now() - 61 * 60_000).toISOString() }, "2"),
+      401,
+    ],
   ];
   test.each(cases.map(([name, build, status]) => [name, status, build] as const))("%s → %i", async (_name, status, build) => {
     const to = `refused-${status}-${Math.random().toString(36).slice(2, 8)}@dest.test`;

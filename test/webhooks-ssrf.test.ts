@@ -12,6 +12,7 @@ import { ManualClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { createTestApp, tempDir, testConfig, type TestApp } from "./helpers/app.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
+import { startFloodServer } from "./helpers/flood-server.ts";
 import { startWebhookReceiver } from "./helpers/webhook-receiver.ts";
 
 let dns: DnsServer;
@@ -181,4 +182,22 @@ describe("allow_private_networks", () => {
       await receiver.close();
     }
   });
+});
+
+test("finding 6 (audit): a webhook receiver's endless answer is read no further than the 1 KiB the attempt log keeps", async () => {
+  const flood = await startFloodServer({ totalBytes: 64 * 1024 * 1024 });
+  const open = await createTestApp({ dns: { servers: dns.servers }, webhooks: { allow_private_networks: true } });
+  try {
+    const created = await open.json("POST", "/v1/webhooks", { body: { endpoint: `http://127.0.0.1:${flood.port}/hooks`, events: ["suppression.added"] } });
+    await open.json("POST", "/v1/suppressions", { body: { email: "x@dest.test" } });
+    await open.app.services.webhookDispatcher.runOnce();
+    const [delivery] = (await open.json("GET", `/v1/webhooks/${created.body.id}/events`)).body.data;
+    expect(delivery.status).toBe("success");
+    const [attempt] = (await open.json("GET", `/v1/webhooks/${created.body.id}/events/${delivery.id}`)).body.attempts;
+    expect(attempt.response).toBe("a".repeat(1024));
+    expect(await flood.responseOver()).toBeLessThan(16 * 1024 * 1024);
+  } finally {
+    await open.close();
+    await flood.close();
+  }
 });

@@ -2,10 +2,12 @@
  * The client of an OpenAI-compatible chat-completions endpoint (`[ai] base_url, model, api_key, timeout`): OpenAI,
  * a local Ollama, llama.cpp or vLLM server, anything that speaks `POST {base_url}/chat/completions`.
  * Invariant: every failure — nothing configured, a timeout, a refusal, an answer that is not a completion — is a
- * 503 `service_unavailable` that says what happened and never repeats the key or the server's body.
+ * 503 `service_unavailable` that says what happened and never repeats the key or the server's body; an answer is
+ * read up to 1 MiB as it arrives, a refusal not at all.
  */
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../errors.ts";
+import { BodyTooLarge, readCappedText } from "../lib/capped-body.ts";
 import { formatDuration } from "../lib/durations.ts";
 
 export interface ChatMessage {
@@ -18,7 +20,10 @@ export interface ChatModel {
   complete(messages: ChatMessage[]): Promise<string>;
 }
 
-/** Answers larger than this are not a draft of an email. */
+/**
+ * Answers larger than this are not a draft of an email (a completion's JSON wraps a few KiB of text); the body is
+ * cut off here as it arrives, so a server that streams without end costs no more.
+ */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 const unavailable = (message: string, options: { cause?: unknown; retryAfter?: number } = {}) => new AppError("service_unavailable", message, options);
@@ -34,8 +39,12 @@ export function createChatModel(settings: Config["ai"]): ChatModel {
   return {
     async complete(messages) {
       const signal = AbortSignal.timeout(settings.timeout);
+      const failed = (error: unknown) => {
+        if (error instanceof BodyTooLarge) return unavailable("The model's answer was too large to be a draft.", { cause: error });
+        if (signal.aborted) return unavailable(`The model did not answer within ${formatDuration(settings.timeout)} ([ai] timeout).`, { cause: error });
+        return unavailable("The model server could not be reached.", { cause: error });
+      };
       let response: Response;
-      let body: string;
       try {
         response = await fetch(url, {
           method: "POST",
@@ -45,17 +54,24 @@ export function createChatModel(settings: Config["ai"]): ChatModel {
           redirect: "error",
           signal,
         });
-        body = await response.text();
       } catch (error) {
-        if (signal.aborted) throw unavailable(`The model did not answer within ${formatDuration(settings.timeout)} ([ai] timeout).`, { cause: error });
-        throw unavailable("The model server could not be reached.", { cause: error });
+        throw failed(error);
       }
-      if (response.status === 429) {
-        const retryAfter = Number(response.headers.get("retry-after"));
-        throw unavailable("The model server is rate limiting requests (429); try again later.", Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfter } : {});
+      if (!response.ok) {
+        // A refusal's body is not shown to anyone: it is not read at all.
+        await response.body?.cancel().catch(() => {});
+        if (response.status === 429) {
+          const retryAfter = Number(response.headers.get("retry-after"));
+          throw unavailable("The model server is rate limiting requests (429); try again later.", Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfter } : {});
+        }
+        throw unavailable(`The model server answered ${response.status}.`);
       }
-      if (!response.ok) throw unavailable(`The model server answered ${response.status}.`);
-      if (body.length > MAX_ANSWER_BYTES) throw unavailable("The model's answer was too large to be a draft.");
+      let body: string;
+      try {
+        body = await readCappedText(response, MAX_ANSWER_BYTES);
+      } catch (error) {
+        throw failed(error);
+      }
       let content: unknown;
       try {
         content = (JSON.parse(body) as { choices?: Array<{ message?: { content?: unknown } }> }).choices?.[0]?.message?.content;

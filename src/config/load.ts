@@ -7,6 +7,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { CONFIG_SCHEMA, PROVIDER_KINDS, PROVIDER_NAME, PROVIDER_NAME_HINT, type Config, type OptionSpec, type ProviderKind } from "./schema.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { formatDuration, parseDuration } from "../lib/durations.ts";
+import { REDACTED, redactUrlCredentials } from "../lib/url-credentials.ts";
 
 export { ConfigError };
 
@@ -207,7 +208,8 @@ function redacted(options: Record<string, OptionSpec>, source: Record<string, un
   const target: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(options)) {
     const value = source[key];
-    if (spec.secret && value) target[key] = "<redacted>";
+    if (spec.url && value) target[key] = redactUrlCredentials(value as string);
+    else if (spec.secret && value) target[key] = REDACTED;
     else if (spec.type.kind === "duration") target[key] = formatDuration(value as number);
     else if (spec.type.kind === "duration_list") target[key] = (value as number[]).map(formatDuration);
     else target[key] = value;

@@ -20,11 +20,13 @@ export interface OptionSpec {
   doc: string;
   /** Redacted by print-config and never logged. */
   secret?: boolean;
+  /** A URL: print-config shows it with the credentials inside it redacted (lib/url-credentials.ts), even when secret. */
+  url?: boolean;
 }
 
 type Spec<K extends OptionType["kind"]> = OptionSpec & { type: Extract<OptionType, { kind: K }> };
 
-const string = (def: string, doc: string, extra: { secret?: boolean } = {}): Spec<"string"> => ({ type: { kind: "string" }, default: def, doc, ...extra });
+const string = (def: string, doc: string, extra: { secret?: boolean; url?: boolean } = {}): Spec<"string"> => ({ type: { kind: "string" }, default: def, doc, ...extra });
 const int = (def: number, min: number, max: number, doc: string): Spec<"int"> => ({ type: { kind: "int", min, max }, default: def, doc });
 const bool = (def: boolean, doc: string): Spec<"bool"> => ({ type: { kind: "bool" }, default: def, doc });
 const duration = (def: string, doc: string): Spec<"duration"> => ({ type: { kind: "duration" }, default: parseDuration(def), doc });
@@ -43,7 +45,7 @@ export const CONFIG_SCHEMA = {
     data_dir: string("./data", "Directory holding the SQLite database (WAL) and generated certificates."),
   },
   store: {
-    url: string("", "Empty: embedded SQLite in data_dir. postgres://user:password@host:port/database: PostgreSQL, which any number of instances can share.", { secret: true }),
+    url: string("", "Empty: embedded SQLite in data_dir. postgres://user:password@host:port/database: PostgreSQL, which any number of instances can share.", { secret: true, url: true }),
     pool_size: int(16, 1, 1000, "PostgreSQL connections per instance (reads and transactions); SQLite ignores it."),
   },
   log: {
@@ -52,7 +54,7 @@ export const CONFIG_SCHEMA = {
   http: {
     host: string("127.0.0.1", "Address the HTTP API, docs and tracking endpoints listen on (0.0.0.0 for every interface)."),
     port: int(3000, 0, 65535, "HTTP port; 0 picks an ephemeral port (tests)."),
-    public_url: string("", "Base URL users and recipients reach this server at (e.g. https://mail.example.com); derived from host and port when empty."),
+    public_url: string("", "Base URL users and recipients reach this server at (e.g. https://mail.example.com); derived from host and port when empty.", { url: true }),
     max_body_bytes: int(56 * MIB, 1024, 1024 * MIB, "Largest accepted request body; base64 attachments make JSON about 4/3 of the message size."),
     idle_timeout: duration("30s", "A connection that sends nothing for this long is closed (at most 255s)."),
     body_timeout: duration("30s", "Time a request body may take before body_min_rate applies; a slower body is refused (400)."),
@@ -127,6 +129,7 @@ export const CONFIG_SCHEMA = {
       type: { kind: "string", pattern: /^(?:https?:\/\/[^\s/]+\/?)?$/, hint: "an http(s) URL without a path" },
       default: "",
       doc: "Replaces https://email.<region>.amazonaws.com: a VPC endpoint, or a local SES emulator in tests.",
+      url: true,
     },
     timeout: duration("30s", "Longest one SendEmail call may take; after it the delivery is retried."),
   },
@@ -184,10 +187,19 @@ export const CONFIG_SCHEMA = {
       type: { kind: "string", pattern: /^(?:https?:\/\/[^\s/]+(?:\/\S*)?)?$/, hint: "an http(s) URL" },
       default: "",
       doc: "OpenAI-compatible API the AI writer and subject suggestions use, e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1; empty: subjects are scored offline, nothing is generated.",
+      url: true,
     },
     model: string("", "Model name sent to the endpoint, e.g. llama3.1:8b or gpt-4o-mini."),
     api_key: string("", "Bearer token for the endpoint; empty for a local server that needs none.", { secret: true }),
     timeout: duration("60s", "Longest a generation may take; after it the request answers 503."),
+  },
+  metrics: {
+    listen: {
+      type: { kind: "string", pattern: /^(?:(?:\[[0-9A-Fa-f:.]+\]|[^\s:[\]]+):\d{1,5})?$/, hint: "host:port, e.g. 127.0.0.1:9464" },
+      default: "",
+      doc: "Serve GET /metrics on a listener of its own at host:port (e.g. 127.0.0.1:9464, an address only your monitoring reaches), and no longer on the HTTP API's port; empty: on the API's port, as /metrics.",
+    },
+    token: string("", "When set, /metrics answers only requests with Authorization: Bearer <token> (401 otherwise); give it to Prometheus as its scrape job's bearer token.", { secret: true }),
   },
 } satisfies Record<string, Record<string, OptionSpec>>;
 

@@ -28,7 +28,10 @@ export type EmailSource = "api" | "smtp" | "cli";
 
 export interface AttachmentInput {
   filename: string;
+  /** Empty while `path` is set: the service fills it from the URL before the message is composed. */
   content: Buffer;
+  /** An http(s) URL given instead of `content`, fetched at acceptance (remote-attachments.ts); never composed. */
+  path?: string;
   contentType?: string;
   /** Makes the attachment inline, referenced from html as `cid:<contentId>`. */
   contentId?: string;

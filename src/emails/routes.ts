@@ -39,7 +39,7 @@ export const SendEmailSchema = t.Object(
     text: t.Optional(t.String({ description: "Generated from html when absent; alone, a plain-text message" })),
     headers: t.Optional(t.Record(t.String(), t.String())),
     attachments: t.Optional(
-      t.Array(t.Object({ filename: t.String(), content: t.String({ description: "base64" }), content_type: t.Optional(t.String()), content_id: t.Optional(t.String()) })),
+      t.Array(t.Object({ filename: t.String(), content: t.Optional(t.String({ description: "base64; or give path" })), path: t.Optional(t.String({ description: "an https URL fetched at acceptance instead of content (public addresses only, at most the message size limit)" })), content_type: t.Optional(t.String()), content_id: t.Optional(t.String()) })),
     ),
     tags: t.Optional(t.Array(t.Object({ name: t.String(), value: t.String() }))),
     scheduled_at: t.Optional(t.String({ format: "date-time" })),

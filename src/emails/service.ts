@@ -23,6 +23,7 @@ import type { SuppressionService } from "../suppressions/service.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest, type MessageDecorations } from "./compose.ts";
 import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, readRawMessage, singleFrom } from "./raw-message.ts";
+import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { parseScheduledAt } from "./validate.ts";
 
 export interface EmailLimits {
@@ -143,6 +144,8 @@ export function createEmailService(deps: {
   onAccepted: (count: number) => void;
   /** Composes the MIME message (on the CPU pool, off the event loop). */
   compose: (request: ComposeRequest) => Promise<ComposedMessage>;
+  /** Fills in attachments given by `path` (remote-attachments.ts). */
+  fetchAttachments: AttachmentFetcher;
   /** Tracking links, open pixel and unsubscribe URL for a message about to be composed (src/tracking). */
   decorate?: (emailId: string, organizationId: string, fields: ComposedFields) => Promise<MessageDecorations | undefined>;
 }): EmailService {
@@ -212,13 +215,24 @@ export function createEmailService(deps: {
     };
   };
 
-  const prepare = async (input: SubmitInput, actor: Actor): Promise<PreparedMessage> => {
+  /**
+   * What attachments given by `path` may add up to in one request: one message's size limit, for a whole batch too,
+   * so that a small JSON batch cannot make the server hold a hundred messages' worth of downloads.
+   */
+  const fetchBudget = () => ({ left: limits.maxMessageBytes });
+
+  const prepare = async (input: SubmitInput, actor: Actor, budget: { left: number }): Promise<PreparedMessage> => {
     if (input.kind === "raw") return prepareRaw(input, actor);
-    const fields = input.fields;
-    await domains.assertMaySendFrom(actor, domainOf(fields.from.address));
-    if (fields.sender) await domains.assertMaySendFrom(actor, domainOf(fields.sender.address));
-    const recipients = distinctAddresses([...fields.to, ...fields.cc, ...fields.bcc]);
+    await domains.assertMaySendFrom(actor, domainOf(input.fields.from.address));
+    if (input.fields.sender) await domains.assertMaySendFrom(actor, domainOf(input.fields.sender.address));
+    const recipients = distinctAddresses([...input.fields.to, ...input.fields.cc, ...input.fields.bcc]);
     const suppressed = await admitRecipients(actor, recipients);
+    // Last of the checks, since it is the one that goes out to the network.
+    const given = input.fields.attachments;
+    const inline = given.reduce((sum, attachment) => sum + attachment.content.length, 0);
+    const attachments = await deps.fetchAttachments(given, Math.min(limits.maxMessageBytes - inline, budget.left));
+    budget.left -= attachments.reduce((sum, attachment) => sum + attachment.content.length, 0) - inline;
+    const fields = { ...input.fields, attachments };
     const id = newId();
     const composed = await deps.compose(composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor.organizationId, fields)));
     assertSize(composed.raw.length);
@@ -390,7 +404,7 @@ export function createEmailService(deps: {
   return {
     async submit(input, actor, options = {}) {
       requireScope(actor, "emails:send");
-      const message = await prepare(input, actor);
+      const message = await prepare(input, actor, fetchBudget());
       const response = { id: message.id };
       await writer.write(async (tx) => {
         await persist(tx, message);
@@ -408,10 +422,11 @@ export function createEmailService(deps: {
       }
       const prepared: PreparedMessage[] = [];
       const errors: Array<{ index: number; message: string }> = [];
+      const budget = fetchBudget();
       for (const [i, input] of inputs.entries()) {
         try {
           if (input instanceof AppError) throw input;
-          prepared.push(await prepare(input, actor));
+          prepared.push(await prepare(input, actor, budget));
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           // Permissive: the valid messages are sent and each refused one is named by its index (Resend's shape).

@@ -55,6 +55,7 @@ const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3_600_000;
 const MAX_TAGS = 50;
 const MAX_HEADERS = 50;
 const MAX_ATTACHMENTS = 100;
+const MAX_PATH_LENGTH = 2048;
 const MAX_SUBJECT = 998;
 
 export function isStructuralHeader(name: string): boolean {
@@ -172,13 +173,18 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
       if (input.attachments.length > MAX_ATTACHMENTS) problem("attachments", `at most ${MAX_ATTACHMENTS} attachments`);
       input.attachments.forEach((item, i) => {
         const path = `attachments.${i}`;
-        if (item === null || typeof item !== "object" || Array.isArray(item)) return problem(path, "must be an object with filename and content");
+        if (item === null || typeof item !== "object" || Array.isArray(item)) return problem(path, "must be an object with filename and content or path");
         const a = item as Record<string, unknown>;
-        for (const key of Object.keys(a)) if (!["filename", "content", "content_type", "content_id"].includes(key)) problem(`${path}.${key}`, "unknown field");
+        for (const key of Object.keys(a)) if (!["filename", "content", "path", "content_type", "content_id"].includes(key)) problem(`${path}.${key}`, "unknown field");
         const before = details.length;
         if (typeof a.filename !== "string" || !a.filename || a.filename.length > 255 || /[\r\n\0/\\]/.test(a.filename))
           problem(`${path}.filename`, "is required: 1 to 255 characters, no line breaks or slashes");
-        if (typeof a.content !== "string" || !BASE64.test(a.content)) problem(`${path}.content`, "is required, as standard base64 without line breaks");
+        // `path` is only checked for form here; whether its host may be fetched is the fetch's own guard's question.
+        if (a.path !== undefined) {
+          if (a.content !== undefined) problem(path, "give content or path, not both");
+          else if (typeof a.path !== "string" || a.path.length > MAX_PATH_LENGTH || !/^https?:\/\/[^\s]+$/i.test(a.path) || !URL.canParse(a.path))
+            problem(`${path}.path`, `must be an https URL of at most ${MAX_PATH_LENGTH} characters`);
+        } else if (typeof a.content !== "string" || !BASE64.test(a.content)) problem(`${path}.content`, "is required (standard base64 without line breaks), or give path");
         if (a.content_type !== undefined && (typeof a.content_type !== "string" || !CONTENT_TYPE.test(a.content_type)))
           problem(`${path}.content_type`, 'must be a media type such as "application/pdf"');
         if (a.content_id !== undefined && (typeof a.content_id !== "string" || !CONTENT_ID.test(a.content_id)))
@@ -186,7 +192,7 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
         if (details.length > before) return;
         attachments.push({
           filename: a.filename as string,
-          content: Buffer.from(a.content as string, "base64"),
+          ...(typeof a.path === "string" ? { content: Buffer.alloc(0), path: a.path } : { content: Buffer.from(a.content as string, "base64") }),
           contentType: a.content_type as string | undefined,
           contentId: a.content_id as string | undefined,
         });

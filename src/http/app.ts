@@ -37,6 +37,7 @@ import type { WebhookService } from "../webhooks/service.ts";
 import { docsRoutes } from "./docs.ts";
 import { uiRoutes } from "./ui.ts";
 import { leftBodyUnread } from "./body.ts";
+import { metricsScrape } from "./metrics.ts";
 import { describeFailure, failureResponse } from "./errors.ts";
 
 export interface HttpDeps {
@@ -79,6 +80,7 @@ function routeMatchers(routes: Array<{ method: string; path: string }>) {
 export function createHttpApp(deps: HttpDeps) {
   const { logger, metrics } = deps;
   const meta = new WeakMap<Request, RequestMeta>();
+  const scrapeMetrics = metricsScrape(metrics, deps.config.metrics.token);
 
   // standardHostname: false — the framework otherwise looks for the path from the 12th character of the URL,
   // which routes `Host: x` + `/v1/emails` to `/emails`.
@@ -136,9 +138,14 @@ export function createHttpApp(deps: HttpDeps) {
       },
       { detail: { tags: ["Operations"], summary: "Readiness: 503 while starting or draining" } },
     )
-    .get("/metrics", async () => new Response(await metrics.render(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }), {
-      detail: { tags: ["Operations"], summary: "Prometheus metrics" },
-    })
+    // With a listener of its own ([metrics] listen), the API's port does not serve it at all.
+    .use(
+      deps.config.metrics.listen
+        ? new Elysia()
+        : new Elysia().get("/metrics", ({ request }) => scrapeMetrics(request), {
+            detail: { tags: ["Operations"], summary: "Prometheus metrics (Authorization: Bearer <[metrics] token> when one is set)" },
+          }),
+    )
     .use(docsRoutes(deps.version))
     .use(uiRoutes(deps.config))
     // Before the emails' routes: `/v1/emails/receiving…` is not an email id.

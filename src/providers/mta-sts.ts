@@ -7,10 +7,11 @@
  *   while a cached policy is valid, a missing TXT record or a failed fetch does not remove it (a downgrade attack
  *   would look exactly like that).
  * - Fetch: https only, the guarded address (no private ones unless allowed, no second lookup), no redirects (§3.3),
- *   at most 64 KiB, a short timeout. A domain whose policy cannot be fetched and was never cached is delivered to as
- *   one without MTA-STS (§5).
+ *   at most 64 KiB read (the stream is cancelled there, whatever the server sends), a short timeout that covers the
+ *   body too. A domain whose policy cannot be fetched and was never cached is delivered to as one without MTA-STS (§5).
  * Invariant: nothing here refuses mail; the MX provider applies the policy (mx.ts).
  */
+import { readCappedText } from "../lib/capped-body.ts";
 import type { Clock } from "../lib/clock.ts";
 import { isNotFound, type DnsResolver } from "../lib/dns.ts";
 import { pinnedRequest, type EndpointGuard } from "../lib/endpoint-guard.ts";
@@ -106,10 +107,12 @@ export function createMtaSts(options: MtaStsOptions): MtaSts {
       signal: AbortSignal.timeout(options.fetchTimeoutMs),
       tls: { serverName: request.serverName, ...(options.ca && { ca: options.ca }) },
     } as RequestInit);
-    if (response.status !== 200) throw new Error(`the policy server answered ${response.status}`);
-    const body = await response.arrayBuffer();
-    if (body.byteLength > MAX_POLICY_BYTES) throw new Error("the policy is larger than 64 KiB");
-    const parsed = parsePolicy(new TextDecoder().decode(body));
+    if (response.status !== 200) {
+      await response.body?.cancel().catch(() => {});
+      throw new Error(`the policy server answered ${response.status}`);
+    }
+    // Counted as it arrives: a policy server that streams without end is cut off at the cap (RFC 8461 §3.3).
+    const parsed = parsePolicy(await readCappedText(response, MAX_POLICY_BYTES));
     if ("error" in parsed) throw new Error(`the policy is not valid: ${parsed.error}`);
     return parsed;
   };

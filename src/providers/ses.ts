@@ -10,6 +10,7 @@
  * temporary — the message is not at fault, and the operator can fix the cause while it waits.
  */
 import { AwsClient } from "aws4fetch";
+import { readCappedText } from "../lib/capped-body.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
 
@@ -24,6 +25,9 @@ export interface SesProviderOptions {
   timeoutMs: number;
   logger: Logger;
 }
+
+/** SES's answers are a few hundred bytes of JSON; one past this is not SES's. */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** SES v2 error types that say the message itself is refused. */
 const PERMANENT_ERRORS = new Set(["MessageRejected", "MailFromDomainNotVerifiedException", "BadRequestException"]);
@@ -52,7 +56,7 @@ export function createSesProvider(options: SesProviderOptions): Provider {
       try {
         const request = await aws.sign(url, { method: "POST", headers: { "content-type": "application/json" }, body });
         response = await fetch(request, { signal: AbortSignal.timeout(options.timeoutMs), redirect: "error" });
-        const text = await response.text();
+        const text = await readCappedText(response, MAX_ANSWER_BYTES);
         try {
           answer = JSON.parse(text) as Record<string, unknown>;
         } catch {

@@ -9,6 +9,7 @@ import { AppError } from "../errors.ts";
 import { ManualClock } from "../lib/clock.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { EndpointRefused, type EndpointGuard } from "../lib/endpoint-guard.ts";
+import { createLogger, silentLogger } from "../lib/logger.ts";
 import {
   sesBounceEvent,
   sesComplaintEvent,
@@ -58,6 +59,7 @@ function verifier(options: Partial<SnsVerifierOptions> = {}) {
     topics: [TOPIC],
     timeoutMs: 2_000,
     guard,
+    logger: silentLogger,
     testCertificateHost: server.host,
     ca: server.ca,
     ...options,
@@ -172,8 +174,58 @@ describe("verify", () => {
   test("a topic ARN that names no known SNS host is a configuration error", () => {
     const notTopics = ["mailroom-ses", "arn:aws:sqs:us-east-1:123456789012:q", "arn:aws-iso:sns:us-iso-east-1:123456789012:t"];
     for (const topic of notTopics) {
-      expect(() => createSnsVerifier({ topics: [topic], timeoutMs: 1_000, guard: offlineGuard().guard })).toThrow(ConfigError);
+      expect(() => createSnsVerifier({ topics: [topic], timeoutMs: 1_000, guard: offlineGuard().guard, logger: silentLogger })).toThrow(ConfigError);
     }
+  });
+});
+
+describe("replays", () => {
+  const MINUTE = 60_000;
+  /** A notification signed with its Timestamp `offset` ms from `clock`'s now. */
+  const publishedAt = (clock: ManualClock, offset: number) => {
+    const fields: Record<string, string> = { ...notification(), Timestamp: new Date(clock.now() + offset).toISOString() };
+    return server.sign(fields, "2");
+  };
+  const replayVerifier = () => {
+    const clock = new ManualClock(Date.now());
+    const warnings: Array<Record<string, unknown>> = [];
+    const sns = verifier({ clock, logger: createLogger("warn", (line) => warnings.push(JSON.parse(line))) });
+    return { sns, clock, warnings };
+  };
+
+  test.each([
+    ["published 59 minutes ago", -59 * MINUTE],
+    ["stamped 4 minutes ahead of this server's clock (drift)", 4 * MINUTE],
+  ])("a notification %s is accepted", async (_when, offset) => {
+    const { sns, clock, warnings } = replayVerifier();
+    expect((await sns.verify(publishedAt(clock, offset))).Type).toBe("Notification");
+    expect(warnings).toEqual([]);
+  });
+
+  test.each([
+    ["published 61 minutes ago", -61 * MINUTE],
+    ["published a year ago", -365 * 24 * 60 * MINUTE],
+    ["stamped 6 minutes ahead of this server's clock", 6 * MINUTE],
+  ])("a notification %s is refused 401 as a replay once its signature verifies, and logged", async (_when, offset) => {
+    const { sns, clock, warnings } = replayVerifier();
+    const message = publishedAt(clock, offset);
+    const error = await refusal(sns.verify(message));
+    expect(error.name).toBe("unauthorized");
+    expect(error.message).toContain("refused as a replay");
+    expect(warnings).toMatchObject([{ level: "warn", msg: expect.stringContaining("SNS message refused as a replay"), sns_message_id: message.MessageId, timestamp: message.Timestamp }]);
+  });
+
+  test("a forged old message is refused for its signature, not logged as a replay", async () => {
+    const { sns, clock, warnings } = replayVerifier();
+    const forged = { ...publishedAt(clock, -2 * 60 * MINUTE), Message: "{}" };
+    expect((await refusal(sns.verify(forged))).message).toBe("The SNS message signature does not verify.");
+    expect(warnings).toEqual([]);
+  });
+
+  test("a signed Timestamp that is not SNS's ISO 8601 form is refused", async () => {
+    const { sns, clock } = replayVerifier();
+    const loose = new Date(clock.now()).toUTCString();
+    expect((await refusal(sns.verify(server.sign({ ...notification(), Timestamp: loose }, "2")))).name).toBe("unauthorized");
   });
 });
 

@@ -11,14 +11,19 @@
  *   roots is SNS's. Its issuer chain is not checked beyond that, as AWS's own SDK validators do.
  * - Certificate fetch: https, no redirects, at most 16 KiB, a timeout; kept per URL (32 at most) while it is valid.
  *   A fetch that fails is a 503 — not the sender's fault, and SNS retries — never an acceptance.
+ * - Freshness: a verified message whose signed Timestamp is more than an hour old, or more than 5 minutes ahead of
+ *   this server's clock, is refused 401 as a replay and logged. SNS stamps a message once, when it is published, and
+ *   its retries to an HTTP endpoint end within the hour; an older one is a captured message posted again.
  * Invariant: `verify` returns a message only when its signature verifies with a certificate fetched from the SNS
- * host of its topic's region, and its topic is one the operator configured.
+ * host of its topic's region, its topic is one the operator configured, and it was published within the hour.
  */
 import { verify as verifySignature, X509Certificate } from "node:crypto";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
+import { readCappedBody } from "../lib/capped-body.ts";
 import { systemClock, type Clock } from "../lib/clock.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { pinnedRequest, type EndpointGuard } from "../lib/endpoint-guard.ts";
+import type { Logger } from "../lib/logger.ts";
 
 export type SnsMessageType = "Notification" | "SubscriptionConfirmation" | "UnsubscribeConfirmation";
 
@@ -52,8 +57,10 @@ export interface SnsVerifierOptions {
   timeoutMs: number;
   /** Checks the addresses of SNS's hosts before the certificate and SubscribeURL requests. */
   guard: EndpointGuard;
-  /** Decides whether a certificate has expired. */
+  /** Decides whether a certificate has expired and whether a message is too old. */
   clock?: Clock;
+  /** Where replays are reported. */
+  logger: Logger;
   /**
    * TEST ONLY: one more `host[:port]` trusted for SigningCertURL and SubscribeURL (e.g. `127.0.0.1:40123`); a URL
    * on it skips the guard.
@@ -72,6 +79,12 @@ export interface SnsVerifier {
 
 const MAX_CERTIFICATE_BYTES = 16 * 1024;
 const CERTIFICATE_CACHE_SIZE = 32;
+/** A message published longer ago than this is a replay. */
+const MAX_MESSAGE_AGE_MS = 3_600_000;
+/** A Timestamp this far ahead of our clock is drift between AWS's clock and ours; further is not SNS's. */
+const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
+/** SNS's Timestamp: ISO 8601 in UTC with milliseconds (`2026-11-25T20:31:05.123Z`). */
+const SNS_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
 
 const MESSAGE_TYPES: readonly SnsMessageType[] = [
   "Notification",
@@ -146,29 +159,6 @@ function stringToSign(message: SnsMessage): string {
   return text;
 }
 
-/** The body, or null once it passes `limit` bytes — read no further than that. */
-async function readAtMost(response: Response, limit: number): Promise<Buffer | null> {
-  if (Number(response.headers.get("content-length") ?? 0) > limit) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (!response.body) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return Buffer.concat(chunks);
-      size += value.byteLength;
-      if (size > limit) return null;
-      chunks.push(value);
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-}
-
 /** A URL that passed the host rule; `viaGuard` unless it is on the test host. */
 interface TrustedUrl {
   url: URL;
@@ -233,9 +223,7 @@ export function createSnsVerifier(options: SnsVerifierOptions): SnsVerifier {
       await response.body?.cancel();
       throw new Error(`the certificate URL answered ${response.status}`);
     }
-    const pem = await readAtMost(response, MAX_CERTIFICATE_BYTES);
-    if (!pem) throw new Error(`the certificate is larger than ${MAX_CERTIFICATE_BYTES} bytes`);
-    return new X509Certificate(pem);
+    return new X509Certificate(await readCappedBody(response, MAX_CERTIFICATE_BYTES));
   };
 
   const expired = (certificate: X509Certificate) => Date.parse(certificate.validTo) <= clock.now();
@@ -290,6 +278,17 @@ export function createSnsVerifier(options: SnsVerifierOptions): SnsVerifier {
         // A signature of the wrong length for the key throws rather than returning false: the same refusal.
       }
       if (!verified) throw new AppError("unauthorized", "The SNS message signature does not verify.");
+      // After the signature, so that what is logged is SNS's own message, sent again, not anyone's forgery.
+      const publishedAt = SNS_TIMESTAMP.test(message.Timestamp) ? Date.parse(message.Timestamp) : NaN;
+      const age = clock.now() - publishedAt;
+      if (!(age <= MAX_MESSAGE_AGE_MS && age >= -MAX_CLOCK_AHEAD_MS)) {
+        options.logger.warn("SNS message refused as a replay: its Timestamp is more than an hour old or ahead of this server's clock", {
+          topic: message.TopicArn,
+          sns_message_id: message.MessageId,
+          timestamp: message.Timestamp,
+        });
+        throw new AppError("unauthorized", "The SNS message was published more than an hour ago (or its Timestamp is ahead of this server's clock): refused as a replay.");
+      }
       return message;
     },
 

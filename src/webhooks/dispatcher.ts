@@ -17,6 +17,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import { readBodyPrefix } from "../lib/capped-body.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -89,38 +90,6 @@ interface Claimed extends SigningKeys {
   payload: string;
 }
 
-/** Bodies up to this size (by Content-Length) are read whole, which is cheaper than streaming a prefix. */
-const READ_WHOLE_BYTES = 64 * 1024;
-
-/** Reads at most `limit` bytes of a body, then lets the rest go. */
-async function readPrefix(response: Response, limit: number): Promise<string> {
-  if (!response.body) return "";
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared <= READ_WHOLE_BYTES) return utf8Prefix(Buffer.from(await response.arrayBuffer()), limit);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  return utf8Prefix(Buffer.concat(chunks), limit);
-}
-
-/** At most `limit` bytes as text, cut before a character rather than through it. */
-function utf8Prefix(bytes: Buffer, limit: number): string {
-  let end = Math.min(bytes.length, limit);
-  // Back off over continuation bytes (10xxxxxx) so the cut falls on a character boundary.
-  if (end < bytes.length) while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
-  return bytes.subarray(0, end).toString("utf8");
-}
-
 function describeNetworkError(error: unknown, timeoutMs: number): string {
   const name = (error as { name?: string }).name;
   if (name === "TimeoutError" || name === "AbortError") return `no answer within ${timeoutMs / 1000} s`;
@@ -167,7 +136,8 @@ export function createWebhookDispatcher(deps: {
         proxy: false,
         tls: https ? { serverName: request.serverName, ...(deps.tlsCa && { ca: deps.tlsCa }) } : undefined,
       });
-      const responseBody = await readPrefix(response, RESPONSE_PREFIX_BYTES);
+      // Only a prefix is kept for the attempt log; the rest of the answer is never read.
+      const responseBody = await readBodyPrefix(response, RESPONSE_PREFIX_BYTES);
       return {
         statusCode: response.status,
         responseBody,
