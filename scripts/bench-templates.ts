@@ -25,12 +25,12 @@ const SENDS = Number(process.env.BENCH_TEMPLATE_SENDS ?? 2_000);
 const ROUNDS = 3;
 
 const HTML = `<table width="600"><tr><td><h1>Hello {{name}}</h1><p>Your order {{order}} of {{count}} items has shipped.</p>
-{{#each items}}<p>{{this}}</p>{{/each}}<p><a href="{{url}}">Track it</a></p>{{{footer}}}</td></tr></table>`;
+{{#if count}}<p>{{count}} items</p>{{/if}}<p><a href="{{url}}">Track it</a></p>{{{footer}}}</td></tr></table>`;
 const MJML = `<mjml><mj-body><mj-section><mj-column>
 <mj-text><h1>Hello {{name}}</h1>Your order {{order}} of {{count}} items has shipped.</mj-text>
 <mj-button href="{{url}}">Track it</mj-button><mj-text>{{{footer}}}</mj-text>
 </mj-column></mj-section></mj-body></mjml>`;
-const VARIABLES = { name: "Ann <ann@example.com>", order: "A-1001", count: 3, items: ["socks", "shoes", "hat"], url: "https://track.example/A-1001", footer: "<hr><small>Acme</small>" };
+const VARIABLES = { name: "Ann <ann@example.com>", order: "A-1001", count: 3, url: "https://track.example/A-1001", footer: "<hr><small>Acme</small>" };
 
 const content = (engine: "handlebars" | "mjml", html: string): TemplateContent => ({ engine, subject: "Order {{order}} shipped", from: null, reply_to: null, html, text: null, variables: [] });
 

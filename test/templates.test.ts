@@ -3,7 +3,8 @@
  * duplicate, remove), drafts against published versions, Handlebars rendering (escaping, raw output, fallbacks,
  * missing and mistyped variables), MJML rendered to responsive HTML, validation at the template's own line and
  * column for both engines, and sending with a template through the SDK to a real SMTP server on loopback, the
- * look-up record naming the template.
+ * look-up record naming the template. Finding 7: variables are strings and numbers only, and the event loop's
+ * stalls are measured meanwhile.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -255,5 +256,73 @@ describe("over SMTP", () => {
       .catch((e: { response: string }) => e);
     transport.close();
     expect((error as { response: string }).response).toMatch(/^554 5\.6\.0 .*eve@dest\.test is not among the envelope recipients/);
+  });
+});
+
+/**
+ * The event loop's longest stall while `work` runs: how late a 10 ms timer fired at worst. A render on the event
+ * loop shows as a stall of its whole length; one in the CPU pool does not show at all.
+ */
+async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; stallMs: number }> {
+  let last = performance.now();
+  let worst = 0;
+  const tick = () => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last - 10);
+    last = now;
+  };
+  const timer = setInterval(tick, 10);
+  try {
+    const result = await work();
+    tick();
+    return { result, stallMs: worst };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Far under a second, with room for a loaded two-core CI machine (a render on the loop stalled it 6.6 s). */
+const MAX_STALL_MS = 500;
+
+describe("finding 7: template rendering cannot freeze the event loop", () => {
+  // The finding's template: each item of `items` times every item times every item, all on the event loop.
+  const NESTED_EACH = "{{#each items}}{{#each @root.items}}{{#each @root.items}}<b>{{this}}</b>{{/each}}{{/each}}{{/each}}";
+
+  test("finding 7: a nested {{#each}} template sent with a 1.9 KB request is refused without stalling the event loop", async () => {
+    const { data } = await resend.templates.create({ name: "Nested each", subject: "s", from: "hello@example.com", html: NESTED_EACH });
+    await resend.templates.publish(data!.id);
+    const items = Array.from({ length: 200 }, (_, i) => `item-${i}`);
+    const send = { to: "someone@dest.test", template: { id: data!.id, variables: { items } } };
+    expect(JSON.stringify(send).length).toBeGreaterThan(1900);
+
+    const sent = await longestStall(() => t.json("POST", "/v1/emails", { body: send }));
+    expect(sent.result.status).toBe(400);
+    expect(sent.result.body).toMatchObject({ name: "validation_error", details: [{ path: "template.variables.items", message: "must be a string or a number, got array" }] });
+    expect(sent.stallMs).toBeLessThan(MAX_STALL_MS);
+
+    const preview = await longestStall(() => t.json("POST", `/v1/templates/${data!.id}/render`, { body: { variables: { items } } }));
+    expect(preview.result.status).toBe(400);
+    expect(preview.result.body.details).toEqual([{ path: "variables.items", message: "must be a string or a number, got array" }]);
+    expect(preview.stallMs).toBeLessThan(MAX_STALL_MS);
+  });
+
+  test("finding 7: variables are strings and finite numbers: objects, booleans and numbers past JSON's range are refused by name; null falls back", async () => {
+    const { data } = await resend.templates.create({ ...WELCOME, name: "Typed", alias: "typed" });
+    await resend.templates.publish(data!.id);
+    const id = data!.id;
+    const refused = await t.json("POST", `/v1/templates/${id}/render`, { body: `{"variables": {"count": 1, "user": {"name": "x"}, "vip": true, "huge": 1e999}}` });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toEqual([
+      { path: "variables.user", message: "must be a string or a number, got object" },
+      { path: "variables.vip", message: "must be a string or a number, got boolean" },
+      { path: "variables.huge", message: "must be a string or a number, got a number that is not finite" },
+    ]);
+    const sent = await t.json("POST", "/v1/emails", { body: { to: "someone@dest.test", template: { id, variables: { count: 1, tags: ["a"] } } } });
+    expect(sent.body.details).toEqual([{ path: "template.variables.tags", message: "must be a string or a number, got array" }]);
+    // Null is a value not given: the declared fallback applies, and a variable without one is required.
+    const fallback = await t.json("POST", `/v1/templates/${id}/render`, { body: { variables: { count: 1, name: null, footer: null } } });
+    expect(fallback.body.html).toBe("<p>Hello friend, you have 1 credits.</p>");
+    const required = await t.json("POST", `/v1/templates/${id}/render`, { body: { variables: { count: null } } });
+    expect(required.body.details).toEqual([{ path: "variables.count", message: "is required (the template declares it without a fallback)" }]);
   });
 });

@@ -12,7 +12,8 @@
 import type HandlebarsModule from "handlebars";
 import { htmlToText } from "../emails/compose.ts";
 import { validationError } from "../errors.ts";
-import type { Rendered, TemplateContent, TemplateEngine, TemplateProblem } from "./model.ts";
+import type { Rendered, TemplateContent, TemplateEngine, TemplateProblem, TemplateValues } from "./model.ts";
+import { resolveVariables } from "./variables.ts";
 
 type HandlebarsRuntime = typeof HandlebarsModule;
 let Handlebars: HandlebarsRuntime;
@@ -32,7 +33,7 @@ function loadHandlebars(): Promise<void> {
 const KNOWN_HELPERS = { if: true, unless: true, each: true, with: true, lookup: true };
 const OPTIONS = { knownHelpers: KNOWN_HELPERS, knownHelpersOnly: true, strict: false };
 
-type Compiled = (context: Record<string, unknown>) => string;
+type Compiled = (context: TemplateValues) => string;
 /** Compiled versions by version id and part; a version never changes, so neither does its compiled form. */
 const cache = new Map<string, Compiled>();
 const CACHE_SIZE = 1024;
@@ -70,26 +71,6 @@ let mjmlCompiler: Promise<MjmlCompiler> | undefined;
 async function compileMjml(source: string): Promise<{ html: string; errors: MjmlProblem[] }> {
   mjmlCompiler ??= import("mjml").then((module) => module.default);
   return (await mjmlCompiler)(source, { validationLevel: "soft", keepComments: false, ignoreIncludes: true, minify: false, beautify: false });
-}
-
-/**
- * The values a render uses: each declared variable's given value, else its fallback; a missing one without a
- * fallback or one of the wrong type is a 400 naming it. Undeclared values pass through as given.
- */
-function resolveVariables(content: TemplateContent, given: Record<string, unknown>, path = "variables"): Record<string, unknown> {
-  const values: Record<string, unknown> = { ...given };
-  const problems = [];
-  for (const variable of content.variables) {
-    const value = given[variable.key];
-    if (value === undefined || value === null) {
-      if (variable.fallback_value === null) problems.push({ path: `${path}.${variable.key}`, message: "is required (the template declares it without a fallback)" });
-      else values[variable.key] = variable.fallback_value;
-    } else if (typeof value !== variable.type) {
-      problems.push({ path: `${path}.${variable.key}`, message: `must be a ${variable.type}, got ${Array.isArray(value) ? "array" : typeof value}` });
-    }
-  }
-  if (problems.length) throw validationError(problems);
-  return values;
 }
 
 /**
