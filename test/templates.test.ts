@@ -3,8 +3,8 @@
  * duplicate, remove), drafts against published versions, Handlebars rendering (escaping, raw output, fallbacks,
  * missing and mistyped variables), MJML rendered to responsive HTML, validation at the template's own line and
  * column for both engines, and sending with a template through the SDK to a real SMTP server on loopback, the
- * look-up record naming the template. Finding 7: variables are strings and numbers only, and the event loop's
- * stalls are measured meanwhile.
+ * look-up record naming the template. Finding 7: variables are strings and numbers only, rendering runs on the CPU
+ * pool within a time budget and under the message size limit, and the event loop's stalls are measured meanwhile.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { simpleParser } from "mailparser";
 import nodemailer from "nodemailer";
 import { Resend } from "resend";
+import { CpuTaskOverrun, createCpuPool } from "../src/workers/pool.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
 
@@ -324,5 +325,86 @@ describe("finding 7: template rendering cannot freeze the event loop", () => {
     expect(fallback.body.html).toBe("<p>Hello friend, you have 1 credits.</p>");
     const required = await t.json("POST", `/v1/templates/${id}/render`, { body: { variables: { count: null } } });
     expect(required.body.details).toEqual([{ path: "variables.count", message: "is required (the template declares it without a fallback)" }]);
+  });
+});
+
+describe("finding 7: a hostile template is stopped at its time budget and at the message size limit", () => {
+  let limited: TestApp;
+  const BUDGET_MS = 1000;
+  const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+  beforeAll(async () => {
+    limited = await createTestApp({ limits: { max_message_bytes: MAX_MESSAGE_BYTES, template_render_timeout: `${BUDGET_MS}ms` } });
+    await limited.app.services.domains.add(limited.operator, "example.com", { verifiedOverride: true });
+  });
+  afterAll(() => limited.close());
+
+  const published = async (html: string) => {
+    const created = await limited.json("POST", "/v1/templates", { body: { name: "Hostile", subject: "s", from: "hello@example.com", html } });
+    expect(created.status).toBe(200);
+    await limited.json("POST", `/v1/templates/${created.body.id}/publish`);
+    return created.body.id as string;
+  };
+  // Sixty one-letter variables: legal values, and a template that loops over them five deep loops over 60⁵ times.
+  const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`v${i}`, "x"]));
+
+  test("finding 7: a template that loops over its own variables works off the event loop and is stopped at its time budget", async () => {
+    const id = await published("{{#each @root}}{{#each @root}}{{#each @root}}{{#each @root}}{{#each @root}}{{/each}}{{/each}}{{/each}}{{/each}}{{/each}}");
+    for (const [path, request] of [
+      ["template.variables", () => limited.json("POST", "/v1/emails", { body: { to: "someone@dest.test", template: { id, variables: many } } })],
+      ["variables", () => limited.json("POST", `/v1/templates/${id}/render`, { body: { variables: many } })],
+    ] as const) {
+      const started = performance.now();
+      const { result, stallMs } = await longestStall(request);
+      expect(result.status).toBe(400);
+      expect(result.body.details).toEqual([{ path, message: `rendering the template with these variables took longer than ${BUDGET_MS} ms and was stopped` }]);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(BUDGET_MS);
+      expect(stallMs).toBeLessThan(MAX_STALL_MS);
+    }
+    // The stopped thread was replaced: the next render works.
+    const next = await published("<p>{{v0}}</p>");
+    expect((await limited.json("POST", `/v1/templates/${next}/render`, { body: { variables: many } })).body.html).toBe("<p>x</p>");
+  }, 30_000);
+
+  test("finding 7: a job past its time budget ends its thread alone; the jobs queued behind it run on the replacement", async () => {
+    const pool = createCpuPool(new URL("../src/workers/thread.ts", import.meta.url), 1);
+    const job = (versionId: string, html: string) => ({
+      kind: "render" as const,
+      versionId,
+      content: { engine: "handlebars" as const, subject: null, from: null, reply_to: null, html, text: null, variables: [] },
+      values: many,
+      maxBytes: MAX_MESSAGE_BYTES,
+      withText: false,
+    });
+    try {
+      const hostile = pool.template(job("hostile", "{{#each @root}}{{#each @root}}{{#each @root}}{{#each @root}}{{#each @root}}{{/each}}{{/each}}{{/each}}{{/each}}{{/each}}"), 300);
+      const queued = [pool.template(job("queued", "<p>{{v1}}</p>"), 300), pool.template(job("queued", "<p>{{v1}}</p>"), 300)];
+      await expect(hostile).rejects.toBeInstanceOf(CpuTaskOverrun);
+      for (const rendered of await Promise.all(queued)) expect(rendered).toEqual({ kind: "rendered", subject: null, html: "<p>x</p>", text: null });
+    } finally {
+      pool.close();
+    }
+  });
+
+  test("finding 7: a render larger than the message size limit is refused with 413 as its output passes the limit", async () => {
+    // Escaped: each `{{@root.big}}` copies 10 KB of `<` into 40 KB of `&lt;`, over 60³ times (over 8.6 GB) unless
+    // stopped.
+    const escaped = await published("{{#each @root}}{{#each @root}}{{#each @root}}{{@root.big}}{{/each}}{{/each}}{{/each}}");
+    const variables = { ...many, big: "<".repeat(10_000) };
+    const { result, stallMs } = await longestStall(() => limited.json("POST", "/v1/emails", { body: { to: "someone@dest.test", template: { id: escaped, variables } } }));
+    expect(result.status).toBe(413);
+    expect(result.body).toMatchObject({ name: "payload_too_large", details: [{ path: "template.variables", message: `the rendered template would be larger than the message size limit of ${MAX_MESSAGE_BYTES} bytes` }] });
+    expect(stallMs).toBeLessThan(MAX_STALL_MS);
+
+    // Raw output written over and over, outside any loop; and a value longer than any message may be.
+    const raw = await published("{{{big}}}".repeat(200));
+    const preview = await limited.json("POST", `/v1/templates/${raw}/render`, { body: { variables } });
+    expect(preview.status).toBe(413);
+    expect(preview.body.details).toEqual([{ path: "variables", message: `the rendered template would be larger than the message size limit of ${MAX_MESSAGE_BYTES} bytes` }]);
+    const long = await limited.json("POST", `/v1/templates/${raw}/render`, { body: { variables: { big: "x".repeat(MAX_MESSAGE_BYTES + 1) } } });
+    expect(long.status).toBe(413);
+    expect(long.body.details).toEqual([{ path: "variables.big", message: `must be at most ${MAX_MESSAGE_BYTES} characters` }]);
+    // Under the limit, the same template renders.
+    expect((await limited.json("POST", `/v1/templates/${raw}/render`, { body: { variables: { big: "ok" } } })).body.html).toBe("ok".repeat(200));
   });
 });
