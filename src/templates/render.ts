@@ -137,7 +137,7 @@ async function renderVersion(job: Extract<TemplateJob, { kind: "render" }>): Pro
   } catch (error) {
     // A string past the engine's longest (raw output joined many times over) is a RangeError other than the stack's.
     if (error instanceof OutputTooLarge || (error instanceof RangeError && !/call stack/i.test(error.message))) return tooLarge();
-    // A saved version was validated, so what fails here is a helper at run time (e.g. `each` over a number).
+    // A saved version was validated, so what fails here is a helper at run time (e.g. `{{#each}}` given nothing).
     return { kind: "refused", reason: "failed", message: (error as Error).message.split("\n")[0]! };
   } finally {
     budget = undefined;
