@@ -388,7 +388,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const downloads = createSignedLinks({ key: secrets.deriveKey("inbound-downloads"), clock, publicUrl, lifetimeMs: DOWNLOAD_LINK_LIFETIME_MS });
   const mailbox = createMailbox({ db, writer, clock, links: downloads, retentionMs: config.inbound.retention });
   const sentAttachments = createSentAttachments({ db, emails, links: downloads });
-  const templates = createTemplateService({ db, writer, clock });
+  const templates = createTemplateService({ db, writer, clock, cpu, limits: { maxMessageBytes: config.limits.max_message_bytes, renderTimeoutMs: config.limits.template_render_timeout } });
   periodic.every("inbound-retention", INBOUND_PRUNE_MS, () => mailbox.prune());
 
   const inbound = createInboundService({

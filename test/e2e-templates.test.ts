@@ -2,7 +2,9 @@
  * Templates end to end on the built executable (`npm run build` → dist/mailroom) through the official Resend SDK:
  * every template operation, an MJML template (recognised by its <mjml> root, since the SDK sends no `engine`)
  * rendered by the MJML compiler inside the executable, `emails.send({template: {id, variables}})` delivering the
- * rendered message to a real SMTP server on loopback, and the `email.sent` webhook naming the template.
+ * rendered message to a real SMTP server on loopback, and the `email.sent` webhook naming the template. Finding 7:
+ * a template that loops over its own variables is stopped inside the executable's CPU pool at its time budget, while
+ * the SMTP relay greets at once.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -10,10 +12,12 @@ import { simpleParser } from "mailparser";
 import { Resend } from "resend";
 import { tempDir } from "./helpers/app.ts";
 import { cliKey, runCli, smarthostEnv, startMailroom, type MailroomProcess } from "./helpers/process.ts";
+import { smtpChat } from "./helpers/smtp-chat.ts";
 import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
 
 const dataDir = tempDir("mailroom-e2e-templates-");
+const RENDER_BUDGET_MS = 1500;
 let server: MailroomProcess | undefined;
 let smtp: SmtpDouble | undefined;
 let hooks: WebhookReceiver | undefined;
@@ -22,7 +26,7 @@ let resend: Resend;
 beforeAll(async () => {
   smtp = await startSmtpDouble();
   hooks = await startWebhookReceiver();
-  const env = smarthostEnv(dataDir, smtp.port);
+  const env = smarthostEnv(dataDir, smtp.port, { MAILROOM_LIMITS_TEMPLATE_RENDER_TIMEOUT: `${RENDER_BUDGET_MS}ms` });
   await runCli(["init"], env, true);
   const key = await cliKey(env, "e2e-templates");
   await runCli(["domains", "add", "example.com", "--verified"], env, true);
@@ -94,4 +98,25 @@ test("every template operation through the Resend SDK, then a send with the temp
   const hook = hooks!.received[0]!;
   expect(hook.verifiedWith).toEqual([0]);
   expect(hook.payload).toMatchObject({ type: "email.sent", data: { email_id: sent.data!.id, template_id: id } });
+}, 30_000);
+
+test("finding 7: in the executable, a template looping over its own variables is stopped at its budget while the relay greets at once", async () => {
+  const loops = "{{#each @root}}".repeat(5) + "{{/each}}".repeat(5);
+  const created = await resend.templates.create({ name: "Loops", subject: "s", from: "Shop <orders@example.com>", html: loops });
+  expect((await resend.templates.publish(created.data!.id)).error).toBeNull();
+  const variables = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`v${i}`, "x"]));
+  const started = performance.now();
+  const sending = resend.emails.send({ to: "buyer@dest.test", template: { id: created.data!.id, variables } } as never);
+  await Bun.sleep(RENDER_BUDGET_MS / 3);
+  // The finding's measure: on the event loop, this render held the SMTP greeting for as long as it ran.
+  const connected = performance.now();
+  const chat = await smtpChat(server!.ports.submission!);
+  const greetingMs = performance.now() - connected;
+  chat.close();
+  expect(chat.greeting.code).toBe(220);
+  expect(greetingMs).toBeLessThan(500);
+  const sent = await sending;
+  expect(sent.error).toMatchObject({ name: "validation_error", statusCode: 400 });
+  expect(sent.error!.message).toContain(`took longer than ${RENDER_BUDGET_MS} ms and was stopped`);
+  expect(performance.now() - started).toBeGreaterThanOrEqual(RENDER_BUDGET_MS);
 }, 30_000);

@@ -66,6 +66,7 @@ export const CONFIG_SCHEMA = {
     max_recipients: int(50, 1, 1000, "Combined to + cc + bcc per message, after de-duplication."),
     max_message_bytes: int(40 * MIB, 1024, 1024 * MIB, "Largest message (MIME, attachments included)."),
     max_batch_size: int(100, 1, 1000, "Messages per POST /v1/emails/batch."),
+    template_render_timeout: duration("5s", "Longest a template may take to render or be checked, on a thread of the CPU pool; one that takes longer is stopped and refused (400)."),
   },
   delivery: {
     default_provider: {

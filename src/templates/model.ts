@@ -10,6 +10,9 @@ export interface TemplateVariable {
   updated_at: string;
 }
 
+/** The values a render uses, by variable key: strings and numbers only (DESIGN §8), nothing a template can iterate. */
+export type TemplateValues = Record<string, string | number>;
+
 /** One version of a template: what is rendered. */
 export interface TemplateContent {
   /** Absent in versions saved before MJML was available: those are Handlebars. */

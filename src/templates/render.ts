@@ -1,23 +1,46 @@
 /**
- * Rendering templates: Handlebars over the html (HTML-escaped `{{x}}`, raw `{{{x}}}`) and over subject and text
- * (not escaped: they are not HTML), compiled once per version and kept; an MJML template's html is first compiled
- * to responsive HTML by MJML (once per version too), then rendered by Handlebars; text made from the rendered html
- * when a template has none (the composer's own conversion, so it is the text the message would get anyway); and
- * validation that reports a problem at the template's own line and column.
+ * Rendering templates, inside a thread of the CPU pool (workers/pool.ts, task `template`): Handlebars over the html
+ * (HTML-escaped `{{x}}`, raw `{{{x}}}`) and over subject and text (not escaped: they are not HTML), compiled once
+ * per version and kept by the thread; an MJML template's html is first compiled to responsive HTML by MJML (once
+ * per version too), then rendered by Handlebars; a preview's text made from the rendered html when a template has
+ * none (the composer's own conversion, so it is the text the message would get anyway); and validation that
+ * reports a problem at the template's own line and column. The pool cuts a job off when it runs past its time
+ * budget, so a template whose loops multiply holds a thread, never the event loop.
  *
  * Helpers: Handlebars' block helpers `if`, `unless`, `each`, `with` and `lookup` only — `log` is removed (it writes
  * to the server's console), no others are registered, partials are refused, and prototype properties stay
- * unreachable (Handlebars ≥ 4.6 default). Invariant: a variable's value is always data, never template code.
+ * unreachable (Handlebars ≥ 4.6 default). Invariants: a variable's value is always data, never template code; a
+ * render never holds more output than the size limit it is given — `each` (the one helper that repeats) and HTML
+ * escaping (the one step that copies a value) count what they write and stop the render at the limit, and raw
+ * output only joins strings (a rope: the engine copies nothing until the result is read, after the final check).
  */
 import type HandlebarsModule from "handlebars";
 import { htmlToText } from "../emails/compose.ts";
-import { validationError } from "../errors.ts";
-import type { Rendered, TemplateContent, TemplateEngine, TemplateProblem } from "./model.ts";
+import type { TemplateContent, TemplateEngine, TemplateProblem, TemplateValues } from "./model.ts";
+
+export type TemplateField = "subject" | "html" | "text";
+export type TemplateSource = { html: string; subject?: string; text?: string };
+
+/** Work for the CPU pool: render a version with checked variables, or check a source. */
+export type TemplateJob =
+  | { kind: "render"; versionId: string; content: TemplateContent; values: TemplateValues; maxBytes: number; withText: boolean }
+  | { kind: "check"; engine: TemplateEngine; source: TemplateSource };
+
+/** A job's result; refusals travel as data (errors do not cross threads intact) and become AppErrors at the caller. */
+export type TemplateOutcome =
+  | { kind: "rendered"; subject: string | null; html: string; text: string | null }
+  | { kind: "checked"; errors: Array<TemplateProblem & { field: TemplateField }> }
+  | { kind: "refused"; reason: "too_large" | "failed"; message: string };
 
 type HandlebarsRuntime = typeof HandlebarsModule;
 let Handlebars: HandlebarsRuntime;
 let engine: ReturnType<HandlebarsRuntime["create"]>;
 let loading: Promise<void> | undefined;
+
+class OutputTooLarge extends Error {}
+
+/** The render under way in this thread (a render runs start to end without yielding) and what it may write. */
+let budget: { limit: number; escaped: number } | undefined;
 
 /** Handlebars is loaded by the first template a process renders or checks: it cost every cold start about 4 ms. */
 function loadHandlebars(): Promise<void> {
@@ -26,13 +49,33 @@ function loadHandlebars(): Promise<void> {
     engine = module.create();
     engine.unregisterHelper("log");
     engine.unregisterHelper("helperMissing");
+    const each = engine.helpers.each!;
+    engine.registerHelper("each", function (this: unknown, context: unknown, options: HandlebarsModule.HelperOptions) {
+      let written = 0;
+      const body: HandlebarsModule.TemplateDelegate = (item, iteration) => {
+        const output = options.fn(item, iteration);
+        written += output.length;
+        if (budget && written > budget.limit) throw new OutputTooLarge();
+        return output;
+      };
+      return each.call(this, context, { ...options, fn: body });
+    });
+    // Every compiled template escapes through this one function of the shared Utils (read when a template is
+    // compiled), and each call copies its value: `{{x}}` written many times over a large x would fill the memory
+    // before any other check sees the output.
+    const escape = module.Utils.escapeExpression;
+    (module.Utils as { escapeExpression: (value: string) => string }).escapeExpression = (value) => {
+      const escaped = escape(value);
+      if (budget && (budget.escaped += escaped.length) > budget.limit) throw new OutputTooLarge();
+      return escaped;
+    };
   }));
 }
 
 const KNOWN_HELPERS = { if: true, unless: true, each: true, with: true, lookup: true };
 const OPTIONS = { knownHelpers: KNOWN_HELPERS, knownHelpersOnly: true, strict: false };
 
-type Compiled = (context: Record<string, unknown>) => string;
+type Compiled = (context: TemplateValues) => string;
 /** Compiled versions by version id and part; a version never changes, so neither does its compiled form. */
 const cache = new Map<string, Compiled>();
 const CACHE_SIZE = 1024;
@@ -62,61 +105,67 @@ type MjmlCompiler = typeof import("mjml").default;
 type MjmlProblem = Awaited<ReturnType<MjmlCompiler>>["errors"][number];
 let mjmlCompiler: Promise<MjmlCompiler> | undefined;
 
+/** The compiler is loaded on the first MJML template: most installations never use it, and loading it takes seconds. */
+const loadMjml = () => (mjmlCompiler ??= import("mjml").then((module) => module.default));
+
 /**
- * MJML to HTML. The compiler is loaded on the first MJML template: most installations never use it, and it is the
- * largest part of the code. Includes stay off (an `mj-include` would read the server's files) and no
- * `.mjmlconfig` is read (it could load code).
+ * MJML to HTML. Includes stay off (an `mj-include` would read the server's files) and no `.mjmlconfig` is read (it
+ * could load code).
  */
 async function compileMjml(source: string): Promise<{ html: string; errors: MjmlProblem[] }> {
-  mjmlCompiler ??= import("mjml").then((module) => module.default);
-  return (await mjmlCompiler)(source, { validationLevel: "soft", keepComments: false, ignoreIncludes: true, minify: false, beautify: false });
+  return (await loadMjml())(source, { validationLevel: "soft", keepComments: false, ignoreIncludes: true, minify: false, beautify: false });
 }
 
-/**
- * The values a render uses: each declared variable's given value, else its fallback; a missing one without a
- * fallback or one of the wrong type is a 400 naming it. Undeclared values pass through as given.
- */
-function resolveVariables(content: TemplateContent, given: Record<string, unknown>, path = "variables"): Record<string, unknown> {
-  const values: Record<string, unknown> = { ...given };
-  const problems = [];
-  for (const variable of content.variables) {
-    const value = given[variable.key];
-    if (value === undefined || value === null) {
-      if (variable.fallback_value === null) problems.push({ path: `${path}.${variable.key}`, message: "is required (the template declares it without a fallback)" });
-      else values[variable.key] = variable.fallback_value;
-    } else if (typeof value !== variable.type) {
-      problems.push({ path: `${path}.${variable.key}`, message: `must be a ${variable.type}, got ${Array.isArray(value) ? "array" : typeof value}` });
-    }
-  }
-  if (problems.length) throw validationError(problems);
-  return values;
-}
-
-/**
- * A version rendered, its text null when the template has none: a send leaves that text to the composer, which
- * makes it on the CPU pool. `path` names the variables in a refusal: `variables` of a render, `template.variables`
- * of a send.
- */
-export async function renderParts(versionId: string, content: TemplateContent, given: Record<string, unknown>, path: string): Promise<Omit<Rendered, "text"> & { text: string | null }> {
-  // `{{unsubscribe_url}}` is filled when the message is composed (`unsubscribe: true`), so it passes through.
-  const values = { unsubscribe_url: "{{unsubscribe_url}}", ...resolveVariables(content, given, path) };
+/** The engines a job needs, loaded before its time budget starts: loading MJML alone can take seconds. */
+export async function loadTemplateEngines(job: TemplateJob): Promise<void> {
   await loadHandlebars();
+  if ((job.kind === "render" ? job.content.engine : job.engine) === "mjml") await loadMjml();
+}
+
+/** Subject, html and text rendered, refused as too large the moment their output passes `maxBytes`. */
+async function renderVersion(job: Extract<TemplateJob, { kind: "render" }>): Promise<TemplateOutcome> {
+  const { versionId, content, values, maxBytes } = job;
   const htmlTemplate = await compiledHtml(versionId, content.engine ?? "handlebars", content.html);
+  const tooLarge = (): TemplateOutcome => ({ kind: "refused", reason: "too_large", message: `larger than the message size limit of ${maxBytes} bytes` });
+  let parts: { subject: string | null; html: string; text: string | null };
+  budget = { limit: maxBytes, escaped: 0 };
   try {
     const html = htmlTemplate(values);
     const subject = content.subject === null ? null : compiled(`${versionId}:subject`, content.subject, false)(values);
     const text = content.text === null ? null : compiled(`${versionId}:text`, content.text, false)(values);
-    return { subject, html, text };
+    parts = { subject, html, text };
   } catch (error) {
-    // A saved version was validated, so what fails here is a helper at run time (e.g. `each` over a number).
-    throw validationError([{ path, message: `the template could not be rendered with these variables: ${(error as Error).message.split("\n")[0]}` }]);
+    // A string past the engine's longest (raw output joined many times over) is a RangeError other than the stack's.
+    if (error instanceof OutputTooLarge || (error instanceof RangeError && !/call stack/i.test(error.message))) return tooLarge();
+    // A saved version was validated, so what fails here is a helper at run time (e.g. `{{#each}}` given nothing).
+    return { kind: "refused", reason: "failed", message: (error as Error).message.split("\n")[0]! };
+  } finally {
+    budget = undefined;
   }
+  const { subject, html, text } = parts;
+  // A UTF-16 length never exceeds the UTF-8 size, so an output too long is refused before it is read whole.
+  const outputs = [subject ?? "", html, text ?? ""];
+  if (outputs.reduce((sum, output) => sum + output.length, 0) > maxBytes) return tooLarge();
+  if (outputs.reduce((sum, output) => sum + Buffer.byteLength(output), 0) > maxBytes) return tooLarge();
+  return { kind: "rendered", subject, html, text: text ?? (job.withText ? await htmlToText(html) : null) };
 }
 
-/** A version rendered as a preview shows it: the text made from the html when the template has none. */
-export async function render(versionId: string, content: TemplateContent, given: Record<string, unknown>, path = "variables"): Promise<Rendered> {
-  const parts = await renderParts(versionId, content, given, path);
-  return { ...parts, text: parts.text ?? (await htmlToText(parts.html)) };
+/** Problems of a source's fields, each at its field, line and column. */
+async function checkSource(templateEngine: TemplateEngine, source: TemplateSource): Promise<TemplateOutcome> {
+  const problemsOf = async (field: TemplateField) => {
+    const text = source[field];
+    if (text === undefined) return [];
+    const problems = field === "html" && templateEngine === "mjml" ? await mjmlProblems(text) : await handlebarsProblems(text);
+    return problems.map((problem) => ({ field, ...problem }));
+  };
+  const errors = [];
+  for (const field of ["subject", "html", "text"] as const) errors.push(...(await problemsOf(field)));
+  return { kind: "checked", errors };
+}
+
+/** A job done in this thread. */
+export function performTemplateJob(job: TemplateJob): Promise<TemplateOutcome> {
+  return job.kind === "render" ? renderVersion(job) : checkSource(job.engine, job.source);
 }
 
 type Node = { type: string; loc?: { start: { line: number; column: number } }; path?: { original?: unknown }; params?: unknown[]; hash?: unknown };

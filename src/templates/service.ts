@@ -2,7 +2,9 @@
  * Saved templates (DESIGN §8, Resend's template API): create, get by id or alias, list, update, delete, publish,
  * duplicate, render a preview, validate a source; and the published version a send renders. Invariants: an edit
  * changes the draft only — sends keep using the published version until the next publish; a version is validated
- * before it is saved, so a saved template always compiles; an organisation sees only its own templates.
+ * before it is saved, so a saved template always compiles; an organisation sees only its own templates; rendering
+ * and checking run on the CPU pool within a time budget, never on the event loop, and a render is never larger
+ * than the message size limit.
  */
 import { and, eq } from "drizzle-orm";
 import { pageById, type PageOptions } from "../db/pages.ts";
@@ -13,12 +15,17 @@ import type { Actor } from "../keys/model.ts";
 import { requireScope } from "../keys/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId } from "../lib/ids.ts";
+import { CpuTaskOverrun, type CpuPool } from "../workers/pool.ts";
 import type { Rendered, TemplateContent, TemplateEngine, TemplateProblem, TemplateSummary, TemplateView } from "./model.ts";
-import { handlebarsProblems, mjmlProblems, render, renderParts } from "./render.ts";
+import type { TemplateJob, TemplateOutcome } from "./render.ts";
 import type { TemplatePaths } from "./send.ts";
 import type { TemplateInput } from "./validate.ts";
+import { resolveVariables } from "./variables.ts";
 
 type TemplateRow = ReturnType<typeof tablesOf>["templates"]["$inferSelect"];
+
+/** `{{unsubscribe_url}}` is filled when the message is composed (`unsubscribe: true`), so it passes through. */
+const UNSUBSCRIBE_PLACEHOLDER = "{{unsubscribe_url}}";
 
 export interface TemplateService {
   create(actor: Actor, input: TemplateInput & { name: string; html: string }): Promise<{ object: "template"; id: string }>;
@@ -35,9 +42,43 @@ export interface TemplateService {
   renderForSend(actor: Actor, idOrAlias: string, variables: Record<string, unknown>, paths: TemplatePaths): Promise<Omit<Rendered, "text"> & { text: string | null; templateId: string; from: string | null; replyTo: string[] | null }>;
 }
 
-export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clock }): TemplateService {
-  const { db, writer, clock } = deps;
+export interface TemplateLimits {
+  /** A render's subject, html and text together, in bytes: the message size limit. */
+  maxMessageBytes: number;
+  /** How long one render or check may work before it is stopped. */
+  renderTimeoutMs: number;
+}
+
+export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clock; cpu: Pick<CpuPool, "template">; limits: TemplateLimits }): TemplateService {
+  const { db, writer, clock, cpu, limits } = deps;
   const { templates } = tablesOf(db);
+
+  /** A job done on the CPU pool; one cut off for its time is the request's fault, a 400 at `path`. */
+  const perform = async (job: TemplateJob, path: string): Promise<TemplateOutcome> => {
+    try {
+      return await cpu.template(job, limits.renderTimeoutMs);
+    } catch (error) {
+      if (!(error instanceof CpuTaskOverrun)) throw error;
+      const doing = job.kind === "render" ? "rendering the template with these variables" : "checking the template";
+      throw validationError([{ path, message: `${doing} took longer than ${limits.renderTimeoutMs} ms and was stopped` }]);
+    }
+  };
+
+  /**
+   * A version rendered with the variables given, its text null when the template has none unless `withText` (a
+   * preview shows the text made from the html; a send leaves that to the composer). `path` names the variables in
+   * a refusal: `variables` of a render, `template.variables` of a send.
+   */
+  const renderVersion = async (versionId: string, content: TemplateContent, given: Record<string, unknown>, path: string, withText: boolean) => {
+    const values = { unsubscribe_url: UNSUBSCRIBE_PLACEHOLDER, ...resolveVariables(content, given, path, limits.maxMessageBytes) };
+    const job: TemplateJob = { kind: "render", versionId, content, values, maxBytes: limits.maxMessageBytes, withText };
+    const outcome = (await perform(job, path)) as Extract<TemplateOutcome, { kind: "rendered" | "refused" }>;
+    if (outcome.kind === "rendered") return { subject: outcome.subject, html: outcome.html, text: outcome.text };
+    if (outcome.reason === "too_large") {
+      throw new AppError("payload_too_large", `The template rendered with these variables would be ${outcome.message}.`, { details: [{ path, message: `the rendered template would be ${outcome.message}` }] });
+    }
+    throw validationError([{ path, message: `the template could not be rendered with these variables: ${outcome.message}` }]);
+  };
 
   const notFound = () => new AppError("not_found", "Template not found.");
   const byIdOrAlias = (organizationId: string, idOrAlias: string) =>
@@ -187,17 +228,13 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
     async render(actor, idOrAlias, variables) {
       requireScope(actor, "templates:read");
       const row = await find(db, actor, idOrAlias);
-      return render(row.draftVersionId, row.draft, variables);
+      const rendered = await renderVersion(row.draftVersionId, row.draft, variables, "variables", true);
+      return { ...rendered, text: rendered.text ?? "" };
     },
 
     async validate(engine, source) {
-      const problemsOf = async (field: "subject" | "html" | "text") => {
-        const text = source[field];
-        if (text === undefined) return [];
-        const problems = field === "html" && engine === "mjml" ? await mjmlProblems(text) : await handlebarsProblems(text);
-        return problems.map((problem) => ({ field, ...problem }));
-      };
-      const errors = (await Promise.all((["subject", "html", "text"] as const).map(problemsOf))).flat();
+      const job: TemplateJob = { kind: "check", engine, source: { html: source.html, subject: source.subject, text: source.text } };
+      const { errors } = (await perform(job, "html")) as Extract<TemplateOutcome, { kind: "checked" }>;
       return { valid: errors.length === 0, errors };
     },
 
@@ -206,7 +243,7 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
       if (!row.published || !row.publishedVersionId) {
         throw validationError([{ path: paths.id, message: `the template "${idOrAlias}" has no published version; publish it first` }]);
       }
-      return { ...(await renderParts(row.publishedVersionId, row.published, variables, paths.variables)), templateId: row.id, from: row.published.from, replyTo: row.published.reply_to };
+      return { ...(await renderVersion(row.publishedVersionId, row.published, variables, paths.variables, false)), templateId: row.id, from: row.published.from, replyTo: row.published.reply_to };
     },
   };
   return service;

@@ -1,13 +1,17 @@
 /**
  * The CPU pool: worker threads (thread.ts) for the work heavy enough to hold up the event loop — DKIM signatures
- * (RSA-2048, about a millisecond) and MIME composition (nodemailer and html-to-text, about a quarter of a
- * millisecond) — so it runs on the machine's other cores while the event loop serves requests and the queue.
- * Threads start on first use and take tasks in turn; a thread that dies fails only the tasks it held and is
- * replaced on the next task. Invariant: every task settles — with its result, or with an error.
+ * (RSA-2048, about a millisecond), MIME composition (nodemailer and html-to-text, about a quarter of a
+ * millisecond) and templates (Handlebars and MJML over what a client sends, as long as that takes) — so it runs on
+ * the machine's other cores while the event loop serves requests and the queue. Threads start on first use and
+ * take tasks in turn; a thread that dies fails only the tasks it held and is replaced on the next task. A task
+ * given a time budget that it overruns is failed with `CpuTaskOverrun`: its thread is terminated (nothing else can
+ * stop a thread in a loop) and replaced, and the tasks queued behind it are handed to the replacement.
+ * Invariant: every task settles — with its result, or with an error.
  */
 import { availableParallelism } from "node:os";
 import type { dkimSign } from "mailauth";
 import type { ComposedMessage, ComposeRequest } from "../emails/compose.ts";
+import type { TemplateJob, TemplateOutcome } from "../templates/render.ts";
 
 export type DkimOptions = Parameters<typeof dkimSign>[1];
 export interface DkimResult {
@@ -15,22 +19,39 @@ export interface DkimResult {
   errors: unknown[];
 }
 
-export type Task = { kind: "sign"; raw: Uint8Array; options: DkimOptions } | { kind: "compose"; request: ComposeRequest };
+export type Task = { kind: "sign"; raw: Uint8Array; options: DkimOptions } | { kind: "compose"; request: ComposeRequest } | { kind: "template"; job: TemplateJob };
 /** A thread's answer; `error` is the failure's message (errors do not cross threads intact). */
 export type Answer = { id: number; value: unknown; error: null } | { id: number; value: null; error: string };
+/** What a thread posts: an answer, or word that it has begun a task's own work (its budget counts from then). */
+export type ThreadMessage = Answer | { id: number; started: true };
+
+/** A task stopped for running past its time budget. */
+export class CpuTaskOverrun extends Error {}
 
 export interface CpuPool {
   /** Settles with the signature header, or with the errors that the caller turns into "send unsigned". */
   sign(raw: Buffer, options: DkimOptions): Promise<DkimResult>;
   /** Rejects when composition fails (the caller answers as it would for a composition error on the event loop). */
   compose(request: ComposeRequest): Promise<ComposedMessage>;
+  /** Rejects with `CpuTaskOverrun` when the work takes longer than `budgetMs` (loading the engines not counted). */
+  template(job: TemplateJob, budgetMs: number): Promise<TemplateOutcome>;
   close(): void;
+}
+
+interface Pending {
+  task: Task;
+  settle: (answer: Answer) => void;
+  budgetMs?: number;
+  /** Set once the thread has begun the task: the task's time budget running out. */
+  deadline?: ReturnType<typeof setTimeout>;
 }
 
 interface Thread {
   worker: Worker;
-  pending: Map<number, (answer: Answer) => void>;
+  pending: Map<number, Pending>;
 }
+
+const OVERRUN = "the task ran past its time budget";
 
 /** One thread per core beyond the event loop's, at least one, at most four. */
 export function defaultPoolThreads(): number {
@@ -47,18 +68,51 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
   let next = 0;
   let sequence = 0;
 
+  const post = (thread: Thread, id: number, pending: Pending) => {
+    thread.pending.set(id, pending);
+    thread.worker.postMessage({ id, task: pending.task });
+  };
+
+  /**
+   * A task past its budget: its thread is terminated and the task failed (a thread begins one budgeted task at a
+   * time). The thread's other tasks go to a new thread in its slot: those begun without a budget are pure work,
+   * safe to do again.
+   */
+  const overrun = (slot: number, thread: Thread) => {
+    thread.worker.terminate();
+    const waiting = [...thread.pending].filter(([id, pending]) => {
+      clearTimeout(pending.deadline);
+      if (pending.deadline === undefined) return true;
+      pending.settle({ id, value: null, error: OVERRUN });
+      return false;
+    });
+    thread.pending.clear();
+    if (threads[slot] === thread) threads[slot] = undefined;
+    for (const [id, pending] of waiting) post(threads[slot] ?? spawn(slot), id, pending);
+  };
+
   const spawn = (slot: number): Thread => {
     const worker = new Worker(workerUrl.href);
     const thread: Thread = { worker, pending: new Map() };
     worker.unref();
-    worker.onmessage = (event: MessageEvent<Answer>) => {
-      const settle = thread.pending.get(event.data.id);
-      thread.pending.delete(event.data.id);
-      settle?.(event.data);
+    worker.onmessage = (event: MessageEvent<ThreadMessage>) => {
+      const message = event.data;
+      const pending = thread.pending.get(message.id);
+      if (!pending) return;
+      if ("started" in message) {
+        if (pending.budgetMs !== undefined) pending.deadline = setTimeout(() => overrun(slot, thread), pending.budgetMs);
+        return;
+      }
+      clearTimeout(pending.deadline);
+      thread.pending.delete(message.id);
+      pending.settle(message);
     };
     worker.onerror = (event) => {
       const error = `worker thread failed: ${event.message}`;
-      for (const [id, settle] of thread.pending) settle({ id, value: null, error });
+      for (const [id, pending] of thread.pending) {
+        clearTimeout(pending.deadline);
+        pending.settle({ id, value: null, error });
+      }
       thread.pending.clear();
       if (threads[slot] === thread) threads[slot] = undefined;
       worker.terminate();
@@ -67,15 +121,12 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
     return thread;
   };
 
-  const run = (task: Task): Promise<Answer> => {
+  const run = (task: Task, budgetMs?: number): Promise<Answer> => {
     const slot = next;
     next = (next + 1) % threadCount;
     const thread = threads[slot] ?? spawn(slot);
     const id = ++sequence;
-    return new Promise<Answer>((resolve) => {
-      thread.pending.set(id, resolve);
-      thread.worker.postMessage({ id, task });
-    });
+    return new Promise<Answer>((resolve) => post(thread, id, { task, settle: resolve, budgetMs }));
   };
 
   return {
@@ -89,10 +140,19 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
       const composed = answer.value as ComposedMessage & { raw: Uint8Array };
       return { ...composed, raw: Buffer.from(composed.raw.buffer, composed.raw.byteOffset, composed.raw.byteLength) };
     },
+    async template(job, budgetMs) {
+      const answer = await run({ kind: "template", job }, budgetMs);
+      if (answer.error === OVERRUN) throw new CpuTaskOverrun(`the template's work ran past its ${budgetMs} ms`);
+      if (answer.error !== null) throw new Error(`template rendering failed: ${answer.error}`);
+      return answer.value as TemplateOutcome;
+    },
     close() {
       for (const [slot, thread] of threads.entries()) {
         if (!thread) continue;
-        for (const [id, settle] of thread.pending) settle({ id, value: null, error: "the CPU pool stopped" });
+        for (const [id, pending] of thread.pending) {
+          clearTimeout(pending.deadline);
+          pending.settle({ id, value: null, error: "the CPU pool stopped" });
+        }
         thread.worker.terminate();
         threads[slot] = undefined;
       }

@@ -1,17 +1,36 @@
 /**
  * A thread of the CPU pool (pool.ts): answers each `{id, task}` with `{id, value, error}`. Signing reports
- * mailauth's first error as the answer's error; composition, the exception's message.
- * Invariant: every task is answered.
+ * mailauth's first error as the answer's error; composition, the exception's message. A template task says when
+ * its engines are loaded and its own work begins (`{id, started}`): its time budget counts from then.
+ * Invariant: every task is answered (unless the pool terminates the thread).
  */
 import { dkimSign } from "mailauth";
 import { composeMessage } from "../emails/compose.ts";
-import type { Answer, Task } from "./pool.ts";
+import { loadTemplateEngines, performTemplateJob, type TemplateJob, type TemplateOutcome } from "../templates/render.ts";
+import type { Answer, Task, ThreadMessage } from "./pool.ts";
 
 declare const self: Worker;
 
 const messageOf = (error: unknown) => String((error as { message?: string })?.message ?? error);
 
-async function perform(task: Task): Promise<unknown> {
+/**
+ * Template jobs take turns (their awaits would otherwise let the next one begin too), so the job whose budget runs
+ * out is the one holding the thread, and the pool fails only that one.
+ */
+let templateTurn: Promise<unknown> = Promise.resolve();
+
+function performTemplate(id: number, job: TemplateJob): Promise<TemplateOutcome> {
+  const turn = templateTurn.then(async () => {
+    await loadTemplateEngines(job);
+    postMessage({ id, started: true } satisfies ThreadMessage);
+    return performTemplateJob(job);
+  });
+  templateTurn = turn.catch(() => undefined);
+  return turn;
+}
+
+async function perform(id: number, task: Task): Promise<unknown> {
+  if (task.kind === "template") return performTemplate(id, task.job);
   if (task.kind === "compose") {
     // Buffers arrive as plain Uint8Arrays; nodemailer takes attachment content as a Buffer.
     const { fields } = task.request;
@@ -27,7 +46,7 @@ self.onmessage = async (event: MessageEvent<{ id: number; task: Task }>) => {
   const { id, task } = event.data;
   let answer: Answer;
   try {
-    answer = { id, value: await perform(task), error: null };
+    answer = { id, value: await perform(id, task), error: null };
   } catch (error) {
     answer = { id, value: null, error: messageOf(error) };
   }
