@@ -2,18 +2,21 @@
  * The one funnel for incoming mail, `inbound.receive(raw, envelope)` (the MX listener's and the tests'), and the
  * check the listener makes at RCPT (`acceptRecipient`).
  *
- * - To a return path (`bounces+<token>@…`): a delivery status notification or feedback report changes the
- *   delivery the token names — bounced (Permanent: + suppression), delivery_delayed, or complained
- *   (+ suppression) — with its event, in one write; anything else there (an out-of-office, a challenge-response, a
- *   person answering the envelope sender) is stored as received mail in the history of the message it answers.
- * - To a receiving domain: a report about a message the domain's organisation sent (named by its quoted return
- *   path or returned Message-ID) is applied the same way; everything else is stored with its authentication
- *   results, linked to the sent message it answers (In-Reply-To, References), and emits `email.received`.
+ * - To a return path (`bounces+<token>@…`): a delivery status notification or feedback report about the recipient
+ *   the token names changes that delivery — bounced (Permanent: + suppression), delivery_delayed, or complained
+ *   (+ suppression) — with its event, in one write; anything else there (a report about someone else, an
+ *   out-of-office, a challenge-response, a person answering the envelope sender) is stored as received mail in the
+ *   history of the message it answers.
+ * - To a receiving domain: a feedback report is applied only when the return path it quotes (Original-Mail-From)
+ *   verifies and names this organisation's delivery to the recipient it complains for; everything else — a bounce
+ *   quoting a Message-ID included — is stored with its authentication results, linked to the sent message it
+ *   answers (In-Reply-To, References), and emits `email.received`.
  *
- * Invariants: only a return-path token whose MAC verifies names a delivery, and a report to a domain only
- * reaches its own organisation's messages, so forged and misdirected reports (backscatter) change nothing; a
- * delivery is bounced (Permanent) or complained about once, however often the report arrives; nothing a report
- * says suppresses unless it is definite; what is accepted and not applied as a report is stored, never dropped.
+ * Invariants: a report changes a delivery only with a return-path token whose MAC verifies and names that very
+ * delivery, and only as far as the report speaks of that delivery's recipient (or of no one else), so forged,
+ * misdirected and cross-recipient reports (backscatter) change nothing; a delivery is bounced (Permanent) or
+ * complained about once, however often the report arrives; nothing a report says suppresses unless it is
+ * definite; what is accepted and not applied as a report is stored, never dropped.
  */
 import { and, eq, inArray } from "drizzle-orm";
 import type { ParsedMail } from "mailparser";
@@ -65,6 +68,9 @@ export interface InboundService {
   applySesEvent(event: SesEvent): Promise<InboundOutcome | null>;
 }
 
+/** What a received message may report about a delivery: a bounce or a complaint. */
+type AppliedReport = Extract<InboundReport, { kind: "bounce" | "complaint" }>;
+
 /** Statuses a late report may still change: the delivery left (or is leaving) and has not been judged yet. */
 const REPORTABLE = new Set(["queued", "deferred", "sent", "delivered"]);
 /** Statuses of a delivery a provider has not reported the end of yet. */
@@ -104,21 +110,28 @@ export function createInboundService(deps: {
   const lockDelivery = (tx: Db, deliveryId: string) => first(lockedForUpdate(tx, deliveryQuery(tx, deliveryId)));
 
   /**
-   * The organisation's delivery a report to one of its domains concerns: its quoted return path (a feedback loop's
-   * Original-Mail-From), else the returned Message-ID's message and the recipient the report names (or its only one).
+   * The part of a report that speaks of `recipient` (or of no one by name): what a return path's token lets it
+   * change. Null when it speaks only of others — a cc or a stranger named in a report sent to someone's return path.
    */
-  const deliveryForDomainReport = async (organizationId: string, report: Extract<InboundReport, { kind: "bounce" | "complaint" }>) => {
+  const reportAbout = (report: AppliedReport, recipient: string): AppliedReport | null => {
+    const own = (named: string | null) => named === null || named === recipient.toLowerCase();
+    if (report.kind === "complaint") return own(report.recipient) ? report : null;
+    const recipients = report.recipients.filter((r) => own(r.recipient));
+    return recipients.length ? { ...report, recipients } : null;
+  };
+
+  /**
+   * The organisation's delivery a feedback report to one of its domains complains about: only the one its quoted
+   * return path (a feedback loop's Original-Mail-From) names by a token that verifies — the proof a report to the
+   * return path itself carries — and only for that delivery's recipient.
+   */
+  const deliveryForDomainReport = async (organizationId: string, report: AppliedReport) => {
     const quoted = report.kind === "complaint" && report.originalMailFrom ? returnPaths.parse(report.originalMailFrom) : null;
-    if (quoted) {
-      const delivery = await findDelivery(db, quoted.deliveryId);
-      return delivery?.organizationId === organizationId ? delivery : undefined;
-    }
-    if (!report.originalMessageId) return undefined;
-    const email = await first(db.select({ id: emails.id }).from(emails).where(and(eq(emails.messageId, report.originalMessageId), eq(emails.organizationId, organizationId))));
-    if (!email) return undefined;
-    const rows = await db.select(deliveryColumns).from(deliveries).where(eq(deliveries.emailId, email.id));
-    const named = report.kind === "complaint" ? [report.recipient] : report.recipients.map((r) => r.recipient);
-    return rows.find((row) => named.includes(row.recipient)) ?? (rows.length === 1 ? rows[0] : undefined);
+    if (!quoted) return undefined;
+    const delivery = await findDelivery(db, quoted.deliveryId);
+    if (delivery?.organizationId !== organizationId) return undefined;
+    const about = reportAbout(report, delivery.recipient);
+    return about ? { delivery, report: about } : undefined;
   };
 
   const setStatus = (tx: Db, deliveryId: string, status: string, response: string | null) =>
@@ -143,7 +156,7 @@ export function createInboundService(deps: {
   const inTransit = (status: string) => IN_TRANSIT.has(status);
 
   /** Applies a report to the delivery in one write: its status, event and suppression, unless already judged. */
-  const applyReport = async (deliveryId: string, report: Extract<InboundReport, { kind: "bounce" | "complaint" }>): Promise<InboundOutcome> => {
+  const applyReport = async (deliveryId: string, report: AppliedReport): Promise<InboundOutcome> => {
     if (report.kind === "complaint") {
       const changed = await judge(deliveryId, (status) => status !== "complained", async (tx, base) => {
         await setStatus(tx, deliveryId, "complained", null);
@@ -349,24 +362,27 @@ export function createInboundService(deps: {
       }
 
       for (const [deliveryId, address] of returnPathTo) {
-        if (isReport) {
-          outcomes.push(await applyReport(deliveryId, report));
-          continue;
-        }
         const delivery = await findDelivery(db, deliveryId);
         if (!delivery) {
-          outcomes.push(ignoredUnknown(autoReply ?? "message"));
+          outcomes.push(ignoredUnknown(isReport ? report.kind : (autoReply ?? "message")));
           continue;
         }
+        const about = isReport ? reportAbout(report, delivery.recipient) : null;
+        if (about) {
+          outcomes.push(await applyReport(deliveryId, about));
+          continue;
+        }
+        if (isReport) count(report.kind, "about another recipient");
         outcomes.push(await store({ organizationId: delivery.organizationId, raw, mail, envelope, receivedFor: [address], authentication: await authenticated(), autoReply, answers: delivery.emailId }));
       }
 
       for (const [organizationId, addresses] of byOrganization) {
-        const delivery = isReport ? await deliveryForDomainReport(organizationId, report) : undefined;
-        if (delivery && isReport) {
-          outcomes.push(await applyReport(delivery.id, report));
+        const proven = isReport ? await deliveryForDomainReport(organizationId, report) : undefined;
+        if (proven) {
+          outcomes.push(await applyReport(proven.delivery.id, proven.report));
           continue;
         }
+        if (isReport) count(report.kind, "not at its return path");
         outcomes.push(await store({ organizationId, raw, mail, envelope, receivedFor: addresses, authentication: await authenticated(), autoReply }));
       }
       return outcomes;
