@@ -386,6 +386,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     suppressions,
     domains,
     returnPaths,
+    cpu,
     resolve: resolveFunction(resolver),
     hostname: records.hostname,
     logger,

@@ -19,7 +19,6 @@
  * definite; what is accepted and not applied as a report is stored, never dropped.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import type { ParsedMail } from "mailparser";
 import { lockedForUpdate } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { DomainService } from "../domains/service.ts";
@@ -35,8 +34,9 @@ import type { Metrics } from "../lib/metrics.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { receivedEventData, type AutoReplyKind, type ReceivedAuthentication } from "./model.ts";
 import type { SesEvent } from "../providers/sns.ts";
-import { authenticateReceived, readReceived, type SessionFacts } from "./received.ts";
-import { parseReceived, readInboundReport, type BouncedRecipient, type InboundReport } from "./reports.ts";
+import type { CpuPool } from "../workers/pool.ts";
+import type { ReceivedFields, SessionFacts } from "./received.ts";
+import type { BouncedRecipient, InboundReport } from "./reports.ts";
 
 export interface InboundEnvelope {
   /** MAIL FROM; empty for notifications (RFC 5321 §4.5.5). */
@@ -80,9 +80,6 @@ const RETURN_PATH_LOCAL = /^bounces\+/i;
 
 const NOT_AUTHENTICATED: ReceivedAuthentication = { spf: null, dkim: [], dmarc: null, arc: null, header: "" };
 
-/** What a message the parser refuses reads as: no headers, no parts; its raw bytes are what is kept. */
-const UNPARSED = { headers: new Map(), headerLines: [], attachments: [] } as unknown as ParsedMail;
-
 export function createInboundService(deps: {
   db: Db;
   writer: Writer;
@@ -91,6 +88,8 @@ export function createInboundService(deps: {
   suppressions: SuppressionService;
   domains: DomainService;
   returnPaths: ReturnPathCodec;
+  /** Where received mail is parsed and authenticated: megabytes of it would hold the event loop for seconds. */
+  cpu: Pick<CpuPool, "readReceived" | "authenticateReceived">;
   /** The configured resolver as mailauth calls it. */
   resolve: (name: string, rrtype: string) => Promise<unknown>;
   /** This server's name in Authentication-Results. */
@@ -257,7 +256,7 @@ export function createInboundService(deps: {
   const store = async (input: {
     organizationId: string;
     raw: Buffer;
-    mail: ParsedMail;
+    fields: ReceivedFields;
     envelope: InboundEnvelope;
     receivedFor: string[];
     authentication: ReceivedAuthentication;
@@ -265,7 +264,7 @@ export function createInboundService(deps: {
     /** The sent message it answers when the return path it came to already says so. */
     answers?: string;
   }): Promise<InboundOutcome> => {
-    const fields = readReceived(input.mail);
+    const { fields } = input;
     const inReplyToEmailId = input.answers ?? (await answeredEmail(input.organizationId, fields.answers));
     const id = newId();
     const createdAt = isoTime(clock.now());
@@ -324,19 +323,15 @@ export function createInboundService(deps: {
     },
 
     async receive(raw, envelope) {
-      const mail = await parseReceived(raw).catch((error: unknown) => {
-        // Beyond the parser's limits (a header of megabytes, thousands of parts): kept whole, read as nothing.
-        logger.warn("inbound message not parsed; stored raw", { reason: error instanceof Error ? error.message : String(error), size: raw.length });
-        return UNPARSED;
-      });
-      const report = mail === UNPARSED ? ({ kind: "message" } as const) : readInboundReport(mail, raw);
+      const { report, fields, unparsed } = await deps.cpu.readReceived(raw);
+      if (unparsed !== null) logger.warn("inbound message not parsed; stored raw", { reason: unparsed, size: raw.length });
       const isReport = report.kind === "bounce" || report.kind === "complaint";
       const autoReply: AutoReplyKind | null = report.kind === "auto_reply" ? (report.challenge ? "challenge_response" : "auto_reply") : null;
       const outcomes: InboundOutcome[] = [];
       let authentication: ReceivedAuthentication | undefined;
       const facts: SessionFacts = { clientAddress: envelope.client?.address ?? "127.0.0.1", helo: envelope.client?.helo ?? "localhost", sender: envelope.from, mta: deps.hostname };
       const authenticated = async () =>
-        (authentication ??= await authenticateReceived(raw, facts, deps.resolve).catch((error: unknown) => {
+        (authentication ??= await deps.cpu.authenticateReceived(raw, facts, deps.resolve).catch((error: unknown) => {
           // A message mailauth cannot read is still kept; its results say that nothing could be checked.
           logger.warn("inbound message not authenticated", { reason: error instanceof Error ? error.message : String(error) });
           return NOT_AUTHENTICATED;
@@ -373,7 +368,7 @@ export function createInboundService(deps: {
           continue;
         }
         if (isReport) count(report.kind, "about another recipient");
-        outcomes.push(await store({ organizationId: delivery.organizationId, raw, mail, envelope, receivedFor: [address], authentication: await authenticated(), autoReply, answers: delivery.emailId }));
+        outcomes.push(await store({ organizationId: delivery.organizationId, raw, fields, envelope, receivedFor: [address], authentication: await authenticated(), autoReply, answers: delivery.emailId }));
       }
 
       for (const [organizationId, addresses] of byOrganization) {
@@ -383,7 +378,7 @@ export function createInboundService(deps: {
           continue;
         }
         if (isReport) count(report.kind, "not at its return path");
-        outcomes.push(await store({ organizationId, raw, mail, envelope, receivedFor: addresses, authentication: await authenticated(), autoReply }));
+        outcomes.push(await store({ organizationId, raw, fields, envelope, receivedFor: addresses, authentication: await authenticated(), autoReply }));
       }
       return outcomes;
     },

@@ -95,7 +95,8 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
     },
     onData(stream, session, callback) {
       void guarded(session, "data", async () => {
-        const raw = await readMessage(stream, settings.max_message_bytes);
+        // Shared: the CPU pool parses and authenticates it (inbound.receive) without copying it to a thread.
+        const raw = await readMessage(stream, settings.max_message_bytes, { shared: true });
         if (raw === "aborted") throw PROTOCOL_REPLIES.connectionLost();
         if (raw === "oversized") throw new AppError("payload_too_large", `The message exceeds the size limit of ${settings.max_message_bytes} bytes.`);
         const envelope = {

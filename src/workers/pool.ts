@@ -1,13 +1,17 @@
 /**
  * The CPU pool: worker threads (thread.ts) for the work heavy enough to hold up the event loop — DKIM signatures
- * (RSA-2048, about a millisecond) and MIME composition (nodemailer and html-to-text, about a quarter of a
- * millisecond) — so it runs on the machine's other cores while the event loop serves requests and the queue.
+ * (RSA-2048, about a millisecond), MIME composition (nodemailer and html-to-text, about a quarter of a
+ * millisecond), and reading and authenticating received mail (mailparser and mailauth, about a second each for a
+ * 25 MiB message) — so it runs on the machine's other cores while the event loop serves requests and the queue.
  * Threads start on first use and take tasks in turn; a thread that dies fails only the tasks it held and is
  * replaced on the next task. Invariant: every task settles — with its result, or with an error.
  */
 import { availableParallelism } from "node:os";
 import type { dkimSign } from "mailauth";
 import type { ComposedMessage, ComposeRequest } from "../emails/compose.ts";
+import type { ReceivedAuthentication } from "../inbound/model.ts";
+import type { ReadMessage, SessionFacts } from "../inbound/received.ts";
+import { answerLookups } from "./dns-port.ts";
 
 export type DkimOptions = Parameters<typeof dkimSign>[1];
 export interface DkimResult {
@@ -15,7 +19,11 @@ export interface DkimResult {
   errors: unknown[];
 }
 
-export type Task = { kind: "sign"; raw: Uint8Array; options: DkimOptions } | { kind: "compose"; request: ComposeRequest };
+export type Task =
+  | { kind: "sign"; raw: Uint8Array; options: DkimOptions }
+  | { kind: "compose"; request: ComposeRequest }
+  | { kind: "read_received"; raw: Uint8Array }
+  | { kind: "authenticate_received"; raw: Uint8Array; facts: SessionFacts; dns: MessagePort };
 /** A thread's answer; `error` is the failure's message (errors do not cross threads intact). */
 export type Answer = { id: number; value: unknown; error: null } | { id: number; value: null; error: string };
 
@@ -24,6 +32,10 @@ export interface CpuPool {
   sign(raw: Buffer, options: DkimOptions): Promise<DkimResult>;
   /** Rejects when composition fails (the caller answers as it would for a composition error on the event loop). */
   compose(request: ComposeRequest): Promise<ComposedMessage>;
+  /** Parses a received message and reads what it reports and its stored record; rejects only if the thread fails. */
+  readReceived(raw: Buffer): Promise<ReadMessage>;
+  /** SPF, DKIM, DMARC and ARC of a received message; DNS questions are answered here by `resolve`. */
+  authenticateReceived(raw: Buffer, facts: SessionFacts, resolve: (name: string, rrtype: string) => Promise<unknown>): Promise<ReceivedAuthentication>;
   close(): void;
 }
 
@@ -33,6 +45,17 @@ interface Thread {
 }
 
 /** One thread per core beyond the event loop's, at least one, at most four. */
+/**
+ * The bytes as a thread can read them without a copy being posted: a view of shared memory. Bytes that are not
+ * shared yet (a caller other than the MX) are copied into shared memory once here.
+ */
+function shared(raw: Buffer): Uint8Array {
+  if (raw.buffer instanceof SharedArrayBuffer) return raw;
+  const copy = new Uint8Array(new SharedArrayBuffer(raw.length));
+  copy.set(raw);
+  return copy;
+}
+
 export function defaultPoolThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
@@ -67,14 +90,14 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
     return thread;
   };
 
-  const run = (task: Task): Promise<Answer> => {
+  const run = (task: Task, transfer: MessagePort[] = []): Promise<Answer> => {
     const slot = next;
     next = (next + 1) % threadCount;
     const thread = threads[slot] ?? spawn(slot);
     const id = ++sequence;
     return new Promise<Answer>((resolve) => {
       thread.pending.set(id, resolve);
-      thread.worker.postMessage({ id, task });
+      thread.worker.postMessage({ id, task }, transfer);
     });
   };
 
@@ -88,6 +111,22 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
       if (answer.error !== null) throw new Error(`MIME composition failed: ${answer.error}`);
       const composed = answer.value as ComposedMessage & { raw: Uint8Array };
       return { ...composed, raw: Buffer.from(composed.raw.buffer, composed.raw.byteOffset, composed.raw.byteLength) };
+    },
+    async readReceived(raw) {
+      const answer = await run({ kind: "read_received", raw: shared(raw) });
+      if (answer.error !== null) throw new Error(`reading the received message failed: ${answer.error}`);
+      return answer.value as ReadMessage;
+    },
+    async authenticateReceived(raw, facts, resolve) {
+      const channel = new MessageChannel();
+      answerLookups(channel.port1, resolve);
+      try {
+        const answer = await run({ kind: "authenticate_received", raw: shared(raw), facts, dns: channel.port2 }, [channel.port2]);
+        if (answer.error !== null) throw new Error(`authenticating the received message failed: ${answer.error}`);
+        return answer.value as ReceivedAuthentication;
+      } finally {
+        channel.port1.close();
+      }
     },
     close() {
       for (const [slot, thread] of threads.entries()) {
