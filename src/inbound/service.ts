@@ -2,21 +2,21 @@
  * The one funnel for incoming mail, `inbound.receive(raw, envelope)` (the MX listener's and the tests'), and the
  * check the listener makes at RCPT (`acceptRecipient`).
  *
- * - To a return path (`bounces+<token>@…`): a delivery status notification or feedback report about the recipient
- *   the token names changes that delivery — bounced (Permanent: + suppression), delivery_delayed, or complained
- *   (+ suppression) — with its event, in one write; anything else there (a report about someone else, an
+ * - To a return path (`bounces+<token>@…`): a delivery status notification about the recipient the token names, or
+ *   a feedback report, changes that delivery — bounced (Permanent: + suppression), delivery_delayed, or complained
+ *   (+ suppression) — with its event, in one write; anything else there (a notification about someone else, an
  *   out-of-office, a challenge-response, a person answering the envelope sender) is stored as received mail in the
  *   history of the message it answers.
  * - To a receiving domain: a feedback report is applied only when the return path it quotes (Original-Mail-From)
- *   verifies and names this organisation's delivery to the recipient it complains for; everything else — a bounce
- *   quoting a Message-ID included — is stored with its authentication results, linked to the sent message it
- *   answers (In-Reply-To, References), and emits `email.received`.
+ *   verifies and names a delivery of this organisation — the same token, so the same proof, as a report sent to
+ *   that return path; everything else (a bounce quoting a Message-ID included) is stored with its authentication
+ *   results, linked to the sent message it answers (In-Reply-To, References), and emits `email.received`.
  *
- * Invariants: a report changes a delivery only with a return-path token whose MAC verifies and names that very
- * delivery, and only as far as the report speaks of that delivery's recipient (or of no one else), so forged,
- * misdirected and cross-recipient reports (backscatter) change nothing; a delivery is bounced (Permanent) or
- * complained about once, however often the report arrives; nothing a report says suppresses unless it is
- * definite; what is accepted and not applied as a report is stored, never dropped.
+ * Invariants: a report changes only the delivery a return-path token whose MAC verifies names, and a notification
+ * only as far as it speaks of that delivery's recipient (or of no one by name), so forged, misdirected and
+ * cross-recipient reports (backscatter) change nothing; a delivery is bounced (Permanent) or complained about once,
+ * however often the report arrives; nothing a report says suppresses unless it is definite; what is accepted and
+ * not applied as a report is stored, never dropped.
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { lockedForUpdate } from "../db/dialect.ts";
@@ -109,20 +109,21 @@ export function createInboundService(deps: {
   const lockDelivery = (tx: Db, deliveryId: string) => first(lockedForUpdate(tx, deliveryQuery(tx, deliveryId)));
 
   /**
-   * The part of a report that speaks of `recipient` (or of no one by name): what a return path's token lets it
-   * change. Null when it speaks only of others — a cc or a stranger named in a report sent to someone's return path.
+   * What a report may change of the delivery a verified token names, to `recipient`: a notification's lines about
+   * that recipient (or naming no one); null when it speaks only of others — a cc or a stranger named in a report
+   * sent to someone's return path. A feedback report is about the message the token names, whatever its
+   * Original-Rcpt-To says: feedback loops redact that field, and the token alone decides which delivery changes.
    */
   const reportAbout = (report: AppliedReport, recipient: string): AppliedReport | null => {
-    const own = (named: string | null) => named === null || named === recipient.toLowerCase();
-    if (report.kind === "complaint") return own(report.recipient) ? report : null;
-    const recipients = report.recipients.filter((r) => own(r.recipient));
+    if (report.kind === "complaint") return report;
+    const recipients = report.recipients.filter((r) => r.recipient === null || r.recipient === recipient.toLowerCase());
     return recipients.length ? { ...report, recipients } : null;
   };
 
   /**
    * The organisation's delivery a feedback report to one of its domains complains about: only the one its quoted
    * return path (a feedback loop's Original-Mail-From) names by a token that verifies — the proof a report to the
-   * return path itself carries — and only for that delivery's recipient.
+   * return path itself carries.
    */
   const deliveryForDomainReport = async (organizationId: string, report: AppliedReport) => {
     const quoted = report.kind === "complaint" && report.originalMailFrom ? returnPaths.parse(report.originalMailFrom) : null;
