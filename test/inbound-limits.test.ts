@@ -1,21 +1,24 @@
 /**
  * What keeps the inbound MX from stalling the process or filling the disk, unauthenticated (findings 5 of the
  * second security round), over real SMTP on loopback: a large message is parsed and authenticated off the event
- * loop; the default size limit is advertised and enforced.
+ * loop; the default size limit is advertised; one client network's bytes per minute are limited.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { CONFIG_SCHEMA } from "../src/config/schema.ts";
+import { ManualClock } from "../src/lib/clock.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { smtpChat } from "./helpers/smtp-chat.ts";
 
 const MIB = 1024 * 1024;
 let t: TestApp;
 let mxPort: number;
+let clock: ManualClock;
 
 beforeAll(async () => {
   // A larger limit than the default, so the message that shows the loop free is well above a reply's size.
-  t = await createTestApp({ inbound: { messages_per_ip_per_minute: 1000, max_message_bytes: 40 * MIB } });
+  clock = new ManualClock(Date.now());
+  t = await createTestApp({ inbound: { messages_per_ip_per_minute: 1000, max_message_bytes: 40 * MIB, bytes_per_ip_per_minute: MIB } }, { clock });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true, receivingEnabled: true });
   mxPort = (await t.app.start()).find((l) => l.name === "mx")!.port;
 });
@@ -101,4 +104,42 @@ describe("finding 5: the inbound MX stalls the process", () => {
     // 100 ms is usual (copying the bytes, the store's write), with spikes of a few hundred on a loaded machine.
     expect(lag).toBeLessThan(600);
   }, 60_000);
+
+  test("finding 5: the byte budget refuses a flooding client temporarily and lets another address through", async () => {
+    // Past the window the larger messages above spent.
+    clock.advance(61_000);
+    const message = (n: number) => `From: friend@dest.test\r\nSubject: part ${n}\r\nMessage-ID: <part-${n}@dest.test>\r\n\r\n${`${"y".repeat(998)}\r\n`.repeat(700)}`;
+    const transaction = async (n: number, localAddress = "127.0.0.1") => {
+      const chat = await smtpChat(mxPort, { localAddress });
+      try {
+        await chat.send("EHLO mail.dest.test");
+        const mail = await chat.send("MAIL FROM:<friend@dest.test>");
+        if (mail.code !== 250) return mail;
+        expect((await chat.send("RCPT TO:<hello@example.com>")).code).toBe(250);
+        expect((await chat.send("DATA")).code).toBe(354);
+        return await chat.data(message(n));
+      } finally {
+        chat.close();
+      }
+    };
+    const stored = async () => (await t.json("GET", "/v1/emails/receiving?limit=100")).body.data.map((row: { message_id: string }) => row.message_id);
+    const refusals = async () => Number(/mailroom_inbound_limits_total\{limit="client_bytes"\} (\d+)/.exec(await t.app.services.metrics.render())?.[1] ?? 0);
+
+    // 700 KiB fits the 1 MiB budget; the second message crosses it and is refused after its data, not stored.
+    expect((await transaction(1)).code).toBe(250);
+    const crossing = await transaction(2);
+    expect([crossing.code, crossing.text.slice(0, 5)]).toEqual([451, "4.7.1"]);
+    // Then the flooding client is refused at MAIL FROM, told when to come back.
+    const refused = await transaction(3);
+    expect([refused.code, refused.text.slice(0, 5)]).toEqual([451, "4.7.1"]);
+    expect(refused.text).toMatch(/try again in \d+ seconds/);
+    expect(await refusals()).toBe(2);
+    // Another client network has its own budget.
+    expect((await transaction(4, "127.0.0.2")).code).toBe(250);
+    expect(await stored()).toEqual(expect.arrayContaining(["<part-1@dest.test>", "<part-4@dest.test>"]));
+    expect(await stored()).not.toContain("<part-2@dest.test>");
+    // A minute later the first client may send again.
+    clock.advance(61_000);
+    expect((await transaction(5)).code).toBe(250);
+  });
 });
