@@ -386,6 +386,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     suppressions,
     domains,
     returnPaths,
+    maxStoredBytes: config.inbound.max_stored_bytes,
     cpu,
     resolve: resolveFunction(resolver),
     hostname: records.hostname,

@@ -1,13 +1,17 @@
 /**
  * What keeps the inbound MX from stalling the process or filling the disk, unauthenticated (findings 5 of the
  * second security round), over real SMTP on loopback: a large message is parsed and authenticated off the event
- * loop; the default size limit is advertised; one client network's bytes per minute are limited.
+ * loop; the default size limit is advertised; one client network's bytes per minute are limited; an organisation's
+ * stored received mail has a quota, kept as a running total.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { createReturnPathCodec } from "../src/domains/signing.ts";
 import { CONFIG_SCHEMA } from "../src/config/schema.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { inboundFixture } from "./helpers/inbound-fixtures.ts";
 import { smtpChat } from "./helpers/smtp-chat.ts";
 
 const MIB = 1024 * 1024;
@@ -143,3 +147,71 @@ describe("finding 5: the inbound MX stalls the process", () => {
     expect((await transaction(5)).code).toBe(250);
   });
 });
+
+describe("finding 5: the inbound MX fills the disk", () => {
+  let q: TestApp;
+  let port: number;
+  let qClock: ManualClock;
+
+  beforeAll(async () => {
+    qClock = new ManualClock(Date.now());
+    q = await createTestApp({ inbound: { max_stored_bytes: MIB } }, { clock: qClock });
+    await q.app.services.domains.add(q.operator, "example.com", { verifiedOverride: true, receivingEnabled: true });
+    port = (await q.app.start()).find((l) => l.name === "mx")!.port;
+  });
+
+  afterAll(async () => {
+    await q.close();
+  });
+
+  /** One transaction; the RCPT reply, and the reply after the data when RCPT was accepted. */
+  const deliver = async (to: string, message: string, from = "friend@dest.test") => {
+    const chat = await smtpChat(port);
+    try {
+      await chat.send("EHLO mail.dest.test");
+      expect((await chat.send(`MAIL FROM:<${from}>`)).code).toBe(250);
+      const rcpt = await chat.send(`RCPT TO:<${to}>`);
+      if (rcpt.code !== 250) return { rcpt, data: undefined };
+      expect((await chat.send("DATA")).code).toBe(354);
+      return { rcpt, data: await chat.data(message) };
+    } finally {
+      chat.close();
+    }
+  };
+  const reply = (n: number) => `From: friend@dest.test\r\nSubject: reply ${n}\r\nMessage-ID: <reply-${n}@dest.test>\r\n\r\n${`${"z".repeat(998)}\r\n`.repeat(600)}`;
+  const storedBytes = async () => (await q.app.services.store.query<{ stored_bytes: number }>(sql`SELECT stored_bytes FROM inbound_usage WHERE organization_id = ${q.organizationId}`))[0]?.stored_bytes ?? 0;
+  const overQuota = async () => Number(/mailroom_inbound_limits_total\{limit="stored_bytes"\} (\d+)/.exec(await q.app.services.metrics.render())?.[1] ?? 0);
+
+  test("finding 5: an organisation at [inbound] max_stored_bytes gets 452 4.2.2 at RCPT, logged and counted; its reports still apply; retention makes room", async () => {
+    // Two messages of about 600 KB: the first leaves room, the second takes the organisation past its 1 MiB.
+    expect((await deliver("hello@example.com", reply(1))).data?.code).toBe(250);
+    expect((await deliver("hello@example.com", reply(2))).data?.code).toBe(250);
+    expect(Number(await storedBytes())).toBeGreaterThan(MIB);
+    const { rcpt } = await deliver("hello@example.com", reply(3));
+    expect([rcpt.code, rcpt.text.slice(0, 5)]).toEqual([452, "4.2.2"]);
+    expect(rcpt.text).toContain("storage quota");
+    expect(await overQuota()).toBe(1);
+    const stored = (await q.json("GET", "/v1/emails/receiving?limit=100")).body.data.map((row: { message_id: string }) => row.message_id);
+    expect(stored).not.toContain("<reply-3@dest.test>");
+
+    // A bounce to a return path is still applied; anything else there is refused after its data, nothing stored.
+    const sent = await q.json("POST", "/v1/emails", { body: { from: "Acme <hello@example.com>", to: "someone@dest.test", subject: "Receipt", html: "<p>Thanks.</p>" } });
+    const record = (await q.json("GET", `/v1/emails/${sent.body.id}`)).body;
+    const delivery = (await q.app.services.store.query<{ id: string }>(sql`SELECT id FROM deliveries WHERE email_id = ${sent.body.id}`))[0]!;
+    const returnPath = createReturnPathCodec(q.app.services.secrets.deriveKey("return-path")).address(delivery.id, "send.example.com");
+    const bounce = await deliver(returnPath, inboundFixture("postfix-5.1.1", { messageId: record.message_id }), "");
+    expect(bounce.data?.code).toBe(250);
+    expect((await q.json("GET", `/v1/emails/${sent.body.id}`)).body.status).toBe("bounced");
+    const answer = await deliver(returnPath, reply(4), "someone@dest.test");
+    expect(answer.rcpt.code).toBe(250);
+    expect([answer.data?.code, answer.data?.text.slice(0, 5)]).toEqual([452, "4.2.2"]);
+    expect(await overQuota()).toBe(2);
+
+    // Retention deletes the old mail and its bytes leave the running total with it.
+    qClock.advance(31 * 86_400_000);
+    expect(await q.app.services.mailbox.prune()).toBe(2);
+    expect(Number(await storedBytes())).toBe(0);
+    expect((await deliver("hello@example.com", reply(5))).data?.code).toBe(250);
+  });
+});
+

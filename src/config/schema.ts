@@ -177,6 +177,7 @@ export const CONFIG_SCHEMA = {
     bytes_per_ip_per_minute: int(100 * MIB, 1024, 1024 * 1024 * MIB, "Bytes one client address (IPv6: one /64) may send in message data in any sliding 60 s window (refused messages count too: they were read); past it MAIL FROM, and a message that crossed it, get 451 4.7.1 (try later). A client that sent nothing else in the window may always send one message up to max_message_bytes. The default is four messages at the 25 MiB limit."),
     max_recipients: int(100, 1, 1000, "Recipients per message (RFC 5321 §4.5.3.1.8 asks for at least 100); more get 452 (send them in another transaction)."),
     max_message_bytes: int(25 * MIB, 1024, 1024 * MIB, "Largest message accepted, advertised in EHLO (SIZE, RFC 1870); bigger ones are refused with 552 5.3.4 (at MAIL FROM when the client declares the size, else after the data, which is not kept past the limit). 25 MiB is what large mailbox providers accept, ample for replies."),
+    max_stored_bytes: int(5 * 1024 * MIB, 0, 2 ** 50, "Raw bytes of received mail one organisation may keep (the sum of its messages' sizes, until retention deletes them); at or over it RCPT to its receiving addresses answers 452 4.2.2 (mailbox full, try later), logged and counted on /metrics. Reports to return paths are still applied. Parsed bodies take up to as much again. 0: no limit."),
     idle_timeout: duration("5m", "A client silent this long is disconnected (RFC 5321 §4.5.3.2.7)."),
     retention: duration("30d", "Received messages older than this are deleted."),
   },

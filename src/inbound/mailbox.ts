@@ -4,9 +4,10 @@
  * the raw message when asked for. Download links are Mailroom URLs signed with a key derived from the master key
  * and valid for an hour, so they work without an API key (as Resend's do) and cannot be forged or extended.
  * Invariants: an API caller sees only its own organisation's mail and needs `inbound:read`; a signed link grants
- * exactly the one path it was made for, until it expires.
+ * exactly the one path it was made for, until it expires; retention takes what it deletes off the organisation's
+ * stored-bytes total (inbound_usage) in the same write.
  */
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { pageById, pageOfList, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
@@ -151,8 +152,18 @@ export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; link
         const batch = await db.select({ id: receivedEmails.id }).from(receivedEmails).where(lt(receivedEmails.createdAt, cutoff)).limit(PRUNE_BATCH);
         if (!batch.length) return deleted;
         await writer.write(async (tx) => {
-          const { receivedEmails } = tablesOf(tx);
-          await tx.delete(receivedEmails).where(inArray(receivedEmails.id, batch.map(({ id }) => id)));
+          const { receivedEmails, inboundUsage } = tablesOf(tx);
+          // The rows this write deletes (another instance may have pruned some meanwhile), and their bytes off each
+          // organisation's running total in the same write, so the two never disagree.
+          const gone = await tx
+            .delete(receivedEmails)
+            .where(inArray(receivedEmails.id, batch.map(({ id }) => id)))
+            .returning({ organizationId: receivedEmails.organizationId, size: receivedEmails.size });
+          const freed = new Map<string, number>();
+          for (const row of gone) freed.set(row.organizationId, (freed.get(row.organizationId) ?? 0) + row.size);
+          for (const [organizationId, bytes] of freed) {
+            await tx.update(inboundUsage).set({ storedBytes: sql`${inboundUsage.storedBytes} - ${bytes}` }).where(eq(inboundUsage.organizationId, organizationId));
+          }
         });
         deleted += batch.length;
       }

@@ -16,9 +16,11 @@
  * only as far as it speaks of that delivery's recipient (or of no one by name), so forged, misdirected and
  * cross-recipient reports (backscatter) change nothing; a delivery is bounced (Permanent) or complained about once,
  * however often the report arrives; nothing a report says suppresses unless it is definite; what is accepted and
- * not applied as a report is stored, never dropped.
+ * not applied as a report is stored, never dropped; nothing is stored for an organisation whose received mail is at
+ * `[inbound] max_stored_bytes` (452 4.2.2, at RCPT to its domains, after the data at a return path, where reports
+ * still apply), and every stored message adds its size to the organisation's running total in the same write.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { lockedForUpdate } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { DomainService } from "../domains/service.ts";
@@ -88,6 +90,8 @@ export function createInboundService(deps: {
   suppressions: SuppressionService;
   domains: DomainService;
   returnPaths: ReturnPathCodec;
+  /** `[inbound] max_stored_bytes`: raw bytes of received mail one organisation may keep; 0, no limit. */
+  maxStoredBytes: number;
   /** Where received mail is parsed and authenticated: megabytes of it would hold the event loop for seconds. */
   cpu: Pick<CpuPool, "readReceived" | "authenticateReceived">;
   /** The configured resolver as mailauth calls it. */
@@ -98,7 +102,7 @@ export function createInboundService(deps: {
   metrics: Metrics;
 }): InboundService {
   const { db, writer, clock, events, suppressions, domains, returnPaths, logger, metrics } = deps;
-  const { deliveries, emails } = tablesOf(db);
+  const { deliveries, emails, inboundUsage } = tablesOf(db);
 
   const count = (kind: string, reason: string) => metrics.inc("mailroom_inbound_reports_total", { kind, reason });
 
@@ -293,14 +297,33 @@ export function createInboundService(deps: {
       createdAt,
     };
     await writer.write(async (tx) => {
-      const { receivedEmails, receivedContents } = tablesOf(tx);
+      const { receivedEmails, receivedContents, inboundUsage } = tablesOf(tx);
       await tx.insert(receivedEmails).values(row);
       await tx.insert(receivedContents).values({ receivedEmailId: id, raw: input.raw });
+      await tx
+        .insert(inboundUsage)
+        .values({ organizationId: input.organizationId, storedBytes: row.size })
+        .onConflictDoUpdate({ target: inboundUsage.organizationId, set: { storedBytes: sql`${inboundUsage.storedBytes} + ${row.size}` } });
       await events.append(tx, { organizationId: input.organizationId, emailId: inReplyToEmailId, type: "email.received", data: receivedEventData(row) });
     });
     metrics.inc("mailroom_inbound_messages_total", { kind: input.autoReply ?? "message" });
     logger.info("inbound message stored", { received_email_id: id, organization_id: input.organizationId, size: input.raw.length, in_reply_to_email_id: inReplyToEmailId });
     return { handled: "stored", receivedEmailId: id, organizationId: input.organizationId, inReplyToEmailId };
+  };
+
+  /**
+   * Refuses mail for an organisation whose received mail already takes `[inbound] max_stored_bytes`: one read of
+   * its running total (inbound_usage, by primary key), never a sum over its mail. Messages accepted meanwhile may
+   * take it past the quota by what they hold; the next RCPT sees it.
+   */
+  const assertRoomFor = async (organizationId: string, stage: "rcpt" | "data") => {
+    if (deps.maxStoredBytes === 0) return;
+    const usage = await first(db.select({ storedBytes: inboundUsage.storedBytes }).from(inboundUsage).where(eq(inboundUsage.organizationId, organizationId)));
+    const stored = usage?.storedBytes ?? 0;
+    if (stored < deps.maxStoredBytes) return;
+    metrics.inc("mailroom_inbound_limits_total", { limit: "stored_bytes" });
+    logger.warn("inbound mail refused: the organisation's received mail is at its quota", { organization_id: organizationId, stored_bytes: stored, max_stored_bytes: deps.maxStoredBytes, stage });
+    throw new AppError("rate_limit_exceeded", "Mailbox full: this organisation's received mail is at its storage quota; try again later.", { condition: "storage_quota" });
   };
 
   /** The domain as domains are stored (lower-case punycode); smtp-server hands IDNs over in Unicode. */
@@ -318,7 +341,7 @@ export function createInboundService(deps: {
       const domain = domainOf(address);
       if (!domain) throw new AppError("not_found", "No such mailbox here.", { condition: "unknown_recipient" });
       const receiving = await domains.receivingState(domain);
-      if (receiving.state === "receiving") return;
+      if (receiving.state === "receiving") return assertRoomFor(receiving.organizationId, "rcpt");
       // Never an open relay: mail for a name this server does not receive for is refused, whoever sends it.
       throw new AppError("insufficient_scope", receiving.state === "off" ? `Receiving is not enabled for ${domain}.` : `Relaying denied: this server does not accept mail for ${domain}.`);
     },
@@ -338,6 +361,7 @@ export function createInboundService(deps: {
           return NOT_AUTHENTICATED;
         }));
 
+      const toStore: Array<{ organizationId: string; receivedFor: string[]; answers?: string }> = [];
       const returnPathTo = new Map<string, string>();
       const byOrganization = new Map<string, string[]>();
       for (const address of envelope.to) {
@@ -369,7 +393,7 @@ export function createInboundService(deps: {
           continue;
         }
         if (isReport) count(report.kind, "about another recipient");
-        outcomes.push(await store({ organizationId: delivery.organizationId, raw, fields, envelope, receivedFor: [address], authentication: await authenticated(), autoReply, answers: delivery.emailId }));
+        toStore.push({ organizationId: delivery.organizationId, receivedFor: [address], answers: delivery.emailId });
       }
 
       for (const [organizationId, addresses] of byOrganization) {
@@ -379,8 +403,14 @@ export function createInboundService(deps: {
           continue;
         }
         if (isReport) count(report.kind, "not at its return path");
-        outcomes.push(await store({ organizationId, raw, fields, envelope, receivedFor: addresses, authentication: await authenticated(), autoReply }));
+        toStore.push({ organizationId, receivedFor: addresses });
       }
+
+      // Checked before anything is stored, so the sender's retry of the whole message duplicates nothing (the
+      // reports above are applied once however often they come). Return paths pass RCPT whatever the quota, for
+      // their reports; what else comes to them is refused here.
+      for (const organizationId of new Set(toStore.map((target) => target.organizationId))) await assertRoomFor(organizationId, "data");
+      for (const target of toStore) outcomes.push(await store({ ...target, raw, fields, envelope, authentication: await authenticated(), autoReply }));
       return outcomes;
     },
   };

@@ -15,6 +15,7 @@ import providers, { postgres as providersPg } from "./0008_providers.ts";
 import suppressionIds, { postgres as suppressionIdsPg } from "./0009_suppression_ids.ts";
 import eventStats, { postgres as eventStatsPg } from "./0010_event_stats.ts";
 import emailSearch, { postgres as emailSearchPg } from "./0011_email_search.ts";
+import inboundUsage, { postgres as inboundUsagePg } from "./0012_inbound_usage.ts";
 
 export interface Migration {
   version: number;
@@ -35,4 +36,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 9, name: "suppression_ids", sqlite: suppressionIds, postgres: suppressionIdsPg },
   { version: 10, name: "event_stats", sqlite: eventStats, postgres: eventStatsPg },
   { version: 11, name: "email_search", sqlite: emailSearch, postgres: emailSearchPg },
+  { version: 12, name: "inbound_usage", sqlite: inboundUsage, postgres: inboundUsagePg },
 ];
