@@ -373,7 +373,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   // One signer for every download link (received mail, sent attachments); the key keeps its first purpose's name so
   // links handed out before sent attachments existed stay valid.
   const downloads = createSignedLinks({ key: secrets.deriveKey("inbound-downloads"), clock, publicUrl, lifetimeMs: DOWNLOAD_LINK_LIFETIME_MS });
-  const mailbox = createMailbox({ db, writer, clock, links: downloads, retentionMs: config.inbound.retention });
+  const mailbox = createMailbox({ db, writer, clock, links: downloads, retentionMs: config.inbound.retention, cpu });
   const sentAttachments = createSentAttachments({ db, emails, links: downloads });
   const templates = createTemplateService({ db, writer, clock });
   periodic.every("inbound-retention", INBOUND_PRUNE_MS, () => mailbox.prune());

@@ -223,6 +223,37 @@ describe("received mail", () => {
     expect((await t.json("GET", `/v1/emails/receiving/${(await latest()).id}`)).body.text).toContain("unterminated");
   });
 
+  test("inline images come back as data URIs by default and as cid: references on request; attachments byte for byte", async () => {
+    const pixel = Buffer.from("R0lGODlhAQABAAAAACw=", "base64");
+    const message = [
+      "From: a@dest.test",
+      "Subject: With a logo",
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/related; boundary="r"',
+      "",
+      "--r",
+      "Content-Type: text/html",
+      "",
+      '<p><img src="cid:logo@dest.test"></p>',
+      "--r",
+      "Content-Type: image/gif",
+      "Content-ID: <logo@dest.test>",
+      "Content-Transfer-Encoding: base64",
+      "",
+      pixel.toString("base64"),
+      "--r--",
+      "",
+    ].join("\r\n");
+    expect((await deliver(message, { from: "a@dest.test", to: ["hello@example.com"] })).data).toMatchObject({ code: 250 });
+    const { id } = await latest();
+    expect((await t.json("GET", `/v1/emails/receiving/${id}`)).body.html).toContain(`src="data:image/gif;base64,${pixel.toString("base64")}"`);
+    expect((await t.json("GET", `/v1/emails/receiving/${id}?html_format=cid`)).body.html).toContain('src="cid:logo@dest.test"');
+    const attachment = (await t.json("GET", `/v1/emails/receiving/${id}/attachments`)).body.data[0];
+    const url = new URL(attachment.download_url);
+    const download = await t.request("GET", `${url.pathname}${url.search}`, { key: null });
+    expect(Buffer.from(await download.arrayBuffer()).equals(pixel)).toBe(true);
+  });
+
   test("over the size limit: 552 5.3.4 after the data, nothing stored", async () => {
     const before = (await latest()).id;
     const { data } = await deliver(`Subject: big\r\n\r\n${"x".repeat(300 * 1024)}\r\n`, { from: "a@dest.test", to: ["hello@example.com"] });

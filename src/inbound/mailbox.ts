@@ -15,8 +15,8 @@ import type { Actor } from "../keys/model.ts";
 import { requireScope } from "../keys/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { DownloadAccess, SignedLinks } from "../lib/signed-links.ts";
+import type { CpuPool } from "../workers/pool.ts";
 import type { AttachmentView, ReceivedAttachment, ReceivedEmailSummary, ReceivedEmailView } from "./model.ts";
-import { parseReceived } from "./reports.ts";
 
 const PRUNE_BATCH = 500;
 
@@ -45,7 +45,15 @@ export type Access = DownloadAccess;
 
 type ReceivedRow = ReturnType<typeof tablesOf>["receivedEmails"]["$inferSelect"];
 
-export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; links: SignedLinks; retentionMs: number }): Mailbox {
+export function createMailbox(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  links: SignedLinks;
+  retentionMs: number;
+  /** Where a stored message is parsed again (inline images, attachments): megabytes of it would hold the event loop. */
+  cpu: Pick<CpuPool, "readReceivedPart">;
+}): Mailbox {
   const { db, writer, clock, links } = deps;
   const { receivedEmails, receivedContents } = tablesOf(db);
   const signedLink = links.link;
@@ -113,9 +121,8 @@ export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; link
       let html = row.html;
       // Inline images stay `cid:` references in the store; Resend's default answer carries them as data URIs.
       if (html?.includes("cid:") && htmlFormat === "data_uri") {
-        const { simpleParser } = await import("mailparser");
-        const parsed = await simpleParser(await rawOf(id));
-        if (typeof parsed.html === "string") html = parsed.html.toWellFormed().replace(/\0/g, "\uFFFD");
+        const withImages = await deps.cpu.readReceivedPart(await rawOf(id), { kind: "html_with_images" });
+        if (typeof withImages === "string") html = withImages;
       }
       return { object: "email", ...summary(row), html, text: row.text, headers: row.headers, raw: signedLink(rawPath(id)) };
     },
@@ -139,10 +146,9 @@ export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; link
     async attachmentContent(access, id, attachmentId) {
       const row = await permitted(access, id, contentPath(id, attachmentId));
       const attachment = findAttachment(row, attachmentId);
-      const parsed = await parseReceived(await rawOf(id));
-      const part = parsed.attachments[attachment.index];
-      if (!part) throw new AppError("not_found", "Attachment not found.");
-      return { content: part.content, contentType: attachment.content_type, filename: attachment.filename, disposition: attachment.content_disposition };
+      const content = await deps.cpu.readReceivedPart(await rawOf(id), { kind: "attachment", index: attachment.index });
+      if (!(content instanceof Buffer)) throw new AppError("not_found", "Attachment not found.");
+      return { content, contentType: attachment.content_type, filename: attachment.filename, disposition: attachment.content_disposition };
     },
 
     async prune() {

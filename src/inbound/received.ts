@@ -117,6 +117,28 @@ export async function readReceivedMessage(raw: Buffer): Promise<ReadMessage> {
   return { report: readInboundReport(mail, raw), fields: readReceived(mail), unparsed: null };
 }
 
+/** A part of a stored message read again on request: the html with its inline images as data URIs, or an attachment. */
+export type ReceivedPart = { kind: "html_with_images" } | { kind: "attachment"; index: number };
+
+/**
+ * The part asked for, or null when the message has none (or no longer parses). An attachment's bytes come in shared
+ * memory, so the event loop receives them from a thread without a copy.
+ */
+export async function readReceivedPart(raw: Buffer, part: ReceivedPart): Promise<string | Uint8Array | null> {
+  if (part.kind === "html_with_images") {
+    // mailparser's default turns `cid:` references into data URIs, as Resend's answer carries them.
+    const { simpleParser } = await import("mailparser");
+    const parsed = await simpleParser(raw).catch(() => null);
+    return typeof parsed?.html === "string" ? storable(parsed.html) : null;
+  }
+  const parsed = await parseReceived(raw).catch(() => null);
+  const content = parsed?.attachments[part.index]?.content;
+  if (!content) return null;
+  const shared = new Uint8Array(new SharedArrayBuffer(content.length));
+  shared.set(content);
+  return shared;
+}
+
 export interface SessionFacts {
   /** The client's address, as the connection saw it. */
   clientAddress: string;

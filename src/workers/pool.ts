@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import type { dkimSign } from "mailauth";
 import type { ComposedMessage, ComposeRequest } from "../emails/compose.ts";
 import type { ReceivedAuthentication } from "../inbound/model.ts";
-import type { ReadMessage, SessionFacts } from "../inbound/received.ts";
+import type { ReadMessage, ReceivedPart, SessionFacts } from "../inbound/received.ts";
 import { answerLookups } from "./dns-port.ts";
 
 export type DkimOptions = Parameters<typeof dkimSign>[1];
@@ -23,7 +23,8 @@ export type Task =
   | { kind: "sign"; raw: Uint8Array; options: DkimOptions }
   | { kind: "compose"; request: ComposeRequest }
   | { kind: "read_received"; raw: Uint8Array }
-  | { kind: "authenticate_received"; raw: Uint8Array; facts: SessionFacts; dns: MessagePort };
+  | { kind: "authenticate_received"; raw: Uint8Array; facts: SessionFacts; dns: MessagePort }
+  | { kind: "read_received_part"; raw: Uint8Array; part: ReceivedPart };
 /** A thread's answer; `error` is the failure's message (errors do not cross threads intact). */
 export type Answer = { id: number; value: unknown; error: null } | { id: number; value: null; error: string };
 
@@ -36,6 +37,8 @@ export interface CpuPool {
   readReceived(raw: Buffer): Promise<ReadMessage>;
   /** SPF, DKIM, DMARC and ARC of a received message; DNS questions are answered here by `resolve`. */
   authenticateReceived(raw: Buffer, facts: SessionFacts, resolve: (name: string, rrtype: string) => Promise<unknown>): Promise<ReceivedAuthentication>;
+  /** A stored message's html with inline images, or an attachment's bytes; null when it has none. */
+  readReceivedPart(raw: Buffer, part: ReceivedPart): Promise<string | Buffer | null>;
   close(): void;
 }
 
@@ -127,6 +130,12 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
       } finally {
         channel.port1.close();
       }
+    },
+    async readReceivedPart(raw, part) {
+      const answer = await run({ kind: "read_received_part", raw: shared(raw), part });
+      if (answer.error !== null) throw new Error(`reading the received message failed: ${answer.error}`);
+      const value = answer.value as string | Uint8Array | null;
+      return value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
     },
     close() {
       for (const [slot, thread] of threads.entries()) {

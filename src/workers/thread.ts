@@ -5,7 +5,7 @@
  */
 import { dkimSign } from "mailauth";
 import { composeMessage } from "../emails/compose.ts";
-import { authenticateReceived, readReceivedMessage } from "../inbound/received.ts";
+import { authenticateReceived, readReceivedMessage, readReceivedPart } from "../inbound/received.ts";
 import { lookupsOver } from "./dns-port.ts";
 import type { Answer, Task } from "./pool.ts";
 
@@ -21,6 +21,7 @@ async function perform(task: Task): Promise<unknown> {
     return composeMessage({ ...task.request, fields: { ...fields, attachments } });
   }
   if (task.kind === "read_received") return readReceivedMessage(Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength));
+  if (task.kind === "read_received_part") return readReceivedPart(Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength), task.part);
   if (task.kind === "authenticate_received") {
     try {
       return await authenticateReceived(Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength), task.facts, lookupsOver(task.dns));
