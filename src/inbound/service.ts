@@ -136,9 +136,7 @@ export function createInboundService(deps: {
     const quoted = report.kind === "complaint" && report.originalMailFrom ? returnPaths.parse(report.originalMailFrom) : null;
     if (!quoted) return undefined;
     const delivery = await findDelivery(db, quoted.deliveryId);
-    if (delivery?.organizationId !== organizationId) return undefined;
-    const about = reportAbout(report, delivery.recipient);
-    return about ? { delivery, report: about } : undefined;
+    return delivery?.organizationId === organizationId ? delivery : undefined;
   };
 
   const setStatus = (tx: Db, deliveryId: string, status: string, response: string | null) =>
@@ -412,9 +410,9 @@ export function createInboundService(deps: {
       }
 
       for (const [organizationId, addresses] of byOrganization) {
-        const proven = isReport ? await deliveryForDomainReport(organizationId, report) : undefined;
-        if (proven) {
-          outcomes.push(await applyReport(proven.delivery.id, proven.report));
+        const delivery = isReport ? await deliveryForDomainReport(organizationId, report) : undefined;
+        if (delivery && isReport) {
+          outcomes.push(await applyReport(delivery.id, report));
           continue;
         }
         if (isReport) count(report.kind, "not at its return path");
