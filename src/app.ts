@@ -386,7 +386,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   // One signer for every download link (received mail, sent attachments); the key keeps its first purpose's name so
   // links handed out before sent attachments existed stay valid.
   const downloads = createSignedLinks({ key: secrets.deriveKey("inbound-downloads"), clock, publicUrl, lifetimeMs: DOWNLOAD_LINK_LIFETIME_MS });
-  const mailbox = createMailbox({ db, writer, clock, links: downloads, retentionMs: config.inbound.retention });
+  const mailbox = createMailbox({ db, writer, clock, links: downloads, retentionMs: config.inbound.retention, cpu });
   const sentAttachments = createSentAttachments({ db, emails, links: downloads });
   const templates = createTemplateService({ db, writer, clock, cpu, limits: { maxMessageBytes: config.limits.max_message_bytes, renderTimeoutMs: config.limits.template_render_timeout } });
   periodic.every("inbound-retention", INBOUND_PRUNE_MS, () => mailbox.prune());
@@ -399,6 +399,8 @@ export async function createServices(configured: Config, options: AppOptions = {
     suppressions,
     domains,
     returnPaths,
+    maxStoredBytes: config.inbound.max_stored_bytes,
+    cpu,
     resolve: resolveFunction(resolver),
     hostname: records.hostname,
     logger,

@@ -41,7 +41,7 @@ export interface ErrorEntry {
 }
 
 /** Conditions that keep their error's name and HTTP status but have their own SMTP reply. */
-export type ErrorCondition = "storage_full" | "unknown_recipient";
+export type ErrorCondition = "storage_full" | "unknown_recipient" | "storage_quota";
 
 /**
  * Names that cannot arise in an SMTP session (look-ups, idempotency of HTTP requests) still map to a reply so a
@@ -63,7 +63,9 @@ export const ERROR_TABLE: Record<ErrorName, ErrorEntry> = {
   conflict: { status: 409, reason: "Conflict", smtp: NOT_ON_SMTP },
   payload_too_large: { status: 413, reason: "Payload Too Large", smtp: { code: 552, enhanced: "5.3.4" } },
   domain_not_verified: { status: 422, reason: "Unprocessable Entity", smtp: { code: 550, enhanced: "5.7.1" } },
-  rate_limit_exceeded: { status: 429, reason: "Too Many Requests", smtp: { code: 451, enhanced: "4.7.1" } },
+  // An organisation over its quota of stored received mail: RFC 3463 X.2.2 "mailbox full" (an administrative
+  // quota), with RFC 5321's 452 at RCPT; temporary, so the sender retries once retention or the operator makes room.
+  rate_limit_exceeded: { status: 429, reason: "Too Many Requests", smtp: { code: 451, enhanced: "4.7.1" }, smtpFor: { storage_quota: { code: 452, enhanced: "4.2.2" } } },
   internal_error: { status: 500, reason: "Internal Server Error", smtp: { code: 451, enhanced: "4.3.0" } },
   // RFC 3463 §3.4: 4.3.1 "mail system full" with RFC 5321's 452 "insufficient system storage".
   service_unavailable: { status: 503, reason: "Service Unavailable", smtp: { code: 421, enhanced: "4.3.2" }, smtpFor: { storage_full: { code: 452, enhanced: "4.3.1" } } },

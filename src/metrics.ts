@@ -13,8 +13,9 @@ const COUNTERS = {
   mailroom_webhook_attempts_total: "Webhook delivery attempts by result.",
   mailroom_smtp_messages_total: "Messages the SMTP relay received (after DATA), by outcome: accepted, rejected (5xx), deferred (4xx).",
   mailroom_smtp_auth_total: "SMTP AUTH attempts, by outcome.",
-  mailroom_inbound_reports_total: "Bounce and complaint reports received, by kind and reason: applied, repeated (already judged), unknown delivery, no recipient.",
+  mailroom_inbound_reports_total: "Bounce and complaint reports received, by kind and reason: applied, repeated (already judged), unknown delivery, no recipient; about another recipient and not at its return path (proving nothing: stored as mail).",
   mailroom_inbound_messages_total: "Received messages stored (replies and other mail to receiving domains, automatic replies to return paths), by kind.",
+  mailroom_inbound_limits_total: "Inbound mail refused by a limit, by limit: client_messages and client_bytes (a client network over messages_per_ip_per_minute or bytes_per_ip_per_minute; 451 4.7.1), stored_bytes (an organisation at max_stored_bytes; 452 4.2.2).",
   mailroom_inbound_smtp_total: "Inbound MX outcomes: accepted, rejected (5xx after DATA), deferred (4xx after DATA), recipient_refused (RCPT refused: unknown domain, receiving off, forged return path, too many).",
 };
 

@@ -2,8 +2,8 @@
  * The inbound MX and received mail, in process on both store engines: the MX over real SMTP on loopback (RCPT
  * accepted only for receiving domains and verified return paths, 552 over the size limit, hostile bytes stored
  * as they came), SPF and DKIM judged through a DNS server on loopback, threading to the sent message, the
- * receiving API in Resend's shapes with scopes, organisations and signed download links, reports to a
- * receiving address matched by the returned Message-ID, and retention.
+ * receiving API in Resend's shapes with scopes, organisations and signed download links, reports that prove
+ * nothing stored as mail, and retention.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateKeyPairSync } from "node:crypto";
@@ -223,6 +223,37 @@ describe("received mail", () => {
     expect((await t.json("GET", `/v1/emails/receiving/${(await latest()).id}`)).body.text).toContain("unterminated");
   });
 
+  test("inline images come back as data URIs by default and as cid: references on request; attachments byte for byte", async () => {
+    const pixel = Buffer.from("R0lGODlhAQABAAAAACw=", "base64");
+    const message = [
+      "From: a@dest.test",
+      "Subject: With a logo",
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/related; boundary="r"',
+      "",
+      "--r",
+      "Content-Type: text/html",
+      "",
+      '<p><img src="cid:logo@dest.test"></p>',
+      "--r",
+      "Content-Type: image/gif",
+      "Content-ID: <logo@dest.test>",
+      "Content-Transfer-Encoding: base64",
+      "",
+      pixel.toString("base64"),
+      "--r--",
+      "",
+    ].join("\r\n");
+    expect((await deliver(message, { from: "a@dest.test", to: ["hello@example.com"] })).data).toMatchObject({ code: 250 });
+    const { id } = await latest();
+    expect((await t.json("GET", `/v1/emails/receiving/${id}`)).body.html).toContain(`src="data:image/gif;base64,${pixel.toString("base64")}"`);
+    expect((await t.json("GET", `/v1/emails/receiving/${id}?html_format=cid`)).body.html).toContain('src="cid:logo@dest.test"');
+    const attachment = (await t.json("GET", `/v1/emails/receiving/${id}/attachments`)).body.data[0];
+    const url = new URL(attachment.download_url);
+    const download = await t.request("GET", `${url.pathname}${url.search}`, { key: null });
+    expect(Buffer.from(await download.arrayBuffer()).equals(pixel)).toBe(true);
+  });
+
   test("over the size limit: 552 5.3.4 after the data, nothing stored", async () => {
     const before = (await latest()).id;
     const { data } = await deliver(`Subject: big\r\n\r\n${"x".repeat(300 * 1024)}\r\n`, { from: "a@dest.test", to: ["hello@example.com"] });
@@ -242,15 +273,33 @@ describe("received mail", () => {
     expect(record.events.some((e: { type: string; data: { auto_reply?: string } }) => e.type === "email.received" && e.data.auto_reply === "auto_reply")).toBe(true);
   });
 
-  test("a bounce sent to a receiving address is matched by the returned Message-ID, in the same organisation only", async () => {
-    const sent = await sendOne("Third");
-    const dsn = inboundFixture("postfix-5.1.1", { messageId: sent.message_id });
-    expect((await deliver(dsn, { from: "", to: ["hello@example.com"] })).data).toMatchObject({ code: 250 });
-    expect((await t.json("GET", `/v1/emails/${sent.id}`)).body.status).toBe("bounced");
-    // A Message-ID this organisation never sent names nothing: the report is kept as mail, nothing changes.
-    const stray = dsn.replaceAll(sent.message_id, "<not-ours@elsewhere.test>");
-    expect((await deliver(stray, { from: "", to: ["hello@example.com"] })).data).toMatchObject({ code: 250 });
+  test("finding 4: a forged DSN naming a cc recipient of a real message changes nobody's status or the suppression list, and is stored as mail", async () => {
+    const res = await t.json("POST", "/v1/emails", { body: { from: "Acme <hello@example.com>", to: "someone@dest.test", cc: "colleague@dest.test", subject: "Third", html: "<p>Thanks.</p>" } });
+    expect(res.status).toBe(200);
+    const sent = (await t.json("GET", `/v1/emails/${res.body.id}`)).body as { id: string; message_id: string };
+    const statuses = async () => Object.fromEntries(((await t.json("GET", `/v1/emails/${sent.id}`)).body.recipients as Array<{ email: string; status: string }>).map((r) => [r.email, r.status]));
+    const suppressions = async () => (await t.json("GET", "/v1/suppressions?limit=100")).body.data.length;
+    const suppressedBefore = await suppressions();
+    const forged = inboundFixture("postfix-5.1.1", { messageId: sent.message_id }).replaceAll("someone@dest.test", "colleague@dest.test");
+    expect(forged).toContain("colleague@dest.test");
+
+    // Unauthenticated, to a receiving address, quoting the real Message-ID: ordinary mail.
+    expect((await deliver(forged, { from: "", to: ["hello@example.com"] })).data).toMatchObject({ code: 250 });
+    expect(await latest()).toMatchObject({ received_for: ["hello@example.com"] });
     expect((await latest()).subject).toContain("Undelivered");
+    // To the verified return path of the other recipient: that token proves nothing about the cc.
+    const delivery = await t.app.services.store.query<{ id: string }>(sql`SELECT id FROM deliveries WHERE email_id = ${sent.id} AND recipient = 'someone@dest.test'`);
+    const returnPath = (await import("../src/domains/signing.ts")).createReturnPathCodec(t.app.services.secrets.deriveKey("return-path")).address(delivery[0]!.id, "send.example.com");
+    expect((await deliver(forged, { from: "", to: [returnPath] })).data).toMatchObject({ code: 250 });
+    expect(await latest()).toMatchObject({ received_for: [returnPath], in_reply_to_email_id: sent.id });
+
+    // The capture provider may deliver meanwhile; a report applied would have made either one bounced.
+    expect(Object.values(await statuses()).filter((status) => status === "bounced")).toEqual([]);
+    expect(await suppressions()).toBe(suppressedBefore);
+    expect((await t.json("GET", `/v1/suppressions/${encodeURIComponent("colleague@dest.test")}`)).status).toBe(404);
+    const events = (await t.json("GET", `/v1/emails/${sent.id}`)).body.events.map((e: { type: string }) => e.type);
+    expect(events).not.toContain("email.bounced");
+    expect(events).toContain("email.received");
   });
 
   test("retention deletes received mail older than the configured period", async () => {

@@ -4,9 +4,10 @@
  * the raw message when asked for. Download links are Mailroom URLs signed with a key derived from the master key
  * and valid for an hour, so they work without an API key (as Resend's do) and cannot be forged or extended.
  * Invariants: an API caller sees only its own organisation's mail and needs `inbound:read`; a signed link grants
- * exactly the one path it was made for, until it expires.
+ * exactly the one path it was made for, until it expires; retention takes what it deletes off the organisation's
+ * stored-bytes total (inbound_usage) in the same write.
  */
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { pageById, pageOfList, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
@@ -14,8 +15,8 @@ import type { Actor } from "../keys/model.ts";
 import { requireScope } from "../keys/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { DownloadAccess, SignedLinks } from "../lib/signed-links.ts";
+import type { CpuPool } from "../workers/pool.ts";
 import type { AttachmentView, ReceivedAttachment, ReceivedEmailSummary, ReceivedEmailView } from "./model.ts";
-import { parseReceived } from "./reports.ts";
 
 const PRUNE_BATCH = 500;
 
@@ -44,7 +45,15 @@ export type Access = DownloadAccess;
 
 type ReceivedRow = ReturnType<typeof tablesOf>["receivedEmails"]["$inferSelect"];
 
-export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; links: SignedLinks; retentionMs: number }): Mailbox {
+export function createMailbox(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  links: SignedLinks;
+  retentionMs: number;
+  /** Where a stored message is parsed again (inline images, attachments): megabytes of it would hold the event loop. */
+  cpu: Pick<CpuPool, "readReceivedPart">;
+}): Mailbox {
   const { db, writer, clock, links } = deps;
   const { receivedEmails, receivedContents } = tablesOf(db);
   const signedLink = links.link;
@@ -112,9 +121,8 @@ export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; link
       let html = row.html;
       // Inline images stay `cid:` references in the store; Resend's default answer carries them as data URIs.
       if (html?.includes("cid:") && htmlFormat === "data_uri") {
-        const { simpleParser } = await import("mailparser");
-        const parsed = await simpleParser(await rawOf(id));
-        if (typeof parsed.html === "string") html = parsed.html.toWellFormed().replace(/\0/g, "\uFFFD");
+        const withImages = await deps.cpu.readReceivedPart(await rawOf(id), { kind: "html_with_images" });
+        if (typeof withImages === "string") html = withImages;
       }
       return { object: "email", ...summary(row), html, text: row.text, headers: row.headers, raw: signedLink(rawPath(id)) };
     },
@@ -138,10 +146,9 @@ export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; link
     async attachmentContent(access, id, attachmentId) {
       const row = await permitted(access, id, contentPath(id, attachmentId));
       const attachment = findAttachment(row, attachmentId);
-      const parsed = await parseReceived(await rawOf(id));
-      const part = parsed.attachments[attachment.index];
-      if (!part) throw new AppError("not_found", "Attachment not found.");
-      return { content: part.content, contentType: attachment.content_type, filename: attachment.filename, disposition: attachment.content_disposition };
+      const content = await deps.cpu.readReceivedPart(await rawOf(id), { kind: "attachment", index: attachment.index });
+      if (!(content instanceof Buffer)) throw new AppError("not_found", "Attachment not found.");
+      return { content, contentType: attachment.content_type, filename: attachment.filename, disposition: attachment.content_disposition };
     },
 
     async prune() {
@@ -151,8 +158,18 @@ export function createMailbox(deps: { db: Db; writer: Writer; clock: Clock; link
         const batch = await db.select({ id: receivedEmails.id }).from(receivedEmails).where(lt(receivedEmails.createdAt, cutoff)).limit(PRUNE_BATCH);
         if (!batch.length) return deleted;
         await writer.write(async (tx) => {
-          const { receivedEmails } = tablesOf(tx);
-          await tx.delete(receivedEmails).where(inArray(receivedEmails.id, batch.map(({ id }) => id)));
+          const { receivedEmails, inboundUsage } = tablesOf(tx);
+          // The rows this write deletes (another instance may have pruned some meanwhile), and their bytes off each
+          // organisation's running total in the same write, so the two never disagree.
+          const gone = await tx
+            .delete(receivedEmails)
+            .where(inArray(receivedEmails.id, batch.map(({ id }) => id)))
+            .returning({ organizationId: receivedEmails.organizationId, size: receivedEmails.size });
+          const freed = new Map<string, number>();
+          for (const row of gone) freed.set(row.organizationId, (freed.get(row.organizationId) ?? 0) + row.size);
+          for (const [organizationId, bytes] of freed) {
+            await tx.update(inboundUsage).set({ storedBytes: sql`${inboundUsage.storedBytes} - ${bytes}` }).where(eq(inboundUsage.organizationId, organizationId));
+          }
         });
         deleted += batch.length;
       }

@@ -1,6 +1,8 @@
 /**
  * A received message as its stored record: addresses, subject, bodies, headers and attachment metadata read from
  * the parsed message, and its SPF, DKIM, DMARC and ARC results from mailauth through the configured resolver.
+ * Both read megabytes in JavaScript (about a second each for 25 MiB), so the funnel runs them in the CPU pool
+ * (workers/), never on the event loop; they return plain data for that reason.
  * Invariant: every text that reaches the store is well-formed Unicode without NUL (PostgreSQL's text and jsonb
  * refuse both, and a message carrying them must still be stored, not refused); the raw message keeps the bytes.
  */
@@ -8,6 +10,7 @@ import type { AddressObject, ParsedMail } from "mailparser";
 import { describeAttachment } from "../lib/attachment-parts.ts";
 import { newId } from "../lib/ids.ts";
 import type { ReceivedAttachment, ReceivedAuthentication } from "./model.ts";
+import { parseReceived, readInboundReport, type InboundReport } from "./reports.ts";
 
 /** Text as the store can hold it: lone surrogates become U+FFFD, as do NUL characters. */
 export const storable = (text: string) => text.toWellFormed().replace(/\0/g, "\uFFFD");
@@ -89,6 +92,51 @@ export function readReceived(mail: ParsedMail): ReceivedFields {
     }),
     answers: [...inReplyTo, ...[...references].reverse()].map(storable),
   };
+}
+
+/** Everything the inbound funnel reads from a message's bytes, as plain data: it is read in the CPU pool. */
+export interface ReadMessage {
+  report: InboundReport;
+  fields: ReceivedFields;
+  /** Why the parser refused the message (it is then kept whole and read as nothing); null when it was read. */
+  unparsed: string | null;
+}
+
+/** What a message the parser refuses reads as: no headers, no parts; its raw bytes are what is kept. */
+const UNPARSED = { headers: new Map(), headerLines: [], attachments: [] } as unknown as ParsedMail;
+
+/** Parses the message once and reads both what it reports and its stored record. */
+export async function readReceivedMessage(raw: Buffer): Promise<ReadMessage> {
+  let mail: ParsedMail;
+  try {
+    mail = await parseReceived(raw);
+  } catch (error) {
+    // Beyond the parser's limits (a header of megabytes, thousands of parts): kept whole, read as nothing.
+    return { report: { kind: "message" }, fields: readReceived(UNPARSED), unparsed: error instanceof Error ? error.message : String(error) };
+  }
+  return { report: readInboundReport(mail, raw), fields: readReceived(mail), unparsed: null };
+}
+
+/** A part of a stored message read again on request: the html with its inline images as data URIs, or an attachment. */
+export type ReceivedPart = { kind: "html_with_images" } | { kind: "attachment"; index: number };
+
+/**
+ * The part asked for, or null when the message has none (or no longer parses). An attachment's bytes come in shared
+ * memory, so the event loop receives them from a thread without a copy.
+ */
+export async function readReceivedPart(raw: Buffer, part: ReceivedPart): Promise<string | Uint8Array | null> {
+  if (part.kind === "html_with_images") {
+    // mailparser's default turns `cid:` references into data URIs, as Resend's answer carries them.
+    const { simpleParser } = await import("mailparser");
+    const parsed = await simpleParser(raw).catch(() => null);
+    return typeof parsed?.html === "string" ? storable(parsed.html) : null;
+  }
+  const parsed = await parseReceived(raw).catch(() => null);
+  const content = parsed?.attachments[part.index]?.content;
+  if (!content) return null;
+  const shared = new Uint8Array(new SharedArrayBuffer(content.length));
+  shared.set(content);
+  return shared;
 }
 
 export interface SessionFacts {

@@ -2,21 +2,25 @@
  * The one funnel for incoming mail, `inbound.receive(raw, envelope)` (the MX listener's and the tests'), and the
  * check the listener makes at RCPT (`acceptRecipient`).
  *
- * - To a return path (`bounces+<token>@…`): a delivery status notification or feedback report changes the
- *   delivery the token names — bounced (Permanent: + suppression), delivery_delayed, or complained
- *   (+ suppression) — with its event, in one write; anything else there (an out-of-office, a challenge-response, a
- *   person answering the envelope sender) is stored as received mail in the history of the message it answers.
- * - To a receiving domain: a report about a message the domain's organisation sent (named by its quoted return
- *   path or returned Message-ID) is applied the same way; everything else is stored with its authentication
+ * - To a return path (`bounces+<token>@…`): a delivery status notification about the recipient the token names, or
+ *   a feedback report, changes that delivery — bounced (Permanent: + suppression), delivery_delayed, or complained
+ *   (+ suppression) — with its event, in one write; anything else there (a notification about someone else, an
+ *   out-of-office, a challenge-response, a person answering the envelope sender) is stored as received mail in the
+ *   history of the message it answers.
+ * - To a receiving domain: a feedback report is applied only when the return path it quotes (Original-Mail-From)
+ *   verifies and names a delivery of this organisation — the same token, so the same proof, as a report sent to
+ *   that return path; everything else (a bounce quoting a Message-ID included) is stored with its authentication
  *   results, linked to the sent message it answers (In-Reply-To, References), and emits `email.received`.
  *
- * Invariants: only a return-path token whose MAC verifies names a delivery, and a report to a domain only
- * reaches its own organisation's messages, so forged and misdirected reports (backscatter) change nothing; a
- * delivery is bounced (Permanent) or complained about once, however often the report arrives; nothing a report
- * says suppresses unless it is definite; what is accepted and not applied as a report is stored, never dropped.
+ * Invariants: a report changes only the delivery a return-path token whose MAC verifies names, and a notification
+ * only as far as it speaks of that delivery's recipient (or of no one by name), so forged, misdirected and
+ * cross-recipient reports (backscatter) change nothing; a delivery is bounced (Permanent) or complained about once,
+ * however often the report arrives; nothing a report says suppresses unless it is definite; what is accepted and
+ * not applied as a report is stored, never dropped; nothing is stored for an organisation whose received mail is at
+ * `[inbound] max_stored_bytes` (452 4.2.2, at RCPT to its domains, after the data at a return path, where reports
+ * still apply), and every stored message adds its size to the organisation's running total in the same write.
  */
-import { and, eq, inArray } from "drizzle-orm";
-import type { ParsedMail } from "mailparser";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { lockedForUpdate } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { DomainService } from "../domains/service.ts";
@@ -32,8 +36,9 @@ import type { Metrics } from "../lib/metrics.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { receivedEventData, type AutoReplyKind, type ReceivedAuthentication } from "./model.ts";
 import type { SesEvent } from "../providers/sns.ts";
-import { authenticateReceived, readReceived, type SessionFacts } from "./received.ts";
-import { parseReceived, readInboundReport, type BouncedRecipient, type InboundReport } from "./reports.ts";
+import type { CpuPool } from "../workers/pool.ts";
+import type { ReceivedFields, SessionFacts } from "./received.ts";
+import type { BouncedRecipient, InboundReport } from "./reports.ts";
 
 export interface InboundEnvelope {
   /** MAIL FROM; empty for notifications (RFC 5321 §4.5.5). */
@@ -65,6 +70,9 @@ export interface InboundService {
   applySesEvent(event: SesEvent): Promise<InboundOutcome | null>;
 }
 
+/** What a received message may report about a delivery: a bounce or a complaint. */
+type AppliedReport = Extract<InboundReport, { kind: "bounce" | "complaint" }>;
+
 /** Statuses a late report may still change: the delivery left (or is leaving) and has not been judged yet. */
 const REPORTABLE = new Set(["queued", "deferred", "sent", "delivered"]);
 /** Statuses of a delivery a provider has not reported the end of yet. */
@@ -72,10 +80,10 @@ const IN_TRANSIT = new Set(["queued", "deferred", "sent"]);
 
 const RETURN_PATH_LOCAL = /^bounces\+/i;
 
-const NOT_AUTHENTICATED: ReceivedAuthentication = { spf: null, dkim: [], dmarc: null, arc: null, header: "" };
+/** A message this large is written alone (see `store`); smaller ones share the store's group commit. */
+const LARGE_MESSAGE_BYTES = 1024 * 1024;
 
-/** What a message the parser refuses reads as: no headers, no parts; its raw bytes are what is kept. */
-const UNPARSED = { headers: new Map(), headerLines: [], attachments: [] } as unknown as ParsedMail;
+const NOT_AUTHENTICATED: ReceivedAuthentication = { spf: null, dkim: [], dmarc: null, arc: null, header: "" };
 
 export function createInboundService(deps: {
   db: Db;
@@ -85,6 +93,10 @@ export function createInboundService(deps: {
   suppressions: SuppressionService;
   domains: DomainService;
   returnPaths: ReturnPathCodec;
+  /** `[inbound] max_stored_bytes`: raw bytes of received mail one organisation may keep; 0, no limit. */
+  maxStoredBytes: number;
+  /** Where received mail is parsed and authenticated: megabytes of it would hold the event loop for seconds. */
+  cpu: Pick<CpuPool, "readReceived" | "authenticateReceived">;
   /** The configured resolver as mailauth calls it. */
   resolve: (name: string, rrtype: string) => Promise<unknown>;
   /** This server's name in Authentication-Results. */
@@ -93,7 +105,7 @@ export function createInboundService(deps: {
   metrics: Metrics;
 }): InboundService {
   const { db, writer, clock, events, suppressions, domains, returnPaths, logger, metrics } = deps;
-  const { deliveries, emails } = tablesOf(db);
+  const { deliveries, emails, inboundUsage } = tablesOf(db);
 
   const count = (kind: string, reason: string) => metrics.inc("mailroom_inbound_reports_total", { kind, reason });
 
@@ -104,21 +116,27 @@ export function createInboundService(deps: {
   const lockDelivery = (tx: Db, deliveryId: string) => first(lockedForUpdate(tx, deliveryQuery(tx, deliveryId)));
 
   /**
-   * The organisation's delivery a report to one of its domains concerns: its quoted return path (a feedback loop's
-   * Original-Mail-From), else the returned Message-ID's message and the recipient the report names (or its only one).
+   * What a report may change of the delivery a verified token names, to `recipient`: a notification's lines about
+   * that recipient (or naming no one); null when it speaks only of others — a cc or a stranger named in a report
+   * sent to someone's return path. A feedback report is about the message the token names, whatever its
+   * Original-Rcpt-To says: feedback loops redact that field, and the token alone decides which delivery changes.
    */
-  const deliveryForDomainReport = async (organizationId: string, report: Extract<InboundReport, { kind: "bounce" | "complaint" }>) => {
+  const reportAbout = (report: AppliedReport, recipient: string): AppliedReport | null => {
+    if (report.kind === "complaint") return report;
+    const recipients = report.recipients.filter((r) => r.recipient === null || r.recipient === recipient.toLowerCase());
+    return recipients.length ? { ...report, recipients } : null;
+  };
+
+  /**
+   * The organisation's delivery a feedback report to one of its domains complains about: only the one its quoted
+   * return path (a feedback loop's Original-Mail-From) names by a token that verifies — the proof a report to the
+   * return path itself carries.
+   */
+  const deliveryForDomainReport = async (organizationId: string, report: AppliedReport) => {
     const quoted = report.kind === "complaint" && report.originalMailFrom ? returnPaths.parse(report.originalMailFrom) : null;
-    if (quoted) {
-      const delivery = await findDelivery(db, quoted.deliveryId);
-      return delivery?.organizationId === organizationId ? delivery : undefined;
-    }
-    if (!report.originalMessageId) return undefined;
-    const email = await first(db.select({ id: emails.id }).from(emails).where(and(eq(emails.messageId, report.originalMessageId), eq(emails.organizationId, organizationId))));
-    if (!email) return undefined;
-    const rows = await db.select(deliveryColumns).from(deliveries).where(eq(deliveries.emailId, email.id));
-    const named = report.kind === "complaint" ? [report.recipient] : report.recipients.map((r) => r.recipient);
-    return rows.find((row) => named.includes(row.recipient)) ?? (rows.length === 1 ? rows[0] : undefined);
+    if (!quoted) return undefined;
+    const delivery = await findDelivery(db, quoted.deliveryId);
+    return delivery?.organizationId === organizationId ? delivery : undefined;
   };
 
   const setStatus = (tx: Db, deliveryId: string, status: string, response: string | null) =>
@@ -143,7 +161,7 @@ export function createInboundService(deps: {
   const inTransit = (status: string) => IN_TRANSIT.has(status);
 
   /** Applies a report to the delivery in one write: its status, event and suppression, unless already judged. */
-  const applyReport = async (deliveryId: string, report: Extract<InboundReport, { kind: "bounce" | "complaint" }>): Promise<InboundOutcome> => {
+  const applyReport = async (deliveryId: string, report: AppliedReport): Promise<InboundOutcome> => {
     if (report.kind === "complaint") {
       const changed = await judge(deliveryId, (status) => status !== "complained", async (tx, base) => {
         await setStatus(tx, deliveryId, "complained", null);
@@ -240,11 +258,14 @@ export function createInboundService(deps: {
     return answers.map((answer) => rows.find((row) => row.messageId === answer)?.id).find(Boolean) ?? null;
   };
 
+  /** Writes of large messages, chained so that no commit carries two of them. */
+  let largeWrites: Promise<unknown> = Promise.resolve();
+
   /** Stores the message for one organisation and appends its `email.received`, in one write. */
   const store = async (input: {
     organizationId: string;
     raw: Buffer;
-    mail: ParsedMail;
+    fields: ReceivedFields;
     envelope: InboundEnvelope;
     receivedFor: string[];
     authentication: ReceivedAuthentication;
@@ -252,7 +273,7 @@ export function createInboundService(deps: {
     /** The sent message it answers when the return path it came to already says so. */
     answers?: string;
   }): Promise<InboundOutcome> => {
-    const fields = readReceived(input.mail);
+    const { fields } = input;
     const inReplyToEmailId = input.answers ?? (await answeredEmail(input.organizationId, fields.answers));
     const id = newId();
     const createdAt = isoTime(clock.now());
@@ -279,15 +300,43 @@ export function createInboundService(deps: {
       size: input.raw.length,
       createdAt,
     };
-    await writer.write(async (tx) => {
-      const { receivedEmails, receivedContents } = tablesOf(tx);
-      await tx.insert(receivedEmails).values(row);
-      await tx.insert(receivedContents).values({ receivedEmailId: id, raw: input.raw });
-      await events.append(tx, { organizationId: input.organizationId, emailId: inReplyToEmailId, type: "email.received", data: receivedEventData(row) });
-    });
+    const write = () =>
+      writer.write(async (tx) => {
+        const { receivedEmails, receivedContents, inboundUsage } = tablesOf(tx);
+        await tx.insert(receivedEmails).values(row);
+        await tx.insert(receivedContents).values({ receivedEmailId: id, raw: input.raw });
+        await tx
+          .insert(inboundUsage)
+          .values({ organizationId: input.organizationId, storedBytes: row.size })
+          .onConflictDoUpdate({ target: inboundUsage.organizationId, set: { storedBytes: sql`${inboundUsage.storedBytes} + ${row.size}` } });
+        await events.append(tx, { organizationId: input.organizationId, emailId: inReplyToEmailId, type: "email.received", data: receivedEventData(row) });
+      });
+    if (input.raw.length < LARGE_MESSAGE_BYTES) await write();
+    else {
+      // One at a time: SQLite writes a blob synchronously (about 250 ms for 24 MiB on a loaded 2-core machine), and
+      // writes queued in one turn share a commit, so four large messages at once held the loop for a second.
+      const turn = largeWrites.then(write);
+      largeWrites = turn.catch(() => undefined);
+      await turn;
+    }
     metrics.inc("mailroom_inbound_messages_total", { kind: input.autoReply ?? "message" });
     logger.info("inbound message stored", { received_email_id: id, organization_id: input.organizationId, size: input.raw.length, in_reply_to_email_id: inReplyToEmailId });
     return { handled: "stored", receivedEmailId: id, organizationId: input.organizationId, inReplyToEmailId };
+  };
+
+  /**
+   * Refuses mail for an organisation whose received mail already takes `[inbound] max_stored_bytes`: one read of
+   * its running total (inbound_usage, by primary key), never a sum over its mail. Messages accepted meanwhile may
+   * take it past the quota by what they hold; the next RCPT sees it.
+   */
+  const assertRoomFor = async (organizationId: string, stage: "rcpt" | "data") => {
+    if (deps.maxStoredBytes === 0) return;
+    const usage = await first(db.select({ storedBytes: inboundUsage.storedBytes }).from(inboundUsage).where(eq(inboundUsage.organizationId, organizationId)));
+    const stored = usage?.storedBytes ?? 0;
+    if (stored < deps.maxStoredBytes) return;
+    metrics.inc("mailroom_inbound_limits_total", { limit: "stored_bytes" });
+    logger.warn("inbound mail refused: the organisation's received mail is at its quota", { organization_id: organizationId, stored_bytes: stored, max_stored_bytes: deps.maxStoredBytes, stage });
+    throw new AppError("rate_limit_exceeded", "Mailbox full: this organisation's received mail is at its storage quota; try again later.", { condition: "storage_quota" });
   };
 
   /** The domain as domains are stored (lower-case punycode); smtp-server hands IDNs over in Unicode. */
@@ -305,30 +354,27 @@ export function createInboundService(deps: {
       const domain = domainOf(address);
       if (!domain) throw new AppError("not_found", "No such mailbox here.", { condition: "unknown_recipient" });
       const receiving = await domains.receivingState(domain);
-      if (receiving.state === "receiving") return;
+      if (receiving.state === "receiving") return assertRoomFor(receiving.organizationId, "rcpt");
       // Never an open relay: mail for a name this server does not receive for is refused, whoever sends it.
       throw new AppError("insufficient_scope", receiving.state === "off" ? `Receiving is not enabled for ${domain}.` : `Relaying denied: this server does not accept mail for ${domain}.`);
     },
 
     async receive(raw, envelope) {
-      const mail = await parseReceived(raw).catch((error: unknown) => {
-        // Beyond the parser's limits (a header of megabytes, thousands of parts): kept whole, read as nothing.
-        logger.warn("inbound message not parsed; stored raw", { reason: error instanceof Error ? error.message : String(error), size: raw.length });
-        return UNPARSED;
-      });
-      const report = mail === UNPARSED ? ({ kind: "message" } as const) : readInboundReport(mail, raw);
+      const { report, fields, unparsed } = await deps.cpu.readReceived(raw);
+      if (unparsed !== null) logger.warn("inbound message not parsed; stored raw", { reason: unparsed, size: raw.length });
       const isReport = report.kind === "bounce" || report.kind === "complaint";
       const autoReply: AutoReplyKind | null = report.kind === "auto_reply" ? (report.challenge ? "challenge_response" : "auto_reply") : null;
       const outcomes: InboundOutcome[] = [];
       let authentication: ReceivedAuthentication | undefined;
       const facts: SessionFacts = { clientAddress: envelope.client?.address ?? "127.0.0.1", helo: envelope.client?.helo ?? "localhost", sender: envelope.from, mta: deps.hostname };
       const authenticated = async () =>
-        (authentication ??= await authenticateReceived(raw, facts, deps.resolve).catch((error: unknown) => {
+        (authentication ??= await deps.cpu.authenticateReceived(raw, facts, deps.resolve).catch((error: unknown) => {
           // A message mailauth cannot read is still kept; its results say that nothing could be checked.
           logger.warn("inbound message not authenticated", { reason: error instanceof Error ? error.message : String(error) });
           return NOT_AUTHENTICATED;
         }));
 
+      const toStore: Array<{ organizationId: string; receivedFor: string[]; answers?: string }> = [];
       const returnPathTo = new Map<string, string>();
       const byOrganization = new Map<string, string[]>();
       for (const address of envelope.to) {
@@ -349,16 +395,18 @@ export function createInboundService(deps: {
       }
 
       for (const [deliveryId, address] of returnPathTo) {
-        if (isReport) {
-          outcomes.push(await applyReport(deliveryId, report));
-          continue;
-        }
         const delivery = await findDelivery(db, deliveryId);
         if (!delivery) {
-          outcomes.push(ignoredUnknown(autoReply ?? "message"));
+          outcomes.push(ignoredUnknown(isReport ? report.kind : (autoReply ?? "message")));
           continue;
         }
-        outcomes.push(await store({ organizationId: delivery.organizationId, raw, mail, envelope, receivedFor: [address], authentication: await authenticated(), autoReply, answers: delivery.emailId }));
+        const about = isReport ? reportAbout(report, delivery.recipient) : null;
+        if (about) {
+          outcomes.push(await applyReport(deliveryId, about));
+          continue;
+        }
+        if (isReport) count(report.kind, "about another recipient");
+        toStore.push({ organizationId: delivery.organizationId, receivedFor: [address], answers: delivery.emailId });
       }
 
       for (const [organizationId, addresses] of byOrganization) {
@@ -367,8 +415,15 @@ export function createInboundService(deps: {
           outcomes.push(await applyReport(delivery.id, report));
           continue;
         }
-        outcomes.push(await store({ organizationId, raw, mail, envelope, receivedFor: addresses, authentication: await authenticated(), autoReply }));
+        if (isReport) count(report.kind, "not at its return path");
+        toStore.push({ organizationId, receivedFor: addresses });
       }
+
+      // Checked before anything is stored, so the sender's retry of the whole message duplicates nothing (the
+      // reports above are applied once however often they come). Return paths pass RCPT whatever the quota, for
+      // their reports; what else comes to them is refused here.
+      for (const organizationId of new Set(toStore.map((target) => target.organizationId))) await assertRoomFor(organizationId, "data");
+      for (const target of toStore) outcomes.push(await store({ ...target, raw, fields, envelope, authentication: await authenticated(), autoReply }));
       return outcomes;
     },
   };

@@ -8,7 +8,8 @@
  *   (`inbound.acceptRecipient`); anything else is 550 at RCPT, before any data is taken.
  * - A 250 after DATA means the message was applied or stored durably; a failure that is not the message's fault
  *   is a 4xx (the sender keeps it and retries), never a bounce.
- * - Per client network: at most `max_clients_per_ip` connections and `messages_per_ip_per_minute` messages.
+ * - Per client network: at most `max_clients_per_ip` connections, and `messages_per_ip_per_minute` messages and
+ *   `bytes_per_ip_per_minute` bytes of message data in any minute; a client over either is told to try later (451).
  */
 import { hostname as machineName } from "node:os";
 import type { SMTPServer, SMTPServerOptions, SMTPServerSession } from "smtp-server";
@@ -19,6 +20,7 @@ import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { clientNetwork } from "../limits/auth-failures.ts";
+import { createByteBudget } from "../limits/byte-budget.ts";
 import { createSubjectWindows } from "../limits/rate-limiter.ts";
 import { COMMON_SERVER_OPTIONS, createClientCounter, listen, PromptGreetingServer, readMessage, stopGracefully } from "./listener.ts";
 import { PROTOCOL_REPLIES, replyFor, type ReplyError } from "./replies.ts";
@@ -38,6 +40,12 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
   const hostname = config.smtp.hostname || config.server.hostname || machineName();
   const clients = createClientCounter(settings.max_clients_per_ip);
   const messagesPerClient = createSubjectWindows(deps.clock, settings.messages_per_ip_per_minute);
+  const bytesPerClient = createByteBudget(deps.clock, settings.bytes_per_ip_per_minute);
+  /** RFC 3463 X.7.1 with 451, as for every rate limit here: a policy on this client for now, not a full mailbox or disk. */
+  const tooMuchData = (retryAfterSeconds: number) => {
+    metrics.inc("mailroom_inbound_limits_total", { limit: "client_bytes" });
+    return new AppError("rate_limit_exceeded", `Too much data from your network in the last minute; try again in ${retryAfterSeconds} seconds`, { retryAfter: retryAfterSeconds });
+  };
   const storing = new Set<Promise<unknown>>();
   let server: SMTPServer | undefined;
   let certificates: CertificateSource | undefined;
@@ -72,10 +80,18 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
       callback();
     },
     onClose: (session) => clients.release("mx", session),
-    onMailFrom(_address, session, callback) {
+    onMailFrom(address, session, callback) {
       void guarded(session, "command", async () => {
-        const admitted = messagesPerClient.take(clientNetwork(session.remoteAddress));
-        if (!admitted.allowed) throw new AppError("rate_limit_exceeded", `Too many messages from your network; try again in ${admitted.retryAfterSeconds} seconds`);
+        const network = clientNetwork(session.remoteAddress);
+        // RFC 1870: the size the client declares (smtp-server has checked its form and the size limit).
+        const declared = Number((address.args || {}).SIZE ?? 0) || 0;
+        const wait = bytesPerClient.refusal(network, declared);
+        if (wait !== null) throw tooMuchData(wait);
+        const admitted = messagesPerClient.take(network);
+        if (!admitted.allowed) {
+          metrics.inc("mailroom_inbound_limits_total", { limit: "client_messages" });
+          throw new AppError("rate_limit_exceeded", `Too many messages from your network; try again in ${admitted.retryAfterSeconds} seconds`);
+        }
         return undefined;
       }).then((result) => (result.ok ? callback() : callback(result.error)));
     },
@@ -95,9 +111,19 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
     },
     onData(stream, session, callback) {
       void guarded(session, "data", async () => {
-        const raw = await readMessage(stream, settings.max_message_bytes);
+        const network = clientNetwork(session.remoteAddress);
+        let streamed = 0;
+        // Counted as it arrives, so messages streaming in parallel share one budget.
+        stream.on("data", (chunk: Buffer) => {
+          streamed += chunk.length;
+          bytesPerClient.spend(network, chunk.length);
+        });
+        // Shared: the CPU pool parses and authenticates it (inbound.receive) without copying it to a thread.
+        const raw = await readMessage(stream, settings.max_message_bytes, { shared: true });
         if (raw === "aborted") throw PROTOCOL_REPLIES.connectionLost();
         if (raw === "oversized") throw new AppError("payload_too_large", `The message exceeds the size limit of ${settings.max_message_bytes} bytes.`);
+        const wait = bytesPerClient.refusal(network, 0, streamed);
+        if (wait !== null) throw tooMuchData(wait);
         const envelope = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),

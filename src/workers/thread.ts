@@ -1,12 +1,14 @@
 /**
  * A thread of the CPU pool (pool.ts): answers each `{id, task}` with `{id, value, error}`. Signing reports
- * mailauth's first error as the answer's error; composition, the exception's message. A template task says when
- * its engines are loaded and its own work begins (`{id, started}`): its time budget counts from then.
- * Invariant: every task is answered (unless the pool terminates the thread).
+ * mailauth's first error as the answer's error; composition and received mail, the exception's message. A
+ * template task says when its engines are loaded and its own work begins (`{id, started}`): its time budget counts
+ * from then. Invariant: every task is answered (unless the pool terminates the thread).
  */
 import { dkimSign } from "mailauth";
 import { composeMessage } from "../emails/compose.ts";
+import { authenticateReceived, readReceivedMessage, readReceivedPart } from "../inbound/received.ts";
 import { loadTemplateEngines, performTemplateJob, type TemplateJob, type TemplateOutcome } from "../templates/render.ts";
+import { lookupsOver } from "./dns-port.ts";
 import type { Answer, Task, ThreadMessage } from "./pool.ts";
 
 declare const self: Worker;
@@ -36,6 +38,15 @@ async function perform(id: number, task: Task): Promise<unknown> {
     const { fields } = task.request;
     const attachments = fields.attachments.map((a) => ({ ...a, content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength) }));
     return composeMessage({ ...task.request, fields: { ...fields, attachments } });
+  }
+  if (task.kind === "read_received") return readReceivedMessage(Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength));
+  if (task.kind === "read_received_part") return readReceivedPart(Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength), task.part);
+  if (task.kind === "authenticate_received") {
+    try {
+      return await authenticateReceived(Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength), task.facts, lookupsOver(task.dns));
+    } finally {
+      task.dns.close();
+    }
   }
   const result = await dkimSign(Buffer.from(task.raw), task.options);
   if (result.errors[0]) throw result.errors[0];

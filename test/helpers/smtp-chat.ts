@@ -34,7 +34,8 @@ export interface SmtpChat {
 
 const REPLY_LINE = /^(\d{3})([ -]|$)(.*)$/;
 
-export async function smtpChat(port: number, options: { tls?: boolean; ca?: string } = {}): Promise<SmtpChat> {
+/** `localAddress` connects from another loopback address (127.0.0.2…), as a second client network. */
+export async function smtpChat(port: number, options: { tls?: boolean; ca?: string; localAddress?: string } = {}): Promise<SmtpChat> {
   let socket: Socket | TLSSocket;
   let buffer = "";
   let waiting: { resolve: (reply: SmtpReply) => void; reject: (error: Error) => void } | undefined;
@@ -90,7 +91,8 @@ export async function smtpChat(port: number, options: { tls?: boolean; ca?: stri
     });
 
   await new Promise<void>((resolve, reject) => {
-    const s = options.tls ? tlsConnect({ port, host: "127.0.0.1", ca: options.ca }, resolve) : tcpConnect({ port, host: "127.0.0.1" }, resolve);
+    const from = options.localAddress ? { localAddress: options.localAddress } : {};
+    const s = options.tls ? tlsConnect({ port, host: "127.0.0.1", ...from, ca: options.ca }, resolve) : tcpConnect({ port, host: "127.0.0.1", ...from }, resolve);
     s.once("error", reject);
     attach(s);
   });

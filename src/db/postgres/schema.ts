@@ -241,6 +241,11 @@ export const receivedContents = pgTable("received_contents", {
   raw: bytea("raw").notNull(),
 });
 
+export const inboundUsage = pgTable("inbound_usage", {
+  organizationId: text("organization_id").primaryKey(),
+  storedBytes: bigint("stored_bytes", { mode: "number" }).notNull(),
+});
+
 export const templates = pgTable("templates", {
   id: text("id").primaryKey(),
   organizationId: text("organization_id").notNull(),

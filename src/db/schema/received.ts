@@ -34,3 +34,9 @@ export const receivedContents = sqliteTable("received_contents", {
   receivedEmailId: text("received_email_id").primaryKey(),
   raw: blob("raw", { mode: "buffer" }).notNull(),
 });
+
+/** Raw bytes of each organisation's received mail, kept as it changes: what `[inbound] max_stored_bytes` limits. */
+export const inboundUsage = sqliteTable("inbound_usage", {
+  organizationId: text("organization_id").primaryKey(),
+  storedBytes: integer("stored_bytes").notNull(),
+});
