@@ -7,6 +7,7 @@
  */
 import type MailComposerClass from "nodemailer/lib/mail-composer";
 import { domainOf, type Mailbox } from "../lib/addresses.ts";
+import { writeTracking, type TrackingPlan } from "../tracking/decorations.ts";
 import { encodeHeaderValue } from "./header-encoding.ts";
 import type { ComposedFields } from "./model.ts";
 
@@ -30,10 +31,10 @@ export async function htmlToText(html: string): Promise<string> {
 /** Loaded by the first message composed: only the CPU pool's threads compose, so the event loop's start skips it. */
 let mailComposer: Promise<typeof MailComposerClass> | undefined;
 
-/** What tracking and unsubscribe add to one message (built by src/tracking for the message's id). */
+/** What tracking and unsubscribe add to one message (built by src/tracking for the message's id), as plain data. */
 export interface MessageDecorations {
-  /** Rewrites the html after placeholders are filled: tracked links, the open pixel. */
-  transformHtml?: (html: string) => string;
+  /** Tracked links and the open pixel, written into the html after placeholders are filled. */
+  tracking?: TrackingPlan;
   /** The one-click unsubscribe URL (https in production). */
   unsubscribeUrl?: string;
 }
@@ -45,8 +46,7 @@ export interface ComposeRequest {
   /** The Date header, epoch ms: fixed at acceptance. */
   date: number;
   unsubscribeUrl?: string;
-  /** The html as sent when tracking rewrote it (tracking tokens are minted on the event loop). */
-  trackedHtml?: string;
+  tracking?: TrackingPlan;
 }
 
 const UNSUBSCRIBE_PLACEHOLDER = /\{\{\s*unsubscribe_url\s*\}\}/g;
@@ -55,11 +55,9 @@ const filler = (unsubscribeUrl: string | undefined) => (content: string) =>
   // The URL is base64url and path characters only, so it needs no escaping in html.
   unsubscribeUrl ? content.replace(UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl) : content;
 
-/** The request for one message: applies the decorations that need the event loop (tracked links). */
+/** The request for one message. It only gathers: every pass over the html happens in composeMessage, off the loop. */
 export function composeRequest(emailId: string, fields: ComposedFields, date: number, decorations: MessageDecorations = {}): ComposeRequest {
-  const { transformHtml, unsubscribeUrl } = decorations;
-  const trackedHtml = transformHtml && fields.html !== null ? transformHtml(filler(unsubscribeUrl)(fields.html)) : undefined;
-  return { emailId, fields, date, unsubscribeUrl, trackedHtml };
+  return { emailId, fields, date, unsubscribeUrl: decorations.unsubscribeUrl, tracking: decorations.tracking };
 }
 
 /**
@@ -67,12 +65,12 @@ export function composeRequest(emailId: string, fields: ComposedFields, date: nu
  * html, before placeholders and tracking links are filled in (the record shows what the sender wrote).
  */
 export async function composeMessage(request: ComposeRequest): Promise<ComposedMessage> {
-  const { emailId, fields, unsubscribeUrl } = request;
+  const { emailId, fields, unsubscribeUrl, tracking } = request;
   const messageId = `<${emailId}@${domainOf(fields.from.address)}>`;
   const text = fields.text ?? (await htmlToText(fields.html ?? ""));
   const fill = filler(unsubscribeUrl);
   // A plain-text message has no html part at all, so no tracking pixel or rewritten links either.
-  const html = fields.html === null ? undefined : (request.trackedHtml ?? fill(fields.html));
+  const html = fields.html === null ? undefined : tracking ? writeTracking(fill(fields.html), emailId, tracking) : fill(fields.html);
   // Subject and custom headers are written by the one header encoder (header-encoding.ts), not folded by nodemailer,
   // whose folding leaves lines of whitespace alone when a value holds a long run of spaces.
   const prepared = (key: string, value: string) => ({ key, value: { prepared: true, value: encodeHeaderValue(key, value) } });

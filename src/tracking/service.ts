@@ -27,7 +27,6 @@ import type { Logger } from "../lib/logger.ts";
 import type { SecretBox } from "../lib/secrets.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { classifyFetch } from "./agents.ts";
-import { rewriteHtml } from "./html.ts";
 import { createTokenCodec } from "./tokens.ts";
 
 /** Per email and per kind (opens, clicks). */
@@ -76,7 +75,8 @@ export function createTrackingService(deps: {
 }): TrackingService {
   const { db, writer, clock, events, suppressions, domains, logger } = deps;
   const { deliveries, emails, events: eventsTable } = tablesOf(db);
-  const tokens = createTokenCodec(deps.secrets.deriveKey("tracking-tokens"));
+  const tokenKey = deps.secrets.deriveKey("tracking-tokens");
+  const tokens = createTokenCodec(tokenKey);
   let warnedAboutUrl = false;
 
   const baseUrl = () => {
@@ -155,12 +155,8 @@ export function createTrackingService(deps: {
       const decorations: MessageDecorations = {};
       if (fields.unsubscribe) decorations.unsubscribeUrl = `${base}/u/${tokens.mint({ kind: "unsubscribe", emailId })}`;
       if (opens || clicks) {
-        decorations.transformHtml = (html) =>
-          rewriteHtml(html, {
-            trackLink: clicks ? (link) => `${base}/t/c/${tokens.mint({ kind: "click", emailId, link })}` : undefined,
-            keepPrefix: `${base}/u/`,
-            pixelUrl: opens ? `${base}/t/o/${tokens.mint({ kind: "open", emailId })}` : undefined,
-          });
+        // The links are written, and their tokens minted, by composition on a CPU-pool thread (decorations.ts).
+        decorations.tracking = { tokenKey, baseUrl: base, opens, clicks };
       }
       return decorations;
     },

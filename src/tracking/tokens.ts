@@ -36,7 +36,8 @@ const bytesToId = (bytes: Buffer) => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };
 
-export function createTokenCodec(key: Buffer): TokenCodec {
+/** `key` is the tracking-tokens key; a Uint8Array too, as it arrives in a CPU-pool thread. */
+export function createTokenCodec(key: Uint8Array): TokenCodec {
   const mac = (body: Buffer) => createHmac("sha256", key).update(body).digest().subarray(0, MAC_BYTES);
   return {
     mint(token) {

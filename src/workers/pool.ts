@@ -1,7 +1,7 @@
 /**
  * The CPU pool: worker threads (thread.ts) for the work heavy enough to hold up the event loop — DKIM signatures
  * (RSA-2048, about a millisecond) and MIME composition (nodemailer and html-to-text, about a quarter of a
- * millisecond) — so it runs on the machine's other cores while the event loop serves requests and the queue.
+ * millisecond, with the tracking rewrite of the html) — so it runs on the machine's other cores while the event loop serves requests and the queue.
  * Threads start on first use and take tasks in turn; a thread that dies fails only the tasks it held and is
  * replaced on the next task. Invariant: every task settles — with its result, or with an error.
  */
