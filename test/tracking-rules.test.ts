@@ -1,21 +1,22 @@
 /** Tracking rules as tables: tokens, html rewriting, who fetched, address masking. */
 import { describe, expect, test } from "bun:test";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { AGENT_RULES, classifyFetch } from "../src/tracking/agents.ts";
 import { rewriteHtml } from "../src/tracking/html.ts";
 import { maskAddress } from "../src/tracking/pages.ts";
 import { createTokenCodec } from "../src/tracking/tokens.ts";
 
 const EMAIL_ID = "01936f3e-8a1b-7c2d-9e4f-0123456789ab";
+const EXPIRES_AT = Date.UTC(2026, 11, 25, 12, 0, 0);
 
 describe("tokens", () => {
   const codec = createTokenCodec(randomBytes(32));
-  const click = codec.mint({ kind: "click", emailId: EMAIL_ID, link: "https://example.org/a?b=1&c=é" });
+  const click = codec.mint({ kind: "click", emailId: EMAIL_ID, link: "https://example.org/a?b=1&c=é", expiresAt: EXPIRES_AT });
 
   test.each([
     ["open", { kind: "open" as const, emailId: EMAIL_ID }],
     ["unsubscribe", { kind: "unsubscribe" as const, emailId: EMAIL_ID }],
-    ["click", { kind: "click" as const, emailId: EMAIL_ID, link: "https://example.org/a?b=1&c=é" }],
+    ["click", { kind: "click" as const, emailId: EMAIL_ID, link: "https://example.org/a?b=1&c=é", expiresAt: EXPIRES_AT }],
   ])("a minted %s token verifies to what was minted", (_kind, token) => {
     expect(codec.verify(codec.mint(token), token.kind)).toEqual(token);
   });
@@ -29,7 +30,7 @@ describe("tokens", () => {
     ["an extended token", `${click}AA`],
     ["characters outside base64url", `${click.slice(0, -1)}+`],
     ["an empty token", ""],
-    ["a token minted under another key", createTokenCodec(randomBytes(32)).mint({ kind: "click", emailId: EMAIL_ID, link: "https://evil.example/" })],
+    ["a token minted under another key", createTokenCodec(randomBytes(32)).mint({ kind: "click", emailId: EMAIL_ID, link: "https://evil.example/", expiresAt: EXPIRES_AT })],
   ])("%s does not verify", (_what, text) => {
     expect(codec.verify(text, "click")).toBeNull();
   });
@@ -39,6 +40,21 @@ describe("tokens", () => {
     expect(codec.verify(open, "click")).toBeNull();
     expect(codec.verify(open, "unsubscribe")).toBeNull();
     expect(codec.verify(click, "open")).toBeNull();
+  });
+
+  test("a click token's expiry is rounded up to the second and covered by the MAC", () => {
+    expect(codec.verify(codec.mint({ kind: "click", emailId: EMAIL_ID, link: "https://example.org/", expiresAt: EXPIRES_AT + 1 }), "click")?.expiresAt).toBe(EXPIRES_AT + 1000);
+    const bytes = Buffer.from(click, "base64url");
+    bytes.writeUInt32BE(bytes.readUInt32BE(17) + 86_400, 17);
+    expect(codec.verify(bytes.toString("base64url"), "click")).toBeNull();
+  });
+
+  test("a click token minted before click tokens expired still verifies, without an expiry", () => {
+    const key = randomBytes(32);
+    // The earlier layout: "c" ‖ email id ‖ link ‖ MAC.
+    const body = Buffer.concat([Buffer.from("c"), Buffer.from(EMAIL_ID.replace(/-/g, ""), "hex"), Buffer.from("https://example.org/old")]);
+    const legacy = Buffer.concat([body, createHmac("sha256", key).update(body).digest().subarray(0, 16)]).toString("base64url");
+    expect(createTokenCodec(key).verify(legacy, "click")).toEqual({ kind: "click", emailId: EMAIL_ID, link: "https://example.org/old" });
   });
 });
 

@@ -144,7 +144,7 @@ export function createEmailService(deps: {
   /** Composes the MIME message (on the CPU pool, off the event loop). */
   compose: (request: ComposeRequest) => Promise<ComposedMessage>;
   /** Tracking links, open pixel and unsubscribe URL for a message about to be composed (src/tracking). */
-  decorate?: (emailId: string, organizationId: string, fields: ComposedFields) => Promise<MessageDecorations | undefined>;
+  decorate?: (emailId: string, actor: Actor, fields: ComposedFields) => Promise<MessageDecorations | undefined>;
 }): EmailService {
   const { db, writer, clock, events, suppressions, domains, idempotency, limits } = deps;
   const { deliveries, emailContents, emails, events: eventsTable } = tablesOf(db);
@@ -220,7 +220,7 @@ export function createEmailService(deps: {
     const recipients = distinctAddresses([...fields.to, ...fields.cc, ...fields.bcc]);
     const suppressed = await admitRecipients(actor, recipients);
     const id = newId();
-    const composed = await deps.compose(composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor.organizationId, fields)));
+    const composed = await deps.compose(composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor, fields)));
     assertSize(composed.raw.length);
     return {
       ...origin(id, actor, input.source),

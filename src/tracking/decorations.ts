@@ -4,7 +4,8 @@
  * token per link happen there, never on the event loop. The plan carries the tracking-tokens key for that reason
  * (as signing carries the DKIM key); it never leaves the process.
  *
- * Invariant: the open pixel and tracked links name the message they were composed for.
+ * Invariant: every click token written carries `clicksExpireAt`; the open pixel and tracked links name the message
+ * they were composed for.
  */
 import { rewriteHtml } from "./html.ts";
 import { createTokenCodec } from "./tokens.ts";
@@ -14,16 +15,17 @@ export interface TrackingPlan {
   tokenKey: Uint8Array;
   /** The public base URL, without a trailing slash. */
   baseUrl: string;
-  clicks: boolean;
+  /** Set when links are tracked: when their tokens stop redirecting, epoch ms. */
+  clicksExpireAt?: number;
   opens: boolean;
 }
 
 /** The html with tracked links and the open pixel, as the plan says. */
 export function writeTracking(html: string, emailId: string, plan: TrackingPlan): string {
   const tokens = createTokenCodec(plan.tokenKey);
-  const { baseUrl } = plan;
+  const { baseUrl, clicksExpireAt } = plan;
   return rewriteHtml(html, {
-    trackLink: plan.clicks ? (link) => `${baseUrl}/t/c/${tokens.mint({ kind: "click", emailId, link })}` : undefined,
+    trackLink: clicksExpireAt === undefined ? undefined : (link) => `${baseUrl}/t/c/${tokens.mint({ kind: "click", emailId, link, expiresAt: clicksExpireAt })}`,
     keepPrefix: `${baseUrl}/u/`,
     pixelUrl: plan.opens ? `${baseUrl}/t/o/${tokens.mint({ kind: "open", emailId })}` : undefined,
   });
