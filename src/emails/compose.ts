@@ -23,8 +23,17 @@ const asAddress = (m: Mailbox) => ({ name: m.name, address: m.address });
 // Loaded on first use: loading and compiling it took about 15 ms of every cold start.
 let convertHtml: Promise<(html: string) => string> | undefined;
 
+/**
+ * html-to-text walks the document recursively: 8 000 nested elements (40 KB of `<div>`) overflowed a CPU-pool
+ * thread's stack and failed the message. Text nested deeper than this is left out of the text part (real mail
+ * nests tables a few dozen deep).
+ */
+const TEXT_MAX_DEPTH = 1_000;
+
 export async function htmlToText(html: string): Promise<string> {
-  convertHtml ??= import("html-to-text").then(({ compile }) => compile({ wordwrap: 78, selectors: [{ selector: "img", format: "skip" }] }));
+  convertHtml ??= import("html-to-text").then(({ compile }) =>
+    compile({ wordwrap: 78, selectors: [{ selector: "img", format: "skip" }], limits: { maxDepth: TEXT_MAX_DEPTH } }),
+  );
   return (await convertHtml)(html);
 }
 
