@@ -9,6 +9,7 @@ import type MailComposerClass from "nodemailer/lib/mail-composer";
 import { domainOf, type Mailbox } from "../lib/addresses.ts";
 import { writeTracking, type TrackingPlan } from "../tracking/decorations.ts";
 import { encodeHeaderValue } from "./header-encoding.ts";
+import { htmlToText } from "./html-text.ts";
 import type { ComposedFields } from "./model.ts";
 
 export interface ComposedMessage {
@@ -17,25 +18,9 @@ export interface ComposedMessage {
   text: string;
 }
 
+export { htmlToText };
+
 const asAddress = (m: Mailbox) => ({ name: m.name, address: m.address });
-
-// Compiled once: html-to-text otherwise re-parses its selector options on every call, which dominated send CPU.
-// Loaded on first use: loading and compiling it took about 15 ms of every cold start.
-let convertHtml: Promise<(html: string) => string> | undefined;
-
-/**
- * html-to-text walks the document recursively: 8 000 nested elements (40 KB of `<div>`) overflowed a CPU-pool
- * thread's stack and failed the message. Text nested deeper than this is left out of the text part (real mail
- * nests tables a few dozen deep).
- */
-const TEXT_MAX_DEPTH = 1_000;
-
-export async function htmlToText(html: string): Promise<string> {
-  convertHtml ??= import("html-to-text").then(({ compile }) =>
-    compile({ wordwrap: 78, selectors: [{ selector: "img", format: "skip" }], limits: { maxDepth: TEXT_MAX_DEPTH } }),
-  );
-  return (await convertHtml)(html);
-}
 
 /** Loaded by the first message composed: only the CPU pool's threads compose, so the event loop's start skips it. */
 let mailComposer: Promise<typeof MailComposerClass> | undefined;
