@@ -327,6 +327,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     logger,
     publicUrl,
     scannerWindowMs: config.tracking.scanner_window,
+    linkLifetimeMs: config.tracking.link_lifetime,
   });
 
   const emails = createEmailService({

@@ -103,6 +103,17 @@ describe("bodies", () => {
     expect(neither.status).toBe(400);
     expect(neither.body.details).toEqual([{ path: "html", message: "html or text is required" }]);
   });
+
+  test("html nested 10 000 elements deep is accepted, with a plain text part", async () => {
+    // Found by the html fuzz target (test/fuzz/html.test.ts): the text part's generator recursed once per level.
+    const html = `<p>Top</p>${"<div>".repeat(10_000)}Deep`;
+    // A key of its own: this file's tests share the live key's requests per minute.
+    const { key } = await t.app.services.keys.create(t.operator, { name: "nested", scopes: ["full_access"], mode: "live" });
+    const sent = await t.json("POST", "/v1/emails", { key, body: message({ html }) });
+    expect(sent.status).toBe(200);
+    const record = (await t.json("GET", `/v1/emails/${sent.body.id}`, { key })).body;
+    expect(record.text).toBe("Top\nDeep");
+  });
 });
 
 describe("policy", () => {

@@ -151,6 +151,7 @@ export const CONFIG_SCHEMA = {
   },
   tracking: {
     scanner_window: duration("5s", "Opens and clicks this soon after delivery are marked as machine prefetches (link scanners), not people."),
+    link_lifetime: duration("30d", "A tracked link redirects for this long after its message is accepted (or scheduled); then it answers a page naming its destination."),
   },
   smtp: {
     host: string("127.0.0.1", "Address the SMTP relay listens on (0.0.0.0 for every interface)."),

@@ -7,7 +7,9 @@
  */
 import type MailComposerClass from "nodemailer/lib/mail-composer";
 import { domainOf, type Mailbox } from "../lib/addresses.ts";
+import { writeTracking, type TrackingPlan } from "../tracking/decorations.ts";
 import { encodeAddressHeader, encodeHeaderValue } from "./header-encoding.ts";
+import { htmlToText } from "./html-text.ts";
 import type { ComposedFields } from "./model.ts";
 
 export interface ComposedMessage {
@@ -16,22 +18,15 @@ export interface ComposedMessage {
   text: string;
 }
 
-// Compiled once: html-to-text otherwise re-parses its selector options on every call, which dominated send CPU.
-// Loaded on first use: loading and compiling it took about 15 ms of every cold start.
-let convertHtml: Promise<(html: string) => string> | undefined;
-
-export async function htmlToText(html: string): Promise<string> {
-  convertHtml ??= import("html-to-text").then(({ compile }) => compile({ wordwrap: 78, selectors: [{ selector: "img", format: "skip" }] }));
-  return (await convertHtml)(html);
-}
+export { htmlToText };
 
 /** Loaded by the first message composed: only the CPU pool's threads compose, so the event loop's start skips it. */
 let mailComposer: Promise<typeof MailComposerClass> | undefined;
 
-/** What tracking and unsubscribe add to one message (built by src/tracking for the message's id). */
+/** What tracking and unsubscribe add to one message (built by src/tracking for the message's id), as plain data. */
 export interface MessageDecorations {
-  /** Rewrites the html after placeholders are filled: tracked links, the open pixel. */
-  transformHtml?: (html: string) => string;
+  /** Tracked links and the open pixel, written into the html after placeholders are filled. */
+  tracking?: TrackingPlan;
   /** The one-click unsubscribe URL (https in production). */
   unsubscribeUrl?: string;
 }
@@ -43,8 +38,7 @@ export interface ComposeRequest {
   /** The Date header, epoch ms: fixed at acceptance. */
   date: number;
   unsubscribeUrl?: string;
-  /** The html as sent when tracking rewrote it (tracking tokens are minted on the event loop). */
-  trackedHtml?: string;
+  tracking?: TrackingPlan;
 }
 
 const UNSUBSCRIBE_PLACEHOLDER = /\{\{\s*unsubscribe_url\s*\}\}/g;
@@ -53,11 +47,9 @@ const filler = (unsubscribeUrl: string | undefined) => (content: string) =>
   // The URL is base64url and path characters only, so it needs no escaping in html.
   unsubscribeUrl ? content.replace(UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl) : content;
 
-/** The request for one message: applies the decorations that need the event loop (tracked links). */
+/** The request for one message. It only gathers: every pass over the html happens in composeMessage, off the loop. */
 export function composeRequest(emailId: string, fields: ComposedFields, date: number, decorations: MessageDecorations = {}): ComposeRequest {
-  const { transformHtml, unsubscribeUrl } = decorations;
-  const trackedHtml = transformHtml && fields.html !== null ? transformHtml(filler(unsubscribeUrl)(fields.html)) : undefined;
-  return { emailId, fields, date, unsubscribeUrl, trackedHtml };
+  return { emailId, fields, date, unsubscribeUrl: decorations.unsubscribeUrl, tracking: decorations.tracking };
 }
 
 /**
@@ -65,12 +57,12 @@ export function composeRequest(emailId: string, fields: ComposedFields, date: nu
  * html, before placeholders and tracking links are filled in (the record shows what the sender wrote).
  */
 export async function composeMessage(request: ComposeRequest): Promise<ComposedMessage> {
-  const { emailId, fields, unsubscribeUrl } = request;
+  const { emailId, fields, unsubscribeUrl, tracking } = request;
   const messageId = `<${emailId}@${domainOf(fields.from.address)}>`;
   const text = fields.text ?? (await htmlToText(fields.html ?? ""));
   const fill = filler(unsubscribeUrl);
   // A plain-text message has no html part at all, so no tracking pixel or rewritten links either.
-  const html = fields.html === null ? undefined : (request.trackedHtml ?? fill(fields.html));
+  const html = fields.html === null ? undefined : tracking ? writeTracking(fill(fields.html), emailId, tracking) : fill(fields.html);
   // Subject, custom and address headers are written by the one header encoder (header-encoding.ts), not folded by
   // nodemailer, whose folding leaves lines of whitespace alone when a value holds a long run of spaces.
   const prepared = (key: string, value: string) => ({ key, value: { prepared: true, value: encodeHeaderValue(key, value) } });

@@ -147,7 +147,7 @@ export function createEmailService(deps: {
   /** Fills in attachments given by `path` (remote-attachments.ts). */
   fetchAttachments: AttachmentFetcher;
   /** Tracking links, open pixel and unsubscribe URL for a message about to be composed (src/tracking). */
-  decorate?: (emailId: string, organizationId: string, fields: ComposedFields) => Promise<MessageDecorations | undefined>;
+  decorate?: (emailId: string, actor: Actor, fields: ComposedFields) => Promise<MessageDecorations | undefined>;
 }): EmailService {
   const { db, writer, clock, events, suppressions, domains, idempotency, limits } = deps;
   const { deliveries, emailContents, emails, events: eventsTable } = tablesOf(db);
@@ -234,7 +234,7 @@ export function createEmailService(deps: {
     budget.left -= attachments.reduce((sum, attachment) => sum + attachment.content.length, 0) - inline;
     const fields = { ...input.fields, attachments };
     const id = newId();
-    const composed = await deps.compose(composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor.organizationId, fields)));
+    const composed = await deps.compose(composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor, fields)));
     assertSize(composed.raw.length);
     return {
       ...origin(id, actor, input.source),

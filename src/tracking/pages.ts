@@ -1,6 +1,6 @@
 /**
- * The small pages a recipient sees: the unsubscribe confirmation (GET, changes nothing), the result (POST) and
- * the page for a link that is not valid. Static html, everything interpolated is escaped, no script, no
+ * The small pages a recipient sees: the unsubscribe confirmation (GET, changes nothing), the result (POST), the
+ * page for a link that is not valid and the page for an expired tracked link. Static html, everything interpolated is escaped, no script, no
  * external resource.
  */
 import { escapeText } from "entities";
@@ -47,6 +47,19 @@ export function confirmPage(address: string, from: string, unsubscribed: boolean
 
 export function donePage(address: string, from: string): string {
   return page("You are unsubscribed", `<p><strong>${escapeText(maskAddress(address))}</strong> will no longer receive mail from <strong>${escapeText(from)}</strong>.</p>`);
+}
+
+/**
+ * An expired click link: the destination is named as text to copy, not as a link, so the page never takes
+ * anyone anywhere (a tracked link is the sender's to vouch for only while it lives).
+ */
+export function expiredLinkPage(link: string): string {
+  return page(
+    "This link has expired",
+    `<p>This tracked link no longer redirects. It led to:</p>
+<p><code style="word-break:break-all">${escapeText(link)}</code></p>
+<p>If you trust the message it came from, copy the address into your browser.</p>`,
+  );
 }
 
 export function invalidLinkPage(): string {

@@ -1,11 +1,12 @@
 /**
  * Public tracking and unsubscribe endpoints (no API key: the signed token is the authority). The open pixel and
  * the click redirect are never cached, so every fetch reaches Mailroom; an invalid token is 404 whatever is wrong
- * with it.
+ * with it. An expired click token answers 410 with a page that names its link as text: no Location, no refresh,
+ * no script, so it cannot be used to send anyone elsewhere.
  */
 import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
-import { confirmPage, donePage, invalidLinkPage, PAGE_HEADERS } from "./pages.ts";
+import { confirmPage, donePage, expiredLinkPage, invalidLinkPage, PAGE_HEADERS } from "./pages.ts";
 import type { FetchInfo, TrackingService } from "./service.ts";
 
 /** A transparent 1×1 GIF (the smallest image every mail client renders). */
@@ -33,11 +34,13 @@ export function trackingRoutes(deps: { tracking: TrackingService }) {
     .get(
       "/t/c/:token",
       async ({ params, request, server }) => {
-        const link = await tracking.click(params.token, fetchInfo(request, server));
-        if (!link) throw new AppError("not_found", "Not found.");
-        return new Response(null, { status: 302, headers: { location: link, "referrer-policy": "no-referrer", ...NO_CACHE } });
+        const target = await tracking.click(params.token, fetchInfo(request, server));
+        if (!target) throw new AppError("not_found", "Not found.");
+        // 410: the redirect is gone for good (a link checker learns so), while the reader is shown where it led.
+        if (target.expired) return new Response(expiredLinkPage(target.link), { status: 410, headers: { ...PAGE_HEADERS, ...NO_CACHE } });
+        return new Response(null, { status: 302, headers: { location: target.link, "referrer-policy": "no-referrer", ...NO_CACHE } });
       },
-      { detail: { summary: "Click-tracking redirect to the link written in the message", tags } },
+      { detail: { summary: "Click-tracking redirect to the link written in the message; once expired, a page naming it (410)", tags } },
     )
     .get(
       "/u/:token",

@@ -7,7 +7,10 @@
  * suppression) in one durable write.
  *
  * Invariants: a token that does not verify changes nothing and reveals nothing (the route answers 404); a click
- * redirects only to the link inside a verified token. Repeated fetches are bounded: the same client fetching the
+ * redirects only to the link inside a verified token, and only until the token expires (`tracking.link_lifetime`
+ * after the message is accepted, or after its scheduled time), so a link minted once is not a redirect forever.
+ * Test-mode mail (test keys are a sandbox, DESIGN §3) gets no tracked links at all: a test key cannot mint a
+ * redirect. Its open pixel stays, as it leads nowhere. Repeated fetches are bounded: the same client fetching the
  * same thing within a minute records one event, and an email records at most `MAX_EVENTS_PER_EMAIL` opens and
  * as many clicks, so a public URL cannot be used to grow the event log or flood webhooks. Unsubscribing is
  * idempotent: the suppression and the `email.unsubscribed` event happen once.
@@ -21,13 +24,13 @@ import type { DomainService } from "../domains/service.ts";
 import type { MessageDecorations } from "../emails/compose.ts";
 import type { ComposedFields } from "../emails/model.ts";
 import type { EventLog } from "../events/service.ts";
+import type { Actor } from "../keys/model.ts";
 import { domainOf } from "../lib/addresses.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { SecretBox } from "../lib/secrets.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { classifyFetch } from "./agents.ts";
-import { rewriteHtml } from "./html.ts";
 import { createTokenCodec } from "./tokens.ts";
 
 /** Per email and per kind (opens, clicks). */
@@ -40,6 +43,12 @@ export interface FetchInfo {
   userAgent: string | null;
 }
 
+/** Where a verified click token leads; `expired` when it no longer redirects (its page names the link instead). */
+export interface ClickTarget {
+  link: string;
+  expired: boolean;
+}
+
 export interface UnsubscribeTarget {
   emailId: string;
   organizationId: string;
@@ -50,11 +59,14 @@ export interface UnsubscribeTarget {
 
 export interface TrackingService {
   /** Decorations for a message about to be composed; undefined when it has neither tracking nor unsubscribe. */
-  decorate(emailId: string, organizationId: string, fields: ComposedFields): Promise<MessageDecorations | undefined>;
+  decorate(emailId: string, actor: Pick<Actor, "organizationId" | "mode">, fields: ComposedFields): Promise<MessageDecorations | undefined>;
   /** Records an open; false when the token is not valid (404). */
   open(token: string, info: FetchInfo): Promise<boolean>;
-  /** Records a click and returns the original link; null when the token is not valid (404). */
-  click(token: string, info: FetchInfo): Promise<string | null>;
+  /**
+   * Records a click and returns the original link; null when the token is not valid (404). An expired token
+   * records nothing and returns its link marked expired.
+   */
+  click(token: string, info: FetchInfo): Promise<ClickTarget | null>;
   /** What an unsubscribe link refers to, changing nothing; null when the token is not valid. */
   unsubscribeTarget(token: string): Promise<(UnsubscribeTarget & { unsubscribed: boolean }) | null>;
   /** Suppresses the recipient (origin unsubscribe) and records `email.unsubscribed`, once; null when not valid. */
@@ -73,10 +85,13 @@ export function createTrackingService(deps: {
   /** The public base URL, without a trailing slash (`http.public_url`, or the bound address). */
   publicUrl: () => string;
   scannerWindowMs: number;
+  /** How long a click token redirects after its message is accepted or, if later, scheduled (`tracking.link_lifetime`). */
+  linkLifetimeMs: number;
 }): TrackingService {
   const { db, writer, clock, events, suppressions, domains, logger } = deps;
   const { deliveries, emails, events: eventsTable } = tablesOf(db);
-  const tokens = createTokenCodec(deps.secrets.deriveKey("tracking-tokens"));
+  const tokenKey = deps.secrets.deriveKey("tracking-tokens");
+  const tokens = createTokenCodec(tokenKey);
   let warnedAboutUrl = false;
 
   const baseUrl = () => {
@@ -135,6 +150,15 @@ export function createTrackingService(deps: {
       return true;
     });
 
+  /**
+   * Click tokens minted before they carried an expiry expire as if they had one: `link_lifetime` after their
+   * message was accepted; at once for test-mode mail (no longer tracked) and for a message no longer stored.
+   */
+  const unexpiringTokenExpiry = async (emailId: string): Promise<number> => {
+    const email = await first(db.select({ mode: emails.mode, createdAt: emails.createdAt }).from(emails).where(eq(emails.id, emailId)));
+    return email?.mode === "live" ? Date.parse(email.createdAt) + deps.linkLifetimeMs : 0;
+  };
+
   const target = async (tx: Db, token: string): Promise<UnsubscribeTarget | null> => {
     const verified = tokens.verify(token, "unsubscribe");
     if (!verified) return null;
@@ -146,21 +170,18 @@ export function createTrackingService(deps: {
   };
 
   return {
-    async decorate(emailId, organizationId, fields) {
-      const defaults = await domains.trackingDefaults(organizationId, domainOf(fields.from.address));
+    async decorate(emailId, actor, fields) {
+      const defaults = await domains.trackingDefaults(actor.organizationId, domainOf(fields.from.address));
       const opens = fields.tracking?.opens ?? defaults.opens;
-      const clicks = fields.tracking?.clicks ?? defaults.clicks;
+      const clicks = (fields.tracking?.clicks ?? defaults.clicks) && actor.mode === "live";
       if (!opens && !clicks && !fields.unsubscribe) return undefined;
       const base = baseUrl();
       const decorations: MessageDecorations = {};
       if (fields.unsubscribe) decorations.unsubscribeUrl = `${base}/u/${tokens.mint({ kind: "unsubscribe", emailId })}`;
       if (opens || clicks) {
-        decorations.transformHtml = (html) =>
-          rewriteHtml(html, {
-            trackLink: clicks ? (link) => `${base}/t/c/${tokens.mint({ kind: "click", emailId, link })}` : undefined,
-            keepPrefix: `${base}/u/`,
-            pixelUrl: opens ? `${base}/t/o/${tokens.mint({ kind: "open", emailId })}` : undefined,
-          });
+        // The links are written, and their tokens minted, by composition on a CPU-pool thread (decorations.ts).
+        const issuedAt = Math.max(clock.now(), fields.scheduledAt ?? 0);
+        decorations.tracking = { tokenKey, baseUrl: base, opens, ...(clicks && { clicksExpireAt: issuedAt + deps.linkLifetimeMs }) };
       }
       return decorations;
     },
@@ -173,9 +194,11 @@ export function createTrackingService(deps: {
 
     async click(token, info) {
       const verified = tokens.verify(token, "click");
-      // Minted for http(s) links only; checked again so no other scheme can ever be redirected to.
+      // Minted for http(s) links only; checked again so no other scheme can ever be reached from here.
       if (!verified?.link || !/^https?:\/\//i.test(verified.link)) return null;
-      return (await recordFetch(verified.emailId, "email.clicked", info, verified.link)) ? verified.link : null;
+      const link = verified.link;
+      if (clock.now() >= (verified.expiresAt ?? (await unexpiringTokenExpiry(verified.emailId)))) return { link, expired: true };
+      return (await recordFetch(verified.emailId, "email.clicked", info, link)) ? { link, expired: false } : null;
     },
 
     async unsubscribeTarget(token) {

@@ -1,13 +1,13 @@
 /**
  * The CPU pool: worker threads (thread.ts) for the work heavy enough to hold up the event loop — DKIM signatures
  * (RSA-2048, about a millisecond), MIME composition (nodemailer and html-to-text, about a quarter of a
- * millisecond), templates (Handlebars and MJML over what a client sends, as long as that takes), and reading and
- * authenticating received mail (mailparser and mailauth, about a second each for a 25 MiB message) — so it runs on
- * the machine's other cores while the event loop serves requests and the queue. Threads start on first use and
- * take tasks in turn; a thread that dies fails only the tasks it held and is replaced on the next task. A task
- * given a time budget that it overruns is failed with `CpuTaskOverrun`: its thread is terminated (nothing else can
- * stop a thread in a loop) and replaced, and the tasks queued behind it are handed to the replacement.
- * Invariant: every task settles — with its result, or with an error.
+ * millisecond, with the tracking rewrite of the html), templates (Handlebars and MJML over what a client sends, as
+ * long as that takes), and reading and authenticating received mail (mailparser and mailauth, about a second each
+ * for a 25 MiB message) — so it runs on the machine's other cores while the event loop serves requests and the
+ * queue. Threads start on first use and take tasks in turn; a thread that dies fails only the tasks it held and is
+ * replaced on the next task. A task given a time budget that it overruns is failed with `CpuTaskOverrun`: its
+ * thread is terminated (nothing else can stop a thread in a loop) and replaced, and the tasks queued behind it are
+ * handed to the replacement. Invariant: every task settles — with its result, or with an error.
  */
 import { availableParallelism } from "node:os";
 import type { dkimSign } from "mailauth";

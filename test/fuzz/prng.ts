@@ -236,14 +236,15 @@ export function jsonText(rng: Rng, value: Json): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Budget, seed, violations
 
-export function fuzzSeconds(): number {
-  const value = Number(process.env.FUZZ_SECONDS ?? "15");
-  return Number.isFinite(value) && value > 0 ? value : 15;
+/** FUZZ_SECONDS, else the target's own default (15 s unless it asks for less, to keep `npm test` fast). */
+export function fuzzSeconds(fallback = 15): number {
+  const value = Number(process.env.FUZZ_SECONDS ?? fallback);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
 /** Per-test timeout: the budget plus room for setup, the after-run checks and teardown. */
-export function fuzzTimeoutMs(): number {
-  return fuzzSeconds() * 1000 + 30_000;
+export function fuzzTimeoutMs(fallback = 15): number {
+  return fuzzSeconds(fallback) * 1000 + 30_000;
 }
 
 export function fuzzSeed(): number {
@@ -319,13 +320,13 @@ export function describe(value: unknown, max = 1200): string {
  * Runs `body` for case 0, 1, 2, … until the budget is spent (or only `FUZZ_CASE`), `concurrency` cases at a
  * time; each case gets its own Rng. Returns the number of cases run.
  */
-export async function runCases(target: string, seed: number, concurrency: number, body: (rng: Rng, index: number) => Promise<void>): Promise<number> {
+export async function runCases(target: string, seed: number, concurrency: number, body: (rng: Rng, index: number) => Promise<void>, seconds = fuzzSeconds()): Promise<number> {
   const single = onlyCase();
   if (single !== undefined) {
     await body(new Rng(caseSeed(seed, target, single)), single);
     return 1;
   }
-  const deadline = Date.now() + fuzzSeconds() * 1000;
+  const deadline = Date.now() + seconds * 1000;
   let next = 0;
   const lane = async () => {
     while (Date.now() < deadline) {
