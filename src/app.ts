@@ -57,7 +57,7 @@ import { createWebhookDispatcher, outboxGauges, type WebhookDispatcher } from ".
 import { createEndpointGuard } from "./lib/endpoint-guard.ts";
 import { createWebhookService, type WebhookService } from "./webhooks/service.ts";
 import { createSigner } from "./webhooks/signing.ts";
-import { createCpuPool } from "./workers/pool.ts";
+import { createCpuPool, type CpuPool } from "./workers/pool.ts";
 
 export const VERSION = "0.1.0";
 const IDEMPOTENCY_PRUNE_MS = 3_600_000;
@@ -104,6 +104,8 @@ export interface Services {
   mailbox: Mailbox;
   /** Saved templates and their rendering. */
   templates: TemplateService;
+  /** The CPU pool's threads: signing, composition, templates and parsing, off the event loop. */
+  cpu: CpuPool;
   /** The AI writer and subject optimiser. */
   ai: AiService;
   sesEvents: SesEventIntake;
@@ -236,7 +238,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const metrics = createMailroomMetrics();
   const secrets = createSecretBox(loadMasterKey(options.secretKey, configured.data_dir, logger));
   const config = unsealConfig(configured, secrets);
-  const store = await openStore(config, logger);
+  const store = await openStore(config, logger, { contentThread: new URL("./db/content-thread.ts", import.meta.url) });
   const { db } = store;
   const writer: Writer = store;
   const events = createEventLog({ clock });
@@ -344,6 +346,7 @@ export async function createServices(configured: Config, options: AppOptions = {
       worker.wake();
     },
     compose: cpu.compose,
+    readSubmitted: cpu.readSubmitted,
     fetchAttachments: createAttachmentFetcher({
       guard: createEndpointGuard({
         resolver,
@@ -388,7 +391,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   // links handed out before sent attachments existed stay valid.
   const downloads = createSignedLinks({ key: secrets.deriveKey("inbound-downloads"), clock, publicUrl, lifetimeMs: DOWNLOAD_LINK_LIFETIME_MS });
   const mailbox = createMailbox({ db, writer, clock, links: downloads, retentionMs: config.inbound.retention, cpu });
-  const sentAttachments = createSentAttachments({ db, emails, links: downloads });
+  const sentAttachments = createSentAttachments({ db, emails, links: downloads, read: cpu.readSentAttachments });
   const templates = createTemplateService({ db, writer, clock, cpu, limits: { maxMessageBytes: config.limits.max_message_bytes, renderTimeoutMs: config.limits.template_render_timeout } });
   periodic.every("inbound-retention", INBOUND_PRUNE_MS, () => mailbox.prune());
 
@@ -454,6 +457,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     sentAttachments,
     emailStats: createEmailStats({ db, clock }),
     templates,
+    cpu,
     ai: createAiService({ model: createChatModel(config.ai), templates }),
     httpAddress,
     closeProviders,

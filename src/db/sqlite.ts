@@ -13,6 +13,7 @@ import { silentLogger, type Logger } from "../lib/logger.ts";
 import { createPrivateFile, ensurePrivateDirectory, keepPrivate } from "../lib/private-files.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import * as schema from "./schema/index.ts";
+import { createContentWrites } from "./content-writes.ts";
 import type { Db, Store } from "./store.ts";
 import { createWriter } from "./writer.ts";
 
@@ -21,7 +22,13 @@ export interface SqliteStore extends Store {
   readonly sqlite: Database;
 }
 
-export function openSqliteStore(path: string, logger: Logger = silentLogger): SqliteStore {
+export interface SqliteOptions {
+  /** Locates content-thread.ts (built by the composition root, as the CPU pool's thread is): large bodies are then
+   * written off the event loop (db/content-writes.ts). Without it they are written in the group commit. */
+  contentThread?: URL;
+}
+
+export function openSqliteStore(path: string, logger: Logger = silentLogger, options: SqliteOptions = {}): SqliteStore {
   const inMemory = path === ":memory:";
   if (!inMemory) createOwnerOnly(path, logger);
   const sqlite = connect(path);
@@ -31,12 +38,14 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger): Sq
   const reader = inMemory ? sqlite : connect(path);
   const reading: Db = inMemory ? writing : drizzle(reader, { schema });
   const writer = createWriter(sqlite, writing);
+  const contents = options.contentThread && !inMemory ? createContentWrites(path, options.contentThread, writer) : undefined;
   return {
     engine: "sqlite",
     shared: false,
     sqlite,
     db: reading,
     write: writer.write,
+    ...(contents && { writeContent: contents.writeContent, readContent: contents.readContent }),
     flush: writer.flush,
     // One instance per SQLite store: nobody else to hear from.
     listen() {},
@@ -55,6 +64,7 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger): Sq
     },
     async close() {
       await writer.flush();
+      contents?.close();
       if (reader !== sqlite) reader.close();
       sqlite.close();
     },

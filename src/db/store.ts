@@ -5,6 +5,7 @@
  * adapters (db/sqlite.ts, db/postgres/adapter.ts). Invariants: `write()` resolves only after its COMMIT returned,
  * so a caller may answer 200 then and never earlier; `db` reads committed data only.
  */
+import type { ContentTable } from "./content-writes.ts";
 import type { SQL } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type * as schema from "./schema/index.ts";
@@ -23,6 +24,16 @@ export type Engine = "sqlite" | "postgres";
 export interface Writer {
   /** Runs `work` in a transaction; resolves with its result once committed to disk. */
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * SQLite with a content thread: commits a large message body as its own row, off the event loop, before the row
+   * it belongs to (db/content-writes.ts). Absent elsewhere: the body goes in the same transaction as its record.
+   */
+  writeContent?(table: ContentTable, ownerId: string, raw: Buffer): Promise<void>;
+  /**
+   * Reads a large body without holding the event loop (SQLite: the content thread; PostgreSQL: bytea in binary, not
+   * as hex text decoded in one go); undefined when there is none.
+   */
+  readContent?(table: ContentTable, ownerId: string): Promise<Buffer | undefined>;
 }
 
 export interface Store extends Writer {

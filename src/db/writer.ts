@@ -11,12 +11,20 @@ import type { Db } from "./store.ts";
 
 interface PendingWrite {
   work: (tx: Db) => Promise<unknown>;
+  /** Work done alone, between batches, with no transaction open on this connection (see `alone`). */
+  alone?: true;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
 export interface GroupCommitWriter {
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in its turn among the writes, while no batch holds this connection's write lock and none begins:
+   * for a write that another connection makes (the content thread, db/content-writes.ts), which would otherwise
+   * wait on this one's lock — or make this one wait, on the event loop.
+   */
+  alone<T>(work: () => Promise<T>): Promise<T>;
   /** Commits what is queued now and waits for it (shutdown). */
   flush(): Promise<void>;
 }
@@ -29,7 +37,16 @@ export function createWriter(sqlite: Database, db: Db): GroupCommitWriter {
   let draining: Promise<void> | undefined;
 
   const drain = async () => {
-    while (pending.length > 0) await commitBatch(pending.splice(0, MAX_BATCH));
+    while (pending.length > 0) {
+      const next = pending[0]!;
+      if (next.alone) {
+        pending.shift();
+        await (next.work(db) as Promise<unknown>).then(next.resolve, (error) => next.reject(asStoreFault(error)));
+        continue;
+      }
+      const until = pending.findIndex((item) => item.alone);
+      await commitBatch(pending.splice(0, Math.min(MAX_BATCH, until < 0 ? pending.length : until)));
+    }
   };
 
   // One drain at a time: the next turn's writes wait for the batch on the connection, then form the next one.
@@ -98,6 +115,12 @@ export function createWriter(sqlite: Database, db: Db): GroupCommitWriter {
     write<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        schedule();
+      });
+    },
+    alone<T>(work: () => Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        pending.push({ work, alone: true, resolve: resolve as (value: unknown) => void, reject });
         schedule();
       });
     },

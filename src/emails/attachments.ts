@@ -42,26 +42,42 @@ function attachmentId(emailId: string, index: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-export function createSentAttachments(deps: { db: Db; emails: Pick<EmailService, "raw">; links: SignedLinks }): SentAttachments {
+/** A sent message's attachments as its parse gives them: what the API shows of each, and the bytes of one asked for. */
+export interface SentAttachmentContents {
+  /** In the message's order, each with its id. */
+  attachments: Array<AttachmentDescription & { id: string }>;
+  /** The bytes of the attachment asked for, when it is there. */
+  content?: Buffer;
+}
+
+/**
+ * Parses a sent message for its attachments; runs in the CPU pool (src/workers), off the event loop. Only the bytes
+ * of the one attachment asked for come back: a list needs none, and a message may carry tens of megabytes.
+ */
+export async function readAttachmentContents(raw: Buffer, emailId: string, contentOf?: string): Promise<SentAttachmentContents> {
+  const { simpleParser } = await import("mailparser");
+  const parsed = (await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true })).attachments ?? [];
+  const attachments = parsed.map((attachment, index) => ({ id: attachmentId(emailId, index), ...describeAttachment(attachment) }));
+  const wanted = contentOf === undefined ? -1 : attachments.findIndex((attachment) => attachment.id === contentOf);
+  return { attachments, ...(wanted >= 0 && { content: parsed[wanted]!.content }) };
+}
+
+export function createSentAttachments(deps: {
+  db: Db;
+  emails: Pick<EmailService, "raw">;
+  links: SignedLinks;
+  /** `readAttachmentContents` on the CPU pool: a message may be tens of megabytes. */
+  read: (raw: Buffer, emailId: string, contentOf?: string) => Promise<SentAttachmentContents>;
+}): SentAttachments {
   const { db, emails, links } = deps;
   const { emailContents } = tablesOf(db);
   const contentPath = (emailId: string, id: string) => `/v1/emails/${emailId}/attachments/${id}/content`;
   const notFound = () => new AppError("not_found", "Attachment not found.");
 
-  const parsed = async (raw: Buffer) => {
-    const { simpleParser } = await import("mailparser");
-    return (await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true })).attachments ?? [];
-  };
   const views = async (emailId: string, raw: Buffer) =>
-    (await parsed(raw)).map((attachment, index) => {
-      const id = attachmentId(emailId, index);
-      return {
-        view: { id, ...describeAttachment(attachment), ...links.link(contentPath(emailId, id)) },
-        content: attachment.content,
-      };
-    });
+    (await deps.read(raw, emailId)).attachments.map((attachment) => ({ ...attachment, ...links.link(contentPath(emailId, attachment.id)) }));
   const find = async (emailId: string, raw: Buffer, id: string) => {
-    const found = (await views(emailId, raw)).find((candidate) => candidate.view.id === id);
+    const found = (await views(emailId, raw)).find((candidate) => candidate.id === id);
     if (!found) throw notFound();
     return found;
   };
@@ -77,17 +93,19 @@ export function createSentAttachments(deps: { db: Db; emails: Pick<EmailService,
   return {
     async list(actor, emailId, options) {
       const { raw } = await emails.raw(actor, emailId);
-      const { page, hasMore } = pageOfList((await views(emailId, raw)).map((entry) => entry.view), options);
+      const { page, hasMore } = pageOfList(await views(emailId, raw), options);
       return { object: "list", has_more: hasMore, data: page };
     },
 
     async get(actor, emailId, id) {
       const { raw } = await emails.raw(actor, emailId);
-      return { object: "attachment", ...(await find(emailId, raw, id)).view };
+      return { object: "attachment", ...(await find(emailId, raw, id)) };
     },
 
     async content(access, emailId, id) {
-      const { view, content } = await find(emailId, await rawFor(access, emailId, id), id);
+      const { attachments, content } = await deps.read(await rawFor(access, emailId, id), emailId, id);
+      const view = attachments.find((attachment) => attachment.id === id);
+      if (!view || !content) throw notFound();
       return { content, contentType: view.content_type, filename: view.filename, disposition: view.content_disposition };
     },
   };

@@ -177,7 +177,11 @@ export function finalizeRawMessage(raw: Buffer, added: { messageId: string; date
   // A header without a final line break (a message of headers only) gets one before the added fields.
   if (additions.length && last && !last.text.endsWith("\n")) last.text += last.text.endsWith("\r") ? "\n" : eol;
   const header = Buffer.from([...kept.map((field) => field.text), ...additions].join(""), "latin1");
-  return { raw: Buffer.concat([header, rest]), messageId };
+  // A message read into shared memory stays there: the threads that parse and store it read it without a copy.
+  const out = raw.buffer instanceof SharedArrayBuffer ? Buffer.from(new SharedArrayBuffer(header.length + rest.length)) : Buffer.allocUnsafe(header.length + rest.length);
+  header.copy(out, 0);
+  rest.copy(out, header.length);
+  return { raw: out, messageId };
 }
 
 /** What the record and the sending policy need to know about a MIME message. */

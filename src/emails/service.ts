@@ -5,7 +5,7 @@
  * Invariant: when `submit` resolves, the message is committed to disk and will be delivered (or is recorded as
  * suppressed); when it throws, nothing was stored.
  */
-import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { hasTag, notifyAtCommit } from "../db/dialect.ts";
 import { perConnection, placeholders, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
@@ -22,7 +22,8 @@ import { DELIVERIES_DUE } from "../queue/channels.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest, type MessageDecorations } from "./compose.ts";
 import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
-import { assertTransmittable, finalizeRawMessage, readRawMessage, singleFrom } from "./raw-message.ts";
+import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
+import { assertTransmittable, finalizeRawMessage, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { parseScheduledAt } from "./validate.ts";
 
@@ -144,6 +145,8 @@ export function createEmailService(deps: {
   onAccepted: (count: number) => void;
   /** Composes the MIME message (on the CPU pool, off the event loop). */
   compose: (request: ComposeRequest) => Promise<ComposedMessage>;
+  /** `readRawMessage` on the CPU pool: a submitted message may be tens of megabytes. */
+  readSubmitted: (raw: Buffer) => Promise<RawMessageView>;
   /** Fills in attachments given by `path` (remote-attachments.ts). */
   fetchAttachments: AttachmentFetcher;
   /** Tracking links, open pixel and unsubscribe URL for a message about to be composed (src/tracking). */
@@ -178,7 +181,7 @@ export function createEmailService(deps: {
   const prepareRaw = async (input: RawInput, actor: Actor): Promise<PreparedMessage> => {
     assertSize(input.raw.length);
     assertTransmittable(input.raw);
-    const view = await readRawMessage(input.raw);
+    const view = await deps.readSubmitted(input.raw);
     const from = singleFrom(view);
     await domains.assertMaySendFrom(actor, domainOf(from.address));
     for (const sender of view.sender) await domains.assertMaySendFrom(actor, domainOf(sender.address));
@@ -258,7 +261,29 @@ export function createEmailService(deps: {
   };
 
   /** Inserts one prepared message with its deliveries and first events; runs inside a writer transaction. */
-  const persist = async (tx: Db, message: PreparedMessage) => {
+  /**
+   * Commits large bodies ahead of their records, off the event loop where the store can (db/content-writes.ts), and
+   * returns what is left to commit with the records: `persist` for each message, in the caller's transaction, and
+   * `undo` should that transaction fail.
+   */
+  const writeBodiesAhead = async (messages: PreparedMessage[]) => {
+    const ahead = writer.writeContent ? messages.filter((message) => message.raw.length >= ASIDE_CONTENT_BYTES) : [];
+    const written: string[] = [];
+    const undo = () =>
+      written.length ? writer.write(async (tx) => tx.delete(tablesOf(tx).emailContents).where(inArray(tablesOf(tx).emailContents.emailId, written))).catch(() => {}) : Promise.resolve();
+    try {
+      for (const message of ahead) {
+        await writer.writeContent!("email_contents", message.id, message.raw);
+        written.push(message.id);
+      }
+    } catch (error) {
+      await undo();
+      throw error;
+    }
+    return { persist: (tx: Db, message: PreparedMessage) => persist(tx, message, !written.includes(message.id)), undo };
+  };
+
+  const persist = async (tx: Db, message: PreparedMessage, withBody: boolean) => {
     const now = clock.now();
     const createdAt = isoTime(now);
     const statements = insertStatements(tx);
@@ -286,7 +311,7 @@ export function createEmailService(deps: {
       createdAt,
       updatedAt: createdAt,
     });
-    await statements.content.execute({ emailId: message.id, raw: message.raw });
+    if (withBody) await statements.content.execute({ emailId: message.id, raw: message.raw });
     const dueAt = message.scheduledAt ?? now;
     for (const recipient of message.recipients) {
       const suppressed = message.suppressed.has(addressKey(recipient));
@@ -406,11 +431,17 @@ export function createEmailService(deps: {
       requireScope(actor, "emails:send");
       const message = await prepare(input, actor, fetchBudget());
       const response = { id: message.id };
-      await writer.write(async (tx) => {
-        await persist(tx, message);
-        await notifyAtCommit(tx, DELIVERIES_DUE);
-        if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
-      });
+      const bodies = await writeBodiesAhead([message]);
+      await writer
+        .write(async (tx) => {
+          await bodies.persist(tx, message);
+          await notifyAtCommit(tx, DELIVERIES_DUE);
+          if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
+        })
+        .catch(async (error) => {
+          await bodies.undo();
+          throw error;
+        });
       deps.onAccepted(1);
       return response;
     },
@@ -439,11 +470,17 @@ export function createEmailService(deps: {
         }
       }
       const response = { data: prepared.map((m) => ({ id: m.id })), ...(options.permissive ? { errors } : {}) };
-      await writer.write(async (tx) => {
-        for (const message of prepared) await persist(tx, message);
-        await notifyAtCommit(tx, DELIVERIES_DUE);
-        if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
-      });
+      const bodies = await writeBodiesAhead(prepared);
+      await writer
+        .write(async (tx) => {
+          for (const message of prepared) await bodies.persist(tx, message);
+          await notifyAtCommit(tx, DELIVERIES_DUE);
+          if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
+        })
+        .catch(async (error) => {
+          await bodies.undo();
+          throw error;
+        });
       if (prepared.length) deps.onAccepted(prepared.length);
       return response;
     },
@@ -481,8 +518,12 @@ export function createEmailService(deps: {
     async raw(actor, id) {
       requireScope(actor, "emails:read");
       const row = await ownEmail(actor, id);
-      const content = (await first(db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, id))))!;
-      return { raw: content.raw, messageId: row.messageId };
+      // A large body is read off the event loop where the store can (db/content-writes.ts).
+      const raw =
+        row.size >= ASIDE_CONTENT_BYTES && writer.readContent
+          ? await writer.readContent("email_contents", id)
+          : (await first(db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, id))))?.raw;
+      return { raw: raw!, messageId: row.messageId };
     },
 
     async reschedule(actor, id, scheduledAt) {

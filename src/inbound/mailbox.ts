@@ -9,6 +9,7 @@
  */
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { pageById, pageOfList, type PageOptions } from "../db/pages.ts";
+import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../keys/model.ts";
@@ -77,10 +78,14 @@ export function createMailbox(deps: {
     if (!row) throw notFound();
     return row;
   };
-  const rawOf = async (id: string) => {
-    const row = await first(db.select({ raw: receivedContents.raw }).from(receivedContents).where(eq(receivedContents.receivedEmailId, id)));
-    if (!row) throw notFound();
-    return row.raw;
+  /** The message as received; a large one read off the event loop where the store can (db/content-writes.ts). */
+  const rawOf = async ({ id, size }: Pick<ReceivedRow, "id" | "size">) => {
+    const raw =
+      size >= ASIDE_CONTENT_BYTES && writer.readContent
+        ? await writer.readContent("received_contents", id)
+        : (await first(db.select({ raw: receivedContents.raw }).from(receivedContents).where(eq(receivedContents.receivedEmailId, id))))?.raw;
+    if (!raw) throw notFound();
+    return raw;
   };
 
   const publicAttachment = ({ index: _index, ...attachment }: ReceivedAttachment) => attachment;
@@ -121,15 +126,14 @@ export function createMailbox(deps: {
       let html = row.html;
       // Inline images stay `cid:` references in the store; Resend's default answer carries them as data URIs.
       if (html?.includes("cid:") && htmlFormat === "data_uri") {
-        const withImages = await deps.cpu.readReceivedPart(await rawOf(id), { kind: "html_with_images" });
+        const withImages = await deps.cpu.readReceivedPart(await rawOf(row), { kind: "html_with_images" });
         if (typeof withImages === "string") html = withImages;
       }
       return { object: "email", ...summary(row), html, text: row.text, headers: row.headers, raw: signedLink(rawPath(id)) };
     },
 
     async raw(access, id) {
-      await permitted(access, id, rawPath(id));
-      return rawOf(id);
+      return rawOf(await permitted(access, id, rawPath(id)));
     },
 
     async attachments(actor, id, options) {
@@ -146,7 +150,7 @@ export function createMailbox(deps: {
     async attachmentContent(access, id, attachmentId) {
       const row = await permitted(access, id, contentPath(id, attachmentId));
       const attachment = findAttachment(row, attachmentId);
-      const content = await deps.cpu.readReceivedPart(await rawOf(id), { kind: "attachment", index: attachment.index });
+      const content = await deps.cpu.readReceivedPart(await rawOf(row), { kind: "attachment", index: attachment.index });
       if (!(content instanceof Buffer)) throw new AppError("not_found", "Attachment not found.");
       return { content, contentType: attachment.content_type, filename: attachment.filename, disposition: attachment.content_disposition };
     },

@@ -22,6 +22,7 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { lockedForUpdate } from "../db/dialect.ts";
+import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { ReturnPathCodec } from "../domains/signing.ts";
@@ -80,8 +81,6 @@ const IN_TRANSIT = new Set(["queued", "deferred", "sent"]);
 
 const RETURN_PATH_LOCAL = /^bounces\+/i;
 
-/** A message this large is written alone (see `store`); smaller ones share the store's group commit. */
-const LARGE_MESSAGE_BYTES = 1024 * 1024;
 
 const NOT_AUTHENTICATED: ReceivedAuthentication = { spf: null, dkim: [], dmarc: null, arc: null, header: "" };
 
@@ -258,9 +257,6 @@ export function createInboundService(deps: {
     return answers.map((answer) => rows.find((row) => row.messageId === answer)?.id).find(Boolean) ?? null;
   };
 
-  /** Writes of large messages, chained so that no commit carries two of them. */
-  let largeWrites: Promise<unknown> = Promise.resolve();
-
   /** Stores the message for one organisation and appends its `email.received`, in one write. */
   const store = async (input: {
     organizationId: string;
@@ -300,25 +296,24 @@ export function createInboundService(deps: {
       size: input.raw.length,
       createdAt,
     };
+    // A large body is committed ahead of its record, off the event loop where the store can (db/content-writes.ts).
+    const bodyAhead = writer.writeContent !== undefined && input.raw.length >= ASIDE_CONTENT_BYTES;
+    if (bodyAhead) await writer.writeContent!("received_contents", id, input.raw);
     const write = () =>
       writer.write(async (tx) => {
         const { receivedEmails, receivedContents, inboundUsage } = tablesOf(tx);
         await tx.insert(receivedEmails).values(row);
-        await tx.insert(receivedContents).values({ receivedEmailId: id, raw: input.raw });
+        if (!bodyAhead) await tx.insert(receivedContents).values({ receivedEmailId: id, raw: input.raw });
         await tx
           .insert(inboundUsage)
           .values({ organizationId: input.organizationId, storedBytes: row.size })
           .onConflictDoUpdate({ target: inboundUsage.organizationId, set: { storedBytes: sql`${inboundUsage.storedBytes} + ${row.size}` } });
         await events.append(tx, { organizationId: input.organizationId, emailId: inReplyToEmailId, type: "email.received", data: receivedEventData(row) });
       });
-    if (input.raw.length < LARGE_MESSAGE_BYTES) await write();
-    else {
-      // One at a time: SQLite writes a blob synchronously (about 250 ms for 24 MiB on a loaded 2-core machine), and
-      // writes queued in one turn share a commit, so four large messages at once held the loop for a second.
-      const turn = largeWrites.then(write);
-      largeWrites = turn.catch(() => undefined);
-      await turn;
-    }
+    await write().catch(async (error) => {
+      if (bodyAhead) await writer.write(async (tx) => tx.delete(tablesOf(tx).receivedContents).where(eq(tablesOf(tx).receivedContents.receivedEmailId, id))).catch(() => {});
+      throw error;
+    });
     metrics.inc("mailroom_inbound_messages_total", { kind: input.autoReply ?? "message" });
     logger.info("inbound message stored", { received_email_id: id, organization_id: input.organizationId, size: input.raw.length, in_reply_to_email_id: inReplyToEmailId });
     return { handled: "stored", receivedEmailId: id, organizationId: input.organizationId, inReplyToEmailId };

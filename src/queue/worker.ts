@@ -9,6 +9,7 @@
  *   receivers and the capture store can recognise the repeat.
  */
 import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
 import { inJsonArray, lockedForClaim, lockedForUpdate } from "../db/dialect.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
@@ -128,7 +129,25 @@ export function createDeliveryWorker(deps: {
   const { db, writer, clock, events, suppressions, options, logger, metrics } = deps;
   const { emailContents } = tablesOf(db);
 
-  const rawOf = prepareAs("email_raw", db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, sql.placeholder("id"))));
+  // A body this large is read off the event loop where the store can (db/content-writes.ts); the statement answers
+  // its size instead (both engines know a blob's length without reading it), so a small one costs one query still.
+  const rawOrSize = prepareAs(
+    "email_raw",
+    db
+      .select({
+        raw: sql<Buffer | null>`CASE WHEN length(${emailContents.raw}) < ${sql.raw(String(ASIDE_CONTENT_BYTES))} THEN ${emailContents.raw} END`.mapWith(emailContents.raw),
+        size: sql<number>`length(${emailContents.raw})`.mapWith(Number),
+      })
+      .from(emailContents)
+      .where(eq(emailContents.emailId, sql.placeholder("id"))),
+  );
+  const rawOf = async (emailId: string): Promise<Buffer | undefined> => {
+    const [row] = await rawOrSize.execute({ id: emailId });
+    if (!row) return undefined;
+    if (row.raw !== null) return row.raw;
+    if (writer.readContent) return writer.readContent("email_contents", emailId);
+    return (await first(db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, emailId))))?.raw;
+  };
 
   const record = (job: Claimed, result: DeliveryResult) =>
     writer.write(async (tx) => {
@@ -190,8 +209,8 @@ export function createDeliveryWorker(deps: {
   const attempt = async (job: Claimed): Promise<DeliveryResult | undefined> => {
     let result: DeliveryResult;
     try {
-      const [row] = await rawOf.execute({ id: job.emailId });
-      if (!row) return undefined;
+      const raw = await rawOf(job.emailId);
+      if (!raw) return undefined;
       const deliveryJob: DeliveryJob = {
         deliveryId: job.id,
         emailId: job.emailId,
@@ -199,7 +218,7 @@ export function createDeliveryWorker(deps: {
         envelopeFrom: job.envelopeFrom,
         recipient: job.recipient,
         messageId: job.messageId,
-        raw: row.raw,
+        raw,
       };
       result = await provider(job).deliver(deliveryJob);
     } catch (error) {

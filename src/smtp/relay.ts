@@ -19,7 +19,7 @@ import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
 import { idempotencyRequest, readHeader } from "../emails/raw-message.ts";
 import type { SubmitInput } from "../emails/model.ts";
 import type { EmailService } from "../emails/service.ts";
-import { namesTemplate, TEMPLATE_FIELDS, templatedSendBody } from "../emails/templated-message.ts";
+import { namesTemplate, TEMPLATE_FIELDS } from "../emails/templated-message.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { Actor } from "../keys/model.ts";
 import { requireScope, type KeyService } from "../keys/service.ts";
@@ -32,6 +32,7 @@ import { createAuthFailures } from "../limits/auth-failures.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
 import { COMMON_SERVER_OPTIONS, createClientCounter, listen, PromptGreetingServer, readMessage, stopGracefully } from "./listener.ts";
 import { sendFields } from "../templates/send.ts";
+import type { CpuPool } from "../workers/pool.ts";
 import type { TemplateService } from "../templates/service.ts";
 import { loadCertificates, type CertificateSource } from "./tls.ts";
 import { PROTOCOL_REPLIES, queuedText, replyFor, type ReplyError } from "./replies.ts";
@@ -64,6 +65,8 @@ export interface SmtpRelayDeps {
   keys: KeyService;
   emails: EmailService;
   templates: TemplateService;
+  /** Reads a relayed message naming a template, off the event loop (a message may be tens of megabytes). */
+  cpu: Pick<CpuPool, "templatedSendBody">;
   idempotency: Idempotency;
   limiter: RateLimiter;
   logger: Logger;
@@ -191,7 +194,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     try {
       // A message naming a template is composed from it, through the same rendering and checks as the API's.
       const input: SubmitInput = namesTemplate(raw)
-        ? { kind: "fields", source: "smtp", fields: await sendFields(templates, actor, await templatedSendBody(raw, recipients), { now: deps.clock.now(), maxRecipients }, TEMPLATE_FIELDS) }
+        ? { kind: "fields", source: "smtp", fields: await sendFields(templates, actor, await deps.cpu.templatedSendBody(raw, recipients), { now: deps.clock.now(), maxRecipients }, TEMPLATE_FIELDS) }
         : { kind: "raw", source: "smtp", raw, envelope };
       return (await emails.submit(input, actor, { idempotency: claim })).id;
     } catch (error) {
@@ -202,7 +205,8 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
 
   const onData: SMTPServerOptions["onData"] = (stream, session, callback) => {
     void guarded(session, "data", async () => {
-      const raw = await readMessage(stream, config.limits.max_message_bytes);
+      // In shared memory: the CPU pool's threads read it without a copy (emails.submit parses it there).
+      const raw = await readMessage(stream, config.limits.max_message_bytes, { shared: true });
       if (raw === "aborted") throw PROTOCOL_REPLIES.connectionLost();
       if (raw === "oversized") throw new AppError("payload_too_large", `The message exceeds the size limit of ${config.limits.max_message_bytes} bytes.`);
       const actor = sessions.get(session)?.actor;

@@ -14,6 +14,9 @@ import type { dkimSign } from "mailauth";
 import type { ComposedMessage, ComposeRequest } from "../emails/compose.ts";
 import type { ReceivedAuthentication } from "../inbound/model.ts";
 import type { ReadMessage, ReceivedPart, SessionFacts } from "../inbound/received.ts";
+import type { SentAttachmentContents } from "../emails/attachments.ts";
+import type { RawMessageView } from "../emails/raw-message.ts";
+import { AppError, type ErrorDetail, type ErrorName } from "../errors.ts";
 import type { TemplateJob, TemplateOutcome } from "../templates/render.ts";
 import { answerLookups } from "./dns-port.ts";
 
@@ -29,11 +32,23 @@ export type Task =
   | { kind: "template"; job: TemplateJob }
   | { kind: "read_received"; raw: Uint8Array }
   | { kind: "authenticate_received"; raw: Uint8Array; facts: SessionFacts; dns: MessagePort }
-  | { kind: "read_received_part"; raw: Uint8Array; part: ReceivedPart };
+  | { kind: "read_received_part"; raw: Uint8Array; part: ReceivedPart }
+  | { kind: "read_submitted"; raw: Uint8Array }
+  | { kind: "templated_send_body"; raw: Uint8Array; envelopeTo: string[] }
+  | { kind: "read_sent_attachments"; raw: Uint8Array; emailId: string; contentOf?: string };
 /** A thread's answer; `error` is the failure's message (errors do not cross threads intact). */
-export type Answer = { id: number; value: unknown; error: null } | { id: number; value: null; error: string };
+export type Answer = { id: number; value: unknown; error: null } | { id: number; value: null; error: string; refusal?: Refusal };
+/** An `AppError` thrown in a thread (the input's fault, e.g. a message beyond what is parsed), to be thrown again here. */
+export interface Refusal {
+  name: ErrorName;
+  message: string;
+  details?: ErrorDetail[];
+}
 /** What a thread posts: an answer, or word that it has begun a task's own work (its budget counts from then). */
 export type ThreadMessage = Answer | { id: number; started: true };
+
+/** What goes to a thread with a task rather than being copied: a port, or a buffer the caller is done with. */
+type Handed = MessagePort | ArrayBuffer;
 
 /** A task stopped for running past its time budget. */
 export class CpuTaskOverrun extends Error {}
@@ -49,8 +64,14 @@ export interface CpuPool {
   readReceived(raw: Buffer): Promise<ReadMessage>;
   /** SPF, DKIM, DMARC and ARC of a received message; DNS questions are answered here by `resolve`. */
   authenticateReceived(raw: Buffer, facts: SessionFacts, resolve: (name: string, rrtype: string) => Promise<unknown>): Promise<ReceivedAuthentication>;
-  /** A stored message's html with inline images, or an attachment's bytes; null when it has none. */
+  /** A stored message's html with inline images, or an attachment's bytes; null when it has none. `raw` is handed over. */
   readReceivedPart(raw: Buffer, part: ReceivedPart): Promise<string | Buffer | null>;
+  /** A submitted message as the record and the sending policy read it; throws the `AppError` a bad message earns. */
+  readSubmitted(raw: Buffer): Promise<RawMessageView>;
+  /** The send body a relayed message naming a template stands for; throws the `AppError` a bad message earns. */
+  templatedSendBody(raw: Buffer, envelopeTo: string[]): Promise<Record<string, unknown>>;
+  /** A sent message's attachments, described, with the bytes of the one whose id is `contentOf`; `raw` is handed over. */
+  readSentAttachments(raw: Buffer, emailId: string, contentOf?: string): Promise<SentAttachmentContents>;
   close(): void;
 }
 
@@ -60,8 +81,8 @@ interface Pending {
   budgetMs?: number;
   /** Set once the thread has begun the task: the task's time budget running out. */
   deadline?: ReturnType<typeof setTimeout>;
-  /** Ports handed to the thread with the task: they go with it, so the task cannot be posted to another thread. */
-  transfer?: MessagePort[];
+  /** Ports and buffers handed to the thread with the task: they go with it, so it cannot be posted to another thread. */
+  transfer?: Handed[];
 }
 
 interface Thread {
@@ -70,6 +91,13 @@ interface Thread {
 }
 
 const OVERRUN = "the task ran past its time budget";
+
+/** A task's value; its refusal thrown again as the `AppError` it was, any other failure as an Error naming `what`. */
+function settled(answer: Answer, what: string): unknown {
+  if (answer.error === null) return answer.value;
+  if (answer.refusal) throw new AppError(answer.refusal.name, answer.refusal.message, { details: answer.refusal.details });
+  throw new Error(`${what} failed: ${answer.error}`);
+}
 
 /**
  * The bytes as a thread can read them without a copy being posted: a view of shared memory. Bytes that are not
@@ -80,6 +108,15 @@ function shared(raw: Buffer): Uint8Array {
   const copy = new Uint8Array(new SharedArrayBuffer(raw.length));
   copy.set(raw);
   return copy;
+}
+
+/**
+ * What to transfer to post bytes the caller is done with: their own whole buffer moves to the thread without a copy
+ * (a stored message as the store returns it); shared or partial bytes are posted as they are (shared: no copy).
+ */
+function handedOver(raw: Uint8Array): Handed[] {
+  const { buffer } = raw;
+  return buffer instanceof ArrayBuffer && raw.byteOffset === 0 && raw.byteLength === buffer.byteLength && raw.byteLength > 64 * 1024 ? [buffer] : [];
 }
 
 /** One thread per core beyond the event loop's, at least one, at most four. */
@@ -150,7 +187,7 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
     return thread;
   };
 
-  const run = (task: Task, options: { budgetMs?: number; transfer?: MessagePort[] } = {}): Promise<Answer> => {
+  const run = (task: Task, options: { budgetMs?: number; transfer?: Handed[] } = {}): Promise<Answer> => {
     const slot = next;
     next = (next + 1) % threadCount;
     const thread = threads[slot] ?? spawn(slot);
@@ -192,10 +229,21 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
       }
     },
     async readReceivedPart(raw, part) {
-      const answer = await run({ kind: "read_received_part", raw: shared(raw), part });
+      const answer = await run({ kind: "read_received_part", raw, part }, { transfer: handedOver(raw) });
       if (answer.error !== null) throw new Error(`reading the received message failed: ${answer.error}`);
       const value = answer.value as string | Uint8Array | null;
       return value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+    },
+    async readSubmitted(raw) {
+      return settled(await run({ kind: "read_submitted", raw: shared(raw) }), "reading the submitted message") as RawMessageView;
+    },
+    async templatedSendBody(raw, envelopeTo) {
+      return settled(await run({ kind: "templated_send_body", raw: shared(raw), envelopeTo }), "reading the templated message") as Record<string, unknown>;
+    },
+    async readSentAttachments(raw, emailId, contentOf) {
+      const read = settled(await run({ kind: "read_sent_attachments", raw, emailId, contentOf }, { transfer: handedOver(raw) }), "reading the sent message") as SentAttachmentContents;
+      const { content } = read;
+      return content ? { ...read, content: Buffer.from(content.buffer, content.byteOffset, content.byteLength) } : read;
     },
     close() {
       for (const [slot, thread] of threads.entries()) {

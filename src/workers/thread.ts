@@ -5,7 +5,11 @@
  * from then. Invariant: every task is answered (unless the pool terminates the thread).
  */
 import { dkimSign } from "mailauth";
+import { readAttachmentContents } from "../emails/attachments.ts";
 import { composeMessage } from "../emails/compose.ts";
+import { readRawMessage } from "../emails/raw-message.ts";
+import { templatedSendBody } from "../emails/templated-message.ts";
+import { AppError } from "../errors.ts";
 import { authenticateReceived, readReceivedMessage, readReceivedPart } from "../inbound/received.ts";
 import { loadTemplateEngines, performTemplateJob, type TemplateJob, type TemplateOutcome } from "../templates/render.ts";
 import { lookupsOver } from "./dns-port.ts";
@@ -14,6 +18,8 @@ import type { Answer, Task, ThreadMessage } from "./pool.ts";
 declare const self: Worker;
 
 const messageOf = (error: unknown) => String((error as { message?: string })?.message ?? error);
+/** Bytes as they arrive (a plain or shared Uint8Array), as the Buffer the parsers take, without a copy. */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /**
  * Template jobs take turns (their awaits would otherwise let the next one begin too), so the job whose budget runs
@@ -39,6 +45,9 @@ async function perform(id: number, task: Task): Promise<unknown> {
     const attachments = fields.attachments.map((a) => ({ ...a, content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength) }));
     return composeMessage({ ...task.request, fields: { ...fields, attachments } });
   }
+  if (task.kind === "read_submitted") return readRawMessage(asBuffer(task.raw));
+  if (task.kind === "templated_send_body") return templatedSendBody(asBuffer(task.raw), task.envelopeTo);
+  if (task.kind === "read_sent_attachments") return readAttachmentContents(asBuffer(task.raw), task.emailId, task.contentOf);
   if (task.kind === "read_received") return readReceivedMessage(Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength));
   if (task.kind === "read_received_part") return readReceivedPart(Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength), task.part);
   if (task.kind === "authenticate_received") {
@@ -59,7 +68,8 @@ self.onmessage = async (event: MessageEvent<{ id: number; task: Task }>) => {
   try {
     answer = { id, value: await perform(id, task), error: null };
   } catch (error) {
-    answer = { id, value: null, error: messageOf(error) };
+    const refusal = error instanceof AppError ? { name: error.name, message: error.message, details: error.details } : undefined;
+    answer = { id, value: null, error: messageOf(error), ...(refusal && { refusal }) };
   }
   postMessage(answer);
 };

@@ -21,6 +21,7 @@ import { createLogger } from "../../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { startDnsServer, type DnsServer } from "../helpers/dns-server.ts";
 import { fuzzSeed, fuzzTimeoutMs, internalsIn, jsonText, randomJson, randomString, runCases, Violations, withTimeout, wrongType, type Json, type Rng } from "./prng.ts";
+import { watchEventLoop } from "./loop-watchdog.ts";
 
 const SEED = fuzzSeed();
 /** A request that has not answered in this time is a hang, reported as such. */
@@ -554,6 +555,7 @@ test(
     let socketCases = 0;
     const statuses = new Map<number, number>();
     const perRoute = new Map<string, number>();
+    const watchdog = watchEventLoop();
     const cases = await runCases("http", SEED, 8, async (rng, index) => {
       const route = rng.chance(0.9) ? rng.pick(routes) : { method: rng.pick(METHODS), path: "/" + randomString(rng, 30).replace(/[?#]/g, "") };
       const method = rng.chance(0.8) ? route.method : rng.pick(METHODS);
@@ -584,7 +586,7 @@ test(
     });
     const histogram = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(" ");
     if (VERBOSE) console.log([...perRoute].sort().map(([k, n]) => `  ${k}: ${n}`).join("\n"));
-    console.log(`fuzz http seed=${SEED}: ${cases} cases (${socketCases} over the socket, ${unsendable} refused by the client), statuses ${histogram}`);
+    console.log(`fuzz http seed=${SEED}: ${cases} cases (${socketCases} over the socket, ${unsendable} refused by the client), statuses ${histogram}; longest event-loop stall ${Math.round(watchdog.stop())} ms`);
 
     // The server is still well after the run, through both paths.
     const health = await t.json("GET", "/healthz", { key: null });

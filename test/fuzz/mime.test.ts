@@ -17,6 +17,7 @@ import type { Actor } from "../../src/keys/model.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { randomMessage } from "./mime-gen.ts";
 import { fuzzSeed, fuzzTimeoutMs, runCases, Violations, withTimeout } from "./prng.ts";
+import { watchEventLoop } from "./loop-watchdog.ts";
 
 const SEED = fuzzSeed();
 /** One parse or submit taking longer than this is a hang. */
@@ -72,6 +73,7 @@ test(
     console.log(`fuzz mime seed=${SEED}`);
     const v = new Violations("mime", SEED);
     const counts = { parsed: 0, submitted: 0, refused: new Map<string, number>() };
+    const watchdog = watchEventLoop();
     const cases = await runCases("mime", SEED, 2, async (rng, index) => {
       const raw = randomMessage(rng);
       const input = raw.length > 2000 ? Buffer.concat([raw.subarray(0, 1500), Buffer.from(`…(${raw.length} bytes)`)]) : raw;
@@ -130,7 +132,7 @@ test(
       }
     });
     const refused = [...counts.refused].map(([name, n]) => `${name}:${n}`).join(" ");
-    console.log(`fuzz mime seed=${SEED}: ${cases} messages, ${counts.parsed} parsed, ${counts.submitted} submitted, refused ${refused}`);
+    console.log(`fuzz mime seed=${SEED}: ${cases} messages, ${counts.parsed} parsed, ${counts.submitted} submitted, refused ${refused}; longest event-loop stall ${Math.round(watchdog.stop())} ms`);
     expect(v.list, v.report()).toEqual([]);
   },
   fuzzTimeoutMs(),

@@ -23,6 +23,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { randomMessage, wellFormedMessage } from "./mime-gen.ts";
 import { fuzzSeed, fuzzTimeoutMs, internalsIn, onlyCase, randomString, runCases, Violations, withTimeout, type Rng } from "./prng.ts";
 import { dataPayload, replyFormProblems, shortLine, SmtpWire, type WireReply } from "./smtp-wire.ts";
+import { watchEventLoop } from "./loop-watchdog.ts";
 
 const SEED = fuzzSeed();
 /** A reply that takes longer than this is a hang. Generous for a loaded CI machine, short next to the budget. */
@@ -386,6 +387,7 @@ test(
   async () => {
     console.log(`fuzz smtp seed=${SEED}`);
     const v = new Violations("smtp", SEED);
+    const watchdog = watchEventLoop();
     const cases = await runCases("smtp", SEED, 4, async (rng, index) => {
       stats.sessions++;
       const ex: Exchange = { sent: [], replies: [] };
@@ -397,7 +399,7 @@ test(
       else if (!outcome.ok) v.add("client error (connection refused or reset?)", index, ex.sent.slice(-6).map(shortLine), String(outcome.error));
     });
     console.log(
-      `fuzz smtp seed=${SEED}: ${cases} sessions, ${stats.commands} commands, ${stats.accepted} messages accepted, ${stats.refusedAfterData} refused after DATA, ${stats.silentCloses} closes without a reply${silentExamples.length ? ` (e.g. ${silentExamples.join("; ")})` : ""}`,
+      `fuzz smtp seed=${SEED}: ${cases} sessions, ${stats.commands} commands, ${stats.accepted} messages accepted, ${stats.refusedAfterData} refused after DATA, ${stats.silentCloses} closes without a reply${silentExamples.length ? ` (e.g. ${silentExamples.join("; ")})` : ""}; longest event-loop stall ${Math.round(watchdog.stop())} ms`,
     );
 
     // The relay still takes a well-formed message on both listeners, and the HTTP side is alive.

@@ -12,12 +12,17 @@ import pg from "pg";
 import type { Logger } from "../../lib/logger.ts";
 import { asStoreFault, engineCode } from "../faults.ts";
 import { MIGRATIONS } from "../migrations/index.ts";
+import type { ContentTable } from "../content-writes.ts";
 import type { Db, Store } from "../store.ts";
 import * as schema from "./schema.ts";
 
 /** Any constant: instances of Mailroom agree on it, and nothing else in the database takes it. */
 const MIGRATION_LOCK = 0x6d61696c726f6f6d % 2 ** 31;
 const RETRIES = 3;
+const CONTENT_SELECTS: Record<ContentTable, string> = {
+  email_contents: "SELECT raw FROM email_contents WHERE email_id = $1",
+  received_contents: "SELECT raw FROM received_contents WHERE received_email_id = $1",
+};
 /** serialization_failure, deadlock_detected: the transaction can simply run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
 
@@ -61,6 +66,18 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
           if (attempt < RETRIES && RETRYABLE.has(engineCode(error) ?? "")) continue;
           throw asStoreFault(error);
         }
+      }
+    },
+    // A body read as bytea's text form is a hex string twice its size, decoded on the event loop in one go (about
+    // 130 ms for 30 MB); the binary form arrives as the bytes themselves.
+    async readContent(table, ownerId) {
+      try {
+        // `binary` is pg's query option for results in binary format (absent from its type declarations).
+        const config = { text: CONTENT_SELECTS[table], values: [ownerId], binary: true } as pg.QueryConfig;
+        const { rows } = await pool.query<{ raw: Buffer }>(config);
+        return rows[0]?.raw;
+      } catch (error) {
+        throw asStoreFault(error);
       }
     },
     listen: listener.listen,

@@ -1,0 +1,43 @@
+/**
+ * The SQLite store's content thread: writes and reads one large message body (a row of `email_contents` or
+ * `received_contents`) on a connection of its own, so that the commit — SQLite writes about 8 ms of pages per MiB,
+ * synchronously — or the read (about 1.5 ms per MiB) holds this thread instead of the event loop. The writer
+ * (db/writer.ts) runs each write alone, between its batches, so the two connections never wait on each other's lock.
+ * Invariant: every request is answered, `{ok: true}` (with the body, for a read) or `{ok: false, error}`.
+ */
+import { Database } from "bun:sqlite";
+import type { ContentRequest } from "./content-writes.ts";
+
+declare const self: Worker;
+
+let connection: Database | undefined;
+
+const STATEMENTS = {
+  email_contents: { insert: "INSERT INTO email_contents (email_id, raw) VALUES (?, ?)", select: "SELECT raw FROM email_contents WHERE email_id = ?" },
+  received_contents: {
+    insert: "INSERT INTO received_contents (received_email_id, raw) VALUES (?, ?)",
+    select: "SELECT raw FROM received_contents WHERE received_email_id = ?",
+  },
+} as const;
+
+self.onmessage = (event: MessageEvent<ContentRequest>) => {
+  const { id, path, table, ownerId, raw } = event.data;
+  try {
+    if (!connection) {
+      connection = new Database(path, { strict: true });
+      connection.exec("PRAGMA synchronous = FULL");
+      connection.exec("PRAGMA busy_timeout = 5000");
+    }
+    if (raw === undefined) {
+      const row = connection.query<{ raw: Uint8Array }, [string]>(STATEMENTS[table].select).get(ownerId);
+      // The body's own buffer moves to the event loop's thread: no copy of megabytes on either side.
+      return postMessage({ id, ok: true, raw: row?.raw ?? null }, row ? [row.raw.buffer as ArrayBuffer] : []);
+    }
+    // The owner's row follows in the writer's next transaction: foreign keys stay off on this connection (SQLite's
+    // default), as a row of contents arrives a moment before the row it belongs to.
+    connection.query(STATEMENTS[table].insert).run(ownerId, raw);
+    postMessage({ id, ok: true });
+  } catch (error) {
+    postMessage({ id, ok: false, error: String((error as Error)?.message ?? error), code: (error as { code?: string })?.code });
+  }
+};
