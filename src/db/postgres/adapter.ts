@@ -75,7 +75,8 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
         // `binary` is pg's query option for results in binary format (absent from its type declarations).
         const config = { text: CONTENT_SELECTS[table], values: [ownerId], binary: true } as pg.QueryConfig;
         const { rows } = await pool.query<{ raw: Buffer }>(config);
-        return rows[0]?.raw;
+        // A view of the protocol reader's own buffer: copied, so that it can be handed to a thread (transferred).
+        return rows[0] && Buffer.from(rows[0].raw);
       } catch (error) {
         throw asStoreFault(error);
       }
