@@ -6,19 +6,15 @@
  * Invariant: every request is answered, `{ok: true}` (with the body, for a read) or `{ok: false, error}`.
  */
 import { Database } from "bun:sqlite";
-import type { ContentRequest } from "./content-writes.ts";
+import { CONTENT_TABLES, type ContentRequest, type ContentTable } from "./content-writes.ts";
 
 declare const self: Worker;
 
 let connection: Database | undefined;
 
-const STATEMENTS = {
-  email_contents: { insert: "INSERT INTO email_contents (email_id, raw) VALUES (?, ?)", select: "SELECT raw FROM email_contents WHERE email_id = ?" },
-  received_contents: {
-    insert: "INSERT INTO received_contents (received_email_id, raw) VALUES (?, ?)",
-    select: "SELECT raw FROM received_contents WHERE received_email_id = ?",
-  },
-} as const;
+const STATEMENTS = Object.fromEntries(
+  Object.entries(CONTENT_TABLES).map(([table, { owner }]) => [table, { insert: `INSERT INTO ${table} (${owner}, raw) VALUES (?, ?)`, select: `SELECT raw FROM ${table} WHERE ${owner} = ?` }]),
+) as Record<ContentTable, { insert: string; select: string }>;
 
 self.onmessage = (event: MessageEvent<ContentRequest>) => {
   const { id, path, table, ownerId, raw } = event.data;

@@ -1,13 +1,37 @@
 /**
- * Large message bodies written and read off the event loop (SQLite only). `writeContent` hands the row to the
- * content thread (content-thread.ts) through the writer's `alone`, so no batch holds the write lock meanwhile, and
- * resolves once it is committed; `readContent` asks the thread for a body (a WAL reader never waits on the writer). The caller then commits the row it belongs to; should that fail, the caller deletes the body again.
- * A crash between the two leaves a body without its record: space, never a message half accepted (the client had
- * no answer, and the record is what the queue and the API read).
+ * Large message bodies kept off the event loop's back: a body of tens of megabytes written or read in one go
+ * holds the loop for a tenth of a second or more (SQLite commits about 8 ms of pages per MiB, synchronously;
+ * node-postgres copies a bytea parameter into its protocol buffer in one go, about 7 ms per MiB here). So a body is
+ * staged before the transaction that records it and placed inside it:
+ * - SQLite: the content thread (content-thread.ts) commits it as its own row on a connection of its own, through
+ *   the writer's `alone`, so no batch holds the write lock meanwhile; placing it is nothing more.
+ * - PostgreSQL (postgres/adapter.ts): it is uploaded in 1 MiB pieces to `content_parts`, and placing it joins them
+ *   into its row within the record's transaction.
+ * Should the record's transaction fail, the caller discards what was staged. A crash in between leaves a body
+ * without a record (space, never a message half accepted: the client had no answer, and the queue and the API read
+ * the record). Bodies are read back the same way round: by the content thread, or from PostgreSQL in pieces.
  */
+import { sql } from "drizzle-orm";
+import type { Db } from "./store.ts";
 import type { GroupCommitWriter } from "./writer.ts";
 
-export type ContentTable = "email_contents" | "received_contents";
+/** The tables that hold message bodies, each with the column naming the row a body belongs to. */
+export const CONTENT_TABLES = {
+  email_contents: { owner: "email_id" },
+  received_contents: { owner: "received_email_id" },
+} as const;
+export type ContentTable = keyof typeof CONTENT_TABLES;
+
+/** Bodies from this size up are staged; smaller ones are cheaper in the record's own transaction. */
+export const ASIDE_CONTENT_BYTES = 1024 * 1024;
+
+/** A body taken ahead of its record's transaction. */
+export interface StagedContent {
+  /** Inside the record's transaction: the body becomes its row there (or already is). */
+  place(tx: Db): Promise<void>;
+  /** The record's transaction failed: what was staged is removed (best effort). */
+  discard(): Promise<void>;
+}
 
 export interface ContentRequest {
   id: number;
@@ -20,18 +44,15 @@ export interface ContentRequest {
 
 type ContentAnswer = { id: number; ok: true; raw?: Uint8Array | null } | { id: number; ok: false; error: string; code?: string };
 
-export interface ContentWrites {
-  /** Commits the body as its own row, before the row it belongs to; rejects as a write of the store would. */
-  writeContent(table: ContentTable, ownerId: string, raw: Buffer): Promise<void>;
+export interface ContentThread {
+  stageContent(table: ContentTable, ownerId: string, raw: Buffer): Promise<StagedContent>;
   /** The body, or undefined when there is none. */
   readContent(table: ContentTable, ownerId: string): Promise<Buffer | undefined>;
   close(): void;
 }
 
-/** Bodies from this size up are written by the content thread; smaller ones are cheaper in the group commit. */
-export const ASIDE_CONTENT_BYTES = 1024 * 1024;
-
-export function createContentWrites(path: string, threadUrl: URL, writer: GroupCommitWriter): ContentWrites {
+/** SQLite's side: the content thread at `threadUrl`, on the database at `path`, in turn with `writer`'s batches. */
+export function createContentThread(path: string, threadUrl: URL, writer: GroupCommitWriter): ContentThread {
   let thread: Worker | undefined;
   let sequence = 0;
   const waiting = new Map<number, (answer: ContentAnswer) => void>();
@@ -64,8 +85,8 @@ export function createContentWrites(path: string, threadUrl: URL, writer: GroupC
   };
 
   return {
-    writeContent(table, ownerId, raw) {
-      return writer.alone(async () => {
+    async stageContent(table, ownerId, raw) {
+      await writer.alone(async () => {
         // Shared memory: the thread reads the bytes where they are, and posting them costs no copy of megabytes.
         let shared: Uint8Array = raw;
         if (!(raw.buffer instanceof SharedArrayBuffer)) {
@@ -74,6 +95,14 @@ export function createContentWrites(path: string, threadUrl: URL, writer: GroupC
         }
         await ask({ table, ownerId, raw: shared });
       });
+      return {
+        async place() {},
+        discard: () =>
+          writer.write(async (tx) => tx.run(sql`DELETE FROM ${sql.identifier(table)} WHERE ${sql.identifier(CONTENT_TABLES[table].owner)} = ${ownerId}`)).then(
+            () => undefined,
+            () => undefined,
+          ),
+      };
     },
     async readContent(table, ownerId) {
       const raw = await ask({ table, ownerId });

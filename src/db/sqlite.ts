@@ -13,7 +13,7 @@ import { silentLogger, type Logger } from "../lib/logger.ts";
 import { createPrivateFile, ensurePrivateDirectory, keepPrivate } from "../lib/private-files.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import * as schema from "./schema/index.ts";
-import { createContentWrites } from "./content-writes.ts";
+import { createContentThread } from "./content-writes.ts";
 import type { Db, Store } from "./store.ts";
 import { createWriter } from "./writer.ts";
 
@@ -38,14 +38,14 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger, opt
   const reader = inMemory ? sqlite : connect(path);
   const reading: Db = inMemory ? writing : drizzle(reader, { schema });
   const writer = createWriter(sqlite, writing);
-  const contents = options.contentThread && !inMemory ? createContentWrites(path, options.contentThread, writer) : undefined;
+  const contents = options.contentThread && !inMemory ? createContentThread(path, options.contentThread, writer) : undefined;
   return {
     engine: "sqlite",
     shared: false,
     sqlite,
     db: reading,
     write: writer.write,
-    ...(contents && { writeContent: contents.writeContent, readContent: contents.readContent }),
+    ...(contents && { stageContent: contents.stageContent, readContent: contents.readContent }),
     flush: writer.flush,
     // One instance per SQLite store: nobody else to hear from.
     listen() {},

@@ -5,7 +5,7 @@
  * adapters (db/sqlite.ts, db/postgres/adapter.ts). Invariants: `write()` resolves only after its COMMIT returned,
  * so a caller may answer 200 then and never earlier; `db` reads committed data only.
  */
-import type { ContentTable } from "./content-writes.ts";
+import type { ContentTable, StagedContent } from "./content-writes.ts";
 import type { SQL } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type * as schema from "./schema/index.ts";
@@ -25,13 +25,14 @@ export interface Writer {
   /** Runs `work` in a transaction; resolves with its result once committed to disk. */
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /**
-   * SQLite with a content thread: commits a large message body as its own row, off the event loop, before the row
-   * it belongs to (db/content-writes.ts). Absent elsewhere: the body goes in the same transaction as its record.
+   * Takes a large message body ahead of the transaction that records it, so that the event loop never carries it in
+   * one go (db/content-writes.ts); that transaction then calls `place(tx)`, or `discard()` if it fails. Absent, the
+   * body goes in the record's transaction as it is.
    */
-  writeContent?(table: ContentTable, ownerId: string, raw: Buffer): Promise<void>;
+  stageContent?(table: ContentTable, ownerId: string, raw: Buffer): Promise<StagedContent>;
   /**
-   * Reads a large body without holding the event loop (SQLite: the content thread; PostgreSQL: bytea in binary, not
-   * as hex text decoded in one go); undefined when there is none.
+   * Reads a large body without holding the event loop (SQLite: the content thread; PostgreSQL: in 1 MiB pieces, not
+   * one row decoded in one go); undefined when there is none.
    */
   readContent?(table: ContentTable, ownerId: string): Promise<Buffer | undefined>;
 }

@@ -5,7 +5,7 @@
  * Invariant: when `submit` resolves, the message is committed to disk and will be delivered (or is recorded as
  * suppressed); when it throws, nothing was stored.
  */
-import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from "drizzle-orm";
 import { hasTag, notifyAtCommit } from "../db/dialect.ts";
 import { perConnection, placeholders, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
@@ -22,7 +22,7 @@ import { DELIVERIES_DUE } from "../queue/channels.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest, type MessageDecorations } from "./compose.ts";
 import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
-import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
+import { ASIDE_CONTENT_BYTES, type StagedContent } from "../db/content-writes.ts";
 import { assertTransmittable, finalizeRawMessage, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { parseScheduledAt } from "./validate.ts";
@@ -260,30 +260,28 @@ export function createEmailService(deps: {
     };
   };
 
-  /** Inserts one prepared message with its deliveries and first events; runs inside a writer transaction. */
   /**
-   * Commits large bodies ahead of their records, off the event loop where the store can (db/content-writes.ts), and
-   * returns what is left to commit with the records: `persist` for each message, in the caller's transaction, and
-   * `undo` should that transaction fail.
+   * Stages large bodies ahead of their records (db/content-writes.ts) and returns what is left for the records'
+   * transaction: `persist` for each message, and `discard` should that transaction fail.
    */
-  const writeBodiesAhead = async (messages: PreparedMessage[]) => {
-    const ahead = writer.writeContent ? messages.filter((message) => message.raw.length >= ASIDE_CONTENT_BYTES) : [];
-    const written: string[] = [];
-    const undo = () =>
-      written.length ? writer.write(async (tx) => tx.delete(tablesOf(tx).emailContents).where(inArray(tablesOf(tx).emailContents.emailId, written))).catch(() => {}) : Promise.resolve();
+  const stageBodies = async (messages: PreparedMessage[]) => {
+    const staged = new Map<string, StagedContent>();
+    const discard = async () => {
+      for (const body of staged.values()) await body.discard();
+    };
     try {
-      for (const message of ahead) {
-        await writer.writeContent!("email_contents", message.id, message.raw);
-        written.push(message.id);
+      for (const message of writer.stageContent ? messages : []) {
+        if (message.raw.length >= ASIDE_CONTENT_BYTES) staged.set(message.id, await writer.stageContent!("email_contents", message.id, message.raw));
       }
     } catch (error) {
-      await undo();
+      await discard();
       throw error;
     }
-    return { persist: (tx: Db, message: PreparedMessage) => persist(tx, message, !written.includes(message.id)), undo };
+    return { persist: (tx: Db, message: PreparedMessage) => persist(tx, message, staged.get(message.id)), discard };
   };
 
-  const persist = async (tx: Db, message: PreparedMessage, withBody: boolean) => {
+  /** Inserts one prepared message with its deliveries and first events; runs inside a writer transaction. */
+  const persist = async (tx: Db, message: PreparedMessage, stagedBody?: StagedContent) => {
     const now = clock.now();
     const createdAt = isoTime(now);
     const statements = insertStatements(tx);
@@ -311,7 +309,8 @@ export function createEmailService(deps: {
       createdAt,
       updatedAt: createdAt,
     });
-    if (withBody) await statements.content.execute({ emailId: message.id, raw: message.raw });
+    if (stagedBody) await stagedBody.place(tx);
+    else await statements.content.execute({ emailId: message.id, raw: message.raw });
     const dueAt = message.scheduledAt ?? now;
     for (const recipient of message.recipients) {
       const suppressed = message.suppressed.has(addressKey(recipient));
@@ -431,7 +430,7 @@ export function createEmailService(deps: {
       requireScope(actor, "emails:send");
       const message = await prepare(input, actor, fetchBudget());
       const response = { id: message.id };
-      const bodies = await writeBodiesAhead([message]);
+      const bodies = await stageBodies([message]);
       await writer
         .write(async (tx) => {
           await bodies.persist(tx, message);
@@ -439,7 +438,7 @@ export function createEmailService(deps: {
           if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
         })
         .catch(async (error) => {
-          await bodies.undo();
+          await bodies.discard();
           throw error;
         });
       deps.onAccepted(1);
@@ -470,7 +469,7 @@ export function createEmailService(deps: {
         }
       }
       const response = { data: prepared.map((m) => ({ id: m.id })), ...(options.permissive ? { errors } : {}) };
-      const bodies = await writeBodiesAhead(prepared);
+      const bodies = await stageBodies(prepared);
       await writer
         .write(async (tx) => {
           for (const message of prepared) await bodies.persist(tx, message);
@@ -478,7 +477,7 @@ export function createEmailService(deps: {
           if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
         })
         .catch(async (error) => {
-          await bodies.undo();
+          await bodies.discard();
           throw error;
         });
       if (prepared.length) deps.onAccepted(prepared.length);

@@ -296,14 +296,14 @@ export function createInboundService(deps: {
       size: input.raw.length,
       createdAt,
     };
-    // A large body is committed ahead of its record, off the event loop where the store can (db/content-writes.ts).
-    const bodyAhead = writer.writeContent !== undefined && input.raw.length >= ASIDE_CONTENT_BYTES;
-    if (bodyAhead) await writer.writeContent!("received_contents", id, input.raw);
+    // A large body is staged ahead of its record, so the event loop never carries it in one go (db/content-writes.ts).
+    const staged = writer.stageContent && input.raw.length >= ASIDE_CONTENT_BYTES ? await writer.stageContent("received_contents", id, input.raw) : undefined;
     const write = () =>
       writer.write(async (tx) => {
         const { receivedEmails, receivedContents, inboundUsage } = tablesOf(tx);
         await tx.insert(receivedEmails).values(row);
-        if (!bodyAhead) await tx.insert(receivedContents).values({ receivedEmailId: id, raw: input.raw });
+        if (staged) await staged.place(tx);
+        else await tx.insert(receivedContents).values({ receivedEmailId: id, raw: input.raw });
         await tx
           .insert(inboundUsage)
           .values({ organizationId: input.organizationId, storedBytes: row.size })
@@ -311,7 +311,7 @@ export function createInboundService(deps: {
         await events.append(tx, { organizationId: input.organizationId, emailId: inReplyToEmailId, type: "email.received", data: receivedEventData(row) });
       });
     await write().catch(async (error) => {
-      if (bodyAhead) await writer.write(async (tx) => tx.delete(tablesOf(tx).receivedContents).where(eq(tablesOf(tx).receivedContents.receivedEmailId, id))).catch(() => {});
+      await staged?.discard();
       throw error;
     });
     metrics.inc("mailroom_inbound_messages_total", { kind: input.autoReply ?? "message" });

@@ -17,6 +17,7 @@ import eventStats, { postgres as eventStatsPg } from "./0010_event_stats.ts";
 import emailSearch, { postgres as emailSearchPg } from "./0011_email_search.ts";
 import testModeMail, { postgres as testModeMailPg } from "./0012_test_mode_mail.ts";
 import inboundUsage, { postgres as inboundUsagePg } from "./0013_inbound_usage.ts";
+import contentParts, { postgres as contentPartsPg } from "./0014_content_parts.ts";
 
 export interface Migration {
   version: number;
@@ -39,4 +40,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 11, name: "email_search", sqlite: emailSearch, postgres: emailSearchPg },
   { version: 12, name: "test_mode_mail", sqlite: testModeMail, postgres: testModeMailPg },
   { version: 13, name: "inbound_usage", sqlite: inboundUsage, postgres: inboundUsagePg },
+  { version: 14, name: "content_parts", sqlite: contentParts, postgres: contentPartsPg },
 ];

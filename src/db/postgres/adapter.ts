@@ -6,23 +6,21 @@
  * returned; a transaction that lost a serialization race or a deadlock runs again (at most 3 times), any other
  * failure rejects, connection trouble as `service_unavailable`.
  */
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Logger } from "../../lib/logger.ts";
 import { asStoreFault, engineCode } from "../faults.ts";
 import { MIGRATIONS } from "../migrations/index.ts";
-import type { ContentTable } from "../content-writes.ts";
+import { CONTENT_TABLES } from "../content-writes.ts";
 import type { Db, Store } from "../store.ts";
 import * as schema from "./schema.ts";
 
 /** Any constant: instances of Mailroom agree on it, and nothing else in the database takes it. */
 const MIGRATION_LOCK = 0x6d61696c726f6f6d % 2 ** 31;
 const RETRIES = 3;
-const CONTENT_SELECTS: Record<ContentTable, string> = {
-  email_contents: "SELECT raw FROM email_contents WHERE email_id = $1",
-  received_contents: "SELECT raw FROM received_contents WHERE received_email_id = $1",
-};
+/** A large body goes up in pieces of this size (db/content-writes.ts). */
+const CONTENT_PIECE_BYTES = 1024 * 1024;
 /** serialization_failure, deadlock_detected: the transaction can simply run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
 
@@ -68,15 +66,45 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
         }
       }
     },
-    // A body read as bytea's text form is a hex string twice its size, decoded on the event loop in one go (about
-    // 130 ms for 30 MB); the binary form arrives as the bytes themselves.
-    async readContent(table, ownerId) {
+    async stageContent(table, ownerId, raw) {
       try {
-        // `binary` is pg's query option for results in binary format (absent from its type declarations).
-        const config = { text: CONTENT_SELECTS[table], values: [ownerId], binary: true } as pg.QueryConfig;
-        const { rows } = await pool.query<{ raw: Buffer }>(config);
-        // A view of the protocol reader's own buffer: copied, so that it can be handed to a thread (transferred).
-        return rows[0] && Buffer.from(rows[0].raw);
+        for (let seq = 0, at = 0; at < raw.length; seq++, at += CONTENT_PIECE_BYTES) {
+          await pool.query("INSERT INTO content_parts (owner_id, seq, bytes) VALUES ($1, $2, $3)", [ownerId, seq, raw.subarray(at, at + CONTENT_PIECE_BYTES)]);
+        }
+      } catch (error) {
+        await pool.query("DELETE FROM content_parts WHERE owner_id = $1", [ownerId]).catch(() => {});
+        throw asStoreFault(error);
+      }
+      const { owner } = CONTENT_TABLES[table];
+      return {
+        async place(tx) {
+          const within = tx as unknown as typeof pgDb;
+          await within.execute(
+            sql`INSERT INTO ${sql.identifier(table)} (${sql.identifier(owner)}, raw) SELECT ${ownerId}, string_agg(bytes, ''::bytea ORDER BY seq) FROM content_parts WHERE owner_id = ${ownerId}`,
+          );
+          await within.execute(sql`DELETE FROM content_parts WHERE owner_id = ${ownerId}`);
+        },
+        async discard() {
+          await pool.query("DELETE FROM content_parts WHERE owner_id = $1", [ownerId]).catch(() => {});
+        },
+      };
+    },
+    // Read in 1 MiB pieces: in one piece, the row of tens of megabytes (bytea's text form, a hex string twice its
+    // size) is assembled and decoded by node-postgres in one go. pg's per-query `binary` option is no way out: it
+    // decodes the bytes of a binary row as UTF-8 text. A body never changes once written, so its pieces are of one
+    // body.
+    async readContent(table, ownerId) {
+      const { owner } = CONTENT_TABLES[table];
+      try {
+        const [found] = (await pool.query<{ size: number }>(`SELECT length(raw) AS size FROM ${table} WHERE ${owner} = $1`, [ownerId])).rows;
+        if (!found) return undefined;
+        const body = Buffer.allocUnsafe(found.size);
+        for (let at = 0; at < found.size; at += CONTENT_PIECE_BYTES) {
+          const piece = `SELECT substring(raw FROM $2 FOR $3) AS piece FROM ${table} WHERE ${owner} = $1`;
+          const [row] = (await pool.query<{ piece: Buffer }>(piece, [ownerId, at + 1, CONTENT_PIECE_BYTES])).rows;
+          row!.piece.copy(body, at);
+        }
+        return body;
       } catch (error) {
         throw asStoreFault(error);
       }
