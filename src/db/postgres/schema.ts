@@ -241,6 +241,16 @@ export const receivedContents = pgTable("received_contents", {
   raw: bytea("raw").notNull(),
 });
 
+export const contentParts = pgTable(
+  "content_parts",
+  {
+    ownerId: text("owner_id").notNull(),
+    seq: integer("seq").notNull(),
+    bytes: bytea("bytes").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.ownerId, table.seq] })],
+);
+
 export const inboundUsage = pgTable("inbound_usage", {
   organizationId: text("organization_id").primaryKey(),
   storedBytes: bigint("stored_bytes", { mode: "number" }).notNull(),

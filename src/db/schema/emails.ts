@@ -1,4 +1,4 @@
-import { blob, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { blob, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export interface Tag {
   name: string;
@@ -36,6 +36,20 @@ export const emailContents = sqliteTable("email_contents", {
   emailId: text("email_id").primaryKey(),
   raw: blob("raw", { mode: "buffer" }).notNull(),
 });
+
+/**
+ * Pieces of a large body on their way into its row (db/content-writes.ts). PostgreSQL stages bodies here; SQLite
+ * commits them whole on its content thread and keeps the table only so both engines describe the same tables.
+ */
+export const contentParts = sqliteTable(
+  "content_parts",
+  {
+    ownerId: text("owner_id").notNull(),
+    seq: integer("seq").notNull(),
+    bytes: blob("bytes", { mode: "buffer" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.ownerId, table.seq] })],
+);
 
 export const deliveries = sqliteTable("deliveries", {
   id: text("id").primaryKey(),
