@@ -6,6 +6,7 @@
  * suppressed); when it throws, nothing was stored.
  */
 import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from "drizzle-orm";
+import { ASIDE_CONTENT_BYTES, type StagedContent } from "../db/content-writes.ts";
 import { hasTag, notifyAtCommit } from "../db/dialect.ts";
 import { perConnection, placeholders, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
@@ -22,7 +23,6 @@ import { DELIVERIES_DUE } from "../queue/channels.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest, type MessageDecorations } from "./compose.ts";
 import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
-import { ASIDE_CONTENT_BYTES, type StagedContent } from "../db/content-writes.ts";
 import { assertTransmittable, finalizeRawMessage, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { parseScheduledAt } from "./validate.ts";
