@@ -298,8 +298,8 @@ export function createInboundService(deps: {
     };
     // A large body is staged ahead of its record, so the event loop never carries it in one go (db/content-writes.ts).
     const staged = writer.stageContent && input.raw.length >= ASIDE_CONTENT_BYTES ? await writer.stageContent("received_contents", id, input.raw) : undefined;
-    const write = () =>
-      writer.write(async (tx) => {
+    await writer
+      .write(async (tx) => {
         const { receivedEmails, receivedContents, inboundUsage } = tablesOf(tx);
         await tx.insert(receivedEmails).values(row);
         if (staged) await staged.place(tx);
@@ -309,11 +309,11 @@ export function createInboundService(deps: {
           .values({ organizationId: input.organizationId, storedBytes: row.size })
           .onConflictDoUpdate({ target: inboundUsage.organizationId, set: { storedBytes: sql`${inboundUsage.storedBytes} + ${row.size}` } });
         await events.append(tx, { organizationId: input.organizationId, emailId: inReplyToEmailId, type: "email.received", data: receivedEventData(row) });
+      })
+      .catch(async (error) => {
+        await staged?.discard();
+        throw error;
       });
-    await write().catch(async (error) => {
-      await staged?.discard();
-      throw error;
-    });
     metrics.inc("mailroom_inbound_messages_total", { kind: input.autoReply ?? "message" });
     logger.info("inbound message stored", { received_email_id: id, organization_id: input.organizationId, size: input.raw.length, in_reply_to_email_id: inReplyToEmailId });
     return { handled: "stored", receivedEmailId: id, organizationId: input.organizationId, inReplyToEmailId };
