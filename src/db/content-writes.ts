@@ -12,6 +12,7 @@
  * the record). Bodies are read back the same way round: by the content thread, or from PostgreSQL in pieces.
  */
 import { sql } from "drizzle-orm";
+import { bufferOf, inSharedMemory } from "../lib/bytes.ts";
 import type { Db } from "./store.ts";
 import type { GroupCommitWriter } from "./writer.ts";
 
@@ -88,12 +89,7 @@ export function createContentThread(path: string, threadUrl: URL, writer: GroupC
     async stageContent(table, ownerId, raw) {
       await writer.alone(async () => {
         // Shared memory: the thread reads the bytes where they are, and posting them costs no copy of megabytes.
-        let shared: Uint8Array = raw;
-        if (!(raw.buffer instanceof SharedArrayBuffer)) {
-          shared = new Uint8Array(new SharedArrayBuffer(raw.length));
-          shared.set(raw);
-        }
-        await ask({ table, ownerId, raw: shared });
+        await ask({ table, ownerId, raw: inSharedMemory(raw) });
       });
       return {
         async place() {},
@@ -106,7 +102,7 @@ export function createContentThread(path: string, threadUrl: URL, writer: GroupC
     },
     async readContent(table, ownerId) {
       const raw = await ask({ table, ownerId });
-      return raw ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) : undefined;
+      return raw ? bufferOf(raw) : undefined;
     },
     close() {
       thread?.terminate();

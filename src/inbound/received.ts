@@ -8,6 +8,7 @@
  */
 import type { AddressObject, ParsedMail } from "mailparser";
 import { describeAttachment } from "../lib/attachment-parts.ts";
+import { inSharedMemory } from "../lib/bytes.ts";
 import { newId } from "../lib/ids.ts";
 import type { ReceivedAttachment, ReceivedAuthentication } from "./model.ts";
 import { parseReceived, readInboundReport, type InboundReport } from "./reports.ts";
@@ -133,10 +134,7 @@ export async function readReceivedPart(raw: Buffer, part: ReceivedPart): Promise
   }
   const parsed = await parseReceived(raw).catch(() => null);
   const content = parsed?.attachments[part.index]?.content;
-  if (!content) return null;
-  const shared = new Uint8Array(new SharedArrayBuffer(content.length));
-  shared.set(content);
-  return shared;
+  return content ? inSharedMemory(content) : null;
 }
 
 export interface SessionFacts {

@@ -6,7 +6,7 @@
  * (the least recently seen go first); every byte spent is counted, refused messages' included (they were read).
  */
 import type { Clock } from "../lib/clock.ts";
-import { WINDOW_MS } from "./rate-limiter.ts";
+import { recentEntry, WINDOW_MS } from "./rate-limiter.ts";
 
 /** Bytes spent per second, oldest first, and their sum. */
 interface Spending {
@@ -28,12 +28,9 @@ export interface ByteBudget {
 export function createByteBudget(clock: Clock, bytesPerMinute: number, maxTracked = 10_000): ByteBudget {
   const subjects = new Map<string, Spending>();
 
-  /** The subject's spending inside the window as of now, seen most recently (a Map keeps insertion order). */
+  /** The subject's spending inside the window as of now, and the subject now the most recently seen. */
   const current = (subject: string): Spending => {
-    const spending = subjects.get(subject) ?? { seconds: [], total: 0 };
-    subjects.delete(subject);
-    subjects.set(subject, spending);
-    if (subjects.size > maxTracked) subjects.delete(subjects.keys().next().value!);
+    const spending = recentEntry(subjects, subject, () => ({ seconds: [], total: 0 }), maxTracked);
     const oldest = Math.floor((clock.now() - WINDOW_MS) / 1000);
     while (spending.seconds.length && spending.seconds[0]!.second <= oldest) spending.total -= spending.seconds.shift()!.bytes;
     return spending;

@@ -204,6 +204,19 @@ export function chargeRequest(deps: { limiter: RateLimiter; config: Config }, ac
 }
 
 /**
+ * The entry of `subject` in `entries`, made with `fresh` when absent, now the most recently seen (a Map keeps
+ * insertion order); past `maxTracked` subjects the least recently seen is forgotten, so memory stays bounded
+ * whoever connects. The per-subject abuse limits of the inbound MX keep their subjects this way.
+ */
+export function recentEntry<V>(entries: Map<string, V>, subject: string, fresh: () => V, maxTracked: number): V {
+  const entry = entries.get(subject) ?? fresh();
+  entries.delete(subject);
+  entries.set(subject, entry);
+  if (entries.size > maxTracked) entries.delete(entries.keys().next().value!);
+  return entry;
+}
+
+/**
  * One sliding 60 s window per subject (a client network of the inbound MX), kept in this instance's memory: an
  * abuse limit, not an account's quota. At most `maxTracked` subjects are remembered; the least recently seen go
  * first.
@@ -214,11 +227,7 @@ export function createSubjectWindows(clock: Clock, limit: number, maxTracked = 1
     /** Counts one event for `subject` when its window has room; otherwise the seconds until it has. */
     take(subject: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
       const now = clock.now();
-      let window = windows.get(subject);
-      if (window) windows.delete(subject);
-      else window = new SlidingWindow(limit);
-      windows.set(subject, window);
-      if (windows.size > maxTracked) windows.delete(windows.keys().next().value!);
+      const window = recentEntry(windows, subject, () => new SlidingWindow(limit), maxTracked);
       if (window.full(now)) return { allowed: false, retryAfterSeconds: window.resetSeconds(now) };
       window.admit(now);
       return { allowed: true };

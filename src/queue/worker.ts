@@ -130,19 +130,16 @@ export function createDeliveryWorker(deps: {
   const { emailContents } = tablesOf(db);
 
   // A body this large is read off the event loop where the store can (db/content-writes.ts); the statement answers
-  // its size instead (both engines know a blob's length without reading it), so a small one costs one query still.
-  const rawOrSize = prepareAs(
+  // null in its place (both engines know a blob's length without reading it), so a small one costs one query still.
+  const smallRaw = prepareAs(
     "email_raw",
     db
-      .select({
-        raw: sql<Buffer | null>`CASE WHEN length(${emailContents.raw}) < ${sql.raw(String(ASIDE_CONTENT_BYTES))} THEN ${emailContents.raw} END`.mapWith(emailContents.raw),
-        size: sql<number>`length(${emailContents.raw})`.mapWith(Number),
-      })
+      .select({ raw: sql<Buffer | null>`CASE WHEN length(${emailContents.raw}) < ${sql.raw(String(ASIDE_CONTENT_BYTES))} THEN ${emailContents.raw} END`.mapWith(emailContents.raw) })
       .from(emailContents)
       .where(eq(emailContents.emailId, sql.placeholder("id"))),
   );
   const rawOf = async (emailId: string): Promise<Buffer | undefined> => {
-    const [row] = await rawOrSize.execute({ id: emailId });
+    const [row] = await smallRaw.execute({ id: emailId });
     if (!row) return undefined;
     if (row.raw !== null) return row.raw;
     if (writer.readContent) return writer.readContent("email_contents", emailId);

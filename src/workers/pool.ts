@@ -17,6 +17,7 @@ import type { ReadMessage, ReceivedPart, SessionFacts } from "../inbound/receive
 import type { SentAttachmentContents } from "../emails/attachments.ts";
 import type { RawMessageView } from "../emails/raw-message.ts";
 import { AppError, type ErrorDetail, type ErrorName } from "../errors.ts";
+import { bufferOf, inSharedMemory } from "../lib/bytes.ts";
 import type { TemplateJob, TemplateOutcome } from "../templates/render.ts";
 import { answerLookups } from "./dns-port.ts";
 
@@ -97,17 +98,6 @@ function settled(answer: Answer, what: string): unknown {
   if (answer.error === null) return answer.value;
   if (answer.refusal) throw new AppError(answer.refusal.name, answer.refusal.message, { details: answer.refusal.details });
   throw new Error(`${what} failed: ${answer.error}`);
-}
-
-/**
- * The bytes as a thread can read them without a copy being posted: a view of shared memory. Bytes that are not
- * shared yet (a caller other than the MX) are copied into shared memory once here.
- */
-function shared(raw: Buffer): Uint8Array {
-  if (raw.buffer instanceof SharedArrayBuffer) return raw;
-  const copy = new Uint8Array(new SharedArrayBuffer(raw.length));
-  copy.set(raw);
-  return copy;
 }
 
 /**
@@ -204,7 +194,7 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
       const answer = await run({ kind: "compose", request });
       if (answer.error !== null) throw new Error(`MIME composition failed: ${answer.error}`);
       const composed = answer.value as ComposedMessage & { raw: Uint8Array };
-      return { ...composed, raw: Buffer.from(composed.raw.buffer, composed.raw.byteOffset, composed.raw.byteLength) };
+      return { ...composed, raw: bufferOf(composed.raw) };
     },
     async template(job, budgetMs) {
       const answer = await run({ kind: "template", job }, { budgetMs });
@@ -213,37 +203,32 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
       return answer.value as TemplateOutcome;
     },
     async readReceived(raw) {
-      const answer = await run({ kind: "read_received", raw: shared(raw) });
-      if (answer.error !== null) throw new Error(`reading the received message failed: ${answer.error}`);
-      return answer.value as ReadMessage;
+      return settled(await run({ kind: "read_received", raw: inSharedMemory(raw) }), "reading the received message") as ReadMessage;
     },
     async authenticateReceived(raw, facts, resolve) {
       const channel = new MessageChannel();
       answerLookups(channel.port1, resolve);
       try {
-        const answer = await run({ kind: "authenticate_received", raw: shared(raw), facts, dns: channel.port2 }, { transfer: [channel.port2] });
-        if (answer.error !== null) throw new Error(`authenticating the received message failed: ${answer.error}`);
-        return answer.value as ReceivedAuthentication;
+        const answer = await run({ kind: "authenticate_received", raw: inSharedMemory(raw), facts, dns: channel.port2 }, { transfer: [channel.port2] });
+        return settled(answer, "authenticating the received message") as ReceivedAuthentication;
       } finally {
         channel.port1.close();
       }
     },
     async readReceivedPart(raw, part) {
-      const answer = await run({ kind: "read_received_part", raw, part }, { transfer: handedOver(raw) });
-      if (answer.error !== null) throw new Error(`reading the received message failed: ${answer.error}`);
-      const value = answer.value as string | Uint8Array | null;
-      return value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+      const value = settled(await run({ kind: "read_received_part", raw, part }, { transfer: handedOver(raw) }), "reading the received message") as string | Uint8Array | null;
+      return value instanceof Uint8Array ? bufferOf(value) : value;
     },
     async readSubmitted(raw) {
-      return settled(await run({ kind: "read_submitted", raw: shared(raw) }), "reading the submitted message") as RawMessageView;
+      return settled(await run({ kind: "read_submitted", raw: inSharedMemory(raw) }), "reading the submitted message") as RawMessageView;
     },
     async templatedSendBody(raw, envelopeTo) {
-      return settled(await run({ kind: "templated_send_body", raw: shared(raw), envelopeTo }), "reading the templated message") as Record<string, unknown>;
+      return settled(await run({ kind: "templated_send_body", raw: inSharedMemory(raw), envelopeTo }), "reading the templated message") as Record<string, unknown>;
     },
     async readSentAttachments(raw, emailId, contentOf) {
       const read = settled(await run({ kind: "read_sent_attachments", raw, emailId, contentOf }, { transfer: handedOver(raw) }), "reading the sent message") as SentAttachmentContents;
       const { content } = read;
-      return content ? { ...read, content: Buffer.from(content.buffer, content.byteOffset, content.byteLength) } : read;
+      return content ? { ...read, content: bufferOf(content) } : read;
     },
     close() {
       for (const [slot, thread] of threads.entries()) {

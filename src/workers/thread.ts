@@ -11,6 +11,7 @@ import { readRawMessage } from "../emails/raw-message.ts";
 import { templatedSendBody } from "../emails/templated-message.ts";
 import { AppError } from "../errors.ts";
 import { authenticateReceived, readReceivedMessage, readReceivedPart } from "../inbound/received.ts";
+import { bufferOf } from "../lib/bytes.ts";
 import { loadTemplateEngines, performTemplateJob, type TemplateJob, type TemplateOutcome } from "../templates/render.ts";
 import { lookupsOver } from "./dns-port.ts";
 import type { Answer, Task, ThreadMessage } from "./pool.ts";
@@ -18,8 +19,6 @@ import type { Answer, Task, ThreadMessage } from "./pool.ts";
 declare const self: Worker;
 
 const messageOf = (error: unknown) => String((error as { message?: string })?.message ?? error);
-/** Bytes as they arrive (a plain or shared Uint8Array), as the Buffer the parsers take, without a copy. */
-const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /**
  * Template jobs take turns (their awaits would otherwise let the next one begin too), so the job whose budget runs
@@ -42,17 +41,17 @@ async function perform(id: number, task: Task): Promise<unknown> {
   if (task.kind === "compose") {
     // Buffers arrive as plain Uint8Arrays; nodemailer takes attachment content as a Buffer.
     const { fields } = task.request;
-    const attachments = fields.attachments.map((a) => ({ ...a, content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength) }));
+    const attachments = fields.attachments.map((a) => ({ ...a, content: bufferOf(a.content) }));
     return composeMessage({ ...task.request, fields: { ...fields, attachments } });
   }
-  if (task.kind === "read_submitted") return readRawMessage(asBuffer(task.raw));
-  if (task.kind === "templated_send_body") return templatedSendBody(asBuffer(task.raw), task.envelopeTo);
-  if (task.kind === "read_sent_attachments") return readAttachmentContents(asBuffer(task.raw), task.emailId, task.contentOf);
-  if (task.kind === "read_received") return readReceivedMessage(Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength));
-  if (task.kind === "read_received_part") return readReceivedPart(Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength), task.part);
+  if (task.kind === "read_submitted") return readRawMessage(bufferOf(task.raw));
+  if (task.kind === "templated_send_body") return templatedSendBody(bufferOf(task.raw), task.envelopeTo);
+  if (task.kind === "read_sent_attachments") return readAttachmentContents(bufferOf(task.raw), task.emailId, task.contentOf);
+  if (task.kind === "read_received") return readReceivedMessage(bufferOf(task.raw));
+  if (task.kind === "read_received_part") return readReceivedPart(bufferOf(task.raw), task.part);
   if (task.kind === "authenticate_received") {
     try {
-      return await authenticateReceived(Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength), task.facts, lookupsOver(task.dns));
+      return await authenticateReceived(bufferOf(task.raw), task.facts, lookupsOver(task.dns));
     } finally {
       task.dns.close();
     }

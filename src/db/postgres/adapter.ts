@@ -67,12 +67,14 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       }
     },
     async stageContent(table, ownerId, raw) {
+      // Best effort: pieces left behind are space, never content (no record names them).
+      const dropPieces = () => pool.query("DELETE FROM content_parts WHERE owner_id = $1", [ownerId]).then(() => undefined, () => undefined);
       try {
         for (let seq = 0, at = 0; at < raw.length; seq++, at += CONTENT_PIECE_BYTES) {
           await pool.query("INSERT INTO content_parts (owner_id, seq, bytes) VALUES ($1, $2, $3)", [ownerId, seq, raw.subarray(at, at + CONTENT_PIECE_BYTES)]);
         }
       } catch (error) {
-        await pool.query("DELETE FROM content_parts WHERE owner_id = $1", [ownerId]).catch(() => {});
+        await dropPieces();
         throw asStoreFault(error);
       }
       const { owner } = CONTENT_TABLES[table];
@@ -84,9 +86,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
           );
           await within.execute(sql`DELETE FROM content_parts WHERE owner_id = ${ownerId}`);
         },
-        async discard() {
-          await pool.query("DELETE FROM content_parts WHERE owner_id = $1", [ownerId]).catch(() => {});
-        },
+        discard: dropPieces,
       };
     },
     // Read in 1 MiB pieces: in one piece, the row of tens of megabytes (bytea's text form, a hex string twice its
