@@ -9,7 +9,17 @@
  * BENCH_SESSIONS (default 16), BENCH_MESSAGES (default 5000), BENCH_SEQUENTIAL (default 100) size the runs.
  * Needs postfix and smtp-sink (Debian package postfix) and root for Postfix's own start.
  */
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,7 +66,10 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 120_0
 /** Postfix's smtp-sink with its running counter (`-c` prints `sess=… quit=… mesg=N` after every message). */
 async function startSink() {
   const port = await freePort();
-  const proc = Bun.spawn(["smtp-sink", "-u", "nobody", "-c", `127.0.0.1:${port}`, "1024"], { stdout: "pipe", stderr: "ignore" });
+  const proc = Bun.spawn(["smtp-sink", "-u", "nobody", "-c", `127.0.0.1:${port}`, "1024"], {
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   const sink = { port, received: 0, stop: () => proc.kill() };
   void (async () => {
     const decoder = new TextDecoder();
@@ -89,7 +102,8 @@ async function measure(target: SmtpTarget, sink: { received: number }) {
 
 function newestSource(): number {
   let newest = 0;
-  for (const file of new Glob("src/**/*.ts").scanSync(ROOT)) newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
+  for (const file of new Glob("src/**/*.ts").scanSync(ROOT))
+    newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
   return newest;
 }
 
@@ -136,9 +150,15 @@ async function mailroom(sinkPort: number, sink: { received: number }) {
   };
   await cli(BINARY, env, ["init"]);
   await cli(BINARY, env, ["domains", "add", "example.com", "--verified"]);
-  const { token: key } = JSON.parse(await cli(BINARY, env, ["keys", "create", "--name", "bench", "--scope", "sending_access", "--json"]));
+  const { token: key } = JSON.parse(
+    await cli(BINARY, env, ["keys", "create", "--name", "bench", "--scope", "sending_access", "--json"]),
+  );
   const server = await serve(env);
-  const target: SmtpTarget = { port: server.submission, ca: readFileSync(join(dataDir, "tls", "smtp-cert.pem"), "utf8"), auth: { username: "apikey", password: key } };
+  const target: SmtpTarget = {
+    port: server.submission,
+    ca: readFileSync(join(dataDir, "tls", "smtp-cert.pem"), "utf8"),
+    auth: { username: "apikey", password: key },
+  };
   const result = await measure(target, sink);
 
   // (b) one connection per message, prompt greeting (the default) and with smtp-server's pause.
@@ -217,7 +237,9 @@ async function postfix(sinkPort: number, sink: { received: number }, tls: { cert
   const control = (action: string) => {
     const result = Bun.spawnSync(["postfix", "-c", etc, action], { stdout: "pipe", stderr: "pipe" });
     if (result.exitCode !== 0) {
-      const log = existsSync(join(base, "maillog")) ? readFileSync(join(base, "maillog"), "utf8").split("\n").slice(-5).join("\n") : result.stderr.toString();
+      const log = existsSync(join(base, "maillog"))
+        ? readFileSync(join(base, "maillog"), "utf8").split("\n").slice(-5).join("\n")
+        : result.stderr.toString();
       throw new Error(`postfix ${action} failed:\n${log}`);
     }
   };
@@ -239,8 +261,12 @@ if (!existsSync(BINARY) || statSync(BINARY).mtimeMs < newestSource()) {
   console.log("building dist/mailroom …");
   await Bun.$`${process.execPath} ${join(ROOT, "scripts/build.ts")}`.quiet();
 }
-console.log(`Mailroom SMTP relay benchmark — ${new Date().toISOString()} — ${navigator.hardwareConcurrency} cores, Bun ${Bun.version}`);
-console.log(`${SESSIONS} sessions, ${MESSAGES} messages of 2 KB, STARTTLS (+ AUTH where offered), relayed to smtp-sink\n`);
+console.log(
+  `Mailroom SMTP relay benchmark — ${new Date().toISOString()} — ${navigator.hardwareConcurrency} cores, Bun ${Bun.version}`,
+);
+console.log(
+  `${SESSIONS} sessions, ${MESSAGES} messages of 2 KB, STARTTLS (+ AUTH where offered), relayed to smtp-sink\n`,
+);
 
 const sink = await startSink();
 try {
@@ -256,12 +282,23 @@ try {
   console.log("(a) submission → relay → smtp-sink");
   console.log(`    mailroom  accepted ${fmt(m.accepted)} msg/s   end to end ${fmt(m.endToEnd)} msg/s`);
   console.log(`    postfix   accepted ${fmt(p.accepted)} msg/s   end to end ${fmt(p.endToEnd)} msg/s`);
-  console.log(`    ratio     end to end ${fmt(ratio, 2)}×, accepted ${fmt(m.accepted / p.accepted, 2)}×   [target ≥ 2× end to end, signing: ${check(ratio >= 2)}]`);
-  record({ measure: "SMTP relay end to end (DKIM-signed) vs Postfix", result: `${fmt(ratio, 2)}× (${fmt(m.endToEnd)} vs ${fmt(p.endToEnd)} msg/s)`, target: "≥ 2× Postfix", met: ratio >= 2 });
+  console.log(
+    `    ratio     end to end ${fmt(ratio, 2)}×, accepted ${fmt(m.accepted / p.accepted, 2)}×   [target ≥ 2× end to end, signing: ${check(ratio >= 2)}]`,
+  );
+  record({
+    measure: "SMTP relay end to end (DKIM-signed) vs Postfix",
+    result: `${fmt(ratio, 2)}× (${fmt(m.endToEnd)} vs ${fmt(p.endToEnd)} msg/s)`,
+    target: "≥ 2× Postfix",
+    met: ratio >= 2,
+  });
   const { prompt, paused } = m.perMessage;
-  console.log(`(b) one connection per message, ${SEQUENTIAL} sequential sends (connect, STARTTLS, AUTH, one message, QUIT)`);
+  console.log(
+    `(b) one connection per message, ${SEQUENTIAL} sequential sends (connect, STARTTLS, AUTH, one message, QUIT)`,
+  );
   console.log(`    prompt greeting (default)  ${fmt(prompt * 1000, 1)} ms/message = ${fmt(1 / prompt, 1)} msg/s`);
-  console.log(`    smtp-server's 100 ms pause ${fmt(paused * 1000, 1)} ms/message = ${fmt(1 / paused, 1)} msg/s   (${fmt(paused / prompt, 1)}× slower)`);
+  console.log(
+    `    smtp-server's 100 ms pause ${fmt(paused * 1000, 1)} ms/message = ${fmt(1 / paused, 1)} msg/s   (${fmt(paused / prompt, 1)}× slower)`,
+  );
 } finally {
   sink.stop();
 }

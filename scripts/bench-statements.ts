@@ -30,8 +30,10 @@ const commits: number[] = [];
 function labelOf(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   const verb = /^(\w+)/.exec(flat)?.[1]?.toLowerCase() ?? "?";
-  const table = /^(?:insert into|update|delete from) "(\w+)"/i.exec(flat)?.[1] ?? / from "(\w+)"/i.exec(flat)?.[1] ?? "?";
-  const names = (part: string | undefined) => [...new Set([...(part ?? "").matchAll(/"(\w+)" (?:=|<=|<|>|is|IN)/gi)].map((m) => m[1]))].join(", ");
+  const table =
+    /^(?:insert into|update|delete from) "(\w+)"/i.exec(flat)?.[1] ?? / from "(\w+)"/i.exec(flat)?.[1] ?? "?";
+  const names = (part: string | undefined) =>
+    [...new Set([...(part ?? "").matchAll(/"(\w+)" (?:=|<=|<|>|is|IN)/gi)].map((m) => m[1]))].join(", ");
   const set = verb === "update" ? ` set ${names(/ set (.*?) where /i.exec(flat)?.[1])}` : "";
   const joined = / join "(\w+)"/i.exec(flat)?.[1];
   const where = / where (.*)$/i.exec(flat)?.[1];
@@ -56,7 +58,11 @@ function timed<A extends unknown[], R>(label: string, call: (...args: A) => R, s
 type Statement = Record<"run" | "all" | "get" | "values", (...args: unknown[]) => unknown>;
 for (const method of ["prepare", "query"] as const) {
   const original = Database.prototype[method] as (this: Database, sql: string, ...rest: unknown[]) => Statement;
-  (Database.prototype as unknown as Record<string, unknown>)[method] = function (this: Database, sql: string, ...rest: unknown[]) {
+  (Database.prototype as unknown as Record<string, unknown>)[method] = function (
+    this: Database,
+    sql: string,
+    ...rest: unknown[]
+  ) {
     const statement = original.call(this, sql, ...rest);
     if (sql.startsWith(OWN)) return statement;
     const label = labelOf(sql);
@@ -68,8 +74,15 @@ for (const method of ["prepare", "query"] as const) {
   };
 }
 const exec = Database.prototype.exec;
-(Database.prototype as unknown as Record<string, unknown>).exec = function (this: Database, sql: string, ...rest: unknown[]) {
-  return timed(/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)/.exec(sql)?.[1] ?? sql.slice(0, 40), exec, this, [sql, ...rest] as Parameters<typeof exec>);
+(Database.prototype as unknown as Record<string, unknown>).exec = function (
+  this: Database,
+  sql: string,
+  ...rest: unknown[]
+) {
+  return timed(/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)/.exec(sql)?.[1] ?? sql.slice(0, 40), exec, this, [
+    sql,
+    ...rest,
+  ] as Parameters<typeof exec>);
 };
 
 // Imported after the wrappers are in place, so every connection Mailroom opens is timed.
@@ -81,8 +94,16 @@ const { BENCH_BODY, deliveryEnv } = await import("./bench/process.ts");
 const { ANY_QUEUED, queueMessages } = await import("./bench/queue.ts");
 
 const secretKey = Buffer.alloc(32, 4).toString("base64");
-const ports = { MAILROOM_HTTP_PORT: "0", MAILROOM_SMTP_SUBMISSION_PORT: "0", MAILROOM_SMTP_SMTPS_PORT: "0", MAILROOM_INBOUND_PORT: "0" };
-const unlimited = { MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "10000000", MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "10000000" };
+const ports = {
+  MAILROOM_HTTP_PORT: "0",
+  MAILROOM_SMTP_SUBMISSION_PORT: "0",
+  MAILROOM_SMTP_SMTPS_PORT: "0",
+  MAILROOM_INBOUND_PORT: "0",
+};
+const unlimited = {
+  MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "10000000",
+  MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "10000000",
+};
 
 /** Prints and records the statements of `count` units (messages or deliveries) measured since the last reset. */
 function report(what: string, unit: string, count: number) {
@@ -91,12 +112,21 @@ function report(what: string, unit: string, count: number) {
   const statements = rows.reduce((sum, [, t]) => sum + t.runs, 0) / count;
   const sorted = [...commits].sort((a, b) => a - b);
   const at = (q: number) => (sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0) / 1000;
-  console.log(`(s) ${what}: ${fmt(statements, 1)} SQLite calls, ${fmt(total)} µs per ${unit}; COMMIT p50 ${fmt(at(0.5), 2)} ms, p99 ${fmt(at(0.99), 2)} ms (${sorted.length} commits)`);
+  console.log(
+    `(s) ${what}: ${fmt(statements, 1)} SQLite calls, ${fmt(total)} µs per ${unit}; COMMIT p50 ${fmt(at(0.5), 2)} ms, p99 ${fmt(at(0.99), 2)} ms (${sorted.length} commits)`,
+  );
   for (const [label, t] of rows.slice(0, 12)) {
-    console.log(`    ${fmt(t.runs / count, 2).padStart(6)} × ${fmt(t.micros / t.runs, 1).padStart(7)} µs = ${fmt(t.micros / count, 1).padStart(6)} µs  ${label}`);
+    console.log(
+      `    ${fmt(t.runs / count, 2).padStart(6)} × ${fmt(t.micros / t.runs, 1).padStart(7)} µs = ${fmt(t.micros / count, 1).padStart(6)} µs  ${label}`,
+    );
   }
   const top = rows.slice(0, 4).map(([label, t]) => `${label} ${fmt(t.micros / count)} µs`);
-  record({ measure: `SQLite per ${unit}, ${what} (in-process timers)`, result: `${fmt(statements, 1)} calls, ${fmt(total)} µs; top: ${top.join("; ")}`, target: "—", met: null });
+  record({
+    measure: `SQLite per ${unit}, ${what} (in-process timers)`,
+    result: `${fmt(statements, 1)} calls, ${fmt(total)} µs; top: ${top.join("; ")}`,
+    target: "—",
+    met: null,
+  });
 }
 
 function reset() {
@@ -120,9 +150,11 @@ async function acceptance() {
   };
   const load = async (count: number) => {
     let left = count;
-    await Promise.all(Array.from({ length: 64 }, async () => {
-      while (left-- > 0) await send();
-    }));
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (left-- > 0) await send();
+      }),
+    );
   };
   const drained = async () => ((await app.services.store.query<{ n: number }>(anyQueued))[0]?.n ?? 1) === 0;
   await load(1000); // warm-up: JIT, caches
@@ -137,7 +169,10 @@ async function acceptance() {
 
 async function delivery() {
   const dataDir = mkdtempSync(join(tmpdir(), "mailroom-bench-statements-"));
-  const config = buildConfig({}, deliveryEnv(undefined), { "": { data_dir: dataDir }, limits: { max_batch_size: 1000 } });
+  const config = buildConfig({}, deliveryEnv(undefined), {
+    "": { data_dir: dataDir },
+    limits: { max_batch_size: 1000 },
+  });
   const services = await createServices(config, { logger: silentLogger, secretKey });
   await queueMessages(services, BENCH_BODY, MESSAGES);
   reset();

@@ -19,7 +19,14 @@ import { urlInSchema } from "../src/db/postgres/adapter.ts";
 import { newId } from "../src/lib/ids.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad } from "./bench/load.ts";
-import { BENCH_BODY as BODY, benchServerEnv, cli, deliveryEnv, spawnUntilReady, startSmtpSink } from "./bench/process.ts";
+import {
+  BENCH_BODY as BODY,
+  benchServerEnv,
+  cli,
+  deliveryEnv,
+  spawnUntilReady,
+  startSmtpSink,
+} from "./bench/process.ts";
 import { ANY_QUEUED, queueMessages } from "./bench/queue.ts";
 import { record } from "./bench/report.ts";
 
@@ -30,7 +37,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const ROOT = join(import.meta.dir, "..");
 const BINARY = join(ROOT, "dist", "mailroom");
 const SECRET = Buffer.alloc(32, 5).toString("base64");
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
 interface Setup {
@@ -44,7 +52,14 @@ interface Setup {
 /** Starts the setup's instances, each on a data directory of its own (SQLite: one instance, its own store). */
 async function startAll(setup: Setup, dataDirs: string[]) {
   const servers = [];
-  for (let i = 0; i < setup.instances; i++) servers.push(await spawnUntilReady([setup.binary, "serve"], { ...setup.env, MAILROOM_DATA_DIR: dataDirs[i]! }, "mailroom ready"));
+  for (let i = 0; i < setup.instances; i++)
+    servers.push(
+      await spawnUntilReady(
+        [setup.binary, "serve"],
+        { ...setup.env, MAILROOM_DATA_DIR: dataDirs[i]! },
+        "mailroom ready",
+      ),
+    );
   return servers;
 }
 
@@ -58,23 +73,36 @@ async function acceptance(setup: Setup) {
   const env = { ...setup.env, MAILROOM_DATA_DIR: dataDirs[0]! };
   await cli(setup.binary, env, ["init"]);
   await cli(setup.binary, env, ["domains", "add", "example.com", "--verified"]);
-  const { token: key } = JSON.parse(await cli(setup.binary, env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]));
+  const { token: key } = JSON.parse(
+    await cli(setup.binary, env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]),
+  );
   const servers = await startAll(setup, dataDirs);
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const connections = 64 / setup.instances;
-  const load = (seconds: number) => Promise.all(servers.map((s) => runLoad(`http://127.0.0.1:${s.port}/v1/emails`, headers, BODY, connections, seconds)));
+  const load = (seconds: number) =>
+    Promise.all(
+      servers.map((s) => runLoad(`http://127.0.0.1:${s.port}/v1/emails`, headers, BODY, connections, seconds)),
+    );
   await load(2);
   const results = await load(SECONDS);
   await stopAll(servers);
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-  return { perSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0), p99: Math.max(...results.map((r) => r.p99Ms)), errors: results.reduce((sum, r) => sum + r.non2xx, 0) };
+  return {
+    perSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0),
+    p99: Math.max(...results.map((r) => r.p99Ms)),
+    errors: results.reduce((sum, r) => sum + r.non2xx, 0),
+  };
 }
 
 /** Queues DELIVERIES messages with the workers stopped, then starts the instances and times the queue's drain. */
 async function delivery(setup: Setup, sinkPort: number) {
   const dataDirs = Array.from({ length: setup.instances }, () => tmp("mailroom-bench-store-"));
   const env: Record<string, string> = { ...setup.env, ...deliveryEnv(sinkPort) };
-  const config = buildConfig({}, {}, { "": { data_dir: dataDirs[0]! }, store: { url: env.MAILROOM_STORE_URL ?? "" }, limits: { max_batch_size: 1000 } });
+  const config = buildConfig(
+    {},
+    {},
+    { "": { data_dir: dataDirs[0]! }, store: { url: env.MAILROOM_STORE_URL ?? "" }, limits: { max_batch_size: 1000 } },
+  );
   const services = await createServices(config, { logger: silentLogger, secretKey: SECRET });
   await queueMessages(services, BODY, DELIVERIES);
   await services.closeProviders();
@@ -98,7 +126,11 @@ async function buildBaseline(ref: string): Promise<string | undefined> {
   const added = Bun.spawnSync(["git", "worktree", "add", "--detach", dir, ref], { cwd: ROOT, stderr: "pipe" });
   if (added.exitCode !== 0) return undefined;
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  const built = Bun.spawnSync([process.execPath, join(dir, "scripts", "build.ts")], { cwd: dir, stdout: "ignore", stderr: "pipe" });
+  const built = Bun.spawnSync([process.execPath, join(dir, "scripts", "build.ts")], {
+    cwd: dir,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   return built.exitCode === 0 && existsSync(join(dir, "dist", "mailroom")) ? join(dir, "dist", "mailroom") : undefined;
 }
 
@@ -117,19 +149,34 @@ if (baseline) setups.unshift({ name: `SQLite, ${BASELINE_REF} build`, binary: ba
 const pg = postgresUrl();
 const inSchema = (url: string) => urlInSchema(url, `bench_${newId().replace(/-/g, "")}`);
 if (pg) {
-  setups.push({ name: "PostgreSQL, 1 instance", binary: BINARY, instances: 1, env: { ...common, MAILROOM_STORE_URL: pg } });
-  setups.push({ name: "PostgreSQL, 2 instances", binary: BINARY, instances: 2, env: { ...common, MAILROOM_STORE_URL: pg } });
+  setups.push({
+    name: "PostgreSQL, 1 instance",
+    binary: BINARY,
+    instances: 1,
+    env: { ...common, MAILROOM_STORE_URL: pg },
+  });
+  setups.push({
+    name: "PostgreSQL, 2 instances",
+    binary: BINARY,
+    instances: 2,
+    env: { ...common, MAILROOM_STORE_URL: pg },
+  });
 }
 
 const sink = await startSmtpSink();
 
-console.log(`\nStore engines — ${SECONDS}s acceptance at c=64, ${DELIVERIES} deliveries to smtp-sink, ${ROUNDS} round(s)${pg ? "" : " (PostgreSQL: not available)"}`);
+console.log(
+  `\nStore engines — ${SECONDS}s acceptance at c=64, ${DELIVERIES} deliveries to smtp-sink, ${ROUNDS} round(s)${pg ? "" : " (PostgreSQL: not available)"}`,
+);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const figures: Record<string, Array<{ accept: number; p99: number; errors: number; deliver?: number }>> = {};
 for (let round = 0; round < ROUNDS; round++) {
   for (const setup of setups) {
     // Each setup on a schema of its own, so none starts with another's rows.
-    const fresh = (s: Setup): Setup => (s.env.MAILROOM_STORE_URL ? { ...s, env: { ...s.env, MAILROOM_STORE_URL: inSchema(s.env.MAILROOM_STORE_URL) } } : s);
+    const fresh = (s: Setup): Setup =>
+      s.env.MAILROOM_STORE_URL
+        ? { ...s, env: { ...s.env, MAILROOM_STORE_URL: inSchema(s.env.MAILROOM_STORE_URL) } }
+        : s;
     const a = await acceptance(fresh(setup));
     const d = sink ? await delivery(fresh(setup), sink.port) : undefined;
     (figures[setup.name] ??= []).push({ accept: a.perSecond, p99: a.p99, errors: a.errors, deliver: d?.perSecond });
@@ -152,11 +199,15 @@ for (const setup of setups) {
 if (baseline) {
   const now = figures.SQLite!;
   const before = figures[`SQLite, ${BASELINE_REF} build`]!;
-  const ratios = (pick: (r: (typeof now)[number]) => number | undefined) => now.map((r, i) => (pick(r) ?? NaN) / (pick(before[i]!) ?? NaN));
+  const ratios = (pick: (r: (typeof now)[number]) => number | undefined) =>
+    now.map((r, i) => (pick(r) ?? NaN) / (pick(before[i]!) ?? NaN));
   const accept = ratios((r) => r.accept);
   const deliver = ratios((r) => r.deliver);
-  const spread = (values: number[]) => (values.length > 1 ? ` (rounds ${values.map((v) => fmt(v, 2)).join(", ")})` : "");
-  console.log(`  SQLite this build / ${BASELINE_REF}: accept ${fmt(median(accept), 2)}×${spread(accept)}${sink ? `, deliver ${fmt(median(deliver), 2)}×${spread(deliver)}` : ""}`);
+  const spread = (values: number[]) =>
+    values.length > 1 ? ` (rounds ${values.map((v) => fmt(v, 2)).join(", ")})` : "";
+  console.log(
+    `  SQLite this build / ${BASELINE_REF}: accept ${fmt(median(accept), 2)}×${spread(accept)}${sink ? `, deliver ${fmt(median(deliver), 2)}×${spread(deliver)}` : ""}`,
+  );
   Bun.spawnSync(["git", "worktree", "remove", "--force", baseline.replace(/\/dist\/mailroom$/, "")], { cwd: ROOT });
 }
 sink?.stop();

@@ -31,16 +31,38 @@ const MJML = `<mjml><mj-body><mj-section><mj-column>
 <mj-text><h1>Hello {{name}}</h1>Your order {{order}} of {{count}} items has shipped.</mj-text>
 <mj-button href="{{url}}">Track it</mj-button><mj-text>{{{footer}}}</mj-text>
 </mj-column></mj-section></mj-body></mjml>`;
-const VARIABLES: TemplateValues = { name: "Ann <ann@example.com>", order: "A-1001", count: 3, url: "https://track.example/A-1001", footer: "<hr><small>Acme</small>" };
+const VARIABLES: TemplateValues = {
+  name: "Ann <ann@example.com>",
+  order: "A-1001",
+  count: 3,
+  url: "https://track.example/A-1001",
+  footer: "<hr><small>Acme</small>",
+};
 
-const content = (engine: "handlebars" | "mjml", html: string): TemplateContent => ({ engine, subject: "Order {{order}} shipped", from: null, reply_to: null, html, text: null, variables: [] });
+const content = (engine: "handlebars" | "mjml", html: string): TemplateContent => ({
+  engine,
+  subject: "Order {{order}} shipped",
+  from: null,
+  reply_to: null,
+  html,
+  text: null,
+  variables: [],
+});
 
 /** A preview's render (text made from the html), as the pool's thread does it. */
 async function render(versionId: string, template: TemplateContent, values: TemplateValues) {
-  const job: TemplateJob = { kind: "render", versionId, content: template, values, maxBytes: 40 * 1024 * 1024, withText: true };
+  const job: TemplateJob = {
+    kind: "render",
+    versionId,
+    content: template,
+    values,
+    maxBytes: 40 * 1024 * 1024,
+    withText: true,
+  };
   await loadTemplateEngines(job);
   const outcome = await performTemplateJob(job);
-  if (outcome.kind !== "rendered") throw new Error(`the benchmark's template did not render: ${JSON.stringify(outcome)}`);
+  if (outcome.kind !== "rendered")
+    throw new Error(`the benchmark's template did not render: ${JSON.stringify(outcome)}`);
   return outcome;
 }
 
@@ -61,32 +83,70 @@ async function renders() {
   const first = performance.now() - firstStarted;
   console.log(`(t1) MJML, first render (compiler loaded, MJML compiled): ${fmt(first, 1)} ms`);
   const cached = await perRender("MJML, cached", () => render("bench-mjml", mjml, VARIABLES), RENDERS);
-  const uncached = await perRender("MJML compiled on every render (no cache)", () => mjml2html(MJML, { validationLevel: "soft" }), Math.max(50, RENDERS / 100));
+  const uncached = await perRender(
+    "MJML compiled on every render (no cache)",
+    () => mjml2html(MJML, { validationLevel: "soft" }),
+    Math.max(50, RENDERS / 100),
+  );
   record({ measure: "render a cached Handlebars template", result: `${fmt(hb, 1)} µs`, target: "", met: null });
-  record({ measure: "render an MJML template: first / cached / MJML on every render", result: `${fmt(first, 1)} ms / ${fmt(cached, 1)} µs / ${fmt(uncached / 1000, 2)} ms`, target: "", met: null });
+  record({
+    measure: "render an MJML template: first / cached / MJML on every render",
+    result: `${fmt(first, 1)} ms / ${fmt(cached, 1)} µs / ${fmt(uncached / 1000, 2)} ms`,
+    target: "",
+    met: null,
+  });
 }
 
 async function sends() {
   const dataDir = mkdtempSync(join(tmpdir(), "mailroom-bench-templates-"));
   const config = buildConfig({}, {}, { "": { data_dir: dataDir } });
-  const services = await createServices(config, { logger: silentLogger, secretKey: Buffer.alloc(32, 3).toString("base64") });
+  const services = await createServices(config, {
+    logger: silentLogger,
+    secretKey: Buffer.alloc(32, 3).toString("base64"),
+  });
   const org = await services.organizations.ensureDefault();
-  const actor: Actor = { organizationId: org.id, keyId: null, mode: "live", scopes: new Set(SCOPES), domains: null, keyRateLimit: null, orgRateLimit: null };
+  const actor: Actor = {
+    organizationId: org.id,
+    keyId: null,
+    mode: "live",
+    scopes: new Set(SCOPES),
+    domains: null,
+    keyRateLimit: null,
+    orgRateLimit: null,
+  };
   await services.domains.add(actor, "example.com", { verifiedOverride: true });
-  const { id } = await services.templates.create(actor, { name: "Shipped", engine: "handlebars", subject: "Order {{order}} shipped", html: HTML, from: "Shop <orders@example.com>" });
+  const { id } = await services.templates.create(actor, {
+    name: "Shipped",
+    engine: "handlebars",
+    subject: "Order {{order}} shipped",
+    html: HTML,
+    from: "Shop <orders@example.com>",
+  });
   await services.templates.publish(actor, id);
 
   // The same message both ways: the plain body is what the template renders to (html only, as the template has
   // no text: the composer makes the text in both cases).
   const rendered = await render("bench-plain", content("handlebars", HTML), VARIABLES);
-  const plain = { from: "Shop <orders@example.com>", to: "buyer@dest.test", subject: rendered.subject, html: rendered.html };
+  const plain = {
+    from: "Shop <orders@example.com>",
+    to: "buyer@dest.test",
+    subject: rendered.subject,
+    html: rendered.html,
+  };
   const templated = { to: "buyer@dest.test", template: { id, variables: VARIABLES } };
   const context = () => ({ now: Date.now(), maxRecipients: config.limits.max_recipients });
   const round = async (body: unknown) => {
     const started = performance.now();
     // 16 at a time, as concurrent API requests would arrive.
     for (let sent = 0; sent < SENDS; sent += 16) {
-      await Promise.all(Array.from({ length: Math.min(16, SENDS - sent) }, async () => services.emails.submit({ kind: "fields", source: "api", fields: await sendFields(services.templates, actor, body, context()) }, actor)));
+      await Promise.all(
+        Array.from({ length: Math.min(16, SENDS - sent) }, async () =>
+          services.emails.submit(
+            { kind: "fields", source: "api", fields: await sendFields(services.templates, actor, body, context()) },
+            actor,
+          ),
+        ),
+      );
     }
     return SENDS / ((performance.now() - started) / 1000);
   };
@@ -98,8 +158,15 @@ async function sends() {
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const [without, withTemplate] = [median(rates.plain), median(rates.templated)];
-  console.log(`(t2) sends without a template ${rates.plain.map((r) => fmt(r)).join(", ")} msg/s; with ${rates.templated.map((r) => fmt(r)).join(", ")} msg/s (${ROUNDS} alternating rounds of ${SENDS})`);
-  record({ measure: "send through the funnel: without / with a template (median of 3 alternating rounds)", result: `${fmt(without)} / ${fmt(withTemplate)} msg/s (${fmt(withTemplate / without, 2)}×)`, target: "", met: null });
+  console.log(
+    `(t2) sends without a template ${rates.plain.map((r) => fmt(r)).join(", ")} msg/s; with ${rates.templated.map((r) => fmt(r)).join(", ")} msg/s (${ROUNDS} alternating rounds of ${SENDS})`,
+  );
+  record({
+    measure: "send through the funnel: without / with a template (median of 3 alternating rounds)",
+    result: `${fmt(without)} / ${fmt(withTemplate)} msg/s (${fmt(withTemplate / without, 2)}×)`,
+    target: "",
+    met: null,
+  });
 
   await services.closeProviders();
   await services.store.close();

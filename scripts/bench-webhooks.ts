@@ -53,7 +53,10 @@ async function runReceiver(secret: string): Promise<void> {
 }
 
 async function startReceiver(secret: string) {
-  const proc = Bun.spawn([process.execPath, import.meta.path, "--receiver", secret], { stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn([process.execPath, import.meta.path, "--receiver", secret], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const decoder = new TextDecoder();
   let out = "";
   for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
@@ -68,13 +71,23 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-
 async function setUp() {
   const dataDir = mkdtempSync(join(tmpdir(), "mailroom-bench-webhooks-"));
   const config = buildConfig({}, {}, { "": { data_dir: dataDir }, webhooks: { allow_private_networks: true } });
-  const services = await createServices(config, { logger: silentLogger, secretKey: Buffer.alloc(32, 3).toString("base64") });
+  const services = await createServices(config, {
+    logger: silentLogger,
+    secretKey: Buffer.alloc(32, 3).toString("base64"),
+  });
   const org = await services.organizations.ensureDefault();
-  const actor: Actor = { organizationId: org.id, keyId: null, mode: "live", scopes: new Set(SCOPES), domains: null, keyRateLimit: null, orgRateLimit: null };
+  const actor: Actor = {
+    organizationId: org.id,
+    keyId: null,
+    mode: "live",
+    scopes: new Set(SCOPES),
+    domains: null,
+    keyRateLimit: null,
+    orgRateLimit: null,
+  };
   return { dataDir, services, org, actor };
 }
 
@@ -90,7 +103,8 @@ async function tearDown(services: Services, dataDir: string) {
  * to slow the dispatcher it shares the thread with (a count over the table would).
  */
 async function drained(services: Services) {
-  const waiting = () => services.store.query(sql`SELECT 1 AS one FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL LIMIT 1`);
+  const waiting = () =>
+    services.store.query(sql`SELECT 1 AS one FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL LIMIT 1`);
   while ((await waiting()).length > 0) await Bun.sleep(5);
 }
 
@@ -99,18 +113,33 @@ async function appendEvents(services: Services, organizationId: string, count: n
   for (let done = 0; done < count; done += 1000) {
     const batch = Math.min(1000, count - done);
     await services.writer.write(async (tx) => {
-      for (let i = 0; i < batch; i++) await services.events.append(tx, { organizationId, type: "domain.updated", data: { seq: firstSeq + done + i } });
+      for (let i = 0; i < batch; i++)
+        await services.events.append(tx, {
+          organizationId,
+          type: "domain.updated",
+          data: { seq: firstSeq + done + i },
+        });
     });
   }
 }
 
 async function responses(services: Services) {
-  return (await services.store.query<{ body: string; status: number | null }>(sql`SELECT response_body AS body, status_code AS status FROM webhook_attempts`)).map((row) => ({ status: row.status, ...(JSON.parse(row.body || "{}") as { arrived?: number; failures?: number }) }));
+  return (
+    await services.store.query<{ body: string; status: number | null }>(
+      sql`SELECT response_body AS body, status_code AS status FROM webhook_attempts`,
+    )
+  ).map((row) => ({
+    status: row.status,
+    ...(JSON.parse(row.body || "{}") as { arrived?: number; failures?: number }),
+  }));
 }
 
 async function throughput() {
   const { dataDir, services, org, actor } = await setUp();
-  const created = await services.webhooks.create(actor, { endpoint: "http://127.0.0.1:9/", events: ["domain.updated"] });
+  const created = await services.webhooks.create(actor, {
+    endpoint: "http://127.0.0.1:9/",
+    events: ["domain.updated"],
+  });
   const receiver = await startReceiver(created.signing_secret);
   await services.webhooks.update(actor, created.id, { endpoint: `http://127.0.0.1:${receiver.port}/hooks` });
   try {
@@ -120,7 +149,11 @@ async function throughput() {
     await drained(services);
     const seconds = (performance.now() - started) / 1000;
     const answers = await responses(services);
-    const failed = (await services.store.query<{ n: number }>(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM webhook_deliveries WHERE status <> 'succeeded'`))[0]!.n;
+    const failed = (
+      await services.store.query<{ n: number }>(
+        sql`SELECT CAST(count(*) AS INTEGER) AS n FROM webhook_deliveries WHERE status <> 'succeeded'`,
+      )
+    )[0]!.n;
     const verifyFailures = Math.max(0, ...answers.map((a) => a.failures ?? 0));
     return { perSecond: DELIVERIES / seconds, seconds, failed, verifyFailures, attempts: answers.length };
   } finally {
@@ -132,7 +165,10 @@ async function throughput() {
 
 async function latency() {
   const { dataDir, services, org, actor } = await setUp();
-  const created = await services.webhooks.create(actor, { endpoint: "http://127.0.0.1:9/", events: ["domain.updated"] });
+  const created = await services.webhooks.create(actor, {
+    endpoint: "http://127.0.0.1:9/",
+    events: ["domain.updated"],
+  });
   const receiver = await startReceiver(created.signing_secret);
   await services.webhooks.update(actor, created.id, { endpoint: `http://127.0.0.1:${receiver.port}/hooks` });
   services.webhookDispatcher.start();
@@ -146,7 +182,9 @@ async function latency() {
       const wait = due - performance.now();
       if (wait > 0) await Bun.sleep(wait);
       appendedAt.set(seq, wallMs());
-      await services.writer.write(async (tx) => services.events.append(tx, { organizationId: org.id, type: "domain.updated", data: { seq } }));
+      await services.writer.write(async (tx) =>
+        services.events.append(tx, { organizationId: org.id, type: "domain.updated", data: { seq } }),
+      );
     }
     await drained(services);
     const rows = await services.store.query<{ payload: string; body: string }>(
@@ -169,17 +207,29 @@ async function latency() {
 if (process.argv[2] === "--receiver") {
   await runReceiver(process.argv[3]!);
 } else {
-  console.log(`Mailroom webhook benchmarks — ${new Date().toISOString()} — ${navigator.hardwareConcurrency} cores, Bun ${Bun.version}\n`);
+  console.log(
+    `Mailroom webhook benchmarks — ${new Date().toISOString()} — ${navigator.hardwareConcurrency} cores, Bun ${Bun.version}\n`,
+  );
   const w1 = await throughput();
   console.log(
     `(w1) outbox → local receiver: ${fmt(w1.perSecond, 0)} deliveries/s (${DELIVERIES} in ${fmt(w1.seconds, 2)} s, ${w1.failed} not delivered, ` +
       `${w1.attempts} attempts, ${w1.verifyFailures} sampled signatures failed)   [target ≥ 2,000/s: ${check(w1.perSecond >= 2000 && w1.failed === 0)}]`,
   );
-  record({ measure: "webhook deliveries, outbox → local receiver", result: `${fmt(w1.perSecond)}/s (${w1.failed} not delivered)`, target: "≥ 2,000/s", met: w1.perSecond >= 2000 && w1.failed === 0 });
+  record({
+    measure: "webhook deliveries, outbox → local receiver",
+    result: `${fmt(w1.perSecond)}/s (${w1.failed} not delivered)`,
+    target: "≥ 2,000/s",
+    met: w1.perSecond >= 2000 && w1.failed === 0,
+  });
   const w2 = await latency();
   console.log(
     `(w2) event → arrival at ${LIGHT_RATE} events/s for ${SECONDS} s: p50 ${fmt(w2.p50, 2)} ms   p99 ${fmt(w2.p99, 2)} ms   max ${fmt(w2.max, 2)} ms ` +
       `(${w2.samples} samples)   [target p99 ≤ 50 ms: ${check(w2.p99 <= 50)}]`,
   );
-  record({ measure: `webhook event → arrival at ${LIGHT_RATE} events/s`, result: `p99 ${fmt(w2.p99, 1)} ms`, target: "p99 ≤ 50 ms", met: w2.p99 <= 50 });
+  record({
+    measure: `webhook event → arrival at ${LIGHT_RATE} events/s`,
+    result: `p99 ${fmt(w2.p99, 1)} ms`,
+    target: "p99 ≤ 50 ms",
+    met: w2.p99 <= 50,
+  });
 }

@@ -22,7 +22,14 @@ import { createServices } from "../src/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad, type LoadResult } from "./bench/load.ts";
-import { BENCH_BODY as BODY, benchServerEnv, cli, deliveryEnv, spawnUntilReady, startSmtpSink } from "./bench/process.ts";
+import {
+  BENCH_BODY as BODY,
+  benchServerEnv,
+  cli,
+  deliveryEnv,
+  spawnUntilReady,
+  startSmtpSink,
+} from "./bench/process.ts";
 import { profileIn, summarizeProfile } from "./bench/profile.ts";
 import { ANY_QUEUED, queueMessages } from "./bench/queue.ts";
 import { check, fmt, printReport, record } from "./bench/report.ts";
@@ -33,16 +40,21 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const ROOT = join(import.meta.dir, "..");
 const BINARY = join(ROOT, "dist", "mailroom");
 
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
+const rssMiB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
-const serverEnv = (dataDir: string): Record<string, string> => ({ ...benchServerEnv(Buffer.alloc(32, 1).toString("base64")), MAILROOM_DATA_DIR: dataDir });
+const serverEnv = (dataDir: string): Record<string, string> => ({
+  ...benchServerEnv(Buffer.alloc(32, 1).toString("base64")),
+  MAILROOM_DATA_DIR: dataDir,
+});
 
 /** A data directory with a verified sending domain and a key to send with. */
 async function prepareDataDir(env: Record<string, string>): Promise<string> {
   await cli(BINARY, env, ["init"]);
   await cli(BINARY, env, ["domains", "add", "example.com", "--verified"]);
-  return JSON.parse(await cli(BINARY, env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"])).token;
+  return JSON.parse(await cli(BINARY, env, ["keys", "create", "--name", "bench", "--scope", "full_access", "--json"]))
+    .token;
 }
 
 async function acceptance() {
@@ -66,14 +78,24 @@ async function acceptance() {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB(server.proc.pid))), 100);
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const baselineDir = tmp("mailroom-bench-base-");
-  const baseline = await spawnUntilReady([process.execPath, join(ROOT, "scripts/bench/baseline-server.ts"), join(baselineDir, "baseline.db")], {}, "baseline ready");
-  const urls = { mailroom: `http://127.0.0.1:${server.port}/v1/emails`, naive: `http://127.0.0.1:${baseline.port}/v1/emails` };
+  const baseline = await spawnUntilReady(
+    [process.execPath, join(ROOT, "scripts/bench/baseline-server.ts"), join(baselineDir, "baseline.db")],
+    {},
+    "baseline ready",
+  );
+  const urls = {
+    mailroom: `http://127.0.0.1:${server.port}/v1/emails`,
+    naive: `http://127.0.0.1:${baseline.port}/v1/emails`,
+  };
   await runLoad(urls.mailroom, headers, BODY, 64, 2); // warm-up
   await runLoad(urls.naive, headers, BODY, 64, 2);
   // Alternating rounds, medians: single runs on this VM differ by up to ±30 %.
   const rounds: Array<{ mailroom: LoadResult; naive: LoadResult }> = [];
   for (let round = 0; round < ROUNDS; round++) {
-    rounds.push({ mailroom: await runLoad(urls.mailroom, headers, BODY, 64, SECONDS), naive: await runLoad(urls.naive, headers, BODY, 64, SECONDS) });
+    rounds.push({
+      mailroom: await runLoad(urls.mailroom, headers, BODY, 64, SECONDS),
+      naive: await runLoad(urls.naive, headers, BODY, 64, SECONDS),
+    });
   }
   clearInterval(sampler);
   for (const proc of [server.proc, baseline.proc]) proc.kill("SIGTERM");
@@ -92,8 +114,14 @@ async function deliveryThroughput(provider: "smtp" | "capture") {
   const sink = provider === "smtp" ? await startSmtpSink() : undefined;
   if (provider === "smtp" && !sink) return undefined;
   const dataDir = tmp("mailroom-bench-b-");
-  const config = buildConfig({}, deliveryEnv(sink?.port), { "": { data_dir: dataDir }, limits: { max_batch_size: 1000 } });
-  const services = await createServices(config, { logger: silentLogger, secretKey: Buffer.alloc(32, 2).toString("base64") });
+  const config = buildConfig({}, deliveryEnv(sink?.port), {
+    "": { data_dir: dataDir },
+    limits: { max_batch_size: 1000 },
+  });
+  const services = await createServices(config, {
+    logger: silentLogger,
+    secretKey: Buffer.alloc(32, 2).toString("base64"),
+  });
   await queueMessages(services, BODY, MESSAGES);
   const count = async (statement: SQL) => (await services.store.query<{ n: number }>(statement))[0]!.n;
   const remaining = () => count(sql.raw(ANY_QUEUED));
@@ -101,7 +129,9 @@ async function deliveryThroughput(provider: "smtp" | "capture") {
   services.worker.start();
   while ((await remaining()) > 0) await Bun.sleep(20);
   const seconds = (performance.now() - started) / 1000;
-  const failed = await count(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status NOT IN ('sent', 'delivered')`);
+  const failed = await count(
+    sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status NOT IN ('sent', 'delivered')`,
+  );
   await services.worker.stop();
   await services.closeProviders();
   await services.store.close();
@@ -113,7 +143,10 @@ async function deliveryThroughput(provider: "smtp" | "capture") {
 /** RSA-2048 signatures per second with every core signing: the ceiling of DKIM-signed delivery on this machine. */
 function signingCeiling(): number | undefined {
   if (!Bun.which("openssl")) return undefined;
-  const run = Bun.spawnSync(["openssl", "speed", "-multi", String(navigator.hardwareConcurrency), "-seconds", "3", "rsa2048"], { stdout: "pipe", stderr: "ignore" });
+  const run = Bun.spawnSync(
+    ["openssl", "speed", "-multi", String(navigator.hardwareConcurrency), "-seconds", "3", "rsa2048"],
+    { stdout: "pipe", stderr: "ignore" },
+  );
   const match = [...run.stdout.toString().matchAll(/rsa\s+2048 bits\s+\S+\s+\S+\s+([\d.]+)/g)].at(-1);
   return match ? Number(match[1]) : undefined;
 }
@@ -121,7 +154,11 @@ function signingCeiling(): number | undefined {
 /** Mailroom from its sources under `bun --cpu-prof` while `drive` runs: the top stages of the event loop's busy time. */
 async function profiled(env: Record<string, string>, drive: (port: number) => Promise<void>) {
   const profileDir = tmp("mailroom-bench-cpuprof-");
-  const server = await spawnUntilReady([process.execPath, "--cpu-prof", `--cpu-prof-dir=${profileDir}`, join(ROOT, "src/main.ts"), "serve"], env, "mailroom ready");
+  const server = await spawnUntilReady(
+    [process.execPath, "--cpu-prof", `--cpu-prof-dir=${profileDir}`, join(ROOT, "src/main.ts"), "serve"],
+    env,
+    "mailroom ready",
+  );
   await drive(server.port);
   server.proc.kill("SIGTERM");
   await server.proc.exited;
@@ -135,7 +172,9 @@ async function acceptanceProfile() {
   const env = serverEnv(dataDir);
   const key = await prepareDataDir(env);
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  const stages = await profiled(env, (port) => runLoad(`http://127.0.0.1:${port}/v1/emails`, headers, BODY, 64, Math.min(SECONDS, 5)).then(() => {}));
+  const stages = await profiled(env, (port) =>
+    runLoad(`http://127.0.0.1:${port}/v1/emails`, headers, BODY, 64, Math.min(SECONDS, 5)).then(() => {}),
+  );
   rmSync(dataDir, { recursive: true, force: true });
   return stages;
 }
@@ -164,8 +203,13 @@ async function deliveryProfile() {
 
 /** Runs another benchmark script, recording into the same report. */
 async function runScript(name: string, env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "scripts", name)], { env: { ...process.env, ...env }, stdout: "inherit", stderr: "inherit" });
-  if ((await proc.exited) !== 0) console.log(`${name} failed (exit ${proc.exitCode}); its rows are missing from the table`);
+  const proc = Bun.spawn([process.execPath, join(ROOT, "scripts", name)], {
+    env: { ...process.env, ...env },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if ((await proc.exited) !== 0)
+    console.log(`${name} failed (exit ${proc.exitCode}); its rows are missing from the table`);
 }
 
 if (!existsSync(BINARY)) {
@@ -175,40 +219,94 @@ if (!existsSync(BINARY)) {
 const reportPath = join(tmp("mailroom-bench-report-"), "rows.jsonl");
 writeFileSync(reportPath, "");
 process.env.BENCH_REPORT = reportPath;
-console.log(`Mailroom benchmarks — ${new Date().toISOString()} — ${navigator.hardwareConcurrency} cores, Bun ${Bun.version}, ${SECONDS}s per load run\n`);
+console.log(
+  `Mailroom benchmarks — ${new Date().toISOString()} — ${navigator.hardwareConcurrency} cores, Bun ${Bun.version}, ${SECONDS}s per load run\n`,
+);
 
 const a = await acceptance();
 const ratio = a.mailroom.requestsPerSecond / a.naive.requestsPerSecond;
 console.log(`(a) durable send acceptance, c=64 (${a.mailroom.tool}, median of ${ROUNDS} alternating rounds):`);
-console.log(`    mailroom  ${fmt(a.mailroom.requestsPerSecond)} msg/s   p50 ${fmt(a.mailroom.p50Ms, 2)} ms   p99 ${fmt(a.mailroom.p99Ms, 2)} ms   errors ${a.mailroom.non2xx}`);
-console.log(`    baseline  ${fmt(a.naive.requestsPerSecond)} msg/s   p50 ${fmt(a.naive.p50Ms, 2)} ms   p99 ${fmt(a.naive.p99Ms, 2)} ms   (insert + fsync per request)`);
-console.log(`    ratio     ${fmt(ratio, 2)}×   [target ≥ 3×: ${check(ratio >= 3)}; p99 ≤ 15 ms: ${check(a.mailroom.p99Ms <= 15)}]`);
-record({ measure: "HTTP acceptance, durable, c=64", result: `${fmt(a.mailroom.requestsPerSecond)} msg/s = ${fmt(ratio, 2)}× the naive baseline (${fmt(a.naive.requestsPerSecond)})`, target: "≥ 3× the baseline", met: ratio >= 3 });
-record({ measure: "HTTP acceptance p99, c=64", result: `${fmt(a.mailroom.p99Ms, 1)} ms`, target: "≤ 15 ms", met: a.mailroom.p99Ms <= 15 });
+console.log(
+  `    mailroom  ${fmt(a.mailroom.requestsPerSecond)} msg/s   p50 ${fmt(a.mailroom.p50Ms, 2)} ms   p99 ${fmt(a.mailroom.p99Ms, 2)} ms   errors ${a.mailroom.non2xx}`,
+);
+console.log(
+  `    baseline  ${fmt(a.naive.requestsPerSecond)} msg/s   p50 ${fmt(a.naive.p50Ms, 2)} ms   p99 ${fmt(a.naive.p99Ms, 2)} ms   (insert + fsync per request)`,
+);
+console.log(
+  `    ratio     ${fmt(ratio, 2)}×   [target ≥ 3×: ${check(ratio >= 3)}; p99 ≤ 15 ms: ${check(a.mailroom.p99Ms <= 15)}]`,
+);
+record({
+  measure: "HTTP acceptance, durable, c=64",
+  result: `${fmt(a.mailroom.requestsPerSecond)} msg/s = ${fmt(ratio, 2)}× the naive baseline (${fmt(a.naive.requestsPerSecond)})`,
+  target: "≥ 3× the baseline",
+  met: ratio >= 3,
+});
+record({
+  measure: "HTTP acceptance p99, c=64",
+  result: `${fmt(a.mailroom.p99Ms, 1)} ms`,
+  target: "≤ 15 ms",
+  met: a.mailroom.p99Ms <= 15,
+});
 
 const ceiling = signingCeiling();
 const signed = await deliveryThroughput("smtp");
 if (signed) {
   const share = ceiling ? signed.perSecond / ceiling : NaN;
-  console.log(`(b) delivery queue → smtp-sink, DKIM-signed: ${fmt(signed.perSecond)} msg/s (${MESSAGES} messages in ${fmt(signed.seconds, 2)} s, ${signed.failed} not sent)`);
-  console.log(`    signing ceiling (openssl speed -multi ${navigator.hardwareConcurrency} rsa2048): ${ceiling ? `${fmt(ceiling)} signatures/s → ${fmt(share * 100)} % of it   [≥ 75 %: ${check(share >= 0.75)}]` : "openssl not installed"}`);
-  record({ measure: "delivery → smtp-sink, DKIM-signed", result: `${fmt(signed.perSecond)} msg/s = ${fmt(share * 100)} % of the signing ceiling (${ceiling ? fmt(ceiling) : "?"}/s)`, target: "≥ 75 % of the ceiling", met: share >= 0.75 });
+  console.log(
+    `(b) delivery queue → smtp-sink, DKIM-signed: ${fmt(signed.perSecond)} msg/s (${MESSAGES} messages in ${fmt(signed.seconds, 2)} s, ${signed.failed} not sent)`,
+  );
+  console.log(
+    `    signing ceiling (openssl speed -multi ${navigator.hardwareConcurrency} rsa2048): ${ceiling ? `${fmt(ceiling)} signatures/s → ${fmt(share * 100)} % of it   [≥ 75 %: ${check(share >= 0.75)}]` : "openssl not installed"}`,
+  );
+  record({
+    measure: "delivery → smtp-sink, DKIM-signed",
+    result: `${fmt(signed.perSecond)} msg/s = ${fmt(share * 100)} % of the signing ceiling (${ceiling ? fmt(ceiling) : "?"}/s)`,
+    target: "≥ 75 % of the ceiling",
+    met: share >= 0.75,
+  });
 } else console.log("(b) skipped: smtp-sink not installed (apt-get install postfix)");
 const unsigned = (await deliveryThroughput("capture"))!;
-console.log(`(b2) delivery, unsigned (capture): ${fmt(unsigned.perSecond)} msg/s (${MESSAGES} messages in ${fmt(unsigned.seconds, 2)} s, ${unsigned.failed} not delivered)   [≥ 5,000: ${check(unsigned.perSecond >= 5000)}]`);
-record({ measure: "delivery, unsigned (capture)", result: `${fmt(unsigned.perSecond)} msg/s`, target: "≥ 5,000 msg/s", met: unsigned.perSecond >= 5000 });
+console.log(
+  `(b2) delivery, unsigned (capture): ${fmt(unsigned.perSecond)} msg/s (${MESSAGES} messages in ${fmt(unsigned.seconds, 2)} s, ${unsigned.failed} not delivered)   [≥ 5,000: ${check(unsigned.perSecond >= 5000)}]`,
+);
+record({
+  measure: "delivery, unsigned (capture)",
+  result: `${fmt(unsigned.perSecond)} msg/s`,
+  target: "≥ 5,000 msg/s",
+  met: unsigned.perSecond >= 5000,
+});
 
-console.log(`(c) cold start to ready line ${fmt(a.coldStartMs)} ms [≤ 80: ${check(a.coldStartMs <= 80)}]; idle RSS ${fmt(a.idleRss, 1)} MiB [≤ 80: ${check(a.idleRss <= 80)}]; RSS under (a) ${fmt(a.peakRss, 1)} MiB [≤ 250: ${check(a.peakRss <= 250)}]`);
-record({ measure: "cold start to the ready line (median of 7)", result: `${fmt(a.coldStartMs)} ms`, target: "≤ 80 ms", met: a.coldStartMs <= 80 });
+console.log(
+  `(c) cold start to ready line ${fmt(a.coldStartMs)} ms [≤ 80: ${check(a.coldStartMs <= 80)}]; idle RSS ${fmt(a.idleRss, 1)} MiB [≤ 80: ${check(a.idleRss <= 80)}]; RSS under (a) ${fmt(a.peakRss, 1)} MiB [≤ 250: ${check(a.peakRss <= 250)}]`,
+);
+record({
+  measure: "cold start to the ready line (median of 7)",
+  result: `${fmt(a.coldStartMs)} ms`,
+  target: "≤ 80 ms",
+  met: a.coldStartMs <= 80,
+});
 record({ measure: "idle RSS", result: `${fmt(a.idleRss, 1)} MiB`, target: "≤ 80 MiB", met: a.idleRss <= 80 });
-record({ measure: "RSS under acceptance", result: `${fmt(a.peakRss, 1)} MiB`, target: "≤ 250 MiB", met: a.peakRss <= 250 });
+record({
+  measure: "RSS under acceptance",
+  result: `${fmt(a.peakRss, 1)} MiB`,
+  target: "≤ 250 MiB",
+  met: a.peakRss <= 250,
+});
 
 const profiles = [{ name: "acceptance", stages: await acceptanceProfile() }];
 if (Bun.which("smtp-sink")) profiles.push({ name: "signed delivery", stages: await deliveryProfile() });
 for (const { name, stages } of profiles) {
   console.log(`(p) CPU profile of ${name} (bun --cpu-prof, event loop busy time by stage):`);
   for (const { stage, share } of stages.slice(0, 10)) console.log(`    ${fmt(share * 100, 1).padStart(5)} %  ${stage}`);
-  record({ measure: `CPU profile of ${name}, top stages`, result: stages.slice(0, 4).map(({ stage, share }) => `${stage} ${fmt(share * 100)} %`).join("; "), target: "—", met: null });
+  record({
+    measure: `CPU profile of ${name}, top stages`,
+    result: stages
+      .slice(0, 4)
+      .map(({ stage, share }) => `${stage} ${fmt(share * 100)} %`)
+      .join("; "),
+    target: "—",
+    met: null,
+  });
 }
 
 await runScript("bench-statements.ts");

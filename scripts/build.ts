@@ -7,6 +7,19 @@
 import { $ } from "bun";
 
 const target = process.env.MAILROOM_BUILD_TARGET; // e.g. bun-linux-arm64 for cross builds; host by default
-const args = ["build", "--compile", "--minify-syntax", "--minify-whitespace", "--bytecode", "--format=esm", "--sourcemap=none", "src/main.ts", "src/workers/thread.ts", "src/db/content-thread.ts", "--outfile", "dist/mailroom"];
+const args = [
+  "build",
+  "--compile",
+  "--minify-syntax",
+  "--minify-whitespace",
+  "--bytecode",
+  "--format=esm",
+  "--sourcemap=none",
+  "src/main.ts",
+  "src/workers/thread.ts",
+  "src/db/content-thread.ts",
+  "--outfile",
+  "dist/mailroom",
+];
 if (target) args.push(`--target=${target}`);
 await $`${process.execPath} ${args}`;

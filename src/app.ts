@@ -151,14 +151,22 @@ export interface AppOptions {
 }
 
 /** Where a provider option is set, for errors: `[smarthost] host` for the built-in, `[providers.relay] host` otherwise. */
-const optionPath = (name: string, kind: ProviderKind, key: string) => (name === kind ? `${PROVIDER_KINDS[kind]}.${key}` : `providers.${name}.${key}`);
+const optionPath = (name: string, kind: ProviderKind, key: string) =>
+  name === kind ? `${PROVIDER_KINDS[kind]}.${key}` : `providers.${name}.${key}`;
 
 /** Builds one provider; mail leaving through smtp, mx and ses is DKIM-signed and gets its return path (domains/signing.ts). */
 function buildProvider(
   name: string,
   provider: ProviderConfig,
   config: Config,
-  deps: { resolver: DnsResolver; signer: OutgoingSigner; logger: Logger; clock: Clock; hostname: string; mxCa?: string },
+  deps: {
+    resolver: DnsResolver;
+    signer: OutgoingSigner;
+    logger: Logger;
+    clock: Clock;
+    hostname: string;
+    mxCa?: string;
+  },
 ): Provider {
   const ehloName = config.mx.ehlo_name || deps.hostname;
   switch (provider.kind) {
@@ -212,7 +220,8 @@ function buildProvider(
         deps.signer,
       );
     case "smtp":
-      if (!provider.host) throw new ConfigError(`${optionPath(name, "smtp", "host")}: required for the smarthost provider ${name}`);
+      if (!provider.host)
+        throw new ConfigError(`${optionPath(name, "smtp", "host")}: required for the smarthost provider ${name}`);
       return withSigning(
         createSmtpProvider({
           host: provider.host,
@@ -276,11 +285,14 @@ export async function createServices(configured: Config, options: AppOptions = {
   const periodic = createPeriodicJobs({ db, writer, clock, logger });
   periodic.every("domain-checks", DOMAIN_CHECK_POLL_MS, () => domains.runOnce());
   periodic.every("idempotency-prune", IDEMPOTENCY_PRUNE_MS, () => idempotency.prune());
-  if (store.shared) periodic.every("rate-limit-prune", RATE_LIMIT_PRUNE_MS, () => pruneAdmissions({ db, writer, clock }));
+  if (store.shared)
+    periodic.every("rate-limit-prune", RATE_LIMIT_PRUNE_MS, () => pruneAdmissions({ db, writer, clock }));
 
   const capture = createCaptureProvider();
   // Built now, so a provider misconfigured is an error at start rather than at the first delivery.
-  const named = new Map([...providers].map(([name, provider]) => [name, buildProvider(name, provider, config, liveDeps)]));
+  const named = new Map(
+    [...providers].map(([name, provider]) => [name, buildProvider(name, provider, config, liveDeps)]),
+  );
   const live: Provider =
     options.liveProvider ??
     createRouter({
@@ -317,7 +329,9 @@ export async function createServices(configured: Config, options: AppOptions = {
   });
 
   const httpAddress = { host: config.http.host, port: config.http.port };
-  const publicUrl = () => config.http.public_url.replace(/\/+$/, "") || `http://${httpAddress.host.includes(":") ? `[${httpAddress.host}]` : httpAddress.host}:${httpAddress.port}`;
+  const publicUrl = () =>
+    config.http.public_url.replace(/\/+$/, "") ||
+    `http://${httpAddress.host.includes(":") ? `[${httpAddress.host}]` : httpAddress.host}:${httpAddress.port}`;
   const tracking = createTrackingService({
     db,
     writer,
@@ -340,7 +354,11 @@ export async function createServices(configured: Config, options: AppOptions = {
     suppressions,
     domains,
     idempotency,
-    limits: { maxRecipients: config.limits.max_recipients, maxMessageBytes: config.limits.max_message_bytes, maxBatchSize: config.limits.max_batch_size },
+    limits: {
+      maxRecipients: config.limits.max_recipients,
+      maxMessageBytes: config.limits.max_message_bytes,
+      maxBatchSize: config.limits.max_batch_size,
+    },
     onAccepted: (count) => {
       metrics.inc("mailroom_emails_accepted_total", {}, count);
       worker.wake();
@@ -383,16 +401,38 @@ export async function createServices(configured: Config, options: AppOptions = {
     metrics,
     tlsCa: options.webhookCa,
   });
-  const webhooks = createWebhookService({ db, writer, clock, secrets, guard, rotationOverlapMs: hooks.secret_rotation_overlap, wake: webhookDispatcher.wake });
+  const webhooks = createWebhookService({
+    db,
+    writer,
+    clock,
+    secrets,
+    guard,
+    rotationOverlapMs: hooks.secret_rotation_overlap,
+    wake: webhookDispatcher.wake,
+  });
   // Every event appended from here on fans out to the webhook outbox, in the event's own transaction.
   events.onAppend(webhooks.fanOut);
 
   // One signer for every download link (received mail, sent attachments); the key keeps its first purpose's name so
   // links handed out before sent attachments existed stay valid.
-  const downloads = createSignedLinks({ key: secrets.deriveKey("inbound-downloads"), clock, publicUrl, lifetimeMs: DOWNLOAD_LINK_LIFETIME_MS });
+  const downloads = createSignedLinks({
+    key: secrets.deriveKey("inbound-downloads"),
+    clock,
+    publicUrl,
+    lifetimeMs: DOWNLOAD_LINK_LIFETIME_MS,
+  });
   const mailbox = createMailbox({ db, writer, clock, links: downloads, retentionMs: config.inbound.retention, cpu });
   const sentAttachments = createSentAttachments({ db, emails, links: downloads, read: cpu.readSentAttachments });
-  const templates = createTemplateService({ db, writer, clock, cpu, limits: { maxMessageBytes: config.limits.max_message_bytes, renderTimeoutMs: config.limits.template_render_timeout } });
+  const templates = createTemplateService({
+    db,
+    writer,
+    clock,
+    cpu,
+    limits: {
+      maxMessageBytes: config.limits.max_message_bytes,
+      renderTimeoutMs: config.limits.template_render_timeout,
+    },
+  });
   periodic.every("inbound-retention", INBOUND_PRUNE_MS, () => mailbox.prune());
 
   const inbound = createInboundService({
@@ -444,7 +484,11 @@ export async function createServices(configured: Config, options: AppOptions = {
       verifier: createSnsVerifier({
         topics: config.sns.topics,
         timeoutMs: SNS_FETCH_TIMEOUT_MS,
-        guard: createEndpointGuard({ resolver, allowPrivateNetworks: false, hint: "SNS certificates and subscription URLs come from SNS's public hosts" }),
+        guard: createEndpointGuard({
+          resolver,
+          allowPrivateNetworks: false,
+          hint: "SNS certificates and subscription URLs come from SNS's public hosts",
+        }),
         clock,
         logger,
         testCertificateHost: config.sns.test_certificate_host || undefined,
@@ -487,7 +531,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     try {
       metricsServer = listenMetrics(services.metrics, logger, { ...address, token: config.metrics.token });
     } catch (error) {
-      throw new ConfigError(`metrics.listen: cannot listen on ${config.metrics.listen} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new ConfigError(
+        `metrics.listen: cannot listen on ${config.metrics.listen} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
     return [{ name: "metrics", host: address.hostname, port: metricsServer.port! }];
   };
@@ -506,7 +552,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         });
       } catch (error) {
         // A taken or forbidden port is a setting to change, said as such (the SMTP listeners say it the same way).
-        throw new ConfigError(`http.port: cannot listen on ${config.http.host}:${config.http.port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+        throw new ConfigError(
+          `http.port: cannot listen on ${config.http.host}:${config.http.port} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        );
       }
       services.httpAddress.port = server.port!;
       const metricsListener = config.metrics.listen ? startMetricsListener() : [];
@@ -519,7 +567,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       services.webhookDispatcher.start();
       services.periodic.start();
       ready = true;
-      return [{ name: "http", host: config.http.host, port: server.port! }, ...metricsListener, ...relay, ...(inboundMx ? [{ name: "mx", ...inboundMx }] : [])];
+      return [
+        { name: "http", host: config.http.host, port: server.port! },
+        ...metricsListener,
+        ...relay,
+        ...(inboundMx ? [{ name: "mx", ...inboundMx }] : []),
+      ];
     },
     async stop() {
       ready = false;

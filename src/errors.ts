@@ -50,13 +50,28 @@ export type ErrorCondition = "storage_full" | "unknown_recipient" | "storage_quo
 const NOT_ON_SMTP: SmtpReply = { code: 451, enhanced: "4.3.0" };
 
 export const ERROR_TABLE: Record<ErrorName, ErrorEntry> = {
-  validation_error: { status: 400, reason: "Bad Request", smtp: { code: 501, enhanced: "5.5.4" }, smtpData: { code: 554, enhanced: "5.6.0" } },
+  validation_error: {
+    status: 400,
+    reason: "Bad Request",
+    smtp: { code: 501, enhanced: "5.5.4" },
+    smtpData: { code: 554, enhanced: "5.6.0" },
+  },
   // Over SMTP the key is a header of the message, so a bad one is a content error, refused for good.
-  invalid_idempotency_key: { status: 400, reason: "Bad Request", smtp: NOT_ON_SMTP, smtpData: { code: 554, enhanced: "5.6.0" } },
+  invalid_idempotency_key: {
+    status: 400,
+    reason: "Bad Request",
+    smtp: NOT_ON_SMTP,
+    smtpData: { code: 554, enhanced: "5.6.0" },
+  },
   unauthorized: { status: 401, reason: "Unauthorized", smtp: { code: 535, enhanced: "5.7.8" } },
   insufficient_scope: { status: 403, reason: "Forbidden", smtp: { code: 550, enhanced: "5.7.1" } },
   // The inbound MX refuses a recipient it has no mailbox for (RFC 3463 §3.2: 5.1.1 bad destination mailbox).
-  not_found: { status: 404, reason: "Not Found", smtp: NOT_ON_SMTP, smtpFor: { unknown_recipient: { code: 550, enhanced: "5.1.1" } } },
+  not_found: {
+    status: 404,
+    reason: "Not Found",
+    smtp: NOT_ON_SMTP,
+    smtpFor: { unknown_recipient: { code: 550, enhanced: "5.1.1" } },
+  },
   method_not_allowed: { status: 405, reason: "Method Not Allowed", smtp: NOT_ON_SMTP },
   invalid_idempotent_request: { status: 409, reason: "Conflict", smtp: { code: 550, enhanced: "5.7.1" } },
   concurrent_idempotent_requests: { status: 409, reason: "Conflict", smtp: { code: 451, enhanced: "4.7.1" } },
@@ -65,10 +80,20 @@ export const ERROR_TABLE: Record<ErrorName, ErrorEntry> = {
   domain_not_verified: { status: 422, reason: "Unprocessable Entity", smtp: { code: 550, enhanced: "5.7.1" } },
   // An organisation over its quota of stored received mail: RFC 3463 X.2.2 "mailbox full" (an administrative
   // quota), with RFC 5321's 452 at RCPT; temporary, so the sender retries once retention or the operator makes room.
-  rate_limit_exceeded: { status: 429, reason: "Too Many Requests", smtp: { code: 451, enhanced: "4.7.1" }, smtpFor: { storage_quota: { code: 452, enhanced: "4.2.2" } } },
+  rate_limit_exceeded: {
+    status: 429,
+    reason: "Too Many Requests",
+    smtp: { code: 451, enhanced: "4.7.1" },
+    smtpFor: { storage_quota: { code: 452, enhanced: "4.2.2" } },
+  },
   internal_error: { status: 500, reason: "Internal Server Error", smtp: { code: 451, enhanced: "4.3.0" } },
   // RFC 3463 §3.4: 4.3.1 "mail system full" with RFC 5321's 452 "insufficient system storage".
-  service_unavailable: { status: 503, reason: "Service Unavailable", smtp: { code: 421, enhanced: "4.3.2" }, smtpFor: { storage_full: { code: 452, enhanced: "4.3.1" } } },
+  service_unavailable: {
+    status: 503,
+    reason: "Service Unavailable",
+    smtp: { code: 421, enhanced: "4.3.2" },
+    smtpFor: { storage_full: { code: 452, enhanced: "4.3.1" } },
+  },
 };
 
 export const ERROR_NAMES = Object.keys(ERROR_TABLE) as ErrorName[];
@@ -129,5 +154,9 @@ export function toAppError(error: unknown): AppError {
 
 export function validationError(details: ErrorDetail[], message?: string): AppError {
   const first = details[0];
-  return new AppError("validation_error", message ?? (first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "Invalid request."), { details });
+  return new AppError(
+    "validation_error",
+    message ?? (first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "Invalid request."),
+    { details },
+  );
 }

@@ -60,7 +60,12 @@ function cliName(): string {
   const onPath = (process.env.PATH ?? "").split(delimiter).some((dir) => dir && resolve(dir) === dirname(executable));
   if (onPath) return basename(executable);
   const fromHere = relative(process.cwd(), executable);
-  const path = fromHere.startsWith("..") || isAbsolute(fromHere) ? executable : fromHere.includes("/") ? fromHere : `./${fromHere}`;
+  const path =
+    fromHere.startsWith("..") || isAbsolute(fromHere)
+      ? executable
+      : fromHere.includes("/")
+        ? fromHere
+        : `./${fromHere}`;
   return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }
 const CLI = cliName();
@@ -86,8 +91,13 @@ const providerList = (text: string | undefined) => text?.split(/[\s,]+/).filter(
 function recordLines(domain: DomainView): string {
   return domain.records
     .map((r) => {
-      const lines = [`  ${r.record.padEnd(7)} ${r.type.padEnd(3)} ${r.name}  ${r.priority !== undefined ? `${r.priority} ` : ""}${r.value}  [${r.status}]`];
-      if (r.found !== undefined && r.status !== "verified") lines.push(`          found: ${r.found === null ? "(lookup failed)" : r.found.length ? r.found.join(" | ") : "nothing"}`);
+      const lines = [
+        `  ${r.record.padEnd(7)} ${r.type.padEnd(3)} ${r.name}  ${r.priority !== undefined ? `${r.priority} ` : ""}${r.value}  [${r.status}]`,
+      ];
+      if (r.found !== undefined && r.status !== "verified")
+        lines.push(
+          `          found: ${r.found === null ? "(lookup failed)" : r.found.length ? r.found.join(" | ") : "nothing"}`,
+        );
       if (r.warning) lines.push(`          warning: ${r.warning}`);
       return lines.join("\n");
     })
@@ -103,7 +113,11 @@ async function operator(services: Services): Promise<Actor> {
 async function initialise(services: Services): Promise<void> {
   const org = await services.organizations.ensureDefault();
   if (!org.created) return;
-  const key = await services.keys.create(operatorActor(org.id), { name: "Getting started (test mode)", scopes: ["full_access"], mode: "test" });
+  const key = await services.keys.create(operatorActor(org.id), {
+    name: "Getting started (test mode)",
+    scopes: ["full_access"],
+    mode: "test",
+  });
   out(`Created the organisation and a test-mode API key (shown once, mail is captured, never delivered):`);
   out(`  ${key.key}`);
   out(`Create a live key with: ${CLI} keys create --name production --scope sending_access`);
@@ -138,7 +152,7 @@ async function serve(config: Config): Promise<void> {
  */
 async function sealSecret(config: Config): Promise<void> {
   const secret = (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, "");
-  if (!secret) fail("secrets seal reads the secret from stdin, e.g.: printf %s \"$PASSWORD\" | mailroom secrets seal");
+  if (!secret) fail('secrets seal reads the secret from stdin, e.g.: printf %s "$PASSWORD" | mailroom secrets seal');
   const box = createSecretBox(loadMasterKey(process.env.MAILROOM_SECRET_KEY, config.data_dir, createLogger("warn")));
   out(SEALED_PREFIX + box.seal(secret));
 }
@@ -210,9 +224,16 @@ async function run(argv: string[]): Promise<void> {
         return print(createdKeyAnswer(key), () => out(`${key.key}\n(id ${key.id}; shown once — store it now)`));
       }
       case "keys list": {
-        const { data: keys } = await services.keys.list(actor, { limit: Number.MAX_SAFE_INTEGER, includeRevoked: true });
+        const { data: keys } = await services.keys.list(actor, {
+          limit: Number.MAX_SAFE_INTEGER,
+          includeRevoked: true,
+        });
         return print(keys, () =>
-          keys.forEach((k) => out(`${k.id}  ${k.token_prefix}…  ${k.mode}  ${k.revoked_at ? "revoked" : "active "}  ${k.name}  [${k.scopes.join(" ")}]${k.domains ? ` domains: ${k.domains.join(",")}` : ""}`)),
+          keys.forEach((k) =>
+            out(
+              `${k.id}  ${k.token_prefix}…  ${k.mode}  ${k.revoked_at ? "revoked" : "active "}  ${k.name}  [${k.scopes.join(" ")}]${k.domains ? ` domains: ${k.domains.join(",")}` : ""}`,
+            ),
+          ),
         );
       }
       case "keys revoke": {
@@ -222,7 +243,10 @@ async function run(argv: string[]): Promise<void> {
       }
       case "domains add": {
         if (!arg) fail("domains add needs a domain name");
-        const domain = await services.domains.add(actor, arg, { verifiedOverride: values.verified, providers: providerList(values.providers) });
+        const domain = await services.domains.add(actor, arg, {
+          verifiedOverride: values.verified,
+          providers: providerList(values.providers),
+        });
         return print(domain, () => {
           out(domainLine(domain));
           out(`Publish these DNS records, then run: ${CLI} domains verify ${domain.name}`);
@@ -243,7 +267,9 @@ async function run(argv: string[]): Promise<void> {
       }
       case "domains providers": {
         if (!arg) fail("domains providers needs a domain name");
-        const domain = await services.domains.update(actor, arg, { providers: providerList(positionals.slice(3).join(",")) ?? [] });
+        const domain = await services.domains.update(actor, arg, {
+          providers: providerList(positionals.slice(3).join(",")) ?? [],
+        });
         return print(domain, () => {
           out(domainLine(domain));
           out(recordLines(domain));
@@ -256,7 +282,9 @@ async function run(argv: string[]): Promise<void> {
       }
       case "suppressions list": {
         const page = await services.suppressions.list(actor, { limit: 100_000 });
-        return print(page.data, () => page.data.forEach((s) => out(`${s.email}  ${s.origin}  ${s.created_at}${s.reason ? `  ${s.reason}` : ""}`)));
+        return print(page.data, () =>
+          page.data.forEach((s) => out(`${s.email}  ${s.origin}  ${s.created_at}${s.reason ? `  ${s.reason}` : ""}`)),
+        );
       }
       case "suppressions add": {
         if (!arg) fail("suppressions add needs an address");
@@ -272,20 +300,30 @@ async function run(argv: string[]): Promise<void> {
         if (!arg) fail("org set-rate-limit needs a number of requests per minute, or default");
         const perMinute = arg === "default" ? null : Number(arg);
         await services.organizations.setRateLimit(actor.organizationId, perMinute);
-        return out(`organisation limit: ${perMinute ?? `default (${config.limits.org_requests_per_minute})`} requests per minute`);
+        return out(
+          `organisation limit: ${perMinute ?? `default (${config.limits.org_requests_per_minute})`} requests per minute`,
+        );
       }
       case "send": {
-        const fields = parseSendRequest({ from: values.from, to: values.to, subject: values.subject, html: values.html, text: values.text }, { now: Date.now(), maxRecipients: config.limits.max_recipients });
+        const fields = parseSendRequest(
+          { from: values.from, to: values.to, subject: values.subject, html: values.html, text: values.text },
+          { now: Date.now(), maxRecipients: config.limits.max_recipients },
+        );
         // --test sends as a test key would: from any domain, captured, never delivered.
         const sender: Actor = values.test ? { ...actor, mode: "test" } : actor;
         const { id } = await services.emails.submit({ kind: "fields", source: "cli", fields }, sender);
-        return print({ id }, () => out(`queued ${id} (${values.test ? "test mode: captured, never delivered" : "delivered by the running server"})`));
+        return print({ id }, () =>
+          out(
+            `queued ${id} (${values.test ? "test mode: captured, never delivered" : "delivered by the running server"})`,
+          ),
+        );
       }
       case "backup": {
         if (!sub) fail("backup needs a destination file");
         const keyCopy = `${sub}.secret.key`;
         for (const file of [sub, keyCopy]) if (existsSync(file)) fail(`${file} exists; choose a new file`);
-        if (services.store.engine === "postgres") fail("the store is PostgreSQL: back it up with pg_dump (see the README, Backup)");
+        if (services.store.engine === "postgres")
+          fail("the store is PostgreSQL: back it up with pg_dump (see the README, Backup)");
         // VACUUM INTO writes a consistent snapshot while other connections keep reading and writing (WAL).
         try {
           await services.store.backup(sub);
@@ -294,10 +332,15 @@ async function run(argv: string[]): Promise<void> {
         }
         out(`backed up ${databasePath(config)} to ${sub}`);
         // DKIM keys and webhook secrets in the copy open only with the master key: a backup without it cannot be restored.
-        if (process.env.MAILROOM_SECRET_KEY) return out("The master key is MAILROOM_SECRET_KEY: keep its value with this backup; without it the DKIM keys and webhook secrets in it cannot be read.");
+        if (process.env.MAILROOM_SECRET_KEY)
+          return out(
+            "The master key is MAILROOM_SECRET_KEY: keep its value with this backup; without it the DKIM keys and webhook secrets in it cannot be read.",
+          );
         // Owner-only from its creation, like the database copy (store.backup): the key opens every secret in that copy.
         writeFileSync(keyCopy, readFileSync(masterKeyFile(config.data_dir)), { mode: PRIVATE_FILE_MODE, flag: "wx" });
-        return out(`copied the master key to ${keyCopy} (mode 0600): restore it as secret.key in the data directory with the database; without it the DKIM keys and webhook secrets cannot be read.`);
+        return out(
+          `copied the master key to ${keyCopy} (mode 0600): restore it as secret.key in the data directory with the database; without it the DKIM keys and webhook secrets cannot be read.`,
+        );
       }
       default:
         fail(`unknown command "${[command, sub].filter(Boolean).join(" ")}"\n\n${USAGE}`, 2);
@@ -313,10 +356,14 @@ try {
   if (error instanceof ConfigError) fail(`configuration: ${error.message}`, 2);
   if (error instanceof AppError) {
     // The message already names the first problem; list the details only when there are more.
-    const more = error.details && error.details.length > 1 ? "\n" + error.details.map((d) => `  ${d.path}: ${d.message}`).join("\n") : "";
+    const more =
+      error.details && error.details.length > 1
+        ? "\n" + error.details.map((d) => `  ${d.path}: ${d.message}`).join("\n")
+        : "";
     fail(`${error.name}: ${error.message}${more}`);
   }
   // parseArgs' own errors (an unknown flag, a flag without its value) are the user's typing, not a crash.
-  if (String((error as { code?: unknown }).code ?? "").startsWith("ERR_PARSE_ARGS")) fail(`${(error as Error).message}\n\n${USAGE}`, 2);
+  if (String((error as { code?: unknown }).code ?? "").startsWith("ERR_PARSE_ARGS"))
+    fail(`${(error as Error).message}\n\n${USAGE}`, 2);
   throw error;
 }

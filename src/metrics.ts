@@ -9,14 +9,20 @@ const COUNTERS = {
   mailroom_http_requests_total: "HTTP requests by route and status.",
   mailroom_emails_accepted_total: "Messages accepted for delivery.",
   mailroom_deliveries_total: "Delivery attempts by outcome and provider.",
-  mailroom_provider_failovers_total: "Times a provider was failed over (its domains' mail went to their next provider), by provider.",
+  mailroom_provider_failovers_total:
+    "Times a provider was failed over (its domains' mail went to their next provider), by provider.",
   mailroom_webhook_attempts_total: "Webhook delivery attempts by result.",
-  mailroom_smtp_messages_total: "Messages the SMTP relay received (after DATA), by outcome: accepted, rejected (5xx), deferred (4xx).",
+  mailroom_smtp_messages_total:
+    "Messages the SMTP relay received (after DATA), by outcome: accepted, rejected (5xx), deferred (4xx).",
   mailroom_smtp_auth_total: "SMTP AUTH attempts, by outcome.",
-  mailroom_inbound_reports_total: "Bounce and complaint reports received, by kind and reason: applied, repeated (already judged), unknown delivery, no recipient; about another recipient and not at its return path (proving nothing: stored as mail).",
-  mailroom_inbound_messages_total: "Received messages stored (replies and other mail to receiving domains, automatic replies to return paths), by kind.",
-  mailroom_inbound_limits_total: "Inbound mail refused by a limit, by limit: client_messages and client_bytes (a client network over messages_per_ip_per_minute or bytes_per_ip_per_minute; 451 4.7.1), stored_bytes (an organisation at max_stored_bytes; 452 4.2.2).",
-  mailroom_inbound_smtp_total: "Inbound MX outcomes: accepted, rejected (5xx after DATA), deferred (4xx after DATA), recipient_refused (RCPT refused: unknown domain, receiving off, forged return path, too many).",
+  mailroom_inbound_reports_total:
+    "Bounce and complaint reports received, by kind and reason: applied, repeated (already judged), unknown delivery, no recipient; about another recipient and not at its return path (proving nothing: stored as mail).",
+  mailroom_inbound_messages_total:
+    "Received messages stored (replies and other mail to receiving domains, automatic replies to return paths), by kind.",
+  mailroom_inbound_limits_total:
+    "Inbound mail refused by a limit, by limit: client_messages and client_bytes (a client network over messages_per_ip_per_minute or bytes_per_ip_per_minute; 451 4.7.1), stored_bytes (an organisation at max_stored_bytes; 452 4.2.2).",
+  mailroom_inbound_smtp_total:
+    "Inbound MX outcomes: accepted, rejected (5xx after DATA), deferred (4xx after DATA), recipient_refused (RCPT refused: unknown domain, receiving off, forged return path, too many).",
 };
 
 export function createMailroomMetrics(): Metrics {
@@ -34,11 +40,27 @@ export interface GaugeSources {
 
 export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
   metrics.gauge("mailroom_queue_due", "Deliveries due now.", async () => [{ value: (await sources.queue()).due }]);
-  metrics.gauge("mailroom_queue_pending", "Deliveries not yet final (due or waiting for a retry or schedule).", async () => [{ value: (await sources.queue()).pending }]);
-  metrics.gauge("mailroom_queue_oldest_due_age_seconds", "Age of the oldest due delivery.", async () => [{ value: (await sources.queue()).oldestDueAgeSeconds }]);
-  metrics.gauge("mailroom_deliveries_in_flight", "Delivery attempts in progress.", () => [{ value: sources.deliveriesInFlight() }]);
-  metrics.gauge("mailroom_webhook_outbox_pending", "Webhook deliveries waiting for an attempt (due or for a retry).", async () => [{ value: (await sources.outbox()).pending }]);
-  metrics.gauge("mailroom_webhook_outbox_oldest_due_age_seconds", "Age of the oldest due webhook delivery.", async () => [{ value: (await sources.outbox()).oldestDueAgeSeconds }]);
+  metrics.gauge(
+    "mailroom_queue_pending",
+    "Deliveries not yet final (due or waiting for a retry or schedule).",
+    async () => [{ value: (await sources.queue()).pending }],
+  );
+  metrics.gauge("mailroom_queue_oldest_due_age_seconds", "Age of the oldest due delivery.", async () => [
+    { value: (await sources.queue()).oldestDueAgeSeconds },
+  ]);
+  metrics.gauge("mailroom_deliveries_in_flight", "Delivery attempts in progress.", () => [
+    { value: sources.deliveriesInFlight() },
+  ]);
+  metrics.gauge(
+    "mailroom_webhook_outbox_pending",
+    "Webhook deliveries waiting for an attempt (due or for a retry).",
+    async () => [{ value: (await sources.outbox()).pending }],
+  );
+  metrics.gauge(
+    "mailroom_webhook_outbox_oldest_due_age_seconds",
+    "Age of the oldest due webhook delivery.",
+    async () => [{ value: (await sources.outbox()).oldestDueAgeSeconds }],
+  );
   metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>
     sources.smtpConnections().map(({ listener, open }) => ({ labels: { listener }, value: open })),
   );

@@ -1,7 +1,10 @@
 /** Types of the parts Mailroom uses of packages that ship none. */
 
 declare module "mjml" {
-  const mjml2html: (source: string, options: Record<string, unknown>) => Promise<{ html: string; errors: Array<{ line: number; message: string; tagName: string }> }>;
+  const mjml2html: (
+    source: string,
+    options: Record<string, unknown>,
+  ) => Promise<{ html: string; errors: Array<{ line: number; message: string; tagName: string }> }>;
   export default mjml2html;
 }
 

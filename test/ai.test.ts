@@ -23,14 +23,19 @@ const GOOD_HTML = {
 };
 const GOOD_MJML = {
   subject: "Welcome aboard, {{first_name}}",
-  html: "<mjml><mj-body><mj-section><mj-column><mj-text>Hi {{first_name}}, welcome to Acme.</mj-text><mj-button href=\"{{start_url}}\">Get started</mj-button></mj-column></mj-section></mj-body></mjml>",
+  html: '<mjml><mj-body><mj-section><mj-column><mj-text>Hi {{first_name}}, welcome to Acme.</mj-text><mj-button href="{{start_url}}">Get started</mj-button></mj-column></mj-section></mj-body></mjml>',
 };
 const UNSAFE = {
   subject: "Your order has shipped",
   html: '<p onclick="steal()">Hi {{first_name}}</p><script>alert(1)</script><img src="https://track.example/pixel.gif" width="1" height="1">',
 };
 
-const completion = (content: string) => Response.json({ id: "c1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] });
+const completion = (content: string) =>
+  Response.json({
+    id: "c1",
+    object: "chat.completion",
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+  });
 
 let chat: ReturnType<typeof Bun.serve>;
 const requests: ChatRequest[] = [];
@@ -44,15 +49,35 @@ async function answer(request: ChatRequest): Promise<Response> {
     return completion(JSON.stringify(GOOD_HTML));
   }
   // The answer's head and a first byte, then nothing: the timeout must cover the body, not only the head.
-  if (brief.includes("stalls")) return new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"choices": [')) }), { headers: { "content-type": "application/json" } });
-  if (brief.includes("malformed")) return new Response("<html>gateway</html>", { headers: { "content-type": "text/html" } });
-  if (brief.includes("busy")) return new Response(JSON.stringify({ error: { message: `rate limited for ${MODEL_KEY}` } }), { status: 429, headers: { "retry-after": "7" } });
+  if (brief.includes("stalls"))
+    return new Response(
+      new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"choices": [')) }),
+      { headers: { "content-type": "application/json" } },
+    );
+  if (brief.includes("malformed"))
+    return new Response("<html>gateway</html>", { headers: { "content-type": "text/html" } });
+  if (brief.includes("busy"))
+    return new Response(JSON.stringify({ error: { message: `rate limited for ${MODEL_KEY}` } }), {
+      status: 429,
+      headers: { "retry-after": "7" },
+    });
   if (brief.includes("broken")) return new Response("internal", { status: 500 });
-  if (brief.includes("Subject:")) return completion('Sure! ```json\n{"subjects": ["Your March invoice is ready, {{first_name}}", "FREE!!! OPEN NOW", "Invoice #2031 from Acme"]}\n```');
+  if (brief.includes("Subject:"))
+    return completion(
+      'Sure! ```json\n{"subjects": ["Your March invoice is ready, {{first_name}}", "FREE!!! OPEN NOW", "Invoice #2031 from Acme"]}\n```',
+    );
   if (brief.includes("welcome")) return completion(JSON.stringify(GOOD_MJML));
   if (brief.includes("stubborn")) return completion(JSON.stringify(UNSAFE));
   if (brief.includes("careless")) return completion(JSON.stringify(repairing ? GOOD_HTML : UNSAFE));
-  if (brief.includes("forgetful")) return completion(JSON.stringify({ ...GOOD_HTML, subject: "Shipped", html: "<p>Your order is on its way.</p>", text: "Your order is on its way." }));
+  if (brief.includes("forgetful"))
+    return completion(
+      JSON.stringify({
+        ...GOOD_HTML,
+        subject: "Shipped",
+        html: "<p>Your order is on its way.</p>",
+        text: "Your order is on its way.",
+      }),
+    );
   return completion(`Here is the draft:\n${JSON.stringify(GOOD_HTML)}`);
 }
 
@@ -64,13 +89,19 @@ beforeAll(async () => {
     hostname: "127.0.0.1",
     port: 0,
     async fetch(req) {
-      if (new URL(req.url).pathname !== "/v1/chat/completions" || req.method !== "POST") return new Response("not found", { status: 404 });
-      const request = { authorization: req.headers.get("authorization"), body: (await req.json()) as ChatRequest["body"] };
+      if (new URL(req.url).pathname !== "/v1/chat/completions" || req.method !== "POST")
+        return new Response("not found", { status: 404 });
+      const request = {
+        authorization: req.headers.get("authorization"),
+        body: (await req.json()) as ChatRequest["body"],
+      };
       requests.push(request);
       return answer(request);
     },
   });
-  t = await createTestApp({ ai: { base_url: `http://127.0.0.1:${chat.port}/v1/`, model: "acme-writer-8b", api_key: MODEL_KEY, timeout: "2s" } });
+  t = await createTestApp({
+    ai: { base_url: `http://127.0.0.1:${chat.port}/v1/`, model: "acme-writer-8b", api_key: MODEL_KEY, timeout: "2s" },
+  });
   bare = await createTestApp();
 });
 
@@ -94,7 +125,12 @@ describe("without a model", () => {
     expect(res.status).toBe(200);
     expect(res.body.score).toBeLessThan(60);
     expect(res.body.findings.map((finding: { rule: string }) => finding.rule)).toContain("spam.trigger_words");
-    expect(res.body.findings[0]).toEqual({ rule: expect.any(String), severity: expect.any(String), message: expect.any(String), fix: expect.any(String) });
+    expect(res.body.findings[0]).toEqual({
+      rule: expect.any(String),
+      severity: expect.any(String),
+      message: expect.any(String),
+      fix: expect.any(String),
+    });
     expect(res.body.suggestions).toEqual([]);
     expect(res.body.suggestions_unavailable).toContain("[ai] base_url");
   });
@@ -106,7 +142,9 @@ describe("without a model", () => {
 
 describe("with a model on loopback", () => {
   test("suggestions are the model's subjects, scored by the same rules, best first", async () => {
-    const res = await t.json("POST", "/v1/ai/subject", { body: { subject: "invoice", html: "<p>Your invoice for March is attached.</p>" } });
+    const res = await t.json("POST", "/v1/ai/subject", {
+      body: { subject: "invoice", html: "<p>Your invoice for March is attached.</p>" },
+    });
     expect(res.status).toBe(200);
     const last = requests.at(-1)!;
     expect(last.authorization).toBe(`Bearer ${MODEL_KEY}`);
@@ -126,9 +164,20 @@ describe("with a model on loopback", () => {
   });
 
   test("an HTML draft keeps the brief's placeholders and lists the variables", async () => {
-    const res = await write({ brief: "Tell {{first_name}} that order {{order_number}} shipped", tone: "warm", audience: "shoppers" });
+    const res = await write({
+      brief: "Tell {{first_name}} that order {{order_number}} shipped",
+      tone: "warm",
+      audience: "shoppers",
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: "draft", engine: "handlebars", subject: GOOD_HTML.subject, html: GOOD_HTML.html, text: GOOD_HTML.text, template_id: null });
+    expect(res.body).toMatchObject({
+      object: "draft",
+      engine: "handlebars",
+      subject: GOOD_HTML.subject,
+      html: GOOD_HTML.html,
+      text: GOOD_HTML.text,
+      template_id: null,
+    });
     expect(res.body.variables).toEqual(["order_number", "first_name", "tracking_url"]);
     expect(res.body.prompt_version).toBeString();
     const prompt = requests.at(-1)!.body.messages;
@@ -138,14 +187,28 @@ describe("with a model on loopback", () => {
   });
 
   test("an MJML draft saved as a template renders to responsive HTML", async () => {
-    const res = await write({ brief: "A welcome email", format: "mjml", save_as_template: { name: "Welcome (AI)", alias: "ai-welcome" } });
+    const res = await write({
+      brief: "A welcome email",
+      format: "mjml",
+      save_as_template: { name: "Welcome (AI)", alias: "ai-welcome" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ engine: "mjml", variables: ["first_name", "start_url"], html: GOOD_MJML.html });
     expect(res.body.text).toContain("welcome to Acme");
     const template = (await t.json("GET", "/v1/templates/ai-welcome")).body;
-    expect(template).toMatchObject({ id: res.body.template_id, engine: "mjml", status: "draft", subject: GOOD_MJML.subject });
-    expect(template.variables.map((v: { key: string; type: string }) => [v.key, v.type])).toEqual([["first_name", "string"], ["start_url", "string"]]);
-    const rendered = await t.json("POST", "/v1/templates/ai-welcome/render", { body: { variables: { first_name: "Ann", start_url: "https://acme.example/start" } } });
+    expect(template).toMatchObject({
+      id: res.body.template_id,
+      engine: "mjml",
+      status: "draft",
+      subject: GOOD_MJML.subject,
+    });
+    expect(template.variables.map((v: { key: string; type: string }) => [v.key, v.type])).toEqual([
+      ["first_name", "string"],
+      ["start_url", "string"],
+    ]);
+    const rendered = await t.json("POST", "/v1/templates/ai-welcome/render", {
+      body: { variables: { first_name: "Ann", start_url: "https://acme.example/start" } },
+    });
     expect(rendered.body.html).toContain("Hi Ann, welcome to Acme.");
   });
 
@@ -162,8 +225,16 @@ describe("with a model on loopback", () => {
   });
 
   test.each([
-    ["a draft that stays unsafe after the repair turn", { brief: "A stubborn note" }, "<script> is not allowed in an email"],
-    ["a draft without the brief's placeholder", { brief: "A forgetful note for {{first_name}}" }, "{{first_name}} of the brief is missing"],
+    [
+      "a draft that stays unsafe after the repair turn",
+      { brief: "A stubborn note" },
+      "<script> is not allowed in an email",
+    ],
+    [
+      "a draft without the brief's placeholder",
+      { brief: "A forgetful note for {{first_name}}" },
+      "{{first_name}} of the brief is missing",
+    ],
     ["a slow model", { brief: "Write slowly" }, "did not answer within 2s"],
     ["a model that stalls in the middle of its answer", { brief: "It stalls" }, "did not answer within 2s"],
     ["an answer that is not a completion", { brief: "A malformed answer" }, "not a chat completion"],
@@ -181,10 +252,16 @@ describe("with a model on loopback", () => {
   test("bad requests are refused before the model is asked; ai:use is needed", async () => {
     const before = requests.length;
     expect((await write({})).body.details).toEqual([{ path: "brief", message: "is required" }]);
-    expect((await write({ brief: "x", format: "pdf" })).body.details).toEqual([{ path: "format", message: 'must be "html" or "mjml"' }]);
-    expect((await write({ brief: "x", save_as_template: { name: "n", alias: "no spaces" } })).body.details[0].path).toBe("save_as_template.alias");
+    expect((await write({ brief: "x", format: "pdf" })).body.details).toEqual([
+      { path: "format", message: 'must be "html" or "mjml"' },
+    ]);
+    expect(
+      (await write({ brief: "x", save_as_template: { name: "n", alias: "no spaces" } })).body.details[0].path,
+    ).toBe("save_as_template.alias");
     expect((await write({ brief: "x", colour: "red" })).status).toBe(400);
-    expect((await t.json("POST", "/v1/ai/subject", { body: {} })).body.details).toEqual([{ path: "subject", message: "is required" }]);
+    expect((await t.json("POST", "/v1/ai/subject", { body: {} })).body.details).toEqual([
+      { path: "subject", message: "is required" },
+    ]);
     const sender = await t.app.services.keys.create(t.operator, { name: "sender", scopes: ["emails:send"] });
     expect((await t.json("POST", "/v1/ai/write", { key: sender.key, body: { brief: "x" } })).status).toBe(403);
     expect((await t.json("POST", "/v1/ai/subject", { key: sender.key, body: { subject: "x" } })).status).toBe(403);
@@ -195,7 +272,9 @@ describe("with a model on loopback", () => {
 test("finding 6: a model server that streams an endless answer is cut off at 1 MiB, not read whole", async () => {
   // 64 MiB stands for "without end": read whole, every byte would cross before the size check.
   const flood = await startFloodServer({ totalBytes: 64 * 1024 * 1024, contentType: "application/json" });
-  const flooded = await createTestApp({ ai: { base_url: `http://127.0.0.1:${flood.port}/v1`, model: "acme-writer-8b", api_key: MODEL_KEY, timeout: "30s" } });
+  const flooded = await createTestApp({
+    ai: { base_url: `http://127.0.0.1:${flood.port}/v1`, model: "acme-writer-8b", api_key: MODEL_KEY, timeout: "30s" },
+  });
   try {
     expectUnavailable(await write({ brief: "An order confirmation" }, flooded), "too large");
     // Measured: 4 to 7 MiB sent before the hang-up (the cap, the client's read-ahead, loopback buffers); 64 MiB before.

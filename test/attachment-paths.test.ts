@@ -36,7 +36,9 @@ afterAll(async () => {
 });
 
 const send = (attachments: unknown[], app = t) =>
-  app.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "someone@dest.test", subject: "Your terms", text: "Attached.", attachments } });
+  app.json("POST", "/v1/emails", {
+    body: { from: "hi@example.com", to: "someone@dest.test", subject: "Your terms", text: "Attached.", attachments },
+  });
 const fileUrl = (path: string) => `http://127.0.0.1:${files.port}${path}`;
 const storedEmails = async () => (await t.json("GET", "/v1/emails?limit=100")).body.data.length as number;
 
@@ -73,7 +75,13 @@ test("an attachment given by path is fetched at acceptance and sent as if given 
 });
 
 test("a batch's downloads together are held to one message's limit: a small JSON batch cannot make the server hold a hundred messages' worth", async () => {
-  const message = (n: number) => ({ from: "hi@example.com", to: `r${n}@dest.test`, subject: "Report", text: "Attached.", attachments: [{ filename: "report.bin", path: fileUrl("/600k.bin") }] });
+  const message = (n: number) => ({
+    from: "hi@example.com",
+    to: `r${n}@dest.test`,
+    subject: "Report",
+    text: "Attached.",
+    attachments: [{ filename: "report.bin", path: fileUrl("/600k.bin") }],
+  });
   expect((await send([{ filename: "report.bin", path: fileUrl("/600k.bin") }])).status).toBe(200);
   const before = await storedEmails();
   const res = await t.json("POST", "/v1/emails/batch", { body: [message(1), message(2)] });
@@ -86,7 +94,10 @@ test.each([
   ["a URL that answers 404", "/missing.pdf", "could not be fetched: it answered 404"],
   ["a URL that redirects without end", "/loop", "could not be fetched: it redirected more than 3 times"],
 ])("%s refuses the message 400, naming the attachment", async (_what, path, says) => {
-  const res = await send([{ filename: "a.txt", content: "aGk=" }, { filename: "b.pdf", path: fileUrl(path) }]);
+  const res = await send([
+    { filename: "a.txt", content: "aGk=" },
+    { filename: "b.pdf", path: fileUrl(path) },
+  ]);
   expect(res.status).toBe(400);
   expect(res.body.details).toEqual([{ path: "attachments.1.path", message: says }]);
 });

@@ -56,7 +56,12 @@ beforeAll(async () => {
   });
   expect(receiving.status).toBe(200);
   const mx = nodemailer.createTransport({ host: "127.0.0.1", port: server.ports.mx!, secure: false, ignoreTLS: true });
-  await mx.sendMail({ from: "customer@elsewhere.test", to: "support@example.com", subject: INBOUND_SUBJECT, text: "A reply for the libraries to find." });
+  await mx.sendMail({
+    from: "customer@elsewhere.test",
+    to: "support@example.com",
+    subject: INBOUND_SUBJECT,
+    text: "A reply for the libraries to find.",
+  });
   env = {
     MAILROOM_BASE_URL: server.baseUrl,
     MAILROOM_API_KEY: apiKey,
@@ -87,7 +92,11 @@ async function limitedKey(): Promise<string> {
 async function runSuite(command: string[], cwd: string, extraEnv: Record<string, string> = {}) {
   const suiteEnv = { ...process.env, ...env, MAILROOM_LIMITED_KEY: await limitedKey(), ...extraEnv };
   const proc = Bun.spawn(command, { cwd, env: suiteEnv, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) console.error(`${command.join(" ")} (in ${cwd}) exited ${code}\n${out}\n${err}`);
   expect(code).toBe(0);
 }
@@ -108,13 +117,23 @@ test.if(storeRun && peer("python3", () => runs("python3", ["--version"]), "apt-g
 
 test.if(storeRun && peer("ruby", () => runs("ruby", ["-e", "require 'minitest'"]), "apt-get install ruby").available)(
   "Ruby: clients/ruby's tests pass",
-  () => runSuite(["ruby", "-Ilib", "-Itest", "-e", "Dir['test/**/*_test.rb'].sort.each { |f| require File.expand_path(f) }"], join(ROOT, "clients/ruby")),
+  () =>
+    runSuite(
+      ["ruby", "-Ilib", "-Itest", "-e", "Dir['test/**/*_test.rb'].sort.each { |f| require File.expand_path(f) }"],
+      join(ROOT, "clients/ruby"),
+    ),
   SUITE_TIMEOUT_MS,
 );
 
 test.if(storeRun && peer("go", () => runs("go", ["version"]), "apt-get install golang-go").available)(
   "Go: clients/go's tests pass",
   // No module proxy exists here and the module needs none: any download attempt fails instead of hanging.
-  () => runSuite(["go", "test", "-count=1", "./..."], join(ROOT, "clients/go"), { GOPROXY: "off", GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local", GOCACHE: tempDir("mailroom-gocache-") }),
+  () =>
+    runSuite(["go", "test", "-count=1", "./..."], join(ROOT, "clients/go"), {
+      GOPROXY: "off",
+      GOFLAGS: "-mod=mod",
+      GOTOOLCHAIN: "local",
+      GOCACHE: tempDir("mailroom-gocache-"),
+    }),
   SUITE_TIMEOUT_MS,
 );

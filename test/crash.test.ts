@@ -47,7 +47,9 @@ const messageIdOf = (raw: Buffer) => /^Message-ID:\s*(<[^>]+>)/im.exec(raw.toStr
 test("SIGKILL during a load of sends loses no accepted message; delivery is at-least-once with a stable Message-ID", async () => {
   await runCli(["init"], env);
   await runCli(["domains", "add", "example.com", "--verified"], env);
-  const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "drill", "--scope", "full_access", "--json"], env));
+  const { token: key } = JSON.parse(
+    await runCli(["keys", "create", "--name", "drill", "--scope", "full_access", "--json"], env),
+  );
   smtp.rules.set("held@dest.test", { reply: "hang-after-data" });
 
   server = await startMailroom(env);
@@ -56,7 +58,12 @@ test("SIGKILL during a load of sends loses no accepted message; delivery is at-l
       const res = await fetch(`${server!.baseUrl}/v1/emails`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: JSON.stringify({ from: "Drill <drill@example.com>", to, subject: "Crash drill", html: "<p>Do not lose me</p>" }),
+        body: JSON.stringify({
+          from: "Drill <drill@example.com>",
+          to,
+          subject: "Crash drill",
+          html: "<p>Do not lose me</p>",
+        }),
       });
       return res.status === 200 ? ((await res.json()) as { id: string }).id : undefined;
     } catch {

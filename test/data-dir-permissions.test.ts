@@ -38,11 +38,13 @@ afterAll(() => {
 /** Every path under `dir` (itself included), with its permission bits. */
 function modesUnder(dir: string): Map<string, number> {
   const modes = new Map<string, number>([[dir, statSync(dir).mode & 0o777]]);
-  for (const entry of readdirSync(dir, { recursive: true }) as string[]) modes.set(join(dir, entry), statSync(join(dir, entry)).mode & 0o777);
+  for (const entry of readdirSync(dir, { recursive: true }) as string[])
+    modes.set(join(dir, entry), statSync(join(dir, entry)).mode & 0o777);
   return modes;
 }
 
-const octal = (modes: Map<string, number>) => Object.fromEntries([...modes].map(([path, mode]) => [path.slice(root.length + 1), mode.toString(8)]));
+const octal = (modes: Map<string, number>) =>
+  Object.fromEntries([...modes].map(([path, mode]) => [path.slice(root.length + 1), mode.toString(8)]));
 const openToOthers = (modes: Map<string, number>) => new Map([...modes].filter(([, mode]) => (mode & 0o077) !== 0));
 
 test("finding 10: after init, serve and a backup, nothing in the data directory or the backup is open to group or others", async () => {
@@ -53,7 +55,14 @@ test("finding 10: after init, serve and a backup, nothing in the data directory 
   modes.set(backup, statSync(backup).mode & 0o777);
   modes.set(`${backup}.secret.key`, statSync(`${backup}.secret.key`).mode & 0o777);
   // Each file that holds messages or secrets is there to be checked: the test cannot pass on an empty directory.
-  for (const name of ["mailroom.db", "mailroom.db-wal", "mailroom.db-shm", "secret.key", "tls/smtp-key.pem", "tls/smtp-cert.pem"]) {
+  for (const name of [
+    "mailroom.db",
+    "mailroom.db-wal",
+    "mailroom.db-shm",
+    "secret.key",
+    "tls/smtp-key.pem",
+    "tls/smtp-cert.pem",
+  ]) {
     expect(octal(modes)).toHaveProperty([`data/${name}`]);
   }
   expect(octal(openToOthers(modes))).toEqual({});

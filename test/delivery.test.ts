@@ -30,13 +30,16 @@ afterEach(async () => {
 });
 
 async function send(to: string[]): Promise<string> {
-  const res = await t.json("POST", "/v1/emails", { body: { from: "Acme <hi@example.com>", to, subject: "Hello", html: "<p>Hi</p>" } });
+  const res = await t.json("POST", "/v1/emails", {
+    body: { from: "Acme <hi@example.com>", to, subject: "Hello", html: "<p>Hi</p>" },
+  });
   expect(res.status).toBe(200);
   return res.body.id;
 }
 
 const lookup = async (id: string) => (await t.json("GET", `/v1/emails/${id}`)).body;
-const recipient = async (id: string, email: string) => (await lookup(id)).recipients.find((r: { email: string }) => r.email === email);
+const recipient = async (id: string, email: string) =>
+  (await lookup(id)).recipients.find((r: { email: string }) => r.email === email);
 
 describe("delivery to a smarthost", () => {
   test("an accepted message reaches the server without Bcc and is marked sent", async () => {
@@ -53,7 +56,11 @@ describe("delivery to a smarthost", () => {
   });
 
   test("451 with a retry hint defers, the retry honours the hint, then delivers", async () => {
-    smtp.rules.set("grey@dest.test", { reply: "reject", code: 451, message: "4.7.1 Greylisted, try again in 30 seconds" });
+    smtp.rules.set("grey@dest.test", {
+      reply: "reject",
+      code: 451,
+      message: "4.7.1 Greylisted, try again in 30 seconds",
+    });
     const id = await send(["grey@dest.test"]);
     await t.app.services.worker.runOnce();
     let r = await recipient(id, "grey@dest.test");
@@ -84,10 +91,16 @@ describe("delivery to a smarthost", () => {
     const suppression = await t.json("GET", "/v1/suppressions/gone@dest.test");
     expect(suppression.body).toMatchObject({ email: "gone@dest.test", origin: "bounce", source_id: id });
 
-    const next = await t.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: ["gone@dest.test", "ok@dest.test"], subject: "Again", html: "<p>x</p>" } });
+    const next = await t.json("POST", "/v1/emails", {
+      body: { from: "hi@example.com", to: ["gone@dest.test", "ok@dest.test"], subject: "Again", html: "<p>x</p>" },
+    });
     const again = await lookup(next.body.id);
     expect(again.recipients.find((r: { email: string }) => r.email === "gone@dest.test").status).toBe("suppressed");
-    expect(again.events.some((e: { type: string; recipient: string }) => e.type === "email.suppressed" && e.recipient === "gone@dest.test")).toBe(true);
+    expect(
+      again.events.some(
+        (e: { type: string; recipient: string }) => e.type === "email.suppressed" && e.recipient === "gone@dest.test",
+      ),
+    ).toBe(true);
   });
 
   test("temporary failures until the maximum age end as a Transient bounce", async () => {

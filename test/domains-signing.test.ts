@@ -57,10 +57,25 @@ describe("mail through the smarthost", () => {
   test("is signed, has a per-recipient return path, and passes DKIM, SPF and DMARC aligned", async () => {
     const domain = await verifiedDomain();
     const res = await t.json("POST", "/v1/emails", {
-      body: { from: "Acme <hi@example.com>", to: ["a@dest.test", "b@dest.test"], cc: "c@dest.test", reply_to: "help@example.com", subject: "Signed", html: "<p>Hi</p>" },
+      body: {
+        from: "Acme <hi@example.com>",
+        to: ["a@dest.test", "b@dest.test"],
+        cc: "c@dest.test",
+        reply_to: "help@example.com",
+        subject: "Signed",
+        html: "<p>Hi</p>",
+      },
     });
     expect(res.body).toMatchObject({ message: "Email sent." });
-    const single = await t.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "d@dest.test", subject: "News", html: "<p>{{unsubscribe_url}}</p>", unsubscribe: true } });
+    const single = await t.json("POST", "/v1/emails", {
+      body: {
+        from: "hi@example.com",
+        to: "d@dest.test",
+        subject: "News",
+        html: "<p>{{unsubscribe_url}}</p>",
+        unsubscribe: true,
+      },
+    });
     expect(single.body).toMatchObject({ message: "Email sent." });
     await t.app.services.worker.runOnce();
     expect(smtp.received).toHaveLength(4);
@@ -77,7 +92,18 @@ describe("mail through the smarthost", () => {
       const signed = /h=([^;]+)/.exec(signature)![1]!.replace(/\s/g, "").toLowerCase().split(":");
       // Every listed field the message has is signed (RFC 6376 §5.4: From always).
       const header = raw.slice(0, raw.indexOf("\r\n\r\n"));
-      for (const field of ["from", "to", "cc", "subject", "date", "message-id", "reply-to", "mime-version", "content-type", "content-transfer-encoding"]) {
+      for (const field of [
+        "from",
+        "to",
+        "cc",
+        "subject",
+        "date",
+        "message-id",
+        "reply-to",
+        "mime-version",
+        "content-type",
+        "content-transfer-encoding",
+      ]) {
         if (new RegExp(`^${field}:`, "im").test(header)) expect(signed).toContain(field);
       }
       expect(signed).toContain("from");
@@ -95,7 +121,13 @@ describe("mail through the smarthost", () => {
       expect(row.emailId).toBe(message.recipients[0] === "d@dest.test" ? single.body.id : res.body.id);
 
       const verdict = await checkAuthentication(message.raw, { mailFrom: message.mailFrom, dnsServers: dns.servers });
-      expect(verdict).toMatchObject({ dkim: "pass", dkimDomain: "example.com", spf: "pass", spfDomain: "send.example.com", dmarc: "pass" });
+      expect(verdict).toMatchObject({
+        dkim: "pass",
+        dkimDomain: "example.com",
+        spf: "pass",
+        spfDomain: "send.example.com",
+        dmarc: "pass",
+      });
       expect(verdict.spfAligned).toBe("send.example.com");
       expect(verdict.dkimAligned).toBe("example.com");
     }
@@ -106,10 +138,15 @@ describe("mail through the smarthost", () => {
 
   test("a receiver that cannot find the key fails DKIM (the signature is real, not decorative)", async () => {
     const domain = await verifiedDomain();
-    await t.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "a@dest.test", subject: "x", html: "<p>x</p>" } });
+    await t.json("POST", "/v1/emails", {
+      body: { from: "hi@example.com", to: "a@dest.test", subject: "x", html: "<p>x</p>" },
+    });
     await t.app.services.worker.runOnce();
     dns.remove(domain.records.find((r) => r.record === "DKIM")!.name);
-    const verdict = await checkAuthentication(smtp.received[0]!.raw, { mailFrom: smtp.received[0]!.mailFrom, dnsServers: dns.servers });
+    const verdict = await checkAuthentication(smtp.received[0]!.raw, {
+      mailFrom: smtp.received[0]!.mailFrom,
+      dnsServers: dns.servers,
+    });
     expect(verdict.dkim).not.toBe("pass");
     // SPF still passes and aligns, so DMARC passes on SPF alone.
     expect(verdict.spf).toBe("pass");
@@ -130,7 +167,13 @@ describe("mail through the smarthost", () => {
     const { createOutgoingSigner } = await import("../src/domains/signing.ts");
     const { createCpuPool } = await import("../src/workers/pool.ts");
     const dkim = createCpuPool(new URL("../src/workers/thread.ts", import.meta.url), 1);
-    const signer = createOutgoingSigner({ domains: t.app.services.domains, returnPaths: createReturnPathCodec(Buffer.alloc(32)), dkim, clock: t.app.services.clock, logger: t.app.services.logger });
+    const signer = createOutgoingSigner({
+      domains: t.app.services.domains,
+      returnPaths: createReturnPathCodec(Buffer.alloc(32)),
+      dkim,
+      clock: t.app.services.clock,
+      logger: t.app.services.logger,
+    });
     expect(await signer.prepare(job)).toEqual(job);
     dkim.close();
   });

@@ -24,7 +24,10 @@ let t: TestApp;
 beforeEach(async () => {
   dns = await startDnsServer();
   clock = new ManualClock();
-  t = await createTestApp({ dns: { servers: dns.servers }, server: { hostname: HOST, public_ips: ["127.0.0.1"] } }, { clock });
+  t = await createTestApp(
+    { dns: { servers: dns.servers }, server: { hostname: HOST, public_ips: ["127.0.0.1"] } },
+    { clock },
+  );
 });
 
 afterEach(async () => {
@@ -51,7 +54,8 @@ async function create(name = "example.com", body: Record<string, unknown> = {}):
 
 const get = async (id: string): Promise<DomainView> => (await t.json("GET", `/v1/domains/${id}`)).body;
 const verify = async (id: string): Promise<DomainView> => (await t.json("POST", `/v1/domains/${id}/verify`)).body;
-const send = (from = "hi@example.com") => t.json("POST", "/v1/emails", { body: { from, to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" } });
+const send = (from = "hi@example.com") =>
+  t.json("POST", "/v1/emails", { body: { from, to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" } });
 const domainEvents = () => {
   const { db } = t.app.services.store;
   const { events } = tablesOf(db);
@@ -69,19 +73,45 @@ const storedKeys = () => {
 describe("adding a domain", () => {
   test("answers the records to publish, with a fresh 2048-bit DKIM key sealed at rest", async () => {
     const view = await create();
-    expect(view).toMatchObject({ object: "domain", name: "example.com", status: "pending", verified_override: false, return_path_subdomain: "send", receiving_enabled: false });
+    expect(view).toMatchObject({
+      object: "domain",
+      name: "example.com",
+      status: "pending",
+      verified_override: false,
+      return_path_subdomain: "send",
+      receiving_enabled: false,
+    });
     const dkim = record(view, "DKIM");
     expect(dkim).toMatchObject({ type: "TXT", status: "pending", key_state: "active" });
     expect(dkim.name).toMatch(/^mr\d{8}[0-9a-f]{4}\._domainkey\.example\.com$/);
     const p = /^v=DKIM1; k=rsa; p=([A-Za-z0-9+/=]+)$/.exec(dkim.value)![1]!;
-    expect(createPublicKey({ key: Buffer.from(p, "base64"), format: "der", type: "spki" }).asymmetricKeyDetails?.modulusLength).toBe(2048);
-    expect(record(view, "SPF")).toMatchObject({ name: "send.example.com", type: "TXT", value: "v=spf1 ip4:127.0.0.1 ~all", status: "pending" });
-    expect(record(view, "MX")).toMatchObject({ name: "send.example.com", type: "MX", value: HOST, priority: 10, status: "pending" });
+    expect(
+      createPublicKey({ key: Buffer.from(p, "base64"), format: "der", type: "spki" }).asymmetricKeyDetails
+        ?.modulusLength,
+    ).toBe(2048);
+    expect(record(view, "SPF")).toMatchObject({
+      name: "send.example.com",
+      type: "TXT",
+      value: "v=spf1 ip4:127.0.0.1 ~all",
+      status: "pending",
+    });
+    expect(record(view, "MX")).toMatchObject({
+      name: "send.example.com",
+      type: "MX",
+      value: HOST,
+      priority: 10,
+      status: "pending",
+    });
     expect(record(view, "DMARC")).toMatchObject({ name: "_dmarc.example.com", type: "TXT", status: "pending" });
     expect(record(view, "DMARC").value).toStartWith("v=DMARC1; p=none");
-    expect(record(view, "Inbound")).toMatchObject({ name: "example.com", type: "MX", value: HOST, status: "not_started" });
+    expect(record(view, "Inbound")).toMatchObject({
+      name: "example.com",
+      type: "MX",
+      value: HOST,
+      status: "not_started",
+    });
 
-    const stored = (await storedKeys());
+    const stored = await storedKeys();
     expect(stored).toHaveLength(1);
     expect(stored[0]!.privateKey).toStartWith("v1:");
     expect(stored[0]!.privateKey).not.toContain("PRIVATE KEY");
@@ -105,17 +135,29 @@ describe("what a user sees while setting up", () => {
     expect(record(view, "SPF")).not.toHaveProperty("found");
     dns.set(record(view, "SPF").name, "TXT", ["v=spf1 include:old.example ~all"]);
     const checked = await verify(view.id);
-    expect(record(checked, "SPF")).toMatchObject({ status: "pending", value: "v=spf1 ip4:127.0.0.1 ~all", found: ["v=spf1 include:old.example ~all"] });
+    expect(record(checked, "SPF")).toMatchObject({
+      status: "pending",
+      value: "v=spf1 ip4:127.0.0.1 ~all",
+      found: ["v=spf1 include:old.example ~all"],
+    });
     expect(record(checked, "DMARC").found).toEqual([]);
     publish(checked);
-    expect(record(await verify(view.id), "SPF")).toMatchObject({ status: "verified", found: ["v=spf1 ip4:127.0.0.1 ~all"] });
+    expect(record(await verify(view.id), "SPF")).toMatchObject({
+      status: "verified",
+      found: ["v=spf1 ip4:127.0.0.1 ~all"],
+    });
   });
 
   test("with [server] hostname unset, the records naming this machine are flagged and say what to set", async () => {
-    const bare = await createTestApp({ dns: { servers: dns.servers }, server: { hostname: "", public_ips: [] } }, { clock });
+    const bare = await createTestApp(
+      { dns: { servers: dns.servers }, server: { hostname: "", public_ips: [] } },
+      { clock },
+    );
     try {
-      const view = (await bare.json("POST", "/v1/domains", { body: { name: "bare.example", receiving: true } })).body as DomainView;
-      for (const kind of ["SPF", "MX", "Inbound"]) expect(record(view, kind).warning).toContain("[server] hostname is not set");
+      const view = (await bare.json("POST", "/v1/domains", { body: { name: "bare.example", receiving: true } }))
+        .body as DomainView;
+      for (const kind of ["SPF", "MX", "Inbound"])
+        expect(record(view, kind).warning).toContain("[server] hostname is not set");
       expect(record(view, "DKIM").warning).toBeUndefined();
       expect(record(view, "DMARC").warning).toBeUndefined();
     } finally {
@@ -132,12 +174,23 @@ describe("verification", () => {
     publish(view);
     const verified = await verify(view.id);
     expect(verified.status).toBe("verified");
-    expect(verified.records.map((r) => r.status)).toEqual(["verified", "verified", "verified", "verified", "not_started"]);
+    expect(verified.records.map((r) => r.status)).toEqual([
+      "verified",
+      "verified",
+      "verified",
+      "verified",
+      "not_started",
+    ]);
     expect(verified.last_checked_at).toBe(new Date(clock.now()).toISOString());
     expect((await send()).status).toBe(200);
 
     const [event] = await domainEvents();
-    expect(event!.data).toMatchObject({ id: view.id, name: "example.com", status: "verified", previous_status: "pending" });
+    expect(event!.data).toMatchObject({
+      id: view.id,
+      name: "example.com",
+      status: "verified",
+      previous_status: "pending",
+    });
   });
 
   test("the scheduler verifies a domain whose records were published in advance", async () => {
@@ -226,9 +279,13 @@ describe("verification", () => {
 describe("DKIM rotation", () => {
   test("rotations asked for at once: one starts, the others are 409 conflict, never a 500", async () => {
     const view = await create();
-    const answers = await Promise.all(Array.from({ length: 6 }, () => t.json("POST", `/v1/domains/${view.id}/dkim/rotate`)));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => t.json("POST", `/v1/domains/${view.id}/dkim/rotate`)),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body.name])).toEqual(Array(5).fill([409, "conflict"]));
+    expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body.name])).toEqual(
+      Array(5).fill([409, "conflict"]),
+    );
   });
 
   test("publishes a new selector beside the old one, which signs once its record is found", async () => {
@@ -256,7 +313,9 @@ describe("DKIM rotation", () => {
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ name: dkim[1]!.name, key_state: "active", status: "verified" });
     expect(rotated.status).toBe("verified");
-    expect((await t.app.services.domains.signingIdentity(t.organizationId, "example.com"))?.selector).toBe(dkim[1]!.name.split(".")[0]);
+    expect((await t.app.services.domains.signingIdentity(t.organizationId, "example.com"))?.selector).toBe(
+      dkim[1]!.name.split(".")[0],
+    );
   });
 });
 
@@ -267,19 +326,28 @@ describe("settings", () => {
     await verify(view.id);
     const before = (await domainEvents()).length;
 
-    const tracked = (await t.json("PATCH", `/v1/domains/${view.id}`, { body: { open_tracking: true, click_tracking: true } })).body;
+    const tracked = (
+      await t.json("PATCH", `/v1/domains/${view.id}`, { body: { open_tracking: true, click_tracking: true } })
+    ).body;
     expect(tracked).toMatchObject({ open_tracking: true, click_tracking: true });
-    expect(await t.app.services.domains.trackingDefaults(t.organizationId, "example.com")).toEqual({ opens: true, clicks: true });
+    expect(await t.app.services.domains.trackingDefaults(t.organizationId, "example.com")).toEqual({
+      opens: true,
+      clicks: true,
+    });
 
-    const receiving = (await t.json("PATCH", `/v1/domains/${view.id}`, { body: { receiving_enabled: true } })).body as DomainView;
+    const receiving = (await t.json("PATCH", `/v1/domains/${view.id}`, { body: { receiving_enabled: true } }))
+      .body as DomainView;
     expect(record(receiving, "Inbound").status).toBe("pending");
     dns.set("example.com", "MX", [{ exchange: HOST, priority: 10 }]);
     expect(record(await verify(view.id), "Inbound").status).toBe("verified");
 
-    const moved = (await t.json("PATCH", `/v1/domains/${view.id}`, { body: { return_path_subdomain: "bounce" } })).body as DomainView;
+    const moved = (await t.json("PATCH", `/v1/domains/${view.id}`, { body: { return_path_subdomain: "bounce" } }))
+      .body as DomainView;
     expect(record(moved, "SPF")).toMatchObject({ name: "bounce.example.com", status: "pending" });
     expect(record(moved, "MX")).toMatchObject({ name: "bounce.example.com", status: "pending" });
-    expect((await t.app.services.domains.signingIdentity(t.organizationId, "example.com"))?.returnPathDomain).toBe("bounce.example.com");
+    expect((await t.app.services.domains.signingIdentity(t.organizationId, "example.com"))?.returnPathDomain).toBe(
+      "bounce.example.com",
+    );
 
     expect((await domainEvents()).length).toBeGreaterThanOrEqual(before + 4);
     const unchanged = (await domainEvents()).length;
@@ -311,7 +379,11 @@ describe("bad input", () => {
 
   const badFields: Array<[string, Record<string, unknown>, string]> = [
     ["an unknown field", { name: "example.com", colour: "red" }, "colour"],
-    ["a return path that is not one label", { name: "example.com", return_path_subdomain: "a.b" }, "return_path_subdomain"],
+    [
+      "a return path that is not one label",
+      { name: "example.com", return_path_subdomain: "a.b" },
+      "return_path_subdomain",
+    ],
     ["a tracking flag that is not a boolean", { name: "example.com", open_tracking: "yes" }, "open_tracking"],
   ];
   for (const [name, body, path] of badFields) {
@@ -346,7 +418,7 @@ describe("deleting", () => {
     const res = await t.json("DELETE", `/v1/domains/${view.id}`);
     expect(res.body).toEqual({ object: "domain", id: view.id, name: "example.com", deleted: true });
     expect((await t.json("GET", `/v1/domains/${view.id}`)).status).toBe(404);
-    expect((await storedKeys())).toHaveLength(0);
+    expect(await storedKeys()).toHaveLength(0);
   });
 
   test("a domain with mail queued is 409 unless forced; forcing fails that mail", async () => {
@@ -371,20 +443,37 @@ describe("deleting", () => {
 describe("scopes", () => {
   test("reading needs domains:read, changing needs domains:write", async () => {
     const view = await create();
-    const reader = await t.app.services.keys.create(t.operator, { name: "reader", scopes: ["domains:read"], mode: "live" });
+    const reader = await t.app.services.keys.create(t.operator, {
+      name: "reader",
+      scopes: ["domains:read"],
+      mode: "live",
+    });
     expect((await t.json("GET", "/v1/domains", { key: reader.key })).status).toBe(200);
-    expect((await t.json("POST", `/v1/domains/${view.id}/verify`, { key: reader.key })).body.name).toBe("insufficient_scope");
+    expect((await t.json("POST", `/v1/domains/${view.id}/verify`, { key: reader.key })).body.name).toBe(
+      "insufficient_scope",
+    );
     expect((await t.json("DELETE", `/v1/domains/${view.id}`, { key: reader.key })).status).toBe(403);
-    const sender = await t.app.services.keys.create(t.operator, { name: "sender", scopes: ["sending_access"], mode: "live" });
+    const sender = await t.app.services.keys.create(t.operator, {
+      name: "sender",
+      scopes: ["sending_access"],
+      mode: "live",
+    });
     expect((await t.json("GET", "/v1/domains", { key: sender.key })).status).toBe(403);
   });
 
   test("a sending key restricted to one domain may not send from another verified domain", async () => {
     await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
     await t.app.services.domains.add(t.operator, "other.example", { verifiedOverride: true });
-    const restricted = await t.app.services.keys.create(t.operator, { name: "restricted", scopes: ["sending_access"], mode: "live", domains: ["example.com"] });
+    const restricted = await t.app.services.keys.create(t.operator, {
+      name: "restricted",
+      scopes: ["sending_access"],
+      mode: "live",
+      domains: ["example.com"],
+    });
     const body = (from: string) => ({ from, to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" });
-    expect((await t.json("POST", "/v1/emails", { key: restricted.key, body: body("hi@example.com") })).status).toBe(200);
+    expect((await t.json("POST", "/v1/emails", { key: restricted.key, body: body("hi@example.com") })).status).toBe(
+      200,
+    );
     const refused = await t.json("POST", "/v1/emails", { key: restricted.key, body: body("hi@other.example") });
     expect(refused.status).toBe(403);
     expect(refused.body.name).toBe("insufficient_scope");
@@ -394,7 +483,13 @@ describe("scopes", () => {
 describe("the CLI", () => {
   test("domains add prints the records, list labels the override, verify checks DNS, remove deletes", async () => {
     const dataDir = tempDir();
-    const env = { MAILROOM_DATA_DIR: dataDir, MAILROOM_DNS_SERVERS: dns.servers[0]!, MAILROOM_SERVER_HOSTNAME: HOST, MAILROOM_SERVER_PUBLIC_IPS: "127.0.0.1", MAILROOM_LOG_LEVEL: "error" };
+    const env = {
+      MAILROOM_DATA_DIR: dataDir,
+      MAILROOM_DNS_SERVERS: dns.servers[0]!,
+      MAILROOM_SERVER_HOSTNAME: HOST,
+      MAILROOM_SERVER_PUBLIC_IPS: "127.0.0.1",
+      MAILROOM_LOG_LEVEL: "error",
+    };
     try {
       await runCli(["init"], env);
       const added = await runCli(["domains", "add", "cli.example"], env);

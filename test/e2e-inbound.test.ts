@@ -30,7 +30,6 @@ const MIB = 1024 * 1024;
 const MAX_MESSAGE_BYTES = 15 * MIB;
 const ATTACHMENT_BYTES = 10 * MIB;
 
-
 const dataDir = tempDir("mailroom-e2e-inbound-");
 const workDir = tempDir("mailroom-e2e-inbound-files-");
 let server: MailroomProcess | undefined;
@@ -52,7 +51,10 @@ afterAll(async () => {
 const api = async (method: string, path: string, body?: unknown, withKey = true) => {
   const res = await fetch(`${server!.baseUrl}${path}`, {
     method,
-    headers: { ...(withKey ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      ...(withKey ? { authorization: `Bearer ${key}` } : {}),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -66,7 +68,11 @@ const api = async (method: string, path: string, body?: unknown, withKey = true)
 };
 
 /** Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`. */
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -79,7 +85,12 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | null 
 /** Sends one message through Mailroom to the SMTP double; its id, Message-ID and the return path it left with. */
 async function sendOne(to: string, subject: string) {
   const before = smtp!.received.length;
-  const res = await api("POST", "/v1/emails", { from: "Acme <hello@example.com>", to, subject, html: "<p>Thanks.</p>" });
+  const res = await api("POST", "/v1/emails", {
+    from: "Acme <hello@example.com>",
+    to,
+    subject,
+    html: "<p>Thanks.</p>",
+  });
   expect(res.status).toBe(200);
   await smtp!.waitFor(before + 1);
   const sent = smtp!.received.at(-1)!;
@@ -100,7 +111,24 @@ function file(content: string | Buffer): string {
 /** swaks delivering `data` (a file) to the MX; its exit code and its whole transcript. */
 async function swaks(args: { from: string; to: string; data: string }) {
   const child = Bun.spawn(
-    ["swaks", "--server", "127.0.0.1", "--port", String(server!.ports.mx), "--helo", "mx.dest.test", "--from", args.from, "--to", args.to, "--data", `@${args.data}`, "--suppress-data", "--timeout", "30"],
+    [
+      "swaks",
+      "--server",
+      "127.0.0.1",
+      "--port",
+      String(server!.ports.mx),
+      "--helo",
+      "mx.dest.test",
+      "--from",
+      args.from,
+      "--to",
+      args.to,
+      "--data",
+      `@${args.data}`,
+      "--suppress-data",
+      "--timeout",
+      "30",
+    ],
     { stdout: "pipe", stderr: "pipe" },
   );
   const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
@@ -108,7 +136,12 @@ async function swaks(args: { from: string; to: string; data: string }) {
 }
 
 /** The server's replies in a swaks transcript (`<-` for replies, `<**` for refusals), one space after the marker. */
-const replies = (output: string) => output.split("\n").filter((line) => /^\s*<(-|~|\*\*) /.test(line)).map((line) => line.trim().replace(/ +/, " ")).join("\n");
+const replies = (output: string) =>
+  output
+    .split("\n")
+    .filter((line) => /^\s*<(-|~|\*\*) /.test(line))
+    .map((line) => line.trim().replace(/ +/, " "))
+    .join("\n");
 
 const webhookOf = (type: string, match: (hook: ReceivedWebhook) => boolean = () => true) =>
   until(`an ${type} webhook`, () => hooks!.received.find((hook) => hook.payload?.type === type && match(hook)));
@@ -119,11 +152,17 @@ const receivedByMessageId = (messageId: string) =>
     const list = await api("GET", "/v1/emails/receiving?limit=100");
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ object: "list", has_more: false });
-    return (list.body.data as Array<{ id: string; message_id: string | null }>).find((row) => row.message_id === messageId);
+    return (list.body.data as Array<{ id: string; message_id: string | null }>).find(
+      (row) => row.message_id === messageId,
+    );
   });
 
 /** One SMTP transaction over a raw socket, for replies checked exactly and message bytes sent exactly as given. */
-async function transaction(from: string, to: string, data?: Buffer): Promise<{ mail: SmtpReply; rcpt: SmtpReply; end?: SmtpReply }> {
+async function transaction(
+  from: string,
+  to: string,
+  data?: Buffer,
+): Promise<{ mail: SmtpReply; rcpt: SmtpReply; end?: SmtpReply }> {
   const chat = await smtpChat(server!.ports.mx!);
   try {
     expect(chat.greeting.code).toBe(220);
@@ -172,13 +211,18 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
       MAILROOM_INBOUND_MAX_MESSAGE_BYTES: String(MAX_MESSAGE_BYTES),
     };
     await runCli(["init"], env, true);
-    ({ token: key } = JSON.parse(await runCli(["keys", "create", "--name", "e2e-inbound", "--scope", "full_access", "--json"], env, true)));
+    ({ token: key } = JSON.parse(
+      await runCli(["keys", "create", "--name", "e2e-inbound", "--scope", "full_access", "--json"], env, true),
+    ));
     await runCli(["domains", "add", "example.com", "--verified"], env, true);
     await runCli(["domains", "add", "quiet.example", "--verified"], env, true);
     server = await startMailroom(env, { binary: true });
     expect(server.ports.mx).toBeGreaterThan(0);
 
-    const webhook = await api("POST", "/v1/webhooks", { endpoint: hooks.url, events: ["email.bounced", "email.complained", "email.received"] });
+    const webhook = await api("POST", "/v1/webhooks", {
+      endpoint: hooks.url,
+      events: ["email.bounced", "email.complained", "email.received"],
+    });
     expect(webhook.status).toBe(200);
     hooks.secrets.push(webhook.body.signing_secret);
   }, 30_000);
@@ -209,7 +253,11 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
 
   test("a feedback report to a return path marks the delivery complained, suppresses, and fires email.complained", async () => {
     const sent = await sendOne("reader@dest.test", "Our newsletter");
-    const result = await swaks({ from: "feedback@arf.mail.yahoo.com", to: sent.returnPath, data: file(inboundFixture("arf-yahoo", sent)) });
+    const result = await swaks({
+      from: "feedback@arf.mail.yahoo.com",
+      to: sent.returnPath,
+      data: file(inboundFixture("arf-yahoo", sent)),
+    });
     expect(replies(result.output)).toContain("<- 250 2.0.0 Ok: received");
     expect(result.code).toBe(0);
 
@@ -246,9 +294,15 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
       "",
     ].join("\r\n");
     // mailauth's typings ask for top-level key fields, but the signer reads only signatureData.
-    const signed = await dkimSign(unsigned, { signatureData: [{ signingDomain: "dest.test", selector: "e2e", privateKey: dkimPrivateKey }] } as Parameters<typeof dkimSign>[1]);
+    const signed = await dkimSign(unsigned, {
+      signatureData: [{ signingDomain: "dest.test", selector: "e2e", privateKey: dkimPrivateKey }],
+    } as Parameters<typeof dkimSign>[1]);
     expect(signed.errors).toEqual([]);
-    const result = await swaks({ from: "friend@dest.test", to: "hello@example.com", data: file(signed.signatures + unsigned) });
+    const result = await swaks({
+      from: "friend@dest.test",
+      to: "hello@example.com",
+      data: file(signed.signatures + unsigned),
+    });
     expect(replies(result.output)).toContain("<- 250 2.0.0 Ok: received");
     expect(result.code).toBe(0);
 
@@ -268,7 +322,9 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
     expect(received.body.text).toContain("One question about the invoice.");
     const { authentication } = received.body;
     expect(authentication.spf).toMatchObject({ result: "pass", domain: "dest.test" });
-    expect(authentication.dkim).toContainEqual(expect.objectContaining({ result: "pass", domain: "dest.test", selector: "e2e" }));
+    expect(authentication.dkim).toContainEqual(
+      expect.objectContaining({ result: "pass", domain: "dest.test", selector: "e2e" }),
+    );
     expect(authentication.dmarc).toMatchObject({ result: "pass" });
 
     // The signed raw link needs no API key and gives the message as it arrived, signature and all.
@@ -283,7 +339,13 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
 
     const hook = await webhookOf("email.received", (h) => h.payload.data.email_id === id);
     expect(hook.verifiedWith).toEqual([0]);
-    expect(hook.payload.data).toMatchObject({ email_id: id, message_id: "<reply-e2e@dest.test>", subject: "Re: Your order", in_reply_to_email_id: sent.id, received_for: ["hello@example.com"] });
+    expect(hook.payload.data).toMatchObject({
+      email_id: id,
+      message_id: "<reply-e2e@dest.test>",
+      subject: "Re: Your order",
+      in_reply_to_email_id: sent.id,
+      received_for: ["hello@example.com"],
+    });
   }, 15_000);
 
   test("recipients the MX does not receive for are refused at RCPT with the exact reply", async () => {
@@ -293,7 +355,10 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
 
     // The token's MAC is its last 16 characters: another value there names no delivery.
     const sent = smtp!.received.at(-1)!.mailFrom;
-    const forgedToken = sent.replace(/-([a-z2-7]{16})@/, (_, mac: string) => `-${mac === "aaaaaaaaaaaaaaaa" ? "bbbbbbbbbbbbbbbb" : "aaaaaaaaaaaaaaaa"}@`);
+    const forgedToken = sent.replace(
+      /-([a-z2-7]{16})@/,
+      (_, mac: string) => `-${mac === "aaaaaaaaaaaaaaaa" ? "bbbbbbbbbbbbbbbb" : "aaaaaaaaaaaaaaaa"}@`,
+    );
     expect(forgedToken).not.toBe(sent);
     const forged = await transaction("", forgedToken);
     expect(enhanced(forged.rcpt)).toEqual([550, "5.1.1"]);
@@ -302,7 +367,11 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
     expect(enhanced(quiet.rcpt)).toEqual([550, "5.7.1"]);
 
     // swaks, as a real MTA would see it: the refusal ends the transaction before DATA.
-    const refused = await swaks({ from: "friend@dest.test", to: "someone@unknown.test", data: file("Subject: x\r\n\r\nx\r\n") });
+    const refused = await swaks({
+      from: "friend@dest.test",
+      to: "someone@unknown.test",
+      data: file("Subject: x\r\n\r\nx\r\n"),
+    });
     expect(replies(refused.output)).toMatch(/<\*\* 550 5\.7\.1 /);
     expect(refused.output).not.toContain("354");
     expect(refused.code).not.toBe(0);
@@ -342,7 +411,12 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
     expect(listed.status).toBe(200);
     expect(listed.body.data).toHaveLength(1);
     const attachment = listed.body.data[0];
-    expect(attachment).toMatchObject({ filename: "measurements.bin", content_type: "application/octet-stream", content_disposition: "attachment", size: ATTACHMENT_BYTES });
+    expect(attachment).toMatchObject({
+      filename: "measurements.bin",
+      content_type: "application/octet-stream",
+      content_disposition: "attachment",
+      size: ATTACHMENT_BYTES,
+    });
 
     const one = await api("GET", `/v1/emails/receiving/${id}/attachments/${attachment.id}`);
     expect(one.status).toBe(200);
@@ -362,13 +436,25 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
 
   describe("bad input gets a clear reply and never takes the server down", () => {
     test("a message over the size limit is refused with 552 5.3.4", async () => {
-      const oversized = ["From: friend@dest.test", "To: hello@example.com", "Subject: Too big", "Message-ID: <too-big@dest.test>", "", randomBytes(12 * MIB).toString("base64").replace(/.{76}/g, "$&\r\n"), ""].join("\r\n");
+      const oversized = [
+        "From: friend@dest.test",
+        "To: hello@example.com",
+        "Subject: Too big",
+        "Message-ID: <too-big@dest.test>",
+        "",
+        randomBytes(12 * MIB)
+          .toString("base64")
+          .replace(/.{76}/g, "$&\r\n"),
+        "",
+      ].join("\r\n");
       expect(oversized.length).toBeGreaterThan(MAX_MESSAGE_BYTES);
       const result = await swaks({ from: "friend@dest.test", to: "hello@example.com", data: file(oversized) });
       expect(replies(result.output)).toMatch(/<\*\* 552 5\.3\.4 /);
       expect(result.code).not.toBe(0);
       const list = await api("GET", "/v1/emails/receiving?limit=100");
-      expect(list.body.data.map((row: { message_id: string | null }) => row.message_id)).not.toContain("<too-big@dest.test>");
+      expect(list.body.data.map((row: { message_id: string | null }) => row.message_id)).not.toContain(
+        "<too-big@dest.test>",
+      );
     }, 30_000);
 
     /** Delivers `raw` exactly, expects 250, and reads it back: the parsed record and the raw bytes. */
@@ -379,7 +465,9 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
       const { id } = await receivedByMessageId(messageId);
       const record = await api("GET", `/v1/emails/receiving/${id}`);
       expect(record.status).toBe(200);
-      const stored = await fetch(`${server!.baseUrl}/v1/emails/receiving/${id}/raw`, { headers: { authorization: `Bearer ${key}` } });
+      const stored = await fetch(`${server!.baseUrl}/v1/emails/receiving/${id}/raw`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       expect(stored.status).toBe(200);
       expect(stored.headers.get("content-type")).toStartWith("message/rfc822");
       // Nothing lost: the stored message is the bytes sent.
@@ -423,7 +511,10 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
     test("raw 8-bit bytes in headers are accepted and readable", async () => {
       const raw = Buffer.concat([
         Buffer.from("From: Fran\xe7ois <friend@dest.test>\r\n", "latin1"),
-        Buffer.from("To: hello@example.com\r\nSubject: Grüße aus Köln\r\nMessage-ID: <eight-bit@dest.test>\r\nX-Note: ünïcödé\r\n\r\nBody.\r\n", "utf8"),
+        Buffer.from(
+          "To: hello@example.com\r\nSubject: Grüße aus Köln\r\nMessage-ID: <eight-bit@dest.test>\r\nX-Note: ünïcödé\r\n\r\nBody.\r\n",
+          "utf8",
+        ),
       ]);
       const record = await acceptedAndReadable(raw, "<eight-bit@dest.test>");
       expect(record.subject).toBe("Grüße aus Köln");
@@ -435,7 +526,9 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
     });
 
     test("bare LF line endings are accepted and readable", async () => {
-      const raw = Buffer.from("From: friend@dest.test\nTo: hello@example.com\nSubject: Bare line feeds\nMessage-ID: <bare-lf@dest.test>\n\nFirst line.\nSecond line.\r\n");
+      const raw = Buffer.from(
+        "From: friend@dest.test\nTo: hello@example.com\nSubject: Bare line feeds\nMessage-ID: <bare-lf@dest.test>\n\nFirst line.\nSecond line.\r\n",
+      );
       const record = await acceptedAndReadable(raw, "<bare-lf@dest.test>");
       expect(record.subject).toBe("Bare line feeds");
       expect(record.text).toContain("First line.");
@@ -443,7 +536,9 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
     });
 
     test("NUL bytes in the body are accepted and readable", async () => {
-      const raw = Buffer.from("From: friend@dest.test\r\nTo: hello@example.com\r\nSubject: Nulls\r\nMessage-ID: <nul-bytes@dest.test>\r\n\r\nbefore\0after\r\n");
+      const raw = Buffer.from(
+        "From: friend@dest.test\r\nTo: hello@example.com\r\nSubject: Nulls\r\nMessage-ID: <nul-bytes@dest.test>\r\n\r\nbefore\0after\r\n",
+      );
       const record = await acceptedAndReadable(raw, "<nul-bytes@dest.test>");
       expect(record.subject).toBe("Nulls");
       // The store holds text without NUL: the parsed text marks it, the raw message (checked above) keeps it.
@@ -453,7 +548,13 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
     test("afterwards the server is healthy and still accepts ordinary mail", async () => {
       expect((await fetch(`${server!.baseUrl}/healthz`)).status).toBe(200);
       expect(server!.proc.exitCode).toBeNull();
-      const result = await swaks({ from: "friend@dest.test", to: "hello@example.com", data: file("From: friend@dest.test\r\nTo: hello@example.com\r\nSubject: Still here\r\nMessage-ID: <still-here@dest.test>\r\n\r\nHello again.\r\n") });
+      const result = await swaks({
+        from: "friend@dest.test",
+        to: "hello@example.com",
+        data: file(
+          "From: friend@dest.test\r\nTo: hello@example.com\r\nSubject: Still here\r\nMessage-ID: <still-here@dest.test>\r\n\r\nHello again.\r\n",
+        ),
+      });
       expect(replies(result.output)).toContain("<- 250 2.0.0 Ok: received");
       expect(result.code).toBe(0);
       const { id } = await receivedByMessageId("<still-here@dest.test>");

@@ -74,16 +74,28 @@ test("every template operation through the Resend SDK, then a send with the temp
   });
   expect(created.error).toBeNull();
   const id = created.data!.id;
-  expect((await resend.templates.get("order-shipped")).data).toMatchObject({ id, engine: "mjml", status: "draft", has_unpublished_versions: true });
+  expect((await resend.templates.get("order-shipped")).data).toMatchObject({
+    id,
+    engine: "mjml",
+    status: "draft",
+    has_unpublished_versions: true,
+  });
   expect((await resend.templates.list()).data!.data.map((entry) => entry.id)).toEqual([id]);
   expect((await resend.templates.update(id, { name: "Order shipped (v2)" })).error).toBeNull();
   expect((await resend.templates.publish(id)).error).toBeNull();
-  expect((await resend.templates.get(id)).data).toMatchObject({ name: "Order shipped (v2)", status: "published", has_unpublished_versions: false });
+  expect((await resend.templates.get(id)).data).toMatchObject({
+    name: "Order shipped (v2)",
+    status: "published",
+    has_unpublished_versions: false,
+  });
   const copy = (await resend.templates.duplicate(id)).data!;
   expect((await resend.templates.remove(copy.id)).data).toEqual({ object: "template", id: copy.id, deleted: true });
   expect((await resend.templates.get(copy.id)).error).toMatchObject({ name: "not_found", statusCode: 404 });
 
-  const sent = await resend.emails.send({ to: "buyer@dest.test", template: { id: "order-shipped", variables: { order: "A-1001", tracking_url: "https://track.example/A-1001" } } } as never);
+  const sent = await resend.emails.send({
+    to: "buyer@dest.test",
+    template: { id: "order-shipped", variables: { order: "A-1001", tracking_url: "https://track.example/A-1001" } },
+  } as never);
   expect(sent.error).toBeNull();
   await smtp!.waitFor(1);
   const delivered = await simpleParser(smtp!.received[0]!.raw);
@@ -102,7 +114,12 @@ test("every template operation through the Resend SDK, then a send with the temp
 
 test("finding 7: in the executable, a template looping over its own variables is stopped at its budget while the relay greets at once", async () => {
   const loops = "{{#each @root}}".repeat(5) + "{{/each}}".repeat(5);
-  const created = await resend.templates.create({ name: "Loops", subject: "s", from: "Shop <orders@example.com>", html: loops });
+  const created = await resend.templates.create({
+    name: "Loops",
+    subject: "s",
+    from: "Shop <orders@example.com>",
+    html: loops,
+  });
   expect((await resend.templates.publish(created.data!.id)).error).toBeNull();
   const variables = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`v${i}`, "x"]));
   const started = performance.now();

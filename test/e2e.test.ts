@@ -22,10 +22,17 @@ afterAll(() => {
 test("the executable serves, sends, and stops cleanly on SIGTERM", async () => {
   server = await startMailroom(env, { binary: true });
   expect(server.stdout()).toMatch(/mr_test_[0-9A-Za-z]{32}/);
-  expect(server.stdout().split("\n").filter((l) => l.startsWith("mailroom ready"))).toHaveLength(1);
+  expect(
+    server
+      .stdout()
+      .split("\n")
+      .filter((l) => l.startsWith("mailroom ready")),
+  ).toHaveLength(1);
 
   await runCli(["init"], env, true);
-  const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "e2e", "--scope", "full_access", "--json"], env, true));
+  const { token: key } = JSON.parse(
+    await runCli(["keys", "create", "--name", "e2e", "--scope", "full_access", "--json"], env, true),
+  );
   await runCli(["domains", "add", "example.com", "--verified"], env, true);
   const listing = await runCli(["domains", "list"], env, true);
   expect(listing).toContain("example.com  verified (operator override)");
@@ -34,14 +41,21 @@ test("the executable serves, sends, and stops cleanly on SIGTERM", async () => {
   const sent = await fetch(`${server.baseUrl}/v1/emails`, {
     method: "POST",
     headers: { ...auth, "content-type": "application/json" },
-    body: JSON.stringify({ from: "E2E <e2e@example.com>", to: "someone@dest.test", subject: "End to end", html: "<p>Hello</p>" }),
+    body: JSON.stringify({
+      from: "E2E <e2e@example.com>",
+      to: "someone@dest.test",
+      subject: "End to end",
+      html: "<p>Hello</p>",
+    }),
   });
   expect(sent.status).toBe(200);
   const { id } = (await sent.json()) as { id: string };
 
   let status = "";
   for (let i = 0; i < 100 && status !== "delivered"; i++) {
-    const record = (await (await fetch(`${server.baseUrl}/v1/emails/${id}`, { headers: auth })).json()) as { status: string };
+    const record = (await (await fetch(`${server.baseUrl}/v1/emails/${id}`, { headers: auth })).json()) as {
+      status: string;
+    };
     status = record.status;
     if (status !== "delivered") await Bun.sleep(50);
   }
@@ -73,7 +87,12 @@ test("the executable serves, sends, and stops cleanly on SIGTERM", async () => {
 test("the CLI run where no store is refuses to make one, and names where it looked and what to run", async () => {
   const elsewhere = tempDir("mailroom-e2e-elsewhere-");
   try {
-    const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "keys", "list"], { cwd: elsewhere, env: { PATH: process.env.PATH! }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "keys", "list"], {
+      cwd: elsewhere,
+      env: { PATH: process.env.PATH! },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(1);
     expect(stderr).toContain(`no Mailroom store at ${elsewhere}/data/mailroom.db`);
@@ -89,8 +108,20 @@ test("mailroom send --test sends a plain-text message in test mode (from any dom
   const sendEnv = { ...env, MAILROOM_DATA_DIR: dir };
   try {
     await runCli(["init"], sendEnv, true);
-    const args = ["send", "--from", "hi@unverified.example", "--to", "a@x.org", "--subject", "Hello", "--text", "Plain."];
-    expect(await runCli([...args, "--test"], sendEnv, true)).toMatch(/^queued [0-9a-f-]{36} \(test mode: captured, never delivered\)/);
+    const args = [
+      "send",
+      "--from",
+      "hi@unverified.example",
+      "--to",
+      "a@x.org",
+      "--subject",
+      "Hello",
+      "--text",
+      "Plain.",
+    ];
+    expect(await runCli([...args, "--test"], sendEnv, true)).toMatch(
+      /^queued [0-9a-f-]{36} \(test mode: captured, never delivered\)/,
+    );
     await expect(runCli(args, sendEnv, true)).rejects.toThrow("domain_not_verified");
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -98,7 +129,11 @@ test("mailroom send --test sends a plain-text message in test mode (from any dom
 });
 
 test("a bad configuration value is one clear error and a non-zero exit", async () => {
-  const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "serve"], { env: { ...env, MAILROOM_HTTP_PORT: "eighty" }, stderr: "pipe", stdout: "pipe" });
+  const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "serve"], {
+    env: { ...env, MAILROOM_HTTP_PORT: "eighty" },
+    stderr: "pipe",
+    stdout: "pipe",
+  });
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
   expect(code).not.toBe(0);
   expect(stderr.trim()).toBe('mailroom: configuration: http.port: expected an integer, got "eighty"');
@@ -122,7 +157,13 @@ test("a first start that cannot listen keeps the first-run test key for the next
   const dir = tempDir("mailroom-e2e-first-run-");
   try {
     const failed = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "serve"], {
-      env: { ...env, MAILROOM_DATA_DIR: dir, MAILROOM_SMTP_SUBMISSION_PORT: String(taken.port), MAILROOM_SMTP_SMTPS_PORT: "0", MAILROOM_INBOUND_PORT: "0" },
+      env: {
+        ...env,
+        MAILROOM_DATA_DIR: dir,
+        MAILROOM_SMTP_SUBMISSION_PORT: String(taken.port),
+        MAILROOM_SMTP_SMTPS_PORT: "0",
+        MAILROOM_INBOUND_PORT: "0",
+      },
       stdout: "pipe",
       stderr: "pipe",
     });
@@ -146,10 +187,17 @@ test("a first run of the executable in an empty directory: every command it prin
   const dir = tempDir("mailroom-e2e-first-run-");
   const ran = (command: string) => {
     const result = Bun.spawnSync(["sh", "-c", command], { cwd: dir, env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
-    expect({ command, code: result.exitCode, stderr: result.stderr.toString() }).toEqual({ command, code: 0, stderr: expect.any(String) });
+    expect({ command, code: result.exitCode, stderr: result.stderr.toString() }).toEqual({
+      command,
+      code: 0,
+      stderr: expect.any(String),
+    });
     return result.stdout.toString();
   };
-  const server = await startMailroom({ MAILROOM_HTTP_PORT: "0", MAILROOM_DNS_SERVERS: "127.0.0.1:1" }, { binary: true, cwd: dir, args: [] });
+  const server = await startMailroom(
+    { MAILROOM_HTTP_PORT: "0", MAILROOM_DNS_SERVERS: "127.0.0.1:1" },
+    { binary: true, cwd: dir, args: [] },
+  );
   try {
     const out = server.stdout();
     const printed = (pattern: RegExp) => {
@@ -170,10 +218,17 @@ test("a first run of the executable in an empty directory: every command it prin
     expect(ui.status).toBe(200);
     expect(ui.headers.get("content-type")).toStartWith("text/html");
     expect((await fetch(printed(/^API docs: (\S+)$/m))).status).toBe(200);
-    const current = async (key: string) => (await fetch(`${server.baseUrl}/v1/api-keys/current`, { headers: { authorization: `Bearer ${key}` } })).json();
-    expect(await current(testKey)).toMatchObject({ mode: "test", scopes: expect.arrayContaining(["emails:read", "api_keys:write"]) });
+    const current = async (key: string) =>
+      (await fetch(`${server.baseUrl}/v1/api-keys/current`, { headers: { authorization: `Bearer ${key}` } })).json();
+    expect(await current(testKey)).toMatchObject({
+      mode: "test",
+      scopes: expect.arrayContaining(["emails:read", "api_keys:write"]),
+    });
     expect(await current(liveKey)).toMatchObject({ mode: "live", scopes: ["emails:send"] });
-    expect(await current(adminKey)).toMatchObject({ mode: "live", scopes: expect.arrayContaining(["emails:read", "domains:write"]) });
+    expect(await current(adminKey)).toMatchObject({
+      mode: "live",
+      scopes: expect.arrayContaining(["emails:read", "domains:write"]),
+    });
   } finally {
     server.proc.kill("SIGTERM");
     await server.exited;
@@ -185,13 +240,21 @@ test("a second server on a taken HTTP port is an error naming the port, not a se
   const taken = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   try {
     const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, "serve"], {
-      env: { ...env, MAILROOM_HTTP_PORT: String(taken.port), MAILROOM_SMTP_SUBMISSION_PORT: "0", MAILROOM_SMTP_SMTPS_PORT: "0", MAILROOM_INBOUND_PORT: "0" },
+      env: {
+        ...env,
+        MAILROOM_HTTP_PORT: String(taken.port),
+        MAILROOM_SMTP_SUBMISSION_PORT: "0",
+        MAILROOM_SMTP_SMTPS_PORT: "0",
+        MAILROOM_INBOUND_PORT: "0",
+      },
       stdout: "pipe",
       stderr: "pipe",
     });
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(code).toBe(2);
-    expect(stderr).toContain(`mailroom: configuration: http.port: cannot listen on 127.0.0.1:${taken.port} (EADDRINUSE)`);
+    expect(stderr).toContain(
+      `mailroom: configuration: http.port: cannot listen on 127.0.0.1:${taken.port} (EADDRINUSE)`,
+    );
     expect(stderr).not.toContain("    at ");
   } finally {
     taken.stop(true);
@@ -213,12 +276,19 @@ test("the executable signs outgoing mail on its DKIM thread", async () => {
   try {
     await runCli(["init"], relayEnv, true);
     await runCli(["domains", "add", "example.com", "--verified"], relayEnv, true);
-    const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "dkim", "--scope", "full_access", "--json"], relayEnv, true));
+    const { token: key } = JSON.parse(
+      await runCli(["keys", "create", "--name", "dkim", "--scope", "full_access", "--json"], relayEnv, true),
+    );
     relay = await startMailroom(relayEnv, { binary: true });
     const sent = await fetch(`${relay.baseUrl}/v1/emails`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ from: "e2e@example.com", to: "someone@dest.test", subject: "Signed", html: "<p>Signed</p>" }),
+      body: JSON.stringify({
+        from: "e2e@example.com",
+        to: "someone@dest.test",
+        subject: "Signed",
+        html: "<p>Signed</p>",
+      }),
     });
     expect(sent.status).toBe(200);
     await smtp.waitFor(1);

@@ -16,13 +16,26 @@ let smtp: SmtpDouble;
 let t: TestApp;
 const clock = new ManualClock(Date.parse("2026-11-22T10:15:00.000Z"));
 
-const ZERO = { accepted: 0, sent: 0, delivered: 0, delivery_delayed: 0, bounced: 0, complained: 0, failed: 0, suppressed: 0 };
+const ZERO = {
+  accepted: 0,
+  sent: 0,
+  delivered: 0,
+  delivery_delayed: 0,
+  bounced: 0,
+  complained: 0,
+  failed: 0,
+  suppressed: 0,
+};
 const HOUR_10 = { ...ZERO, accepted: 2, delivered: 2, sent: 1, bounced: 1 };
 const HOUR_12 = { ...ZERO, accepted: 2, suppressed: 1, complained: 1 };
 
-const stats = (params: Record<string, string>, key?: string) => t.json("GET", `/v1/emails/stats?${new URLSearchParams(params)}`, { key });
+const stats = (params: Record<string, string>, key?: string) =>
+  t.json("GET", `/v1/emails/stats?${new URLSearchParams(params)}`, { key });
 const send = async (body: Record<string, unknown>, key?: string) => {
-  const res = await t.json("POST", "/v1/emails", { body: { from: "Acme <hello@example.com>", subject: "Stats", html: "<p>Hi</p>", ...body }, key });
+  const res = await t.json("POST", "/v1/emails", {
+    body: { from: "Acme <hello@example.com>", subject: "Stats", html: "<p>Hi</p>", ...body },
+    key,
+  });
   expect(res.status).toBe(200);
   return res.body.id as string;
 };
@@ -30,7 +43,10 @@ const send = async (body: Record<string, unknown>, key?: string) => {
 beforeAll(async () => {
   smtp = await startSmtpDouble();
   smtp.rules.set("gone@dest.test", { reply: "reject", code: 550, message: "5.1.1 User unknown" });
-  t = await createTestApp({ delivery: { default_provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } }, { clock });
+  t = await createTestApp(
+    { delivery: { default_provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } },
+    { clock },
+  );
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
 
   // 10:15 — a test-key message to two recipients, captured (2 delivered); a live message to the smarthost, which
@@ -45,10 +61,22 @@ beforeAll(async () => {
   clock.set(Date.parse("2026-11-22T12:30:00.000Z"));
   await send({ to: ["gone@dest.test", "new@dest.test"] });
   const scheduled = await send({ to: "later@dest.test", scheduled_at: "2026-11-23T09:00:00Z" }, t.testKey);
-  expect((await t.json("PATCH", `/v1/emails/${scheduled}`, { body: { scheduled_at: "2026-11-23T10:00:00Z" }, key: t.testKey })).status).toBe(200);
+  expect(
+    (
+      await t.json("PATCH", `/v1/emails/${scheduled}`, {
+        body: { scheduled_at: "2026-11-23T10:00:00Z" },
+        key: t.testKey,
+      })
+    ).status,
+  ).toBe(200);
   const record = (await t.json("GET", `/v1/emails/${live}`)).body;
   const report = inboundFixture("arf-yahoo", { messageId: record.message_id, returnPath: smtp.received[0]!.mailFrom });
-  expect(await t.app.services.inbound.receive(Buffer.from(report), { from: "feedback@arf.mail.yahoo.com", to: ["fbl@example.com"] })).toMatchObject([{ handled: "complaint" }]);
+  expect(
+    await t.app.services.inbound.receive(Buffer.from(report), {
+      from: "feedback@arf.mail.yahoo.com",
+      to: ["fbl@example.com"],
+    }),
+  ).toMatchObject([{ handled: "complaint" }]);
 });
 
 afterAll(async () => {
@@ -109,15 +137,23 @@ describe("GET /v1/emails/stats", () => {
     clock.set(Date.parse("2026-11-22T12:45:00.000Z"));
     const res = await stats({});
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ interval: "day", from: "2026-11-15T12:45:00.000Z", to: "2026-11-22T12:45:00.000Z" });
-    expect(res.body.buckets.map((b: { start: string }) => b.start)).toEqual(["15", "16", "17", "18", "19", "20", "21", "22"].map((d) => `2026-11-${d}T00:00:00.000Z`));
+    expect(res.body).toMatchObject({
+      interval: "day",
+      from: "2026-11-15T12:45:00.000Z",
+      to: "2026-11-22T12:45:00.000Z",
+    });
+    expect(res.body.buckets.map((b: { start: string }) => b.start)).toEqual(
+      ["15", "16", "17", "18", "19", "20", "21", "22"].map((d) => `2026-11-${d}T00:00:00.000Z`),
+    );
     expect(res.body.buckets.at(-1)).toEqual({ start: "2026-11-22T00:00:00.000Z", ...res.body.totals });
     expect(res.body.totals.accepted).toBe(4);
   });
 
   test("another organisation's key sees none of it; a key without emails:read is refused", async () => {
     const otherId = crypto.randomUUID();
-    await t.app.services.store.query(sql`INSERT INTO organizations (id, name, created_at) VALUES (${otherId}, 'other', ${new Date(clock.now()).toISOString()})`);
+    await t.app.services.store.query(
+      sql`INSERT INTO organizations (id, name, created_at) VALUES (${otherId}, 'other', ${new Date(clock.now()).toISOString()})`,
+    );
     const other = await t.app.services.keys.create(operatorActor(otherId), { name: "other", scopes: ["full_access"] });
     const res = await stats({ from: "2026-11-22T09:00:00Z", to: "2026-11-22T13:00:00Z" }, other.key);
     expect(res.status).toBe(200);
@@ -136,7 +172,11 @@ describe("GET /v1/emails/stats", () => {
     ["`from` after `to`", { from: "2026-11-22T11:00:00Z", to: "2026-11-22T10:00:00Z" }, "from"],
     ["a range over 90 days", { from: "2026-08-01T00:00:00Z", to: "2026-11-01T00:00:00Z" }, "from"],
     ["an unknown interval", { interval: "week" }, "interval"],
-    ["more than 2,000 hourly buckets", { from: "2026-08-15T00:00:00Z", to: "2026-11-10T00:00:00Z", interval: "hour" }, "interval"],
+    [
+      "more than 2,000 hourly buckets",
+      { from: "2026-08-15T00:00:00Z", to: "2026-11-10T00:00:00Z", interval: "hour" },
+      "interval",
+    ],
   ])("%s is 400 validation_error naming the parameter", async (_name, params, path) => {
     const res = await stats(params);
     expect(res.status).toBe(400);

@@ -14,7 +14,14 @@ let primaryPort: number;
 let t: TestApp;
 let clock: ManualClock;
 
-const smarthost = (port: number) => ({ kind: "smtp", host: "127.0.0.1", port, security: "none", connect_timeout: "2s", socket_timeout: "2s" });
+const smarthost = (port: number) => ({
+  kind: "smtp",
+  host: "127.0.0.1",
+  port,
+  security: "none",
+  connect_timeout: "2s",
+  socket_timeout: "2s",
+});
 
 beforeEach(async () => {
   primary = await startSmtpDouble();
@@ -28,7 +35,10 @@ beforeEach(async () => {
     },
     { clock },
   );
-  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true, providers: ["primary", "secondary"] });
+  await t.app.services.domains.add(t.operator, "example.com", {
+    verifiedOverride: true,
+    providers: ["primary", "secondary"],
+  });
 });
 
 afterEach(async () => {
@@ -38,7 +48,9 @@ afterEach(async () => {
 });
 
 async function sendAndDeliver(to: string) {
-  const res = await t.json("POST", "/v1/emails", { body: { from: "hi@example.com", to, subject: "Hello", html: "<p>Hi</p>" } });
+  const res = await t.json("POST", "/v1/emails", {
+    body: { from: "hi@example.com", to, subject: "Hello", html: "<p>Hi</p>" },
+  });
   expect(res.status).toBe(200);
   await t.app.services.worker.runOnce();
   return (await t.json("GET", `/v1/emails/${res.body.id}`)).body;
@@ -85,10 +97,16 @@ test("a primary refusing connections fails over to the secondary, which delivers
 test("within the failover window a failing primary defers its mail instead of moving it", async () => {
   await t.close();
   t = await createTestApp(
-    { providers: { primary: smarthost(primary.port), secondary: smarthost(secondary.port) }, delivery: { failover_window: "5m" } },
+    {
+      providers: { primary: smarthost(primary.port), secondary: smarthost(secondary.port) },
+      delivery: { failover_window: "5m" },
+    },
     { clock },
   );
-  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true, providers: ["primary", "secondary"] });
+  await t.app.services.domains.add(t.operator, "example.com", {
+    verifiedOverride: true,
+    providers: ["primary", "secondary"],
+  });
   await primary.close();
   const record = await sendAndDeliver("a@dest.test");
   expect(record.recipients[0]).toMatchObject({ status: "deferred", provider: "primary" });

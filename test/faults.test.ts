@@ -75,10 +75,18 @@ beforeAll(async () => {
   mountPoint = mountSmallDisk();
   const dataDir = mountPoint ? join(mountPoint, "data") : undefined;
   if (dataDir) mkdirSync(dataDir);
-  t = await createTestApp({ ...(dataDir ? { "": { data_dir: dataDir } } : {}), smtp: { submission_port: 0, smtps_port: 0 }, inbound: { port: 0 }, store: { url: "" } }, {
-    liveProvider: delivery.provider,
-    logger: createLogger("error", (line) => errorLog.push(line)),
-  });
+  t = await createTestApp(
+    {
+      ...(dataDir ? { "": { data_dir: dataDir } } : {}),
+      smtp: { submission_port: 0, smtps_port: 0 },
+      inbound: { port: 0 },
+      store: { url: "" },
+    },
+    {
+      liveProvider: delivery.provider,
+      logger: createLogger("error", (line) => errorLog.push(line)),
+    },
+  );
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   smtpsPort = (await t.app.start()).find((l) => l.name === "smtps")!.port;
   const { sqlite } = t.app.services.store as SqliteStore;
@@ -102,7 +110,10 @@ beforeAll(async () => {
   } else {
     filler = {
       kind: "max_page_count",
-      fill: () => void sqlite.exec(`PRAGMA max_page_count = ${(sqlite.query("PRAGMA page_count").get() as { page_count: number }).page_count}`),
+      fill: () =>
+        void sqlite.exec(
+          `PRAGMA max_page_count = ${(sqlite.query("PRAGMA page_count").get() as { page_count: number }).page_count}`,
+        ),
       free: () => void sqlite.exec("PRAGMA max_page_count = 1073741823"),
     };
   }
@@ -118,7 +129,12 @@ afterAll(async () => {
   }
 });
 
-const message = (i: number) => ({ from: "hi@example.com", to: `r${i}@dest.test`, subject: `Message ${i}`, html: `<p>${"x".repeat(20_000)}</p>` });
+const message = (i: number) => ({
+  from: "hi@example.com",
+  to: `r${i}@dest.test`,
+  subject: `Message ${i}`,
+  html: `<p>${"x".repeat(20_000)}</p>`,
+});
 
 describe("the data directory's file system is full", () => {
   test("acceptance answers 503 / 452 4.3.1, stores nothing half-written, and recovers when space returns", async () => {
@@ -150,7 +166,9 @@ describe("the data directory's file system is full", () => {
     expect((await chat.send("MAIL FROM:<hi@example.com>")).code).toBe(250);
     expect((await chat.send("RCPT TO:<smtp@dest.test>")).code).toBe(250);
     expect((await chat.send("DATA")).code).toBe(354);
-    const full = await chat.data(`From: hi@example.com\r\nTo: smtp@dest.test\r\nSubject: full\r\n\r\n${"y".repeat(70).concat("\r\n").repeat(300)}`);
+    const full = await chat.data(
+      `From: hi@example.com\r\nTo: smtp@dest.test\r\nSubject: full\r\n\r\n${"y".repeat(70).concat("\r\n").repeat(300)}`,
+    );
     expect([full.code, full.lines[0]!.split(" ")[0]]).toEqual([452, "4.3.1"]);
 
     // Nothing half-written: exactly the answered messages exist, each with its delivery row; the file is sound.

@@ -54,11 +54,22 @@ const decodeQWords = (value: string) =>
   value
     .split(/\s+/)
     .map((word) => /^=\?UTF-8\?Q\?(.*)\?=$/.exec(word)![1]!)
-    .map((text) => Buffer.from(text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16))), "latin1").toString("utf8"))
+    .map((text) =>
+      Buffer.from(
+        text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16))),
+        "latin1",
+      ).toString("utf8"),
+    )
     .join("");
 
 const send = (body: unknown, headers: Record<string, string> = {}) => t.json("POST", "/v1/emails", { body, headers });
-const message = (extra: Record<string, unknown> = {}) => ({ from: "hi@example.com", to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>", ...extra });
+const message = (extra: Record<string, unknown> = {}) => ({
+  from: "hi@example.com",
+  to: "a@dest.test",
+  subject: "Hi",
+  html: "<p>Hi</p>",
+  ...extra,
+});
 
 describe("requests the router cannot take", () => {
   test("CONNECT gets 405 in the error shape, not a framework page with paths and stack frames", async () => {
@@ -70,18 +81,26 @@ describe("requests the router cannot take", () => {
   });
 
   test("an absolute-form target is routed by its path (RFC 9112 §3.2.2)", async () => {
-    const { status, body } = parseResponse(await rawRequest("GET http://other.test/v1/nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    const { status, body } = parseResponse(
+      await rawRequest("GET http://other.test/v1/nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+    );
     expect(status).toBe(404);
     expectErrorShape(404, JSON.parse(body));
   });
 
   test("a one-letter Host still routes by the whole path", async () => {
-    const { status, body } = parseResponse(await rawRequest(`GET /v1/emails HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.liveKey}\r\nConnection: close\r\n\r\n`));
+    const { status, body } = parseResponse(
+      await rawRequest(
+        `GET /v1/emails HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.liveKey}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
     expect([status, JSON.parse(body).object]).toEqual([200, "list"]);
   });
 
   test("an unknown method is 405 with the error shape", async () => {
-    const { status, body } = parseResponse(await rawRequest("PROPFIND /v1/emails HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    const { status, body } = parseResponse(
+      await rawRequest("PROPFIND /v1/emails HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+    );
     expect(status).toBe(405);
     expectErrorShape(405, JSON.parse(body));
   });
@@ -99,15 +118,20 @@ describe("path parameters are decoded once", () => {
     expect((await t.json("GET", "/v1/suppressions/a%2561@x.test")).status).toBe(404);
   });
 
-  test.each(["/v1/suppressions/%25", "/v1/suppressions/%zz", "/v1/suppressions/%E0%A4%A", "/v1/domains/%", "/v1/domains/%25/verify", "/v1/emails/%zz", "/v1/webhooks/%"])(
-    "%s is a 4xx in the error shape",
-    async (path) => {
-      const { status, body } = await t.json(path.endsWith("verify") ? "POST" : "GET", path);
-      expect(status).toBeGreaterThanOrEqual(400);
-      expect(status).toBeLessThan(500);
-      expectErrorShape(status, body);
-    },
-  );
+  test.each([
+    "/v1/suppressions/%25",
+    "/v1/suppressions/%zz",
+    "/v1/suppressions/%E0%A4%A",
+    "/v1/domains/%",
+    "/v1/domains/%25/verify",
+    "/v1/emails/%zz",
+    "/v1/webhooks/%",
+  ])("%s is a 4xx in the error shape", async (path) => {
+    const { status, body } = await t.json(path.endsWith("verify") ? "POST" : "GET", path);
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(status).toBeLessThan(500);
+    expectErrorShape(status, body);
+  });
 });
 
 describe("JSON bodies", () => {
@@ -126,7 +150,9 @@ describe("JSON bodies", () => {
     let answer = "";
     socket.on("data", (chunk) => (answer += chunk.toString()));
     const closed = new Promise((resolve) => socket.on("close", resolve));
-    socket.write(`POST /v1/emails HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.liveKey}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"from":`);
+    socket.write(
+      `POST /v1/emails HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.liveKey}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"from":`,
+    );
     const trickle = setInterval(() => socket.writable && socket.write(" "), 100);
     await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5000))]);
     clearInterval(trickle);
@@ -162,7 +188,11 @@ describe("finding 11: address headers are encoded and folded by the one header e
   test("finding 11: display names of runs of spaces and tabs, long names and non-ASCII names fold into valid lines and read back", async () => {
     const names = {
       from: `Acme${" ".repeat(120)}\t\t\tBilling`,
-      to: [`${" \t".repeat(80)}Ann`, `Jöhn “Q” Smith, Jr.${"  ".repeat(40)}(Sales) @ HQ`, `${"Verylongword ".repeat(12)}end`],
+      to: [
+        `${" \t".repeat(80)}Ann`,
+        `Jöhn “Q” Smith, Jr.${"  ".repeat(40)}(Sales) @ HQ`,
+        `${"Verylongword ".repeat(12)}end`,
+      ],
       cc: [`Zoë${"\t".repeat(100)}Ørsted`],
       reply_to: [`a${" ".repeat(300)}b`],
     };
@@ -183,17 +213,23 @@ describe("finding 11: address headers are encoded and folded by the one header e
       expect(line.length).toBeLessThanOrEqual(78);
     }
     const parsed = await simpleParser(Buffer.from(raw));
-    const names_ = (field: typeof parsed.to) => [field ?? []].flat().flatMap((object) => object.value.map((entry) => entry.name));
+    const names_ = (field: typeof parsed.to) =>
+      [field ?? []].flat().flatMap((object) => object.value.map((entry) => entry.name));
     expect(names_(parsed.from)).toEqual([collapsed(names.from)]);
     expect(names_(parsed.to)).toEqual(names.to.map(collapsed));
     expect(names_(parsed.cc)).toEqual(names.cc.map(collapsed));
     expect(names_(parsed.replyTo)).toEqual(names.reply_to.map(collapsed));
-    expect([parsed.from!.value[0]!.address, ...[parsed.to!].flat().flatMap((o) => o.value.map((e) => e.address))]).toEqual(["hi@example.com", "to0@dest.test", "to1@dest.test", "to2@dest.test"]);
+    expect([
+      parsed.from!.value[0]!.address,
+      ...[parsed.to!].flat().flatMap((o) => o.value.map((e) => e.address)),
+    ]).toEqual(["hi@example.com", "to0@dest.test", "to1@dest.test", "to2@dest.test"]);
   });
 
   test("a name too long for one line stays one word within 998 octets, and specials are quoted", async () => {
     const long = "x".repeat(600);
-    const { status, body } = await send(message({ from: mailbox("Ops: a, b; c", "hi@example.com"), to: mailbox(long, "a@dest.test") }));
+    const { status, body } = await send(
+      message({ from: mailbox("Ops: a, b; c", "hi@example.com"), to: mailbox(long, "a@dest.test") }),
+    );
     expect(status).toBe(200);
     const raw = await (await t.request("GET", `/v1/emails/${body.id}/raw`)).text();
     const header = raw.split("\r\n\r\n")[0]!;
@@ -206,13 +242,23 @@ describe("finding 11: address headers are encoded and folded by the one header e
 
 describe("custom headers are applied or refused, never dropped", () => {
   test("an empty value, a Reply-To header and a name given twice are refused, each named", async () => {
-    const { status, body } = await send(message({ headers: { "X-Empty": "", "X-Blank": "   ", "Reply-To": "r@example.com", "X-Twice": "1", "x-twice": "2" } }));
+    const { status, body } = await send(
+      message({
+        headers: { "X-Empty": "", "X-Blank": "   ", "Reply-To": "r@example.com", "X-Twice": "1", "x-twice": "2" },
+      }),
+    );
     expect(status).toBe(400);
-    expect(body.details.map((d: { path: string }) => d.path).sort()).toEqual(["headers.Reply-To", "headers.X-Blank", "headers.X-Empty", "headers.x-twice"]);
+    expect(body.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      "headers.Reply-To",
+      "headers.X-Blank",
+      "headers.X-Empty",
+      "headers.x-twice",
+    ]);
   });
 
   test("every accepted custom header is in the message, __proto__ included", async () => {
-    const headers = '{"__proto__": "p", "constructor": "c", "In-Reply-To": "<parent@example.com>", "References": "<parent@example.com>", "X-Entity-Ref-ID": "42"}';
+    const headers =
+      '{"__proto__": "p", "constructor": "c", "In-Reply-To": "<parent@example.com>", "References": "<parent@example.com>", "X-Entity-Ref-ID": "42"}';
     const { status, body } = await send(JSON.stringify(message()).replace(/}$/, `,"headers":${headers}}`));
     expect(status).toBe(200);
     const raw = await (await t.request("GET", `/v1/emails/${body.id}/raw`)).text();

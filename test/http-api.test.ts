@@ -11,7 +11,13 @@ import { silentLogger } from "../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 
 let t: TestApp;
-const message = (over: Record<string, unknown> = {}) => ({ from: "Acme <hi@example.com>", to: ["a@x.org"], subject: "Hello", html: "<p>Hi</p>", ...over });
+const message = (over: Record<string, unknown> = {}) => ({
+  from: "Acme <hi@example.com>",
+  to: ["a@x.org"],
+  subject: "Hello",
+  html: "<p>Hi</p>",
+  ...over,
+});
 
 beforeAll(async () => {
   t = await createTestApp({ http: { max_body_bytes: 200_000 }, limits: { max_message_bytes: 100_000 } });
@@ -32,15 +38,21 @@ describe.each(FORMS)("$name", (form) => {
     // Read through a connection of its own: what it sees is committed.
     const reader = await openStore(t.config, silentLogger);
     try {
-      expect(await reader.query(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM emails WHERE id = ${res.body.id}`)).toEqual([{ n: 1 }]);
-      expect(await reader.query(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE email_id = ${res.body.id}`)).toEqual([{ n: 1 }]);
+      expect(
+        await reader.query(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM emails WHERE id = ${res.body.id}`),
+      ).toEqual([{ n: 1 }]);
+      expect(
+        await reader.query(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE email_id = ${res.body.id}`),
+      ).toEqual([{ n: 1 }]);
     } finally {
       await reader.close();
     }
   });
 
   test("look-up returns the record with recipients and events", async () => {
-    const sent = await t.json("POST", form.send, { body: message({ cc: "c@x.org", tags: [{ name: "kind", value: "welcome" }] }) });
+    const sent = await t.json("POST", form.send, {
+      body: message({ cc: "c@x.org", tags: [{ name: "kind", value: "welcome" }] }),
+    });
     const res = await t.json("GET", form.lookup(sent.body.id));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -70,14 +82,29 @@ describe.each(FORMS)("$name", (form) => {
     ["a mistyped key", { key: "mr_live_00000000000000000000000000000000" }, 401, "unauthorized"],
     ["an invalid body", { body: message({ to: "bad" }) }, 400, "validation_error"],
     ["a body that is not JSON", { body: "{not json" }, 400, "validation_error"],
-    ["a body that is not declared JSON", { body: JSON.stringify(message()), headers: { "content-type": "text/plain" } }, 400, "validation_error"],
+    [
+      "a body that is not declared JSON",
+      { body: JSON.stringify(message()), headers: { "content-type": "text/plain" } },
+      400,
+      "validation_error",
+    ],
     ["an unverified From domain", { body: message({ from: "x@unverified.example" }) }, 422, "domain_not_verified"],
     ["a body over the request limit", { body: message({ html: "x".repeat(250_000) }) }, 413, "payload_too_large"],
-    ["a message over the message size limit", { body: message({ attachments: [{ filename: "big.bin", content: Buffer.alloc(90_000).toString("base64") }] }) }, 413, "payload_too_large"],
+    [
+      "a message over the message size limit",
+      { body: message({ attachments: [{ filename: "big.bin", content: Buffer.alloc(90_000).toString("base64") }] }) },
+      413,
+      "payload_too_large",
+    ],
   ] as const)("send with %s fails with the same error", async (_name, options, status, name) => {
     const res = await t.json("POST", form.send, { body: message(), ...options });
     expect(res.status).toBe(status);
-    expect(res.body).toMatchObject({ name, statusCode: status, error: expect.any(String), message: expect.any(String) });
+    expect(res.body).toMatchObject({
+      name,
+      statusCode: status,
+      error: expect.any(String),
+      message: expect.any(String),
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/sqlite|stack|at \//i);
   });
 
@@ -108,7 +135,11 @@ describe("bodies", () => {
     // Found by the html fuzz target (test/fuzz/html.test.ts): the text part's generator recursed once per level.
     const html = `<p>Top</p>${"<div>".repeat(10_000)}Deep`;
     // A key of its own: this file's tests share the live key's requests per minute.
-    const { key } = await t.app.services.keys.create(t.operator, { name: "nested", scopes: ["full_access"], mode: "live" });
+    const { key } = await t.app.services.keys.create(t.operator, {
+      name: "nested",
+      scopes: ["full_access"],
+      mode: "live",
+    });
     const sent = await t.json("POST", "/v1/emails", { key, body: message({ html }) });
     expect(sent.status).toBe(200);
     const record = (await t.json("GET", `/v1/emails/${sent.body.id}`, { key })).body;
@@ -127,7 +158,9 @@ describe("policy", () => {
   });
 
   test("validation errors list every problem with its path", async () => {
-    const res = await t.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: ["ok@x.org", "bad"], subject: "a\nb", colour: 1 } });
+    const res = await t.json("POST", "/v1/emails", {
+      body: { from: "hi@example.com", to: ["ok@x.org", "bad"], subject: "a\nb", colour: 1 },
+    });
     expect(res.status).toBe(400);
     expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual(["colour", "html", "subject", "to.1"]);
   });
@@ -137,7 +170,9 @@ describe("policy", () => {
     const partial = await t.json("POST", "/v1/emails", { body: message({ to: ["blocked@x.org", "fine@x.org"] }) });
     expect(partial.status).toBe(200);
     const record = await t.json("GET", `/v1/emails/${partial.body.id}`);
-    expect(record.body.recipients.find((r: { email: string }) => r.email === "blocked@x.org").status).toBe("suppressed");
+    expect(record.body.recipients.find((r: { email: string }) => r.email === "blocked@x.org").status).toBe(
+      "suppressed",
+    );
     expect(record.body.events.map((e: { type: string }) => e.type)).toEqual(["email.suppressed", "email.queued"]);
 
     const all = await t.json("POST", "/v1/emails", { body: message({ to: ["blocked@x.org"] }) });
@@ -155,9 +190,14 @@ describe("policy", () => {
 
   test("a key restricted to a domain may not send from another", async () => {
     await t.app.services.domains.add(t.operator, "other.example", { verifiedOverride: true });
-    const created = await t.json("POST", "/v1/api-keys", { body: { name: "scoped", scopes: ["sending_access"], domains: ["example.com"] } });
+    const created = await t.json("POST", "/v1/api-keys", {
+      body: { name: "scoped", scopes: ["sending_access"], domains: ["example.com"] },
+    });
     expect((await t.json("POST", "/v1/emails", { key: created.body.token, body: message() })).status).toBe(200);
-    const res = await t.json("POST", "/v1/emails", { key: created.body.token, body: message({ from: "x@other.example" }) });
+    const res = await t.json("POST", "/v1/emails", {
+      key: created.body.token,
+      body: message({ from: "x@other.example" }),
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -183,7 +223,14 @@ describe("routing", () => {
 
   test("the OpenAPI document describes both forms and the docs page loads only local assets", async () => {
     const spec = await t.json("GET", "/openapi.json", { key: null });
-    expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(["/v1/emails", "/functions/v1/send-email", "/v1/emails/{id}", "/functions/v1/send-email/{id}"]));
+    expect(Object.keys(spec.body.paths)).toEqual(
+      expect.arrayContaining([
+        "/v1/emails",
+        "/functions/v1/send-email",
+        "/v1/emails/{id}",
+        "/functions/v1/send-email/{id}",
+      ]),
+    );
     const page = await (await t.request("GET", "/docs", { key: null })).text();
     expect(page).not.toMatch(/https?:\/\//);
     const bundle = await t.request("GET", "/docs/assets/swagger-ui-bundle.js", { key: null });
@@ -196,7 +243,10 @@ describe("idempotency", () => {
   test("the same key and body replay the original response; nothing is sent twice", async () => {
     const headers = { "idempotency-key": "order-1001" };
     const first = await t.json("POST", "/v1/emails", { body: message({ subject: "Order" }), headers });
-    const second = await t.json("POST", "/functions/v1/send-email", { body: Object.fromEntries(Object.entries(message({ subject: "Order" })).reverse()), headers });
+    const second = await t.json("POST", "/functions/v1/send-email", {
+      body: Object.fromEntries(Object.entries(message({ subject: "Order" })).reverse()),
+      headers,
+    });
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
     expect(second.headers.get("idempotent-replayed")).toBe("true");
@@ -231,7 +281,9 @@ describe("idempotency", () => {
       await own.app.services.domains.add(own.operator, "example.com", { verifiedOverride: true });
       const headers = { "idempotency-key": "order-1004" };
       const actor = await own.app.services.keys.authenticate(own.liveKey);
-      expect((await own.app.services.idempotency.begin(actor.keyId!, "emails.send", "order-1004", message())).kind).toBe("claimed");
+      expect(
+        (await own.app.services.idempotency.begin(actor.keyId!, "emails.send", "order-1004", message())).kind,
+      ).toBe("claimed");
       expect((await own.json("POST", "/v1/emails", { body: message(), headers })).status).toBe(409);
       clock.advance(120_001);
       expect((await own.json("POST", "/v1/emails", { body: message(), headers })).status).toBe(200);
@@ -247,7 +299,10 @@ describe("idempotency", () => {
   });
 
   test("an overlong key is 400 invalid_idempotency_key", async () => {
-    const res = await t.json("POST", "/v1/emails", { body: message(), headers: { "idempotency-key": "k".repeat(257) } });
+    const res = await t.json("POST", "/v1/emails", {
+      body: message(),
+      headers: { "idempotency-key": "k".repeat(257) },
+    });
     expect(res.status).toBe(400);
     expect(res.body.name).toBe("invalid_idempotency_key");
   });
@@ -255,7 +310,9 @@ describe("idempotency", () => {
 
 describe("rate limits", () => {
   test("a key over its limit gets 429 with Retry-After and RateLimit headers", async () => {
-    const created = await t.json("POST", "/v1/api-keys", { body: { name: "slow", scopes: ["full_access"], rate_limit_per_minute: 2 } });
+    const created = await t.json("POST", "/v1/api-keys", {
+      body: { name: "slow", scopes: ["full_access"], rate_limit_per_minute: 2 },
+    });
     const key = created.body.token;
     const first = await t.json("GET", "/v1/emails?limit=1", { key });
     expect(first.headers.get("ratelimit-limit")).toBe("2");
@@ -272,7 +329,9 @@ describe("rate limits", () => {
 
 describe("batch", () => {
   test("sends every message and answers their ids in order", async () => {
-    const res = await t.json("POST", "/v1/emails/batch", { body: [message({ subject: "B1" }), message({ subject: "B2" })] });
+    const res = await t.json("POST", "/v1/emails/batch", {
+      body: [message({ subject: "B1" }), message({ subject: "B2" })],
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(2);
     const second = await t.json("GET", `/v1/emails/${res.body.data[1].id}`);
@@ -299,7 +358,9 @@ describe("listing", () => {
   test("pages with cursors, newest first, and filters by tag, recipient and status", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await t.json("POST", "/v1/emails", { body: message({ to: `list${i}@x.org`, tags: [{ name: "batch", value: i % 2 ? "odd" : "even" }] }) });
+      const res = await t.json("POST", "/v1/emails", {
+        body: message({ to: `list${i}@x.org`, tags: [{ name: "batch", value: i % 2 ? "odd" : "even" }] }),
+      });
       ids.push(res.body.id);
     }
     const page1 = await t.json("GET", "/v1/emails?limit=2&tag=batch");
@@ -319,12 +380,16 @@ describe("listing", () => {
     // A rare state is read through its own index on SQLite: the same answers, newest first, paged.
     const canceled: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const scheduled = await t.json("POST", "/v1/emails", { body: message({ to: `later${i}@x.org`, scheduled_at: new Date(Date.now() + 3_600_000).toISOString() }) });
+      const scheduled = await t.json("POST", "/v1/emails", {
+        body: message({ to: `later${i}@x.org`, scheduled_at: new Date(Date.now() + 3_600_000).toISOString() }),
+      });
       expect((await t.json("POST", `/v1/emails/${scheduled.body.id}/cancel`)).status).toBe(200);
       canceled.push(scheduled.body.id);
     }
     const newest = await t.json("GET", "/v1/emails?status=canceled&limit=1");
-    expect(newest.body.data.map((e: { id: string; status: string }) => [e.id, e.status])).toEqual([[canceled[1], "canceled"]]);
+    expect(newest.body.data.map((e: { id: string; status: string }) => [e.id, e.status])).toEqual([
+      [canceled[1], "canceled"],
+    ]);
     expect(newest.body.has_more).toBe(true);
     const older = await t.json("GET", `/v1/emails?status=canceled&limit=1&after=${canceled[1]}`);
     expect(older.body.data.map((e: { id: string }) => e.id)).toEqual([canceled[0]]);
@@ -361,7 +426,9 @@ describe("scheduling", () => {
     try {
       await own.app.services.domains.add(own.operator, "example.com", { verifiedOverride: true });
       const at = clock.now() + 3_600_000;
-      const sent = await own.json("POST", "/v1/emails", { body: message({ scheduled_at: new Date(at).toISOString() }) });
+      const sent = await own.json("POST", "/v1/emails", {
+        body: message({ scheduled_at: new Date(at).toISOString() }),
+      });
       const status = async () => (await own.json("GET", `/v1/emails/${sent.body.id}`)).body.recipients[0].status;
       clock.set(at - 1);
       expect(await own.app.services.worker.runOnce()).toBe(0);
@@ -383,7 +450,11 @@ describe("scheduling", () => {
 describe("raw message", () => {
   test("GET /v1/emails/:id/raw returns the stored MIME as message/rfc822, without Bcc", async () => {
     const sent = await t.json("POST", "/v1/emails", {
-      body: message({ bcc: "secret@x.org", headers: { "X-Campaign": "fall" }, attachments: [{ filename: "a.txt", content: Buffer.from("hello").toString("base64") }] }),
+      body: message({
+        bcc: "secret@x.org",
+        headers: { "X-Campaign": "fall" },
+        attachments: [{ filename: "a.txt", content: Buffer.from("hello").toString("base64") }],
+      }),
     });
     const res = await t.request("GET", `/v1/emails/${sent.body.id}/raw`);
     expect(res.headers.get("content-type")).toBe("message/rfc822");
@@ -401,15 +472,27 @@ describe("raw message", () => {
       body: message({
         html: '<p>Logo: <img src="cid:logo@acme"></p>',
         attachments: [
-          { filename: "logo.gif", content: pixel.toString("base64"), content_type: "image/gif", content_id: "logo@acme" },
+          {
+            filename: "logo.gif",
+            content: pixel.toString("base64"),
+            content_type: "image/gif",
+            content_id: "logo@acme",
+          },
           { filename: "terms.txt", content: Buffer.from("terms").toString("base64") },
         ],
       }),
     });
     expect(sent.status).toBe(200);
-    const parsed = await simpleParser(Buffer.from(await (await t.request("GET", `/v1/emails/${sent.body.id}/raw`)).arrayBuffer()));
+    const parsed = await simpleParser(
+      Buffer.from(await (await t.request("GET", `/v1/emails/${sent.body.id}/raw`)).arrayBuffer()),
+    );
     const logo = parsed.attachments.find((a) => a.filename === "logo.gif")!;
-    expect(logo).toMatchObject({ contentDisposition: "inline", contentId: "<logo@acme>", contentType: "image/gif", related: true });
+    expect(logo).toMatchObject({
+      contentDisposition: "inline",
+      contentId: "<logo@acme>",
+      contentType: "image/gif",
+      related: true,
+    });
     expect(logo.content.equals(pixel)).toBe(true);
     const terms = parsed.attachments.find((a) => a.filename === "terms.txt")!;
     expect(terms.contentDisposition).toBe("attachment");
@@ -428,10 +511,18 @@ describe("API keys", () => {
     expect(created.body.scopes).toEqual(["emails:send"]);
     const list = await t.json("GET", "/v1/api-keys");
     expect(JSON.stringify(list.body)).not.toContain(created.body.token);
-    expect(list.body.data.find((k: { id: string }) => k.id === created.body.id).token_prefix).toBe(created.body.token.slice(0, 12));
-    expect((await t.json("DELETE", `/v1/api-keys/${created.body.id}`)).body).toEqual({ object: "api_key", id: created.body.id, deleted: true });
+    expect(list.body.data.find((k: { id: string }) => k.id === created.body.id).token_prefix).toBe(
+      created.body.token.slice(0, 12),
+    );
+    expect((await t.json("DELETE", `/v1/api-keys/${created.body.id}`)).body).toEqual({
+      object: "api_key",
+      id: created.body.id,
+      deleted: true,
+    });
     // Revoked keys leave the list unless asked for.
-    expect((await t.json("GET", "/v1/api-keys")).body.data.some((k: { id: string }) => k.id === created.body.id)).toBe(false);
+    expect((await t.json("GET", "/v1/api-keys")).body.data.some((k: { id: string }) => k.id === created.body.id)).toBe(
+      false,
+    );
     const all = await t.json("GET", "/v1/api-keys?include_revoked=true");
     expect(all.body.data.find((k: { id: string }) => k.id === created.body.id).revoked_at).toEqual(expect.any(String));
     const refused = await t.json("POST", "/v1/emails", { key: created.body.token, body: message() });
@@ -439,18 +530,35 @@ describe("API keys", () => {
   });
 
   test("any key may ask what it itself may do, and learns nothing of other keys", async () => {
-    const created = await t.json("POST", "/v1/api-keys", { body: { name: "sender", scopes: ["sending_access"], domains: ["example.com"] } });
+    const created = await t.json("POST", "/v1/api-keys", {
+      body: { name: "sender", scopes: ["sending_access"], domains: ["example.com"] },
+    });
     const current = await t.json("GET", "/v1/api-keys/current", { key: created.body.token });
     expect(current.status).toBe(200);
-    expect(current.body).toEqual({ object: "api_key", id: created.body.id, mode: "live", scopes: ["emails:send"], domains: ["example.com"] });
+    expect(current.body).toEqual({
+      object: "api_key",
+      id: created.body.id,
+      mode: "live",
+      scopes: ["emails:send"],
+      domains: ["example.com"],
+    });
     expect((await t.json("GET", "/v1/api-keys", { key: created.body.token })).status).toBe(403);
     expect((await t.json("GET", "/v1/api-keys/current", { key: t.testKey })).body.mode).toBe("test");
     expect((await t.json("GET", "/v1/api-keys/current", { key: "mr_live_nope" })).status).toBe(401);
   });
 
   test("unknown scopes are refused and a test key cannot mint a live key", async () => {
-    expect((await t.json("POST", "/v1/api-keys", { body: { name: "x", scopes: ["everything"] } })).body.details[0].path).toBe("scopes.0");
-    expect((await t.json("POST", "/v1/api-keys", { key: t.testKey, body: { name: "x", scopes: ["full_access"], mode: "live" } })).status).toBe(403);
+    expect(
+      (await t.json("POST", "/v1/api-keys", { body: { name: "x", scopes: ["everything"] } })).body.details[0].path,
+    ).toBe("scopes.0");
+    expect(
+      (
+        await t.json("POST", "/v1/api-keys", {
+          key: t.testKey,
+          body: { name: "x", scopes: ["full_access"], mode: "live" },
+        })
+      ).status,
+    ).toBe(403);
     const made = await t.json("POST", "/v1/api-keys", { key: t.testKey, body: { name: "x", scopes: ["full_access"] } });
     expect(made.body.token).toStartWith("mr_test_");
   });

@@ -22,7 +22,10 @@ let clock: ManualClock;
 beforeAll(async () => {
   // A larger limit than the default, so the message that shows the loop free is well above a reply's size.
   clock = new ManualClock(Date.now());
-  t = await createTestApp({ inbound: { messages_per_ip_per_minute: 1000, max_message_bytes: 40 * MIB, bytes_per_ip_per_minute: MIB } }, { clock });
+  t = await createTestApp(
+    { inbound: { messages_per_ip_per_minute: 1000, max_message_bytes: 40 * MIB, bytes_per_ip_per_minute: MIB } },
+    { clock },
+  );
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true, receivingEnabled: true });
   mxPort = (await t.app.start()).find((l) => l.name === "mx")!.port;
 });
@@ -30,7 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
 
 /** Worst lateness of a 10 ms timer while `work` runs: how long the event loop was held at once. */
 async function worstEventLoopLag(work: () => Promise<unknown>): Promise<number> {
@@ -91,7 +93,8 @@ describe("finding 5: the inbound MX stalls the process", () => {
   test("finding 5: the byte budget refuses a flooding client temporarily and lets another address through", async () => {
     // Past the window the larger messages above spent.
     clock.advance(61_000);
-    const message = (n: number) => `From: friend@dest.test\r\nSubject: part ${n}\r\nMessage-ID: <part-${n}@dest.test>\r\n\r\n${`${"y".repeat(998)}\r\n`.repeat(700)}`;
+    const message = (n: number) =>
+      `From: friend@dest.test\r\nSubject: part ${n}\r\nMessage-ID: <part-${n}@dest.test>\r\n\r\n${`${"y".repeat(998)}\r\n`.repeat(700)}`;
     const transaction = async (n: number, localAddress = "127.0.0.1") => {
       const chat = await smtpChat(mxPort, { localAddress });
       try {
@@ -105,8 +108,16 @@ describe("finding 5: the inbound MX stalls the process", () => {
         chat.close();
       }
     };
-    const stored = async () => (await t.json("GET", "/v1/emails/receiving?limit=100")).body.data.map((row: { message_id: string }) => row.message_id);
-    const refusals = async () => Number(/mailroom_inbound_limits_total\{limit="client_bytes"\} (\d+)/.exec(await t.app.services.metrics.render())?.[1] ?? 0);
+    const stored = async () =>
+      (await t.json("GET", "/v1/emails/receiving?limit=100")).body.data.map(
+        (row: { message_id: string }) => row.message_id,
+      );
+    const refusals = async () =>
+      Number(
+        /mailroom_inbound_limits_total\{limit="client_bytes"\} (\d+)/.exec(
+          await t.app.services.metrics.render(),
+        )?.[1] ?? 0,
+      );
 
     // 700 KiB fits the 1 MiB budget; the second message crosses it and is refused after its data, not stored.
     expect((await transaction(1)).code).toBe(250);
@@ -157,9 +168,19 @@ describe("finding 5: the inbound MX fills the disk", () => {
       chat.close();
     }
   };
-  const reply = (n: number) => `From: friend@dest.test\r\nSubject: reply ${n}\r\nMessage-ID: <reply-${n}@dest.test>\r\n\r\n${`${"z".repeat(998)}\r\n`.repeat(600)}`;
-  const storedBytes = async () => (await q.app.services.store.query<{ stored_bytes: number }>(sql`SELECT stored_bytes FROM inbound_usage WHERE organization_id = ${q.organizationId}`))[0]?.stored_bytes ?? 0;
-  const overQuota = async () => Number(/mailroom_inbound_limits_total\{limit="stored_bytes"\} (\d+)/.exec(await q.app.services.metrics.render())?.[1] ?? 0);
+  const reply = (n: number) =>
+    `From: friend@dest.test\r\nSubject: reply ${n}\r\nMessage-ID: <reply-${n}@dest.test>\r\n\r\n${`${"z".repeat(998)}\r\n`.repeat(600)}`;
+  const storedBytes = async () =>
+    (
+      await q.app.services.store.query<{ stored_bytes: number }>(
+        sql`SELECT stored_bytes FROM inbound_usage WHERE organization_id = ${q.organizationId}`,
+      )
+    )[0]?.stored_bytes ?? 0;
+  const overQuota = async () =>
+    Number(
+      /mailroom_inbound_limits_total\{limit="stored_bytes"\} (\d+)/.exec(await q.app.services.metrics.render())?.[1] ??
+        0,
+    );
 
   test("finding 5: an organisation at [inbound] max_stored_bytes gets 452 4.2.2 at RCPT, logged and counted; its reports still apply; retention makes room", async () => {
     // Two messages of about 600 KB: the first leaves room, the second takes the organisation past its 1 MiB.
@@ -170,14 +191,23 @@ describe("finding 5: the inbound MX fills the disk", () => {
     expect([rcpt.code, rcpt.text.slice(0, 5)]).toEqual([452, "4.2.2"]);
     expect(rcpt.text).toContain("storage quota");
     expect(await overQuota()).toBe(1);
-    const stored = (await q.json("GET", "/v1/emails/receiving?limit=100")).body.data.map((row: { message_id: string }) => row.message_id);
+    const stored = (await q.json("GET", "/v1/emails/receiving?limit=100")).body.data.map(
+      (row: { message_id: string }) => row.message_id,
+    );
     expect(stored).not.toContain("<reply-3@dest.test>");
 
     // A bounce to a return path is still applied; anything else there is refused after its data, nothing stored.
-    const sent = await q.json("POST", "/v1/emails", { body: { from: "Acme <hello@example.com>", to: "someone@dest.test", subject: "Receipt", html: "<p>Thanks.</p>" } });
+    const sent = await q.json("POST", "/v1/emails", {
+      body: { from: "Acme <hello@example.com>", to: "someone@dest.test", subject: "Receipt", html: "<p>Thanks.</p>" },
+    });
     const record = (await q.json("GET", `/v1/emails/${sent.body.id}`)).body;
-    const delivery = (await q.app.services.store.query<{ id: string }>(sql`SELECT id FROM deliveries WHERE email_id = ${sent.body.id}`))[0]!;
-    const returnPath = createReturnPathCodec(q.app.services.secrets.deriveKey("return-path")).address(delivery.id, "send.example.com");
+    const delivery = (
+      await q.app.services.store.query<{ id: string }>(sql`SELECT id FROM deliveries WHERE email_id = ${sent.body.id}`)
+    )[0]!;
+    const returnPath = createReturnPathCodec(q.app.services.secrets.deriveKey("return-path")).address(
+      delivery.id,
+      "send.example.com",
+    );
     const bounce = await deliver(returnPath, inboundFixture("postfix-5.1.1", { messageId: record.message_id }), "");
     expect(bounce.data?.code).toBe(250);
     expect((await q.json("GET", `/v1/emails/${sent.body.id}`)).body.status).toBe("bounced");
@@ -193,4 +223,3 @@ describe("finding 5: the inbound MX fills the disk", () => {
     expect((await deliver("hello@example.com", reply(5))).data?.code).toBe(250);
   });
 });
-

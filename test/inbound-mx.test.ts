@@ -34,10 +34,16 @@ beforeAll(async () => {
   dns.set("dest.test", "TXT", ["v=spf1 ip4:127.0.0.1 -all"]);
   dns.set("_dmarc.dest.test", "TXT", ["v=DMARC1; p=reject"]);
   clock = new ManualClock(Date.now());
-  t = await createTestApp({ dns: { servers: dns.servers }, inbound: { max_message_bytes: 256 * 1024, messages_per_ip_per_minute: 1000 } }, { clock });
+  t = await createTestApp(
+    { dns: { servers: dns.servers }, inbound: { max_message_bytes: 256 * 1024, messages_per_ip_per_minute: 1000 } },
+    { clock },
+  );
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   await t.app.services.domains.add(t.operator, "quiet.example", { verifiedOverride: true });
-  expect((await t.json("PATCH", "/v1/domains/example.com", { body: { receiving: true } })).body).toMatchObject({ receiving_enabled: true, capabilities: { receiving: "enabled" } });
+  expect((await t.json("PATCH", "/v1/domains/example.com", { body: { receiving: true } })).body).toMatchObject({
+    receiving_enabled: true,
+    capabilities: { receiving: "enabled" },
+  });
   const listeners = await t.app.start();
   mxPort = listeners.find((l) => l.name === "mx")!.port;
 });
@@ -70,7 +76,9 @@ async function deliver(message: string | Buffer, envelope: { from: string; to: s
 const latest = async () => (await t.json("GET", "/v1/emails/receiving?limit=1")).body.data[0];
 
 async function sendOne(subject = "Your receipt") {
-  const res = await t.json("POST", "/v1/emails", { body: { from: "Acme <hello@example.com>", to: "someone@dest.test", subject, html: "<p>Thanks.</p>" } });
+  const res = await t.json("POST", "/v1/emails", {
+    body: { from: "Acme <hello@example.com>", to: "someone@dest.test", subject, html: "<p>Thanks.</p>" },
+  });
   expect(res.status).toBe(200);
   return (await t.json("GET", `/v1/emails/${res.body.id}`)).body as { id: string; message_id: string };
 }
@@ -86,11 +94,15 @@ describe("RCPT", () => {
     const off = await chat.send("RCPT TO:<someone@quiet.example>");
     expect([off.code, off.text.slice(0, 5)]).toEqual([550, "5.7.1"]);
     expect(off.text).toContain("Receiving is not enabled");
-    const forged = await chat.send("RCPT TO:<bounces+0190f3a2b4c57d8e9f0a1b2c3d4e5f60-abcdefghijklmnop@send.example.com>");
+    const forged = await chat.send(
+      "RCPT TO:<bounces+0190f3a2b4c57d8e9f0a1b2c3d4e5f60-abcdefghijklmnop@send.example.com>",
+    );
     expect([forged.code, forged.text.slice(0, 5)]).toEqual([550, "5.1.1"]);
     expect((await chat.send("AUTH PLAIN AGFwaWtleQBzZWNyZXQ=")).code).toBeGreaterThanOrEqual(500);
     chat.close();
-    expect(await t.app.services.metrics.render()).toMatch(/mailroom_inbound_smtp_total\{outcome="recipient_refused"\} 3/);
+    expect(await t.app.services.metrics.render()).toMatch(
+      /mailroom_inbound_smtp_total\{outcome="recipient_refused"\} 3/,
+    );
   });
 
   test("an internationalised receiving domain takes mail in either spelling", async () => {
@@ -117,7 +129,9 @@ describe("RCPT", () => {
     const { rcpt } = await deliver("Subject: x\r\n\r\nx\r\n", { from: "someone@dest.test", to: ["hello@example.com"] });
     expect(rcpt[0]).toMatchObject({ code: 550 });
     await t.json("PATCH", "/v1/domains/example.com", { body: { capabilities: { receiving: "enabled" } } });
-    expect((await t.json("PATCH", "/v1/domains/example.com", { body: { capabilities: { receiving: "maybe" } } })).status).toBe(400);
+    expect(
+      (await t.json("PATCH", "/v1/domains/example.com", { body: { capabilities: { receiving: "maybe" } } })).status,
+    ).toBe(400);
   });
 });
 
@@ -147,12 +161,24 @@ describe("received mail", () => {
       "--b1--",
       "",
     ].join("\r\n");
-    const signed = await dkimSign(message, { canonicalization: "relaxed/relaxed", signatureData: [{ signingDomain: "dest.test", selector: "sel", privateKey: dkimKey }] } as Parameters<typeof dkimSign>[1]);
-    const { data } = await deliver(signed.signatures + message, { from: "someone@dest.test", to: ["hello@example.com"] });
+    const signed = await dkimSign(message, {
+      canonicalization: "relaxed/relaxed",
+      signatureData: [{ signingDomain: "dest.test", selector: "sel", privateKey: dkimKey }],
+    } as Parameters<typeof dkimSign>[1]);
+    const { data } = await deliver(signed.signatures + message, {
+      from: "someone@dest.test",
+      to: ["hello@example.com"],
+    });
     expect(data).toMatchObject({ code: 250 });
 
     const listed = await latest();
-    expect(listed).toMatchObject({ from: "Someone <someone@dest.test>", to: ["hello@example.com"], subject: "Re: Your receipt", received_for: ["hello@example.com"], in_reply_to_email_id: sent.id });
+    expect(listed).toMatchObject({
+      from: "Someone <someone@dest.test>",
+      to: ["hello@example.com"],
+      subject: "Re: Your receipt",
+      received_for: ["hello@example.com"],
+      in_reply_to_email_id: sent.id,
+    });
     const got = (await t.json("GET", `/v1/emails/receiving/${listed.id}`)).body;
     expect(got).toMatchObject({ object: "email", html: "<p>Thanks, received.</p>", message_id: "<reply-1@dest.test>" });
     expect(got.authentication.spf).toEqual({ result: "pass", domain: "dest.test" });
@@ -163,7 +189,10 @@ describe("received mail", () => {
     expect(got.headers["In-Reply-To"]).toBe(sent.message_id);
     const history = (await t.json("GET", `/v1/emails/${sent.id}`)).body;
     expect(history.status).toBe("delivered");
-    expect(history.events.find((e: { type: string }) => e.type === "email.received")?.data).toMatchObject({ email_id: listed.id, subject: "Re: Your receipt" });
+    expect(history.events.find((e: { type: string }) => e.type === "email.received")?.data).toMatchObject({
+      email_id: listed.id,
+      subject: "Re: Your receipt",
+    });
 
     const raw = await t.request("GET", `/v1/emails/receiving/${listed.id}/raw`);
     expect(raw.headers.get("content-type")).toBe("message/rfc822");
@@ -171,11 +200,18 @@ describe("received mail", () => {
 
     const attachments = (await t.json("GET", `/v1/emails/receiving/${listed.id}/attachments`)).body;
     expect(attachments.data).toHaveLength(1);
-    expect(attachments.data[0]).toMatchObject({ filename: "list.csv", content_type: "text/csv", content_disposition: "attachment", size: 3 });
+    expect(attachments.data[0]).toMatchObject({
+      filename: "list.csv",
+      content_type: "text/csv",
+      content_disposition: "attachment",
+      size: 3,
+    });
     const url = new URL(attachments.data[0].download_url);
     const download = await t.request("GET", `${url.pathname}${url.search}`, { key: null });
     expect(download.status).toBe(200);
-    expect(download.headers.get("content-disposition")).toBe(`attachment; filename="list.csv"; filename*=UTF-8''list.csv`);
+    expect(download.headers.get("content-disposition")).toBe(
+      `attachment; filename="list.csv"; filename*=UTF-8''list.csv`,
+    );
     expect(await download.text()).toBe("a,b");
     // A link is for its one path and its time: altered or expired, it grants nothing.
     const tampered = `${url.pathname}?expires=${Number(url.searchParams.get("expires")) + 1}&signature=${url.searchParams.get("signature")}`;
@@ -192,7 +228,9 @@ describe("received mail", () => {
     const reader = await t.app.services.keys.create(t.operator, { name: "reader", scopes: ["inbound:read"] });
     expect((await t.json("GET", `/v1/emails/receiving/${id}`, { key: reader.key })).status).toBe(200);
     const otherId = crypto.randomUUID();
-    await t.app.services.store.query(sql`INSERT INTO organizations (id, name, created_at) VALUES (${otherId}, 'other', ${new Date().toISOString()})`);
+    await t.app.services.store.query(
+      sql`INSERT INTO organizations (id, name, created_at) VALUES (${otherId}, 'other', ${new Date().toISOString()})`,
+    );
     const other = await t.app.services.keys.create(operatorActor(otherId), { name: "o", scopes: ["full_access"] });
     expect((await t.json("GET", `/v1/emails/receiving/${id}`, { key: other.key })).status).toBe(404);
     expect((await t.json("GET", `/v1/emails/receiving/${id}/raw`, { key: other.key })).status).toBe(404);
@@ -204,10 +242,28 @@ describe("received mail", () => {
       ["nul", Buffer.from("From: a@dest.test\r\nSubject: nul\r\n\r\nbefore\0after\r\n", "latin1")],
       ["bare-lf", Buffer.from("From: a@dest.test\nSubject: bare-lf\n\nline one\nline two\n", "latin1")],
       ["8bit", Buffer.from("From: J\xf6rg <a@dest.test>\r\nSubject: 8bit \xff\xfe\r\n\r\nbody\r\n", "latin1")],
-      ["empty-type", Buffer.from('From: a@dest.test\r\nSubject: empty-type\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n--x\r\nContent-Type:\r\n\r\npart\r\n--x--\r\n', "latin1")],
+      [
+        "empty-type",
+        Buffer.from(
+          'From: a@dest.test\r\nSubject: empty-type\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n--x\r\nContent-Type:\r\n\r\npart\r\n--x--\r\n',
+          "latin1",
+        ),
+      ],
       // Beyond the parser's limits: kept whole, read as a message without headers.
-      ["many-parts", Buffer.from(`From: a@dest.test\r\nSubject: many-parts\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n${"--x\r\nContent-Type: text/plain\r\n\r\np\r\n".repeat(2000)}--x--\r\n`, "latin1")],
-      ["multipart", Buffer.from('From: a@dest.test\r\nSubject: multipart\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n--x\r\nContent-Type: text/plain\r\n\r\nunterminated\r\n', "latin1")],
+      [
+        "many-parts",
+        Buffer.from(
+          `From: a@dest.test\r\nSubject: many-parts\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n${"--x\r\nContent-Type: text/plain\r\n\r\np\r\n".repeat(2000)}--x--\r\n`,
+          "latin1",
+        ),
+      ],
+      [
+        "multipart",
+        Buffer.from(
+          'From: a@dest.test\r\nSubject: multipart\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n--x\r\nContent-Type: text/plain\r\n\r\nunterminated\r\n',
+          "latin1",
+        ),
+      ],
     ];
     for (const [name, bytes] of cases) {
       const { data } = await deliver(bytes, { from: "a@dest.test", to: ["hello@example.com"] });
@@ -218,7 +274,10 @@ describe("received mail", () => {
       const raw = Buffer.from(await (await t.request("GET", `/v1/emails/receiving/${stored.id}/raw`)).arrayBuffer());
       // What arrives after dot-unstuffing is the message, byte for byte (bare LF included).
       // Byte for byte; a message not ending in CRLF gets the one the end of data needs (RFC 5321 §4.1.1.4).
-      expect(raw.equals(bytes.toString("latin1").endsWith("\r\n") ? bytes : Buffer.concat([bytes, Buffer.from("\r\n")])), name).toBe(true);
+      expect(
+        raw.equals(bytes.toString("latin1").endsWith("\r\n") ? bytes : Buffer.concat([bytes, Buffer.from("\r\n")])),
+        name,
+      ).toBe(true);
     }
     expect((await t.json("GET", `/v1/emails/receiving/${(await latest()).id}`)).body.text).toContain("unterminated");
   });
@@ -244,10 +303,16 @@ describe("received mail", () => {
       "--r--",
       "",
     ].join("\r\n");
-    expect((await deliver(message, { from: "a@dest.test", to: ["hello@example.com"] })).data).toMatchObject({ code: 250 });
+    expect((await deliver(message, { from: "a@dest.test", to: ["hello@example.com"] })).data).toMatchObject({
+      code: 250,
+    });
     const { id } = await latest();
-    expect((await t.json("GET", `/v1/emails/receiving/${id}`)).body.html).toContain(`src="data:image/gif;base64,${pixel.toString("base64")}"`);
-    expect((await t.json("GET", `/v1/emails/receiving/${id}?html_format=cid`)).body.html).toContain('src="cid:logo@dest.test"');
+    expect((await t.json("GET", `/v1/emails/receiving/${id}`)).body.html).toContain(
+      `src="data:image/gif;base64,${pixel.toString("base64")}"`,
+    );
+    expect((await t.json("GET", `/v1/emails/receiving/${id}?html_format=cid`)).body.html).toContain(
+      'src="cid:logo@dest.test"',
+    );
     const attachment = (await t.json("GET", `/v1/emails/receiving/${id}/attachments`)).body.data[0];
     const url = new URL(attachment.download_url);
     const download = await t.request("GET", `${url.pathname}${url.search}`, { key: null });
@@ -256,31 +321,63 @@ describe("received mail", () => {
 
   test("over the size limit: 552 5.3.4 after the data, nothing stored", async () => {
     const before = (await latest()).id;
-    const { data } = await deliver(`Subject: big\r\n\r\n${"x".repeat(300 * 1024)}\r\n`, { from: "a@dest.test", to: ["hello@example.com"] });
+    const { data } = await deliver(`Subject: big\r\n\r\n${"x".repeat(300 * 1024)}\r\n`, {
+      from: "a@dest.test",
+      to: ["hello@example.com"],
+    });
     expect([data?.code, data?.text.slice(0, 5)]).toEqual([552, "5.3.4"]);
     expect((await latest()).id).toBe(before);
   });
 
   test("an out-of-office to a return path is kept as an automatic reply in the sent message's history", async () => {
     const sent = await sendOne("Second");
-    const delivery = await t.app.services.store.query<{ id: string }>(sql`SELECT id FROM deliveries WHERE email_id = ${sent.id}`);
-    const returnPath = (await import("../src/domains/signing.ts")).createReturnPathCodec(t.app.services.secrets.deriveKey("return-path")).address(delivery[0]!.id, "send.example.com");
+    const delivery = await t.app.services.store.query<{ id: string }>(
+      sql`SELECT id FROM deliveries WHERE email_id = ${sent.id}`,
+    );
+    const returnPath = (await import("../src/domains/signing.ts"))
+      .createReturnPathCodec(t.app.services.secrets.deriveKey("return-path"))
+      .address(delivery[0]!.id, "send.example.com");
     const ooo = inboundFixture("out-of-office", { messageId: sent.message_id });
     expect((await deliver(ooo, { from: "", to: [returnPath] })).data).toMatchObject({ code: 250 });
-    expect(await latest()).toMatchObject({ auto_reply: "auto_reply", in_reply_to_email_id: sent.id, received_for: [returnPath] });
+    expect(await latest()).toMatchObject({
+      auto_reply: "auto_reply",
+      in_reply_to_email_id: sent.id,
+      received_for: [returnPath],
+    });
     const record = (await t.json("GET", `/v1/emails/${sent.id}`)).body;
     expect(record.status).not.toBe("bounced");
-    expect(record.events.some((e: { type: string; data: { auto_reply?: string } }) => e.type === "email.received" && e.data.auto_reply === "auto_reply")).toBe(true);
+    expect(
+      record.events.some(
+        (e: { type: string; data: { auto_reply?: string } }) =>
+          e.type === "email.received" && e.data.auto_reply === "auto_reply",
+      ),
+    ).toBe(true);
   });
 
   test("finding 4: a forged DSN naming a cc recipient of a real message changes nobody's status or the suppression list, and is stored as mail", async () => {
-    const res = await t.json("POST", "/v1/emails", { body: { from: "Acme <hello@example.com>", to: "someone@dest.test", cc: "colleague@dest.test", subject: "Third", html: "<p>Thanks.</p>" } });
+    const res = await t.json("POST", "/v1/emails", {
+      body: {
+        from: "Acme <hello@example.com>",
+        to: "someone@dest.test",
+        cc: "colleague@dest.test",
+        subject: "Third",
+        html: "<p>Thanks.</p>",
+      },
+    });
     expect(res.status).toBe(200);
     const sent = (await t.json("GET", `/v1/emails/${res.body.id}`)).body as { id: string; message_id: string };
-    const statuses = async () => Object.fromEntries(((await t.json("GET", `/v1/emails/${sent.id}`)).body.recipients as Array<{ email: string; status: string }>).map((r) => [r.email, r.status]));
+    const statuses = async () =>
+      Object.fromEntries(
+        (
+          (await t.json("GET", `/v1/emails/${sent.id}`)).body.recipients as Array<{ email: string; status: string }>
+        ).map((r) => [r.email, r.status]),
+      );
     const suppressions = async () => (await t.json("GET", "/v1/suppressions?limit=100")).body.data.length;
     const suppressedBefore = await suppressions();
-    const forged = inboundFixture("postfix-5.1.1", { messageId: sent.message_id }).replaceAll("someone@dest.test", "colleague@dest.test");
+    const forged = inboundFixture("postfix-5.1.1", { messageId: sent.message_id }).replaceAll(
+      "someone@dest.test",
+      "colleague@dest.test",
+    );
     expect(forged).toContain("colleague@dest.test");
 
     // Unauthenticated, to a receiving address, quoting the real Message-ID: ordinary mail.
@@ -288,8 +385,12 @@ describe("received mail", () => {
     expect(await latest()).toMatchObject({ received_for: ["hello@example.com"] });
     expect((await latest()).subject).toContain("Undelivered");
     // To the verified return path of the other recipient: that token proves nothing about the cc.
-    const delivery = await t.app.services.store.query<{ id: string }>(sql`SELECT id FROM deliveries WHERE email_id = ${sent.id} AND recipient = 'someone@dest.test'`);
-    const returnPath = (await import("../src/domains/signing.ts")).createReturnPathCodec(t.app.services.secrets.deriveKey("return-path")).address(delivery[0]!.id, "send.example.com");
+    const delivery = await t.app.services.store.query<{ id: string }>(
+      sql`SELECT id FROM deliveries WHERE email_id = ${sent.id} AND recipient = 'someone@dest.test'`,
+    );
+    const returnPath = (await import("../src/domains/signing.ts"))
+      .createReturnPathCodec(t.app.services.secrets.deriveKey("return-path"))
+      .address(delivery[0]!.id, "send.example.com");
     expect((await deliver(forged, { from: "", to: [returnPath] })).data).toMatchObject({ code: 250 });
     expect(await latest()).toMatchObject({ received_for: [returnPath], in_reply_to_email_id: sent.id });
 
@@ -312,7 +413,11 @@ describe("received mail", () => {
 });
 
 test("pagination follows Resend's cursors", async () => {
-  for (let i = 0; i < 3; i++) await deliver(`From: a@dest.test\r\nSubject: page ${i}\r\n\r\nx\r\n`, { from: "a@dest.test", to: ["hello@example.com"] });
+  for (let i = 0; i < 3; i++)
+    await deliver(`From: a@dest.test\r\nSubject: page ${i}\r\n\r\nx\r\n`, {
+      from: "a@dest.test",
+      to: ["hello@example.com"],
+    });
   const first = (await t.json("GET", "/v1/emails/receiving?limit=2")).body;
   expect(first.data.map((e: { subject: string }) => e.subject)).toEqual(["page 2", "page 1"]);
   expect(first.has_more).toBe(true);

@@ -14,7 +14,10 @@ let t: TestApp;
 
 beforeEach(async () => {
   smtp = await startSmtpDouble();
-  t = await createTestApp({ delivery: { default_provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } });
+  t = await createTestApp({
+    delivery: { default_provider: "smtp" },
+    smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" },
+  });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
 });
 
@@ -25,7 +28,14 @@ afterEach(async () => {
 
 /** Sends one message to someone@dest.test; its id, Message-ID and the return path it left with. */
 async function sendOne() {
-  const res = await t.json("POST", "/v1/emails", { body: { from: "Acme <hello@example.com>", to: "someone@dest.test", subject: "Your receipt", html: "<p>Thanks.</p>" } });
+  const res = await t.json("POST", "/v1/emails", {
+    body: {
+      from: "Acme <hello@example.com>",
+      to: "someone@dest.test",
+      subject: "Your receipt",
+      html: "<p>Thanks.</p>",
+    },
+  });
   expect(res.status).toBe(200);
   await t.app.services.worker.runOnce();
   const sent = smtp.received.at(-1)!;
@@ -35,7 +45,8 @@ async function sendOne() {
 }
 
 /** A fixture with the sample return path and Message-ID replaced by the real ones. */
-const report = (fixture: string, sent: { messageId: string; returnPath: string }) => Buffer.from(inboundFixture(fixture, sent));
+const report = (fixture: string, sent: { messageId: string; returnPath: string }) =>
+  Buffer.from(inboundFixture(fixture, sent));
 
 /** The funnel's outcome for a message that reached one return path or organisation. */
 async function receiveOne(raw: Buffer, envelope: { from: string; to: string[] }) {
@@ -51,8 +62,15 @@ describe("reports to return paths", () => {
   test("a 5.1.1 notification bounces the delivery Permanent and suppresses the recipient, once", async () => {
     const sent = await sendOne();
     const envelope = { from: "", to: [sent.returnPath] };
-    expect(await receiveOne(report("postfix-5.1.1", sent), envelope)).toMatchObject({ handled: "bounce", outcome: "permanent", changed: true });
-    expect(await receiveOne(report("postfix-5.1.1", sent), envelope)).toMatchObject({ handled: "bounce", changed: false });
+    expect(await receiveOne(report("postfix-5.1.1", sent), envelope)).toMatchObject({
+      handled: "bounce",
+      outcome: "permanent",
+      changed: true,
+    });
+    expect(await receiveOne(report("postfix-5.1.1", sent), envelope)).toMatchObject({
+      handled: "bounce",
+      changed: false,
+    });
     const record = await history(sent.id);
     expect(record.status).toBe("bounced");
     expect(record.recipients[0]).toMatchObject({ email: "someone@dest.test", status: "bounced" });
@@ -67,7 +85,9 @@ describe("reports to return paths", () => {
   test("the same report arriving several times at once bounces once (the delivery is locked while judged)", async () => {
     const sent = await sendOne();
     const envelope = { from: "", to: [sent.returnPath] };
-    const outcomes = await Promise.all(Array.from({ length: 6 }, () => receiveOne(report("postfix-5.1.1", sent), envelope)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, () => receiveOne(report("postfix-5.1.1", sent), envelope)),
+    );
     expect(outcomes.filter((o) => o.handled === "bounce" && o.changed)).toHaveLength(1);
     const record = await history(sent.id);
     expect(record.events.filter((e: { type: string }) => e.type === "email.bounced")).toHaveLength(1);
@@ -75,7 +95,10 @@ describe("reports to return paths", () => {
 
   test("a delayed notification is history only: no status change, no suppression", async () => {
     const sent = await sendOne();
-    expect(await receiveOne(report("postfix-4.4.7-delayed", sent), { from: "", to: [sent.returnPath] })).toMatchObject({ outcome: "temporary", changed: true });
+    expect(await receiveOne(report("postfix-4.4.7-delayed", sent), { from: "", to: [sent.returnPath] })).toMatchObject({
+      outcome: "temporary",
+      changed: true,
+    });
     const record = await history(sent.id);
     expect(record.recipients[0].status).toBe("sent");
     expect(record.events.map((e: { type: string }) => e.type)).toContain("email.delivery_delayed");
@@ -84,7 +107,9 @@ describe("reports to return paths", () => {
 
   test("a feedback report names the delivery by its Original-Mail-From: complained and suppressed", async () => {
     const sent = await sendOne();
-    expect(await receiveOne(report("arf-yahoo", sent), { from: "feedback@arf.mail.yahoo.com", to: ["fbl@example.com"] })).toMatchObject({ handled: "complaint", changed: true });
+    expect(
+      await receiveOne(report("arf-yahoo", sent), { from: "feedback@arf.mail.yahoo.com", to: ["fbl@example.com"] }),
+    ).toMatchObject({ handled: "complaint", changed: true });
     const record = await history(sent.id);
     expect(record.status).toBe("complained");
     expect(record.recipients[0].status).toBe("complained");
@@ -94,8 +119,13 @@ describe("reports to return paths", () => {
   test("a forged token changes nothing; ordinary mail to a return path is stored, linked, and changes nothing", async () => {
     const sent = await sendOne();
     const forged = sent.returnPath.replace(/-[a-z2-7]{16}@/, "-aaaaaaaaaaaaaaaa@");
-    expect(await receiveOne(report("postfix-5.1.1", sent), { from: "", to: [forged] })).toEqual({ handled: "ignored", reason: "no recipient" });
-    expect(await receiveOne(report("ordinary-reply", sent), { from: "someone@dest.test", to: [sent.returnPath] })).toMatchObject({ handled: "stored", inReplyToEmailId: sent.id });
+    expect(await receiveOne(report("postfix-5.1.1", sent), { from: "", to: [forged] })).toEqual({
+      handled: "ignored",
+      reason: "no recipient",
+    });
+    expect(
+      await receiveOne(report("ordinary-reply", sent), { from: "someone@dest.test", to: [sent.returnPath] }),
+    ).toMatchObject({ handled: "stored", inReplyToEmailId: sent.id });
     const record = await history(sent.id);
     expect(record.status).toBe("sent");
     expect(record.recipients[0].status).toBe("sent");

@@ -12,15 +12,27 @@ let liveScheduled: string;
 let testEmail: string;
 let webhookId: string;
 let templateId: string;
-const message = (over: Record<string, unknown> = {}) => ({ from: "Acme <hi@example.com>", to: ["reader@x.org"], subject: "Reset your password", text: "token 123", ...over });
+const message = (over: Record<string, unknown> = {}) => ({
+  from: "Acme <hi@example.com>",
+  to: ["reader@x.org"],
+  subject: "Reset your password",
+  text: "token 123",
+  ...over,
+});
 
 beforeAll(async () => {
   t = await createTestApp({ webhooks: { allow_private_networks: true } });
   domainId = (await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true })).id;
   liveEmail = (await t.json("POST", "/v1/emails", { body: message() })).body.id;
-  liveScheduled = (await t.json("POST", "/v1/emails", { body: message({ scheduled_at: new Date(Date.now() + 3_600_000).toISOString() }) })).body.id;
+  liveScheduled = (
+    await t.json("POST", "/v1/emails", {
+      body: message({ scheduled_at: new Date(Date.now() + 3_600_000).toISOString() }),
+    })
+  ).body.id;
   testEmail = (await t.json("POST", "/v1/emails", { key: t.testKey, body: message({ subject: "A test" }) })).body.id;
-  webhookId = (await t.json("POST", "/v1/webhooks", { body: { endpoint: "http://127.0.0.1:1/hook", events: ["email.sent"] } })).body.id;
+  webhookId = (
+    await t.json("POST", "/v1/webhooks", { body: { endpoint: "http://127.0.0.1:1/hook", events: ["email.sent"] } })
+  ).body.id;
   templateId = (await t.json("POST", "/v1/templates", { body: { name: "welcome", html: "<p>Hi</p>" } })).body.id;
   await t.json("POST", "/v1/suppressions", { body: { email: "gone@x.org" } });
 });
@@ -35,16 +47,30 @@ const refusedBySandbox = (res: { status: number; body: { name: string; message: 
 describe("finding 2: test keys are a sandbox", () => {
   test("live mail does not exist for a test key: record, raw MIME, attachments, list, cancel and reschedule", async () => {
     const as = { key: t.testKey };
-    for (const path of [`/v1/emails/${liveEmail}`, `/v1/emails/${liveEmail}/raw`, `/v1/emails/${liveEmail}/attachments`, `/functions/v1/send-email/${liveEmail}`]) {
+    for (const path of [
+      `/v1/emails/${liveEmail}`,
+      `/v1/emails/${liveEmail}/raw`,
+      `/v1/emails/${liveEmail}/attachments`,
+      `/functions/v1/send-email/${liveEmail}`,
+    ]) {
       expect((await t.json("GET", path, as)).status).toBe(404);
     }
     expect((await t.json("POST", `/v1/emails/${liveScheduled}/cancel`, as)).status).toBe(404);
-    expect((await t.json("PATCH", `/v1/emails/${liveScheduled}`, { ...as, body: { scheduled_at: new Date(Date.now() + 7_200_000).toISOString() } })).status).toBe(404);
+    expect(
+      (
+        await t.json("PATCH", `/v1/emails/${liveScheduled}`, {
+          ...as,
+          body: { scheduled_at: new Date(Date.now() + 7_200_000).toISOString() },
+        })
+      ).status,
+    ).toBe(404);
     expect((await t.json("GET", `/v1/emails/${liveScheduled}`)).body.status).toBe("scheduled");
 
     const listed = (await t.json("GET", "/v1/emails?limit=100", as)).body.data.map((e: { id: string }) => e.id);
     expect(listed).toEqual([testEmail]);
-    expect((await t.json("GET", "/v1/emails?limit=100&status=delivered", as)).body.data.map((e: { id: string }) => e.id)).not.toContain(liveEmail);
+    expect(
+      (await t.json("GET", "/v1/emails?limit=100&status=delivered", as)).body.data.map((e: { id: string }) => e.id),
+    ).not.toContain(liveEmail);
     expect((await t.json("GET", `/v1/emails/${testEmail}`, as)).body.subject).toBe("A test");
     // A live key still sees both.
     const all = (await t.json("GET", "/v1/emails?limit=100")).body.data.map((e: { id: string }) => e.id);
@@ -64,12 +90,24 @@ describe("finding 2: test keys are a sandbox", () => {
     refusedBySandbox(await t.json("DELETE", `/v1/domains/${domainId}`, as));
     refusedBySandbox(await t.json("POST", "/v1/suppressions", { ...as, body: { email: "someone@x.org" } }));
     refusedBySandbox(await t.json("DELETE", "/v1/suppressions/gone@x.org", as));
-    refusedBySandbox(await t.json("POST", "/v1/webhooks", { ...as, body: { endpoint: "http://127.0.0.1:1/other", events: ["email.sent"] } }));
+    refusedBySandbox(
+      await t.json("POST", "/v1/webhooks", {
+        ...as,
+        body: { endpoint: "http://127.0.0.1:1/other", events: ["email.sent"] },
+      }),
+    );
     refusedBySandbox(await t.json("DELETE", `/v1/webhooks/${webhookId}`, as));
     refusedBySandbox(await t.json("POST", "/v1/templates", { ...as, body: { name: "x", html: "<p>x</p>" } }));
     refusedBySandbox(await t.json("PATCH", `/v1/templates/${templateId}`, { ...as, body: { html: "<p>changed</p>" } }));
-    refusedBySandbox(await t.json("DELETE", `/v1/api-keys/${(await t.json("GET", "/v1/api-keys/current")).body.id}`, as));
-    refusedBySandbox(await t.json("PATCH", `/v1/api-keys/${(await t.json("GET", "/v1/api-keys/current")).body.id}`, { ...as, body: { name: "mine now" } }));
+    refusedBySandbox(
+      await t.json("DELETE", `/v1/api-keys/${(await t.json("GET", "/v1/api-keys/current")).body.id}`, as),
+    );
+    refusedBySandbox(
+      await t.json("PATCH", `/v1/api-keys/${(await t.json("GET", "/v1/api-keys/current")).body.id}`, {
+        ...as,
+        body: { name: "mine now" },
+      }),
+    );
     // Nothing changed: the live key works, the domain is untouched, the suppression and the webhook remain.
     expect((await t.json("GET", `/v1/domains/${domainId}`)).body.click_tracking).toBe(false);
     expect((await t.json("GET", "/v1/suppressions/gone@x.org")).status).toBe(200);
@@ -95,7 +133,8 @@ describe("finding 2: test keys are a sandbox", () => {
 });
 
 describe("finding 3: a key never mints more than it holds", () => {
-  const create = (key: string, body: Record<string, unknown>) => t.json("POST", "/v1/api-keys", { key, body: { name: "minted", ...body } });
+  const create = (key: string, body: Record<string, unknown>) =>
+    t.json("POST", "/v1/api-keys", { key, body: { name: "minted", ...body } });
   const keyWith = async (body: Record<string, unknown>) => (await create(t.liveKey, body)).body.token as string;
 
   test("scopes: a key holding only api_keys:write cannot create a full_access key", async () => {
@@ -129,7 +168,15 @@ describe("finding 3: a key never mints more than it holds", () => {
     expect(inherited.status).toBe(201);
     expect(inherited.body.rate_limit_per_minute).toBe(50);
     // The operator at the console is not bound by a key's limit.
-    expect((await t.app.services.keys.create(t.operator, { name: "fast", scopes: ["full_access"], rateLimitPerMinute: 10_000_000 })).rate_limit_per_minute).toBe(10_000_000);
+    expect(
+      (
+        await t.app.services.keys.create(t.operator, {
+          name: "fast",
+          scopes: ["full_access"],
+          rateLimitPerMinute: 10_000_000,
+        })
+      ).rate_limit_per_minute,
+    ).toBe(10_000_000);
   });
 
   test("mode: live only from live", async () => {

@@ -19,7 +19,8 @@ async function started(metrics: Record<string, unknown>) {
   return { t, api: at("http")!, metrics: at("metrics") };
 }
 
-const scrape = (base: string, authorization?: string) => fetch(`${base}/metrics`, { headers: authorization ? { authorization } : {} });
+const scrape = (base: string, authorization?: string) =>
+  fetch(`${base}/metrics`, { headers: authorization ? { authorization } : {} });
 
 test("by default /metrics is on the API's port, without a token", async () => {
   const { t, api, metrics } = await started({});
@@ -60,7 +61,14 @@ test.each([
   const { t, api, metrics } = await started({ ...listen, token: TOKEN });
   const base = metrics ?? api;
   try {
-    for (const authorization of [undefined, "Bearer wrong", `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, TOKEN, `Basic ${TOKEN}`]) {
+    for (const authorization of [
+      undefined,
+      "Bearer wrong",
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      TOKEN,
+      `Basic ${TOKEN}`,
+    ]) {
       const res = await scrape(base, authorization);
       expect(res.status).toBe(401);
       const body = await res.json();

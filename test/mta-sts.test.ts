@@ -18,8 +18,19 @@ import { startFloodServer } from "./helpers/flood-server.ts";
 import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
 
 /** Every name the certificate covers: MX hosts and policy hosts of the test's domains (not mx.badcert.test). */
-const DOMAINS = ["enforced.test", "outside.test", "badcert.test", "testing.test", "cached.test", "nopolicy.test", "unfetchable.test", "flood.test"];
-const NAMES = DOMAINS.flatMap((domain) => [`mx.${domain}`, `mta-sts.${domain}`]).filter((name) => name !== "mx.badcert.test");
+const DOMAINS = [
+  "enforced.test",
+  "outside.test",
+  "badcert.test",
+  "testing.test",
+  "cached.test",
+  "nopolicy.test",
+  "unfetchable.test",
+  "flood.test",
+];
+const NAMES = DOMAINS.flatMap((domain) => [`mx.${domain}`, `mta-sts.${domain}`]).filter(
+  (name) => name !== "mx.badcert.test",
+);
 
 let dns: DnsServer;
 let smtp: SmtpDouble;
@@ -32,7 +43,8 @@ const policyFetches: string[] = [];
 const secured: string[] = [];
 const warnings: Array<{ msg: string; fields: Record<string, unknown> }> = [];
 
-const policy = (mode: string, mx: string[], maxAge = 86_400) => ["version: STSv1", `mode: ${mode}`, ...mx.map((pattern) => `mx: ${pattern}`), `max_age: ${maxAge}`, ""].join("\r\n");
+const policy = (mode: string, mx: string[], maxAge = 86_400) =>
+  ["version: STSv1", `mode: ${mode}`, ...mx.map((pattern) => `mx: ${pattern}`), `max_age: ${maxAge}`, ""].join("\r\n");
 
 beforeAll(async () => {
   const now = new Date();
@@ -63,7 +75,8 @@ beforeAll(async () => {
       const host = (request.headers.get("host") ?? "").replace(/:\d+$/, "");
       policyFetches.push(host);
       const text = policies.get(host);
-      if (new URL(request.url).pathname !== "/.well-known/mta-sts.txt" || text === undefined) return new Response("not found", { status: 404 });
+      if (new URL(request.url).pathname !== "/.well-known/mta-sts.txt" || text === undefined)
+        return new Response("not found", { status: 404 });
       return new Response(text, { headers: { "content-type": "text/plain" } });
     },
   });
@@ -75,7 +88,13 @@ beforeAll(async () => {
     {
       dns: { servers: dns.servers },
       delivery: { default_provider: "mx", retry_schedule: ["1m"], retry_max_age: "1h" },
-      mx: { port: smtp.port, mta_sts_port: policyServer.port, connect_timeout: "2s", socket_timeout: "5s", allow_private_networks: true },
+      mx: {
+        port: smtp.port,
+        mta_sts_port: policyServer.port,
+        connect_timeout: "2s",
+        socket_timeout: "5s",
+        allow_private_networks: true,
+      },
     },
     { clock, logger, mxCa: pair.cert },
   );
@@ -102,10 +121,15 @@ afterAll(async () => {
 
 /** Sends one message to `to` and runs the delivery worker once; the recipient's state afterwards. */
 async function deliver(to: string) {
-  const sent = await t.json("POST", "/v1/emails", { body: { from: "hello@example.com", to, subject: "Hello", html: "<p>Hi</p>" } });
+  const sent = await t.json("POST", "/v1/emails", {
+    body: { from: "hello@example.com", to, subject: "Hello", html: "<p>Hi</p>" },
+  });
   expect(sent.status).toBe(200);
   await t.app.services.worker.runOnce();
-  return (await t.json("GET", `/v1/emails/${sent.body.id}`)).body.recipients[0] as { status: string; last_response: string | null };
+  return (await t.json("GET", `/v1/emails/${sent.body.id}`)).body.recipients[0] as {
+    status: string;
+    last_response: string | null;
+  };
 }
 
 describe("enforce", () => {
@@ -121,7 +145,9 @@ describe("enforce", () => {
     const before = smtp.received.length;
     const recipient = await deliver("ann@outside.test");
     expect(recipient.status).toBe("deferred");
-    expect(recipient.last_response).toContain("MTA-STS policy of outside.test allows none of its MX hosts (mx.outside.test)");
+    expect(recipient.last_response).toContain(
+      "MTA-STS policy of outside.test allows none of its MX hosts (mx.outside.test)",
+    );
     expect(smtp.received.length).toBe(before);
   });
 
@@ -136,7 +162,10 @@ describe("enforce", () => {
 
 test("testing: delivered as without a policy, and what enforce would refuse is logged", async () => {
   expect((await deliver("ann@testing.test")).status).toBe("delivered");
-  expect(warnings.find((w) => w.msg === "MTA-STS (testing): MX hosts outside the policy")?.fields).toMatchObject({ domain: "testing.test", hosts: ["mx.testing.test"] });
+  expect(warnings.find((w) => w.msg === "MTA-STS (testing): MX hosts outside the policy")?.fields).toMatchObject({
+    domain: "testing.test",
+    hosts: ["mx.testing.test"],
+  });
 });
 
 test("a policy is fetched once per id, kept for its max_age when the TXT record disappears, and fetched again for a new id", async () => {
@@ -163,12 +192,18 @@ test("without a TXT record, or when the policy cannot be fetched, mail is delive
   expect(policyFetches).not.toContain("mta-sts.nopolicy.test");
   expect((await deliver("ann@unfetchable.test")).status).toBe("delivered");
   expect(policyFetches).toContain("mta-sts.unfetchable.test");
-  expect(warnings.find((w) => w.msg === "MTA-STS policy could not be fetched")?.fields).toMatchObject({ domain: "unfetchable.test", using: "none" });
+  expect(warnings.find((w) => w.msg === "MTA-STS policy could not be fetched")?.fields).toMatchObject({
+    domain: "unfetchable.test",
+    using: "none",
+  });
 });
 
 test("finding 6: an MTA-STS policy larger than 64 KiB is refused without reading it whole", async () => {
   // 64 MiB, a thousand times the cap: read whole, all of it would cross; cut off at the cap, the sockets' buffers at most.
-  const flood = await startFloodServer({ totalBytes: 64 * 1024 * 1024, tls: { cert: certificate.cert, key: certificate.private } });
+  const flood = await startFloodServer({
+    totalBytes: 64 * 1024 * 1024,
+    tls: { cert: certificate.cert, key: certificate.private },
+  });
   const refusals: string[] = [];
   const resolver = createResolver(dns.servers, { timeoutMs: 2000, tries: 1 });
   const mtaSts = createMtaSts({

@@ -40,7 +40,14 @@ beforeEach(async () => {
       dns: { servers: dns.servers },
       server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] },
       delivery: { default_provider: "mx", retry_schedule: ["1m", "5m"], retry_max_age: "1h" },
-      mx: { port: mx.port, ehlo_name: "out.mailroom.test", connect_timeout: "2s", socket_timeout: "5s", max_connections_per_domain: 2, allow_private_networks: true },
+      mx: {
+        port: mx.port,
+        ehlo_name: "out.mailroom.test",
+        connect_timeout: "2s",
+        socket_timeout: "5s",
+        max_connections_per_domain: 2,
+        allow_private_networks: true,
+      },
     },
     { clock },
   );
@@ -86,7 +93,8 @@ async function send(to: string | string[], from = "Acme <hi@example.com>"): Prom
 }
 
 const lookup = async (id: string) => (await t.json("GET", `/v1/emails/${id}`)).body;
-const recipient = async (id: string, email: string) => (await lookup(id)).recipients.find((r: { email: string }) => r.email === email);
+const recipient = async (id: string, email: string) =>
+  (await lookup(id)).recipients.find((r: { email: string }) => r.email === email);
 
 describe("routing by MX", () => {
   test("the preferred MX refuses connections: the message arrives at the next one, delivered and authenticated", async () => {
@@ -104,7 +112,14 @@ describe("routing by MX", () => {
     const message = mx.received[0]!;
     expect(message.mailFrom).toMatch(/^bounces\+[0-9a-f]{32}-[a-z2-7]{16}@send\.example\.com$/);
     const verdict = await checkAuthentication(message.raw, { mailFrom: message.mailFrom, dnsServers: dns.servers });
-    expect(verdict).toMatchObject({ dkim: "pass", dkimDomain: "example.com", spf: "pass", dmarc: "pass", spfAligned: "send.example.com", dkimAligned: "example.com" });
+    expect(verdict).toMatchObject({
+      dkim: "pass",
+      dkimDomain: "example.com",
+      spf: "pass",
+      dmarc: "pass",
+      spfAligned: "send.example.com",
+      dkimAligned: "example.com",
+    });
   });
 
   test("the preferred MX answers 421 at the greeting: the next one is tried", async () => {
@@ -178,7 +193,12 @@ describe("non-public addresses", () => {
   test("are refused unless allowed: an MX on loopback bounces and is never contacted", async () => {
     await t.close();
     t = await createTestApp(
-      { dns: { servers: dns.servers }, server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] }, delivery: { default_provider: "mx" }, mx: { port: mx.port, connect_timeout: "2s" } },
+      {
+        dns: { servers: dns.servers },
+        server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] },
+        delivery: { default_provider: "mx" },
+        mx: { port: mx.port, connect_timeout: "2s" },
+      },
       { clock },
     );
     await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
@@ -206,7 +226,9 @@ describe("results per recipient", () => {
       disabledCommands: ["STARTTLS"],
       onData(stream, _session, callback) {
         stream.resume();
-        stream.on("end", () => callback(Object.assign(new Error("5.7.1 Message content rejected"), { responseCode: 554 })));
+        stream.on("end", () =>
+          callback(Object.assign(new Error("5.7.1 Message content rejected"), { responseCode: 554 })),
+        );
       },
     });
     dns.set("strict.test", "MX", [{ exchange: "mx.strict.test", priority: 10 }]);
@@ -216,7 +238,9 @@ describe("results per recipient", () => {
     const record = await lookup(id);
     expect(record.recipients[0]).toMatchObject({ status: "bounced" });
     expect(record.recipients[0].last_response).toContain("554");
-    expect(record.events.find((e: { type: string }) => e.type === "email.bounced").data.bounce.subType).toBe("ContentRejected");
+    expect(record.events.find((e: { type: string }) => e.type === "email.bounced").data.bounce.subType).toBe(
+      "ContentRejected",
+    );
   });
 
   test("greylisting defers, and the retry on the schedule is delivered", async () => {

@@ -11,7 +11,8 @@ test("print-config redacts credentials inside URLs and keeps the rest of each UR
   const secrets = ["db-s3cret", "ssl-key-pass", "proxy-pw", "sk-live-123", "sk-api-key", "AKIATOKEN"];
   const shown = await runCli(["print-config"], {
     MAILROOM_DATA_DIR: tempDir(),
-    MAILROOM_STORE_URL: "postgres://mailroom:db-s3cret@db.internal:5432/mailroom?sslmode=require&sslpassword=ssl-key-pass",
+    MAILROOM_STORE_URL:
+      "postgres://mailroom:db-s3cret@db.internal:5432/mailroom?sslmode=require&sslpassword=ssl-key-pass",
     MAILROOM_AI_BASE_URL: "https://proxy:proxy-pw@llm.example.com/v1?api_key=sk-live-123&region=eu",
     MAILROOM_AI_API_KEY: "sk-api-key",
     MAILROOM_SES_ENDPOINT: "https://AKIATOKEN@vpce.example.com",

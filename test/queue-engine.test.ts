@@ -48,7 +48,16 @@ function holdingProvider() {
     },
     async close() {},
   };
-  return { provider, attempts, get maxPerDestination() { return maxPerDestination; }, get inFlight() { return inFlight; } };
+  return {
+    provider,
+    attempts,
+    get maxPerDestination() {
+      return maxPerDestination;
+    },
+    get inFlight() {
+      return inFlight;
+    },
+  };
 }
 
 const engines: Array<[string, string, number]> = [
@@ -60,27 +69,41 @@ describe.each(engines)("the leased-queue engine on %s", (_engine, storeUrl, inst
   test("the workers share the queue: each delivery once, the cap held, stop drains", async () => {
     const dir = tempDir();
     dirs.push(dir);
-    const config = testConfig(dir, { store: { url: storeUrl }, delivery: { per_destination_concurrency: CAP, concurrency: 8, poll_interval: "50ms" } });
+    const config = testConfig(dir, {
+      store: { url: storeUrl },
+      delivery: { per_destination_concurrency: CAP, concurrency: 8, poll_interval: "50ms" },
+    });
     const holding = holdingProvider();
     const pair: Services[] = [];
-    for (let i = 0; i < instances; i++) pair.push(await createServices(config, { logger: silentLogger, liveProvider: holding.provider }));
+    for (let i = 0; i < instances; i++)
+      pair.push(await createServices(config, { logger: silentLogger, liveProvider: holding.provider }));
     opened.push(...pair);
     const actor = operatorActor((await pair[0]!.organizations.ensureDefault()).id);
     await pair[0]!.domains.add(actor, "example.com", { verifiedOverride: true });
     const inputs = Array.from({ length: 60 }, (_, i) => ({
       kind: "fields" as const,
       source: "api" as const,
-      fields: parseSendRequest({ from: "q@example.com", to: `r${i}@dest${i % 3}.test`, subject: "Queue", html: "<p>q</p>" }, { now: Date.now(), maxRecipients: 50 }),
+      fields: parseSendRequest(
+        { from: "q@example.com", to: `r${i}@dest${i % 3}.test`, subject: "Queue", html: "<p>q</p>" },
+        { now: Date.now(), maxRecipients: 50 },
+      ),
     }));
     await pair[0]!.emails.submitBatch(inputs, actor);
 
     for (const services of pair) services.worker.start();
-    const queued = async () => (await pair[0]!.store.query<{ n: number }>(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status = 'queued'`))[0]!.n;
+    const queued = async () =>
+      (
+        await pair[0]!.store.query<{ n: number }>(
+          sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE status = 'queued'`,
+        )
+      )[0]!.n;
     while ((await queued()) > 40) await Bun.sleep(5);
     // Stop in the middle of the work: stop() resolves only when the attempts in flight are recorded.
     await Promise.all(pair.map((services) => services.worker.stop()));
     expect(holding.inFlight).toBe(0);
-    const leased = await pair[0]!.store.query<{ n: number }>(sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE lease_owner IS NOT NULL`);
+    const leased = await pair[0]!.store.query<{ n: number }>(
+      sql`SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE lease_owner IS NOT NULL`,
+    );
     expect(leased[0]!.n).toBe(0);
 
     // The rest is delivered by one worker alone, run by hand.

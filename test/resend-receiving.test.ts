@@ -38,7 +38,10 @@ beforeAll(async () => {
     "--b--",
     "",
   ].join("\r\n");
-  const [outcome] = await t.app.services.inbound.receive(Buffer.from(message), { from: "someone@dest.test", to: ["hello@example.com", "team@example.com"] });
+  const [outcome] = await t.app.services.inbound.receive(Buffer.from(message), {
+    from: "someone@dest.test",
+    to: ["hello@example.com", "team@example.com"],
+  });
   expect(outcome).toMatchObject({ handled: "stored" });
   receivedId = (outcome as { receivedEmailId: string }).receivedEmailId;
 });
@@ -48,11 +51,31 @@ afterAll(() => t.close());
 test("emails.receiving.list and get", async () => {
   const listed = await resend.emails.receiving.list({ limit: 10 });
   expect(listed.error).toBeNull();
-  expect(listed.data).toMatchObject({ object: "list", has_more: false, data: [{ id: receivedId, from: "Someone <someone@dest.test>", to: ["hello@example.com"], cc: ["team@example.com"], subject: "Re: Order 1234", received_for: ["hello@example.com", "team@example.com"] }] });
+  expect(listed.data).toMatchObject({
+    object: "list",
+    has_more: false,
+    data: [
+      {
+        id: receivedId,
+        from: "Someone <someone@dest.test>",
+        to: ["hello@example.com"],
+        cc: ["team@example.com"],
+        subject: "Re: Order 1234",
+        received_for: ["hello@example.com", "team@example.com"],
+      },
+    ],
+  });
 
   const got = await resend.emails.receiving.get(receivedId);
   expect(got.error).toBeNull();
-  expect(got.data).toMatchObject({ object: "email", id: receivedId, text: "See the invoice attached.", html: null, message_id: "<sdk-1@dest.test>", attachments: [{ filename: "invoice.pdf", content_type: "application/pdf", size: 19 }] });
+  expect(got.data).toMatchObject({
+    object: "email",
+    id: receivedId,
+    text: "See the invoice attached.",
+    html: null,
+    message_id: "<sdk-1@dest.test>",
+    attachments: [{ filename: "invoice.pdf", content_type: "application/pdf", size: 19 }],
+  });
   expect(got.data!.raw!.download_url).toContain(`/v1/emails/receiving/${receivedId}/raw?`);
 
   const missing = await resend.emails.receiving.get("00000000-0000-7000-8000-000000000000");
@@ -63,7 +86,12 @@ test("emails.receiving.attachments.list and get; the download URL needs no key",
   const listed = await resend.emails.receiving.attachments.list({ emailId: receivedId });
   expect(listed.error).toBeNull();
   const [attachment] = listed.data!.data;
-  expect(attachment).toMatchObject({ filename: "invoice.pdf", content_type: "application/pdf", content_disposition: "attachment", size: 19 });
+  expect(attachment).toMatchObject({
+    filename: "invoice.pdf",
+    content_type: "application/pdf",
+    content_disposition: "attachment",
+    size: 19,
+  });
   const got = await resend.emails.receiving.attachments.get({ emailId: receivedId, id: attachment!.id });
   expect(got.data).toMatchObject({ object: "attachment", id: attachment!.id, filename: "invoice.pdf" });
   const download = await fetch(got.data!.download_url);

@@ -52,12 +52,26 @@ test("a smarthost password sealed by the CLI is opened at start and authenticate
   expect(sealed).toMatch(/^sealed:v1:[A-Za-z0-9+/=]+$/);
   expect(sealed).not.toContain(PASSWORD);
   const t = await createTestApp(
-    { providers: { relay: { kind: "smtp", host: "127.0.0.1", port: smarthost.port, security: "none", username: "mailroom", password: sealed } }, delivery: { default_provider: "relay" } },
+    {
+      providers: {
+        relay: {
+          kind: "smtp",
+          host: "127.0.0.1",
+          port: smarthost.port,
+          security: "none",
+          username: "mailroom",
+          password: sealed,
+        },
+      },
+      delivery: { default_provider: "relay" },
+    },
     { secretKey: MASTER_KEY },
   );
   try {
     await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
-    const res = await t.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" } });
+    const res = await t.json("POST", "/v1/emails", {
+      body: { from: "hi@example.com", to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" },
+    });
     await t.app.services.worker.runOnce();
     expect((await t.json("GET", `/v1/emails/${res.body.id}`)).body.recipients[0].status).toBe("sent");
     expect(logins.at(-1)).toEqual({ username: "mailroom", password: PASSWORD });
@@ -68,7 +82,14 @@ test("a smarthost password sealed by the CLI is opened at start and authenticate
 
 test("a sealed value that does not open with the master key is an error naming its option", () => {
   const sealedElsewhere = `sealed:${createSecretBox(randomBytes(32)).seal("s3cret")}`;
-  const config = buildConfig({ providers: { ses_eu: { kind: "ses", region: "eu-west-1", access_key_id: "AKID", secret_access_key: sealedElsewhere } } }, {});
+  const config = buildConfig(
+    {
+      providers: {
+        ses_eu: { kind: "ses", region: "eu-west-1", access_key_id: "AKID", secret_access_key: sealedElsewhere },
+      },
+    },
+    {},
+  );
   const box = createSecretBox(Buffer.from(MASTER_KEY, "base64"));
   expect(() => unsealConfig(config, box)).toThrow(ConfigError);
   expect(() => unsealConfig(config, box)).toThrow("providers.ses_eu.secret_access_key: the sealed value does not open");
@@ -78,7 +99,10 @@ test("only secret options are unsealed, and a config without sealed values is re
   const box = createSecretBox(Buffer.from(MASTER_KEY, "base64"));
   const plain = buildConfig({ smarthost: { password: "plain" } }, {});
   expect(unsealConfig(plain, box)).toBe(plain);
-  const sealed = buildConfig({ smarthost: { password: `sealed:${box.seal("pw")}`, username: `sealed:${box.seal("user")}` } }, {});
+  const sealed = buildConfig(
+    { smarthost: { password: `sealed:${box.seal("pw")}`, username: `sealed:${box.seal("user")}` } },
+    {},
+  );
   const opened = unsealConfig(sealed, box);
   expect(opened.smarthost.password).toBe("pw");
   expect(opened.smarthost.username).toStartWith("sealed:");

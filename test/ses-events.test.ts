@@ -31,18 +31,35 @@ let t: TestApp;
 
 beforeAll(async () => {
   certificates = await startSnsCertificateServer();
-  ses = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ MessageId: `0102018c-test-${++sesCalls}-000000` }) });
+  ses = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => Response.json({ MessageId: `0102018c-test-${++sesCalls}-000000` }),
+  });
   receiver = await startWebhookReceiver();
   t = await createTestApp(
     {
-      providers: { ses_eu: { kind: "ses", region: "eu-west-1", access_key_id: "AKIDTEST", secret_access_key: "secret", endpoint: `http://127.0.0.1:${ses.port}` } },
+      providers: {
+        ses_eu: {
+          kind: "ses",
+          region: "eu-west-1",
+          access_key_id: "AKIDTEST",
+          secret_access_key: "secret",
+          endpoint: `http://127.0.0.1:${ses.port}`,
+        },
+      },
       sns: { topics: [TOPIC], test_certificate_host: certificates.host },
       webhooks: { allow_private_networks: true },
     },
     { snsCa: certificates.ca },
   );
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true, providers: ["ses_eu"] });
-  const hook = await t.json("POST", "/v1/webhooks", { body: { endpoint: receiver.url, events: ["email.delivered", "email.bounced", "email.complained", "email.delivery_delayed", "email.failed"] } });
+  const hook = await t.json("POST", "/v1/webhooks", {
+    body: {
+      endpoint: receiver.url,
+      events: ["email.delivered", "email.bounced", "email.complained", "email.delivery_delayed", "email.failed"],
+    },
+  });
   receiver.secrets.push(hook.body.signing_secret);
 });
 
@@ -59,7 +76,9 @@ beforeEach(() => {
 
 /** Sends one message through SES and answers its SES message id and Mailroom email id. */
 async function sentThroughSes(to: string) {
-  const res = await t.json("POST", "/v1/emails", { body: { from: "hi@example.com", to, subject: "Hello", html: "<p>Hi</p>" } });
+  const res = await t.json("POST", "/v1/emails", {
+    body: { from: "hi@example.com", to, subject: "Hello", html: "<p>Hi</p>" },
+  });
   expect(res.status).toBe(200);
   await t.app.services.worker.runOnce();
   const recipient = (await t.json("GET", `/v1/emails/${res.body.id}`)).body.recipients[0];
@@ -68,10 +87,16 @@ async function sentThroughSes(to: string) {
 }
 
 const post = (body: unknown) =>
-  t.json("POST", "/v1/providers/ses/sns", { key: null, body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "text/plain; charset=UTF-8", "x-amz-sns-message-type": "Notification" } });
-const notify = (event: object, version: "1" | "2" = "2") => post(certificates.sign(sesNotification(event, TOPIC), version));
+  t.json("POST", "/v1/providers/ses/sns", {
+    key: null,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "content-type": "text/plain; charset=UTF-8", "x-amz-sns-message-type": "Notification" },
+  });
+const notify = (event: object, version: "1" | "2" = "2") =>
+  post(certificates.sign(sesNotification(event, TOPIC), version));
 const lookup = async (emailId: string) => (await t.json("GET", `/v1/emails/${emailId}`)).body;
-const suppressed = async (email: string) => (await t.json("GET", `/v1/suppressions/${encodeURIComponent(email)}`)).status === 200;
+const suppressed = async (email: string) =>
+  (await t.json("GET", `/v1/suppressions/${encodeURIComponent(email)}`)).status === 200;
 /** Sorted: webhooks pending together are posted concurrently, so their arrival order is not promised. */
 const webhookTypes = async (emailId: string) => {
   await t.app.services.webhookDispatcher.runOnce();
@@ -92,7 +117,9 @@ describe.each(["1", "2"] as const)("SignatureVersion %s", (version) => {
     expect(record.recipients[0].status).toBe("delivered");
     expect(await webhookTypes(emailId)).toEqual(["email.delivered"]);
     // SNS delivers at least once: the same notification again changes nothing.
-    expect((await notify(sesDeliveryEvent(sesId, [`delivered-${version}@dest.test`]), version)).body.applied).toBe(false);
+    expect((await notify(sesDeliveryEvent(sesId, [`delivered-${version}@dest.test`]), version)).body.applied).toBe(
+      false,
+    );
   });
 
   test("Bounce Permanent → bounced and suppressed", async () => {
@@ -113,7 +140,10 @@ describe.each(["1", "2"] as const)("SignatureVersion %s", (version) => {
     await notify(sesBounceEvent(sesId, to, "Transient", "MailboxFull"), version);
     const record = await lookup(emailId);
     expect(record.recipients[0].status).toBe("bounced");
-    expect(record.events.find((e: { type: string }) => e.type === "email.bounced").data.bounce).toMatchObject({ type: "Transient", subType: "MailboxFull" });
+    expect(record.events.find((e: { type: string }) => e.type === "email.bounced").data.bounce).toMatchObject({
+      type: "Transient",
+      subType: "MailboxFull",
+    });
     expect(await suppressed(to)).toBe(false);
   });
 
@@ -146,7 +176,9 @@ describe.each(["1", "2"] as const)("SignatureVersion %s", (version) => {
     const signed = certificates.sign(sesNotification(sesDelayEvent(sesId, to), TOPIC), version);
     expect((await post(signed)).body.applied).toBe(true);
     expect((await post(signed)).body.applied).toBe(false);
-    expect((await lookup(emailId)).events.filter((e: { type: string }) => e.type === "email.delivery_delayed")).toHaveLength(1);
+    expect(
+      (await lookup(emailId)).events.filter((e: { type: string }) => e.type === "email.delivery_delayed"),
+    ).toHaveLength(1);
   });
 });
 
@@ -176,35 +208,80 @@ test("a subscription confirmation is confirmed by visiting its SubscribeURL", as
 
 describe("refusals change nothing", () => {
   const cases: Array<[string, (sesId: string, to: string) => unknown, number]> = [
-    ["a tampered signature", (sesId, to) => ({ ...certificates.sign(sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC), "2"), Signature: certificates.sign(sesNotification({}, TOPIC), "2").Signature }), 401],
     [
-      "a tampered message",
-      (sesId, to) => ({ ...certificates.sign(sesNotification(sesDeliveryEvent(sesId, [to]), TOPIC), "2"), Message: JSON.stringify(sesBounceEvent(sesId, to, "Permanent")) }),
+      "a tampered signature",
+      (sesId, to) => ({
+        ...certificates.sign(sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC), "2"),
+        Signature: certificates.sign(sesNotification({}, TOPIC), "2").Signature,
+      }),
       401,
     ],
-    ["a certificate on another host", (sesId, to) => certificates.sign(sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC), "2", { certificateUrl: "https://sns.us-east-1.amazonaws.com/SimpleNotificationService-x.pem" }), 400],
     [
-      "a look-alike host",
-      (sesId, to) => certificates.sign(sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC), "2", { certificateUrl: "https://sns.us-east-1.amazonaws.com.evil/SimpleNotificationService-x.pem" }),
+      "a tampered message",
+      (sesId, to) => ({
+        ...certificates.sign(sesNotification(sesDeliveryEvent(sesId, [to]), TOPIC), "2"),
+        Message: JSON.stringify(sesBounceEvent(sesId, to, "Permanent")),
+      }),
+      401,
+    ],
+    [
+      "a certificate on another host",
+      (sesId, to) =>
+        certificates.sign(sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC), "2", {
+          certificateUrl: "https://sns.us-east-1.amazonaws.com/SimpleNotificationService-x.pem",
+        }),
       400,
     ],
-    ["an http certificate URL", (sesId, to) => certificates.sign(sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC), "2", { certificateUrl: certificates.certificateUrl.replace("https:", "http:") }), 400],
-    ["an unknown topic", (sesId, to) => certificates.sign(sesNotification(sesBounceEvent(sesId, to, "Permanent"), "arn:aws:sns:eu-west-1:123456789012:someone-else"), "2"), 403],
+    [
+      "a look-alike host",
+      (sesId, to) =>
+        certificates.sign(sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC), "2", {
+          certificateUrl: "https://sns.us-east-1.amazonaws.com.evil/SimpleNotificationService-x.pem",
+        }),
+      400,
+    ],
+    [
+      "an http certificate URL",
+      (sesId, to) =>
+        certificates.sign(sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC), "2", {
+          certificateUrl: certificates.certificateUrl.replace("https:", "http:"),
+        }),
+      400,
+    ],
+    [
+      "an unknown topic",
+      (sesId, to) =>
+        certificates.sign(
+          sesNotification(sesBounceEvent(sesId, to, "Permanent"), "arn:aws:sns:eu-west-1:123456789012:someone-else"),
+          "2",
+        ),
+      403,
+    ],
     ["a body that is not JSON", () => "Type=Notification", 400],
     [
       "a genuine notification published more than an hour ago (a replay)",
-      (sesId, to) => certificates.sign({ ...sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC), Timestamp: new Date(Date.now() - 61 * 60_000).toISOString() }, "2"),
+      (sesId, to) =>
+        certificates.sign(
+          {
+            ...sesNotification(sesBounceEvent(sesId, to, "Permanent"), TOPIC),
+            Timestamp: new Date(Date.now() - 61 * 60_000).toISOString(),
+          },
+          "2",
+        ),
       401,
     ],
   ];
-  test.each(cases.map(([name, build, status]) => [name, status, build] as const))("%s → %i", async (_name, status, build) => {
-    const to = `refused-${status}-${Math.random().toString(36).slice(2, 8)}@dest.test`;
-    const { emailId, sesId } = await sentThroughSes(to);
-    const res = await post(build(sesId, to));
-    expect(res.status).toBe(status);
-    expect(res.body.statusCode).toBe(status);
-    expect((await lookup(emailId)).recipients[0].status).toBe("sent");
-    expect(await suppressed(to)).toBe(false);
-    if (status === 400 || status === 403) expect(certificates.requests).toEqual([]);
-  });
+  test.each(cases.map(([name, build, status]) => [name, status, build] as const))(
+    "%s → %i",
+    async (_name, status, build) => {
+      const to = `refused-${status}-${Math.random().toString(36).slice(2, 8)}@dest.test`;
+      const { emailId, sesId } = await sentThroughSes(to);
+      const res = await post(build(sesId, to));
+      expect(res.status).toBe(status);
+      expect(res.body.statusCode).toBe(status);
+      expect((await lookup(emailId)).recipients[0].status).toBe("sent");
+      expect(await suppressed(to)).toBe(false);
+      if (status === 400 || status === 403) expect(certificates.requests).toEqual([]);
+    },
+  );
 });

@@ -13,7 +13,12 @@ import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 import { checkAuthentication } from "./helpers/mail-auth.ts";
 
-const SES_SETTINGS = { region: "eu-west-1", access_key_id: "AKIDMAILROOMTEST", secret_access_key: "do-not-log-this-secret", configuration_set: "mailroom-events" };
+const SES_SETTINGS = {
+  region: "eu-west-1",
+  access_key_id: "AKIDMAILROOMTEST",
+  secret_access_key: "do-not-log-this-secret",
+  configuration_set: "mailroom-events",
+};
 
 interface ScriptedRequest {
   authorization: string | null;
@@ -36,10 +41,15 @@ beforeAll(async () => {
     hostname: "127.0.0.1",
     port: 0,
     async fetch(request) {
-      scriptedRequests.push({ authorization: request.headers.get("authorization"), body: (await request.json()) as ScriptedRequest["body"] });
+      scriptedRequests.push({
+        authorization: request.headers.get("authorization"),
+        body: (await request.json()) as ScriptedRequest["body"],
+      });
       const next = answers.shift();
       if (!next) return Response.json({ MessageId: `0102-scripted-${scriptedRequests.length}` });
-      const headers: Record<string, string> = { "x-amzn-ErrorType": `${next.type}:http://internal.amazon.com/coral/com.amazon.coral.service/` };
+      const headers: Record<string, string> = {
+        "x-amzn-ErrorType": `${next.type}:http://internal.amazon.com/coral/com.amazon.coral.service/`,
+      };
       if (next.retryAfter) headers["retry-after"] = next.retryAfter;
       return Response.json({ message: next.message }, { status: next.status, headers });
     },
@@ -55,26 +65,41 @@ afterAll(async () => {
 /** A domain routed to a named SES provider (the default stays capture). */
 async function sesApp(endpoint: string, clock = new ManualClock(Date.now())): Promise<TestApp> {
   const t = await createTestApp(
-    { dns: { servers: dns.servers }, delivery: { retry_schedule: ["1m"], retry_max_age: "1h" }, providers: { ses_eu: { kind: "ses", ...SES_SETTINGS, endpoint } } },
+    {
+      dns: { servers: dns.servers },
+      delivery: { retry_schedule: ["1m"], retry_max_age: "1h" },
+      providers: { ses_eu: { kind: "ses", ...SES_SETTINGS, endpoint } },
+    },
     { clock },
   );
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true, providers: ["ses_eu"] });
   // The domain's DKIM key, published where a receiver looks it up.
-  for (const record of (await t.json("GET", "/v1/domains/example.com")).body.records as Array<{ type: string; name: string; value: string }>) {
+  for (const record of (await t.json("GET", "/v1/domains/example.com")).body.records as Array<{
+    type: string;
+    name: string;
+    value: string;
+  }>) {
     if (record.type === "TXT" && record.name.includes("._domainkey.")) dns.set(record.name, "TXT", [record.value]);
   }
   return t;
 }
 
 async function sendAndDeliver(t: TestApp, to = "reader@dest.test") {
-  const sent = await t.json("POST", "/v1/emails", { body: { from: "Acme <hello@example.com>", to, subject: "Your receipt", html: "<p>Thanks.</p>" } });
+  const sent = await t.json("POST", "/v1/emails", {
+    body: { from: "Acme <hello@example.com>", to, subject: "Your receipt", html: "<p>Thanks.</p>" },
+  });
   expect(sent.status).toBe(200);
   await t.app.services.worker.runOnce();
   return sent.body.id as string;
 }
 
 const recipientOf = async (t: TestApp, id: string) =>
-  (await t.json("GET", `/v1/emails/${id}`)).body.recipients[0] as { status: string; last_response: string; provider: string; provider_message_id: string | null };
+  (await t.json("GET", `/v1/emails/${id}`)).body.recipients[0] as {
+    status: string;
+    last_response: string;
+    provider: string;
+    provider_message_id: string | null;
+  };
 
 test("through the SES emulator: the message is accepted and stored as sent, its SES message id kept", async () => {
   const t = await sesApp(emulatorUrl);
@@ -82,10 +107,25 @@ test("through the SES emulator: the message is accepted and stored as sent, its 
     const id = await sendAndDeliver(t);
     const recipient = await recipientOf(t, id);
     expect(recipient.status).toBe("sent");
-    const store = (await (await fetch(`${emulatorUrl}/store`)).json()) as { emails: Array<{ messageId: string; from: string; subject: string; destination: { to: string[] }; body: { html?: string } }> };
+    const store = (await (await fetch(`${emulatorUrl}/store`)).json()) as {
+      emails: Array<{
+        messageId: string;
+        from: string;
+        subject: string;
+        destination: { to: string[] };
+        body: { html?: string };
+      }>;
+    };
     const stored = store.emails.find((email) => recipient.provider_message_id === email.messageId);
-    expect(recipient).toMatchObject({ provider: "ses_eu", last_response: `SES accepted the message as ${stored?.messageId}` });
-    expect(stored).toMatchObject({ from: "\"Acme\" <hello@example.com>", subject: "Your receipt", destination: { to: ["reader@dest.test"] } });
+    expect(recipient).toMatchObject({
+      provider: "ses_eu",
+      last_response: `SES accepted the message as ${stored?.messageId}`,
+    });
+    expect(stored).toMatchObject({
+      from: '"Acme" <hello@example.com>',
+      subject: "Your receipt",
+      destination: { to: ["reader@dest.test"] },
+    });
     expect(stored!.body.html).toContain("Thanks.");
   } finally {
     await t.close();
@@ -106,7 +146,9 @@ describe("against SES v2's answers", () => {
     const id = await sendAndDeliver(t, "one@dest.test");
     expect((await recipientOf(t, id)).status).toBe("sent");
     const request = scriptedRequests.at(-1)!;
-    expect(request.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDMAILROOMTEST\/\d{8}\/eu-west-1\/ses\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/);
+    expect(request.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDMAILROOMTEST\/\d{8}\/eu-west-1\/ses\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/,
+    );
     expect(request.body.Destination.ToAddresses).toEqual(["one@dest.test"]);
     expect(request.body.ConfigurationSetName).toBe("mailroom-events");
     const raw = Buffer.from(request.body.Content.Raw.Data, "base64");
@@ -116,7 +158,12 @@ describe("against SES v2's answers", () => {
   });
 
   test("throttling is deferred with SES's Retry-After, then the retry goes through", async () => {
-    answers.push({ status: 429, type: "TooManyRequestsException", message: "Maximum sending rate exceeded.", retryAfter: "30" });
+    answers.push({
+      status: 429,
+      type: "TooManyRequestsException",
+      message: "Maximum sending rate exceeded.",
+      retryAfter: "30",
+    });
     const id = await sendAndDeliver(t);
     const deferred = await recipientOf(t, id);
     expect(deferred.status).toBe("deferred");
@@ -128,10 +175,26 @@ describe("against SES v2's answers", () => {
 
   test.each([
     ["SES 5xx", { status: 500, type: "InternalFailure", message: "We encountered an internal error." }, "deferred"],
-    ["a paused account", { status: 400, type: "SendingPausedException", message: "Sending is paused for this account." }, "deferred"],
-    ["credentials SES does not know", { status: 403, type: "UnrecognizedClientException", message: "The security token included in the request is invalid." }, "deferred"],
+    [
+      "a paused account",
+      { status: 400, type: "SendingPausedException", message: "Sending is paused for this account." },
+      "deferred",
+    ],
+    [
+      "credentials SES does not know",
+      {
+        status: 403,
+        type: "UnrecognizedClientException",
+        message: "The security token included in the request is invalid.",
+      },
+      "deferred",
+    ],
     ["MessageRejected", { status: 400, type: "MessageRejected", message: "Email address is not verified." }, "bounced"],
-    ["MailFromDomainNotVerified", { status: 400, type: "MailFromDomainNotVerifiedException", message: "The MAIL FROM domain is not verified." }, "bounced"],
+    [
+      "MailFromDomainNotVerified",
+      { status: 400, type: "MailFromDomainNotVerifiedException", message: "The MAIL FROM domain is not verified." },
+      "bounced",
+    ],
   ])("%s → %s", async (name, answer, status) => {
     answers.push(answer);
     // A bounce suppresses its recipient: each case mails its own.
@@ -155,16 +218,21 @@ test("an unreachable endpoint defers the delivery", async () => {
 });
 
 test("a missing credential is an error at start naming it", async () => {
-  await expect(createTestApp({ delivery: { default_provider: "ses" }, ses: { region: "eu-west-1" } })).rejects.toThrow("ses.access_key_id: required for the SES provider ses");
-  await expect(createTestApp({ providers: { ses_eu: { kind: "ses", region: "eu-west-1", access_key_id: "AKID" } } })).rejects.toThrow(
-    "providers.ses_eu.secret_access_key: required for the SES provider ses_eu",
+  await expect(createTestApp({ delivery: { default_provider: "ses" }, ses: { region: "eu-west-1" } })).rejects.toThrow(
+    "ses.access_key_id: required for the SES provider ses",
   );
+  await expect(
+    createTestApp({ providers: { ses_eu: { kind: "ses", region: "eu-west-1", access_key_id: "AKID" } } }),
+  ).rejects.toThrow("providers.ses_eu.secret_access_key: required for the SES provider ses_eu");
 });
 
 test("a domain sending through SES is asked to publish include:amazonses.com in its SPF record; one that does not, is not", async () => {
   const t = await sesApp(emulatorUrl);
   try {
-    const spfOf = async (name: string) => ((await t.json("GET", `/v1/domains/${name}`)).body.records as Array<{ record: string; value: string }>).find((r) => r.record === "SPF")!.value;
+    const spfOf = async (name: string) =>
+      ((await t.json("GET", `/v1/domains/${name}`)).body.records as Array<{ record: string; value: string }>).find(
+        (r) => r.record === "SPF",
+      )!.value;
     expect(await spfOf("example.com")).toContain("include:amazonses.com");
     await t.json("POST", "/v1/domains", { body: { name: "direct.example" } });
     expect(await spfOf("direct.example")).not.toContain("amazonses");

@@ -28,7 +28,10 @@ afterEach(async () => {
 async function relay(smtp: Record<string, unknown> = {}, logLines?: string[]) {
   dns = await startDnsServer();
   const logger = logLines ? createLogger("debug", (line) => logLines.push(line)) : silentLogger;
-  t = await createTestApp({ smtp: { submission_port: 0, smtps_port: 0, ...smtp }, dns: { servers: dns.servers } }, { logger });
+  t = await createTestApp(
+    { smtp: { submission_port: 0, smtps_port: 0, ...smtp }, dns: { servers: dns.servers } },
+    { logger },
+  );
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   const listeners = await t.app.start();
   const ca = readFileSync(join(t.dataDir, "tls", "smtp-cert.pem"), "utf8");
@@ -110,20 +113,28 @@ describe("hostile clients", () => {
   };
 
   test("a NUL byte in the message is refused with 554 5.6.0, and nothing is stored", async () => {
-    const reply = await refusedContent(Buffer.from("From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\nHel\0lo.\r\n", "latin1"));
+    const reply = await refusedContent(
+      Buffer.from("From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\nHel\0lo.\r\n", "latin1"),
+    );
     expect([reply.code, reply.lines[0]!.split(" ")[0]]).toEqual([554, "5.6.0"]);
     expect(reply.text).toContain("NUL");
-    expect((await t!.app.services.emails.list(await t!.app.services.keys.authenticate(t!.liveKey), { limit: 10 })).data).toHaveLength(0);
+    expect(
+      (await t!.app.services.emails.list(await t!.app.services.keys.authenticate(t!.liveKey), { limit: 10 })).data,
+    ).toHaveLength(0);
   });
 
   test("a line over 998 octets is refused with 554 5.6.0 naming the line (RFC 5321 §4.5.3.1.6)", async () => {
-    const reply = await refusedContent(`From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\nshort\r\n${"x".repeat(200_000)}\r\n`);
+    const reply = await refusedContent(
+      `From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\nshort\r\n${"x".repeat(200_000)}\r\n`,
+    );
     expect([reply.code, reply.lines[0]!.split(" ")[0]]).toEqual([554, "5.6.0"]);
     expect(reply.text).toContain("Line 6 of the message is 200000 octets");
   });
 
   test("a line of exactly 998 octets is accepted", async () => {
-    const reply = await refusedContent(`From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\n${"x".repeat(998)}\r\n`);
+    const reply = await refusedContent(
+      `From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\n${"x".repeat(998)}\r\n`,
+    );
     expect(reply.code).toBe(250);
   });
 
@@ -132,7 +143,12 @@ describe("hostile clients", () => {
     const restrictedSession = async () => {
       const { connect } = await relay();
       await t!.app.services.domains.add(t!.operator, "bank.test", { verifiedOverride: true });
-      const { key } = await t!.app.services.keys.create(t!.operator, { name: "example only", scopes: ["full_access"], mode: "live", domains: ["example.com"] });
+      const { key } = await t!.app.services.keys.create(t!.operator, {
+        name: "example only",
+        scopes: ["full_access"],
+        mode: "live",
+        domains: ["example.com"],
+      });
       const chat = await connect();
       expect((await chat.send("EHLO client.test")).code).toBe(250);
       expect((await chat.send(authPlain("apikey", key))).code).toBe(235);
@@ -147,12 +163,16 @@ describe("hostile clients", () => {
       chat.write(Buffer.from(`${message}.\r\n`, "latin1"));
       return reply;
     };
-    const nothingStored = async () => expect((await t!.app.services.emails.list(t!.operator, { limit: 10 })).data).toHaveLength(0);
+    const nothingStored = async () =>
+      expect((await t!.app.services.emails.list(t!.operator, { limit: 10 })).data).toHaveLength(0);
 
     test("finding 9: a From hidden after a bare CR is refused with 554 5.6.0 naming the line, over a domain-restricted key", async () => {
       const chat = await restrictedSession();
       // mailparser reads one From field (hi@example.com, allowed); a reader that breaks lines at CR shows the Boss.
-      const reply = await sendExactly(chat, "From: Boss <ceo@bank.test>\rFrom: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\nPay now.\r\n");
+      const reply = await sendExactly(
+        chat,
+        "From: Boss <ceo@bank.test>\rFrom: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\r\n\r\nPay now.\r\n",
+      );
       expect([reply.code, reply.lines[0]!.split(" ")[0]]).toEqual([554, "5.6.0"]);
       expect(reply.text).toContain("line 1 (the From field) holds a CR that does not end the line");
       expect(reply.text).not.toContain("Boss");
@@ -161,7 +181,10 @@ describe("hostile clients", () => {
 
     test("finding 9: a bare LF inside a CRLF header is refused with 554 5.6.0 naming the line", async () => {
       const chat = await restrictedSession();
-      const reply = await sendExactly(chat, "From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\nFrom: Boss <ceo@bank.test>\r\n\r\nPay now.\r\n");
+      const reply = await sendExactly(
+        chat,
+        "From: hi@example.com\r\nTo: a@dest.test\r\nSubject: Hi\nFrom: Boss <ceo@bank.test>\r\n\r\nPay now.\r\n",
+      );
       expect([reply.code, reply.lines[0]!.split(" ")[0]]).toEqual([554, "5.6.0"]);
       expect(reply.text).toContain("line 3 (the Subject field) ends in a bare LF while other header lines end in CRLF");
       await nothingStored();
@@ -169,7 +192,10 @@ describe("hostile clients", () => {
 
     test("a message whose header lines all end in a bare LF is still accepted, and a bare CR in the body is the body's", async () => {
       const chat = await restrictedSession();
-      const reply = await sendExactly(chat, "From: hi@example.com\nTo: a@dest.test\nSubject: Hi\n\nLF only,\rwith a CR.\r\n");
+      const reply = await sendExactly(
+        chat,
+        "From: hi@example.com\nTo: a@dest.test\nSubject: Hi\n\nLF only,\rwith a CR.\r\n",
+      );
       expect(reply.code).toBe(250);
       expect((await t!.app.services.emails.list(t!.operator, { limit: 10 })).data).toHaveLength(1);
     });
@@ -219,7 +245,9 @@ describe("hostile clients", () => {
     expect((await chat.send("DATA")).code).toBe(354);
     chat.write("From: hi@example.com\r\nTo: a@dest.test\r\nSubject: half\r\n\r\nHalf a mess");
     await chat.closed();
-    expect((await t!.app.services.emails.list(await t!.app.services.keys.authenticate(t!.liveKey), { limit: 10 })).data).toHaveLength(0);
+    expect(
+      (await t!.app.services.emails.list(await t!.app.services.keys.authenticate(t!.liveKey), { limit: 10 })).data,
+    ).toHaveLength(0);
     await Bun.sleep(50);
     expect((await connect()).greeting.code).toBe(220);
   });
@@ -246,7 +274,9 @@ describe("unknown errors", () => {
     await t!.app.services.store.query(sql`ALTER TABLE deliveries RENAME TO deliveries_moved`);
     const reply = await sendOne(await login());
     expect(reply.code).toBe(451);
-    expect(reply.text).toMatch(/^4\.3\.0 Temporary local problem, please try again later \(reference ([0-9a-f-]{36})\)$/);
+    expect(reply.text).toMatch(
+      /^4\.3\.0 Temporary local problem, please try again later \(reference ([0-9a-f-]{36})\)$/,
+    );
     expect(reply.text).not.toMatch(/deliveries|sqlite|table/i);
     const reference = /reference ([0-9a-f-]{36})/.exec(reply.text)![1];
     const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.reference === reference);
@@ -259,24 +289,35 @@ describe("unknown errors", () => {
 });
 
 describe("the reply mapping", () => {
-  test.each(ERROR_NAMES.filter((name) => name !== "internal_error"))("%s answers the table's code and the error's own text", (name) => {
-    const command = replyFor(new AppError(name, "Public text."), "command", silentLogger);
-    const data = replyFor(new AppError(name, "Public text."), "data", silentLogger);
-    const entry = ERROR_TABLE[name];
-    expect([command.responseCode, command.message]).toEqual([entry.smtp.code, `${entry.smtp.enhanced} Public text.`]);
-    const afterData = entry.smtpData ?? entry.smtp;
-    expect([data.responseCode, data.message]).toEqual([afterData.code, `${afterData.enhanced} Public text.`]);
-  });
+  test.each(ERROR_NAMES.filter((name) => name !== "internal_error"))(
+    "%s answers the table's code and the error's own text",
+    (name) => {
+      const command = replyFor(new AppError(name, "Public text."), "command", silentLogger);
+      const data = replyFor(new AppError(name, "Public text."), "data", silentLogger);
+      const entry = ERROR_TABLE[name];
+      expect([command.responseCode, command.message]).toEqual([entry.smtp.code, `${entry.smtp.enhanced} Public text.`]);
+      const afterData = entry.smtpData ?? entry.smtp;
+      expect([data.responseCode, data.message]).toEqual([afterData.code, `${afterData.enhanced} Public text.`]);
+    },
+  );
 
   test("an error that is not an AppError is temporary and says nothing of itself", () => {
-    const reply = replyFor(new TypeError("cannot read properties of undefined (reading 'secret')"), "data", silentLogger);
+    const reply = replyFor(
+      new TypeError("cannot read properties of undefined (reading 'secret')"),
+      "data",
+      silentLogger,
+    );
     expect(reply.responseCode).toBe(451);
     expect(reply.message).toStartWith("4.3.0 ");
     expect(reply.message).not.toContain("secret");
   });
 
   test("reply text is one line and at most 400 characters", () => {
-    const reply = replyFor(new AppError("validation_error", `bad\r\nRCPT TO:<x@y.z> ${"x".repeat(600)}`), "command", silentLogger);
+    const reply = replyFor(
+      new AppError("validation_error", `bad\r\nRCPT TO:<x@y.z> ${"x".repeat(600)}`),
+      "command",
+      silentLogger,
+    );
     expect(reply.message).not.toMatch(/[\r\n]/);
     expect(reply.message.length).toBeLessThanOrEqual(400 + "5.5.4 ".length);
   });

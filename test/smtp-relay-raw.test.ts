@@ -5,7 +5,14 @@
  */
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../src/errors.ts";
-import { assertUnambiguousHeader, finalizeRawMessage, formatRfc5322Date, readHeader, readRawMessage, singleFrom } from "../src/emails/raw-message.ts";
+import {
+  assertUnambiguousHeader,
+  finalizeRawMessage,
+  formatRfc5322Date,
+  readHeader,
+  readRawMessage,
+  singleFrom,
+} from "../src/emails/raw-message.ts";
 
 const DATE = new Date("2026-11-22T10:00:00.000Z");
 const ADDED = { messageId: "<new@example.com>", date: DATE };
@@ -58,8 +65,12 @@ describe("finalizing a submitted message", () => {
   });
 
   test("a header value is read unfolded", () => {
-    expect(readHeader(Buffer.from("Subject: x\r\nIdempotency-Key: order\r\n  -77\r\n\r\nbody"), "idempotency-key")).toBe("order  -77");
-    expect(readHeader(Buffer.from("Subject: x\r\n\r\nIdempotency-Key: in the body"), "Idempotency-Key")).toBeUndefined();
+    expect(
+      readHeader(Buffer.from("Subject: x\r\nIdempotency-Key: order\r\n  -77\r\n\r\nbody"), "idempotency-key"),
+    ).toBe("order  -77");
+    expect(
+      readHeader(Buffer.from("Subject: x\r\n\r\nIdempotency-Key: in the body"), "Idempotency-Key"),
+    ).toBeUndefined();
   });
 
   test("dates are RFC 5322 with a numeric zone", () => {
@@ -82,7 +93,11 @@ describe("found by the fuzz suite", () => {
 
   test.each([
     ["two From fields", "From: spoof@evil.test\r\nFrom: hi@example.com\r\nTo: a@dest.test\r\n\r\nHi\r\n", "from"],
-    ["two Sender fields", "From: hi@example.com\r\nSender: a@example.com\r\nSender: b@evil.test\r\nTo: a@dest.test\r\n\r\nHi\r\n", "sender"],
+    [
+      "two Sender fields",
+      "From: hi@example.com\r\nSender: a@example.com\r\nSender: b@evil.test\r\nTo: a@dest.test\r\n\r\nHi\r\n",
+      "sender",
+    ],
   ])("%s are refused: a reader could show an author the domain check never saw", async (_, text, path) => {
     const view = await readRawMessage(Buffer.from(text));
     let thrown: unknown;
@@ -113,14 +128,42 @@ describe("header lines every reader splits alike (finding 9)", () => {
     ["a header whose every line ends in a bare LF", "From: a@example.com\nSubject: Hi\n\nBody\n", "accepted"],
     ["bare CR and LF in the body", "From: a@example.com\r\n\r\nBo\rdy\nmore\r\n", "accepted"],
     ["a folded field", "From: a@example.com\r\nSubject: a\r\n b\r\n\r\n", "accepted"],
-    ["a bare CR before a second From", "From: Boss <ceo@bank.test>\rFrom: a@example.com\r\n\r\n", "line 1 (the From field) holds a bare CR"],
-    ["a bare CR in a continuation line", "To: x@dest.test\r\nSubject: a\r\n b\rFrom: c@bank.test\r\n\r\n", "line 3 (the Subject field) holds a bare CR"],
-    ["a bare CR in an LF-only header", "From: a@example.com\nSubject: a\rFrom: c@bank.test\n\n", "line 2 (the Subject field) holds a bare CR"],
+    [
+      "a bare CR before a second From",
+      "From: Boss <ceo@bank.test>\rFrom: a@example.com\r\n\r\n",
+      "line 1 (the From field) holds a bare CR",
+    ],
+    [
+      "a bare CR in a continuation line",
+      "To: x@dest.test\r\nSubject: a\r\n b\rFrom: c@bank.test\r\n\r\n",
+      "line 3 (the Subject field) holds a bare CR",
+    ],
+    [
+      "a bare CR in an LF-only header",
+      "From: a@example.com\nSubject: a\rFrom: c@bank.test\n\n",
+      "line 2 (the Subject field) holds a bare CR",
+    ],
     ["a bare CR that ends the data", "From: a@example.com\r\n\r", "line 2 (not a header field) holds a bare CR"],
-    ["a bare LF among CRLF lines", "From: a@example.com\r\nSubject: Hi\nFrom: c@bank.test\r\n\r\n", "line 2 (the Subject field) ends in a bare LF"],
-    ["a CRLF among bare-LF lines", "Subject: Hi\nFrom: c@bank.test\r\nFrom: a@example.com\n\n", "line 1 (the Subject field) ends in a bare LF"],
-    ["a blank line of a bare LF after CRLF lines", "From: a@example.com\r\n\nFrom: c@bank.test\r\n\r\n", "line 2 (the blank line that ends the header) ends in a bare LF"],
-    ["a field name that is not printable is not quoted", "X-\xff\x1b[2J: y\rFrom: c@bank.test\r\n\r\n", "line 1 (not a header field) holds a bare CR"],
+    [
+      "a bare LF among CRLF lines",
+      "From: a@example.com\r\nSubject: Hi\nFrom: c@bank.test\r\n\r\n",
+      "line 2 (the Subject field) ends in a bare LF",
+    ],
+    [
+      "a CRLF among bare-LF lines",
+      "Subject: Hi\nFrom: c@bank.test\r\nFrom: a@example.com\n\n",
+      "line 1 (the Subject field) ends in a bare LF",
+    ],
+    [
+      "a blank line of a bare LF after CRLF lines",
+      "From: a@example.com\r\n\nFrom: c@bank.test\r\n\r\n",
+      "line 2 (the blank line that ends the header) ends in a bare LF",
+    ],
+    [
+      "a field name that is not printable is not quoted",
+      "X-\xff\x1b[2J: y\rFrom: c@bank.test\r\n\r\n",
+      "line 1 (not a header field) holds a bare CR",
+    ],
   ])("%s", (_, text, expected) => {
     expect(refusal(text)).toBe(expected);
   });

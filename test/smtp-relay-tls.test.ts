@@ -35,7 +35,11 @@ async function startRelay(dataDir: string, smtp: Record<string, unknown> = {}, l
   const app = await createApp(testConfig(dataDir, { smtp }), { logger });
   apps.push(app);
   const listeners = await app.start();
-  return { app, submission: listeners.find((l) => l.name === "submission")!.port, smtps: listeners.find((l) => l.name === "smtps")!.port };
+  return {
+    app,
+    submission: listeners.find((l) => l.name === "submission")!.port,
+    smtps: listeners.find((l) => l.name === "smtps")!.port,
+  };
 }
 
 /** The fingerprint of the certificate presented on the smtps port, and after STARTTLS on the submission port. */
@@ -52,7 +56,15 @@ async function keyPair(name: string) {
   const pems = await generate([{ name: "commonName", value: name }], {
     keyType: "ec",
     algorithm: "sha256",
-    extensions: [{ name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }, { type: 7, ip: "127.0.0.1" }] }],
+    extensions: [
+      {
+        name: "subjectAltName",
+        altNames: [
+          { type: 2, value: "localhost" },
+          { type: 7, ip: "127.0.0.1" },
+        ],
+      },
+    ],
   });
   return { key: pems.private, cert: pems.cert, fingerprint: new X509Certificate(pems.cert).fingerprint256 };
 }
@@ -66,7 +78,9 @@ describe("without configured files", () => {
     const cert = readFileSync(certFile, "utf8");
     const fingerprint = new X509Certificate(cert).fingerprint256;
     expect(statSync(join(dir, "tls", "smtp-key.pem")).mode & 0o777).toBe(0o600);
-    const warning = lines.map((line) => JSON.parse(line)).find((entry) => entry.level === "warn" && /self-signed/.test(entry.msg));
+    const warning = lines
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.level === "warn" && /self-signed/.test(entry.msg));
     expect(warning).toMatchObject({ cert: certFile, fingerprint_sha256: fingerprint });
     expect(await presented(relay, cert)).toEqual([fingerprint, fingerprint]);
 
@@ -79,10 +93,13 @@ describe("without configured files", () => {
   test("TLS older than 1.2 is refused", async () => {
     const relay = await startRelay(newDir());
     const outcome = await new Promise<string>((resolve) => {
-      const socket = tlsConnect({ port: relay.smtps, host: "127.0.0.1", rejectUnauthorized: false, minVersion: "TLSv1", maxVersion: "TLSv1.1" }, () => {
-        socket.destroy();
-        resolve("connected");
-      });
+      const socket = tlsConnect(
+        { port: relay.smtps, host: "127.0.0.1", rejectUnauthorized: false, minVersion: "TLSv1", maxVersion: "TLSv1.1" },
+        () => {
+          socket.destroy();
+          resolve("connected");
+        },
+      );
       socket.on("error", () => resolve("refused"));
     });
     expect(outcome).toBe("refused");

@@ -77,7 +77,8 @@ function withoutFields(raw: Buffer, names: string[]): string {
 const queuedId = (reply: string) => /^250 2\.0\.0 Ok: queued as ([0-9a-f-]{36})$/.exec(reply.trim())?.[1];
 
 async function receivedFor(recipient: string) {
-  for (let i = 0; i < 50 && !smarthost.received.some((m) => m.recipients.includes(recipient)); i++) await t.app.services.worker.runOnce();
+  for (let i = 0; i < 50 && !smarthost.received.some((m) => m.recipients.includes(recipient)); i++)
+    await t.app.services.worker.runOnce();
   const message = smarthost.received.find((m) => m.recipients.includes(recipient));
   if (!message) throw new Error(`nothing delivered to ${recipient}`);
   return message;
@@ -101,12 +102,25 @@ const mail = (tag: string) => ({
 
 describe("nodemailer as a client", () => {
   test("over STARTTLS and AUTH on the submission port, the message reaches the smarthost byte-identical without Bcc", async () => {
-    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: submissionPort, secure: false, requireTLS: true, auth: { user: "apikey", pass: t.liveKey }, tls: { ca } });
+    const transport = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: submissionPort,
+      secure: false,
+      requireTLS: true,
+      auth: { user: "apikey", pass: t.liveKey },
+      tls: { ca },
+    });
     const node = new MailComposer(mail("starttls")).compile();
     node.keepBcc = true; // the client sends a Bcc header, as many applications do
     const raw = await node.build();
     expect(raw.toString()).toMatch(/^Bcc: hidden-starttls@dest\.test\r$/m);
-    const info = await transport.sendMail({ envelope: { from: "hi@example.com", to: ["ann-starttls@dest.test", "cy-starttls@dest.test", "hidden-starttls@dest.test"] }, raw });
+    const info = await transport.sendMail({
+      envelope: {
+        from: "hi@example.com",
+        to: ["ann-starttls@dest.test", "cy-starttls@dest.test", "hidden-starttls@dest.test"],
+      },
+      raw,
+    });
     transport.close();
     const id = queuedId(info.response);
     expect(id).toBeDefined();
@@ -142,7 +156,13 @@ describe("nodemailer as a client", () => {
   });
 
   test("over implicit TLS on the smtps port, the message arrives with its attachments, cc and headers", async () => {
-    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: smtpsPort, secure: true, auth: { user: "apikey", pass: t.liveKey }, tls: { ca } });
+    const transport = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: smtpsPort,
+      secure: true,
+      auth: { user: "apikey", pass: t.liveKey },
+      tls: { ca },
+    });
     const info = await transport.sendMail(mail("smtps"));
     transport.close();
     const id = queuedId(info.response)!;
@@ -172,11 +192,23 @@ async function session(key = t.liveKey): Promise<SmtpChat> {
 }
 
 function message(options: { from?: string; to?: string; headers?: string[]; body?: string } = {}): string {
-  return [`From: ${options.from ?? "Acme <hi@example.com>"}`, `To: ${options.to ?? "someone@dest.test"}`, "Subject: Hello", ...(options.headers ?? []), "", options.body ?? "Hi there."].join("\r\n");
+  return [
+    `From: ${options.from ?? "Acme <hi@example.com>"}`,
+    `To: ${options.to ?? "someone@dest.test"}`,
+    "Subject: Hello",
+    ...(options.headers ?? []),
+    "",
+    options.body ?? "Hi there.",
+  ].join("\r\n");
 }
 
 /** MAIL, RCPT for each recipient, DATA: the reply to the message (or to the first refused command). */
-async function transaction(chat: SmtpChat, recipients: string[], body: string, mailFrom = "hi@example.com"): Promise<SmtpReply> {
+async function transaction(
+  chat: SmtpChat,
+  recipients: string[],
+  body: string,
+  mailFrom = "hi@example.com",
+): Promise<SmtpReply> {
   const mailReply = await chat.send(`MAIL FROM:<${mailFrom}>`);
   if (mailReply.code !== 250) return mailReply;
   for (const recipient of recipients) {
@@ -198,7 +230,12 @@ async function send(key: string, recipients: string[], body: string): Promise<Sm
 }
 
 const createKey = async (input: { scopes?: string[]; rateLimitPerMinute?: number } = {}) =>
-  t.app.services.keys.create(t.operator, { name: "case", scopes: input.scopes ?? ["sending_access"], mode: "live", rateLimitPerMinute: input.rateLimitPerMinute });
+  t.app.services.keys.create(t.operator, {
+    name: "case",
+    scopes: input.scopes ?? ["sending_access"],
+    mode: "live",
+    rateLimitPerMinute: input.rateLimitPerMinute,
+  });
 
 describe("SMTP conversations answer with the code of the error table", () => {
   const cases: Array<[string, () => Promise<SmtpReply>, number, string]> = [
@@ -224,8 +261,18 @@ describe("SMTP conversations answer with the code of the error table", () => {
       535,
       "5.7.8",
     ],
-    ["a key without the emails:send scope (at MAIL FROM)", async () => send((await createKey({ scopes: ["emails:read"] })).key, ["a@dest.test"], message()), 550, "5.7.1"],
-    ["a From header on an unverified domain", async () => send(t.liveKey, ["a@dest.test"], message({ from: "Mallory <ceo@unverified.test>" })), 550, "5.7.1"],
+    [
+      "a key without the emails:send scope (at MAIL FROM)",
+      async () => send((await createKey({ scopes: ["emails:read"] })).key, ["a@dest.test"], message()),
+      550,
+      "5.7.1",
+    ],
+    [
+      "a From header on an unverified domain",
+      async () => send(t.liveKey, ["a@dest.test"], message({ from: "Mallory <ceo@unverified.test>" })),
+      550,
+      "5.7.1",
+    ],
     [
       "a 51st recipient",
       async () => {
@@ -242,7 +289,12 @@ describe("SMTP conversations answer with the code of the error table", () => {
       452,
       "4.5.3",
     ],
-    ["a message over the size limit", async () => send(t.liveKey, ["a@dest.test"], message({ body: "x".repeat(MAX_MESSAGE_BYTES) })), 552, "5.3.4"],
+    [
+      "a message over the size limit",
+      async () => send(t.liveKey, ["a@dest.test"], message({ body: "x".repeat(MAX_MESSAGE_BYTES) })),
+      552,
+      "5.3.4",
+    ],
     [
       "the key's rate limit is used up",
       async () => {
@@ -265,7 +317,9 @@ describe("SMTP conversations answer with the code of the error table", () => {
     [
       "an Idempotency-Key replayed (the original id again, see below)",
       async () => {
-        expect((await send(t.liveKey, ["a@dest.test"], message({ headers: ["Idempotency-Key: order-76"] }))).code).toBe(250);
+        expect((await send(t.liveKey, ["a@dest.test"], message({ headers: ["Idempotency-Key: order-76"] }))).code).toBe(
+          250,
+        );
         return send(t.liveKey, ["a@dest.test"], message({ headers: ["Idempotency-Key: order-76"] }));
       },
       250,
@@ -274,8 +328,14 @@ describe("SMTP conversations answer with the code of the error table", () => {
     [
       "an Idempotency-Key reused with another message",
       async () => {
-        expect((await send(t.liveKey, ["a@dest.test"], message({ headers: ["Idempotency-Key: order-77"] }))).code).toBe(250);
-        return send(t.liveKey, ["a@dest.test"], message({ headers: ["Idempotency-Key: order-77"], body: "Something else." }));
+        expect((await send(t.liveKey, ["a@dest.test"], message({ headers: ["Idempotency-Key: order-77"] }))).code).toBe(
+          250,
+        );
+        return send(
+          t.liveKey,
+          ["a@dest.test"],
+          message({ headers: ["Idempotency-Key: order-77"], body: "Something else." }),
+        );
       },
       550,
       "5.7.1",
@@ -299,7 +359,14 @@ describe("SMTP conversations answer with the code of the error table", () => {
     const body = message({ to: "once@dest.test", headers: ["Idempotency-Key: receipt-2026-0001"] });
     const first = await send(t.liveKey, ["once@dest.test"], body);
     // A client retry rebuilds the message: a new Message-ID and Date do not make it another request.
-    const retry = await send(t.liveKey, ["once@dest.test"], message({ to: "once@dest.test", headers: ["Idempotency-Key: receipt-2026-0001", "Message-ID: <retry@client.test>"] }));
+    const retry = await send(
+      t.liveKey,
+      ["once@dest.test"],
+      message({
+        to: "once@dest.test",
+        headers: ["Idempotency-Key: receipt-2026-0001", "Message-ID: <retry@client.test>"],
+      }),
+    );
     expect(first.code).toBe(250);
     expect(retry.code).toBe(250);
     const id = queuedId(`250 ${first.text}`)!;
@@ -369,17 +436,42 @@ describe("AUTH only after TLS", () => {
 
 describe.skipIf(!swaksPeer().available)("swaks as a client", () => {
   const swaks = async (args: string[]) => {
-    const child = Bun.spawn(["swaks", "--server", `127.0.0.1:${submissionPort}`, "--from", "hi@example.com", "--to", "swaks@dest.test", "--h-From", "Acme <hi@example.com>", ...args], {
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const child = Bun.spawn(
+      [
+        "swaks",
+        "--server",
+        `127.0.0.1:${submissionPort}`,
+        "--from",
+        "hi@example.com",
+        "--to",
+        "swaks@dest.test",
+        "--h-From",
+        "Acme <hi@example.com>",
+        ...args,
+      ],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
     return { code: await child.exited, output: out + err };
   };
   const caFile = () => join(t.dataDir, "tls", "smtp-cert.pem");
 
   test("sends over STARTTLS with AUTH PLAIN, verifying the certificate", async () => {
-    const result = await swaks(["--tls", "--tls-verify", "--tls-ca-path", caFile(), "--auth", "PLAIN", "--auth-user", "apikey", "--auth-password", t.liveKey]);
+    const result = await swaks([
+      "--tls",
+      "--tls-verify",
+      "--tls-ca-path",
+      caFile(),
+      "--auth",
+      "PLAIN",
+      "--auth-user",
+      "apikey",
+      "--auth-password",
+      t.liveKey,
+    ]);
     expect(result.output).toMatch(/<~ {2}250 2\.0\.0 Ok: queued as [0-9a-f-]{36}/);
     expect(result.code).toBe(0);
   });
@@ -395,7 +487,11 @@ describe.skipIf(!swaksPeer().available)("swaks as a client", () => {
 describe("one rate limit for HTTP and SMTP", () => {
   test("the same key sending over both within a minute is held to its limit, each message counting once", async () => {
     const key = await createKey({ rateLimitPerMinute: 4 });
-    const http = () => t.json("POST", "/v1/emails", { key: key.key, body: { from: "hi@example.com", to: "mix@dest.test", subject: "Mixed", html: "<p>x</p>" } });
+    const http = () =>
+      t.json("POST", "/v1/emails", {
+        key: key.key,
+        body: { from: "hi@example.com", to: "mix@dest.test", subject: "Mixed", html: "<p>x</p>" },
+      });
     expect((await http()).status).toBe(200);
     // Two messages on one SMTP connection count twice.
     const chat = await session(key.key);

@@ -34,13 +34,19 @@ const sqliteTables = Object.values(sqliteSchema).filter((value) => is(value, SQL
 function declared(table: PgTable): Column[] {
   const config = pgTableConfig(table);
   const keyed = new Set(config.primaryKeys.flatMap((key) => key.columns.map((column) => column.name)));
-  return config.columns.map((c) => ({ name: c.name, notNull: c.notNull || c.primary || keyed.has(c.name) })).sort(byName);
+  return config.columns
+    .map((c) => ({ name: c.name, notNull: c.notNull || c.primary || keyed.has(c.name) }))
+    .sort(byName);
 }
 
 // Static: runs whether or not a PostgreSQL is at hand.
 test("both engines' drizzle definitions name the same tables and columns", () => {
   const columns = (names: Array<{ name: string; columns: Array<{ name: string }> }>) =>
-    Object.fromEntries(names.map((t) => [t.name, t.columns.map((c) => c.name).sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+    Object.fromEntries(
+      names
+        .map((t) => [t.name, t.columns.map((c) => c.name).sort()])
+        .sort(([a], [b]) => String(a).localeCompare(String(b))),
+    );
   expect(columns(pgTables.map(pgTableConfig))).toEqual(columns(sqliteTables.map(sqliteTableConfig)));
 });
 
@@ -52,15 +58,25 @@ describe.skipIf(!pg.available)("PostgreSQL store", () => {
       sql`SELECT table_name, column_name, is_nullable FROM information_schema.columns WHERE table_schema = ${schema} AND table_name <> 'schema_migrations'`,
     );
     const migrated = new Map<string, Column[]>();
-    for (const row of rows) migrated.set(row.table_name, [...(migrated.get(row.table_name) ?? []), { name: row.column_name, notNull: row.is_nullable === "NO" }]);
+    for (const row of rows)
+      migrated.set(row.table_name, [
+        ...(migrated.get(row.table_name) ?? []),
+        { name: row.column_name, notNull: row.is_nullable === "NO" },
+      ]);
     expect([...migrated.keys()].sort()).toEqual(pgTables.map((table) => pgTableConfig(table).name).sort());
-    for (const table of pgTables) expect({ table: pgTableConfig(table).name, columns: declared(table) }).toEqual({ table: pgTableConfig(table).name, columns: migrated.get(pgTableConfig(table).name)!.sort(byName) });
+    for (const table of pgTables)
+      expect({ table: pgTableConfig(table).name, columns: declared(table) }).toEqual({
+        table: pgTableConfig(table).name,
+        columns: migrated.get(pgTableConfig(table).name)!.sort(byName),
+      });
   });
 
   test("ten instances starting at once on a fresh database migrate it once", async () => {
     const schema = freshSchema("m");
     const stores = await Promise.all(Array.from({ length: 10 }, () => open(schema)));
-    const applied = await stores[0]!.query<{ version: number }>(sql`SELECT version FROM schema_migrations ORDER BY version`);
+    const applied = await stores[0]!.query<{ version: number }>(
+      sql`SELECT version FROM schema_migrations ORDER BY version`,
+    );
     expect(applied.map((row) => row.version)).toEqual(MIGRATIONS.map((m) => m.version));
   });
 

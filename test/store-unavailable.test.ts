@@ -9,16 +9,28 @@ import { urlInSchema } from "../src/db/postgres/adapter.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { peer, runs } from "./helpers/peers.ts";
 
-const server = peer("PostgreSQL server", () => runs("bash", ["-c", "ls /usr/lib/postgresql/*/bin/initdb"]), "apt-get install postgresql");
+const server = peer(
+  "PostgreSQL server",
+  () => runs("bash", ["-c", "ls /usr/lib/postgresql/*/bin/initdb"]),
+  "apt-get install postgresql",
+);
 
 let cluster: { url: string; dir: string; pgCtl: string[] } | undefined;
 let t: TestApp | undefined;
 
 function startCluster() {
-  const started = Bun.spawnSync(["scripts/test-postgres.sh"], { cwd: `${import.meta.dir}/..`, stdout: "pipe", stderr: "pipe" });
+  const started = Bun.spawnSync(["scripts/test-postgres.sh"], {
+    cwd: `${import.meta.dir}/..`,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (started.exitCode !== 0) throw new Error(`scripts/test-postgres.sh failed: ${started.stderr}`);
   const err = started.stderr.toString();
-  return { url: started.stdout.toString().trim(), dir: /^cluster: (.+)$/m.exec(err)![1]!, pgCtl: /^pg_ctl: (.+)$/m.exec(err)![1]!.trim().split(/\s+/) };
+  return {
+    url: started.stdout.toString().trim(),
+    dir: /^cluster: (.+)$/m.exec(err)![1]!,
+    pgCtl: /^pg_ctl: (.+)$/m.exec(err)![1]!.trim().split(/\s+/),
+  };
 }
 const pgCtl = (...args: string[]) => {
   const result = Bun.spawnSync([...cluster!.pgCtl, "-D", cluster!.dir, ...args], { stdout: "ignore", stderr: "pipe" });
@@ -38,7 +50,10 @@ describe.skipIf(!server.available)("PostgreSQL stopped under a running server", 
     cluster = startCluster();
     t = await createTestApp({ store: { url: urlInSchema(cluster.url, "unavailable") } });
     await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
-    const send = () => t!.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" } });
+    const send = () =>
+      t!.json("POST", "/v1/emails", {
+        body: { from: "hi@example.com", to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" },
+      });
     expect((await send()).status).toBe(200);
 
     pgCtl("-m", "immediate", "stop");

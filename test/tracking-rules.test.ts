@@ -11,12 +11,20 @@ const EXPIRES_AT = Date.UTC(2026, 11, 25, 12, 0, 0);
 
 describe("tokens", () => {
   const codec = createTokenCodec(randomBytes(32));
-  const click = codec.mint({ kind: "click", emailId: EMAIL_ID, link: "https://example.org/a?b=1&c=é", expiresAt: EXPIRES_AT });
+  const click = codec.mint({
+    kind: "click",
+    emailId: EMAIL_ID,
+    link: "https://example.org/a?b=1&c=é",
+    expiresAt: EXPIRES_AT,
+  });
 
   test.each([
     ["open", { kind: "open" as const, emailId: EMAIL_ID }],
     ["unsubscribe", { kind: "unsubscribe" as const, emailId: EMAIL_ID }],
-    ["click", { kind: "click" as const, emailId: EMAIL_ID, link: "https://example.org/a?b=1&c=é", expiresAt: EXPIRES_AT }],
+    [
+      "click",
+      { kind: "click" as const, emailId: EMAIL_ID, link: "https://example.org/a?b=1&c=é", expiresAt: EXPIRES_AT },
+    ],
   ])("a minted %s token verifies to what was minted", (_kind, token) => {
     expect(codec.verify(codec.mint(token), token.kind)).toEqual(token);
   });
@@ -30,7 +38,15 @@ describe("tokens", () => {
     ["an extended token", `${click}AA`],
     ["characters outside base64url", `${click.slice(0, -1)}+`],
     ["an empty token", ""],
-    ["a token minted under another key", createTokenCodec(randomBytes(32)).mint({ kind: "click", emailId: EMAIL_ID, link: "https://evil.example/", expiresAt: EXPIRES_AT })],
+    [
+      "a token minted under another key",
+      createTokenCodec(randomBytes(32)).mint({
+        kind: "click",
+        emailId: EMAIL_ID,
+        link: "https://evil.example/",
+        expiresAt: EXPIRES_AT,
+      }),
+    ],
   ])("%s does not verify", (_what, text) => {
     expect(codec.verify(text, "click")).toBeNull();
   });
@@ -43,7 +59,12 @@ describe("tokens", () => {
   });
 
   test("a click token's expiry is rounded up to the second and covered by the MAC", () => {
-    expect(codec.verify(codec.mint({ kind: "click", emailId: EMAIL_ID, link: "https://example.org/", expiresAt: EXPIRES_AT + 1 }), "click")?.expiresAt).toBe(EXPIRES_AT + 1000);
+    expect(
+      codec.verify(
+        codec.mint({ kind: "click", emailId: EMAIL_ID, link: "https://example.org/", expiresAt: EXPIRES_AT + 1 }),
+        "click",
+      )?.expiresAt,
+    ).toBe(EXPIRES_AT + 1000);
     const bytes = Buffer.from(click, "base64url");
     bytes.writeUInt32BE(bytes.readUInt32BE(17) + 86_400, 17);
     expect(codec.verify(bytes.toString("base64url"), "click")).toBeNull();
@@ -52,9 +73,19 @@ describe("tokens", () => {
   test("a click token minted before click tokens expired still verifies, without an expiry", () => {
     const key = randomBytes(32);
     // The earlier layout: "c" ‖ email id ‖ link ‖ MAC.
-    const body = Buffer.concat([Buffer.from("c"), Buffer.from(EMAIL_ID.replace(/-/g, ""), "hex"), Buffer.from("https://example.org/old")]);
-    const legacy = Buffer.concat([body, createHmac("sha256", key).update(body).digest().subarray(0, 16)]).toString("base64url");
-    expect(createTokenCodec(key).verify(legacy, "click")).toEqual({ kind: "click", emailId: EMAIL_ID, link: "https://example.org/old" });
+    const body = Buffer.concat([
+      Buffer.from("c"),
+      Buffer.from(EMAIL_ID.replace(/-/g, ""), "hex"),
+      Buffer.from("https://example.org/old"),
+    ]);
+    const legacy = Buffer.concat([body, createHmac("sha256", key).update(body).digest().subarray(0, 16)]).toString(
+      "base64url",
+    );
+    expect(createTokenCodec(key).verify(legacy, "click")).toEqual({
+      kind: "click",
+      emailId: EMAIL_ID,
+      link: "https://example.org/old",
+    });
   });
 });
 
@@ -62,16 +93,40 @@ describe("rewriteHtml", () => {
   const trackLink = (link: string) => `https://t.example/c/${encodeURIComponent(link)}`;
   const options = { trackLink, keepPrefix: "https://t.example/u/" };
   test.each([
-    ["a double-quoted link", `<a href="https://example.org/x">x</a>`, `<a href="https://t.example/c/https%3A%2F%2Fexample.org%2Fx">x</a>`],
-    ["a single-quoted link", `<a class='b' href='http://example.org/'>x</a>`, `<a class='b' href="https://t.example/c/http%3A%2F%2Fexample.org%2F">x</a>`],
-    ["an unquoted link", `<A HREF=https://example.org/y>y</A>`, `<A HREF="https://t.example/c/https%3A%2F%2Fexample.org%2Fy">y</A>`],
-    ["entities are decoded first", `<a href="https://example.org/?a=1&amp;b=2">q</a>`, `<a href="https://t.example/c/https%3A%2F%2Fexample.org%2F%3Fa%3D1%26b%3D2">q</a>`],
+    [
+      "a double-quoted link",
+      `<a href="https://example.org/x">x</a>`,
+      `<a href="https://t.example/c/https%3A%2F%2Fexample.org%2Fx">x</a>`,
+    ],
+    [
+      "a single-quoted link",
+      `<a class='b' href='http://example.org/'>x</a>`,
+      `<a class='b' href="https://t.example/c/http%3A%2F%2Fexample.org%2F">x</a>`,
+    ],
+    [
+      "an unquoted link",
+      `<A HREF=https://example.org/y>y</A>`,
+      `<A HREF="https://t.example/c/https%3A%2F%2Fexample.org%2Fy">y</A>`,
+    ],
+    [
+      "entities are decoded first",
+      `<a href="https://example.org/?a=1&amp;b=2">q</a>`,
+      `<a href="https://t.example/c/https%3A%2F%2Fexample.org%2F%3Fa%3D1%26b%3D2">q</a>`,
+    ],
     ["mailto stays", `<a href="mailto:a@example.org">m</a>`, `<a href="mailto:a@example.org">m</a>`],
     ["tel stays", `<a href="tel:+123">t</a>`, `<a href="tel:+123">t</a>`],
     ["anchors stay", `<a href="#top">t</a>`, `<a href="#top">t</a>`],
     ["relative links stay", `<a href="/path">t</a>`, `<a href="/path">t</a>`],
-    ["template placeholders stay", `<a href="https://example.org/{{id}}">t</a>`, `<a href="https://example.org/{{id}}">t</a>`],
-    ["the unsubscribe link stays", `<a href="https://t.example/u/abc">u</a>`, `<a href="https://t.example/u/abc">u</a>`],
+    [
+      "template placeholders stay",
+      `<a href="https://example.org/{{id}}">t</a>`,
+      `<a href="https://example.org/{{id}}">t</a>`,
+    ],
+    [
+      "the unsubscribe link stays",
+      `<a href="https://t.example/u/abc">u</a>`,
+      `<a href="https://t.example/u/abc">u</a>`,
+    ],
     ["other tags' href stay", `<link href="https://example.org/s.css">`, `<link href="https://example.org/s.css">`],
     ["data-href is not href", `<a data-href="https://example.org/">t</a>`, `<a data-href="https://example.org/">t</a>`],
   ])("%s", (_what, html, expected) => {
@@ -80,17 +135,43 @@ describe("rewriteHtml", () => {
 
   test("the pixel goes before </body>, or at the end without one", () => {
     const pixelUrl = "https://t.example/o/tok";
-    expect(rewriteHtml("<html><body><p>x</p></BODY></html>", { pixelUrl })).toMatch(/^<html><body><p>x<\/p><img src="https:\/\/t\.example\/o\/tok" width="1" height="1" alt=""[^>]*><\/BODY><\/html>$/);
+    expect(rewriteHtml("<html><body><p>x</p></BODY></html>", { pixelUrl })).toMatch(
+      /^<html><body><p>x<\/p><img src="https:\/\/t\.example\/o\/tok" width="1" height="1" alt=""[^>]*><\/BODY><\/html>$/,
+    );
     expect(rewriteHtml("<p>x</p>", { pixelUrl })).toMatch(/^<p>x<\/p><img src="https:\/\/t\.example\/o\/tok"/);
   });
 
   test.each([
-    ["a link inside an Outlook conditional comment", `<!--[if mso]><a href="https://example.org/o">o</a><![endif]-->`, `<!--[if mso]><a href="https://t.example/c/https%3A%2F%2Fexample.org%2Fo">o</a><![endif]-->`],
-    ["a link inside an ordinary comment stays", `<!-- <a href="https://example.org/"> -->`, `<!-- <a href="https://example.org/"> -->`],
-    ["a link inside a script stays", `<script>"<a href='https://example.org/'>"</script>`, `<script>"<a href='https://example.org/'>"</script>`],
-    ["only the first of two hrefs counts, as in browsers", `<a href="https://example.org/1" href="https://example.org/2">`, `<a href="https://t.example/c/https%3A%2F%2Fexample.org%2F1" href="https://example.org/2">`],
-    ["spaces around = and a slash before the attribute", `<a/href = 'https://example.org/' >`, `<a/href = "https://t.example/c/https%3A%2F%2Fexample.org%2F" >`],
-    ["a tag cut off by the end of the html is no link", `<p>x</p><a href="https://example.org/"`, `<p>x</p><a href="https://example.org/"`],
+    [
+      "a link inside an Outlook conditional comment",
+      `<!--[if mso]><a href="https://example.org/o">o</a><![endif]-->`,
+      `<!--[if mso]><a href="https://t.example/c/https%3A%2F%2Fexample.org%2Fo">o</a><![endif]-->`,
+    ],
+    [
+      "a link inside an ordinary comment stays",
+      `<!-- <a href="https://example.org/"> -->`,
+      `<!-- <a href="https://example.org/"> -->`,
+    ],
+    [
+      "a link inside a script stays",
+      `<script>"<a href='https://example.org/'>"</script>`,
+      `<script>"<a href='https://example.org/'>"</script>`,
+    ],
+    [
+      "only the first of two hrefs counts, as in browsers",
+      `<a href="https://example.org/1" href="https://example.org/2">`,
+      `<a href="https://t.example/c/https%3A%2F%2Fexample.org%2F1" href="https://example.org/2">`,
+    ],
+    [
+      "spaces around = and a slash before the attribute",
+      `<a/href = 'https://example.org/' >`,
+      `<a/href = "https://t.example/c/https%3A%2F%2Fexample.org%2F" >`,
+    ],
+    [
+      "a tag cut off by the end of the html is no link",
+      `<p>x</p><a href="https://example.org/"`,
+      `<p>x</p><a href="https://example.org/"`,
+    ],
   ])("%s", (_what, html, expected) => {
     expect(rewriteHtml(html, options)).toBe(expected);
   });
@@ -126,7 +207,11 @@ describe("classifyFetch", () => {
   const later = { sinceDeliveryMs: 3_600_000, scannerWindowMs: 5_000 };
   test.each([
     ["Thunderbird", "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.0", "person"],
-    ["Gmail's proxy", "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)", "image_proxy"],
+    [
+      "Gmail's proxy",
+      "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)",
+      "image_proxy",
+    ],
     ["Yahoo's proxy", "YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html", "image_proxy"],
     ["a security gateway", "Mozilla/5.0 Barracuda Sentinel", "scanner"],
     ["a crawler", "Mozilla/5.0 (compatible; bingbot/2.0)", "scanner"],
@@ -144,7 +229,13 @@ describe("classifyFetch", () => {
     [5_000, "person"],
     [null, "scanner"],
   ])("a browser %s ms after delivery → %s", (sinceDeliveryMs, fetchedBy) => {
-    expect(classifyFetch({ userAgent: "Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15", sinceDeliveryMs, scannerWindowMs: 5_000 })).toBe(fetchedBy as never);
+    expect(
+      classifyFetch({
+        userAgent: "Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15",
+        sinceDeliveryMs,
+        scannerWindowMs: 5_000,
+      }),
+    ).toBe(fetchedBy as never);
   });
 
   test("every rule names what it recognises", () => {

@@ -74,10 +74,21 @@ describe.skipIf(!pg.available)("two instances on one PostgreSQL", () => {
     await runCli(["domains", "add", "example.com", "--verified"], env, true);
     // A domain whose records are not published: its first scheduled check looks them up, once across the pair.
     await runCli(["domains", "add", "recheck.test"], env, true);
-    const { token: key } = JSON.parse(await runCli(["keys", "create", "--name", "load", "--scope", "full_access", "--json"], env, true));
-    const limited = JSON.parse(await runCli(["keys", "create", "--name", "limited", "--scope", "full_access", "--rate-limit", String(RATE_LIMIT), "--json"], env, true)).token;
+    const { token: key } = JSON.parse(
+      await runCli(["keys", "create", "--name", "load", "--scope", "full_access", "--json"], env, true),
+    );
+    const limited = JSON.parse(
+      await runCli(
+        ["keys", "create", "--name", "limited", "--scope", "full_access", "--rate-limit", String(RATE_LIMIT), "--json"],
+        env,
+        true,
+      ),
+    ).token;
 
-    const pair = [await startMailroom(envFor(dataDirs[0]!), { binary: true }), await startMailroom(envFor(dataDirs[1]!), { binary: true })];
+    const pair = [
+      await startMailroom(envFor(dataDirs[0]!), { binary: true }),
+      await startMailroom(envFor(dataDirs[1]!), { binary: true }),
+    ];
     instances.push(...pair);
     const hook = await fetch(`${pair[0]!.baseUrl}/v1/webhooks`, {
       method: "POST",
@@ -86,21 +97,34 @@ describe.skipIf(!pg.available)("two instances on one PostgreSQL", () => {
     }).then((r) => r.json() as Promise<{ signing_secret: string }>);
     receiver.secrets.push(hook.signing_secret);
 
-    const send = async (target: MailroomProcess, bearer: string, to: string): Promise<{ status: number; id?: string }> => {
+    const send = async (
+      target: MailroomProcess,
+      bearer: string,
+      to: string,
+    ): Promise<{ status: number; id?: string }> => {
       try {
         const res = await fetch(`${target.baseUrl}/v1/emails`, {
           method: "POST",
           headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-          body: JSON.stringify({ from: "Pair <pair@example.com>", to, subject: "Two instances", html: "<p>Either will do</p>" }),
+          body: JSON.stringify({
+            from: "Pair <pair@example.com>",
+            to,
+            subject: "Two instances",
+            html: "<p>Either will do</p>",
+          }),
         });
-        return res.status === 200 ? { status: 200, id: ((await res.json()) as { id: string }).id } : { status: res.status };
+        return res.status === 200
+          ? { status: 200, id: ((await res.json()) as { id: string }).id }
+          : { status: res.status };
       } catch {
         return { status: 0 }; // The instance died with this request: it was never acknowledged.
       }
     };
 
     // The limited key, from both instances at once: no more than its limit between them.
-    const limitedAnswers = await Promise.all(Array.from({ length: RATE_LIMIT * 2 }, (_, i) => send(pair[i % 2]!, limited, `limited${i}@dest.test`)));
+    const limitedAnswers = await Promise.all(
+      Array.from({ length: RATE_LIMIT * 2 }, (_, i) => send(pair[i % 2]!, limited, `limited${i}@dest.test`)),
+    );
     expect(limitedAnswers.filter((a) => a.status === 200)).toHaveLength(RATE_LIMIT);
     expect(limitedAnswers.filter((a) => a.status !== 200).every((a) => a.status === 429)).toBe(true);
     const accepted = limitedAnswers.flatMap((a) => (a.id ? [a.id] : []));
@@ -129,14 +153,17 @@ describe.skipIf(!pg.available)("two instances on one PostgreSQL", () => {
     // Every acknowledged message is delivered, and its email.sent webhook arrives.
     const deadline = Date.now() + 30_000;
     const delivered = () => new Set(smtp.received.map((m) => messageIdOf(m.raw)));
-    const hooked = () => new Set(receiver.received.map((r) => (JSON.parse(r.body) as { data: { email_id: string } }).data.email_id));
-    while (Date.now() < deadline && accepted.some((id) => !delivered().has(id) || !hooked().has(id))) await Bun.sleep(250);
+    const hooked = () =>
+      new Set(receiver.received.map((r) => (JSON.parse(r.body) as { data: { email_id: string } }).data.email_id));
+    while (Date.now() < deadline && accepted.some((id) => !delivered().has(id) || !hooked().has(id)))
+      await Bun.sleep(250);
     expect(accepted.filter((id) => !delivered().has(id))).toEqual([]);
     expect(accepted.filter((id) => !hooked().has(id))).toEqual([]);
 
     // Repeats only of deliveries the killed instance had in flight, under their own Message-ID.
     const counts = new Map<string, number>();
-    for (const message of smtp.received) counts.set(messageIdOf(message.raw)!, (counts.get(messageIdOf(message.raw)!) ?? 0) + 1);
+    for (const message of smtp.received)
+      counts.set(messageIdOf(message.raw)!, (counts.get(messageIdOf(message.raw)!) ?? 0) + 1);
     const repeats = [...counts.values()].reduce((sum, n) => sum + n - 1, 0);
     expect(repeats).toBeLessThanOrEqual(DELIVERY_CONCURRENCY);
 

@@ -8,7 +8,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
-import { BROWSER_START_MS, browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
+import {
+  BROWSER_START_MS,
+  browserPeer as checkBrowser,
+  screenshot,
+  startUi,
+  type UiSession,
+} from "./helpers/browser.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
 
@@ -22,7 +28,11 @@ let ui: UiSession;
 beforeAll(async () => {
   dns = await startDnsServer();
   receiver = await startWebhookReceiver();
-  t = await createTestApp({ dns: { servers: dns.servers }, server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] }, webhooks: { allow_private_networks: true } });
+  t = await createTestApp({
+    dns: { servers: dns.servers },
+    server: { hostname: "mail.mailroom.test", public_ips: ["127.0.0.1"] },
+    webhooks: { allow_private_networks: true },
+  });
   ui = await startUi(t, browserPeer.available);
 }, BROWSER_START_MS);
 
@@ -94,11 +104,16 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
 
       // Send from the verified domain; the message is found and followed to delivered.
       const subject = `First message ${width}`;
-      const sent = await t.json("POST", "/v1/emails", { body: { from: `hello@${domain}`, to: [`customer-${width}@dest.test`], subject, text: "It works." } });
+      const sent = await t.json("POST", "/v1/emails", {
+        body: { from: `hello@${domain}`, to: [`customer-${width}@dest.test`], subject, text: "It works." },
+      });
       expect(sent.status).toBe(200);
       await page.getByRole("link", { name: "Emails", exact: true }).click();
       await page.getByRole("link", { name: subject }).click();
-      await page.getByRole("list", { name: "Event timeline" }).getByText("email.delivered").waitFor({ timeout: 15_000 });
+      await page
+        .getByRole("list", { name: "Event timeline" })
+        .getByText("email.delivered")
+        .waitFor({ timeout: 15_000 });
       await screenshot(page, `ui-email-delivered-${width}`);
 
       // Webhooks: add an endpoint, keep the secret shown once, send a test event, replay it.
@@ -131,13 +146,25 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
   }
 
   test("a key that may only read sees every list and no control that changes one", async () => {
-    const reader = await t.json("POST", "/v1/api-keys", { body: { name: "reader", scopes: ["emails:read", "domains:read", "api_keys:read", "suppressions:read", "webhooks:read"] } });
+    const reader = await t.json("POST", "/v1/api-keys", {
+      body: {
+        name: "reader",
+        scopes: ["emails:read", "domains:read", "api_keys:read", "suppressions:read", "webhooks:read"],
+      },
+    });
     expect((await t.json("POST", "/v1/suppressions", { body: { email: "kept@dest.test" } })).status).toBe(200);
     await t.app.services.domains.add(t.operator, "read.example", { verifiedOverride: true });
     const { page, problems } = await ui.open(1280);
     await ui.signIn(page, reader.body.token);
     const nav = page.getByRole("navigation", { name: "Sections" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Overview", "Emails", "Domains", "Webhooks", "Suppressions", "API keys"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual([
+      "Overview",
+      "Emails",
+      "Domains",
+      "Webhooks",
+      "Suppressions",
+      "API keys",
+    ]);
 
     await nav.getByRole("link", { name: "Domains" }).click();
     await page.getByRole("heading", { name: "read.example verified" }).waitFor();

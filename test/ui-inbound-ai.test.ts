@@ -13,7 +13,13 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dkimSign } from "mailauth";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
-import { BROWSER_START_MS, browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
+import {
+  BROWSER_START_MS,
+  browserPeer as checkBrowser,
+  screenshot,
+  startUi,
+  type UiSession,
+} from "./helpers/browser.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 import { smtpChat } from "./helpers/smtp-chat.ts";
 
@@ -26,7 +32,12 @@ const DRAFT = {
   text: "Hi {{first_name}},\n\nOrder {{order_number}} is on its way.\nTrack your parcel: {{tracking_url}}",
 };
 
-const completion = (content: string) => Response.json({ id: "c1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] });
+const completion = (content: string) =>
+  Response.json({
+    id: "c1",
+    object: "chat.completion",
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+  });
 
 let dns: DnsServer;
 let chat: ReturnType<typeof Bun.serve>;
@@ -43,7 +54,9 @@ beforeAll(async () => {
   dns = await startDnsServer();
   const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
   dkimKey = pair.privateKey.export({ type: "pkcs8", format: "pem" }) as string;
-  dns.set("sel._domainkey.dest.test", "TXT", [`v=DKIM1; k=rsa; p=${(pair.publicKey.export({ type: "spki", format: "der" }) as Buffer).toString("base64")}`]);
+  dns.set("sel._domainkey.dest.test", "TXT", [
+    `v=DKIM1; k=rsa; p=${(pair.publicKey.export({ type: "spki", format: "der" }) as Buffer).toString("base64")}`,
+  ]);
   dns.set("dest.test", "TXT", ["v=spf1 ip4:127.0.0.1 -all"]);
   dns.set("_dmarc.dest.test", "TXT", ["v=DMARC1; p=reject"]);
 
@@ -55,12 +68,16 @@ beforeAll(async () => {
       if (new URL(req.url).pathname !== "/v1/chat/completions") return new Response("not found", { status: 404 });
       const { messages } = (await req.json()) as { messages: Array<{ role: string; content: string }> };
       const asked = messages.find((m) => m.role === "user")!.content;
-      if (asked.startsWith("Subject:")) return completion(JSON.stringify({ subjects: ["Your March invoice is ready", "Invoice 2031 from Acme"] }));
+      if (asked.startsWith("Subject:"))
+        return completion(JSON.stringify({ subjects: ["Your March invoice is ready", "Invoice 2031 from Acme"] }));
       return completion(JSON.stringify(DRAFT));
     },
   });
 
-  t = await createTestApp({ dns: { servers: dns.servers }, ai: { base_url: `http://127.0.0.1:${chat.port}/v1`, model: "loopback-writer", timeout: "5s" } });
+  t = await createTestApp({
+    dns: { servers: dns.servers },
+    ai: { base_url: `http://127.0.0.1:${chat.port}/v1`, model: "loopback-writer", timeout: "5s" },
+  });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true, receivingEnabled: true });
   ui = await startUi(t, browserPeer.available);
   mxPort = ui.listeners.find((l) => l.name === "mx")!.port;
@@ -93,7 +110,14 @@ async function deliver(message: string, envelope: { from: string; to: string }) 
 describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", () => {
   for (const width of [1280, 390]) {
     test(`at ${width} px: a reply received over SMTP is listed with its verdicts and opens with preview, attachment and raw`, async () => {
-      const sent = await t.json("POST", "/v1/emails", { body: { from: "Acme <hello@example.com>", to: "friend@dest.test", subject: `Order ${width}`, html: "<p>Thanks.</p>" } });
+      const sent = await t.json("POST", "/v1/emails", {
+        body: {
+          from: "Acme <hello@example.com>",
+          to: "friend@dest.test",
+          subject: `Order ${width}`,
+          html: "<p>Thanks.</p>",
+        },
+      });
       expect(sent.status).toBe(200);
       const sentRecord = (await t.json("GET", `/v1/emails/${sent.body.id}`)).body as { message_id: string };
 
@@ -132,7 +156,10 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
         "",
       ];
       const unsigned = lines.join("\r\n");
-      const signed = await dkimSign(unsigned, { canonicalization: "relaxed/relaxed", signatureData: [{ signingDomain: "dest.test", selector: "sel", privateKey: dkimKey }] } as Parameters<typeof dkimSign>[1]);
+      const signed = await dkimSign(unsigned, {
+        canonicalization: "relaxed/relaxed",
+        signatureData: [{ signingDomain: "dest.test", selector: "sel", privateKey: dkimKey }],
+      } as Parameters<typeof dkimSign>[1]);
       const raw = signed.signatures + unsigned;
       expect(await deliver(raw, { from: "friend@dest.test", to: "hello@example.com" })).toMatchObject({ code: 250 });
 
@@ -142,7 +169,9 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       // The list: the message with its three verdicts and the sent email it answers.
       const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: subject }) });
       for (const check of ["SPF pass", "DKIM pass", "DMARC pass"]) await row.getByText(check).waitFor();
-      expect(await row.getByRole("link", { name: "a sent email" }).getAttribute("href")).toBe(`#/emails/${sent.body.id}`);
+      expect(await row.getByRole("link", { name: "a sent email" }).getAttribute("href")).toBe(
+        `#/emails/${sent.body.id}`,
+      );
       expect(await row.getByRole("cell", { name: "Friend <friend@dest.test>" }).count()).toBe(1);
       await screenshot(page, `ui-inbound-${width}`);
 
@@ -150,9 +179,18 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       await row.getByRole("link", { name: subject }).click();
       await page.getByRole("heading", { name: subject }).waitFor();
       const results = page.getByRole("table", { name: "Authentication results" });
-      for (const check of ["SPF", "DKIM", "DMARC"]) expect(await results.getByRole("row").filter({ has: page.getByRole("rowheader", { name: check }) }).first().textContent()).toContain("pass");
+      for (const check of ["SPF", "DKIM", "DMARC"])
+        expect(
+          await results
+            .getByRole("row")
+            .filter({ has: page.getByRole("rowheader", { name: check }) })
+            .first()
+            .textContent(),
+        ).toContain("pass");
       expect(await results.textContent()).toContain("d=dest.test s=sel, aligned with From");
-      expect(await page.getByRole("link", { name: `the sent email ${sent.body.id}` }).getAttribute("href")).toBe(`#/emails/${sent.body.id}`);
+      expect(await page.getByRole("link", { name: `the sent email ${sent.body.id}` }).getAttribute("href")).toBe(
+        `#/emails/${sent.body.id}`,
+      );
       await page.locator(".facts").getByText(`<ui-${width}@dest.test>`).waitFor();
       const frame = page.locator("iframe.preview");
       expect(await frame.getAttribute("sandbox")).toBe("");
@@ -168,7 +206,10 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       expect(Buffer.from(await download.arrayBuffer()).equals(attachment)).toBe(true);
 
       // The raw message through the key (a blob download), byte for byte as it arrived.
-      const [rawDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download raw (.eml)" }).click()]);
+      const [rawDownload] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Download raw (.eml)" }).click(),
+      ]);
       expect(readFileSync((await rawDownload.path())!, "utf8")).toBe(raw);
 
       // A frame outside the viewport comes out blank in a full-page screenshot.
@@ -189,7 +230,9 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       await offline.page.getByRole("button", { name: "Score subject" }).click();
       const score = Number(await offline.page.getByTestId("subject-score").textContent());
       expect(score).toBeLessThan(60);
-      expect(await offline.page.getByRole("meter", { name: "Subject score" }).getAttribute("value")).toBe(String(score));
+      expect(await offline.page.getByRole("meter", { name: "Subject score" }).getAttribute("value")).toBe(
+        String(score),
+      );
       await offline.page.getByRole("list", { name: "Findings" }).getByText("that spam filters flag").waitFor();
       await offline.page.getByText("set [ai] base_url and model").first().waitFor();
 
@@ -223,7 +266,11 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       await page.frameLocator("iframe.preview").getByText("Track your parcel").waitFor();
       const templateHref = (await page.getByRole("link", { name: "Open the draft template" }).getAttribute("href"))!;
       const templateId = decodeURIComponent(templateHref.replace("#/templates/", ""));
-      expect((await t.json("GET", `/v1/templates/${templateId}`)).body).toMatchObject({ name: `Shipped (AI ${width})`, status: "draft", subject: DRAFT.subject });
+      expect((await t.json("GET", `/v1/templates/${templateId}`)).body).toMatchObject({
+        name: `Shipped (AI ${width})`,
+        status: "draft",
+        subject: DRAFT.subject,
+      });
       await page.locator("iframe.preview").scrollIntoViewIfNeeded();
       await screenshot(page, `ui-ai-${width}`);
       expect(problems).toEqual([]);

@@ -9,7 +9,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Locator, Page } from "playwright-core";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
-import { BROWSER_START_MS, browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
+import {
+  BROWSER_START_MS,
+  browserPeer as checkBrowser,
+  screenshot,
+  startUi,
+  type UiSession,
+} from "./helpers/browser.ts";
 
 const browserPeer = checkBrowser();
 
@@ -35,7 +41,10 @@ const idOf = (page: Page) => decodeURIComponent(new URL(page.url()).hash.split("
 
 /** The 1-based line the textarea's caret is on, and whether it has the focus. The root tsconfig has no DOM types. */
 const caretOf = (source: Locator) =>
-  source.evaluate((el: any) => ({ line: el.value.slice(0, el.selectionStart).split("\n").length, focused: el.ownerDocument.activeElement === el }));
+  source.evaluate((el: any) => ({
+    line: el.value.slice(0, el.selectionStart).split("\n").length,
+    focused: el.ownerDocument.activeElement === el,
+  }));
 
 async function createThroughUi(page: Page, name: string, engine: "Handlebars (HTML)" | "MJML + Handlebars") {
   await page.getByRole("link", { name: "Templates" }).click();
@@ -106,10 +115,23 @@ describe.skipIf(!browserPeer.available)("Templates screen in chromium", () => {
       await screenshot(page, `ui-templates-${width}`);
 
       const saved = await t.json("GET", `/v1/templates/${id}`);
-      expect(saved.body).toMatchObject({ name, status: "published", has_unpublished_versions: false, engine: "handlebars", subject: "Hi {{name}}", html: fixed });
+      expect(saved.body).toMatchObject({
+        name,
+        status: "published",
+        has_unpublished_versions: false,
+        engine: "handlebars",
+        subject: "Hi {{name}}",
+        html: fixed,
+      });
       expect(saved.body.variables).toMatchObject([{ key: "name", type: "string", fallback_value: "friend" }]);
       // What was published is what sends: the message is rendered from it.
-      const sent = await t.json("POST", "/v1/emails", { body: { from: "ui@example.com", to: [`reader-${width}@example.net`], template: { id, variables: { name: "Grace" } } } });
+      const sent = await t.json("POST", "/v1/emails", {
+        body: {
+          from: "ui@example.com",
+          to: [`reader-${width}@example.net`],
+          template: { id, variables: { name: "Grace" } },
+        },
+      });
       expect(sent.status).toBe(200);
       const email = await t.json("GET", `/v1/emails/${sent.body.id}`);
       expect(email.body).toMatchObject({ subject: "Hi Grace", html: "<h1>Welcome</h1>\n<p>Hello Grace</p>\n<p></p>" });
@@ -133,7 +155,9 @@ describe.skipIf(!browserPeer.available)("Templates screen in chromium", () => {
     await page.getByRole("group", { name: "Variable 1" }).getByLabel("Key").fill("order");
     await page.getByRole("group", { name: "Sample values" }).getByLabel("order", { exact: true }).fill("A-1001");
     const source = page.getByLabel("MJML source");
-    await source.fill("<mjml>\n  <mj-body>\n    <mj-section>\n      <mj-column>\n        <mj-text>Order {{order}} shipped</mj-text>\n        <mj-button href=\"https://shop.example/track\">Track</mj-button>\n      </mj-column>\n    </mj-section>\n  </mj-body>\n</mjml>");
+    await source.fill(
+      '<mjml>\n  <mj-body>\n    <mj-section>\n      <mj-column>\n        <mj-text>Order {{order}} shipped</mj-text>\n        <mj-button href="https://shop.example/track">Track</mj-button>\n      </mj-column>\n    </mj-section>\n  </mj-body>\n</mjml>',
+    );
     const text = page.frameLocator('iframe[title="Template preview"]').getByText("Order A-1001 shipped");
     await text.waitFor();
     const srcdoc = (await page.locator('iframe[title="Template preview"]').getAttribute("srcdoc"))!;
@@ -147,14 +171,20 @@ describe.skipIf(!browserPeer.available)("Templates screen in chromium", () => {
     await screenshot(page, "ui-templates-mjml-1280");
 
     // An MJML mistake is reported at its line too.
-    await source.fill("<mjml>\n  <mj-body>\n    <mj-section>\n      <mj-text>outside a column</mj-text>\n    </mj-section>\n  </mj-body>\n</mjml>");
-    expect(await page.getByRole("list", { name: "Problems" }).getByRole("button").first().textContent()).toStartWith("Source, line 4, column 7:");
+    await source.fill(
+      "<mjml>\n  <mj-body>\n    <mj-section>\n      <mj-text>outside a column</mj-text>\n    </mj-section>\n  </mj-body>\n</mjml>",
+    );
+    expect(await page.getByRole("list", { name: "Problems" }).getByRole("button").first().textContent()).toStartWith(
+      "Source, line 4, column 7:",
+    );
     expect(problems).toEqual([]);
     await page.close();
   }, 30_000);
 
   test("duplicate opens the copy; delete asks first and removes the template", async () => {
-    const created = await t.json("POST", "/v1/templates", { body: { name: "Reset password", alias: "reset", html: "<p>Reset</p>" } });
+    const created = await t.json("POST", "/v1/templates", {
+      body: { name: "Reset password", alias: "reset", html: "<p>Reset</p>" },
+    });
     const { page, problems } = await openPage(390);
     await signIn(page, t.liveKey);
     // Found by its alias, then shown at its id.
@@ -181,14 +211,23 @@ describe.skipIf(!browserPeer.available)("Templates screen in chromium", () => {
   }, 30_000);
 
   test("a key that may only read templates sees them and their preview, and no control that writes", async () => {
-    const created = await t.json("POST", "/v1/templates", { body: { name: "Read only", html: "<p>Hi {{who}}</p>", variables: [{ key: "who", type: "string", fallback_value: "reader" }] } });
-    const reader = await t.json("POST", "/v1/api-keys", { body: { name: "templates reader", scopes: ["templates:read"] } });
+    const created = await t.json("POST", "/v1/templates", {
+      body: {
+        name: "Read only",
+        html: "<p>Hi {{who}}</p>",
+        variables: [{ key: "who", type: "string", fallback_value: "reader" }],
+      },
+    });
+    const reader = await t.json("POST", "/v1/api-keys", {
+      body: { name: "templates reader", scopes: ["templates:read"] },
+    });
     expect(reader.status).toBe(201);
     const { page, problems } = await openPage(390);
     const writes: string[] = [];
     page.on("request", (request) => {
       const path = new URL(request.url()).pathname;
-      if (request.method() !== "GET" && !/^\/v1\/templates\/(validate|[^/]+\/render)$/.test(path)) writes.push(`${request.method()} ${path}`);
+      if (request.method() !== "GET" && !/^\/v1\/templates\/(validate|[^/]+\/render)$/.test(path))
+        writes.push(`${request.method()} ${path}`);
     });
     await signIn(page, reader.body.token);
     await page.getByRole("heading", { name: "Templates", level: 1 }).waitFor();

@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { createTestApp, tempDir, type TestApp } from "./helpers/app.ts";
-import { BROWSER_START_MS, browserPeer as checkBrowser, screenshot, startUi, type UiSession } from "./helpers/browser.ts";
+import {
+  BROWSER_START_MS,
+  browserPeer as checkBrowser,
+  screenshot,
+  startUi,
+  type UiSession,
+} from "./helpers/browser.ts";
 import { startMailroom } from "./helpers/process.ts";
 
 const browserPeer = checkBrowser();
@@ -52,7 +58,11 @@ test("GET / serves the UI shell with a strict CSP, and its assets come from the 
 test("the preview document reflects only the UI's own frame loads, sandboxed, and nothing larger than a body may be", async () => {
   const frame = { "sec-fetch-site": "same-origin", "sec-fetch-dest": "iframe" };
   const post = (headers: Record<string, string>, body = "html=%3Cp%3EHi%3C%2Fp%3E") =>
-    fetch(`${base}/ui/preview`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body });
+    fetch(`${base}/ui/preview`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body,
+    });
   const own = await post(frame);
   expect(own.status).toBe(200);
   expect(await own.text()).toBe("<p>Hi</p>");
@@ -63,7 +73,12 @@ test("the preview document reflects only the UI's own frame loads, sandboxed, an
   expect(own.headers.get("referrer-policy")).toBe("no-referrer");
   // Another site's form (in a frame or as a page), this origin's page loaded as a whole page, and a request that
   // says nothing of where it comes from get nothing back.
-  for (const headers of [{ ...frame, "sec-fetch-site": "cross-site" }, { ...frame, "sec-fetch-site": "same-site" }, { ...frame, "sec-fetch-dest": "document" }, {}]) {
+  for (const headers of [
+    { ...frame, "sec-fetch-site": "cross-site" },
+    { ...frame, "sec-fetch-site": "same-site" },
+    { ...frame, "sec-fetch-dest": "document" },
+    {},
+  ]) {
     const refused = await post(headers);
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { name: string }).name).toBe("unauthorized");
@@ -74,13 +89,17 @@ test("the preview document reflects only the UI's own frame loads, sandboxed, an
 
 test("the executable carries the same UI (the bundle is built into it, nothing is read from ui/ at run time)", async () => {
   const dataDir = tempDir("mailroom-ui-");
-  const server = await startMailroom({ MAILROOM_DATA_DIR: dataDir, MAILROOM_HTTP_PORT: "0", MAILROOM_DNS_SERVERS: "127.0.0.1:1" }, { binary: true });
+  const server = await startMailroom(
+    { MAILROOM_DATA_DIR: dataDir, MAILROOM_HTTP_PORT: "0", MAILROOM_DNS_SERVERS: "127.0.0.1:1" },
+    { binary: true },
+  );
   try {
     const page = await fetch(`${server.baseUrl}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
     // Compared by digest: on a mismatch, printing two 70 KB bundles helps no one.
-    const digest = async (url: string) => new Bun.CryptoHasher("sha256").update(await (await fetch(url)).text()).digest("hex");
+    const digest = async (url: string) =>
+      new Bun.CryptoHasher("sha256").update(await (await fetch(url)).text()).digest("hex");
     expect(await digest(`${server.baseUrl}/ui/app.js`)).toBe(await digest(`${base}/ui/app.js`));
   } finally {
     server.proc.kill("SIGKILL");
@@ -96,7 +115,15 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
   for (const width of [1280, 390]) {
     test(`at ${width} px: sign in, find a sent email and its timeline, create and revoke a key, remove a suppression`, async () => {
       const subject = `UI check ${width}`;
-      const sent = await t.json("POST", "/v1/emails", { body: { from: "ui@example.com", to: [`reader-${width}@example.net`], subject, html: `<style>p { background: url("https://images.example/bg.png") }</style><p class="x" style="color: rgb(1, 2, 3)">Hello <img src="https://images.example/x.png"></p>`, text: "Hello" } });
+      const sent = await t.json("POST", "/v1/emails", {
+        body: {
+          from: "ui@example.com",
+          to: [`reader-${width}@example.net`],
+          subject,
+          html: `<style>p { background: url("https://images.example/bg.png") }</style><p class="x" style="color: rgb(1, 2, 3)">Hello <img src="https://images.example/x.png"></p>`,
+          text: "Hello",
+        },
+      });
       expect(sent.status).toBe(200);
       const suppressed = `gone-${width}@example.net`;
       expect((await t.json("POST", "/v1/suppressions", { body: { email: suppressed } })).status).toBe(200);
@@ -104,7 +131,10 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
       const { page, problems } = await openPage(width);
       await signIn(page, t.liveKey);
       // The key is in the tab's session only.
-      expect(await page.evaluate(() => ({ session: sessionStorage.length, local: localStorage.length }))).toEqual({ session: 1, local: 0 });
+      expect(await page.evaluate(() => ({ session: sessionStorage.length, local: localStorage.length }))).toEqual({
+        session: 1,
+        local: 0,
+      });
 
       // Emails: the list shows the message; its detail shows recipients and the timeline.
       await page.getByRole("link", { name: "Emails", exact: true }).click();
@@ -165,13 +195,22 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
       port: 0,
       fetch(request) {
         fetched.push({ path: new URL(request.url).pathname, referer: request.headers.get("referer") });
-        return new Response(Buffer.from("R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==", "base64"), { headers: { "content-type": "image/gif" } });
+        return new Response(Buffer.from("R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==", "base64"), {
+          headers: { "content-type": "image/gif" },
+        });
       },
     });
     try {
       const pixel = `http://127.0.0.1:${images.port}/pixel.gif`;
       const subject = "Remote images on request";
-      const sent = await t.json("POST", "/v1/emails", { body: { from: "ui@example.com", to: ["images@example.net"], subject, html: `<p>Look <img alt="pixel" src="${pixel}"></p>` } });
+      const sent = await t.json("POST", "/v1/emails", {
+        body: {
+          from: "ui@example.com",
+          to: ["images@example.net"],
+          subject,
+          html: `<p>Look <img alt="pixel" src="${pixel}"></p>`,
+        },
+      });
       const { page, problems } = await openPage(1280);
       await signIn(page, t.liveKey);
       await page.goto(`${base}/#/emails/${sent.body.id}`);

@@ -50,8 +50,20 @@ describe("refusedRange", () => {
 
 describe("pinnedRequest", () => {
   test.each([
-    ["https://hooks.example.org/a?b=1", "93.184.215.14", "https://93.184.215.14/a?b=1", "hooks.example.org", "hooks.example.org"],
-    ["https://hooks.example.org:8443/a", "2606:2800::1", "https://[2606:2800::1]:8443/a", "hooks.example.org:8443", "hooks.example.org"],
+    [
+      "https://hooks.example.org/a?b=1",
+      "93.184.215.14",
+      "https://93.184.215.14/a?b=1",
+      "hooks.example.org",
+      "hooks.example.org",
+    ],
+    [
+      "https://hooks.example.org:8443/a",
+      "2606:2800::1",
+      "https://[2606:2800::1]:8443/a",
+      "hooks.example.org:8443",
+      "hooks.example.org",
+    ],
     ["http://127.0.0.1:9000/x", "127.0.0.1", "http://127.0.0.1:9000/x", "127.0.0.1:9000", undefined],
   ])("%s at %s connects to %s with Host %s", (url, address, pinned, host, serverName) => {
     expect(pinnedRequest({ url: new URL(url), address })).toEqual({ url: pinned, host, serverName });
@@ -68,13 +80,25 @@ describe("decide", () => {
     ["500 retries after the first step", { statusCode: 500 }, 1, { status: "pending", delayMs: 5_000 }],
     ["no answer retries on the table", { statusCode: null }, 2, { status: "pending", delayMs: 300_000 }],
     ["the last step's failure fails for good", { statusCode: 500 }, 4, { status: "failed", exhausted: true }],
-    ["410 fails at once and disables", { statusCode: 410 }, 1, { status: "failed", disableReason: "the endpoint answered 410 Gone", exhausted: false }],
+    [
+      "410 fails at once and disables",
+      { statusCode: 410 },
+      1,
+      { status: "failed", disableReason: "the endpoint answered 410 Gone", exhausted: false },
+    ],
     ["429 honours Retry-After", { statusCode: 429, retryAfterMs: 42_000 }, 1, { status: "pending", delayMs: 42_000 }],
     ["503 honours Retry-After", { statusCode: 503, retryAfterMs: 7_000 }, 2, { status: "pending", delayMs: 7_000 }],
     ["429 without Retry-After follows the table", { statusCode: 429 }, 3, { status: "pending", delayMs: 1_800_000 }],
-    ["Retry-After on a 500 is ignored", { statusCode: 500, retryAfterMs: 1_000 }, 1, { status: "pending", delayMs: 5_000 }],
+    [
+      "Retry-After on a 500 is ignored",
+      { statusCode: 500, retryAfterMs: 1_000 },
+      1,
+      { status: "pending", delayMs: 5_000 },
+    ],
   ])("%s", (_name, outcome, step, decision) => {
-    expect(decide(outcome as { statusCode: number | null; retryAfterMs?: number }, step, schedule, noJitter)).toEqual(decision as never);
+    expect(decide(outcome as { statusCode: number | null; retryAfterMs?: number }, step, schedule, noJitter)).toEqual(
+      decision as never,
+    );
   });
 
   test("jitter adds at most 10 %", () => {
@@ -105,16 +129,27 @@ describe("signing", () => {
     const current = newSigningSecret();
     const previous = newSigningSecret();
     const now = Date.now();
-    const headers = signer.headers({ secret: box.seal(current), previousSecret: box.seal(previous), previousSecretUntil: now + 1000 }, "msg-1", now, body);
+    const headers = signer.headers(
+      { secret: box.seal(current), previousSecret: box.seal(previous), previousSecretUntil: now + 1000 },
+      "msg-1",
+      now,
+      body,
+    );
     expect(headers["webhook-signature"]!.split(" ")).toHaveLength(2);
-    for (const secret of [current, previous]) expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    for (const secret of [current, previous])
+      expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(newSigningSecret()).verify(body, headers)).toThrow();
     expect(() => new Webhook(current).verify(body + " ", headers)).toThrow();
   });
 
   test("an expired previous secret no longer signs", () => {
     const now = Date.now();
-    const headers = signer.headers({ secret: box.seal(newSigningSecret()), previousSecret: box.seal(newSigningSecret()), previousSecretUntil: now }, "msg-1", now, body);
+    const headers = signer.headers(
+      { secret: box.seal(newSigningSecret()), previousSecret: box.seal(newSigningSecret()), previousSecretUntil: now },
+      "msg-1",
+      now,
+      body,
+    );
     expect(headers["webhook-signature"]!.split(" ")).toHaveLength(1);
   });
 });

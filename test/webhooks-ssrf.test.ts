@@ -28,7 +28,8 @@ afterEach(async () => {
   await dns.close();
 });
 
-const create = (endpoint: string) => t.json("POST", "/v1/webhooks", { body: { endpoint, events: ["suppression.added"] } });
+const create = (endpoint: string) =>
+  t.json("POST", "/v1/webhooks", { body: { endpoint, events: ["suppression.added"] } });
 
 describe("refused at creation", () => {
   test.each([
@@ -94,9 +95,14 @@ describe("checked again at delivery", () => {
     let app = await createApp(config, { logger: silentLogger, clock });
     try {
       const org = await app.services.organizations.ensureDefault();
-      const actor = await app.services.keys.authenticate((await app.services.keys.create(operatorActor(org.id), { name: "k", scopes: ["full_access"] })).key);
+      const actor = await app.services.keys.authenticate(
+        (await app.services.keys.create(operatorActor(org.id), { name: "k", scopes: ["full_access"] })).key,
+      );
       dns.set("rebind.example.org", "A", ["8.8.8.8"]);
-      const created = await app.services.webhooks.create(actor, { endpoint: `https://rebind.example.org:${receiver.port}/hooks`, events: ["suppression.added"] });
+      const created = await app.services.webhooks.create(actor, {
+        endpoint: `https://rebind.example.org:${receiver.port}/hooks`,
+        events: ["suppression.added"],
+      });
       await app.stop();
 
       dns.set("rebind.example.org", "A", ["127.0.0.1"]);
@@ -119,7 +125,13 @@ describe("allow_private_networks", () => {
   test("allows loopback and plain http", async () => {
     const open = await createTestApp({ dns: { servers: dns.servers }, webhooks: { allow_private_networks: true } });
     try {
-      expect((await open.json("POST", "/v1/webhooks", { body: { endpoint: "http://127.0.0.1:9/x", events: ["email.sent"] } })).status).toBe(200);
+      expect(
+        (
+          await open.json("POST", "/v1/webhooks", {
+            body: { endpoint: "http://127.0.0.1:9/x", events: ["email.sent"] },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await open.close();
     }
@@ -137,10 +149,15 @@ describe("allow_private_networks", () => {
     });
     const clock = new ManualClock(Date.now());
     const receiver = await startWebhookReceiver({ clock, tls: { cert: pair.cert, key: pair.private } });
-    const app = await createTestApp({ dns: { servers: dns.servers }, webhooks: { allow_private_networks: true } }, { clock, webhookCa: pair.cert });
+    const app = await createTestApp(
+      { dns: { servers: dns.servers }, webhooks: { allow_private_networks: true } },
+      { clock, webhookCa: pair.cert },
+    );
     try {
       dns.set("hooks.example.org", "A", ["127.0.0.1"]);
-      const created = await app.json("POST", "/v1/webhooks", { body: { endpoint: `https://hooks.example.org:${receiver.port}/hooks`, events: ["suppression.added"] } });
+      const created = await app.json("POST", "/v1/webhooks", {
+        body: { endpoint: `https://hooks.example.org:${receiver.port}/hooks`, events: ["suppression.added"] },
+      });
       expect(created.status).toBe(200);
       receiver.secrets.push(created.body.signing_secret);
       await app.json("POST", "/v1/suppressions", { body: { email: "x@dest.test" } });
@@ -167,10 +184,15 @@ describe("allow_private_networks", () => {
       extensions: [{ name: "subjectAltName", altNames: [{ type: 2, value: "other.example.org" }] }],
     });
     const receiver = await startWebhookReceiver({ tls: { cert: pair.cert, key: pair.private } });
-    const app = await createTestApp({ dns: { servers: dns.servers }, webhooks: { allow_private_networks: true } }, { webhookCa: pair.cert });
+    const app = await createTestApp(
+      { dns: { servers: dns.servers }, webhooks: { allow_private_networks: true } },
+      { webhookCa: pair.cert },
+    );
     try {
       dns.set("hooks.example.org", "A", ["127.0.0.1"]);
-      const created = await app.json("POST", "/v1/webhooks", { body: { endpoint: `https://hooks.example.org:${receiver.port}/hooks`, events: ["suppression.added"] } });
+      const created = await app.json("POST", "/v1/webhooks", {
+        body: { endpoint: `https://hooks.example.org:${receiver.port}/hooks`, events: ["suppression.added"] },
+      });
       await app.json("POST", "/v1/suppressions", { body: { email: "x@dest.test" } });
       await app.app.services.webhookDispatcher.runOnce();
       const [delivery] = (await app.json("GET", `/v1/webhooks/${created.body.id}/events`)).body.data;
@@ -188,7 +210,9 @@ test("finding 6 (audit): a webhook receiver's endless answer is read no further 
   const flood = await startFloodServer({ totalBytes: 64 * 1024 * 1024 });
   const open = await createTestApp({ dns: { servers: dns.servers }, webhooks: { allow_private_networks: true } });
   try {
-    const created = await open.json("POST", "/v1/webhooks", { body: { endpoint: `http://127.0.0.1:${flood.port}/hooks`, events: ["suppression.added"] } });
+    const created = await open.json("POST", "/v1/webhooks", {
+      body: { endpoint: `http://127.0.0.1:${flood.port}/hooks`, events: ["suppression.added"] },
+    });
     await open.json("POST", "/v1/suppressions", { body: { email: "x@dest.test" } });
     await open.app.services.webhookDispatcher.runOnce();
     const [delivery] = (await open.json("GET", `/v1/webhooks/${created.body.id}/events`)).body.data;

@@ -44,14 +44,21 @@ async function register(events: string[], endpoint = receiver.url) {
 const dispatch = () => t.app.services.webhookDispatcher.runOnce();
 const suppress = (email: string) => t.json("POST", "/v1/suppressions", { body: { email } });
 const deliveries = async (webhookId: string) => (await t.json("GET", `/v1/webhooks/${webhookId}/events`)).body.data;
-const detail = async (webhookId: string, deliveryId: string) => (await t.json("GET", `/v1/webhooks/${webhookId}/events/${deliveryId}`)).body;
+const detail = async (webhookId: string, deliveryId: string) =>
+  (await t.json("GET", `/v1/webhooks/${webhookId}/events/${deliveryId}`)).body;
 const webhook = async (webhookId: string) => (await t.json("GET", `/v1/webhooks/${webhookId}`)).body;
 
 describe("webhook endpoints", () => {
   test("creating returns a whsec_ signing secret once; get and list never show it", async () => {
     const created = await register(["email.delivered"]);
     expect(created.signing_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(created).toMatchObject({ object: "webhook", endpoint: receiver.url, events: ["email.delivered"], status: "enabled", description: "test receiver" });
+    expect(created).toMatchObject({
+      object: "webhook",
+      endpoint: receiver.url,
+      events: ["email.delivered"],
+      status: "enabled",
+      description: "test receiver",
+    });
     const got = await webhook(created.id);
     expect(got.signing_secret).toBeUndefined();
     const list = await t.json("GET", "/v1/webhooks");
@@ -84,7 +91,10 @@ describe("webhook endpoints", () => {
     const reader = await t.app.services.keys.create(t.operator, { name: "r", scopes: ["webhooks:read"] });
     const sender = await t.app.services.keys.create(t.operator, { name: "s", scopes: ["sending_access"] });
     expect((await t.json("GET", "/v1/webhooks", { key: reader.key })).status).toBe(200);
-    const refused = await t.json("POST", "/v1/webhooks", { key: reader.key, body: { endpoint: receiver.url, events: ["email.sent"] } });
+    const refused = await t.json("POST", "/v1/webhooks", {
+      key: reader.key,
+      body: { endpoint: receiver.url, events: ["email.sent"] },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.name).toBe("insufficient_scope");
     expect((await t.json("GET", "/v1/webhooks", { key: sender.key })).status).toBe(403);
@@ -93,14 +103,18 @@ describe("webhook endpoints", () => {
   test("another organisation's webhook is 404", async () => {
     const created = await register(["email.sent"]);
     const otherId = crypto.randomUUID();
-    await t.app.services.store.query(sql`INSERT INTO organizations (id, name, created_at) VALUES (${otherId}, 'other', ${new Date().toISOString()})`);
+    await t.app.services.store.query(
+      sql`INSERT INTO organizations (id, name, created_at) VALUES (${otherId}, 'other', ${new Date().toISOString()})`,
+    );
     const key = await t.app.services.keys.create(operatorActor(otherId), { name: "o", scopes: ["full_access"] });
     expect((await t.json("GET", `/v1/webhooks/${created.id}`, { key: key.key })).status).toBe(404);
   });
 
   test("update changes events and description; delete removes the endpoint", async () => {
     const created = await register(["email.sent"]);
-    const updated = await t.json("PATCH", `/v1/webhooks/${created.id}`, { body: { events: ["email.bounced", "email.complained"], description: null } });
+    const updated = await t.json("PATCH", `/v1/webhooks/${created.id}`, {
+      body: { events: ["email.bounced", "email.complained"], description: null },
+    });
     expect(updated.body).toMatchObject({ events: ["email.bounced", "email.complained"], description: null });
     const deleted = await t.json("DELETE", `/v1/webhooks/${created.id}`);
     expect(deleted.body).toEqual({ object: "webhook", id: created.id, deleted: true });
@@ -110,13 +124,19 @@ describe("webhook endpoints", () => {
   test("a test event or replay racing the endpoint's deletion answers 200 or 404, never 500", async () => {
     for (let round = 0; round < 5; round++) {
       const created = await register(["email.sent"]);
-      const [sent, deleted] = await Promise.all([t.json("POST", `/v1/webhooks/${created.id}/test`), t.json("DELETE", `/v1/webhooks/${created.id}`)]);
+      const [sent, deleted] = await Promise.all([
+        t.json("POST", `/v1/webhooks/${created.id}/test`),
+        t.json("DELETE", `/v1/webhooks/${created.id}`),
+      ]);
       expect(deleted.status).toBe(200);
       expect([200, 404]).toContain(sent.status);
       const kept = await register(["email.sent"]);
       const queued = (await t.json("POST", `/v1/webhooks/${kept.id}/test`)).body;
       await dispatch();
-      const [replayed] = await Promise.all([t.json("POST", `/v1/webhooks/${kept.id}/events/${queued.id}/replay`), t.json("DELETE", `/v1/webhooks/${kept.id}`)]);
+      const [replayed] = await Promise.all([
+        t.json("POST", `/v1/webhooks/${kept.id}/events/${queued.id}/replay`),
+        t.json("DELETE", `/v1/webhooks/${kept.id}`),
+      ]);
       expect([200, 404]).toContain(replayed.status);
     }
   });
@@ -126,7 +146,13 @@ describe("fan-out and signing", () => {
   test("every event of a sent message reaches the receiver, signed, with the message's fields", async () => {
     const hook = await register(["email.queued", "email.delivered"]);
     const sent = await t.json("POST", "/v1/emails", {
-      body: { from: "Acme <hi@example.com>", to: "a@dest.test", subject: "Hello", html: "<p>Hi</p>", tags: [{ name: "kind", value: "welcome" }] },
+      body: {
+        from: "Acme <hi@example.com>",
+        to: "a@dest.test",
+        subject: "Hello",
+        html: "<p>Hi</p>",
+        tags: [{ name: "kind", value: "welcome" }],
+      },
     });
     expect(await dispatch()).toBe(1);
     await t.app.services.worker.runOnce();
@@ -154,19 +180,26 @@ describe("fan-out and signing", () => {
     });
     const log = await deliveries(hook.id);
     expect(log.map((d: { status: string }) => d.status)).toEqual(["success", "success"]);
-    expect(log.map((d: { id: string }) => d.id).sort()).toEqual(receiver.received.map((r) => r.headers["webhook-id"]!).sort());
+    expect(log.map((d: { id: string }) => d.id).sort()).toEqual(
+      receiver.received.map((r) => r.headers["webhook-id"]!).sort(),
+    );
   });
 
   test("each endpoint receives only the event types it subscribed to", async () => {
     const queuedOnly = await register(["email.queued"]);
     const suppressionsOnly = await register(["suppression.added", "suppression.removed"]);
-    await t.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "a@dest.test", subject: "Hi", html: "<p>x</p>" } });
+    await t.json("POST", "/v1/emails", {
+      body: { from: "hi@example.com", to: "a@dest.test", subject: "Hi", html: "<p>x</p>" },
+    });
     await suppress("gone@dest.test");
     await t.json("DELETE", "/v1/suppressions/gone@dest.test");
     await t.app.services.worker.runOnce();
     await dispatch();
     expect((await deliveries(queuedOnly.id)).map((d: { type: string }) => d.type)).toEqual(["email.queued"]);
-    expect((await deliveries(suppressionsOnly.id)).map((d: { type: string }) => d.type).sort()).toEqual(["suppression.added", "suppression.removed"]);
+    expect((await deliveries(suppressionsOnly.id)).map((d: { type: string }) => d.type).sort()).toEqual([
+      "suppression.added",
+      "suppression.removed",
+    ]);
     const added = receiver.received.find((r) => r.payload.type === "suppression.added")!;
     expect(added.payload.data).toMatchObject({ email: "gone@dest.test", origin: "manual" });
   });
@@ -182,22 +215,35 @@ describe("fan-out and signing", () => {
   test("a bounce carries bounce data {type, subType, message, diagnostic_code}", async () => {
     const smtp: SmtpDouble = await startSmtpDouble();
     const bouncing = await createTestApp(
-      { webhooks: { allow_private_networks: true }, delivery: { default_provider: "smtp" }, smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" } },
+      {
+        webhooks: { allow_private_networks: true },
+        delivery: { default_provider: "smtp" },
+        smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" },
+      },
       { clock },
     );
     try {
       await bouncing.app.services.domains.add(bouncing.operator, "example.com", { verifiedOverride: true });
-      const res = await bouncing.json("POST", "/v1/webhooks", { body: { endpoint: receiver.url, events: ["email.bounced"] } });
+      const res = await bouncing.json("POST", "/v1/webhooks", {
+        body: { endpoint: receiver.url, events: ["email.bounced"] },
+      });
       receiver.secrets.push(res.body.signing_secret);
       smtp.rules.set("gone@dest.test", { reply: "reject", code: 550, message: "5.1.1 User unknown" });
-      await bouncing.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "gone@dest.test", subject: "Hi", html: "<p>x</p>" } });
+      await bouncing.json("POST", "/v1/emails", {
+        body: { from: "hi@example.com", to: "gone@dest.test", subject: "Hi", html: "<p>x</p>" },
+      });
       await bouncing.app.services.worker.runOnce();
       await bouncing.app.services.webhookDispatcher.runOnce();
       expect(receiver.received).toHaveLength(1);
       expect(receiver.received[0]!.verifiedWith).toEqual([0]);
       expect(receiver.received[0]!.payload.data).toMatchObject({
         recipient: "gone@dest.test",
-        bounce: { type: "Permanent", subType: "NoEmail", message: expect.stringContaining("550"), diagnostic_code: expect.stringContaining("5.1.1") },
+        bounce: {
+          type: "Permanent",
+          subType: "NoEmail",
+          message: expect.stringContaining("550"),
+          diagnostic_code: expect.stringContaining("5.1.1"),
+        },
       });
     } finally {
       await bouncing.close();
@@ -230,11 +276,17 @@ describe("fan-out and signing", () => {
     expect(queued.body).toMatchObject({ object: "webhook_event", type: "email.bounced", status: "pending" });
     await dispatch();
     expect(receiver.received[0]!.verifiedWith).toEqual([0]);
-    expect(receiver.received[0]!.payload).toMatchObject({ type: "email.bounced", data: { test: true, bounce: { type: "Permanent" } } });
+    expect(receiver.received[0]!.payload).toMatchObject({
+      type: "email.bounced",
+      data: { test: true, bounce: { type: "Permanent" } },
+    });
     expect((await t.json("POST", `/v1/webhooks/${hook.id}/test`, { body: { type: "nope" } })).status).toBe(400);
     const received = await t.json("POST", `/v1/webhooks/${hook.id}/test`, { body: { type: "email.received" } });
     await dispatch();
-    expect(receiver.received.at(-1)!.payload).toMatchObject({ type: "email.received", data: { test: true, received_for: ["hello@example.com"], attachments: [] } });
+    expect(receiver.received.at(-1)!.payload).toMatchObject({
+      type: "email.received",
+      data: { test: true, received_for: ["hello@example.com"], attachments: [] },
+    });
     expect(received.status).toBe(200);
     // No body at all sends the default sample.
     expect((await t.json("POST", `/v1/webhooks/${hook.id}/test`)).body.type).toBe("email.sent");
@@ -262,7 +314,12 @@ describe("retries", () => {
     expect(await dispatch()).toBe(1); // 3rd attempt: delivered
 
     const [delivery] = await deliveries(hook.id);
-    expect(delivery).toMatchObject({ status: "success", attempt_count: 3, last_status_code: 200, next_attempt_at: null });
+    expect(delivery).toMatchObject({
+      status: "success",
+      attempt_count: 3,
+      last_status_code: 200,
+      next_attempt_at: null,
+    });
     expect(receiver.received.map((r) => r.headers["webhook-id"])).toEqual([delivery.id, delivery.id]);
     expect(receiver.received.every((r) => r.verifiedWith.length === 1)).toBe(true);
     const attempts = (await detail(hook.id, delivery.id)).attempts;
@@ -335,9 +392,14 @@ describe("retries", () => {
   });
 
   test("deliveries that exhaust the schedule N times in a row disable the endpoint, with the reason", async () => {
-    const short = await createTestApp({ webhooks: { allow_private_networks: true, retry_schedule: ["1s"], disable_after_failures: 2 } }, { clock });
+    const short = await createTestApp(
+      { webhooks: { allow_private_networks: true, retry_schedule: ["1s"], disable_after_failures: 2 } },
+      { clock },
+    );
     try {
-      const created = await short.json("POST", "/v1/webhooks", { body: { endpoint: receiver.url, events: ["suppression.added"] } });
+      const created = await short.json("POST", "/v1/webhooks", {
+        body: { endpoint: receiver.url, events: ["suppression.added"] },
+      });
       const id = created.body.id;
       const run = () => short.app.services.webhookDispatcher.runOnce();
       receiver.reply = { status: 500 };
@@ -354,7 +416,10 @@ describe("retries", () => {
       clock.advance(2 * SECOND);
       await run();
       const endpoint = (await short.json("GET", `/v1/webhooks/${id}`)).body;
-      expect(endpoint).toMatchObject({ status: "disabled", disabled_reason: "2 deliveries in a row failed after every retry" });
+      expect(endpoint).toMatchObject({
+        status: "disabled",
+        disabled_reason: "2 deliveries in a row failed after every retry",
+      });
       list = (await short.json("GET", `/v1/webhooks/${id}/events?status=failed`)).body.data;
       expect(list).toHaveLength(2);
     } finally {
@@ -363,9 +428,14 @@ describe("retries", () => {
   });
 
   test("a success between exhausted deliveries resets the count", async () => {
-    const short = await createTestApp({ webhooks: { allow_private_networks: true, retry_schedule: ["1s"], disable_after_failures: 2 } }, { clock });
+    const short = await createTestApp(
+      { webhooks: { allow_private_networks: true, retry_schedule: ["1s"], disable_after_failures: 2 } },
+      { clock },
+    );
     try {
-      const id = (await short.json("POST", "/v1/webhooks", { body: { endpoint: receiver.url, events: ["suppression.added"] } })).body.id;
+      const id = (
+        await short.json("POST", "/v1/webhooks", { body: { endpoint: receiver.url, events: ["suppression.added"] } })
+      ).body.id;
       const run = async () => {
         await short.app.services.webhookDispatcher.runOnce();
         clock.advance(2 * SECOND);
@@ -424,7 +494,9 @@ describe("retries", () => {
   test("a claim left behind by a crashed process is retaken once its lease expires", async () => {
     const hook = await register(["suppression.added"]);
     await suppress("x@dest.test");
-    await t.app.services.store.query(sql`UPDATE webhook_deliveries SET lease_owner = 'crashed', lease_until = ${clock.now() + 60 * SECOND}`);
+    await t.app.services.store.query(
+      sql`UPDATE webhook_deliveries SET lease_owner = 'crashed', lease_until = ${clock.now() + 60 * SECOND}`,
+    );
     expect(await dispatch()).toBe(0);
     clock.advance(60 * SECOND + 1);
     expect(await dispatch()).toBe(1);
@@ -479,7 +551,9 @@ describe("restarts", () => {
     const started = await createTestApp({ webhooks: { allow_private_networks: true } }, { clock });
     try {
       await started.app.start();
-      const hook = await started.json("POST", "/v1/webhooks", { body: { endpoint: receiver.url, events: ["suppression.added"] } });
+      const hook = await started.json("POST", "/v1/webhooks", {
+        body: { endpoint: receiver.url, events: ["suppression.added"] },
+      });
       receiver.secrets.push(hook.body.signing_secret);
       await started.json("POST", "/v1/suppressions", { body: { email: "x@dest.test" } });
       await receiver.waitFor(1);

@@ -35,8 +35,10 @@ async function request(method: string, path: string, body?: unknown): Promise<Re
 
 export const api = {
   get: async <T>(path: string): Promise<T> => (await request("GET", path)).json() as Promise<T>,
-  post: async <T>(path: string, body?: unknown): Promise<T> => (await request("POST", path, body ?? {})).json() as Promise<T>,
-  patch: async <T>(path: string, body: unknown): Promise<T> => (await request("PATCH", path, body)).json() as Promise<T>,
+  post: async <T>(path: string, body?: unknown): Promise<T> =>
+    (await request("POST", path, body ?? {})).json() as Promise<T>,
+  patch: async <T>(path: string, body: unknown): Promise<T> =>
+    (await request("PATCH", path, body)).json() as Promise<T>,
   del: async <T>(path: string): Promise<T> => (await request("DELETE", path)).json() as Promise<T>,
   blob: async (path: string): Promise<Blob> => (await request("GET", path)).blob(),
 };

@@ -52,7 +52,14 @@ function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
       <h1>Mailroom</h1>
       <form onSubmit={submit}>
         <label for="api-key">API key</label>
-        <input id="api-key" type="password" autocomplete="off" required value={key} onInput={(e) => setKey(e.currentTarget.value)} />
+        <input
+          id="api-key"
+          type="password"
+          autocomplete="off"
+          required
+          value={key}
+          onInput={(e) => setKey(e.currentTarget.value)}
+        />
         <p class="hint">Kept for this browser tab only; closing it or signing out forgets it.</p>
         <button type="submit" disabled={busy}>
           Sign in
@@ -104,7 +111,9 @@ function App() {
         </button>
       </header>
       <main id="content">
-        {!current && <p>This key may only send. Sign in with a key that can read (for example full_access) to use the admin.</p>}
+        {!current && (
+          <p>This key may only send. Sign in with a key that can read (for example full_access) to use the admin.</p>
+        )}
         {current === "overview" && <OverviewScreen />}
         {current === "emails" && (route[1] ? <EmailDetail id={route[1]} /> : <EmailsScreen />)}
         {current === "templates" && <TemplatesScreen id={route[1]} />}

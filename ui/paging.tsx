@@ -7,7 +7,10 @@ import { useState } from "preact/hooks";
 import type { Page } from "./api.ts";
 import { usePolled } from "./hooks.ts";
 
-export function usePagedList<T extends { id: string }>(load: (after: string | undefined) => Promise<Page<T>>, deps: unknown[]) {
+export function usePagedList<T extends { id: string }>(
+  load: (after: string | undefined) => Promise<Page<T>>,
+  deps: unknown[],
+) {
   // Cursors of the pages before this one; undefined is the newest page.
   const [cursors, setCursors] = useState<Array<string | undefined>>([]);
   const [after, setAfter] = useState<string | undefined>(undefined);

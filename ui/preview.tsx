@@ -24,7 +24,8 @@ export function withoutRemote(html: string): { html: string; blocked: number } {
       return "none";
     });
   for (const el of Array.from(doc.querySelectorAll("style"))) el.textContent = cssWithoutRemote(el.textContent ?? "");
-  for (const el of Array.from(doc.querySelectorAll("[style]"))) el.setAttribute("style", cssWithoutRemote(el.getAttribute("style")!));
+  for (const el of Array.from(doc.querySelectorAll("[style]")))
+    el.setAttribute("style", cssWithoutRemote(el.getAttribute("style")!));
   for (const el of Array.from(doc.querySelectorAll("[src], [srcset], [background], link[href]"))) {
     for (const attr of ["src", "srcset", "background", "href"]) {
       const value = el.getAttribute(attr);

@@ -15,9 +15,19 @@ export interface LoadResult {
   non2xx: number;
 }
 
-export async function runLoad(url: string, headers: Record<string, string>, body: string, connections: number, seconds: number): Promise<LoadResult> {
+export async function runLoad(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  connections: number,
+  seconds: number,
+): Promise<LoadResult> {
   if (Bun.which("wrk")) {
-    const lua = [`wrk.method = "POST"`, `wrk.body = ${JSON.stringify(body)}`, ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`)];
+    const lua = [
+      `wrk.method = "POST"`,
+      `wrk.body = ${JSON.stringify(body)}`,
+      ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+    ];
     return runWrk(url, lua, connections, seconds);
   }
   return runBunLoad(() => new Request(url, { method: "POST", headers, body }), connections, seconds);
@@ -36,17 +46,32 @@ async function runWrk(url: string, lua: string[], connections: number, seconds: 
       `end`,
     ].join("\n"),
   );
-  const proc = Bun.spawn(["wrk", "-t2", `-c${connections}`, `-d${seconds}s`, "-s", script, url], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["wrk", "-t2", `-c${connections}`, `-d${seconds}s`, "-s", script, url], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = await new Response(proc.stdout).text();
   await proc.exited;
   const match = /RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+)/.exec(out);
   if (!match) throw new Error(`wrk gave no result: ${out}`);
   const [, requests, durationUs, errors, p50, p99] = match.map(Number) as number[];
-  return { tool: "wrk", requestsPerSecond: (requests! - errors!) / (durationUs! / 1e6), p50Ms: p50!, p99Ms: p99!, non2xx: errors! };
+  return {
+    tool: "wrk",
+    requestsPerSecond: (requests! - errors!) / (durationUs! / 1e6),
+    p50Ms: p50!,
+    p99Ms: p99!,
+    non2xx: errors!,
+  };
 }
 
 /** GETs of `paths` (picked at random per request) against `base`: wrk when installed, else the Bun loop. */
-export async function runGets(base: string, headers: Record<string, string>, paths: string[], connections: number, seconds: number): Promise<LoadResult> {
+export async function runGets(
+  base: string,
+  headers: Record<string, string>,
+  paths: string[],
+  connections: number,
+  seconds: number,
+): Promise<LoadResult> {
   if (Bun.which("wrk")) {
     const lua = [
       `local paths = {${paths.map((p) => JSON.stringify(p)).join(",")}}`,
@@ -76,5 +101,11 @@ async function runBunLoad(request: () => Request, connections: number, seconds: 
   );
   latencies.sort((a, b) => a - b);
   const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { tool: "bun fetch", requestsPerSecond: latencies.length / seconds, p50Ms: pick(0.5), p99Ms: pick(0.99), non2xx };
+  return {
+    tool: "bun fetch",
+    requestsPerSecond: latencies.length / seconds,
+    p50Ms: pick(0.5),
+    p99Ms: pick(0.99),
+    non2xx,
+  };
 }

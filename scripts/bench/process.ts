@@ -4,7 +4,12 @@
  */
 
 /** One small html message, as the API takes it. */
-export const BENCH_BODY = JSON.stringify({ from: "Bench <bench@example.com>", to: ["someone@dest.test"], subject: "Benchmark", html: "<p>Hello from the benchmark</p>" });
+export const BENCH_BODY = JSON.stringify({
+  from: "Bench <bench@example.com>",
+  to: ["someone@dest.test"],
+  subject: "Benchmark",
+  html: "<p>Hello from the benchmark</p>",
+});
 
 /** A server on ephemeral ports (no root, no clash with a mail server here), limits out of the way, quiet logs. */
 export function benchServerEnv(secretKey: string): Record<string, string> {
@@ -26,7 +31,10 @@ export async function startSmtpSink(): Promise<{ port: number; stop(): void } | 
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
   const port = probe.port;
   probe.stop(true);
-  const sink = Bun.spawn(["smtp-sink", "-u", "nobody", "-c", `127.0.0.1:${port}`, "1024"], { stdout: "ignore", stderr: "ignore" });
+  const sink = Bun.spawn(["smtp-sink", "-u", "nobody", "-c", `127.0.0.1:${port}`, "1024"], {
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   await Bun.sleep(300);
   return { port, stop: () => sink.kill() };
 }
@@ -54,7 +62,8 @@ export async function spawnUntilReady(cmd: string[], env: Record<string, string>
   for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
     out += decoder.decode(chunk);
     const line = out.split("\n").find((l) => l.startsWith(marker));
-    if (line) return { proc, line, readyMs: performance.now() - started, port: Number(/http=[^\s]*:(\d+)/.exec(line)?.[1]) };
+    if (line)
+      return { proc, line, readyMs: performance.now() - started, port: Number(/http=[^\s]*:(\d+)/.exec(line)?.[1]) };
   }
   throw new Error(`${cmd.join(" ")} exited before "${marker}": ${out}`);
 }
@@ -63,6 +72,7 @@ export async function spawnUntilReady(cmd: string[], env: Record<string, string>
 export async function cli(binary: string, env: Record<string, string>, args: string[]): Promise<string> {
   const proc = Bun.spawn([binary, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error(`mailroom ${args.join(" ")} failed: ${await new Response(proc.stderr).text()}`);
+  if ((await proc.exited) !== 0)
+    throw new Error(`mailroom ${args.join(" ")} failed: ${await new Response(proc.stderr).text()}`);
   return out;
 }

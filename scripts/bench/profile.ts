@@ -23,8 +23,14 @@ interface CpuProfile {
 const STAGES: Array<[RegExp, string]> = [
   [/^\(garbage collector\)$/, "garbage collection"],
   [/^\((idle|program)\)$/, "idle"],
-  [/node_modules\/nodemailer\/.*\/(smtp-connection|smtp-pool|smtp-transport|shared|mailer)\//, "SMTP client (nodemailer)"],
-  [/node_modules\/(nodemailer|html-to-text|htmlparser2|domhandler|domutils|entities|selderee|parseley|libmime|libbase64|libqp)\/|src\/emails\/(compose|header-encoding)\.ts/, "MIME composition"],
+  [
+    /node_modules\/nodemailer\/.*\/(smtp-connection|smtp-pool|smtp-transport|shared|mailer)\//,
+    "SMTP client (nodemailer)",
+  ],
+  [
+    /node_modules\/(nodemailer|html-to-text|htmlparser2|domhandler|domutils|entities|selderee|parseley|libmime|libbase64|libqp)\/|src\/emails\/(compose|header-encoding)\.ts/,
+    "MIME composition",
+  ],
   [/node_modules\/mailauth\/|src\/domains\/signing\.ts/, "DKIM signing (event loop side)"],
   [/node_modules\/(smtp-server|mailparser)\/|src\/smtp\//, "SMTP server"],
   [/node_modules\/drizzle-orm\//, "query builder (drizzle-orm)"],
@@ -76,12 +82,17 @@ export function summarizeProfile(path: string): Array<{ stage: string; share: nu
   });
   totals.delete("idle");
   const busy = [...totals.values()].reduce((a, b) => a + b, 0);
-  return [...totals.entries()].map(([stage, time]) => ({ stage, share: time / busy })).sort((a, b) => b.share - a.share);
+  return [...totals.entries()]
+    .map(([stage, time]) => ({ stage, share: time / busy }))
+    .sort((a, b) => b.share - a.share);
 }
 
 /** The newest .cpuprofile Bun wrote into `dir`. */
 export function profileIn(dir: string): string {
-  const file = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort().at(-1);
+  const file = readdirSync(dir)
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .sort()
+    .at(-1);
   if (!file) throw new Error(`no CPU profile was written to ${dir}`);
   return join(dir, file);
 }

@@ -8,7 +8,8 @@ import { operatorActor } from "../../src/keys/model.ts";
  * oldest entry. A count(*) of the queued rows scanned the whole table — 5 ms per poll at 20,000 deliveries, run on
  * the event loop being measured every 20 ms, or on the machine's other core.
  */
-export const ANY_QUEUED = "SELECT CASE WHEN EXISTS (SELECT 1 FROM deliveries WHERE next_attempt_at IS NOT NULL AND status = 'queued') THEN 1 ELSE 0 END AS n";
+export const ANY_QUEUED =
+  "SELECT CASE WHEN EXISTS (SELECT 1 FROM deliveries WHERE next_attempt_at IS NOT NULL AND status = 'queued') THEN 1 ELSE 0 END AS n";
 
 export async function queueMessages(services: Services, body: string, count: number): Promise<void> {
   const actor = operatorActor((await services.organizations.ensureDefault()).id);
@@ -18,7 +19,10 @@ export async function queueMessages(services: Services, body: string, count: num
     const inputs = Array.from({ length: Math.min(1000, count - queued) }, (_, i) => ({
       kind: "fields" as const,
       source: "api" as const,
-      fields: parseSendRequest({ ...template, to: `user${queued + i}@dest${(queued + i) % 100}.test` }, { now: Date.now(), maxRecipients: 50 }),
+      fields: parseSendRequest(
+        { ...template, to: `user${queued + i}@dest${(queued + i) % 100}.test` },
+        { now: Date.now(), maxRecipients: 50 },
+      ),
     }));
     await services.emails.submitBatch(inputs, actor);
   }

@@ -13,7 +13,8 @@ export interface Row {
   met: boolean | null;
 }
 
-export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 export const check = (ok: boolean) => (ok ? "met" : "NOT met");
 
 export function record(row: Row): void {
@@ -21,7 +22,13 @@ export function record(row: Row): void {
 }
 
 export function printReport(path: string): void {
-  const rows: Row[] = existsSync(path) ? readFileSync(path, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line)) : [];
+  const rows: Row[] = existsSync(path)
+    ? readFileSync(path, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
   const width = (pick: (r: Row) => string, title: string) => Math.max(title.length, ...rows.map((r) => pick(r).length));
   const w = [width((r) => r.measure, "measure"), width((r) => r.result, "result"), width((r) => r.target, "target")];
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(w[i] ?? 7)).join(" | ")} |`;

@@ -117,14 +117,20 @@ async function ready(target: SmtpTarget): Promise<Session> {
     ehlo = await session.command("EHLO loader.bench.test", 250);
   }
   if (target.auth && ehlo.lines.some((line) => /^AUTH\b.*\bPLAIN\b/i.test(line))) {
-    await session.command(`AUTH PLAIN ${Buffer.from(`\0${target.auth.username}\0${target.auth.password}`).toString("base64")}`, 235);
+    await session.command(
+      `AUTH PLAIN ${Buffer.from(`\0${target.auth.username}\0${target.auth.password}`).toString("base64")}`,
+      235,
+    );
   }
   return session;
 }
 
 /** A ~2 KB message (headers and body), dot-terminated for DATA. */
 export function benchMessage(index: number, to: string): string {
-  const body = Array.from({ length: 24 }, (_, line) => `Line ${line} of message ${index}: the quick brown fox jumps over the lazy dog again.`).join("\r\n");
+  const body = Array.from(
+    { length: 24 },
+    (_, line) => `Line ${line} of message ${index}: the quick brown fox jumps over the lazy dog again.`,
+  ).join("\r\n");
   return [
     "From: Bench <bench@example.com>",
     `To: ${to}`,
@@ -150,7 +156,11 @@ async function transaction(session: Session, index: number) {
 }
 
 /** N sessions share M messages; resolves with the time until every message was accepted (250 after DATA). */
-export async function runSmtpLoad(target: SmtpTarget, sessions: number, messages: number): Promise<{ seconds: number }> {
+export async function runSmtpLoad(
+  target: SmtpTarget,
+  sessions: number,
+  messages: number,
+): Promise<{ seconds: number }> {
   let next = 0;
   const started = performance.now();
   await Promise.all(

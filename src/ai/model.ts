@@ -26,13 +26,19 @@ export interface ChatModel {
  */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
-const unavailable = (message: string, options: { cause?: unknown; retryAfter?: number } = {}) => new AppError("service_unavailable", message, options);
+const unavailable = (message: string, options: { cause?: unknown; retryAfter?: number } = {}) =>
+  new AppError("service_unavailable", message, options);
 
 /** The model of `[ai]`; one that explains what to set when nothing is configured. */
 export function createChatModel(settings: Config["ai"]): ChatModel {
   if (!settings.base_url || !settings.model) {
     return {
-      complete: () => Promise.reject(unavailable("No model is configured: set [ai] base_url and model (MAILROOM_AI_BASE_URL, MAILROOM_AI_MODEL), e.g. http://127.0.0.1:11434/v1 for a local Ollama.")),
+      complete: () =>
+        Promise.reject(
+          unavailable(
+            "No model is configured: set [ai] base_url and model (MAILROOM_AI_BASE_URL, MAILROOM_AI_MODEL), e.g. http://127.0.0.1:11434/v1 for a local Ollama.",
+          ),
+        ),
     };
   }
   const url = `${settings.base_url.replace(/\/+$/, "")}/chat/completions`;
@@ -40,15 +46,22 @@ export function createChatModel(settings: Config["ai"]): ChatModel {
     async complete(messages) {
       const signal = AbortSignal.timeout(settings.timeout);
       const failed = (error: unknown) => {
-        if (error instanceof BodyTooLarge) return unavailable("The model's answer was too large to be a draft.", { cause: error });
-        if (signal.aborted) return unavailable(`The model did not answer within ${formatDuration(settings.timeout)} ([ai] timeout).`, { cause: error });
+        if (error instanceof BodyTooLarge)
+          return unavailable("The model's answer was too large to be a draft.", { cause: error });
+        if (signal.aborted)
+          return unavailable(`The model did not answer within ${formatDuration(settings.timeout)} ([ai] timeout).`, {
+            cause: error,
+          });
         return unavailable("The model server could not be reached.", { cause: error });
       };
       let response: Response;
       try {
         response = await fetch(url, {
           method: "POST",
-          headers: { "content-type": "application/json", ...(settings.api_key ? { authorization: `Bearer ${settings.api_key}` } : {}) },
+          headers: {
+            "content-type": "application/json",
+            ...(settings.api_key ? { authorization: `Bearer ${settings.api_key}` } : {}),
+          },
           body: JSON.stringify({ model: settings.model, messages, temperature: 0.7 }),
           // The key goes to the configured server only, never to wherever it might redirect.
           redirect: "error",
@@ -62,7 +75,10 @@ export function createChatModel(settings: Config["ai"]): ChatModel {
         await response.body?.cancel().catch(() => {});
         if (response.status === 429) {
           const retryAfter = Number(response.headers.get("retry-after"));
-          throw unavailable("The model server is rate limiting requests (429); try again later.", Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfter } : {});
+          throw unavailable(
+            "The model server is rate limiting requests (429); try again later.",
+            Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfter } : {},
+          );
         }
         throw unavailable(`The model server answered ${response.status}.`);
       }
@@ -74,11 +90,13 @@ export function createChatModel(settings: Config["ai"]): ChatModel {
       }
       let content: unknown;
       try {
-        content = (JSON.parse(body) as { choices?: Array<{ message?: { content?: unknown } }> }).choices?.[0]?.message?.content;
+        content = (JSON.parse(body) as { choices?: Array<{ message?: { content?: unknown } }> }).choices?.[0]?.message
+          ?.content;
       } catch {
         content = undefined;
       }
-      if (typeof content !== "string" || !content.trim()) throw unavailable("The model server's answer was not a chat completion.");
+      if (typeof content !== "string" || !content.trim())
+        throw unavailable("The model server's answer was not a chat completion.");
       return content;
     },
   };

@@ -32,7 +32,9 @@ export function writePrompt(brief: WriteBrief): ChatMessage[] {
     `Brief: ${brief.brief}`,
     brief.tone ? `Tone: ${brief.tone}` : "",
     brief.audience ? `Audience: ${brief.audience}` : "",
-    brief.placeholders.length ? `Placeholders to keep: ${brief.placeholders.map((name) => `{{${name}}}`).join(", ")}` : "",
+    brief.placeholders.length
+      ? `Placeholders to keep: ${brief.placeholders.map((name) => `{{${name}}}`).join(", ")}`
+      : "",
   ].filter(Boolean);
   return [
     { role: "system", content: `${WRITER}\n${brief.format === "mjml" ? MJML_FORMAT : HTML_FORMAT}` },
@@ -45,7 +47,10 @@ export function repairPrompt(previous: ChatMessage[], answer: string, problems: 
   return [
     ...previous,
     { role: "assistant", content: answer },
-    { role: "user", content: `That draft cannot be used:\n${problems.map((problem) => `- ${problem}`).join("\n")}\nAnswer again with the corrected JSON object only.` },
+    {
+      role: "user",
+      content: `That draft cannot be used:\n${problems.map((problem) => `- ${problem}`).join("\n")}\nAnswer again with the corrected JSON object only.`,
+    },
   ];
 }
 
@@ -58,7 +63,13 @@ Each subject is under 60 characters, says what the email is about, avoids spam w
     },
     {
       role: "user",
-      content: [`Subject: ${subject}`, preview ? `The email begins: ${preview}` : "", findings.length ? `Problems found: ${findings.join("; ")}` : ""].filter(Boolean).join("\n"),
+      content: [
+        `Subject: ${subject}`,
+        preview ? `The email begins: ${preview}` : "",
+        findings.length ? `Problems found: ${findings.join("; ")}` : "",
+      ]
+        .filter(Boolean)
+        .join("\n"),
     },
   ];
 }

@@ -13,12 +13,37 @@ export function aiRoutes(deps: AuthDeps & { ai: AiService }) {
     .use(authenticated(deps))
     .post(
       "/v1/ai/subject",
-      async ({ request, actor }) => ai.subject(actor, parseSubjectRequest(await readJsonObject(request, limits, { known: ["subject", "html", "text"] }))),
-      { parse: "none", detail: { summary: "Score a subject line offline (rules with fixes); better subjects when a model is configured", tags } },
+      async ({ request, actor }) =>
+        ai.subject(
+          actor,
+          parseSubjectRequest(await readJsonObject(request, limits, { known: ["subject", "html", "text"] })),
+        ),
+      {
+        parse: "none",
+        detail: {
+          summary: "Score a subject line offline (rules with fixes); better subjects when a model is configured",
+          tags,
+        },
+      },
     )
     .post(
       "/v1/ai/write",
-      async ({ request, actor }) => ai.write(actor, parseWriteRequest(await readJsonObject(request, limits, { known: ["brief", "tone", "audience", "format", "save_as_template"] }))),
-      { parse: "none", detail: { summary: "Draft an email from a brief through the configured model (checked; optionally saved as a draft template; never sent)", tags } },
+      async ({ request, actor }) =>
+        ai.write(
+          actor,
+          parseWriteRequest(
+            await readJsonObject(request, limits, {
+              known: ["brief", "tone", "audience", "format", "save_as_template"],
+            }),
+          ),
+        ),
+      {
+        parse: "none",
+        detail: {
+          summary:
+            "Draft an email from a brief through the configured model (checked; optionally saved as a draft template; never sent)",
+          tags,
+        },
+      },
     );
 }

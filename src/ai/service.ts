@@ -60,12 +60,17 @@ export function createAiService(deps: { model: ChatModel; templates: TemplateSer
     for (let turn = 0; turn < 2; turn++) {
       const answer = await model.complete(messages);
       const json = jsonOfAnswer(answer);
-      const checked = json ? await checkDraft(json, request.format, placeholders) : { problems: ["the answer was not one JSON object"] };
+      const checked = json
+        ? await checkDraft(json, request.format, placeholders)
+        : { problems: ["the answer was not one JSON object"] };
       if (checked.draft) return checked.draft;
       problems = checked.problems;
       messages = repairPrompt(messages, answer, problems);
     }
-    throw new AppError("service_unavailable", `The model's draft failed the checks twice: ${problems.slice(0, 3).join("; ")}.`);
+    throw new AppError(
+      "service_unavailable",
+      `The model's draft failed the checks twice: ${problems.slice(0, 3).join("; ")}.`,
+    );
   };
 
   return {
@@ -75,9 +80,22 @@ export function createAiService(deps: { model: ChatModel; templates: TemplateSer
       const answer: SubjectAnswer = { ...scored, suggestions: [], prompt_version: PROMPT_VERSION };
       const preview = previewText(request, 300) ?? "";
       try {
-        const reply = jsonOfAnswer(await model.complete(subjectPrompt(request.subject, scored.findings.map((finding) => finding.message), preview)));
+        const reply = jsonOfAnswer(
+          await model.complete(
+            subjectPrompt(
+              request.subject,
+              scored.findings.map((finding) => finding.message),
+              preview,
+            ),
+          ),
+        );
         const proposed = Array.isArray(reply?.subjects) ? reply.subjects : [];
-        const distinct = new Set(proposed.filter((s): s is string => typeof s === "string").map((s) => s.trim()).filter((s) => s && s.length <= 200 && !/[\r\n]/.test(s) && s !== request.subject));
+        const distinct = new Set(
+          proposed
+            .filter((s): s is string => typeof s === "string")
+            .map((s) => s.trim())
+            .filter((s) => s && s.length <= 200 && !/[\r\n]/.test(s) && s !== request.subject),
+        );
         if (!distinct.size) throw new AppError("service_unavailable", "The model's answer held no usable subjects.");
         answer.suggestions = [...distinct]
           .slice(0, SUGGESTIONS)
@@ -95,7 +113,9 @@ export function createAiService(deps: { model: ChatModel; templates: TemplateSer
       if (request.saveAs) requireScope(actor, "templates:write");
       const draft = await draftFor(request, placeholdersIn(request.brief));
       const engine = request.format === "mjml" ? "mjml" : "handlebars";
-      const variables = placeholdersIn(`${draft.subject}\n${draft.html}\n${draft.text}`).filter((name) => !FILLED_BY_MAILROOM.has(name));
+      const variables = placeholdersIn(`${draft.subject}\n${draft.html}\n${draft.text}`).filter(
+        (name) => !FILLED_BY_MAILROOM.has(name),
+      );
       let templateId: string | null = null;
       if (request.saveAs) {
         const saved = await templates.create(actor, {
@@ -105,11 +125,25 @@ export function createAiService(deps: { model: ChatModel; templates: TemplateSer
           subject: draft.subject,
           html: draft.html,
           text: draft.text || null,
-          variables: variables.map((key) => ({ key, type: "string", fallback_value: null, created_at: "", updated_at: "" })),
+          variables: variables.map((key) => ({
+            key,
+            type: "string",
+            fallback_value: null,
+            created_at: "",
+            updated_at: "",
+          })),
         });
         templateId = saved.id;
       }
-      return { object: "draft", ...draft, text: draft.text || (await textOf(engine, draft.html)), engine, variables, template_id: templateId, prompt_version: PROMPT_VERSION };
+      return {
+        object: "draft",
+        ...draft,
+        text: draft.text || (await textOf(engine, draft.html)),
+        engine,
+        variables,
+        template_id: templateId,
+        prompt_version: PROMPT_VERSION,
+      };
     },
   };
 }

@@ -89,8 +89,28 @@ const SPAM_PHRASES = [
 const SPAM_BY_LENGTH = [...SPAM_PHRASES].sort((a, b) => b.length - a.length);
 
 const ACRONYMS = new Set([
-  "USA", "EU", "UK", "API", "PDF", "FAQ", "CEO", "VIP", "SMS", "URL", "ID", "OK", "AM", "PM", "HTML", "CSS", "DNS", "SSL", "TLS", "USD",
-  "EUR", "GBP",
+  "USA",
+  "EU",
+  "UK",
+  "API",
+  "PDF",
+  "FAQ",
+  "CEO",
+  "VIP",
+  "SMS",
+  "URL",
+  "ID",
+  "OK",
+  "AM",
+  "PM",
+  "HTML",
+  "CSS",
+  "DNS",
+  "SSL",
+  "TLS",
+  "USD",
+  "EUR",
+  "GBP",
 ]);
 
 // Made on first use: constructing it costs about 2.5 ms, which every cold start paid.
@@ -237,8 +257,28 @@ const HIDDEN_ELEMENTS = ["head", "title", "style", "script", "noscript", "templa
 const HIDDEN_CLOSERS = new Map(HIDDEN_ELEMENTS.map((name) => [name, new RegExp(`</${name}[\\s/>]`, "gi")]));
 /** Inline elements join the text around them; every other tag separates words. */
 const INLINE_ELEMENTS = new Set([
-  "a", "abbr", "b", "bdi", "bdo", "cite", "code", "em", "font", "i", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub",
-  "sup", "u", "var",
+  "a",
+  "abbr",
+  "b",
+  "bdi",
+  "bdo",
+  "cite",
+  "code",
+  "em",
+  "font",
+  "i",
+  "kbd",
+  "mark",
+  "q",
+  "s",
+  "samp",
+  "small",
+  "span",
+  "strong",
+  "sub",
+  "sup",
+  "u",
+  "var",
 ]);
 
 /** Index just past the `>` that ends the tag opened at `start`, honouring quoted attribute values; -1 if unterminated. */
@@ -362,7 +402,8 @@ export const SUBJECT_RULES: SubjectRule[] = [
     check({ subject }) {
       if (!isBlank(subject)) return undefined;
       return {
-        message: subject === "" ? "The subject is empty." : `The subject is only whitespace (${subject.length} characters).`,
+        message:
+          subject === "" ? "The subject is empty." : `The subject is only whitespace (${subject.length} characters).`,
         fix: "Write a subject that says what the message is about, e.g. “Your March invoice is ready”.",
       };
     },
@@ -393,7 +434,9 @@ export const SUBJECT_RULES: SubjectRule[] = [
       const trimmed = subject.trim();
       const length = graphemeCount(trimmed);
       if (length <= MAX_LENGTH) return undefined;
-      const cut = graphemes(trimmed.slice(0, MAX_LENGTH * 8)).slice(0, MAX_LENGTH).join("");
+      const cut = graphemes(trimmed.slice(0, MAX_LENGTH * 8))
+        .slice(0, MAX_LENGTH)
+        .join("");
       return {
         message: `The subject is ${length} characters long; mobile inboxes show only about the first ${MAX_LENGTH}: ${quote(cut, MAX_LENGTH)}.`,
         fix: `Shorten the subject to ${MAX_LENGTH} characters or fewer and put the key detail first.`,
@@ -418,7 +461,8 @@ export const SUBJECT_RULES: SubjectRule[] = [
     id: "spam.trigger_words",
     severity: "warning",
     weight: 25,
-    description: "The subject contains words or phrases that content filters associate with spam (case-insensitive, whole words).",
+    description:
+      "The subject contains words or phrases that content filters associate with spam (case-insensitive, whole words).",
     check({ subject }) {
       const found = spamPhrases(subject);
       if (found.length === 0) return undefined;
@@ -543,7 +587,10 @@ export const SUBJECT_RULES: SubjectRule[] = [
       if (/^\s/.test(subject)) problems.push("starts with whitespace");
       if (/\s$/.test(subject)) problems.push("ends with whitespace");
       const run = /\s{2,}/.exec(subject.trim());
-      if (run) problems.push(`has a run of ${run[0].length} whitespace characters after ${quote(subject.trim().slice(0, run.index))}`);
+      if (run)
+        problems.push(
+          `has a run of ${run[0].length} whitespace characters after ${quote(subject.trim().slice(0, run.index))}`,
+        );
       if (/[\t\r\n]/.test(subject)) problems.push("contains a tab or line break");
       if (problems.length === 0) return undefined;
       return {
@@ -576,7 +623,10 @@ export const SUBJECT_RULES: SubjectRule[] = [
       const preview = previewText(input);
       if (preview === undefined || preview !== "") return undefined;
       return {
-        message: input.html !== undefined ? "The html body has no visible text, so the inbox preview is blank." : "The text body is empty.",
+        message:
+          input.html !== undefined
+            ? "The html body has no visible text, so the inbox preview is blank."
+            : "The text body is empty.",
         fix: "Start the body with a sentence (or a hidden preheader) that adds to the subject, e.g. the amount and due date.",
       };
     },
@@ -590,7 +640,10 @@ export const SUBJECT_RULES: SubjectRule[] = [
       const subject = normalizedSubject(input.subject);
       if (!/[\p{L}\p{N}]/u.test(withoutPlaceholders(subject))) return undefined;
       const placeholders = subject.match(PLACEHOLDER)?.length ?? 0;
-      const preview = previewText(input, Math.max(PREVIEW_LENGTH, graphemeCount(subject) + placeholders * MAX_PLACEHOLDER_VALUE));
+      const preview = previewText(
+        input,
+        Math.max(PREVIEW_LENGTH, graphemeCount(subject) + placeholders * MAX_PLACEHOLDER_VALUE),
+      );
       if (preview === undefined || !startsWithSubject(preview, subject)) return undefined;
       return {
         message: `The preview text ${quote(preview, 60)} starts with the subject, wasting the preview space.`,

@@ -63,7 +63,10 @@ const CASES: Record<string, { trips: SubjectInput; passes: SubjectInput }> = {
     passes: { subject: "{{first_name}}, your order has shipped" },
   },
   "preview.missing": {
-    trips: { subject: "Your order has shipped", html: "<html><head><title>Order</title></head><body><img src=x.png></body></html>" },
+    trips: {
+      subject: "Your order has shipped",
+      html: "<html><head><title>Order</title></head><body><img src=x.png></body></html>",
+    },
     passes: { subject: "Your order has shipped", html: "<p>Track it any time from your account.</p>" },
   },
   "preview.repeats_subject": {
@@ -145,9 +148,15 @@ describe("individual rules", () => {
 
   test("a placeholder in the subject matches any short value in the preview", () => {
     const subject = "{{first_name}}, your invoice {{number}} is ready";
-    expect(check("preview.repeats_subject", { subject, html: "<p>Ann, your invoice #4411 is ready. Pay by 1 April.</p>" })).toBeDefined();
-    expect(check("preview.repeats_subject", { subject, text: "{{ first_name }}, your invoice {{ number }} is ready." })).toBeDefined();
-    expect(check("preview.repeats_subject", { subject, text: "Ann, your March invoice is attached; the total is $42." })).toBeUndefined();
+    expect(
+      check("preview.repeats_subject", { subject, html: "<p>Ann, your invoice #4411 is ready. Pay by 1 April.</p>" }),
+    ).toBeDefined();
+    expect(
+      check("preview.repeats_subject", { subject, text: "{{ first_name }}, your invoice {{ number }} is ready." }),
+    ).toBeDefined();
+    expect(
+      check("preview.repeats_subject", { subject, text: "Ann, your March invoice is attached; the total is $42." }),
+    ).toBeUndefined();
     expect(check("preview.repeats_subject", { subject: "{{subject}}", text: "Anything at all" })).toBeUndefined();
   });
 
@@ -186,7 +195,10 @@ describe("previewText", () => {
 
 describe("scoreSubject", () => {
   test("a well-written subject with a good html body scores at least 90 with no warnings", () => {
-    const { score, findings } = scoreSubject({ subject: "Your March invoice from Acme is ready, {{first_name}}", html: GOOD_HTML });
+    const { score, findings } = scoreSubject({
+      subject: "Your March invoice from Acme is ready, {{first_name}}",
+      html: GOOD_HTML,
+    });
     expect(findings.filter((f) => f.severity !== "info")).toEqual([]);
     expect(score).toBeGreaterThanOrEqual(90);
   });
@@ -199,7 +211,10 @@ describe("scoreSubject", () => {
 
   test("the score is 100 minus the weights of the rules that tripped", () => {
     const input = { subject: "FREE!!! ACT NOW $$$ WINNER" };
-    const weights = SUBJECT_RULES.filter((rule) => rule.check(input) !== undefined).reduce((sum, rule) => sum + rule.weight, 0);
+    const weights = SUBJECT_RULES.filter((rule) => rule.check(input) !== undefined).reduce(
+      (sum, rule) => sum + rule.weight,
+      0,
+    );
     expect(scoreSubject(input).score).toBe(Math.max(0, 100 - weights));
   });
 
@@ -208,10 +223,15 @@ describe("scoreSubject", () => {
     expect(findings.map((f) => f.rule)).toEqual(["length.empty", "preview.missing"]);
     const rank = { error: 0, warning: 1, info: 2 };
     const order = (id: string) => SUBJECT_RULES.findIndex((rule) => rule.id === id);
-    const many = scoreSubject({ subject: " RE: FREE!!! Cash?? $$$ 🎉🎉🎉  SUPERCALIFRAGILISTICEXPIALIDOCIOUS ", text: "" }).findings;
+    const many = scoreSubject({
+      subject: " RE: FREE!!! Cash?? $$$ 🎉🎉🎉  SUPERCALIFRAGILISTICEXPIALIDOCIOUS ",
+      text: "",
+    }).findings;
     for (let i = 1; i < many.length; i++) {
       const [a, b] = [many[i - 1]!, many[i]!];
-      expect(rank[a.severity] < rank[b.severity] || (rank[a.severity] === rank[b.severity] && order(a.rule) < order(b.rule))).toBe(true);
+      expect(
+        rank[a.severity] < rank[b.severity] || (rank[a.severity] === rank[b.severity] && order(a.rule) < order(b.rule)),
+      ).toBe(true);
     }
   });
 
@@ -222,18 +242,24 @@ describe("scoreSubject", () => {
 
   const EXTREMES: SubjectInput[] = [
     { subject: "" },
-    { subject: "FREE CASH WINNER URGENT!!! $$$ €€€ 🎉🎉🎉🎉 RE: CLICK HERE NOW NOW NOW NOW NOW NOW NOW NOW NOW NOW NOW", text: "" },
+    {
+      subject: "FREE CASH WINNER URGENT!!! $$$ €€€ 🎉🎉🎉🎉 RE: CLICK HERE NOW NOW NOW NOW NOW NOW NOW NOW NOW NOW NOW",
+      text: "",
+    },
     { subject: "x".repeat(10_000) },
     { subject: "{{".repeat(5_000) + "}}".repeat(5_000) },
     ...Object.values(CASES).flatMap((c) => [c.trips, c.passes]),
   ];
 
-  test.each(EXTREMES.map((input, index) => [index, input] as const))("the score of input %d is an integer in 0..100", (_, input) => {
-    const { score } = scoreSubject(input);
-    expect(Number.isInteger(score)).toBe(true);
-    expect(score).toBeGreaterThanOrEqual(0);
-    expect(score).toBeLessThanOrEqual(100);
-  });
+  test.each(EXTREMES.map((input, index) => [index, input] as const))(
+    "the score of input %d is an integer in 0..100",
+    (_, input) => {
+      const { score } = scoreSubject(input);
+      expect(Number.isInteger(score)).toBe(true);
+      expect(score).toBeGreaterThanOrEqual(0);
+      expect(score).toBeLessThanOrEqual(100);
+    },
+  );
 
   test.each([
     ["plain text", `<p>${"lorem ipsum ".repeat(90_000)}</p>`],

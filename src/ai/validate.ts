@@ -24,7 +24,13 @@ const MAX_SOURCE = 512 * 1024;
 function collector() {
   const problems: ErrorDetail[] = [];
   /** `required`: present; `nonEmpty`: present and not blank. */
-  const text = (body: Record<string, unknown>, key: string, max: number, required: boolean | "nonEmpty", path = key): string | undefined => {
+  const text = (
+    body: Record<string, unknown>,
+    key: string,
+    max: number,
+    required: boolean | "nonEmpty",
+    path = key,
+  ): string | undefined => {
     const value = body[key];
     if (value === undefined || value === null) {
       if (required) problems.push({ path, message: "is required" });
@@ -44,23 +50,35 @@ function collector() {
 
 export function parseSubjectRequest(body: Record<string, unknown>): SubjectRequest {
   const { text, done } = collector();
-  const request = { subject: text(body, "subject", 998, true) ?? "", html: text(body, "html", MAX_SOURCE, false), text: text(body, "text", MAX_SOURCE, false) };
+  const request = {
+    subject: text(body, "subject", 998, true) ?? "",
+    html: text(body, "html", MAX_SOURCE, false),
+    text: text(body, "text", MAX_SOURCE, false),
+  };
   done();
   return request;
 }
 
 export function parseWriteRequest(body: Record<string, unknown>): WriteRequest {
   const { problems, text, done } = collector();
-  const request: WriteRequest = { brief: text(body, "brief", MAX_BRIEF, "nonEmpty") ?? "", tone: text(body, "tone", MAX_HINT, false), audience: text(body, "audience", MAX_HINT, false), format: "html" };
-  if (body.format !== undefined && body.format !== "html" && body.format !== "mjml") problems.push({ path: "format", message: 'must be "html" or "mjml"' });
+  const request: WriteRequest = {
+    brief: text(body, "brief", MAX_BRIEF, "nonEmpty") ?? "",
+    tone: text(body, "tone", MAX_HINT, false),
+    audience: text(body, "audience", MAX_HINT, false),
+    format: "html",
+  };
+  if (body.format !== undefined && body.format !== "html" && body.format !== "mjml")
+    problems.push({ path: "format", message: 'must be "html" or "mjml"' });
   else if (body.format === "mjml") request.format = "mjml";
   const save = body.save_as_template;
   if (save !== undefined && save !== null && save !== false) {
-    if (typeof save !== "object" || Array.isArray(save)) problems.push({ path: "save_as_template", message: "must be {name, alias?}" });
+    if (typeof save !== "object" || Array.isArray(save))
+      problems.push({ path: "save_as_template", message: "must be {name, alias?}" });
     else {
       const name = text(save as Record<string, unknown>, "name", 200, "nonEmpty", "save_as_template.name");
       const alias = text(save as Record<string, unknown>, "alias", 100, false, "save_as_template.alias");
-      if (alias !== undefined && !isAlias(alias)) problems.push({ path: "save_as_template.alias", message: ALIAS_RULE });
+      if (alias !== undefined && !isAlias(alias))
+        problems.push({ path: "save_as_template.alias", message: ALIAS_RULE });
       else if (name !== undefined) request.saveAs = { name, ...(alias !== undefined ? { alias } : {}) };
     }
   }

@@ -44,11 +44,17 @@ export function renderExampleConfig(): string {
     "# generated in the data directory.",
     "",
   ];
-  for (const [section, options] of Object.entries(CONFIG_SCHEMA as unknown as Record<string, Record<string, OptionSpec>>)) {
+  for (const [section, options] of Object.entries(
+    CONFIG_SCHEMA as unknown as Record<string, Record<string, OptionSpec>>,
+  )) {
     if (section) lines.push(`[${section}]`);
     for (const [key, spec] of Object.entries(options)) {
       const shown = spec.url ? "the credentials inside it redacted by print-config" : "redacted by print-config";
-      const note = spec.secret ? `; secret (${shown}; may hold a value sealed by \`mailroom secrets seal\`)` : spec.url ? `; ${shown}` : "";
+      const note = spec.secret
+        ? `; secret (${shown}; may hold a value sealed by \`mailroom secrets seal\`)`
+        : spec.url
+          ? `; ${shown}`
+          : "";
       lines.push(`# ${spec.doc}`, `# ${describeType(spec)}; env ${envName(section, key)}${note}`);
       lines.push(`# ${key} = ${tomlValue(spec)}`, "");
     }

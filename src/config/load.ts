@@ -4,7 +4,15 @@
  * `ConfigError` naming it (the CLI prints it and exits non-zero); nothing reads config files or env elsewhere.
  */
 import { parse as parseToml, TomlError } from "smol-toml";
-import { CONFIG_SCHEMA, PROVIDER_KINDS, PROVIDER_NAME, PROVIDER_NAME_HINT, type Config, type OptionSpec, type ProviderKind } from "./schema.ts";
+import {
+  CONFIG_SCHEMA,
+  PROVIDER_KINDS,
+  PROVIDER_NAME,
+  PROVIDER_NAME_HINT,
+  type Config,
+  type OptionSpec,
+  type ProviderKind,
+} from "./schema.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { formatDuration, parseDuration } from "../lib/durations.ts";
 import { REDACTED, redactUrlCredentials } from "../lib/url-credentials.ts";
@@ -25,7 +33,11 @@ function coerce(name: string, spec: OptionSpec, raw: unknown, fromEnv: boolean):
   const type = spec.type;
   const list = (): unknown[] => {
     if (Array.isArray(raw)) return raw;
-    if (fromEnv && typeof raw === "string") return raw.split(",").map((s) => s.trim()).filter(Boolean);
+    if (fromEnv && typeof raw === "string")
+      return raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
     return fail("a list");
   };
   switch (type.kind) {
@@ -56,13 +68,15 @@ function coerce(name: string, spec: OptionSpec, raw: unknown, fromEnv: boolean):
       return list().map((item) => (typeof item === "string" ? item : fail("a list of strings")));
     case "duration_list": {
       const items = list().map((item) => (typeof item === "string" ? parseDuration(item) : undefined));
-      if (items.length === 0 || items.some((ms) => ms === undefined || ms <= 0)) return fail('a non-empty list of durations such as ["1m", "5m"]');
+      if (items.length === 0 || items.some((ms) => ms === undefined || ms <= 0))
+        return fail('a non-empty list of durations such as ["1m", "5m"]');
       return items;
     }
   }
 }
 
-const isTable = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isTable = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** The options of a provider kind: those of the section that configures its built-in provider. */
 const kindOptions = (kind: ProviderKind): Record<string, OptionSpec> => {
@@ -76,12 +90,16 @@ function providerTable(name: string, raw: unknown): Record<string, unknown> {
   if (!PROVIDER_NAME.test(name)) throw new ConfigError(`[${where}]: expected ${PROVIDER_NAME_HINT}`);
   if (Object.hasOwn(PROVIDER_KINDS, name)) {
     const section = PROVIDER_KINDS[name as ProviderKind];
-    throw new ConfigError(`[${where}]: ${name} is a built-in provider (${section ? `configured in [${section}]` : "it takes no options"}); give this one another name`);
+    throw new ConfigError(
+      `[${where}]: ${name} is a built-in provider (${section ? `configured in [${section}]` : "it takes no options"}); give this one another name`,
+    );
   }
   if (!isTable(raw)) throw new ConfigError(`${where}: expected a table`);
   const kind = raw.kind;
   if (typeof kind !== "string" || !Object.hasOwn(PROVIDER_KINDS, kind)) {
-    throw new ConfigError(`${where}.kind: expected one of ${Object.keys(PROVIDER_KINDS).join(", ")}, got ${JSON.stringify(kind)}`);
+    throw new ConfigError(
+      `${where}.kind: expected one of ${Object.keys(PROVIDER_KINDS).join(", ")}, got ${JSON.stringify(kind)}`,
+    );
   }
   const options = kindOptions(kind as ProviderKind);
   const out: Record<string, unknown> = { kind };
@@ -89,7 +107,10 @@ function providerTable(name: string, raw: unknown): Record<string, unknown> {
   for (const [key, value] of Object.entries(raw)) {
     if (key === "kind") continue;
     const spec = options[key];
-    if (!spec) throw new ConfigError(`unknown option ${where}.${key} (kind ${kind} takes ${Object.keys(options).join(", ") || "no options"})`);
+    if (!spec)
+      throw new ConfigError(
+        `unknown option ${where}.${key} (kind ${kind} takes ${Object.keys(options).join(", ") || "no options"})`,
+      );
     out[key] = coerce(`${where}.${key}`, spec, value, false);
   }
   return out;
@@ -155,13 +176,17 @@ export function buildConfig(
   // MAILROOM_KEY (the README's curl variable) or MAILROOM_WEBHOOK_SECRET is someone else's and is left alone, while a
   // misspelt key of a known section is still an error naming it.
   const known = new Map<string, [string, string]>();
-  for (const [section, options] of Object.entries(SCHEMA)) for (const key of Object.keys(options)) known.set(envName(section, key), [section, key]);
-  const sectionPrefixes = Object.keys(SCHEMA).filter(Boolean).map((section) => envName(section, ""));
+  for (const [section, options] of Object.entries(SCHEMA))
+    for (const key of Object.keys(options)) known.set(envName(section, key), [section, key]);
+  const sectionPrefixes = Object.keys(SCHEMA)
+    .filter(Boolean)
+    .map((section) => envName(section, ""));
   for (const [name, raw] of Object.entries(env)) {
     if (raw === undefined) continue;
     const target = known.get(name);
     if (target) apply(target[0], target[1], raw, true);
-    else if (sectionPrefixes.some((prefix) => name.startsWith(prefix))) throw new ConfigError(`unknown environment variable ${name}`);
+    else if (sectionPrefixes.some((prefix) => name.startsWith(prefix)))
+      throw new ConfigError(`unknown environment variable ${name}`);
   }
 
   for (const [section, values] of Object.entries(overrides)) {
@@ -172,7 +197,9 @@ export function buildConfig(
   const defaultProvider = out.delivery!.default_provider as string;
   if (!Object.hasOwn(PROVIDER_KINDS, defaultProvider) && !Object.hasOwn(providers, defaultProvider)) {
     const known = [...Object.keys(PROVIDER_KINDS), ...Object.keys(providers)];
-    throw new ConfigError(`delivery.default_provider: no provider named ${JSON.stringify(defaultProvider)} (known: ${known.join(", ")})`);
+    throw new ConfigError(
+      `delivery.default_provider: no provider named ${JSON.stringify(defaultProvider)} (known: ${known.join(", ")})`,
+    );
   }
 
   const { "": top, ...sections } = out;
@@ -198,7 +225,13 @@ export function redactedConfig(config: Config): Record<string, unknown> {
   }
   if (Object.keys(config.providers).length) {
     out.providers = Object.fromEntries(
-      Object.entries(config.providers).map(([name, provider]) => [name, { kind: provider.kind, ...redacted(kindOptions(provider.kind), provider as unknown as Record<string, unknown>) }]),
+      Object.entries(config.providers).map(([name, provider]) => [
+        name,
+        {
+          kind: provider.kind,
+          ...redacted(kindOptions(provider.kind), provider as unknown as Record<string, unknown>),
+        },
+      ]),
     );
   }
   return out;

@@ -14,7 +14,8 @@ export function providerConfigs(config: Config): Map<string, ProviderConfig> {
   // The smarthost and SES need settings: they exist once configured (or named as the default, which then says what is missing).
   const wanted = (name: string, configured: boolean) => configured || config.delivery.default_provider === name;
   if (wanted("smtp", !!config.smarthost.host)) configs.set("smtp", { kind: "smtp", ...config.smarthost });
-  if (wanted("ses", !!(config.ses.region || config.ses.access_key_id))) configs.set("ses", { kind: "ses", ...config.ses });
+  if (wanted("ses", !!(config.ses.region || config.ses.access_key_id)))
+    configs.set("ses", { kind: "ses", ...config.ses });
   for (const [name, provider] of Object.entries(config.providers)) configs.set(name, provider);
   return configs;
 }

@@ -26,13 +26,38 @@ export interface OptionSpec {
 
 type Spec<K extends OptionType["kind"]> = OptionSpec & { type: Extract<OptionType, { kind: K }> };
 
-const string = (def: string, doc: string, extra: { secret?: boolean; url?: boolean } = {}): Spec<"string"> => ({ type: { kind: "string" }, default: def, doc, ...extra });
-const int = (def: number, min: number, max: number, doc: string): Spec<"int"> => ({ type: { kind: "int", min, max }, default: def, doc });
+const string = (def: string, doc: string, extra: { secret?: boolean; url?: boolean } = {}): Spec<"string"> => ({
+  type: { kind: "string" },
+  default: def,
+  doc,
+  ...extra,
+});
+const int = (def: number, min: number, max: number, doc: string): Spec<"int"> => ({
+  type: { kind: "int", min, max },
+  default: def,
+  doc,
+});
 const bool = (def: boolean, doc: string): Spec<"bool"> => ({ type: { kind: "bool" }, default: def, doc });
-const duration = (def: string, doc: string): Spec<"duration"> => ({ type: { kind: "duration" }, default: parseDuration(def), doc });
-const oneOf = (values: readonly string[], def: string, doc: string): Spec<"enum"> => ({ type: { kind: "enum", values }, default: def, doc });
-const stringList = (def: string[], doc: string): Spec<"string_list"> => ({ type: { kind: "string_list" }, default: def, doc });
-const durationList = (def: string[], doc: string): Spec<"duration_list"> => ({ type: { kind: "duration_list" }, default: def.map(parseDuration), doc });
+const duration = (def: string, doc: string): Spec<"duration"> => ({
+  type: { kind: "duration" },
+  default: parseDuration(def),
+  doc,
+});
+const oneOf = (values: readonly string[], def: string, doc: string): Spec<"enum"> => ({
+  type: { kind: "enum", values },
+  default: def,
+  doc,
+});
+const stringList = (def: string[], doc: string): Spec<"string_list"> => ({
+  type: { kind: "string_list" },
+  default: def,
+  doc,
+});
+const durationList = (def: string[], doc: string): Spec<"duration_list"> => ({
+  type: { kind: "duration_list" },
+  default: def.map(parseDuration),
+  doc,
+});
 
 const MIB = 1024 * 1024;
 
@@ -45,28 +70,65 @@ export const CONFIG_SCHEMA = {
     data_dir: string("./data", "Directory holding the SQLite database (WAL) and generated certificates."),
   },
   store: {
-    url: string("", "Empty: embedded SQLite in data_dir. postgres://user:password@host:port/database: PostgreSQL, which any number of instances can share.", { secret: true, url: true }),
+    url: string(
+      "",
+      "Empty: embedded SQLite in data_dir. postgres://user:password@host:port/database: PostgreSQL, which any number of instances can share.",
+      { secret: true, url: true },
+    ),
     pool_size: int(16, 1, 1000, "PostgreSQL connections per instance (reads and transactions); SQLite ignores it."),
   },
   log: {
     level: oneOf(["debug", "info", "warn", "error"], "info", "Lowest level written to the JSON log on stderr."),
   },
   http: {
-    host: string("127.0.0.1", "Address the HTTP API, docs and tracking endpoints listen on (0.0.0.0 for every interface)."),
+    host: string(
+      "127.0.0.1",
+      "Address the HTTP API, docs and tracking endpoints listen on (0.0.0.0 for every interface).",
+    ),
     port: int(3000, 0, 65535, "HTTP port; 0 picks an ephemeral port (tests)."),
-    public_url: string("", "Base URL users and recipients reach this server at (e.g. https://mail.example.com); derived from host and port when empty.", { url: true }),
-    max_body_bytes: int(56 * MIB, 1024, 1024 * MIB, "Largest accepted request body; base64 attachments make JSON about 4/3 of the message size."),
+    public_url: string(
+      "",
+      "Base URL users and recipients reach this server at (e.g. https://mail.example.com); derived from host and port when empty.",
+      { url: true },
+    ),
+    max_body_bytes: int(
+      56 * MIB,
+      1024,
+      1024 * MIB,
+      "Largest accepted request body; base64 attachments make JSON about 4/3 of the message size.",
+    ),
     idle_timeout: duration("30s", "A connection that sends nothing for this long is closed (at most 255s)."),
-    body_timeout: duration("30s", "Time a request body may take before body_min_rate applies; a slower body is refused (400)."),
-    body_min_rate: int(4096, 1, 1024 * MIB, "Bytes per second a request body must keep up beyond body_timeout (each byte extends the deadline)."),
+    body_timeout: duration(
+      "30s",
+      "Time a request body may take before body_min_rate applies; a slower body is refused (400).",
+    ),
+    body_min_rate: int(
+      4096,
+      1,
+      1024 * MIB,
+      "Bytes per second a request body must keep up beyond body_timeout (each byte extends the deadline).",
+    ),
   },
   limits: {
-    key_requests_per_minute: int(100, 1, 10_000_000, "Requests (and SMTP messages) per API key in any sliding 60 s window."),
-    org_requests_per_minute: int(500, 1, 10_000_000, "Requests (and SMTP messages) per organisation in any sliding 60 s window."),
+    key_requests_per_minute: int(
+      100,
+      1,
+      10_000_000,
+      "Requests (and SMTP messages) per API key in any sliding 60 s window.",
+    ),
+    org_requests_per_minute: int(
+      500,
+      1,
+      10_000_000,
+      "Requests (and SMTP messages) per organisation in any sliding 60 s window.",
+    ),
     max_recipients: int(50, 1, 1000, "Combined to + cc + bcc per message, after de-duplication."),
     max_message_bytes: int(40 * MIB, 1024, 1024 * MIB, "Largest message (MIME, attachments included)."),
     max_batch_size: int(100, 1, 1000, "Messages per POST /v1/emails/batch."),
-    template_render_timeout: duration("5s", "Longest a template may take to render or be checked, on a thread of the CPU pool; one that takes longer is stopped and refused (400)."),
+    template_render_timeout: duration(
+      "5s",
+      "Longest a template may take to render or be checked, on a thread of the CPU pool; one that takes longer is stopped and refused (400).",
+    ),
   },
   delivery: {
     default_provider: {
@@ -74,19 +136,35 @@ export const CONFIG_SCHEMA = {
       default: "capture",
       doc: "Provider of every domain that names none: capture (kept, never leaves), smtp (the smarthost of [smarthost]), mx (straight to each recipient's MX, see [mx]), ses (Amazon SES, see [ses]) or the name of a [providers.<name>] table.",
     },
-    failover_window: duration("2m", "A domain's provider failing temporarily (connection faults, the provider's 5xx, throttling) for this long hands the domain's mail to the next provider the domain names."),
-    failover_probe_interval: duration("30s", "While a provider is failed over, one delivery this often tries it again; the first success gives it its domains back."),
+    failover_window: duration(
+      "2m",
+      "A domain's provider failing temporarily (connection faults, the provider's 5xx, throttling) for this long hands the domain's mail to the next provider the domain names.",
+    ),
+    failover_probe_interval: duration(
+      "30s",
+      "While a provider is failed over, one delivery this often tries it again; the first success gives it its domains back.",
+    ),
     concurrency: int(64, 1, 4096, "Delivery attempts in flight at once."),
     per_destination_concurrency: int(16, 1, 1024, "Delivery attempts in flight at once to one recipient domain."),
-    retry_schedule: durationList(["1m", "5m", "15m", "30m", "1h", "2h", "4h", "8h"], "Delays between attempts after a temporary failure; the last step repeats until retry_max_age."),
+    retry_schedule: durationList(
+      ["1m", "5m", "15m", "30m", "1h", "2h", "4h", "8h"],
+      "Delays between attempts after a temporary failure; the last step repeats until retry_max_age.",
+    ),
     retry_max_age: duration("48h", "A message still deferred this long after acceptance bounces (Transient)."),
-    lease: duration("60s", "How long a claimed delivery stays claimed; a crashed process's claims are retaken after this."),
+    lease: duration(
+      "60s",
+      "How long a claimed delivery stays claimed; a crashed process's claims are retaken after this.",
+    ),
     poll_interval: duration("1s", "How often the worker looks for due deliveries when nothing wakes it."),
   },
   smarthost: {
     host: string("", "Smarthost name or address (provider = smtp)."),
     port: int(587, 1, 65535, "Smarthost port."),
-    security: oneOf(["starttls", "tls", "none"], "starttls", "starttls (required), tls (implicit, usually port 465) or none (loopback test servers only)."),
+    security: oneOf(
+      ["starttls", "tls", "none"],
+      "starttls",
+      "starttls (required), tls (implicit, usually port 465) or none (loopback test servers only).",
+    ),
     username: string("", "Smarthost AUTH user; empty for no AUTH."),
     password: string("", "Smarthost AUTH password.", { secret: true }),
     pool_size: int(8, 1, 256, "Pooled connections to the smarthost."),
@@ -98,34 +176,90 @@ export const CONFIG_SCHEMA = {
     servers: stringList([], "DNS servers (ip or ip:port) for every lookup Mailroom makes; empty uses the system's."),
   },
   server: {
-    hostname: string("", "Public host name of this server: the MX target users publish for bounces and inbound mail, and the EHLO name of direct delivery; the machine's host name when empty."),
-    public_ips: stringList([], "Public IPv4/IPv6 addresses outgoing mail leaves from (provider mx); published as ip4:/ip6: in every domain's SPF record."),
+    hostname: string(
+      "",
+      "Public host name of this server: the MX target users publish for bounces and inbound mail, and the EHLO name of direct delivery; the machine's host name when empty.",
+    ),
+    public_ips: stringList(
+      [],
+      "Public IPv4/IPv6 addresses outgoing mail leaves from (provider mx); published as ip4:/ip6: in every domain's SPF record.",
+    ),
   },
   domains: {
-    return_path_subdomain: { type: { kind: "string", pattern: /^(?!-)[a-z0-9-]{1,63}(?<!-)$/, hint: "one DNS label (a-z, 0-9, -)" }, default: "send", doc: "Subdomain new domains use for the return path (bounces+…@send.example.com) and its SPF and MX records." },
-    spf_include: stringList([], "Domains added to every SPF record as include: (your smarthost's SPF domain, e.g. spf.provider.example)."),
-    dmarc_policy: oneOf(["none", "quarantine", "reject"], "none", "Policy (p=) of the DMARC record Mailroom suggests; start with none and tighten once reports look clean."),
-    dmarc_rua: string("", "Mailbox for DMARC aggregate reports, added to the suggested record as rua=mailto:…; none when empty."),
-    pending_check_interval: duration("10m", "How often DNS records of pending domains (and of verified ones with a record missing) are checked."),
+    return_path_subdomain: {
+      type: { kind: "string", pattern: /^(?!-)[a-z0-9-]{1,63}(?<!-)$/, hint: "one DNS label (a-z, 0-9, -)" },
+      default: "send",
+      doc: "Subdomain new domains use for the return path (bounces+…@send.example.com) and its SPF and MX records.",
+    },
+    spf_include: stringList(
+      [],
+      "Domains added to every SPF record as include: (your smarthost's SPF domain, e.g. spf.provider.example).",
+    ),
+    dmarc_policy: oneOf(
+      ["none", "quarantine", "reject"],
+      "none",
+      "Policy (p=) of the DMARC record Mailroom suggests; start with none and tighten once reports look clean.",
+    ),
+    dmarc_rua: string(
+      "",
+      "Mailbox for DMARC aggregate reports, added to the suggested record as rua=mailto:…; none when empty.",
+    ),
+    pending_check_interval: duration(
+      "10m",
+      "How often DNS records of pending domains (and of verified ones with a record missing) are checked.",
+    ),
     verified_check_interval: duration("24h", "How often DNS records of verified domains are checked again."),
-    failure_timeout: duration("72h", "A domain still unverified this long after it was added, or with a record missing this long, becomes failed."),
+    failure_timeout: duration(
+      "72h",
+      "A domain still unverified this long after it was added, or with a record missing this long, becomes failed.",
+    ),
   },
   mx: {
     ehlo_name: string("", "Name sent in EHLO/HELO by direct delivery; server.hostname when empty."),
-    port: int(25, 1, 65535, "TEST ONLY: the port every MX host is contacted on. MX hosts listen on 25 (RFC 5321); change it only to point the mx provider at test servers."),
-    max_connections_per_domain: int(4, 1, 256, "Connections open at once to one destination domain; idle ones are reused for its next messages."),
-    connect_timeout: duration("30s", "Connection and greeting timeout per MX address; the next address or host is tried after it."),
-    socket_timeout: duration("5m", "Inactivity timeout once connected (RFC 5321 §4.5.3.2 suggests 5 minutes per command)."),
-    allow_private_networks: bool(false, "Deliver to MX hosts on loopback, private and other non-public addresses (test servers, a trusted internal network); off, such hosts are refused."),
-    mta_sts: bool(true, "Honour recipient domains' MTA-STS policies (RFC 8461): under enforce, mail goes only to the MX hosts a policy names, over TLS with a valid certificate, or waits."),
-    mta_sts_port: int(443, 1, 65535, "TEST ONLY: the port MTA-STS policies are fetched from. Policy servers listen on 443 (RFC 8461); change it only to point at test servers."),
+    port: int(
+      25,
+      1,
+      65535,
+      "TEST ONLY: the port every MX host is contacted on. MX hosts listen on 25 (RFC 5321); change it only to point the mx provider at test servers.",
+    ),
+    max_connections_per_domain: int(
+      4,
+      1,
+      256,
+      "Connections open at once to one destination domain; idle ones are reused for its next messages.",
+    ),
+    connect_timeout: duration(
+      "30s",
+      "Connection and greeting timeout per MX address; the next address or host is tried after it.",
+    ),
+    socket_timeout: duration(
+      "5m",
+      "Inactivity timeout once connected (RFC 5321 §4.5.3.2 suggests 5 minutes per command).",
+    ),
+    allow_private_networks: bool(
+      false,
+      "Deliver to MX hosts on loopback, private and other non-public addresses (test servers, a trusted internal network); off, such hosts are refused.",
+    ),
+    mta_sts: bool(
+      true,
+      "Honour recipient domains' MTA-STS policies (RFC 8461): under enforce, mail goes only to the MX hosts a policy names, over TLS with a valid certificate, or waits.",
+    ),
+    mta_sts_port: int(
+      443,
+      1,
+      65535,
+      "TEST ONLY: the port MTA-STS policies are fetched from. Policy servers listen on 443 (RFC 8461); change it only to point at test servers.",
+    ),
   },
   ses: {
     region: string("", "AWS region of the SES account, e.g. eu-west-1 (provider = ses)."),
     access_key_id: string("", "AWS access key id of an IAM identity allowed ses:SendEmail."),
     secret_access_key: string("", "Its secret access key.", { secret: true }),
     session_token: string("", "Session token, for temporary credentials only.", { secret: true }),
-    configuration_set: string("", "SES configuration set each message names (event publishing to SNS is configured on it); none when empty."),
+    configuration_set: string(
+      "",
+      "SES configuration set each message names (event publishing to SNS is configured on it); none when empty.",
+    ),
     endpoint: {
       type: { kind: "string", pattern: /^(?:https?:\/\/[^\s/]+\/?)?$/, hint: "an http(s) URL without a path" },
       default: "",
@@ -135,54 +269,167 @@ export const CONFIG_SCHEMA = {
     timeout: duration("30s", "Longest one SendEmail call may take; after it the delivery is retried."),
   },
   sns: {
-    topics: stringList([], "ARNs of the SNS topics SES publishes its events to (arn:aws:sns:<region>:<account>:<name>); notifications from any other topic are refused."),
-    test_certificate_host: string("", "TEST ONLY: one extra host[:port] trusted for SNS signing certificates and subscription URLs besides sns.<region>.amazonaws.com. Leave empty in production."),
+    topics: stringList(
+      [],
+      "ARNs of the SNS topics SES publishes its events to (arn:aws:sns:<region>:<account>:<name>); notifications from any other topic are refused.",
+    ),
+    test_certificate_host: string(
+      "",
+      "TEST ONLY: one extra host[:port] trusted for SNS signing certificates and subscription URLs besides sns.<region>.amazonaws.com. Leave empty in production.",
+    ),
   },
   webhooks: {
-    allow_private_networks: bool(false, "Allow webhook endpoints on loopback, private, link-local and other non-public addresses, and plain http:// (local receivers, tests)."),
+    allow_private_networks: bool(
+      false,
+      "Allow webhook endpoints on loopback, private, link-local and other non-public addresses, and plain http:// (local receivers, tests).",
+    ),
     concurrency: int(64, 1, 4096, "Webhook requests in flight at once."),
     per_endpoint_concurrency: int(16, 1, 1024, "Webhook requests in flight at once to one endpoint."),
-    retry_schedule: durationList(["5s", "5m", "30m", "2h", "5h", "10h", "14h", "20h", "24h"], "Delays before each retry of a failed webhook delivery (up to 10 % jitter is added); after the last, the delivery fails."),
+    retry_schedule: durationList(
+      ["5s", "5m", "30m", "2h", "5h", "10h", "14h", "20h", "24h"],
+      "Delays before each retry of a failed webhook delivery (up to 10 % jitter is added); after the last, the delivery fails.",
+    ),
     timeout: duration("15s", "A webhook request that has not answered in this time fails (and is retried)."),
-    disable_after_failures: int(5, 1, 1000, "An endpoint whose deliveries exhaust every retry this many times in a row is disabled."),
-    secret_rotation_overlap: duration("24h", "After a secret rotation, the old secret keeps signing alongside the new one for this long."),
-    lease: duration("60s", "How long a claimed webhook delivery stays claimed; longer than timeout. A crashed process's claims are retaken after this."),
+    disable_after_failures: int(
+      5,
+      1,
+      1000,
+      "An endpoint whose deliveries exhaust every retry this many times in a row is disabled.",
+    ),
+    secret_rotation_overlap: duration(
+      "24h",
+      "After a secret rotation, the old secret keeps signing alongside the new one for this long.",
+    ),
+    lease: duration(
+      "60s",
+      "How long a claimed webhook delivery stays claimed; longer than timeout. A crashed process's claims are retaken after this.",
+    ),
     poll_interval: duration("1s", "How often the dispatcher looks for due webhook deliveries when nothing wakes it."),
   },
   tracking: {
-    scanner_window: duration("5s", "Opens and clicks this soon after delivery are marked as machine prefetches (link scanners), not people."),
-    link_lifetime: duration("30d", "A tracked link redirects for this long after its message is accepted (or scheduled); then it answers a page naming its destination."),
+    scanner_window: duration(
+      "5s",
+      "Opens and clicks this soon after delivery are marked as machine prefetches (link scanners), not people.",
+    ),
+    link_lifetime: duration(
+      "30d",
+      "A tracked link redirects for this long after its message is accepted (or scheduled); then it answers a page naming its destination.",
+    ),
   },
   smtp: {
     host: string("127.0.0.1", "Address the SMTP relay listens on (0.0.0.0 for every interface)."),
-    hostname: string("", "Name the relay greets with and puts in its generated certificate; server.hostname (then the machine's host name) when empty."),
+    hostname: string(
+      "",
+      "Name the relay greets with and puts in its generated certificate; server.hostname (then the machine's host name) when empty.",
+    ),
     submission_enabled: bool(true, "Listen for submission with STARTTLS (RFC 6409, usually port 587)."),
-    submission_port: int(587, 0, 65535, "Submission port (STARTTLS required before AUTH); 0 picks an ephemeral port (tests)."),
+    submission_port: int(
+      587,
+      0,
+      65535,
+      "Submission port (STARTTLS required before AUTH); 0 picks an ephemeral port (tests).",
+    ),
     smtps_enabled: bool(true, "Listen for submission over implicit TLS (RFC 8314, usually port 465)."),
-    smtps_port: int(465, 0, 65535, "Implicit-TLS port; 0 picks an ephemeral port (tests). Ports below 1024 need root or CAP_NET_BIND_SERVICE."),
-    tls_cert: string("", "PEM certificate chain file; empty generates a self-signed pair into <data_dir>/tls at first start."),
+    smtps_port: int(
+      465,
+      0,
+      65535,
+      "Implicit-TLS port; 0 picks an ephemeral port (tests). Ports below 1024 need root or CAP_NET_BIND_SERVICE.",
+    ),
+    tls_cert: string(
+      "",
+      "PEM certificate chain file; empty generates a self-signed pair into <data_dir>/tls at first start.",
+    ),
     tls_key: string("", "PEM private key file for tls_cert."),
-    tls_reload_interval: duration("30s", "How often tls_cert and tls_key are checked for changes; changed files are loaded without a restart (0s: never)."),
+    tls_reload_interval: duration(
+      "30s",
+      "How often tls_cert and tls_key are checked for changes; changed files are loaded without a restart (0s: never).",
+    ),
     max_clients: int(256, 1, 100_000, "Concurrent connections per listener; more are refused with 421."),
-    idle_timeout: duration("5m", "A client silent this long is disconnected (RFC 5321 §4.5.3.2.7 asks servers to wait at least 5 minutes)."),
-    max_messages_per_connection: int(1000, 1, 1_000_000, "Messages one connection may send before it is asked to reconnect (421)."),
-    max_unauthenticated_commands: int(10, 1, 1000, "Commands a TLS client may issue before AUTH before it is disconnected."),
-    max_clients_per_ip: int(64, 1, 100_000, "Concurrent connections from one client address (IPv6: one /64) per listener; more are refused with 421."),
-    auth_failure_delay: duration("500ms", "Delay of the reply to a failed AUTH; it doubles with each further failure from the same address (up to 16 times), and a success resets it. 0s disables."),
+    idle_timeout: duration(
+      "5m",
+      "A client silent this long is disconnected (RFC 5321 §4.5.3.2.7 asks servers to wait at least 5 minutes).",
+    ),
+    max_messages_per_connection: int(
+      1000,
+      1,
+      1_000_000,
+      "Messages one connection may send before it is asked to reconnect (421).",
+    ),
+    max_unauthenticated_commands: int(
+      10,
+      1,
+      1000,
+      "Commands a TLS client may issue before AUTH before it is disconnected.",
+    ),
+    max_clients_per_ip: int(
+      64,
+      1,
+      100_000,
+      "Concurrent connections from one client address (IPv6: one /64) per listener; more are refused with 421.",
+    ),
+    auth_failure_delay: duration(
+      "500ms",
+      "Delay of the reply to a failed AUTH; it doubles with each further failure from the same address (up to 16 times), and a success resets it. 0s disables.",
+    ),
     reverse_lookup: bool(false, "Look up client host names (PTR) through [dns] servers, for logs only."),
-    greeting_pause: bool(false, "Wait 100 ms before the greeting to catch clients that talk too soon (a spam-bot trap of little use on AUTH-only ports; it costs clients that connect per message 100 ms each)."),
+    greeting_pause: bool(
+      false,
+      "Wait 100 ms before the greeting to catch clients that talk too soon (a spam-bot trap of little use on AUTH-only ports; it costs clients that connect per message 100 ms each).",
+    ),
   },
   inbound: {
-    enabled: bool(true, "Run the inbound MX: replies to receiving domains, and bounces and complaints to return paths."),
-    host: string("127.0.0.1", "Address the inbound MX listens on (0.0.0.0 for every interface; the MX records point here)."),
-    port: int(25, 0, 65535, "Inbound MX port; other servers deliver to 25 (RFC 5321). 0 picks an ephemeral port (tests). Ports below 1024 need root or CAP_NET_BIND_SERVICE."),
+    enabled: bool(
+      true,
+      "Run the inbound MX: replies to receiving domains, and bounces and complaints to return paths.",
+    ),
+    host: string(
+      "127.0.0.1",
+      "Address the inbound MX listens on (0.0.0.0 for every interface; the MX records point here).",
+    ),
+    port: int(
+      25,
+      0,
+      65535,
+      "Inbound MX port; other servers deliver to 25 (RFC 5321). 0 picks an ephemeral port (tests). Ports below 1024 need root or CAP_NET_BIND_SERVICE.",
+    ),
     max_clients: int(256, 1, 100_000, "Concurrent connections; more are refused with 421."),
-    max_clients_per_ip: int(16, 1, 100_000, "Concurrent connections from one client address (IPv6: one /64); more are refused with 421."),
-    messages_per_ip_per_minute: int(120, 1, 10_000_000, "Messages one client address (IPv6: one /64) may deliver in any sliding 60 s window; more get 451 4.7.1 (try later)."),
-    bytes_per_ip_per_minute: int(100 * MIB, 1024, 1024 * 1024 * MIB, "Bytes one client address (IPv6: one /64) may send in message data in any sliding 60 s window (refused messages count too: they were read); past it MAIL FROM, and a message that crossed it, get 451 4.7.1 (try later). A client that sent nothing else in the window may always send one message up to max_message_bytes. The default is four messages at the 25 MiB limit."),
-    max_recipients: int(100, 1, 1000, "Recipients per message (RFC 5321 §4.5.3.1.8 asks for at least 100); more get 452 (send them in another transaction)."),
-    max_message_bytes: int(25 * MIB, 1024, 1024 * MIB, "Largest message accepted, advertised in EHLO (SIZE, RFC 1870); bigger ones are refused with 552 5.3.4 (at MAIL FROM when the client declares the size, else after the data, which is not kept past the limit). 25 MiB is what large mailbox providers accept, ample for replies."),
-    max_stored_bytes: int(5 * 1024 * MIB, 0, 2 ** 50, "Raw bytes of received mail one organisation may keep (the sum of its messages' sizes, until retention deletes them); at or over it RCPT to its receiving addresses answers 452 4.2.2 (mailbox full, try later), logged and counted on /metrics. Reports to return paths are still applied. Parsed bodies take up to as much again. 0: no limit."),
+    max_clients_per_ip: int(
+      16,
+      1,
+      100_000,
+      "Concurrent connections from one client address (IPv6: one /64); more are refused with 421.",
+    ),
+    messages_per_ip_per_minute: int(
+      120,
+      1,
+      10_000_000,
+      "Messages one client address (IPv6: one /64) may deliver in any sliding 60 s window; more get 451 4.7.1 (try later).",
+    ),
+    bytes_per_ip_per_minute: int(
+      100 * MIB,
+      1024,
+      1024 * 1024 * MIB,
+      "Bytes one client address (IPv6: one /64) may send in message data in any sliding 60 s window (refused messages count too: they were read); past it MAIL FROM, and a message that crossed it, get 451 4.7.1 (try later). A client that sent nothing else in the window may always send one message up to max_message_bytes. The default is four messages at the 25 MiB limit.",
+    ),
+    max_recipients: int(
+      100,
+      1,
+      1000,
+      "Recipients per message (RFC 5321 §4.5.3.1.8 asks for at least 100); more get 452 (send them in another transaction).",
+    ),
+    max_message_bytes: int(
+      25 * MIB,
+      1024,
+      1024 * MIB,
+      "Largest message accepted, advertised in EHLO (SIZE, RFC 1870); bigger ones are refused with 552 5.3.4 (at MAIL FROM when the client declares the size, else after the data, which is not kept past the limit). 25 MiB is what large mailbox providers accept, ample for replies.",
+    ),
+    max_stored_bytes: int(
+      5 * 1024 * MIB,
+      0,
+      2 ** 50,
+      "Raw bytes of received mail one organisation may keep (the sum of its messages' sizes, until retention deletes them); at or over it RCPT to its receiving addresses answers 452 4.2.2 (mailbox full, try later), logged and counted on /metrics. Reports to return paths are still applied. Parsed bodies take up to as much again. 0: no limit.",
+    ),
     idle_timeout: duration("5m", "A client silent this long is disconnected (RFC 5321 §4.5.3.2.7)."),
     retention: duration("30d", "Received messages older than this are deleted."),
   },
@@ -199,11 +446,19 @@ export const CONFIG_SCHEMA = {
   },
   metrics: {
     listen: {
-      type: { kind: "string", pattern: /^(?:(?:\[[0-9A-Fa-f:.]+\]|[^\s:[\]]+):\d{1,5})?$/, hint: "host:port, e.g. 127.0.0.1:9464" },
+      type: {
+        kind: "string",
+        pattern: /^(?:(?:\[[0-9A-Fa-f:.]+\]|[^\s:[\]]+):\d{1,5})?$/,
+        hint: "host:port, e.g. 127.0.0.1:9464",
+      },
       default: "",
       doc: "Serve GET /metrics on a listener of its own at host:port (e.g. 127.0.0.1:9464, an address only your monitoring reaches), and no longer on the HTTP API's port; empty: on the API's port, as /metrics.",
     },
-    token: string("", "When set, /metrics answers only requests with Authorization: Bearer <token> (401 otherwise); give it to Prometheus as its scrape job's bearer token.", { secret: true }),
+    token: string(
+      "",
+      "When set, /metrics answers only requests with Authorization: Bearer <token> (401 otherwise); give it to Prometheus as its scrape job's bearer token.",
+      { secret: true },
+    ),
   },
 } satisfies Record<string, Record<string, OptionSpec>>;
 

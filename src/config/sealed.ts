@@ -24,18 +24,29 @@ export function unsealConfig(config: Config, box: Pick<SecretBox, "open">): Conf
       try {
         out[key] = box.open(value.slice(SEALED_PREFIX.length));
       } catch {
-        throw new ConfigError(`${name}.${key}: the sealed value does not open with this master key (MAILROOM_SECRET_KEY or the data directory's secret.key)`);
+        throw new ConfigError(
+          `${name}.${key}: the sealed value does not open with this master key (MAILROOM_SECRET_KEY or the data directory's secret.key)`,
+        );
       }
       changed = true;
     }
     return out;
   };
   const values = config as unknown as Record<string, Record<string, unknown>>;
-  const sections = Object.fromEntries(Object.entries(SCHEMA).filter(([section]) => section).map(([section, options]) => [section, open(section, options, values[section]!)]));
+  const sections = Object.fromEntries(
+    Object.entries(SCHEMA)
+      .filter(([section]) => section)
+      .map(([section, options]) => [section, open(section, options, values[section]!)]),
+  );
   const providers = Object.fromEntries(
     Object.entries(config.providers).map(([name, provider]) => {
       const section = PROVIDER_KINDS[provider.kind];
-      return [name, section ? open(`providers.${name}`, SCHEMA[section]!, provider as unknown as Record<string, unknown>) : provider];
+      return [
+        name,
+        section
+          ? open(`providers.${name}`, SCHEMA[section]!, provider as unknown as Record<string, unknown>)
+          : provider,
+      ];
     }),
   );
   return changed ? (Object.freeze({ ...config, ...sections, providers }) as Config) : config;

@@ -13,7 +13,13 @@ declare const self: Worker;
 let connection: Database | undefined;
 
 const STATEMENTS = Object.fromEntries(
-  Object.entries(CONTENT_TABLES).map(([table, { owner }]) => [table, { insert: `INSERT INTO ${table} (${owner}, raw) VALUES (?, ?)`, select: `SELECT raw FROM ${table} WHERE ${owner} = ?` }]),
+  Object.entries(CONTENT_TABLES).map(([table, { owner }]) => [
+    table,
+    {
+      insert: `INSERT INTO ${table} (${owner}, raw) VALUES (?, ?)`,
+      select: `SELECT raw FROM ${table} WHERE ${owner} = ?`,
+    },
+  ]),
 ) as Record<ContentTable, { insert: string; select: string }>;
 
 self.onmessage = (event: MessageEvent<ContentRequest>) => {
@@ -34,6 +40,11 @@ self.onmessage = (event: MessageEvent<ContentRequest>) => {
     connection.query(STATEMENTS[table].insert).run(ownerId, raw);
     postMessage({ id, ok: true });
   } catch (error) {
-    postMessage({ id, ok: false, error: String((error as Error)?.message ?? error), code: (error as { code?: string })?.code });
+    postMessage({
+      id,
+      ok: false,
+      error: String((error as Error)?.message ?? error),
+      code: (error as { code?: string })?.code,
+    });
   }
 };

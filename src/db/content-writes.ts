@@ -43,7 +43,9 @@ export interface ContentRequest {
   raw?: Uint8Array;
 }
 
-type ContentAnswer = { id: number; ok: true; raw?: Uint8Array | null } | { id: number; ok: false; error: string; code?: string };
+type ContentAnswer =
+  | { id: number; ok: true; raw?: Uint8Array | null }
+  | { id: number; ok: false; error: string; code?: string };
 
 export interface ContentThread {
   stageContent(table: ContentTable, ownerId: string, raw: Buffer): Promise<StagedContent>;
@@ -94,10 +96,16 @@ export function createContentThread(path: string, threadUrl: URL, writer: GroupC
       return {
         async place() {},
         discard: () =>
-          writer.write(async (tx) => tx.run(sql`DELETE FROM ${sql.identifier(table)} WHERE ${sql.identifier(CONTENT_TABLES[table].owner)} = ${ownerId}`)).then(
-            () => undefined,
-            () => undefined,
-          ),
+          writer
+            .write(async (tx) =>
+              tx.run(
+                sql`DELETE FROM ${sql.identifier(table)} WHERE ${sql.identifier(CONTENT_TABLES[table].owner)} = ${ownerId}`,
+              ),
+            )
+            .then(
+              () => undefined,
+              () => undefined,
+            ),
       };
     },
     async readContent(table, ownerId) {

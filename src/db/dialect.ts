@@ -24,7 +24,8 @@ export function inJsonArray(db: Db, value: unknown, jsonArray: unknown): SQL {
 
 /** A JSON column holding an array of `{name, value}` objects has an element with this name (and value). */
 export function hasTag(db: Db, column: unknown, name: string, value?: string): SQL {
-  if (engineOf(db) === "postgres") return sql`${column} @> ${JSON.stringify([value === undefined ? { name } : { name, value }])}::jsonb`;
+  if (engineOf(db) === "postgres")
+    return sql`${column} @> ${JSON.stringify([value === undefined ? { name } : { name, value }])}::jsonb`;
   return value === undefined
     ? sql`EXISTS (SELECT 1 FROM json_each(${column}) t WHERE json_extract(t.value, '$.name') = ${name})`
     : sql`EXISTS (SELECT 1 FROM json_each(${column}) t WHERE json_extract(t.value, '$.name') = ${name} AND json_extract(t.value, '$.value') = ${value})`;
@@ -37,7 +38,10 @@ export function hasTag(db: Db, column: unknown, name: string, value?: string): S
  */
 export function lockedForClaim<Q>(db: Db, query: Q, table: unknown): Q {
   if (engineOf(db) !== "postgres") return query;
-  return (query as unknown as { for(strength: "update", config: { of: unknown; skipLocked: true }): Q }).for("update", { of: table, skipLocked: true });
+  return (query as unknown as { for(strength: "update", config: { of: unknown; skipLocked: true }): Q }).for("update", {
+    of: table,
+    skipLocked: true,
+  });
 }
 
 /**
@@ -67,7 +71,8 @@ export function lockedForUpdate<Q>(db: Db, query: Q): Q {
  */
 export async function lockNames(tx: Db, names: string[]): Promise<void> {
   if (engineOf(tx) !== "postgres") return;
-  for (const name of [...names].sort()) await executeOnPostgres(tx,sql`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
+  for (const name of [...names].sort())
+    await executeOnPostgres(tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
 }
 
 /**

@@ -13,10 +13,20 @@ const RETRY_AFTER_SECONDS = 30;
  * `connection` for the driver's own connection failures, which carry no code.
  */
 export function engineCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+  for (
+    let current = error, depth = 0;
+    current && depth < 4;
+    current = (current as { cause?: unknown }).cause, depth++
+  ) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string") return code;
-    if (current instanceof Error && /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(current.message)) return "connection";
+    if (
+      current instanceof Error &&
+      /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+        current.message,
+      )
+    )
+      return "connection";
   }
   return undefined;
 }
@@ -46,7 +56,8 @@ const isUnavailable = (code: string) =>
  * connection's) transaction did the same at the same moment — SQLite's single writer never lets that happen,
  * PostgreSQL's concurrent transactions do.
  */
-const isTaken = (code: string) => code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+const isTaken = (code: string) =>
+  code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 
 /** PostgreSQL text cannot hold NUL (22021), nor bytes invalid in UTF-8 (22P05); SQLite stores both. */
 const isUnstorableText = (code: string) => code === "22021" || code === "22P05";
@@ -56,8 +67,16 @@ function storeFault(error: unknown): AppError | undefined {
   if (error instanceof AppError) return undefined;
   const code = engineCode(error);
   if (code === undefined) return undefined;
-  if (isTaken(code)) return new AppError("conflict", "This conflicts with a change made at the same moment; read the current state and try again.", { cause: error });
-  if (isUnstorableText(code)) return new AppError("validation_error", "The request holds a NUL or otherwise invalid character.", { cause: error });
+  if (isTaken(code))
+    return new AppError(
+      "conflict",
+      "This conflicts with a change made at the same moment; read the current state and try again.",
+      { cause: error },
+    );
+  if (isUnstorableText(code))
+    return new AppError("validation_error", "The request holds a NUL or otherwise invalid character.", {
+      cause: error,
+    });
   if (isFull(code)) {
     return new AppError("service_unavailable", "The server's storage is full; nothing was stored. Try again later.", {
       condition: "storage_full",
@@ -66,7 +85,11 @@ function storeFault(error: unknown): AppError | undefined {
     });
   }
   if (isUnavailable(code)) {
-    return new AppError("service_unavailable", "The server's storage is unavailable; nothing was stored. Try again later.", { retryAfter: RETRY_AFTER_SECONDS, cause: error });
+    return new AppError(
+      "service_unavailable",
+      "The server's storage is unavailable; nothing was stored. Try again later.",
+      { retryAfter: RETRY_AFTER_SECONDS, cause: error },
+    );
   }
   return undefined;
 }

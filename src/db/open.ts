@@ -13,7 +13,8 @@ export function databasePath(config: Config): string {
 export async function openStore(config: Config, logger: Logger, sqliteOptions: SqliteOptions = {}): Promise<Store> {
   const url = config.store.url;
   if (!url) return openSqliteStore(databasePath(config), logger, sqliteOptions);
-  if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError("store.url: expected empty (SQLite) or postgres://user:password@host:port/database");
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new ConfigError("store.url: expected empty (SQLite) or postgres://user:password@host:port/database");
   // Loaded only for PostgreSQL: pg and the PostgreSQL schema cost a SQLite start about 8 ms.
   const { openPostgresStore } = await import("./postgres/adapter.ts");
   return openPostgresStore({ url, poolSize: config.store.pool_size, logger });

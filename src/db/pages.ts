@@ -30,7 +30,10 @@ export async function pageById<T>(
  * The same cursors over a short list already in memory, kept in its own order (a message's attachments):
  * `after=<id>` continues past that item, `before=<id>` takes the items just before it.
  */
-export function pageOfList<T extends { id: string }>(items: readonly T[], options: PageOptions): { page: T[]; hasMore: boolean } {
+export function pageOfList<T extends { id: string }>(
+  items: readonly T[],
+  options: PageOptions,
+): { page: T[]; hasMore: boolean } {
   const position = (cursor: string | undefined) => (cursor ? items.findIndex((item) => item.id === cursor) : -1);
   if (options.before) {
     const before = position(options.before);

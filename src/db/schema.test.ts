@@ -18,22 +18,38 @@ type Column = { name: string; notNull: boolean; primaryKey: boolean };
 const tables = Object.values(schema).filter((value) => is(value, SQLiteTable)) as SQLiteTable[];
 
 function migratedColumns(sqlite: Database, table: string): Column[] {
-  const rows = sqlite.query(`PRAGMA table_info(${JSON.stringify(table)})`).all() as Array<{ name: string; notnull: number; pk: number }>;
+  const rows = sqlite.query(`PRAGMA table_info(${JSON.stringify(table)})`).all() as Array<{
+    name: string;
+    notnull: number;
+    pk: number;
+  }>;
   // A PRIMARY KEY column is NOT NULL in drizzle's model (SQLite itself would allow NULL in a TEXT key).
-  return rows.map((row) => ({ name: row.name, notNull: row.notnull === 1 || row.pk > 0, primaryKey: row.pk > 0 })).sort((a, b) => a.name.localeCompare(b.name));
+  return rows
+    .map((row) => ({ name: row.name, notNull: row.notnull === 1 || row.pk > 0, primaryKey: row.pk > 0 }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 function declaredColumns(table: SQLiteTable): Column[] {
   const config = getTableConfig(table);
   const compositeKey = new Set(config.primaryKeys.flatMap((key) => key.columns.map((column) => column.name)));
   return config.columns
-    .map((column) => ({ name: column.name, notNull: column.notNull || column.primary || compositeKey.has(column.name), primaryKey: column.primary || compositeKey.has(column.name) }))
+    .map((column) => ({
+      name: column.name,
+      notNull: column.notNull || column.primary || compositeKey.has(column.name),
+      primaryKey: column.primary || compositeKey.has(column.name),
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 describe("schema and migrations", () => {
   const store = openStore(":memory:");
-  const migratedTables = (store.sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'").all() as Array<{ name: string }>)
+  const migratedTables = (
+    store.sqlite
+      .query(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'",
+      )
+      .all() as Array<{ name: string }>
+  )
     .map((row) => row.name)
     .sort();
 
@@ -41,19 +57,26 @@ describe("schema and migrations", () => {
     expect(tables.map((table) => getTableConfig(table).name).sort()).toEqual(migratedTables);
   });
 
-  test.each(tables.map((table) => [getTableConfig(table).name, table] as const))("%s has the same columns, NOT NULL and keys", (name, table) => {
-    expect(declaredColumns(table)).toEqual(migratedColumns(store.sqlite, name));
-  });
+  test.each(tables.map((table) => [getTableConfig(table).name, table] as const))(
+    "%s has the same columns, NOT NULL and keys",
+    (name, table) => {
+      expect(declaredColumns(table)).toEqual(migratedColumns(store.sqlite, name));
+    },
+  );
 });
 
 describe("migration 4 (email_contents)", () => {
   test("moves every stored message's raw MIME to its own table, byte for byte", () => {
     const sqlite = new Database(":memory:");
     sqlite.exec("PRAGMA foreign_keys = ON");
-    sqlite.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+    sqlite.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    );
     for (const migration of MIGRATIONS.filter((m) => m.version < 4)) {
       sqlite.exec(migration.sqlite);
-      sqlite.query("INSERT INTO schema_migrations VALUES (?, ?, ?)").run(migration.version, migration.name, "2026-11-01T00:00:00.000Z");
+      sqlite
+        .query("INSERT INTO schema_migrations VALUES (?, ?, ?)")
+        .run(migration.version, migration.name, "2026-11-01T00:00:00.000Z");
     }
     sqlite.exec("INSERT INTO organizations (id, name, created_at) VALUES ('org', 'Org', 'now')");
     const raw = Buffer.from("Subject: kept\r\n\r\n\u00e9\u0000binary\r\n", "latin1");
@@ -84,7 +107,11 @@ describe("repositories", () => {
       .flatMap((file) =>
         readFileSync(join(root, file), "utf8")
           .split("\n")
-          .flatMap((line, i) => (/\.(get|all|run)\(\)/.test(line) && !line.trim().startsWith("*") ? [`${relative(root, join(root, file))}:${i + 1}`] : [])),
+          .flatMap((line, i) =>
+            /\.(get|all|run)\(\)/.test(line) && !line.trim().startsWith("*")
+              ? [`${relative(root, join(root, file))}:${i + 1}`]
+              : [],
+          ),
       );
     expect(offenders).toEqual([]);
   });

@@ -38,7 +38,8 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger, opt
   const reader = inMemory ? sqlite : connect(path);
   const reading: Db = inMemory ? writing : drizzle(reader, { schema });
   const writer = createWriter(sqlite, writing);
-  const contents = options.contentThread && !inMemory ? createContentThread(path, options.contentThread, writer) : undefined;
+  const contents =
+    options.contentThread && !inMemory ? createContentThread(path, options.contentThread, writer) : undefined;
   return {
     engine: "sqlite",
     shared: false,
@@ -99,14 +100,22 @@ function connect(path: string): Database {
 }
 
 function migrate(sqlite: Database): void {
-  sqlite.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-  const applied = new Set(sqlite.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((row) => row.version));
+  sqlite.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
+  const applied = new Set(
+    sqlite
+      .query<{ version: number }, []>("SELECT version FROM schema_migrations")
+      .all()
+      .map((row) => row.version),
+  );
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue;
     sqlite.transaction(() => {
       sqlite.exec(migration.sqlite);
-      sqlite.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(migration.version, migration.name, new Date().toISOString());
+      sqlite
+        .query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
+        .run(migration.version, migration.name, new Date().toISOString());
     })();
   }
 }
-

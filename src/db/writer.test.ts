@@ -14,8 +14,10 @@ beforeEach(() => {
 });
 afterEach(() => store.close());
 
-const organizations = () => (store.sqlite.query("SELECT id FROM organizations ORDER BY id").all() as Array<{ id: string }>).map((row) => row.id);
-const insertOrg = (id: string) => async () => void store.sqlite.query("INSERT INTO organizations (id, name, created_at) VALUES (?, 'x', 'now')").run(id);
+const organizations = () =>
+  (store.sqlite.query("SELECT id FROM organizations ORDER BY id").all() as Array<{ id: string }>).map((row) => row.id);
+const insertOrg = (id: string) => async () =>
+  void store.sqlite.query("INSERT INTO organizations (id, name, created_at) VALUES (?, 'x', 'now')").run(id);
 
 describe("the group-commit writer", () => {
   test("writes of one turn share a transaction; a failing write rolls back alone and the others commit", async () => {
@@ -37,7 +39,11 @@ describe("the group-commit writer", () => {
       // A deferred foreign key is checked at COMMIT: this write passes, the COMMIT fails.
       writer.write(async () => {
         store.sqlite.exec("PRAGMA defer_foreign_keys = ON");
-        store.sqlite.query("INSERT INTO api_keys (id, organization_id, name, mode, token_prefix, token_hash, scopes, created_at) VALUES ('k', 'missing', 'n', 'live', 'p', 'h', '[]', 'now')").run();
+        store.sqlite
+          .query(
+            "INSERT INTO api_keys (id, organization_id, name, mode, token_prefix, token_hash, scopes, created_at) VALUES ('k', 'missing', 'n', 'live', 'p', 'h', '[]', 'now')",
+          )
+          .run();
       }),
     ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
@@ -50,7 +56,10 @@ describe("the group-commit writer", () => {
   test("a full store fails the whole batch with service_unavailable, even writes that had succeeded, and recovers", async () => {
     const pages = (store.sqlite.query("PRAGMA page_count").get() as { page_count: number }).page_count;
     store.sqlite.exec(`PRAGMA max_page_count = ${pages}`);
-    const big = (id: string) => async () => void store.sqlite.query("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, 'now')").run(id, "x".repeat(200_000));
+    const big = (id: string) => async () =>
+      void store.sqlite
+        .query("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, 'now')")
+        .run(id, "x".repeat(200_000));
     const results = await Promise.allSettled([writer.write(insertOrg("small")), writer.write(big("big"))]);
     for (const result of results) {
       expect(result.status).toBe("rejected");

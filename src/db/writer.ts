@@ -51,12 +51,10 @@ export function createWriter(sqlite: Database, db: Db): GroupCommitWriter {
 
   // One drain at a time: the next turn's writes wait for the batch on the connection, then form the next one.
   const schedule = () => {
-    draining ??= new Promise<void>((resolve) => setImmediate(resolve))
-      .then(drain)
-      .finally(() => {
-        draining = undefined;
-        if (pending.length > 0) schedule();
-      });
+    draining ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain).finally(() => {
+      draining = undefined;
+      if (pending.length > 0) schedule();
+    });
   };
 
   const abandon = () => {

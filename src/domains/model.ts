@@ -1,6 +1,12 @@
 /** Types of the sending-domain area: statuses (DESIGN §5), the DNS records users publish, the public view. */
 
-export type DomainStatus = "not_started" | "pending" | "verified" | "partially_verified" | "failed" | "temporary_failure";
+export type DomainStatus =
+  | "not_started"
+  | "pending"
+  | "verified"
+  | "partially_verified"
+  | "failed"
+  | "temporary_failure";
 
 /** A record's status uses the same words; `partially_verified` is never a record's. */
 export type RecordStatus = Exclude<DomainStatus, "partially_verified">;

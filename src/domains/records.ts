@@ -44,7 +44,15 @@ export function recordSettings(config: Config): RecordSettings {
   ];
   const providerSpf: Record<string, readonly string[]> = {};
   for (const [name, provider] of providerConfigs(config)) providerSpf[name] = provider.kind === "ses" ? [SES_SPF] : [];
-  return { hostname, hostnameConfigured: !!config.server.hostname, spfBase, providerSpf, defaultProvider: config.delivery.default_provider, dmarcPolicy: config.domains.dmarc_policy, dmarcRua: config.domains.dmarc_rua };
+  return {
+    hostname,
+    hostnameConfigured: !!config.server.hostname,
+    spfBase,
+    providerSpf,
+    defaultProvider: config.delivery.default_provider,
+    dmarcPolicy: config.domains.dmarc_policy,
+    dmarcRua: config.domains.dmarc_rua,
+  };
 }
 
 /**
@@ -114,7 +122,11 @@ export function dkimMatches(answer: TxtAnswer, publicKey: string): boolean {
     const tags = parseTags(text);
     const version = tags.get("v");
     const keyType = tags.get("k");
-    return (version === undefined || version === "DKIM1") && (keyType === undefined || keyType.toLowerCase() === "rsa") && tags.get("p")?.replace(/\s+/g, "") === publicKey;
+    return (
+      (version === undefined || version === "DKIM1") &&
+      (keyType === undefined || keyType.toLowerCase() === "rsa") &&
+      tags.get("p")?.replace(/\s+/g, "") === publicKey
+    );
   });
 }
 
@@ -122,7 +134,13 @@ export function dkimMatches(answer: TxtAnswer, publicKey: string): boolean {
 export function spfMatches(answer: TxtAnswer, mechanisms: readonly string[]): boolean {
   const records = joined(answer).filter((text) => /^v=spf1(\s|$)/i.test(text.trim()));
   if (records.length !== 1) return false;
-  const terms = new Set(records[0]!.trim().toLowerCase().split(/\s+/).map((term) => term.replace(/^\+/, "")));
+  const terms = new Set(
+    records[0]!
+      .trim()
+      .toLowerCase()
+      .split(/\s+/)
+      .map((term) => term.replace(/^\+/, "")),
+  );
   return mechanisms.every((mechanism) => terms.has(mechanism.toLowerCase()));
 }
 
@@ -144,7 +162,11 @@ export function dkimRecordValue(publicKey: string): string {
 }
 
 /** The records to publish for `domain`, DKIM first (the active key, then a rotation's next key). */
-export function expectedRecords(domain: DomainShape, keys: readonly KeyShape[], settings: RecordSettings): ExpectedRecord[] {
+export function expectedRecords(
+  domain: DomainShape,
+  keys: readonly KeyShape[],
+  settings: RecordSettings,
+): ExpectedRecord[] {
   const returnPath = `${domain.returnPathSubdomain}.${domain.name}`;
   const records: ExpectedRecord[] = [];
   for (const state of ["active", "next"] as const) {
@@ -167,7 +189,13 @@ export function expectedRecords(domain: DomainShape, keys: readonly KeyShape[], 
   const unsetHostname = settings.hostnameConfigured
     ? undefined
     : `[server] hostname is not set, so this record names the machine's own name "${settings.hostname}", which other mail servers cannot find: set [server] hostname to this server's public DNS name (and [server] public_ips to its addresses)`;
-  const dmarc = [`v=DMARC1`, `p=${settings.dmarcPolicy}`, ...(settings.dmarcRua ? [`rua=mailto:${settings.dmarcRua}`] : []), `adkim=r`, `aspf=r`].join("; ");
+  const dmarc = [
+    `v=DMARC1`,
+    `p=${settings.dmarcPolicy}`,
+    ...(settings.dmarcRua ? [`rua=mailto:${settings.dmarcRua}`] : []),
+    `adkim=r`,
+    `aspf=r`,
+  ].join("; ");
   records.push(
     {
       id: "spf",
@@ -192,7 +220,16 @@ export function expectedRecords(domain: DomainShape, keys: readonly KeyShape[], 
       ...(unsetHostname ? { warning: unsetHostname } : {}),
       matches: (answer) => mxMatches(answer as MxAnswer, settings.hostname),
     },
-    { id: "dmarc", record: "DMARC", name: `_dmarc.${domain.name}`, type: "TXT", value: dmarc, essential: false, checked: true, matches: (answer) => dmarcMatches(answer as TxtAnswer) },
+    {
+      id: "dmarc",
+      record: "DMARC",
+      name: `_dmarc.${domain.name}`,
+      type: "TXT",
+      value: dmarc,
+      essential: false,
+      checked: true,
+      matches: (answer) => dmarcMatches(answer as TxtAnswer),
+    },
     {
       id: "inbound",
       record: "Inbound",
@@ -222,7 +259,12 @@ export type Observation = "found" | "missing" | "unknown";
  * One record's next status. A lookup that failed changes nothing (our DNS trouble is not the owner's); a record
  * seen once and then missing is `temporary_failure`, and anything missing for `timeoutMs` becomes `failed`.
  */
-export function nextRecordStatus(previous: TrackedStatus<RecordStatus>, seen: Observation, now: number, timeoutMs: number): TrackedStatus<RecordStatus> {
+export function nextRecordStatus(
+  previous: TrackedStatus<RecordStatus>,
+  seen: Observation,
+  now: number,
+  timeoutMs: number,
+): TrackedStatus<RecordStatus> {
   if (seen === "unknown") return previous;
   if (seen === "found") return previous.status === "verified" ? previous : { status: "verified", since: now };
   switch (previous.status) {
@@ -249,7 +291,8 @@ export function nextDomainStatus(
   timeoutMs: number,
   override: boolean,
 ): TrackedStatus<DomainStatus> {
-  const verified = (): TrackedStatus<DomainStatus> => (previous.status === "verified" ? previous : { status: "verified", since: now });
+  const verified = (): TrackedStatus<DomainStatus> =>
+    previous.status === "verified" ? previous : { status: "verified", since: now };
   if (override) return verified();
   if (essentials.every((seen) => seen === "found")) return verified();
   if (!essentials.includes("missing")) return previous;

@@ -13,7 +13,12 @@ export type KeyRow = typeof dkimKeys.$inferSelect;
 export async function findDomain(db: Db, organizationId: string, idOrName: string): Promise<DomainRow | undefined> {
   const { domains } = tablesOf(db);
   if (isUuid(idOrName)) {
-    return first(db.select().from(domains).where(and(eq(domains.organizationId, organizationId), eq(domains.id, idOrName.toLowerCase()))));
+    return first(
+      db
+        .select()
+        .from(domains)
+        .where(and(eq(domains.organizationId, organizationId), eq(domains.id, idOrName.toLowerCase()))),
+    );
   }
   const normalized = normalizeDomain(idOrName);
   if ("error" in normalized) return undefined;
@@ -28,7 +33,9 @@ const byName = perConnection((db: Db) => {
     db
       .select()
       .from(domains)
-      .where(and(eq(domains.organizationId, sql.placeholder("organizationId")), eq(domains.name, sql.placeholder("name")))),
+      .where(
+        and(eq(domains.organizationId, sql.placeholder("organizationId")), eq(domains.name, sql.placeholder("name"))),
+      ),
   );
 });
 
@@ -64,7 +71,13 @@ const activeKeyOf = perConnection((db: Db) => {
   const { dkimKeys } = tablesOf(db);
   // The state is written into the SQL, not bound: with a bound value SQLite must plan anew on every run to know
   // whether the partial index `dkim_keys_one_active` applies (35 µs a run, against 10 µs; every signed delivery).
-  return prepareAs("dkim_active_key", db.select().from(dkimKeys).where(and(eq(dkimKeys.domainId, sql.placeholder("domainId")), sql`${dkimKeys.state} = 'active'`)));
+  return prepareAs(
+    "dkim_active_key",
+    db
+      .select()
+      .from(dkimKeys)
+      .where(and(eq(dkimKeys.domainId, sql.placeholder("domainId")), sql`${dkimKeys.state} = 'active'`)),
+  );
 });
 
 export async function activeKey(db: Db, domainId: string): Promise<KeyRow | undefined> {
@@ -84,7 +97,11 @@ export async function dueDomainIds(db: Db, now: number, limit: number): Promise<
 }
 
 /** Deliveries still waiting to go out (queued, deferred or scheduled) from `domain`, with their message ids. */
-export async function pendingDeliveriesFrom(db: Db, organizationId: string, domain: string): Promise<Array<{ id: string; emailId: string }>> {
+export async function pendingDeliveriesFrom(
+  db: Db,
+  organizationId: string,
+  domain: string,
+): Promise<Array<{ id: string; emailId: string }>> {
   const { deliveries, emails } = tablesOf(db);
   return db
     .select({ id: deliveries.id, emailId: deliveries.emailId })

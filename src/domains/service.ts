@@ -40,7 +40,17 @@ import {
   type RecordSettings,
   type TxtAnswer,
 } from "./records.ts";
-import { activeKey, dueDomainIds, findByName, findDomain, liveKeys, liveKeysOf, pendingDeliveriesFrom, type DomainRow, type KeyRow } from "./repo.ts";
+import {
+  activeKey,
+  dueDomainIds,
+  findByName,
+  findDomain,
+  liveKeys,
+  liveKeysOf,
+  pendingDeliveriesFrom,
+  type DomainRow,
+  type KeyRow,
+} from "./repo.ts";
 
 export type { DomainStatus, DomainView } from "./model.ts";
 
@@ -91,7 +101,11 @@ export interface DomainService {
   verify(actor: Actor, idOrName: string): Promise<DomainView>;
   update(actor: Actor, idOrName: string, input: UpdateDomainInput): Promise<DomainView>;
   /** Deletes the domain; 409 `conflict` while mail from it is queued, unless `force` (that mail then fails). */
-  remove(actor: Actor, idOrName: string, options?: { force?: boolean }): Promise<{ object: "domain"; id: string; name: string; deleted: true }>;
+  remove(
+    actor: Actor,
+    idOrName: string,
+    options?: { force?: boolean },
+  ): Promise<{ object: "domain"; id: string; name: string; deleted: true }>;
   /** Publishes a new DKIM selector beside the active one; it signs once its record is found. */
   rotateDkim(actor: Actor, idOrName: string): Promise<DomainView>;
   /** Runs the checks that are due now and waits for them (the scheduler's step; tests drive it). */
@@ -113,7 +127,9 @@ export interface DomainService {
    * when receiving is on and the domain is proven its owner's (verified, or its Inbound MX record found);
    * `off` when it is a domain here that does not receive; `unknown` otherwise.
    */
-  receivingState(domain: string): Promise<{ state: "receiving" | "off"; organizationId: string } | { state: "unknown" }>;
+  receivingState(
+    domain: string,
+  ): Promise<{ state: "receiving" | "off"; organizationId: string } | { state: "unknown" }>;
 }
 
 export function createDomainService(deps: {
@@ -137,7 +153,8 @@ export function createDomainService(deps: {
    * clears its entry at once; one made by another instance sharing the store is seen within ROUTE_CACHE_MS.
    */
   const routes = new Map<string, { providers: string[]; until: number }>();
-  const forgetRoute = (row: { organizationId: string; name: string }) => routes.delete(`${row.organizationId}|${row.name}`);
+  const forgetRoute = (row: { organizationId: string; name: string }) =>
+    routes.delete(`${row.organizationId}|${row.name}`);
   const checking = new Map<string, Promise<void>>();
   /** Set by stop(): checks still waiting for DNS are abandoned rather than awaited (a lookup may take seconds). */
   let stopped = false;
@@ -148,7 +165,13 @@ export function createDomainService(deps: {
 
   const checkProviders = (providers: string[] | undefined) => {
     const unknown = providers?.findIndex((name) => !deps.providerNames.includes(name)) ?? -1;
-    if (unknown >= 0) throw validationError([{ path: `providers[${unknown}]`, message: `no provider named ${providers![unknown]} (configured: ${deps.providerNames.join(", ")})` }]);
+    if (unknown >= 0)
+      throw validationError([
+        {
+          path: `providers[${unknown}]`,
+          message: `no provider named ${providers![unknown]} (configured: ${deps.providerNames.join(", ")})`,
+        },
+      ]);
     return providers;
   };
 
@@ -167,7 +190,13 @@ export function createDomainService(deps: {
     receiving_enabled: row.receivingEnabled,
     providers: row.providers,
     capabilities: { sending: "enabled", receiving: row.receivingEnabled ? "enabled" : "disabled" },
-    records: expectedRecords(row, keys, settings).map((record) => recordView(record, recordStatus(row.recordStatuses, record), record.checked ? row.recordStatuses[record.id]?.found : undefined)),
+    records: expectedRecords(row, keys, settings).map((record) =>
+      recordView(
+        record,
+        recordStatus(row.recordStatuses, record),
+        record.checked ? row.recordStatuses[record.id]?.found : undefined,
+      ),
+    ),
     last_checked_at: row.lastCheckedAt ?? null,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
@@ -178,11 +207,16 @@ export function createDomainService(deps: {
 
   /** Appends `domain.updated` with the domain as it is now (the webhook payload) and what it was. */
   const announce = async (tx: Db, row: DomainRow, previousStatus: string) => {
-    await events.append(tx, { organizationId: row.organizationId, type: "domain.updated", data: { ...(await viewOf(tx, row)), previous_status: previousStatus } });
+    await events.append(tx, {
+      organizationId: row.organizationId,
+      type: "domain.updated",
+      data: { ...(await viewOf(tx, row)), previous_status: previousStatus },
+    });
   };
 
   const checkReturnPath = (value: unknown, path = "return_path_subdomain"): string => {
-    if (typeof value !== "string" || !RETURN_PATH_LABEL.test(value)) throw validationError([{ path, message: "must be one DNS label: a-z, 0-9 and -, at most 63 characters" }]);
+    if (typeof value !== "string" || !RETURN_PATH_LABEL.test(value))
+      throw validationError([{ path, message: "must be one DNS label: a-z, 0-9 and -, at most 63 characters" }]);
     return value;
   };
 
@@ -206,7 +240,9 @@ export function createDomainService(deps: {
 
   /** Looks every checked record up; `unknown` when the lookup failed for another reason than "no such record". */
   /** Per checked record: whether it was found, and what DNS answered at its name (null when the lookup failed). */
-  const observe = async (records: ExpectedRecord[]): Promise<Map<string, { seen: Observation; found: string[] | null }>> => {
+  const observe = async (
+    records: ExpectedRecord[],
+  ): Promise<Map<string, { seen: Observation; found: string[] | null }>> => {
     const answers = new Map<string, Promise<TxtAnswer | MxAnswer | null>>();
     const lookup = (name: string, type: "TXT" | "MX") => {
       const key = `${type} ${name}`;
@@ -216,7 +252,11 @@ export function createDomainService(deps: {
           key,
           query.catch((error) => {
             if (isNotFound(error)) return [];
-            logger.warn("DNS lookup failed during domain verification", { name, type, code: (error as { code?: string }).code });
+            logger.warn("DNS lookup failed during domain verification", {
+              name,
+              type,
+              code: (error as { code?: string }).code,
+            });
             return null;
           }),
         );
@@ -229,7 +269,12 @@ export function createDomainService(deps: {
         .filter((record) => record.checked)
         .map(async (record) => {
           const answer = await lookup(record.name, record.type);
-          seen.set(record.id, answer === null ? { seen: "unknown", found: null } : { seen: record.matches(answer) ? "found" : "missing", found: answerValues(answer) });
+          seen.set(
+            record.id,
+            answer === null
+              ? { seen: "unknown", found: null }
+              : { seen: record.matches(answer) ? "found" : "missing", found: answerValues(answer) },
+          );
         }),
     );
     return seen;
@@ -254,7 +299,8 @@ export function createDomainService(deps: {
     const records = expectedRecords(row, keys, settings);
     const seen = await observe(records);
     if (stopped) return;
-    const fingerprint = (r: DomainRow, k: KeyRow[]) => `${r.returnPathSubdomain}|${r.receivingEnabled}|${r.providers.join(",")}|${k.map((key) => `${key.id}:${key.state}`).join(",")}`;
+    const fingerprint = (r: DomainRow, k: KeyRow[]) =>
+      `${r.returnPathSubdomain}|${r.receivingEnabled}|${r.providers.join(",")}|${k.map((key) => `${key.id}:${key.state}`).join(",")}`;
     const before = fingerprint(row, keys);
 
     await writer.write(async (tx) => {
@@ -266,14 +312,19 @@ export function createDomainService(deps: {
       const timeout = options.failureTimeoutMs;
       // A manual check gives a failed domain (and its failed records) a fresh window.
       const restart = manual && row.status === "failed";
-      const previousDomain = restart ? { status: "pending" as DomainStatus, since: now } : { status: row.status as DomainStatus, since: row.statusSince };
+      const previousDomain = restart
+        ? { status: "pending" as DomainStatus, since: now }
+        : { status: row.status as DomainStatus, since: row.statusSince };
 
       const statuses: RecordStatuses = {};
       let recordsChanged = false;
       for (const record of records) {
         if (!record.checked) continue;
         const stored = row.recordStatuses[record.id];
-        const previous = stored && !(restart && stored.status === "failed") ? { status: stored.status as RecordStatus, since: stored.since } : { status: "pending" as RecordStatus, since: now };
+        const previous =
+          stored && !(restart && stored.status === "failed")
+            ? { status: stored.status as RecordStatus, since: stored.since }
+            : { status: "pending" as RecordStatus, since: now };
         const observed = seen.get(record.id);
         const next = nextRecordStatus(previous, observed?.seen ?? "unknown", now, timeout);
         statuses[record.id] = { ...next, found: observed?.found ?? null };
@@ -286,13 +337,22 @@ export function createDomainService(deps: {
       const next = currentKeys.find((k) => k.state === "next");
       const takeover = next !== undefined && statuses[`dkim:${next.selector}`]?.status === "verified";
       if (takeover) {
-        await tx.update(dkimKeys).set({ state: "retired", retiredAt: isoTime(now) }).where(and(eq(dkimKeys.domainId, domainId), eq(dkimKeys.state, "active")));
-        await tx.update(dkimKeys).set({ state: "active", activatedAt: isoTime(now) }).where(eq(dkimKeys.id, next.id));
+        await tx
+          .update(dkimKeys)
+          .set({ state: "retired", retiredAt: isoTime(now) })
+          .where(and(eq(dkimKeys.domainId, domainId), eq(dkimKeys.state, "active")));
+        await tx
+          .update(dkimKeys)
+          .set({ state: "active", activatedAt: isoTime(now) })
+          .where(eq(dkimKeys.id, next.id));
       }
 
       const changed = recordsChanged || takeover || domainNext.status !== row.status;
       const rotating = !takeover && next !== undefined;
-      const interval = domainNext.status === "verified" && !rotating ? options.verifiedCheckIntervalMs : options.pendingCheckIntervalMs;
+      const interval =
+        domainNext.status === "verified" && !rotating
+          ? options.verifiedCheckIntervalMs
+          : options.pendingCheckIntervalMs;
       const update = {
         status: domainNext.status,
         statusSince: domainNext.since,
@@ -339,12 +399,17 @@ export function createDomainService(deps: {
     return row;
   };
 
-  const getView = async (organizationId: string, idOrName: string) => viewOf(db, await requireDomain(organizationId, idOrName));
+  const getView = async (organizationId: string, idOrName: string) =>
+    viewOf(db, await requireDomain(organizationId, idOrName));
 
   return {
     async add(actor, name, input = {}) {
       requireScope(actor, "domains:write");
-      if (input.verifiedOverride && actor.keyId !== null) throw new AppError("insufficient_scope", "Only the operator (mailroom domains add --verified) may mark a domain verified without DNS.");
+      if (input.verifiedOverride && actor.keyId !== null)
+        throw new AppError(
+          "insufficient_scope",
+          "Only the operator (mailroom domains add --verified) may mark a domain verified without DNS.",
+        );
       const { organizationId } = actor;
       const normalized = normalizeDomain(name);
       if ("error" in normalized) throw validationError([{ path: "name", message: normalized.error }]);
@@ -373,22 +438,30 @@ export function createDomainService(deps: {
         updatedAt: isoTime(now),
       };
       await writer.write(async (tx) => {
-        if (await first(tx.select({ id: domains.id }).from(domains).where(eq(domains.name, row.name)))) throw new AppError("conflict", `The domain ${row.name} already exists.`);
+        if (await first(tx.select({ id: domains.id }).from(domains).where(eq(domains.name, row.name))))
+          throw new AppError("conflict", `The domain ${row.name} already exists.`);
         await tx.insert(domains).values(row);
         await tx.insert(dkimKeys).values(key);
       });
       const added = view(row, [key]);
       const warning = added.records.find((record) => record.warning)?.warning;
-      if (warning) logger.warn("domain records name this machine, not a public server", { domain: row.name, reason: warning });
+      if (warning)
+        logger.warn("domain records name this machine, not a public server", { domain: row.name, reason: warning });
       return added;
     },
 
     async list(actor, options = { limit: 100 }) {
       requireScope(actor, "domains:read");
-      const { page: rows, hasMore } = await pageById(domains.id, [eq(domains.organizationId, actor.organizationId)], options, (where, order, limit) =>
-        db.select().from(domains).where(where).orderBy(order).limit(limit),
+      const { page: rows, hasMore } = await pageById(
+        domains.id,
+        [eq(domains.organizationId, actor.organizationId)],
+        options,
+        (where, order, limit) => db.select().from(domains).where(where).orderBy(order).limit(limit),
       );
-      const keys = await liveKeysOf(db, rows.map((r) => r.id));
+      const keys = await liveKeysOf(
+        db,
+        rows.map((r) => r.id),
+      );
       return { object: "list", has_more: hasMore, data: rows.map((row) => view(row, keys.get(row.id) ?? [])) };
     },
 
@@ -409,7 +482,8 @@ export function createDomainService(deps: {
       requireScope(actor, "domains:write");
       const { organizationId } = actor;
       const row = await requireDomain(organizationId, idOrName);
-      const returnPathSubdomain = input.returnPathSubdomain === undefined ? undefined : checkReturnPath(input.returnPathSubdomain);
+      const returnPathSubdomain =
+        input.returnPathSubdomain === undefined ? undefined : checkReturnPath(input.returnPathSubdomain);
       const providers = checkProviders(input.providers);
       await writer.write(async (tx) => {
         const current = await rowById(tx, row.id);
@@ -422,9 +496,12 @@ export function createDomainService(deps: {
           receivingEnabled: input.receivingEnabled ?? current.receivingEnabled,
           providers: providers ?? current.providers,
         };
-        const spfChanged = spfMechanisms(next.providers, settings).join(" ") !== spfMechanisms(current.providers, settings).join(" ");
+        const spfChanged =
+          spfMechanisms(next.providers, settings).join(" ") !== spfMechanisms(current.providers, settings).join(" ");
         const providersChanged = next.providers.join(",") !== current.providers.join(",");
-        const unchanged = !providersChanged && (Object.keys(next) as Array<keyof typeof next>).every((k) => k === "providers" || next[k] === current[k]);
+        const unchanged =
+          !providersChanged &&
+          (Object.keys(next) as Array<keyof typeof next>).every((k) => k === "providers" || next[k] === current[k]);
         if (unchanged) return;
         const statuses = { ...current.recordStatuses };
         // Records that moved, changed or were switched on start over as pending; a check is due at once.
@@ -434,8 +511,16 @@ export function createDomainService(deps: {
         }
         if (spfChanged) delete statuses.spf;
         if (next.receivingEnabled !== current.receivingEnabled) delete statuses.inbound;
-        const recordsMoved = next.returnPathSubdomain !== current.returnPathSubdomain || next.receivingEnabled !== current.receivingEnabled || spfChanged;
-        const update = { ...next, recordStatuses: statuses, updatedAt: isoTime(now), ...(recordsMoved ? { nextCheckAt: now } : {}) };
+        const recordsMoved =
+          next.returnPathSubdomain !== current.returnPathSubdomain ||
+          next.receivingEnabled !== current.receivingEnabled ||
+          spfChanged;
+        const update = {
+          ...next,
+          recordStatuses: statuses,
+          updatedAt: isoTime(now),
+          ...(recordsMoved ? { nextCheckAt: now } : {}),
+        };
         await tx.update(domains).set(update).where(eq(domains.id, row.id));
         await announce(tx, { ...current, ...update }, current.status);
       });
@@ -450,16 +535,34 @@ export function createDomainService(deps: {
       return writer.write(async (tx) => {
         const pending = await pendingDeliveriesFrom(tx, organizationId, row.name);
         if (pending.length && !removeOptions.force) {
-          throw new AppError("conflict", `${pending.length} deliveries from ${row.name} are still queued; wait for them, or delete with force=true to fail them.`);
+          throw new AppError(
+            "conflict",
+            `${pending.length} deliveries from ${row.name} are still queued; wait for them, or delete with force=true to fail them.`,
+          );
         }
         if (pending.length) {
           const now = isoTime(clock.now());
           await tx
             .update(deliveries)
-            .set({ status: "failed", nextAttemptAt: null, lastResponse: "sending domain deleted before delivery", updatedAt: now })
-            .where(inArray(deliveries.id, pending.map((p) => p.id)));
+            .set({
+              status: "failed",
+              nextAttemptAt: null,
+              lastResponse: "sending domain deleted before delivery",
+              updatedAt: now,
+            })
+            .where(
+              inArray(
+                deliveries.id,
+                pending.map((p) => p.id),
+              ),
+            );
           for (const emailId of new Set(pending.map((p) => p.emailId))) {
-            await events.append(tx, { organizationId, emailId, type: "email.failed", data: { reason: "sending domain deleted" } });
+            await events.append(tx, {
+              organizationId,
+              emailId,
+              type: "email.failed",
+              data: { reason: "sending domain deleted" },
+            });
           }
         }
         await tx.delete(domains).where(eq(domains.id, row.id));
@@ -478,7 +581,11 @@ export function createDomainService(deps: {
         const current = await rowById(tx, row.id);
         if (!current) throw notFound();
         const pending = (await liveKeys(tx, row.id)).find((k) => k.state === "next");
-        if (pending) throw new AppError("conflict", `A rotation is in progress: publish ${pending.selector}._domainkey.${current.name} first; it takes over once found.`);
+        if (pending)
+          throw new AppError(
+            "conflict",
+            `A rotation is in progress: publish ${pending.selector}._domainkey.${current.name} first; it takes over once found.`,
+          );
         await tx.insert(dkimKeys).values(key);
         const now = clock.now();
         const update = { updatedAt: isoTime(now), nextCheckAt: now };
@@ -508,7 +615,12 @@ export function createDomainService(deps: {
         pem = secrets.open(key.privateKey);
         openedKeys.set(key.id, pem);
       }
-      return { domain: row.name, selector: key.selector, privateKeyPem: pem, returnPathDomain: `${row.returnPathSubdomain}.${row.name}` };
+      return {
+        domain: row.name,
+        selector: key.selector,
+        privateKeyPem: pem,
+        returnPathDomain: `${row.returnPathSubdomain}.${row.name}`,
+      };
     },
 
     async assertMaySendFrom(actor, domain) {
@@ -518,7 +630,10 @@ export function createDomainService(deps: {
       if (actor.mode === "test") return;
       const row = await findByName(db, actor.organizationId, domain);
       if (!row || !SENDABLE.has(row.status)) {
-        throw new AppError("domain_not_verified", `The domain ${domain} is not verified. Add it and publish its DNS records, or send with a test key.`);
+        throw new AppError(
+          "domain_not_verified",
+          `The domain ${domain} is not verified. Add it and publish its DNS records, or send with a test key.`,
+        );
       }
     },
 
@@ -531,7 +646,12 @@ export function createDomainService(deps: {
       const key = `${organizationId}|${domain}`;
       const cached = routes.get(key);
       if (cached && cached.until > clock.now()) return cached.providers;
-      const row = await first(db.select({ providers: domains.providers }).from(domains).where(and(eq(domains.organizationId, organizationId), eq(domains.name, domain))));
+      const row = await first(
+        db
+          .select({ providers: domains.providers })
+          .from(domains)
+          .where(and(eq(domains.organizationId, organizationId), eq(domains.name, domain))),
+      );
       const providers = row?.providers ?? [];
       routes.set(key, { providers, until: clock.now() + ROUTE_CACHE_MS });
       if (routes.size > ROUTE_CACHE_SIZE) routes.delete(routes.keys().next().value!);

@@ -94,7 +94,9 @@ export function authorDomain(raw: Buffer): string | null {
   const header = text.replace(/\r?\n(?=[ \t])/g, "");
   const fromLines = header.split(/\r?\n/).filter((line) => /^from\s*:/i.test(line));
   if (fromLines.length !== 1) return null;
-  const mailboxes = addressparser(fromLines[0]!.slice(fromLines[0]!.indexOf(":") + 1)).filter((entry): entry is { name: string; address: string } => "address" in entry && !!entry.address);
+  const mailboxes = addressparser(fromLines[0]!.slice(fromLines[0]!.indexOf(":") + 1)).filter(
+    (entry): entry is { name: string; address: string } => "address" in entry && !!entry.address,
+  );
   if (mailboxes.length !== 1) return null;
   const address = mailboxes[0]!.address;
   const domain = normalizeDomain(address.slice(address.lastIndexOf("@") + 1));
@@ -131,7 +133,9 @@ export function createOutgoingSigner(deps: {
         signTime,
         // mailauth reads a colon-separated list here, whatever its type declaration says.
         headerList: SIGNED_HEADERS.join(":") as unknown as string[],
-        signatureData: [{ signingDomain: identity.domain, selector: identity.selector, privateKey: identity.privateKeyPem }],
+        signatureData: [
+          { signingDomain: identity.domain, selector: identity.selector, privateKey: identity.privateKeyPem },
+        ],
       } as DkimOptions);
       signatures.set(key, signed);
       // A failed signature is not kept: the message's other recipients get a fresh attempt.
@@ -145,13 +149,20 @@ export function createOutgoingSigner(deps: {
       const domain = authorDomain(job.raw);
       const identity = domain ? await domains.signingIdentity(job.organizationId, domain) : null;
       if (!identity) {
-        logger.debug("message leaves unsigned: its From domain is not one of the organisation's", { email_id: job.emailId, delivery_id: job.deliveryId });
+        logger.debug("message leaves unsigned: its From domain is not one of the organisation's", {
+          email_id: job.emailId,
+          delivery_id: job.deliveryId,
+        });
         return job;
       }
       const { signatures: header, errors } = await sign(job, identity);
       if (errors.length) {
         // Unsigned mail fails DMARC at strict receivers, but holding it back would be worse; the log says why.
-        logger.error("DKIM signing failed; sending unsigned", { email_id: job.emailId, domain: identity.domain, err: errors[0] });
+        logger.error("DKIM signing failed; sending unsigned", {
+          email_id: job.emailId,
+          domain: identity.domain,
+          err: errors[0],
+        });
         return { ...job, envelopeFrom: returnPaths.address(job.deliveryId, identity.returnPathDomain) };
       }
       return {

@@ -30,7 +30,11 @@ export interface AttachmentFile {
 
 export interface SentAttachments {
   /** In the message's order; `after` and `before` are attachment ids of a previous page. */
-  list(actor: Actor, emailId: string, options: PageOptions): Promise<{ object: "list"; has_more: boolean; data: SentAttachmentView[] }>;
+  list(
+    actor: Actor,
+    emailId: string,
+    options: PageOptions,
+  ): Promise<{ object: "list"; has_more: boolean; data: SentAttachmentView[] }>;
   get(actor: Actor, emailId: string, attachmentId: string): Promise<SentAttachmentView & { object: "attachment" }>;
   content(access: DownloadAccess, emailId: string, attachmentId: string): Promise<AttachmentFile>;
 }
@@ -54,10 +58,17 @@ export interface SentAttachmentContents {
  * Parses a sent message for its attachments; runs in the CPU pool (src/workers), off the event loop. Only the bytes
  * of the one attachment asked for come back: a list needs none, and a message may carry tens of megabytes.
  */
-export async function readAttachmentContents(raw: Buffer, emailId: string, contentOf?: string): Promise<SentAttachmentContents> {
+export async function readAttachmentContents(
+  raw: Buffer,
+  emailId: string,
+  contentOf?: string,
+): Promise<SentAttachmentContents> {
   const { simpleParser } = await import("mailparser");
   const parsed = (await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true })).attachments ?? [];
-  const attachments = parsed.map((attachment, index) => ({ id: attachmentId(emailId, index), ...describeAttachment(attachment) }));
+  const attachments = parsed.map((attachment, index) => ({
+    id: attachmentId(emailId, index),
+    ...describeAttachment(attachment),
+  }));
   const wanted = contentOf === undefined ? -1 : attachments.findIndex((attachment) => attachment.id === contentOf);
   return { attachments, ...(wanted >= 0 && { content: parsed[wanted]!.content }) };
 }
@@ -75,7 +86,10 @@ export function createSentAttachments(deps: {
   const notFound = () => new AppError("not_found", "Attachment not found.");
 
   const views = async (emailId: string, raw: Buffer) =>
-    (await deps.read(raw, emailId)).attachments.map((attachment) => ({ ...attachment, ...links.link(contentPath(emailId, attachment.id)) }));
+    (await deps.read(raw, emailId)).attachments.map((attachment) => ({
+      ...attachment,
+      ...links.link(contentPath(emailId, attachment.id)),
+    }));
   const find = async (emailId: string, raw: Buffer, id: string) => {
     const found = (await views(emailId, raw)).find((candidate) => candidate.id === id);
     if (!found) throw notFound();
@@ -84,8 +98,11 @@ export function createSentAttachments(deps: {
   /** The stored message an access may read: an API caller's own, or the one a valid link was made for. */
   const rawFor = async (access: DownloadAccess, emailId: string, id: string) => {
     if ("actor" in access) return (await emails.raw(access.actor, emailId)).raw;
-    if (access.link.path !== contentPath(emailId, id) || !links.valid(access.link)) throw new AppError("unauthorized", "This download link is invalid or has expired; ask the API for a new one.");
-    const row = await first(db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, emailId)));
+    if (access.link.path !== contentPath(emailId, id) || !links.valid(access.link))
+      throw new AppError("unauthorized", "This download link is invalid or has expired; ask the API for a new one.");
+    const row = await first(
+      db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, emailId)),
+    );
     if (!row) throw notFound();
     return row.raw;
   };
@@ -106,7 +123,12 @@ export function createSentAttachments(deps: {
       const { attachments, content } = await deps.read(await rawFor(access, emailId, id), emailId, id);
       const view = attachments.find((attachment) => attachment.id === id);
       if (!view || !content) throw notFound();
-      return { content, contentType: view.content_type, filename: view.filename, disposition: view.content_disposition };
+      return {
+        content,
+        contentType: view.content_type,
+        filename: view.filename,
+        disposition: view.content_disposition,
+      };
     },
   };
 }

@@ -48,7 +48,12 @@ const filler = (unsubscribeUrl: string | undefined) => (content: string) =>
   unsubscribeUrl ? content.replace(UNSUBSCRIBE_PLACEHOLDER, unsubscribeUrl) : content;
 
 /** The request for one message. It only gathers: every pass over the html happens in composeMessage, off the loop. */
-export function composeRequest(emailId: string, fields: ComposedFields, date: number, decorations: MessageDecorations = {}): ComposeRequest {
+export function composeRequest(
+  emailId: string,
+  fields: ComposedFields,
+  date: number,
+  decorations: MessageDecorations = {},
+): ComposeRequest {
   return { emailId, fields, date, unsubscribeUrl: decorations.unsubscribeUrl, tracking: decorations.tracking };
 }
 
@@ -62,17 +67,33 @@ export async function composeMessage(request: ComposeRequest): Promise<ComposedM
   const text = fields.text ?? (await htmlToText(fields.html ?? ""));
   const fill = filler(unsubscribeUrl);
   // A plain-text message has no html part at all, so no tracking pixel or rewritten links either.
-  const html = fields.html === null ? undefined : tracking ? writeTracking(fill(fields.html), emailId, tracking) : fill(fields.html);
+  const html =
+    fields.html === null
+      ? undefined
+      : tracking
+        ? writeTracking(fill(fields.html), emailId, tracking)
+        : fill(fields.html);
   // Subject, custom and address headers are written by the one header encoder (header-encoding.ts), not folded by
   // nodemailer, whose folding leaves lines of whitespace alone when a value holds a long run of spaces.
-  const prepared = (key: string, value: string) => ({ key, value: { prepared: true, value: encodeHeaderValue(key, value) } });
+  const prepared = (key: string, value: string) => ({
+    key,
+    value: { prepared: true, value: encodeHeaderValue(key, value) },
+  });
   // References is one of the fields nodemailer formats itself (a list of message ids) and ignores when prepared.
-  const custom = fields.headers.map(([key, value]) => (key.toLowerCase() === "references" ? { key, value } : prepared(key, value)));
-  const headers: Array<{ key: string; value: string | { prepared: boolean; value: string } }> = [prepared("Subject", fields.subject), ...custom];
+  const custom = fields.headers.map(([key, value]) =>
+    key.toLowerCase() === "references" ? { key, value } : prepared(key, value),
+  );
+  const headers: Array<{ key: string; value: string | { prepared: boolean; value: string } }> = [
+    prepared("Subject", fields.subject),
+    ...custom,
+  ];
   if (unsubscribeUrl) {
     // RFC 8058 §3.1: an https URI in List-Unsubscribe plus List-Unsubscribe-Post with this exact value; both must
     // be covered by the DKIM signature (RFC 8058 §4), which the signer's header list takes care of.
-    headers.push(prepared("List-Unsubscribe", `<${unsubscribeUrl}>`), prepared("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"));
+    headers.push(
+      prepared("List-Unsubscribe", `<${unsubscribeUrl}>`),
+      prepared("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
+    );
   }
   const MailComposer = await (mailComposer ??= import("nodemailer/lib/mail-composer").then((module) => module.default));
   // nodemailer formats address fields itself even when given as prepared headers, so it gets none: they are
@@ -84,7 +105,9 @@ export async function composeMessage(request: ComposeRequest): Promise<ComposedM
     ["Cc", fields.cc],
     ["Reply-To", fields.replyTo],
   ];
-  const addressLines = addressFields.filter(([, list]) => list.length > 0).map(([key, list]) => `${encodeAddressHeader(key, list)}\r\n`);
+  const addressLines = addressFields
+    .filter(([, list]) => list.length > 0)
+    .map(([key, list]) => `${encodeAddressHeader(key, list)}\r\n`);
   const composer = new MailComposer({
     html,
     text: fill(text),

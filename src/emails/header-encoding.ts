@@ -35,7 +35,10 @@ function wordEncoding(value: string): "Q" | "B" {
 /** `Name: value` as header lines joined by CRLF (no trailing CRLF). */
 function encodeHeader(name: string, value: string): string {
   const text = value.length === 0 || isPlain(value) ? value : encodeWord(value, wordEncoding(value), 52);
-  return foldWords(name, text.split(" ").filter((word) => word.length > 0));
+  return foldWords(
+    name,
+    text.split(" ").filter((word) => word.length > 0),
+  );
 }
 
 /** Packs words greedily; a continuation line is one space then a word, so it is never whitespace only. */
@@ -85,7 +88,8 @@ function displayNameWords(name: string): string[] {
 export function encodeAddressHeader(name: string, mailboxes: readonly Mailbox[]): string {
   const words = mailboxes.flatMap((mailbox, i) => {
     const phrase = displayNameWords(mailbox.name);
-    const address = phrase.length === 0 && BARE_ADDRESS.test(mailbox.address) ? mailbox.address : `<${mailbox.address}>`;
+    const address =
+      phrase.length === 0 && BARE_ADDRESS.test(mailbox.address) ? mailbox.address : `<${mailbox.address}>`;
     return [...phrase, i < mailboxes.length - 1 ? `${address},` : address];
   });
   return foldWords(name, words);

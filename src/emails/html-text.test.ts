@@ -4,7 +4,9 @@ import { htmlToText } from "./html-text.ts";
 
 describe("htmlToText", () => {
   test("ordinary html is laid out by html-to-text: links in brackets, images skipped", async () => {
-    expect(await htmlToText(`<p>Read <a href="https://example.org/a">this</a><img src="x.png" alt="logo"></p>`)).toBe("Read this [https://example.org/a]");
+    expect(await htmlToText(`<p>Read <a href="https://example.org/a">this</a><img src="x.png" alt="logo"></p>`)).toBe(
+      "Read this [https://example.org/a]",
+    );
   });
 
   test("html nested past the limit gets its text in order, entities decoded, scripts and styles left out", async () => {

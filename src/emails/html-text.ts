@@ -56,7 +56,35 @@ function nestsDeeperThan(html: string, limit: number): boolean {
   return deeper;
 }
 
-const BLOCKS = new Set(["address", "article", "blockquote", "br", "dd", "div", "dl", "dt", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "ol", "p", "pre", "section", "table", "td", "th", "tr", "ul"]);
+const BLOCKS = new Set([
+  "address",
+  "article",
+  "blockquote",
+  "br",
+  "dd",
+  "div",
+  "dl",
+  "dt",
+  "footer",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "li",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "table",
+  "td",
+  "th",
+  "tr",
+  "ul",
+]);
 /** Elements whose content is no text to read (the tokenizer hands their content over as one piece). */
 const HIDDEN = new Set(["script", "style", "title", "textarea", "xmp"]);
 const LONGEST_NAME = 10;
@@ -64,7 +92,8 @@ const LONGEST_NAME = 10;
 function plainText(html: string): string {
   const parts: string[] = [];
   let hidden = false;
-  const nameAt = (start: number, end: number) => (end - start > LONGEST_NAME ? "" : html.slice(start, end).toLowerCase());
+  const nameAt = (start: number, end: number) =>
+    end - start > LONGEST_NAME ? "" : html.slice(start, end).toLowerCase();
   const ignore = () => {};
   const tokenizer = new Tokenizer(
     { decodeEntities: true },

@@ -21,7 +21,16 @@ export const EMAIL_STATUSES = [
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
-export const RECIPIENT_STATUSES = ["queued", "sent", "delivered", "deferred", "bounced", "complained", "failed", "suppressed"] as const;
+export const RECIPIENT_STATUSES = [
+  "queued",
+  "sent",
+  "delivered",
+  "deferred",
+  "bounced",
+  "complained",
+  "failed",
+  "suppressed",
+] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export type EmailSource = "api" | "smtp" | "cli";

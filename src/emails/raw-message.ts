@@ -57,7 +57,10 @@ function splitMessage(raw: Buffer): SplitMessage {
 
 /** The unfolded value of a field (RFC 5322 §2.2.3), without surrounding whitespace. */
 function fieldValue(field: HeaderField): string {
-  return field.text.slice(field.text.indexOf(":") + 1).replace(/\r?\n(?=[ \t])/g, "").trim();
+  return field.text
+    .slice(field.text.indexOf(":") + 1)
+    .replace(/\r?\n(?=[ \t])/g, "")
+    .trim();
 }
 
 /** RFC 5321 §4.5.3.1.6: a text line is at most 1000 octets with its CRLF. */
@@ -71,7 +74,10 @@ const MAX_LINE_OCTETS = 998;
 export function assertTransmittable(raw: Buffer): void {
   const nul = raw.indexOf(0);
   if (nul >= 0) {
-    throw validationError([{ path: "message", message: `NUL byte at offset ${nul}` }], "The message contains a NUL byte, which mail cannot carry.");
+    throw validationError(
+      [{ path: "message", message: `NUL byte at offset ${nul}` }],
+      "The message contains a NUL byte, which mail cannot carry.",
+    );
   }
   assertUnambiguousHeader(raw);
   for (let start = 0, line = 1; start < raw.length; line++) {
@@ -178,7 +184,10 @@ export function finalizeRawMessage(raw: Buffer, added: { messageId: string; date
   if (additions.length && last && !last.text.endsWith("\n")) last.text += last.text.endsWith("\r") ? "\n" : eol;
   const header = Buffer.from([...kept.map((field) => field.text), ...additions].join(""), "latin1");
   // A message read into shared memory stays there: the threads that parse and store it read it without a copy.
-  const out = raw.buffer instanceof SharedArrayBuffer ? Buffer.from(new SharedArrayBuffer(header.length + rest.length)) : Buffer.allocUnsafe(header.length + rest.length);
+  const out =
+    raw.buffer instanceof SharedArrayBuffer
+      ? Buffer.from(new SharedArrayBuffer(header.length + rest.length))
+      : Buffer.allocUnsafe(header.length + rest.length);
   header.copy(out, 0);
   rest.copy(out, header.length);
   return { raw: out, messageId };
@@ -206,7 +215,8 @@ export interface RawMessageView {
  * written so the record still shows them, but never become envelope recipients. */
 export function mailboxes(header: AddressObject | AddressObject[] | undefined): Mailbox[] {
   const entries: EmailAddress[] = [];
-  const visit = (list: EmailAddress[]) => list.forEach((entry) => (entry.group ? visit(entry.group) : entries.push(entry)));
+  const visit = (list: EmailAddress[]) =>
+    list.forEach((entry) => (entry.group ? visit(entry.group) : entries.push(entry)));
   for (const object of header ? [header].flat() : []) visit(object.value);
   return entries.map((entry) => {
     const normalized = normalizeAddress(entry.address ?? "");
@@ -219,11 +229,19 @@ export async function parseSubmitted(raw: Buffer): Promise<ParsedMail> {
   // Loaded on first use (SMTP only): importing mailparser costs a noticeable share of start-up time.
   const { simpleParser } = await import("mailparser");
   try {
-    return await simpleParser(raw, { keepCidLinks: true, skipTextToHtml: true, skipTextLinks: true, checksumAlgo: "sha256" });
+    return await simpleParser(raw, {
+      keepCidLinks: true,
+      skipTextToHtml: true,
+      skipTextLinks: true,
+      checksumAlgo: "sha256",
+    });
   } catch (error) {
     // mailparser's own limits (too many parts, a part's header too large): the message's fault, said plainly.
     if ((error as { code?: string }).code === "EMAXLEN") {
-      throw validationError([{ path: "message", message: (error as Error).message }], `The message is beyond what Mailroom parses: ${(error as Error).message}.`);
+      throw validationError(
+        [{ path: "message", message: (error as Error).message }],
+        `The message is beyond what Mailroom parses: ${(error as Error).message}.`,
+      );
     }
     throw error;
   }
@@ -243,7 +261,11 @@ export async function readRawMessage(raw: Buffer): Promise<RawMessageView> {
     subject: parsed.subject ?? "",
     html: typeof parsed.html === "string" ? parsed.html : null,
     text: parsed.text ?? null,
-    attachments: parsed.attachments.map((a) => ({ filename: a.filename ?? null, contentType: a.contentType, checksum: a.checksum })),
+    attachments: parsed.attachments.map((a) => ({
+      filename: a.filename ?? null,
+      contentType: a.contentType,
+      checksum: a.checksum,
+    })),
   };
 }
 
@@ -253,9 +275,12 @@ export function singleFrom(view: RawMessageView): Mailbox {
   const valid = from && !("error" in normalizeAddress(from.address));
   // A second From field would let a reader show an author the domain check never saw (mailparser keeps the last).
   if (!from || others.length || !valid || view.fromFields !== 1) {
-    throw validationError([{ path: "from", message: "the message needs a From header with exactly one valid address" }]);
+    throw validationError([
+      { path: "from", message: "the message needs a From header with exactly one valid address" },
+    ]);
   }
-  if (view.senderFields > 1) throw validationError([{ path: "sender", message: "the message may have at most one Sender header" }]);
+  if (view.senderFields > 1)
+    throw validationError([{ path: "sender", message: "the message may have at most one Sender header" }]);
   return from;
 }
 

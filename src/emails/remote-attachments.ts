@@ -84,10 +84,17 @@ export function createAttachmentFetcher(options: AttachmentFetcherOptions): Atta
         content = await download(path, Math.max(budget, 0), signal);
       } catch (error) {
         if (error instanceof BodyTooLarge) {
-          throw new AppError("payload_too_large", `Attachment ${i} (path) would take the message past its size limit (for a batch: its downloads together).`);
+          throw new AppError(
+            "payload_too_large",
+            `Attachment ${i} (path) would take the message past its size limit (for a batch: its downloads together).`,
+          );
         }
         const reason =
-          error instanceof EndpointRefused ? error.reason : signal.aborted ? `no answer within ${options.timeoutMs / 1000} s` : "the URL could not be fetched";
+          error instanceof EndpointRefused
+            ? error.reason
+            : signal.aborted
+              ? `no answer within ${options.timeoutMs / 1000} s`
+              : "the URL could not be fetched";
         throw validationError([{ path: `attachments.${i}.path`, message: `could not be fetched: ${reason}` }]);
       }
       budget -= content.length;

@@ -28,40 +28,85 @@ const sentAnswer = (result: unknown) => ({ id: (result as { id: string }).id, me
 const Addresses = t.Union([t.String(), t.Array(t.String())]);
 export const SendEmailSchema = t.Object(
   {
-    from: t.String({ description: "`addr` or `Display Name <addr>` on a verified domain", examples: ["Acme <hello@example.com>"] }),
+    from: t.String({
+      description: "`addr` or `Display Name <addr>` on a verified domain",
+      examples: ["Acme <hello@example.com>"],
+    }),
     to: Addresses,
     cc: t.Optional(Addresses),
     bcc: t.Optional(Addresses),
     reply_to: t.Optional(Addresses),
-    "reply-to": t.Optional(t.Union([t.String(), t.Array(t.String())], { description: "Alias of reply_to, as Resend's API accepts it" })),
+    "reply-to": t.Optional(
+      t.Union([t.String(), t.Array(t.String())], { description: "Alias of reply_to, as Resend's API accepts it" }),
+    ),
     subject: t.String(),
     html: t.Optional(t.String({ description: "At least one of html and text (or a template)" })),
     text: t.Optional(t.String({ description: "Generated from html when absent; alone, a plain-text message" })),
     headers: t.Optional(t.Record(t.String(), t.String())),
     attachments: t.Optional(
-      t.Array(t.Object({ filename: t.String(), content: t.Optional(t.String({ description: "base64; or give path" })), path: t.Optional(t.String({ description: "an https URL fetched at acceptance instead of content (public addresses only, at most the message size limit)" })), content_type: t.Optional(t.String()), content_id: t.Optional(t.String()) })),
+      t.Array(
+        t.Object({
+          filename: t.String(),
+          content: t.Optional(t.String({ description: "base64; or give path" })),
+          path: t.Optional(
+            t.String({
+              description:
+                "an https URL fetched at acceptance instead of content (public addresses only, at most the message size limit)",
+            }),
+          ),
+          content_type: t.Optional(t.String()),
+          content_id: t.Optional(t.String()),
+        }),
+      ),
     ),
     tags: t.Optional(t.Array(t.Object({ name: t.String(), value: t.String() }))),
     scheduled_at: t.Optional(t.String({ format: "date-time" })),
-    tracking: t.Optional(t.Object({ opens: t.Optional(t.Boolean()), clicks: t.Optional(t.Boolean()) }, { description: "Overrides the sending domain's tracking defaults" })),
-    unsubscribe: t.Optional(t.Boolean({ description: "One-click unsubscribe headers (RFC 8058) and {{unsubscribe_url}}; one recipient per message" })),
-    template: t.Optional(
-      t.Object({ id: t.String({ description: "Template id or alias (its published version)" }), variables: t.Optional(t.Record(t.String(), t.Union([t.String(), t.Number()]))) }, {
-        description: "Render a saved template; from, subject, html and text come from it unless given here",
+    tracking: t.Optional(
+      t.Object(
+        { opens: t.Optional(t.Boolean()), clicks: t.Optional(t.Boolean()) },
+        { description: "Overrides the sending domain's tracking defaults" },
+      ),
+    ),
+    unsubscribe: t.Optional(
+      t.Boolean({
+        description: "One-click unsubscribe headers (RFC 8058) and {{unsubscribe_url}}; one recipient per message",
       }),
+    ),
+    template: t.Optional(
+      t.Object(
+        {
+          id: t.String({ description: "Template id or alias (its published version)" }),
+          variables: t.Optional(t.Record(t.String(), t.Union([t.String(), t.Number()]))),
+        },
+        {
+          description: "Render a saved template; from, subject, html and text come from it unless given here",
+        },
+      ),
     ),
   },
   { additionalProperties: false },
 );
 
-
 const StatCounts = t.Object(Object.fromEntries(STAT_COUNTS.map((name) => [name, t.Integer()])));
 const statsDetail = {
-  summary: "Email counts over time: accepted messages and recipients' outcomes per UTC hour or day, every bucket present",
+  summary:
+    "Email counts over time: accepted messages and recipients' outcomes per UTC hour or day, every bucket present",
   tags: ["Emails"],
   parameters: [
-    { name: "from", in: "query" as const, required: false, description: "Start, ISO 8601 (default: 7 days before `to`); at most 90 days before `to`", schema: { type: "string" as const, format: "date-time" } },
-    { name: "to", in: "query" as const, required: false, description: "End, exclusive, ISO 8601 (default: now)", schema: { type: "string" as const, format: "date-time" } },
+    {
+      name: "from",
+      in: "query" as const,
+      required: false,
+      description: "Start, ISO 8601 (default: 7 days before `to`); at most 90 days before `to`",
+      schema: { type: "string" as const, format: "date-time" },
+    },
+    {
+      name: "to",
+      in: "query" as const,
+      required: false,
+      description: "End, exclusive, ISO 8601 (default: now)",
+      schema: { type: "string" as const, format: "date-time" },
+    },
     {
       name: "interval",
       in: "query" as const,
@@ -72,7 +117,8 @@ const statsDetail = {
   ],
   responses: {
     200: {
-      description: "`accepted` counts messages (email.queued, or the first email.scheduled); the others count recipients' events",
+      description:
+        "`accepted` counts messages (email.queued, or the first email.scheduled); the others count recipients' events",
       ...jsonContent(
         t.Object({
           object: t.Literal("email_stats"),
@@ -94,7 +140,17 @@ function batchValidation(header: string | null): "strict" | "permissive" {
   throw validationError([{ path: "x-batch-validation", message: 'must be "strict" or "permissive"' }]);
 }
 
-export function emailRoutes(deps: AuthDeps & { emails: EmailService; sentAttachments: SentAttachments; emailStats: EmailStatsService; templates: TemplateService; idempotency: Idempotency; clock: Clock; config: Config }) {
+export function emailRoutes(
+  deps: AuthDeps & {
+    emails: EmailService;
+    sentAttachments: SentAttachments;
+    emailStats: EmailStatsService;
+    templates: TemplateService;
+    idempotency: Idempotency;
+    clock: Clock;
+    config: Config;
+  },
+) {
   const { emails, sentAttachments, emailStats, templates, idempotency, clock, config } = deps;
   const limits = bodyLimits(config);
   const context = () => ({ now: clock.now(), maxRecipients: config.limits.max_recipients });
@@ -107,7 +163,15 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; sentAttachm
     return id.toLowerCase();
   };
 
-  const send = async ({ request, actor, set }: { request: Request; actor: Parameters<EmailService["submit"]>[1]; set: { status?: number | string; headers: Record<string, string | number> } }) => {
+  const send = async ({
+    request,
+    actor,
+    set,
+  }: {
+    request: Request;
+    actor: Parameters<EmailService["submit"]>[1];
+    set: { status?: number | string; headers: Record<string, string | number> };
+  }) => {
     const body = await readJsonBody(request, limits);
     return withIdempotency(idempotency, request, actor, "emails.send", body, set, sentAnswer, async (claim) => {
       const fields = await sendFields(templates, actor, body, context());
@@ -119,16 +183,31 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; sentAttachm
     tags: ["Emails"],
     parameters: [idempotencyKeyParameter],
     requestBody: jsonContent(SendEmailSchema),
-    responses: { 200: { description: "Accepted and durably stored", ...jsonContent({ type: "object", properties: { id: { type: "string" }, message: { type: "string", const: SENT_MESSAGE } } }) } },
+    responses: {
+      200: {
+        description: "Accepted and durably stored",
+        ...jsonContent({
+          type: "object",
+          properties: { id: { type: "string" }, message: { type: "string", const: SENT_MESSAGE } },
+        }),
+      },
+    },
   };
-  const lookup = ({ actor, params }: { actor: Parameters<EmailService["get"]>[0]; params: { id: string } }) => emails.get(actor, requireId(params.id));
+  const lookup = ({ actor, params }: { actor: Parameters<EmailService["get"]>[0]; params: { id: string } }) =>
+    emails.get(actor, requireId(params.id));
   const lookupDetail = { summary: "Look up an email", tags: ["Emails"] };
 
   // Before the key check: a signed download link is its own authority.
   const downloads = new Elysia().get(
     "/v1/emails/:id/attachments/:attachment_id/content",
     async ({ request, headers, set, query, params }) =>
-      fileResponse(await sentAttachments.content(await downloadAccess(deps, request, headers, set, query), requireId(params.id), requireAttachmentId(params.attachment_id))),
+      fileResponse(
+        await sentAttachments.content(
+          await downloadAccess(deps, request, headers, set, query),
+          requireId(params.id),
+          requireAttachmentId(params.attachment_id),
+        ),
+      ),
     { detail: { summary: "An attachment's content (API key, or the signed download_url)", tags: ["Emails"] } },
   );
 
@@ -136,34 +215,63 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; sentAttachm
     .use(downloads)
     .use(authenticated(deps))
     .post("/v1/emails", send, { parse: "none", detail: sendDetail })
-    .post("/functions/v1/send-email", send, { parse: "none", detail: { ...sendDetail, summary: "Send an email (form B)" } })
+    .post("/functions/v1/send-email", send, {
+      parse: "none",
+      detail: { ...sendDetail, summary: "Send an email (form B)" },
+    })
     .post(
       "/v1/emails/batch",
       async ({ request, actor, set }) => {
         const body = await readJsonBody(request, limits);
         const permissive = batchValidation(request.headers.get("x-batch-validation")) === "permissive";
-        return withIdempotency(idempotency, request, actor, "emails.batch", body, set, (result) => result, async (claim) => {
-          if (!Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON array of messages" }]);
-          const inputs = [];
-          for (const [i, item] of body.entries()) {
-            try {
-              inputs.push({ kind: "fields" as const, source: "api" as const, fields: await sendFields(templates, actor, item, context()) });
-            } catch (error) {
-              if (!(error instanceof AppError)) throw error;
-              if (permissive) inputs.push(error);
-              else if (error.details) throw validationError(error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })));
-              else throw error;
+        return withIdempotency(
+          idempotency,
+          request,
+          actor,
+          "emails.batch",
+          body,
+          set,
+          (result) => result,
+          async (claim) => {
+            if (!Array.isArray(body))
+              throw validationError([{ path: "", message: "the body must be a JSON array of messages" }]);
+            const inputs = [];
+            for (const [i, item] of body.entries()) {
+              try {
+                inputs.push({
+                  kind: "fields" as const,
+                  source: "api" as const,
+                  fields: await sendFields(templates, actor, item, context()),
+                });
+              } catch (error) {
+                if (!(error instanceof AppError)) throw error;
+                if (permissive) inputs.push(error);
+                else if (error.details)
+                  throw validationError(
+                    error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })),
+                  );
+                else throw error;
+              }
             }
-          }
-          return emails.submitBatch(inputs, actor, { idempotency: claim, permissive });
-        });
+            return emails.submitBatch(inputs, actor, { idempotency: claim, permissive });
+          },
+        );
       },
       {
         parse: "none",
         detail: {
-          summary: "Send up to 100 emails at once: all or nothing, or with x-batch-validation: permissive the valid ones, answering the others' errors by index",
+          summary:
+            "Send up to 100 emails at once: all or nothing, or with x-batch-validation: permissive the valid ones, answering the others' errors by index",
           tags: ["Emails"],
-          parameters: [idempotencyKeyParameter, { name: "x-batch-validation", in: "header", required: false, schema: { type: "string", enum: ["strict", "permissive"], default: "strict" } }],
+          parameters: [
+            idempotencyKeyParameter,
+            {
+              name: "x-batch-validation",
+              in: "header",
+              required: false,
+              schema: { type: "string", enum: ["strict", "permissive"], default: "strict" },
+            },
+          ],
           requestBody: jsonContent(t.Array(SendEmailSchema)),
         },
       },
@@ -174,7 +282,14 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; sentAttachm
         const body = await readJsonObject(request, limits, { known: ["scheduled_at"] });
         return emails.reschedule(actor, requireId(params.id), body.scheduled_at);
       },
-      { parse: "none", detail: { summary: "Reschedule a scheduled email", tags: ["Emails"], requestBody: jsonContent(t.Object({ scheduled_at: t.String({ format: "date-time" }) })) } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Reschedule a scheduled email",
+          tags: ["Emails"],
+          requestBody: jsonContent(t.Object({ scheduled_at: t.String({ format: "date-time" }) })),
+        },
+      },
     )
     .get(
       "/v1/emails",
@@ -190,21 +305,35 @@ export function emailRoutes(deps: AuthDeps & { emails: EmailService; sentAttachm
         }),
       { detail: { summary: "List emails, newest first", tags: ["Emails"] } },
     )
-    .get("/v1/emails/stats", ({ actor, query }) => emailStats.emails(actor, { from: query.from, to: query.to, interval: query.interval }), { detail: statsDetail })
+    .get(
+      "/v1/emails/stats",
+      ({ actor, query }) => emailStats.emails(actor, { from: query.from, to: query.to, interval: query.interval }),
+      { detail: statsDetail },
+    )
     .get("/v1/emails/:id", lookup, { detail: lookupDetail })
     .get("/functions/v1/send-email/:id", lookup, { detail: { ...lookupDetail, summary: "Look up an email (form B)" } })
     .get(
       "/v1/emails/:id/raw",
-      async ({ actor, params }) => new Response((await emails.raw(actor, requireId(params.id))).raw, { headers: { "content-type": "message/rfc822" } }),
+      async ({ actor, params }) =>
+        new Response((await emails.raw(actor, requireId(params.id))).raw, {
+          headers: { "content-type": "message/rfc822" },
+        }),
       { detail: { summary: "The stored MIME message", tags: ["Emails"] } },
     )
-    .get("/v1/emails/:id/attachments", ({ actor, params, query }) => sentAttachments.list(actor, requireId(params.id), parsePage(query)), {
-      detail: { summary: "A sent email's attachments with download links", tags: ["Emails"] },
-    })
+    .get(
+      "/v1/emails/:id/attachments",
+      ({ actor, params, query }) => sentAttachments.list(actor, requireId(params.id), parsePage(query)),
+      {
+        detail: { summary: "A sent email's attachments with download links", tags: ["Emails"] },
+      },
+    )
     .get(
       "/v1/emails/:id/attachments/:attachment_id",
-      ({ actor, params }) => sentAttachments.get(actor, requireId(params.id), requireAttachmentId(params.attachment_id)),
+      ({ actor, params }) =>
+        sentAttachments.get(actor, requireId(params.id), requireAttachmentId(params.attachment_id)),
       { detail: { summary: "One attachment of a sent email with its download link", tags: ["Emails"] } },
     )
-    .post("/v1/emails/:id/cancel", ({ actor, params }) => emails.cancel(actor, requireId(params.id)), { detail: { summary: "Cancel a scheduled email", tags: ["Emails"] } });
+    .post("/v1/emails/:id/cancel", ({ actor, params }) => emails.cancel(actor, requireId(params.id)), {
+      detail: { summary: "Cancel a scheduled email", tags: ["Emails"] },
+    });
 }

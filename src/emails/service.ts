@@ -22,7 +22,17 @@ import { newId } from "../lib/ids.ts";
 import { DELIVERIES_DUE } from "../queue/channels.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest, type MessageDecorations } from "./compose.ts";
-import type { ComposedFields, EmailRecord, EmailSource, EmailStatus, EmailSummary, RawInput, RecipientStatus, SubmitInput, Tag } from "./model.ts";
+import type {
+  ComposedFields,
+  EmailRecord,
+  EmailSource,
+  EmailStatus,
+  EmailSummary,
+  RawInput,
+  RecipientStatus,
+  SubmitInput,
+  Tag,
+} from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { parseScheduledAt } from "./validate.ts";
@@ -115,19 +125,54 @@ const insertStatements = perConnection((tx: Db) => {
   return {
     email: prepareAs(
       "email_insert",
-      tx.insert(emails).values(
-        placeholders([
-          "id", "organizationId", "apiKeyId", "source", "mode", "messageId", "fromHeader", "envelopeFrom", "to", "cc", "bcc", "replyTo",
-          "subject", "html", "text", "tags", "status", "scheduledAt", "size", "templateId", "createdAt", "updatedAt",
-        ]),
-      ),
+      tx
+        .insert(emails)
+        .values(
+          placeholders([
+            "id",
+            "organizationId",
+            "apiKeyId",
+            "source",
+            "mode",
+            "messageId",
+            "fromHeader",
+            "envelopeFrom",
+            "to",
+            "cc",
+            "bcc",
+            "replyTo",
+            "subject",
+            "html",
+            "text",
+            "tags",
+            "status",
+            "scheduledAt",
+            "size",
+            "templateId",
+            "createdAt",
+            "updatedAt",
+          ]),
+        ),
     ),
     content: prepareAs("email_content_insert", tx.insert(emailContents).values(placeholders(["emailId", "raw"]))),
     delivery: prepareAs(
       "delivery_insert",
       tx
         .insert(deliveries)
-        .values(placeholders(["id", "emailId", "organizationId", "recipient", "destination", "status", "nextAttemptAt", "lastResponse", "createdAt", "updatedAt"])),
+        .values(
+          placeholders([
+            "id",
+            "emailId",
+            "organizationId",
+            "recipient",
+            "destination",
+            "status",
+            "nextAttemptAt",
+            "lastResponse",
+            "createdAt",
+            "updatedAt",
+          ]),
+        ),
     ),
   };
 });
@@ -158,7 +203,9 @@ export function createEmailService(deps: {
   /** The recipient policy shared by every input kind: the limit, then suppressions (all suppressed → refused). */
   const admitRecipients = async (actor: Actor, recipients: string[]): Promise<Set<string>> => {
     if (recipients.length > limits.maxRecipients) {
-      throw validationError([{ path: "to", message: `at most ${limits.maxRecipients} distinct recipients per message` }]);
+      throw validationError([
+        { path: "to", message: `at most ${limits.maxRecipients} distinct recipients per message` },
+      ]);
     }
     const suppressed = await suppressions.suppressedAmong(actor.organizationId, recipients);
     if (suppressed.size === recipients.length) {
@@ -168,11 +215,18 @@ export function createEmailService(deps: {
   };
 
   const assertSize = (bytes: number) => {
-    if (bytes > limits.maxMessageBytes) throw new AppError("payload_too_large", `The message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}.`);
+    if (bytes > limits.maxMessageBytes)
+      throw new AppError("payload_too_large", `The message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}.`);
   };
 
   /** Who sent a message and how: the same for every input kind. */
-  const origin = (id: string, actor: Actor, source: EmailSource) => ({ id, organizationId: actor.organizationId, apiKeyId: actor.keyId, source, mode: actor.mode });
+  const origin = (id: string, actor: Actor, source: EmailSource) => ({
+    id,
+    organizationId: actor.organizationId,
+    apiKeyId: actor.keyId,
+    source,
+    mode: actor.mode,
+  });
 
   /**
    * A message received as MIME (SMTP): the policy reads the From header and the envelope recipients; the bytes
@@ -194,7 +248,10 @@ export function createEmailService(deps: {
     const recipients = distinctAddresses(envelope);
     const suppressed = await admitRecipients(actor, recipients);
     const id = newId();
-    const finalized = finalizeRawMessage(input.raw, { messageId: `<${id}@${domainOf(from.address)}>`, date: new Date(clock.now()) });
+    const finalized = finalizeRawMessage(input.raw, {
+      messageId: `<${id}@${domainOf(from.address)}>`,
+      date: new Date(clock.now()),
+    });
     assertSize(finalized.raw.length);
     // Recipients on the envelope but in neither To nor Cc were blind copies.
     const shown = new Set([...view.to, ...view.cc].map((m) => addressKey(m.address)));
@@ -237,7 +294,9 @@ export function createEmailService(deps: {
     budget.left -= attachments.reduce((sum, attachment) => sum + attachment.content.length, 0) - inline;
     const fields = { ...input.fields, attachments };
     const id = newId();
-    const composed = await deps.compose(composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor, fields)));
+    const composed = await deps.compose(
+      composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor, fields)),
+    );
     assertSize(composed.raw.length);
     return {
       ...origin(id, actor, input.source),
@@ -271,7 +330,8 @@ export function createEmailService(deps: {
     };
     try {
       for (const message of writer.stageContent ? messages : []) {
-        if (message.raw.length >= ASIDE_CONTENT_BYTES) staged.set(message.id, await writer.stageContent!("email_contents", message.id, message.raw));
+        if (message.raw.length >= ASIDE_CONTENT_BYTES)
+          staged.set(message.id, await writer.stageContent!("email_contents", message.id, message.raw));
       }
     } catch (error) {
       await discard();
@@ -329,9 +389,15 @@ export function createEmailService(deps: {
     }
     const base = { organizationId: message.organizationId, emailId: message.id };
     for (const recipient of message.recipients) {
-      if (message.suppressed.has(addressKey(recipient))) await events.append(tx, { ...base, type: "email.suppressed", recipient, data: { reason: "suppressed" } });
+      if (message.suppressed.has(addressKey(recipient)))
+        await events.append(tx, { ...base, type: "email.suppressed", recipient, data: { reason: "suppressed" } });
     }
-    await events.append(tx, message.scheduledAt ? { ...base, type: "email.scheduled", data: { scheduled_at: isoTime(message.scheduledAt) } } : { ...base, type: "email.queued" });
+    await events.append(
+      tx,
+      message.scheduledAt
+        ? { ...base, type: "email.scheduled", data: { scheduled_at: isoTime(message.scheduledAt) } }
+        : { ...base, type: "email.queued" },
+    );
   };
 
   const ownEmail = async (actor: Actor, id: string) => {
@@ -365,12 +431,26 @@ export function createEmailService(deps: {
   // The look-up and the list are what dashboards poll: prepared once, like the send path's statements.
   const byId = sql.placeholder("id");
   const lookups = {
-    email: prepareAs("email_by_id", db.select().from(emails).where(and(eq(emails.id, byId), eq(emails.organizationId, sql.placeholder("organizationId"))))),
-    deliveries: prepareAs("email_deliveries", db.select().from(deliveries).where(eq(deliveries.emailId, byId)).orderBy(asc(deliveries.id))),
-    events: prepareAs("email_events", db.select().from(eventsTable).where(eq(eventsTable.emailId, byId)).orderBy(asc(eventsTable.id))),
+    email: prepareAs(
+      "email_by_id",
+      db
+        .select()
+        .from(emails)
+        .where(and(eq(emails.id, byId), eq(emails.organizationId, sql.placeholder("organizationId")))),
+    ),
+    deliveries: prepareAs(
+      "email_deliveries",
+      db.select().from(deliveries).where(eq(deliveries.emailId, byId)).orderBy(asc(deliveries.id)),
+    ),
+    events: prepareAs(
+      "email_events",
+      db.select().from(eventsTable).where(eq(eventsTable.emailId, byId)).orderBy(asc(eventsTable.id)),
+    ),
   };
   type ListParameters = ReturnType<typeof listParameters>;
-  type ListStatement = { execute(values: ListParameters): Promise<Array<Omit<typeof emails.$inferSelect, "html" | "text">>> };
+  type ListStatement = {
+    execute(values: ListParameters): Promise<Array<Omit<typeof emails.$inferSelect, "html" | "text">>>;
+  };
   const listParameters = (actor: Actor, options: ListOptions) => ({
     organizationId: actor.organizationId,
     after: options.after,
@@ -396,7 +476,10 @@ export function createEmailService(deps: {
     }
     if (options.from) conditions.push(sql`lower(${emails.envelopeFrom}) = ${value("from")}`);
     // Driven by the recipient index (migration 11): the few messages to that address, not every message tested.
-    if (options.to) conditions.push(sql`${emails.id} IN (SELECT d.email_id FROM deliveries d WHERE d.organization_id = ${value("organizationId")} AND lower(d.recipient) = ${value("to")})`);
+    if (options.to)
+      conditions.push(
+        sql`${emails.id} IN (SELECT d.email_id FROM deliveries d WHERE d.organization_id = ${value("organizationId")} AND lower(d.recipient) = ${value("to")})`,
+      );
     if (options.tag) {
       const [name, tagValue] = options.tag.split(":", 2);
       conditions.push(hasTag(db, emails.tags, name!, tagValue));
@@ -416,10 +499,15 @@ export function createEmailService(deps: {
     const parameters = listParameters(actor, options);
     if (options.tag) return listQuery(options, (name) => parameters[name]);
     // The filters present decide the SQL, the order included (it follows from `after` and `before`).
-    const signature = (["testModeOnly", "after", "before", "status", "from", "to"] as const).filter((name) => options[name]).join(",") + (options.status && !PASSING_STATES.has(options.status) ? ",rare" : "");
+    const signature =
+      (["testModeOnly", "after", "before", "status", "from", "to"] as const).filter((name) => options[name]).join(",") +
+      (options.status && !PASSING_STATES.has(options.status) ? ",rare" : "");
     let statement = listStatements.get(signature);
     if (!statement) {
-      statement = prepareAs(`email_list_${listStatements.size}`, listQuery(options, (name) => sql.placeholder(name))) as unknown as ListStatement;
+      statement = prepareAs(
+        `email_list_${listStatements.size}`,
+        listQuery(options, (name) => sql.placeholder(name)),
+      ) as unknown as ListStatement;
       listStatements.set(signature, statement);
     }
     return statement.execute(parameters);
@@ -461,10 +549,18 @@ export function createEmailService(deps: {
           if (!(error instanceof AppError)) throw error;
           // Permissive: the valid messages are sent and each refused one is named by its index (Resend's shape).
           if (options.permissive) {
-            errors.push({ index: i, message: error.details?.length ? error.details.map((d) => `${d.path}: ${d.message}`).join("; ") : error.message });
+            errors.push({
+              index: i,
+              message: error.details?.length
+                ? error.details.map((d) => `${d.path}: ${d.message}`).join("; ")
+                : error.message,
+            });
             continue;
           }
-          if (error.details) throw new AppError(error.name, error.message, { details: error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })) });
+          if (error.details)
+            throw new AppError(error.name, error.message, {
+              details: error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })),
+            });
           throw new AppError(error.name, `Message ${i}: ${error.message}`);
         }
       }
@@ -502,7 +598,12 @@ export function createEmailService(deps: {
           provider_message_id: d.providerMessageId ?? null,
           updated_at: d.updatedAt,
         })),
-        events: history.map((e) => ({ type: e.type, created_at: e.createdAt, recipient: e.recipient ?? null, data: e.data })),
+        events: history.map((e) => ({
+          type: e.type,
+          created_at: e.createdAt,
+          recipient: e.recipient ?? null,
+          data: e.data,
+        })),
       };
     },
 
@@ -521,7 +622,11 @@ export function createEmailService(deps: {
       const raw =
         row.size >= ASIDE_CONTENT_BYTES && writer.readContent
           ? await writer.readContent("email_contents", id)
-          : (await first(db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, id))))?.raw;
+          : (
+              await first(
+                db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, id)),
+              )
+            )?.raw;
       return { raw: raw!, messageId: row.messageId };
     },
 
@@ -531,14 +636,35 @@ export function createEmailService(deps: {
       const at = parseScheduledAt(scheduledAt, clock.now());
       if ("problem" in at) throw validationError([{ path: "scheduled_at", message: at.problem }]);
       const refusal = await writer.write(async (tx): Promise<string | null> => {
-        const row = (await first(tx.select({ status: emails.status, organizationId: emails.organizationId }).from(emails).where(eq(emails.id, id))))!;
+        const row = (await first(
+          tx
+            .select({ status: emails.status, organizationId: emails.organizationId })
+            .from(emails)
+            .where(eq(emails.id, id)),
+        ))!;
         if (row.status !== "scheduled") return `Only scheduled emails can be rescheduled; this one is ${row.status}.`;
         const now = clock.now();
-        const leased = await first(tx.select({ id: deliveries.id }).from(deliveries).where(and(eq(deliveries.emailId, id), gt(deliveries.leaseUntil, now))));
+        const leased = await first(
+          tx
+            .select({ id: deliveries.id })
+            .from(deliveries)
+            .where(and(eq(deliveries.emailId, id), gt(deliveries.leaseUntil, now))),
+        );
         if (leased) return "This email is being sent and can no longer be rescheduled.";
-        await tx.update(emails).set({ scheduledAt: isoTime(at.time), updatedAt: isoTime(now) }).where(eq(emails.id, id));
-        await tx.update(deliveries).set({ nextAttemptAt: at.time, updatedAt: isoTime(now) }).where(and(eq(deliveries.emailId, id), eq(deliveries.status, "queued")));
-        await events.append(tx, { organizationId: row.organizationId, emailId: id, type: "email.scheduled", data: { scheduled_at: isoTime(at.time) } });
+        await tx
+          .update(emails)
+          .set({ scheduledAt: isoTime(at.time), updatedAt: isoTime(now) })
+          .where(eq(emails.id, id));
+        await tx
+          .update(deliveries)
+          .set({ nextAttemptAt: at.time, updatedAt: isoTime(now) })
+          .where(and(eq(deliveries.emailId, id), eq(deliveries.status, "queued")));
+        await events.append(tx, {
+          organizationId: row.organizationId,
+          emailId: id,
+          type: "email.scheduled",
+          data: { scheduled_at: isoTime(at.time) },
+        });
         return null;
       });
       if (refusal) throw new AppError("conflict", refusal);
@@ -549,7 +675,12 @@ export function createEmailService(deps: {
       requireScope(actor, "emails:send");
       await ownEmail(actor, id);
       const refusal = await writer.write(async (tx): Promise<string | null> => {
-        const row = (await first(tx.select({ status: emails.status, organizationId: emails.organizationId }).from(emails).where(eq(emails.id, id))))!;
+        const row = (await first(
+          tx
+            .select({ status: emails.status, organizationId: emails.organizationId })
+            .from(emails)
+            .where(eq(emails.id, id)),
+        ))!;
         if (row.status !== "scheduled") return `Only scheduled emails can be canceled; this one is ${row.status}.`;
         const now = clock.now();
         const leased = await first(
@@ -561,7 +692,12 @@ export function createEmailService(deps: {
         if (leased) return "This email is being sent and can no longer be canceled.";
         await tx
           .update(deliveries)
-          .set({ status: "failed", nextAttemptAt: null, lastResponse: "canceled before sending", updatedAt: isoTime(now) })
+          .set({
+            status: "failed",
+            nextAttemptAt: null,
+            lastResponse: "canceled before sending",
+            updatedAt: isoTime(now),
+          })
           .where(and(eq(deliveries.emailId, id), eq(deliveries.status, "queued")));
         await events.append(tx, { organizationId: row.organizationId, emailId: id, type: "email.canceled" });
         return null;

@@ -19,7 +19,16 @@ import { isoTime, type Clock } from "../lib/clock.ts";
 export const STAT_INTERVALS = ["hour", "day"] as const;
 export type StatInterval = (typeof STAT_INTERVALS)[number];
 
-export const STAT_COUNTS = ["accepted", "sent", "delivered", "delivery_delayed", "bounced", "complained", "failed", "suppressed"] as const;
+export const STAT_COUNTS = [
+  "accepted",
+  "sent",
+  "delivered",
+  "delivery_delayed",
+  "bounced",
+  "complained",
+  "failed",
+  "suppressed",
+] as const;
 export type StatCounts = Record<(typeof STAT_COUNTS)[number], number>;
 
 export interface EmailStats {
@@ -81,7 +90,10 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?
 function parseTime(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const parsed = DATE_TIME.test(raw) ? Date.parse(raw) : NaN;
-  if (Number.isNaN(parsed)) throw validationError([{ path: name, message: "must be an ISO 8601 date-time with its zone, e.g. 2026-11-22T10:00:00Z" }]);
+  if (Number.isNaN(parsed))
+    throw validationError([
+      { path: name, message: "must be an ISO 8601 date-time with its zone, e.g. 2026-11-22T10:00:00Z" },
+    ]);
   return parsed;
 }
 
@@ -96,7 +108,13 @@ export function statsWindow(query: StatsQuery, now: number): StatsWindow {
   }
   const interval = (query.interval as StatInterval | undefined) ?? (to - from <= HOURLY_UP_TO_MS ? "hour" : "day");
   const count = bucketStarts({ from, to, interval }).length;
-  if (count > MAX_BUCKETS) throw validationError([{ path: "interval", message: `gives ${count} buckets for this range; at most ${MAX_BUCKETS} (use day, or a shorter range)` }]);
+  if (count > MAX_BUCKETS)
+    throw validationError([
+      {
+        path: "interval",
+        message: `gives ${count} buckets for this range; at most ${MAX_BUCKETS} (use day, or a shorter range)`,
+      },
+    ]);
   return { from, to, interval };
 }
 
@@ -133,7 +151,9 @@ export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsServ
             lt(events.createdAt, isoTime(window.to)),
             inArray(events.type, Object.keys(COUNTED)),
             // A test key's sandbox (DESIGN §3): it counts test-mode mail only (through its partial index, migration 12).
-            actor.mode === "test" ? sql`${events.emailId} IN (SELECT id FROM emails WHERE organization_id = ${actor.organizationId} AND mode = 'test')` : undefined,
+            actor.mode === "test"
+              ? sql`${events.emailId} IN (SELECT id FROM emails WHERE organization_id = ${actor.organizationId} AND mode = 'test')`
+              : undefined,
             // A reschedule appends email.scheduled again: only a message's first one is its acceptance. Scheduled
             // messages are few, and the look-up goes through events_email (email_id, id); ids are UUIDv7, time-ordered.
             or(
@@ -144,7 +164,9 @@ export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsServ
         )
         .groupBy(bucket, events.type);
 
-      const byStart = new Map(bucketStarts(window).map((start) => [isoTime(start), { start: isoTime(start), ...zeros() }]));
+      const byStart = new Map(
+        bucketStarts(window).map((start) => [isoTime(start), { start: isoTime(start), ...zeros() }]),
+      );
       const totals = zeros();
       for (const row of rows) {
         const name = COUNTED[row.type as keyof typeof COUNTED];
@@ -153,7 +175,14 @@ export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsServ
         counts[name] += row.n;
         totals[name] += row.n;
       }
-      return { object: "email_stats", interval: window.interval, from: isoTime(window.from), to: isoTime(window.to), buckets: [...byStart.values()], totals };
+      return {
+        object: "email_stats",
+        interval: window.interval,
+        from: isoTime(window.from),
+        to: isoTime(window.to),
+        buckets: [...byStart.values()],
+        totals,
+      };
     },
   };
 }

@@ -45,7 +45,12 @@ export async function templatedSendBody(raw: Buffer, envelopeTo: string[]): Prom
     try {
       variables = JSON.parse(encoded);
     } catch (error) {
-      throw validationError([{ path: TEMPLATE_FIELDS.variables, message: `must be a JSON object of variable values: ${(error as Error).message}` }]);
+      throw validationError([
+        {
+          path: TEMPLATE_FIELDS.variables,
+          message: `must be a JSON object of variable values: ${(error as Error).message}`,
+        },
+      ]);
     }
   }
 
@@ -56,7 +61,10 @@ export async function templatedSendBody(raw: Buffer, envelopeTo: string[]): Prom
       const normalized = normalizeAddress(mailbox.address);
       return "error" in normalized || !envelope.has(addressKey(normalized.address));
     });
-    if (outside) throw validationError([{ path: key, message: `${outside.address} is not among the envelope recipients (RCPT TO)` }]);
+    if (outside)
+      throw validationError([
+        { path: key, message: `${outside.address} is not among the envelope recipients (RCPT TO)` },
+      ]);
     return list;
   };
   const to = shown("to");
@@ -80,7 +88,10 @@ export async function templatedSendBody(raw: Buffer, envelopeTo: string[]): Prom
   for (const { key, line } of parsed.headerLines) {
     if (isStructuralHeader(key) || NOT_CARRIED.has(key)) continue;
     const colon = line.indexOf(":");
-    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).replace(/\r?\n(?=[ \t])/g, "").trim();
+    headers[line.slice(0, colon).trim()] = line
+      .slice(colon + 1)
+      .replace(/\r?\n(?=[ \t])/g, "")
+      .trim();
   }
   if (Object.keys(headers).length) body.headers = headers;
   if (parsed.attachments.length) {

@@ -45,23 +45,59 @@ describe("send body validation", () => {
     ["reply_to and reply-to together", { ...valid, reply_to: "a@x.org", "reply-to": "b@x.org" }, "reply-to"],
     ["a structural header", { ...valid, headers: { From: "x@y.z" } }, "headers.From"],
     ["a Content- header", { ...valid, headers: { "Content-Type": "text/plain" } }, "headers.Content-Type"],
-    ["a header value with a line break", { ...valid, headers: { "X-Campaign": "a\r\nBcc: x@y.z" } }, "headers.X-Campaign"],
+    [
+      "a header value with a line break",
+      { ...valid, headers: { "X-Campaign": "a\r\nBcc: x@y.z" } },
+      "headers.X-Campaign",
+    ],
     ["a header name with a colon", { ...valid, headers: { "X-A:b": "v" } }, "headers.X-A:b"],
     ["headers not an object", { ...valid, headers: ["X-A: b"] }, "headers"],
-    ["attachment content that is not base64", { ...valid, attachments: [{ filename: "a.txt", content: "***" }] }, "attachments.0.content"],
+    [
+      "attachment content that is not base64",
+      { ...valid, attachments: [{ filename: "a.txt", content: "***" }] },
+      "attachments.0.content",
+    ],
     ["attachment without filename", { ...valid, attachments: [{ content: "aGk=" }] }, "attachments.0.filename"],
-    ["attachment filename with a path", { ...valid, attachments: [{ filename: "../etc/passwd", content: "aGk=" }] }, "attachments.0.filename"],
-    ["attachment with a bad content type", { ...valid, attachments: [{ filename: "a", content: "aGk=", content_type: "pdf" }] }, "attachments.0.content_type"],
-    ["an unknown attachment field", { ...valid, attachments: [{ filename: "a", content: "aGk=", url: "https://files.example/a" }] }, "attachments.0.url"],
-    ["an attachment with both content and path", { ...valid, attachments: [{ filename: "a", content: "aGk=", path: "https://files.example/a" }] }, "attachments.0"],
-    ["an attachment path that is not an http(s) URL", { ...valid, attachments: [{ filename: "a", path: "/etc/passwd" }] }, "attachments.0.path"],
-    ["an attachment path to a file: URL", { ...valid, attachments: [{ filename: "a", path: "file:///etc/passwd" }] }, "attachments.0.path"],
+    [
+      "attachment filename with a path",
+      { ...valid, attachments: [{ filename: "../etc/passwd", content: "aGk=" }] },
+      "attachments.0.filename",
+    ],
+    [
+      "attachment with a bad content type",
+      { ...valid, attachments: [{ filename: "a", content: "aGk=", content_type: "pdf" }] },
+      "attachments.0.content_type",
+    ],
+    [
+      "an unknown attachment field",
+      { ...valid, attachments: [{ filename: "a", content: "aGk=", url: "https://files.example/a" }] },
+      "attachments.0.url",
+    ],
+    [
+      "an attachment with both content and path",
+      { ...valid, attachments: [{ filename: "a", content: "aGk=", path: "https://files.example/a" }] },
+      "attachments.0",
+    ],
+    [
+      "an attachment path that is not an http(s) URL",
+      { ...valid, attachments: [{ filename: "a", path: "/etc/passwd" }] },
+      "attachments.0.path",
+    ],
+    [
+      "an attachment path to a file: URL",
+      { ...valid, attachments: [{ filename: "a", path: "file:///etc/passwd" }] },
+      "attachments.0.path",
+    ],
     ["a tag name with spaces", { ...valid, tags: [{ name: "a b", value: "v" }] }, "tags.0.name"],
     ["a tag value too long", { ...valid, tags: [{ name: "a", value: "v".repeat(257) }] }, "tags.0.value"],
     ["scheduled_at in the past", { ...valid, scheduled_at: "2026-11-22T09:59:59Z" }, "scheduled_at"],
     ["scheduled_at more than 30 days ahead", { ...valid, scheduled_at: "2026-12-22T10:00:01Z" }, "scheduled_at"],
     ["scheduled_at that is not a date", { ...valid, scheduled_at: "tomorrow" }, "scheduled_at"],
-    ["51 distinct recipients across to, cc and bcc", { ...valid, to: many(30), cc: many(50).slice(30), bcc: ["extra@x.org"] }, "to"],
+    [
+      "51 distinct recipients across to, cc and bcc",
+      { ...valid, to: many(30), cc: many(50).slice(30), bcc: ["extra@x.org"] },
+      "to",
+    ],
   ])("%s", (_name, body, path) => {
     expect(problems(body).map((p) => p.path)).toContain(path);
   });
@@ -72,7 +108,11 @@ describe("send body validation", () => {
   });
 
   test("every problem is reported at once", () => {
-    expect(problems({ to: "bad", html: 1, extra: true }).map((p) => p.path).sort()).toEqual(["extra", "from", "html", "subject", "to"]);
+    expect(
+      problems({ to: "bad", html: 1, extra: true })
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual(["extra", "from", "html", "subject", "to"]);
   });
 
   test("a body that is not an object", () => {
@@ -83,7 +123,14 @@ describe("send body validation", () => {
     const fields = parseSendRequest(
       {
         ...valid,
-        attachments: [{ filename: "logo.png", content: Buffer.from("png").toString("base64"), content_type: "image/png", content_id: "logo" }],
+        attachments: [
+          {
+            filename: "logo.png",
+            content: Buffer.from("png").toString("base64"),
+            content_type: "image/png",
+            content_id: "logo",
+          },
+        ],
         tags: [{ name: "category", value: "welcome" }],
         scheduled_at: "2026-11-23T10:00:00Z",
       },

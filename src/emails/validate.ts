@@ -113,11 +113,18 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
 
   const distinct = new Set([...to, ...cc, ...bcc].map((m) => addressKey(m.address)));
   if (distinct.size > ctx.maxRecipients) {
-    problem("to", `to, cc and bcc together name ${distinct.size} distinct recipients; at most ${ctx.maxRecipients} are allowed`);
+    problem(
+      "to",
+      `to, cc and bcc together name ${distinct.size} distinct recipients; at most ${ctx.maxRecipients} are allowed`,
+    );
   }
 
   let subject = "";
-  if (typeof input.subject !== "string") problem("subject", input.subject === undefined ? "is required" : `must be a string, got ${typeName(input.subject)}`);
+  if (typeof input.subject !== "string")
+    problem(
+      "subject",
+      input.subject === undefined ? "is required" : `must be a string, got ${typeName(input.subject)}`,
+    );
   else if (!input.subject.trim()) problem("subject", "must not be empty");
   else if (/[\r\n\0]/.test(input.subject)) problem("subject", "must not contain line breaks");
   else if (input.subject.length > MAX_SUBJECT) problem("subject", `must be at most ${MAX_SUBJECT} characters`);
@@ -141,7 +148,8 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
   const headers: Array<[string, string]> = [];
   let sender: Mailbox | undefined;
   if (input.headers !== undefined && input.headers !== null) {
-    if (typeof input.headers !== "object" || Array.isArray(input.headers)) problem("headers", "must be an object of header name to string value");
+    if (typeof input.headers !== "object" || Array.isArray(input.headers))
+      problem("headers", "must be an object of header name to string value");
     else {
       const entries = Object.entries(input.headers as Record<string, unknown>);
       if (entries.length > MAX_HEADERS) problem("headers", `at most ${MAX_HEADERS} custom headers`);
@@ -149,8 +157,10 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
       for (const [name, value] of entries) {
         const path = `headers.${name}`;
         const lower = name.toLowerCase();
-        if (!HEADER_NAME.test(name)) problem(path, "header names are printable ASCII without spaces or colons, at most 76 characters");
-        else if (isStructuralHeader(name)) problem(path, `${name} is set by Mailroom and cannot be given as a custom header`);
+        if (!HEADER_NAME.test(name))
+          problem(path, "header names are printable ASCII without spaces or colons, at most 76 characters");
+        else if (isStructuralHeader(name))
+          problem(path, `${name} is set by Mailroom and cannot be given as a custom header`);
         else if (lower === "reply-to") problem(path, "give the reply_to field instead of a Reply-To header");
         else if (seen.has(lower)) problem(path, "given twice (header names are case-insensitive)");
         else if (typeof value !== "string") problem(path, `must be a string, got ${typeName(value)}`);
@@ -173,18 +183,27 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
       if (input.attachments.length > MAX_ATTACHMENTS) problem("attachments", `at most ${MAX_ATTACHMENTS} attachments`);
       input.attachments.forEach((item, i) => {
         const path = `attachments.${i}`;
-        if (item === null || typeof item !== "object" || Array.isArray(item)) return problem(path, "must be an object with filename and content or path");
+        if (item === null || typeof item !== "object" || Array.isArray(item))
+          return problem(path, "must be an object with filename and content or path");
         const a = item as Record<string, unknown>;
-        for (const key of Object.keys(a)) if (!["filename", "content", "path", "content_type", "content_id"].includes(key)) problem(`${path}.${key}`, "unknown field");
+        for (const key of Object.keys(a))
+          if (!["filename", "content", "path", "content_type", "content_id"].includes(key))
+            problem(`${path}.${key}`, "unknown field");
         const before = details.length;
         if (typeof a.filename !== "string" || !a.filename || a.filename.length > 255 || /[\r\n\0/\\]/.test(a.filename))
           problem(`${path}.filename`, "is required: 1 to 255 characters, no line breaks or slashes");
         // `path` is only checked for form here; whether its host may be fetched is the fetch's own guard's question.
         if (a.path !== undefined) {
           if (a.content !== undefined) problem(path, "give content or path, not both");
-          else if (typeof a.path !== "string" || a.path.length > MAX_PATH_LENGTH || !/^https?:\/\/[^\s]+$/i.test(a.path) || !URL.canParse(a.path))
+          else if (
+            typeof a.path !== "string" ||
+            a.path.length > MAX_PATH_LENGTH ||
+            !/^https?:\/\/[^\s]+$/i.test(a.path) ||
+            !URL.canParse(a.path)
+          )
             problem(`${path}.path`, `must be an https URL of at most ${MAX_PATH_LENGTH} characters`);
-        } else if (typeof a.content !== "string" || !BASE64.test(a.content)) problem(`${path}.content`, "is required (standard base64 without line breaks), or give path");
+        } else if (typeof a.content !== "string" || !BASE64.test(a.content))
+          problem(`${path}.content`, "is required (standard base64 without line breaks), or give path");
         if (a.content_type !== undefined && (typeof a.content_type !== "string" || !CONTENT_TYPE.test(a.content_type)))
           problem(`${path}.content_type`, 'must be a media type such as "application/pdf"');
         if (a.content_id !== undefined && (typeof a.content_id !== "string" || !CONTENT_ID.test(a.content_id)))
@@ -192,7 +211,9 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
         if (details.length > before) return;
         attachments.push({
           filename: a.filename as string,
-          ...(typeof a.path === "string" ? { content: Buffer.alloc(0), path: a.path } : { content: Buffer.from(a.content as string, "base64") }),
+          ...(typeof a.path === "string"
+            ? { content: Buffer.alloc(0), path: a.path }
+            : { content: Buffer.from(a.content as string, "base64") }),
           contentType: a.content_type as string | undefined,
           contentId: a.content_id as string | undefined,
         });
@@ -207,15 +228,18 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
       if (input.tags.length > MAX_TAGS) problem("tags", `at most ${MAX_TAGS} tags`);
       input.tags.forEach((item, i) => {
         const tag = item as Record<string, unknown> | null;
-        if (!tag || typeof tag !== "object" || Array.isArray(tag)) return problem(`tags.${i}`, "must be an object {name, value}");
-        for (const key of Object.keys(tag)) if (key !== "name" && key !== "value") problem(`tags.${i}.${key}`, "unknown field");
+        if (!tag || typeof tag !== "object" || Array.isArray(tag))
+          return problem(`tags.${i}`, "must be an object {name, value}");
+        for (const key of Object.keys(tag))
+          if (key !== "name" && key !== "value") problem(`tags.${i}.${key}`, "unknown field");
         const ok = (part: "name" | "value") => {
           const value = tag[part];
           if (typeof value === "string" && TAG_PART.test(value)) return true;
           problem(`tags.${i}.${part}`, "must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -");
           return false;
         };
-        if ([ok("name"), ok("value")].every(Boolean)) tags.push({ name: tag.name as string, value: tag.value as string });
+        if ([ok("name"), ok("value")].every(Boolean))
+          tags.push({ name: tag.name as string, value: tag.value as string });
       });
     }
   }
@@ -235,7 +259,8 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
       tracking = {};
       for (const [key, value] of Object.entries(given)) {
         if (key !== "opens" && key !== "clicks") problem(`tracking.${key}`, "unknown field");
-        else if (typeof value !== "boolean") problem(`tracking.${key}`, `must be true or false, got ${typeName(value)}`);
+        else if (typeof value !== "boolean")
+          problem(`tracking.${key}`, `must be true or false, got ${typeName(value)}`);
         else tracking[key] = value;
       }
     }
@@ -243,17 +268,39 @@ export function parseSendRequest(body: unknown, ctx: ValidationContext): Compose
 
   let unsubscribe: boolean | undefined;
   if (input.unsubscribe !== undefined && input.unsubscribe !== null) {
-    if (typeof input.unsubscribe !== "boolean") problem("unsubscribe", `must be true or false, got ${typeName(input.unsubscribe)}`);
+    if (typeof input.unsubscribe !== "boolean")
+      problem("unsubscribe", `must be true or false, got ${typeName(input.unsubscribe)}`);
     else unsubscribe = input.unsubscribe;
   }
   if (unsubscribe) {
     // The message is composed once for all its recipients, so its unsubscribe link can name only one of them.
-    if (distinct.size > 1) problem("unsubscribe", "one-click unsubscribe needs a message with exactly one recipient; send one message per recipient (the batch endpoint helps)");
-    if (headers.some(([name]) => /^list-unsubscribe(?:-post)?$/i.test(name))) problem("headers", "give unsubscribe: true or your own List-Unsubscribe headers, not both");
+    if (distinct.size > 1)
+      problem(
+        "unsubscribe",
+        "one-click unsubscribe needs a message with exactly one recipient; send one message per recipient (the batch endpoint helps)",
+      );
+    if (headers.some(([name]) => /^list-unsubscribe(?:-post)?$/i.test(name)))
+      problem("headers", "give unsubscribe: true or your own List-Unsubscribe headers, not both");
   }
 
   if (details.length || !from) throw validationError(details);
-  return { from, sender, to, cc, bcc, replyTo, subject, html, text, headers, attachments, tags, scheduledAt, tracking, unsubscribe };
+  return {
+    from,
+    sender,
+    to,
+    cc,
+    bcc,
+    replyTo,
+    subject,
+    html,
+    text,
+    headers,
+    attachments,
+    tags,
+    scheduledAt,
+    tracking,
+    unsubscribe,
+  };
 }
 
 /** A send time: an ISO 8601 date-time in the future, at most 30 days ahead (ms), or what is wrong with it. */

@@ -17,7 +17,12 @@ export const EMAIL_EVENT_TYPES = [
   "email.received",
 ] as const;
 
-export const EVENT_TYPES = [...EMAIL_EVENT_TYPES, "domain.updated", "suppression.added", "suppression.removed"] as const;
+export const EVENT_TYPES = [
+  ...EMAIL_EVENT_TYPES,
+  "domain.updated",
+  "suppression.added",
+  "suppression.removed",
+] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -25,21 +25,28 @@ export interface EventLog {
 const statementsFor = perConnection((tx: Db) => {
   const { emails, events } = tablesOf(tx);
   return {
-  insert: prepareAs("event_insert", tx
-    .insert(events)
-    .values({
-      id: sql.placeholder("id"),
-      organizationId: sql.placeholder("organizationId"),
-      emailId: sql.placeholder("emailId"),
-      type: sql.placeholder("type"),
-      recipient: sql.placeholder("recipient"),
-      data: sql.placeholder("data"),
-      createdAt: sql.placeholder("createdAt"),
-    })),
-  setStatus: prepareAs("email_set_status", tx
-    .update(emails)
-    .set({ status: sql.placeholder("status") as unknown as string, updatedAt: sql.placeholder("updatedAt") as unknown as string })
-    .where(eq(emails.id, sql.placeholder("emailId")))),
+    insert: prepareAs(
+      "event_insert",
+      tx.insert(events).values({
+        id: sql.placeholder("id"),
+        organizationId: sql.placeholder("organizationId"),
+        emailId: sql.placeholder("emailId"),
+        type: sql.placeholder("type"),
+        recipient: sql.placeholder("recipient"),
+        data: sql.placeholder("data"),
+        createdAt: sql.placeholder("createdAt"),
+      }),
+    ),
+    setStatus: prepareAs(
+      "email_set_status",
+      tx
+        .update(emails)
+        .set({
+          status: sql.placeholder("status") as unknown as string,
+          updatedAt: sql.placeholder("updatedAt") as unknown as string,
+        })
+        .where(eq(emails.id, sql.placeholder("emailId"))),
+    ),
   };
 });
 
@@ -63,7 +70,11 @@ export function createEventLog(deps: { clock: Clock }): EventLog {
       const prepared = statementsFor(tx);
       await prepared.insert.execute(event as unknown as Record<string, unknown>);
       if (event.emailId && event.type.startsWith("email.") && !ABOUT_ANOTHER_MESSAGE.has(event.type)) {
-        await prepared.setStatus.execute({ status: event.type.slice("email.".length), updatedAt: createdAt, emailId: event.emailId });
+        await prepared.setStatus.execute({
+          status: event.type.slice("email.".length),
+          updatedAt: createdAt,
+          emailId: event.emailId,
+        });
       }
       for (const listener of listeners) await listener(tx, event);
       return event;

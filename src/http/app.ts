@@ -73,7 +73,12 @@ interface RequestMeta {
 function routeMatchers(routes: Array<{ method: string; path: string }>) {
   return routes.map((route) => ({
     method: route.method,
-    pattern: new RegExp(`^${route.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*")}/?$`),
+    pattern: new RegExp(
+      `^${route.path
+        .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+        .replace(/:[^/]+/g, "[^/]+")
+        .replace(/\*/g, ".*")}/?$`,
+    ),
   }));
 }
 
@@ -93,7 +98,10 @@ export function createHttpApp(deps: HttpDeps) {
     // Path parameters are decoded once, by the router; a malformed escape (`%zz`) reaches routes as null.
     .onTransform(({ params }) => {
       const malformed = Object.entries(params ?? {}).filter(([, value]) => value === null || value === undefined);
-      if (malformed.length) throw validationError(malformed.map(([name]) => ({ path: name, message: "malformed percent-encoding in the path" })));
+      if (malformed.length)
+        throw validationError(
+          malformed.map(([name]) => ({ path: name, message: "malformed percent-encoding in the path" })),
+        );
     })
     .onError(({ error, code, request, set }) => {
       const requestId = meta.get(request)?.id ?? newId();
@@ -108,7 +116,9 @@ export function createHttpApp(deps: HttpDeps) {
       } else if (code === "PARSE") {
         thrown = new AppError("validation_error", "The request body could not be parsed.");
       } else if (code === "VALIDATION") {
-        thrown = new AppError("validation_error", "The request is invalid.", { details: [{ path: "", message: String((error as Error).message).slice(0, 500) }] });
+        thrown = new AppError("validation_error", "The request is invalid.", {
+          details: [{ path: "", message: String((error as Error).message).slice(0, 500) }],
+        });
       }
       const failure = describeFailure(thrown, requestId, logger);
       set.status = failure.status;
@@ -119,7 +129,11 @@ export function createHttpApp(deps: HttpDeps) {
     .onAfterResponse(({ request, route, set }) => {
       const info = meta.get(request);
       const status = typeof set.status === "number" ? set.status : 200;
-      metrics.inc("mailroom_http_requests_total", { route: route || "unmatched", method: request.method, status: String(status) });
+      metrics.inc("mailroom_http_requests_total", {
+        route: route || "unmatched",
+        method: request.method,
+        status: String(status),
+      });
       logger.debug("http request", {
         request_id: info?.id,
         method: request.method,
@@ -143,7 +157,10 @@ export function createHttpApp(deps: HttpDeps) {
       deps.config.metrics.listen
         ? new Elysia()
         : new Elysia().get("/metrics", ({ request }) => scrapeMetrics(request), {
-            detail: { tags: ["Operations"], summary: "Prometheus metrics (Authorization: Bearer <[metrics] token> when one is set)" },
+            detail: {
+              tags: ["Operations"],
+              summary: "Prometheus metrics (Authorization: Bearer <[metrics] token> when one is set)",
+            },
           }),
     )
     .use(docsRoutes(deps.version))
@@ -199,7 +216,13 @@ export function listenHttp(app: HttpApp, logger: Logger, options: HttpListenOpti
     reusePort: false,
     fetch(request) {
       const refusal = unroutable(request);
-      if (refusal) return failureResponse(refusal, newId(), logger, refusal.name === "method_not_allowed" ? { allow: "GET, POST, PATCH, DELETE" } : {});
+      if (refusal)
+        return failureResponse(
+          refusal,
+          newId(),
+          logger,
+          refusal.name === "method_not_allowed" ? { allow: "GET, POST, PATCH, DELETE" } : {},
+        );
       return app.fetch(request);
     },
     error: (error) => failureResponse(error, newId(), logger),

@@ -17,7 +17,11 @@ export interface AuthDeps {
 }
 
 /** The actor of a request's `Authorization: Bearer <key>`, counted once in its rate-limit windows (headers set). */
-export async function authenticateRequest(deps: AuthDeps, headers: Record<string, string | undefined>, set: { headers: Record<string, unknown> }): Promise<Actor> {
+export async function authenticateRequest(
+  deps: AuthDeps,
+  headers: Record<string, string | undefined>,
+  set: { headers: Record<string, unknown> },
+): Promise<Actor> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "");
   if (!match) throw new AppError("unauthorized", "Missing API key: send Authorization: Bearer <API_KEY>.");
   const actor = await deps.keys.authenticate(match[1]!);
@@ -27,12 +31,17 @@ export async function authenticateRequest(deps: AuthDeps, headers: Record<string
   set.headers["ratelimit-reset"] = String(decision.resetSeconds);
   set.headers["ratelimit-policy"] = decision.policy;
   if (!decision.allowed) {
-    throw new AppError("rate_limit_exceeded", `Too many requests; retry after ${decision.retryAfterSeconds} s.`, { retryAfter: decision.retryAfterSeconds });
+    throw new AppError("rate_limit_exceeded", `Too many requests; retry after ${decision.retryAfterSeconds} s.`, {
+      retryAfter: decision.retryAfterSeconds,
+    });
   }
   return actor;
 }
 
 /** A fresh plugin per area (unnamed, so Elysia never de-duplicates it away from a later area). */
 export function authenticated(deps: AuthDeps) {
-  return new Elysia().resolve({ as: "scoped" }, async ({ headers, set }): Promise<{ actor: Actor }> => ({ actor: await authenticateRequest(deps, headers, set) }));
+  return new Elysia().resolve(
+    { as: "scoped" },
+    async ({ headers, set }): Promise<{ actor: Actor }> => ({ actor: await authenticateRequest(deps, headers, set) }),
+  );
 }

@@ -20,26 +20,42 @@ export interface BodyLimits {
 }
 
 export function bodyLimits(config: Config): BodyLimits {
-  return { maxBytes: config.http.max_body_bytes, timeoutMs: config.http.body_timeout, minBytesPerSecond: config.http.body_min_rate };
+  return {
+    maxBytes: config.http.max_body_bytes,
+    timeoutMs: config.http.body_timeout,
+    minBytesPerSecond: config.http.body_min_rate,
+  };
 }
 
 /** `anyContentType`: for senders that post JSON under another type (Amazon SNS says text/plain). */
-export async function readJsonBody(request: Request, limits: BodyLimits, options: { anyContentType?: boolean } = {}): Promise<unknown> {
+export async function readJsonBody(
+  request: Request,
+  limits: BodyLimits,
+  options: { anyContentType?: boolean } = {},
+): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (declared > limits.maxBytes) throw tooLarge(limits.maxBytes);
   const type = request.headers.get("content-type") ?? "";
   if (!options.anyContentType && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
-    throw new AppError("validation_error", "Send the body as JSON with Content-Type: application/json.", { details: [{ path: "", message: "Content-Type must be application/json" }] });
+    throw new AppError("validation_error", "Send the body as JSON with Content-Type: application/json.", {
+      details: [{ path: "", message: "Content-Type must be application/json" }],
+    });
   }
   const bytes = await readLimited(request, limits);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw validationError([{ path: "", message: "the body is not valid UTF-8" }], "The request body is not valid UTF-8.");
+    throw validationError(
+      [{ path: "", message: "the body is not valid UTF-8" }],
+      "The request body is not valid UTF-8.",
+    );
   }
   if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw validationError([{ path: "", message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }], `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+    throw validationError(
+      [{ path: "", message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }],
+      `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -54,7 +70,8 @@ const abandoned = new WeakSet<AppError>();
 const abandon = (error: AppError) => (abandoned.add(error), error);
 export const leftBodyUnread = (error: unknown): boolean => error instanceof AppError && abandoned.has(error);
 
-const tooLarge = (maxBytes: number) => new AppError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`);
+const tooLarge = (maxBytes: number) =>
+  new AppError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`);
 
 /** True when brackets outside strings nest deeper than `max`; one pass, no recursion. */
 export function nestedDeeperThan(text: string, max: number): boolean {
@@ -63,7 +80,8 @@ export function nestedDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -83,13 +101,18 @@ async function readLimited(request: Request, limits: BodyLimits): Promise<Uint8A
   try {
     for (;;) {
       const deadline = started + limits.timeoutMs + (size / limits.minBytesPerSecond) * 1000;
-      const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), "timeout")));
+      const timedOut = new Promise<"timeout">(
+        (resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), "timeout")),
+      );
       const next = await Promise.race([reader.read(), timedOut]);
       clearTimeout(timer);
       if (next === "timeout") {
         reader.cancel().catch(() => {});
         throw abandon(
-          validationError([{ path: "", message: "the body arrived too slowly" }], `The request body did not arrive in time (allowed: ${limits.timeoutMs / 1000} s plus 1 s per ${limits.minBytesPerSecond} bytes).`),
+          validationError(
+            [{ path: "", message: "the body arrived too slowly" }],
+            `The request body did not arrive in time (allowed: ${limits.timeoutMs / 1000} s plus 1 s per ${limits.minBytesPerSecond} bytes).`,
+          ),
         );
       }
       if (next.done) break;
@@ -117,10 +140,20 @@ export function unknownFields(body: Record<string, unknown>, known: readonly str
  * Reads a body that must be a JSON object. With `known`, fields outside it are refused; with `optional`, a request
  * without a body reads as `{}`.
  */
-export async function readJsonObject(request: Request, limits: BodyLimits, options: { known?: readonly string[]; optional?: boolean } = {}): Promise<Record<string, unknown>> {
-  if (options.optional && !request.headers.get("content-type") && (request.headers.get("content-length") ?? "0") === "0") return {};
+export async function readJsonObject(
+  request: Request,
+  limits: BodyLimits,
+  options: { known?: readonly string[]; optional?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  if (
+    options.optional &&
+    !request.headers.get("content-type") &&
+    (request.headers.get("content-length") ?? "0") === "0"
+  )
+    return {};
   const body = await readJsonBody(request, limits);
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError([{ path: "", message: "the body must be a JSON object" }]);
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw validationError([{ path: "", message: "the body must be a JSON object" }]);
   const object = body as Record<string, unknown>;
   if (options.known) {
     const unknown = unknownFields(object, options.known);

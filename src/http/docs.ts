@@ -28,7 +28,8 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#docs", deepLinking: true, validatorUrl: null, tryItOutEnabled: false });`;
 
 const SECURITY_HEADERS = {
-  "content-security-policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+  "content-security-policy":
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
 };
 
@@ -40,20 +41,41 @@ export function docsRoutes(version: string) {
         specPath: "/openapi.json",
         provider: null,
         documentation: {
-          info: { title: "Mailroom API", version, description: "Send and track transactional email. Authenticate with `Authorization: Bearer <API_KEY>`." },
+          info: {
+            title: "Mailroom API",
+            version,
+            description: "Send and track transactional email. Authenticate with `Authorization: Bearer <API_KEY>`.",
+          },
           components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer" } } },
           security: [{ apiKey: [] }],
         },
-        exclude: { paths: ["/docs", "/docs/assets/swagger-ui.css", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/init.js"] },
+        exclude: {
+          paths: ["/docs", "/docs/assets/swagger-ui.css", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/init.js"],
+        },
       }),
     )
-    .get("/docs", () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8", ...SECURITY_HEADERS } }))
-    .get("/docs/assets/swagger-ui.css", () => new Response(Bun.file(swaggerCssPath), { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=86400" } }))
+    .get(
+      "/docs",
+      () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8", ...SECURITY_HEADERS } }),
+    )
+    .get(
+      "/docs/assets/swagger-ui.css",
+      () =>
+        new Response(Bun.file(swaggerCssPath), {
+          headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=86400" },
+        }),
+    )
     .get(
       "/docs/assets/swagger-ui-bundle.js",
-      () => new Response(Bun.file(swaggerBundlePath), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }),
+      () =>
+        new Response(Bun.file(swaggerBundlePath), {
+          headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" },
+        }),
     )
-    .get("/docs/assets/init.js", () => new Response(INIT, { headers: { "content-type": "text/javascript; charset=utf-8" } }));
+    .get(
+      "/docs/assets/init.js",
+      () => new Response(INIT, { headers: { "content-type": "text/javascript; charset=utf-8" } }),
+    );
 }
 
 type RequestBodyObject = OpenAPIV3.RequestBodyObject;

@@ -13,7 +13,9 @@ export async function downloadAccess(
   query: Record<string, string | undefined>,
 ): Promise<DownloadAccess> {
   if (query.signature !== undefined || query.expires !== undefined) {
-    return { link: { path: new URL(request.url).pathname, expires: query.expires ?? "", signature: query.signature ?? "" } };
+    return {
+      link: { path: new URL(request.url).pathname, expires: query.expires ?? "", signature: query.signature ?? "" },
+    };
   }
   return { actor: await authenticateRequest(deps, headers, set) };
 }
@@ -26,7 +28,12 @@ function disposition(kind: "inline" | "attachment", filename: string | null): st
 }
 
 /** An attachment's bytes: the sender's content, sandboxed and never sniffed into something executable. */
-export function fileResponse(file: { content: Buffer; contentType: string; filename: string | null; disposition: "inline" | "attachment" }): Response {
+export function fileResponse(file: {
+  content: Buffer;
+  contentType: string;
+  filename: string | null;
+  disposition: "inline" | "attachment";
+}): Response {
   return new Response(file.content, {
     headers: {
       "content-type": file.contentType,

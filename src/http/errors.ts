@@ -25,16 +25,29 @@ export function errorBody(error: AppError, requestId?: string): ErrorBody {
 }
 
 /** Maps a thrown value to status, headers and body; logs unknown errors with their cause. */
-export function describeFailure(thrown: unknown, requestId: string, logger: Logger): { status: number; headers: Record<string, string>; body: ErrorBody } {
+export function describeFailure(
+  thrown: unknown,
+  requestId: string,
+  logger: Logger,
+): { status: number; headers: Record<string, string>; body: ErrorBody } {
   const error = toAppError(asStoreFault(thrown));
-  if (error.name === "internal_error") logger.error("request failed", { request_id: requestId, err: error.cause ?? thrown });
+  if (error.name === "internal_error")
+    logger.error("request failed", { request_id: requestId, err: error.cause ?? thrown });
   const headers: Record<string, string> = {};
   if (error.retryAfter !== undefined) headers["retry-after"] = String(error.retryAfter);
   return { status: error.status, headers, body: errorBody(error, requestId) };
 }
 
 /** A complete failure response (used where no framework context exists: the listener's own guard). */
-export function failureResponse(thrown: unknown, requestId: string, logger: Logger, headers: Record<string, string> = {}): Response {
+export function failureResponse(
+  thrown: unknown,
+  requestId: string,
+  logger: Logger,
+  headers: Record<string, string> = {},
+): Response {
   const failure = describeFailure(thrown, requestId, logger);
-  return Response.json(failure.body, { status: failure.status, headers: { ...failure.headers, ...headers, "x-request-id": requestId } });
+  return Response.json(failure.body, {
+    status: failure.status,
+    headers: { ...failure.headers, ...headers, "x-request-id": requestId },
+  });
 }

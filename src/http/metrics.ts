@@ -41,7 +41,8 @@ export interface MetricsListenOptions {
 /** `[metrics] listen` as a host and a port: `127.0.0.1:9464`, `[::1]:9464`. */
 export function parseListenAddress(listen: string): { hostname: string; port: number } {
   const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/.exec(listen);
-  if (!match || Number(match[3]) > 65535) throw new ConfigError(`metrics.listen: "${listen}" is not host:port (e.g. 127.0.0.1:9464)`);
+  if (!match || Number(match[3]) > 65535)
+    throw new ConfigError(`metrics.listen: "${listen}" is not host:port (e.g. 127.0.0.1:9464)`);
   return { hostname: match[1] ?? match[2]!, port: Number(match[3]) };
 }
 
@@ -60,7 +61,12 @@ export function listenMetrics(metrics: Metrics, logger: Logger, options: Metrics
         const path = URL.canParse(request.url) ? new URL(request.url).pathname : "";
         if (path !== "/metrics") throw new AppError("not_found", "This listener serves GET /metrics only.");
         if (request.method !== "GET" && request.method !== "HEAD") {
-          return failureResponse(new AppError("method_not_allowed", `${request.method} is not allowed here; use GET.`), requestId, logger, { allow: "GET" });
+          return failureResponse(
+            new AppError("method_not_allowed", `${request.method} is not allowed here; use GET.`),
+            requestId,
+            logger,
+            { allow: "GET" },
+          );
         }
         return await scrape(request);
       } catch (error) {

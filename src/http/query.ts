@@ -5,7 +5,8 @@ import { isUuid } from "../lib/ids.ts";
 export function parseLimit(raw: string | undefined, fallback = 20, max = 100): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < 1 || n > max) throw validationError([{ path: "limit", message: `must be an integer from 1 to ${max}` }]);
+  if (!/^\d+$/.test(raw) || n < 1 || n > max)
+    throw validationError([{ path: "limit", message: `must be an integer from 1 to ${max}` }]);
   return n;
 }
 
@@ -22,6 +23,14 @@ export function parseEnum(name: string, raw: string | undefined, values: readonl
 }
 
 /** A list's page: `limit` (1–100, default 20) and an `after` or `before` cursor. */
-export function parsePage(query: Record<string, string | undefined>): { limit: number; after?: string; before?: string } {
-  return { limit: parseLimit(query.limit), after: parseCursor("after", query.after), before: parseCursor("before", query.before) };
+export function parsePage(query: Record<string, string | undefined>): {
+  limit: number;
+  after?: string;
+  before?: string;
+} {
+  return {
+    limit: parseLimit(query.limit),
+    after: parseCursor("after", query.after),
+    before: parseCursor("before", query.before),
+  };
 }

@@ -13,7 +13,18 @@ export function uiScript(): string {
   // A macro may not call Bun.build (the bundler would wait on itself); the CLI in a child process may.
   // --production: minified, and JSX compiled for production (the development runtime adds source details to
   // every element: 90.5 → 74.1 KB).
-  const result = Bun.spawnSync([process.execPath, "build", join(UI_DIR, "main.tsx"), "--production", "--target=browser", "--format=esm", `--tsconfig-override=${join(UI_DIR, "tsconfig.json")}`], { stderr: "pipe" });
+  const result = Bun.spawnSync(
+    [
+      process.execPath,
+      "build",
+      join(UI_DIR, "main.tsx"),
+      "--production",
+      "--target=browser",
+      "--format=esm",
+      `--tsconfig-override=${join(UI_DIR, "tsconfig.json")}`,
+    ],
+    { stderr: "pipe" },
+  );
   if (!result.success) throw new Error(`the admin UI did not build: ${result.stderr.toString()}`);
   return result.stdout.toString();
 }

@@ -33,7 +33,8 @@ const PAGE = `<!doctype html>
 // script); img-src stays 'self' data: (data: also for the empty favicon), so no remote image or CSS url() in a
 // preview can load even if the UI failed to take it out: opening a message never tells its sender.
 const SECURITY_HEADERS = {
-  "content-security-policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
@@ -47,7 +48,8 @@ const asset = (body: string, type: string) => () =>
 // admin's address.
 const PREVIEW_HEADERS = {
   "content-type": "text/html; charset=utf-8",
-  "content-security-policy": "sandbox; default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline' http: https:; font-src http: https: data:; media-src http: https: data:; frame-ancestors 'self'",
+  "content-security-policy":
+    "sandbox; default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline' http: https:; font-src http: https: data:; media-src http: https: data:; frame-ancestors 'self'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "cache-control": "no-store",
@@ -64,12 +66,18 @@ async function preview(request: Request, maxBytes: number): Promise<Response> {
     throw new AppError("unauthorized", "The preview answers only the admin UI's own preview frame.");
   }
   const length = Number(request.headers.get("content-length") ?? "NaN");
-  if (!(length <= maxBytes)) throw new AppError("payload_too_large", `A preview is at most ${maxBytes} bytes, with its Content-Length.`);
+  if (!(length <= maxBytes))
+    throw new AppError("payload_too_large", `A preview is at most ${maxBytes} bytes, with its Content-Length.`);
   if (!(request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded")) {
-    throw new AppError("validation_error", "Post the preview as a form (application/x-www-form-urlencoded).", { details: [{ path: "html", message: "required" }] });
+    throw new AppError("validation_error", "Post the preview as a form (application/x-www-form-urlencoded).", {
+      details: [{ path: "html", message: "required" }],
+    });
   }
   const html = (await request.formData()).get("html");
-  if (typeof html !== "string") throw new AppError("validation_error", "The form has no html field.", { details: [{ path: "html", message: "required" }] });
+  if (typeof html !== "string")
+    throw new AppError("validation_error", "The form has no html field.", {
+      details: [{ path: "html", message: "required" }],
+    });
   return new Response(html, { headers: PREVIEW_HEADERS });
 }
 

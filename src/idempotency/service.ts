@@ -51,12 +51,17 @@ function canonicalJson(value: unknown): string {
 }
 
 export function hashRequest(request: unknown): string {
-  return createHash("sha256").update(Buffer.isBuffer(request) ? request : canonicalJson(request)).digest("hex");
+  return createHash("sha256")
+    .update(Buffer.isBuffer(request) ? request : canonicalJson(request))
+    .digest("hex");
 }
 
 export function validateIdempotencyKey(key: string): void {
   if (key.length < 1 || key.length > 256 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new AppError("invalid_idempotency_key", "Idempotency-Key must be 1 to 256 printable ASCII characters without spaces.");
+    throw new AppError(
+      "invalid_idempotency_key",
+      "Idempotency-Key must be 1 to 256 printable ASCII characters without spaces.",
+    );
   }
 }
 
@@ -64,33 +69,63 @@ export function createIdempotency(deps: { db: Db; writer: Writer; clock: Clock }
   const { db, writer, clock } = deps;
   const { idempotencyKeys } = tablesOf(db);
   const keyOf = (claim: Pick<IdempotencyClaim, "apiKeyId" | "endpoint" | "key">) =>
-    and(eq(idempotencyKeys.apiKeyId, claim.apiKeyId), eq(idempotencyKeys.endpoint, claim.endpoint), eq(idempotencyKeys.key, claim.key));
-  const concurrent = () => new AppError("concurrent_idempotent_requests", "A request with this Idempotency-Key is still being processed; retry after it completes.");
+    and(
+      eq(idempotencyKeys.apiKeyId, claim.apiKeyId),
+      eq(idempotencyKeys.endpoint, claim.endpoint),
+      eq(idempotencyKeys.key, claim.key),
+    );
+  const concurrent = () =>
+    new AppError(
+      "concurrent_idempotent_requests",
+      "A request with this Idempotency-Key is still being processed; retry after it completes.",
+    );
 
   return {
     async begin(apiKeyId, endpoint, key, request) {
       validateIdempotencyKey(key);
       const claim: IdempotencyClaim = { apiKeyId, endpoint, key, requestHash: hashRequest(request) };
-      const release = () => writer.write(async (tx) => void (await tx.delete(idempotencyKeys).where(and(keyOf(claim), eq(idempotencyKeys.responseStatus, IN_FLIGHT))))).catch(() => {});
+      const release = () =>
+        writer
+          .write(
+            async (tx) =>
+              void (await tx
+                .delete(idempotencyKeys)
+                .where(and(keyOf(claim), eq(idempotencyKeys.responseStatus, IN_FLIGHT)))),
+          )
+          .catch(() => {});
       return writer.write(async (tx): Promise<IdempotencyOutcome> => {
         const now = clock.now();
         const marker = { ...claim, responseStatus: IN_FLIGHT, responseBody: "", createdAt: now };
         // On PostgreSQL a concurrent insert of the same key waits for the other transaction, then does nothing.
-        const inserted = await tx.insert(idempotencyKeys).values(marker).onConflictDoNothing().returning({ key: idempotencyKeys.key });
+        const inserted = await tx
+          .insert(idempotencyKeys)
+          .values(marker)
+          .onConflictDoNothing()
+          .returning({ key: idempotencyKeys.key });
         if (inserted.length) return { kind: "claimed", claim, release };
         const existing = (await first(tx.select().from(idempotencyKeys).where(keyOf(claim))))!;
         const expired = existing.createdAt < now - RETENTION_MS;
         const abandoned = existing.responseStatus === IN_FLIGHT && existing.createdAt < now - IN_FLIGHT_TIMEOUT_MS;
         if (!expired && !abandoned) {
           if (existing.responseStatus === IN_FLIGHT) throw concurrent();
-          if (existing.requestHash !== claim.requestHash) throw new AppError("invalid_idempotent_request", "This Idempotency-Key was used with a different request body.");
+          if (existing.requestHash !== claim.requestHash)
+            throw new AppError(
+              "invalid_idempotent_request",
+              "This Idempotency-Key was used with a different request body.",
+            );
           return { kind: "replay", result: JSON.parse(existing.responseBody) };
         }
         // Taken over only if nobody else took it since it was read.
         const taken = await tx
           .update(idempotencyKeys)
           .set(marker)
-          .where(and(keyOf(claim), eq(idempotencyKeys.createdAt, existing.createdAt), eq(idempotencyKeys.responseStatus, existing.responseStatus)))
+          .where(
+            and(
+              keyOf(claim),
+              eq(idempotencyKeys.createdAt, existing.createdAt),
+              eq(idempotencyKeys.responseStatus, existing.responseStatus),
+            ),
+          )
           .returning({ key: idempotencyKeys.key });
         if (!taken.length) throw concurrent();
         return { kind: "claimed", claim, release };
@@ -100,12 +135,20 @@ export function createIdempotency(deps: { db: Db; writer: Writer; clock: Clock }
     async record(tx, claim, result) {
       await tx
         .update(idempotencyKeys)
-        .set({ requestHash: claim.requestHash, responseStatus: COMPLETED, responseBody: JSON.stringify(result), createdAt: clock.now() })
+        .set({
+          requestHash: claim.requestHash,
+          responseStatus: COMPLETED,
+          responseBody: JSON.stringify(result),
+          createdAt: clock.now(),
+        })
         .where(keyOf(claim));
     },
 
     async prune() {
-      await writer.write(async (tx) => void (await tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, clock.now() - RETENTION_MS))));
+      await writer.write(
+        async (tx) =>
+          void (await tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, clock.now() - RETENTION_MS))),
+      );
     },
   };
 }

@@ -21,7 +21,6 @@ import type { AttachmentView, ReceivedAttachment, ReceivedEmailSummary, Received
 
 const PRUNE_BATCH = 500;
 
-
 export interface AttachmentContent {
   content: Buffer;
   contentType: string;
@@ -30,12 +29,19 @@ export interface AttachmentContent {
 }
 
 export interface Mailbox {
-  list(actor: Actor, options: PageOptions): Promise<{ object: "list"; has_more: boolean; data: ReceivedEmailSummary[] }>;
+  list(
+    actor: Actor,
+    options: PageOptions,
+  ): Promise<{ object: "list"; has_more: boolean; data: ReceivedEmailSummary[] }>;
   /** `htmlFormat` `data_uri` (Resend's default) turns `cid:` references into inline data; `cid` keeps them. */
   get(actor: Actor, id: string, htmlFormat: "data_uri" | "cid"): Promise<ReceivedEmailView>;
   raw(access: Access, id: string): Promise<Buffer>;
   /** In the message's order; `after` and `before` are attachment ids of a previous page. */
-  attachments(actor: Actor, id: string, options: PageOptions): Promise<{ object: "list"; has_more: boolean; data: AttachmentView[] }>;
+  attachments(
+    actor: Actor,
+    id: string,
+    options: PageOptions,
+  ): Promise<{ object: "list"; has_more: boolean; data: AttachmentView[] }>;
   attachment(actor: Actor, id: string, attachmentId: string): Promise<AttachmentView & { object: "attachment" }>;
   attachmentContent(access: Access, id: string, attachmentId: string): Promise<AttachmentContent>;
   /** Deletes messages older than the retention period; the number deleted. */
@@ -61,19 +67,26 @@ export function createMailbox(deps: {
   const linkValid = links.valid;
 
   const rawPath = (id: string) => `/v1/emails/receiving/${id}/raw`;
-  const contentPath = (id: string, attachmentId: string) => `/v1/emails/receiving/${id}/attachments/${attachmentId}/content`;
+  const contentPath = (id: string, attachmentId: string) =>
+    `/v1/emails/receiving/${id}/attachments/${attachmentId}/content`;
 
   const notFound = () => new AppError("not_found", "Received email not found.");
   const own = async (actor: Actor, id: string) => {
     requireScope(actor, "inbound:read");
-    const row = await first(db.select().from(receivedEmails).where(and(eq(receivedEmails.id, id), eq(receivedEmails.organizationId, actor.organizationId))));
+    const row = await first(
+      db
+        .select()
+        .from(receivedEmails)
+        .where(and(eq(receivedEmails.id, id), eq(receivedEmails.organizationId, actor.organizationId))),
+    );
     if (!row) throw notFound();
     return row;
   };
   /** The row an access may read: an API caller's own, or the one a valid link was made for. */
   const permitted = async (access: Access, id: string, path: string) => {
     if ("actor" in access) return own(access.actor, id);
-    if (access.link.path !== path || !linkValid(access.link)) throw new AppError("unauthorized", "This download link is invalid or has expired; ask the API for a new one.");
+    if (access.link.path !== path || !linkValid(access.link))
+      throw new AppError("unauthorized", "This download link is invalid or has expired; ask the API for a new one.");
     const row = await first(db.select().from(receivedEmails).where(eq(receivedEmails.id, id)));
     if (!row) throw notFound();
     return row;
@@ -83,7 +96,14 @@ export function createMailbox(deps: {
     const raw =
       size >= ASIDE_CONTENT_BYTES && writer.readContent
         ? await writer.readContent("received_contents", id)
-        : (await first(db.select({ raw: receivedContents.raw }).from(receivedContents).where(eq(receivedContents.receivedEmailId, id))))?.raw;
+        : (
+            await first(
+              db
+                .select({ raw: receivedContents.raw })
+                .from(receivedContents)
+                .where(eq(receivedContents.receivedEmailId, id)),
+            )
+          )?.raw;
     if (!raw) throw notFound();
     return raw;
   };
@@ -105,7 +125,10 @@ export function createMailbox(deps: {
     auto_reply: row.autoReply as ReceivedEmailSummary["auto_reply"],
     authentication: row.authentication,
   });
-  const attachmentView = (id: string, attachment: ReceivedAttachment): AttachmentView => ({ ...publicAttachment(attachment), ...signedLink(contentPath(id, attachment.id)) });
+  const attachmentView = (id: string, attachment: ReceivedAttachment): AttachmentView => ({
+    ...publicAttachment(attachment),
+    ...signedLink(contentPath(id, attachment.id)),
+  });
   const findAttachment = (row: ReceivedRow, attachmentId: string) => {
     const attachment = row.attachments.find((candidate) => candidate.id === attachmentId);
     if (!attachment) throw new AppError("not_found", "Attachment not found.");
@@ -115,8 +138,11 @@ export function createMailbox(deps: {
   return {
     async list(actor, options) {
       requireScope(actor, "inbound:read");
-      const { page, hasMore } = await pageById(receivedEmails.id, [eq(receivedEmails.organizationId, actor.organizationId)], options, (where, order, limit) =>
-        db.select().from(receivedEmails).where(where).orderBy(order).limit(limit),
+      const { page, hasMore } = await pageById(
+        receivedEmails.id,
+        [eq(receivedEmails.organizationId, actor.organizationId)],
+        options,
+        (where, order, limit) => db.select().from(receivedEmails).where(where).orderBy(order).limit(limit),
       );
       return { object: "list", has_more: hasMore, data: page.map(summary) };
     },
@@ -129,7 +155,14 @@ export function createMailbox(deps: {
         const withImages = await deps.cpu.readReceivedPart(await rawOf(row), { kind: "html_with_images" });
         if (typeof withImages === "string") html = withImages;
       }
-      return { object: "email", ...summary(row), html, text: row.text, headers: row.headers, raw: signedLink(rawPath(id)) };
+      return {
+        object: "email",
+        ...summary(row),
+        html,
+        text: row.text,
+        headers: row.headers,
+        raw: signedLink(rawPath(id)),
+      };
     },
 
     async raw(access, id) {
@@ -150,16 +183,28 @@ export function createMailbox(deps: {
     async attachmentContent(access, id, attachmentId) {
       const row = await permitted(access, id, contentPath(id, attachmentId));
       const attachment = findAttachment(row, attachmentId);
-      const content = await deps.cpu.readReceivedPart(await rawOf(row), { kind: "attachment", index: attachment.index });
+      const content = await deps.cpu.readReceivedPart(await rawOf(row), {
+        kind: "attachment",
+        index: attachment.index,
+      });
       if (!(content instanceof Buffer)) throw new AppError("not_found", "Attachment not found.");
-      return { content, contentType: attachment.content_type, filename: attachment.filename, disposition: attachment.content_disposition };
+      return {
+        content,
+        contentType: attachment.content_type,
+        filename: attachment.filename,
+        disposition: attachment.content_disposition,
+      };
     },
 
     async prune() {
       const cutoff = isoTime(clock.now() - deps.retentionMs);
       let deleted = 0;
       for (;;) {
-        const batch = await db.select({ id: receivedEmails.id }).from(receivedEmails).where(lt(receivedEmails.createdAt, cutoff)).limit(PRUNE_BATCH);
+        const batch = await db
+          .select({ id: receivedEmails.id })
+          .from(receivedEmails)
+          .where(lt(receivedEmails.createdAt, cutoff))
+          .limit(PRUNE_BATCH);
         if (!batch.length) return deleted;
         await writer.write(async (tx) => {
           const { receivedEmails, inboundUsage } = tablesOf(tx);
@@ -167,12 +212,20 @@ export function createMailbox(deps: {
           // organisation's running total in the same write, so the two never disagree.
           const gone = await tx
             .delete(receivedEmails)
-            .where(inArray(receivedEmails.id, batch.map(({ id }) => id)))
+            .where(
+              inArray(
+                receivedEmails.id,
+                batch.map(({ id }) => id),
+              ),
+            )
             .returning({ organizationId: receivedEmails.organizationId, size: receivedEmails.size });
           const freed = new Map<string, number>();
           for (const row of gone) freed.set(row.organizationId, (freed.get(row.organizationId) ?? 0) + row.size);
           for (const [organizationId, bytes] of freed) {
-            await tx.update(inboundUsage).set({ storedBytes: sql`${inboundUsage.storedBytes} - ${bytes}` }).where(eq(inboundUsage.organizationId, organizationId));
+            await tx
+              .update(inboundUsage)
+              .set({ storedBytes: sql`${inboundUsage.storedBytes} - ${bytes}` })
+              .where(eq(inboundUsage.organizationId, organizationId));
           }
         });
         deleted += batch.length;

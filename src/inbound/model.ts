@@ -69,7 +69,13 @@ export function receivedEventData(row: {
   receivedFor: string[];
   messageId: string | null;
   subject: string;
-  attachments: Array<{ id: string; filename: string | null; content_type: string; content_disposition: string; content_id: string | null }>;
+  attachments: Array<{
+    id: string;
+    filename: string | null;
+    content_type: string;
+    content_disposition: string;
+    content_id: string | null;
+  }>;
   inReplyToEmailId: string | null;
   autoReply: string | null;
 }) {
@@ -83,7 +89,13 @@ export function receivedEventData(row: {
     received_for: row.receivedFor,
     message_id: row.messageId,
     subject: row.subject,
-    attachments: row.attachments.map(({ id, filename, content_type, content_disposition, content_id }) => ({ id, filename, content_type, content_disposition, content_id })),
+    attachments: row.attachments.map(({ id, filename, content_type, content_disposition, content_id }) => ({
+      id,
+      filename,
+      content_type,
+      content_disposition,
+      content_id,
+    })),
     in_reply_to_email_id: row.inReplyToEmailId,
     auto_reply: row.autoReply,
   };

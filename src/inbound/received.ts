@@ -71,7 +71,11 @@ export function readReceived(mail: ParsedMail): ReceivedFields {
   const inReplyTo = mail.inReplyTo ? mail.inReplyTo.split(/\s+/).filter(Boolean) : [];
   return {
     messageId: mail.messageId ? storable(mail.messageId) : null,
-    fromHeader: storable((mail.from?.value ?? []).map(({ name, address }) => (name ? `${name} <${address ?? ""}>` : (address ?? ""))).join(", ")),
+    fromHeader: storable(
+      (mail.from?.value ?? [])
+        .map(({ name, address }) => (name ? `${name} <${address ?? ""}>` : (address ?? "")))
+        .join(", "),
+    ),
     to: addresses(mail.to),
     cc: addresses(mail.cc),
     bcc: addresses(mail.bcc),
@@ -113,7 +117,11 @@ export async function readReceivedMessage(raw: Buffer): Promise<ReadMessage> {
     mail = await parseReceived(raw);
   } catch (error) {
     // Beyond the parser's limits (a header of megabytes, thousands of parts): kept whole, read as nothing.
-    return { report: { kind: "message" }, fields: readReceived(UNPARSED), unparsed: error instanceof Error ? error.message : String(error) };
+    return {
+      report: { kind: "message" },
+      fields: readReceived(UNPARSED),
+      unparsed: error instanceof Error ? error.message : String(error),
+    };
   }
   return { report: readInboundReport(mail, raw), fields: readReceived(mail), unparsed: null };
 }
@@ -152,7 +160,9 @@ type Resolve = (name: string, rrtype: string) => Promise<unknown>;
 
 interface MailauthResult {
   spf?: { domain?: string; status?: { result?: string } } | false;
-  dkim?: { results?: Array<{ signingDomain?: string; selector?: string; status?: { result?: string; aligned?: unknown } }> };
+  dkim?: {
+    results?: Array<{ signingDomain?: string; selector?: string; status?: { result?: string; aligned?: unknown } }>;
+  };
   dmarc?: { domain?: string; policy?: string; status?: { result?: string } } | false;
   arc?: { status?: { result?: string } } | false;
   headers?: string;
@@ -162,7 +172,11 @@ interface MailauthResult {
  * SPF for the client and MAIL FROM (or HELO), DKIM signatures, DMARC alignment of the From domain, and the ARC
  * chain (RFC 7208, 6376, 7489, 8617). BIMI is not evaluated: it would fetch logos over the network.
  */
-export async function authenticateReceived(raw: Buffer, facts: SessionFacts, resolve: Resolve): Promise<ReceivedAuthentication> {
+export async function authenticateReceived(
+  raw: Buffer,
+  facts: SessionFacts,
+  resolve: Resolve,
+): Promise<ReceivedAuthentication> {
   const { authenticate } = await import("mailauth");
   const result = (await authenticate(raw, {
     ip: facts.clientAddress,
@@ -181,7 +195,13 @@ export async function authenticateReceived(raw: Buffer, facts: SessionFacts, res
       selector: row.selector ?? null,
       aligned: Boolean(row.status?.aligned),
     })),
-    dmarc: result.dmarc ? { result: result.dmarc.status?.result ?? "none", policy: result.dmarc.policy ?? null, domain: result.dmarc.domain ?? null } : null,
+    dmarc: result.dmarc
+      ? {
+          result: result.dmarc.status?.result ?? "none",
+          policy: result.dmarc.policy ?? null,
+          domain: result.dmarc.domain ?? null,
+        }
+      : null,
     arc: result.arc ? { result: result.arc.status?.result ?? "none" } : null,
     header: storable(header),
   };

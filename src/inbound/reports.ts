@@ -24,7 +24,13 @@ export interface BouncedRecipient {
 
 export type InboundReport =
   | { kind: "bounce"; standard: boolean; recipients: BouncedRecipient[]; originalMessageId: string | null }
-  | { kind: "complaint"; feedbackType: string; recipient: string | null; originalMailFrom: string | null; originalMessageId: string | null }
+  | {
+      kind: "complaint";
+      feedbackType: string;
+      recipient: string | null;
+      originalMailFrom: string | null;
+      originalMessageId: string | null;
+    }
   | { kind: "auto_reply"; challenge: boolean; inReplyTo: string | null }
   | { kind: "message" };
 
@@ -56,9 +62,17 @@ const typedAddress = (value: string | undefined) => {
 const STATUS = /\b([245])\.(\d{1,3})\.(\d{1,3})\b/;
 
 /** The outcome of one recipient's status and action: 5.x.x bounces, 4.x.x or `delayed` defers, the rest is undecided. */
-function recipientOutcome(status: string | null, action: string | null, diagnostic: string | null): Pick<BouncedRecipient, "outcome" | "subType"> {
+function recipientOutcome(
+  status: string | null,
+  action: string | null,
+  diagnostic: string | null,
+): Pick<BouncedRecipient, "outcome" | "subType"> {
   const code = STATUS.exec(status ?? "")?.[1];
-  if (action === "delayed" || code === "4") return { outcome: "temporary", subType: classifyReply(450, `${status ?? ""} ${diagnostic ?? ""}`).subType ?? "General" };
+  if (action === "delayed" || code === "4")
+    return {
+      outcome: "temporary",
+      subType: classifyReply(450, `${status ?? ""} ${diagnostic ?? ""}`).subType ?? "General",
+    };
   if (code === "5" && action !== "delivered" && action !== "relayed" && action !== "expanded") {
     // The reply text refines the kind (mailbox full, message too large…) by the providers' own rules table.
     const replyCode = Number(/\b([45]\d\d)\b/.exec(diagnostic ?? "")?.[1] ?? 550);
@@ -71,7 +85,8 @@ function recipientOutcome(status: string | null, action: string | null, diagnost
 
 const partText = (attachment: Attachment) => attachment.content.toString("utf8");
 // mailparser leaves contentType false for a part whose Content-Type is empty.
-const isType = (attachment: Attachment, type: string) => typeof attachment.contentType === "string" && attachment.contentType.toLowerCase() === type;
+const isType = (attachment: Attachment, type: string) =>
+  typeof attachment.contentType === "string" && attachment.contentType.toLowerCase() === type;
 
 const MESSAGE_ID_LINE = /^message-id:[ \t]*(<[^>\s]+>)/im;
 
@@ -81,7 +96,9 @@ const MESSAGE_ID_LINE = /^message-id:[ \t]*(<[^>\s]+>)/im;
  * non-standard bounce quotes, leaves it (the report's own Message-ID is in its header, which is skipped).
  */
 function returnedMessageId(raw: Buffer, attachments: Attachment[]): string | null {
-  const original = attachments.find((a) => isType(a, "message/rfc822") || isType(a, "text/rfc822-headers") || isType(a, "message/rfc822-headers"));
+  const original = attachments.find(
+    (a) => isType(a, "message/rfc822") || isType(a, "text/rfc822-headers") || isType(a, "message/rfc822-headers"),
+  );
   if (original) {
     const id = MESSAGE_ID_LINE.exec(partText(original).split(/\r?\n\r?\n/)[0]!)?.[1];
     if (id) return id;
@@ -100,7 +117,13 @@ function dsnRecipients(deliveryStatus: string): BouncedRecipient[] {
       const status = STATUS.exec(fields.get("status") ?? "")?.[0] ?? null;
       const action = fields.get("action")?.toLowerCase().split(/\s/)[0] ?? null;
       const diagnostic = fields.get("diagnostic-code") ?? null;
-      return { recipient: typedAddress(fields.get("final-recipient") ?? fields.get("original-recipient")), status, action, diagnostic, ...recipientOutcome(status, action, diagnostic) };
+      return {
+        recipient: typedAddress(fields.get("final-recipient") ?? fields.get("original-recipient")),
+        status,
+        action,
+        diagnostic,
+        ...recipientOutcome(status, action, diagnostic),
+      };
     });
 }
 
@@ -126,23 +149,43 @@ function isAutoReply(mail: ParsedMail): boolean {
 const isChallenge = (mail: ParsedMail) =>
   mail.headers.has("x-challenge") ||
   mail.headers.has("x-boxbe-challenge") ||
-  /\b(please )?(confirm|verify) (that )?(you are|you're) (a )?(human|real)|sender verification|challenge[- ]response/i.test(`${mail.subject ?? ""} ${(mail.text ?? "").slice(0, TEXT_SCANNED)}`);
+  /\b(please )?(confirm|verify) (that )?(you are|you're) (a )?(human|real)|sender verification|challenge[- ]response/i.test(
+    `${mail.subject ?? ""} ${(mail.text ?? "").slice(0, TEXT_SCANNED)}`,
+  );
 
 const fromMailSystem = (mail: ParsedMail) =>
-  ((mail.from as AddressObject | undefined)?.value ?? []).some((m) => /^(mailer-daemon|postmaster|mail-daemon)@/i.test(m.address ?? ""));
-const BOUNCE_SUBJECT = /undeliver|delivery (status notification|failure|has failed)|returned mail|failure notice|mail delivery (failed|failure|subsystem)|could not be delivered|delivery problem/i;
-
+  ((mail.from as AddressObject | undefined)?.value ?? []).some((m) =>
+    /^(mailer-daemon|postmaster|mail-daemon)@/i.test(m.address ?? ""),
+  );
+const BOUNCE_SUBJECT =
+  /undeliver|delivery (status notification|failure|has failed)|returned mail|failure notice|mail delivery (failed|failure|subsystem)|could not be delivered|delivery problem/i;
 
 function nonStandardBounce(mail: ParsedMail): BouncedRecipient[] {
   const text = (mail.text ?? "").slice(0, TEXT_SCANNED);
   const reply = /\b([45]\d\d)[ -](?:([45]\.\d{1,3}\.\d{1,3})\b)?[^\n]*/.exec(text);
-  const line = text.split(/\n/).find((candidate) => /@/.test(candidate) && !/^(from|to|subject|date|message-id):/i.test(candidate)) ?? "";
-  const recipient = /<?([^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>?:?\s*$/m.exec(line.slice(0, LINE_SCANNED))?.[1]?.toLowerCase() ?? null;
-  if (!reply) return [{ recipient, status: null, action: null, diagnostic: null, outcome: "undetermined", subType: "Undetermined" }];
+  const line =
+    text
+      .split(/\n/)
+      .find((candidate) => /@/.test(candidate) && !/^(from|to|subject|date|message-id):/i.test(candidate)) ?? "";
+  const recipient =
+    /<?([^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>?:?\s*$/m.exec(line.slice(0, LINE_SCANNED))?.[1]?.toLowerCase() ?? null;
+  if (!reply)
+    return [
+      { recipient, status: null, action: null, diagnostic: null, outcome: "undetermined", subType: "Undetermined" },
+    ];
   const code = Number(reply[1]);
   const verdict = classifyReply(code, reply[0]);
   const outcome: BounceOutcome = code >= 500 ? "permanent" : "temporary";
-  return [{ recipient, status: reply[2] ?? null, action: code >= 500 ? "failed" : "delayed", diagnostic: reply[0].trim(), outcome, subType: verdict.subType ?? "General" }];
+  return [
+    {
+      recipient,
+      status: reply[2] ?? null,
+      action: code >= 500 ? "failed" : "delayed",
+      diagnostic: reply[0].trim(),
+      outcome,
+      subType: verdict.subType ?? "General",
+    },
+  ];
 }
 
 /**
@@ -156,8 +199,12 @@ export async function parseReceived(raw: Buffer): Promise<ParsedMail> {
 }
 
 export function readInboundReport(mail: ParsedMail, raw: Buffer): InboundReport {
-  const contentType = String((mail.headers.get("content-type") as { value?: string; params?: Record<string, string> } | undefined)?.value ?? "").toLowerCase();
-  const reportType = ((mail.headers.get("content-type") as { params?: Record<string, string> } | undefined)?.params?.["report-type"] ?? "").toLowerCase();
+  const contentType = String(
+    (mail.headers.get("content-type") as { value?: string; params?: Record<string, string> } | undefined)?.value ?? "",
+  ).toLowerCase();
+  const reportType = (
+    (mail.headers.get("content-type") as { params?: Record<string, string> } | undefined)?.params?.["report-type"] ?? ""
+  ).toLowerCase();
   const attachments = mail.attachments ?? [];
 
   const feedback = attachments.find((a) => isType(a, "message/feedback-report"));
@@ -172,15 +219,32 @@ export function readInboundReport(mail: ParsedMail, raw: Buffer): InboundReport 
     };
   }
 
-  const status = attachments.find((a) => isType(a, "message/delivery-status") || isType(a, "message/global-delivery-status"));
-  if (status) return { kind: "bounce", standard: true, recipients: dsnRecipients(partText(status)), originalMessageId: returnedMessageId(raw, attachments) };
+  const status = attachments.find(
+    (a) => isType(a, "message/delivery-status") || isType(a, "message/global-delivery-status"),
+  );
+  if (status)
+    return {
+      kind: "bounce",
+      standard: true,
+      recipients: dsnRecipients(partText(status)),
+      originalMessageId: returnedMessageId(raw, attachments),
+    };
 
   // Mail systems mark their bounces Auto-Submitted too (RFC 3834 §2), so the sender is asked first: a bounce without
   // a delivery-status part (older Exim, qmail, some gateways) still comes from one.
-  const nonStandard = (): InboundReport => ({ kind: "bounce", standard: false, recipients: nonStandardBounce(mail), originalMessageId: returnedMessageId(raw, attachments) });
+  const nonStandard = (): InboundReport => ({
+    kind: "bounce",
+    standard: false,
+    recipients: nonStandardBounce(mail),
+    originalMessageId: returnedMessageId(raw, attachments),
+  });
   if (fromMailSystem(mail)) return nonStandard();
   if (isAutoReply(mail) || isChallenge(mail)) {
-    return { kind: "auto_reply", challenge: isChallenge(mail), inReplyTo: typeof mail.inReplyTo === "string" ? mail.inReplyTo : null };
+    return {
+      kind: "auto_reply",
+      challenge: isChallenge(mail),
+      inReplyTo: typeof mail.inReplyTo === "string" ? mail.inReplyTo : null,
+    };
   }
   if (BOUNCE_SUBJECT.test(mail.subject ?? "")) return nonStandard();
   return { kind: "message" };

@@ -23,22 +23,37 @@ const attachmentId = (id: string) => {
 export function inboundRoutes(deps: AuthDeps & { mailbox: Mailbox }) {
   const { mailbox } = deps;
   const tags = ["Inbound"];
-  const access = (request: Request, headers: Record<string, string | undefined>, set: { headers: Record<string, unknown> }, query: Record<string, string | undefined>) =>
-    downloadAccess(deps, request, headers, set, query);
+  const access = (
+    request: Request,
+    headers: Record<string, string | undefined>,
+    set: { headers: Record<string, unknown> },
+    query: Record<string, string | undefined>,
+  ) => downloadAccess(deps, request, headers, set, query);
 
   const downloads = new Elysia()
     .get(
       "/v1/emails/receiving/:id/raw",
       async ({ request, headers, set, query, params }) => {
         const raw = await mailbox.raw(await access(request, headers, set, query), receivedId(params.id));
-        return new Response(raw, { headers: { "content-type": "message/rfc822", "content-disposition": `attachment; filename="${params.id}.eml"` } });
+        return new Response(raw, {
+          headers: {
+            "content-type": "message/rfc822",
+            "content-disposition": `attachment; filename="${params.id}.eml"`,
+          },
+        });
       },
       { detail: { summary: "The received message as it arrived (API key, or the signed link from a get)", tags } },
     )
     .get(
       "/v1/emails/receiving/:id/attachments/:attachment_id/content",
       async ({ request, headers, set, query, params }) =>
-        fileResponse(await mailbox.attachmentContent(await access(request, headers, set, query), receivedId(params.id), attachmentId(params.attachment_id))),
+        fileResponse(
+          await mailbox.attachmentContent(
+            await access(request, headers, set, query),
+            receivedId(params.id),
+            attachmentId(params.attachment_id),
+          ),
+        ),
       { detail: { summary: "An attachment's content (API key, or the signed download_url)", tags } },
     );
 
@@ -46,26 +61,47 @@ export function inboundRoutes(deps: AuthDeps & { mailbox: Mailbox }) {
     .use(authenticated(deps))
     .get(
       "/v1/emails/receiving",
-      ({ actor, query }) => mailbox.list(actor, { limit: parseLimit(query.limit), after: parseCursor("after", query.after), before: parseCursor("before", query.before) }),
+      ({ actor, query }) =>
+        mailbox.list(actor, {
+          limit: parseLimit(query.limit),
+          after: parseCursor("after", query.after),
+          before: parseCursor("before", query.before),
+        }),
       { detail: { summary: "List received emails, newest first", tags } },
     )
     .get(
       "/v1/emails/receiving/:id",
       ({ actor, params, query }) => {
-        const format = parseEnum("html_format", query.html_format, ["data_uri", "cid"]) as "data_uri" | "cid" | undefined;
+        const format = parseEnum("html_format", query.html_format, ["data_uri", "cid"]) as
+          | "data_uri"
+          | "cid"
+          | undefined;
         return mailbox.get(actor, receivedId(params.id), format ?? "data_uri");
       },
-      { detail: { summary: "Get a received email with its bodies, headers, attachments and authentication results", tags } },
+      {
+        detail: {
+          summary: "Get a received email with its bodies, headers, attachments and authentication results",
+          tags,
+        },
+      },
     )
     .get(
       "/v1/emails/receiving/:id/attachments",
       ({ actor, params, query }) =>
-        mailbox.attachments(actor, receivedId(params.id), { limit: parseLimit(query.limit), after: parseCursor("after", query.after), before: parseCursor("before", query.before) }),
+        mailbox.attachments(actor, receivedId(params.id), {
+          limit: parseLimit(query.limit),
+          after: parseCursor("after", query.after),
+          before: parseCursor("before", query.before),
+        }),
       { detail: { summary: "List a received email's attachments with download links", tags } },
     )
-    .get("/v1/emails/receiving/:id/attachments/:attachment_id", ({ actor, params }) => mailbox.attachment(actor, receivedId(params.id), attachmentId(params.attachment_id)), {
-      detail: { summary: "Get one attachment with its download link", tags },
-    });
+    .get(
+      "/v1/emails/receiving/:id/attachments/:attachment_id",
+      ({ actor, params }) => mailbox.attachment(actor, receivedId(params.id), attachmentId(params.attachment_id)),
+      {
+        detail: { summary: "Get one attachment with its download link", tags },
+      },
+    );
 
   return new Elysia().use(downloads).use(api);
 }

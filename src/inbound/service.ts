@@ -81,7 +81,6 @@ const IN_TRANSIT = new Set(["queued", "deferred", "sent"]);
 
 const RETURN_PATH_LOCAL = /^bounces\+/i;
 
-
 const NOT_AUTHENTICATED: ReceivedAuthentication = { spf: null, dkim: [], dmarc: null, arc: null, header: "" };
 
 export function createInboundService(deps: {
@@ -108,8 +107,15 @@ export function createInboundService(deps: {
 
   const count = (kind: string, reason: string) => metrics.inc("mailroom_inbound_reports_total", { kind, reason });
 
-  const deliveryColumns = { id: deliveries.id, emailId: deliveries.emailId, organizationId: deliveries.organizationId, recipient: deliveries.recipient, status: deliveries.status };
-  const deliveryQuery = (tx: Db, deliveryId: string) => tx.select(deliveryColumns).from(deliveries).where(eq(deliveries.id, deliveryId));
+  const deliveryColumns = {
+    id: deliveries.id,
+    emailId: deliveries.emailId,
+    organizationId: deliveries.organizationId,
+    recipient: deliveries.recipient,
+    status: deliveries.status,
+  };
+  const deliveryQuery = (tx: Db, deliveryId: string) =>
+    tx.select(deliveryColumns).from(deliveries).where(eq(deliveries.id, deliveryId));
   const findDelivery = (tx: Db, deliveryId: string) => first(deliveryQuery(tx, deliveryId));
   /** Inside the write that judges it: the same report arriving twice at once, or the worker recording, waits its turn. */
   const lockDelivery = (tx: Db, deliveryId: string) => first(lockedForUpdate(tx, deliveryQuery(tx, deliveryId)));
@@ -132,7 +138,8 @@ export function createInboundService(deps: {
    * return path itself carries.
    */
   const deliveryForDomainReport = async (organizationId: string, report: AppliedReport) => {
-    const quoted = report.kind === "complaint" && report.originalMailFrom ? returnPaths.parse(report.originalMailFrom) : null;
+    const quoted =
+      report.kind === "complaint" && report.originalMailFrom ? returnPaths.parse(report.originalMailFrom) : null;
     if (!quoted) return undefined;
     const delivery = await findDelivery(db, quoted.deliveryId);
     return delivery?.organizationId === organizationId ? delivery : undefined;
@@ -141,19 +148,34 @@ export function createInboundService(deps: {
   const setStatus = (tx: Db, deliveryId: string, status: string, response: string | null) =>
     tx
       .update(deliveries)
-      .set({ status, nextAttemptAt: null, leaseOwner: null, leaseUntil: null, ...(response ? { lastResponse: response.slice(0, 1000) } : {}), updatedAt: isoTime(clock.now()) })
+      .set({
+        status,
+        nextAttemptAt: null,
+        leaseOwner: null,
+        leaseUntil: null,
+        ...(response ? { lastResponse: response.slice(0, 1000) } : {}),
+        updatedAt: isoTime(clock.now()),
+      })
       .where(eq(deliveries.id, deliveryId));
 
   /**
    * One write on the delivery while `may(status)` (a repeated report finds it already judged): `apply` changes it.
    * Undefined when the delivery is gone, false when it was not changed.
    */
-  const judge = async (deliveryId: string, may: (status: string) => boolean, apply: (tx: Db, base: { organizationId: string; emailId: string; recipient: string }) => Promise<void>) =>
+  const judge = async (
+    deliveryId: string,
+    may: (status: string) => boolean,
+    apply: (tx: Db, base: { organizationId: string; emailId: string; recipient: string }) => Promise<void>,
+  ) =>
     writer.write(async (tx) => {
       const delivery = await lockDelivery(tx, deliveryId);
       if (!delivery) return undefined;
       if (!may(delivery.status)) return false;
-      await apply(tx, { organizationId: delivery.organizationId, emailId: delivery.emailId, recipient: delivery.recipient });
+      await apply(tx, {
+        organizationId: delivery.organizationId,
+        emailId: delivery.emailId,
+        recipient: delivery.recipient,
+      });
       return true;
     });
   const reportable = (status: string) => REPORTABLE.has(status);
@@ -162,30 +184,60 @@ export function createInboundService(deps: {
   /** Applies a report to the delivery in one write: its status, event and suppression, unless already judged. */
   const applyReport = async (deliveryId: string, report: AppliedReport): Promise<InboundOutcome> => {
     if (report.kind === "complaint") {
-      const changed = await judge(deliveryId, (status) => status !== "complained", async (tx, base) => {
-        await setStatus(tx, deliveryId, "complained", null);
-        await events.append(tx, { ...base, type: "email.complained", data: { complaint: { type: report.feedbackType } } });
-        await suppressions.addInTransaction(tx, base.organizationId, { email: base.recipient, origin: "complaint", sourceId: base.emailId, reason: `feedback report: ${report.feedbackType}` });
-      });
+      const changed = await judge(
+        deliveryId,
+        (status) => status !== "complained",
+        async (tx, base) => {
+          await setStatus(tx, deliveryId, "complained", null);
+          await events.append(tx, {
+            ...base,
+            type: "email.complained",
+            data: { complaint: { type: report.feedbackType } },
+          });
+          await suppressions.addInTransaction(tx, base.organizationId, {
+            email: base.recipient,
+            origin: "complaint",
+            sourceId: base.emailId,
+            reason: `feedback report: ${report.feedbackType}`,
+          });
+        },
+      );
       if (changed === undefined) return ignoredUnknown("complaint");
       count("complaint", changed ? "applied" : "repeated");
       return { handled: "complaint", deliveryId, changed };
     }
 
     // The token names the delivery, so one recipient's verdict applies; a definite one wins over an undecided one.
-    const verdict = report.recipients.find((r) => r.outcome === "permanent") ?? report.recipients.find((r) => r.outcome === "temporary") ?? report.recipients[0];
+    const verdict =
+      report.recipients.find((r) => r.outcome === "permanent") ??
+      report.recipients.find((r) => r.outcome === "temporary") ??
+      report.recipients[0];
     const outcome = verdict?.outcome ?? "undetermined";
     const message = verdict?.diagnostic ?? verdict?.status ?? "bounce report without a diagnostic";
     const changed = await judge(deliveryId, reportable, async (tx, base) => {
       if (outcome === "temporary") {
         // The remote side is still retrying; the delivery stays as it is and only its history says so.
-        await events.append(tx, { ...base, type: "email.delivery_delayed", data: { response: message, status: verdict?.status ?? null } });
+        await events.append(tx, {
+          ...base,
+          type: "email.delivery_delayed",
+          data: { response: message, status: verdict?.status ?? null },
+        });
         return;
       }
       const type = outcome === "permanent" ? "Permanent" : "Undetermined";
       if (outcome === "permanent") await setStatus(tx, deliveryId, "bounced", message);
-      await events.append(tx, { ...base, type: "email.bounced", data: { bounce: bounceData(type, verdict?.subType ?? "Undetermined", message) } });
-      if (outcome === "permanent") await suppressions.addInTransaction(tx, base.organizationId, { email: base.recipient, origin: "bounce", sourceId: base.emailId, reason: message });
+      await events.append(tx, {
+        ...base,
+        type: "email.bounced",
+        data: { bounce: bounceData(type, verdict?.subType ?? "Undetermined", message) },
+      });
+      if (outcome === "permanent")
+        await suppressions.addInTransaction(tx, base.organizationId, {
+          email: base.recipient,
+          origin: "bounce",
+          sourceId: base.emailId,
+          reason: message,
+        });
     });
     if (changed === undefined) return ignoredUnknown(`bounce_${outcome}`);
     count(`bounce_${outcome}`, changed ? "applied" : "repeated");
@@ -194,7 +246,10 @@ export function createInboundService(deps: {
 
   const applySes = async (event: SesEvent): Promise<InboundOutcome | null> => {
     // One recipient per SendEmail, so SES's id names one delivery; the recipient check keeps an id from elsewhere out.
-    const rows = await db.select(deliveryColumns).from(deliveries).where(eq(deliveries.providerMessageId, event.sesMessageId));
+    const rows = await db
+      .select(deliveryColumns)
+      .from(deliveries)
+      .where(eq(deliveries.providerMessageId, event.sesMessageId));
     const delivery = rows.find((row) => event.recipients.some((r) => r.email === row.recipient));
     const kind = `ses_${event.kind}`;
     if (!delivery) return ignoredUnknown(kind);
@@ -203,7 +258,13 @@ export function createInboundService(deps: {
     let changed: boolean | undefined;
     switch (event.kind) {
       case "complaint":
-        return applyReport(delivery.id, { kind: "complaint", feedbackType: event.complaintFeedbackType ?? "abuse", recipient: delivery.recipient, originalMailFrom: null, originalMessageId: null });
+        return applyReport(delivery.id, {
+          kind: "complaint",
+          feedbackType: event.complaintFeedbackType ?? "abuse",
+          recipient: delivery.recipient,
+          originalMailFrom: null,
+          originalMessageId: null,
+        });
       case "delivery":
         changed = await judge(delivery.id, inTransit, async (tx, base) => {
           await setStatus(tx, delivery.id, "delivered", response);
@@ -216,14 +277,30 @@ export function createInboundService(deps: {
         const type = event.bounceType ?? "Undetermined";
         changed = await judge(delivery.id, reportable, async (tx, base) => {
           await setStatus(tx, delivery.id, "bounced", response);
-          await events.append(tx, { ...base, type: "email.bounced", data: { bounce: bounceData(type, event.bounceSubType ?? "Undetermined", response) } });
-          if (type === "Permanent") await suppressions.addInTransaction(tx, base.organizationId, { email: base.recipient, origin: "bounce", sourceId: base.emailId, reason: response });
+          await events.append(tx, {
+            ...base,
+            type: "email.bounced",
+            data: { bounce: bounceData(type, event.bounceSubType ?? "Undetermined", response) },
+          });
+          if (type === "Permanent")
+            await suppressions.addInTransaction(tx, base.organizationId, {
+              email: base.recipient,
+              origin: "bounce",
+              sourceId: base.emailId,
+              reason: response,
+            });
         });
         break;
       }
       case "delivery_delay":
         changed = await judge(delivery.id, inTransit, (tx, base) =>
-          events.append(tx, { ...base, type: "email.delivery_delayed", data: { response, status: recipient.status, delay_type: event.delayType ?? null } }).then(() => undefined),
+          events
+            .append(tx, {
+              ...base,
+              type: "email.delivery_delayed",
+              data: { response, status: recipient.status, delay_type: event.delayType ?? null },
+            })
+            .then(() => undefined),
         );
         break;
       case "reject": {
@@ -297,7 +374,10 @@ export function createInboundService(deps: {
       createdAt,
     };
     // A large body is staged ahead of its record, so the event loop never carries it in one go (db/content-writes.ts).
-    const staged = writer.stageContent && input.raw.length >= ASIDE_CONTENT_BYTES ? await writer.stageContent("received_contents", id, input.raw) : undefined;
+    const staged =
+      writer.stageContent && input.raw.length >= ASIDE_CONTENT_BYTES
+        ? await writer.stageContent("received_contents", id, input.raw)
+        : undefined;
     await writer
       .write(async (tx) => {
         const { receivedEmails, receivedContents, inboundUsage } = tablesOf(tx);
@@ -307,15 +387,28 @@ export function createInboundService(deps: {
         await tx
           .insert(inboundUsage)
           .values({ organizationId: input.organizationId, storedBytes: row.size })
-          .onConflictDoUpdate({ target: inboundUsage.organizationId, set: { storedBytes: sql`${inboundUsage.storedBytes} + ${row.size}` } });
-        await events.append(tx, { organizationId: input.organizationId, emailId: inReplyToEmailId, type: "email.received", data: receivedEventData(row) });
+          .onConflictDoUpdate({
+            target: inboundUsage.organizationId,
+            set: { storedBytes: sql`${inboundUsage.storedBytes} + ${row.size}` },
+          });
+        await events.append(tx, {
+          organizationId: input.organizationId,
+          emailId: inReplyToEmailId,
+          type: "email.received",
+          data: receivedEventData(row),
+        });
       })
       .catch(async (error) => {
         await staged?.discard();
         throw error;
       });
     metrics.inc("mailroom_inbound_messages_total", { kind: input.autoReply ?? "message" });
-    logger.info("inbound message stored", { received_email_id: id, organization_id: input.organizationId, size: input.raw.length, in_reply_to_email_id: inReplyToEmailId });
+    logger.info("inbound message stored", {
+      received_email_id: id,
+      organization_id: input.organizationId,
+      size: input.raw.length,
+      in_reply_to_email_id: inReplyToEmailId,
+    });
     return { handled: "stored", receivedEmailId: id, organizationId: input.organizationId, inReplyToEmailId };
   };
 
@@ -326,12 +419,26 @@ export function createInboundService(deps: {
    */
   const assertRoomFor = async (organizationId: string, stage: "rcpt" | "data") => {
     if (deps.maxStoredBytes === 0) return;
-    const usage = await first(db.select({ storedBytes: inboundUsage.storedBytes }).from(inboundUsage).where(eq(inboundUsage.organizationId, organizationId)));
+    const usage = await first(
+      db
+        .select({ storedBytes: inboundUsage.storedBytes })
+        .from(inboundUsage)
+        .where(eq(inboundUsage.organizationId, organizationId)),
+    );
     const stored = usage?.storedBytes ?? 0;
     if (stored < deps.maxStoredBytes) return;
     metrics.inc("mailroom_inbound_limits_total", { limit: "stored_bytes" });
-    logger.warn("inbound mail refused: the organisation's received mail is at its quota", { organization_id: organizationId, stored_bytes: stored, max_stored_bytes: deps.maxStoredBytes, stage });
-    throw new AppError("rate_limit_exceeded", "Mailbox full: this organisation's received mail is at its storage quota; try again later.", { condition: "storage_quota" });
+    logger.warn("inbound mail refused: the organisation's received mail is at its quota", {
+      organization_id: organizationId,
+      stored_bytes: stored,
+      max_stored_bytes: deps.maxStoredBytes,
+      stage,
+    });
+    throw new AppError(
+      "rate_limit_exceeded",
+      "Mailbox full: this organisation's received mail is at its storage quota; try again later.",
+      { condition: "storage_quota" },
+    );
   };
 
   /** The domain as domains are stored (lower-case punycode); smtp-server hands IDNs over in Unicode. */
@@ -345,27 +452,42 @@ export function createInboundService(deps: {
 
     async acceptRecipient(address) {
       if (returnPaths.parse(address)) return;
-      if (RETURN_PATH_LOCAL.test(address.slice(0, address.lastIndexOf("@")))) throw new AppError("not_found", "No such return path here.", { condition: "unknown_recipient" });
+      if (RETURN_PATH_LOCAL.test(address.slice(0, address.lastIndexOf("@"))))
+        throw new AppError("not_found", "No such return path here.", { condition: "unknown_recipient" });
       const domain = domainOf(address);
       if (!domain) throw new AppError("not_found", "No such mailbox here.", { condition: "unknown_recipient" });
       const receiving = await domains.receivingState(domain);
       if (receiving.state === "receiving") return assertRoomFor(receiving.organizationId, "rcpt");
       // Never an open relay: mail for a name this server does not receive for is refused, whoever sends it.
-      throw new AppError("insufficient_scope", receiving.state === "off" ? `Receiving is not enabled for ${domain}.` : `Relaying denied: this server does not accept mail for ${domain}.`);
+      throw new AppError(
+        "insufficient_scope",
+        receiving.state === "off"
+          ? `Receiving is not enabled for ${domain}.`
+          : `Relaying denied: this server does not accept mail for ${domain}.`,
+      );
     },
 
     async receive(raw, envelope) {
       const { report, fields, unparsed } = await deps.cpu.readReceived(raw);
-      if (unparsed !== null) logger.warn("inbound message not parsed; stored raw", { reason: unparsed, size: raw.length });
+      if (unparsed !== null)
+        logger.warn("inbound message not parsed; stored raw", { reason: unparsed, size: raw.length });
       const isReport = report.kind === "bounce" || report.kind === "complaint";
-      const autoReply: AutoReplyKind | null = report.kind === "auto_reply" ? (report.challenge ? "challenge_response" : "auto_reply") : null;
+      const autoReply: AutoReplyKind | null =
+        report.kind === "auto_reply" ? (report.challenge ? "challenge_response" : "auto_reply") : null;
       const outcomes: InboundOutcome[] = [];
       let authentication: ReceivedAuthentication | undefined;
-      const facts: SessionFacts = { clientAddress: envelope.client?.address ?? "127.0.0.1", helo: envelope.client?.helo ?? "localhost", sender: envelope.from, mta: deps.hostname };
+      const facts: SessionFacts = {
+        clientAddress: envelope.client?.address ?? "127.0.0.1",
+        helo: envelope.client?.helo ?? "localhost",
+        sender: envelope.from,
+        mta: deps.hostname,
+      };
       const authenticated = async () =>
         (authentication ??= await deps.cpu.authenticateReceived(raw, facts, deps.resolve).catch((error: unknown) => {
           // A message mailauth cannot read is still kept; its results say that nothing could be checked.
-          logger.warn("inbound message not authenticated", { reason: error instanceof Error ? error.message : String(error) });
+          logger.warn("inbound message not authenticated", {
+            reason: error instanceof Error ? error.message : String(error),
+          });
           return NOT_AUTHENTICATED;
         }));
 
@@ -381,10 +503,17 @@ export function createInboundService(deps: {
         const receiving = await domains.receivingState(domainOf(address));
         // A domain switched off between RCPT and now keeps what it accepted: its owner is still known.
         if (receiving.state === "unknown") continue;
-        byOrganization.set(receiving.organizationId, [...(byOrganization.get(receiving.organizationId) ?? []), address]);
+        byOrganization.set(receiving.organizationId, [
+          ...(byOrganization.get(receiving.organizationId) ?? []),
+          address,
+        ]);
       }
       if (returnPathTo.size === 0 && byOrganization.size === 0) {
-        logger.warn("inbound message for no known recipient ignored", { kind: report.kind, envelope_from: envelope.from, recipients: envelope.to.length });
+        logger.warn("inbound message for no known recipient ignored", {
+          kind: report.kind,
+          envelope_from: envelope.from,
+          recipients: envelope.to.length,
+        });
         count(report.kind, "no recipient");
         return [{ handled: "ignored", reason: "no recipient" }];
       }
@@ -417,8 +546,12 @@ export function createInboundService(deps: {
       // Checked before anything is stored, so the sender's retry of the whole message duplicates nothing (the
       // reports above are applied once however often they come). Return paths pass RCPT whatever the quota, for
       // their reports; what else comes to them is refused here.
-      for (const organizationId of new Set(toStore.map((target) => target.organizationId))) await assertRoomFor(organizationId, "data");
-      for (const target of toStore) outcomes.push(await store({ ...target, raw, fields, envelope, authentication: await authenticated(), autoReply }));
+      for (const organizationId of new Set(toStore.map((target) => target.organizationId)))
+        await assertRoomFor(organizationId, "data");
+      for (const target of toStore)
+        outcomes.push(
+          await store({ ...target, raw, fields, envelope, authentication: await authenticated(), autoReply }),
+        );
       return outcomes;
     },
   };

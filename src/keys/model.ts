@@ -32,7 +32,15 @@ export type KeyMode = "live" | "test";
  * shared live state (domains, suppressions, webhooks, templates, live keys) and every read of live data
  * (suppressions, webhooks and their payloads, received mail) is refused.
  */
-export const TEST_MODE_SCOPES: ReadonlySet<Scope> = new Set<Scope>(["emails:send", "emails:read", "domains:read", "templates:read", "api_keys:read", "api_keys:write", "ai:use"]);
+export const TEST_MODE_SCOPES: ReadonlySet<Scope> = new Set<Scope>([
+  "emails:send",
+  "emails:read",
+  "domains:read",
+  "templates:read",
+  "api_keys:read",
+  "api_keys:write",
+  "ai:use",
+]);
 
 /** Whether the actor may use `scope` now: it holds the scope and, for a test key, the sandbox allows it. */
 export function mayUse(actor: Pick<Actor, "mode" | "scopes">, scope: Scope): boolean {
@@ -90,5 +98,13 @@ export interface CreateKeyInput {
 
 /** The operator at the console (CLI, first start, tests): every scope over one organisation, no key of its own. */
 export function operatorActor(organizationId: string): Actor {
-  return { organizationId, keyId: null, mode: "live", scopes: new Set(SCOPES), domains: null, keyRateLimit: null, orgRateLimit: null };
+  return {
+    organizationId,
+    keyId: null,
+    mode: "live",
+    scopes: new Set(SCOPES),
+    domains: null,
+    keyRateLimit: null,
+    orgRateLimit: null,
+  };
 }

@@ -14,7 +14,11 @@ import { parseCreateKey } from "./validate.ts";
 const CreateKeySchema = t.Object(
   {
     name: t.String(),
-    permission: t.Optional(t.Union([t.Literal("full_access"), t.Literal("sending_access")], { description: "Resend's presets (default full_access)" })),
+    permission: t.Optional(
+      t.Union([t.Literal("full_access"), t.Literal("sending_access")], {
+        description: "Resend's presets (default full_access)",
+      }),
+    ),
     domain_id: t.Optional(t.String({ description: "Restrict sending to this domain (id or name)" })),
     scopes: t.Optional(t.Array(t.String(), { description: "Fine-grained scopes instead of permission" })),
     mode: t.Optional(t.Union([t.Literal("live"), t.Literal("test")])),
@@ -41,17 +45,35 @@ export function keyRoutes(deps: AuthDeps & { domains: DomainService }) {
         set.status = 201;
         return createdKeyAnswer(created);
       },
-      { parse: "none", detail: { summary: "Create an API key (the token is shown once)", tags: ["API keys"], requestBody: jsonContent(CreateKeySchema) } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Create an API key (the token is shown once)",
+          tags: ["API keys"],
+          requestBody: jsonContent(CreateKeySchema),
+        },
+      },
     )
-    .get("/v1/api-keys", ({ actor, query }) => keys.list(actor, { ...parsePage(query), includeRevoked: query.include_revoked === "true" }), {
-      detail: { summary: "List API keys, newest first (revoked ones with include_revoked=true)", tags: ["API keys"] },
-    })
+    .get(
+      "/v1/api-keys",
+      ({ actor, query }) => keys.list(actor, { ...parsePage(query), includeRevoked: query.include_revoked === "true" }),
+      {
+        detail: { summary: "List API keys, newest first (revoked ones with include_revoked=true)", tags: ["API keys"] },
+      },
+    )
     .get(
       "/v1/api-keys/current",
-      ({ actor }) => ({ object: "api_key", id: actor.keyId, mode: actor.mode, scopes: [...actor.scopes].filter((scope) => mayUse(actor, scope)), domains: actor.domains }),
+      ({ actor }) => ({
+        object: "api_key",
+        id: actor.keyId,
+        mode: actor.mode,
+        scopes: [...actor.scopes].filter((scope) => mayUse(actor, scope)),
+        domains: actor.domains,
+      }),
       {
         detail: {
-          summary: "What the calling key may do: its id, mode, the scopes it may use (a test key's within the sandbox) and sending domains (any key may ask; the admin UI shows only what these allow)",
+          summary:
+            "What the calling key may do: its id, mode, the scopes it may use (a test key's within the sandbox) and sending domains (any key may ask; the admin UI shows only what these allow)",
           tags: ["API keys"],
         },
       },
@@ -59,10 +81,21 @@ export function keyRoutes(deps: AuthDeps & { domains: DomainService }) {
     .patch(
       "/v1/api-keys/:id",
       async ({ request, actor, params }) => {
-        const renamed = await keys.rename(actor, params.id, (await readJsonObject(request, limits, { known: ["name"] })).name);
+        const renamed = await keys.rename(
+          actor,
+          params.id,
+          (await readJsonObject(request, limits, { known: ["name"] })).name,
+        );
         return { object: "api_key", id: renamed.id };
       },
-      { parse: "none", detail: { summary: "Rename an API key", tags: ["API keys"], requestBody: jsonContent(t.Object({ name: t.String() })) } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Rename an API key",
+          tags: ["API keys"],
+          requestBody: jsonContent(t.Object({ name: t.String() })),
+        },
+      },
     )
     .delete(
       "/v1/api-keys/:id",

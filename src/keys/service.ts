@@ -12,7 +12,16 @@ import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId, randomToken } from "../lib/ids.ts";
-import { mayUse, SCOPE_PRESETS, SCOPES, type Actor, type ApiKeyView, type CreateKeyInput, type CreatedApiKey, type Scope } from "./model.ts";
+import {
+  mayUse,
+  SCOPE_PRESETS,
+  SCOPES,
+  type Actor,
+  type ApiKeyView,
+  type CreateKeyInput,
+  type CreatedApiKey,
+  type Scope,
+} from "./model.ts";
 
 const KEY_FORMAT = /^mr_(live|test)_[0-9A-Za-z]{32}$/;
 /** last_used_at is informative; writing it on every request would cost a commit per request. */
@@ -48,7 +57,11 @@ export function resolveScopes(requested: string[]): Scope[] {
     const preset = SCOPE_PRESETS[name];
     if (preset) preset.forEach((scope) => wanted.add(scope));
     else if ((SCOPES as readonly string[]).includes(name)) wanted.add(name as Scope);
-    else details.push({ path: `scopes.${i}`, message: `unknown scope "${name}"; known: ${[...Object.keys(SCOPE_PRESETS), ...SCOPES].join(", ")}` });
+    else
+      details.push({
+        path: `scopes.${i}`,
+        message: `unknown scope "${name}"; known: ${[...Object.keys(SCOPE_PRESETS), ...SCOPES].join(", ")}`,
+      });
   });
   if (requested.length === 0) details.push({ path: "scopes", message: "at least one scope or preset is required" });
   if (details.length) throw validationError(details);
@@ -63,7 +76,10 @@ export interface KeyService {
    */
   create(actor: Actor, input: CreateKeyInput): Promise<CreatedApiKey>;
   /** Newest first; revoked keys only when `includeRevoked`; test keys only, for a test key. */
-  list(actor: Actor, options?: PageOptions & { includeRevoked?: boolean }): Promise<{ object: "list"; has_more: boolean; data: ApiKeyView[] }>;
+  list(
+    actor: Actor,
+    options?: PageOptions & { includeRevoked?: boolean },
+  ): Promise<{ object: "list"; has_more: boolean; data: ApiKeyView[] }>;
   rename(actor: Actor, id: string, name: unknown): Promise<ApiKeyView>;
   revoke(actor: Actor, id: string): Promise<ApiKeyView>;
   /** Resolves a presented key to its actor; throws 401 `unauthorized` for anything but a live, unrevoked key. */
@@ -82,15 +98,34 @@ export function createKeyService(deps: {
   const lastUsedWritten = new Map<string, number>();
   // Prepared once: authentication runs on every request. Two index look-ups rather than a join: SQLite takes
   // twice as long for the joined form (21.7 µs against 6.7 + 4.9 µs, bun:sqlite, one key).
-  const findActiveKey = prepareAs("api_key_active", db.select().from(apiKeys).where(and(eq(apiKeys.tokenHash, sql.placeholder("digest")), isNull(apiKeys.revokedAt))));
-  const findOrgRateLimit = prepareAs("organization_rate_limit", db.select({ perMinute: organizations.rateLimitPerMinute }).from(organizations).where(eq(organizations.id, sql.placeholder("id"))));
+  const findActiveKey = prepareAs(
+    "api_key_active",
+    db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.tokenHash, sql.placeholder("digest")), isNull(apiKeys.revokedAt))),
+  );
+  const findOrgRateLimit = prepareAs(
+    "organization_rate_limit",
+    db
+      .select({ perMinute: organizations.rateLimitPerMinute })
+      .from(organizations)
+      .where(eq(organizations.id, sql.placeholder("id"))),
+  );
 
   const touch = (keyId: string) => {
     const now = clock.now();
     if (now - (lastUsedWritten.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     lastUsedWritten.set(keyId, now);
     // Best effort: a lost last_used_at update is harmless, so a failure is not surfaced to the request.
-    writer.write(async (tx) => tx.update(apiKeys).set({ lastUsedAt: isoTime(now) }).where(eq(apiKeys.id, keyId))).catch(() => {});
+    writer
+      .write(async (tx) =>
+        tx
+          .update(apiKeys)
+          .set({ lastUsedAt: isoTime(now) })
+          .where(eq(apiKeys.id, keyId)),
+      )
+      .catch(() => {});
   };
 
   return {
@@ -100,8 +135,12 @@ export function createKeyService(deps: {
       const { organizationId } = actor;
       const details: ErrorDetail[] = [];
       const name = input.name?.trim() ?? "";
-      if (!name || name.length > 100 || /[\r\n]/.test(name)) details.push({ path: "name", message: "name is required: 1 to 100 characters on one line" });
-      if (input.rateLimitPerMinute != null && (!Number.isInteger(input.rateLimitPerMinute) || input.rateLimitPerMinute < 1))
+      if (!name || name.length > 100 || /[\r\n]/.test(name))
+        details.push({ path: "name", message: "name is required: 1 to 100 characters on one line" });
+      if (
+        input.rateLimitPerMinute != null &&
+        (!Number.isInteger(input.rateLimitPerMinute) || input.rateLimitPerMinute < 1)
+      )
         details.push({ path: "rate_limit_per_minute", message: "must be a positive integer" });
       if (details.length) throw validationError(details);
       const scopes = resolveScopes(input.scopes);
@@ -134,14 +173,17 @@ export function createKeyService(deps: {
         ...(options.includeRevoked ? [] : [isNull(apiKeys.revokedAt)]),
         ...(actor.mode === "test" ? [eq(apiKeys.mode, "test")] : []),
       ];
-      const { page, hasMore } = await pageById(apiKeys.id, filters, options, (where, order, limit) => db.select().from(apiKeys).where(where).orderBy(order).limit(limit));
+      const { page, hasMore } = await pageById(apiKeys.id, filters, options, (where, order, limit) =>
+        db.select().from(apiKeys).where(where).orderBy(order).limit(limit),
+      );
       return { object: "list", has_more: hasMore, data: page.map(toView) };
     },
 
     async rename(actor, id, name) {
       requireScope(actor, "api_keys:write");
       const trimmed = typeof name === "string" ? name.trim() : "";
-      if (!trimmed || trimmed.length > 100 || /[\r\n]/.test(trimmed)) throw validationError([{ path: "name", message: "name is required: 1 to 100 characters on one line" }]);
+      if (!trimmed || trimmed.length > 100 || /[\r\n]/.test(trimmed))
+        throw validationError([{ path: "name", message: "name is required: 1 to 100 characters on one line" }]);
       const row = isUuid(id)
         ? await writer.write(async (tx) => {
             const where = and(eq(apiKeys.id, id.toLowerCase()), eq(apiKeys.organizationId, actor.organizationId));
@@ -163,7 +205,12 @@ export function createKeyService(deps: {
       const { organizationId } = actor;
       const revokedAt = isoTime(clock.now());
       const row = await writer.write(async (tx) => {
-        const existing = await first(tx.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId))));
+        const existing = await first(
+          tx
+            .select()
+            .from(apiKeys)
+            .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId))),
+        );
         if (!existing) return undefined;
         assertMayChange(actor, existing);
         if (existing.revokedAt) return existing;
@@ -203,14 +250,18 @@ export function createKeyService(deps: {
 export function requireScope(actor: Actor, scope: Scope): void {
   if (mayUse(actor, scope)) return;
   if (!actor.scopes.has(scope)) throw new AppError("insufficient_scope", `This API key lacks the "${scope}" scope.`);
-  throw new AppError("insufficient_scope", `Test keys are a sandbox and cannot use the "${scope}" scope: ${TEST_KEYS_MAY}. Use a live key for this.`);
+  throw new AppError(
+    "insufficient_scope",
+    `Test keys are a sandbox and cannot use the "${scope}" scope: ${TEST_KEYS_MAY}. Use a live key for this.`,
+  );
 }
 
 const TEST_KEYS_MAY = "they send, list and read test-mode mail, read domains and templates, and manage test keys";
 
 /** A test key leaves live keys alone (DESIGN §3): renaming or revoking one is refused, saying why. */
 function assertMayChange(actor: Actor, key: Pick<KeyRow, "mode">): void {
-  if (actor.mode === "test" && key.mode === "live") throw new AppError("insufficient_scope", `Test keys are a sandbox and cannot change live keys: ${TEST_KEYS_MAY}.`);
+  if (actor.mode === "test" && key.mode === "live")
+    throw new AppError("insufficient_scope", `Test keys are a sandbox and cannot change live keys: ${TEST_KEYS_MAY}.`);
 }
 
 /**
@@ -219,20 +270,30 @@ function assertMayChange(actor: Actor, key: Pick<KeyRow, "mode">): void {
  */
 function assertWithinCreator(
   actor: Actor,
-  wanted: { mode: Actor["mode"]; scopes: readonly Scope[]; domains: readonly string[] | null; rateLimitPerMinute: number | null },
+  wanted: {
+    mode: Actor["mode"];
+    scopes: readonly Scope[];
+    domains: readonly string[] | null;
+    rateLimitPerMinute: number | null;
+  },
   defaultKeyRateLimit: number,
 ): void {
-  const refuse = (what: string) => new AppError("insufficient_scope", `A key cannot create a key with more rights than its own: ${what}.`);
+  const refuse = (what: string) =>
+    new AppError("insufficient_scope", `A key cannot create a key with more rights than its own: ${what}.`);
   if (actor.mode === "test" && wanted.mode === "live") throw refuse("a test key creates test keys only");
   const beyond = wanted.scopes.filter((scope) => !actor.scopes.has(scope));
   if (beyond.length) throw refuse(`this key does not hold ${beyond.map((scope) => `"${scope}"`).join(", ")}`);
   if (actor.domains !== null) {
-    if (wanted.domains === null) throw refuse(`this key sends only from ${actor.domains.join(", ")}, so a key it creates must be restricted to those domains (domain_id or domains)`);
+    if (wanted.domains === null)
+      throw refuse(
+        `this key sends only from ${actor.domains.join(", ")}, so a key it creates must be restricted to those domains (domain_id or domains)`,
+      );
     const outside = wanted.domains.filter((domain) => !actor.domains!.includes(domain));
     if (outside.length) throw refuse(`this key cannot send from ${outside.join(", ")}`);
   }
   if (actor.keyId === null) return;
   const ownLimit = actor.keyRateLimit ?? defaultKeyRateLimit;
   const wantedLimit = wanted.rateLimitPerMinute ?? defaultKeyRateLimit;
-  if (wantedLimit > ownLimit) throw refuse(`a rate limit of ${wantedLimit} requests per minute exceeds this key's ${ownLimit}`);
+  if (wantedLimit > ownLimit)
+    throw refuse(`a rate limit of ${wantedLimit} requests per minute exceeds this key's ${ownLimit}`);
 }

@@ -40,7 +40,11 @@ export function normalizeAddress(input: string): { address: string } | { error: 
   const local = input.slice(0, at);
   if (local.length > 64) return { error: "the local part (before @) is longer than 64 characters" };
   if (!DOT_ATOM.test(local) && !QUOTED.test(local)) {
-    return { error: /[^\x00-\x7f]/.test(local) ? `"${input}" has non-ASCII characters before the @, which SMTPUTF8-less delivery cannot carry` : `"${input}" is not a valid email address` };
+    return {
+      error: /[^\x00-\x7f]/.test(local)
+        ? `"${input}" has non-ASCII characters before the @, which SMTPUTF8-less delivery cannot carry`
+        : `"${input}" is not a valid email address`,
+    };
   }
   const domain = normalizeDomain(input.slice(at + 1));
   if ("error" in domain) return { error: `"${input}": ${domain.error}` };
@@ -59,7 +63,8 @@ export function parseMailbox(input: string): Mailbox | { error: string } {
     return "error" in bare ? bare : { name: "", address: bare.address };
   }
   const parsed = addressparser(input);
-  if (parsed.length !== 1 || !("address" in parsed[0]!) || "group" in parsed[0]!) return { error: `"${input}" must be exactly one address` };
+  if (parsed.length !== 1 || !("address" in parsed[0]!) || "group" in parsed[0]!)
+    return { error: `"${input}" must be exactly one address` };
   const entry = parsed[0] as { name: string; address: string };
   const normalized = normalizeAddress(entry.address ?? "");
   if ("error" in normalized) return normalized;
@@ -78,6 +83,8 @@ export function addressKey(address: string): string {
 /** `Name <addr>` as shown in records; names with specials are quoted. */
 export function formatMailbox(mailbox: Mailbox): string {
   if (!mailbox.name) return mailbox.address;
-  const name = /^[\w !#$%&'*+\-/=?^`{|}~.]*$/.test(mailbox.name) ? mailbox.name : `"${mailbox.name.replace(/["\\]/g, "\\$&")}"`;
+  const name = /^[\w !#$%&'*+\-/=?^`{|}~.]*$/.test(mailbox.name)
+    ? mailbox.name
+    : `"${mailbox.name.replace(/["\\]/g, "\\$&")}"`;
   return `${name} <${mailbox.address}>`;
 }

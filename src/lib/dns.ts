@@ -118,7 +118,12 @@ const NXDOMAIN = 3;
 const RCODE_ERRORS: Record<number, string> = { 1: "EFORMERR", 2: "ESERVFAIL", 4: "ENOTIMP", 5: "EREFUSED" };
 
 /** TXT records of `name`, each as its list of character-strings; errors carry node's codes (ENOTFOUND, ENODATA…). */
-async function resolveTxt(servers: readonly ServerAddress[], name: string, timeoutMs: number, tries: number): Promise<string[][]> {
+async function resolveTxt(
+  servers: readonly ServerAddress[],
+  name: string,
+  timeoutMs: number,
+  tries: number,
+): Promise<string[][]> {
   const Packet = await loadPacketCodec();
   let lastError: Error = dnsError("ECONNREFUSED", name);
   for (let attempt = 0; attempt < tries; attempt++) {
@@ -130,7 +135,9 @@ async function resolveTxt(servers: readonly ServerAddress[], name: string, timeo
         const code = RCODE_ERRORS[answer.header.rcode];
         if (code) throw dnsError(code, name);
         // Answers may start with a CNAME chain; only the TXT records are the result.
-        const records = answer.answers.filter((a) => a.type === Packet.TYPE.TXT).map((a) => (Array.isArray(a.data) ? a.data : [a.data ?? ""]));
+        const records = answer.answers
+          .filter((a) => a.type === Packet.TYPE.TXT)
+          .map((a) => (Array.isArray(a.data) ? a.data : [a.data ?? ""]));
         if (records.length === 0) throw Object.assign(dnsError("ENODATA", name), { final: true });
         return records;
       } catch (error) {

@@ -63,7 +63,11 @@ function describe(address: string, range: string): string {
 }
 
 /** `hint` ends a refusal of a non-public address: what the endpoint is and the setting that allows it. */
-export function createEndpointGuard(deps: { resolver: DnsResolver; allowPrivateNetworks: boolean; hint: string }): EndpointGuard {
+export function createEndpointGuard(deps: {
+  resolver: DnsResolver;
+  allowPrivateNetworks: boolean;
+  hint: string;
+}): EndpointGuard {
   const { resolver, allowPrivateNetworks, hint } = deps;
 
   const check = (address: string) => {
@@ -77,7 +81,10 @@ export function createEndpointGuard(deps: { resolver: DnsResolver; allowPrivateN
     const addresses: string[] = [];
     for (const result of [v4, v6]) {
       if (result.status === "fulfilled") addresses.push(...result.value);
-      else if (!isNotFound(result.reason)) throw new EndpointRefused(`${host} could not be resolved (${(result.reason as { code?: string }).code ?? "DNS error"}); try again later`);
+      else if (!isNotFound(result.reason))
+        throw new EndpointRefused(
+          `${host} could not be resolved (${(result.reason as { code?: string }).code ?? "DNS error"}); try again later`,
+        );
     }
     if (!addresses.length) throw new EndpointRefused(`${host} has no A or AAAA record`);
     return addresses;
@@ -100,7 +107,8 @@ export function createEndpointGuard(deps: { resolver: DnsResolver; allowPrivateN
       url.hash = "";
       const host = url.hostname.toLowerCase();
       // RFC 6761 §6.3: localhost names are loopback whatever DNS says.
-      if (!allowPrivateNetworks && (host === "localhost" || host.endsWith(".localhost"))) throw new EndpointRefused(`${host} is a loopback name; ${hint}`);
+      if (!allowPrivateNetworks && (host === "localhost" || host.endsWith(".localhost")))
+        throw new EndpointRefused(`${host} is a loopback name; ${hint}`);
       const literal = literalAddress(host);
       if (literal) check(literal);
       return url;

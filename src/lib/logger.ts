@@ -23,7 +23,12 @@ const stderrSink: LogSink = (line) => process.stderr.write(line + "\n");
 
 function describeError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
-  return { name: error.name, message: error.message, stack: error.stack, cause: error.cause ? describeError(error.cause) : undefined };
+  return {
+    name: error.name,
+    message: error.message,
+    stack: error.stack,
+    cause: error.cause ? describeError(error.cause) : undefined,
+  };
 }
 
 export function createLogger(level: LogLevel = "info", sink: LogSink = stderrSink, base: LogFields = {}): Logger {
@@ -31,7 +36,8 @@ export function createLogger(level: LogLevel = "info", sink: LogSink = stderrSin
   const write = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (LEVEL_RANK[lvl] < threshold) return;
     const record: LogFields = { time: new Date().toISOString(), level: lvl, msg, ...base };
-    if (fields) for (const [key, value] of Object.entries(fields)) record[key] = key === "err" ? describeError(value) : value;
+    if (fields)
+      for (const [key, value] of Object.entries(fields)) record[key] = key === "err" ? describeError(value) : value;
     sink(JSON.stringify(record));
   };
   return {

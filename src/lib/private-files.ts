@@ -37,9 +37,17 @@ export function keepPrivate(path: string, logger: Logger): void {
   if (mode === undefined) return;
   try {
     chmodSync(path, PRIVATE_FILE_MODE);
-    logger.warn("narrowed permissions to the owner: this file holds messages or secrets", { path, was: octal(mode), now: octal(PRIVATE_FILE_MODE) });
+    logger.warn("narrowed permissions to the owner: this file holds messages or secrets", {
+      path,
+      was: octal(mode),
+      now: octal(PRIVATE_FILE_MODE),
+    });
   } catch (error) {
-    logger.warn("this file holds messages or secrets and is open to other users; make it owner-only", { path, mode: octal(mode), reason: (error as Error).message });
+    logger.warn("this file holds messages or secrets and is open to other users; make it owner-only", {
+      path,
+      mode: octal(mode),
+      reason: (error as Error).message,
+    });
   }
 }
 
@@ -50,7 +58,11 @@ export function keepPrivate(path: string, logger: Logger): void {
 export function ensurePrivateDirectory(path: string, logger: Logger): void {
   if (mkdirSync(path, { recursive: true, mode: PRIVATE_DIRECTORY_MODE }) !== undefined) return;
   const mode = sharedMode(path);
-  if (mode !== undefined) logger.warn(`this directory holds messages or secrets and is open to other users; if it is Mailroom's alone, run: chmod 700 ${path}`, { path, mode: octal(mode) });
+  if (mode !== undefined)
+    logger.warn(
+      `this directory holds messages or secrets and is open to other users; if it is Mailroom's alone, run: chmod 700 ${path}`,
+      { path, mode: octal(mode) },
+    );
 }
 
 /**

@@ -22,12 +22,21 @@ export interface SignedLinks {
   valid(presented: PresentedLink): boolean;
 }
 
-export function createSignedLinks(deps: { key: Buffer; clock: Clock; publicUrl: () => string; lifetimeMs: number }): SignedLinks {
-  const sign = (path: string, expires: number) => createHmac("sha256", deps.key).update(`${path}\n${expires}`).digest("base64url");
+export function createSignedLinks(deps: {
+  key: Buffer;
+  clock: Clock;
+  publicUrl: () => string;
+  lifetimeMs: number;
+}): SignedLinks {
+  const sign = (path: string, expires: number) =>
+    createHmac("sha256", deps.key).update(`${path}\n${expires}`).digest("base64url");
   return {
     link(path) {
       const expires = Math.floor((deps.clock.now() + deps.lifetimeMs) / 1000);
-      return { download_url: `${deps.publicUrl()}${path}?expires=${expires}&signature=${sign(path, expires)}`, expires_at: isoTime(expires * 1000) };
+      return {
+        download_url: `${deps.publicUrl()}${path}?expires=${expires}&signature=${sign(path, expires)}`,
+        expires_at: isoTime(expires * 1000),
+      };
     },
     valid({ path, expires, signature }) {
       if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 < deps.clock.now()) return false;

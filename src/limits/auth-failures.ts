@@ -26,7 +26,12 @@ export interface AuthFailures {
 export function clientNetwork(address: string): string {
   if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);
-  return parsed.kind() === "ipv6" ? `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(":")}::/64` : parsed.toString();
+  return parsed.kind() === "ipv6"
+    ? `${(parsed as ipaddr.IPv6).parts
+        .slice(0, 4)
+        .map((part) => part.toString(16))
+        .join(":")}::/64`
+    : parsed.toString();
 }
 
 export function createAuthFailures(clock: Clock, options: AuthFailureOptions): AuthFailures {
@@ -41,7 +46,8 @@ export function createAuthFailures(clock: Clock, options: AuthFailureOptions): A
     }
     return entry;
   };
-  const delayAfter = (count: number) => (count === 0 ? 0 : Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.min(count - 1, 30)));
+  const delayAfter = (count: number) =>
+    count === 0 ? 0 : Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.min(count - 1, 30));
 
   return {
     delayFor: (address) => delayAfter((current(clientNetwork(address))?.count ?? 0) + 1),

@@ -32,7 +32,8 @@ export function createByteBudget(clock: Clock, bytesPerMinute: number, maxTracke
   const current = (subject: string): Spending => {
     const spending = recentEntry(subjects, subject, () => ({ seconds: [], total: 0 }), maxTracked);
     const oldest = Math.floor((clock.now() - WINDOW_MS) / 1000);
-    while (spending.seconds.length && spending.seconds[0]!.second <= oldest) spending.total -= spending.seconds.shift()!.bytes;
+    while (spending.seconds.length && spending.seconds[0]!.second <= oldest)
+      spending.total -= spending.seconds.shift()!.bytes;
     return spending;
   };
 
@@ -52,7 +53,8 @@ export function createByteBudget(clock: Clock, bytesPerMinute: number, maxTracke
       let left = spending.total;
       for (const { second, bytes: spent } of spending.seconds) {
         left -= spent;
-        if (left + bytes <= bytesPerMinute) return Math.max(1, Math.ceil((second * 1000 + WINDOW_MS - clock.now()) / 1000));
+        if (left + bytes <= bytesPerMinute)
+          return Math.max(1, Math.ceil((second * 1000 + WINDOW_MS - clock.now()) / 1000));
       }
       return WINDOW_MS / 1000;
     },

@@ -11,7 +11,9 @@ import { ManualClock } from "../lib/clock.ts";
 import { silentLogger } from "../lib/logger.ts";
 import { createRateLimiter, createStoreRateLimiter, type RateLimiter } from "./rate-limiter.ts";
 
-const subject = (over: Partial<{ keyId: string | null; organizationId: string; keyLimit: number; orgLimit: number }> = {}) => ({
+const subject = (
+  over: Partial<{ keyId: string | null; organizationId: string; keyLimit: number; orgLimit: number }> = {},
+) => ({
   keyId: "k1",
   organizationId: "o1",
   keyLimit: 3,
@@ -37,7 +39,11 @@ const keepers: Array<[string, (clock: ManualClock) => Promise<RateLimiter>]> = [
     ? [
         [
           "in a PostgreSQL store",
-          (clock: ManualClock) => inStore(() => openPostgresStore({ url: freshStoreUrl("r", pgUrl), poolSize: 2, logger: silentLogger }), clock),
+          (clock: ManualClock) =>
+            inStore(
+              () => openPostgresStore({ url: freshStoreUrl("r", pgUrl), poolSize: 2, logger: silentLogger }),
+              clock,
+            ),
         ] as [string, (clock: ManualClock) => Promise<RateLimiter>],
       ]
     : []),
@@ -61,7 +67,7 @@ describe.each(keepers)("sliding-window rate limits, %s", (_name, make) => {
   test("the window slides: a slot frees exactly when the oldest request is 60 s old", async () => {
     const clock = new ManualClock(0);
     const limiter = await make(clock);
-    for (const t of [0, 10_000, 20_000]) (clock.set(t), await limiter.take(subject()));
+    for (const t of [0, 10_000, 20_000]) clock.set(t), await limiter.take(subject());
     clock.set(59_999);
     expect((await limiter.take(subject())).allowed).toBe(false);
     clock.set(60_000);
@@ -108,7 +114,9 @@ describe.each(keepers)("sliding-window rate limits, %s", (_name, make) => {
 
   test("concurrent checks never admit more than the limit", async () => {
     const limiter = await make(new ManualClock(0));
-    const decisions = await Promise.all(Array.from({ length: 20 }, () => limiter.take(subject({ keyLimit: 7, orgLimit: 100 }))));
+    const decisions = await Promise.all(
+      Array.from({ length: 20 }, () => limiter.take(subject({ keyLimit: 7, orgLimit: 100 }))),
+    );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(7);
   });
 });

@@ -145,7 +145,14 @@ export function createRateLimiter(clock: Clock): RateLimiter {
     async take(subject) {
       const now = clock.now();
       const windows = bucketsOf(subject).map((b) => ({ ...b, window: bucket(b.id, b.limit) }));
-      const decision = decide(windows.map(({ name, limit, window }) => ({ name, limit, used: window.used(now), resetSeconds: window.resetSeconds(now) })));
+      const decision = decide(
+        windows.map(({ name, limit, window }) => ({
+          name,
+          limit,
+          used: window.used(now),
+          resetSeconds: window.resetSeconds(now),
+        })),
+      );
       if (decision.allowed) for (const { window } of windows) window.admit(now);
       return decision;
     },
@@ -163,21 +170,33 @@ export function createStoreRateLimiter(deps: { db: Db; writer: Writer; clock: Cl
         // An admission lost in a crash only lets one more request through; waiting for the disk under the lock
         // would serialise every request of the organisation behind an fsync.
         await commitWithoutWaitingForDisk(tx);
-        await lockNames(tx, buckets.map((b) => `rate:${b.id}`));
+        await lockNames(
+          tx,
+          buckets.map((b) => `rate:${b.id}`),
+        );
         const now = clock.now();
         const states: BucketState[] = [];
         for (const b of buckets) {
           const row = await first(
             tx
-              .select({ used: sql<number>`count(*)`.mapWith(Number), oldest: sql<number | null>`min(${admissions.admittedAt})`.mapWith(Number) })
+              .select({
+                used: sql<number>`count(*)`.mapWith(Number),
+                oldest: sql<number | null>`min(${admissions.admittedAt})`.mapWith(Number),
+              })
               .from(admissions)
               .where(and(eq(admissions.bucket, b.id), gt(admissions.admittedAt, now - WINDOW_MS))),
           );
           const oldest = row?.oldest ?? null;
-          states.push({ name: b.name, limit: b.limit, used: row?.used ?? 0, resetSeconds: oldest === null ? 0 : Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000)) });
+          states.push({
+            name: b.name,
+            limit: b.limit,
+            used: row?.used ?? 0,
+            resetSeconds: oldest === null ? 0 : Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000)),
+          });
         }
         const decision = decide(states);
-        if (decision.allowed) await tx.insert(admissions).values(buckets.map((b) => ({ bucket: b.id, admittedAt: now })));
+        if (decision.allowed)
+          await tx.insert(admissions).values(buckets.map((b) => ({ bucket: b.id, admittedAt: now })));
         return decision;
       });
     },
@@ -187,7 +206,9 @@ export function createStoreRateLimiter(deps: { db: Db; writer: Writer; clock: Cl
 /** Forgets admissions that have left every window (a periodic job of stores instances share). */
 export async function pruneAdmissions(deps: { db: Db; writer: Writer; clock: Clock }): Promise<void> {
   const { rateLimitAdmissions: admissions } = tablesOf(deps.db);
-  await deps.writer.write(async (tx) => void (await tx.delete(admissions).where(lt(admissions.admittedAt, deps.clock.now() - WINDOW_MS))));
+  await deps.writer.write(
+    async (tx) => void (await tx.delete(admissions).where(lt(admissions.admittedAt, deps.clock.now() - WINDOW_MS))),
+  );
 }
 
 /**

@@ -23,7 +23,14 @@ export interface OrganizationService {
 export function createOrganizationService(deps: { db: Db; writer: Writer; clock: Clock }): OrganizationService {
   const { db, writer, clock } = deps;
   const { organizations } = tablesOf(db);
-  const oldest = (from: Db) => first(from.select({ id: organizations.id, name: organizations.name }).from(organizations).orderBy(asc(organizations.id)).limit(1));
+  const oldest = (from: Db) =>
+    first(
+      from
+        .select({ id: organizations.id, name: organizations.name })
+        .from(organizations)
+        .orderBy(asc(organizations.id))
+        .limit(1),
+    );
   return {
     async ensureDefault() {
       const existing = await oldest(db);
@@ -41,7 +48,9 @@ export function createOrganizationService(deps: { db: Db; writer: Writer; clock:
       if (perMinute !== null && (!Number.isInteger(perMinute) || perMinute < 1)) {
         throw validationError([{ path: "rate_limit_per_minute", message: "must be a positive integer" }]);
       }
-      await writer.write(async (tx) => tx.update(organizations).set({ rateLimitPerMinute: perMinute }).where(eq(organizations.id, organizationId)));
+      await writer.write(async (tx) =>
+        tx.update(organizations).set({ rateLimitPerMinute: perMinute }).where(eq(organizations.id, organizationId)),
+      );
     },
   };
 }

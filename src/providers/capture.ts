@@ -8,7 +8,11 @@ export function createCaptureProvider(): Provider {
   return {
     name: "capture",
     async deliver(job) {
-      return { outcome: "delivered", response: "250 2.0.0 Captured by Mailroom; not sent", providerMessageId: job.messageId };
+      return {
+        outcome: "delivered",
+        response: "250 2.0.0 Captured by Mailroom; not sent",
+        providerMessageId: job.messageId,
+      };
     },
     async close() {},
   };

@@ -3,12 +3,20 @@ import { mxMatches, parsePolicy } from "./mta-sts.ts";
 
 describe("parsePolicy (RFC 8461 §3.2)", () => {
   test("a policy with CRLF or LF lines, several mx patterns, unknown keys ignored", () => {
-    expect(parsePolicy("version: STSv1\r\nmode: enforce\r\nmx: mail.example.com\r\nmx: *.example.net\r\nmax_age: 604800\r\nextension: x\r\n")).toEqual({
+    expect(
+      parsePolicy(
+        "version: STSv1\r\nmode: enforce\r\nmx: mail.example.com\r\nmx: *.example.net\r\nmax_age: 604800\r\nextension: x\r\n",
+      ),
+    ).toEqual({
       mode: "enforce",
       mx: ["mail.example.com", "*.example.net"],
       maxAgeSeconds: 604_800,
     });
-    expect(parsePolicy("version: STSv1\nmode: none\nmax_age: 86400\n")).toEqual({ mode: "none", mx: [], maxAgeSeconds: 86_400 });
+    expect(parsePolicy("version: STSv1\nmode: none\nmax_age: 86400\n")).toEqual({
+      mode: "none",
+      mx: [],
+      maxAgeSeconds: 86_400,
+    });
   });
 
   test.each([

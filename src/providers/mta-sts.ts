@@ -58,9 +58,11 @@ export function parsePolicy(text: string): MtaStsPolicy | { error: string } {
   const one = (key: string) => fields.get(key)?.[0];
   if (one("version") !== "STSv1") return { error: "version is not STSv1" };
   const mode = one("mode");
-  if (mode !== "enforce" && mode !== "testing" && mode !== "none") return { error: `mode "${mode ?? ""}" is not enforce, testing or none` };
+  if (mode !== "enforce" && mode !== "testing" && mode !== "none")
+    return { error: `mode "${mode ?? ""}" is not enforce, testing or none` };
   const maxAge = Number(one("max_age"));
-  if (!/^\d{1,10}$/.test(one("max_age") ?? "") || maxAge > MAX_AGE_LIMIT) return { error: "max_age is not a number of seconds up to a year" };
+  if (!/^\d{1,10}$/.test(one("max_age") ?? "") || maxAge > MAX_AGE_LIMIT)
+    return { error: "max_age is not a number of seconds up to a year" };
   const mx = (fields.get("mx") ?? []).map((pattern) => pattern.toLowerCase().replace(/\.$/, ""));
   if (mode !== "none" && mx.length === 0) return { error: "no mx patterns" };
   return { mode, mx, maxAgeSeconds: maxAge };
@@ -98,7 +100,9 @@ export function createMtaSts(options: MtaStsOptions): MtaSts {
   };
 
   const fetchPolicy = async (domain: string): Promise<MtaStsPolicy> => {
-    const url = guard.parse(`https://mta-sts.${domain}${options.port === 443 ? "" : `:${options.port}`}/.well-known/mta-sts.txt`);
+    const url = guard.parse(
+      `https://mta-sts.${domain}${options.port === 443 ? "" : `:${options.port}`}/.well-known/mta-sts.txt`,
+    );
     const request = pinnedRequest(await guard.resolve(url));
     const response = await fetch(request.url, {
       headers: { host: request.host },
@@ -136,7 +140,11 @@ export function createMtaSts(options: MtaStsOptions): MtaSts {
         remember(domain, { id, policy, expiresAt: now + policy.maxAgeSeconds * 1000 });
         return policy;
       } catch (error) {
-        logger.warn("MTA-STS policy could not be fetched", { domain, error: (error as Error).message, using: valid ? "cached policy" : "none" });
+        logger.warn("MTA-STS policy could not be fetched", {
+          domain,
+          error: (error as Error).message,
+          using: valid ? "cached policy" : "none",
+        });
         return valid?.policy ?? null;
       }
     },

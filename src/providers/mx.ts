@@ -88,12 +88,20 @@ export function createMxProvider(options: MxProviderOptions): Provider {
       records = await resolver.resolveMx(domain);
     } catch (error) {
       if (isNotFound(error)) return { hosts: [domain] };
-      return { result: temporary(`4.4.3 MX lookup for ${domain} failed (${(error as { code?: string }).code ?? "error"})`) };
+      return {
+        result: temporary(`4.4.3 MX lookup for ${domain} failed (${(error as { code?: string }).code ?? "error"})`),
+      };
     }
     // RFC 7505 §3: a single MX with the root as exchange says the domain accepts no mail.
     const real = records.filter((record) => record.exchange !== "" && record.exchange !== ".");
     if (real.length === 0) {
-      return { result: { outcome: "permanent", subType: "NoEmail", response: `556 5.1.10 ${domain} accepts no mail (null MX, RFC 7505)` } };
+      return {
+        result: {
+          outcome: "permanent",
+          subType: "NoEmail",
+          response: `556 5.1.10 ${domain} accepts no mail (null MX, RFC 7505)`,
+        },
+      };
     }
     return { hosts: byPreference(real) };
   };
@@ -116,7 +124,11 @@ export function createMxProvider(options: MxProviderOptions): Provider {
    * One SMTP handshake. `verified`: STARTTLS required and the certificate checked against the host name (an MTA-STS
    * host); `opportunistic`: STARTTLS when offered, any certificate; `plain`: no TLS (after a failed STARTTLS).
    */
-  const handshake = (address: string, host: string, security: "verified" | "opportunistic" | "plain"): Promise<SMTPConnection> => {
+  const handshake = (
+    address: string,
+    host: string,
+    security: "verified" | "opportunistic" | "plain",
+  ): Promise<SMTPConnection> => {
     const servername = isIP(host) ? undefined : host;
     const verified = security === "verified";
     const smtp = new SMTPConnection({
@@ -127,7 +139,9 @@ export function createMxProvider(options: MxProviderOptions): Provider {
       ignoreTLS: security === "plain",
       requireTLS: verified,
       opportunisticTLS: !verified,
-      tls: verified ? { rejectUnauthorized: true, servername, ...(options.tlsCa && { ca: options.tlsCa }) } : { rejectUnauthorized: false, servername },
+      tls: verified
+        ? { rejectUnauthorized: true, servername, ...(options.tlsCa && { ca: options.tlsCa }) }
+        : { rejectUnauthorized: false, servername },
       connectionTimeout: options.connectTimeoutMs,
       greetingTimeout: options.connectTimeoutMs,
       socketTimeout: options.socketTimeoutMs,
@@ -140,7 +154,8 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     }).catch((error) => {
       // A handshake that fails during STARTTLS is reported as ETLS, or — when the TLS socket itself errors under
       // Bun — as a socket error while the connection is still upgrading.
-      const startTlsFailed = (error as { code?: string }).code === "ETLS" || (smtp as unknown as { upgrading?: boolean }).upgrading === true;
+      const startTlsFailed =
+        (error as { code?: string }).code === "ETLS" || (smtp as unknown as { upgrading?: boolean }).upgrading === true;
       smtp.close();
       throw Object.assign(error as object, { startTlsFailed });
     });
@@ -151,7 +166,12 @@ export function createMxProvider(options: MxProviderOptions): Provider {
    * certificate; `testing` tries that first and, when it fails, logs what enforce would refuse and goes on as
    * without a policy — opportunistic TLS, then plain text.
    */
-  const open = async (domain: string, address: string, host: string, policy: MtaStsPolicy | null): Promise<SMTPConnection> => {
+  const open = async (
+    domain: string,
+    address: string,
+    host: string,
+    policy: MtaStsPolicy | null,
+  ): Promise<SMTPConnection> => {
     if (policy && policy.mode !== "none") {
       try {
         return await handshake(address, host, "verified");
@@ -174,7 +194,8 @@ export function createMxProvider(options: MxProviderOptions): Provider {
   const allowedHosts = (domain: string, hosts: string[], policy: MtaStsPolicy | null): string[] => {
     if (!policy || policy.mode === "none") return hosts;
     const outside = hosts.filter((host) => !policy.mx.some((pattern) => mxMatches(pattern, host)));
-    if (outside.length && policy.mode === "testing") logger.warn("MTA-STS (testing): MX hosts outside the policy", { domain, hosts: outside });
+    if (outside.length && policy.mode === "testing")
+      logger.warn("MTA-STS (testing): MX hosts outside the policy", { domain, hosts: outside });
     return policy.mode === "enforce" ? hosts.filter((host) => !outside.includes(host)) : hosts;
   };
 
@@ -184,7 +205,8 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     if ("result" in found) return found.result;
     const policy = options.mtaSts ? await options.mtaSts.policyFor(domain) : null;
     const hosts = allowedHosts(domain, found.hosts, policy);
-    if (hosts.length === 0) return temporary(`4.7.5 The MTA-STS policy of ${domain} allows none of its MX hosts (${found.hosts.join(", ")})`);
+    if (hosts.length === 0)
+      return temporary(`4.7.5 The MTA-STS policy of ${domain} allows none of its MX hosts (${found.hosts.join(", ")})`);
     const failures: string[] = [];
     let lookupFailed = false;
     let attempted = false;
@@ -218,8 +240,17 @@ export function createMxProvider(options: MxProviderOptions): Provider {
       return { outcome: "permanent", subType: "NoEmail", response: `550 5.1.2 ${domain} has no mail server address` };
     }
     const detail = failures.join("; ").slice(0, 800);
-    if (!attempted && !lookupFailed) return { outcome: "permanent", subType: "General", response: `554 5.4.4 No public address for the mail servers of ${domain}: ${detail}` };
-    return temporary(lookupFailed && failures.every((f) => f.endsWith("lookup failed")) ? `4.4.3 ${detail}` : `4.4.1 No mail server of ${domain} accepted a connection: ${detail}`);
+    if (!attempted && !lookupFailed)
+      return {
+        outcome: "permanent",
+        subType: "General",
+        response: `554 5.4.4 No public address for the mail servers of ${domain}: ${detail}`,
+      };
+    return temporary(
+      lookupFailed && failures.every((f) => f.endsWith("lookup failed"))
+        ? `4.4.3 ${detail}`
+        : `4.4.1 No mail server of ${domain} accepted a connection: ${detail}`,
+    );
   };
 
   const poolOf = (domain: string): DomainPool => {
@@ -262,7 +293,8 @@ export function createMxProvider(options: MxProviderOptions): Provider {
   };
 
   const release = (domain: string, connection: Connection) => {
-    if (connection.broken || closing || connection.messages >= MAX_MESSAGES_PER_CONNECTION) return discard(domain, connection);
+    if (connection.broken || closing || connection.messages >= MAX_MESSAGES_PER_CONNECTION)
+      return discard(domain, connection);
     const pool = poolOf(domain);
     const waiter = pool.waiters.shift();
     if (waiter) return waiter(connection);
@@ -277,7 +309,9 @@ export function createMxProvider(options: MxProviderOptions): Provider {
   const transact = (connection: Connection, from: string, to: string, raw: Buffer) =>
     new Promise<{ response: string }>((resolve, reject) => {
       connection.messages++;
-      connection.smtp.send({ from, to: [to], size: raw.length }, raw, (error, info) => (error ? reject(error) : resolve({ response: info!.response })));
+      connection.smtp.send({ from, to: [to], size: raw.length }, raw, (error, info) =>
+        error ? reject(error) : resolve({ response: info!.response }),
+      );
     });
 
   const reset = (connection: Connection) =>

@@ -58,7 +58,11 @@ export function createRouter(options: RouterOptions): Router {
         entry.failedOver = true;
         entry.nextProbeAt = now + options.probeIntervalMs;
         metrics.inc("mailroom_provider_failovers_total", { provider: name });
-        logger.warn("provider failed over: its domains' mail goes to their next provider", { provider: name, failing_since: new Date(entry.faultingSince).toISOString(), response: result.response });
+        logger.warn("provider failed over: its domains' mail goes to their next provider", {
+          provider: name,
+          failing_since: new Date(entry.faultingSince).toISOString(),
+          response: result.response,
+        });
       }
       return;
     }
@@ -90,12 +94,17 @@ export function createRouter(options: RouterOptions): Router {
         const provider = providers.get(name);
         if (!provider) {
           // Config lost a provider a domain still names: the mail waits (visibly) for the config to be fixed.
-          result = { outcome: "temporary", response: `provider ${name} is not configured (its domain names it)`, provider: name };
+          result = {
+            outcome: "temporary",
+            response: `provider ${name} is not configured (its domain names it)`,
+            provider: name,
+          };
           continue;
         }
         result = { ...(await provider.deliver(job)), provider: name };
         observe(name, result);
-        if (last || !(result.outcome === "temporary" && result.providerFault && health.get(name)?.failedOver)) return result;
+        if (last || !(result.outcome === "temporary" && result.providerFault && health.get(name)?.failedOver))
+          return result;
       }
       return result;
     },

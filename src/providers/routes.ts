@@ -15,7 +15,8 @@ export function providerRoutes(deps: { config: Config; sesEvents: SesEventIntake
     {
       parse: "none",
       detail: {
-        summary: "Amazon SNS endpoint for SES events: subscription confirmations and Delivery, Bounce, Complaint, DeliveryDelay, Reject notifications (signature verified)",
+        summary:
+          "Amazon SNS endpoint for SES events: subscription confirmations and Delivery, Bounce, Complaint, DeliveryDelay, Reject notifications (signature verified)",
         tags: ["Providers"],
       },
     },

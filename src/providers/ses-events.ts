@@ -22,7 +22,11 @@ export interface SesEventIntake {
 /** Notifications remembered as applied: SNS's redeliveries come within minutes, far fewer than this. */
 const REMEMBERED_NOTIFICATIONS = 10_000;
 
-export function createSesEventIntake(deps: { verifier: SnsVerifier; inbound: Pick<InboundService, "applySesEvent">; logger: Logger }): SesEventIntake {
+export function createSesEventIntake(deps: {
+  verifier: SnsVerifier;
+  inbound: Pick<InboundService, "applySesEvent">;
+  logger: Logger;
+}): SesEventIntake {
   const { verifier, inbound, logger } = deps;
   const applied = new Set<string>();
   const remember = (messageId: string) => {

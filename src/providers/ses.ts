@@ -40,7 +40,13 @@ function errorTypeOf(response: Response, body: Record<string, unknown>): string 
 }
 
 export function createSesProvider(options: SesProviderOptions): Provider {
-  const aws = new AwsClient({ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey, sessionToken: options.sessionToken, service: "ses", region: options.region });
+  const aws = new AwsClient({
+    accessKeyId: options.accessKeyId,
+    secretAccessKey: options.secretAccessKey,
+    sessionToken: options.sessionToken,
+    service: "ses",
+    region: options.region,
+  });
   const url = `${(options.endpoint || `https://email.${options.region}.amazonaws.com`).replace(/\/+$/, "")}/v2/email/outbound-emails`;
 
   return {
@@ -63,19 +69,33 @@ export function createSesProvider(options: SesProviderOptions): Provider {
           answer = { message: text.slice(0, 200) };
         }
       } catch (error) {
-        return { outcome: "temporary", response: `SES could not be reached: ${(error as Error).message}`, providerFault: true };
+        return {
+          outcome: "temporary",
+          response: `SES could not be reached: ${(error as Error).message}`,
+          providerFault: true,
+        };
       }
       if (response.ok && typeof answer.MessageId === "string") {
         options.logger.debug("handed to SES", { delivery_id: job.deliveryId, ses_message_id: answer.MessageId });
-        return { outcome: "sent", response: `SES accepted the message as ${answer.MessageId}`, providerMessageId: answer.MessageId };
+        return {
+          outcome: "sent",
+          response: `SES accepted the message as ${answer.MessageId}`,
+          providerMessageId: answer.MessageId,
+        };
       }
       const type = errorTypeOf(response, answer) || `HTTP ${response.status}`;
       const message = String(answer.message ?? answer.Message ?? "").slice(0, 500);
       const reply = `SES ${response.status} ${type}${message ? `: ${message}` : ""}`;
-      if (response.status < 500 && PERMANENT_ERRORS.has(type)) return { outcome: "permanent", subType: "General", response: reply };
+      if (response.status < 500 && PERMANENT_ERRORS.has(type))
+        return { outcome: "permanent", subType: "General", response: reply };
       const retryAfter = Number(response.headers.get("retry-after"));
       // SES judges a message at once, so every other failure (throttling, quotas, its 5xx, credentials) is its own.
-      return { outcome: "temporary", response: reply, providerFault: true, ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}) };
+      return {
+        outcome: "temporary",
+        response: reply,
+        providerFault: true,
+        ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
+      };
     },
     async close() {},
   };

@@ -29,7 +29,19 @@ interface SmtpError extends Error {
 }
 
 /** nodemailer's codes for failures of the connection itself: the smarthost, not the message or recipient. */
-const CONNECTION_FAULTS = new Set(["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EAUTH", "ENOAUTH", "ETLS", "EREQUIRETLS", "EDNS", "EPROTOCOL", "EHLO", "EPROXY"]);
+const CONNECTION_FAULTS = new Set([
+  "ECONNECTION",
+  "ETIMEDOUT",
+  "ESOCKET",
+  "EAUTH",
+  "ENOAUTH",
+  "ETLS",
+  "EREQUIRETLS",
+  "EDNS",
+  "EPROTOCOL",
+  "EHLO",
+  "EPROXY",
+]);
 
 export function resultFromError(error: SmtpError): DeliveryResult {
   const specific = error.rejectedErrors?.[0] ?? error;
@@ -37,7 +49,13 @@ export function resultFromError(error: SmtpError): DeliveryResult {
   const response = (specific.response ?? `${specific.code ?? "ERROR"} ${specific.message}`).slice(0, 1000);
   // A smarthost that cannot be reached, refuses our credentials or closes (421) is at fault, whatever the code:
   // its recipients must wait (or fail over), never bounce.
-  if (CONNECTION_FAULTS.has(specific.code ?? "") || code === 421) return { outcome: "temporary", response, providerFault: true, retryAfterMs: classifyReply(code, response).retryAfterMs };
+  if (CONNECTION_FAULTS.has(specific.code ?? "") || code === 421)
+    return {
+      outcome: "temporary",
+      response,
+      providerFault: true,
+      retryAfterMs: classifyReply(code, response).retryAfterMs,
+    };
   const verdict = classifyReply(code, response);
   // "accepted" cannot come with an error; treat any oddity as temporary rather than lose or bounce the message.
   const outcome = verdict.outcome === "permanent" ? "permanent" : "temporary";
@@ -63,13 +81,17 @@ export function createSmtpProvider(options: SmarthostOptions): Provider {
   };
   // nodemailer's transports are loaded by the first delivery through the smarthost, not by every start.
   let transport: Promise<Transporter> | undefined;
-  const connected = () => (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(settings)));
+  const connected = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(settings)));
 
   return {
     name: "smtp",
     async deliver(job) {
       try {
-        const info = await (await connected()).sendMail({ envelope: { from: job.envelopeFrom, to: [job.recipient] }, raw: job.raw });
+        const info = await (await connected()).sendMail({
+          envelope: { from: job.envelopeFrom, to: [job.recipient] },
+          raw: job.raw,
+        });
         return { outcome: "sent", response: info.response ?? "250 OK", providerMessageId: job.messageId };
       } catch (error) {
         return resultFromError(error as SmtpError);

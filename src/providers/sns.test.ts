@@ -85,13 +85,16 @@ const signedWith = (certificateUrl: string, topic = TOPIC) => server.sign(notifi
 const confirmRequests = () => server.requests.filter((request) => request.startsWith("/confirm"));
 
 describe("verify", () => {
-  test.each(["1", "2"] as const)("SignatureVersion %s: a Notification with and without a Subject verifies", async (version) => {
-    const sns = verifier();
-    const plain = server.sign(notification(), version);
-    expect(await sns.verify(plain)).toEqual(plain as never);
-    const withSubject = server.sign({ ...notification(), Subject: "Amazon SES Email Event Notification" }, version);
-    expect((await sns.verify(withSubject)).Subject).toBe("Amazon SES Email Event Notification");
-  });
+  test.each(["1", "2"] as const)(
+    "SignatureVersion %s: a Notification with and without a Subject verifies",
+    async (version) => {
+      const sns = verifier();
+      const plain = server.sign(notification(), version);
+      expect(await sns.verify(plain)).toEqual(plain as never);
+      const withSubject = server.sign({ ...notification(), Subject: "Amazon SES Email Event Notification" }, version);
+      expect((await sns.verify(withSubject)).Subject).toBe("Amazon SES Email Event Notification");
+    },
+  );
 
   test.each(["1", "2"] as const)("SignatureVersion %s: a SubscriptionConfirmation verifies", async (version) => {
     const message = server.sign(server.subscriptionConfirmation(TOPIC), version);
@@ -117,7 +120,10 @@ describe("verify", () => {
   test.each([
     [
       "a tampered Message",
-      (signed: Record<string, string>) => ({ ...signed, Message: signed.Message!.replace("a@example.org", "b@example.org") }),
+      (signed: Record<string, string>) => ({
+        ...signed,
+        Message: signed.Message!.replace("a@example.org", "b@example.org"),
+      }),
     ],
     ["a tampered Timestamp", (signed: Record<string, string>) => ({ ...signed, Timestamp: new Date(0).toISOString() })],
     ["the other signature version", (signed: Record<string, string>) => ({ ...signed, SignatureVersion: "1" })],
@@ -129,7 +135,10 @@ describe("verify", () => {
         return { ...signed, Signature: bytes.toString("base64") };
       },
     ],
-    ["a truncated Signature", (signed: Record<string, string>) => ({ ...signed, Signature: signed.Signature!.slice(0, 40) })],
+    [
+      "a truncated Signature",
+      (signed: Record<string, string>) => ({ ...signed, Signature: signed.Signature!.slice(0, 40) }),
+    ],
   ])("%s is refused 401", async (_what, tamper) => {
     const error = await refusal(verifier().verify(tamper(server.sign(notification(), "2"))));
     expect(error.name).toBe("unauthorized");
@@ -160,7 +169,11 @@ describe("verify", () => {
 
   test("a topic not in [sns] topics is refused 403 before any fetch", async () => {
     const sns = verifier();
-    const others = ["arn:aws:sns:us-east-1:123456789012:other", "arn:aws:sns:us-east-1:210987654321:mailroom-ses", "mailroom-ses"];
+    const others = [
+      "arn:aws:sns:us-east-1:123456789012:other",
+      "arn:aws:sns:us-east-1:210987654321:mailroom-ses",
+      "mailroom-ses",
+    ];
     for (const topic of others) {
       const error = await refusal(sns.verify(server.sign(notification(topic), "2")));
       expect(error.name).toBe("insufficient_scope");
@@ -172,9 +185,15 @@ describe("verify", () => {
   });
 
   test("a topic ARN that names no known SNS host is a configuration error", () => {
-    const notTopics = ["mailroom-ses", "arn:aws:sqs:us-east-1:123456789012:q", "arn:aws-iso:sns:us-iso-east-1:123456789012:t"];
+    const notTopics = [
+      "mailroom-ses",
+      "arn:aws:sqs:us-east-1:123456789012:q",
+      "arn:aws-iso:sns:us-iso-east-1:123456789012:t",
+    ];
     for (const topic of notTopics) {
-      expect(() => createSnsVerifier({ topics: [topic], timeoutMs: 1_000, guard: offlineGuard().guard, logger: silentLogger })).toThrow(ConfigError);
+      expect(() =>
+        createSnsVerifier({ topics: [topic], timeoutMs: 1_000, guard: offlineGuard().guard, logger: silentLogger }),
+      ).toThrow(ConfigError);
     }
   });
 });
@@ -183,7 +202,10 @@ describe("replays", () => {
   const MINUTE = 60_000;
   /** A notification signed with its Timestamp `offset` ms from `clock`'s now. */
   const publishedAt = (clock: ManualClock, offset: number) => {
-    const fields: Record<string, string> = { ...notification(), Timestamp: new Date(clock.now() + offset).toISOString() };
+    const fields: Record<string, string> = {
+      ...notification(),
+      Timestamp: new Date(clock.now() + offset).toISOString(),
+    };
     return server.sign(fields, "2");
   };
   const replayVerifier = () => {
@@ -212,7 +234,14 @@ describe("replays", () => {
     const error = await refusal(sns.verify(message));
     expect(error.name).toBe("unauthorized");
     expect(error.message).toContain("refused as a replay");
-    expect(warnings).toMatchObject([{ level: "warn", msg: expect.stringContaining("SNS message refused as a replay"), sns_message_id: message.MessageId, timestamp: message.Timestamp }]);
+    expect(warnings).toMatchObject([
+      {
+        level: "warn",
+        msg: expect.stringContaining("SNS message refused as a replay"),
+        sns_message_id: message.MessageId,
+        timestamp: message.Timestamp,
+      },
+    ]);
   });
 
   test("a forged old message is refused for its signature, not logged as a replay", async () => {
@@ -225,7 +254,9 @@ describe("replays", () => {
   test("a signed Timestamp that is not SNS's ISO 8601 form is refused", async () => {
     const { sns, clock } = replayVerifier();
     const loose = new Date(clock.now()).toUTCString();
-    expect((await refusal(sns.verify(server.sign({ ...notification(), Timestamp: loose }, "2")))).name).toBe("unauthorized");
+    expect((await refusal(sns.verify(server.sign({ ...notification(), Timestamp: loose }, "2")))).name).toBe(
+      "unauthorized",
+    );
   });
 });
 
@@ -307,7 +338,10 @@ describe("certificate fetch", () => {
       const error = await refusal(sns.verify(signedWith(missing)));
       expect(error.status).toBe(503);
     }
-    expect(server.requests).toEqual(["/SimpleNotificationService-missing.pem", "/SimpleNotificationService-missing.pem"]);
+    expect(server.requests).toEqual([
+      "/SimpleNotificationService-missing.pem",
+      "/SimpleNotificationService-missing.pem",
+    ]);
   });
 
   test("an expired certificate is refused 401 and not kept", async () => {
@@ -348,7 +382,9 @@ describe("confirmSubscription", () => {
       "https://sns.us-west-2.amazonaws.com/?Action=ConfirmSubscription",
     ];
     for (const url of elsewhere) {
-      const message = await sns.verify(server.sign({ ...server.subscriptionConfirmation(TOPIC), SubscribeURL: url }, "2"));
+      const message = await sns.verify(
+        server.sign({ ...server.subscriptionConfirmation(TOPIC), SubscribeURL: url }, "2"),
+      );
       const error = await refusal(sns.confirmSubscription(message));
       expect(error.name).toBe("validation_error");
       expect(error.message).toContain("SubscribeURL");
@@ -360,7 +396,10 @@ describe("confirmSubscription", () => {
   test("SNS's own host goes through the guard", async () => {
     const sns = verifier();
     const url = "https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn=x&Token=y";
-    const message = { ...(await sns.verify(server.sign(server.subscriptionConfirmation(TOPIC), "2"))), SubscribeURL: url };
+    const message = {
+      ...(await sns.verify(server.sign(server.subscriptionConfirmation(TOPIC), "2"))),
+      SubscribeURL: url,
+    };
     expect((await refusal(sns.confirmSubscription(message))).name).toBe("service_unavailable");
     expect(sns.resolved).toEqual([url]);
   });
@@ -425,7 +464,9 @@ describe("parseSesEvent: configuration-set event publishing", () => {
     expect(parse(event)).toEqual({
       kind: "bounce",
       sesMessageId: SES_ID,
-      recipients: [{ email: "gone@example.org", status, diagnostic: event.bounce.bouncedRecipients[0]!.diagnosticCode }],
+      recipients: [
+        { email: "gone@example.org", status, diagnostic: event.bounce.bouncedRecipients[0]!.diagnosticCode },
+      ],
       bounceType,
       bounceSubType: subType,
       timestamp: event.bounce.timestamp,
@@ -448,7 +489,9 @@ describe("parseSesEvent: configuration-set event publishing", () => {
     expect(parse(event)).toEqual({
       kind: "delivery_delay",
       sesMessageId: SES_ID,
-      recipients: [{ email: "ann@example.org", status: "4.4.1", diagnostic: "smtp; 421 4.4.1 Unable to connect to remote host" }],
+      recipients: [
+        { email: "ann@example.org", status: "4.4.1", diagnostic: "smtp; 421 4.4.1 Unable to connect to remote host" },
+      ],
       delayType: "MailboxFull",
       timestamp: event.deliveryDelay.timestamp,
     });
@@ -480,7 +523,12 @@ describe("parseSesEvent: identity feedback notifications", () => {
         bounceType: "Permanent",
         bounceSubType: "General",
         bouncedRecipients: [
-          { emailAddress: "ann@example.org", action: "failed", status: "5.1.1", diagnosticCode: "smtp; 550 5.1.1 user unknown" },
+          {
+            emailAddress: "ann@example.org",
+            action: "failed",
+            status: "5.1.1",
+            diagnosticCode: "smtp; 550 5.1.1 user unknown",
+          },
         ],
         timestamp: "2026-03-02T10:15:04.000Z",
         remoteMtaIp: "198.51.100.25",
@@ -547,6 +595,8 @@ describe("parseSesEvent: identity feedback notifications", () => {
     expect(parseSesEvent(JSON.stringify(notice))).toBeNull();
     expect(parseSesEvent("{not json")).toBeNull();
     expect(parseSesEvent("null")).toBeNull();
-    expect(parseSesEvent(JSON.stringify({ notificationType: "Bounce", mail: { ...mail, messageId: undefined } }))).toBeNull();
+    expect(
+      parseSesEvent(JSON.stringify({ notificationType: "Bounce", mail: { ...mail, messageId: undefined } })),
+    ).toBeNull();
   });
 });

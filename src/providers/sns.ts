@@ -282,12 +282,18 @@ export function createSnsVerifier(options: SnsVerifierOptions): SnsVerifier {
       const publishedAt = SNS_TIMESTAMP.test(message.Timestamp) ? Date.parse(message.Timestamp) : NaN;
       const age = clock.now() - publishedAt;
       if (!(age <= MAX_MESSAGE_AGE_MS && age >= -MAX_CLOCK_AHEAD_MS)) {
-        options.logger.warn("SNS message refused as a replay: its Timestamp is more than an hour old or ahead of this server's clock", {
-          topic: message.TopicArn,
-          sns_message_id: message.MessageId,
-          timestamp: message.Timestamp,
-        });
-        throw new AppError("unauthorized", "The SNS message was published more than an hour ago (or its Timestamp is ahead of this server's clock): refused as a replay.");
+        options.logger.warn(
+          "SNS message refused as a replay: its Timestamp is more than an hour old or ahead of this server's clock",
+          {
+            topic: message.TopicArn,
+            sns_message_id: message.MessageId,
+            timestamp: message.Timestamp,
+          },
+        );
+        throw new AppError(
+          "unauthorized",
+          "The SNS message was published more than an hour ago (or its Timestamp is ahead of this server's clock): refused as a replay.",
+        );
       }
       return message;
     },

@@ -39,7 +39,14 @@ export interface ClaimStatements<J> {
    * destination domain, the endpoint): a claim reads up to twice the rows it takes, and whole jobs are read for the
    * rows taken only (`jobs`).
    */
-  due: { execute(values: { now: number; limit: number; saturated: string; inFlight: string }): PromiseLike<Array<{ id: string; key: string }>> | Array<{ id: string; key: string }> };
+  due: {
+    execute(values: {
+      now: number;
+      limit: number;
+      saturated: string;
+      inFlight: string;
+    }): PromiseLike<Array<{ id: string; key: string }>> | Array<{ id: string; key: string }>;
+  };
   /** The jobs of the rows `ids`. */
   jobs: { execute(values: { ids: string }): PromiseLike<J[]> | J[] };
   /** Leases the rows `ids` to `owner` until `until`. */
@@ -78,7 +85,12 @@ const CLAIM_WINDOW_FACTOR = 2;
 const RECORD_RETRY_FIRST_MS = 100;
 const RECORD_RETRY_MAX_MS = 5_000;
 
-export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: Writer; clock: Clock; logger: Logger; spec: QueueSpec<J, R> }): LeasedQueue {
+export function createLeasedQueue<J extends { id: string }, R>(deps: {
+  writer: Writer;
+  clock: Clock;
+  logger: Logger;
+  spec: QueueSpec<J, R>;
+}): LeasedQueue {
   const { writer, clock, logger, spec } = deps;
   const owner = newId();
   const running = new Map<string, Promise<void>>();
@@ -102,7 +114,12 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: W
     return writer.write(async (tx) => {
       const now = clock.now();
       const statements = spec.statements(tx);
-      const candidates = await statements.due.execute({ now, limit: free * CLAIM_WINDOW_FACTOR, saturated: JSON.stringify(saturated), inFlight: JSON.stringify([...running.keys()]) });
+      const candidates = await statements.due.execute({
+        now,
+        limit: free * CLAIM_WINDOW_FACTOR,
+        saturated: JSON.stringify(saturated),
+        inFlight: JSON.stringify([...running.keys()]),
+      });
       const keyOf = new Map<string, string>();
       const planned = new Map<string, number>();
       for (const { id, key } of candidates) {
@@ -127,10 +144,17 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: { writer: W
         return;
       } catch (error) {
         if (stop.aborted || !isStoreUnavailable(error)) {
-          logger.error(`${spec.name}: result not recorded; the job runs again once its lease expires`, { id: job.id, err: error });
+          logger.error(`${spec.name}: result not recorded; the job runs again once its lease expires`, {
+            id: job.id,
+            err: error,
+          });
           return;
         }
-        if (tries === 1) logger.error(`${spec.name}: could not record a result; trying again until the store takes it`, { id: job.id, err: error });
+        if (tries === 1)
+          logger.error(`${spec.name}: could not record a result; trying again until the store takes it`, {
+            id: job.id,
+            err: error,
+          });
         // Rejects when `stop` aborts: the loop then tries once more and gives up.
         await sleep(waitMs, undefined, { signal: stop }).catch(() => {});
       }

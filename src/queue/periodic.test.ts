@@ -31,7 +31,9 @@ describe.each(engines)("periodic jobs on %s", (_name, open) => {
     stores.push(store);
     const clock = new ManualClock(1_000_000);
     let runs = 0;
-    const instances = [0, 1].map(() => createPeriodicJobs({ db: store.db, writer: store, clock, logger: silentLogger }));
+    const instances = [0, 1].map(() =>
+      createPeriodicJobs({ db: store.db, writer: store, clock, logger: silentLogger }),
+    );
     for (const jobs of instances) jobs.every("recheck", 60_000, async () => void runs++);
     const turn = () => Promise.all(instances.map((jobs) => jobs.runIfDue("recheck")));
 

@@ -22,7 +22,10 @@ export function scheduledDelay(policy: RetryPolicy, failedAttempts: number): num
  * Decides the next attempt after a temporary failure. A server's own hint wins over the table — it knows when it
  * will accept (greylisting) — but never beyond the maximum age; the last attempt happens at the maximum age.
  */
-export function planRetry(policy: RetryPolicy, input: { now: number; dueSince: number; failedAttempts: number; hintMs?: number }): RetryDecision {
+export function planRetry(
+  policy: RetryPolicy,
+  input: { now: number; dueSince: number; failedAttempts: number; hintMs?: number },
+): RetryDecision {
   const deadline = input.dueSince + policy.maxAgeMs;
   if (input.now >= deadline) return { giveUp: true };
   const delay = input.hintMs ?? scheduledDelay(policy, input.failedAttempts);

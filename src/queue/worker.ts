@@ -94,7 +94,16 @@ const queueStatements = perConnection((tx: Db) => {
         .where(inJsonArray(tx, deliveries.id, sql.placeholder("ids"))),
     ),
     // Locked: a late report (inbound/service.ts) may judge the same delivery at the same time; one waits for the other.
-    status: prepareAs("delivery_status", lockedForUpdate(tx, tx.select({ status: deliveries.status }).from(deliveries).where(eq(deliveries.id, sql.placeholder("id"))))),
+    status: prepareAs(
+      "delivery_status",
+      lockedForUpdate(
+        tx,
+        tx
+          .select({ status: deliveries.status })
+          .from(deliveries)
+          .where(eq(deliveries.id, sql.placeholder("id"))),
+      ),
+    ),
     saveAttempt: prepareAs(
       "delivery_save_attempt",
       tx
@@ -134,7 +143,11 @@ export function createDeliveryWorker(deps: {
   const smallRaw = prepareAs(
     "email_raw",
     db
-      .select({ raw: sql<Buffer | null>`CASE WHEN length(${emailContents.raw}) < ${sql.raw(String(ASIDE_CONTENT_BYTES))} THEN ${emailContents.raw} END`.mapWith(emailContents.raw) })
+      .select({
+        raw: sql<Buffer | null>`CASE WHEN length(${emailContents.raw}) < ${sql.raw(String(ASIDE_CONTENT_BYTES))} THEN ${emailContents.raw} END`.mapWith(
+          emailContents.raw,
+        ),
+      })
       .from(emailContents)
       .where(eq(emailContents.emailId, sql.placeholder("id"))),
   );
@@ -143,7 +156,9 @@ export function createDeliveryWorker(deps: {
     if (!row) return undefined;
     if (row.raw !== null) return row.raw;
     if (writer.readContent) return writer.readContent("email_contents", emailId);
-    return (await first(db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, emailId))))?.raw;
+    return (
+      await first(db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, emailId)))
+    )?.raw;
   };
 
   const record = (job: Claimed, result: DeliveryResult) =>
@@ -179,7 +194,11 @@ export function createDeliveryWorker(deps: {
         case "delivered":
         case "sent":
           await save(result.outcome, null);
-          await events.append(tx, { ...event, type: result.outcome === "delivered" ? "email.delivered" : "email.sent", data: { response: result.response, attempts, ...by } });
+          await events.append(tx, {
+            ...event,
+            type: result.outcome === "delivered" ? "email.delivered" : "email.sent",
+            data: { response: result.response, attempts, ...by },
+          });
           break;
         case "temporary": {
           const decision = planRetry(options, { now, dueSince, failedAttempts: attempts, hintMs: result.retryAfterMs });
@@ -188,12 +207,21 @@ export function createDeliveryWorker(deps: {
             break;
           }
           await save("deferred", decision.retryAt);
-          await events.append(tx, { ...event, type: "email.delivery_delayed", data: { response: result.response, attempts, next_attempt_at: isoTime(decision.retryAt), ...by } });
+          await events.append(tx, {
+            ...event,
+            type: "email.delivery_delayed",
+            data: { response: result.response, attempts, next_attempt_at: isoTime(decision.retryAt), ...by },
+          });
           break;
         }
         case "permanent":
           await bounce("Permanent");
-          await suppressions.addInTransaction(tx, job.organizationId, { email: job.recipient, origin: "bounce", sourceId: job.emailId, reason: result.response });
+          await suppressions.addInTransaction(tx, job.organizationId, {
+            email: job.recipient,
+            origin: "bounce",
+            sourceId: job.emailId,
+            reason: result.response,
+          });
           break;
       }
     });
@@ -252,11 +280,23 @@ export function queueGauges(db: Db, clock: Clock) {
     const now = clock.now();
     const row = await first(
       db
-        .select({ due: sql<number>`count(*)`.mapWith(Number), oldest: sql<number | null>`min(${deliveries.nextAttemptAt})`.mapWith(Number) })
+        .select({
+          due: sql<number>`count(*)`.mapWith(Number),
+          oldest: sql<number | null>`min(${deliveries.nextAttemptAt})`.mapWith(Number),
+        })
         .from(deliveries)
         .where(lte(deliveries.nextAttemptAt, now)),
     );
-    const pending = await first(db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(deliveries).where(sql`${deliveries.nextAttemptAt} IS NOT NULL`));
-    return { due: row?.due ?? 0, pending: pending?.n ?? 0, oldestDueAgeSeconds: row?.oldest ? (now - row.oldest) / 1000 : 0 };
+    const pending = await first(
+      db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(deliveries)
+        .where(sql`${deliveries.nextAttemptAt} IS NOT NULL`),
+    );
+    return {
+      due: row?.due ?? 0,
+      pending: pending?.n ?? 0,
+      oldestDueAgeSeconds: row?.oldest ? (now - row.oldest) / 1000 : 0,
+    };
   };
 }

@@ -22,7 +22,14 @@ import type { Metrics } from "../lib/metrics.ts";
 import { clientNetwork } from "../limits/auth-failures.ts";
 import { createByteBudget } from "../limits/byte-budget.ts";
 import { createSubjectWindows } from "../limits/rate-limiter.ts";
-import { COMMON_SERVER_OPTIONS, createClientCounter, listen, PromptGreetingServer, readMessage, stopGracefully } from "./listener.ts";
+import {
+  COMMON_SERVER_OPTIONS,
+  createClientCounter,
+  listen,
+  PromptGreetingServer,
+  readMessage,
+  stopGracefully,
+} from "./listener.ts";
 import { PROTOCOL_REPLIES, replyFor, type ReplyError } from "./replies.ts";
 import { loadCertificates, type CertificateSource } from "./tls.ts";
 
@@ -34,7 +41,13 @@ export interface InboundMx {
   connections(): number;
 }
 
-export function createInboundMx(deps: { config: Config; clock: Clock; inbound: InboundService; logger: Logger; metrics: Metrics }): InboundMx {
+export function createInboundMx(deps: {
+  config: Config;
+  clock: Clock;
+  inbound: InboundService;
+  logger: Logger;
+  metrics: Metrics;
+}): InboundMx {
   const { config, inbound, logger, metrics } = deps;
   const settings = config.inbound;
   const hostname = config.smtp.hostname || config.server.hostname || machineName();
@@ -44,7 +57,11 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
   /** RFC 3463 X.7.1 with 451, as for every rate limit here: a policy on this client for now, not a full mailbox or disk. */
   const tooMuchData = (retryAfterSeconds: number) => {
     metrics.inc("mailroom_inbound_limits_total", { limit: "client_bytes" });
-    return new AppError("rate_limit_exceeded", `Too much data from your network in the last minute; try again in ${retryAfterSeconds} seconds`, { retryAfter: retryAfterSeconds });
+    return new AppError(
+      "rate_limit_exceeded",
+      `Too much data from your network in the last minute; try again in ${retryAfterSeconds} seconds`,
+      { retryAfter: retryAfterSeconds },
+    );
   };
   const storing = new Set<Promise<unknown>>();
   let server: SMTPServer | undefined;
@@ -53,12 +70,20 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
   const log = (session: SMTPServerSession) => logger.child({ mx_session: session.id, client: session.remoteAddress });
 
   /** Runs a protocol step; any failure becomes its reply (unknown ones 451, logged with a reference). */
-  const guarded = async (session: SMTPServerSession, stage: "command" | "data", step: () => Promise<string | undefined>) => {
+  const guarded = async (
+    session: SMTPServerSession,
+    stage: "command" | "data",
+    step: () => Promise<string | undefined>,
+  ) => {
     try {
       return { ok: true as const, value: await step() };
     } catch (error) {
-      const reply = error instanceof Error && "responseCode" in error ? (error as ReplyError) : replyFor(error, stage, log(session));
-      if (stage === "data") metrics.inc("mailroom_inbound_smtp_total", { outcome: reply.responseCode < 500 ? "deferred" : "rejected" });
+      const reply =
+        error instanceof Error && "responseCode" in error
+          ? (error as ReplyError)
+          : replyFor(error, stage, log(session));
+      if (stage === "data")
+        metrics.inc("mailroom_inbound_smtp_total", { outcome: reply.responseCode < 500 ? "deferred" : "rejected" });
       log(session).info("mx reply", { stage, reply: `${reply.responseCode} ${reply.message}` });
       return { ok: false as const, error: reply };
     }
@@ -90,7 +115,10 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
         const admitted = messagesPerClient.take(network);
         if (!admitted.allowed) {
           metrics.inc("mailroom_inbound_limits_total", { limit: "client_messages" });
-          throw new AppError("rate_limit_exceeded", `Too many messages from your network; try again in ${admitted.retryAfterSeconds} seconds`);
+          throw new AppError(
+            "rate_limit_exceeded",
+            `Too many messages from your network; try again in ${admitted.retryAfterSeconds} seconds`,
+          );
         }
         return undefined;
       }).then((result) => (result.ok ? callback() : callback(result.error)));
@@ -99,7 +127,8 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
       void guarded(session, "command", async () => {
         const wanted = address.address.toLowerCase();
         const known = session.envelope.rcptTo.some((rcpt) => rcpt.address.toLowerCase() === wanted);
-        if (!known && session.envelope.rcptTo.length >= settings.max_recipients) throw PROTOCOL_REPLIES.tooManyRecipients(settings.max_recipients);
+        if (!known && session.envelope.rcptTo.length >= settings.max_recipients)
+          throw PROTOCOL_REPLIES.tooManyRecipients(settings.max_recipients);
         await inbound.acceptRecipient(address.address);
         return undefined;
       }).then((result) => {
@@ -121,7 +150,11 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
         // Shared: the CPU pool parses and authenticates it (inbound.receive) without copying it to a thread.
         const raw = await readMessage(stream, settings.max_message_bytes, { shared: true });
         if (raw === "aborted") throw PROTOCOL_REPLIES.connectionLost();
-        if (raw === "oversized") throw new AppError("payload_too_large", `The message exceeds the size limit of ${settings.max_message_bytes} bytes.`);
+        if (raw === "oversized")
+          throw new AppError(
+            "payload_too_large",
+            `The message exceeds the size limit of ${settings.max_message_bytes} bytes.`,
+          );
         const wait = bytesPerClient.refusal(network, 0, streamed);
         if (wait !== null) throw tooMuchData(wait);
         const envelope = {
@@ -134,7 +167,11 @@ export function createInboundMx(deps: { config: Config; clock: Clock; inbound: I
         storing.add(received);
         const outcomes = await received.finally(() => storing.delete(received));
         metrics.inc("mailroom_inbound_smtp_total", { outcome: "accepted" });
-        log(session).info("mx message accepted", { size: raw.length, recipients: envelope.to.length, outcomes: outcomes.map((o) => o.handled) });
+        log(session).info("mx message accepted", {
+          size: raw.length,
+          recipients: envelope.to.length,
+          outcomes: outcomes.map((o) => o.handled),
+        });
         return "2.0.0 Ok: received";
       }).then((result) => (result.ok ? callback(null, result.value) : callback(result.error)));
     },

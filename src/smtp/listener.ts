@@ -79,7 +79,8 @@ export function readMessage(stream: SMTPServerDataStream, maxBytes: number, opti
 /** Listens on `host:port`; a port that cannot be bound is a configuration error naming its option. */
 export function listen(server: SMTPServer, option: string, host: string, port: number) {
   return new Promise<number>((resolve, reject) => {
-    const fail = (error: NodeJS.ErrnoException) => reject(new ConfigError(`${option}: cannot listen on ${host}:${port} (${error.code ?? error.message})`));
+    const fail = (error: NodeJS.ErrnoException) =>
+      reject(new ConfigError(`${option}: cannot listen on ${host}:${port} (${error.code ?? error.message})`));
     server.server.once("error", fail);
     server.listen(port, host, () => {
       server.server.off("error", fail);
@@ -122,8 +123,13 @@ export async function stopGracefully(servers: SMTPServer[], storing: Set<Promise
   const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
   await Promise.allSettled([...storing]);
   await new Promise((resolve) => setImmediate(resolve));
-  const goodbye: ReplyError = replyFor(new AppError("service_unavailable", "Service shutting down, try again later"), "command", logger);
+  const goodbye: ReplyError = replyFor(
+    new AppError("service_unavailable", "Service shutting down, try again later"),
+    "command",
+    logger,
+  );
   // smtp-server closes the connection after any 421.
-  for (const server of servers) for (const connection of server.connections) connection.send(goodbye.responseCode, goodbye.message);
+  for (const server of servers)
+    for (const connection of server.connections) connection.send(goodbye.responseCode, goodbye.message);
   await Promise.all(closed);
 }

@@ -30,7 +30,14 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { createAuthFailures } from "../limits/auth-failures.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
-import { COMMON_SERVER_OPTIONS, createClientCounter, listen, PromptGreetingServer, readMessage, stopGracefully } from "./listener.ts";
+import {
+  COMMON_SERVER_OPTIONS,
+  createClientCounter,
+  listen,
+  PromptGreetingServer,
+  readMessage,
+  stopGracefully,
+} from "./listener.ts";
 import { sendFields } from "../templates/send.ts";
 import type { CpuPool } from "../workers/pool.ts";
 import type { TemplateService } from "../templates/service.ts";
@@ -100,32 +107,49 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   const servers: SMTPServer[] = [];
   let certificates: CertificateSource | undefined;
 
-
   const log = (session: SMTPServerSession) => logger.child({ smtp_session: session.id, client: session.remoteAddress });
 
   /** Runs a protocol step; any failure becomes its reply (and a metric when a message was refused). */
-  const guarded = async (session: SMTPServerSession, stage: "command" | "data", step: () => Promise<string | undefined> | string | undefined) => {
+  const guarded = async (
+    session: SMTPServerSession,
+    stage: "command" | "data",
+    step: () => Promise<string | undefined> | string | undefined,
+  ) => {
     try {
       return { ok: true as const, value: await step() };
     } catch (error) {
       const known = error instanceof AppError || (error instanceof Error && "responseCode" in error);
-      const reply = error instanceof Error && "responseCode" in error ? (error as ReplyError) : replyFor(error, stage, log(session));
-      if (stage === "data") metrics.inc("mailroom_smtp_messages_total", { outcome: reply.responseCode < 500 ? "deferred" : "rejected" });
+      const reply =
+        error instanceof Error && "responseCode" in error
+          ? (error as ReplyError)
+          : replyFor(error, stage, log(session));
+      if (stage === "data")
+        metrics.inc("mailroom_smtp_messages_total", { outcome: reply.responseCode < 500 ? "deferred" : "rejected" });
       // An unknown error was logged once by replyFor, with its cause and the reference the reply carries.
-      if (known) log(session).info("smtp reply", { stage, reply: `${reply.responseCode} ${reply.message}`, key_id: sessions.get(session)?.actor?.keyId });
+      if (known)
+        log(session).info("smtp reply", {
+          stage,
+          reply: `${reply.responseCode} ${reply.message}`,
+          key_id: sessions.get(session)?.actor?.keyId,
+        });
       return { ok: false as const, error: reply };
     }
   };
 
-  const onConnect = (listener: string): SMTPServerOptions["onConnect"] => (session, callback) => {
-    if (!clients.admit(listener, session)) return callback(PROTOCOL_REPLIES.tooManyConnections());
-    // Before TLS the session offers no AUTH at all (RFC 4954 §4: no plaintext passwords in the clear);
-    // onSecure restores the listener's command set once STARTTLS completed.
-    if (!session.secure) session.disabledCommands = ["AUTH"];
-    callback();
-  };
+  const onConnect =
+    (listener: string): SMTPServerOptions["onConnect"] =>
+    (session, callback) => {
+      if (!clients.admit(listener, session)) return callback(PROTOCOL_REPLIES.tooManyConnections());
+      // Before TLS the session offers no AUTH at all (RFC 4954 §4: no plaintext passwords in the clear);
+      // onSecure restores the listener's command set once STARTTLS completed.
+      if (!session.secure) session.disabledCommands = ["AUTH"];
+      callback();
+    };
 
-  const onClose = (listener: string): SMTPServerOptions["onClose"] => (session) => clients.release(listener, session);
+  const onClose =
+    (listener: string): SMTPServerOptions["onClose"] =>
+    (session) =>
+      clients.release(listener, session);
 
   const onSecure: SMTPServerOptions["onSecure"] = (_socket, session, callback) => {
     session.disabledCommands = undefined;
@@ -134,7 +158,11 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
 
   const onAuth: SMTPServerOptions["onAuth"] = (auth, session, callback) => {
     void guarded(session, "command", async () => {
-      if (auth.username !== SMTP_USERNAME) throw new AppError("unauthorized", `Authentication failed: the username is the literal "${SMTP_USERNAME}", the password an API key.`);
+      if (auth.username !== SMTP_USERNAME)
+        throw new AppError(
+          "unauthorized",
+          `Authentication failed: the username is the literal "${SMTP_USERNAME}", the password an API key.`,
+        );
       const actor = await keys.authenticate(auth.password ?? "");
       sessions.set(session, { presentedKey: auth.password! });
       return actor.keyId ?? undefined;
@@ -154,14 +182,19 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
       if (!session.secure) throw PROTOCOL_REPLIES.tlsRequired();
       const state = sessions.get(session);
       if (!state) throw PROTOCOL_REPLIES.authRequired();
-      if (session.transaction > settings.max_messages_per_connection) throw PROTOCOL_REPLIES.reconnect(settings.max_messages_per_connection);
+      if (session.transaction > settings.max_messages_per_connection)
+        throw PROTOCOL_REPLIES.reconnect(settings.max_messages_per_connection);
       const actor = await keys.authenticate(state.presentedKey);
       requireScope(actor, "emails:send");
       const decision = await chargeRequest(deps, actor);
       if (!decision.allowed) {
-        throw new AppError("rate_limit_exceeded", `Too many messages for this API key or organisation; try again in ${decision.retryAfterSeconds} seconds`, {
-          retryAfter: decision.retryAfterSeconds,
-        });
+        throw new AppError(
+          "rate_limit_exceeded",
+          `Too many messages for this API key or organisation; try again in ${decision.retryAfterSeconds} seconds`,
+          {
+            retryAfter: decision.retryAfterSeconds,
+          },
+        );
       }
       state.actor = actor;
       return undefined;
@@ -173,7 +206,8 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
       const wanted = address.address.toLowerCase();
       // A repeated recipient replaces its earlier entry (smtp-server de-duplicates), so it never counts twice.
       const known = session.envelope.rcptTo.some((rcpt) => rcpt.address.toLowerCase() === wanted);
-      if (!known && session.envelope.rcptTo.length >= maxRecipients) throw PROTOCOL_REPLIES.tooManyRecipients(maxRecipients);
+      if (!known && session.envelope.rcptTo.length >= maxRecipients)
+        throw PROTOCOL_REPLIES.tooManyRecipients(maxRecipients);
       const normalized = normalizeAddress(address.address);
       if ("error" in normalized) throw validationError([{ path: "to", message: normalized.error }]);
       return undefined;
@@ -187,14 +221,29 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     let claim: IdempotencyClaim | undefined;
     let release = async () => {};
     if (key !== undefined && actor.keyId) {
-      const outcome = await idempotency.begin(actor.keyId, IDEMPOTENCY_ENDPOINT, key, await idempotencyRequest(raw, recipients));
+      const outcome = await idempotency.begin(
+        actor.keyId,
+        IDEMPOTENCY_ENDPOINT,
+        key,
+        await idempotencyRequest(raw, recipients),
+      );
       if (outcome.kind === "replay") return (outcome.result as { id: string }).id;
       ({ claim, release } = outcome);
     }
     try {
       // A message naming a template is composed from it, through the same rendering and checks as the API's.
       const input: SubmitInput = namesTemplate(raw)
-        ? { kind: "fields", source: "smtp", fields: await sendFields(templates, actor, await deps.cpu.templatedSendBody(raw, recipients), { now: deps.clock.now(), maxRecipients }, TEMPLATE_FIELDS) }
+        ? {
+            kind: "fields",
+            source: "smtp",
+            fields: await sendFields(
+              templates,
+              actor,
+              await deps.cpu.templatedSendBody(raw, recipients),
+              { now: deps.clock.now(), maxRecipients },
+              TEMPLATE_FIELDS,
+            ),
+          }
         : { kind: "raw", source: "smtp", raw, envelope };
       return (await emails.submit(input, actor, { idempotency: claim })).id;
     } catch (error) {
@@ -208,7 +257,11 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
       // In shared memory: the CPU pool's threads read it without a copy (emails.submit parses it there).
       const raw = await readMessage(stream, config.limits.max_message_bytes, { shared: true });
       if (raw === "aborted") throw PROTOCOL_REPLIES.connectionLost();
-      if (raw === "oversized") throw new AppError("payload_too_large", `The message exceeds the size limit of ${config.limits.max_message_bytes} bytes.`);
+      if (raw === "oversized")
+        throw new AppError(
+          "payload_too_large",
+          `The message exceeds the size limit of ${config.limits.max_message_bytes} bytes.`,
+        );
       const actor = sessions.get(session)?.actor;
       if (!actor) throw new AppError("unauthorized", "Authentication required.");
       // Shutdown waits for messages being stored (so their 250 is sent), not for uploads still in progress.
@@ -257,7 +310,11 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
   });
 
   return {
-    connections: () => servers.map((server) => ({ listener: server.options.secure ? "smtps" : "submission", open: server.connections.size })),
+    connections: () =>
+      servers.map((server) => ({
+        listener: server.options.secure ? "smtps" : "submission",
+        open: server.connections.size,
+      })),
     async start() {
       certificates = await loadCertificates({
         certFile: settings.tls_cert,
@@ -277,11 +334,19 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
         if (!enabled) continue;
         const server = new ServerClass(serverOptions(name === "smtps", certificates.current()));
         // Client-side failures (handshakes of scanners, resets) are routine; the session's own replies are logged.
-        server.on("error", (error: Error) => logger.debug("smtp relay connection error", { listener: name, reason: error.message }));
+        server.on("error", (error: Error) =>
+          logger.debug("smtp relay connection error", { listener: name, reason: error.message }),
+        );
         servers.push(server);
-        listeners.push({ name, host: settings.host, port: await listen(server, `smtp.${name}_port`, settings.host, port) });
+        listeners.push({
+          name,
+          host: settings.host,
+          port: await listen(server, `smtp.${name}_port`, settings.host, port),
+        });
       }
-      certificates.onChange((pair) => servers.forEach((server) => server.updateSecureContext({ key: pair.key, cert: pair.cert })));
+      certificates.onChange((pair) =>
+        servers.forEach((server) => server.updateSecureContext({ key: pair.key, cert: pair.cert })),
+      );
       return listeners;
     },
 

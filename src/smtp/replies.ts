@@ -24,7 +24,10 @@ const MAX_TEXT = 400;
 /** A reply with an RFC 3463 enhanced status code leading its text. */
 export function reply(code: number, enhanced: string, text: string): ReplyError {
   // One line of printable ASCII (RFC 5321 §4.2: reply text is 7-bit; SMTPUTF8 is not offered).
-  const line = text.replace(/[\r\n]+/g, " ").replace(/[^\x20-\x7e]/g, "?").slice(0, MAX_TEXT);
+  const line = text
+    .replace(/[\r\n]+/g, " ")
+    .replace(/[^\x20-\x7e]/g, "?")
+    .slice(0, MAX_TEXT);
   return Object.assign(new Error(`${enhanced} ${line}`), { responseCode: code });
 }
 

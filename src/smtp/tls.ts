@@ -75,10 +75,13 @@ async function generatedPair(options: CertificateOptions): Promise<KeyPair> {
     const certificate = new X509Certificate(pair.cert);
     if (Date.parse(certificate.validTo) > Date.now()) {
       assertUsable(pair);
-      options.logger.warn("smtp relay uses its generated self-signed certificate; clients must trust it explicitly, or configure smtp.tls_cert and smtp.tls_key", {
-        cert: certFile,
-        fingerprint_sha256: certificate.fingerprint256,
-      });
+      options.logger.warn(
+        "smtp relay uses its generated self-signed certificate; clients must trust it explicitly, or configure smtp.tls_cert and smtp.tls_key",
+        {
+          cert: certFile,
+          fingerprint_sha256: certificate.fingerprint256,
+        },
+      );
       return pair;
     }
   }
@@ -110,10 +113,13 @@ async function generatedPair(options: CertificateOptions): Promise<KeyPair> {
   // The certificate is public, but it lives in the private data directory like everything else there.
   writeAtomically(keyFile, generated.private, PRIVATE_FILE_MODE);
   writeAtomically(certFile, generated.cert, PRIVATE_FILE_MODE);
-  options.logger.warn("smtp relay: no smtp.tls_cert configured, generated a self-signed certificate; clients must trust it explicitly", {
-    cert: certFile,
-    fingerprint_sha256: new X509Certificate(generated.cert).fingerprint256,
-  });
+  options.logger.warn(
+    "smtp relay: no smtp.tls_cert configured, generated a self-signed certificate; clients must trust it explicitly",
+    {
+      cert: certFile,
+      fingerprint_sha256: new X509Certificate(generated.cert).fingerprint256,
+    },
+  );
   return { key: generated.private, cert: generated.cert };
 }
 
@@ -122,12 +128,16 @@ function readConfigured(options: CertificateOptions): KeyPair {
   try {
     pair = { cert: readFileSync(options.certFile, "utf8"), key: readFileSync(options.keyFile, "utf8") };
   } catch (error) {
-    throw new ConfigError(`smtp.tls_cert / smtp.tls_key: cannot read ${options.certFile} or ${options.keyFile} (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    throw new ConfigError(
+      `smtp.tls_cert / smtp.tls_key: cannot read ${options.certFile} or ${options.keyFile} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
   }
   try {
     assertUsable(pair);
   } catch {
-    throw new ConfigError(`smtp.tls_cert / smtp.tls_key: ${options.certFile} and ${options.keyFile} are not a matching PEM certificate and private key`);
+    throw new ConfigError(
+      `smtp.tls_cert / smtp.tls_key: ${options.certFile} and ${options.keyFile} are not a matching PEM certificate and private key`,
+    );
   }
   return pair;
 }
@@ -136,7 +146,8 @@ function readConfigured(options: CertificateOptions): KeyPair {
 export async function loadCertificates(options: CertificateOptions): Promise<CertificateSource> {
   const listeners: Array<(pair: KeyPair) => void> = [];
   const configured = Boolean(options.certFile || options.keyFile);
-  if (configured && !(options.certFile && options.keyFile)) throw new ConfigError("smtp.tls_cert and smtp.tls_key: give both files, or neither to use a generated certificate");
+  if (configured && !(options.certFile && options.keyFile))
+    throw new ConfigError("smtp.tls_cert and smtp.tls_key: give both files, or neither to use a generated certificate");
 
   if (!configured) {
     const pair = await generatedPair(options);
@@ -158,12 +169,17 @@ export async function loadCertificates(options: CertificateOptions): Promise<Cer
       const next = readConfigured(options);
       pair = next;
       loadedSignature = signature;
-      options.logger.info("smtp relay: reloaded TLS certificate", { cert: options.certFile, fingerprint_sha256: new X509Certificate(next.cert).fingerprint256 });
+      options.logger.info("smtp relay: reloaded TLS certificate", {
+        cert: options.certFile,
+        fingerprint_sha256: new X509Certificate(next.cert).fingerprint256,
+      });
       for (const listener of listeners) listener(next);
       return true;
     } catch (error) {
       failedSignature = signature;
-      options.logger.warn("smtp relay: changed TLS files do not load; keeping the previous certificate", { reason: (error as Error).message });
+      options.logger.warn("smtp relay: changed TLS files do not load; keeping the previous certificate", {
+        reason: (error as Error).message,
+      });
       return false;
     }
   };

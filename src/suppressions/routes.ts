@@ -11,8 +11,14 @@ import { parseEnum, parsePage } from "../http/query.ts";
 import type { SuppressionService } from "./service.ts";
 
 const AddSchema = t.Object({ email: t.String(), reason: t.Optional(t.String()) }, { additionalProperties: false });
-const BatchAddSchema = t.Object({ emails: t.Array(t.String()), reason: t.Optional(t.String()) }, { additionalProperties: false });
-const BatchRemoveSchema = t.Object({ emails: t.Optional(t.Array(t.String())), ids: t.Optional(t.Array(t.String())) }, { additionalProperties: false, description: "emails or ids" });
+const BatchAddSchema = t.Object(
+  { emails: t.Array(t.String()), reason: t.Optional(t.String()) },
+  { additionalProperties: false },
+);
+const BatchRemoveSchema = t.Object(
+  { emails: t.Optional(t.Array(t.String())), ids: t.Optional(t.Array(t.String())) },
+  { additionalProperties: false, description: "emails or ids" },
+);
 const ORIGINS = ["bounce", "complaint", "unsubscribe", "manual"];
 
 export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionService }) {
@@ -23,12 +29,18 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
     .use(authenticated(deps))
     .get(
       "/v1/suppressions",
-      ({ actor, query }) => suppressions.list(actor, { ...parsePage(query), origin: parseEnum("origin", query.origin, ORIGINS), search: query.search }),
+      ({ actor, query }) =>
+        suppressions.list(actor, {
+          ...parsePage(query),
+          origin: parseEnum("origin", query.origin, ORIGINS),
+          search: query.search,
+        }),
       { detail: { summary: "List suppressed addresses, newest first (filters: origin, search)", tags } },
     )
     .post(
       "/v1/suppressions",
-      async ({ request, actor }) => suppressions.add(actor, await readJsonObject(request, limits, { known: Object.keys(AddSchema.properties) })),
+      async ({ request, actor }) =>
+        suppressions.add(actor, await readJsonObject(request, limits, { known: Object.keys(AddSchema.properties) })),
       { parse: "none", detail: { summary: "Suppress an address", tags, requestBody: jsonContent(AddSchema) } },
     )
     .post(
@@ -37,18 +49,40 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
         const body = await readJsonObject(request, limits, { known: Object.keys(BatchAddSchema.properties) });
         return { data: await suppressions.addMany(actor, body.emails, body.reason) };
       },
-      { parse: "none", detail: { summary: "Suppress several addresses (those already suppressed keep their entry)", tags, requestBody: jsonContent(BatchAddSchema) } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Suppress several addresses (those already suppressed keep their entry)",
+          tags,
+          requestBody: jsonContent(BatchAddSchema),
+        },
+      },
     )
     .post(
       "/v1/suppressions/batch/remove",
       async ({ request, actor }) => {
         const body = await readJsonObject(request, limits, { known: Object.keys(BatchRemoveSchema.properties) });
-        if ((body.emails === undefined) === (body.ids === undefined)) throw validationError([{ path: "", message: "give emails or ids (one of them)" }]);
-        return { data: body.ids === undefined ? await suppressions.removeMany(actor, body.emails, "emails") : await suppressions.removeMany(actor, body.ids, "ids") };
+        if ((body.emails === undefined) === (body.ids === undefined))
+          throw validationError([{ path: "", message: "give emails or ids (one of them)" }]);
+        return {
+          data:
+            body.ids === undefined
+              ? await suppressions.removeMany(actor, body.emails, "emails")
+              : await suppressions.removeMany(actor, body.ids, "ids"),
+        };
       },
-      { parse: "none", detail: { summary: "Remove several addresses, by address or by id", tags, requestBody: jsonContent(BatchRemoveSchema) } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Remove several addresses, by address or by id",
+          tags,
+          requestBody: jsonContent(BatchRemoveSchema),
+        },
+      },
     )
-    .get("/v1/suppressions/:id", ({ actor, params }) => suppressions.get(actor, params.id), { detail: { summary: "Look up a suppression by id or address", tags } })
+    .get("/v1/suppressions/:id", ({ actor, params }) => suppressions.get(actor, params.id), {
+      detail: { summary: "Look up a suppression by id or address", tags },
+    })
     .delete(
       "/v1/suppressions/:id",
       async ({ actor, params }) => {

@@ -68,9 +68,16 @@ export interface SuppressionService {
   get(actor: Actor, idOrEmail: string): Promise<SuppressionView>;
   remove(actor: Actor, idOrEmail: string): Promise<SuppressionView>;
   /** Removes each id or address that is suppressed; answers each one given, with whether it was. */
-  removeMany(actor: Actor, idsOrEmails: unknown, path: string): Promise<Array<{ object: "suppression"; id: string | null; email: string | null; deleted: boolean }>>;
+  removeMany(
+    actor: Actor,
+    idsOrEmails: unknown,
+    path: string,
+  ): Promise<Array<{ object: "suppression"; id: string | null; email: string | null; deleted: boolean }>>;
   /** Newest first, paged; `origin` and an address substring (`search`) filter. */
-  list(actor: Actor, options: PageOptions & { origin?: string; search?: string }): Promise<{ object: "list"; data: SuppressionView[]; has_more: boolean }>;
+  list(
+    actor: Actor,
+    options: PageOptions & { origin?: string; search?: string },
+  ): Promise<{ object: "list"; data: SuppressionView[]; has_more: boolean }>;
 }
 
 function keyOf(email: string): string {
@@ -79,45 +86,92 @@ function keyOf(email: string): string {
   return addressKey(normalized.address);
 }
 
-export function createSuppressionService(deps: { db: Db; writer: Writer; clock: Clock; events: EventLog }): SuppressionService {
+export function createSuppressionService(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  events: EventLog;
+}): SuppressionService {
   const { db, writer, clock, events } = deps;
   const { suppressions } = tablesOf(db);
   // Prepared once, with the addresses as one JSON array, because every send asks it.
-  const findSuppressed = prepareAs("suppressed_among", db
-    .select({ email: suppressions.email })
-    .from(suppressions)
-    .where(and(eq(suppressions.organizationId, sql.placeholder("organizationId")), inJsonArray(db, suppressions.email, sql.placeholder("emails")))));
+  const findSuppressed = prepareAs(
+    "suppressed_among",
+    db
+      .select({ email: suppressions.email })
+      .from(suppressions)
+      .where(
+        and(
+          eq(suppressions.organizationId, sql.placeholder("organizationId")),
+          inJsonArray(db, suppressions.email, sql.placeholder("emails")),
+        ),
+      ),
+  );
   const find = (tx: Db, organizationId: string, email: string) =>
-    first(tx.select().from(suppressions).where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.email, email))));
+    first(
+      tx
+        .select()
+        .from(suppressions)
+        .where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.email, email))),
+    );
   /** An id (a UUID) or an address; an address that does not parse is a 400 naming `email`. */
   const findEntry = (tx: Db, organizationId: string, idOrEmail: string) =>
     isUuid(idOrEmail)
-      ? first(tx.select().from(suppressions).where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.id, idOrEmail.toLowerCase()))))
+      ? first(
+          tx
+            .select()
+            .from(suppressions)
+            .where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.id, idOrEmail.toLowerCase()))),
+        )
       : find(tx, organizationId, keyOf(idOrEmail));
   const notSuppressed = () => new AppError("not_found", "That address is not suppressed.");
   const stringList = (value: unknown, path: string): string[] => {
-    if (!Array.isArray(value) || value.length === 0 || value.length > MAX_BATCH || value.some((item) => typeof item !== "string")) {
+    if (
+      !Array.isArray(value) ||
+      value.length === 0 ||
+      value.length > MAX_BATCH ||
+      value.some((item) => typeof item !== "string")
+    ) {
       throw validationError([{ path, message: `must be a list of 1 to ${MAX_BATCH} strings` }]);
     }
     return value as string[];
   };
   const checkReason = (reason: unknown) => {
-    if (reason != null && (typeof reason !== "string" || reason.length > 1000)) throw validationError([{ path: "reason", message: "reason must be a string of at most 1000 characters" }]);
+    if (reason != null && (typeof reason !== "string" || reason.length > 1000))
+      throw validationError([{ path: "reason", message: "reason must be a string of at most 1000 characters" }]);
     return (reason as string | null | undefined) ?? null;
   };
 
   const addInTransaction: SuppressionService["addInTransaction"] = async (tx, organizationId, entry) => {
     const email = addressKey(entry.email);
     if (await find(tx, organizationId, email)) return false;
-    const row: Row = { organizationId, id: newId(), email, origin: entry.origin, sourceId: entry.sourceId ?? null, reason: entry.reason ?? null, createdAt: isoTime(clock.now()) };
+    const row: Row = {
+      organizationId,
+      id: newId(),
+      email,
+      origin: entry.origin,
+      sourceId: entry.sourceId ?? null,
+      reason: entry.reason ?? null,
+      createdAt: isoTime(clock.now()),
+    };
     await tx.insert(suppressions).values(row);
-    await events.append(tx, { organizationId, type: "suppression.added", data: { email, origin: row.origin, source_id: row.sourceId, reason: row.reason } });
+    await events.append(tx, {
+      organizationId,
+      type: "suppression.added",
+      data: { email, origin: row.origin, source_id: row.sourceId, reason: row.reason },
+    });
     return true;
   };
 
   const removeRow = async (tx: Db, row: Row) => {
-    await tx.delete(suppressions).where(and(eq(suppressions.organizationId, row.organizationId), eq(suppressions.email, row.email)));
-    await events.append(tx, { organizationId: row.organizationId, type: "suppression.removed", data: { email: row.email, origin: row.origin } });
+    await tx
+      .delete(suppressions)
+      .where(and(eq(suppressions.organizationId, row.organizationId), eq(suppressions.email, row.email)));
+    await events.append(tx, {
+      organizationId: row.organizationId,
+      type: "suppression.removed",
+      data: { email: row.email, origin: row.origin },
+    });
   };
 
   return {
@@ -136,7 +190,8 @@ export function createSuppressionService(deps: { db: Db; writer: Writer; clock: 
       const { organizationId } = actor;
       const entry: AddSuppression = { email, origin: "manual", reason: checkReason(input.reason) };
       const row = await writer.write(async (tx) => {
-        if (!(await addInTransaction(tx, organizationId, entry))) throw new AppError("conflict", `${email} is already suppressed.`);
+        if (!(await addInTransaction(tx, organizationId, entry)))
+          throw new AppError("conflict", `${email} is already suppressed.`);
         return (await find(tx, organizationId, email))!;
       });
       return toView(row);
@@ -192,7 +247,12 @@ export function createSuppressionService(deps: { db: Db; writer: Writer; clock: 
         for (const value of given) {
           const existing = await findEntry(tx, organizationId, value);
           if (existing) await removeRow(tx, existing);
-          results.push({ object: "suppression" as const, id: existing?.id ?? (isUuid(value) ? value.toLowerCase() : null), email: existing?.email ?? (isUuid(value) ? null : value), deleted: !!existing });
+          results.push({
+            object: "suppression" as const,
+            id: existing?.id ?? (isUuid(value) ? value.toLowerCase() : null),
+            email: existing?.email ?? (isUuid(value) ? null : value),
+            deleted: !!existing,
+          });
         }
         return results;
       });
@@ -202,8 +262,13 @@ export function createSuppressionService(deps: { db: Db; writer: Writer; clock: 
       requireScope(actor, "suppressions:read");
       const filters = [eq(suppressions.organizationId, actor.organizationId)];
       if (options.origin) filters.push(eq(suppressions.origin, options.origin as SuppressionOrigin));
-      if (options.search) filters.push(sql`${suppressions.email} LIKE ${`%${options.search.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`} ESCAPE '\\'`);
-      const { page, hasMore } = await pageById(suppressions.id, filters, options, (where, order, limit) => db.select().from(suppressions).where(where).orderBy(order).limit(limit));
+      if (options.search)
+        filters.push(
+          sql`${suppressions.email} LIKE ${`%${options.search.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`} ESCAPE '\\'`,
+        );
+      const { page, hasMore } = await pageById(suppressions.id, filters, options, (where, order, limit) =>
+        db.select().from(suppressions).where(where).orderBy(order).limit(limit),
+      );
       return { object: "list", data: page.map(toView), has_more: hasMore };
     },
   };

@@ -40,7 +40,10 @@ export interface TemplateView extends Omit<TemplateContent, "variables"> {
   current_version_id: string;
 }
 
-export type TemplateSummary = Pick<TemplateView, "id" | "name" | "alias" | "status" | "published_at" | "created_at" | "updated_at" | "engine">;
+export type TemplateSummary = Pick<
+  TemplateView,
+  "id" | "name" | "alias" | "status" | "published_at" | "created_at" | "updated_at" | "engine"
+>;
 
 export interface Rendered {
   subject: string | null;

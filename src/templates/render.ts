@@ -23,7 +23,14 @@ export type TemplateSource = { html: string; subject?: string; text?: string };
 
 /** Work for the CPU pool: render a version with checked variables, or check a source. */
 export type TemplateJob =
-  | { kind: "render"; versionId: string; content: TemplateContent; values: TemplateValues; maxBytes: number; withText: boolean }
+  | {
+      kind: "render";
+      versionId: string;
+      content: TemplateContent;
+      values: TemplateValues;
+      maxBytes: number;
+      withText: boolean;
+    }
   | { kind: "check"; engine: TemplateEngine; source: TemplateSource };
 
 /** A job's result; refusals travel as data (errors do not cross threads intact) and become AppErrors at the caller. */
@@ -91,7 +98,8 @@ function remember(key: string, fn: Compiled): Compiled {
   return fn;
 }
 
-const compiled = (key: string, source: string, escape: boolean): Compiled => cache.get(key) ?? remember(key, compile(source, escape));
+const compiled = (key: string, source: string, escape: boolean): Compiled =>
+  cache.get(key) ?? remember(key, compile(source, escape));
 
 /** A version's html, compiled: MJML (when it is an MJML template) and then Handlebars, both once per version. */
 async function compiledHtml(versionId: string, templateEngine: TemplateEngine, source: string): Promise<Compiled> {
@@ -113,7 +121,13 @@ const loadMjml = () => (mjmlCompiler ??= import("mjml").then((module) => module.
  * could load code).
  */
 async function compileMjml(source: string): Promise<{ html: string; errors: MjmlProblem[] }> {
-  return (await loadMjml())(source, { validationLevel: "soft", keepComments: false, ignoreIncludes: true, minify: false, beautify: false });
+  return (await loadMjml())(source, {
+    validationLevel: "soft",
+    keepComments: false,
+    ignoreIncludes: true,
+    minify: false,
+    beautify: false,
+  });
 }
 
 /** The engines a job needs, loaded before its time budget starts: loading MJML alone can take seconds. */
@@ -126,7 +140,11 @@ export async function loadTemplateEngines(job: TemplateJob): Promise<void> {
 async function renderVersion(job: Extract<TemplateJob, { kind: "render" }>): Promise<TemplateOutcome> {
   const { versionId, content, values, maxBytes } = job;
   const htmlTemplate = await compiledHtml(versionId, content.engine ?? "handlebars", content.html);
-  const tooLarge = (): TemplateOutcome => ({ kind: "refused", reason: "too_large", message: `larger than the message size limit of ${maxBytes} bytes` });
+  const tooLarge = (): TemplateOutcome => ({
+    kind: "refused",
+    reason: "too_large",
+    message: `larger than the message size limit of ${maxBytes} bytes`,
+  });
   let parts: { subject: string | null; html: string; text: string | null };
   budget = { limit: maxBytes, escaped: 0 };
   try {
@@ -136,7 +154,8 @@ async function renderVersion(job: Extract<TemplateJob, { kind: "render" }>): Pro
     parts = { subject, html, text };
   } catch (error) {
     // A string past the engine's longest (raw output joined many times over) is a RangeError other than the stack's.
-    if (error instanceof OutputTooLarge || (error instanceof RangeError && !/call stack/i.test(error.message))) return tooLarge();
+    if (error instanceof OutputTooLarge || (error instanceof RangeError && !/call stack/i.test(error.message)))
+      return tooLarge();
     // A saved version was validated, so what fails here is a helper at run time (e.g. `{{#each}}` given nothing).
     return { kind: "refused", reason: "failed", message: (error as Error).message.split("\n")[0]! };
   } finally {
@@ -155,7 +174,8 @@ async function checkSource(templateEngine: TemplateEngine, source: TemplateSourc
   const problemsOf = async (field: TemplateField) => {
     const text = source[field];
     if (text === undefined) return [];
-    const problems = field === "html" && templateEngine === "mjml" ? await mjmlProblems(text) : await handlebarsProblems(text);
+    const problems =
+      field === "html" && templateEngine === "mjml" ? await mjmlProblems(text) : await handlebarsProblems(text);
     return problems.map((problem) => ({ field, ...problem }));
   };
   const errors = [];
@@ -168,20 +188,31 @@ export function performTemplateJob(job: TemplateJob): Promise<TemplateOutcome> {
   return job.kind === "render" ? renderVersion(job) : checkSource(job.engine, job.source);
 }
 
-type Node = { type: string; loc?: { start: { line: number; column: number } }; path?: { original?: unknown }; params?: unknown[]; hash?: unknown };
+type Node = {
+  type: string;
+  loc?: { start: { line: number; column: number } };
+  path?: { original?: unknown };
+  params?: unknown[];
+  hash?: unknown;
+};
 
 /** Partials, decorators and helpers other than the allowed ones, found in the parsed template. */
 function unsupported(source: string): TemplateProblem[] {
   const problems: TemplateProblem[] = [];
-  const at = (node: Node, message: string) => problems.push({ line: node.loc?.start.line ?? 1, column: (node.loc?.start.column ?? 0) + 1, message });
+  const at = (node: Node, message: string) =>
+    problems.push({ line: node.loc?.start.line ?? 1, column: (node.loc?.start.column ?? 0) + 1, message });
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(visit);
     if (!value || typeof value !== "object") return;
     const node = value as Node;
     if (/^Partial|^Decorator/.test(node.type ?? "")) at(node, "partials and decorators are not available in templates");
-    const calls = node.type === "BlockStatement" || node.type === "SubExpression" || (node.type === "MustacheStatement" && ((node.params?.length ?? 0) > 0 || node.hash));
+    const calls =
+      node.type === "BlockStatement" ||
+      node.type === "SubExpression" ||
+      (node.type === "MustacheStatement" && ((node.params?.length ?? 0) > 0 || node.hash));
     const name = String(node.path?.original ?? "");
-    if (calls && !(name in KNOWN_HELPERS)) at(node, `unknown helper "${name}"; available: ${Object.keys(KNOWN_HELPERS).join(", ")}`);
+    if (calls && !(name in KNOWN_HELPERS))
+      at(node, `unknown helper "${name}"; available: ${Object.keys(KNOWN_HELPERS).join(", ")}`);
     for (const [key, child] of Object.entries(node)) if (key !== "loc" && key !== "path") visit(child);
   };
   visit(engine.parse(source));
@@ -196,11 +227,16 @@ export async function handlebarsProblems(source: string): Promise<TemplateProble
     return unsupported(source);
   } catch (error) {
     const e = error as Error & { lineNumber?: number; column?: number };
-    const message = e.message.split("\n").at(-1)!.replace(/ - \d+:\d+$/, "");
+    const message = e.message
+      .split("\n")
+      .at(-1)!
+      .replace(/ - \d+:\d+$/, "");
     // Semantic errors carry the template's position; a parse error only in its text, and its `column` is the
     // engine's own — the lexer's last location is the template's.
     if (typeof e.lineNumber === "number") return [{ line: e.lineNumber, column: (e.column ?? 0) + 1, message }];
-    const at = (Handlebars as unknown as { Parser: { lexer: { yylloc?: { first_line: number; first_column: number } } } }).Parser.lexer.yylloc;
+    const at = (
+      Handlebars as unknown as { Parser: { lexer: { yylloc?: { first_line: number; first_column: number } } } }
+    ).Parser.lexer.yylloc;
     return [{ line: at?.first_line ?? 1, column: (at?.first_column ?? 0) + 1, message }];
   }
 }
@@ -220,9 +256,17 @@ export async function mjmlProblems(source: string): Promise<TemplateProblem[]> {
     return [{ line: 1, column: 1, message: (error as Error).message }];
   }
   const lines = source.split("\n");
-  const problems = compiledSource.errors.map(({ line, message, tagName }) => ({ line, column: (lines[line - 1]?.indexOf(`<${tagName}`) ?? -1) + 1 || 1, message }));
+  const problems = compiledSource.errors.map(({ line, message, tagName }) => ({
+    line,
+    column: (lines[line - 1]?.indexOf(`<${tagName}`) ?? -1) + 1 || 1,
+    message,
+  }));
   if (problems.length) return problems;
-  return (await handlebarsProblems(compiledSource.html)).map((problem) => ({ line: 1, column: 1, message: `in the HTML MJML makes of this template: ${problem.message}` }));
+  return (await handlebarsProblems(compiledSource.html)).map((problem) => ({
+    line: 1,
+    column: 1,
+    message: `in the HTML MJML makes of this template: ${problem.message}`,
+  }));
 }
 
 /** The plain text of a source as it stands (placeholders kept): MJML compiled first. */

@@ -21,7 +21,8 @@ export const BODY_TEMPLATE_PATHS: TemplatePaths = { id: "template.id", variables
 /** `{variables: {...}}` of a render or send: an object of values. */
 export function variablesOf(value: unknown, path = "variables"): Record<string, unknown> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) throw validationError([{ path, message: "must be an object of variable values" }]);
+  if (typeof value !== "object" || Array.isArray(value))
+    throw validationError([{ path, message: "must be an object of variable values" }]);
   return value as Record<string, unknown>;
 }
 
@@ -31,18 +32,33 @@ export function variablesOf(value: unknown, path = "variables"): Record<string, 
  * fault (400 naming it), not a missing resource: the route exists. Sending with a template needs only
  * `emails:send`: a sending-only key is what an application should hold, and what it sends it could send anyway.
  */
-async function withTemplate(templates: TemplateService, actor: Actor, body: unknown, paths: TemplatePaths): Promise<{ body: unknown; templateId?: string }> {
+async function withTemplate(
+  templates: TemplateService,
+  actor: Actor,
+  body: unknown,
+  paths: TemplatePaths,
+): Promise<{ body: unknown; templateId?: string }> {
   if (!body || typeof body !== "object" || Array.isArray(body) || !("template" in body)) return { body };
   const { template, ...own } = body as Record<string, unknown>;
   const reference = template as { id?: unknown; variables?: unknown } | null;
-  if (!reference || typeof reference !== "object" || typeof reference.id !== "string") throw validationError([{ path: paths.id, message: "must be a template id or alias" }]);
+  if (!reference || typeof reference !== "object" || typeof reference.id !== "string")
+    throw validationError([{ path: paths.id, message: "must be a template id or alias" }]);
   const unknown = Object.keys(reference).filter((key) => key !== "id" && key !== "variables");
-  if (unknown.length) throw validationError(unknown.map((key) => ({ path: paths.id.replace(/\.id$/, `.${key}`), message: "unknown field" })));
+  if (unknown.length)
+    throw validationError(
+      unknown.map((key) => ({ path: paths.id.replace(/\.id$/, `.${key}`), message: "unknown field" })),
+    );
   let rendered: Awaited<ReturnType<TemplateService["renderForSend"]>>;
   try {
-    rendered = await templates.renderForSend(actor, reference.id, variablesOf(reference.variables, paths.variables), paths);
+    rendered = await templates.renderForSend(
+      actor,
+      reference.id,
+      variablesOf(reference.variables, paths.variables),
+      paths,
+    );
   } catch (error) {
-    if (error instanceof AppError && error.name === "not_found") throw validationError([{ path: paths.id, message: `no template has the id or alias "${reference.id}"` }]);
+    if (error instanceof AppError && error.name === "not_found")
+      throw validationError([{ path: paths.id, message: `no template has the id or alias "${reference.id}"` }]);
     throw error;
   }
   const fromTemplate: Record<string, unknown> = { html: rendered.html };
@@ -54,7 +70,13 @@ async function withTemplate(templates: TemplateService, actor: Actor, body: unkn
 }
 
 /** A send body (with or without a template) as validated fields, naming the template it was rendered from. */
-export async function sendFields(templates: TemplateService, actor: Actor, body: unknown, context: ValidationContext, paths = BODY_TEMPLATE_PATHS): Promise<ComposedFields> {
+export async function sendFields(
+  templates: TemplateService,
+  actor: Actor,
+  body: unknown,
+  context: ValidationContext,
+  paths = BODY_TEMPLATE_PATHS,
+): Promise<ComposedFields> {
   const rendered = await withTemplate(templates, actor, body, paths);
   return { ...parseSendRequest(rendered.body, context), templateId: rendered.templateId };
 }

@@ -16,7 +16,14 @@ import { requireScope } from "../keys/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId } from "../lib/ids.ts";
 import { CpuTaskOverrun, type CpuPool } from "../workers/pool.ts";
-import type { Rendered, TemplateContent, TemplateEngine, TemplateProblem, TemplateSummary, TemplateView } from "./model.ts";
+import type {
+  Rendered,
+  TemplateContent,
+  TemplateEngine,
+  TemplateProblem,
+  TemplateSummary,
+  TemplateView,
+} from "./model.ts";
 import type { TemplateJob, TemplateOutcome } from "./render.ts";
 import type { TemplatePaths } from "./send.ts";
 import type { TemplateInput } from "./validate.ts";
@@ -28,7 +35,10 @@ type TemplateRow = ReturnType<typeof tablesOf>["templates"]["$inferSelect"];
 const UNSUBSCRIBE_PLACEHOLDER = "{{unsubscribe_url}}";
 
 export interface TemplateService {
-  create(actor: Actor, input: TemplateInput & { name: string; html: string }): Promise<{ object: "template"; id: string }>;
+  create(
+    actor: Actor,
+    input: TemplateInput & { name: string; html: string },
+  ): Promise<{ object: "template"; id: string }>;
   get(actor: Actor, idOrAlias: string): Promise<TemplateView>;
   list(actor: Actor, options: PageOptions): Promise<{ object: "list"; has_more: boolean; data: TemplateSummary[] }>;
   update(actor: Actor, idOrAlias: string, input: TemplateInput): Promise<{ object: "template"; id: string }>;
@@ -37,9 +47,19 @@ export interface TemplateService {
   duplicate(actor: Actor, idOrAlias: string): Promise<{ object: "template"; id: string }>;
   /** Renders the current version (the editor's preview) with `variables`. */
   render(actor: Actor, idOrAlias: string, variables: Record<string, unknown>): Promise<Rendered>;
-  validate(engine: TemplateEngine, source: { html: string; subject?: string; text?: string }): Promise<{ valid: boolean; errors: Array<TemplateProblem & { field: string }> }>;
+  validate(
+    engine: TemplateEngine,
+    source: { html: string; subject?: string; text?: string },
+  ): Promise<{ valid: boolean; errors: Array<TemplateProblem & { field: string }> }>;
   /** The published version a send uses, rendered; 400 when the template was never published. */
-  renderForSend(actor: Actor, idOrAlias: string, variables: Record<string, unknown>, paths: TemplatePaths): Promise<Omit<Rendered, "text"> & { text: string | null; templateId: string; from: string | null; replyTo: string[] | null }>;
+  renderForSend(
+    actor: Actor,
+    idOrAlias: string,
+    variables: Record<string, unknown>,
+    paths: TemplatePaths,
+  ): Promise<
+    Omit<Rendered, "text"> & { text: string | null; templateId: string; from: string | null; replyTo: string[] | null }
+  >;
 }
 
 export interface TemplateLimits {
@@ -49,7 +69,13 @@ export interface TemplateLimits {
   renderTimeoutMs: number;
 }
 
-export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clock; cpu: Pick<CpuPool, "template">; limits: TemplateLimits }): TemplateService {
+export function createTemplateService(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  cpu: Pick<CpuPool, "template">;
+  limits: TemplateLimits;
+}): TemplateService {
   const { db, writer, clock, cpu, limits } = deps;
   const { templates } = tablesOf(db);
 
@@ -60,7 +86,9 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
     } catch (error) {
       if (!(error instanceof CpuTaskOverrun)) throw error;
       const doing = job.kind === "render" ? "rendering the template with these variables" : "checking the template";
-      throw validationError([{ path, message: `${doing} took longer than ${limits.renderTimeoutMs} ms and was stopped` }]);
+      throw validationError([
+        { path, message: `${doing} took longer than ${limits.renderTimeoutMs} ms and was stopped` },
+      ]);
     }
   };
 
@@ -69,20 +97,38 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
    * preview shows the text made from the html; a send leaves that to the composer). `path` names the variables in
    * a refusal: `variables` of a render, `template.variables` of a send.
    */
-  const renderVersion = async (versionId: string, content: TemplateContent, given: Record<string, unknown>, path: string, withText: boolean) => {
-    const values = { unsubscribe_url: UNSUBSCRIBE_PLACEHOLDER, ...resolveVariables(content, given, path, limits.maxMessageBytes) };
+  const renderVersion = async (
+    versionId: string,
+    content: TemplateContent,
+    given: Record<string, unknown>,
+    path: string,
+    withText: boolean,
+  ) => {
+    const values = {
+      unsubscribe_url: UNSUBSCRIBE_PLACEHOLDER,
+      ...resolveVariables(content, given, path, limits.maxMessageBytes),
+    };
     const job: TemplateJob = { kind: "render", versionId, content, values, maxBytes: limits.maxMessageBytes, withText };
     const outcome = (await perform(job, path)) as Extract<TemplateOutcome, { kind: "rendered" | "refused" }>;
     if (outcome.kind === "rendered") return { subject: outcome.subject, html: outcome.html, text: outcome.text };
     if (outcome.reason === "too_large") {
-      throw new AppError("payload_too_large", `The template rendered with these variables would be ${outcome.message}.`, { details: [{ path, message: `the rendered template would be ${outcome.message}` }] });
+      throw new AppError(
+        "payload_too_large",
+        `The template rendered with these variables would be ${outcome.message}.`,
+        { details: [{ path, message: `the rendered template would be ${outcome.message}` }] },
+      );
     }
-    throw validationError([{ path, message: `the template could not be rendered with these variables: ${outcome.message}` }]);
+    throw validationError([
+      { path, message: `the template could not be rendered with these variables: ${outcome.message}` },
+    ]);
   };
 
   const notFound = () => new AppError("not_found", "Template not found.");
   const byIdOrAlias = (organizationId: string, idOrAlias: string) =>
-    and(eq(templates.organizationId, organizationId), isUuid(idOrAlias) ? eq(templates.id, idOrAlias.toLowerCase()) : eq(templates.alias, idOrAlias));
+    and(
+      eq(templates.organizationId, organizationId),
+      isUuid(idOrAlias) ? eq(templates.id, idOrAlias.toLowerCase()) : eq(templates.alias, idOrAlias),
+    );
   const find = async (tx: Db, actor: Actor, idOrAlias: string) => {
     const row = await first(tx.select().from(templates).where(byIdOrAlias(actor.organizationId, idOrAlias)));
     if (!row) throw notFound();
@@ -103,22 +149,43 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
     has_unpublished_versions: row.draftVersionId !== row.publishedVersionId,
     current_version_id: row.draftVersionId,
   });
-  const summary = ({ id, name, alias, status, published_at, created_at, updated_at, engine }: TemplateView): TemplateSummary => ({ id, name, alias, status, published_at, created_at, updated_at, engine });
+  const summary = ({
+    id,
+    name,
+    alias,
+    status,
+    published_at,
+    created_at,
+    updated_at,
+    engine,
+  }: TemplateView): TemplateSummary => ({ id, name, alias, status, published_at, created_at, updated_at, engine });
 
   /** Refuses a version that does not compile, with each problem at its field, line and column. */
   const assertValid = async (engine: TemplateEngine, content: TemplateContent) => {
-    const { errors } = await service.validate(engine, { html: content.html, subject: content.subject ?? undefined, text: content.text ?? undefined });
-    if (errors.length) throw validationError(errors.map((e) => ({ path: e.field, message: `line ${e.line}, column ${e.column}: ${e.message}` })));
+    const { errors } = await service.validate(engine, {
+      html: content.html,
+      subject: content.subject ?? undefined,
+      text: content.text ?? undefined,
+    });
+    if (errors.length)
+      throw validationError(
+        errors.map((e) => ({ path: e.field, message: `line ${e.line}, column ${e.column}: ${e.message}` })),
+      );
   };
 
   /** A unique alias is the store's to enforce; its refusal becomes a 409 naming the alias. */
   const aliasTaken = (error: unknown, alias: string | null | undefined) => {
     const code = engineCode(error);
-    if (alias && (code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE")) return new AppError("conflict", `The alias "${alias}" is taken by another template.`);
+    if (alias && (code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE"))
+      return new AppError("conflict", `The alias "${alias}" is taken by another template.`);
     return error;
   };
 
-  const withVariableTimes = (content: TemplateContent, previous: TemplateContent | null, now: string): TemplateContent => ({
+  const withVariableTimes = (
+    content: TemplateContent,
+    previous: TemplateContent | null,
+    now: string,
+  ): TemplateContent => ({
     ...content,
     variables: content.variables.map((variable) => {
       const before = previous?.variables.find((v) => v.key === variable.key);
@@ -132,7 +199,15 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
       const now = isoTime(clock.now());
       const engine = input.engine ?? "handlebars";
       const content = withVariableTimes(
-        { engine, subject: input.subject ?? null, from: input.from ?? null, reply_to: input.replyTo ?? null, html: input.html, text: input.text ?? null, variables: input.variables ?? [] },
+        {
+          engine,
+          subject: input.subject ?? null,
+          from: input.from ?? null,
+          reply_to: input.replyTo ?? null,
+          html: input.html,
+          text: input.text ?? null,
+          variables: input.variables ?? [],
+        },
         null,
         now,
       );
@@ -140,7 +215,17 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
       const id = newId();
       try {
         await writer.write((tx) =>
-          tx.insert(tablesOf(tx).templates).values({ id, organizationId: actor.organizationId, name: input.name, alias: input.alias ?? null, engine, draft: content, draftVersionId: newId(), createdAt: now, updatedAt: now }),
+          tx.insert(tablesOf(tx).templates).values({
+            id,
+            organizationId: actor.organizationId,
+            name: input.name,
+            alias: input.alias ?? null,
+            engine,
+            draft: content,
+            draftVersionId: newId(),
+            createdAt: now,
+            updatedAt: now,
+          }),
         );
       } catch (error) {
         throw aliasTaken(error, input.alias);
@@ -155,8 +240,11 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
 
     async list(actor, options) {
       requireScope(actor, "templates:read");
-      const { page, hasMore } = await pageById(templates.id, [eq(templates.organizationId, actor.organizationId)], options, (where, order, limit) =>
-        db.select().from(templates).where(where).orderBy(order).limit(limit),
+      const { page, hasMore } = await pageById(
+        templates.id,
+        [eq(templates.organizationId, actor.organizationId)],
+        options,
+        (where, order, limit) => db.select().from(templates).where(where).orderBy(order).limit(limit),
       );
       return { object: "list", has_more: hasMore, data: page.map((row) => summary(view(row))) };
     },
@@ -184,7 +272,14 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
           await assertValid(engine, draft);
           await tx
             .update(tablesOf(tx).templates)
-            .set({ name: input.name ?? row.name, alias: input.alias === undefined ? row.alias : input.alias, engine, draft, draftVersionId: newId(), updatedAt: now })
+            .set({
+              name: input.name ?? row.name,
+              alias: input.alias === undefined ? row.alias : input.alias,
+              engine,
+              draft,
+              draftVersionId: newId(),
+              updatedAt: now,
+            })
             .where(eq(templates.id, row.id));
           return { object: "template" as const, id: row.id };
         });
@@ -207,7 +302,10 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
       return writer.write(async (tx) => {
         const row = await find(tx, actor, idOrAlias);
         const now = isoTime(clock.now());
-        await tx.update(tablesOf(tx).templates).set({ published: row.draft, publishedVersionId: row.draftVersionId, publishedAt: now, updatedAt: now }).where(eq(templates.id, row.id));
+        await tx
+          .update(tablesOf(tx).templates)
+          .set({ published: row.draft, publishedVersionId: row.draftVersionId, publishedAt: now, updatedAt: now })
+          .where(eq(templates.id, row.id));
         return { object: "template" as const, id: row.id };
       });
     },
@@ -218,9 +316,17 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
         const row = await find(tx, actor, idOrAlias);
         const now = isoTime(clock.now());
         const id = newId();
-        await tx
-          .insert(tablesOf(tx).templates)
-          .values({ id, organizationId: row.organizationId, name: `${row.name} (copy)`, alias: null, engine: row.engine, draft: row.draft, draftVersionId: newId(), createdAt: now, updatedAt: now });
+        await tx.insert(tablesOf(tx).templates).values({
+          id,
+          organizationId: row.organizationId,
+          name: `${row.name} (copy)`,
+          alias: null,
+          engine: row.engine,
+          draft: row.draft,
+          draftVersionId: newId(),
+          createdAt: now,
+          updatedAt: now,
+        });
         return { object: "template" as const, id };
       });
     },
@@ -233,7 +339,11 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
     },
 
     async validate(engine, source) {
-      const job: TemplateJob = { kind: "check", engine, source: { html: source.html, subject: source.subject, text: source.text } };
+      const job: TemplateJob = {
+        kind: "check",
+        engine,
+        source: { html: source.html, subject: source.subject, text: source.text },
+      };
       const { errors } = (await perform(job, "html")) as Extract<TemplateOutcome, { kind: "checked" }>;
       return { valid: errors.length === 0, errors };
     },
@@ -241,11 +351,17 @@ export function createTemplateService(deps: { db: Db; writer: Writer; clock: Clo
     async renderForSend(actor, idOrAlias, variables, paths) {
       const row = await find(db, actor, idOrAlias);
       if (!row.published || !row.publishedVersionId) {
-        throw validationError([{ path: paths.id, message: `the template "${idOrAlias}" has no published version; publish it first` }]);
+        throw validationError([
+          { path: paths.id, message: `the template "${idOrAlias}" has no published version; publish it first` },
+        ]);
       }
-      return { ...(await renderVersion(row.publishedVersionId, row.published, variables, paths.variables, false)), templateId: row.id, from: row.published.from, replyTo: row.published.reply_to };
+      return {
+        ...(await renderVersion(row.publishedVersionId, row.published, variables, paths.variables, false)),
+        templateId: row.id,
+        from: row.published.from,
+        replyTo: row.published.reply_to,
+      };
     },
   };
   return service;
 }
-

@@ -71,12 +71,14 @@ export function parseTemplateInput(body: Record<string, unknown>, mode: "create"
   }
   if (body.from !== undefined) {
     if (body.from === null) input.from = null;
-    else if (typeof body.from !== "string" || "error" in parseMailbox(body.from)) problem("from", "must be an address or `Name <address>`");
+    else if (typeof body.from !== "string" || "error" in parseMailbox(body.from))
+      problem("from", "must be an address or `Name <address>`");
     else input.from = body.from;
   }
   if (body.reply_to !== undefined) {
     const list = body.reply_to === null ? null : Array.isArray(body.reply_to) ? body.reply_to : [body.reply_to];
-    if (list && list.some((entry) => typeof entry !== "string" || "error" in parseMailbox(entry))) problem("reply_to", "must be addresses");
+    if (list && list.some((entry) => typeof entry !== "string" || "error" in parseMailbox(entry)))
+      problem("reply_to", "must be addresses");
     else input.replyTo = list as string[] | null;
   }
   if (body.variables !== undefined) {
@@ -90,13 +92,24 @@ export function parseTemplateInput(body: Record<string, unknown>, mode: "create"
       input.variables = body.variables.flatMap((entry, i): TemplateVariable[] => {
         const variable = entry as Record<string, unknown>;
         const path = `variables.${i}`;
-        if (!variable || typeof variable !== "object" || typeof variable.key !== "string" || !KEY.test(variable.key)) return refuse(`${path}.key`, "must be a name of letters, digits and _");
+        if (!variable || typeof variable !== "object" || typeof variable.key !== "string" || !KEY.test(variable.key))
+          return refuse(`${path}.key`, "must be a name of letters, digits and _");
         if (seen.has(variable.key)) return refuse(`${path}.key`, `"${variable.key}" is declared twice`);
         seen.add(variable.key);
-        if (variable.type !== "string" && variable.type !== "number") return refuse(`${path}.type`, 'must be "string" or "number"');
+        if (variable.type !== "string" && variable.type !== "number")
+          return refuse(`${path}.type`, 'must be "string" or "number"');
         const fallback = variable.fallback_value ?? null;
-        if (fallback !== null && typeof fallback !== variable.type) return refuse(`${path}.fallback_value`, `must be a ${variable.type}`);
-        return [{ key: variable.key, type: variable.type, fallback_value: fallback as string | number | null, created_at: "", updated_at: "" }];
+        if (fallback !== null && typeof fallback !== variable.type)
+          return refuse(`${path}.fallback_value`, `must be a ${variable.type}`);
+        return [
+          {
+            key: variable.key,
+            type: variable.type,
+            fallback_value: fallback as string | number | null,
+            created_at: "",
+            updated_at: "",
+          },
+        ];
       });
     }
   }

@@ -8,7 +8,8 @@
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import type { TemplateContent, TemplateValues } from "./model.ts";
 
-const kindOf = (value: unknown) => (Array.isArray(value) ? "array" : typeof value === "number" ? "a number that is not finite" : typeof value);
+const kindOf = (value: unknown) =>
+  Array.isArray(value) ? "array" : typeof value === "number" ? "a number that is not finite" : typeof value;
 
 /**
  * The values a render uses: each declared variable's given value, else its fallback; undeclared values pass through
@@ -16,7 +17,12 @@ const kindOf = (value: unknown) => (Array.isArray(value) ? "array" : typeof valu
  * value without a fallback, a value of the wrong type, or a value neither string nor finite number is a 400 naming
  * it at `path`; a string longer than the message size limit is a 413.
  */
-export function resolveVariables(content: TemplateContent, given: Record<string, unknown>, path: string, maxBytes: number): TemplateValues {
+export function resolveVariables(
+  content: TemplateContent,
+  given: Record<string, unknown>,
+  path: string,
+  maxBytes: number,
+): TemplateValues {
   const problems: ErrorDetail[] = [];
   // No prototype: a key such as `__proto__` is a variable like any other.
   const values: TemplateValues = Object.create(null);
@@ -25,7 +31,11 @@ export function resolveVariables(content: TemplateContent, given: Record<string,
     if (typeof value !== "string" && !(typeof value === "number" && Number.isFinite(value))) {
       problems.push({ path: `${path}.${key}`, message: `must be a string or a number, got ${kindOf(value)}` });
     } else if (typeof value === "string" && value.length > maxBytes) {
-      throw new AppError("payload_too_large", `The variable ${key} is longer than the message size limit of ${maxBytes} bytes.`, { details: [{ path: `${path}.${key}`, message: `must be at most ${maxBytes} characters` }] });
+      throw new AppError(
+        "payload_too_large",
+        `The variable ${key} is longer than the message size limit of ${maxBytes} bytes.`,
+        { details: [{ path: `${path}.${key}`, message: `must be at most ${maxBytes} characters` }] },
+      );
     } else {
       values[key] = value;
     }
@@ -33,7 +43,8 @@ export function resolveVariables(content: TemplateContent, given: Record<string,
   for (const { key, type, fallback_value } of content.variables) {
     const value = Object.hasOwn(given, key) ? given[key] : undefined;
     if (value === undefined || value === null) {
-      if (fallback_value === null) problems.push({ path: `${path}.${key}`, message: "is required (the template declares it without a fallback)" });
+      if (fallback_value === null)
+        problems.push({ path: `${path}.${key}`, message: "is required (the template declares it without a fallback)" });
       else values[key] = fallback_value;
     } else if (key in values && typeof values[key] !== type) {
       problems.push({ path: `${path}.${key}`, message: `must be a ${type}, got ${typeof values[key]}` });

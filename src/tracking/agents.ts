@@ -16,9 +16,21 @@ export interface AgentRule {
 export const AGENT_RULES: readonly AgentRule[] = [
   { pattern: /GoogleImageProxy/i, fetchedBy: "image_proxy", what: "Gmail's image proxy (ggpht.com)" },
   { pattern: /YahooMailProxy/i, fetchedBy: "image_proxy", what: "Yahoo Mail's image proxy" },
-  { pattern: /Barracuda|Mimecast|Proofpoint|MessageLabs|Symantec|Forcepoint|Trend ?Micro|Sophos|Zscaler/i, fetchedBy: "scanner", what: "mail security gateways" },
-  { pattern: /\b(?:bot|crawler|spider|preview)\b|bingbot|Googlebot|facebookexternalhit|Slackbot/i, fetchedBy: "scanner", what: "crawlers and link previewers" },
-  { pattern: /^(?:curl|Wget|python-requests|python-urllib|Go-http-client|Java|okhttp|libwww-perl|axios|node-fetch)\b/i, fetchedBy: "scanner", what: "HTTP libraries (no mail client fetches with these)" },
+  {
+    pattern: /Barracuda|Mimecast|Proofpoint|MessageLabs|Symantec|Forcepoint|Trend ?Micro|Sophos|Zscaler/i,
+    fetchedBy: "scanner",
+    what: "mail security gateways",
+  },
+  {
+    pattern: /\b(?:bot|crawler|spider|preview)\b|bingbot|Googlebot|facebookexternalhit|Slackbot/i,
+    fetchedBy: "scanner",
+    what: "crawlers and link previewers",
+  },
+  {
+    pattern: /^(?:curl|Wget|python-requests|python-urllib|Go-http-client|Java|okhttp|libwww-perl|axios|node-fetch)\b/i,
+    fetchedBy: "scanner",
+    what: "HTTP libraries (no mail client fetches with these)",
+  },
   { pattern: /HeadlessChrome|PhantomJS/i, fetchedBy: "scanner", what: "headless browsers (sandbox detonation)" },
 ];
 

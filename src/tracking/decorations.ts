@@ -25,7 +25,10 @@ export function writeTracking(html: string, emailId: string, plan: TrackingPlan)
   const tokens = createTokenCodec(plan.tokenKey);
   const { baseUrl, clicksExpireAt } = plan;
   return rewriteHtml(html, {
-    trackLink: clicksExpireAt === undefined ? undefined : (link) => `${baseUrl}/t/c/${tokens.mint({ kind: "click", emailId, link, expiresAt: clicksExpireAt })}`,
+    trackLink:
+      clicksExpireAt === undefined
+        ? undefined
+        : (link) => `${baseUrl}/t/c/${tokens.mint({ kind: "click", emailId, link, expiresAt: clicksExpireAt })}`,
     keepPrefix: `${baseUrl}/u/`,
     pixelUrl: plan.opens ? `${baseUrl}/t/o/${tokens.mint({ kind: "open", emailId })}` : undefined,
   });

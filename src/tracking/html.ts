@@ -42,7 +42,15 @@ const CONDITIONAL_CLOSE = "<![endif]";
  * Where the html's `href` values of `<a>` start and end, and where its first `</body>` starts. Conditional
  * comments are read once more for their content (one level only: each character is read at most twice).
  */
-function scan(html: string, from: number, to: number, nested: boolean, found: { links: Splice[]; bodyEnd: number }, trackLink: HtmlTracking["trackLink"], keepPrefix: string | undefined): void {
+function scan(
+  html: string,
+  from: number,
+  to: number,
+  nested: boolean,
+  found: { links: Splice[]; bodyEnd: number },
+  trackLink: HtmlTracking["trackLink"],
+  keepPrefix: string | undefined,
+): void {
   let inAnchor = false;
   let hrefSeen = false;
   let inHref = false;
@@ -50,7 +58,12 @@ function scan(html: string, from: number, to: number, nested: boolean, found: { 
   // An href is kept until its tag ends: a tag cut off by the end of the html is no tag (HTML §13.2.5.8).
   let pending: { start: number; end: number; link: string } | null = null;
   const commit = () => {
-    if (pending && trackLink) found.links.push({ start: pending.start, end: pending.end, text: `"${escapeAttribute(trackLink(pending.link))}"` });
+    if (pending && trackLink)
+      found.links.push({
+        start: pending.start,
+        end: pending.end,
+        text: `"${escapeAttribute(trackLink(pending.link))}"`,
+      });
     pending = null;
     inAnchor = false;
   };
@@ -96,7 +109,15 @@ function scan(html: string, from: number, to: number, nested: boolean, found: { 
         const end = endIndex - endOffset;
         const opened = CONDITIONAL_OPEN.exec(text.slice(start, Math.min(end, start + 64)));
         if (opened && text.startsWith(CONDITIONAL_CLOSE, end - CONDITIONAL_CLOSE.length)) {
-          scan(html, from + start + opened[0].length, from + end - CONDITIONAL_CLOSE.length, true, found, trackLink, keepPrefix);
+          scan(
+            html,
+            from + start + opened[0].length,
+            from + end - CONDITIONAL_CLOSE.length,
+            true,
+            found,
+            trackLink,
+            keepPrefix,
+          );
         }
       },
       onattribentity() {},

@@ -8,7 +8,8 @@ import { escapeText } from "entities";
 export const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "cache-control": "no-store",
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff",
 };
@@ -46,7 +47,10 @@ export function confirmPage(address: string, from: string, unsubscribed: boolean
 }
 
 export function donePage(address: string, from: string): string {
-  return page("You are unsubscribed", `<p><strong>${escapeText(maskAddress(address))}</strong> will no longer receive mail from <strong>${escapeText(from)}</strong>.</p>`);
+  return page(
+    "You are unsubscribed",
+    `<p><strong>${escapeText(maskAddress(address))}</strong> will no longer receive mail from <strong>${escapeText(from)}</strong>.</p>`,
+  );
 }
 
 /**

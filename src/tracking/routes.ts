@@ -11,7 +11,11 @@ import type { FetchInfo, TrackingService } from "./service.ts";
 
 /** A transparent 1×1 GIF (the smallest image every mail client renders). */
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
-const NO_CACHE = { "cache-control": "no-store, no-cache, must-revalidate, private, max-age=0", pragma: "no-cache", expires: "0" };
+const NO_CACHE = {
+  "cache-control": "no-store, no-cache, must-revalidate, private, max-age=0",
+  pragma: "no-cache",
+  expires: "0",
+};
 
 type RequestServer = { requestIP(request: Request): { address: string } | null } | null;
 
@@ -26,8 +30,11 @@ export function trackingRoutes(deps: { tracking: TrackingService }) {
     .get(
       "/t/o/:token",
       async ({ params, request, server }) => {
-        if (!(await tracking.open(params.token, fetchInfo(request, server)))) throw new AppError("not_found", "Not found.");
-        return new Response(PIXEL, { headers: { "content-type": "image/gif", "content-length": String(PIXEL.length), ...NO_CACHE } });
+        if (!(await tracking.open(params.token, fetchInfo(request, server))))
+          throw new AppError("not_found", "Not found.");
+        return new Response(PIXEL, {
+          headers: { "content-type": "image/gif", "content-length": String(PIXEL.length), ...NO_CACHE },
+        });
       },
       { detail: { summary: "Open-tracking pixel", tags } },
     )
@@ -37,10 +44,19 @@ export function trackingRoutes(deps: { tracking: TrackingService }) {
         const target = await tracking.click(params.token, fetchInfo(request, server));
         if (!target) throw new AppError("not_found", "Not found.");
         // 410: the redirect is gone for good (a link checker learns so), while the reader is shown where it led.
-        if (target.expired) return new Response(expiredLinkPage(target.link), { status: 410, headers: { ...PAGE_HEADERS, ...NO_CACHE } });
-        return new Response(null, { status: 302, headers: { location: target.link, "referrer-policy": "no-referrer", ...NO_CACHE } });
+        if (target.expired)
+          return new Response(expiredLinkPage(target.link), { status: 410, headers: { ...PAGE_HEADERS, ...NO_CACHE } });
+        return new Response(null, {
+          status: 302,
+          headers: { location: target.link, "referrer-policy": "no-referrer", ...NO_CACHE },
+        });
       },
-      { detail: { summary: "Click-tracking redirect to the link written in the message; once expired, a page naming it (410)", tags } },
+      {
+        detail: {
+          summary: "Click-tracking redirect to the link written in the message; once expired, a page naming it (410)",
+          tags,
+        },
+      },
     )
     .get(
       "/u/:token",

@@ -59,7 +59,11 @@ export interface UnsubscribeTarget {
 
 export interface TrackingService {
   /** Decorations for a message about to be composed; undefined when it has neither tracking nor unsubscribe. */
-  decorate(emailId: string, actor: Pick<Actor, "organizationId" | "mode">, fields: ComposedFields): Promise<MessageDecorations | undefined>;
+  decorate(
+    emailId: string,
+    actor: Pick<Actor, "organizationId" | "mode">,
+    fields: ComposedFields,
+  ): Promise<MessageDecorations | undefined>;
   /** Records an open; false when the token is not valid (404). */
   open(token: string, info: FetchInfo): Promise<boolean>;
   /**
@@ -98,30 +102,45 @@ export function createTrackingService(deps: {
     const base = deps.publicUrl();
     if (!warnedAboutUrl && !base.startsWith("https://")) {
       warnedAboutUrl = true;
-      logger.warn("tracking and unsubscribe links do not use https; set http.public_url to this server's public https address", { base_url: base });
+      logger.warn(
+        "tracking and unsubscribe links do not use https; set http.public_url to this server's public https address",
+        { base_url: base },
+      );
     }
     return base;
   };
 
   /** The message's only recipient, or null when it has several. */
   const soleRecipient = async (tx: Db, emailId: string): Promise<string | null> => {
-    const rows = await tx.select({ recipient: deliveries.recipient }).from(deliveries).where(eq(deliveries.emailId, emailId)).limit(2);
+    const rows = await tx
+      .select({ recipient: deliveries.recipient })
+      .from(deliveries)
+      .where(eq(deliveries.emailId, emailId))
+      .limit(2);
     return rows.length === 1 ? rows[0]!.recipient : null;
   };
 
   const recordFetch = (emailId: string, type: "email.opened" | "email.clicked", info: FetchInfo, link?: string) =>
     writer.write(async (tx) => {
-      const email = await first(tx.select({ organizationId: emails.organizationId }).from(emails).where(eq(emails.id, emailId)));
+      const email = await first(
+        tx.select({ organizationId: emails.organizationId }).from(emails).where(eq(emails.id, emailId)),
+      );
       if (!email) return false;
       const history = await tx
         .select({ type: eventsTable.type, data: eventsTable.data, createdAt: eventsTable.createdAt })
         .from(eventsTable)
-        .where(and(eq(eventsTable.emailId, emailId), inArray(eventsTable.type, [type, "email.sent", "email.delivered"])))
+        .where(
+          and(eq(eventsTable.emailId, emailId), inArray(eventsTable.type, [type, "email.sent", "email.delivered"])),
+        )
         .orderBy(eventsTable.id);
       const earlier = history.filter((event) => event.type === type);
       const now = clock.now();
       const repeat = earlier.some(
-        (event) => now - Date.parse(event.createdAt) < REPEAT_WINDOW_MS && event.data.ip === info.ip && event.data.user_agent === info.userAgent && event.data.link === link,
+        (event) =>
+          now - Date.parse(event.createdAt) < REPEAT_WINDOW_MS &&
+          event.data.ip === info.ip &&
+          event.data.user_agent === info.userAgent &&
+          event.data.link === link,
       );
       if (repeat || earlier.length >= MAX_EVENTS_PER_EMAIL) return true;
       const handedOver = history.find((event) => event.type === "email.sent" || event.type === "email.delivered");
@@ -155,14 +174,21 @@ export function createTrackingService(deps: {
    * message was accepted; at once for test-mode mail (no longer tracked) and for a message no longer stored.
    */
   const unexpiringTokenExpiry = async (emailId: string): Promise<number> => {
-    const email = await first(db.select({ mode: emails.mode, createdAt: emails.createdAt }).from(emails).where(eq(emails.id, emailId)));
+    const email = await first(
+      db.select({ mode: emails.mode, createdAt: emails.createdAt }).from(emails).where(eq(emails.id, emailId)),
+    );
     return email?.mode === "live" ? Date.parse(email.createdAt) + deps.linkLifetimeMs : 0;
   };
 
   const target = async (tx: Db, token: string): Promise<UnsubscribeTarget | null> => {
     const verified = tokens.verify(token, "unsubscribe");
     if (!verified) return null;
-    const email = await first(tx.select({ organizationId: emails.organizationId, from: emails.fromHeader }).from(emails).where(eq(emails.id, verified.emailId)));
+    const email = await first(
+      tx
+        .select({ organizationId: emails.organizationId, from: emails.fromHeader })
+        .from(emails)
+        .where(eq(emails.id, verified.emailId)),
+    );
     if (!email) return null;
     const recipient = await soleRecipient(tx, verified.emailId);
     if (!recipient) return null;
@@ -181,7 +207,12 @@ export function createTrackingService(deps: {
       if (opens || clicks) {
         // The links are written, and their tokens minted, by composition on a CPU-pool thread (decorations.ts).
         const issuedAt = Math.max(clock.now(), fields.scheduledAt ?? 0);
-        decorations.tracking = { tokenKey, baseUrl: base, opens, ...(clicks && { clicksExpireAt: issuedAt + deps.linkLifetimeMs }) };
+        decorations.tracking = {
+          tokenKey,
+          baseUrl: base,
+          opens,
+          ...(clicks && { clicksExpireAt: issuedAt + deps.linkLifetimeMs }),
+        };
       }
       return decorations;
     },
@@ -197,14 +228,18 @@ export function createTrackingService(deps: {
       // Minted for http(s) links only; checked again so no other scheme can ever be reached from here.
       if (!verified?.link || !/^https?:\/\//i.test(verified.link)) return null;
       const link = verified.link;
-      if (clock.now() >= (verified.expiresAt ?? (await unexpiringTokenExpiry(verified.emailId)))) return { link, expired: true };
+      if (clock.now() >= (verified.expiresAt ?? (await unexpiringTokenExpiry(verified.emailId))))
+        return { link, expired: true };
       return (await recordFetch(verified.emailId, "email.clicked", info, link)) ? { link, expired: false } : null;
     },
 
     async unsubscribeTarget(token) {
       const found = await target(db, token);
       if (!found) return null;
-      return { ...found, unsubscribed: (await suppressions.suppressedAmong(found.organizationId, [found.recipient])).size > 0 };
+      return {
+        ...found,
+        unsubscribed: (await suppressions.suppressedAmong(found.organizationId, [found.recipient])).size > 0,
+      };
     },
 
     async unsubscribe(token) {
@@ -223,7 +258,13 @@ export function createTrackingService(deps: {
             .from(eventsTable)
             .where(and(eq(eventsTable.emailId, found.emailId), eq(eventsTable.type, "email.unsubscribed"))),
         );
-        if (!already) await events.append(tx, { organizationId: found.organizationId, emailId: found.emailId, type: "email.unsubscribed", recipient: found.recipient });
+        if (!already)
+          await events.append(tx, {
+            organizationId: found.organizationId,
+            emailId: found.emailId,
+            type: "email.unsubscribed",
+            recipient: found.recipient,
+          });
         return found;
       });
     },

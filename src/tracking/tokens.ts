@@ -25,7 +25,10 @@ export interface TrackingToken {
 const KIND_BYTES: Record<TokenKind, number> = { open: 0x6f, click: 0x43, unsubscribe: 0x75 };
 /** The kind byte of click tokens without an expiry, minted before click tokens expired: read, never minted. */
 const UNEXPIRING_CLICK = 0x63;
-const KINDS = new Map<number, TokenKind>([...Object.entries(KIND_BYTES).map(([kind, byte]) => [byte, kind as TokenKind] as const), [UNEXPIRING_CLICK, "click"]]);
+const KINDS = new Map<number, TokenKind>([
+  ...Object.entries(KIND_BYTES).map(([kind, byte]) => [byte, kind as TokenKind] as const),
+  [UNEXPIRING_CLICK, "click"],
+]);
 const MAC_BYTES = 16;
 const ID_BYTES = 16;
 const EXPIRY_BYTES = 4;
@@ -56,7 +59,12 @@ export function createTokenCodec(key: Uint8Array): TokenCodec {
         // Rounded up to the second: a token never expires before the time it was minted for.
         expiry.writeUInt32BE(Math.min(0xffffffff, Math.max(0, Math.ceil(token.expiresAt / 1000))));
       }
-      const body = Buffer.concat([Buffer.from([KIND_BYTES[token.kind]]), idToBytes(token.emailId), expiry, Buffer.from(token.link ?? "", "utf8")]);
+      const body = Buffer.concat([
+        Buffer.from([KIND_BYTES[token.kind]]),
+        idToBytes(token.emailId),
+        expiry,
+        Buffer.from(token.link ?? "", "utf8"),
+      ]);
       return Buffer.concat([body, mac(body)]).toString("base64url");
     },
     verify(text, kind) {

@@ -63,12 +63,18 @@ const USER_AGENT = "Mailroom-Webhooks/1";
  * The retry rules as a pure function: what happens after attempt number `step` (1-based within the current pass
  * through the schedule) came to `outcome`.
  */
-export function decide(outcome: Pick<AttemptOutcome, "statusCode" | "retryAfterMs">, step: number, schedule: readonly number[], random: () => number): Decision {
+export function decide(
+  outcome: Pick<AttemptOutcome, "statusCode" | "retryAfterMs">,
+  step: number,
+  schedule: readonly number[],
+  random: () => number,
+): Decision {
   const code = outcome.statusCode;
   if (code !== null && code >= 200 && code < 300) return { status: "succeeded" };
   if (code === 410) return { status: "failed", disableReason: "the endpoint answered 410 Gone", exhausted: false };
   if (step > schedule.length) return { status: "failed", exhausted: true };
-  if ((code === 429 || code === 503) && outcome.retryAfterMs !== undefined) return { status: "pending", delayMs: outcome.retryAfterMs };
+  if ((code === 429 || code === 503) && outcome.retryAfterMs !== undefined)
+    return { status: "pending", delayMs: outcome.retryAfterMs };
   const base = schedule[step - 1]!;
   return { status: "pending", delayMs: Math.round(base * (1 + JITTER * random())) };
 }
@@ -146,8 +152,14 @@ export function createWebhookDispatcher(deps: {
         durationMs: elapsed(),
       };
     } catch (error) {
-      if (error instanceof EndpointRefused) return { statusCode: null, responseBody: null, error: `refused: ${error.reason}`, durationMs: elapsed() };
-      return { statusCode: null, responseBody: null, error: describeNetworkError(error, options.timeoutMs), durationMs: elapsed() };
+      if (error instanceof EndpointRefused)
+        return { statusCode: null, responseBody: null, error: `refused: ${error.reason}`, durationMs: elapsed() };
+      return {
+        statusCode: null,
+        responseBody: null,
+        error: describeNetworkError(error, options.timeoutMs),
+        durationMs: elapsed(),
+      };
     }
   };
 
@@ -184,8 +196,15 @@ export function createWebhookDispatcher(deps: {
 
       const endpoint = eq(webhookEndpoints.id, job.endpointId);
       const disable = async (reason: string) => {
-        await tx.update(webhookEndpoints).set({ enabled: false, disabledReason: reason, disabledAt: at, updatedAt: at }).where(and(endpoint, eq(webhookEndpoints.enabled, true)));
-        logger.warn("webhook endpoint disabled", { webhook_id: job.endpointId, organization_id: job.organizationId, reason });
+        await tx
+          .update(webhookEndpoints)
+          .set({ enabled: false, disabledReason: reason, disabledAt: at, updatedAt: at })
+          .where(and(endpoint, eq(webhookEndpoints.enabled, true)));
+        logger.warn("webhook endpoint disabled", {
+          webhook_id: job.endpointId,
+          organization_id: job.organizationId,
+          reason,
+        });
       };
       if (decision.status === "succeeded") {
         await statements.resetFailures.execute({ endpointId: job.endpointId });
@@ -199,15 +218,29 @@ export function createWebhookDispatcher(deps: {
             .where(endpoint)
             .returning({ failures: webhookEndpoints.consecutiveFailures }),
         );
-        if (row && row.failures >= options.disableAfterFailures) await disable(`${row.failures} deliveries in a row failed after every retry`);
+        if (row && row.failures >= options.disableAfterFailures)
+          await disable(`${row.failures} deliveries in a row failed after every retry`);
       }
     });
 
   const attempt = async (job: Claimed): Promise<AttemptOutcome> => {
     const outcome = await send(job);
-    const result = outcome.statusCode === null ? (outcome.error?.startsWith("refused") ? "refused" : "network_error") : outcome.statusCode < 300 && outcome.statusCode >= 200 ? "success" : "http_error";
+    const result =
+      outcome.statusCode === null
+        ? outcome.error?.startsWith("refused")
+          ? "refused"
+          : "network_error"
+        : outcome.statusCode < 300 && outcome.statusCode >= 200
+          ? "success"
+          : "http_error";
     metrics.inc("mailroom_webhook_attempts_total", { result });
-    logger.debug("webhook attempt", { delivery_id: job.id, webhook_id: job.endpointId, status_code: outcome.statusCode, error: outcome.error, duration_ms: outcome.durationMs });
+    logger.debug("webhook attempt", {
+      delivery_id: job.id,
+      webhook_id: job.endpointId,
+      status_code: outcome.statusCode,
+      error: outcome.error,
+      duration_ms: outcome.durationMs,
+    });
     return outcome;
   };
 
@@ -237,13 +270,19 @@ export function outboxGauges(db: Db, clock: Clock) {
       db
         .select({
           pending: sql<number>`count(*)`.mapWith(Number),
-          due: sql<number>`sum(CASE WHEN ${webhookDeliveries.nextAttemptAt} <= ${now} THEN 1 ELSE 0 END)`.mapWith(Number),
+          due: sql<number>`sum(CASE WHEN ${webhookDeliveries.nextAttemptAt} <= ${now} THEN 1 ELSE 0 END)`.mapWith(
+            Number,
+          ),
           oldest: sql<number | null>`min(${webhookDeliveries.nextAttemptAt})`.mapWith(Number),
         })
         .from(webhookDeliveries)
         .where(sql`${webhookDeliveries.nextAttemptAt} IS NOT NULL`),
     );
     const oldest = row?.oldest ?? null;
-    return { pending: row?.pending ?? 0, due: row?.due ?? 0, oldestDueAgeSeconds: oldest !== null && oldest <= now ? (now - oldest) / 1000 : 0 };
+    return {
+      pending: row?.pending ?? 0,
+      due: row?.due ?? 0,
+      oldestDueAgeSeconds: oldest !== null && oldest <= now ? (now - oldest) / 1000 : 0,
+    };
   };
 }

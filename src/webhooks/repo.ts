@@ -31,7 +31,10 @@ export const eventStatus = (status: string, attemptCount: number): WebhookEventS
   status === "succeeded" ? "success" : status === "failed" ? "failed" : attemptCount > 0 ? "attempting" : "pending";
 
 /** Resend's status filter as stored statuses and attempt counts. */
-export function eventStatusCondition(table: { status: AnyColumn; attemptCount: AnyColumn }, status: WebhookEventStatus): SQL {
+export function eventStatusCondition(
+  table: { status: AnyColumn; attemptCount: AnyColumn },
+  status: WebhookEventStatus,
+): SQL {
   switch (status) {
     case "success":
       return eq(table.status, "succeeded");
@@ -71,33 +74,59 @@ export const toAttemptView = (row: AttemptRow): AttemptView => ({
 
 export async function findEndpoint(db: Db, organizationId: string, id: string): Promise<EndpointRow | undefined> {
   const { webhookEndpoints } = tablesOf(db);
-  return first(db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId))));
+  return first(
+    db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, organizationId))),
+  );
 }
 
-export async function listDeliveries(db: Db, endpointId: string, options: PageOptions & { status?: WebhookEventStatus }) {
+export async function listDeliveries(
+  db: Db,
+  endpointId: string,
+  options: PageOptions & { status?: WebhookEventStatus },
+) {
   const { webhookDeliveries } = tablesOf(db);
-  const filters: SQL[] = [eq(webhookDeliveries.endpointId, endpointId), ...(options.status ? [eventStatusCondition(webhookDeliveries, options.status)] : [])];
-  const { page, hasMore } = await pageById(webhookDeliveries.id, filters, options, (where, order, limit) => db.select().from(webhookDeliveries).where(where).orderBy(order).limit(limit));
+  const filters: SQL[] = [
+    eq(webhookDeliveries.endpointId, endpointId),
+    ...(options.status ? [eventStatusCondition(webhookDeliveries, options.status)] : []),
+  ];
+  const { page, hasMore } = await pageById(webhookDeliveries.id, filters, options, (where, order, limit) =>
+    db.select().from(webhookDeliveries).where(where).orderBy(order).limit(limit),
+  );
   return { data: page.map(toDeliveryView), has_more: hasMore };
 }
 
 /** A delivery's attempts, newest first (Resend's attempts list). */
 export async function listAttempts(db: Db, deliveryId: string, options: PageOptions) {
   const { webhookAttempts } = tablesOf(db);
-  const { page, hasMore } = await pageById(webhookAttempts.id, [eq(webhookAttempts.deliveryId, deliveryId)], options, (where, order, limit) =>
-    db.select().from(webhookAttempts).where(where).orderBy(order).limit(limit),
+  const { page, hasMore } = await pageById(
+    webhookAttempts.id,
+    [eq(webhookAttempts.deliveryId, deliveryId)],
+    options,
+    (where, order, limit) => db.select().from(webhookAttempts).where(where).orderBy(order).limit(limit),
   );
   return { data: page.map(toAttemptView), has_more: hasMore };
 }
 
 export async function findDelivery(db: Db, endpointId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
   const { webhookDeliveries } = tablesOf(db);
-  return first(db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId))));
+  return first(
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId))),
+  );
 }
 
 export async function deliveryDetail(db: Db, row: DeliveryRow): Promise<DeliveryDetail> {
   const { webhookAttempts } = tablesOf(db);
-  const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, row.id)).orderBy(webhookAttempts.id);
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryId, row.id))
+    .orderBy(webhookAttempts.id);
   return { ...toDeliveryView(row), payload: JSON.parse(row.payload), attempts: attempts.map(toAttemptView) };
 }
 
@@ -112,17 +141,31 @@ const slot = <T>(name: string) => p(name) as unknown as T;
 export const outboxStatements = perConnection((tx: Db) => {
   const { emails, webhookAttempts, webhookDeliveries: d, webhookEndpoints: e } = tablesOf(tx);
   return {
-    enabledEndpoints: prepareAs("webhook_enabledEndpoints", tx
-      .select({ id: e.id, eventTypes: e.eventTypes })
-      .from(e)
-      .where(and(eq(e.organizationId, p("organizationId")), eq(e.enabled, true)))),
-    emailFields: prepareAs("webhook_emailFields", tx
-      .select({ messageId: emails.messageId, from: emails.fromHeader, to: emails.to, cc: emails.cc, subject: emails.subject, tags: emails.tags, templateId: emails.templateId })
-      .from(emails)
-      .where(eq(emails.id, p("emailId")))),
-    insertDelivery: prepareAs("webhook_insertDelivery", tx
-      .insert(d)
-      .values({
+    enabledEndpoints: prepareAs(
+      "webhook_enabledEndpoints",
+      tx
+        .select({ id: e.id, eventTypes: e.eventTypes })
+        .from(e)
+        .where(and(eq(e.organizationId, p("organizationId")), eq(e.enabled, true))),
+    ),
+    emailFields: prepareAs(
+      "webhook_emailFields",
+      tx
+        .select({
+          messageId: emails.messageId,
+          from: emails.fromHeader,
+          to: emails.to,
+          cc: emails.cc,
+          subject: emails.subject,
+          tags: emails.tags,
+          templateId: emails.templateId,
+        })
+        .from(emails)
+        .where(eq(emails.id, p("emailId"))),
+    ),
+    insertDelivery: prepareAs(
+      "webhook_insertDelivery",
+      tx.insert(d).values({
         id: slot("id"),
         organizationId: slot("organizationId"),
         endpointId: slot("endpointId"),
@@ -133,44 +176,64 @@ export const outboxStatements = perConnection((tx: Db) => {
         nextAttemptAt: slot("now"),
         createdAt: slot("createdAt"),
         updatedAt: slot("createdAt"),
-      })),
-    due: prepareAs("webhook_due", lockedForClaim(tx, tx
-      .select({ id: d.id, key: d.endpointId })
-      .from(d)
-      .innerJoin(e, eq(e.id, d.endpointId))
-      .where(
-        and(
-          lte(d.nextAttemptAt, p("now")),
-          or(isNull(d.leaseUntil), lt(d.leaseUntil, p("now"))),
-          eq(e.enabled, true),
-          sql`NOT ${inJsonArray(tx, d.endpointId, p("saturated"))}`,
-          sql`NOT ${inJsonArray(tx, d.id, p("inFlight"))}`,
-        ),
-      )
-      .orderBy(d.nextAttemptAt)
-      .limit(p("limit")), d)),
-    jobs: prepareAs("webhook_jobs", tx
-      .select({
-        id: d.id,
-        endpointId: d.endpointId,
-        organizationId: d.organizationId,
-        payload: d.payload,
-        url: e.url,
-        secret: e.secret,
-        previousSecret: e.previousSecret,
-        previousSecretUntil: e.previousSecretUntil,
-      })
-      .from(d)
-      .innerJoin(e, eq(e.id, d.endpointId))
-      .where(inJsonArray(tx, d.id, p("ids")))),
-    lease: prepareAs("webhook_lease", tx
-      .update(d)
-      .set({ leaseOwner: slot("owner"), leaseUntil: slot("until") })
-      .where(inJsonArray(tx, d.id, p("ids")))),
-    current: prepareAs("webhook_current", tx.select({ status: d.status, attemptCount: d.attemptCount, scheduleStep: d.scheduleStep }).from(d).where(eq(d.id, p("id")))),
-    insertAttempt: prepareAs("webhook_insertAttempt", tx
-      .insert(webhookAttempts)
-      .values({
+      }),
+    ),
+    due: prepareAs(
+      "webhook_due",
+      lockedForClaim(
+        tx,
+        tx
+          .select({ id: d.id, key: d.endpointId })
+          .from(d)
+          .innerJoin(e, eq(e.id, d.endpointId))
+          .where(
+            and(
+              lte(d.nextAttemptAt, p("now")),
+              or(isNull(d.leaseUntil), lt(d.leaseUntil, p("now"))),
+              eq(e.enabled, true),
+              sql`NOT ${inJsonArray(tx, d.endpointId, p("saturated"))}`,
+              sql`NOT ${inJsonArray(tx, d.id, p("inFlight"))}`,
+            ),
+          )
+          .orderBy(d.nextAttemptAt)
+          .limit(p("limit")),
+        d,
+      ),
+    ),
+    jobs: prepareAs(
+      "webhook_jobs",
+      tx
+        .select({
+          id: d.id,
+          endpointId: d.endpointId,
+          organizationId: d.organizationId,
+          payload: d.payload,
+          url: e.url,
+          secret: e.secret,
+          previousSecret: e.previousSecret,
+          previousSecretUntil: e.previousSecretUntil,
+        })
+        .from(d)
+        .innerJoin(e, eq(e.id, d.endpointId))
+        .where(inJsonArray(tx, d.id, p("ids"))),
+    ),
+    lease: prepareAs(
+      "webhook_lease",
+      tx
+        .update(d)
+        .set({ leaseOwner: slot("owner"), leaseUntil: slot("until") })
+        .where(inJsonArray(tx, d.id, p("ids"))),
+    ),
+    current: prepareAs(
+      "webhook_current",
+      tx
+        .select({ status: d.status, attemptCount: d.attemptCount, scheduleStep: d.scheduleStep })
+        .from(d)
+        .where(eq(d.id, p("id"))),
+    ),
+    insertAttempt: prepareAs(
+      "webhook_insertAttempt",
+      tx.insert(webhookAttempts).values({
         id: slot("id"),
         deliveryId: slot("deliveryId"),
         attemptedAt: slot("attemptedAt"),
@@ -178,25 +241,32 @@ export const outboxStatements = perConnection((tx: Db) => {
         responseBody: slot("responseBody"),
         error: slot("error"),
         durationMs: slot("durationMs"),
-      })),
-    settle: prepareAs("webhook_settle", tx
-      .update(d)
-      .set({
-        status: slot("status"),
-        attemptCount: slot("attemptCount"),
-        scheduleStep: slot("scheduleStep"),
-        nextAttemptAt: slot("nextAttemptAt"),
-        leaseOwner: null,
-        leaseUntil: null,
-        lastStatusCode: slot("lastStatusCode"),
-        lastError: slot("lastError"),
-        lastAttemptAt: slot("at"),
-        updatedAt: slot("at"),
-      })
-      .where(eq(d.id, p("id")))),
-    resetFailures: prepareAs("webhook_resetFailures", tx
-      .update(e)
-      .set({ consecutiveFailures: 0 })
-      .where(and(eq(e.id, p("endpointId")), gt(e.consecutiveFailures, 0)))),
+      }),
+    ),
+    settle: prepareAs(
+      "webhook_settle",
+      tx
+        .update(d)
+        .set({
+          status: slot("status"),
+          attemptCount: slot("attemptCount"),
+          scheduleStep: slot("scheduleStep"),
+          nextAttemptAt: slot("nextAttemptAt"),
+          leaseOwner: null,
+          leaseUntil: null,
+          lastStatusCode: slot("lastStatusCode"),
+          lastError: slot("lastError"),
+          lastAttemptAt: slot("at"),
+          updatedAt: slot("at"),
+        })
+        .where(eq(d.id, p("id"))),
+    ),
+    resetFailures: prepareAs(
+      "webhook_resetFailures",
+      tx
+        .update(e)
+        .set({ consecutiveFailures: 0 })
+        .where(and(eq(e.id, p("endpointId")), gt(e.consecutiveFailures, 0))),
+    ),
   };
 });

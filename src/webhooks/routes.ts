@@ -14,7 +14,10 @@ import type { WebhookService } from "./service.ts";
 
 const CreateSchema = t.Object(
   {
-    endpoint: t.String({ description: "An https URL on a public address", examples: ["https://example.com/hooks/mailroom"] }),
+    endpoint: t.String({
+      description: "An https URL on a public address",
+      examples: ["https://example.com/hooks/mailroom"],
+    }),
     events: t.Array(t.String(), { description: "Event types to receive, e.g. email.delivered" }),
     description: t.Optional(t.String()),
   },
@@ -29,10 +32,12 @@ const UpdateSchema = t.Object(
   },
   { additionalProperties: false },
 );
-const TestSchema = t.Object({ type: t.Optional(t.String({ description: "Event type of the sample (default email.sent)" })) }, { additionalProperties: false });
+const TestSchema = t.Object(
+  { type: t.Optional(t.String({ description: "Event type of the sample (default email.sent)" })) },
+  { additionalProperties: false },
+);
 
 const EVENT_STATUSES = ["pending", "attempting", "success", "failed"] as const;
-
 
 const webhookId = (id: string) => {
   if (!isUuid(id)) throw new AppError("not_found", "Webhook not found.");
@@ -53,32 +58,67 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
       "/v1/webhooks",
       async ({ request, actor }) => {
         const body = await readJsonObject(request, limits, { known: Object.keys(CreateSchema.properties) });
-        return webhooks.create(actor, { endpoint: body.endpoint as string, events: body.events as string[], description: body.description as string | undefined });
+        return webhooks.create(actor, {
+          endpoint: body.endpoint as string,
+          events: body.events as string[],
+          description: body.description as string | undefined,
+        });
       },
-      { parse: "none", detail: { summary: "Register an endpoint (the signing secret is shown in this answer only)", tags, requestBody: jsonContent(CreateSchema) } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Register an endpoint (the signing secret is shown in this answer only)",
+          tags,
+          requestBody: jsonContent(CreateSchema),
+        },
+      },
     )
-    .get("/v1/webhooks", ({ actor, query }) => webhooks.list(actor, parsePage(query)), { detail: { summary: "List endpoints, newest first", tags } })
-    .get("/v1/webhooks/:id", ({ actor, params }) => webhooks.get(actor, webhookId(params.id)), { detail: { summary: "Get an endpoint", tags } })
+    .get("/v1/webhooks", ({ actor, query }) => webhooks.list(actor, parsePage(query)), {
+      detail: { summary: "List endpoints, newest first", tags },
+    })
+    .get("/v1/webhooks/:id", ({ actor, params }) => webhooks.get(actor, webhookId(params.id)), {
+      detail: { summary: "Get an endpoint", tags },
+    })
     .patch(
       "/v1/webhooks/:id",
       async ({ request, actor, params }) => {
         const body = await readJsonObject(request, limits, { known: Object.keys(UpdateSchema.properties) });
         return webhooks.update(actor, webhookId(params.id), body as Parameters<WebhookService["update"]>[2]);
       },
-      { parse: "none", detail: { summary: "Change an endpoint's URL, events or description; enable or disable it", tags, requestBody: jsonContent(UpdateSchema) } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Change an endpoint's URL, events or description; enable or disable it",
+          tags,
+          requestBody: jsonContent(UpdateSchema),
+        },
+      },
     )
-    .delete("/v1/webhooks/:id", ({ actor, params }) => webhooks.remove(actor, webhookId(params.id)), { detail: { summary: "Delete an endpoint and its delivery log", tags } })
-    .post("/v1/webhooks/:id/signing-secret/rotate", ({ actor, params }) => webhooks.rotateSecret(actor, webhookId(params.id)), {
-      detail: { summary: "Rotate the signing secret (the old one keeps signing for 24 h)", tags },
+    .delete("/v1/webhooks/:id", ({ actor, params }) => webhooks.remove(actor, webhookId(params.id)), {
+      detail: { summary: "Delete an endpoint and its delivery log", tags },
     })
+    .post(
+      "/v1/webhooks/:id/signing-secret/rotate",
+      ({ actor, params }) => webhooks.rotateSecret(actor, webhookId(params.id)),
+      {
+        detail: { summary: "Rotate the signing secret (the old one keeps signing for 24 h)", tags },
+      },
+    )
     .post(
       "/v1/webhooks/:id/test",
       async ({ request, actor, params }) => {
-        const body = await readJsonObject(request, limits, { known: Object.keys(TestSchema.properties), optional: true });
-        if (body.type !== undefined && typeof body.type !== "string") throw validationError([{ path: "type", message: "must be an event type" }]);
+        const body = await readJsonObject(request, limits, {
+          known: Object.keys(TestSchema.properties),
+          optional: true,
+        });
+        if (body.type !== undefined && typeof body.type !== "string")
+          throw validationError([{ path: "type", message: "must be an event type" }]);
         return webhooks.sendTest(actor, webhookId(params.id), body.type as string | undefined);
       },
-      { parse: "none", detail: { summary: "Send a sample event to the endpoint", tags, requestBody: jsonContent(TestSchema) } },
+      {
+        parse: "none",
+        detail: { summary: "Send a sample event to the endpoint", tags, requestBody: jsonContent(TestSchema) },
+      },
     )
     .get(
       "/v1/webhooks/:id/events",
@@ -89,17 +129,29 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
         }),
       { detail: { summary: "List the events sent to the endpoint, newest first", tags } },
     )
-    .get("/v1/webhooks/:id/events/:event_id", ({ actor, params }) => webhooks.getDelivery(actor, webhookId(params.id), eventId(params.event_id)), {
-      detail: { summary: "An event with its payload and every attempt (status, first 1 KB of the answer, duration)", tags },
-    })
+    .get(
+      "/v1/webhooks/:id/events/:event_id",
+      ({ actor, params }) => webhooks.getDelivery(actor, webhookId(params.id), eventId(params.event_id)),
+      {
+        detail: {
+          summary: "An event with its payload and every attempt (status, first 1 KB of the answer, duration)",
+          tags,
+        },
+      },
+    )
     .get(
       "/v1/webhooks/:id/events/:event_id/attempts",
-      ({ actor, params, query }) => webhooks.listAttempts(actor, webhookId(params.id), eventId(params.event_id), parsePage(query)),
+      ({ actor, params, query }) =>
+        webhooks.listAttempts(actor, webhookId(params.id), eventId(params.event_id), parsePage(query)),
       { detail: { summary: "The attempts of an event, newest first", tags } },
     )
-    .post("/v1/webhooks/:id/events/:event_id/replay", ({ actor, params }) => webhooks.replay(actor, webhookId(params.id), eventId(params.event_id)), {
-      detail: { summary: "Send an event again (same webhook-id)", tags },
-    })
+    .post(
+      "/v1/webhooks/:id/events/:event_id/replay",
+      ({ actor, params }) => webhooks.replay(actor, webhookId(params.id), eventId(params.event_id)),
+      {
+        detail: { summary: "Send an event again (same webhook-id)", tags },
+      },
+    )
     .post("/v1/webhooks/:id/replay", ({ actor, params }) => webhooks.replayFailed(actor, webhookId(params.id)), {
       detail: { summary: "Send every failed event of the endpoint again", tags },
     });

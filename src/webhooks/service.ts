@@ -23,7 +23,17 @@ import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { SecretBox } from "../lib/secrets.ts";
 import { EndpointRefused, type EndpointGuard } from "../lib/endpoint-guard.ts";
-import type { AttemptView, CreateWebhookInput, DeliveryDetail, DeliveryView, UpdateWebhookInput, WebhookEventStatus, WebhookPayload, WebhookView, WebhookWithSecret } from "./model.ts";
+import type {
+  AttemptView,
+  CreateWebhookInput,
+  DeliveryDetail,
+  DeliveryView,
+  UpdateWebhookInput,
+  WebhookEventStatus,
+  WebhookPayload,
+  WebhookView,
+  WebhookWithSecret,
+} from "./model.ts";
 import {
   deliveryDetail,
   findDelivery,
@@ -58,9 +68,18 @@ export interface WebhookService {
   rotateSecret(actor: Actor, id: string): Promise<WebhookWithSecret>;
   /** Queues a sample event of `type` for this endpoint, signed and retried like any other. */
   sendTest(actor: Actor, id: string, type?: string): Promise<DeliveryView>;
-  listDeliveries(actor: Actor, id: string, options: PageOptions & { status?: WebhookEventStatus }): Promise<{ object: "list"; data: DeliveryView[]; has_more: boolean }>;
+  listDeliveries(
+    actor: Actor,
+    id: string,
+    options: PageOptions & { status?: WebhookEventStatus },
+  ): Promise<{ object: "list"; data: DeliveryView[]; has_more: boolean }>;
   /** The attempts of one delivery, newest first. */
-  listAttempts(actor: Actor, id: string, deliveryId: string, options: PageOptions): Promise<{ object: "list"; data: AttemptView[]; has_more: boolean }>;
+  listAttempts(
+    actor: Actor,
+    id: string,
+    deliveryId: string,
+    options: PageOptions,
+  ): Promise<{ object: "list"; data: AttemptView[]; has_more: boolean }>;
   getDelivery(actor: Actor, id: string, deliveryId: string): Promise<DeliveryDetail>;
   /** Sends a delivery again from the start of the retry schedule, with the same `webhook-id` and body. */
   replay(actor: Actor, id: string, deliveryId: string): Promise<DeliveryView>;
@@ -74,7 +93,8 @@ export function newSigningSecret(): string {
 
 /** The payload of an event: `email.*` events carry the message's fields, then what the event itself recorded. */
 /** Tags as Resend's payloads carry them: an object of name → value (a repeated name keeps its last value). */
-const tagObject = (tags: ReadonlyArray<{ name: string; value: string }>) => Object.fromEntries(tags.map((tag) => [tag.name, tag.value]));
+const tagObject = (tags: ReadonlyArray<{ name: string; value: string }>) =>
+  Object.fromEntries(tags.map((tag) => [tag.name, tag.value]));
 
 export async function buildPayload(tx: Db, event: StoredEvent): Promise<WebhookPayload> {
   let data: Record<string, unknown> = { ...event.data };
@@ -84,7 +104,15 @@ export async function buildPayload(tx: Db, event: StoredEvent): Promise<WebhookP
     data = {
       ...data,
       email_id: event.emailId,
-      ...(email && { message_id: email.messageId, from: email.from, to: email.to, cc: email.cc, subject: email.subject, tags: tagObject(email.tags), ...(email.templateId && { template_id: email.templateId }) }),
+      ...(email && {
+        message_id: email.messageId,
+        from: email.from,
+        to: email.to,
+        cc: email.cc,
+        subject: email.subject,
+        tags: tagObject(email.tags),
+        ...(email.templateId && { template_id: email.templateId }),
+      }),
       recipient: event.recipient ?? null,
     };
   }
@@ -104,7 +132,13 @@ function samplePayload(type: EventType, createdAt: string): WebhookPayload {
         recipient: "recipient@example.org",
       }
     : {};
-  if (type === "email.bounced") data.bounce = { type: "Permanent", subType: "General", message: "550 5.1.1 User unknown", diagnostic_code: "550 5.1.1 User unknown" };
+  if (type === "email.bounced")
+    data.bounce = {
+      type: "Permanent",
+      subType: "General",
+      message: "550 5.1.1 User unknown",
+      diagnostic_code: "550 5.1.1 User unknown",
+    };
   if (type === "email.received") {
     return {
       type,
@@ -154,7 +188,8 @@ export function createWebhookService(deps: {
     }
     const out: EventType[] = [];
     value.forEach((type, i) => {
-      if (typeof type !== "string" || !(EVENT_TYPES as readonly string[]).includes(type)) details.push({ path: `events.${i}`, message: `unknown event type; known: ${EVENT_TYPES.join(", ")}` });
+      if (typeof type !== "string" || !(EVENT_TYPES as readonly string[]).includes(type))
+        details.push({ path: `events.${i}`, message: `unknown event type; known: ${EVENT_TYPES.join(", ")}` });
       else if (!out.includes(type as EventType)) out.push(type as EventType);
     });
     return out;
@@ -191,17 +226,33 @@ export function createWebhookService(deps: {
   };
 
   /** Writes one outbox row, due now; `body` is the payload as sent. */
-  const enqueue = async (tx: Db, endpointId: string, organizationId: string, eventId: string | null, type: string, body: string) => {
+  const enqueue = async (
+    tx: Db,
+    endpointId: string,
+    organizationId: string,
+    eventId: string | null,
+    type: string,
+    body: string,
+  ) => {
     const now = clock.now();
     const id = newId();
-    await outboxStatements(tx).insertDelivery.execute({ id, organizationId, endpointId, eventId, eventType: type, payload: body, now, createdAt: isoTime(now) });
+    await outboxStatements(tx).insertDelivery.execute({
+      id,
+      organizationId,
+      endpointId,
+      eventId,
+      eventType: type,
+      payload: body,
+      now,
+      createdAt: isoTime(now),
+    });
     return id;
   };
 
   const fanOut = async (tx: Db, event: StoredEvent) => {
-    const targets = (await outboxStatements(tx).enabledEndpoints.execute({ organizationId: event.organizationId })).filter((endpoint) =>
-      endpoint.eventTypes.includes(event.type),
-    );
+    const targets = (
+      await outboxStatements(tx).enabledEndpoints.execute({ organizationId: event.organizationId })
+    ).filter((endpoint) => endpoint.eventTypes.includes(event.type));
     if (!targets.length) return;
     const body = JSON.stringify(await buildPayload(tx, event));
     await notifyAtCommit(tx, WEBHOOKS_DUE);
@@ -209,13 +260,23 @@ export function createWebhookService(deps: {
     deps.wake();
   };
 
-  const withSecret = (row: EndpointRow, secret: string): WebhookWithSecret => ({ ...toWebhookView(row), signing_secret: secret });
+  const withSecret = (row: EndpointRow, secret: string): WebhookWithSecret => ({
+    ...toWebhookView(row),
+    signing_secret: secret,
+  });
 
   const replayRows = async (tx: Db, condition: ReturnType<typeof and>) => {
     const now = clock.now();
     const replayed = await tx
       .update(webhookDeliveries)
-      .set({ status: "pending", scheduleStep: 0, nextAttemptAt: now, leaseOwner: null, leaseUntil: null, updatedAt: isoTime(now) })
+      .set({
+        status: "pending",
+        scheduleStep: 0,
+        nextAttemptAt: now,
+        leaseOwner: null,
+        leaseUntil: null,
+        updatedAt: isoTime(now),
+      })
       .where(condition)
       .returning({ id: webhookDeliveries.id });
     return replayed.length;
@@ -250,8 +311,17 @@ export function createWebhookService(deps: {
         updatedAt: now,
       };
       await writer.write(async (tx) => {
-        const counted = await first(tx.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, actor.organizationId)));
-        if (counted!.n >= MAX_ENDPOINTS_PER_ORGANIZATION) throw new AppError("conflict", `An organisation may have at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhooks.`);
+        const counted = await first(
+          tx
+            .select({ n: sql<number>`count(*)`.mapWith(Number) })
+            .from(webhookEndpoints)
+            .where(eq(webhookEndpoints.organizationId, actor.organizationId)),
+        );
+        if (counted!.n >= MAX_ENDPOINTS_PER_ORGANIZATION)
+          throw new AppError(
+            "conflict",
+            `An organisation may have at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhooks.`,
+          );
         await tx.insert(webhookEndpoints).values(row);
       });
       return withSecret(row, secret);
@@ -259,8 +329,11 @@ export function createWebhookService(deps: {
 
     async list(actor, options = { limit: 100 }) {
       requireScope(actor, "webhooks:read");
-      const { page, hasMore } = await pageById(webhookEndpoints.id, [eq(webhookEndpoints.organizationId, actor.organizationId)], options, (where, order, limit) =>
-        db.select().from(webhookEndpoints).where(where).orderBy(order).limit(limit),
+      const { page, hasMore } = await pageById(
+        webhookEndpoints.id,
+        [eq(webhookEndpoints.organizationId, actor.organizationId)],
+        options,
+        (where, order, limit) => db.select().from(webhookEndpoints).where(where).orderBy(order).limit(limit),
       );
       return { object: "list", has_more: hasMore, data: page.map(toWebhookView) };
     },
@@ -277,16 +350,19 @@ export function createWebhookService(deps: {
       const changes: Partial<EndpointRow> = {};
       if (input.events !== undefined) changes.eventTypes = checkEvents(input.events, details);
       if (input.description !== undefined) changes.description = checkDescription(input.description, details);
-      if (input.status !== undefined && input.status !== "enabled" && input.status !== "disabled") details.push({ path: "status", message: "must be enabled or disabled" });
+      if (input.status !== undefined && input.status !== "enabled" && input.status !== "disabled")
+        details.push({ path: "status", message: "must be enabled or disabled" });
       fail(details);
       if (input.endpoint !== undefined) changes.url = await checkEndpoint(input.endpoint);
       const now = isoTime(clock.now());
-      if (input.status === "enabled") Object.assign(changes, { enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
+      if (input.status === "enabled")
+        Object.assign(changes, { enabled: true, disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
       const row = await writer.write(async (tx) => {
         const current = await findEndpoint(tx, actor.organizationId, id);
         if (!current) return undefined;
         // Disabling keeps the first reason: a user's "disable" does not hide why Mailroom disabled it earlier.
-        if (input.status === "disabled" && current.enabled) Object.assign(changes, { enabled: false, disabledReason: "disabled through the API", disabledAt: now });
+        if (input.status === "disabled" && current.enabled)
+          Object.assign(changes, { enabled: false, disabledReason: "disabled through the API", disabledAt: now });
         await tx
           .update(webhookEndpoints)
           .set({ ...changes, updatedAt: now })
@@ -303,8 +379,12 @@ export function createWebhookService(deps: {
       requireScope(actor, "webhooks:write");
       const deleted = await writer.write(
         async (tx) =>
-          (await tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, actor.organizationId))).returning({ id: webhookEndpoints.id }))
-            .length,
+          (
+            await tx
+              .delete(webhookEndpoints)
+              .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, actor.organizationId)))
+              .returning({ id: webhookEndpoints.id })
+          ).length,
       );
       if (!deleted) throw new AppError("not_found", "Webhook not found.");
       return { object: "webhook", id, deleted: true };
@@ -320,7 +400,12 @@ export function createWebhookService(deps: {
         if (!current) return undefined;
         await tx
           .update(webhookEndpoints)
-          .set({ secret: secrets.seal(secret), previousSecret: current.secret, previousSecretUntil: now + deps.rotationOverlapMs, updatedAt: isoTime(now) })
+          .set({
+            secret: secrets.seal(secret),
+            previousSecret: current.secret,
+            previousSecretUntil: now + deps.rotationOverlapMs,
+            updatedAt: isoTime(now),
+          })
           .where(eq(webhookEndpoints.id, id));
         return (await findEndpoint(tx, actor.organizationId, id))!;
       });
@@ -330,13 +415,21 @@ export function createWebhookService(deps: {
 
     async sendTest(actor, id, type = "email.sent") {
       requireScope(actor, "webhooks:write");
-      if (!(EVENT_TYPES as readonly string[]).includes(type)) throw validationError([{ path: "type", message: `unknown event type; known: ${EVENT_TYPES.join(", ")}` }]);
+      if (!(EVENT_TYPES as readonly string[]).includes(type))
+        throw validationError([{ path: "type", message: `unknown event type; known: ${EVENT_TYPES.join(", ")}` }]);
       const endpoint = await own(actor, id);
-      if (!endpoint.enabled) throw new AppError("conflict", "The webhook is disabled; enable it before sending a test event.");
+      if (!endpoint.enabled)
+        throw new AppError("conflict", "The webhook is disabled; enable it before sending a test event.");
       const payload = samplePayload(type as EventType, isoTime(clock.now()));
       // Read back inside the write: a DELETE of the endpoint committed right after would take the row with it.
       const row = await writer.write(async (tx) => {
-        const endpointNow = lockedAgainstChange(tx, tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, actor.organizationId))));
+        const endpointNow = lockedAgainstChange(
+          tx,
+          tx
+            .select({ id: webhookEndpoints.id })
+            .from(webhookEndpoints)
+            .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, actor.organizationId))),
+        );
         if (!(await first(endpointNow))) return undefined;
         const deliveryId = await enqueue(tx, id, actor.organizationId, null, payload.type, JSON.stringify(payload));
         return findDelivery(tx, id, deliveryId);
@@ -372,7 +465,11 @@ export function createWebhookService(deps: {
       await own(actor, id);
       const row = await findDelivery(db, id, deliveryId);
       if (!row) throw new AppError("not_found", "Webhook event not found.");
-      if (row.status === "pending") throw new AppError("conflict", "This delivery is still being attempted; replay it once it has succeeded or failed.");
+      if (row.status === "pending")
+        throw new AppError(
+          "conflict",
+          "This delivery is still being attempted; replay it once it has succeeded or failed.",
+        );
       const replayed = await writer.write(async (tx) => {
         await replayRows(tx, and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, id)));
         return findDelivery(tx, id, deliveryId);
@@ -385,7 +482,9 @@ export function createWebhookService(deps: {
     async replayFailed(actor, id) {
       requireScope(actor, "webhooks:write");
       await own(actor, id);
-      const replayed = await writer.write((tx) => replayRows(tx, and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "failed"))));
+      const replayed = await writer.write((tx) =>
+        replayRows(tx, and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "failed"))),
+      );
       if (replayed) deps.wake();
       return { object: "replay", webhook_id: id, replayed };
     },

@@ -40,7 +40,8 @@ export function createSigner(secrets: SecretBox): Signer {
     headers(keys, messageId, timestampMs, body) {
       const timestamp = new Date(timestampMs);
       const active = [keys.secret];
-      if (keys.previousSecret && keys.previousSecretUntil !== null && keys.previousSecretUntil > timestampMs) active.push(keys.previousSecret);
+      if (keys.previousSecret && keys.previousSecretUntil !== null && keys.previousSecretUntil > timestampMs)
+        active.push(keys.previousSecret);
       const signature = active.map((sealed) => webhookFor(sealed).sign(messageId, timestamp, body)).join(" ");
       const seconds = String(Math.floor(timestampMs / 1000));
       return {

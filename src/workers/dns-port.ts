@@ -7,7 +7,9 @@
 
 type Resolve = (name: string, rrtype: string) => Promise<unknown>;
 type Question = { id: number; name: string; rrtype: string };
-type Reply = { id: number; records: unknown; error: null } | { id: number; records: null; error: { message: string; code?: string } };
+type Reply =
+  | { id: number; records: unknown; error: null }
+  | { id: number; records: null; error: { message: string; code?: string } };
 
 /** The event loop's side: answers each question on `port` with `resolve`. */
 export function answerLookups(port: MessagePort, resolve: Resolve): void {

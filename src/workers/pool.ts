@@ -38,7 +38,9 @@ export type Task =
   | { kind: "templated_send_body"; raw: Uint8Array; envelopeTo: string[] }
   | { kind: "read_sent_attachments"; raw: Uint8Array; emailId: string; contentOf?: string };
 /** A thread's answer; `error` is the failure's message (errors do not cross threads intact). */
-export type Answer = { id: number; value: unknown; error: null } | { id: number; value: null; error: string; refusal?: Refusal };
+export type Answer =
+  | { id: number; value: unknown; error: null }
+  | { id: number; value: null; error: string; refusal?: Refusal };
 /** An `AppError` thrown in a thread (the input's fault, e.g. a message beyond what is parsed), to be thrown again here. */
 export interface Refusal {
   name: ErrorName;
@@ -64,7 +66,11 @@ export interface CpuPool {
   /** Parses a received message and reads what it reports and its stored record; rejects only if the thread fails. */
   readReceived(raw: Buffer): Promise<ReadMessage>;
   /** SPF, DKIM, DMARC and ARC of a received message; DNS questions are answered here by `resolve`. */
-  authenticateReceived(raw: Buffer, facts: SessionFacts, resolve: (name: string, rrtype: string) => Promise<unknown>): Promise<ReceivedAuthentication>;
+  authenticateReceived(
+    raw: Buffer,
+    facts: SessionFacts,
+    resolve: (name: string, rrtype: string) => Promise<unknown>,
+  ): Promise<ReceivedAuthentication>;
   /** A stored message's html with inline images, or an attachment's bytes; null when it has none. `raw` is handed over. */
   readReceivedPart(raw: Buffer, part: ReceivedPart): Promise<string | Buffer | null>;
   /** A submitted message as the record and the sending policy read it; throws the `AppError` a bad message earns. */
@@ -96,7 +102,8 @@ const OVERRUN = "the task ran past its time budget";
 /** A task's value; its refusal thrown again as the `AppError` it was, any other failure as an Error naming `what`. */
 function settled(answer: Answer, what: string): unknown {
   if (answer.error === null) return answer.value;
-  if (answer.refusal) throw new AppError(answer.refusal.name, answer.refusal.message, { details: answer.refusal.details });
+  if (answer.refusal)
+    throw new AppError(answer.refusal.name, answer.refusal.message, { details: answer.refusal.details });
   throw new Error(`${what} failed: ${answer.error}`);
 }
 
@@ -106,7 +113,12 @@ function settled(answer: Answer, what: string): unknown {
  */
 function handedOver(raw: Uint8Array): Handed[] {
   const { buffer } = raw;
-  return buffer instanceof ArrayBuffer && raw.byteOffset === 0 && raw.byteLength === buffer.byteLength && raw.byteLength > 64 * 1024 ? [buffer] : [];
+  return buffer instanceof ArrayBuffer &&
+    raw.byteOffset === 0 &&
+    raw.byteLength === buffer.byteLength &&
+    raw.byteLength > 64 * 1024
+    ? [buffer]
+    : [];
 }
 
 /** One thread per core beyond the event loop's, at least one, at most four. */
@@ -139,7 +151,11 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
     const waiting = [...thread.pending].filter(([id, pending]) => {
       clearTimeout(pending.deadline);
       if (pending.deadline === undefined && !pending.transfer?.length) return true;
-      pending.settle({ id, value: null, error: pending.deadline === undefined ? "the thread holding the task was stopped" : OVERRUN });
+      pending.settle({
+        id,
+        value: null,
+        error: pending.deadline === undefined ? "the thread holding the task was stopped" : OVERRUN,
+      });
       return false;
     });
     thread.pending.clear();
@@ -156,7 +172,8 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
       const pending = thread.pending.get(message.id);
       if (!pending) return;
       if ("started" in message) {
-        if (pending.budgetMs !== undefined) pending.deadline = setTimeout(() => overrun(slot, thread), pending.budgetMs);
+        if (pending.budgetMs !== undefined)
+          pending.deadline = setTimeout(() => overrun(slot, thread), pending.budgetMs);
         return;
       }
       clearTimeout(pending.deadline);
@@ -188,7 +205,9 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
   return {
     async sign(raw, options) {
       const answer = await run({ kind: "sign", raw, options });
-      return answer.error === null ? { signatures: answer.value as string, errors: [] } : { signatures: "", errors: [new Error(answer.error)] };
+      return answer.error === null
+        ? { signatures: answer.value as string, errors: [] }
+        : { signatures: "", errors: [new Error(answer.error)] };
     },
     async compose(request) {
       const answer = await run({ kind: "compose", request });
@@ -203,30 +222,48 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
       return answer.value as TemplateOutcome;
     },
     async readReceived(raw) {
-      return settled(await run({ kind: "read_received", raw: inSharedMemory(raw) }), "reading the received message") as ReadMessage;
+      return settled(
+        await run({ kind: "read_received", raw: inSharedMemory(raw) }),
+        "reading the received message",
+      ) as ReadMessage;
     },
     async authenticateReceived(raw, facts, resolve) {
       const channel = new MessageChannel();
       answerLookups(channel.port1, resolve);
       try {
-        const answer = await run({ kind: "authenticate_received", raw: inSharedMemory(raw), facts, dns: channel.port2 }, { transfer: [channel.port2] });
+        const answer = await run(
+          { kind: "authenticate_received", raw: inSharedMemory(raw), facts, dns: channel.port2 },
+          { transfer: [channel.port2] },
+        );
         return settled(answer, "authenticating the received message") as ReceivedAuthentication;
       } finally {
         channel.port1.close();
       }
     },
     async readReceivedPart(raw, part) {
-      const value = settled(await run({ kind: "read_received_part", raw, part }, { transfer: handedOver(raw) }), "reading the received message") as string | Uint8Array | null;
+      const value = settled(
+        await run({ kind: "read_received_part", raw, part }, { transfer: handedOver(raw) }),
+        "reading the received message",
+      ) as string | Uint8Array | null;
       return value instanceof Uint8Array ? bufferOf(value) : value;
     },
     async readSubmitted(raw) {
-      return settled(await run({ kind: "read_submitted", raw: inSharedMemory(raw) }), "reading the submitted message") as RawMessageView;
+      return settled(
+        await run({ kind: "read_submitted", raw: inSharedMemory(raw) }),
+        "reading the submitted message",
+      ) as RawMessageView;
     },
     async templatedSendBody(raw, envelopeTo) {
-      return settled(await run({ kind: "templated_send_body", raw: inSharedMemory(raw), envelopeTo }), "reading the templated message") as Record<string, unknown>;
+      return settled(
+        await run({ kind: "templated_send_body", raw: inSharedMemory(raw), envelopeTo }),
+        "reading the templated message",
+      ) as Record<string, unknown>;
     },
     async readSentAttachments(raw, emailId, contentOf) {
-      const read = settled(await run({ kind: "read_sent_attachments", raw, emailId, contentOf }, { transfer: handedOver(raw) }), "reading the sent message") as SentAttachmentContents;
+      const read = settled(
+        await run({ kind: "read_sent_attachments", raw, emailId, contentOf }, { transfer: handedOver(raw) }),
+        "reading the sent message",
+      ) as SentAttachmentContents;
       const { content } = read;
       return content ? { ...read, content: bufferOf(content) } : read;
     },

@@ -12,7 +12,12 @@ import { templatedSendBody } from "../emails/templated-message.ts";
 import { AppError } from "../errors.ts";
 import { authenticateReceived, readReceivedMessage, readReceivedPart } from "../inbound/received.ts";
 import { bufferOf } from "../lib/bytes.ts";
-import { loadTemplateEngines, performTemplateJob, type TemplateJob, type TemplateOutcome } from "../templates/render.ts";
+import {
+  loadTemplateEngines,
+  performTemplateJob,
+  type TemplateJob,
+  type TemplateOutcome,
+} from "../templates/render.ts";
 import { lookupsOver } from "./dns-port.ts";
 import type { Answer, Task, ThreadMessage } from "./pool.ts";
 
@@ -46,7 +51,8 @@ async function perform(id: number, task: Task): Promise<unknown> {
   }
   if (task.kind === "read_submitted") return readRawMessage(bufferOf(task.raw));
   if (task.kind === "templated_send_body") return templatedSendBody(bufferOf(task.raw), task.envelopeTo);
-  if (task.kind === "read_sent_attachments") return readAttachmentContents(bufferOf(task.raw), task.emailId, task.contentOf);
+  if (task.kind === "read_sent_attachments")
+    return readAttachmentContents(bufferOf(task.raw), task.emailId, task.contentOf);
   if (task.kind === "read_received") return readReceivedMessage(bufferOf(task.raw));
   if (task.kind === "read_received_part") return readReceivedPart(bufferOf(task.raw), task.part);
   if (task.kind === "authenticate_received") {
@@ -67,7 +73,8 @@ self.onmessage = async (event: MessageEvent<{ id: number; task: Task }>) => {
   try {
     answer = { id, value: await perform(id, task), error: null };
   } catch (error) {
-    const refusal = error instanceof AppError ? { name: error.name, message: error.message, details: error.details } : undefined;
+    const refusal =
+      error instanceof AppError ? { name: error.name, message: error.message, details: error.details } : undefined;
     answer = { id, value: null, error: messageOf(error), ...(refusal && { refusal }) };
   }
   postMessage(answer);

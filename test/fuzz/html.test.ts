@@ -26,7 +26,16 @@ import { composeRequest } from "../../src/emails/compose.ts";
 import { isTrackableLink, rewriteHtml } from "../../src/tracking/html.ts";
 import { createCpuPool } from "../../src/workers/pool.ts";
 import { watchEventLoop } from "./loop-watchdog.ts";
-import { fuzzSeconds, fuzzSeed, fuzzTimeoutMs, randomString, runCases, Violations, withTimeout, type Rng } from "./prng.ts";
+import {
+  fuzzSeconds,
+  fuzzSeed,
+  fuzzTimeoutMs,
+  randomString,
+  runCases,
+  Violations,
+  withTimeout,
+  type Rng,
+} from "./prng.ts";
 
 const SEED = fuzzSeed();
 const DEFAULT_SECONDS = 2;
@@ -79,9 +88,47 @@ const LINKS = [
 ];
 const ATTRIBUTE_NAMES = ["href", "href", "HREF", "Href", "data-href", "class", "title", "target", "x"];
 const SEPARATORS = [" ", " ", "\n", "\t", "/", "", "  "];
-const TAGS = ["<p>", "</p>", "<div>", "</div>", "<table><tr><td>", "</td></tr></table>", "<br/>", "</a>", "<img src=x>", `<link href="https://example.org/s.css">`, `<area href="https://example.org/area">`, "<body>", "</body>", "</BODY >", "</ body>", "<html>", "<!doctype html>", `<?xml version="1.0"?>`, "<svg><a href='https://example.org/svg'>s</a></svg>"];
+const TAGS = [
+  "<p>",
+  "</p>",
+  "<div>",
+  "</div>",
+  "<table><tr><td>",
+  "</td></tr></table>",
+  "<br/>",
+  "</a>",
+  "<img src=x>",
+  `<link href="https://example.org/s.css">`,
+  `<area href="https://example.org/area">`,
+  "<body>",
+  "</body>",
+  "</BODY >",
+  "</ body>",
+  "<html>",
+  "<!doctype html>",
+  `<?xml version="1.0"?>`,
+  "<svg><a href='https://example.org/svg'>s</a></svg>",
+];
 /** Units whose long runs once made, or could make, a reader superlinear. */
-const RUNS = ["<a", "<a href=", '<a href="', "<a href='https://example.org/' ", '<a href="https://example.org/x">x</a>', "<a href=https://example.org/>", "<!--[if mso]>", "<!--", "<div>", "<table><tr><td>", "</", "<![CDATA[", "&#", "<a\n", "=", '"', "<!--[if mso]><a href=https://example.org/><![endif]-->"];
+const RUNS = [
+  "<a",
+  "<a href=",
+  '<a href="',
+  "<a href='https://example.org/' ",
+  '<a href="https://example.org/x">x</a>',
+  "<a href=https://example.org/>",
+  "<!--[if mso]>",
+  "<!--",
+  "<div>",
+  "<table><tr><td>",
+  "</",
+  "<![CDATA[",
+  "&#",
+  "<a\n",
+  "=",
+  '"',
+  "<!--[if mso]><a href=https://example.org/><![endif]-->",
+];
 
 function attributeValue(rng: Rng): string {
   const value = rng.chance(0.8) ? rng.pick(LINKS) : randomString(rng, 40);
@@ -101,18 +148,40 @@ function anchor(rng: Rng): string {
     const value = attributeValue(rng);
     tag += `${rng.pick(SEPARATORS)}${name}${value ? `${rng.pick(["=", "=", " = ", "=\n"])}${value}` : ""}`;
   }
-  return tag + rng.weighted([[8, ">"], [1, "/>"], [1, " >"], [1, ""]]) + (rng.chance(0.5) ? `${randomString(rng, 12)}</a>` : "");
+  return (
+    tag +
+    rng.weighted([
+      [8, ">"],
+      [1, "/>"],
+      [1, " >"],
+      [1, ""],
+    ]) +
+    (rng.chance(0.5) ? `${randomString(rng, 12)}</a>` : "")
+  );
 }
 
 function piece(rng: Rng, depth: number): string {
   const inner = () => (depth > 0 ? pieces(rng, depth - 1, 6) : randomString(rng, 16));
-  switch (rng.weighted<number>([[6, 0], [3, 1], [3, 2], [1, 3], [1, 4], [1, 5], [1, 6], [1, 7]])) {
+  switch (
+    rng.weighted<number>([
+      [6, 0],
+      [3, 1],
+      [3, 2],
+      [1, 3],
+      [1, 4],
+      [1, 5],
+      [1, 6],
+      [1, 7],
+    ])
+  ) {
     case 0:
       return anchor(rng);
     case 1:
       return rng.pick(TAGS);
     case 2:
-      return rng.chance(0.7) ? randomString(rng, 24) : rng.pick(["&amp;", "&lt;a href=x&gt;", "&#x3c;a", "&", "<", ">", "<3", "a < b > c"]);
+      return rng.chance(0.7)
+        ? randomString(rng, 24)
+        : rng.pick(["&amp;", "&lt;a href=x&gt;", "&#x3c;a", "&", "<", ">", "<3", "a < b > c"]);
     case 3:
       return rng.weighted([
         [3, `<!-- ${inner()} -->`],
@@ -145,12 +214,25 @@ function pieces(rng: Rng, depth: number, max: number): string {
 
 /** A size skewed towards small, up to MAX_HTML. */
 function size(rng: Rng): number {
-  return rng.weighted([[4, 1_000], [3, 20_000], [2, 200_000], [1, MAX_HTML]]) >> rng.int(4);
+  return (
+    rng.weighted([
+      [4, 1_000],
+      [3, 20_000],
+      [2, 200_000],
+      [1, MAX_HTML],
+    ]) >> rng.int(4)
+  );
 }
 
 function randomHtml(rng: Rng): string {
   let html: string;
-  switch (rng.weighted<number>([[6, 0], [2, 1], [2, 2]])) {
+  switch (
+    rng.weighted<number>([
+      [6, 0],
+      [2, 1],
+      [2, 2],
+    ])
+  ) {
     case 0:
       html = pieces(rng, 2, 200);
       break;
@@ -217,7 +299,8 @@ function trackableLinks(html: string, nested = false): { links: string[]; bodyEn
       oncomment(start, endIndex, endOffset) {
         const data = html.slice(start, endIndex - endOffset);
         const opened = nested ? null : CONDITIONAL_OPEN.exec(data.slice(0, 64));
-        if (opened && data.endsWith(CONDITIONAL_CLOSE)) links.push(...trackableLinks(data.slice(opened[0].length, -CONDITIONAL_CLOSE.length), true).links);
+        if (opened && data.endsWith(CONDITIONAL_CLOSE))
+          links.push(...trackableLinks(data.slice(opened[0].length, -CONDITIONAL_CLOSE.length), true).links);
       },
       onattribentity: ignore,
       oncdata: ignore,
@@ -253,7 +336,13 @@ function attributeValueAt(html: string, at: number): { end: number; text: string
  * calls, value n decoding to links[n]) and the pixel added once, at input offset `pixelAt`. Returns what breaks
  * this, or null.
  */
-function unspliced(input: string, output: string, links: string[], pixel: string, expectedPixelAt: number): string | null {
+function unspliced(
+  input: string,
+  output: string,
+  links: string[],
+  pixel: string,
+  expectedPixelAt: number,
+): string | null {
   const pixelAt = output.indexOf(pixel);
   if (pixelAt < 0) return "no pixel";
   if (output.includes(pixel, pixelAt + 1)) return "two pixels";
@@ -269,7 +358,8 @@ function unspliced(input: string, output: string, links: string[], pixel: string
     if (Number(match[1]) !== expected) return `tracked link ${match[1]} where ${expected} was expected`;
     const value = attributeValueAt(input, at);
     if (!value) return `no attribute value at input offset ${at}`;
-    if (decodeHTMLAttribute(value.text).trim() !== links[expected]) return `link ${expected} replaced ${JSON.stringify(value.text.slice(0, 80))}, not ${JSON.stringify(links[expected]?.slice(0, 80))}`;
+    if (decodeHTMLAttribute(value.text).trim() !== links[expected])
+      return `link ${expected} replaced ${JSON.stringify(value.text.slice(0, 80))}, not ${JSON.stringify(links[expected]?.slice(0, 80))}`;
     if (match.index < pixelAt) pixelInInput += value.end - at - match[0].length;
     at = value.end;
     from = match.index + match[0].length;
@@ -277,7 +367,8 @@ function unspliced(input: string, output: string, links: string[], pixel: string
   }
   if (expected !== links.length) return `${links.length} links tracked, ${expected} written`;
   if (input.slice(at) !== out.slice(from)) return `bytes after the last tracked link differ (input offset ${at})`;
-  if (pixelInInput !== expectedPixelAt) return `the pixel is at input offset ${pixelInInput}, not before the first </body> (${expectedPixelAt})`;
+  if (pixelInInput !== expectedPixelAt)
+    return `the pixel is at input offset ${pixelInInput}, not before the first </body> (${expectedPixelAt})`;
   return null;
 }
 
@@ -300,111 +391,145 @@ function report(target: string, cases: number, stalls: Stalls, bound: number): s
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-test("fuzz html: the click-tracking rewrite changes only href values, tracks every link, and stays linear", async () => {
-  const v = new Violations("html-rewrite", SEED);
-  const stalls: Stalls = { longest: 0, caseIndex: -1, bytes: 0 };
-  const pixelTag = rewriteHtml("", { pixelUrl: PIXEL_URL });
-  const cases = await runCases(
-    "html-rewrite",
-    SEED,
-    1,
-    async (rng, index) => {
-      const html = randomHtml(rng);
-      const links: string[] = [];
-      const trackLink = (link: string) => `${BASE}/c/${links.push(link) - 1}`;
-      await yieldToLoop();
-      const watchdog = watchEventLoop();
-      let output: string;
-      try {
-        output = rewriteHtml(html, { trackLink, keepPrefix: KEEP_PREFIX, pixelUrl: PIXEL_URL });
-      } catch (error) {
-        v.add("the rewrite throws", index, html, String(error));
-        return;
-      } finally {
-        noteStall(stalls, watchdog.stop(), index, html.length);
-      }
-      await yieldToLoop();
-      const expected = trackableLinks(html);
-      const broken = unspliced(html, output, links, pixelTag, expected.bodyEnd);
-      if (broken) v.add("only href values of <a> change, and the pixel is added once, before the first </body>", index, html, broken);
-      if (expected.links.length !== links.length || expected.links.some((link, i) => link !== links[i])) {
-        v.add("every trackable href of an <a> is tracked", index, html, { expected: expected.links.slice(0, 20), tracked: links.slice(0, 20) });
-      }
-      if (stalls.caseIndex === index && stalls.longest >= REWRITE_STALL_BOUND_MS) v.add("the rewrite holds the event loop", index, html, `${Math.round(stalls.longest)} ms`);
-    },
-    SECONDS,
-  );
-  console.log(report("rewrite", cases, stalls, REWRITE_STALL_BOUND_MS));
-  expect(v.count, v.report()).toBe(0);
-}, TIMEOUT_MS);
+test(
+  "fuzz html: the click-tracking rewrite changes only href values, tracks every link, and stays linear",
+  async () => {
+    const v = new Violations("html-rewrite", SEED);
+    const stalls: Stalls = { longest: 0, caseIndex: -1, bytes: 0 };
+    const pixelTag = rewriteHtml("", { pixelUrl: PIXEL_URL });
+    const cases = await runCases(
+      "html-rewrite",
+      SEED,
+      1,
+      async (rng, index) => {
+        const html = randomHtml(rng);
+        const links: string[] = [];
+        const trackLink = (link: string) => `${BASE}/c/${links.push(link) - 1}`;
+        await yieldToLoop();
+        const watchdog = watchEventLoop();
+        let output: string;
+        try {
+          output = rewriteHtml(html, { trackLink, keepPrefix: KEEP_PREFIX, pixelUrl: PIXEL_URL });
+        } catch (error) {
+          v.add("the rewrite throws", index, html, String(error));
+          return;
+        } finally {
+          noteStall(stalls, watchdog.stop(), index, html.length);
+        }
+        await yieldToLoop();
+        const expected = trackableLinks(html);
+        const broken = unspliced(html, output, links, pixelTag, expected.bodyEnd);
+        if (broken)
+          v.add(
+            "only href values of <a> change, and the pixel is added once, before the first </body>",
+            index,
+            html,
+            broken,
+          );
+        if (expected.links.length !== links.length || expected.links.some((link, i) => link !== links[i])) {
+          v.add("every trackable href of an <a> is tracked", index, html, {
+            expected: expected.links.slice(0, 20),
+            tracked: links.slice(0, 20),
+          });
+        }
+        if (stalls.caseIndex === index && stalls.longest >= REWRITE_STALL_BOUND_MS)
+          v.add("the rewrite holds the event loop", index, html, `${Math.round(stalls.longest)} ms`);
+      },
+      SECONDS,
+    );
+    console.log(report("rewrite", cases, stalls, REWRITE_STALL_BOUND_MS));
+    expect(v.count, v.report()).toBe(0);
+  },
+  TIMEOUT_MS,
+);
 
 const pool = createCpuPool(new URL("../../src/workers/thread.ts", import.meta.url), 1);
 afterAll(() => pool.close());
 
-test("fuzz html: composition with tracking on the CPU pool settles, and the event loop only waits for it", async () => {
-  const v = new Violations("html-compose", SEED);
-  const stalls: Stalls = { longest: 0, caseIndex: -1, bytes: 0 };
-  const tokenKey = randomBytes(32);
-  const cases = await runCases(
-    "html-compose",
-    SEED,
-    1,
-    async (rng, index) => {
-      const html = randomHtml(rng);
-      const fields = {
-        from: { name: "Acme", address: "hi@example.com" },
-        to: [{ name: "", address: "reader@dest.test" }],
-        cc: [],
-        bcc: [],
-        replyTo: [],
-        subject: randomString(rng, 40),
-        html,
-        text: rng.chance(0.2) ? randomString(rng, 200) : undefined,
-        headers: [],
-        attachments: [],
-        tags: [],
-      };
-      const tracking = { tokenKey, baseUrl: BASE, opens: rng.chance(0.5), ...(rng.chance(0.8) && { clicksExpireAt: Date.now() + 86_400_000 }) };
-      const request = composeRequest(rng.uuid(), fields, Date.now(), { tracking, unsubscribeUrl: rng.chance(0.3) ? `${BASE}/u/token` : undefined });
-      const watchdog = watchEventLoop();
-      const outcome = await withTimeout(pool.compose(request), COMPOSE_TIMEOUT_MS);
-      noteStall(stalls, watchdog.stop(), index, html.length);
-      if (outcome === "timeout") v.add("composition settles", index, html, `no answer in ${COMPOSE_TIMEOUT_MS} ms`);
-      else if (!outcome.ok) v.add("composition of any html succeeds", index, html, String(outcome.error));
-      else if (!outcome.value.raw.length || typeof outcome.value.text !== "string") v.add("composition answers a message", index, html, outcome.value);
-      if (stalls.caseIndex === index && stalls.longest >= POOL_STALL_BOUND_MS) v.add("composition holds the event loop", index, html, `${Math.round(stalls.longest)} ms`);
-    },
-    SECONDS,
-  );
-  console.log(report("compose", cases, stalls, POOL_STALL_BOUND_MS));
-  expect(v.count, v.report()).toBe(0);
-}, TIMEOUT_MS + COMPOSE_TIMEOUT_MS);
-
-test("fuzz html: the AI subject scorer reads any html and scores 0..100", async () => {
-  const v = new Violations("html-subject-score", SEED);
-  const stalls: Stalls = { longest: 0, caseIndex: -1, bytes: 0 };
-  const cases = await runCases(
-    "html-subject-score",
-    SEED,
-    1,
-    async (rng, index) => {
-      const html = randomHtml(rng);
-      const subject = randomString(rng, 120);
-      await yieldToLoop();
-      const watchdog = watchEventLoop();
-      let scored: ReturnType<typeof scoreSubject> | undefined;
-      try {
-        scored = scoreSubject({ subject, html });
-      } catch (error) {
-        v.add("the scorer throws", index, { subject, html }, String(error));
-      } finally {
+test(
+  "fuzz html: composition with tracking on the CPU pool settles, and the event loop only waits for it",
+  async () => {
+    const v = new Violations("html-compose", SEED);
+    const stalls: Stalls = { longest: 0, caseIndex: -1, bytes: 0 };
+    const tokenKey = randomBytes(32);
+    const cases = await runCases(
+      "html-compose",
+      SEED,
+      1,
+      async (rng, index) => {
+        const html = randomHtml(rng);
+        const fields = {
+          from: { name: "Acme", address: "hi@example.com" },
+          to: [{ name: "", address: "reader@dest.test" }],
+          cc: [],
+          bcc: [],
+          replyTo: [],
+          subject: randomString(rng, 40),
+          html,
+          text: rng.chance(0.2) ? randomString(rng, 200) : undefined,
+          headers: [],
+          attachments: [],
+          tags: [],
+        };
+        const tracking = {
+          tokenKey,
+          baseUrl: BASE,
+          opens: rng.chance(0.5),
+          ...(rng.chance(0.8) && { clicksExpireAt: Date.now() + 86_400_000 }),
+        };
+        const request = composeRequest(rng.uuid(), fields, Date.now(), {
+          tracking,
+          unsubscribeUrl: rng.chance(0.3) ? `${BASE}/u/token` : undefined,
+        });
+        const watchdog = watchEventLoop();
+        const outcome = await withTimeout(pool.compose(request), COMPOSE_TIMEOUT_MS);
         noteStall(stalls, watchdog.stop(), index, html.length);
-      }
-      if (scored && !(Number.isInteger(scored.score) && scored.score >= 0 && scored.score <= 100)) v.add("the score is an integer in 0..100", index, { subject, html }, scored);
-      if (stalls.caseIndex === index && stalls.longest >= SCORER_STALL_BOUND_MS) v.add("the scorer holds the event loop", index, { subject, html }, `${Math.round(stalls.longest)} ms`);
-    },
-    SECONDS,
-  );
-  console.log(report("subject score", cases, stalls, SCORER_STALL_BOUND_MS));
-  expect(v.count, v.report()).toBe(0);
-}, TIMEOUT_MS);
+        if (outcome === "timeout") v.add("composition settles", index, html, `no answer in ${COMPOSE_TIMEOUT_MS} ms`);
+        else if (!outcome.ok) v.add("composition of any html succeeds", index, html, String(outcome.error));
+        else if (!outcome.value.raw.length || typeof outcome.value.text !== "string")
+          v.add("composition answers a message", index, html, outcome.value);
+        if (stalls.caseIndex === index && stalls.longest >= POOL_STALL_BOUND_MS)
+          v.add("composition holds the event loop", index, html, `${Math.round(stalls.longest)} ms`);
+      },
+      SECONDS,
+    );
+    console.log(report("compose", cases, stalls, POOL_STALL_BOUND_MS));
+    expect(v.count, v.report()).toBe(0);
+  },
+  TIMEOUT_MS + COMPOSE_TIMEOUT_MS,
+);
+
+test(
+  "fuzz html: the AI subject scorer reads any html and scores 0..100",
+  async () => {
+    const v = new Violations("html-subject-score", SEED);
+    const stalls: Stalls = { longest: 0, caseIndex: -1, bytes: 0 };
+    const cases = await runCases(
+      "html-subject-score",
+      SEED,
+      1,
+      async (rng, index) => {
+        const html = randomHtml(rng);
+        const subject = randomString(rng, 120);
+        await yieldToLoop();
+        const watchdog = watchEventLoop();
+        let scored: ReturnType<typeof scoreSubject> | undefined;
+        try {
+          scored = scoreSubject({ subject, html });
+        } catch (error) {
+          v.add("the scorer throws", index, { subject, html }, String(error));
+        } finally {
+          noteStall(stalls, watchdog.stop(), index, html.length);
+        }
+        if (scored && !(Number.isInteger(scored.score) && scored.score >= 0 && scored.score <= 100))
+          v.add("the score is an integer in 0..100", index, { subject, html }, scored);
+        if (stalls.caseIndex === index && stalls.longest >= SCORER_STALL_BOUND_MS)
+          v.add("the scorer holds the event loop", index, { subject, html }, `${Math.round(stalls.longest)} ms`);
+      },
+      SECONDS,
+    );
+    console.log(report("subject score", cases, stalls, SCORER_STALL_BOUND_MS));
+    expect(v.count, v.report()).toBe(0);
+  },
+  TIMEOUT_MS,
+);

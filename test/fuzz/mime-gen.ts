@@ -10,12 +10,21 @@ const CRLF = "\r\n";
 /** Realistic starting points (what mail clients, libraries and bounce generators send). */
 export const SEED_MESSAGES: readonly string[] = [
   // Plain text, the minimum a library sends.
-  ["From: Acme <hi@example.com>", "To: a@dest.test", "Subject: Hello", "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8", "", "Hello there.", ""].join(CRLF),
+  [
+    "From: Acme <hi@example.com>",
+    "To: a@dest.test",
+    "Subject: Hello",
+    "MIME-Version: 1.0",
+    "Content-Type: text/plain; charset=utf-8",
+    "",
+    "Hello there.",
+    "",
+  ].join(CRLF),
   // Alternative text and HTML, quoted-printable, encoded-word subject, folded To with a group.
   [
     "From: =?utf-8?B?QWNtw6k=?= <hi@example.com>",
     "Sender: Mailer <bulk@example.com>",
-    "To: Team: a@dest.test, \"B, Jr.\" <b@dest.test>;,",
+    'To: Team: a@dest.test, "B, Jr." <b@dest.test>;,',
     "\tc@dest.test",
     "Cc: d@dest.test",
     "Bcc: secret@dest.test",
@@ -35,7 +44,7 @@ export const SEED_MESSAGES: readonly string[] = [
     "Content-Type: text/html; charset=utf-8",
     "Content-Transfer-Encoding: quoted-printable",
     "",
-    "<p>Caf=C3=A9 <a href=3D\"https://example.com/x?a=3D1\">link</a></p>",
+    '<p>Caf=C3=A9 <a href=3D"https://example.com/x?a=3D1">link</a></p>',
     "--alt-b1--",
     "",
   ].join(CRLF),
@@ -56,7 +65,7 @@ export const SEED_MESSAGES: readonly string[] = [
     "Content-Type: text/html; charset=iso-8859-1",
     "Content-Transfer-Encoding: 8bit",
     "",
-    "<p>Gr\xfc\xdfe <img src=\"cid:logo@x\"></p>",
+    '<p>Gr\xfc\xdfe <img src="cid:logo@x"></p>',
     "--rel",
     "Content-Type: image/gif",
     "Content-ID: <logo@x>",
@@ -65,7 +74,7 @@ export const SEED_MESSAGES: readonly string[] = [
     "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7",
     "--rel--",
     "--mix",
-    "Content-Type: application/pdf; name=\"inv.pdf\"",
+    'Content-Type: application/pdf; name="inv.pdf"',
     "Content-Disposition: attachment; filename*=utf-8''r%C3%A9sum%C3%A9.pdf",
     "Content-Transfer-Encoding: base64",
     "",
@@ -123,7 +132,7 @@ const FROM_VALUES = [
   "<>",
   "hi@",
   "@example.com",
-  "\"hi@example.com\"",
+  '"hi@example.com"',
   "=?utf-8?B?" + Buffer.from("Évil <x@evil.test>").toString("base64") + "?= <hi@example.com>",
   "hi@example.com (comment (nested))",
   "hi@unverified.example",
@@ -141,15 +150,15 @@ const CONTENT_TYPES = [
   "text/plain; charset=x-unknown-charset",
   "text/plain; charset=utf-7",
   "text/plain; charset=iso-2022-jp",
-  "text/plain; charset=\"",
+  'text/plain; charset="',
   "multipart/mixed",
   "multipart/mixed; boundary=",
   'multipart/mixed; boundary=""',
   "multipart/alternative; boundary=alt-b1",
-  "multipart/mixed; boundary=\"a b c\"",
+  'multipart/mixed; boundary="a b c"',
   "multipart/mixed; boundary=" + "b".repeat(500),
   "message/rfc822",
-  "message/partial; id=\"x\"; number=2; total=3",
+  'message/partial; id="x"; number=2; total=3',
   "application/octet-stream; name*0*=utf-8''a%E0%A4; name*1=b",
   "/",
   ";;;",
@@ -157,13 +166,25 @@ const CONTENT_TYPES = [
   "TEXT/HTML; CHARSET=UTF-8",
 ];
 
-const TRANSFER_ENCODINGS = ["base64", "quoted-printable", "7bit", "8bit", "binary", "x-uuencode", "BASE64", "bogus", ""];
+const TRANSFER_ENCODINGS = [
+  "base64",
+  "quoted-printable",
+  "7bit",
+  "8bit",
+  "binary",
+  "x-uuencode",
+  "BASE64",
+  "bogus",
+  "",
+];
 
 /** Base64 and QP bodies that are almost right. */
 function encodedBody(rng: Rng): string {
   switch (rng.int(5)) {
     case 0:
-      return Buffer.from(rng.bytes(rng.length(600))).toString("base64").replace(/.{76}/g, `$&${CRLF}`);
+      return Buffer.from(rng.bytes(rng.length(600)))
+        .toString("base64")
+        .replace(/.{76}/g, `$&${CRLF}`);
     case 1:
       return "SGVsbG8=" + rng.pick(["!!!", "=", "==", "===", "\x00", "SGVs", "\xff\xfe"]) + "bG8";
     case 2:
@@ -211,13 +232,31 @@ function mutate(rng: Rng, text: string): string {
     case 0: {
       // Flip bytes.
       const chars = [...text];
-      for (let i = rng.range(1, 8); i > 0 && chars.length; i--) chars[at(chars.length)] = String.fromCharCode(rng.int(256));
+      for (let i = rng.range(1, 8); i > 0 && chars.length; i--)
+        chars[at(chars.length)] = String.fromCharCode(rng.int(256));
       return chars.join("");
     }
     case 1: {
       // Insert special bytes.
       const pos = at(text.length);
-      return text.slice(0, pos) + rng.pick(["\0", "\xff", "\r", "\n", "\r\n\r\n", " \r\n", "\t\r\n", "\r\n.\r\n", "\r\n..\r\n", "--", "=\r\n", "\x1b$B"]) + text.slice(pos);
+      return (
+        text.slice(0, pos) +
+        rng.pick([
+          "\0",
+          "\xff",
+          "\r",
+          "\n",
+          "\r\n\r\n",
+          " \r\n",
+          "\t\r\n",
+          "\r\n.\r\n",
+          "\r\n..\r\n",
+          "--",
+          "=\r\n",
+          "\x1b$B",
+        ]) +
+        text.slice(pos)
+      );
     }
     case 2: {
       // Delete a range.
@@ -234,7 +273,11 @@ function mutate(rng: Rng, text: string): string {
       return shuffleLines(rng, text);
     case 5:
       // Line endings: all bare LF, all bare CR, or mixed.
-      return rng.pick([text.replace(/\r\n/g, "\n"), text.replace(/\r?\n/g, "\r"), text.replace(/\r?\n/g, () => (rng.chance(0.5) ? "\n" : "\r\n"))]);
+      return rng.pick([
+        text.replace(/\r\n/g, "\n"),
+        text.replace(/\r?\n/g, "\r"),
+        text.replace(/\r?\n/g, () => (rng.chance(0.5) ? "\n" : "\r\n")),
+      ]);
     case 6: {
       // A whitespace-only continuation line inside the header.
       const { header, body, eol } = headerBlock(text);
@@ -248,26 +291,39 @@ function mutate(rng: Rng, text: string): string {
       const field = rng.chance(0.8) ? "From" : "Sender";
       const value = rng.chance(0.8) ? rng.pick(FROM_VALUES) : randomString(rng, 80).replace(/[\r\n]/g, "");
       const existing = new RegExp(`^${field}:.*$`, "im");
-      const replaced = existing.test(header) && rng.chance(0.6) ? header.replace(existing, `${field}: ${value}`) : `${field}: ${value}${eol}${header}`;
+      const replaced =
+        existing.test(header) && rng.chance(0.6)
+          ? header.replace(existing, `${field}: ${value}`)
+          : `${field}: ${value}${eol}${header}`;
       return replaced + eol + eol + body;
     }
     case 8: {
       // Content-Type and Content-Transfer-Encoding of some part.
-      const header = rng.chance(0.5) ? `Content-Type: ${rng.pick(CONTENT_TYPES)}` : `Content-Transfer-Encoding: ${rng.pick(TRANSFER_ENCODINGS)}`;
+      const header = rng.chance(0.5)
+        ? `Content-Type: ${rng.pick(CONTENT_TYPES)}`
+        : `Content-Transfer-Encoding: ${rng.pick(TRANSFER_ENCODINGS)}`;
       const i = at(lines.length);
       lines.splice(i, 0, header + CRLF);
       return lines.join("");
     }
     case 9:
       // Break boundaries: drop the closing delimiter, or make one a prefix of another.
-      return rng.chance(0.5) ? text.replace(/--([\w-]+)--/g, "--$1") : text.replace(/boundary="?([\w-]+)"?/i, 'boundary="$1"').replace(/--([\w-]+)\r?\n/, "--$1-x\r\n--$1\r\n");
+      return rng.chance(0.5)
+        ? text.replace(/--([\w-]+)--/g, "--$1")
+        : text.replace(/boundary="?([\w-]+)"?/i, 'boundary="$1"').replace(/--([\w-]+)\r?\n/, "--$1-x\r\n--$1\r\n");
     case 10:
       // An encoded body, nearly valid.
       return text + CRLF + encodedBody(rng);
     case 11: {
       // A very long line (header or body).
       const pos = at(text.length);
-      return text.slice(0, pos) + rng.pick(["X-Long: ", "", "Subject: "]) + "x".repeat(rng.pick([1000, 5000, 70_000])) + CRLF + text.slice(pos);
+      return (
+        text.slice(0, pos) +
+        rng.pick(["X-Long: ", "", "Subject: "]) +
+        "x".repeat(rng.pick([1000, 5000, 70_000])) +
+        CRLF +
+        text.slice(pos)
+      );
     }
     case 12:
       // Deep nesting.
@@ -275,15 +331,28 @@ function mutate(rng: Rng, text: string): string {
     case 13: {
       // Many headers, a huge header, or many parts.
       if (rng.chance(0.1)) return `X-Big: ${"h".repeat(rng.pick([70_000, 1_100_000]))}${CRLF}${text}`;
-      if (rng.chance(0.1)) return `X-Folded: ${`${"h".repeat(900)}${CRLF} `.repeat(rng.pick([100, 1200]))}x${CRLF}${text}`;
-      if (rng.chance(0.5)) return Array.from({ length: rng.pick([100, 1000, 5000]) }, (_, i) => `X-H${i}: v`).join(CRLF) + CRLF + text;
+      if (rng.chance(0.1))
+        return `X-Folded: ${`${"h".repeat(900)}${CRLF} `.repeat(rng.pick([100, 1200]))}x${CRLF}${text}`;
+      if (rng.chance(0.5))
+        return Array.from({ length: rng.pick([100, 1000, 5000]) }, (_, i) => `X-H${i}: v`).join(CRLF) + CRLF + text;
       const n = rng.pick([50, 500, 2000]);
-      const parts = Array.from({ length: n }, (_, i) => `--m${CRLF}Content-Type: text/plain${CRLF}${CRLF}part ${i}${CRLF}`).join("");
+      const parts = Array.from(
+        { length: n },
+        (_, i) => `--m${CRLF}Content-Type: text/plain${CRLF}${CRLF}part ${i}${CRLF}`,
+      ).join("");
       return `From: hi@example.com${CRLF}Content-Type: multipart/mixed; boundary=m${CRLF}${CRLF}${parts}--m--${CRLF}`;
     }
     case 14: {
       // Encoded words and RFC 2231 parameters, malformed.
-      const word = rng.pick(["=?utf-8?B?@@@?=", "=?x-bogus?Q?a=ZZ?=", "=?utf-8?Q?", "=??B?SGk=?=", "=?utf-8*en?Q?hi?=", "=?iso-2022-jp?B?GyRCJCIbKEI=?=", "=?utf-8?B?" + "QUFB".repeat(2000) + "?="]);
+      const word = rng.pick([
+        "=?utf-8?B?@@@?=",
+        "=?x-bogus?Q?a=ZZ?=",
+        "=?utf-8?Q?",
+        "=??B?SGk=?=",
+        "=?utf-8*en?Q?hi?=",
+        "=?iso-2022-jp?B?GyRCJCIbKEI=?=",
+        "=?utf-8?B?" + "QUFB".repeat(2000) + "?=",
+      ]);
       const { header, body, eol } = headerBlock(text);
       return `${header}${eol}${rng.pick(["Subject", "From", "To", "Content-Type", "Content-Disposition"])}: ${word}${rng.chance(0.5) ? "; filename*0*=utf-8''%E0%A4%A; filename*1=x" : ""}${eol}${eol}${body}`;
     }

@@ -11,7 +11,13 @@
  * Budget: FUZZ_SECONDS (default 15). Replay: FUZZ_SEED=<seed printed at start and in the failure>.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { finalizeRawMessage, readHeader, readRawMessage, singleFrom, type RawMessageView } from "../../src/emails/raw-message.ts";
+import {
+  finalizeRawMessage,
+  readHeader,
+  readRawMessage,
+  singleFrom,
+  type RawMessageView,
+} from "../../src/emails/raw-message.ts";
 import { AppError } from "../../src/errors.ts";
 import type { Actor } from "../../src/keys/model.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -30,7 +36,10 @@ let actors: { live: Actor; test: Actor };
 beforeAll(async () => {
   t = await createTestApp();
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
-  actors = { live: await t.app.services.keys.authenticate(t.liveKey), test: await t.app.services.keys.authenticate(t.testKey) };
+  actors = {
+    live: await t.app.services.keys.authenticate(t.liveKey),
+    test: await t.app.services.keys.authenticate(t.testKey),
+  };
 });
 
 afterAll(() => t?.close());
@@ -40,7 +49,8 @@ function judge(outcome: Awaited<ReturnType<typeof withTimeout>>): "ok" | string 
   if (outcome === "timeout") return `no answer in ${CALL_TIMEOUT_MS} ms`;
   if (outcome.ok) return "ok";
   const error = outcome.error;
-  if (!(error instanceof AppError)) return `threw a non-AppError: ${error instanceof Error ? `${error.name}: ${error.message}${"code" in error ? ` (code ${String(error.code)})` : ""}` : String(error)}`;
+  if (!(error instanceof AppError))
+    return `threw a non-AppError: ${error instanceof Error ? `${error.name}: ${error.message}${"code" in error ? ` (code ${String(error.code)})` : ""}` : String(error)}`;
   if (error.name === "internal_error") return `internal_error: ${String(error.cause)}`;
   return "ok";
 }
@@ -76,15 +86,23 @@ test(
     const watchdog = watchEventLoop();
     const cases = await runCases("mime", SEED, 2, async (rng, index) => {
       const raw = randomMessage(rng);
-      const input = raw.length > 2000 ? Buffer.concat([raw.subarray(0, 1500), Buffer.from(`…(${raw.length} bytes)`)]) : raw;
+      const input =
+        raw.length > 2000 ? Buffer.concat([raw.subarray(0, 1500), Buffer.from(`…(${raw.length} bytes)`)]) : raw;
 
       // finalizeRawMessage: total, body kept, removed fields gone, idempotent.
       try {
         const once = finalizeRawMessage(raw, ADDED);
-        if (!bodyOf(once.raw).equals(bodyOf(raw))) v.add("finalize changed the body", index, input, once.raw.subarray(0, 600).toString("latin1"));
-        for (const name of ["bcc", "idempotency-key"]) if (readHeader(once.raw, name) !== undefined) v.add(`finalize left a ${name} field`, index, input, once.raw.subarray(0, 600).toString("latin1"));
+        if (!bodyOf(once.raw).equals(bodyOf(raw)))
+          v.add("finalize changed the body", index, input, once.raw.subarray(0, 600).toString("latin1"));
+        for (const name of ["bcc", "idempotency-key"])
+          if (readHeader(once.raw, name) !== undefined)
+            v.add(`finalize left a ${name} field`, index, input, once.raw.subarray(0, 600).toString("latin1"));
         const twice = finalizeRawMessage(once.raw, ADDED);
-        if (!twice.raw.equals(once.raw) || twice.messageId !== once.messageId) v.add("finalize is not idempotent", index, input, { once: once.raw.subarray(0, 400).toString("latin1"), twice: twice.raw.subarray(0, 400).toString("latin1") });
+        if (!twice.raw.equals(once.raw) || twice.messageId !== once.messageId)
+          v.add("finalize is not idempotent", index, input, {
+            once: once.raw.subarray(0, 400).toString("latin1"),
+            twice: twice.raw.subarray(0, 400).toString("latin1"),
+          });
       } catch (error) {
         v.add("finalize threw", index, input, String(error));
       }
@@ -92,7 +110,8 @@ test(
       // readRawMessage and singleFrom.
       const parsed = await withTimeout(readRawMessage(raw), CALL_TIMEOUT_MS);
       const parseVerdict = judge(parsed);
-      if (parseVerdict !== "ok") v.add(`readRawMessage: ${parseVerdict.replace(/\d+/g, "N").slice(0, 120)}`, index, input, parseVerdict);
+      if (parseVerdict !== "ok")
+        v.add(`readRawMessage: ${parseVerdict.replace(/\d+/g, "N").slice(0, 120)}`, index, input, parseVerdict);
       if (parsed !== "timeout" && parsed.ok) {
         counts.parsed++;
         try {
@@ -111,28 +130,52 @@ test(
         [1, []],
         [1, ["not an address"]],
       ]);
-      const submitted = await withTimeout(t.app.services.emails.submit({ kind: "raw", source: "smtp", raw, envelope: { from: "hi@example.com", to } }, actor), CALL_TIMEOUT_MS);
+      const submitted = await withTimeout(
+        t.app.services.emails.submit(
+          { kind: "raw", source: "smtp", raw, envelope: { from: "hi@example.com", to } },
+          actor,
+        ),
+        CALL_TIMEOUT_MS,
+      );
       const submitVerdict = judge(submitted);
-      if (submitVerdict !== "ok") v.add(`submit: ${submitVerdict.replace(/\d+/g, "N").slice(0, 120)}`, index, input, submitVerdict);
+      if (submitVerdict !== "ok")
+        v.add(`submit: ${submitVerdict.replace(/\d+/g, "N").slice(0, 120)}`, index, input, submitVerdict);
       if (submitted !== "timeout" && submitted.ok) {
         counts.submitted++;
         const { id } = submitted.value as { id: string };
         const stored = (await t.app.services.emails.raw(actor, id)).raw;
         const expected = finalizeRawMessage(raw, { messageId: "<x@x>", date: ADDED.date });
-        if (!bodyOf(stored).equals(bodyOf(expected.raw))) v.add("the stored message's body differs from what was submitted", index, input, stored.subarray(0, 400).toString("latin1"));
+        if (!bodyOf(stored).equals(bodyOf(expected.raw)))
+          v.add(
+            "the stored message's body differs from what was submitted",
+            index,
+            input,
+            stored.subarray(0, 400).toString("latin1"),
+          );
         // RFC 5322 §3.6: exactly one From field. With two, the sending policy checked one (mailparser keeps the
         // last) while mail clients show another (most show the first): a way around the verified-domain rule.
         const froms = fieldNames(stored).filter((name) => name === "from").length;
-        if (froms !== 1) v.add("an accepted message does not have exactly one From field", index, input, { fromFields: froms, recordedFrom: (await t.app.services.emails.get(actor, id)).from, header: stored.subarray(0, 300).toString("latin1") });
+        if (froms !== 1)
+          v.add("an accepted message does not have exactly one From field", index, input, {
+            fromFields: froms,
+            recordedFrom: (await t.app.services.emails.get(actor, id)).from,
+            header: stored.subarray(0, 300).toString("latin1"),
+          });
         // The same for Sender (at most one), which the policy also reads.
         const senders = fieldNames(stored).filter((name) => name === "sender").length;
-        if (senders > 1) v.add("an accepted message has more than one Sender field", index, input, { senderFields: senders, header: stored.subarray(0, 300).toString("latin1") });
+        if (senders > 1)
+          v.add("an accepted message has more than one Sender field", index, input, {
+            senderFields: senders,
+            header: stored.subarray(0, 300).toString("latin1"),
+          });
       } else if (submitted !== "timeout" && submitted.error instanceof AppError) {
         counts.refused.set(submitted.error.name, (counts.refused.get(submitted.error.name) ?? 0) + 1);
       }
     });
     const refused = [...counts.refused].map(([name, n]) => `${name}:${n}`).join(" ");
-    console.log(`fuzz mime seed=${SEED}: ${cases} messages, ${counts.parsed} parsed, ${counts.submitted} submitted, refused ${refused}; longest event-loop stall ${Math.round(watchdog.stop())} ms`);
+    console.log(
+      `fuzz mime seed=${SEED}: ${cases} messages, ${counts.parsed} parsed, ${counts.submitted} submitted, refused ${refused}; longest event-loop stall ${Math.round(watchdog.stop())} ms`,
+    );
     expect(v.list, v.report()).toEqual([]);
   },
   fuzzTimeoutMs(),

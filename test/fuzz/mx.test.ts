@@ -30,7 +30,17 @@ import { createLogger } from "../../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { inboundFixture, SAMPLE_RETURN_PATH } from "../helpers/inbound-fixtures.ts";
 import { randomMessage, shuffleLines, wellFormedMessage } from "./mime-gen.ts";
-import { fuzzSeed, fuzzTimeoutMs, internalsIn, onlyCase, randomString, runCases, Violations, withTimeout, type Rng } from "./prng.ts";
+import {
+  fuzzSeed,
+  fuzzTimeoutMs,
+  internalsIn,
+  onlyCase,
+  randomString,
+  runCases,
+  Violations,
+  withTimeout,
+  type Rng,
+} from "./prng.ts";
 import { dataPayload, replyFormProblems, shortLine, SmtpWire, type WireReply } from "./smtp-wire.ts";
 
 const SEED = fuzzSeed();
@@ -55,7 +65,10 @@ function rememberInternalError(line: string) {
   try {
     const entry = JSON.parse(line) as { reference?: string; err?: { name?: string; message?: string } };
     if (!entry.reference) return;
-    const summary = `${entry.err?.name ?? "?"}: ${String(entry.err?.message ?? "").replace(/ \(In '.*$/, "").replace(/\d+/g, "N").slice(0, 100)}`;
+    const summary = `${entry.err?.name ?? "?"}: ${String(entry.err?.message ?? "")
+      .replace(/ \(In '.*$/, "")
+      .replace(/\d+/g, "N")
+      .slice(0, 100)}`;
     causes.set(entry.reference, { summary, logged: JSON.stringify(entry.err).slice(0, 300) });
   } catch {
     // not JSON: nothing to remember
@@ -71,13 +84,32 @@ const sent: Array<{ emailId: string; deliveryId: string; messageId: string; retu
 const burstCase = new Map<string, number>();
 
 /** The report and reply fixtures (test/fixtures/inbound), which carry a real message's return path and Message-ID. */
-const FIXTURES = ["arf-microsoft", "arf-yahoo", "challenge-response", "exim-nonstandard", "gmail-5.2.2", "m365-5.1.10", "ordinary-reply", "out-of-office", "postfix-4.4.7-delayed", "postfix-5.1.1", "ses-5.1.1", "undetermined-nonstandard"];
+const FIXTURES = [
+  "arf-microsoft",
+  "arf-yahoo",
+  "challenge-response",
+  "exim-nonstandard",
+  "gmail-5.2.2",
+  "m365-5.1.10",
+  "ordinary-reply",
+  "out-of-office",
+  "postfix-4.4.7-delayed",
+  "postfix-5.1.1",
+  "ses-5.1.1",
+  "undetermined-nonstandard",
+];
 
 beforeAll(async () => {
   t = await createTestApp(
     {
       // Every session comes from 127.0.0.1: the per-client limits (tested in inbound-limits.test.ts) are set out of reach.
-      inbound: { max_message_bytes: MAX_MESSAGE_BYTES, messages_per_ip_per_minute: 10_000_000, bytes_per_ip_per_minute: 2 ** 40, max_clients_per_ip: 10_000, idle_timeout: "20s" },
+      inbound: {
+        max_message_bytes: MAX_MESSAGE_BYTES,
+        messages_per_ip_per_minute: 10_000_000,
+        bytes_per_ip_per_minute: 2 ** 40,
+        max_clients_per_ip: 10_000,
+        idle_timeout: "20s",
+      },
       // Report bursts send a fresh message each through the API; its rate limits are not what is fuzzed here.
       limits: { key_requests_per_minute: 10_000_000, org_requests_per_minute: 10_000_000 },
     },
@@ -89,18 +121,41 @@ beforeAll(async () => {
   await t.app.services.domains.add(t.operator, "quiet.example", { verifiedOverride: true });
   // A second organisation that receives too: one message can reach both (two rows, one per organisation).
   const otherOrg = crypto.randomUUID();
-  await t.app.services.store.query(sql`INSERT INTO organizations (id, name, created_at) VALUES (${otherOrg}, 'other', ${new Date().toISOString()})`);
-  await t.app.services.domains.add(operatorActor(otherOrg), "other.example", { verifiedOverride: true, receivingEnabled: true });
-  receivingOrg.set("example.com", t.organizationId).set("xn--bcher-kva.example", t.organizationId).set("other.example", otherOrg);
+  await t.app.services.store.query(
+    sql`INSERT INTO organizations (id, name, created_at) VALUES (${otherOrg}, 'other', ${new Date().toISOString()})`,
+  );
+  await t.app.services.domains.add(operatorActor(otherOrg), "other.example", {
+    verifiedOverride: true,
+    receivingEnabled: true,
+  });
+  receivingOrg
+    .set("example.com", t.organizationId)
+    .set("xn--bcher-kva.example", t.organizationId)
+    .set("other.example", otherOrg);
 
   codec = createReturnPathCodec(t.app.services.secrets.deriveKey("return-path"));
   for (let i = 0; i < 8; i++) {
-    const res = await t.json("POST", "/v1/emails", { body: { from: "Acme <hello@example.com>", to: "someone@dest.test", subject: `receipt ${i}`, html: "<p>Thanks.</p>" } });
-    if (res.status !== 200) throw new Error(`sending a message for the return paths failed: ${JSON.stringify(res.body)}`);
+    const res = await t.json("POST", "/v1/emails", {
+      body: {
+        from: "Acme <hello@example.com>",
+        to: "someone@dest.test",
+        subject: `receipt ${i}`,
+        html: "<p>Thanks.</p>",
+      },
+    });
+    if (res.status !== 200)
+      throw new Error(`sending a message for the return paths failed: ${JSON.stringify(res.body)}`);
     const emailId = res.body.id as string;
-    const [delivery] = await t.app.services.store.query<{ id: string }>(sql`SELECT id FROM deliveries WHERE email_id = ${emailId}`);
+    const [delivery] = await t.app.services.store.query<{ id: string }>(
+      sql`SELECT id FROM deliveries WHERE email_id = ${emailId}`,
+    );
     const messageId = (await t.json("GET", `/v1/emails/${emailId}`)).body.message_id as string;
-    sent.push({ emailId, deliveryId: delivery!.id, messageId, returnPath: codec.address(delivery!.id, "send.example.com") });
+    sent.push({
+      emailId,
+      deliveryId: delivery!.id,
+      messageId,
+      returnPath: codec.address(delivery!.id, "send.example.com"),
+    });
   }
   const listeners = await t.app.start();
   mxPort = listeners.find((l) => l.name === "mx")!.port;
@@ -112,9 +167,39 @@ afterAll(() => t?.close());
 // Addresses
 
 /** Domains this server must never take mail for: unknown, receiving off, look-alikes, sub- and super-domains. */
-const FOREIGN_DOMAINS = ["dest.test", "elsewhere.test", "quiet.example", "send.example.com", "sub.example.com", "example.com.evil.test", "other.example.evil.test", "ex\u0430mple.com", "example.co", "exmple.com", "xn--exmple-cua.com", "[127.0.0.1]", "[IPv6:::1]", "localhost", "gmail.com"];
+const FOREIGN_DOMAINS = [
+  "dest.test",
+  "elsewhere.test",
+  "quiet.example",
+  "send.example.com",
+  "sub.example.com",
+  "example.com.evil.test",
+  "other.example.evil.test",
+  "ex\u0430mple.com",
+  "example.co",
+  "exmple.com",
+  "xn--exmple-cua.com",
+  "[127.0.0.1]",
+  "[IPv6:::1]",
+  "localhost",
+  "gmail.com",
+];
 const FOREIGN = new Set(FOREIGN_DOMAINS.map((d) => d.toLowerCase()));
-const LOCALS = ["hello", "a", "postmaster", "abuse", "fbl", "x+tag", "first.last", "bounces", "bounces-x", "MAILER-DAEMON", "a".repeat(64), "\"q\"", "b\xfccher"];
+const LOCALS = [
+  "hello",
+  "a",
+  "postmaster",
+  "abuse",
+  "fbl",
+  "x+tag",
+  "first.last",
+  "bounces",
+  "bounces-x",
+  "MAILER-DAEMON",
+  "a".repeat(64),
+  '"q"',
+  "b\xfccher",
+];
 const HEX = "0123456789abcdef";
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 
@@ -144,7 +229,7 @@ function receivingAddress(rng: Rng): string {
   ]);
   const local = rng.weighted([
     [8, rng.pick(["hello", "support", "fbl", "postmaster", "abuse", "x+tag", "first.last", "Hello"])],
-    [1, rng.pick(["a".repeat(64), "a!#$%&'*+/=?^_`{|}~b", "\"q\"", "%", "a%dest.test"])],
+    [1, rng.pick(["a".repeat(64), "a!#$%&'*+/=?^_`{|}~b", '"q"', "%", "a%dest.test"])],
   ]);
   const address = `${local}@${domain}`;
   return rng.chance(0.05) ? `@relay.test:${address}` : address;
@@ -166,7 +251,10 @@ function validReturnPath(rng: Rng): string {
   return rng.weighted([
     [8, () => real],
     [1, () => real.toUpperCase()],
-    [1, () => real.replace(/@.*$/, `@${rng.pick(["bounces.example.com", "example.com", "other.example", "dest.test"])}`)],
+    [
+      1,
+      () => real.replace(/@.*$/, `@${rng.pick(["bounces.example.com", "example.com", "other.example", "dest.test"])}`),
+    ],
     [1, () => codec.address(rng.uuid(), "send.example.com")],
   ])();
 }
@@ -188,7 +276,9 @@ function swapOne(rng: Rng, s: string, alphabet: string): string {
 
 /** A return path whose token does not verify. */
 function forgedReturnPath(rng: Rng): string {
-  const [, hex, mac, home] = /^bounces\+([0-9a-f]{32})-([a-z2-7]{16})@(.+)$/.exec(rng.pick(sent).returnPath)! as unknown as [string, string, string, string];
+  const [, hex, mac, home] = /^bounces\+([0-9a-f]{32})-([a-z2-7]{16})@(.+)$/.exec(
+    rng.pick(sent).returnPath,
+  )! as unknown as [string, string, string, string];
   const domain = rng.weighted([
     [4, home],
     [2, "example.com"],
@@ -213,10 +303,41 @@ function forgedReturnPath(rng: Rng): string {
 
 function foreignAddress(rng: Rng): string {
   const address = `${rng.pick(LOCALS)}@${rng.pick(FOREIGN_DOMAINS)}`;
-  return rng.pick([() => address, () => address, () => address.toUpperCase(), () => `@example.com:${address}`, () => `@example.com,@other.example:${address}`])();
+  return rng.pick([
+    () => address,
+    () => address,
+    () => address.toUpperCase(),
+    () => `@example.com:${address}`,
+    () => `@example.com,@other.example:${address}`,
+  ])();
 }
 
-const MALFORMED_ADDRESSES = ["", "a@b@c", "hello@", "@example.com", "hello", "postmaster", "Postmaster", "hello@example..com", "hello@.example.com", "hello@example.com.", ".hello@example.com", "hello.@example.com", "hello@-example.com", "a\0b@example.com", "hello@exa mple.com", "x".repeat(300) + "@example.com", "hello@" + "d".repeat(260) + ".com", "hello@[999.1.1.1]", "hello@[example.com]", "\u200bhello@example.com", "hello@example.com\x7f", "bücher@example.com", "hello@bücher.example", "hello@例え.テスト"];
+const MALFORMED_ADDRESSES = [
+  "",
+  "a@b@c",
+  "hello@",
+  "@example.com",
+  "hello",
+  "postmaster",
+  "Postmaster",
+  "hello@example..com",
+  "hello@.example.com",
+  "hello@example.com.",
+  ".hello@example.com",
+  "hello.@example.com",
+  "hello@-example.com",
+  "a\0b@example.com",
+  "hello@exa mple.com",
+  "x".repeat(300) + "@example.com",
+  "hello@" + "d".repeat(260) + ".com",
+  "hello@[999.1.1.1]",
+  "hello@[example.com]",
+  "\u200bhello@example.com",
+  "hello@example.com\x7f",
+  "bücher@example.com",
+  "hello@bücher.example",
+  "hello@例え.テスト",
+];
 
 /** An RCPT address of any kind. */
 function rcptAddress(rng: Rng): string {
@@ -229,8 +350,43 @@ function rcptAddress(rng: Rng): string {
   ])();
 }
 
-const MAIL_FROMS = ["", "someone@dest.test", "MAILER-DAEMON@mx.dest.test", "hello@example.com", "a@b@c", "bücher@dest.test", "a@[127.0.0.1]", "\"q u\"@dest.test", "x".repeat(70) + "@dest.test", "a\0b@dest.test", "postmaster", "@relay.test:someone@dest.test", SAMPLE_RETURN_PATH];
-const MAIL_PARAMS = ["", " SIZE=100", ` SIZE=${MAX_MESSAGE_BYTES}`, ` SIZE=${MAX_MESSAGE_BYTES + 1}`, " SIZE=99999999999", " SIZE=-1", " SIZE=abc", " SIZE", " SIZE=1 SIZE=2", " BODY=8BITMIME", " BODY=7BIT", " BODY=BINARYMIME", " SMTPUTF8", " RET=FULL", " ENVID=x", " AUTH=<>", " REQUIRETLS", " FOO=bar", " =", " " + "P".repeat(600)];
+const MAIL_FROMS = [
+  "",
+  "someone@dest.test",
+  "MAILER-DAEMON@mx.dest.test",
+  "hello@example.com",
+  "a@b@c",
+  "bücher@dest.test",
+  "a@[127.0.0.1]",
+  '"q u"@dest.test',
+  "x".repeat(70) + "@dest.test",
+  "a\0b@dest.test",
+  "postmaster",
+  "@relay.test:someone@dest.test",
+  SAMPLE_RETURN_PATH,
+];
+const MAIL_PARAMS = [
+  "",
+  " SIZE=100",
+  ` SIZE=${MAX_MESSAGE_BYTES}`,
+  ` SIZE=${MAX_MESSAGE_BYTES + 1}`,
+  " SIZE=99999999999",
+  " SIZE=-1",
+  " SIZE=abc",
+  " SIZE",
+  " SIZE=1 SIZE=2",
+  " BODY=8BITMIME",
+  " BODY=7BIT",
+  " BODY=BINARYMIME",
+  " SMTPUTF8",
+  " RET=FULL",
+  " ENVID=x",
+  " AUTH=<>",
+  " REQUIRETLS",
+  " FOO=bar",
+  " =",
+  " " + "P".repeat(600),
+];
 const RCPT_PARAMS = ["", "", "", " NOTIFY=NEVER", " ORCPT=rfc822;x@y", " X=Y", " =", " NOTIFY"];
 
 function rcptCommand(rng: Rng): string {
@@ -251,12 +407,49 @@ const b64 = (s: string) => Buffer.from(s, "latin1").toString("base64");
 /** A command that yields exactly one reply and never switches the session's mode (safe to pipeline). */
 function simpleCommand(rng: Rng): string {
   return rng.weighted([
-    [3, () => `${rng.pick(["EHLO", "HELO", "ehlo", "Ehlo"])}${rng.pick([" mx.dest.test", " [127.0.0.1]", "", " " + randomString(rng, 30).replace(/[\r\n]/g, ""), " h\xe9llo.test", " a b c"])}`],
+    [
+      3,
+      () =>
+        `${rng.pick(["EHLO", "HELO", "ehlo", "Ehlo"])}${rng.pick([" mx.dest.test", " [127.0.0.1]", "", " " + randomString(rng, 30).replace(/[\r\n]/g, ""), " h\xe9llo.test", " a b c"])}`,
+    ],
     [3, () => `MAIL FROM:<${rng.pick(MAIL_FROMS)}>${rng.pick(MAIL_PARAMS)}`],
-    [1, () => rng.pick(["MAIL FROM:", "MAIL FROM:<>", "MAIL FROM: <>", "MAIL hello@dest.test", "MAIL FROM:someone@dest.test", "MAIL FROM:<<someone@dest.test>>"])],
+    [
+      1,
+      () =>
+        rng.pick([
+          "MAIL FROM:",
+          "MAIL FROM:<>",
+          "MAIL FROM: <>",
+          "MAIL hello@dest.test",
+          "MAIL FROM:someone@dest.test",
+          "MAIL FROM:<<someone@dest.test>>",
+        ]),
+    ],
     [6, () => rcptCommand(rng)],
     [1, () => rng.pick(["RCPT TO:", "RCPT TO:<>", "RCPT TO:<postmaster>", "RCPT hello@example.com"])],
-    [3, () => rng.pick(["RSET", "NOOP", "NOOP hello", "HELP", "HELP DATA", "VRFY hello@example.com", "VRFY hello", "VRFY", "EXPN list", "TURN", "ETRN example.com", "XCLIENT ADDR=1.2.3.4", "XFORWARD NAME=x", "BDAT 10 LAST", "rset", " NOOP", "NOOP "])],
+    [
+      3,
+      () =>
+        rng.pick([
+          "RSET",
+          "NOOP",
+          "NOOP hello",
+          "HELP",
+          "HELP DATA",
+          "VRFY hello@example.com",
+          "VRFY hello",
+          "VRFY",
+          "EXPN list",
+          "TURN",
+          "ETRN example.com",
+          "XCLIENT ADDR=1.2.3.4",
+          "XFORWARD NAME=x",
+          "BDAT 10 LAST",
+          "rset",
+          " NOOP",
+          "NOOP ",
+        ]),
+    ],
   ])();
 }
 
@@ -264,12 +457,33 @@ function simpleCommand(rng: Rng): string {
 function garbage(rng: Rng): string {
   return rng.pick([
     () => randomString(rng, 200).replace(/[\r\n]/g, " "),
-    () => Buffer.from(rng.bytes(rng.length(300))).toString("latin1").replace(/[\r\n]/g, "\0"),
+    () =>
+      Buffer.from(rng.bytes(rng.length(300)))
+        .toString("latin1")
+        .replace(/[\r\n]/g, "\0"),
     () => `NOOP ${"x".repeat(rng.pick([1000, 8000, 16_383, 16_385, 70_000, 200_000]))}`,
     () => "x".repeat(rng.pick([513, 1001, 16_385, 200_000])),
     () => `RCPT TO:<${"a".repeat(rng.pick([1000, 70_000]))}@example.com>`,
-    () => rng.pick(["\0", "NOOP\0", "\0NOOP", "EHLO a\0b", "MAIL FROM:<a\0@dest.test>", "RCPT TO:<hello\0@example.com>", "AUTH PLAIN \0\0\0", "\0".repeat(1000)]),
-    () => rng.pick(["\xff\xfe", "EHLO \xe9\xe8", "MAIL FROM:<h\xe9@dest.test>", "RCPT TO:<h\xe9@example.com>", "\x1b[31m", "\x7f\x7f"]),
+    () =>
+      rng.pick([
+        "\0",
+        "NOOP\0",
+        "\0NOOP",
+        "EHLO a\0b",
+        "MAIL FROM:<a\0@dest.test>",
+        "RCPT TO:<hello\0@example.com>",
+        "AUTH PLAIN \0\0\0",
+        "\0".repeat(1000),
+      ]),
+    () =>
+      rng.pick([
+        "\xff\xfe",
+        "EHLO \xe9\xe8",
+        "MAIL FROM:<h\xe9@dest.test>",
+        "RCPT TO:<h\xe9@example.com>",
+        "\x1b[31m",
+        "\x7f\x7f",
+      ]),
     () => rng.pick(["GET / HTTP/1.1", "QUIT QUIT", "DATA DATA", "STARTTLS now", ".", "..", "", " ", "\t"]),
   ])();
 }
@@ -279,7 +493,17 @@ function authCommand(rng: Rng): string {
   return rng.pick([
     () => `AUTH PLAIN ${b64(`\0apikey\0${rng.pick([t.liveKey, t.testKey, randomString(rng, 40)])}`)}`,
     () => `AUTH PLAIN ${rng.pick(["", "=", "!!!", "AAAA", "*"])}`,
-    () => rng.pick(["AUTH PLAIN", "AUTH LOGIN", `AUTH LOGIN ${b64("apikey")}`, "AUTH CRAM-MD5", "AUTH XOAUTH2 dXNlcj1h", "AUTH", "AUTH NTLM", "auth plain"]),
+    () =>
+      rng.pick([
+        "AUTH PLAIN",
+        "AUTH LOGIN",
+        `AUTH LOGIN ${b64("apikey")}`,
+        "AUTH CRAM-MD5",
+        "AUTH XOAUTH2 dXNlcj1h",
+        "AUTH",
+        "AUTH NTLM",
+        "auth plain",
+      ]),
   ])();
 }
 
@@ -290,24 +514,93 @@ function authCommand(rng: Rng): string {
 function reportField(rng: Rng, name: string): string {
   const returnPath = () => `<${rng.chance(0.5) ? validReturnPath(rng) : forgedReturnPath(rng)}>`;
   const values: Record<string, () => string> = {
-    Status: () => rng.pick(["5.1.1", "4.4.7", "5.0.0", "2.0.0", "4.2.2", "5.7.1", "9.9.9", "5.1", "x.y.z", "", "5.1.1 5.2.2", "55555.1.1", "5.1.1\0"]),
+    Status: () =>
+      rng.pick([
+        "5.1.1",
+        "4.4.7",
+        "5.0.0",
+        "2.0.0",
+        "4.2.2",
+        "5.7.1",
+        "9.9.9",
+        "5.1",
+        "x.y.z",
+        "",
+        "5.1.1 5.2.2",
+        "55555.1.1",
+        "5.1.1\0",
+      ]),
     Action: () => rng.pick(["failed", "delayed", "delivered", "relayed", "expanded", "FAILED", "", "bogus"]),
     "Feedback-Type": () => rng.pick(["abuse", "fraud", "not-spam", "virus", "other", "ABUSE", "", "x".repeat(2000)]),
-    "Final-Recipient": () => rng.pick(["rfc822; someone@dest.test", "rfc822;someone@dest.test", "rfc822; <someone@dest.test>", "rfc822;", "", "x400; junk", "rfc822; other@dest.test", "rfc822; " + "a".repeat(3000) + "@dest.test"]),
+    "Final-Recipient": () =>
+      rng.pick([
+        "rfc822; someone@dest.test",
+        "rfc822;someone@dest.test",
+        "rfc822; <someone@dest.test>",
+        "rfc822;",
+        "",
+        "x400; junk",
+        "rfc822; other@dest.test",
+        "rfc822; " + "a".repeat(3000) + "@dest.test",
+      ]),
     "Original-Recipient": () => rng.pick(["rfc822; someone@dest.test", "", "rfc822; \xff@dest.test"]),
-    "Diagnostic-Code": () => rng.pick(["smtp; 550 5.1.1 User unknown", "smtp; 452 4.2.2 Mailbox full", "", "smtp; " + "x".repeat(5000), "x-unknown; \xff\xfe\0"]),
+    "Diagnostic-Code": () =>
+      rng.pick([
+        "smtp; 550 5.1.1 User unknown",
+        "smtp; 452 4.2.2 Mailbox full",
+        "",
+        "smtp; " + "x".repeat(5000),
+        "x-unknown; \xff\xfe\0",
+      ]),
     "Original-Mail-From": returnPath,
     "Return-Path": returnPath,
     "X-Postfix-Sender": () => `rfc822; ${returnPath().slice(1, -1)}`,
-    "Message-ID": () => rng.pick([...sent.map((s) => s.messageId), "<not-ours@elsewhere.test>", "", "<>", "<" + "m".repeat(2000) + "@x>"]),
+    "Message-ID": () =>
+      rng.pick([
+        ...sent.map((s) => s.messageId),
+        "<not-ours@elsewhere.test>",
+        "",
+        "<>",
+        "<" + "m".repeat(2000) + "@x>",
+      ]),
     "In-Reply-To": () => rng.pick([...sent.map((s) => s.messageId), "<not-ours@elsewhere.test>", ""]),
     "Auto-Submitted": () => rng.pick(["auto-replied", "auto-generated", "no", ""]),
-    "Content-Type": () => rng.pick(["multipart/report; report-type=delivery-status; boundary=\"b1\"", "multipart/report; report-type=feedback-report; boundary=\"fb1\"", "multipart/report; report-type=disposition-notification", "multipart/report", "message/delivery-status", "message/feedback-report", "message/rfc822", "text/plain", "text/rfc822-headers", "", ";;;"]),
+    "Content-Type": () =>
+      rng.pick([
+        'multipart/report; report-type=delivery-status; boundary="b1"',
+        'multipart/report; report-type=feedback-report; boundary="fb1"',
+        "multipart/report; report-type=disposition-notification",
+        "multipart/report",
+        "message/delivery-status",
+        "message/feedback-report",
+        "message/rfc822",
+        "text/plain",
+        "text/rfc822-headers",
+        "",
+        ";;;",
+      ]),
   };
   return (values[name] ?? (() => randomString(rng, 80).replace(/[\r\n]/g, "")))();
 }
 
-const REPORT_FIELDS = ["Status", "Action", "Feedback-Type", "Final-Recipient", "Original-Recipient", "Diagnostic-Code", "Original-Mail-From", "Return-Path", "X-Postfix-Sender", "Message-ID", "In-Reply-To", "Auto-Submitted", "Content-Type", "Subject", "From", "To"];
+const REPORT_FIELDS = [
+  "Status",
+  "Action",
+  "Feedback-Type",
+  "Final-Recipient",
+  "Original-Recipient",
+  "Diagnostic-Code",
+  "Original-Mail-From",
+  "Return-Path",
+  "X-Postfix-Sender",
+  "Message-ID",
+  "In-Reply-To",
+  "Auto-Submitted",
+  "Content-Type",
+  "Subject",
+  "From",
+  "To",
+];
 
 /** One mutation of a report: its fields, its structure, its bytes (with `fieldsOnly`, a field's value only). */
 function mutateReport(rng: Rng, text: string, fieldsOnly = false): string {
@@ -322,7 +615,9 @@ function mutateReport(rng: Rng, text: string, fieldsOnly = false): string {
       const all = rng.chance(0.3);
       let n = 0;
       const which = rng.int(4);
-      const replaced = text.replace(field, (match) => (all || n++ === which ? `${name}: ${reportField(rng, name)}` : match));
+      const replaced = text.replace(field, (match) =>
+        all || n++ === which ? `${name}: ${reportField(rng, name)}` : match,
+      );
       return replaced === text && rng.chance(0.5) ? `${name}: ${reportField(rng, name)}\r\n${text}` : replaced;
     }
     case 3:
@@ -332,8 +627,11 @@ function mutateReport(rng: Rng, text: string, fieldsOnly = false): string {
       return text.slice(0, at(text.length));
     case 5: {
       // Many recipients: the per-recipient block repeated.
-      const block = /\r?\n\r?\n((?:Original-Recipient:[^\n]*\n)?Final-Recipient:[\s\S]*?)(?=\r?\n\r?\n|\r?\n--)/i.exec(text)?.[1];
-      if (!block) return text + "\r\n" + "Final-Recipient: rfc822; x@dest.test\r\nStatus: 5.1.1\r\n".repeat(rng.pick([2, 100]));
+      const block = /\r?\n\r?\n((?:Original-Recipient:[^\n]*\n)?Final-Recipient:[\s\S]*?)(?=\r?\n\r?\n|\r?\n--)/i.exec(
+        text,
+      )?.[1];
+      if (!block)
+        return text + "\r\n" + "Final-Recipient: rfc822; x@dest.test\r\nStatus: 5.1.1\r\n".repeat(rng.pick([2, 100]));
       const copies = Array.from({ length: rng.pick([2, 10, 500, 3000]) }, () => block).join("\r\n\r\n");
       return text.replace(block, () => copies);
     }
@@ -342,25 +640,43 @@ function mutateReport(rng: Rng, text: string, fieldsOnly = false): string {
       return rng.pick([
         () => text.replace(/--([\w-]+)--/g, "--$1"),
         () => text.replace(/boundary="?([\w-]+)"?/i, 'boundary="nowhere"'),
-        () => text.replace(/(--([\w-]+)\r?\n)/, "$1Content-Type: multipart/mixed; boundary=\"$2\"\r\n\r\n$1"),
+        () => text.replace(/(--([\w-]+)\r?\n)/, '$1Content-Type: multipart/mixed; boundary="$2"\r\n\r\n$1'),
       ])();
     case 7:
       // The returned message replaced by random MIME, or the report wrapped in containers.
-      return rng.chance(0.5) ? text.replace(/(Content-Type: message\/rfc822[^\n]*\n(?:[^\n]+\n)*\r?\n)[\s\S]*?(?=\r?\n--)/i, (_m, head: string) => head + randomMessage(rng).toString("latin1")) : `Content-Type: ${rng.pick(["message/rfc822", "multipart/mixed; boundary=w"])}\r\n\r\n${rng.chance(0.5) ? "--w\r\n" : ""}${text}`;
+      return rng.chance(0.5)
+        ? text.replace(
+            /(Content-Type: message\/rfc822[^\n]*\n(?:[^\n]+\n)*\r?\n)[\s\S]*?(?=\r?\n--)/i,
+            (_m, head: string) => head + randomMessage(rng).toString("latin1"),
+          )
+        : `Content-Type: ${rng.pick(["message/rfc822", "multipart/mixed; boundary=w"])}\r\n\r\n${rng.chance(0.5) ? "--w\r\n" : ""}${text}`;
     case 8: {
       // Flip or insert bytes.
       const chars = [...text];
-      for (let i = rng.range(1, 8); i > 0 && chars.length; i--) chars[at(chars.length)] = String.fromCharCode(rng.int(256));
+      for (let i = rng.range(1, 8); i > 0 && chars.length; i--)
+        chars[at(chars.length)] = String.fromCharCode(rng.int(256));
       const pos = at(chars.length);
-      chars.splice(pos, 0, rng.pick(["\0", "\xff", "\r", "\n", "\r\n\r\n", "\r\n.\r\n", "\r\n..\r\n", "=\r\n", "\x1b$B"]));
+      chars.splice(
+        pos,
+        0,
+        rng.pick(["\0", "\xff", "\r", "\n", "\r\n\r\n", "\r\n.\r\n", "\r\n..\r\n", "=\r\n", "\x1b$B"]),
+      );
       return chars.join("");
     }
     case 9:
       // Line endings: all CRLF, all bare LF, all bare CR, or mixed.
-      return rng.pick([text.replace(/\r?\n/g, "\r\n"), text.replace(/\r\n/g, "\n"), text.replace(/\r?\n/g, "\r"), text.replace(/\r?\n/g, () => (rng.chance(0.5) ? "\n" : "\r\n"))]);
+      return rng.pick([
+        text.replace(/\r?\n/g, "\r\n"),
+        text.replace(/\r\n/g, "\n"),
+        text.replace(/\r?\n/g, "\r"),
+        text.replace(/\r?\n/g, () => (rng.chance(0.5) ? "\n" : "\r\n")),
+      ]);
     case 10:
       // A very long line or header.
-      return rng.pick([`X-Long: ${"h".repeat(rng.pick([1000, 70_000]))}\r\n${text}`, `${text}\r\n${"x".repeat(rng.pick([1000, 70_000]))}\r\n`]);
+      return rng.pick([
+        `X-Long: ${"h".repeat(rng.pick([1000, 70_000]))}\r\n${text}`,
+        `${text}\r\n${"x".repeat(rng.pick([1000, 70_000]))}\r\n`,
+      ]);
     case 11: {
       // The first body line names the failed address, with a huge local part or domain (what report readers scan).
       const blank = /\r?\n\r?\n/.exec(text);
@@ -377,12 +693,27 @@ function mutateReport(rng: Rng, text: string, fieldsOnly = false): string {
 }
 
 /** Fixtures whose report, unmutated, bounces (Permanent) or complains: what may change a delivery only once. */
-const DEFINITE_REPORTS = ["arf-microsoft", "arf-yahoo", "gmail-5.2.2", "m365-5.1.10", "postfix-5.1.1", "ses-5.1.1", "exim-nonstandard"];
+const DEFINITE_REPORTS = [
+  "arf-microsoft",
+  "arf-yahoo",
+  "gmail-5.2.2",
+  "m365-5.1.10",
+  "postfix-5.1.1",
+  "ses-5.1.1",
+  "exim-nonstandard",
+];
 
 /** A real-world report about `about`, carrying `returnPath`, mutated a few times (with `steady`, seldom: one field). */
-function reportMessage(rng: Rng, about: (typeof sent)[number], returnPath: string, fixtures = FIXTURES, steady = false): Buffer {
+function reportMessage(
+  rng: Rng,
+  about: (typeof sent)[number],
+  returnPath: string,
+  fixtures = FIXTURES,
+  steady = false,
+): Buffer {
   const fixture = rng.pick(fixtures);
-  const messageId = steady || rng.chance(0.85) ? about.messageId : rng.pick(["<not-ours@elsewhere.test>", rng.pick(sent).messageId]);
+  const messageId =
+    steady || rng.chance(0.85) ? about.messageId : rng.pick(["<not-ours@elsewhere.test>", rng.pick(sent).messageId]);
   let text = inboundFixture(fixture, { returnPath, messageId });
   if (rng.chance(0.8)) text = text.replace(/\r?\n/g, "\r\n");
   const mutations = steady
@@ -405,7 +736,10 @@ function messageFor(rng: Rng): { message: Buffer; oversized: boolean } {
   if (rng.chance(0.04)) return { message: oversizedMessage(), oversized: true };
   if (rng.chance(0.4)) {
     const about = rng.pick(sent);
-    return { message: reportMessage(rng, about, rng.chance(0.7) ? about.returnPath : forgedReturnPath(rng)), oversized: false };
+    return {
+      message: reportMessage(rng, about, rng.chance(0.7) ? about.returnPath : forgedReturnPath(rng)),
+      oversized: false,
+    };
   }
   return { message: randomMessage(rng), oversized: false };
 }
@@ -434,8 +768,13 @@ function checkReply(v: Violations, index: number, ex: Exchange, reply: WireReply
   if (/reference/i.test(text)) {
     const cause = causes.get(/reference ([0-9a-f-]{36})/.exec(text)?.[1] ?? "");
     const because = cause ? ` — ${cause.summary}` : "";
-    if (reply.code >= 500) v.add(`5xx reply for an internal error${because}`, index, input, { reply: text, loggedCause: cause?.logged });
-    else v.add(`internal error (reply with a reference)${because}`, index, input, { reply: text, loggedCause: cause?.logged });
+    if (reply.code >= 500)
+      v.add(`5xx reply for an internal error${because}`, index, input, { reply: text, loggedCause: cause?.logged });
+    else
+      v.add(`internal error (reply with a reference)${because}`, index, input, {
+        reply: text,
+        loggedCause: cause?.logged,
+      });
   }
   const leak = internalsIn(text, t.dataDir);
   if (leak) v.add(`internals in reply text (${leak})`, index, input, text);
@@ -444,16 +783,28 @@ function checkReply(v: Violations, index: number, ex: Exchange, reply: WireReply
 /** Per-command properties: AUTH never accepted, never an open relay; accepted recipients join the transaction. */
 function checkCommand(v: Violations, index: number, ex: Exchange, tx: Transaction, command: string, reply: WireReply) {
   const input = { commands: ex.sent.slice(-6).map(shortLine) };
-  if (/^AUTH\b/i.test(command) && reply.code < 400) v.add("AUTH accepted on the MX", index, input, reply.lines.join("\n"));
+  if (/^AUTH\b/i.test(command) && reply.code < 400)
+    v.add("AUTH accepted on the MX", index, input, reply.lines.join("\n"));
   const rcpt = /^RCPT TO:\s*<([^<>]*)>/i.exec(command);
   if (rcpt && mustRefuse(rcpt[1]!)) stats.mustRefuse++;
   if (rcpt && reply.code === 250) {
-    if (mustRefuse(rcpt[1]!)) v.add("open relay: RCPT accepted for an address the MX must refuse", index, input, reply.lines.join("\n"));
+    if (mustRefuse(rcpt[1]!))
+      v.add("open relay: RCPT accepted for an address the MX must refuse", index, input, reply.lines.join("\n"));
     tx.accepted.add(rcpt[1]!);
   }
 }
 
-const stats = { sessions: 0, commands: 0, mustRefuse: 0, accepted: 0, silentCloses: 0, unanswered: 0, mustStore: 0, rcptAccepted: 0, rcptRefused: 0 };
+const stats = {
+  sessions: 0,
+  commands: 0,
+  mustRefuse: 0,
+  accepted: 0,
+  silentCloses: 0,
+  unanswered: 0,
+  mustStore: 0,
+  rcptAccepted: 0,
+  rcptRefused: 0,
+};
 const afterData = new Map<string, { count: number; example: string }>();
 const silentExamples: string[] = [];
 /** The slowest replies after DATA (for the summary: the cases to replay alone when something was slow). */
@@ -509,7 +860,14 @@ function rowsFor(accepted: Set<string>): { bound: number; orgs: Set<string> } {
  * Sends one line (or several joined by LF) and reads one reply per line; every reply is checked, and each one
  * against the command it answers. Ends early at 421/221 or when the session is over.
  */
-async function exchange(v: Violations, index: number, wire: SmtpWire, ex: Exchange, tx: Transaction, line: string): Promise<WireReply | "closed" | "timeout"> {
+async function exchange(
+  v: Violations,
+  index: number,
+  wire: SmtpWire,
+  ex: Exchange,
+  tx: Transaction,
+  line: string,
+): Promise<WireReply | "closed" | "timeout"> {
   ex.sent.push(line);
   stats.commands++;
   // Text beyond latin1 goes out as UTF-8, as a real client would send it (latin1 would truncate U+020A to LF).
@@ -521,7 +879,12 @@ async function exchange(v: Violations, index: number, wire: SmtpWire, ex: Exchan
   for (const command of commands) {
     last = await wire.read(REPLY_TIMEOUT_MS);
     if (last === "timeout") {
-      v.add("no reply in time (hang)", index, { commands: ex.sent.slice(-6).map(shortLine) }, { partial: shortLine(wire.pending()) });
+      v.add(
+        "no reply in time (hang)",
+        index,
+        { commands: ex.sent.slice(-6).map(shortLine) },
+        { partial: shortLine(wire.pending()) },
+      );
       return last;
     }
     if (last === "closed") {
@@ -542,8 +905,19 @@ async function exchange(v: Violations, index: number, wire: SmtpWire, ex: Exchan
  * DATA content after a 354, then the reply. A 250 is counted with the rows it may account for; an oversized
  * message must get 552 5.3.4. The transaction ends whatever the reply.
  */
-async function sendData(v: Violations, index: number, wire: SmtpWire, ex: Exchange, tx: Transaction, rng: Rng, message: Buffer, oversized: boolean): Promise<WireReply | "closed" | "timeout"> {
-  ex.sent.push(`<message ${message.length} bytes: ${shortLine(JSON.stringify(message.subarray(0, 150).toString("latin1")))}>`);
+async function sendData(
+  v: Violations,
+  index: number,
+  wire: SmtpWire,
+  ex: Exchange,
+  tx: Transaction,
+  rng: Rng,
+  message: Buffer,
+  oversized: boolean,
+): Promise<WireReply | "closed" | "timeout"> {
+  ex.sent.push(
+    `<message ${message.length} bytes: ${shortLine(JSON.stringify(message.subarray(0, 150).toString("latin1")))}>`,
+  );
   const accepted = rowsFor(tx.accepted);
   tx.accepted = new Set();
   if (rng.chance(0.03)) {
@@ -563,7 +937,13 @@ async function sendData(v: Violations, index: number, wire: SmtpWire, ex: Exchan
     // Unknown whether it was stored: the row count may be one higher for it.
     stats.unanswered++;
     rowBound += accepted.bound;
-    if (reply === "timeout") v.add("no reply after the message (hang)", index, { commands: ex.sent.slice(-6) }, { partial: shortLine(wire.pending()) });
+    if (reply === "timeout")
+      v.add(
+        "no reply after the message (hang)",
+        index,
+        { commands: ex.sent.slice(-6) },
+        { partial: shortLine(wire.pending()) },
+      );
     return reply;
   }
   ex.replies.push(reply);
@@ -572,7 +952,8 @@ async function sendData(v: Violations, index: number, wire: SmtpWire, ex: Exchan
   const seen = afterData.get(String(reply.code)) ?? { count: 0, example: shortLine(text) };
   seen.count++;
   afterData.set(String(reply.code), seen);
-  if (oversized && !(reply.code === 552 && /\b5\.3\.4\b/.test(text))) v.add("oversized message not answered 552 5.3.4", index, { commands: ex.sent.slice(-6) }, text);
+  if (oversized && !(reply.code === 552 && /\b5\.3\.4\b/.test(text)))
+    v.add("oversized message not answered 552 5.3.4", index, { commands: ex.sent.slice(-6) }, text);
   if (reply.code === 250) {
     stats.accepted++;
     rowBound += accepted.bound;
@@ -582,7 +963,16 @@ async function sendData(v: Violations, index: number, wire: SmtpWire, ex: Exchan
 }
 
 /** Reacts to a reply that changes the session's mode (TLS, AUTH challenge, DATA); false when the session ended. */
-async function follow(v: Violations, index: number, wire: SmtpWire, ex: Exchange, tx: Transaction, rng: Rng, line: string, reply: WireReply | "closed" | "timeout"): Promise<boolean> {
+async function follow(
+  v: Violations,
+  index: number,
+  wire: SmtpWire,
+  ex: Exchange,
+  tx: Transaction,
+  rng: Rng,
+  line: string,
+  reply: WireReply | "closed" | "timeout",
+): Promise<boolean> {
   let current = reply;
   for (let guard = 0; guard < 4 && typeof current === "object"; guard++) {
     if (current.code === 220 && /^starttls$/i.test(line.trim())) {
@@ -621,8 +1011,12 @@ async function randomSession(v: Violations, index: number, rng: Rng, ex: Exchang
     if (typeof greeting !== "object") return v.add("no greeting", index, ex.sent, greeting);
     checkReply(v, index, ex, greeting);
     // Mostly past the greeting and into a transaction, so RCPT and DATA are judged rather than refused for order.
-    const opening = [rng.chance(0.85) ? rng.pick(["EHLO mx.dest.test", "HELO mx.dest.test", "EHLO [127.0.0.1]"]) : "", rng.chance(0.7) ? `MAIL FROM:<${rng.pick(MAIL_FROMS)}>${rng.chance(0.7) ? "" : rng.pick(MAIL_PARAMS)}` : ""];
-    for (const line of opening.filter(Boolean)) if (typeof (await exchange(v, index, wire, ex, tx, line)) !== "object") return;
+    const opening = [
+      rng.chance(0.85) ? rng.pick(["EHLO mx.dest.test", "HELO mx.dest.test", "EHLO [127.0.0.1]"]) : "",
+      rng.chance(0.7) ? `MAIL FROM:<${rng.pick(MAIL_FROMS)}>${rng.chance(0.7) ? "" : rng.pick(MAIL_PARAMS)}` : "",
+    ];
+    for (const line of opening.filter(Boolean))
+      if (typeof (await exchange(v, index, wire, ex, tx, line)) !== "object") return;
     const steps = rng.range(1, 30);
     for (let step = 0; step < steps; step++) {
       const kind = rng.weighted([
@@ -642,7 +1036,10 @@ async function randomSession(v: Violations, index: number, rng: Rng, ex: Exchang
       else if (kind === "garbage") line = garbage(rng);
       else if (kind === "quit") line = "QUIT";
       // Several commands in one write, some split by a bare LF: one reply each.
-      else line = Array.from({ length: rng.range(2, 5) }, () => simpleCommand(rng)).map((c, i) => (i ? rng.pick(["\r\n", "\n"]) : "") + c).join("");
+      else
+        line = Array.from({ length: rng.range(2, 5) }, () => simpleCommand(rng))
+          .map((c, i) => (i ? rng.pick(["\r\n", "\n"]) : "") + c)
+          .join("");
       const reply = await exchange(v, index, wire, ex, tx, line);
       if (!(await follow(v, index, wire, ex, tx, rng, line, reply))) return;
     }
@@ -673,7 +1070,8 @@ async function mailSession(v: Violations, index: number, rng: Rng, ex: Exchange)
     if ((await step(hello))?.code !== 250) return v.add("EHLO refused", index, ex.sent, ex.replies.at(-1));
     if (hello.startsWith("EHLO") && rng.chance(0.5)) {
       if ((await step("STARTTLS"))?.code !== 220) return v.add("STARTTLS refused", index, ex.sent, ex.replies.at(-1));
-      if (!(await wire.upgrade(REPLY_TIMEOUT_MS))) return v.add("STARTTLS handshake failed after 220", index, ex.sent, "");
+      if (!(await wire.upgrade(REPLY_TIMEOUT_MS)))
+        return v.add("STARTTLS handshake failed after 220", index, ex.sent, "");
       if ((await step(hello))?.code !== 250) return;
     }
     for (let n = rng.range(1, 3); n > 0; n--) {
@@ -685,7 +1083,12 @@ async function mailSession(v: Violations, index: number, rng: Rng, ex: Exchange)
       const about = rng.pick(sent);
       const returnPath = rng.chance(0.8) ? about.returnPath : validReturnPath(rng);
       // A unique envelope sender finds an ordinary message among the stored ones.
-      const from = kind === "ordinary" ? `fuzz-${index}-${n}@sender.test` : kind === "report" ? rng.pick(["", "", "MAILER-DAEMON@mx.dest.test", "feedback@arf.mail.yahoo.com"]) : rng.pick(MAIL_FROMS);
+      const from =
+        kind === "ordinary"
+          ? `fuzz-${index}-${n}@sender.test`
+          : kind === "report"
+            ? rng.pick(["", "", "MAILER-DAEMON@mx.dest.test", "feedback@arf.mail.yahoo.com"])
+            : rng.pick(MAIL_FROMS);
       const params = rng.pick(["", "", " BODY=8BITMIME", ` SIZE=${rng.range(100, MAX_MESSAGE_BYTES)}`]);
       const mail = await step(`MAIL FROM:<${from}>${params}`);
       if (!mail) return;
@@ -705,26 +1108,52 @@ async function mailSession(v: Violations, index: number, rng: Rng, ex: Exchange)
         ]);
         wanted.push(...to);
       }
-      const refused = kind === "mixed" ? [] : Array.from({ length: rng.weighted([[5, 0], [3, 1], [1, 2]]) }, () => (rng.chance(0.5) ? forgedReturnPath(rng) : foreignAddress(rng)));
-      const recipients = kind === "mixed" ? Array.from({ length: rng.range(1, 4) }, () => rcptAddress(rng)) : shuffle(rng, [...wanted, ...refused]);
+      const refused =
+        kind === "mixed"
+          ? []
+          : Array.from(
+              {
+                length: rng.weighted([
+                  [5, 0],
+                  [3, 1],
+                  [1, 2],
+                ]),
+              },
+              () => (rng.chance(0.5) ? forgedReturnPath(rng) : foreignAddress(rng)),
+            );
+      const recipients =
+        kind === "mixed"
+          ? Array.from({ length: rng.range(1, 4) }, () => rcptAddress(rng))
+          : shuffle(rng, [...wanted, ...refused]);
       for (const address of recipients) {
         const rcpt = await step(`RCPT TO:<${address}>`);
         if (!rcpt) return;
         if (rcpt.code === 250) stats.rcptAccepted++;
         else stats.rcptRefused++;
-        if (wanted.includes(address) && rcpt.code !== 250) v.add("RCPT refused for a receiving address or a verified return path", index, ex.sent.slice(-6), rcpt.lines.join("\n"));
+        if (wanted.includes(address) && rcpt.code !== 250)
+          v.add(
+            "RCPT refused for a receiving address or a verified return path",
+            index,
+            ex.sent.slice(-6),
+            rcpt.lines.join("\n"),
+          );
       }
       const acceptedNow = new Set(tx.accepted);
       const data = await step("DATA");
       if (!data) return;
       if (data.code !== 354) {
-        if (acceptedNow.size > 0) v.add("DATA refused after an accepted recipient", index, ex.sent.slice(-6), data.lines.join("\n"));
+        if (acceptedNow.size > 0)
+          v.add("DATA refused after an accepted recipient", index, ex.sent.slice(-6), data.lines.join("\n"));
         await step("RSET");
         tx.accepted = new Set();
         continue;
       }
       const oversized = rng.chance(0.03);
-      const message = oversized ? oversizedMessage() : kind === "report" || (kind === "mixed" && rng.chance(0.5)) ? reportMessage(rng, about, returnPath) : randomMessage(rng);
+      const message = oversized
+        ? oversizedMessage()
+        : kind === "report" || (kind === "mixed" && rng.chance(0.5))
+          ? reportMessage(rng, about, returnPath)
+          : randomMessage(rng);
       const reply = await sendData(v, index, wire, ex, tx, rng, message, oversized);
       if (typeof reply !== "object") return;
       // Ordinary MIME to receiving addresses only (never a report about this organisation's mail): stored.
@@ -747,13 +1176,27 @@ async function mailSession(v: Violations, index: number, rng: Rng, ex: Exchange)
  * hosts of ours), about a fresh delivery: the first copy may bounce it or complain, the others must change nothing.
  */
 async function burstSession(v: Violations, index: number, rng: Rng, ex: Exchange) {
-  const res = await t.json("POST", "/v1/emails", { body: { from: "Acme <hello@example.com>", to: `burst-${index}@dest.test`, subject: `burst ${index}`, html: "<p>Thanks.</p>" } });
+  const res = await t.json("POST", "/v1/emails", {
+    body: {
+      from: "Acme <hello@example.com>",
+      to: `burst-${index}@dest.test`,
+      subject: `burst ${index}`,
+      html: "<p>Thanks.</p>",
+    },
+  });
   if (res.status !== 200) return v.add("sending a message for a report burst failed", index, "POST /v1/emails", res);
   const emailId = res.body.id as string;
   burstCase.set(emailId, index);
-  const [delivery] = await t.app.services.store.query<{ id: string }>(sql`SELECT id FROM deliveries WHERE email_id = ${emailId}`);
+  const [delivery] = await t.app.services.store.query<{ id: string }>(
+    sql`SELECT id FROM deliveries WHERE email_id = ${emailId}`,
+  );
   const messageId = (await t.json("GET", `/v1/emails/${emailId}`)).body.message_id as string;
-  const about = { emailId, deliveryId: delivery!.id, messageId, returnPath: codec.address(delivery!.id, "send.example.com") };
+  const about = {
+    emailId,
+    deliveryId: delivery!.id,
+    messageId,
+    returnPath: codec.address(delivery!.id, "send.example.com"),
+  };
   const message = reportMessage(rng, about, about.returnPath, DEFINITE_REPORTS, true);
   // A feedback loop often reports to an address of the domain rather than to the return path.
   const to = rng.chance(0.3) ? "fbl@example.com" : about.returnPath;
@@ -771,12 +1214,20 @@ async function burstSession(v: Violations, index: number, rng: Rng, ex: Exchange
         for (const line of ["EHLO mx.dest.test", "MAIL FROM:<>", `RCPT TO:<${to}>`, "DATA"]) {
           const reply = await exchange(v, index, wire, ex, tx, line);
           if (typeof reply !== "object") return undefined;
-          if (reply.code !== (line === "DATA" ? 354 : 250)) return v.add("a step of a well-formed report delivery refused", index, ex.sent.slice(-6), reply.lines.join("\n"));
+          if (reply.code !== (line === "DATA" ? 354 : 250))
+            return v.add(
+              "a step of a well-formed report delivery refused",
+              index,
+              ex.sent.slice(-6),
+              reply.lines.join("\n"),
+            );
         }
         return tx;
       }),
     );
-    await Promise.all(wires.map((wire, i) => (ready[i] ? sendData(v, index, wire, ex, ready[i], rng, message, false) : undefined)));
+    await Promise.all(
+      wires.map((wire, i) => (ready[i] ? sendData(v, index, wire, ex, ready[i], rng, message, false) : undefined)),
+    );
   } finally {
     for (const wire of wires) wire.close();
   }
@@ -806,7 +1257,8 @@ async function referenceMessage(): Promise<string> {
   }
 }
 
-const parseJson = (value: unknown) => (typeof value === "string" ? (JSON.parse(value) as Record<string, any>) : (value as Record<string, any>));
+const parseJson = (value: unknown) =>
+  typeof value === "string" ? (JSON.parse(value) as Record<string, any>) : (value as Record<string, any>);
 
 test(
   "the MX answers random sessions with well-formed replies, is never an open relay, stores what it accepts, and keeps working",
@@ -822,42 +1274,103 @@ test(
         [47, "random"],
         [6, "burst"],
       ] as const);
-      const session = kind === "mail" ? mailSession(v, index, rng, ex) : kind === "random" ? randomSession(v, index, rng, ex) : burstSession(v, index, rng, ex);
+      const session =
+        kind === "mail"
+          ? mailSession(v, index, rng, ex)
+          : kind === "random"
+            ? randomSession(v, index, rng, ex)
+            : burstSession(v, index, rng, ex);
       const outcome = await withTimeout(session, SESSION_TIMEOUT_MS);
       // Replaying one case (FUZZ_CASE) prints its transcript.
-      if (onlyCase() !== undefined) console.log(`transcript of case ${index}:\n  sent: ${ex.sent.map(shortLine).map((l) => JSON.stringify(l)).join("\n  sent: ")}\n  replies: ${ex.replies.map((r) => r.lines.join(" | ")).join("\n  replies: ")}`);
-      if (outcome === "timeout") v.add("session did not finish in time", index, ex.sent.slice(-6).map(shortLine), `${SESSION_TIMEOUT_MS} ms`);
-      else if (!outcome.ok) v.add("client error (connection refused or reset?)", index, ex.sent.slice(-6).map(shortLine), String(outcome.error));
+      if (onlyCase() !== undefined)
+        console.log(
+          `transcript of case ${index}:\n  sent: ${ex.sent
+            .map(shortLine)
+            .map((l) => JSON.stringify(l))
+            .join("\n  sent: ")}\n  replies: ${ex.replies.map((r) => r.lines.join(" | ")).join("\n  replies: ")}`,
+        );
+      if (outcome === "timeout")
+        v.add("session did not finish in time", index, ex.sent.slice(-6).map(shortLine), `${SESSION_TIMEOUT_MS} ms`);
+      else if (!outcome.ok)
+        v.add(
+          "client error (connection refused or reset?)",
+          index,
+          ex.sent.slice(-6).map(shortLine),
+          String(outcome.error),
+        );
     });
     stopWatching();
     for (const stall of stalls) {
-      v.add("event loop blocked (every session and the API stall)", stall.suspects[0]?.index ?? -1, { messagesBeingHandled: stall.suspects.map((s) => `case ${s.index} (${s.bytes} bytes)`) }, `${stall.ms} ms`);
+      v.add(
+        "event loop blocked (every session and the API stall)",
+        stall.suspects[0]?.index ?? -1,
+        { messagesBeingHandled: stall.suspects.map((s) => `case ${s.index} (${s.bytes} bytes)`) },
+        `${stall.ms} ms`,
+      );
     }
 
     // What the 250s after DATA account for: never more rows than they can explain, every ordinary message stored.
-    const rows = await t.app.services.store.query<{ envelope_from: string }>(sql`SELECT envelope_from FROM received_emails`);
-    if (rows.length > rowBound) v.add("more received_emails rows than the 250s after DATA account for", -1, { accepted: stats.accepted, unanswered: stats.unanswered, rowBound }, { rows: rows.length });
+    const rows = await t.app.services.store.query<{ envelope_from: string }>(
+      sql`SELECT envelope_from FROM received_emails`,
+    );
+    if (rows.length > rowBound)
+      v.add(
+        "more received_emails rows than the 250s after DATA account for",
+        -1,
+        { accepted: stats.accepted, unanswered: stats.unanswered, rowBound },
+        { rows: rows.length },
+      );
     const byEnvelope = new Map<string, number>();
     for (const row of rows) byEnvelope.set(row.envelope_from, (byEnvelope.get(row.envelope_from) ?? 0) + 1);
     for (const message of mustBeStored) {
       const found = byEnvelope.get(message.envelopeFrom) ?? 0;
-      if (found !== message.orgs) v.add("an ordinary message answered 250 is not stored (once per organisation)", message.index, message.commands, { envelopeFrom: message.envelopeFrom, rowsFound: found, organisations: message.orgs });
+      if (found !== message.orgs)
+        v.add(
+          "an ordinary message answered 250 is not stored (once per organisation)",
+          message.index,
+          message.commands,
+          { envelopeFrom: message.envelopeFrom, rowsFound: found, organisations: message.orgs },
+        );
     }
     // A delivery is bounced (Permanent) or complained about once, however often its report arrived.
-    const events = await t.app.services.store.query<{ email_id: string; recipient: string; type: string; data: unknown }>(sql`SELECT email_id, recipient, type, data FROM events WHERE type IN ('email.bounced', 'email.complained', 'email.delivery_delayed')`);
+    const events = await t.app.services.store.query<{
+      email_id: string;
+      recipient: string;
+      type: string;
+      data: unknown;
+    }>(
+      sql`SELECT email_id, recipient, type, data FROM events WHERE type IN ('email.bounced', 'email.complained', 'email.delivery_delayed')`,
+    );
     const once = new Map<string, { type: string; emailId: string; recipient: string; count: number }>();
     for (const event of events) {
       const data = parseJson(event.data);
-      if (event.type === "email.delivery_delayed" || (event.type === "email.bounced" && data.bounce?.type !== "Permanent")) continue;
+      if (
+        event.type === "email.delivery_delayed" ||
+        (event.type === "email.bounced" && data.bounce?.type !== "Permanent")
+      )
+        continue;
       const key = `${event.type} ${event.email_id} ${event.recipient}`;
-      const entry = once.get(key) ?? { type: event.type, emailId: event.email_id, recipient: event.recipient, count: 0 };
+      const entry = once.get(key) ?? {
+        type: event.type,
+        emailId: event.email_id,
+        recipient: event.recipient,
+        count: 0,
+      };
       entry.count++;
       once.set(key, entry);
     }
     for (const { type, emailId, recipient, count } of once.values()) {
-      if (count > 1) v.add("a delivery bounced (Permanent) or complained about more than once", burstCase.get(emailId) ?? -1, { email: emailId, recipient, burst: burstCase.has(emailId) }, `${count} ${type} events`);
+      if (count > 1)
+        v.add(
+          "a delivery bounced (Permanent) or complained about more than once",
+          burstCase.get(emailId) ?? -1,
+          { email: emailId, recipient, burst: burstCase.has(emailId) },
+          `${count} ${type} events`,
+        );
     }
-    const codes = [...afterData].map(([code, { count, example }]) => `${code}×${count} (e.g. ${JSON.stringify(example)})`).join(", ");
+    const codes = [...afterData]
+      .map(([code, { count, example }]) => `${code}×${count} (e.g. ${JSON.stringify(example)})`)
+      .join(", ");
     console.log(
       `fuzz mx seed=${SEED}: ${cases} sessions, ${stats.commands} commands, RCPT in well-behaved sessions ${stats.rcptAccepted} accepted / ${stats.rcptRefused} refused, ${stats.mustRefuse} answered to addresses that must be refused; after DATA: ${codes || "none"}; ${stats.unanswered} unanswered; ${rows.length} rows stored (at most ${rowBound} accounted for), ${stats.mustStore} ordinary messages checked stored; ${events.length} report events; ${stats.silentCloses} closes without a reply${silentExamples.length ? ` (e.g. ${silentExamples.join("; ")})` : ""}; worst event-loop lag ${Math.round(worstLag)} ms; slowest replies after DATA: ${slowest.map((s) => `${s.ms} ms (case ${s.index}, ${s.bytes} bytes)`).join(", ")}`,
     );
@@ -865,13 +1378,29 @@ test(
     // The MX still takes a well-formed message, which the receiving API lists; the HTTP side is alive.
     const result = await withTimeout(referenceMessage(), 20_000);
     const ok = typeof result === "object" && result.ok && result.value === "250";
-    if (!ok) v.add("a well-formed message after the run is refused", -1, "EHLO, MAIL, RCPT hello@example.com, DATA", typeof result === "object" ? (result.ok ? result.value : String(result.error)) : result);
+    if (!ok)
+      v.add(
+        "a well-formed message after the run is refused",
+        -1,
+        "EHLO, MAIL, RCPT hello@example.com, DATA",
+        typeof result === "object" ? (result.ok ? result.value : String(result.error)) : result,
+      );
     else {
       const listed = await t.json("GET", "/v1/emails/receiving?limit=100");
-      if (!listed.body?.data?.some((e: { subject?: string }) => e.subject === "mx after the fuzzing")) v.add("the message accepted after the run is not listed by the receiving API", -1, "GET /v1/emails/receiving?limit=100", { status: listed.status, subjects: listed.body?.data?.slice(0, 5).map((e: { subject?: string }) => e.subject) });
+      if (!listed.body?.data?.some((e: { subject?: string }) => e.subject === "mx after the fuzzing"))
+        v.add(
+          "the message accepted after the run is not listed by the receiving API",
+          -1,
+          "GET /v1/emails/receiving?limit=100",
+          {
+            status: listed.status,
+            subjects: listed.body?.data?.slice(0, 5).map((e: { subject?: string }) => e.subject),
+          },
+        );
     }
     const health = await t.app.http.handle(new Request("http://localhost/healthz"));
-    if (health.status !== 200) v.add("healthz after the run", -1, "GET /healthz", { status: health.status, body: await health.text() });
+    if (health.status !== 200)
+      v.add("healthz after the run", -1, "GET /healthz", { status: health.status, body: await health.text() });
 
     expect(v.list, v.report()).toEqual([]);
   },

@@ -85,7 +85,47 @@ export class Rng {
 const ASCII_PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join("");
 const ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 /** Characters that tend to matter to parsers of addresses, headers, paths and JSON. */
-const SPECIALS = ["\0", "\r", "\n", "\r\n", "\t", " ", '"', "'", "\\", "<", ">", "@", ",", ";", ":", "%", "/", ".", "..", "=", "?", "&", "#", "{", "}", "[", "]", "\u0085", "\u2028", "\u00a0", "\ufeff", "\ud800", "\udfff", "\u{1f4e7}", "é", "ß", "\u0301", "\x7f", "\x1b"];
+const SPECIALS = [
+  "\0",
+  "\r",
+  "\n",
+  "\r\n",
+  "\t",
+  " ",
+  '"',
+  "'",
+  "\\",
+  "<",
+  ">",
+  "@",
+  ",",
+  ";",
+  ":",
+  "%",
+  "/",
+  ".",
+  "..",
+  "=",
+  "?",
+  "&",
+  "#",
+  "{",
+  "}",
+  "[",
+  "]",
+  "\u0085",
+  "\u2028",
+  "\u00a0",
+  "\ufeff",
+  "\ud800",
+  "\udfff",
+  "\u{1f4e7}",
+  "é",
+  "ß",
+  "\u0301",
+  "\x7f",
+  "\x1b",
+];
 /**
  * Strings worth trying anywhere. None contains what the "no internals" check looks for (stack frames, paths,
  * error class names): services echo inputs in validation messages, and the check must only catch leaks.
@@ -157,7 +197,10 @@ export function randomString(rng: Rng, max = 64): string {
       for (let i = 0; i < n; i++) s += String.fromCharCode(rng.int(0x10000));
       return s;
     case 4:
-      for (let i = 0; i < n; i++) s += String.fromCodePoint(rng.pick([rng.int(0x80), 0x80 + rng.int(0x780), 0x800 + rng.int(0xd000), 0x10000 + rng.int(0xfffff)]));
+      for (let i = 0; i < n; i++)
+        s += String.fromCodePoint(
+          rng.pick([rng.int(0x80), 0x80 + rng.int(0x780), 0x800 + rng.int(0xd000), 0x10000 + rng.int(0xfffff)]),
+        );
       return s;
     case 5:
       return rng.pick(INTERESTING_STRINGS);
@@ -175,7 +218,26 @@ export function randomString(rng: Rng, max = 64): string {
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const NUMBERS = [0, -0, 1, -1, 0.5, 1e21, -1e21, 2 ** 53 + 1, Number.MAX_SAFE_INTEGER, Number.MIN_VALUE, 1e308, 255, 256, 65536, 100, 101, 50, 51];
+const NUMBERS = [
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  1e21,
+  -1e21,
+  2 ** 53 + 1,
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_VALUE,
+  1e308,
+  255,
+  256,
+  65536,
+  100,
+  101,
+  50,
+  51,
+];
 
 /** A random JSON value with a bounded depth. */
 export function randomJson(rng: Rng, depth = 4): Json {
@@ -195,7 +257,12 @@ export function randomJson(rng: Rng, depth = 4): Json {
     default: {
       const n = rng.length(12);
       const obj: Record<string, Json> = {};
-      for (let i = 0; i < n; i++) obj[rng.chance(0.2) ? rng.pick(["__proto__", "constructor", "prototype", "toString", "valueOf"]) : randomString(rng, 16)] = randomJson(rng, depth - 1);
+      for (let i = 0; i < n; i++)
+        obj[
+          rng.chance(0.2)
+            ? rng.pick(["__proto__", "constructor", "prototype", "toString", "valueOf"])
+            : randomString(rng, 16)
+        ] = randomJson(rng, depth - 1);
       return obj;
     }
   }
@@ -212,8 +279,17 @@ export function wrongType(rng: Rng, like: unknown): Json {
   if (type !== "number") options.push(() => rng.pick(NUMBERS));
   if (type !== "boolean") options.push(() => rng.chance(0.5));
   if (type !== "null") options.push(() => null);
-  if (type !== "array") options.push(() => [randomJson(rng, 1)], () => [], () => [[]]);
-  if (type !== "object") options.push(() => ({}), () => ({ [randomString(rng, 8)]: randomJson(rng, 1) }));
+  if (type !== "array")
+    options.push(
+      () => [randomJson(rng, 1)],
+      () => [],
+      () => [[]],
+    );
+  if (type !== "object")
+    options.push(
+      () => ({}),
+      () => ({ [randomString(rng, 8)]: randomJson(rng, 1) }),
+    );
   return rng.pick(options)();
 }
 
@@ -224,11 +300,18 @@ export function wrongType(rng: Rng, like: unknown): Json {
 export function jsonText(rng: Rng, value: Json): string {
   let text = JSON.stringify(value);
   if (rng.chance(0.1) && text.startsWith("{") && text.length > 2) {
-    const extra = rng.pick([`"__proto__":{"admin":true}`, `"constructor":{"prototype":{"x":1}}`, `"__proto__":null`, `"from":1`, `"to":[]`]);
+    const extra = rng.pick([
+      `"__proto__":{"admin":true}`,
+      `"constructor":{"prototype":{"x":1}}`,
+      `"__proto__":null`,
+      `"from":1`,
+      `"to":[]`,
+    ]);
     text = rng.chance(0.5) ? `{${extra},${text.slice(1)}` : `${text.slice(0, -1)},${extra}}`;
   }
   if (rng.chance(0.05)) text = text.replace(/"([^"\\]{1,8})"/, rng.pick([`"$1\\ud800"`, `"$1\\u0000"`, `"\\udfff$1"`]));
-  if (rng.chance(0.05)) text = text.replace(/\b\d+\b/, rng.pick(["1e400", "-1e400", "1e-400", "123456789012345678901234567890"]));
+  if (rng.chance(0.05))
+    text = text.replace(/\b\d+\b/, rng.pick(["1e400", "-1e400", "1e-400", "123456789012345678901234567890"]));
   if (rng.chance(0.05)) text = ` \n\t${text}\r\n `;
   return text;
 }
@@ -285,7 +368,9 @@ export class Violations {
     this.perProperty.set(property, seen + 1);
     if (seen >= this.keepPerProperty) return;
     this.list.push({ property, caseIndex, input: describe(input), observed: describe(observed) });
-    console.error(`fuzz ${this.target} seed=${this.seed} case=${caseIndex} VIOLATION ${property}\n  input: ${describe(input)}\n  observed: ${describe(observed)}`);
+    console.error(
+      `fuzz ${this.target} seed=${this.seed} case=${caseIndex} VIOLATION ${property}\n  input: ${describe(input)}\n  observed: ${describe(observed)}`,
+    );
   }
 
   get count(): number {
@@ -296,7 +381,9 @@ export class Violations {
   report(): string {
     if (!this.list.length) return `fuzz ${this.target} seed=${this.seed}: no violations`;
     const counts = [...this.perProperty].map(([p, n]) => `${p}×${n}`).join(", ");
-    const lines = this.list.map((v) => `- [${v.property}] case=${v.caseIndex}\n    input: ${v.input}\n    observed: ${v.observed}`);
+    const lines = this.list.map(
+      (v) => `- [${v.property}] case=${v.caseIndex}\n    input: ${v.input}\n    observed: ${v.observed}`,
+    );
     return `fuzz ${this.target} seed=${this.seed}: ${this.count} violation(s) (${counts}). Replay: FUZZ_SEED=${this.seed} (one case: FUZZ_CASE=<case>)\n${lines.join("\n")}`;
   }
 }
@@ -305,10 +392,17 @@ export class Violations {
 export function describe(value: unknown, max = 1200): string {
   let text: string;
   if (typeof value === "string") text = JSON.stringify(value);
-  else if (value instanceof Uint8Array) text = `bytes(${value.length}) ${JSON.stringify(Buffer.from(value.subarray(0, 300)).toString("latin1"))}`;
+  else if (value instanceof Uint8Array)
+    text = `bytes(${value.length}) ${JSON.stringify(Buffer.from(value.subarray(0, 300)).toString("latin1"))}`;
   else {
     try {
-      text = JSON.stringify(value, (_k, v) => (v instanceof Uint8Array ? `bytes(${v.length}) ${Buffer.from(v.subarray(0, 200)).toString("latin1")}` : typeof v === "string" && v.length > 300 ? `${v.slice(0, 300)}…(${v.length} chars)` : v));
+      text = JSON.stringify(value, (_k, v) =>
+        v instanceof Uint8Array
+          ? `bytes(${v.length}) ${Buffer.from(v.subarray(0, 200)).toString("latin1")}`
+          : typeof v === "string" && v.length > 300
+            ? `${v.slice(0, 300)}…(${v.length} chars)`
+            : v,
+      );
     } catch {
       text = String(value);
     }
@@ -320,7 +414,13 @@ export function describe(value: unknown, max = 1200): string {
  * Runs `body` for case 0, 1, 2, … until the budget is spent (or only `FUZZ_CASE`), `concurrency` cases at a
  * time; each case gets its own Rng. Returns the number of cases run.
  */
-export async function runCases(target: string, seed: number, concurrency: number, body: (rng: Rng, index: number) => Promise<void>, seconds = fuzzSeconds()): Promise<number> {
+export async function runCases(
+  target: string,
+  seed: number,
+  concurrency: number,
+  body: (rng: Rng, index: number) => Promise<void>,
+  seconds = fuzzSeconds(),
+): Promise<number> {
   const single = onlyCase();
   if (single !== undefined) {
     await body(new Rng(caseSeed(seed, target, single)), single);
@@ -339,11 +439,20 @@ export async function runCases(target: string, seed: number, concurrency: number
 }
 
 /** Resolves with the promise's outcome, or `"timeout"` after `ms`. */
-export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<{ ok: true; value: T } | { ok: false; error: unknown } | "timeout"> {
+export async function withTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown } | "timeout"> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(resolve, ms, "timeout")));
   try {
-    return await Promise.race([promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })), timeout]);
+    return await Promise.race([
+      promise.then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error }),
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -354,7 +463,18 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<{
 
 /** What must never appear in a response body or reply text: stack frames, paths, SQL engine and JS error names. */
 export function internalsIn(text: string, dataDir: string): string | null {
-  const needles = ["    at ", "/work/", "node_modules", ".ts:", "SQLITE", "TypeError", "RangeError", "URIError", "SyntaxError", "ReferenceError"];
+  const needles = [
+    "    at ",
+    "/work/",
+    "node_modules",
+    ".ts:",
+    "SQLITE",
+    "TypeError",
+    "RangeError",
+    "URIError",
+    "SyntaxError",
+    "ReferenceError",
+  ];
   if (dataDir && text.includes(dataDir)) return dataDir;
   for (const needle of needles) if (text.includes(needle)) return needle;
   if (/\bsqlite\b/i.test(text)) return "sqlite";

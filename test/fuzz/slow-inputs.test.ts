@@ -39,7 +39,15 @@ beforeAll(async () => {
   ports = Object.fromEntries((await t.app.start()).map((listener) => [listener.name, listener.port]));
   ca = readFileSync(join(t.dataDir, "tls", "smtp-cert.pem"), "utf8");
   // Modules loaded on first use (composition, tracking, the threads) load here, not while an input is watched.
-  const warmUp = await t.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "a@dest.test", subject: "Hi", html: '<a href="https://example.com/">x</a>', tracking: { clicks: true } } });
+  const warmUp = await t.json("POST", "/v1/emails", {
+    body: {
+      from: "hi@example.com",
+      to: "a@dest.test",
+      subject: "Hi",
+      html: '<a href="https://example.com/">x</a>',
+      tracking: { clicks: true },
+    },
+  });
   expect(warmUp.status).toBe(200);
 }, 30_000);
 
@@ -60,11 +68,15 @@ async function underWatch<T>(name: string, work: () => Promise<T>, boundMs = HEA
     return { result: await work() };
   } finally {
     const longestStallMs = watchdog.stop();
-    const report = new Promise<{ probes: number; slowestMs: number; failures: number }>((resolve) => (prober.onmessage = (event) => resolve(event.data)));
+    const report = new Promise<{ probes: number; slowestMs: number; failures: number }>(
+      (resolve) => (prober.onmessage = (event) => resolve(event.data)),
+    );
     prober.postMessage("stop");
     const { probes, slowestMs, failures } = await report;
     prober.terminate();
-    console.log(`slow input "${name}": ${probes} /healthz answered, slowest ${Math.round(slowestMs)} ms; longest event-loop stall ${Math.round(longestStallMs)} ms`);
+    console.log(
+      `slow input "${name}": ${probes} /healthz answered, slowest ${Math.round(slowestMs)} ms; longest event-loop stall ${Math.round(longestStallMs)} ms`,
+    );
     expect(failures).toBe(0);
     expect(probes).toBeGreaterThan(0);
     expect(slowestMs).toBeLessThan(boundMs);
@@ -85,75 +97,129 @@ async function sendInPieces(chat: SmtpChat, message: Buffer): Promise<SmtpReply>
   return chat.data(message.subarray(Math.floor((message.length - 1) / PIECE) * PIECE));
 }
 
-
 test("finding 1: 360 KB of `<a` without `>` with clicks tracked", async () => {
   const { result } = await underWatch("tracked html of unterminated <a", () =>
-    t.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "a@dest.test", subject: "Links", html: "<a ".repeat(120_000), tracking: { clicks: true, opens: true } } }),
+    t.json("POST", "/v1/emails", {
+      body: {
+        from: "hi@example.com",
+        to: "a@dest.test",
+        subject: "Links",
+        html: "<a ".repeat(120_000),
+        tracking: { clicks: true, opens: true },
+      },
+    }),
   );
   expect(result.status).toBe(200);
 }, 60_000);
 
 test("finding 7: a nested {{#each}} template with arrays, and a template that loops over its own variables", async () => {
-  const nested = (await t.json("POST", "/v1/templates", { body: { name: "nested", html: "{{#each a}}{{#each ../a}}{{#each ../../a}}{{#each ../../../a}}x{{/each}}{{/each}}{{/each}}{{/each}}" } })).body.id;
+  const nested = (
+    await t.json("POST", "/v1/templates", {
+      body: {
+        name: "nested",
+        html: "{{#each a}}{{#each ../a}}{{#each ../../a}}{{#each ../../../a}}x{{/each}}{{/each}}{{/each}}{{/each}}",
+      },
+    })
+  ).body.id;
   await t.json("POST", `/v1/templates/${nested}/publish`);
   const items = Array.from({ length: 150 }, (_, i) => String(i));
   const arrays = await underWatch("template variables as arrays", () =>
-    t.json("POST", "/v1/emails", { body: { from: "hi@example.com", to: "a@dest.test", subject: "Each", template: { id: nested, variables: { a: items } } } }),
+    t.json("POST", "/v1/emails", {
+      body: {
+        from: "hi@example.com",
+        to: "a@dest.test",
+        subject: "Each",
+        template: { id: nested, variables: { a: items } },
+      },
+    }),
   );
   expect(arrays.result.status).toBe(400);
 
   const variables = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`v${i}`, "x".repeat(20)]));
-  const looping = (await t.json("POST", "/v1/templates", { body: { name: "looping", html: "{{#each @root}}{{#each @root}}{{#each @root}}{{#each @root}}{{#each @root}}{{this}}{{/each}}{{/each}}{{/each}}{{/each}}{{/each}}" } })).body.id;
+  const looping = (
+    await t.json("POST", "/v1/templates", {
+      body: {
+        name: "looping",
+        html: "{{#each @root}}{{#each @root}}{{#each @root}}{{#each @root}}{{#each @root}}{{this}}{{/each}}{{/each}}{{/each}}{{/each}}{{/each}}",
+      },
+    })
+  ).body.id;
   await t.json("POST", `/v1/templates/${looping}/publish`);
-  const loop = await underWatch("a template looping over its own variables", () => t.json("POST", `/v1/templates/${looping}/render`, { body: { variables } }));
+  const loop = await underWatch("a template looping over its own variables", () =>
+    t.json("POST", `/v1/templates/${looping}/render`, { body: { variables } }),
+  );
   expect([400, 413]).toContain(loop.result.status);
 }, 60_000);
 
 test("finding 5: a 24 MiB message received over the MX", async () => {
   // Made, and turned into bytes, before the watch: the test's own work on the loop is not the server's.
-  const message = Buffer.concat([largeMessage(24 * MIB, ["From: friend@sender.test", "To: hello@example.com", "Subject: Pictures"]), Buffer.from("\r\n.\r\n")]);
+  const message = Buffer.concat([
+    largeMessage(24 * MIB, ["From: friend@sender.test", "To: hello@example.com", "Subject: Pictures"]),
+    Buffer.from("\r\n.\r\n"),
+  ]);
   const chat = await smtpChat(ports.mx!);
   try {
-    const { result } = await underWatch("24 MiB to the inbound MX", async () => {
-      expect((await chat.send("EHLO sender.test")).code).toBe(250);
-      expect((await chat.send("MAIL FROM:<friend@sender.test>")).code).toBe(250);
-      expect((await chat.send("RCPT TO:<hello@example.com>")).code).toBe(250);
-      expect((await chat.send("DATA")).code).toBe(354);
-      return sendInPieces(chat, message);
-    }, LARGE_BODY_BOUND_MS);
+    const { result } = await underWatch(
+      "24 MiB to the inbound MX",
+      async () => {
+        expect((await chat.send("EHLO sender.test")).code).toBe(250);
+        expect((await chat.send("MAIL FROM:<friend@sender.test>")).code).toBe(250);
+        expect((await chat.send("RCPT TO:<hello@example.com>")).code).toBe(250);
+        expect((await chat.send("DATA")).code).toBe(354);
+        return sendInPieces(chat, message);
+      },
+      LARGE_BODY_BOUND_MS,
+    );
     expect(result.code).toBe(250);
   } finally {
     chat.close();
   }
   const received = (await t.json("GET", "/v1/emails/receiving?limit=1")).body.data[0];
-  const { result: attachments } = await underWatch("the received message's attachments", () => t.json("GET", `/v1/emails/receiving/${received.id}/attachments`), LARGE_BODY_BOUND_MS);
+  const { result: attachments } = await underWatch(
+    "the received message's attachments",
+    () => t.json("GET", `/v1/emails/receiving/${received.id}/attachments`),
+    LARGE_BODY_BOUND_MS,
+  );
   expect(attachments.status).toBe(200);
 }, 120_000);
 
 test("a 30 MB message relayed over SMTP, then its attachments listed", async () => {
-  const message = Buffer.concat([largeMessage(30 * MIB, ["From: hi@example.com", "To: a@dest.test", "Subject: Pictures"]), Buffer.from("\r\n.\r\n")]);
+  const message = Buffer.concat([
+    largeMessage(30 * MIB, ["From: hi@example.com", "To: a@dest.test", "Subject: Pictures"]),
+    Buffer.from("\r\n.\r\n"),
+  ]);
   const chat = await smtpChat(ports.smtps!, { tls: true, ca });
   let id = "";
   try {
-    const { result } = await underWatch("30 MB through the relay", async () => {
-      expect((await chat.send("EHLO client.test")).code).toBe(250);
-      expect((await chat.send(authPlain("apikey", t.liveKey))).code).toBe(235);
-      expect((await chat.send("MAIL FROM:<hi@example.com>")).code).toBe(250);
-      expect((await chat.send("RCPT TO:<a@dest.test>")).code).toBe(250);
-      expect((await chat.send("DATA")).code).toBe(354);
-      return sendInPieces(chat, message);
-    }, LARGE_BODY_BOUND_MS);
+    const { result } = await underWatch(
+      "30 MB through the relay",
+      async () => {
+        expect((await chat.send("EHLO client.test")).code).toBe(250);
+        expect((await chat.send(authPlain("apikey", t.liveKey))).code).toBe(235);
+        expect((await chat.send("MAIL FROM:<hi@example.com>")).code).toBe(250);
+        expect((await chat.send("RCPT TO:<a@dest.test>")).code).toBe(250);
+        expect((await chat.send("DATA")).code).toBe(354);
+        return sendInPieces(chat, message);
+      },
+      LARGE_BODY_BOUND_MS,
+    );
     expect(result.code).toBe(250);
     id = /queued as ([0-9a-f-]{36})/.exec(result.text)![1]!;
   } finally {
     chat.close();
   }
-  const { result: attachments } = await underWatch("the relayed message's attachments", () => t.json("GET", `/v1/emails/${id}/attachments`), LARGE_BODY_BOUND_MS);
+  const { result: attachments } = await underWatch(
+    "the relayed message's attachments",
+    () => t.json("GET", `/v1/emails/${id}/attachments`),
+    LARGE_BODY_BOUND_MS,
+  );
   expect(attachments.status).toBe(200);
 }, 120_000);
 
 test("the subject scorer with html at its 512 KiB limit", async () => {
   const html = `<div>${"<p><a href=x>Buy now!!! FREE</a> ".repeat(14_500)}`;
-  const { result } = await underWatch("subject score of 512 KiB of html", () => t.json("POST", "/v1/ai/subject", { body: { subject: "FREE!!! Act now", html } }));
+  const { result } = await underWatch("subject score of 512 KiB of html", () =>
+    t.json("POST", "/v1/ai/subject", { body: { subject: "FREE!!! Act now", html } }),
+  );
   expect(result.status).toBe(200);
 }, 60_000);

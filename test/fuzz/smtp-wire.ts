@@ -43,7 +43,9 @@ export class SmtpWire {
         clearTimeout(timer);
         resolve(new SmtpWire(socket));
       };
-      const socket: Socket | TLSSocket = implicitTls ? tlsConnect({ port, host: "127.0.0.1", rejectUnauthorized: false, servername: "localhost" }, done) : tcpConnect({ port, host: "127.0.0.1" }, done);
+      const socket: Socket | TLSSocket = implicitTls
+        ? tlsConnect({ port, host: "127.0.0.1", rejectUnauthorized: false, servername: "localhost" }, done)
+        : tcpConnect({ port, host: "127.0.0.1" }, done);
       socket.once("error", (error) => {
         clearTimeout(timer);
         reject(error);
@@ -163,7 +165,8 @@ export function replyFormProblems(reply: WireReply): Array<[property: string, sh
   for (const line of reply.lines) {
     if (!/^[2-5][0-5]\d([ -]|$)/.test(line)) problems.push(["reply line breaks the RFC 5321 grammar", line]);
     else if (line.slice(0, 3) !== String(reply.code)) problems.push(["multi-line reply with different codes", text]);
-    if (Buffer.byteLength(line, "latin1") + 2 > 512) problems.push(["reply line longer than 512 octets", shortLine(line)]);
+    if (Buffer.byteLength(line, "latin1") + 2 > 512)
+      problems.push(["reply line longer than 512 octets", shortLine(line)]);
     if (/[\r\0]/.test(line)) problems.push(["CR or NUL inside a reply line", JSON.stringify(line)]);
   }
   return problems;

@@ -21,7 +21,17 @@ import type { Actor } from "../../src/keys/model.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { randomMessage, wellFormedMessage } from "./mime-gen.ts";
-import { fuzzSeed, fuzzTimeoutMs, internalsIn, onlyCase, randomString, runCases, Violations, withTimeout, type Rng } from "./prng.ts";
+import {
+  fuzzSeed,
+  fuzzTimeoutMs,
+  internalsIn,
+  onlyCase,
+  randomString,
+  runCases,
+  Violations,
+  withTimeout,
+  type Rng,
+} from "./prng.ts";
 import { dataPayload, replyFormProblems, shortLine, SmtpWire, type WireReply } from "./smtp-wire.ts";
 import { watchEventLoop } from "./loop-watchdog.ts";
 
@@ -52,7 +62,11 @@ beforeAll(async () => {
   t = await createTestApp(
     {
       smtp: { submission_port: 0, smtps_port: 0, idle_timeout: "20s", ...noAuthDelay },
-      limits: { key_requests_per_minute: 10_000_000, org_requests_per_minute: 10_000_000, max_message_bytes: MAX_MESSAGE_BYTES },
+      limits: {
+        key_requests_per_minute: 10_000_000,
+        org_requests_per_minute: 10_000_000,
+        max_message_bytes: MAX_MESSAGE_BYTES,
+      },
     },
     { logger: createLogger("error", rememberInternalError) },
   );
@@ -69,8 +83,40 @@ afterAll(() => t?.close());
 // Generators
 
 const b64 = (s: string) => Buffer.from(s, "latin1").toString("base64");
-const ADDRESSES = ["hi@example.com", "a@dest.test", "A@DEST.TEST", "x@unverified.example", "", "a@b@c", "bücher@dest.test", "a@[127.0.0.1]", "\"q u\"@dest.test", "a@xn--.test", "x".repeat(70) + "@dest.test", "a@" + "d".repeat(260) + ".test", "postmaster", "a\0b@dest.test", "a@dest.test>junk"];
-const MAIL_PARAMS = ["", " SIZE=100", " SIZE=99999999999", " SIZE=-1", " BODY=8BITMIME", " BODY=BINARYMIME", " SMTPUTF8", " RET=FULL", " ENVID=x", " AUTH=<>", " REQUIRETLS", " FOO=bar", " SIZE", " =", " " + "P".repeat(600)];
+const ADDRESSES = [
+  "hi@example.com",
+  "a@dest.test",
+  "A@DEST.TEST",
+  "x@unverified.example",
+  "",
+  "a@b@c",
+  "bücher@dest.test",
+  "a@[127.0.0.1]",
+  '"q u"@dest.test',
+  "a@xn--.test",
+  "x".repeat(70) + "@dest.test",
+  "a@" + "d".repeat(260) + ".test",
+  "postmaster",
+  "a\0b@dest.test",
+  "a@dest.test>junk",
+];
+const MAIL_PARAMS = [
+  "",
+  " SIZE=100",
+  " SIZE=99999999999",
+  " SIZE=-1",
+  " BODY=8BITMIME",
+  " BODY=BINARYMIME",
+  " SMTPUTF8",
+  " RET=FULL",
+  " ENVID=x",
+  " AUTH=<>",
+  " REQUIRETLS",
+  " FOO=bar",
+  " SIZE",
+  " =",
+  " " + "P".repeat(600),
+];
 
 function password(rng: Rng): string {
   return rng.weighted([
@@ -95,12 +141,39 @@ function username(rng: Rng): string {
 /** A command that yields exactly one reply and never switches the session's mode (safe to pipeline). */
 function simpleCommand(rng: Rng): string {
   return rng.pick([
-    () => `${rng.pick(["EHLO", "HELO", "ehlo", "Ehlo"])}${rng.pick([" client.test", " [127.0.0.1]", "", " " + randomString(rng, 30).replace(/[\r\n]/g, ""), " h\xe9llo.test", " a b c"])}`,
+    () =>
+      `${rng.pick(["EHLO", "HELO", "ehlo", "Ehlo"])}${rng.pick([" client.test", " [127.0.0.1]", "", " " + randomString(rng, 30).replace(/[\r\n]/g, ""), " h\xe9llo.test", " a b c"])}`,
     () => `MAIL FROM:<${rng.pick(ADDRESSES)}>${rng.pick(MAIL_PARAMS)}`,
-    () => rng.pick(["MAIL FROM:", "MAIL FROM:<>", "MAIL FROM: <hi@example.com>", "MAIL hi@example.com", "MAIL FROM:hi@example.com", "MAIL FROM:<<hi@example.com>>"]),
+    () =>
+      rng.pick([
+        "MAIL FROM:",
+        "MAIL FROM:<>",
+        "MAIL FROM: <hi@example.com>",
+        "MAIL hi@example.com",
+        "MAIL FROM:hi@example.com",
+        "MAIL FROM:<<hi@example.com>>",
+      ]),
     () => `RCPT TO:<${rng.pick(ADDRESSES)}>${rng.pick(["", " NOTIFY=NEVER", " ORCPT=rfc822;x@y", " X=Y"])}`,
     () => rng.pick(["RCPT TO:", "RCPT TO:<>", "RCPT TO:<postmaster>", "RCPT a@dest.test"]),
-    () => rng.pick(["RSET", "NOOP", "NOOP hello", "HELP", "HELP DATA", "VRFY a@dest.test", "VRFY", "EXPN list", "TURN", "ETRN x", "XCLIENT ADDR=1.2.3.4", "XFORWARD NAME=x", "BDAT 10 LAST", "rset", " NOOP", "NOOP "]),
+    () =>
+      rng.pick([
+        "RSET",
+        "NOOP",
+        "NOOP hello",
+        "HELP",
+        "HELP DATA",
+        "VRFY a@dest.test",
+        "VRFY",
+        "EXPN list",
+        "TURN",
+        "ETRN x",
+        "XCLIENT ADDR=1.2.3.4",
+        "XFORWARD NAME=x",
+        "BDAT 10 LAST",
+        "rset",
+        " NOOP",
+        "NOOP ",
+      ]),
   ])();
 }
 
@@ -108,10 +181,22 @@ function simpleCommand(rng: Rng): string {
 function garbage(rng: Rng): string {
   return rng.pick([
     () => randomString(rng, 200).replace(/[\r\n]/g, " "),
-    () => Buffer.from(rng.bytes(rng.length(300))).toString("latin1").replace(/[\r\n]/g, "\0"),
+    () =>
+      Buffer.from(rng.bytes(rng.length(300)))
+        .toString("latin1")
+        .replace(/[\r\n]/g, "\0"),
     () => `NOOP ${"x".repeat(rng.pick([1000, 8000, 16_383, 16_385, 70_000, 200_000]))}`,
     () => "x".repeat(rng.pick([513, 1001, 16_385, 200_000])),
-    () => rng.pick(["\0", "NOOP\0", "\0NOOP", "EHLO a\0b", "MAIL FROM:<a\0@dest.test>", "AUTH PLAIN \0\0\0", "\0".repeat(1000)]),
+    () =>
+      rng.pick([
+        "\0",
+        "NOOP\0",
+        "\0NOOP",
+        "EHLO a\0b",
+        "MAIL FROM:<a\0@dest.test>",
+        "AUTH PLAIN \0\0\0",
+        "\0".repeat(1000),
+      ]),
     () => rng.pick(["\xff\xfe", "EHLO \xe9\xe8", "MAIL FROM:<h\xe9@example.com>", "\x1b[31m", "\x7f\x7f"]),
     () => rng.pick(["GET / HTTP/1.1", "QUIT QUIT", "DATA DATA", "STARTTLS now", ".", "..", "", " ", "\t"]),
   ])();
@@ -121,11 +206,19 @@ function authCommand(rng: Rng): string {
   return rng.pick([
     () => `AUTH PLAIN ${b64(`\0${username(rng)}\0${password(rng)}`)}`,
     () => `AUTH PLAIN ${b64(`${rng.pick(["", "authz"])}\0${username(rng)}\0${password(rng)}`)}`,
-    () => `AUTH PLAIN ${rng.pick(["", "=", "!!!", "AAAA", b64("noseparators"), b64("\0\0"), b64(`\0apikey\0${t.liveKey}\0extra`), "*"])}`,
+    () =>
+      `AUTH PLAIN ${rng.pick(["", "=", "!!!", "AAAA", b64("noseparators"), b64("\0\0"), b64(`\0apikey\0${t.liveKey}\0extra`), "*"])}`,
     () => "AUTH PLAIN",
     () => "AUTH LOGIN",
     () => `AUTH LOGIN ${b64(username(rng))}`,
-    () => rng.pick(["AUTH CRAM-MD5", "AUTH XOAUTH2 dXNlcj1h", "AUTH", "AUTH NTLM", "AUTH plain " + b64(`\0apikey\0${t.liveKey}`)]),
+    () =>
+      rng.pick([
+        "AUTH CRAM-MD5",
+        "AUTH XOAUTH2 dXNlcj1h",
+        "AUTH",
+        "AUTH NTLM",
+        "AUTH plain " + b64(`\0apikey\0${t.liveKey}`),
+      ]),
   ])();
 }
 
@@ -157,7 +250,11 @@ function checkReply(v: Violations, index: number, ex: Exchange, reply: WireReply
   for (const [property, shown] of replyFormProblems(reply)) v.add(property, index, input, shown);
   if (/reference/i.test(text)) {
     if (reply.code >= 500) v.add("5xx reply for an internal error", index, input, text);
-    else v.add("internal error (reply with a reference)", index, input, { reply: text, loggedCause: causes.get(/reference ([0-9a-f-]{36})/.exec(text)?.[1] ?? "") });
+    else
+      v.add("internal error (reply with a reference)", index, input, {
+        reply: text,
+        loggedCause: causes.get(/reference ([0-9a-f-]{36})/.exec(text)?.[1] ?? ""),
+      });
   }
   const leak = internalsIn(text, t.dataDir);
   if (leak) v.add(`internals in reply text (${leak})`, index, input, text);
@@ -167,7 +264,14 @@ const stats = { sessions: 0, accepted: 0, refusedAfterData: 0, silentCloses: 0, 
 const silentExamples: string[] = [];
 
 /** Sends one line (or raw bytes) and reads `expect` replies; false when the session is over. */
-async function exchange(v: Violations, index: number, wire: SmtpWire, ex: Exchange, line: string, expect = 1): Promise<WireReply | "closed" | "timeout"> {
+async function exchange(
+  v: Violations,
+  index: number,
+  wire: SmtpWire,
+  ex: Exchange,
+  line: string,
+  expect = 1,
+): Promise<WireReply | "closed" | "timeout"> {
   ex.sent.push(line);
   stats.commands++;
   // Text beyond latin1 goes out as UTF-8, as a real client would send it (latin1 would truncate U+020A to LF).
@@ -179,7 +283,12 @@ async function exchange(v: Violations, index: number, wire: SmtpWire, ex: Exchan
   for (let i = 0; i < expect; i++) {
     last = await wire.read(REPLY_TIMEOUT_MS);
     if (last === "timeout") {
-      v.add("no reply in time (hang)", index, { commands: ex.sent.slice(-6).map(shortLine) }, { partial: shortLine(wire.pending()) });
+      v.add(
+        "no reply in time (hang)",
+        index,
+        { commands: ex.sent.slice(-6).map(shortLine) },
+        { partial: shortLine(wire.pending()) },
+      );
       return last;
     }
     if (last === "closed") {
@@ -196,8 +305,17 @@ async function exchange(v: Violations, index: number, wire: SmtpWire, ex: Exchan
 }
 
 /** DATA content after a 354, then the reply; a 250 must name a stored message. */
-async function sendData(v: Violations, index: number, wire: SmtpWire, ex: Exchange, rng: Rng, message: Buffer): Promise<WireReply | "closed" | "timeout"> {
-  ex.sent.push(`<message ${message.length} bytes: ${shortLine(JSON.stringify(message.subarray(0, 150).toString("latin1")))}>`);
+async function sendData(
+  v: Violations,
+  index: number,
+  wire: SmtpWire,
+  ex: Exchange,
+  rng: Rng,
+  message: Buffer,
+): Promise<WireReply | "closed" | "timeout"> {
+  ex.sent.push(
+    `<message ${message.length} bytes: ${shortLine(JSON.stringify(message.subarray(0, 150).toString("latin1")))}>`,
+  );
   if (rng.chance(0.03)) {
     // The client goes away mid-message: nothing may be stored, nothing may break.
     wire.write(message.subarray(0, message.length >> 1));
@@ -207,7 +325,12 @@ async function sendData(v: Violations, index: number, wire: SmtpWire, ex: Exchan
   wire.write(dataPayload(message));
   const reply = await wire.read(REPLY_TIMEOUT_MS + 10_000);
   if (reply === "timeout") {
-    v.add("no reply after the message (hang)", index, { commands: ex.sent.slice(-6) }, { partial: shortLine(wire.pending()) });
+    v.add(
+      "no reply after the message (hang)",
+      index,
+      { commands: ex.sent.slice(-6) },
+      { partial: shortLine(wire.pending()) },
+    );
     return reply;
   }
   if (reply === "closed") return reply;
@@ -222,13 +345,22 @@ async function sendData(v: Violations, index: number, wire: SmtpWire, ex: Exchan
     } catch {
       stored = false;
     }
-    if (!stored) v.add("250 after DATA without a stored message", index, { commands: ex.sent.slice(-6) }, reply.lines.join("\n"));
+    if (!stored)
+      v.add("250 after DATA without a stored message", index, { commands: ex.sent.slice(-6) }, reply.lines.join("\n"));
   } else stats.refusedAfterData++;
   return reply;
 }
 
 /** Reacts to a reply that changes the session's mode (TLS, AUTH challenge, DATA); false when the session ended. */
-async function follow(v: Violations, index: number, wire: SmtpWire, ex: Exchange, rng: Rng, line: string, reply: WireReply | "closed" | "timeout"): Promise<boolean> {
+async function follow(
+  v: Violations,
+  index: number,
+  wire: SmtpWire,
+  ex: Exchange,
+  rng: Rng,
+  line: string,
+  reply: WireReply | "closed" | "timeout",
+): Promise<boolean> {
   let current = reply;
   for (let guard = 0; guard < 4 && typeof current === "object"; guard++) {
     if (current.code === 220 && /^starttls$/i.test(line.trim())) {
@@ -312,15 +444,18 @@ async function mailSession(v: Violations, index: number, rng: Rng, ex: Exchange)
     if ((await step("EHLO client.test"))?.code !== 250) return;
     if (!implicitTls) {
       if ((await step("STARTTLS"))?.code !== 220) return;
-      if (!(await wire.upgrade(REPLY_TIMEOUT_MS))) return v.add("STARTTLS handshake failed after 220", index, ex.sent, "");
+      if (!(await wire.upgrade(REPLY_TIMEOUT_MS)))
+        return v.add("STARTTLS handshake failed after 220", index, ex.sent, "");
       if ((await step("EHLO client.test"))?.code !== 250) return;
     }
     const key = rng.chance(0.7) ? t.liveKey : t.testKey;
     if (rng.chance(0.5)) {
-      if ((await step(`AUTH PLAIN ${b64(`\0apikey\0${key}`)}`))?.code !== 235) return v.add("valid AUTH PLAIN refused", index, ex.sent, ex.replies.at(-1));
+      if ((await step(`AUTH PLAIN ${b64(`\0apikey\0${key}`)}`))?.code !== 235)
+        return v.add("valid AUTH PLAIN refused", index, ex.sent, ex.replies.at(-1));
     } else {
       if ((await step("AUTH LOGIN"))?.code !== 334 || (await step(b64("apikey")))?.code !== 334) return;
-      if ((await step(b64(key)))?.code !== 235) return v.add("valid AUTH LOGIN refused", index, ex.sent, ex.replies.at(-1));
+      if ((await step(b64(key)))?.code !== 235)
+        return v.add("valid AUTH LOGIN refused", index, ex.sent, ex.replies.at(-1));
     }
     for (let n = rng.range(1, 3); n > 0; n--) {
       const from = rng.weighted([
@@ -333,14 +468,17 @@ async function mailSession(v: Violations, index: number, rng: Rng, ex: Exchange)
       if (mail.code !== 250) continue;
       let accepted = 0;
       for (let r = rng.range(1, 3); r > 0; r--) {
-        const rcpt = await step(`RCPT TO:<${rng.pick(["a@dest.test", "b@dest.test", "c@other.test", "A@Dest.Test", "bad@", "x@unverified.example"])}>`);
+        const rcpt = await step(
+          `RCPT TO:<${rng.pick(["a@dest.test", "b@dest.test", "c@other.test", "A@Dest.Test", "bad@", "x@unverified.example"])}>`,
+        );
         if (!rcpt) return;
         if (rcpt.code === 250) accepted++;
       }
       const data = await step("DATA");
       if (!data) return;
       if (data.code !== 354) {
-        if (accepted > 0) v.add("DATA refused after an accepted recipient", index, ex.sent.slice(-6), data.lines.join("\n"));
+        if (accepted > 0)
+          v.add("DATA refused after an accepted recipient", index, ex.sent.slice(-6), data.lines.join("\n"));
         await step("RSET");
         continue;
       }
@@ -394,24 +532,48 @@ test(
       const session = rng.chance(0.45) ? mailSession(v, index, rng, ex) : randomSession(v, index, rng, ex);
       const outcome = await withTimeout(session, SESSION_TIMEOUT_MS);
       // Replaying one case (FUZZ_CASE) prints its transcript.
-      if (onlyCase() !== undefined) console.log(`transcript of case ${index}:\n  sent: ${ex.sent.map(shortLine).map((l) => JSON.stringify(l)).join("\n  sent: ")}\n  replies: ${ex.replies.map((r) => r.lines.join(" | ")).join("\n  replies: ")}`);
-      if (outcome === "timeout") v.add("session did not finish in time", index, ex.sent.slice(-6).map(shortLine), `${SESSION_TIMEOUT_MS} ms`);
-      else if (!outcome.ok) v.add("client error (connection refused or reset?)", index, ex.sent.slice(-6).map(shortLine), String(outcome.error));
+      if (onlyCase() !== undefined)
+        console.log(
+          `transcript of case ${index}:\n  sent: ${ex.sent
+            .map(shortLine)
+            .map((l) => JSON.stringify(l))
+            .join("\n  sent: ")}\n  replies: ${ex.replies.map((r) => r.lines.join(" | ")).join("\n  replies: ")}`,
+        );
+      if (outcome === "timeout")
+        v.add("session did not finish in time", index, ex.sent.slice(-6).map(shortLine), `${SESSION_TIMEOUT_MS} ms`);
+      else if (!outcome.ok)
+        v.add(
+          "client error (connection refused or reset?)",
+          index,
+          ex.sent.slice(-6).map(shortLine),
+          String(outcome.error),
+        );
     });
     console.log(
       `fuzz smtp seed=${SEED}: ${cases} sessions, ${stats.commands} commands, ${stats.accepted} messages accepted, ${stats.refusedAfterData} refused after DATA, ${stats.silentCloses} closes without a reply${silentExamples.length ? ` (e.g. ${silentExamples.join("; ")})` : ""}; longest event-loop stall ${Math.round(watchdog.stop())} ms`,
     );
 
     // The relay still takes a well-formed message on both listeners, and the HTTP side is alive.
-    for (const [name, port, tls] of [["smtps", ports.smtps, true], ["submission", ports.submission, false]] as const) {
+    for (const [name, port, tls] of [
+      ["smtps", ports.smtps, true],
+      ["submission", ports.submission, false],
+    ] as const) {
       const result = await withTimeout(referenceMessage(port, tls), 20_000);
       const ok = typeof result === "object" && result.ok && result.value === "250";
-      if (!ok) v.add(`a well-formed message after the run is refused (${name})`, -1, "EHLO, AUTH, MAIL, RCPT, DATA", typeof result === "object" ? (result.ok ? result.value : String(result.error)) : result);
+      if (!ok)
+        v.add(
+          `a well-formed message after the run is refused (${name})`,
+          -1,
+          "EHLO, AUTH, MAIL, RCPT, DATA",
+          typeof result === "object" ? (result.ok ? result.value : String(result.error)) : result,
+        );
     }
     const health = await t.json("GET", "/healthz", { key: null });
-    if (health.status !== 200 || health.body?.status !== "ok") v.add("healthz after the run", -1, "GET /healthz", health);
+    if (health.status !== 200 || health.body?.status !== "ok")
+      v.add("healthz after the run", -1, "GET /healthz", health);
     const overSocket = await fetch(`http://127.0.0.1:${ports.http}/healthz`);
-    if (overSocket.status !== 200) v.add("healthz over the socket after the run", -1, "GET /healthz", overSocket.status);
+    if (overSocket.status !== 200)
+      v.add("healthz over the socket after the run", -1, "GET /healthz", overSocket.status);
 
     expect(v.list, v.report()).toEqual([]);
   },

@@ -26,8 +26,16 @@ export interface TestApp {
   liveKey: string;
   /** A test-mode key with full_access. */
   testKey: string;
-  request(method: string, path: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<Response>;
-  json<T = any>(method: string, path: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: T; headers: Headers }>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; key?: string | null; headers?: Record<string, string> },
+  ): Promise<Response>;
+  json<T = any>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; key?: string | null; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: T; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -56,13 +64,24 @@ export function testStoreUrl(): string {
   return freshStoreUrl("t");
 }
 
-export async function createTestApp(overrides: Record<string, Record<string, unknown>> = {}, options: AppOptions = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Record<string, Record<string, unknown>> = {},
+  options: AppOptions = {},
+): Promise<TestApp> {
   const dataDir = tempDir();
   const config = testConfig(dataDir, overrides);
   const app = await createApp(config, { logger: silentLogger, ...options });
   const org = await app.services.organizations.ensureDefault();
-  const live = await app.services.keys.create(operatorActor(org.id), { name: "live", scopes: ["full_access"], mode: "live" });
-  const test = await app.services.keys.create(operatorActor(org.id), { name: "test", scopes: ["full_access"], mode: "test" });
+  const live = await app.services.keys.create(operatorActor(org.id), {
+    name: "live",
+    scopes: ["full_access"],
+    mode: "live",
+  });
+  const test = await app.services.keys.create(operatorActor(org.id), {
+    name: "test",
+    scopes: ["full_access"],
+    mode: "test",
+  });
 
   const request: TestApp["request"] = (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };

@@ -17,7 +17,10 @@ export const browserPeer = chromiumPeer;
 
 export async function launchBrowser(): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"],
+  });
 }
 
 /**
@@ -29,10 +32,15 @@ export async function openPage(browser: Browser, base: string, width: number) {
   const problems: string[] = [];
   page.on("console", (msg) => {
     // Chromium also logs each answer of 400 or more; those are recorded, with their request, from the response.
-    if (msg.type() === "error" && !msg.text().startsWith("Failed to load resource: the server responded with a status of")) problems.push(`console: ${msg.text()}`);
+    if (
+      msg.type() === "error" &&
+      !msg.text().startsWith("Failed to load resource: the server responded with a status of")
+    )
+      problems.push(`console: ${msg.text()}`);
   });
   page.on("response", (response) => {
-    if (response.status() >= 400) problems.push(`http ${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
+    if (response.status() >= 400)
+      problems.push(`http ${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("request", (request) => {
@@ -54,7 +62,8 @@ export async function signIn(page: Page, base: string, key: string) {
 /** The budget of a suite's beforeAll that launches Chromium: a hook is held to bun's 5 s default, not bunfig's timeout. */
 export const BROWSER_START_MS = 60_000;
 
-export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+export const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 
 /** A test app listening on loopback and the browser that drives it, with pages and sign-in bound to its URL. */
 export interface UiSession {

@@ -37,7 +37,12 @@ export interface DnsServer {
   close(): Promise<void>;
 }
 
-const TYPE_CODES: Record<RecordType, number> = { A: Packet.TYPE.A, AAAA: Packet.TYPE.AAAA, MX: Packet.TYPE.MX, TXT: Packet.TYPE.TXT };
+const TYPE_CODES: Record<RecordType, number> = {
+  A: Packet.TYPE.A,
+  AAAA: Packet.TYPE.AAAA,
+  MX: Packet.TYPE.MX,
+  TXT: Packet.TYPE.TXT,
+};
 const TYPE_NAMES = new Map<number, string>(Object.entries(Packet.TYPE).map(([name, code]) => [code as number, name]));
 const TTL = 60;
 /** RFC 1035 §4.1.1 response codes (missing from dns2's type declarations). */
@@ -86,7 +91,10 @@ export async function startDnsServer(): Promise<DnsServer> {
   const queries: string[] = [];
 
   const handle = (request: any, send: (response: any) => Promise<unknown>) => {
-    const response = Packet.createResponseFromRequest(request) as { header: { aa: number; rcode: number }; answers: object[] };
+    const response = Packet.createResponseFromRequest(request) as {
+      header: { aa: number; rcode: number };
+      answers: object[];
+    };
     response.header.aa = 1;
     const [question] = request.questions;
     if (!question) return void send(response).catch(() => {});
@@ -132,7 +140,10 @@ export async function startDnsServer(): Promise<DnsServer> {
     },
     async close() {
       for (const socket of sockets) socket.destroy();
-      await Promise.all([new Promise<void>((resolve) => udp.close(() => resolve())), new Promise<void>((resolve) => tcp.close(() => resolve()))]);
+      await Promise.all([
+        new Promise<void>((resolve) => udp.close(() => resolve())),
+        new Promise<void>((resolve) => tcp.close(() => resolve())),
+      ]);
     },
   };
 }

@@ -19,7 +19,11 @@ export interface FloodServer {
 
 const CHUNK = Buffer.alloc(64 * 1024, "a");
 
-export async function startFloodServer(options: { totalBytes: number; contentType?: string; tls?: { cert: string; key: string } }): Promise<FloodServer> {
+export async function startFloodServer(options: {
+  totalBytes: number;
+  contentType?: string;
+  tls?: { cert: string; key: string };
+}): Promise<FloodServer> {
   const sent: number[] = [];
   const waiting: Array<(bytes: number) => void> = [];
   const settled: number[] = [];
@@ -52,12 +56,15 @@ export async function startFloodServer(options: { totalBytes: number; contentTyp
     pump();
   };
 
-  const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
+  const server = options.tls
+    ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+    : createHttpServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.address() as AddressInfo).port,
     sent,
-    responseOver: () => new Promise<number>((resolve) => (settled.length ? resolve(settled.shift()!) : waiting.push(resolve))),
+    responseOver: () =>
+      new Promise<number>((resolve) => (settled.length ? resolve(settled.shift()!) : waiting.push(resolve))),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

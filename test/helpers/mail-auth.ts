@@ -16,7 +16,10 @@ export interface AuthVerdict {
   dkimAligned: string | false | undefined;
 }
 
-export async function checkAuthentication(raw: Buffer, envelope: { mailFrom: string; dnsServers: string[]; ip?: string }): Promise<AuthVerdict> {
+export async function checkAuthentication(
+  raw: Buffer,
+  envelope: { mailFrom: string; dnsServers: string[]; ip?: string },
+): Promise<AuthVerdict> {
   const resolver = resolveFunction(createResolver(envelope.dnsServers, { timeoutMs: 2000, tries: 1 }));
   const result = await authenticate(raw, {
     ip: envelope.ip ?? "127.0.0.1",

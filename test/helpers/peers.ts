@@ -23,7 +23,8 @@ export function peer(name: string, present: () => boolean, install: string): Pee
   const available = present();
   if (!available) {
     const message = `test peer "${name}" is missing; install it with: ${install}`;
-    if (process.env.CI === "true") throw new Error(`${message} (CI=true: a missing peer is a failure; .ci/run installs every peer)`);
+    if (process.env.CI === "true")
+      throw new Error(`${message} (CI=true: a missing peer is a failure; .ci/run installs every peer)`);
     console.warn(`skipped: ${message}`);
   }
   return { available };
@@ -38,4 +39,5 @@ export const swaksPeer = () =>
 
 /** Debian's chromium, driven by playwright-core in the admin UI's browser test (no browser is ever downloaded). */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
-export const chromiumPeer = () => peer("chromium", () => runs(CHROMIUM_PATH, ["--version"]), "apt-get install chromium");
+export const chromiumPeer = () =>
+  peer("chromium", () => runs(CHROMIUM_PATH, ["--version"]), "apt-get install chromium");

@@ -8,12 +8,19 @@ import { peer } from "./peers.ts";
 
 export function postgresUrl(): string {
   const url = process.env.MAILROOM_TEST_PG_URL;
-  if (!url) throw new Error("MAILROOM_TEST_STORE=postgres needs MAILROOM_TEST_PG_URL (start one with: export MAILROOM_TEST_PG_URL=$(scripts/test-postgres.sh))");
+  if (!url)
+    throw new Error(
+      "MAILROOM_TEST_STORE=postgres needs MAILROOM_TEST_PG_URL (start one with: export MAILROOM_TEST_PG_URL=$(scripts/test-postgres.sh))",
+    );
   return url;
 }
 
 export const postgresPeer = () =>
-  peer("PostgreSQL", () => Boolean(process.env.MAILROOM_TEST_PG_URL), "apt-get install postgresql && export MAILROOM_TEST_PG_URL=$(scripts/test-postgres.sh)");
+  peer(
+    "PostgreSQL",
+    () => Boolean(process.env.MAILROOM_TEST_PG_URL),
+    "apt-get install postgresql && export MAILROOM_TEST_PG_URL=$(scripts/test-postgres.sh)",
+  );
 
 /** A schema name no other store of the run uses. */
 export const freshSchema = (prefix: string) => `${prefix}_${newId().replace(/-/g, "")}`;

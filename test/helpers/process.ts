@@ -30,8 +30,16 @@ export function mailroomCommand(binary: boolean): string[] {
 
 /** Runs a CLI command to completion; returns its stdout, throws with stderr on failure. */
 export async function runCli(args: string[], env: Record<string, string>, binary = false): Promise<string> {
-  const proc = Bun.spawn([...mailroomCommand(binary), ...args], { env: { ...cleanEnv(), ...env }, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn([...mailroomCommand(binary), ...args], {
+    env: { ...cleanEnv(), ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new Error(`mailroom ${args.join(" ")} exited ${code}: ${err}`);
   return out;
 }
@@ -47,10 +55,18 @@ export function cleanEnv(): Record<string, string> {
  * Starts `mailroom serve` (or `args`, e.g. `[]` for no command at all) with `env` on top of a clean environment, in
  * `cwd` when given.
  */
-export async function startMailroom(env: Record<string, string>, options: { binary?: boolean; timeoutMs?: number; cwd?: string; args?: string[] } = {}): Promise<MailroomProcess> {
+export async function startMailroom(
+  env: Record<string, string>,
+  options: { binary?: boolean; timeoutMs?: number; cwd?: string; args?: string[] } = {},
+): Promise<MailroomProcess> {
   // The SMTP relay listens too: ephemeral ports unless the test chooses (defaults are 587 and 465).
   const listeners = { MAILROOM_SMTP_SUBMISSION_PORT: "0", MAILROOM_SMTP_SMTPS_PORT: "0", MAILROOM_INBOUND_PORT: "0" };
-  const proc = Bun.spawn([...mailroomCommand(options.binary ?? false), ...(options.args ?? ["serve"])], { env: { ...cleanEnv(), ...listeners, ...env }, cwd: options.cwd, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([...mailroomCommand(options.binary ?? false), ...(options.args ?? ["serve"])], {
+    env: { ...cleanEnv(), ...listeners, ...env },
+    cwd: options.cwd,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let out = "";
   let err = "";
   const decoder = new TextDecoder();
@@ -58,7 +74,10 @@ export async function startMailroom(env: Record<string, string>, options: { bina
     for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) err += decoder.decode(chunk);
   })();
   const ready = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within ${options.timeoutMs ?? 15_000} ms; stdout: ${out}; stderr: ${err}`)), options.timeoutMs ?? 15_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no ready line within ${options.timeoutMs ?? 15_000} ms; stdout: ${out}; stderr: ${err}`)),
+      options.timeoutMs ?? 15_000,
+    );
     (async () => {
       for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
         out += decoder.decode(chunk);
@@ -75,14 +94,25 @@ export async function startMailroom(env: Record<string, string>, options: { bina
   const line = await ready;
   const ports: Record<string, number> = {};
   for (const [, name, port] of line.matchAll(/(\w+)=[^\s]*:(\d+)/g)) ports[name!] = Number(port);
-  return { proc, ports, baseUrl: `http://127.0.0.1:${ports.http}`, stdout: () => out, stderr: () => err, exited: proc.exited };
+  return {
+    proc,
+    ports,
+    baseUrl: `http://127.0.0.1:${ports.http}`,
+    stdout: () => out,
+    stderr: () => err,
+    exited: proc.exited,
+  };
 }
 
 /**
  * An executable that delivers to a smarthost double on loopback and to webhook receivers on loopback, with its own
  * data directory and no DNS to ask; `extra` adds or overrides variables.
  */
-export function smarthostEnv(dataDir: string, smarthostPort: number, extra: Record<string, string> = {}): Record<string, string> {
+export function smarthostEnv(
+  dataDir: string,
+  smarthostPort: number,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     MAILROOM_DATA_DIR: dataDir,
     MAILROOM_HTTP_PORT: "0",
@@ -99,5 +129,6 @@ export function smarthostEnv(dataDir: string, smarthostPort: number, extra: Reco
 /** A key made by the CLI on the executable's store (`keys create --json` answers its token); full_access unless `args` give scopes. */
 export async function cliKey(env: Record<string, string>, name: string, ...args: string[]): Promise<string> {
   const scopes = args.includes("--scope") ? [] : ["--scope", "full_access"];
-  return JSON.parse(await runCli(["keys", "create", "--name", name, ...scopes, ...args, "--json"], env, true)).token as string;
+  return JSON.parse(await runCli(["keys", "create", "--name", name, ...scopes, ...args, "--json"], env, true))
+    .token as string;
 }

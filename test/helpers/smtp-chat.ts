@@ -35,7 +35,10 @@ export interface SmtpChat {
 const REPLY_LINE = /^(\d{3})([ -]|$)(.*)$/;
 
 /** `localAddress` connects from another loopback address (127.0.0.2…), as a second client network. */
-export async function smtpChat(port: number, options: { tls?: boolean; ca?: string; localAddress?: string } = {}): Promise<SmtpChat> {
+export async function smtpChat(
+  port: number,
+  options: { tls?: boolean; ca?: string; localAddress?: string } = {},
+): Promise<SmtpChat> {
   let socket: Socket | TLSSocket;
   let buffer = "";
   let waiting: { resolve: (reply: SmtpReply) => void; reject: (error: Error) => void } | undefined;
@@ -92,7 +95,9 @@ export async function smtpChat(port: number, options: { tls?: boolean; ca?: stri
 
   await new Promise<void>((resolve, reject) => {
     const from = options.localAddress ? { localAddress: options.localAddress } : {};
-    const s = options.tls ? tlsConnect({ port, host: "127.0.0.1", ...from, ca: options.ca }, resolve) : tcpConnect({ port, host: "127.0.0.1", ...from }, resolve);
+    const s = options.tls
+      ? tlsConnect({ port, host: "127.0.0.1", ...from, ca: options.ca }, resolve)
+      : tcpConnect({ port, host: "127.0.0.1", ...from }, resolve);
     s.once("error", reject);
     attach(s);
   });
@@ -112,7 +117,10 @@ export async function smtpChat(port: number, options: { tls?: boolean; ca?: stri
       const reply = read();
       const body = Buffer.isBuffer(message) ? message.toString("latin1") : message;
       // RFC 5321 §4.5.2: a line starting with a dot gets another one.
-      socket.write(body.replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..") + (body.endsWith("\n") ? "" : "\r\n") + ".\r\n", "latin1");
+      socket.write(
+        body.replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..") + (body.endsWith("\n") ? "" : "\r\n") + ".\r\n",
+        "latin1",
+      );
       return reply;
     },
     write: (bytes) => void socket.write(bytes),

@@ -52,7 +52,8 @@ export async function startSmtpDouble(options: Partial<SMTPServerOptions> = {}, 
           return callback(error);
         }
         case "drop": {
-          const connections = (server as unknown as { connections: Set<{ id: string; _socket: { destroy(): void } }> }).connections;
+          const connections = (server as unknown as { connections: Set<{ id: string; _socket: { destroy(): void } }> })
+            .connections;
           for (const connection of connections) if (connection.id === session.id) connection._socket.destroy();
           return;
         }
@@ -78,7 +79,9 @@ export async function startSmtpDouble(options: Partial<SMTPServerOptions> = {}, 
             waiter.resolve();
           }
         }
-        const hang = session.envelope.rcptTo.some((r) => rules.get(r.address.toLowerCase())?.reply === "hang-after-data");
+        const hang = session.envelope.rcptTo.some(
+          (r) => rules.get(r.address.toLowerCase())?.reply === "hang-after-data",
+        );
         if (!hang) callback();
       });
     },
@@ -94,7 +97,10 @@ export async function startSmtpDouble(options: Partial<SMTPServerOptions> = {}, 
     waitFor(count, timeoutMs = 10_000) {
       if (received.length >= count) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`SMTP double received ${received.length} of ${count} messages`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`SMTP double received ${received.length} of ${count} messages`)),
+          timeoutMs,
+        );
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
       });
     },

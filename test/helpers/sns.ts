@@ -107,7 +107,8 @@ export async function startSnsCertificateServer(): Promise<SnsCertificateServer>
   });
   const host = `127.0.0.1:${server.port}`;
   const base = `https://${host}`;
-  const subscribeUrl = (token: string) => `${base}/confirm?Action=ConfirmSubscription&Token=${encodeURIComponent(token)}`;
+  const subscribeUrl = (token: string) =>
+    `${base}/confirm?Action=ConfirmSubscription&Token=${encodeURIComponent(token)}`;
 
   return {
     host,
@@ -172,7 +173,7 @@ function sesMail(messageId: string, destination: string[]) {
       { name: "To", value: destination.join(", ") },
       { name: "Subject", value: "Your receipt" },
       { name: "MIME-Version", value: "1.0" },
-      { name: "Content-Type", value: "multipart/alternative; boundary=\"----=_Part_0\"" },
+      { name: "Content-Type", value: 'multipart/alternative; boundary="----=_Part_0"' },
     ],
     commonHeaders: { from: [`Example <${SENDER}>`], to: destination, messageId, subject: "Your receipt" },
     tags: {
@@ -209,14 +210,19 @@ export function sesDeliveryEvent(messageId: string, recipients: string[]) {
 /** Status and diagnostic SES reports for a bounce of each sub-type, as real receiving servers word them. */
 const BOUNCE_DETAILS: Record<string, { status: string; diagnosticCode: string }> = {
   General: { status: "5.1.1", diagnosticCode: "smtp; 550 5.1.1 user unknown" },
-  NoEmail: { status: "5.1.1", diagnosticCode: "smtp; 550 5.1.1 The email account that you tried to reach does not exist" },
+  NoEmail: {
+    status: "5.1.1",
+    diagnosticCode: "smtp; 550 5.1.1 The email account that you tried to reach does not exist",
+  },
   Suppressed: {
     status: "5.1.1",
-    diagnosticCode: "Amazon SES has suppressed sending to this address because it has a recent history of bouncing as an invalid address.",
+    diagnosticCode:
+      "Amazon SES has suppressed sending to this address because it has a recent history of bouncing as an invalid address.",
   },
   OnAccountSuppressionList: {
     status: "5.1.1",
-    diagnosticCode: "Amazon SES did not send the message to this address because it is on the suppression list for your account.",
+    diagnosticCode:
+      "Amazon SES did not send the message to this address because it is on the suppression list for your account.",
   },
   MailboxFull: { status: "5.2.2", diagnosticCode: "smtp; 552 5.2.2 Mailbox full" },
   MessageTooLarge: { status: "5.3.4", diagnosticCode: "smtp; 552 5.3.4 Message size exceeds fixed limit" },
@@ -224,7 +230,12 @@ const BOUNCE_DETAILS: Record<string, { status: string; diagnosticCode: string }>
   AttachmentRejected: { status: "5.7.1", diagnosticCode: "smtp; 554 5.7.1 Attachment type not allowed" },
 };
 
-export function sesBounceEvent(messageId: string, recipient: string, bounceType: "Permanent" | "Transient", subType = "General") {
+export function sesBounceEvent(
+  messageId: string,
+  recipient: string,
+  bounceType: "Permanent" | "Transient",
+  subType = "General",
+) {
   const details = BOUNCE_DETAILS[subType] ?? { status: "4.0.0", diagnosticCode: "smtp; 451 4.0.0 Temporary failure" };
   return {
     eventType: "Bounce",
@@ -265,7 +276,11 @@ export function sesDelayEvent(messageId: string, recipient: string, delayType = 
       delayType,
       expirationTime: new Date(Date.now() + 3_600_000).toISOString(),
       delayedRecipients: [
-        { emailAddress: recipient, status: "4.4.1", diagnosticCode: "smtp; 421 4.4.1 Unable to connect to remote host" },
+        {
+          emailAddress: recipient,
+          status: "4.4.1",
+          diagnosticCode: "smtp; 421 4.4.1 Unable to connect to remote host",
+        },
       ],
     },
   };

@@ -49,7 +49,9 @@ function verify(secret: string, body: string, headers: Record<string, string>, c
   }
 }
 
-export async function startWebhookReceiver(options: { clock?: Clock; tls?: { cert: string; key: string }; path?: string } = {}): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  options: { clock?: Clock; tls?: { cert: string; key: string }; path?: string } = {},
+): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   let server: ReturnType<typeof Bun.serve> | undefined;
@@ -63,7 +65,10 @@ export async function startWebhookReceiver(options: { clock?: Clock; tls?: { cer
     async waitFor(count, timeoutMs = 10_000) {
       if (received.length >= count) return;
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`expected ${count} webhook requests, got ${received.length}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`expected ${count} webhook requests, got ${received.length}`)),
+          timeoutMs,
+        );
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
       });
     },
@@ -97,7 +102,9 @@ export async function startWebhookReceiver(options: { clock?: Clock; tls?: { cer
           headers,
           body,
           payload,
-          verifiedWith: receiver.secrets.flatMap((secret, i) => (verify(secret, body, headers, options.clock) ? [i] : [])),
+          verifiedWith: receiver.secrets.flatMap((secret, i) =>
+            verify(secret, body, headers, options.clock) ? [i] : [],
+          ),
           host: request.headers.get("host"),
         };
         received.push(entry);

@@ -34,7 +34,8 @@ interface Draft {
 
 /** What a failed call shows: a 503 is the server saying what is missing or down, so it is shown as guidance. */
 type Failure = { guidance: string } | { error: string };
-const failure = (e: unknown): Failure => (e instanceof ApiError && e.status === 503 ? { guidance: e.message } : { error: describe(e) });
+const failure = (e: unknown): Failure =>
+  e instanceof ApiError && e.status === 503 ? { guidance: e.message } : { error: describe(e) };
 
 function FailureNote({ failure, what }: { failure: Failure | null; what: string }) {
   if (!failure) return null;
@@ -52,7 +53,9 @@ export function AiScreen() {
   return (
     <section aria-labelledby="ai-title">
       <h1 id="ai-title">AI</h1>
-      <p class="hint">Nothing here sends mail. Scoring works offline; suggestions and drafts come from the model set in [ai].</p>
+      <p class="hint">
+        Nothing here sends mail. Scoring works offline; suggestions and drafts come from the model set in [ai].
+      </p>
       <SubjectScorer />
       <Writer />
     </section>
@@ -71,7 +74,10 @@ function SubjectScorer() {
     setBusy(true);
     setProblem(null);
     try {
-      const answer = await api.post<SubjectAnswer>("/v1/ai/subject", { subject, ...(body.trim() ? { text: body } : {}) });
+      const answer = await api.post<SubjectAnswer>("/v1/ai/subject", {
+        subject,
+        ...(body.trim() ? { text: body } : {}),
+      });
       setResult({ subject, answer });
     } catch (err) {
       setProblem(failure(err));
@@ -107,7 +113,16 @@ function SubjectScorer() {
             </span>{" "}
             / 100 for “{result.subject}”
           </p>
-          <meter class="score-meter" min={0} max={100} low={50} high={80} optimum={100} value={result.answer.score} aria-label="Subject score">
+          <meter
+            class="score-meter"
+            min={0}
+            max={100}
+            low={50}
+            high={80}
+            optimum={100}
+            value={result.answer.score}
+            aria-label="Subject score"
+          >
             {result.answer.score} / 100
           </meter>
           <h3>Findings</h3>
@@ -176,21 +191,40 @@ function Writer() {
       <form class="ai-form" onSubmit={write} aria-labelledby="write-title">
         <label>
           Brief
-          <textarea required rows={4} maxLength={4000} value={form.brief} onInput={(e) => setForm({ ...form, brief: e.currentTarget.value })} />
+          <textarea
+            required
+            rows={4}
+            maxLength={4000}
+            value={form.brief}
+            onInput={(e) => setForm({ ...form, brief: e.currentTarget.value })}
+          />
         </label>
         <p class="hint">Placeholders such as {"{{first_name}}"} in the brief are kept in the draft.</p>
         <div class="filters">
           <label>
             Tone
-            <input maxLength={200} placeholder="e.g. warm" value={form.tone} onInput={(e) => setForm({ ...form, tone: e.currentTarget.value })} />
+            <input
+              maxLength={200}
+              placeholder="e.g. warm"
+              value={form.tone}
+              onInput={(e) => setForm({ ...form, tone: e.currentTarget.value })}
+            />
           </label>
           <label>
             Audience
-            <input maxLength={200} placeholder="e.g. new customers" value={form.audience} onInput={(e) => setForm({ ...form, audience: e.currentTarget.value })} />
+            <input
+              maxLength={200}
+              placeholder="e.g. new customers"
+              value={form.audience}
+              onInput={(e) => setForm({ ...form, audience: e.currentTarget.value })}
+            />
           </label>
           <label>
             Format
-            <select value={form.format} onChange={(e) => setForm({ ...form, format: e.currentTarget.value === "mjml" ? "mjml" : "html" })}>
+            <select
+              value={form.format}
+              onChange={(e) => setForm({ ...form, format: e.currentTarget.value === "mjml" ? "mjml" : "html" })}
+            >
               <option value="html">HTML</option>
               <option value="mjml">MJML</option>
             </select>
@@ -205,7 +239,12 @@ function Writer() {
             {save && (
               <label>
                 Template name
-                <input required maxLength={200} value={templateName} onInput={(e) => setTemplateName(e.currentTarget.value)} />
+                <input
+                  required
+                  maxLength={200}
+                  value={templateName}
+                  onInput={(e) => setTemplateName(e.currentTarget.value)}
+                />
               </label>
             )}
           </>

@@ -32,7 +32,15 @@ interface Domain {
 }
 
 /** The providers that take the domain's mail, first choice first; edited as a comma-separated list. */
-function Providers({ domain, canWrite, act }: { domain: Domain; canWrite: boolean; act: (action: () => Promise<unknown>) => Promise<boolean> }) {
+function Providers({
+  domain,
+  canWrite,
+  act,
+}: {
+  domain: Domain;
+  canWrite: boolean;
+  act: (action: () => Promise<unknown>) => Promise<boolean>;
+}) {
   const [editing, setEditing] = useState<string | null>(null);
   const shown = domain.providers.length ? domain.providers.join(" → ") : "the default provider";
   if (editing === null)
@@ -40,7 +48,12 @@ function Providers({ domain, canWrite, act }: { domain: Domain; canWrite: boolea
       <p class="actions">
         <span>Delivered by {shown}</span>
         {canWrite && (
-          <button type="button" class="link" onClick={() => setEditing(domain.providers.join(", "))} aria-label={`Change the providers of ${domain.name}`}>
+          <button
+            type="button"
+            class="link"
+            onClick={() => setEditing(domain.providers.join(", "))}
+            aria-label={`Change the providers of ${domain.name}`}
+          >
             Change
           </button>
         )}
@@ -48,7 +61,10 @@ function Providers({ domain, canWrite, act }: { domain: Domain; canWrite: boolea
     );
   const save = async (e: Event) => {
     e.preventDefault();
-    const providers = editing.split(",").map((p) => p.trim()).filter(Boolean);
+    const providers = editing
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
     if (await act(() => api.patch(`/v1/domains/${encodeURIComponent(domain.id)}`, { providers }))) setEditing(null);
   };
   return (
@@ -103,13 +119,32 @@ export function DomainsScreen() {
           <h2 id={`domain-${domain.id}`}>
             {domain.name} <span class={`status status-${domain.status}`}>{domain.status}</span>
           </h2>
-          <p class="hint">{domain.last_checked_at ? `Last checked ${when(domain.last_checked_at)}` : "Not checked yet: publish the records below, then verify."}</p>
+          <p class="hint">
+            {domain.last_checked_at
+              ? `Last checked ${when(domain.last_checked_at)}`
+              : "Not checked yet: publish the records below, then verify."}
+          </p>
           <div class="actions">
-            <button type="button" disabled={!canWrite} onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}>
+            <button
+              type="button"
+              disabled={!canWrite}
+              onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}
+            >
               Verify now
             </button>
             <label class="check">
-              <input type="checkbox" disabled={!canWrite} checked={domain.receiving_enabled} onChange={(e) => act(() => api.patch(`/v1/domains/${encodeURIComponent(domain.id)}`, { receiving_enabled: e.currentTarget.checked }))} />
+              <input
+                type="checkbox"
+                disabled={!canWrite}
+                checked={domain.receiving_enabled}
+                onChange={(e) =>
+                  act(() =>
+                    api.patch(`/v1/domains/${encodeURIComponent(domain.id)}`, {
+                      receiving_enabled: e.currentTarget.checked,
+                    }),
+                  )
+                }
+              />
               Receive mail for this domain
             </label>
           </div>
@@ -135,7 +170,8 @@ export function DomainsScreen() {
                       <code>{r.name}</code> <CopyButton text={r.name} label={`Copy the ${r.record} record's name`} />
                     </td>
                     <td data-label="Value to publish">
-                      <code class="value">{r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}</code> <CopyButton text={r.value} label={`Copy the ${r.record} record's value`} />
+                      <code class="value">{r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}</code>{" "}
+                      <CopyButton text={r.value} label={`Copy the ${r.record} record's value`} />
                       {r.warning && <p class="warning">{r.warning}</p>}
                     </td>
                     <td data-label="DNS answered">

@@ -22,18 +22,39 @@ interface EmailSummary {
 interface EmailRecord extends EmailSummary {
   html: string | null;
   text: string | null;
-  recipients: Array<{ email: string; status: string; attempts: number; last_response: string | null; provider: string | null; updated_at: string }>;
+  recipients: Array<{
+    email: string;
+    status: string;
+    attempts: number;
+    last_response: string | null;
+    provider: string | null;
+    updated_at: string;
+  }>;
   events: Array<{ type: string; created_at: string; recipient: string | null }>;
 }
 
-const STATUSES = ["queued", "scheduled", "sent", "delivered", "delivery_delayed", "bounced", "complained", "failed", "canceled", "suppressed"];
+const STATUSES = [
+  "queued",
+  "scheduled",
+  "sent",
+  "delivered",
+  "delivery_delayed",
+  "bounced",
+  "complained",
+  "failed",
+  "canceled",
+  "suppressed",
+];
 
 export const when = (iso: string) => new Date(iso).toLocaleString();
 
 export function EmailsScreen() {
   const [filters, setFilters] = useState({ status: "", to: "", from: "" });
   const [draft, setDraft] = useState(filters);
-  const { data, error, pager, restart } = usePagedList((after) => api.get<Page<EmailSummary>>(`/v1/emails${query({ limit: 20, after, ...filters })}`), [filters]);
+  const { data, error, pager, restart } = usePagedList(
+    (after) => api.get<Page<EmailSummary>>(`/v1/emails${query({ limit: 20, after, ...filters })}`),
+    [filters],
+  );
 
   const apply = (e: Event) => {
     e.preventDefault();
@@ -60,7 +81,11 @@ export function EmailsScreen() {
         </label>
         <label>
           From
-          <input type="search" value={draft.from} onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })} />
+          <input
+            type="search"
+            value={draft.from}
+            onInput={(e) => setDraft({ ...draft, from: e.currentTarget.value })}
+          />
         </label>
         <button type="submit">Filter</button>
       </form>
@@ -116,7 +141,6 @@ export function EmailDetail({ id }: { id: string }) {
       setHeaders(describe(e));
     }
   };
-
 
   return (
     <section aria-labelledby="email-title">
@@ -185,7 +209,12 @@ export function EmailDetail({ id }: { id: string }) {
 
           <h2>Content</h2>
           <div role="group" aria-label="Content view" class="tabs">
-            <button type="button" aria-pressed={view === "html"} onClick={() => setView("html")} disabled={email.html === null}>
+            <button
+              type="button"
+              aria-pressed={view === "html"}
+              onClick={() => setView("html")}
+              disabled={email.html === null}
+            >
               HTML
             </button>
             <button type="button" aria-pressed={view === "text"} onClick={() => setView("text")}>
@@ -196,8 +225,14 @@ export function EmailDetail({ id }: { id: string }) {
             </button>
           </div>
           {view === "html" && email.html !== null && <Preview html={email.html} />}
-          {(view === "text" || (view === "html" && email.html === null)) && <pre class="text">{email.text ?? "(no text part)"}</pre>}
-          {view === "headers" && <pre class="text" aria-label="Headers">{headers ?? "Loading…"}</pre>}
+          {(view === "text" || (view === "html" && email.html === null)) && (
+            <pre class="text">{email.text ?? "(no text part)"}</pre>
+          )}
+          {view === "headers" && (
+            <pre class="text" aria-label="Headers">
+              {headers ?? "Loading…"}
+            </pre>
+          )}
         </>
       )}
     </section>

@@ -70,7 +70,8 @@ function verdicts(auth: Authentication): Array<{ check: string; result: string }
 }
 
 /** pass and fail are what a reader acts on; neutral, none and the error results stay grey. */
-const resultClass = (result: string) => (result === "pass" ? "auth-pass" : result === "fail" || result === "softfail" ? "auth-fail" : "auth-other");
+const resultClass = (result: string) =>
+  result === "pass" ? "auth-pass" : result === "fail" || result === "softfail" ? "auth-fail" : "auth-other";
 
 function Verdict({ result, label }: { result: string; label: string }) {
   return <span class={`status ${resultClass(result)}`}>{label}</span>;
@@ -86,20 +87,31 @@ function AuthBadges({ auth }: { auth: Authentication }) {
   );
 }
 
-const size = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+const size = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export function InboundScreen({ id }: { id?: string }) {
   return id ? <InboundDetail id={id} /> : <InboundList />;
 }
 
 function InboundList() {
-  const { data, error, pager } = usePagedList((after) => api.get<Page<ReceivedSummary>>(`/v1/emails/receiving${query({ limit: 20, after })}`), []);
+  const { data, error, pager } = usePagedList(
+    (after) => api.get<Page<ReceivedSummary>>(`/v1/emails/receiving${query({ limit: 20, after })}`),
+    [],
+  );
   const canReadSent = useCan("emails:read");
 
   return (
     <section aria-labelledby="inbound-title">
       <h1 id="inbound-title">Inbound</h1>
-      <p class="hint">Mail the MX received for domains with receiving on. Bounces and complaints to return paths are in the sent email's timeline instead.</p>
+      <p class="hint">
+        Mail the MX received for domains with receiving on. Bounces and complaints to return paths are in the sent
+        email's timeline instead.
+      </p>
       <Alert message={error} />
       {data && data.data.length === 0 && <p>Nothing received yet.</p>}
       {data && data.data.length > 0 && (
@@ -152,7 +164,9 @@ function InboundList() {
 async function attachmentLinks(id: string): Promise<AttachmentLink[]> {
   const links: AttachmentLink[] = [];
   for (let after: string | undefined; ; ) {
-    const page = await api.get<Page<AttachmentLink>>(`/v1/emails/receiving/${encodeURIComponent(id)}/attachments${query({ limit: 100, after })}`);
+    const page = await api.get<Page<AttachmentLink>>(
+      `/v1/emails/receiving/${encodeURIComponent(id)}/attachments${query({ limit: 100, after })}`,
+    );
     links.push(...page.data);
     if (!page.has_more || page.data.length === 0) return links;
     after = page.data.at(-1)!.id;
@@ -168,7 +182,6 @@ function InboundDetail({ id }: { id: string }) {
   }, [id]);
   const canReadSent = useCan("emails:read");
   const [view, setView] = useState<"html" | "text">("html");
-
 
   const email = data?.email;
   const auth = email?.authentication;
@@ -221,7 +234,9 @@ function InboundDetail({ id }: { id: string }) {
               {email.in_reply_to_email_id === null ? (
                 "no message sent from here"
               ) : canReadSent ? (
-                <a href={`#/emails/${encodeURIComponent(email.in_reply_to_email_id)}`}>the sent email {email.in_reply_to_email_id}</a>
+                <a href={`#/emails/${encodeURIComponent(email.in_reply_to_email_id)}`}>
+                  the sent email {email.in_reply_to_email_id}
+                </a>
               ) : (
                 <>
                   the sent email <code>{email.in_reply_to_email_id}</code>
@@ -304,14 +319,23 @@ function InboundDetail({ id }: { id: string }) {
 
           <h2>Content</h2>
           <div role="group" aria-label="Content view" class="tabs">
-            <button type="button" aria-pressed={view === "html"} onClick={() => setView("html")} disabled={email.html === null}>
+            <button
+              type="button"
+              aria-pressed={view === "html"}
+              onClick={() => setView("html")}
+              disabled={email.html === null}
+            >
               HTML
             </button>
             <button type="button" aria-pressed={view === "text" || email.html === null} onClick={() => setView("text")}>
               Text
             </button>
           </div>
-          {view === "html" && email.html !== null ? <Preview html={email.html} /> : <pre class="text">{email.text ?? "(no text part)"}</pre>}
+          {view === "html" && email.html !== null ? (
+            <Preview html={email.html} />
+          ) : (
+            <pre class="text">{email.text ?? "(no text part)"}</pre>
+          )}
 
           <h2>Attachments</h2>
           {data.attachments.length === 0 ? (
@@ -331,7 +355,11 @@ function InboundDetail({ id }: { id: string }) {
                   {data.attachments.map((file) => (
                     <tr key={file.id}>
                       <td>
-                        <a href={file.download_url} download={file.filename ?? ""} aria-label={`Download ${file.filename ?? "unnamed attachment"}`}>
+                        <a
+                          href={file.download_url}
+                          download={file.filename ?? ""}
+                          aria-label={`Download ${file.filename ?? "unnamed attachment"}`}
+                        >
                           {file.filename ?? "(unnamed)"}
                         </a>
                       </td>

@@ -22,10 +22,37 @@ interface ApiKey {
 }
 
 // Mirrors src/keys/model.ts SCOPES; the server refuses unknown names, so a stale list fails loudly, not silently.
-const SCOPES = ["emails:send", "emails:read", "domains:read", "domains:write", "templates:read", "templates:write", "webhooks:read", "webhooks:write", "suppressions:read", "suppressions:write", "inbound:read", "api_keys:read", "api_keys:write", "ai:use"];
+const SCOPES = [
+  "emails:send",
+  "emails:read",
+  "domains:read",
+  "domains:write",
+  "templates:read",
+  "templates:write",
+  "webhooks:read",
+  "webhooks:write",
+  "suppressions:read",
+  "suppressions:write",
+  "inbound:read",
+  "api_keys:read",
+  "api_keys:write",
+  "ai:use",
+];
 
 /** A secret the server shows once (a new key's token, a webhook's signing secret), to copy before it is gone. */
-export function ShownOnce({ children, secret, copyLabel, testId, onDone }: { children: ComponentChildren; secret: string; copyLabel: string; testId: string; onDone: () => void }) {
+export function ShownOnce({
+  children,
+  secret,
+  copyLabel,
+  testId,
+  onDone,
+}: {
+  children: ComponentChildren;
+  secret: string;
+  copyLabel: string;
+  testId: string;
+  onDone: () => void;
+}) {
   return (
     <div class="card notice" role="status">
       <p>{children} Copy it now: it is not shown again.</p>
@@ -98,40 +125,51 @@ export function KeysScreen() {
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">API keys</h1>
       {canWrite && (
-      <form class="card" onSubmit={create} aria-label="Create a key">
-        <h2>Create a key</h2>
-        <label>
-          Name
-          <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
-        <label>
-          Permission
-          <select value={permission} onChange={(e) => setPermission(e.currentTarget.value)}>
-            <option value="full_access">Full access</option>
-            <option value="sending_access">Sending only</option>
-            <option value="custom">Chosen scopes</option>
-          </select>
-        </label>
-        {permission === "custom" && (
-          <fieldset>
-            <legend>Scopes</legend>
-            {SCOPES.map((s) => (
-              <label class="check">
-                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} />
-                {s}
-              </label>
-            ))}
-          </fieldset>
-        )}
-        <label>
-          Sending domain (optional)
-          <input value={domain} placeholder="any domain" onInput={(e) => setDomain(e.currentTarget.value)} />
-        </label>
-        <button type="submit">Create key</button>
-      </form>
+        <form class="card" onSubmit={create} aria-label="Create a key">
+          <h2>Create a key</h2>
+          <label>
+            Name
+            <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </label>
+          <label>
+            Permission
+            <select value={permission} onChange={(e) => setPermission(e.currentTarget.value)}>
+              <option value="full_access">Full access</option>
+              <option value="sending_access">Sending only</option>
+              <option value="custom">Chosen scopes</option>
+            </select>
+          </label>
+          {permission === "custom" && (
+            <fieldset>
+              <legend>Scopes</legend>
+              {SCOPES.map((s) => (
+                <label class="check">
+                  <input
+                    type="checkbox"
+                    checked={scopes.includes(s)}
+                    onChange={(e) =>
+                      setScopes(e.currentTarget.checked ? [...scopes, s] : scopes.filter((x) => x !== s))
+                    }
+                  />
+                  {s}
+                </label>
+              ))}
+            </fieldset>
+          )}
+          <label>
+            Sending domain (optional)
+            <input value={domain} placeholder="any domain" onInput={(e) => setDomain(e.currentTarget.value)} />
+          </label>
+          <button type="submit">Create key</button>
+        </form>
       )}
       {created && (
-        <ShownOnce secret={created.token} copyLabel="Copy the new key" testId="new-token" onDone={() => setCreated(null)}>
+        <ShownOnce
+          secret={created.token}
+          copyLabel="Copy the new key"
+          testId="new-token"
+          onDone={() => setCreated(null)}
+        >
           Key <strong>{created.name}</strong> created.
         </ShownOnce>
       )}
@@ -173,7 +211,12 @@ export function KeysScreen() {
                         </button>
                       </>
                     ) : (
-                      <button type="button" disabled={!canWrite} onClick={() => setConfirming(key.id)} aria-label={`Revoke ${key.name}`}>
+                      <button
+                        type="button"
+                        disabled={!canWrite}
+                        onClick={() => setConfirming(key.id)}
+                        aria-label={`Revoke ${key.name}`}
+                      >
                         Revoke
                       </button>
                     )}

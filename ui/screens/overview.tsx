@@ -10,7 +10,16 @@ import { api, query, type Page } from "../api.ts";
 import { usePolled } from "../hooks.ts";
 import { Alert } from "../alert.tsx";
 
-const COUNT_NAMES = ["accepted", "sent", "delivered", "delivery_delayed", "bounced", "complained", "failed", "suppressed"] as const;
+const COUNT_NAMES = [
+  "accepted",
+  "sent",
+  "delivered",
+  "delivery_delayed",
+  "bounced",
+  "complained",
+  "failed",
+  "suppressed",
+] as const;
 type Counts = Record<(typeof COUNT_NAMES)[number], number>;
 interface Bucket extends Counts {
   start: string;
@@ -139,15 +148,29 @@ function Axes({ frame }: { frame: Frame }) {
 
 function VolumeChart({ stats, span }: { stats: EmailStats; span: string }) {
   const series = stats.buckets.map((b) => ({ start: b.start, accepted: b.accepted, delivered: rates(b).reached }));
-  const frame: Frame = { buckets: stats.buckets, interval: stats.interval, yMax: niceCeiling(Math.max(0, ...series.flatMap((s) => [s.accepted, s.delivered]))), yLabel: count, integer: true };
+  const frame: Frame = {
+    buckets: stats.buckets,
+    interval: stats.interval,
+    yMax: niceCeiling(Math.max(0, ...series.flatMap((s) => [s.accepted, s.delivered]))),
+    yLabel: count,
+    integer: true,
+  };
   const busiest = series.reduce((a, b) => (b.accepted > a.accepted ? b : a), series[0]!);
   const summary =
     `Emails per ${stats.interval} over ${span} (UTC): ${plural(stats.totals.accepted, "message", "messages")} accepted, ` +
     `${plural(rates(stats.totals).reached, "recipient", "recipients")} delivered` +
-    (busiest.accepted > 0 ? `; busiest ${stats.interval} ${bucketName(busiest.start, stats.interval, true)} with ${count(busiest.accepted)} accepted.` : ".");
+    (busiest.accepted > 0
+      ? `; busiest ${stats.interval} ${bucketName(busiest.start, stats.interval, true)} with ${count(busiest.accepted)} accepted.`
+      : ".");
   const width = (slot(frame) * 0.8) / 2;
   const bar = (kind: "accepted" | "delivered", i: number, v: number, start: string) => (
-    <rect class={`bar ${kind}`} x={xCenter(frame, i) - width + (kind === "delivered" ? width : 0)} y={yOf(frame, v)} width={width} height={yOf(frame, 0) - yOf(frame, v)}>
+    <rect
+      class={`bar ${kind}`}
+      x={xCenter(frame, i) - width + (kind === "delivered" ? width : 0)}
+      y={yOf(frame, v)}
+      width={width}
+      height={yOf(frame, 0) - yOf(frame, v)}
+    >
       <title>{`${bucketName(start, stats.interval, true)}: ${count(v)} ${kind}`}</title>
     </rect>
   );
@@ -183,12 +206,20 @@ function VolumeChart({ stats, span }: { stats: EmailStats; span: string }) {
 function RatesChart({ stats, span }: { stats: EmailStats; span: string }) {
   const points = stats.buckets.map((b) => ({ start: b.start, ...rates(b) }));
   const highest = Math.max(0, ...points.flatMap((p) => [p.bounce ?? 0, p.complaint ?? 0]));
-  const frame: Frame = { buckets: stats.buckets, interval: stats.interval, yMax: niceCeiling(highest * 100) / 100, yLabel: axisPercent, integer: false };
+  const frame: Frame = {
+    buckets: stats.buckets,
+    interval: stats.interval,
+    yMax: niceCeiling(highest * 100) / 100,
+    yLabel: axisPercent,
+    integer: false,
+  };
   const total = rates(stats.totals);
   const worst = points.reduce((a, b) => ((b.bounce ?? -1) > (a.bounce ?? -1) ? b : a), points[0]!);
   const summary =
     `Bounce and complaint rates per ${stats.interval} over ${span} (UTC): bounce rate ${percent(total.bounce)}, complaint rate ${percent(total.complaint)}` +
-    (worst.bounce ? `; highest bounce rate ${percent(worst.bounce)} at ${bucketName(worst.start, stats.interval, true)}.` : ".");
+    (worst.bounce
+      ? `; highest bounce rate ${percent(worst.bounce)} at ${bucketName(worst.start, stats.interval, true)}.`
+      : ".");
   /** A line through the buckets that have the rate; a bucket without one (nothing ended) breaks it. */
   const line = (kind: "bounce" | "complaint") => {
     let d = "";
@@ -207,7 +238,13 @@ function RatesChart({ stats, span }: { stats: EmailStats; span: string }) {
         <path class="line" d={d.trim()} />
         {points.map((p, i) =>
           p[kind] === null ? null : (
-            <circle key={p.start} class="point" cx={xCenter(frame, i)} cy={yOf(frame, p[kind]!)} r={kind === "bounce" ? 2.5 : 2}>
+            <circle
+              key={p.start}
+              class="point"
+              cx={xCenter(frame, i)}
+              cy={yOf(frame, p[kind]!)}
+              r={kind === "bounce" ? 2.5 : 2}
+            >
               <title>{`${bucketName(p.start, stats.interval, true)}: ${kind} rate ${percent(p[kind])}`}</title>
             </circle>
           ),
@@ -325,14 +362,18 @@ function BucketTable({ stats }: { stats: EmailStats }) {
 
 export function OverviewScreen() {
   const [range, setRange] = useState<RangeId>("24h");
-  const { data, error } = usePolled(async () => {
-    const stats = await api.get<EmailStats>(`/v1/emails/stats${query(periodOf(range, Date.now()))}`);
-    const quiet = COUNT_NAMES.every((name) => stats.totals[name] === 0);
-    // Only a quiet period asks whether anything was ever sent, to tell a new install from a calm day.
-    const everSent = !quiet || (await api.get<Page<unknown>>(`/v1/emails${query({ limit: 1 })}`)).data.length > 0;
-    return { stats, quiet, everSent };
-    // Counting a period reads its whole range of the event log: every 30 s is fresh enough for rates over hours.
-  }, [range], 30_000);
+  const { data, error } = usePolled(
+    async () => {
+      const stats = await api.get<EmailStats>(`/v1/emails/stats${query(periodOf(range, Date.now()))}`);
+      const quiet = COUNT_NAMES.every((name) => stats.totals[name] === 0);
+      // Only a quiet period asks whether anything was ever sent, to tell a new install from a calm day.
+      const everSent = !quiet || (await api.get<Page<unknown>>(`/v1/emails${query({ limit: 1 })}`)).data.length > 0;
+      return { stats, quiet, everSent };
+      // Counting a period reads its whole range of the event log: every 30 s is fresh enough for rates over hours.
+    },
+    [range],
+    30_000,
+  );
   const span = RANGES[range].span;
 
   return (
@@ -352,7 +393,8 @@ export function OverviewScreen() {
       {!data && !error && <p class="loading">Loading…</p>}
       {data && !data.everSent && (
         <p class="card empty">
-          No email yet — send one with <code>POST /v1/emails</code> and an API key, or through the SMTP relay, and its delivery, bounces and complaints show here.
+          No email yet — send one with <code>POST /v1/emails</code> and an API key, or through the SMTP relay, and its
+          delivery, bounces and complaints show here.
         </p>
       )}
       {data && data.everSent && data.quiet && <p>No email in {span}.</p>}

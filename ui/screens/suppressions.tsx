@@ -19,7 +19,10 @@ interface Suppression {
 
 export function SuppressionsScreen() {
   const [search, setSearch] = useState("");
-  const { data, error, reload } = usePolled(() => api.get<Page<Suppression>>(`/v1/suppressions${query({ limit: 100, search })}`), [search]);
+  const { data, error, reload } = usePolled(
+    () => api.get<Page<Suppression>>(`/v1/suppressions${query({ limit: 100, search })}`),
+    [search],
+  );
   const [email, setEmail] = useState("");
   const [reason, setReason] = useState("");
   const { act, actionError } = useAction(reload);
@@ -41,18 +44,18 @@ export function SuppressionsScreen() {
         <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
       </label>
       {canWrite && (
-      <form class="card" onSubmit={add} aria-label="Suppress an address">
-        <h2>Suppress an address</h2>
-        <label>
-          Address
-          <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        </label>
-        <label>
-          Reason (optional)
-          <input value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
-        </label>
-        <button type="submit">Suppress</button>
-      </form>
+        <form class="card" onSubmit={add} aria-label="Suppress an address">
+          <h2>Suppress an address</h2>
+          <label>
+            Address
+            <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          </label>
+          <label>
+            Reason (optional)
+            <input value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+          </label>
+          <button type="submit">Suppress</button>
+        </form>
       )}
       <Alert message={actionError ?? error} />
       {data && data.data.length === 0 && <p>No suppressed addresses{search ? " match" : ""}.</p>}
@@ -78,7 +81,12 @@ export function SuppressionsScreen() {
                   <td>{s.reason ?? "—"}</td>
                   <td>{when(s.created_at)}</td>
                   <td>
-                    <button type="button" disabled={!canWrite} onClick={() => act(() => api.del(`/v1/suppressions/${encodeURIComponent(s.id)}`))} aria-label={`Remove ${s.email}`}>
+                    <button
+                      type="button"
+                      disabled={!canWrite}
+                      onClick={() => act(() => api.del(`/v1/suppressions/${encodeURIComponent(s.id)}`))}
+                      aria-label={`Remove ${s.email}`}
+                    >
                       Remove
                     </button>
                   </td>

@@ -70,7 +70,10 @@ const changedSincePublished = (t: TemplateSummary) => t.published_at !== null &&
 
 function TemplateList() {
   const canWrite = useCan("templates:write");
-  const { data, error, pager } = usePagedList((after) => api.get<Page<TemplateSummary>>(`/v1/templates${query({ limit: 20, after })}`), []);
+  const { data, error, pager } = usePagedList(
+    (after) => api.get<Page<TemplateSummary>>(`/v1/templates${query({ limit: 20, after })}`),
+    [],
+  );
   const [find, setFind] = useState("");
   const [name, setName] = useState("");
   const [engine, setEngine] = useState<Engine>("handlebars");
@@ -85,7 +88,11 @@ function TemplateList() {
     e.preventDefault();
     setActionError(null);
     try {
-      const created = await api.post<{ id: string }>("/v1/templates", { name: name.trim(), engine, html: STARTERS[engine] });
+      const created = await api.post<{ id: string }>("/v1/templates", {
+        name: name.trim(),
+        engine,
+        html: STARTERS[engine],
+      });
       location.hash = `#/templates/${encodeURIComponent(created.id)}`;
     } catch (err) {
       setActionError(describe(err));
@@ -178,7 +185,12 @@ const formOf = (t: Template): Form => ({
   engine: t.engine,
   html: t.html,
   text: t.text ?? "",
-  variables: t.variables.map((v) => ({ row: nextRow++, key: v.key, type: v.type, fallback: v.fallback_value === null ? "" : String(v.fallback_value) })),
+  variables: t.variables.map((v) => ({
+    row: nextRow++,
+    key: v.key,
+    type: v.type,
+    fallback: v.fallback_value === null ? "" : String(v.fallback_value),
+  })),
 });
 
 const valueOf = (type: VariableType, typed: string) => (type === "number" ? Number(typed) : typed);
@@ -202,7 +214,13 @@ function contentOf(form: Form) {
     subject: form.subject || null,
     html: form.html,
     text: form.text || null,
-    variables: form.variables.filter((v) => v.key.trim()).map((v) => ({ key: v.key.trim(), type: v.type, fallback_value: v.fallback === "" ? null : valueOf(v.type, v.fallback) })),
+    variables: form.variables
+      .filter((v) => v.key.trim())
+      .map((v) => ({
+        key: v.key.trim(),
+        type: v.type,
+        fallback_value: v.fallback === "" ? null : valueOf(v.type, v.fallback),
+      })),
   };
 }
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -244,10 +262,12 @@ function RenderedPreview({ rendered, name }: { rendered: Rendered; name: string 
 }
 
 function PublishState({ template }: { template: Template }) {
-  if (template.status === "draft") return <p class="template-state">Draft: not published yet. Sends refuse this template until it is published.</p>;
+  if (template.status === "draft")
+    return <p class="template-state">Draft: not published yet. Sends refuse this template until it is published.</p>;
   return (
     <p class="template-state">
-      <span class="status status-published">published</span> {when(template.published_at!)}: sends use the published version.
+      <span class="status status-published">published</span> {when(template.published_at!)}: sends use the published
+      version.
       {template.has_unpublished_versions && " The draft has changes that sends do not use until you publish again."}
     </p>
   );
@@ -269,7 +289,11 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [busy, setBusy] = useState(false);
   const [caret, setCaret] = useState({ line: 1, column: 1 });
-  const refs: Record<Problem["field"], RefObject<HTMLInputElement | HTMLTextAreaElement>> = { subject: useRef(null), html: useRef(null), text: useRef(null) };
+  const refs: Record<Problem["field"], RefObject<HTMLInputElement | HTMLTextAreaElement>> = {
+    subject: useRef(null),
+    html: useRef(null),
+    text: useRef(null),
+  };
   const writes = useRef<Promise<unknown>>(Promise.resolve());
   const generation = useRef(0);
 
@@ -325,7 +349,12 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
       void serial(async () => {
         if (mine !== generation.current) return;
         try {
-          const check = await api.post<{ errors: Problem[] }>("/v1/templates/validate", { engine: current.engine, html: current.html, subject: current.subject ?? undefined, text: current.text ?? undefined });
+          const check = await api.post<{ errors: Problem[] }>("/v1/templates/validate", {
+            engine: current.engine,
+            html: current.html,
+            subject: current.subject ?? undefined,
+            text: current.text ?? undefined,
+          });
           if (mine !== generation.current) return;
           setProblems(check.errors);
           if (check.errors.length) return;
@@ -336,7 +365,9 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
             // Only the publish state line; a failure here leaves it stale until the next write, the preview goes on.
             void refreshState().catch(() => undefined);
           }
-          const result = await api.post<Rendered>(`/v1/templates/${encodeURIComponent(id)}/render`, { variables: sampleValues });
+          const result = await api.post<Rendered>(`/v1/templates/${encodeURIComponent(id)}/render`, {
+            variables: sampleValues,
+          });
           if (mine !== generation.current) return;
           setRendered(result);
           setPreviewError(null);
@@ -365,7 +396,8 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
     setNotice(null);
     setForm({ ...form, ...patch });
   };
-  const setVariable = (row: number, patch: Partial<Form["variables"][number]>) => set({ variables: form.variables.map((v) => (v.row === row ? { ...v, ...patch } : v)) });
+  const setVariable = (row: number, patch: Partial<Form["variables"][number]>) =>
+    set({ variables: form.variables.map((v) => (v.row === row ? { ...v, ...patch } : v)) });
 
   /**
    * Saves every field, then `then` (publish, duplicate) — in the write queue, after any autosave before it, so
@@ -396,9 +428,14 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
     e.preventDefault();
     void act("Draft saved. Sends keep using the published version until you publish.");
   };
-  const publish = () => act("Published: sends use this version from now on.", () => api.post(`/v1/templates/${encodeURIComponent(template.id)}/publish`));
+  const publish = () =>
+    act("Published: sends use this version from now on.", () =>
+      api.post(`/v1/templates/${encodeURIComponent(template.id)}/publish`),
+    );
   const duplicate = async () => {
-    const copy = await act("", () => api.post<{ id: string }>(`/v1/templates/${encodeURIComponent(template.id)}/duplicate`));
+    const copy = await act("", () =>
+      api.post<{ id: string }>(`/v1/templates/${encodeURIComponent(template.id)}/duplicate`),
+    );
     if (copy) location.hash = `#/templates/${encodeURIComponent(copy.id)}`;
   };
   const remove = async () => {
@@ -444,25 +481,49 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
           <div class="template-row">
             <label>
               Name
-              <input required value={form.name} readOnly={!canWrite} onInput={(e) => set({ name: e.currentTarget.value })} />
+              <input
+                required
+                value={form.name}
+                readOnly={!canWrite}
+                onInput={(e) => set({ name: e.currentTarget.value })}
+              />
             </label>
             <label>
               Alias
-              <input value={form.alias} readOnly={!canWrite} placeholder="optional, e.g. welcome" onInput={(e) => set({ alias: e.currentTarget.value })} />
+              <input
+                value={form.alias}
+                readOnly={!canWrite}
+                placeholder="optional, e.g. welcome"
+                onInput={(e) => set({ alias: e.currentTarget.value })}
+              />
             </label>
           </div>
           <label>
             Subject
-            <input ref={refs.subject as RefObject<HTMLInputElement>} value={form.subject} readOnly={!canWrite} onInput={(e) => set({ subject: e.currentTarget.value })} />
+            <input
+              ref={refs.subject as RefObject<HTMLInputElement>}
+              value={form.subject}
+              readOnly={!canWrite}
+              onInput={(e) => set({ subject: e.currentTarget.value })}
+            />
           </label>
           <div class="template-row">
             <label>
               From
-              <input value={form.from} readOnly={!canWrite} placeholder="optional, e.g. Acme <hi@acme.test>" onInput={(e) => set({ from: e.currentTarget.value })} />
+              <input
+                value={form.from}
+                readOnly={!canWrite}
+                placeholder="optional, e.g. Acme <hi@acme.test>"
+                onInput={(e) => set({ from: e.currentTarget.value })}
+              />
             </label>
             <label>
               Engine
-              <select value={form.engine} disabled={!canWrite} onChange={(e) => set({ engine: e.currentTarget.value as Engine })}>
+              <select
+                value={form.engine}
+                disabled={!canWrite}
+                onChange={(e) => set({ engine: e.currentTarget.value as Engine })}
+              >
                 <option value="handlebars">Handlebars (HTML)</option>
                 <option value="mjml">MJML + Handlebars</option>
               </select>
@@ -509,38 +570,69 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
           </div>
           <label>
             Text (optional: made from the HTML when empty)
-            <textarea ref={refs.text as RefObject<HTMLTextAreaElement>} class="source" rows={5} readOnly={!canWrite} value={form.text} onInput={(e) => set({ text: e.currentTarget.value })} />
+            <textarea
+              ref={refs.text as RefObject<HTMLTextAreaElement>}
+              class="source"
+              rows={5}
+              readOnly={!canWrite}
+              value={form.text}
+              onInput={(e) => set({ text: e.currentTarget.value })}
+            />
           </label>
 
           <fieldset class="template-variables">
             <legend>Variables</legend>
-            {form.variables.length === 0 && <p class="hint">None declared. A declared variable without a fallback must be given at send time.</p>}
+            {form.variables.length === 0 && (
+              <p class="hint">None declared. A declared variable without a fallback must be given at send time.</p>
+            )}
             {form.variables.map((v, i) => (
               <div role="group" aria-label={`Variable ${i + 1}`} class="template-variable" key={v.row}>
                 <label>
                   Key
-                  <input value={v.key} readOnly={!canWrite} onInput={(e) => setVariable(v.row, { key: e.currentTarget.value })} />
+                  <input
+                    value={v.key}
+                    readOnly={!canWrite}
+                    onInput={(e) => setVariable(v.row, { key: e.currentTarget.value })}
+                  />
                 </label>
                 <label>
                   Type
-                  <select value={v.type} disabled={!canWrite} onChange={(e) => setVariable(v.row, { type: e.currentTarget.value as VariableType, fallback: "" })}>
+                  <select
+                    value={v.type}
+                    disabled={!canWrite}
+                    onChange={(e) => setVariable(v.row, { type: e.currentTarget.value as VariableType, fallback: "" })}
+                  >
                     <option value="string">string</option>
                     <option value="number">number</option>
                   </select>
                 </label>
                 <label>
                   Fallback
-                  <input type={v.type === "number" ? "number" : "text"} value={v.fallback} readOnly={!canWrite} onInput={(e) => setVariable(v.row, { fallback: e.currentTarget.value })} />
+                  <input
+                    type={v.type === "number" ? "number" : "text"}
+                    value={v.fallback}
+                    readOnly={!canWrite}
+                    onInput={(e) => setVariable(v.row, { fallback: e.currentTarget.value })}
+                  />
                 </label>
                 {canWrite && (
-                  <button type="button" onClick={() => set({ variables: form.variables.filter((x) => x.row !== v.row) })} aria-label={`Remove variable ${v.key || i + 1}`}>
+                  <button
+                    type="button"
+                    onClick={() => set({ variables: form.variables.filter((x) => x.row !== v.row) })}
+                    aria-label={`Remove variable ${v.key || i + 1}`}
+                  >
                     Remove
                   </button>
                 )}
               </div>
             ))}
             {canWrite && (
-              <button type="button" onClick={() => set({ variables: [...form.variables, { row: nextRow++, key: "", type: "string", fallback: "" }] })}>
+              <button
+                type="button"
+                onClick={() =>
+                  set({ variables: [...form.variables, { row: nextRow++, key: "", type: "string", fallback: "" }] })
+                }
+              >
                 Add variable
               </button>
             )}
@@ -584,7 +676,11 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
 
         <div class="template-preview">
           <h2>Preview</h2>
-          <p class="hint">{canWrite ? "Updates as you type; the draft is saved for it (sends use the published version)." : "The saved draft."}</p>
+          <p class="hint">
+            {canWrite
+              ? "Updates as you type; the draft is saved for it (sends use the published version)."
+              : "The saved draft."}
+          </p>
           {declared.length > 0 && (
             <fieldset class="template-samples">
               <legend>Sample values</legend>
@@ -601,7 +697,9 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
               ))}
             </fieldset>
           )}
-          {problems.length > 0 && rendered && <p class="warning">The preview shows the last version without problems.</p>}
+          {problems.length > 0 && rendered && (
+            <p class="warning">The preview shows the last version without problems.</p>
+          )}
           <Alert message={previewError && `Preview: ${previewError}`} />
           {rendered && <RenderedPreview rendered={rendered} name={form.name} />}
         </div>

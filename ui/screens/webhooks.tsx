@@ -31,7 +31,13 @@ const EVENT_TYPES = [
   "suppression.added",
   "suppression.removed",
 ];
-const DEFAULT_EVENTS = ["email.delivered", "email.delivery_delayed", "email.bounced", "email.complained", "email.failed"];
+const DEFAULT_EVENTS = [
+  "email.delivered",
+  "email.delivery_delayed",
+  "email.bounced",
+  "email.complained",
+  "email.failed",
+];
 
 interface Webhook {
   id: string;
@@ -58,7 +64,13 @@ interface Attempt {
 }
 
 function Attempts({ webhookId, deliveryId }: { webhookId: string; deliveryId: string }) {
-  const { data, error } = usePolled(() => api.get<{ attempts?: Attempt[] }>(`/v1/webhooks/${encodeURIComponent(webhookId)}/events/${encodeURIComponent(deliveryId)}`), [webhookId, deliveryId]);
+  const { data, error } = usePolled(
+    () =>
+      api.get<{ attempts?: Attempt[] }>(
+        `/v1/webhooks/${encodeURIComponent(webhookId)}/events/${encodeURIComponent(deliveryId)}`,
+      ),
+    [webhookId, deliveryId],
+  );
   if (error) return <p class="error">{error}</p>;
   if (!data) return null;
   if (!data.attempts?.length) return <p class="hint">No attempt yet.</p>;
@@ -75,7 +87,10 @@ function Attempts({ webhookId, deliveryId }: { webhookId: string; deliveryId: st
 
 function Events({ webhook }: { webhook: Webhook }) {
   const base = `/v1/webhooks/${encodeURIComponent(webhook.id)}`;
-  const { data, error, reload } = usePolled(() => api.get<Page<Delivery>>(`${base}/events${query({ limit: 20 })}`), [webhook.id]);
+  const { data, error, reload } = usePolled(
+    () => api.get<Page<Delivery>>(`${base}/events${query({ limit: 20 })}`),
+    [webhook.id],
+  );
   const [open, setOpen] = useState<string | null>(null);
   const { act, actionError } = useAction(reload);
   const canWrite = useCan("webhooks:write");
@@ -93,12 +108,16 @@ function Events({ webhook }: { webhook: Webhook }) {
       <ul class="events">
         {data?.data.map((d) => (
           <li>
-            <strong>{d.type}</strong> <span class={`status status-${d.status}`}>{d.status}</span> · {d.attempt_count} attempt(s) · {when(d.created_at)}{" "}
+            <strong>{d.type}</strong> <span class={`status status-${d.status}`}>{d.status}</span> · {d.attempt_count}{" "}
+            attempt(s) · {when(d.created_at)}{" "}
             <button type="button" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
               Attempts
             </button>{" "}
             {canWrite && (
-              <button type="button" onClick={() => act(() => api.post(`${base}/events/${encodeURIComponent(d.id)}/replay`))}>
+              <button
+                type="button"
+                onClick={() => act(() => api.post(`${base}/events/${encodeURIComponent(d.id)}/replay`))}
+              >
                 Replay
               </button>
             )}
@@ -117,7 +136,10 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { endpoint: string; secret
   const add = (e: Event) => {
     e.preventDefault();
     void act(async () => {
-      const created = await api.post<{ endpoint: string; signing_secret: string }>("/v1/webhooks", { endpoint: endpoint.trim(), events });
+      const created = await api.post<{ endpoint: string; signing_secret: string }>("/v1/webhooks", {
+        endpoint: endpoint.trim(),
+        events,
+      });
       onAdded({ endpoint: created.endpoint, secret: created.signing_secret });
       setEndpoint("");
     });
@@ -127,13 +149,25 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { endpoint: string; secret
       <h2>Add an endpoint</h2>
       <label>
         Endpoint URL
-        <input type="url" required value={endpoint} placeholder="https://app.example.com/webhooks/mailroom" onInput={(e) => setEndpoint(e.currentTarget.value)} />
+        <input
+          type="url"
+          required
+          value={endpoint}
+          placeholder="https://app.example.com/webhooks/mailroom"
+          onInput={(e) => setEndpoint(e.currentTarget.value)}
+        />
       </label>
       <fieldset>
         <legend>Events</legend>
         {EVENT_TYPES.map((type) => (
           <label class="check">
-            <input type="checkbox" checked={events.includes(type)} onChange={(e) => setEvents(e.currentTarget.checked ? [...events, type] : events.filter((x) => x !== type))} />
+            <input
+              type="checkbox"
+              checked={events.includes(type)}
+              onChange={(e) =>
+                setEvents(e.currentTarget.checked ? [...events, type] : events.filter((x) => x !== type))
+              }
+            />
             {type}
           </label>
         ))}
@@ -154,7 +188,9 @@ export function WebhooksScreen() {
   const [confirming, setConfirming] = useState<string | null>(null);
   const rotate = (w: Webhook) =>
     act(async () => {
-      const rotated = await api.post<{ signing_secret: string }>(`/v1/webhooks/${encodeURIComponent(w.id)}/signing-secret/rotate`);
+      const rotated = await api.post<{ signing_secret: string }>(
+        `/v1/webhooks/${encodeURIComponent(w.id)}/signing-secret/rotate`,
+      );
       setSecret({ endpoint: w.endpoint, secret: rotated.signing_secret });
     });
   return (
@@ -169,7 +205,12 @@ export function WebhooksScreen() {
         />
       )}
       {secret && (
-        <ShownOnce secret={secret.secret} copyLabel="Copy the signing secret" testId="signing-secret" onDone={() => setSecret(null)}>
+        <ShownOnce
+          secret={secret.secret}
+          copyLabel="Copy the signing secret"
+          testId="signing-secret"
+          onDone={() => setSecret(null)}
+        >
           Signing secret for <code>{secret.endpoint}</code>: verify each request with it (Standard Webhooks).
         </ShownOnce>
       )}
@@ -189,7 +230,11 @@ export function WebhooksScreen() {
               </button>
               {confirming === w.id ? (
                 <>
-                  <button type="button" class="danger" onClick={() => act(() => api.del(`/v1/webhooks/${encodeURIComponent(w.id)}`))}>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={() => act(() => api.del(`/v1/webhooks/${encodeURIComponent(w.id)}`))}
+                  >
                     Confirm remove {w.endpoint}
                   </button>
                   <button type="button" onClick={() => setConfirming(null)}>

@@ -14,7 +14,10 @@ function findTsc() {
   for (let dir = root; ; dir = dirname(dir)) {
     const candidate = join(dir, "node_modules", "typescript", "bin", "tsc");
     if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error("TypeScript not found: install it (npm install --save-dev typescript) in this package or above it.");
+    if (dirname(dir) === dir)
+      throw new Error(
+        "TypeScript not found: install it (npm install --save-dev typescript) in this package or above it.",
+      );
   }
 }
 

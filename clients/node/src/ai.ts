@@ -3,7 +3,14 @@
  * configured) and the email writer (needs a configured model; otherwise a 503 `service_unavailable`). Nothing is sent.
  */
 import type { Transport } from "./http.js";
-import type { MailroomResponse, RequestOptions, SubjectOptions, SubjectResponse, WriteOptions, WriteResponse } from "./types.js";
+import type {
+  MailroomResponse,
+  RequestOptions,
+  SubjectOptions,
+  SubjectResponse,
+  WriteOptions,
+  WriteResponse,
+} from "./types.js";
 
 export class Ai {
   constructor(private readonly transport: Transport) {}

@@ -26,30 +26,53 @@ export class Domains {
     return missing(id, "id") ?? this.transport.request({ ...options, method: "GET", path: `/domains/${segment(id)}` });
   }
 
-  async list(options: PaginationOptions = {}, requestOptions: RequestOptions = {}): Promise<MailroomResponse<List<Domain>>> {
+  async list(
+    options: PaginationOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<Domain>>> {
     const { limit, after, before } = options;
-    return this.transport.request({ ...requestOptions, method: "GET", path: "/domains", query: { limit, after, before } });
+    return this.transport.request({
+      ...requestOptions,
+      method: "GET",
+      path: "/domains",
+      query: { limit, after, before },
+    });
   }
 
   /** Tracking defaults, return-path subdomain, receiving, providers. */
   async update(payload: UpdateDomainOptions, options: RequestOptions = {}): Promise<MailroomResponse<Domain>> {
     const { id, ...settings } = payload;
-    return missing(id, "id") ?? this.transport.request({ ...options, method: "PATCH", path: `/domains/${segment(id)}`, body: settings });
+    return (
+      missing(id, "id") ??
+      this.transport.request({ ...options, method: "PATCH", path: `/domains/${segment(id)}`, body: settings })
+    );
   }
 
   /** Checks the DNS records now. */
   async verify(id: string, options: RequestOptions = {}): Promise<MailroomResponse<Domain>> {
-    return missing(id, "id") ?? this.transport.request({ ...options, method: "POST", path: `/domains/${segment(id)}/verify` });
+    return (
+      missing(id, "id") ??
+      this.transport.request({ ...options, method: "POST", path: `/domains/${segment(id)}/verify` })
+    );
   }
 
   /** Starts a DKIM key rotation: the answer's records include the new selector to publish. */
   async rotateDkim(id: string, options: RequestOptions = {}): Promise<MailroomResponse<Domain>> {
-    return missing(id, "id") ?? this.transport.request({ ...options, method: "POST", path: `/domains/${segment(id)}/dkim/rotate` });
+    return (
+      missing(id, "id") ??
+      this.transport.request({ ...options, method: "POST", path: `/domains/${segment(id)}/dkim/rotate` })
+    );
   }
 
   /** Refused (409 conflict) while mail from the domain is queued, unless `force`. */
-  async remove(id: string, options: RemoveDomainOptions & RequestOptions = {}): Promise<MailroomResponse<DomainDeleted>> {
+  async remove(
+    id: string,
+    options: RemoveDomainOptions & RequestOptions = {},
+  ): Promise<MailroomResponse<DomainDeleted>> {
     const { force, ...requestOptions } = options;
-    return missing(id, "id") ?? this.transport.request({ ...requestOptions, method: "DELETE", path: `/domains/${segment(id)}`, query: { force } });
+    return (
+      missing(id, "id") ??
+      this.transport.request({ ...requestOptions, method: "DELETE", path: `/domains/${segment(id)}`, query: { force } })
+    );
   }
 }

@@ -35,7 +35,9 @@ const base64Of = (content: Uint8Array | ArrayBuffer): string =>
 
 function wireAttachment(attachment: Attachment): Record<string, unknown> {
   const { content, ...rest } = attachment;
-  return content === undefined || typeof content === "string" ? { ...attachment } : { ...rest, content: base64Of(content) };
+  return content === undefined || typeof content === "string"
+    ? { ...attachment }
+    : { ...rest, content: base64Of(content) };
 }
 
 /** The JSON body of one message, or the error that stops it (a `react` element that cannot be rendered). */
@@ -52,16 +54,34 @@ export class EmailAttachments {
   constructor(private readonly transport: Transport) {}
 
   /** The attachments of a sent email, each with a signed `download_url`. */
-  async list(options: ListAttachmentsOptions, requestOptions: RequestOptions = {}): Promise<MailroomResponse<List<EmailAttachment>>> {
+  async list(
+    options: ListAttachmentsOptions,
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<EmailAttachment>>> {
     const { emailId, limit, after, before } = options;
-    return missing(emailId, "emailId") ?? this.transport.request({ ...requestOptions, method: "GET", path: `/emails/${segment(emailId)}/attachments`, query: { limit, after, before } });
+    return (
+      missing(emailId, "emailId") ??
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/emails/${segment(emailId)}/attachments`,
+        query: { limit, after, before },
+      })
+    );
   }
 
-  async get(options: GetAttachmentOptions, requestOptions: RequestOptions = {}): Promise<MailroomResponse<EmailAttachment>> {
+  async get(
+    options: GetAttachmentOptions,
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<EmailAttachment>> {
     return (
       missing(options.emailId, "emailId") ??
       missing(options.id, "id") ??
-      this.transport.request({ ...requestOptions, method: "GET", path: `/emails/${segment(options.emailId)}/attachments/${segment(options.id)}` })
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/emails/${segment(options.emailId)}/attachments/${segment(options.id)}`,
+      })
     );
   }
 }
@@ -76,14 +96,20 @@ export class Emails {
   }
 
   /** Sends (or schedules) one email. The answer means it is durably stored, not yet delivered. */
-  async send(payload: CreateEmailOptions, options: IdempotentRequestOptions = {}): Promise<MailroomResponse<CreateEmailResponse>> {
+  async send(
+    payload: CreateEmailOptions,
+    options: IdempotentRequestOptions = {},
+  ): Promise<MailroomResponse<CreateEmailResponse>> {
     const body = await wireEmail(payload);
     if (body instanceof MailroomError) return failure(body);
     return this.transport.request({ ...options, method: "POST", path: "/emails", body, idempotent: true });
   }
 
   /** Resend's other name for `send`. */
-  create(payload: CreateEmailOptions, options: IdempotentRequestOptions = {}): Promise<MailroomResponse<CreateEmailResponse>> {
+  create(
+    payload: CreateEmailOptions,
+    options: IdempotentRequestOptions = {},
+  ): Promise<MailroomResponse<CreateEmailResponse>> {
     return this.send(payload, options);
   }
 
@@ -93,27 +119,48 @@ export class Emails {
   }
 
   /** Newest first; filter by `status`, `to`, `from` or `tag` (`name` or `name:value`). */
-  async list(options: ListEmailsOptions = {}, requestOptions: RequestOptions = {}): Promise<MailroomResponse<List<EmailSummary>>> {
+  async list(
+    options: ListEmailsOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<EmailSummary>>> {
     const { limit, after, before, status, to, from, tag } = options;
-    return this.transport.request({ ...requestOptions, method: "GET", path: "/emails", query: { limit, after, before, status, to, from, tag } });
+    return this.transport.request({
+      ...requestOptions,
+      method: "GET",
+      path: "/emails",
+      query: { limit, after, before, status, to, from, tag },
+    });
   }
 
   /** Reschedules a scheduled email. */
-  async update(payload: UpdateEmailOptions, options: RequestOptions = {}): Promise<MailroomResponse<UpdateEmailResponse>> {
+  async update(
+    payload: UpdateEmailOptions,
+    options: RequestOptions = {},
+  ): Promise<MailroomResponse<UpdateEmailResponse>> {
     return (
       missing(payload.id, "id") ??
-      this.transport.request({ ...options, method: "PATCH", path: `/emails/${segment(payload.id)}`, body: { scheduled_at: isoTime(payload.scheduled_at) } })
+      this.transport.request({
+        ...options,
+        method: "PATCH",
+        path: `/emails/${segment(payload.id)}`,
+        body: { scheduled_at: isoTime(payload.scheduled_at) },
+      })
     );
   }
 
   /** Cancels a scheduled email. */
   async cancel(id: string, options: RequestOptions = {}): Promise<MailroomResponse<CancelEmailResponse>> {
-    return missing(id, "id") ?? this.transport.request({ ...options, method: "POST", path: `/emails/${segment(id)}/cancel` });
+    return (
+      missing(id, "id") ?? this.transport.request({ ...options, method: "POST", path: `/emails/${segment(id)}/cancel` })
+    );
   }
 
   /** The stored MIME message (message/rfc822) as text. */
   async raw(id: string, options: RequestOptions = {}): Promise<MailroomResponse<string>> {
-    return missing(id, "id") ?? this.transport.request({ ...options, method: "GET", path: `/emails/${segment(id)}/raw`, responseType: "text" });
+    return (
+      missing(id, "id") ??
+      this.transport.request({ ...options, method: "GET", path: `/emails/${segment(id)}/raw`, responseType: "text" })
+    );
   }
 }
 
@@ -124,7 +171,10 @@ export class Batch {
    * Sends up to 100 emails in one request. `strict` (default): all or nothing. `permissive`: the valid ones are
    * sent and the answer's `errors` lists the others by index.
    */
-  async send(items: CreateBatchItem[], options: BatchRequestOptions = {}): Promise<MailroomResponse<CreateBatchResponse>> {
+  async send(
+    items: CreateBatchItem[],
+    options: BatchRequestOptions = {},
+  ): Promise<MailroomResponse<CreateBatchResponse>> {
     const body: Array<Record<string, unknown>> = [];
     for (const item of items) {
       const wire = await wireEmail(item);

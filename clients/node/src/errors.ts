@@ -116,15 +116,32 @@ const NAME_OF_STATUS: Record<number, ApiErrorName> = {
 };
 
 /** The error for a failed HTTP answer: Mailroom's body when it is one, else a name derived from the status. */
-export function errorFromAnswer(status: number, statusText: string, body: string, retryAfter: number | null): MailroomError {
+export function errorFromAnswer(
+  status: number,
+  statusText: string,
+  body: string,
+  retryAfter: number | null,
+): MailroomError {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
     parsed = undefined;
   }
-  if (parsed && typeof parsed === "object" && typeof (parsed as { name?: unknown }).name === "string" && typeof (parsed as { message?: unknown }).message === "string") {
-    const fields = parsed as { name: string; message: string; statusCode?: unknown; details?: unknown; error?: unknown; request_id?: unknown };
+  if (
+    parsed &&
+    typeof parsed === "object" &&
+    typeof (parsed as { name?: unknown }).name === "string" &&
+    typeof (parsed as { message?: unknown }).message === "string"
+  ) {
+    const fields = parsed as {
+      name: string;
+      message: string;
+      statusCode?: unknown;
+      details?: unknown;
+      error?: unknown;
+      request_id?: unknown;
+    };
     return new MailroomError({
       name: fields.name,
       message: fields.message,

@@ -75,7 +75,9 @@ export function backoffDelay(retry: number): number {
 }
 
 const isRetryable = (error: MailroomError): boolean =>
-  error.name === "network_error" || error.name === "timeout" || (error.statusCode !== null && (error.statusCode === 429 || error.statusCode >= 500));
+  error.name === "network_error" ||
+  error.name === "timeout" ||
+  (error.statusCode !== null && (error.statusCode === 429 || error.statusCode >= 500));
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {
@@ -129,7 +131,10 @@ export class Transport {
     for (let retry = 0; ; retry++) {
       const result = await this.attempt<T>(spec, url, headers, body);
       if (!result.error || retry >= this.maxRetries || !isRetryable(result.error)) return result;
-      const wait = result.error.statusCode === 429 && result.error.retryAfter !== null ? result.error.retryAfter * 1000 : backoffDelay(retry);
+      const wait =
+        result.error.statusCode === 429 && result.error.retryAfter !== null
+          ? result.error.retryAfter * 1000
+          : backoffDelay(retry);
       // A wait longer than the caller allows is the caller's decision to make: hand the error back now.
       if (wait > this.maxRetryDelay) return result;
       if (!(await sleep(wait, spec.signal))) return { data: null, error: abortedError(), headers: null };
@@ -138,12 +143,18 @@ export class Transport {
 
   private url(path: string, query: Query | undefined): string {
     const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) search.set(key, String(value));
+    for (const [key, value] of Object.entries(query ?? {}))
+      if (value !== undefined && value !== null) search.set(key, String(value));
     const qs = search.toString();
     return `${this.baseUrl}/v1${path}${qs ? `?${qs}` : ""}`;
   }
 
-  private async attempt<T>(spec: RequestSpec, url: string, headers: Record<string, string>, body: string | undefined): Promise<MailroomResponse<T>> {
+  private async attempt<T>(
+    spec: RequestSpec,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<MailroomResponse<T>> {
     if (spec.signal?.aborted) return { data: null, error: abortedError(), headers: null };
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(TIMED_OUT), this.timeout);
@@ -151,28 +162,60 @@ export class Transport {
     spec.signal?.addEventListener("abort", onCallerAbort, { once: true });
     try {
       // Mailroom's API never redirects: following a redirect would hand the API key to wherever it points.
-      const response = await this.fetchImpl(url, { method: spec.method, headers, body, signal: controller.signal, redirect: "manual" });
+      const response = await this.fetchImpl(url, {
+        method: spec.method,
+        headers,
+        body,
+        signal: controller.signal,
+        redirect: "manual",
+      });
       // The body is read under the same timeout: a server that sends headers and then stalls is a timeout too.
       const text = await response.text();
       const answerHeaders = headersOf(response.headers);
       if (response.status < 200 || response.status >= 300) {
-        return { data: null, error: errorFromAnswer(response.status, response.statusText, text, parseRetryAfter(response.headers.get("retry-after"))), headers: answerHeaders };
+        return {
+          data: null,
+          error: errorFromAnswer(
+            response.status,
+            response.statusText,
+            text,
+            parseRetryAfter(response.headers.get("retry-after")),
+          ),
+          headers: answerHeaders,
+        };
       }
       if (spec.responseType === "text") return { data: text as T, error: null, headers: answerHeaders };
       if (text === "") return { data: null as T, error: null, headers: answerHeaders };
       try {
         return { data: JSON.parse(text) as T, error: null, headers: answerHeaders };
       } catch (cause) {
-        const error = new MailroomError({ name: "application_error", message: `The server answered ${response.status} with a body that is not JSON.`, statusCode: response.status, cause });
+        const error = new MailroomError({
+          name: "application_error",
+          message: `The server answered ${response.status} with a body that is not JSON.`,
+          statusCode: response.status,
+          cause,
+        });
         return { data: null, error, headers: answerHeaders };
       }
     } catch (cause) {
       if (controller.signal.reason === TIMED_OUT) {
-        return { data: null, error: new MailroomError({ name: "timeout", message: `No answer within ${this.timeout} ms.`, cause }), headers: null };
+        return {
+          data: null,
+          error: new MailroomError({ name: "timeout", message: `No answer within ${this.timeout} ms.`, cause }),
+          headers: null,
+        };
       }
       if (controller.signal.reason === CALLER_ABORTED) return { data: null, error: abortedError(), headers: null };
       const reason = cause instanceof Error ? cause.message : String(cause);
-      return { data: null, error: new MailroomError({ name: "network_error", message: `Could not reach ${this.baseUrl}: ${reason}`, cause }), headers: null };
+      return {
+        data: null,
+        error: new MailroomError({
+          name: "network_error",
+          message: `Could not reach ${this.baseUrl}: ${reason}`,
+          cause,
+        }),
+        headers: null,
+      };
     } finally {
       clearTimeout(timer);
       spec.signal?.removeEventListener("abort", onCallerAbort);

@@ -25,7 +25,10 @@ export class Mailroom {
   /** `key` defaults to `MAILROOM_API_KEY`; a client without a key is a programming error and throws. */
   constructor(key?: string, options: ClientOptions = {}) {
     const apiKey = key ?? envOf("MAILROOM_API_KEY");
-    if (!apiKey) throw new Error('Missing API key: pass it to the constructor, `new Mailroom("mr_live_…")`, or set MAILROOM_API_KEY.');
+    if (!apiKey)
+      throw new Error(
+        'Missing API key: pass it to the constructor, `new Mailroom("mr_live_…")`, or set MAILROOM_API_KEY.',
+      );
     const transport = new Transport(apiKey, options);
     this.emails = new Emails(transport);
     this.batch = new Batch(transport);

@@ -28,7 +28,10 @@ function renderer(): Promise<RenderModule> {
  * The fields a `react` element stands for: `html`, and `text` when the caller gave none. Either the fields or a
  * `missing_dependency` / `render_error` error; nothing is sent in the second case.
  */
-export async function renderReact(element: ReactElementLike, withText: boolean): Promise<{ html: string; text?: string } | MailroomError> {
+export async function renderReact(
+  element: ReactElementLike,
+  withText: boolean,
+): Promise<{ html: string; text?: string } | MailroomError> {
   let module: RenderModule;
   try {
     module = await renderer();
@@ -40,7 +43,8 @@ export async function renderReact(element: ReactElementLike, withText: boolean):
     return withText ? { html, text: await module.render(element, { plainText: true }) } : { html };
   } catch (cause) {
     // React itself missing surfaces here, from inside the renderer: it is the same missing peer.
-    if (isModuleNotFound(cause)) return new MailroomError({ name: "missing_dependency", message: MISSING_MESSAGE, cause });
+    if (isModuleNotFound(cause))
+      return new MailroomError({ name: "missing_dependency", message: MISSING_MESSAGE, cause });
     const reason = cause instanceof Error ? cause.message : String(cause);
     return new MailroomError({ name: "render_error", message: `Rendering the react element failed: ${reason}`, cause });
   }
@@ -55,9 +59,9 @@ function isModuleNotFound(error: unknown): boolean {
  * A body ready for the wire: `react` rendered into `html` (and `text` when absent), then removed. Bodies without
  * `react` come back unchanged.
  */
-export async function withRenderedReact<T extends { react?: ReactElementLike; html?: string | null; text?: string | null }>(
-  body: T,
-): Promise<Omit<T, "react"> | MailroomError> {
+export async function withRenderedReact<
+  T extends { react?: ReactElementLike; html?: string | null; text?: string | null },
+>(body: T): Promise<Omit<T, "react"> | MailroomError> {
   const { react, ...rest } = body;
   if (react === undefined) return rest;
   const rendered = await renderReact(react, rest.text === undefined || rest.text === null);

@@ -17,19 +17,34 @@ import type {
 export class ReceivingAttachments {
   constructor(private readonly transport: Transport) {}
 
-  async list(options: ListAttachmentsOptions, requestOptions: RequestOptions = {}): Promise<MailroomResponse<List<EmailAttachment>>> {
+  async list(
+    options: ListAttachmentsOptions,
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<EmailAttachment>>> {
     const { emailId, limit, after, before } = options;
     return (
       missing(emailId, "emailId") ??
-      this.transport.request({ ...requestOptions, method: "GET", path: `/emails/receiving/${segment(emailId)}/attachments`, query: { limit, after, before } })
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/emails/receiving/${segment(emailId)}/attachments`,
+        query: { limit, after, before },
+      })
     );
   }
 
-  async get(options: GetAttachmentOptions, requestOptions: RequestOptions = {}): Promise<MailroomResponse<EmailAttachment>> {
+  async get(
+    options: GetAttachmentOptions,
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<EmailAttachment>> {
     return (
       missing(options.emailId, "emailId") ??
       missing(options.id, "id") ??
-      this.transport.request({ ...requestOptions, method: "GET", path: `/emails/receiving/${segment(options.emailId)}/attachments/${segment(options.id)}` })
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/emails/receiving/${segment(options.emailId)}/attachments/${segment(options.id)}`,
+      })
     );
   }
 }
@@ -42,18 +57,46 @@ export class Receiving {
   }
 
   /** Received emails, newest first. */
-  async list(options: PaginationOptions = {}, requestOptions: RequestOptions = {}): Promise<MailroomResponse<List<ReceivedEmailSummary>>> {
+  async list(
+    options: PaginationOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<ReceivedEmailSummary>>> {
     const { limit, after, before } = options;
-    return this.transport.request({ ...requestOptions, method: "GET", path: "/emails/receiving", query: { limit, after, before } });
+    return this.transport.request({
+      ...requestOptions,
+      method: "GET",
+      path: "/emails/receiving",
+      query: { limit, after, before },
+    });
   }
 
   /** One received email with its bodies, headers, attachments and authentication results. */
-  async get(id: string, options: GetReceivedEmailOptions = {}, requestOptions: RequestOptions = {}): Promise<MailroomResponse<ReceivedEmail>> {
-    return missing(id, "id") ?? this.transport.request({ ...requestOptions, method: "GET", path: `/emails/receiving/${segment(id)}`, query: { html_format: options.html_format } });
+  async get(
+    id: string,
+    options: GetReceivedEmailOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<ReceivedEmail>> {
+    return (
+      missing(id, "id") ??
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/emails/receiving/${segment(id)}`,
+        query: { html_format: options.html_format },
+      })
+    );
   }
 
   /** The received message as it arrived (message/rfc822) as text. */
   async raw(id: string, requestOptions: RequestOptions = {}): Promise<MailroomResponse<string>> {
-    return missing(id, "id") ?? this.transport.request({ ...requestOptions, method: "GET", path: `/emails/receiving/${segment(id)}/raw`, responseType: "text" });
+    return (
+      missing(id, "id") ??
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/emails/receiving/${segment(id)}/raw`,
+        responseType: "text",
+      })
+    );
   }
 }

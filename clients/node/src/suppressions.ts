@@ -21,12 +21,18 @@ export class SuppressionsBatch {
   constructor(private readonly transport: Transport) {}
 
   /** Suppresses several addresses; those already suppressed keep their entry. */
-  async add(payload: BatchAddSuppressionsOptions, options: RequestOptions = {}): Promise<MailroomResponse<{ data: Suppression[] }>> {
+  async add(
+    payload: BatchAddSuppressionsOptions,
+    options: RequestOptions = {},
+  ): Promise<MailroomResponse<{ data: Suppression[] }>> {
     return this.transport.request({ ...options, method: "POST", path: "/suppressions/batch/add", body: payload });
   }
 
   /** Removes several entries, given by address or by id; each answer says whether it was suppressed. */
-  async remove(payload: BatchRemoveSuppressionsOptions, options: RequestOptions = {}): Promise<MailroomResponse<BatchRemoveSuppressionsResponse>> {
+  async remove(
+    payload: BatchRemoveSuppressionsOptions,
+    options: RequestOptions = {},
+  ): Promise<MailroomResponse<BatchRemoveSuppressionsResponse>> {
     return this.transport.request({ ...options, method: "POST", path: "/suppressions/batch/remove", body: payload });
   }
 }
@@ -50,17 +56,31 @@ export class Suppressions {
 
   /** By id or by address. */
   async get(idOrEmail: string, options: RequestOptions = {}): Promise<MailroomResponse<Suppression>> {
-    return missing(idOrEmail, "id") ?? this.transport.request({ ...options, method: "GET", path: `/suppressions/${segment(idOrEmail)}` });
+    return (
+      missing(idOrEmail, "id") ??
+      this.transport.request({ ...options, method: "GET", path: `/suppressions/${segment(idOrEmail)}` })
+    );
   }
 
   /** Newest first; filter by `origin` or a part of the address (`search`). */
-  async list(options: ListSuppressionsOptions = {}, requestOptions: RequestOptions = {}): Promise<MailroomResponse<List<Suppression>>> {
+  async list(
+    options: ListSuppressionsOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<Suppression>>> {
     const { limit, after, before, origin, search } = options;
-    return this.transport.request({ ...requestOptions, method: "GET", path: "/suppressions", query: { limit, after, before, origin, search } });
+    return this.transport.request({
+      ...requestOptions,
+      method: "GET",
+      path: "/suppressions",
+      query: { limit, after, before, origin, search },
+    });
   }
 
   /** By id or by address. */
   async remove(idOrEmail: string, options: RequestOptions = {}): Promise<MailroomResponse<SuppressionDeleted>> {
-    return missing(idOrEmail, "id") ?? this.transport.request({ ...options, method: "DELETE", path: `/suppressions/${segment(idOrEmail)}` });
+    return (
+      missing(idOrEmail, "id") ??
+      this.transport.request({ ...options, method: "DELETE", path: `/suppressions/${segment(idOrEmail)}` })
+    );
   }
 }

@@ -63,16 +63,31 @@ export class Templates {
 
   /** By id or alias: the current version (the draft when it has unpublished changes). */
   async get(idOrAlias: string, options: RequestOptions = {}): Promise<MailroomResponse<Template>> {
-    return missing(idOrAlias, "id") ?? this.transport.request({ ...options, method: "GET", path: `/templates/${segment(idOrAlias)}` });
+    return (
+      missing(idOrAlias, "id") ??
+      this.transport.request({ ...options, method: "GET", path: `/templates/${segment(idOrAlias)}` })
+    );
   }
 
-  async list(options: PaginationOptions = {}, requestOptions: RequestOptions = {}): Promise<MailroomResponse<List<TemplateSummary>>> {
+  async list(
+    options: PaginationOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<TemplateSummary>>> {
     const { limit, after, before } = options;
-    return this.transport.request({ ...requestOptions, method: "GET", path: "/templates", query: { limit, after, before } });
+    return this.transport.request({
+      ...requestOptions,
+      method: "GET",
+      path: "/templates",
+      query: { limit, after, before },
+    });
   }
 
   /** Changes the draft; sends keep the published version until the next `publish`. */
-  async update(idOrAlias: string, payload: UpdateTemplateOptions, options: RequestOptions = {}): Promise<MailroomResponse<TemplateResponse>> {
+  async update(
+    idOrAlias: string,
+    payload: UpdateTemplateOptions,
+    options: RequestOptions = {},
+  ): Promise<MailroomResponse<TemplateResponse>> {
     const missingId = missing<TemplateResponse>(idOrAlias, "id");
     if (missingId) return missingId;
     const body = await withRenderedReact(payload);
@@ -81,28 +96,50 @@ export class Templates {
   }
 
   async remove(idOrAlias: string, options: RequestOptions = {}): Promise<MailroomResponse<Deleted<"template">>> {
-    return missing(idOrAlias, "id") ?? this.transport.request({ ...options, method: "DELETE", path: `/templates/${segment(idOrAlias)}` });
+    return (
+      missing(idOrAlias, "id") ??
+      this.transport.request({ ...options, method: "DELETE", path: `/templates/${segment(idOrAlias)}` })
+    );
   }
 
   /** Makes the current version the one sends render. */
   async publish(idOrAlias: string, options: RequestOptions = {}): Promise<MailroomResponse<TemplateResponse>> {
-    return missing(idOrAlias, "id") ?? this.transport.request({ ...options, method: "POST", path: `/templates/${segment(idOrAlias)}/publish` });
+    return (
+      missing(idOrAlias, "id") ??
+      this.transport.request({ ...options, method: "POST", path: `/templates/${segment(idOrAlias)}/publish` })
+    );
   }
 
   /** Copies a template as a new draft. */
   duplicate(idOrAlias: string, options: RequestOptions = {}): ChainableTemplateResult {
     const duplicated = (async (): Promise<MailroomResponse<TemplateResponse>> =>
-      missing(idOrAlias, "id") ?? this.transport.request({ ...options, method: "POST", path: `/templates/${segment(idOrAlias)}/duplicate` }))();
+      missing(idOrAlias, "id") ??
+      this.transport.request({ ...options, method: "POST", path: `/templates/${segment(idOrAlias)}/duplicate` }))();
     return new ChainableTemplateResult(duplicated, this.publish.bind(this));
   }
 
   /** Renders the current version with `variables`: a preview of `{subject, html, text}`. */
-  async render(idOrAlias: string, payload: RenderTemplateOptions = {}, options: RequestOptions = {}): Promise<MailroomResponse<RenderedTemplate>> {
-    return missing(idOrAlias, "id") ?? this.transport.request({ ...options, method: "POST", path: `/templates/${segment(idOrAlias)}/render`, body: payload });
+  async render(
+    idOrAlias: string,
+    payload: RenderTemplateOptions = {},
+    options: RequestOptions = {},
+  ): Promise<MailroomResponse<RenderedTemplate>> {
+    return (
+      missing(idOrAlias, "id") ??
+      this.transport.request({
+        ...options,
+        method: "POST",
+        path: `/templates/${segment(idOrAlias)}/render`,
+        body: payload,
+      })
+    );
   }
 
   /** Checks a source without saving it: each problem at its line and column. */
-  async validate(payload: ValidateTemplateOptions, options: RequestOptions = {}): Promise<MailroomResponse<TemplateValidation>> {
+  async validate(
+    payload: ValidateTemplateOptions,
+    options: RequestOptions = {},
+  ): Promise<MailroomResponse<TemplateValidation>> {
     return this.transport.request({ ...options, method: "POST", path: "/templates/validate", body: payload });
   }
 }

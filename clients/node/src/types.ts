@@ -134,7 +134,16 @@ export type EmailStatus =
   | "suppressed"
   | "canceled";
 
-export type RecipientStatus = "queued" | "sent" | "delivered" | "deferred" | "bounced" | "complained" | "failed" | "suppressed" | "canceled";
+export type RecipientStatus =
+  | "queued"
+  | "sent"
+  | "delivered"
+  | "deferred"
+  | "bounced"
+  | "complained"
+  | "failed"
+  | "suppressed"
+  | "canceled";
 
 export interface EmailRecipient {
   email: string;
@@ -299,7 +308,13 @@ export interface GetReceivedEmailOptions {
 // ---------------------------------------------------------------------------------------------------------------
 // Domains
 
-export type DomainStatus = "not_started" | "pending" | "verified" | "partially_verified" | "failed" | "temporary_failure";
+export type DomainStatus =
+  | "not_started"
+  | "pending"
+  | "verified"
+  | "partially_verified"
+  | "failed"
+  | "temporary_failure";
 
 export interface DomainRecord {
   record: "DKIM" | "SPF" | "MX" | "DMARC" | "Inbound";
@@ -622,7 +637,9 @@ export interface CreateTemplateOptions {
   engine?: TemplateEngine;
 }
 
-export type UpdateTemplateOptions = Partial<Omit<CreateTemplateOptions, "alias" | "subject" | "text" | "from" | "reply_to">> & {
+export type UpdateTemplateOptions = Partial<
+  Omit<CreateTemplateOptions, "alias" | "subject" | "text" | "from" | "reply_to">
+> & {
   alias?: string | null;
   subject?: string | null;
   text?: string | null;
@@ -655,7 +672,10 @@ export interface Template {
   current_version_id: string;
 }
 
-export type TemplateSummary = Pick<Template, "id" | "name" | "alias" | "status" | "published_at" | "created_at" | "updated_at" | "engine">;
+export type TemplateSummary = Pick<
+  Template,
+  "id" | "name" | "alias" | "status" | "published_at" | "created_at" | "updated_at" | "engine"
+>;
 
 export interface RenderTemplateOptions {
   variables?: Record<string, string | number>;

@@ -46,7 +46,8 @@ export interface WebhookOptions {
 function secretBytes(secret: string | Uint8Array): Buffer {
   if (typeof secret !== "string") return Buffer.from(secret);
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw new TypeError("The webhook secret must be `whsec_` followed by base64.");
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded))
+    throw new TypeError("The webhook secret must be `whsec_` followed by base64.");
   return Buffer.from(encoded, "base64");
 }
 
@@ -63,7 +64,8 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
   return Array.isArray(value) ? value.join(" ") : value;
 }
 
-const payloadBytes = (payload: string | Uint8Array): Buffer => (typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.from(payload));
+const payloadBytes = (payload: string | Uint8Array): Buffer =>
+  typeof payload === "string" ? Buffer.from(payload, "utf8") : Buffer.from(payload);
 
 export class Webhook {
   private readonly key: Buffer;
@@ -78,18 +80,31 @@ export class Webhook {
    * The parsed payload when one of the request's signatures is valid and recent; a `WebhookVerificationError`
    * otherwise. `payload` must be the raw body as received: re-serialised JSON no longer matches its signature.
    */
-  verify<D = Record<string, unknown>>(payload: string | Uint8Array, headers: WebhookHeaders, now: Date = new Date()): WebhookPayload<D> {
+  verify<D = Record<string, unknown>>(
+    payload: string | Uint8Array,
+    headers: WebhookHeaders,
+    now: Date = new Date(),
+  ): WebhookPayload<D> {
     const id = header(headers, "webhook-id") ?? header(headers, "svix-id");
     const timestamp = header(headers, "webhook-timestamp") ?? header(headers, "svix-timestamp");
     const signatures = header(headers, "webhook-signature") ?? header(headers, "svix-signature");
     if (!id || !timestamp || !signatures) {
-      throw new WebhookVerificationError("missing_headers", "Missing webhook-id, webhook-timestamp or webhook-signature header.");
+      throw new WebhookVerificationError(
+        "missing_headers",
+        "Missing webhook-id, webhook-timestamp or webhook-signature header.",
+      );
     }
-    if (!/^\d+$/.test(timestamp.trim())) throw new WebhookVerificationError("invalid_timestamp", "The webhook-timestamp header is not a Unix time in seconds.");
+    if (!/^\d+$/.test(timestamp.trim()))
+      throw new WebhookVerificationError(
+        "invalid_timestamp",
+        "The webhook-timestamp header is not a Unix time in seconds.",
+      );
     const sentAt = Number(timestamp.trim());
     const nowSeconds = Math.floor(now.getTime() / 1000);
-    if (sentAt < nowSeconds - this.tolerance) throw new WebhookVerificationError("timestamp_too_old", "The webhook timestamp is too old.");
-    if (sentAt > nowSeconds + this.tolerance) throw new WebhookVerificationError("timestamp_too_new", "The webhook timestamp is in the future.");
+    if (sentAt < nowSeconds - this.tolerance)
+      throw new WebhookVerificationError("timestamp_too_old", "The webhook timestamp is too old.");
+    if (sentAt > nowSeconds + this.tolerance)
+      throw new WebhookVerificationError("timestamp_too_new", "The webhook timestamp is in the future.");
 
     const body = payloadBytes(payload);
     const expected = this.signatureBytes(id, timestamp.trim(), body);
@@ -100,7 +115,8 @@ export class Webhook {
         const given = Buffer.from(entry.slice(3), "base64");
         return given.length === expected.length && timingSafeEqual(given, expected);
       });
-    if (!matches) throw new WebhookVerificationError("no_matching_signature", "No webhook signature matches the payload.");
+    if (!matches)
+      throw new WebhookVerificationError("no_matching_signature", "No webhook signature matches the payload.");
 
     try {
       return JSON.parse(body.toString("utf8")) as WebhookPayload<D>;

@@ -46,12 +46,20 @@ export class WebhookAttempts {
   constructor(private readonly transport: Transport) {}
 
   /** The attempts of one event, newest first: status code, first 1 KB of the answer, duration. */
-  async list(options: ListWebhookAttemptsOptions, requestOptions: RequestOptions = {}): Promise<MailroomResponse<List<WebhookAttempt>>> {
+  async list(
+    options: ListWebhookAttemptsOptions,
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<WebhookAttempt>>> {
     const { webhookId, eventId, limit, after, before } = options;
     return (
       missing(webhookId, "webhookId") ??
       missing(eventId, "eventId") ??
-      this.transport.request({ ...requestOptions, method: "GET", path: `/webhooks/${segment(webhookId)}/events/${segment(eventId)}/attempts`, query: { limit, after, before } })
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/webhooks/${segment(webhookId)}/events/${segment(eventId)}/attempts`,
+        query: { limit, after, before },
+      })
     );
   }
 }
@@ -64,32 +72,62 @@ export class WebhookEvents {
   }
 
   /** The events sent (or to be sent) to an endpoint, newest first; filter by delivery `status`. */
-  async list(options: ListWebhookEventsOptions, requestOptions: RequestOptions = {}): Promise<MailroomResponse<List<WebhookDeliveryEvent>>> {
+  async list(
+    options: ListWebhookEventsOptions,
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<WebhookDeliveryEvent>>> {
     const { webhookId, status, limit, after, before } = options;
-    return missing(webhookId, "webhookId") ?? this.transport.request({ ...requestOptions, method: "GET", path: `/webhooks/${segment(webhookId)}/events`, query: { limit, after, before, status } });
+    return (
+      missing(webhookId, "webhookId") ??
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/webhooks/${segment(webhookId)}/events`,
+        query: { limit, after, before, status },
+      })
+    );
   }
 
   /** One event with its payload and every attempt. */
-  async get(options: WebhookEventOptions, requestOptions: RequestOptions = {}): Promise<MailroomResponse<WebhookDeliveryEventDetail>> {
+  async get(
+    options: WebhookEventOptions,
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<WebhookDeliveryEventDetail>> {
     return (
       missing(options.webhookId, "webhookId") ??
       missing(options.eventId, "eventId") ??
-      this.transport.request({ ...requestOptions, method: "GET", path: `/webhooks/${segment(options.webhookId)}/events/${segment(options.eventId)}` })
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/webhooks/${segment(options.webhookId)}/events/${segment(options.eventId)}`,
+      })
     );
   }
 
   /** Sends the event again (same `webhook-id`, so receivers can still recognise it). */
-  async replay(options: WebhookEventOptions, requestOptions: RequestOptions = {}): Promise<MailroomResponse<WebhookDeliveryEvent>> {
+  async replay(
+    options: WebhookEventOptions,
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<WebhookDeliveryEvent>> {
     return (
       missing(options.webhookId, "webhookId") ??
       missing(options.eventId, "eventId") ??
-      this.transport.request({ ...requestOptions, method: "POST", path: `/webhooks/${segment(options.webhookId)}/events/${segment(options.eventId)}/replay` })
+      this.transport.request({
+        ...requestOptions,
+        method: "POST",
+        path: `/webhooks/${segment(options.webhookId)}/events/${segment(options.eventId)}/replay`,
+      })
     );
   }
 }
 
-const isResendHeaders = (headers: VerifyWebhookOptions["headers"]): headers is { id: string; timestamp: string; signature: string } =>
-  !(typeof (headers as Headers).get === "function") && "signature" in headers && "timestamp" in headers && "id" in headers;
+const isResendHeaders = (
+  headers: VerifyWebhookOptions["headers"],
+): headers is { id: string; timestamp: string; signature: string } =>
+  !(typeof (headers as Headers).get === "function") &&
+  "signature" in headers &&
+  "timestamp" in headers &&
+  "id" in headers;
 
 export class Webhooks {
   readonly events: WebhookEvents;
@@ -99,7 +137,10 @@ export class Webhooks {
   }
 
   /** Registers an endpoint; the answer's `signing_secret` is shown here (and on rotation) only. */
-  async create(payload: CreateWebhookOptions, options: RequestOptions = {}): Promise<MailroomResponse<WebhookWithSecret>> {
+  async create(
+    payload: CreateWebhookOptions,
+    options: RequestOptions = {},
+  ): Promise<MailroomResponse<WebhookWithSecret>> {
     return this.transport.request({ ...options, method: "POST", path: "/webhooks", body: payload });
   }
 
@@ -107,33 +148,63 @@ export class Webhooks {
     return missing(id, "id") ?? this.transport.request({ ...options, method: "GET", path: `/webhooks/${segment(id)}` });
   }
 
-  async list(options: PaginationOptions = {}, requestOptions: RequestOptions = {}): Promise<MailroomResponse<List<WebhookEndpoint>>> {
+  async list(
+    options: PaginationOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<WebhookEndpoint>>> {
     const { limit, after, before } = options;
-    return this.transport.request({ ...requestOptions, method: "GET", path: "/webhooks", query: { limit, after, before } });
+    return this.transport.request({
+      ...requestOptions,
+      method: "GET",
+      path: "/webhooks",
+      query: { limit, after, before },
+    });
   }
 
   /** Changes the URL, events or description; enables or disables the endpoint. */
-  async update(id: string, payload: UpdateWebhookOptions, options: RequestOptions = {}): Promise<MailroomResponse<WebhookEndpoint>> {
-    return missing(id, "id") ?? this.transport.request({ ...options, method: "PATCH", path: `/webhooks/${segment(id)}`, body: payload });
+  async update(
+    id: string,
+    payload: UpdateWebhookOptions,
+    options: RequestOptions = {},
+  ): Promise<MailroomResponse<WebhookEndpoint>> {
+    return (
+      missing(id, "id") ??
+      this.transport.request({ ...options, method: "PATCH", path: `/webhooks/${segment(id)}`, body: payload })
+    );
   }
 
   async remove(id: string, options: RequestOptions = {}): Promise<MailroomResponse<Deleted<"webhook">>> {
-    return missing(id, "id") ?? this.transport.request({ ...options, method: "DELETE", path: `/webhooks/${segment(id)}` });
+    return (
+      missing(id, "id") ?? this.transport.request({ ...options, method: "DELETE", path: `/webhooks/${segment(id)}` })
+    );
   }
 
   /** A new signing secret; the old one keeps signing alongside it for 24 h. */
   async rotateSigningSecret(id: string, options: RequestOptions = {}): Promise<MailroomResponse<WebhookWithSecret>> {
-    return missing(id, "id") ?? this.transport.request({ ...options, method: "POST", path: `/webhooks/${segment(id)}/signing-secret/rotate` });
+    return (
+      missing(id, "id") ??
+      this.transport.request({ ...options, method: "POST", path: `/webhooks/${segment(id)}/signing-secret/rotate` })
+    );
   }
 
   /** Sends a sample event (default `email.sent`), signed and retried like any other. */
-  async test(id: string, payload: TestWebhookOptions = {}, options: RequestOptions = {}): Promise<MailroomResponse<WebhookDeliveryEvent>> {
-    return missing(id, "id") ?? this.transport.request({ ...options, method: "POST", path: `/webhooks/${segment(id)}/test`, body: payload });
+  async test(
+    id: string,
+    payload: TestWebhookOptions = {},
+    options: RequestOptions = {},
+  ): Promise<MailroomResponse<WebhookDeliveryEvent>> {
+    return (
+      missing(id, "id") ??
+      this.transport.request({ ...options, method: "POST", path: `/webhooks/${segment(id)}/test`, body: payload })
+    );
   }
 
   /** Sends every failed event of the endpoint again. */
   async replayFailed(id: string, options: RequestOptions = {}): Promise<MailroomResponse<ReplayFailedResponse>> {
-    return missing(id, "id") ?? this.transport.request({ ...options, method: "POST", path: `/webhooks/${segment(id)}/replay` });
+    return (
+      missing(id, "id") ??
+      this.transport.request({ ...options, method: "POST", path: `/webhooks/${segment(id)}/replay` })
+    );
   }
 
   /**
@@ -144,7 +215,11 @@ export class Webhooks {
     const secret = options.secret ?? options.webhookSecret;
     if (!secret) throw new TypeError("webhooks.verify needs the endpoint's signing secret (`secret`).");
     const headers = isResendHeaders(options.headers)
-      ? { "webhook-id": options.headers.id, "webhook-timestamp": options.headers.timestamp, "webhook-signature": options.headers.signature }
+      ? {
+          "webhook-id": options.headers.id,
+          "webhook-timestamp": options.headers.timestamp,
+          "webhook-signature": options.headers.signature,
+        }
       : options.headers;
     return new Webhook(secret, { tolerance: options.tolerance }).verify<D>(options.payload, headers);
   }

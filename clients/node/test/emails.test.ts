@@ -33,7 +33,9 @@ async function untilStatus(id: string, status: Email["status"]): Promise<Email> 
     }, `email ${id} to be ${status}`);
   } catch (error) {
     const last = seen.at(-1);
-    throw new Error(`${(error as Error).message}; last seen: ${JSON.stringify(last && { status: last.status, recipients: last.recipients })}`);
+    throw new Error(
+      `${(error as Error).message}; last seen: ${JSON.stringify(last && { status: last.status, recipients: last.recipients })}`,
+    );
   }
 }
 
@@ -55,7 +57,11 @@ describe.skipIf(!live)("emails", () => {
         { name: "run", value: tag },
       ],
       attachments: [
-        { filename: "receipt.txt", content: Buffer.from("Paid in full.").toString("base64"), content_type: "text/plain" },
+        {
+          filename: "receipt.txt",
+          content: Buffer.from("Paid in full.").toString("base64"),
+          content_type: "text/plain",
+        },
         { filename: "bytes.bin", content: new Uint8Array([0, 1, 2, 3, 254, 255]) },
       ],
     });
@@ -91,12 +97,20 @@ describe.skipIf(!live)("emails", () => {
   }, 30_000);
 
   test("batch strict: every message sent, or none with details by index", async () => {
-    const items = [1, 2].map((n) => ({ from, to: `${unique(`batch${n}`)}@example.org`, subject: `Batch ${n}`, html: `<p>${n}</p>` }));
+    const items = [1, 2].map((n) => ({
+      from,
+      to: `${unique(`batch${n}`)}@example.org`,
+      subject: `Batch ${n}`,
+      html: `<p>${n}</p>`,
+    }));
     const sent = ok(await mailroom.batch.send(items));
     expect(sent.data).toHaveLength(2);
     for (const { id } of sent.data) expect(ok(await mailroom.emails.get(id)).object).toBe("email");
 
-    const refused = await mailroom.batch.send([items[0]!, { from, subject: "No recipient", html: "<p>x</p>" } as never]);
+    const refused = await mailroom.batch.send([
+      items[0]!,
+      { from, subject: "No recipient", html: "<p>x</p>" } as never,
+    ]);
     expect(refused.data).toBeNull();
     expect(refused.error?.name).toBe("validation_error");
     expect(refused.error?.details.map((detail) => detail.path)).toContain("1.to");
@@ -105,7 +119,13 @@ describe.skipIf(!live)("emails", () => {
   test("batch permissive: the valid message is sent, the invalid one reported by index", async () => {
     const to = `${unique("permissive")}@example.org`;
     const result = ok(
-      await mailroom.batch.send([{ from, to, subject: "Valid", html: "<p>ok</p>" }, { from, subject: "Invalid: no to", html: "<p>x</p>" } as never], { batchValidation: "permissive" }),
+      await mailroom.batch.send(
+        [
+          { from, to, subject: "Valid", html: "<p>ok</p>" },
+          { from, subject: "Invalid: no to", html: "<p>x</p>" } as never,
+        ],
+        { batchValidation: "permissive" },
+      ),
     );
     expect(result.data).toHaveLength(1);
     expect(result.errors).toHaveLength(1);
@@ -135,7 +155,15 @@ describe.skipIf(!live)("emails", () => {
 
   test("a scheduled email is rescheduled (emails.update) and cancelled (emails.cancel)", async () => {
     const at = new Date(Date.now() + HOUR);
-    const { id } = ok(await mailroom.emails.send({ from, to: `${unique("later")}@example.org`, subject: "Later", html: "<p>Later</p>", scheduled_at: at }));
+    const { id } = ok(
+      await mailroom.emails.send({
+        from,
+        to: `${unique("later")}@example.org`,
+        subject: "Later",
+        html: "<p>Later</p>",
+        scheduled_at: at,
+      }),
+    );
     const scheduled = ok(await mailroom.emails.get(id));
     expect(scheduled.status).toBe("scheduled");
     expect(Date.parse(scheduled.scheduled_at!)).toBe(Date.parse(at.toISOString()));
@@ -168,7 +196,13 @@ describe.skipIf(!live)("emails", () => {
     });
     ok(await template.publish());
     const name = unique("Ada");
-    const { id } = ok(await mailroom.emails.send({ from, to: `${unique("templated")}@example.org`, template: { id: alias, variables: { name } } }));
+    const { id } = ok(
+      await mailroom.emails.send({
+        from,
+        to: `${unique("templated")}@example.org`,
+        template: { id: alias, variables: { name } },
+      }),
+    );
     const email = ok(await mailroom.emails.get(id));
     expect(email.html).toContain(`Hello ${name}`);
     expect(email.html).toContain("Your code is none.");
@@ -184,7 +218,9 @@ describe.skipIf(!live)("emails", () => {
       createElement("h1", null, heading),
       createElement("a", { href: "https://example.com/start" }, "Get started"),
     );
-    const { id } = ok(await mailroom.emails.send({ from, to: `${unique("react")}@example.org`, subject: "React", react: component }));
+    const { id } = ok(
+      await mailroom.emails.send({ from, to: `${unique("react")}@example.org`, subject: "React", react: component }),
+    );
     const email = await untilStatus(id, "sent");
     expect(email.html).toContain(heading);
     expect(email.html).toContain('href="https://example.com/start"');
@@ -208,7 +244,11 @@ test("react without @react-email/render installed: missing_dependency, and nothi
      console.log(JSON.stringify({ data, name: error?.name, message: error?.message, requests }));`,
   );
   try {
-    const result = Bun.spawnSync([process.execPath, "--no-install", join(dir, "probe.mjs")], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+    const result = Bun.spawnSync([process.execPath, "--no-install", join(dir, "probe.mjs")], {
+      cwd: dir,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(result.stderr.toString()).toBe("");
     expect(JSON.parse(result.stdout.toString())).toEqual({
       data: null,

@@ -19,7 +19,9 @@ beforeAll(async () => {
 
 describe.skipIf(!live)("errors from the server", () => {
   test("401 unauthorized: an unknown key", async () => {
-    const { data, error } = await new lib.Mailroom("mr_live_00000000000000000000000000000000", { baseUrl }).emails.list();
+    const { data, error } = await new lib.Mailroom("mr_live_00000000000000000000000000000000", {
+      baseUrl,
+    }).emails.list();
     expect(data).toBeNull();
     expect(error).toBeInstanceOf(lib.MailroomError);
     expect(error).toBeInstanceOf(Error);
@@ -35,7 +37,11 @@ describe.skipIf(!live)("errors from the server", () => {
   });
 
   test("400 validation_error with details: a send without `to`", async () => {
-    const { data, error } = await mailroom.emails.send({ from: env("MAILROOM_FROM"), subject: "No recipient", html: "<p>x</p>" } as never);
+    const { data, error } = await mailroom.emails.send({
+      from: env("MAILROOM_FROM"),
+      subject: "No recipient",
+      html: "<p>x</p>",
+    } as never);
     expect(data).toBeNull();
     expect(error?.name).toBe("validation_error");
     expect(error?.statusCode).toBe(400);

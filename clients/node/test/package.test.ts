@@ -28,7 +28,16 @@ test("the CommonJS build loads with require() and works", () => {
   const cjs = require("@mailroom/node") as Library;
   expect(require.resolve("@mailroom/node")).toBe(join(PACKAGE_DIR, "dist", "cjs", "index.js"));
   const client = new cjs.Mailroom("mr_test_key");
-  for (const resource of ["emails", "batch", "domains", "apiKeys", "webhooks", "suppressions", "templates", "ai"] as const) {
+  for (const resource of [
+    "emails",
+    "batch",
+    "domains",
+    "apiKeys",
+    "webhooks",
+    "suppressions",
+    "templates",
+    "ai",
+  ] as const) {
     expect(typeof client[resource]).toBe("object");
   }
   expect(typeof client.emails.receiving.list).toBe("function");
@@ -36,7 +45,11 @@ test("the CommonJS build loads with require() and works", () => {
   const id = "msg_1";
   const now = new Date();
   const body = '{"type":"email.sent","created_at":"2026-01-01T00:00:00.000Z","data":{}}';
-  const verified = webhook.verify(body, { "webhook-id": id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": webhook.sign(id, now, body) });
+  const verified = webhook.verify(body, {
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": webhook.sign(id, now, body),
+  });
   expect(verified.type).toBe("email.sent");
   expect(new cjs.MailroomError({ name: "not_found", message: "x", statusCode: 404 })).toBeInstanceOf(Error);
 });

@@ -23,7 +23,9 @@ describe.skipIf(!live)("resources", () => {
     const created = ok(await mailroom.domains.create({ name }));
     expect(created.object).toBe("domain");
     expect(created.name).toBe(name);
-    expect(created.records.map((record) => record.record)).toEqual(expect.arrayContaining(["DKIM", "SPF", "MX", "DMARC"]));
+    expect(created.records.map((record) => record.record)).toEqual(
+      expect.arrayContaining(["DKIM", "SPF", "MX", "DMARC"]),
+    );
 
     expect(ok(await mailroom.domains.get(created.id)).name).toBe(name);
     expect(ok(await mailroom.domains.get(name)).id).toBe(created.id);
@@ -63,7 +65,9 @@ describe.skipIf(!live)("resources", () => {
     expect(listed.data.find((key) => key.id === id)?.name).toBe(name);
 
     ok(await mailroom.apiKeys.update(id, { name: `${name}-renamed` }));
-    expect(ok(await mailroom.apiKeys.list({ limit: 100 })).data.find((key) => key.id === id)?.name).toBe(`${name}-renamed`);
+    expect(ok(await mailroom.apiKeys.list({ limit: 100 })).data.find((key) => key.id === id)?.name).toBe(
+      `${name}-renamed`,
+    );
 
     const removed = ok(await mailroom.apiKeys.remove(id));
     expect(removed).toMatchObject({ object: "api_key", id, deleted: true });
@@ -141,7 +145,11 @@ describe.skipIf(!live)("resources", () => {
     expect(copied.html).toContain("has shipped");
 
     for (const templateId of [copy.id, id]) {
-      expect(ok(await mailroom.templates.remove(templateId))).toMatchObject({ object: "template", id: templateId, deleted: true });
+      expect(ok(await mailroom.templates.remove(templateId))).toMatchObject({
+        object: "template",
+        id: templateId,
+        deleted: true,
+      });
     }
     expect((await mailroom.templates.get(alias)).error?.name).toBe("not_found");
   });
@@ -165,16 +173,25 @@ describe.skipIf(!live)("resources", () => {
   });
 
   test("ai: subject scoring works offline; writing without a model is 503 service_unavailable", async () => {
-    const weak = ok(await mailroom.ai.subject({ subject: "FREE!!! OPEN NOW", html: "<p>Your March invoice is ready.</p>" }));
+    const weak = ok(
+      await mailroom.ai.subject({ subject: "FREE!!! OPEN NOW", html: "<p>Your March invoice is ready.</p>" }),
+    );
     expect(weak.score).toBeGreaterThanOrEqual(0);
     expect(weak.score).toBeLessThanOrEqual(100);
     expect(weak.findings.length).toBeGreaterThan(0);
-    expect(weak.findings[0]).toMatchObject({ rule: expect.any(String), severity: expect.any(String), message: expect.any(String) });
+    expect(weak.findings[0]).toMatchObject({
+      rule: expect.any(String),
+      severity: expect.any(String),
+      message: expect.any(String),
+    });
     expect(Array.isArray(weak.suggestions)).toBe(true);
     const plain = ok(await mailroom.ai.subject({ subject: "Your March invoice is ready" }));
     expect(plain.score).toBeGreaterThan(weak.score);
 
-    const { data, error } = await mailroom.ai.write({ brief: "Tell {{first_name}} their trial ends in 3 days", tone: "friendly" });
+    const { data, error } = await mailroom.ai.write({
+      brief: "Tell {{first_name}} their trial ends in 3 days",
+      tone: "friendly",
+    });
     expect(data).toBeNull();
     expect(error?.name).toBe("service_unavailable");
     expect(error?.statusCode).toBe(503);

@@ -21,7 +21,9 @@ function newestInput(): number {
   return Math.max(...inputs.map((path) => statSync(path).mtimeMs));
 }
 
-const OUTPUTS = ["dist/esm/index.js", "dist/cjs/index.js", "dist/cjs/package.json", "dist/types/index.d.ts"].map((path) => join(PACKAGE_DIR, path));
+const OUTPUTS = ["dist/esm/index.js", "dist/cjs/index.js", "dist/cjs/package.json", "dist/types/index.d.ts"].map(
+  (path) => join(PACKAGE_DIR, path),
+);
 
 function oldestOutput(): number {
   return OUTPUTS.every(existsSync) ? Math.min(...OUTPUTS.map((path) => statSync(path).mtimeMs)) : -Infinity;
@@ -33,8 +35,15 @@ let building: Promise<Library> | undefined;
 export function loadLibrary(): Promise<Library> {
   building ??= (async () => {
     if (oldestOutput() < newestInput()) {
-      const result = Bun.spawnSync([process.execPath, join(PACKAGE_DIR, "scripts", "build.mjs")], { cwd: PACKAGE_DIR, stdout: "pipe", stderr: "pipe" });
-      if (result.exitCode !== 0) throw new Error(`the build failed (${result.exitCode}):\n${result.stdout.toString()}\n${result.stderr.toString()}`);
+      const result = Bun.spawnSync([process.execPath, join(PACKAGE_DIR, "scripts", "build.mjs")], {
+        cwd: PACKAGE_DIR,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      if (result.exitCode !== 0)
+        throw new Error(
+          `the build failed (${result.exitCode}):\n${result.stdout.toString()}\n${result.stderr.toString()}`,
+        );
     }
     return import("@mailroom/node");
   })();
@@ -43,7 +52,10 @@ export function loadLibrary(): Promise<Library> {
 
 /** True under the harness (test/clients.test.ts), which starts the server and passes its coordinates. */
 export const live = Boolean(process.env.MAILROOM_BASE_URL && process.env.MAILROOM_API_KEY);
-if (!live) console.warn("MAILROOM_BASE_URL and MAILROOM_API_KEY are not set: the tests against a server are skipped (run them through test/clients.test.ts).");
+if (!live)
+  console.warn(
+    "MAILROOM_BASE_URL and MAILROOM_API_KEY are not set: the tests against a server are skipped (run them through test/clients.test.ts).",
+  );
 
 export function env(name: string): string {
   const value = process.env[name];
@@ -63,7 +75,12 @@ export const addressOf = (from: string): string => from.match(/<([^>]+)>/)?.[1] 
  * Calls `probe` until it returns something other than undefined, or fails after `timeoutMs` with the last state
  * `describe` reports.
  */
-export async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000, intervalMs = 200): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 15_000,
+  intervalMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -32,7 +32,12 @@ function scripted(...answers: Array<() => Response | Promise<Response>>) {
     port: 0,
     async fetch(request) {
       const url = new URL(request.url);
-      seen.push({ method: request.method, path: url.pathname + url.search, headers: Object.fromEntries(request.headers), body: await request.text() });
+      seen.push({
+        method: request.method,
+        path: url.pathname + url.search,
+        headers: Object.fromEntries(request.headers),
+        body: await request.text(),
+      });
       return answers[Math.min(seen.length, answers.length) - 1]!();
     },
   });
@@ -40,12 +45,29 @@ function scripted(...answers: Array<() => Response | Promise<Response>>) {
   return { seen, baseUrl: `http://127.0.0.1:${server.port}` };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 const sent = json(200, { id: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c", message: "Email sent." });
-const rateLimited = json(429, { error: "Too Many Requests", name: "rate_limit_exceeded", message: "Rate limit exceeded.", statusCode: 429 }, { "retry-after": "1" });
-const unavailable = json(503, { error: "Service Unavailable", name: "service_unavailable", message: "Shutting down.", statusCode: 503 });
-const invalid = json(400, { error: "Bad Request", name: "validation_error", message: "to: is required", statusCode: 400, details: [{ path: "to", message: "is required" }] });
+const rateLimited = json(
+  429,
+  { error: "Too Many Requests", name: "rate_limit_exceeded", message: "Rate limit exceeded.", statusCode: 429 },
+  { "retry-after": "1" },
+);
+const unavailable = json(503, {
+  error: "Service Unavailable",
+  name: "service_unavailable",
+  message: "Shutting down.",
+  statusCode: 503,
+});
+const invalid = json(400, {
+  error: "Bad Request",
+  name: "validation_error",
+  message: "to: is required",
+  statusCode: 400,
+  details: [{ path: "to", message: "is required" }],
+});
 
 const message = { from: "Acme <hello@example.com>", to: "reader@example.org", subject: "Hi", html: "<p>Hi</p>" };
 
@@ -88,7 +110,10 @@ test("503 then 200 — retries on: succeeds after one retry with backoff; the ca
   expect(error).toBeNull();
   expect(data?.id).toBe("4ef9a417-02e9-4d39-ad75-9611e0fcc33c");
   expect(seen.length).toBe(2);
-  expect(seen.map((request) => request.headers["idempotency-key"])).toEqual(["order-1001/receipt", "order-1001/receipt"]);
+  expect(seen.map((request) => request.headers["idempotency-key"])).toEqual([
+    "order-1001/receipt",
+    "order-1001/receipt",
+  ]);
 });
 
 test("503 then 200 — retries off: the service_unavailable error", async () => {
@@ -116,9 +141,18 @@ test("retries stop after maxRetries and answer the last error", async () => {
 });
 
 test("a Retry-After longer than maxRetryDelay is handed back instead of waited for", async () => {
-  const { seen, baseUrl } = scripted(json(429, { error: "Too Many Requests", name: "rate_limit_exceeded", message: "Slow down.", statusCode: 429 }, { "retry-after": "120" }), sent);
+  const { seen, baseUrl } = scripted(
+    json(
+      429,
+      { error: "Too Many Requests", name: "rate_limit_exceeded", message: "Slow down.", statusCode: 429 },
+      { "retry-after": "120" },
+    ),
+    sent,
+  );
   const started = performance.now();
-  const { error } = await new lib.Mailroom("mr_test_key", { baseUrl, maxRetries: 2, maxRetryDelay: 5_000 }).emails.send(message);
+  const { error } = await new lib.Mailroom("mr_test_key", { baseUrl, maxRetries: 2, maxRetryDelay: 5_000 }).emails.send(
+    message,
+  );
   expect(error?.retryAfter).toBe(120);
   expect(seen.length).toBe(1);
   expect(performance.now() - started).toBeLessThan(1_000);
@@ -126,13 +160,19 @@ test("a Retry-After longer than maxRetryDelay is handed back instead of waited f
 
 test("no answer within the timeout is a timeout error; retried when retries are on", async () => {
   // The timeout leaves a loaded machine room to deliver each request to the server before it runs out.
-  const { seen, baseUrl } = scripted(() => new Promise<Response>((resolve) => setTimeout(() => resolve(sent()), 4_000)));
-  const { data, error } = await new lib.Mailroom("mr_test_key", { baseUrl, timeout: 500 }).emails.get("4ef9a417-02e9-4d39-ad75-9611e0fcc33c");
+  const { seen, baseUrl } = scripted(
+    () => new Promise<Response>((resolve) => setTimeout(() => resolve(sent()), 4_000)),
+  );
+  const { data, error } = await new lib.Mailroom("mr_test_key", { baseUrl, timeout: 500 }).emails.get(
+    "4ef9a417-02e9-4d39-ad75-9611e0fcc33c",
+  );
   expect(data).toBeNull();
   expect(error?.name).toBe("timeout");
   expect(error?.statusCode).toBeNull();
   expect(seen.length).toBe(1);
-  const retried = await new lib.Mailroom("mr_test_key", { baseUrl, timeout: 500, maxRetries: 1 }).emails.get("4ef9a417-02e9-4d39-ad75-9611e0fcc33c");
+  const retried = await new lib.Mailroom("mr_test_key", { baseUrl, timeout: 500, maxRetries: 1 }).emails.get(
+    "4ef9a417-02e9-4d39-ad75-9611e0fcc33c",
+  );
   expect(retried.error?.name).toBe("timeout");
   expect(seen.length).toBe(3);
 });
@@ -147,17 +187,32 @@ test("a refused connection is a network_error with no status", async () => {
 });
 
 test("the caller's AbortSignal ends the call as aborted, also during a retry wait", async () => {
-  const { baseUrl } = scripted(json(429, { error: "Too Many Requests", name: "rate_limit_exceeded", message: "Slow down.", statusCode: 429 }, { "retry-after": "30" }));
+  const { baseUrl } = scripted(
+    json(
+      429,
+      { error: "Too Many Requests", name: "rate_limit_exceeded", message: "Slow down.", statusCode: 429 },
+      { "retry-after": "30" },
+    ),
+  );
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 200);
   const started = performance.now();
-  const { error } = await new lib.Mailroom("mr_test_key", { baseUrl, maxRetries: 2 }).emails.send(message, { signal: controller.signal });
+  const { error } = await new lib.Mailroom("mr_test_key", { baseUrl, maxRetries: 2 }).emails.send(message, {
+    signal: controller.signal,
+  });
   expect(error?.name).toBe("aborted");
   expect(performance.now() - started).toBeLessThan(5_000);
 });
 
 test("an answer that is not Mailroom's error body still becomes a typed error", async () => {
-  const { baseUrl } = scripted(() => new Response("<html>Bad gateway</html>", { status: 502, statusText: "Bad Gateway", headers: { "content-type": "text/html" } }));
+  const { baseUrl } = scripted(
+    () =>
+      new Response("<html>Bad gateway</html>", {
+        status: 502,
+        statusText: "Bad Gateway",
+        headers: { "content-type": "text/html" },
+      }),
+  );
   const { error } = await new lib.Mailroom("mr_test_key", { baseUrl }).emails.list();
   expect(error?.name).toBe("service_unavailable");
   expect(error?.statusCode).toBe(502);
@@ -168,11 +223,23 @@ test("the wire: bearer key, User-Agent, /v1 paths, query parameters, snake_case 
   // A base URL with /v1 (as Resend's SDK takes it) is not doubled.
   const client = new lib.Mailroom("mr_live_secret", { baseUrl: `${baseUrl}/v1/` });
   await client.emails.list({ limit: 5, after: "x", status: "sent", tag: "kind:receipt" });
-  await client.emails.update({ id: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c", scheduled_at: new Date("2030-01-02T03:04:05.000Z") });
-  await client.batch.send([{ ...message, reply_to: "help@example.com", attachments: [{ filename: "a.txt", content: new TextEncoder().encode("hello") }] }], {
-    batchValidation: "permissive",
-    idempotencyKey: "batch-1",
+  await client.emails.update({
+    id: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c",
+    scheduled_at: new Date("2030-01-02T03:04:05.000Z"),
   });
+  await client.batch.send(
+    [
+      {
+        ...message,
+        reply_to: "help@example.com",
+        attachments: [{ filename: "a.txt", content: new TextEncoder().encode("hello") }],
+      },
+    ],
+    {
+      batchValidation: "permissive",
+      idempotencyKey: "batch-1",
+    },
+  );
   await client.suppressions.get("a+b@example.org");
   await client.webhooks.events.attempts.list({ webhookId: "w", eventId: "e", limit: 2 });
 
@@ -184,7 +251,13 @@ test("the wire: bearer key, User-Agent, /v1 paths, query parameters, snake_case 
   expect(seen[2]!.path).toBe("/v1/emails/batch");
   expect(seen[2]!.headers["x-batch-validation"]).toBe("permissive");
   expect(seen[2]!.headers["idempotency-key"]).toBe("batch-1");
-  expect(JSON.parse(seen[2]!.body)).toEqual([{ ...message, reply_to: "help@example.com", attachments: [{ filename: "a.txt", content: Buffer.from("hello").toString("base64") }] }]);
+  expect(JSON.parse(seen[2]!.body)).toEqual([
+    {
+      ...message,
+      reply_to: "help@example.com",
+      attachments: [{ filename: "a.txt", content: Buffer.from("hello").toString("base64") }],
+    },
+  ]);
   expect(seen[3]!.path).toBe("/v1/suppressions/a%2Bb%40example.org");
   expect(seen[4]!.path).toBe("/v1/webhooks/w/events/e/attempts?limit=2");
 });

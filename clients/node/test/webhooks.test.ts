@@ -15,11 +15,16 @@ beforeAll(async () => {
 
 const secretOf = (text: string) => `whsec_${Buffer.from(text).toString("base64")}`;
 const SECRET = secretOf("a-32-byte-secret-for-the-tests!!");
-const BODY = '{"type":"email.sent","created_at":"2026-11-22T10:00:00.000Z","data":{"email_id":"4ef9a417-02e9-4d39-ad75-9611e0fcc33c"}}';
+const BODY =
+  '{"type":"email.sent","created_at":"2026-11-22T10:00:00.000Z","data":{"email_id":"4ef9a417-02e9-4d39-ad75-9611e0fcc33c"}}';
 
 function signed(secret: string, body: string, at = new Date(), id = "msg_2Lh9KbLsV1") {
   const signature = new lib.Webhook(secret).sign(id, at, body);
-  return { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": signature };
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": signature,
+  };
 }
 
 function rejection(run: () => unknown) {
@@ -55,37 +60,69 @@ describe("the verifier", () => {
   test("a timestamp outside the tolerance fails (replays), and the tolerance is configurable", () => {
     const old = new Date(Date.now() - 10 * 60 * 1000);
     const future = new Date(Date.now() + 10 * 60 * 1000);
-    expect((rejection(() => new lib.Webhook(SECRET).verify(BODY, signed(SECRET, BODY, old))) as { reason: string }).reason).toBe("timestamp_too_old");
-    expect((rejection(() => new lib.Webhook(SECRET).verify(BODY, signed(SECRET, BODY, future))) as { reason: string }).reason).toBe("timestamp_too_new");
-    expect(new lib.Webhook(SECRET, { tolerance: 15 * 60 }).verify(BODY, signed(SECRET, BODY, old)).type).toBe("email.sent");
+    expect(
+      (rejection(() => new lib.Webhook(SECRET).verify(BODY, signed(SECRET, BODY, old))) as { reason: string }).reason,
+    ).toBe("timestamp_too_old");
+    expect(
+      (rejection(() => new lib.Webhook(SECRET).verify(BODY, signed(SECRET, BODY, future))) as { reason: string })
+        .reason,
+    ).toBe("timestamp_too_new");
+    expect(new lib.Webhook(SECRET, { tolerance: 15 * 60 }).verify(BODY, signed(SECRET, BODY, old)).type).toBe(
+      "email.sent",
+    );
   });
 
   test("missing headers fail; svix-* headers, a fetch Headers object and mixed casing are accepted", () => {
-    expect((rejection(() => new lib.Webhook(SECRET).verify(BODY, {})) as { reason: string }).reason).toBe("missing_headers");
+    expect((rejection(() => new lib.Webhook(SECRET).verify(BODY, {})) as { reason: string }).reason).toBe(
+      "missing_headers",
+    );
     const headers = signed(SECRET, BODY);
-    const svix = { "svix-id": headers["webhook-id"], "svix-timestamp": headers["webhook-timestamp"], "svix-signature": headers["webhook-signature"] };
+    const svix = {
+      "svix-id": headers["webhook-id"],
+      "svix-timestamp": headers["webhook-timestamp"],
+      "svix-signature": headers["webhook-signature"],
+    };
     expect(new lib.Webhook(SECRET).verify(BODY, svix).type).toBe("email.sent");
     expect(new lib.Webhook(SECRET).verify(BODY, new Headers(headers)).type).toBe("email.sent");
-    expect(new lib.Webhook(SECRET).verify(Buffer.from(BODY), { "Webhook-Id": headers["webhook-id"], "Webhook-Timestamp": headers["webhook-timestamp"], "Webhook-Signature": headers["webhook-signature"] }).type).toBe("email.sent");
+    expect(
+      new lib.Webhook(SECRET).verify(Buffer.from(BODY), {
+        "Webhook-Id": headers["webhook-id"],
+        "Webhook-Timestamp": headers["webhook-timestamp"],
+        "Webhook-Signature": headers["webhook-signature"],
+      }).type,
+    ).toBe("email.sent");
   });
 
   test("any one valid signature of several passes (a rotated endpoint signs with both secrets)", () => {
     const rotated = secretOf("the new secret after a rotation");
     const at = new Date();
     const headers = signed(SECRET, BODY, at);
-    const both = { ...headers, "webhook-signature": `${new lib.Webhook(rotated).sign(headers["webhook-id"], at, BODY)} ${headers["webhook-signature"]}` };
+    const both = {
+      ...headers,
+      "webhook-signature": `${new lib.Webhook(rotated).sign(headers["webhook-id"], at, BODY)} ${headers["webhook-signature"]}`,
+    };
     expect(new lib.Webhook(SECRET).verify(BODY, both).type).toBe("email.sent");
     expect(new lib.Webhook(rotated).verify(BODY, both).type).toBe("email.sent");
-    expect(rejection(() => new lib.Webhook(secretOf("neither")).verify(BODY, both))).toBeInstanceOf(lib.WebhookVerificationError);
+    expect(rejection(() => new lib.Webhook(secretOf("neither")).verify(BODY, both))).toBeInstanceOf(
+      lib.WebhookVerificationError,
+    );
   });
 
   test("mailroom.webhooks.verify takes the headers as received or Resend's {id, timestamp, signature}", () => {
     const client = new lib.Mailroom("mr_test_key");
     const headers = signed(SECRET, BODY);
     expect(client.webhooks.verify({ payload: BODY, headers, secret: SECRET }).type).toBe("email.sent");
-    const resendShape = { id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], signature: headers["webhook-signature"] };
-    expect(client.webhooks.verify({ payload: BODY, headers: resendShape, webhookSecret: SECRET }).type).toBe("email.sent");
-    expect(() => client.webhooks.verify({ payload: `${BODY} `, headers, secret: SECRET })).toThrow(lib.WebhookVerificationError);
+    const resendShape = {
+      id: headers["webhook-id"],
+      timestamp: headers["webhook-timestamp"],
+      signature: headers["webhook-signature"],
+    };
+    expect(client.webhooks.verify({ payload: BODY, headers: resendShape, webhookSecret: SECRET }).type).toBe(
+      "email.sent",
+    );
+    expect(() => client.webhooks.verify({ payload: `${BODY} `, headers, secret: SECRET })).toThrow(
+      lib.WebhookVerificationError,
+    );
   });
 });
 
@@ -125,25 +162,36 @@ describe.skipIf(!live)("webhooks against the server", () => {
 
   test("a real email.sent delivery verifies with the signing secret; a tampered body does not", async () => {
     const endpoint = `http://127.0.0.1:${receiver.port}/hooks/${unique("sent")}`;
-    const webhook = ok(await mailroom.webhooks.create({ endpoint, events: ["email.sent"], description: "node client test" }));
+    const webhook = ok(
+      await mailroom.webhooks.create({ endpoint, events: ["email.sent"], description: "node client test" }),
+    );
     created.push(webhook.id);
     expect(webhook.object).toBe("webhook");
     expect(webhook.signing_secret).toStartWith("whsec_");
 
     const to = `${unique("hooked")}@example.org`;
-    const { id: emailId } = ok(await mailroom.emails.send({ from: env("MAILROOM_FROM"), to, subject: "Webhook check", html: "<p>Hooked</p>" }));
-    const delivery = await deliveryWhere((payload) => payload.type === "email.sent" && payload.data.email_id === emailId);
+    const { id: emailId } = ok(
+      await mailroom.emails.send({ from: env("MAILROOM_FROM"), to, subject: "Webhook check", html: "<p>Hooked</p>" }),
+    );
+    const delivery = await deliveryWhere(
+      (payload) => payload.type === "email.sent" && payload.data.email_id === emailId,
+    );
 
     const payload = new lib.Webhook(webhook.signing_secret).verify(delivery.body, delivery.headers);
     expect(payload.type).toBe("email.sent");
     expect(payload.data.email_id).toBe(emailId);
     expect(payload.data.from).toContain(addressOf(env("MAILROOM_FROM")));
-    expect(mailroom.webhooks.verify({ payload: delivery.body, headers: delivery.headers, secret: webhook.signing_secret }).type).toBe("email.sent");
+    expect(
+      mailroom.webhooks.verify({ payload: delivery.body, headers: delivery.headers, secret: webhook.signing_secret })
+        .type,
+    ).toBe("email.sent");
     // The svix-* copies carry the same signature.
     expect(delivery.headers["svix-signature"]).toBe(delivery.headers["webhook-signature"]!);
 
     const tampered = delivery.body.replace(emailId, "00000000-0000-4000-8000-000000000000");
-    expect(() => new lib.Webhook(webhook.signing_secret).verify(tampered, delivery.headers)).toThrow(lib.WebhookVerificationError);
+    expect(() => new lib.Webhook(webhook.signing_secret).verify(tampered, delivery.headers)).toThrow(
+      lib.WebhookVerificationError,
+    );
 
     // The server's own record of that delivery: the event, its payload and the attempt that succeeded.
     const events = ok(await mailroom.webhooks.events.list({ webhookId: webhook.id, limit: 100 }));
@@ -161,12 +209,20 @@ describe.skipIf(!live)("webhooks against the server", () => {
     // A replay is delivered again under the same webhook-id.
     const before = deliveries.filter((d) => d.headers["webhook-id"] === event!.id).length;
     ok(await mailroom.webhooks.events.replay({ webhookId: webhook.id, eventId: event!.id }));
-    await waitFor(async () => (deliveries.filter((d) => d.headers["webhook-id"] === event!.id).length > before ? true : undefined), "the replayed delivery");
+    await waitFor(
+      async () => (deliveries.filter((d) => d.headers["webhook-id"] === event!.id).length > before ? true : undefined),
+      "the replayed delivery",
+    );
   }, 60_000);
 
   test("endpoint round trip: get, list, update, rotate (both secrets sign), test event, remove", async () => {
     const path = `/hooks/${unique("crud")}`;
-    const webhook = ok(await mailroom.webhooks.create({ endpoint: `http://127.0.0.1:${receiver.port}${path}`, events: ["email.delivered"] }));
+    const webhook = ok(
+      await mailroom.webhooks.create({
+        endpoint: `http://127.0.0.1:${receiver.port}${path}`,
+        events: ["email.delivered"],
+      }),
+    );
     created.push(webhook.id);
 
     const fetched: WebhookEndpoint = ok(await mailroom.webhooks.get(webhook.id));
@@ -177,7 +233,9 @@ describe.skipIf(!live)("webhooks against the server", () => {
     expect(typeof listed.has_more).toBe("boolean");
     expect(listed.data.map((item) => item.id)).toContain(webhook.id);
 
-    const updated = ok(await mailroom.webhooks.update(webhook.id, { events: ["email.sent", "email.bounced"], description: "updated" }));
+    const updated = ok(
+      await mailroom.webhooks.update(webhook.id, { events: ["email.sent", "email.bounced"], description: "updated" }),
+    );
     expect(updated.events).toEqual(["email.sent", "email.bounced"]);
     expect(updated.description).toBe("updated");
 
@@ -187,7 +245,10 @@ describe.skipIf(!live)("webhooks against the server", () => {
 
     const sample = ok(await mailroom.webhooks.test(webhook.id, { type: "email.sent" }));
     expect(sample.object).toBe("webhook_event");
-    const delivery = await waitFor(async () => deliveries.find((d) => d.headers["webhook-id"] === sample.id), "the test event");
+    const delivery = await waitFor(
+      async () => deliveries.find((d) => d.headers["webhook-id"] === sample.id),
+      "the test event",
+    );
     expect(new lib.Webhook(rotated.signing_secret).verify(delivery.body, delivery.headers).type).toBe("email.sent");
     expect(new lib.Webhook(webhook.signing_secret).verify(delivery.body, delivery.headers).type).toBe("email.sent");
 

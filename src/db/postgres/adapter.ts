@@ -68,10 +68,18 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     },
     async stageContent(table, ownerId, raw) {
       // Best effort: pieces left behind are space, never content (no record names them).
-      const dropPieces = () => pool.query("DELETE FROM content_parts WHERE owner_id = $1", [ownerId]).then(() => undefined, () => undefined);
+      const dropPieces = () =>
+        pool.query("DELETE FROM content_parts WHERE owner_id = $1", [ownerId]).then(
+          () => undefined,
+          () => undefined,
+        );
       try {
         for (let seq = 0, at = 0; at < raw.length; seq++, at += CONTENT_PIECE_BYTES) {
-          await pool.query("INSERT INTO content_parts (owner_id, seq, bytes) VALUES ($1, $2, $3)", [ownerId, seq, raw.subarray(at, at + CONTENT_PIECE_BYTES)]);
+          await pool.query("INSERT INTO content_parts (owner_id, seq, bytes) VALUES ($1, $2, $3)", [
+            ownerId,
+            seq,
+            raw.subarray(at, at + CONTENT_PIECE_BYTES),
+          ]);
         }
       } catch (error) {
         await dropPieces();
@@ -96,7 +104,9 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     async readContent(table, ownerId) {
       const { owner } = CONTENT_TABLES[table];
       try {
-        const [found] = (await pool.query<{ size: number }>(`SELECT length(raw) AS size FROM ${table} WHERE ${owner} = $1`, [ownerId])).rows;
+        const [found] = (
+          await pool.query<{ size: number }>(`SELECT length(raw) AS size FROM ${table} WHERE ${owner} = $1`, [ownerId])
+        ).rows;
         if (!found) return undefined;
         const body = Buffer.allocUnsafe(found.size);
         for (let at = 0; at < found.size; at += CONTENT_PIECE_BYTES) {
@@ -191,15 +201,29 @@ async function migrate(pool: pg.Pool): Promise<void> {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     // A store in a schema of its own (`?options=-c search_path=name` in the URL): the schema is created here.
-    const { rows } = await client.query<{ current: string | null; wanted: string }>("SELECT current_schema() AS current, current_setting('search_path') AS wanted");
-    const named = rows[0]!.wanted.split(",")[0]!.trim().replace(/^"(.*)"$/, "$1");
-    if (rows[0]!.current === null && named && !named.startsWith("$")) await client.query(`CREATE SCHEMA IF NOT EXISTS "${named.replace(/"/g, '""')}"`);
-    await client.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-    const applied = new Set((await client.query<{ version: number }>("SELECT version FROM schema_migrations")).rows.map((row) => row.version));
+    const { rows } = await client.query<{ current: string | null; wanted: string }>(
+      "SELECT current_schema() AS current, current_setting('search_path') AS wanted",
+    );
+    const named = rows[0]!.wanted
+      .split(",")[0]!
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
+    if (rows[0]!.current === null && named && !named.startsWith("$"))
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${named.replace(/"/g, '""')}"`);
+    await client.query(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    );
+    const applied = new Set(
+      (await client.query<{ version: number }>("SELECT version FROM schema_migrations")).rows.map((row) => row.version),
+    );
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.version)) continue;
       await client.query(migration.postgres);
-      await client.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [migration.version, migration.name, new Date().toISOString()]);
+      await client.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      ]);
     }
     await client.query("COMMIT");
   } catch (error) {
