@@ -233,7 +233,7 @@ async function postfix(sinkPort: number, sink: { received: number }, tls: { cert
     "scache unix - - n - 1 scache",
     "postlog unix-dgram n - n - 1 postlogd",
   ];
-  writeFileSync(join(etc, "master.cf"), services.join("\n") + "\n");
+  writeFileSync(join(etc, "master.cf"), `${services.join("\n")}\n`);
   const control = (action: string) => {
     const result = Bun.spawnSync(["postfix", "-c", etc, action], { stdout: "pipe", stderr: "pipe" });
     if (result.exitCode !== 0) {

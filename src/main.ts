@@ -71,7 +71,7 @@ function cliName(): string {
 const CLI = cliName();
 
 const out = (text: string): void => {
-  process.stdout.write(text + "\n");
+  process.stdout.write(`${text}\n`);
 };
 
 function fail(message: string, code = 1): never {
@@ -358,7 +358,7 @@ try {
     // The message already names the first problem; list the details only when there are more.
     const more =
       error.details && error.details.length > 1
-        ? "\n" + error.details.map((d) => `  ${d.path}: ${d.message}`).join("\n")
+        ? `\n${error.details.map((d) => `  ${d.path}: ${d.message}`).join("\n")}`
         : "";
     fail(`${error.name}: ${error.message}${more}`);
   }

@@ -20,7 +20,7 @@ const TIMEOUT = 72 * H;
 const NOW = 1_000 * H;
 
 describe("recognising published records", () => {
-  const key = "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAs" + "x".repeat(300);
+  const key = `MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAs${"x".repeat(300)}`;
   const dkim: Array<[string, string[][], boolean]> = [
     ["the record as given", [[`v=DKIM1; k=rsa; p=${key}`]], true],
     [

@@ -101,7 +101,7 @@ function App() {
         <span class="brand">Mailroom{access.mode === "test" && <span class="badge">test key</span>}</span>
         <nav aria-label="Sections">
           {visible.map((a) => (
-            <a href={`#/${a.id}`} aria-current={a.id === current ? "page" : undefined}>
+            <a key={a.id} href={`#/${a.id}`} aria-current={a.id === current ? "page" : undefined}>
               {a.label}
             </a>
           ))}

@@ -18,7 +18,7 @@ export const fmt = (n: number, digits = 0) =>
 export const check = (ok: boolean) => (ok ? "met" : "NOT met");
 
 export function record(row: Row): void {
-  if (process.env.BENCH_REPORT) appendFileSync(process.env.BENCH_REPORT, JSON.stringify(row) + "\n");
+  if (process.env.BENCH_REPORT) appendFileSync(process.env.BENCH_REPORT, `${JSON.stringify(row)}\n`);
 }
 
 export function printReport(path: string): void {

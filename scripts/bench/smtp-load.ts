@@ -77,7 +77,7 @@ class Session {
 
   async command(line: string, expect: number): Promise<Reply> {
     const reply = this.read();
-    this.socket.write(line + "\r\n");
+    this.socket.write(`${line}\r\n`);
     const result = await reply;
     if (result.code !== expect) throw new Error(`${line.split(" ")[0]}: ${result.code} ${result.lines.join(" ")}`);
     return result;

@@ -221,7 +221,7 @@ function shoutingWords(subject: string): string[] {
 }
 
 // ©, ® and ™ are Extended_Pictographic but are ordinary typography in a subject unless drawn as emoji.
-const EMOJI = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u20E3]/u;
+const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
 const TEXT_SYMBOLS = new Set(["©", "®", "™"]);
 
 function emoji(subject: string): string[] {
@@ -241,7 +241,7 @@ const NAMED_ENTITIES: Record<string, string> = {
   shy: "",
 };
 const ENTITY = /&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z][a-zA-Z0-9]{1,7});/g;
-const INVISIBLE = /[\u00AD\u034F\u200B-\u200D\u2060\uFEFF]/g;
+const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]|\u034F/g;
 
 function decodeEntities(text: string): string {
   const decoded = text.replace(ENTITY, (raw, body: string) => {

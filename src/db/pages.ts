@@ -37,7 +37,7 @@ export function pageOfList<T extends { id: string }>(
   const position = (cursor: string | undefined) => (cursor ? items.findIndex((item) => item.id === cursor) : -1);
   if (options.before) {
     const before = position(options.before);
-    const end = before >= 0 ? before : 0;
+    const end = Math.max(before, 0);
     return { page: items.slice(Math.max(0, end - options.limit), end), hasMore: end - options.limit > 0 };
   }
   const rest = items.slice(position(options.after) + 1);

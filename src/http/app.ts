@@ -112,7 +112,7 @@ export function createHttpApp(deps: HttpDeps) {
         thrown = allowed.length
           ? new AppError("method_not_allowed", `${request.method} is not allowed here; use ${allowed.join(", ")}.`)
           : new AppError("not_found", `No route for ${request.method} ${path}.`);
-        if (allowed.length) set.headers["allow"] = allowed.join(", ");
+        if (allowed.length) set.headers.allow = allowed.join(", ");
       } else if (code === "PARSE") {
         thrown = new AppError("validation_error", "The request body could not be parsed.");
       } else if (code === "VALIDATION") {
@@ -123,7 +123,7 @@ export function createHttpApp(deps: HttpDeps) {
       const failure = describeFailure(thrown, requestId, logger);
       set.status = failure.status;
       Object.assign(set.headers, failure.headers, { "x-request-id": requestId });
-      if (leftBodyUnread(thrown)) set.headers["connection"] = "close";
+      if (leftBodyUnread(thrown)) set.headers.connection = "close";
       return failure.body;
     })
     .onAfterResponse(({ request, route, set }) => {

@@ -4,7 +4,7 @@
  * `internal_error` with the request id, and their cause goes to the log only.
  */
 import { asStoreFault } from "../db/faults.ts";
-import { AppError, ERROR_TABLE, toAppError } from "../errors.ts";
+import { type AppError, ERROR_TABLE, toAppError } from "../errors.ts";
 import type { Logger } from "../lib/logger.ts";
 
 export interface ErrorBody {

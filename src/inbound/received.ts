@@ -186,7 +186,7 @@ export async function authenticateReceived(
     resolver: resolve as never,
     disableBimi: true,
   })) as MailauthResult;
-  const header = /Authentication-Results:[^]*$/m.exec(result.headers ?? "")?.[0]?.trim() ?? "";
+  const header = /Authentication-Results:[\s\S]*$/m.exec(result.headers ?? "")?.[0]?.trim() ?? "";
   return {
     spf: result.spf ? { result: result.spf.status?.result ?? "none", domain: result.spf.domain ?? null } : null,
     dkim: (result.dkim?.results ?? []).map((row) => ({

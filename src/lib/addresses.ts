@@ -41,7 +41,7 @@ export function normalizeAddress(input: string): { address: string } | { error: 
   if (local.length > 64) return { error: "the local part (before @) is longer than 64 characters" };
   if (!DOT_ATOM.test(local) && !QUOTED.test(local)) {
     return {
-      error: /[^\x00-\x7f]/.test(local)
+      error: /[\u0080-\uffff]/.test(local)
         ? `"${input}" has non-ASCII characters before the @, which SMTPUTF8-less delivery cannot carry`
         : `"${input}" is not a valid email address`,
     };

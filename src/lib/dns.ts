@@ -171,6 +171,7 @@ export function isNotFound(error: unknown): boolean {
 }
 
 /** The resolver as the `(name, rrtype) → records` function mailauth and similar libraries take. */
+// biome-ignore lint/suspicious/noExplicitAny: mailauth declares its resolver option as returning any
 export function resolveFunction(resolver: DnsResolver): (name: string, rrtype: string) => Promise<any> {
   return (name, rrtype) => (resolver.resolve as (name: string, rrtype: string) => Promise<unknown>)(name, rrtype);
 }

@@ -19,7 +19,7 @@ export interface Logger {
 
 export type LogSink = (line: string) => void;
 
-const stderrSink: LogSink = (line) => process.stderr.write(line + "\n");
+const stderrSink: LogSink = (line) => process.stderr.write(`${line}\n`);
 
 function describeError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;

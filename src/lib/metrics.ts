@@ -41,7 +41,7 @@ export function createMetrics(): Metrics {
     },
     inc(name, labels = {}, by = 1) {
       const family = families.get(name);
-      if (!family || family.kind !== "counter") throw new Error(`unregistered counter ${name}`);
+      if (family?.kind !== "counter") throw new Error(`unregistered counter ${name}`);
       const key = renderLabels(labels);
       const entry = family.values.get(key);
       if (entry) entry.value += by;
@@ -57,7 +57,7 @@ export function createMetrics(): Metrics {
         const samples = family.kind === "counter" ? [...family.values.values()] : await family.collect();
         for (const sample of samples) lines.push(`${name}${renderLabels(sample.labels)} ${sample.value}`);
       }
-      return lines.join("\n") + "\n";
+      return `${lines.join("\n")}\n`;
     },
   };
 }

@@ -42,7 +42,7 @@ export function loadMasterKey(envValue: string | undefined, dataDir: string, log
     keepPrivate(path, logger);
     return parseMasterKey(readFileSync(path, "utf8"));
   }
-  writeFileSync(path, randomBytes(32).toString("base64") + "\n", { mode: PRIVATE_FILE_MODE, flag: "wx" });
+  writeFileSync(path, `${randomBytes(32).toString("base64")}\n`, { mode: PRIVATE_FILE_MODE, flag: "wx" });
   logger.warn(
     "MAILROOM_SECRET_KEY is not set: generated a master key file; back it up with the database, or set the variable",
     { path },

@@ -258,7 +258,7 @@ export function createSnsVerifier(options: SnsVerifierOptions): SnsVerifier {
       const message = parseEnvelope(body);
       const snsHost = snsHostFor(message);
       const target = trusted(message.SigningCertURL, snsHost);
-      if (!target || !target.url.pathname.endsWith(".pem")) {
+      if (!target?.url.pathname.endsWith(".pem")) {
         throw validationError([
           { path: "SigningCertURL", message: `must be an https URL of a .pem file on ${snsHost}` },
         ]);

@@ -109,7 +109,8 @@ export function createInboundMx(deps: {
       void guarded(session, "command", async () => {
         const network = clientNetwork(session.remoteAddress);
         // RFC 1870: the size the client declares (smtp-server has checked its form and the size limit).
-        const declared = Number((address.args || {}).SIZE ?? 0) || 0;
+        const args = address.args || {};
+        const declared = Number(args.SIZE ?? 0) || 0;
         const wait = bytesPerClient.refusal(network, declared);
         if (wait !== null) throw tooMuchData(wait);
         const admitted = messagesPerClient.take(network);

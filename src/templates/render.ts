@@ -70,9 +70,9 @@ function loadHandlebars(): Promise<void> {
     // Every compiled template escapes through this one function of the shared Utils (read when a template is
     // compiled), and each call copies its value: `{{x}}` written many times over a large x would fill the memory
     // before any other check sees the output.
-    const escape = module.Utils.escapeExpression;
+    const escapeHtml = module.Utils.escapeExpression;
     (module.Utils as { escapeExpression: (value: string) => string }).escapeExpression = (value) => {
-      const escaped = escape(value);
+      const escaped = escapeHtml(value);
       if (budget && (budget.escaped += escaped.length) > budget.limit) throw new OutputTooLarge();
       return escaped;
     };
@@ -87,8 +87,8 @@ type Compiled = (context: TemplateValues) => string;
 const cache = new Map<string, Compiled>();
 const CACHE_SIZE = 1024;
 
-function compile(source: string, escape: boolean): Compiled {
-  const template = engine.compile(source, { ...OPTIONS, noEscape: !escape });
+function compile(source: string, escapesHtml: boolean): Compiled {
+  const template = engine.compile(source, { ...OPTIONS, noEscape: !escapesHtml });
   return (context) => template(context, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false });
 }
 
@@ -98,8 +98,8 @@ function remember(key: string, fn: Compiled): Compiled {
   return fn;
 }
 
-const compiled = (key: string, source: string, escape: boolean): Compiled =>
-  cache.get(key) ?? remember(key, compile(source, escape));
+const compiled = (key: string, source: string, escapesHtml: boolean): Compiled =>
+  cache.get(key) ?? remember(key, compile(source, escapesHtml));
 
 /** A version's html, compiled: MJML (when it is an MJML template) and then Handlebars, both once per version. */
 async function compiledHtml(versionId: string, templateEngine: TemplateEngine, source: string): Promise<Compiled> {
@@ -202,7 +202,10 @@ function unsupported(source: string): TemplateProblem[] {
   const at = (node: Node, message: string) =>
     problems.push({ line: node.loc?.start.line ?? 1, column: (node.loc?.start.column ?? 0) + 1, message });
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
     if (!value || typeof value !== "object") return;
     const node = value as Node;
     if (/^Partial|^Decorator/.test(node.type ?? "")) at(node, "partials and decorators are not available in templates");

@@ -77,7 +77,7 @@ export function parseTemplateInput(body: Record<string, unknown>, mode: "create"
   }
   if (body.reply_to !== undefined) {
     const list = body.reply_to === null ? null : Array.isArray(body.reply_to) ? body.reply_to : [body.reply_to];
-    if (list && list.some((entry) => typeof entry !== "string" || "error" in parseMailbox(entry)))
+    if (list?.some((entry) => typeof entry !== "string" || "error" in parseMailbox(entry)))
       problem("reply_to", "must be addresses");
     else input.replyTo = list as string[] | null;
   }

@@ -170,7 +170,7 @@ export function createWebhookDispatcher(deps: {
       const statements = outboxStatements(tx);
       const [current] = await statements.current.execute({ id: job.id });
       // Deleted with its endpoint while the request was out: nothing left to record.
-      if (!current || current.status !== "pending") return;
+      if (current?.status !== "pending") return;
       const at = isoTime(now);
       await statements.insertAttempt.execute({
         id: newId(),

@@ -183,19 +183,19 @@ function fillPath(rng: Rng, path: string): string {
   let filled = path.replace(/:[^/]+/g, () => paramValue(rng)).replace(/\*/g, () => paramValue(rng));
   if (rng.chance(0.12)) {
     filled = rng.pick([
-      () => filled + "/",
+      () => `${filled}/`,
       () => filled.replace(/\//g, "//"),
-      () => filled + "/" + paramValue(rng),
+      () => `${filled}/${paramValue(rng)}`,
       () => filled.toUpperCase(),
       () => filled.replace("/v1/", "/v1/./"),
       () => filled.replace("/v1/", "/v2/../v1/"),
-      () => filled + ";jsessionid=1",
+      () => `${filled};jsessionid=1`,
       () => filled.replace(/\/([^/]*)$/, "%2F$1"),
-      () => "/v1" + filled,
+      () => `/v1${filled}`,
     ])();
   }
   // Always a path: without the leading slash the text would become part of the authority (a host to resolve).
-  return filled.startsWith("/") ? filled : "/" + filled;
+  return filled.startsWith("/") ? filled : `/${filled}`;
 }
 
 const QUERY_KEYS = [
@@ -242,7 +242,7 @@ function queryString(rng: Rng): string {
     ])();
     pairs.push(`${key}=${value}`);
   }
-  return "?" + pairs.join("&");
+  return `?${pairs.join("&")}`;
 }
 
 function validSend(rng: Rng): Record<string, Json> {
@@ -360,7 +360,7 @@ function oddValue(rng: Rng, field: string): Json {
         "bücher@dest.test",
         "a@xn--.test",
         "a@[127.0.0.1]",
-        "x".repeat(70) + "@dest.test",
+        `${"x".repeat(70)}@dest.test`,
         ["a@dest.test", 5],
       ]);
     case "from":
@@ -439,7 +439,7 @@ const ROUTE_BODIES: Record<string, (rng: Rng) => Record<string, Json>> = {
       "例え.テスト",
       "a..b",
       "-a.com",
-      "x".repeat(300) + ".com",
+      `${"x".repeat(300)}.com`,
       "127.0.0.1",
     ]),
     return_path_subdomain: rng.pick(["send", "", "-x", "a.b"]),
@@ -486,7 +486,7 @@ function structuralBody(rng: Rng): string | Uint8Array {
     case 1:
       return "[".repeat(n) + "]".repeat(n);
     case 2:
-      return '{"a":'.repeat(n) + "1" + "}".repeat(n);
+      return `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
     case 3:
       // Deep nesting inside a field of an otherwise valid send body.
       return JSON.stringify({ ...validSend(rng), headers: null }).replace(
@@ -837,7 +837,7 @@ test(
     const cases = await runCases("http", SEED, 8, async (rng, index) => {
       const route = rng.chance(0.9)
         ? rng.pick(routes)
-        : { method: rng.pick(METHODS), path: "/" + randomString(rng, 30).replace(/[?#]/g, "") };
+        : { method: rng.pick(METHODS), path: `/${randomString(rng, 30).replace(/[?#]/g, "")}` };
       const method = rng.chance(0.8) ? route.method : rng.pick(METHODS);
       const path = fillPath(rng, route.path) + queryString(rng);
       const body = bodyFor(rng, method, route.path);

@@ -118,7 +118,7 @@ export const SEED_MESSAGES: readonly string[] = [
     "From: Jos\xe9 P\xe9rez <hi@example.com>",
     "To: a@dest.test",
     "Subject: R\xe9sum\xe9",
-    "X-Long: " + Array.from({ length: 30 }, (_, i) => `word${i}`).join(CRLF + " "),
+    `X-Long: ${Array.from({ length: 30 }, (_, i) => `word${i}`).join(`${CRLF} `)}`,
     "Reply-To: reply@example.com",
   ].join(CRLF),
 ];
@@ -133,14 +133,14 @@ const FROM_VALUES = [
   "hi@",
   "@example.com",
   '"hi@example.com"',
-  "=?utf-8?B?" + Buffer.from("Évil <x@evil.test>").toString("base64") + "?= <hi@example.com>",
+  `=?utf-8?B?${Buffer.from("Évil <x@evil.test>").toString("base64")}?= <hi@example.com>`,
   "hi@example.com (comment (nested))",
   "hi@unverified.example",
   "hi@EXAMPLE.COM",
   "hi@xn--bcher-kva.example",
   "h\xefi@example.com",
-  "a".repeat(70) + "@example.com",
-  "hi@" + "x".repeat(300) + ".com",
+  `${"a".repeat(70)}@example.com`,
+  `hi@${"x".repeat(300)}.com`,
   "",
 ];
 
@@ -156,7 +156,7 @@ const CONTENT_TYPES = [
   'multipart/mixed; boundary=""',
   "multipart/alternative; boundary=alt-b1",
   'multipart/mixed; boundary="a b c"',
-  "multipart/mixed; boundary=" + "b".repeat(500),
+  `multipart/mixed; boundary=${"b".repeat(500)}`,
   "message/rfc822",
   'message/partial; id="x"; number=2; total=3',
   "application/octet-stream; name*0*=utf-8''a%E0%A4; name*1=b",
@@ -186,9 +186,9 @@ function encodedBody(rng: Rng): string {
         .toString("base64")
         .replace(/.{76}/g, `$&${CRLF}`);
     case 1:
-      return "SGVsbG8=" + rng.pick(["!!!", "=", "==", "===", "\x00", "SGVs", "\xff\xfe"]) + "bG8";
+      return `SGVsbG8=${rng.pick(["!!!", "=", "==", "===", "\x00", "SGVs", "\xff\xfe"])}bG8`;
     case 2:
-      return "Soft=\r\nbreak=ZZ=4=\r\n=E2=82" + rng.pick(["", "=", "=\r\n", "=A"]);
+      return `Soft=\r\nbreak=ZZ=4=\r\n=E2=82${rng.pick(["", "=", "=\r\n", "=A"])}`;
     case 3:
       return "begin 644 file.txt\r\n#0V%T\r\n`\r\nend\r\n";
     default:
@@ -351,7 +351,7 @@ function mutate(rng: Rng, text: string): string {
         "=??B?SGk=?=",
         "=?utf-8*en?Q?hi?=",
         "=?iso-2022-jp?B?GyRCJCIbKEI=?=",
-        "=?utf-8?B?" + "QUFB".repeat(2000) + "?=",
+        `=?utf-8?B?${"QUFB".repeat(2000)}?=`,
       ]);
       const { header, body, eol } = headerBlock(text);
       return `${header}${eol}${rng.pick(["Subject", "From", "To", "Content-Type", "Content-Disposition"])}: ${word}${rng.chance(0.5) ? "; filename*0*=utf-8''%E0%A4%A; filename*1=x" : ""}${eol}${eol}${body}`;

@@ -328,8 +328,8 @@ const MALFORMED_ADDRESSES = [
   "hello@-example.com",
   "a\0b@example.com",
   "hello@exa mple.com",
-  "x".repeat(300) + "@example.com",
-  "hello@" + "d".repeat(260) + ".com",
+  `${"x".repeat(300)}@example.com`,
+  `hello@${"d".repeat(260)}.com`,
   "hello@[999.1.1.1]",
   "hello@[example.com]",
   "\u200bhello@example.com",
@@ -359,7 +359,7 @@ const MAIL_FROMS = [
   "bücher@dest.test",
   "a@[127.0.0.1]",
   '"q u"@dest.test',
-  "x".repeat(70) + "@dest.test",
+  `${"x".repeat(70)}@dest.test`,
   "a\0b@dest.test",
   "postmaster",
   "@relay.test:someone@dest.test",
@@ -385,7 +385,7 @@ const MAIL_PARAMS = [
   " REQUIRETLS",
   " FOO=bar",
   " =",
-  " " + "P".repeat(600),
+  ` ${"P".repeat(600)}`,
 ];
 const RCPT_PARAMS = ["", "", "", " NOTIFY=NEVER", " ORCPT=rfc822;x@y", " X=Y", " =", " NOTIFY"];
 
@@ -410,7 +410,7 @@ function simpleCommand(rng: Rng): string {
     [
       3,
       () =>
-        `${rng.pick(["EHLO", "HELO", "ehlo", "Ehlo"])}${rng.pick([" mx.dest.test", " [127.0.0.1]", "", " " + randomString(rng, 30).replace(/[\r\n]/g, ""), " h\xe9llo.test", " a b c"])}`,
+        `${rng.pick(["EHLO", "HELO", "ehlo", "Ehlo"])}${rng.pick([" mx.dest.test", " [127.0.0.1]", "", ` ${randomString(rng, 30).replace(/[\r\n]/g, "")}`, " h\xe9llo.test", " a b c"])}`,
     ],
     [3, () => `MAIL FROM:<${rng.pick(MAIL_FROMS)}>${rng.pick(MAIL_PARAMS)}`],
     [
@@ -541,7 +541,7 @@ function reportField(rng: Rng, name: string): string {
         "",
         "x400; junk",
         "rfc822; other@dest.test",
-        "rfc822; " + "a".repeat(3000) + "@dest.test",
+        `rfc822; ${"a".repeat(3000)}@dest.test`,
       ]),
     "Original-Recipient": () => rng.pick(["rfc822; someone@dest.test", "", "rfc822; \xff@dest.test"]),
     "Diagnostic-Code": () =>
@@ -549,20 +549,14 @@ function reportField(rng: Rng, name: string): string {
         "smtp; 550 5.1.1 User unknown",
         "smtp; 452 4.2.2 Mailbox full",
         "",
-        "smtp; " + "x".repeat(5000),
+        `smtp; ${"x".repeat(5000)}`,
         "x-unknown; \xff\xfe\0",
       ]),
     "Original-Mail-From": returnPath,
     "Return-Path": returnPath,
     "X-Postfix-Sender": () => `rfc822; ${returnPath().slice(1, -1)}`,
     "Message-ID": () =>
-      rng.pick([
-        ...sent.map((s) => s.messageId),
-        "<not-ours@elsewhere.test>",
-        "",
-        "<>",
-        "<" + "m".repeat(2000) + "@x>",
-      ]),
+      rng.pick([...sent.map((s) => s.messageId), "<not-ours@elsewhere.test>", "", "<>", `<${"m".repeat(2000)}@x>`]),
     "In-Reply-To": () => rng.pick([...sent.map((s) => s.messageId), "<not-ours@elsewhere.test>", ""]),
     "Auto-Submitted": () => rng.pick(["auto-replied", "auto-generated", "no", ""]),
     "Content-Type": () =>
@@ -631,7 +625,7 @@ function mutateReport(rng: Rng, text: string, fieldsOnly = false): string {
         text,
       )?.[1];
       if (!block)
-        return text + "\r\n" + "Final-Recipient: rfc822; x@dest.test\r\nStatus: 5.1.1\r\n".repeat(rng.pick([2, 100]));
+        return `${text}\r\n${"Final-Recipient: rfc822; x@dest.test\r\nStatus: 5.1.1\r\n".repeat(rng.pick([2, 100]))}`;
       const copies = Array.from({ length: rng.pick([2, 10, 500, 3000]) }, () => block).join("\r\n\r\n");
       return text.replace(block, () => copies);
     }
@@ -688,7 +682,7 @@ function mutateReport(rng: Rng, text: string, fieldsOnly = false): string {
     }
     default:
       // Encoded words and 8-bit text in the headers.
-      return `Subject: ${rng.pick(["=?utf-8?B?@@@?=", "=?x-bogus?Q?a=ZZ?=", "=?utf-8?Q?", "R\xe9sum\xe9 \xff", "=?utf-8?B?" + "QUFB".repeat(2000) + "?="])}\r\n${text}`;
+      return `Subject: ${rng.pick(["=?utf-8?B?@@@?=", "=?x-bogus?Q?a=ZZ?=", "=?utf-8?Q?", "R\xe9sum\xe9 \xff", `=?utf-8?B?${"QUFB".repeat(2000)}?=`])}\r\n${text}`;
   }
 }
 
@@ -871,7 +865,7 @@ async function exchange(
   ex.sent.push(line);
   stats.commands++;
   // Text beyond latin1 goes out as UTF-8, as a real client would send it (latin1 would truncate U+020A to LF).
-  const bytes = Buffer.from(line + "\r\n", /[^\x00-\xff]/.test(line) ? "utf8" : "latin1");
+  const bytes = Buffer.from(`${line}\r\n`, /[^\x00-\xff]/.test(line) ? "utf8" : "latin1");
   // smtp-server ends a command at every LF: one reply per line.
   const commands = line.split("\n").map((c) => c.replace(/\r$/, ""));
   wire.write(bytes);
@@ -1238,7 +1232,7 @@ async function referenceMessage(): Promise<string> {
   const wire = await SmtpWire.open(mxPort, false, REPLY_TIMEOUT_MS);
   const transcript: string[] = [];
   const say = async (line: string | Buffer) => {
-    wire.write(typeof line === "string" ? line + "\r\n" : line);
+    wire.write(typeof line === "string" ? `${line}\r\n` : line);
     const reply = await wire.read(REPLY_TIMEOUT_MS);
     transcript.push(typeof reply === "object" ? reply.lines.join(" | ") : reply);
     return typeof reply === "object" ? reply.code : 0;

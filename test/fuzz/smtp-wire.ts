@@ -151,7 +151,7 @@ export class SmtpWire {
 export function dataPayload(message: Buffer): Buffer {
   const text = message.toString("latin1");
   const stuffed = text.replace(/(^|\r\n)\./g, "$1..");
-  return Buffer.from(stuffed + (stuffed.endsWith("\r\n") ? "" : "\r\n") + ".\r\n", "latin1");
+  return Buffer.from(`${stuffed + (stuffed.endsWith("\r\n") ? "" : "\r\n")}.\r\n`, "latin1");
 }
 
 /** A line as a report shows it: long ones cut, with their full length. */

@@ -94,8 +94,8 @@ const ADDRESSES = [
   "a@[127.0.0.1]",
   '"q u"@dest.test',
   "a@xn--.test",
-  "x".repeat(70) + "@dest.test",
-  "a@" + "d".repeat(260) + ".test",
+  `${"x".repeat(70)}@dest.test`,
+  `a@${"d".repeat(260)}.test`,
   "postmaster",
   "a\0b@dest.test",
   "a@dest.test>junk",
@@ -115,7 +115,7 @@ const MAIL_PARAMS = [
   " FOO=bar",
   " SIZE",
   " =",
-  " " + "P".repeat(600),
+  ` ${"P".repeat(600)}`,
 ];
 
 function password(rng: Rng): string {
@@ -142,7 +142,7 @@ function username(rng: Rng): string {
 function simpleCommand(rng: Rng): string {
   return rng.pick([
     () =>
-      `${rng.pick(["EHLO", "HELO", "ehlo", "Ehlo"])}${rng.pick([" client.test", " [127.0.0.1]", "", " " + randomString(rng, 30).replace(/[\r\n]/g, ""), " h\xe9llo.test", " a b c"])}`,
+      `${rng.pick(["EHLO", "HELO", "ehlo", "Ehlo"])}${rng.pick([" client.test", " [127.0.0.1]", "", ` ${randomString(rng, 30).replace(/[\r\n]/g, "")}`, " h\xe9llo.test", " a b c"])}`,
     () => `MAIL FROM:<${rng.pick(ADDRESSES)}>${rng.pick(MAIL_PARAMS)}`,
     () =>
       rng.pick([
@@ -217,7 +217,7 @@ function authCommand(rng: Rng): string {
         "AUTH XOAUTH2 dXNlcj1h",
         "AUTH",
         "AUTH NTLM",
-        "AUTH plain " + b64(`\0apikey\0${t.liveKey}`),
+        `AUTH plain ${b64(`\0apikey\0${t.liveKey}`)}`,
       ]),
   ])();
 }
@@ -275,7 +275,7 @@ async function exchange(
   ex.sent.push(line);
   stats.commands++;
   // Text beyond latin1 goes out as UTF-8, as a real client would send it (latin1 would truncate U+020A to LF).
-  const bytes = Buffer.from(line + "\r\n", /[^\x00-\xff]/.test(line) ? "utf8" : "latin1");
+  const bytes = Buffer.from(`${line}\r\n`, /[^\x00-\xff]/.test(line) ? "utf8" : "latin1");
   // smtp-server ends a command at every LF: one reply per line.
   expect = Math.max(expect, bytes.toString("latin1").split("\n").length - 1);
   wire.write(bytes);
@@ -496,7 +496,7 @@ async function referenceMessage(port: number, implicitTls: boolean): Promise<str
   const wire = await SmtpWire.open(port, implicitTls, REPLY_TIMEOUT_MS);
   const transcript: string[] = [];
   const say = async (line: string | Buffer) => {
-    wire.write(typeof line === "string" ? line + "\r\n" : line);
+    wire.write(typeof line === "string" ? `${line}\r\n` : line);
     const reply = await wire.read(REPLY_TIMEOUT_MS);
     transcript.push(typeof reply === "object" ? reply.lines.join(" | ") : reply);
     return typeof reply === "object" ? reply.code : 0;

@@ -105,7 +105,7 @@ export async function smtpChat(
 
   const send = (line: string) => {
     const reply = read();
-    socket.write(line + "\r\n");
+    socket.write(`${line}\r\n`);
     return reply;
   };
 
@@ -118,7 +118,7 @@ export async function smtpChat(
       const body = Buffer.isBuffer(message) ? message.toString("latin1") : message;
       // RFC 5321 §4.5.2: a line starting with a dot gets another one.
       socket.write(
-        body.replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..") + (body.endsWith("\n") ? "" : "\r\n") + ".\r\n",
+        `${body.replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..") + (body.endsWith("\n") ? "" : "\r\n")}.\r\n`,
         "latin1",
       );
       return reply;

@@ -142,7 +142,7 @@ function SubjectScorer() {
           {result.answer.suggestions.length > 0 ? (
             <ol class="suggestions" aria-label="Suggestions">
               {result.answer.suggestions.map((s) => (
-                <li>
+                <li key={s}>
                   {s.subject} <span class="hint">({s.score} / 100)</span>
                 </li>
               ))}
@@ -258,7 +258,7 @@ function Writer() {
       </form>
       <FailureNote failure={problem} what="The writer" />
       {draft && (
-        <div class="ai-result" aria-labelledby="draft-title">
+        <div class="ai-result" role="region" aria-labelledby="draft-title">
           <h3 id="draft-title">Draft</h3>
           <dl class="facts">
             <dt>Subject</dt>

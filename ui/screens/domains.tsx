@@ -115,7 +115,7 @@ export function DomainsScreen() {
       )}
       <Alert message={actionError ?? error} />
       {data?.data.map((domain) => (
-        <article class="card" aria-labelledby={`domain-${domain.id}`}>
+        <article key={domain.id} class="card" aria-labelledby={`domain-${domain.id}`}>
           <h2 id={`domain-${domain.id}`}>
             {domain.name} <span class={`status status-${domain.status}`}>{domain.status}</span>
           </h2>
@@ -163,7 +163,7 @@ export function DomainsScreen() {
               </thead>
               <tbody>
                 {domain.records.map((r) => (
-                  <tr>
+                  <tr key={`${r.type} ${r.name}`}>
                     <td data-label="Record">{r.record}</td>
                     <td data-label="Type">{r.type}</td>
                     <td data-label="Name">

@@ -71,7 +71,9 @@ export function EmailsScreen() {
           <select value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}>
             <option value="">Any</option>
             {STATUSES.map((s) => (
-              <option value={s}>{s}</option>
+              <option key={s} value={s}>
+                {s}
+              </option>
             ))}
           </select>
         </label>
@@ -200,7 +202,7 @@ export function EmailDetail({ id }: { id: string }) {
           <h2>Timeline</h2>
           <ol class="timeline" aria-label="Event timeline">
             {email.events.map((ev) => (
-              <li>
+              <li key={`${ev.type} ${ev.created_at}`}>
                 <time dateTime={ev.created_at}>{when(ev.created_at)}</time> <strong>{ev.type}</strong>
                 {ev.recipient ? ` — ${ev.recipient}` : ""}
               </li>
@@ -229,7 +231,7 @@ export function EmailDetail({ id }: { id: string }) {
             <pre class="text">{email.text ?? "(no text part)"}</pre>
           )}
           {view === "headers" && (
-            <pre class="text" aria-label="Headers">
+            <pre class="text" role="region" aria-label="Headers">
               {headers ?? "Loading…"}
             </pre>
           )}

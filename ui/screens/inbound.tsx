@@ -81,7 +81,7 @@ function AuthBadges({ auth }: { auth: Authentication }) {
   return (
     <span class="auth-badges">
       {verdicts(auth).map(({ check, result }) => (
-        <Verdict result={result} label={`${check} ${result}`} />
+        <Verdict key={check} result={result} label={`${check} ${result}`} />
       ))}
     </span>
   );
@@ -276,7 +276,7 @@ function InboundDetail({ id }: { id: string }) {
                   </tr>
                 )}
                 {auth.dkim.map((sig) => (
-                  <tr>
+                  <tr key={`${sig.domain} ${sig.selector}`}>
                     <th scope="row">DKIM</th>
                     <td>
                       <Verdict result={sig.result} label={sig.result} />
@@ -379,7 +379,7 @@ function InboundDetail({ id }: { id: string }) {
               <table class="list headers">
                 <tbody>
                   {Object.entries(email.headers).map(([name, value]) => (
-                    <tr>
+                    <tr key={name}>
                       <th scope="row">{name}</th>
                       <td>{value}</td>
                     </tr>

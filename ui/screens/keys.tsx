@@ -143,7 +143,7 @@ export function KeysScreen() {
             <fieldset>
               <legend>Scopes</legend>
               {SCOPES.map((s) => (
-                <label class="check">
+                <label key={s} class="check">
                   <input
                     type="checkbox"
                     checked={scopes.includes(s)}

@@ -384,7 +384,9 @@ export function OverviewScreen() {
           Period
           <select value={range} onChange={(e) => setRange(e.currentTarget.value as RangeId)}>
             {(Object.keys(RANGES) as RangeId[]).map((id) => (
-              <option value={id}>{RANGES[id].label}</option>
+              <option key={id} value={id}>
+                {RANGES[id].label}
+              </option>
             ))}
           </select>
         </label>
@@ -397,7 +399,7 @@ export function OverviewScreen() {
           delivery, bounces and complaints show here.
         </p>
       )}
-      {data && data.everSent && data.quiet && <p>No email in {span}.</p>}
+      {data?.everSent && data.quiet && <p>No email in {span}.</p>}
       {data && !data.quiet && (
         <>
           <Figures totals={data.stats.totals} />

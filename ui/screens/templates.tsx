@@ -193,7 +193,7 @@ const formOf = (t: Template): Form => ({
   })),
 });
 
-const valueOf = (type: VariableType, typed: string) => (type === "number" ? Number(typed) : typed);
+const typedValue = (type: VariableType, typed: string) => (type === "number" ? Number(typed) : typed);
 
 function bodyOf(form: Form) {
   return {
@@ -219,7 +219,7 @@ function contentOf(form: Form) {
       .map((v) => ({
         key: v.key.trim(),
         type: v.type,
-        fallback_value: v.fallback === "" ? null : valueOf(v.type, v.fallback),
+        fallback_value: v.fallback === "" ? null : typedValue(v.type, v.fallback),
       })),
   };
 }
@@ -333,7 +333,7 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
     const values: Record<string, string | number> = {};
     for (const v of form?.variables ?? []) {
       const typed = samples[v.key.trim()];
-      if (v.key.trim() && typed) values[v.key.trim()] = valueOf(v.type, typed);
+      if (v.key.trim() && typed) values[v.key.trim()] = typedValue(v.type, typed);
     }
     return values;
   }, [form?.variables, samples]);
@@ -558,7 +558,7 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
                 </h2>
                 <ul aria-label="Problems">
                   {problems.map((p) => (
-                    <li>
+                    <li key={`${p.field}:${p.line}:${p.column}`}>
                       <button type="button" class="link" onClick={() => goTo(p)}>
                         {FIELD_LABELS[p.field]}, line {p.line}, column {p.column}: {p.message}
                       </button>
@@ -685,7 +685,7 @@ function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
             <fieldset class="template-samples">
               <legend>Sample values</legend>
               {declared.map((v) => (
-                <label>
+                <label key={v.key}>
                   {v.key.trim()}
                   <input
                     type={v.type === "number" ? "number" : "text"}

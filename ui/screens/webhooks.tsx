@@ -77,7 +77,7 @@ function Attempts({ webhookId, deliveryId }: { webhookId: string; deliveryId: st
   return (
     <ul class="attempts">
       {data.attempts.map((a) => (
-        <li>
+        <li key={a.id}>
           {when(a.sent_at)}: {a.http_status_code ?? "no answer"} {a.error ?? ""} ({a.duration_ms} ms)
         </li>
       ))}
@@ -107,7 +107,7 @@ function Events({ webhook }: { webhook: Webhook }) {
       {data && data.data.length === 0 && <p>No events sent yet.</p>}
       <ul class="events">
         {data?.data.map((d) => (
-          <li>
+          <li key={d.id}>
             <strong>{d.type}</strong> <span class={`status status-${d.status}`}>{d.status}</span> · {d.attempt_count}{" "}
             attempt(s) · {when(d.created_at)}{" "}
             <button type="button" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
@@ -160,7 +160,7 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { endpoint: string; secret
       <fieldset>
         <legend>Events</legend>
         {EVENT_TYPES.map((type) => (
-          <label class="check">
+          <label key={type} class="check">
             <input
               type="checkbox"
               checked={events.includes(type)}
@@ -217,7 +217,7 @@ export function WebhooksScreen() {
       <Alert message={actionError ?? error} />
       {data && data.data.length === 0 && <p>No endpoints yet.</p>}
       {data?.data.map((w) => (
-        <article class="card" aria-label={w.endpoint}>
+        <article key={w.id} class="card" aria-label={w.endpoint}>
           <h2>
             <code>{w.endpoint}</code> <span class={`status status-${w.status}`}>{w.status}</span>
           </h2>

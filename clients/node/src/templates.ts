@@ -33,6 +33,7 @@ export class ChainableTemplateResult implements PromiseLike<MailroomResponse<Tem
     private readonly publishTemplate: Publish,
   ) {}
 
+  // biome-ignore lint/suspicious/noThenProperty: deliberately thenable, so `await templates.create()` answers and `.publish()` chains (Resend's SDK shape)
   then<R1 = MailroomResponse<TemplateResponse>, R2 = never>(
     onfulfilled?: ((value: MailroomResponse<TemplateResponse>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

@@ -17,7 +17,9 @@ import type { Db, Store } from "../store.ts";
 import * as schema from "./schema.ts";
 
 /** Any constant: instances of Mailroom agree on it, and nothing else in the database takes it. */
-const MIGRATION_LOCK = 0x6d61696c726f6f6d % 2 ** 31;
+// "mailroom" in ASCII (0x6d61696c726f6f6d) modulo 2^31, as the float JavaScript reads that literal as: kept exact
+// so that every version of Mailroom takes the same lock.
+const MIGRATION_LOCK = 1_919_905_792;
 const RETRIES = 3;
 /** A large body goes up in pieces of this size (db/content-writes.ts). */
 const CONTENT_PIECE_BYTES = 1024 * 1024;
