@@ -18,7 +18,7 @@ import { createServices } from "../src/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { MIGRATIONS } from "../src/db/migrations/index.ts";
 import { parseSendRequest } from "../src/emails/validate.ts";
-import { operatorActor } from "../src/keys/model.ts";
+import { operatorActor } from "../src/access.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runGets, runLoad } from "./bench/load.ts";
 import { BENCH_BODY as BODY, benchServerEnv, cli, spawnUntilReady } from "./bench/process.ts";

@@ -89,7 +89,7 @@ const exec = Database.prototype.exec;
 const { createApp, createServices } = await import("../src/app.ts");
 const { buildConfig } = await import("../src/config/load.ts");
 const { silentLogger } = await import("../src/lib/logger.ts");
-const { operatorActor } = await import("../src/keys/model.ts");
+const { operatorActor } = await import("../src/access.ts");
 const { BENCH_BODY, deliveryEnv } = await import("./bench/process.ts");
 const { ANY_QUEUED, queueMessages } = await import("./bench/queue.ts");
 

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import mjml2html from "mjml";
 import { createServices } from "../src/app.ts";
 import { buildConfig } from "../src/config/load.ts";
-import { SCOPES, type Actor } from "../src/keys/model.ts";
+import { SCOPES, type Actor } from "../src/access.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import type { TemplateContent, TemplateValues } from "../src/templates/model.ts";
 import { loadTemplateEngines, performTemplateJob, type TemplateJob } from "../src/templates/render.ts";

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { createServices, type Services } from "../src/app.ts";
 import { buildConfig } from "../src/config/load.ts";
-import { SCOPES, type Actor } from "../src/keys/model.ts";
+import { SCOPES, type Actor } from "../src/access.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { check, fmt, record } from "./bench/report.ts";
 

@@ -22,7 +22,7 @@ import { createEmailService, type EmailService } from "./emails/service.ts";
 import { createEventLog, type EventLog } from "./events/service.ts";
 import { createHttpApp, listenHttp, type HttpApp } from "./http/app.ts";
 import { listenMetrics, parseListenAddress } from "./http/metrics.ts";
-import type { KeyMode } from "./keys/model.ts";
+import type { KeyMode } from "./access.ts";
 import { createKeyService, type KeyService } from "./keys/service.ts";
 import { createRateLimiter, createStoreRateLimiter, pruneAdmissions, type RateLimiter } from "./limits/rate-limiter.ts";
 import { domainOf } from "./lib/addresses.ts";

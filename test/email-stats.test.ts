@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { operatorActor } from "../src/keys/model.ts";
+import { operatorActor } from "../src/access.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { inboundFixture } from "./helpers/inbound-fixtures.ts";

@@ -9,7 +9,7 @@ import { rmSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { createServices, type Services } from "../src/app.ts";
 import { parseSendRequest } from "../src/emails/validate.ts";
-import { operatorActor } from "../src/keys/model.ts";
+import { operatorActor } from "../src/access.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import type { DeliveryJob, Provider } from "../src/providers/types.ts";
 import { tempDir, testConfig } from "./helpers/app.ts";

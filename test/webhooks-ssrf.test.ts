@@ -3,7 +3,7 @@
  * (through a DNS server on loopback — never the system resolver) are refused at creation and at delivery; the
  * request goes to the checked address while TLS and Host carry the endpoint's name.
  */
-import { operatorActor } from "../src/keys/model.ts";
+import { operatorActor } from "../src/access.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { generate } from "selfsigned";

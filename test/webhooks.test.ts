@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { createApp, type App } from "../src/app.ts";
-import { operatorActor } from "../src/keys/model.ts";
+import { operatorActor } from "../src/access.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { createTestApp, tempDir, testConfig, type TestApp } from "./helpers/app.ts";

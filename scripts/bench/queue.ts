@@ -1,7 +1,7 @@
 /** The delivery benchmarks' queue: filled with `count` messages from example.com to 100 domains, polled until empty. */
 import type { Services } from "../../src/app.ts";
 import { parseSendRequest } from "../../src/emails/validate.ts";
-import { operatorActor } from "../../src/keys/model.ts";
+import { operatorActor } from "../../src/access.ts";
 
 /**
  * 1 while any delivery is still queued, else 0 (SQLite and PostgreSQL): an EXISTS walking the due index from its

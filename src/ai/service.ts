@@ -6,8 +6,8 @@
  * never fails because the model does.
  */
 import { AppError } from "../errors.ts";
-import type { Actor } from "../keys/model.ts";
-import { requireScope } from "../keys/service.ts";
+import type { Actor } from "../access.ts";
+import { requireScope } from "../access.ts";
 import type { TemplateService } from "../templates/service.ts";
 import { textOf } from "../templates/render.ts";
 import { checkDraft, placeholdersIn, type Draft } from "./draft-check.ts";

@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { pageOfList, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db } from "../db/store.ts";
 import { AppError } from "../errors.ts";
-import type { Actor } from "../keys/model.ts";
+import type { Actor } from "../access.ts";
 import { describeAttachment, type AttachmentDescription } from "../lib/attachment-parts.ts";
 import type { DownloadAccess, SignedLinks } from "../lib/signed-links.ts";
 import type { EmailService } from "./service.ts";

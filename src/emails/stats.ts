@@ -12,8 +12,8 @@
 import { and, eq, gte, inArray, lt, ne, or, sql } from "drizzle-orm";
 import { tablesOf, type Db } from "../db/store.ts";
 import { validationError } from "../errors.ts";
-import type { Actor } from "../keys/model.ts";
-import { requireScope } from "../keys/service.ts";
+import type { Actor } from "../access.ts";
+import { requireScope } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 
 export const STAT_INTERVALS = ["hour", "day"] as const;

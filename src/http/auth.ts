@@ -6,12 +6,11 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../errors.ts";
-import type { Actor } from "../keys/model.ts";
-import type { KeyService } from "../keys/service.ts";
+import type { Actor, Authenticator } from "../access.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
 
 export interface AuthDeps {
-  keys: KeyService;
+  keys: Authenticator;
   limiter: RateLimiter;
   config: Config;
 }

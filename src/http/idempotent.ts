@@ -4,7 +4,7 @@
  * results are stored, so a replay is always the first answer's 200; `answer` turns a result into the body, for the
  * first answer and its replays alike.
  */
-import type { Actor } from "../keys/model.ts";
+import type { Actor } from "../access.ts";
 import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
 
 interface ResponseSetter {

@@ -3,26 +3,9 @@
  * views in Resend's shapes (`emails.receiving.get/list`, `…attachments.get/list`) with Mailroom's additions
  * (`authentication`, `in_reply_to_email_id`, `auto_reply`).
  */
+import type { ReceivedAttachment, ReceivedAuthentication } from "../db/schema/received.ts";
 
-export interface ReceivedAttachment {
-  id: string;
-  /** Position among the parser's attachments: how the content is found again in the raw message. */
-  index: number;
-  filename: string | null;
-  content_type: string;
-  content_disposition: "inline" | "attachment";
-  content_id: string | null;
-  size: number;
-}
-
-/** What mailauth found, reduced to what a user acts on; `header` is the Authentication-Results line as written. */
-export interface ReceivedAuthentication {
-  spf: { result: string; domain: string | null } | null;
-  dkim: Array<{ result: string; domain: string | null; selector: string | null; aligned: boolean }>;
-  dmarc: { result: string; policy: string | null; domain: string | null } | null;
-  arc: { result: string } | null;
-  header: string;
-}
+export type { ReceivedAttachment, ReceivedAuthentication };
 
 /** `out_of_office` and similar RFC 3834 replies, or a challenge-response system asking the sender to confirm. */
 export type AutoReplyKind = "auto_reply" | "challenge_response";

@@ -1,66 +1,5 @@
-/** API-key scopes, presets and the authenticated caller (`Actor`) every service receives. */
-
-export const SCOPES = [
-  "emails:send",
-  "emails:read",
-  "domains:read",
-  "domains:write",
-  "templates:read",
-  "templates:write",
-  "webhooks:read",
-  "webhooks:write",
-  "suppressions:read",
-  "suppressions:write",
-  "inbound:read",
-  "api_keys:read",
-  "api_keys:write",
-  "ai:use",
-] as const;
-
-export type Scope = (typeof SCOPES)[number];
-
-export const SCOPE_PRESETS: Record<string, readonly Scope[]> = {
-  full_access: SCOPES,
-  sending_access: ["emails:send"],
-};
-
-export type KeyMode = "live" | "test";
-
-/**
- * What a test key may use whatever scopes it was given (DESIGN §3: test keys are a sandbox). It sends and reads
- * test-mode mail, reads domains and templates, scores subjects, and lists and makes test keys; every change to
- * shared live state (domains, suppressions, webhooks, templates, live keys) and every read of live data
- * (suppressions, webhooks and their payloads, received mail) is refused.
- */
-export const TEST_MODE_SCOPES: ReadonlySet<Scope> = new Set<Scope>([
-  "emails:send",
-  "emails:read",
-  "domains:read",
-  "templates:read",
-  "api_keys:read",
-  "api_keys:write",
-  "ai:use",
-]);
-
-/** Whether the actor may use `scope` now: it holds the scope and, for a test key, the sandbox allows it. */
-export function mayUse(actor: Pick<Actor, "mode" | "scopes">, scope: Scope): boolean {
-  return actor.scopes.has(scope) && (actor.mode === "live" || TEST_MODE_SCOPES.has(scope));
-}
-
-/** Who is calling: resolved from an API key (HTTP, SMTP) or the local operator (CLI). */
-export interface Actor {
-  organizationId: string;
-  /** Null for the operator acting through the CLI. */
-  keyId: string | null;
-  mode: KeyMode;
-  scopes: ReadonlySet<Scope>;
-  /** Sending domains the key is restricted to; null when unrestricted. */
-  domains: readonly string[] | null;
-  /** Per-key limit override (requests per minute); null uses the configured default. */
-  keyRateLimit: number | null;
-  /** Per-organisation limit override; null uses the configured default. */
-  orgRateLimit: number | null;
-}
+/** API keys as the API shows them and as callers ask for them; scopes and the caller live in src/access.ts. */
+import type { KeyMode, Scope } from "../access.ts";
 
 export interface ApiKeyView {
   object: "api_key";
@@ -94,17 +33,4 @@ export interface CreateKeyInput {
   mode?: KeyMode;
   domains?: string[] | null;
   rateLimitPerMinute?: number | null;
-}
-
-/** The operator at the console (CLI, first start, tests): every scope over one organisation, no key of its own. */
-export function operatorActor(organizationId: string): Actor {
-  return {
-    organizationId,
-    keyId: null,
-    mode: "live",
-    scopes: new Set(SCOPES),
-    domains: null,
-    keyRateLimit: null,
-    orgRateLimit: null,
-  };
 }

@@ -8,7 +8,9 @@ import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parsePage } from "../http/query.ts";
-import { createdKeyAnswer, mayUse } from "./model.ts";
+import { createdKeyAnswer } from "./model.ts";
+import { mayUse } from "../access.ts";
+import type { KeyService } from "./service.ts";
 import { parseCreateKey } from "./validate.ts";
 
 const CreateKeySchema = t.Object(
@@ -31,7 +33,7 @@ const CreateKeySchema = t.Object(
 
 const KNOWN = Object.keys(CreateKeySchema.properties);
 
-export function keyRoutes(deps: AuthDeps & { domains: DomainService }) {
+export function keyRoutes(deps: AuthDeps & { keys: KeyService; domains: DomainService }) {
   const { keys, domains, config } = deps;
   const limits = bodyLimits(config);
   return new Elysia()

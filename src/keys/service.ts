@@ -12,16 +12,8 @@ import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId, randomToken } from "../lib/ids.ts";
-import {
-  mayUse,
-  SCOPE_PRESETS,
-  SCOPES,
-  type Actor,
-  type ApiKeyView,
-  type CreateKeyInput,
-  type CreatedApiKey,
-  type Scope,
-} from "./model.ts";
+import type { ApiKeyView, CreateKeyInput, CreatedApiKey } from "./model.ts";
+import { requireScope, SCOPE_PRESETS, SCOPES, TEST_KEYS_MAY, type Actor, type Scope } from "../access.ts";
 
 const KEY_FORMAT = /^mr_(live|test)_[0-9A-Za-z]{32}$/;
 /** last_used_at is informative; writing it on every request would cost a commit per request. */
@@ -245,18 +237,6 @@ export function createKeyService(deps: {
     },
   };
 }
-
-/** Throws 403 `insufficient_scope` unless the actor may use `scope`, saying why: a missing scope, or the sandbox. */
-export function requireScope(actor: Actor, scope: Scope): void {
-  if (mayUse(actor, scope)) return;
-  if (!actor.scopes.has(scope)) throw new AppError("insufficient_scope", `This API key lacks the "${scope}" scope.`);
-  throw new AppError(
-    "insufficient_scope",
-    `Test keys are a sandbox and cannot use the "${scope}" scope: ${TEST_KEYS_MAY}. Use a live key for this.`,
-  );
-}
-
-const TEST_KEYS_MAY = "they send, list and read test-mode mail, read domains and templates, and manage test keys";
 
 /** A test key leaves live keys alone (DESIGN §3): renaming or revoking one is refused, saying why. */
 function assertMayChange(actor: Actor, key: Pick<KeyRow, "mode">): void {

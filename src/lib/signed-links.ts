@@ -4,7 +4,7 @@
  * made for, until it expires; it cannot be forged, moved to another path or extended.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Actor } from "../keys/model.ts";
+import type { Actor } from "../access.ts";
 import { isoTime, type Clock } from "./clock.ts";
 
 /** What a request presents: its path and the link's query parameters. */

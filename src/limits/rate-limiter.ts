@@ -10,7 +10,7 @@ import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Config } from "../config/schema.ts";
 import { commitWithoutWaitingForDisk, lockNames } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
-import type { Actor } from "../keys/model.ts";
+import type { Actor } from "../access.ts";
 import type { Clock } from "../lib/clock.ts";
 
 export const WINDOW_MS = 60_000;

@@ -15,7 +15,7 @@ import { perConnection, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { bounceData } from "../events/model.ts";
 import type { EventLog } from "../events/service.ts";
-import type { KeyMode } from "../keys/model.ts";
+import type { KeyMode } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";

@@ -1,29 +1,10 @@
 /** Types of saved templates (DESIGN §8) and their views in the Resend SDK's shape. */
+import type { TemplateContent, TemplateEngine, TemplateVariable } from "../db/schema/templates.ts";
 
-export type TemplateEngine = "handlebars" | "mjml";
-
-export interface TemplateVariable {
-  key: string;
-  type: "string" | "number";
-  fallback_value: string | number | null;
-  created_at: string;
-  updated_at: string;
-}
+export type { TemplateContent, TemplateEngine, TemplateVariable };
 
 /** The values a render uses, by variable key: strings and numbers only (DESIGN §8), nothing a template can iterate. */
 export type TemplateValues = Record<string, string | number>;
-
-/** One version of a template: what is rendered. */
-export interface TemplateContent {
-  /** Absent in versions saved before MJML was available: those are Handlebars. */
-  engine?: TemplateEngine;
-  subject: string | null;
-  from: string | null;
-  reply_to: string[] | null;
-  html: string;
-  text: string | null;
-  variables: TemplateVariable[];
-}
 
 export interface TemplateView extends Omit<TemplateContent, "variables"> {
   object: "template";

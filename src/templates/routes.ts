@@ -4,7 +4,7 @@ import { validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { parseCursor, parseLimit } from "../http/query.ts";
-import { requireScope } from "../keys/service.ts";
+import { requireScope } from "../access.ts";
 import type { TemplateEngine } from "./model.ts";
 import { variablesOf } from "./send.ts";
 import type { TemplateService } from "./service.ts";

@@ -5,7 +5,7 @@
  * through here, so a templated message is the same whichever way it arrives.
  */
 import { AppError, validationError } from "../errors.ts";
-import type { Actor } from "../keys/model.ts";
+import type { Actor } from "../access.ts";
 import type { ComposedFields } from "../emails/model.ts";
 import { parseSendRequest, type ValidationContext } from "../emails/validate.ts";
 import type { TemplateService } from "./service.ts";

@@ -24,7 +24,7 @@ import type { DomainService } from "../domains/service.ts";
 import type { MessageDecorations } from "../emails/compose.ts";
 import type { ComposedFields } from "../emails/model.ts";
 import type { EventLog } from "../events/service.ts";
-import type { Actor } from "../keys/model.ts";
+import type { Actor } from "../access.ts";
 import { domainOf } from "../lib/addresses.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";

@@ -19,7 +19,7 @@ import {
   type RawMessageView,
 } from "../../src/emails/raw-message.ts";
 import { AppError } from "../../src/errors.ts";
-import type { Actor } from "../../src/keys/model.ts";
+import type { Actor } from "../../src/access.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { randomMessage } from "./mime-gen.ts";
 import { fuzzSeed, fuzzTimeoutMs, runCases, Violations, withTimeout } from "./prng.ts";

@@ -25,7 +25,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { createReturnPathCodec, type ReturnPathCodec } from "../../src/domains/signing.ts";
-import { operatorActor } from "../../src/keys/model.ts";
+import { operatorActor } from "../../src/access.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { inboundFixture, SAMPLE_RETURN_PATH } from "../helpers/inbound-fixtures.ts";

@@ -17,7 +17,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { CONFIG_SCHEMA } from "../../src/config/schema.ts";
-import type { Actor } from "../../src/keys/model.ts";
+import type { Actor } from "../../src/access.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { randomMessage, wellFormedMessage } from "./mime-gen.ts";

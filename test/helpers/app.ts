@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createApp, type App, type AppOptions } from "../../src/app.ts";
 import { buildConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
-import { operatorActor, type Actor } from "../../src/keys/model.ts";
+import { operatorActor, type Actor } from "../../src/access.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
 import { freshStoreUrl } from "./postgres.ts";
 

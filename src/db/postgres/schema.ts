@@ -9,8 +9,8 @@
 import { bigint, boolean, customType, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import type { RecordStatuses } from "../schema/domains.ts";
 import type { Tag } from "../schema/emails.ts";
-import type { ReceivedAttachment, ReceivedAuthentication } from "../../inbound/model.ts";
-import type { TemplateContent } from "../../templates/model.ts";
+import type { ReceivedAttachment, ReceivedAuthentication } from "../schema/received.ts";
+import type { TemplateContent } from "../schema/templates.ts";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 /** Epoch milliseconds, read back as a number (they stay far below 2^53). */

@@ -1,5 +1,25 @@
 import { blob, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { ReceivedAttachment, ReceivedAuthentication } from "../../inbound/model.ts";
+
+/** The stored shapes of a received message's JSON columns; the inbound area re-exports them. */
+export interface ReceivedAttachment {
+  id: string;
+  /** Position among the parser's attachments: how the content is found again in the raw message. */
+  index: number;
+  filename: string | null;
+  content_type: string;
+  content_disposition: "inline" | "attachment";
+  content_id: string | null;
+  size: number;
+}
+
+/** What mailauth found, reduced to what a user acts on; `header` is the Authentication-Results line as written. */
+export interface ReceivedAuthentication {
+  spf: { result: string; domain: string | null } | null;
+  dkim: Array<{ result: string; domain: string | null; selector: string | null; aligned: boolean }>;
+  dmarc: { result: string; policy: string | null; domain: string | null } | null;
+  arc: { result: string } | null;
+  header: string;
+}
 
 /** A message the inbound MX accepted for a receiving domain (or an automatic reply to a return path). */
 export const receivedEmails = sqliteTable("received_emails", {

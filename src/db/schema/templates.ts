@@ -1,5 +1,27 @@
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { TemplateContent } from "../../templates/model.ts";
+
+/** The stored shapes of a template version (JSON columns); the templates area re-exports them. */
+export type TemplateEngine = "handlebars" | "mjml";
+
+export interface TemplateVariable {
+  key: string;
+  type: "string" | "number";
+  fallback_value: string | number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One version of a template: what is rendered. */
+export interface TemplateContent {
+  /** Absent in versions saved before MJML was available: those are Handlebars. */
+  engine?: TemplateEngine;
+  subject: string | null;
+  from: string | null;
+  reply_to: string[] | null;
+  html: string;
+  text: string | null;
+  variables: TemplateVariable[];
+}
 
 export const templates = sqliteTable("templates", {
   id: text("id").primaryKey(),

@@ -1,0 +1,99 @@
+/**
+ * Who may do what: the scopes, the caller every service receives (`Actor`) and the one check of a scope
+ * (`requireScope`). Every area checks its rights here, below all of them, so no area imports another to ask
+ * whether a caller may act. Invariant: a test key is a sandbox whatever scopes it was given (DESIGN §3).
+ */
+import { AppError } from "./errors.ts";
+
+export const SCOPES = [
+  "emails:send",
+  "emails:read",
+  "domains:read",
+  "domains:write",
+  "templates:read",
+  "templates:write",
+  "webhooks:read",
+  "webhooks:write",
+  "suppressions:read",
+  "suppressions:write",
+  "inbound:read",
+  "api_keys:read",
+  "api_keys:write",
+  "ai:use",
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export const SCOPE_PRESETS: Record<string, readonly Scope[]> = {
+  full_access: SCOPES,
+  sending_access: ["emails:send"],
+};
+
+export type KeyMode = "live" | "test";
+
+/**
+ * What a test key may use whatever scopes it was given (DESIGN §3: test keys are a sandbox). It sends and reads
+ * test-mode mail, reads domains and templates, scores subjects, and lists and makes test keys; every change to
+ * shared live state (domains, suppressions, webhooks, templates, live keys) and every read of live data
+ * (suppressions, webhooks and their payloads, received mail) is refused.
+ */
+export const TEST_MODE_SCOPES: ReadonlySet<Scope> = new Set<Scope>([
+  "emails:send",
+  "emails:read",
+  "domains:read",
+  "templates:read",
+  "api_keys:read",
+  "api_keys:write",
+  "ai:use",
+]);
+
+/** Whether the actor may use `scope` now: it holds the scope and, for a test key, the sandbox allows it. */
+export function mayUse(actor: Pick<Actor, "mode" | "scopes">, scope: Scope): boolean {
+  return actor.scopes.has(scope) && (actor.mode === "live" || TEST_MODE_SCOPES.has(scope));
+}
+
+/** Turns a presented credential (an API key today) into the caller, or throws `unauthorized`. */
+export interface Authenticator {
+  authenticate(token: string): Promise<Actor>;
+}
+
+/** Who is calling: resolved from an API key (HTTP, SMTP) or the local operator (CLI). */
+export interface Actor {
+  organizationId: string;
+  /** Null for the operator acting through the CLI. */
+  keyId: string | null;
+  mode: KeyMode;
+  scopes: ReadonlySet<Scope>;
+  /** Sending domains the key is restricted to; null when unrestricted. */
+  domains: readonly string[] | null;
+  /** Per-key limit override (requests per minute); null uses the configured default. */
+  keyRateLimit: number | null;
+  /** Per-organisation limit override; null uses the configured default. */
+  orgRateLimit: number | null;
+}
+
+/** The operator at the console (CLI, first start, tests): every scope over one organisation, no key of its own. */
+export function operatorActor(organizationId: string): Actor {
+  return {
+    organizationId,
+    keyId: null,
+    mode: "live",
+    scopes: new Set(SCOPES),
+    domains: null,
+    keyRateLimit: null,
+    orgRateLimit: null,
+  };
+}
+
+/** Throws 403 `insufficient_scope` unless the actor may use `scope`, saying why: a missing scope, or the sandbox. */
+export function requireScope(actor: Actor, scope: Scope): void {
+  if (mayUse(actor, scope)) return;
+  if (!actor.scopes.has(scope)) throw new AppError("insufficient_scope", `This API key lacks the "${scope}" scope.`);
+  throw new AppError(
+    "insufficient_scope",
+    `Test keys are a sandbox and cannot use the "${scope}" scope: ${TEST_KEYS_MAY}. Use a live key for this.`,
+  );
+}
+
+export const TEST_KEYS_MAY =
+  "they send, list and read test-mode mail, read domains and templates, and manage test keys";
