@@ -14,7 +14,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServices } from "../src/app.ts";
+import { createServices } from "../src/server/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { MIGRATIONS } from "../src/db/migrations/index.ts";
 import { parseSendRequest } from "../src/emails/validate.ts";

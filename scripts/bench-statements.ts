@@ -86,7 +86,7 @@ const exec = Database.prototype.exec;
 };
 
 // Imported after the wrappers are in place, so every connection Mailroom opens is timed.
-const { createApp, createServices } = await import("../src/app.ts");
+const { createApp, createServices } = await import("../src/server/app.ts");
 const { buildConfig } = await import("../src/config/load.ts");
 const { silentLogger } = await import("../src/lib/logger.ts");
 const { operatorActor } = await import("../src/access.ts");

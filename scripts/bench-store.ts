@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServices } from "../src/app.ts";
+import { createServices } from "../src/server/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { openStore } from "../src/db/open.ts";
 import { urlInSchema } from "../src/db/postgres/adapter.ts";

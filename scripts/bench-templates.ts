@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mjml2html from "mjml";
-import { createServices } from "../src/app.ts";
+import { createServices } from "../src/server/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { SCOPES, type Actor } from "../src/access.ts";
 import { silentLogger } from "../src/lib/logger.ts";

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
-import { createServices, type Services } from "../src/app.ts";
+import { createServices, type Services } from "../src/server/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { SCOPES, type Actor } from "../src/access.ts";
 import { silentLogger } from "../src/lib/logger.ts";

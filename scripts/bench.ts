@@ -18,7 +18,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServices } from "../src/app.ts";
+import { createServices } from "../src/server/app.ts";
 import { buildConfig } from "../src/config/load.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runLoad, type LoadResult } from "./bench/load.ts";

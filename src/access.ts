@@ -4,6 +4,7 @@
  * whether a caller may act. Invariant: a test key is a sandbox whatever scopes it was given (DESIGN §3).
  */
 import { AppError } from "./errors.ts";
+import type { PresentedLink } from "./lib/signed-links.ts";
 
 export const SCOPES = [
   "emails:send",
@@ -97,3 +98,6 @@ export function requireScope(actor: Actor, scope: Scope): void {
 
 export const TEST_KEYS_MAY =
   "they send, list and read test-mode mail, read domains and templates, and manage test keys";
+
+/** Who asks for a download: an API caller, or the holder of a signed link (lib/signed-links.ts). */
+export type DownloadAccess = { actor: Actor } | { link: PresentedLink };

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createApp, createServices, VERSION, type Services } from "./app.ts";
+import { createApp, createServices, VERSION, type Services } from "./server/app.ts";
 import { databasePath } from "./db/open.ts";
 import { ConfigError, loadConfig, redactedConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { createServices, type Services } from "../src/app.ts";
+import { createServices, type Services } from "../src/server/app.ts";
 import { parseSendRequest } from "../src/emails/validate.ts";
 import { operatorActor } from "../src/access.ts";
 import { silentLogger } from "../src/lib/logger.ts";

@@ -8,7 +8,7 @@ import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { generate } from "selfsigned";
-import { createApp, type App } from "../src/app.ts";
+import { createApp, type App } from "../src/server/app.ts";
 import { ConfigError } from "../src/config/load.ts";
 import { createLogger, silentLogger } from "../src/lib/logger.ts";
 import { tempDir, testConfig } from "./helpers/app.ts";

@@ -7,7 +7,7 @@ import { operatorActor } from "../src/access.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { generate } from "selfsigned";
-import { createApp } from "../src/app.ts";
+import { createApp } from "../src/server/app.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { createTestApp, tempDir, testConfig, type TestApp } from "./helpers/app.ts";

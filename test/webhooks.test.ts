@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { createApp, type App } from "../src/app.ts";
+import { createApp, type App } from "../src/server/app.ts";
 import { operatorActor } from "../src/access.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/logger.ts";

@@ -1,5 +1,5 @@
 /** The delivery benchmarks' queue: filled with `count` messages from example.com to 100 domains, polled until empty. */
-import type { Services } from "../../src/app.ts";
+import type { Services } from "../../src/server/app.ts";
 import { parseSendRequest } from "../../src/emails/validate.ts";
 import { operatorActor } from "../../src/access.ts";
 

@@ -12,7 +12,8 @@ import { first, tablesOf, type Db } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../access.ts";
 import { describeAttachment, type AttachmentDescription } from "../lib/attachment-parts.ts";
-import type { DownloadAccess, SignedLinks } from "../lib/signed-links.ts";
+import type { SignedLinks } from "../lib/signed-links.ts";
+import type { DownloadAccess } from "../access.ts";
 import type { EmailService } from "./service.ts";
 
 export interface SentAttachmentView extends AttachmentDescription {

@@ -2,7 +2,7 @@
  * What the download routes share (received mail, sent attachments): who asks — a signed link when the query carries
  * one, else the API key — and how a file is handed out so a browser never runs it as this origin's page.
  */
-import type { DownloadAccess } from "../lib/signed-links.ts";
+import type { DownloadAccess } from "../access.ts";
 import { authenticateRequest, type AuthDeps } from "./auth.ts";
 
 export async function downloadAccess(

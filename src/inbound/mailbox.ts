@@ -15,7 +15,8 @@ import { AppError } from "../errors.ts";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
-import type { DownloadAccess, SignedLinks } from "../lib/signed-links.ts";
+import type { SignedLinks } from "../lib/signed-links.ts";
+import type { DownloadAccess } from "../access.ts";
 import type { CpuPool } from "../workers/pool.ts";
 import type { AttachmentView, ReceivedAttachment, ReceivedEmailSummary, ReceivedEmailView } from "./model.ts";
 

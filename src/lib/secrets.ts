@@ -7,7 +7,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../lib/config-error.ts";
+import { ConfigError } from "./config-error.ts";
 import type { Logger } from "./logger.ts";
 import { ensurePrivateDirectory, keepPrivate, PRIVATE_FILE_MODE } from "./private-files.ts";
 

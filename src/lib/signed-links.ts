@@ -4,7 +4,6 @@
  * made for, until it expires; it cannot be forged, moved to another path or extended.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Actor } from "../access.ts";
 import { isoTime, type Clock } from "./clock.ts";
 
 /** What a request presents: its path and the link's query parameters. */
@@ -13,9 +12,6 @@ export interface PresentedLink {
   expires: string;
   signature: string;
 }
-
-/** Who asks for a download: an API caller, or the holder of a signed link. */
-export type DownloadAccess = { actor: Actor } | { link: PresentedLink };
 
 export interface SignedLinks {
   link(path: string): { download_url: string; expires_at: string };

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp, type App, type AppOptions } from "../../src/app.ts";
+import { createApp, type App, type AppOptions } from "../../src/server/app.ts";
 import { buildConfig } from "../../src/config/load.ts";
 import type { Config } from "../../src/config/schema.ts";
 import { operatorActor, type Actor } from "../../src/access.ts";

@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import type { Listener } from "../../src/app.ts";
+import type { Listener } from "../../src/server/app.ts";
 import type { TestApp } from "./app.ts";
 import { CHROMIUM_PATH, chromiumPeer } from "./peers.ts";
 

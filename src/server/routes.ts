@@ -1,7 +1,8 @@
 /**
- * The HTTP root: request ids, access logs and metrics, the error mapping of every route, 404/405 for unknown
- * routes, operations endpoints and the feature routes. Invariant: every response — success or failure — carries
- * `X-Request-Id`, and every failure has the contract's error body.
+ * The HTTP root and route table, the one module that imports every area's routes: request ids, access logs and
+ * metrics, the error mapping of every route, 404/405 for unknown routes, operations endpoints and the feature
+ * routes. Invariant: every response — success or failure — carries `X-Request-Id`, and every failure has the
+ * contract's error body.
  */
 import { Elysia } from "elysia";
 import { aiRoutes } from "../ai/routes.ts";
@@ -34,11 +35,11 @@ import { trackingRoutes } from "../tracking/routes.ts";
 import type { TrackingService } from "../tracking/service.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import type { WebhookService } from "../webhooks/service.ts";
-import { docsRoutes } from "./docs.ts";
+import { docsRoutes } from "../http/docs.ts";
 import { uiRoutes } from "./ui.ts";
-import { leftBodyUnread } from "./body.ts";
-import { metricsScrape } from "./metrics.ts";
-import { describeFailure, failureResponse } from "./errors.ts";
+import { leftBodyUnread } from "../http/body.ts";
+import { metricsScrape } from "./metrics-listener.ts";
+import { describeFailure, failureResponse } from "../http/errors.ts";
 
 export interface HttpDeps {
   config: Config;

@@ -11,7 +11,7 @@ import { ConfigError } from "../lib/config-error.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
-import { failureResponse } from "./errors.ts";
+import { failureResponse } from "../http/errors.ts";
 
 const CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 

@@ -3,7 +3,7 @@
  * increment, registered with the registry itself (so an increment can never meet an unregistered name), and the
  * gauges, read at scrape time from the sources the composition root hands over.
  */
-import { createMetrics, type Metrics } from "./lib/metrics.ts";
+import { createMetrics, type Metrics } from "../lib/metrics.ts";
 
 const COUNTERS = {
   mailroom_http_requests_total: "HTTP requests by route and status.",

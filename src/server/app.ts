@@ -3,61 +3,64 @@
  * workers. Invariant: nothing else constructs services or reads configuration; `stop()` stops accepting first,
  * then drains deliveries in flight, then closes the store.
  */
-import { createChatModel } from "./ai/model.ts";
-import { createAiService, type AiService } from "./ai/service.ts";
-import { ConfigError } from "./lib/config-error.ts";
-import { providerConfigs } from "./config/providers.ts";
-import { unsealConfig } from "./config/sealed.ts";
-import { PROVIDER_KINDS, type Config, type ProviderConfig, type ProviderKind } from "./config/schema.ts";
-import { openStore } from "./db/open.ts";
-import type { Store, Writer } from "./db/store.ts";
-import { recordSettings } from "./domains/records.ts";
-import { createDomainService, type DomainService } from "./domains/service.ts";
-import { createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
-import { createIdempotency, type Idempotency } from "./idempotency/service.ts";
-import { createMailbox, type Mailbox } from "./inbound/mailbox.ts";
-import { createInboundService, type InboundService } from "./inbound/service.ts";
-import { createAttachmentFetcher } from "./emails/remote-attachments.ts";
-import { createEmailService, type EmailService } from "./emails/service.ts";
-import { createEventLog, type EventLog } from "./events/service.ts";
-import { createHttpApp, listenHttp, type HttpApp } from "./http/app.ts";
-import { listenMetrics, parseListenAddress } from "./http/metrics.ts";
-import type { KeyMode } from "./access.ts";
-import { createKeyService, type KeyService } from "./keys/service.ts";
-import { createRateLimiter, createStoreRateLimiter, pruneAdmissions, type RateLimiter } from "./limits/rate-limiter.ts";
-import { domainOf } from "./lib/addresses.ts";
-import { systemClock, type Clock } from "./lib/clock.ts";
-import { createResolver, resolveFunction, type DnsResolver } from "./lib/dns.ts";
-import { createLogger, type Logger } from "./lib/logger.ts";
-import type { Metrics } from "./lib/metrics.ts";
+import { CONTENT_THREAD, CPU_THREAD } from "../thread-entries.ts";
+import { createChatModel } from "../ai/model.ts";
+import { createAiService, type AiService } from "../ai/service.ts";
+import { ConfigError } from "../lib/config-error.ts";
+import { providerConfigs } from "../config/providers.ts";
+import { unsealConfig } from "../config/sealed.ts";
+import type { Config } from "../config/schema.ts";
+import { openStore } from "../db/open.ts";
+import type { Store, Writer } from "../db/store.ts";
+import { recordSettings } from "../domains/records.ts";
+import { createDomainService, type DomainService } from "../domains/service.ts";
+import { createOutgoingSigner, createReturnPathCodec } from "../domains/signing.ts";
+import { createIdempotency, type Idempotency } from "../idempotency/service.ts";
+import { createMailbox, type Mailbox } from "../inbound/mailbox.ts";
+import { createInboundService, type InboundService } from "../inbound/service.ts";
+import { createAttachmentFetcher } from "../emails/remote-attachments.ts";
+import { createEmailService, type EmailService } from "../emails/service.ts";
+import { createEventLog, type EventLog } from "../events/service.ts";
+import { createHttpApp, listenHttp, type HttpApp } from "./routes.ts";
+import { listenMetrics, parseListenAddress } from "./metrics-listener.ts";
+import type { KeyMode } from "../access.ts";
+import { createKeyService, type KeyService } from "../keys/service.ts";
+import {
+  createRateLimiter,
+  createStoreRateLimiter,
+  pruneAdmissions,
+  type RateLimiter,
+} from "../limits/rate-limiter.ts";
+import { domainOf } from "../lib/addresses.ts";
+import { systemClock, type Clock } from "../lib/clock.ts";
+import { createResolver, resolveFunction, type DnsResolver } from "../lib/dns.ts";
+import { createLogger, type Logger } from "../lib/logger.ts";
+import type { Metrics } from "../lib/metrics.ts";
 import { createMailroomMetrics, registerGauges } from "./metrics.ts";
-import { createSecretBox, loadMasterKey, type SecretBox } from "./lib/secrets.ts";
-import { createSignedLinks } from "./lib/signed-links.ts";
-import { createSentAttachments, type SentAttachments } from "./emails/attachments.ts";
-import { createEmailStats, type EmailStatsService } from "./emails/stats.ts";
-import { createOrganizationService, type OrganizationService } from "./organizations/service.ts";
-import { createCaptureProvider } from "./providers/capture.ts";
-import { createRouter } from "./providers/router.ts";
-import { createSesEventIntake, type SesEventIntake } from "./providers/ses-events.ts";
-import { createSnsVerifier } from "./providers/sns.ts";
-import { createMtaSts } from "./providers/mta-sts.ts";
-import { createMxProvider } from "./providers/mx.ts";
-import { createSesProvider } from "./providers/ses.ts";
-import { createSmtpProvider } from "./providers/smtp.ts";
-import type { Provider } from "./providers/types.ts";
-import { DELIVERIES_DUE, WEBHOOKS_DUE } from "./queue/channels.ts";
-import { createPeriodicJobs, type PeriodicJobs } from "./queue/periodic.ts";
-import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "./queue/worker.ts";
-import { createInboundMx, type InboundMx } from "./smtp/inbound.ts";
-import { createSmtpRelay, type SmtpRelay } from "./smtp/relay.ts";
-import { createSuppressionService, type SuppressionService } from "./suppressions/service.ts";
-import { createTemplateService, type TemplateService } from "./templates/service.ts";
-import { createTrackingService, type TrackingService } from "./tracking/service.ts";
-import { createWebhookDispatcher, outboxGauges, type WebhookDispatcher } from "./webhooks/dispatcher.ts";
-import { createEndpointGuard } from "./lib/endpoint-guard.ts";
-import { createWebhookService, type WebhookService } from "./webhooks/service.ts";
-import { createSigner } from "./webhooks/signing.ts";
-import { createCpuPool, type CpuPool } from "./workers/pool.ts";
+import { createSecretBox, loadMasterKey, type SecretBox } from "../lib/secrets.ts";
+import { createSignedLinks } from "../lib/signed-links.ts";
+import { createSentAttachments, type SentAttachments } from "../emails/attachments.ts";
+import { createEmailStats, type EmailStatsService } from "../emails/stats.ts";
+import { createOrganizationService, type OrganizationService } from "../organizations/service.ts";
+import { createCaptureProvider } from "../providers/capture.ts";
+import { createRouter } from "../providers/router.ts";
+import { createSesEventIntake, type SesEventIntake } from "../providers/ses-events.ts";
+import { createSnsVerifier } from "../providers/sns.ts";
+import type { Provider } from "../providers/types.ts";
+import { DELIVERIES_DUE, WEBHOOKS_DUE } from "../queue/channels.ts";
+import { createPeriodicJobs, type PeriodicJobs } from "../queue/periodic.ts";
+import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "../queue/worker.ts";
+import { createInboundMx, type InboundMx } from "../smtp/inbound.ts";
+import { createSmtpRelay, type SmtpRelay } from "../smtp/relay.ts";
+import { createSuppressionService, type SuppressionService } from "../suppressions/service.ts";
+import { createTemplateService, type TemplateService } from "../templates/service.ts";
+import { createTrackingService, type TrackingService } from "../tracking/service.ts";
+import { createWebhookDispatcher, outboxGauges, type WebhookDispatcher } from "../webhooks/dispatcher.ts";
+import { createEndpointGuard } from "../lib/endpoint-guard.ts";
+import { createWebhookService, type WebhookService } from "../webhooks/service.ts";
+import { createSigner } from "../webhooks/signing.ts";
+import { buildProvider } from "./providers.ts";
+import { createCpuPool, type CpuPool } from "../workers/pool.ts";
 
 export const VERSION = "0.1.0";
 const IDEMPOTENCY_PRUNE_MS = 3_600_000;
@@ -150,96 +153,6 @@ export interface AppOptions {
   snsCa?: string;
 }
 
-/** Where a provider option is set, for errors: `[smarthost] host` for the built-in, `[providers.relay] host` otherwise. */
-const optionPath = (name: string, kind: ProviderKind, key: string) =>
-  name === kind ? `${PROVIDER_KINDS[kind]}.${key}` : `providers.${name}.${key}`;
-
-/** Builds one provider; mail leaving through smtp, mx and ses is DKIM-signed and gets its return path (domains/signing.ts). */
-function buildProvider(
-  name: string,
-  provider: ProviderConfig,
-  config: Config,
-  deps: {
-    resolver: DnsResolver;
-    signer: OutgoingSigner;
-    logger: Logger;
-    clock: Clock;
-    hostname: string;
-    mxCa?: string;
-  },
-): Provider {
-  const ehloName = config.mx.ehlo_name || deps.hostname;
-  switch (provider.kind) {
-    case "capture":
-      return createCaptureProvider();
-    case "ses": {
-      const missing = (["region", "access_key_id", "secret_access_key"] as const).find((key) => !provider[key]);
-      if (missing) throw new ConfigError(`${optionPath(name, "ses", missing)}: required for the SES provider ${name}`);
-      return withSigning(
-        createSesProvider({
-          region: provider.region,
-          accessKeyId: provider.access_key_id,
-          secretAccessKey: provider.secret_access_key,
-          sessionToken: provider.session_token || undefined,
-          configurationSet: provider.configuration_set || undefined,
-          endpoint: provider.endpoint || undefined,
-          timeoutMs: provider.timeout,
-          logger: deps.logger,
-        }),
-        deps.signer,
-      );
-    }
-    case "mx":
-      return withSigning(
-        createMxProvider({
-          resolver: deps.resolver,
-          ehloName: provider.ehlo_name || ehloName,
-          port: provider.port,
-          maxConnectionsPerDomain: provider.max_connections_per_domain,
-          connectTimeoutMs: provider.connect_timeout,
-          socketTimeoutMs: provider.socket_timeout,
-          allowPrivateNetworks: provider.allow_private_networks,
-          mtaSts: provider.mta_sts
-            ? createMtaSts({
-                resolver: deps.resolver,
-                guard: createEndpointGuard({
-                  resolver: deps.resolver,
-                  allowPrivateNetworks: provider.allow_private_networks,
-                  hint: `MTA-STS policy servers must be public (set ${optionPath(name, "mx", "allow_private_networks")} = true for test servers)`,
-                }),
-                clock: deps.clock,
-                logger: deps.logger,
-                fetchTimeoutMs: provider.connect_timeout,
-                port: provider.mta_sts_port,
-                ca: deps.mxCa,
-              })
-            : undefined,
-          tlsCa: deps.mxCa,
-          logger: deps.logger,
-        }),
-        deps.signer,
-      );
-    case "smtp":
-      if (!provider.host)
-        throw new ConfigError(`${optionPath(name, "smtp", "host")}: required for the smarthost provider ${name}`);
-      return withSigning(
-        createSmtpProvider({
-          host: provider.host,
-          port: provider.port,
-          security: provider.security as "starttls" | "tls" | "none",
-          username: provider.username,
-          password: provider.password,
-          poolSize: provider.pool_size,
-          connectTimeoutMs: provider.connect_timeout,
-          socketTimeoutMs: provider.socket_timeout,
-          tlsRejectUnauthorized: provider.tls_reject_unauthorized,
-          ehloName,
-        }),
-        deps.signer,
-      );
-  }
-}
-
 /** Builds the services on the configured store (the CLI uses these without starting anything). */
 export async function createServices(configured: Config, options: AppOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
@@ -247,7 +160,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const metrics = createMailroomMetrics();
   const secrets = createSecretBox(loadMasterKey(options.secretKey, configured.data_dir, logger));
   const config = unsealConfig(configured, secrets);
-  const store = await openStore(config, logger, { contentThread: new URL("./db/content-thread.ts", import.meta.url) });
+  const store = await openStore(config, logger, { contentThread: CONTENT_THREAD });
   const { db } = store;
   const writer: Writer = store;
   const events = createEventLog({ clock });
@@ -274,7 +187,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     },
     logger,
   });
-  const cpu = createCpuPool(new URL("./workers/thread.ts", import.meta.url));
+  const cpu = createCpuPool(CPU_THREAD);
   const returnPaths = createReturnPathCodec(secrets.deriveKey("return-path"));
   const signer = createOutgoingSigner({ domains, returnPaths, dkim: cpu, clock, logger });
   const liveDeps = { resolver, signer, logger, clock, hostname: records.hostname, mxCa: options.mxCa };
@@ -525,7 +438,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     smtpConnections: () => [...smtp.connections(), { listener: "mx", open: mx.connections() }],
   });
 
-  /** `[metrics] listen`: /metrics on a listener of its own (and then not on the API's port, http/app.ts). */
+  /** `[metrics] listen`: /metrics on a listener of its own (and then not on the API's port, server/routes.ts). */
   const startMetricsListener = (): Listener[] => {
     const address = parseListenAddress(config.metrics.listen);
     try {
