@@ -6,7 +6,8 @@
  * Invariant: every request is answered, `{ok: true}` (with the body, for a read) or `{ok: false, error}`.
  */
 import { Database } from "bun:sqlite";
-import { CONTENT_TABLES, type ContentRequest, type ContentTable } from "./content-writes.ts";
+import type { ContentRequest } from "./content-writes.ts";
+import { CONTENT_TABLES, type ContentTable } from "./store.ts";
 
 declare const self: Worker;
 

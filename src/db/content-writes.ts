@@ -13,26 +13,11 @@
  */
 import { sql } from "drizzle-orm";
 import { bufferOf, inSharedMemory } from "../lib/bytes.ts";
-import type { Db } from "./store.ts";
+import { CONTENT_TABLES, type ContentTable, type StagedContent } from "./store.ts";
 import type { GroupCommitWriter } from "./writer.ts";
-
-/** The tables that hold message bodies, each with the column naming the row a body belongs to. */
-export const CONTENT_TABLES = {
-  email_contents: { owner: "email_id" },
-  received_contents: { owner: "received_email_id" },
-} as const;
-export type ContentTable = keyof typeof CONTENT_TABLES;
 
 /** Bodies from this size up are staged; smaller ones are cheaper in the record's own transaction. */
 export const ASIDE_CONTENT_BYTES = 1024 * 1024;
-
-/** A body taken ahead of its record's transaction. */
-export interface StagedContent {
-  /** Inside the record's transaction: the body becomes its row there (or already is). */
-  place(tx: Db): Promise<void>;
-  /** The record's transaction failed: what was staged is removed (best effort). */
-  discard(): Promise<void>;
-}
 
 export interface ContentRequest {
   id: number;

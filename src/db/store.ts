@@ -5,7 +5,6 @@
  * adapters (db/sqlite.ts, db/postgres/adapter.ts). Invariants: `write()` resolves only after its COMMIT returned,
  * so a caller may answer 200 then and never earlier; `db` reads committed data only.
  */
-import type { ContentTable, StagedContent } from "./content-writes.ts";
 import type { SQL } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type * as schema from "./schema/index.ts";
@@ -15,6 +14,22 @@ import type * as schema from "./schema/index.ts";
  * drizzle database stands behind it with the same builder methods (and PostgreSQL tables, see `tablesOf`).
  * Repositories therefore use only what both share: build, then `await` (never `.get()`, `.all()` or `.run()`).
  */
+
+/** The tables that hold message bodies, each with the column naming the row a body belongs to. */
+export const CONTENT_TABLES = {
+  email_contents: { owner: "email_id" },
+  received_contents: { owner: "received_email_id" },
+} as const;
+export type ContentTable = keyof typeof CONTENT_TABLES;
+
+/** A body taken ahead of its record's transaction. */
+export interface StagedContent {
+  /** Inside the record's transaction: the body becomes its row there (or already is). */
+  place(tx: Db): Promise<void>;
+  /** The record's transaction failed: what was staged is removed (best effort). */
+  discard(): Promise<void>;
+}
+
 export type Db = BunSQLiteDatabase<typeof schema>;
 
 export type Tables = typeof schema;

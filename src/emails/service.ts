@@ -6,7 +6,8 @@
  * suppressed); when it throws, nothing was stored.
  */
 import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from "drizzle-orm";
-import { ASIDE_CONTENT_BYTES, type StagedContent } from "../db/content-writes.ts";
+import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
+import type { StagedContent } from "../db/store.ts";
 import { hasTag, notifyAtCommit } from "../db/dialect.ts";
 import { perConnection, placeholders, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";

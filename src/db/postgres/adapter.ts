@@ -12,7 +12,7 @@ import pg from "pg";
 import type { Logger } from "../../lib/logger.ts";
 import { asStoreFault, engineCode } from "../faults.ts";
 import { MIGRATIONS } from "../migrations/index.ts";
-import { CONTENT_TABLES } from "../content-writes.ts";
+import { CONTENT_TABLES } from "../store.ts";
 import type { Db, Store } from "../store.ts";
 import * as schema from "./schema.ts";
 
