@@ -21,7 +21,8 @@ import { blankLineAfter } from "../lib/header-end.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { DeliveryJob, Provider } from "../providers/types.ts";
 import type { CpuPool, DkimOptions, DkimResult } from "../workers/pool.ts";
-import type { DomainService, SigningIdentity } from "./service.ts";
+import type { DomainService } from "./service.ts";
+import type { SigningIdentity } from "./send-policy.ts";
 
 /** Header fields signed when present (From first: RFC 6376 §5.4 requires it). */
 export const SIGNED_HEADERS = [

@@ -1,0 +1,57 @@
+/**
+ * A domain as the API shows it (records to publish, each with its status and what DNS answered), and the
+ * `domain.updated` event that carries that view. Invariant: the webhook payload and the API answer are one shape.
+ */
+import type { Db } from "../db/store.ts";
+import type { RecordStatuses } from "../db/schema/index.ts";
+import type { EventLog } from "../events/service.ts";
+import type { DomainStatus, DomainView, RecordStatus } from "./model.ts";
+import { expectedRecords, recordView, type ExpectedRecord, type RecordSettings } from "./records.ts";
+import { liveKeys, type DomainRow, type KeyRow } from "./repo.ts";
+
+const recordStatus = (statuses: RecordStatuses, record: ExpectedRecord): RecordStatus =>
+  !record.checked ? "not_started" : ((statuses[record.id]?.status as RecordStatus | undefined) ?? "pending");
+
+export function domainView(row: DomainRow, keys: KeyRow[], settings: RecordSettings): DomainView {
+  return {
+    object: "domain",
+    id: row.id,
+    name: row.name,
+    status: row.status as DomainStatus,
+    verified_override: row.verifiedOverride,
+    open_tracking: row.openTracking,
+    click_tracking: row.clickTracking,
+    return_path_subdomain: row.returnPathSubdomain,
+    receiving_enabled: row.receivingEnabled,
+    providers: row.providers,
+    capabilities: { sending: "enabled", receiving: row.receivingEnabled ? "enabled" : "disabled" },
+    records: expectedRecords(row, keys, settings).map((record) =>
+      recordView(
+        record,
+        recordStatus(row.recordStatuses, record),
+        record.checked ? row.recordStatuses[record.id]?.found : undefined,
+      ),
+    ),
+    last_checked_at: row.lastCheckedAt ?? null,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+/** The domain as it is in `tx`, with its live keys. */
+export const domainViewIn = async (tx: Db, row: DomainRow, settings: RecordSettings) =>
+  domainView(row, await liveKeys(tx, row.id), settings);
+
+/** Appends `domain.updated` with the domain as it is now (the webhook payload) and what it was. */
+export async function announceDomain(
+  tx: Db,
+  deps: { events: EventLog; settings: RecordSettings },
+  row: DomainRow,
+  previousStatus: string,
+): Promise<void> {
+  await deps.events.append(tx, {
+    organizationId: row.organizationId,
+    type: "domain.updated",
+    data: { ...(await domainViewIn(tx, row, deps.settings)), previous_status: previousStatus },
+  });
+}
