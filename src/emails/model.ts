@@ -130,3 +130,14 @@ export interface EmailRecord extends EmailSummary {
   recipients: RecipientView[];
   events: EventView[];
 }
+
+/** A page of the message list: the cursor and the filters (DESIGN §1). */
+export interface ListOptions {
+  limit: number;
+  after?: string;
+  before?: string;
+  status?: string;
+  to?: string;
+  from?: string;
+  tag?: string;
+}

@@ -1,0 +1,383 @@
+/**
+ * The one funnel for outgoing mail: `submit` (and `submitBatch`) serve the HTTP API, the CLI and the SMTP relay.
+ * A message passes named steps: `admitFrom` (the sending policy of its From and Sender domains),
+ * `admitRecipients` (the recipient limit, then suppressions), composition (once, on the CPU pool), `assertSize`,
+ * then `persist`: message + one delivery row per recipient + events in one durable write.
+ * Invariant: when `submit` resolves, the message is committed to disk and will be delivered (or is recorded as
+ * suppressed); when it throws, nothing was stored.
+ */
+import type { Actor } from "../access.ts";
+import { requireScope } from "../access.ts";
+import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
+import { notifyAtCommit } from "../db/dialect.ts";
+import type { Db, StagedContent, Writer } from "../db/store.ts";
+import type { DomainService } from "../domains/service.ts";
+import { AppError, validationError } from "../errors.ts";
+import type { EventLog } from "../events/service.ts";
+import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
+import { addressKey, domainOf, formatMailbox, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import { newId } from "../lib/ids.ts";
+import { DELIVERIES_DUE } from "../queue/channels.ts";
+import type { SuppressionService } from "../suppressions/service.ts";
+import { composeRequest, type ComposedMessage, type ComposeRequest, type MessageDecorations } from "./compose.ts";
+import type { ComposedFields, EmailSource, RawInput, SubmitInput, Tag } from "./model.ts";
+import { assertTransmittable, finalizeRawMessage, singleFrom, type RawMessageView } from "./raw-message.ts";
+import type { AttachmentFetcher } from "./remote-attachments.ts";
+import { insertStatements } from "./repo.ts";
+
+export interface EmailLimits {
+  maxRecipients: number;
+  maxMessageBytes: number;
+  maxBatchSize: number;
+}
+
+export interface SubmitOptions {
+  idempotency?: IdempotencyClaim;
+}
+
+export interface EmailIntake {
+  submit(input: SubmitInput, actor: Actor, options?: SubmitOptions): Promise<{ id: string }>;
+  /**
+   * All or nothing; `permissive`: the valid messages are stored and the others answered as `errors` by index. An
+   * input may be the AppError its fields already failed with (the route's template rendering).
+   */
+  submitBatch(
+    inputs: Array<SubmitInput | AppError>,
+    actor: Actor,
+    options?: SubmitOptions & { permissive?: boolean },
+  ): Promise<{ data: Array<{ id: string }>; errors?: Array<{ index: number; message: string }> }>;
+}
+
+export interface IntakeDeps {
+  writer: Writer;
+  clock: Clock;
+  events: EventLog;
+  suppressions: SuppressionService;
+  domains: DomainService;
+  idempotency: Idempotency;
+  limits: EmailLimits;
+  /** Called with the number of messages just committed, to wake the delivery worker. */
+  onAccepted: (count: number) => void;
+  /** Composes the MIME message (on the CPU pool, off the event loop). */
+  compose: (request: ComposeRequest) => Promise<ComposedMessage>;
+  /** `readRawMessage` on the CPU pool: a submitted message may be tens of megabytes. */
+  readSubmitted: (raw: Buffer) => Promise<RawMessageView>;
+  /** Fills in attachments given by `path` (remote-attachments.ts). */
+  fetchAttachments: AttachmentFetcher;
+  /** Tracking links, open pixel and unsubscribe URL for a message about to be composed (src/tracking). */
+  decorate?: (emailId: string, actor: Actor, fields: ComposedFields) => Promise<MessageDecorations | undefined>;
+}
+
+interface PreparedMessage {
+  id: string;
+  organizationId: string;
+  apiKeyId: string | null;
+  source: EmailSource;
+  mode: Actor["mode"];
+  messageId: string;
+  fromHeader: string;
+  envelopeFrom: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  tags: Tag[];
+  scheduledAt?: number;
+  templateId: string | null;
+  raw: Buffer;
+  /** Distinct envelope recipients, in the order given. */
+  recipients: string[];
+  suppressed: Set<string>;
+}
+
+function distinctAddresses(mailboxes: Mailbox[]): string[] {
+  const seen = new Map<string, string>();
+  for (const m of mailboxes) if (!seen.has(addressKey(m.address))) seen.set(addressKey(m.address), m.address);
+  return [...seen.values()];
+}
+
+/**
+ * The record's copy of a text (the MIME keeps the original bytes): NUL becomes U+FFFD, which both engines store —
+ * PostgreSQL text and jsonb cannot hold NUL, and a decoded part may contain one.
+ */
+const recordable = (value: string) => (value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value);
+
+export function createEmailIntake(deps: IntakeDeps): EmailIntake {
+  const { writer, clock, events, suppressions, domains, idempotency, limits } = deps;
+
+  /** The sending policy of a message's From (and Sender) domain: verified for live keys, within a key's domains. */
+  const admitFrom = async (actor: Actor, from: Mailbox, senders: readonly Mailbox[]) => {
+    await domains.assertMaySendFrom(actor, domainOf(from.address));
+    for (const sender of senders) await domains.assertMaySendFrom(actor, domainOf(sender.address));
+  };
+
+  /** The recipient policy shared by every input kind: the limit, then suppressions (all suppressed → refused). */
+  const admitRecipients = async (actor: Actor, recipients: string[]): Promise<Set<string>> => {
+    if (recipients.length > limits.maxRecipients) {
+      throw validationError([
+        { path: "to", message: `at most ${limits.maxRecipients} distinct recipients per message` },
+      ]);
+    }
+    const suppressed = await suppressions.suppressedAmong(actor.organizationId, recipients);
+    if (suppressed.size === recipients.length) {
+      throw new AppError("domain_not_verified", "Every recipient is on the suppression list; nothing was sent.");
+    }
+    return suppressed;
+  };
+
+  const assertSize = (bytes: number) => {
+    if (bytes > limits.maxMessageBytes)
+      throw new AppError("payload_too_large", `The message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}.`);
+  };
+
+  /** Who sent a message and how: the same for every input kind. */
+  const origin = (id: string, actor: Actor, source: EmailSource) => ({
+    id,
+    organizationId: actor.organizationId,
+    apiKeyId: actor.keyId,
+    source,
+    mode: actor.mode,
+  });
+
+  /**
+   * A message received as MIME (SMTP): the policy reads the From header and the envelope recipients; the bytes
+   * are stored as sent apart from Bcc, Idempotency-Key, and a missing Message-ID or Date (see raw-message.ts).
+   */
+  const prepareRaw = async (input: RawInput, actor: Actor): Promise<PreparedMessage> => {
+    assertSize(input.raw.length);
+    assertTransmittable(input.raw);
+    const view = await deps.readSubmitted(input.raw);
+    const from = singleFrom(view);
+    await admitFrom(actor, from, view.sender);
+    const envelope = input.envelope.to.map((address, i) => {
+      const normalized = normalizeAddress(address);
+      if ("error" in normalized) throw validationError([{ path: `to.${i}`, message: normalized.error }]);
+      return { name: "", address: normalized.address };
+    });
+    if (envelope.length === 0) throw validationError([{ path: "to", message: "the envelope names no recipient" }]);
+    const recipients = distinctAddresses(envelope);
+    const suppressed = await admitRecipients(actor, recipients);
+    const id = newId();
+    const finalized = finalizeRawMessage(input.raw, {
+      messageId: `<${id}@${domainOf(from.address)}>`,
+      date: new Date(clock.now()),
+    });
+    assertSize(finalized.raw.length);
+    // Recipients on the envelope but in neither To nor Cc were blind copies.
+    const shown = new Set([...view.to, ...view.cc].map((m) => addressKey(m.address)));
+    return {
+      ...origin(id, actor, input.source),
+      messageId: finalized.messageId,
+      fromHeader: formatMailbox(from),
+      envelopeFrom: from.address,
+      to: view.to.map(formatMailbox),
+      cc: view.cc.map(formatMailbox),
+      bcc: recipients.filter((r) => !shown.has(addressKey(r))),
+      replyTo: view.replyTo.map(formatMailbox),
+      subject: view.subject,
+      html: view.html,
+      text: view.text,
+      tags: [],
+      templateId: null,
+      raw: finalized.raw,
+      recipients,
+      suppressed,
+    };
+  };
+
+  /**
+   * What attachments given by `path` may add up to in one request: one message's size limit, for a whole batch too,
+   * so that a small JSON batch cannot make the server hold a hundred messages' worth of downloads.
+   */
+  const fetchBudget = () => ({ left: limits.maxMessageBytes });
+
+  const prepare = async (input: SubmitInput, actor: Actor, budget: { left: number }): Promise<PreparedMessage> => {
+    if (input.kind === "raw") return prepareRaw(input, actor);
+    await admitFrom(actor, input.fields.from, input.fields.sender ? [input.fields.sender] : []);
+    const recipients = distinctAddresses([...input.fields.to, ...input.fields.cc, ...input.fields.bcc]);
+    const suppressed = await admitRecipients(actor, recipients);
+    // Last of the checks, since it is the one that goes out to the network.
+    const given = input.fields.attachments;
+    const inline = given.reduce((sum, attachment) => sum + attachment.content.length, 0);
+    const attachments = await deps.fetchAttachments(given, Math.min(limits.maxMessageBytes - inline, budget.left));
+    budget.left -= attachments.reduce((sum, attachment) => sum + attachment.content.length, 0) - inline;
+    const fields = { ...input.fields, attachments };
+    const id = newId();
+    const composed = await deps.compose(
+      composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor, fields)),
+    );
+    assertSize(composed.raw.length);
+    return {
+      ...origin(id, actor, input.source),
+      messageId: composed.messageId,
+      fromHeader: formatMailbox(fields.from),
+      envelopeFrom: fields.from.address,
+      to: fields.to.map(formatMailbox),
+      cc: fields.cc.map(formatMailbox),
+      bcc: fields.bcc.map(formatMailbox),
+      replyTo: fields.replyTo.map(formatMailbox),
+      subject: fields.subject,
+      html: fields.html,
+      text: composed.text,
+      tags: fields.tags,
+      scheduledAt: fields.scheduledAt,
+      templateId: fields.templateId ?? null,
+      raw: composed.raw,
+      recipients,
+      suppressed,
+    };
+  };
+
+  /**
+   * Stages large bodies ahead of their records (db/content-writes.ts) and returns what is left for the records'
+   * transaction: `persist` for each message, and `discard` should that transaction fail.
+   */
+  const stageBodies = async (messages: PreparedMessage[]) => {
+    const staged = new Map<string, StagedContent>();
+    const discard = async () => {
+      for (const body of staged.values()) await body.discard();
+    };
+    try {
+      for (const message of writer.stageContent ? messages : []) {
+        if (message.raw.length >= ASIDE_CONTENT_BYTES)
+          staged.set(message.id, await writer.stageContent!("email_contents", message.id, message.raw));
+      }
+    } catch (error) {
+      await discard();
+      throw error;
+    }
+    return { persist: (tx: Db, message: PreparedMessage) => persist(tx, message, staged.get(message.id)), discard };
+  };
+
+  /** Inserts one prepared message with its deliveries and first events; runs inside a writer transaction. */
+  const persist = async (tx: Db, message: PreparedMessage, stagedBody?: StagedContent) => {
+    const now = clock.now();
+    const createdAt = isoTime(now);
+    const statements = insertStatements(tx);
+    await statements.email.execute({
+      id: message.id,
+      organizationId: message.organizationId,
+      apiKeyId: message.apiKeyId,
+      source: message.source,
+      mode: message.mode,
+      messageId: message.messageId,
+      fromHeader: recordable(message.fromHeader),
+      envelopeFrom: message.envelopeFrom,
+      to: message.to.map(recordable),
+      cc: message.cc.map(recordable),
+      bcc: message.bcc,
+      replyTo: message.replyTo.map(recordable),
+      subject: recordable(message.subject),
+      html: message.html === null ? null : recordable(message.html),
+      text: message.text === null ? null : recordable(message.text),
+      tags: message.tags,
+      status: message.scheduledAt ? "scheduled" : "queued",
+      scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
+      size: message.raw.length,
+      templateId: message.templateId,
+      createdAt,
+      updatedAt: createdAt,
+    });
+    if (stagedBody) await stagedBody.place(tx);
+    else await statements.content.execute({ emailId: message.id, raw: message.raw });
+    const dueAt = message.scheduledAt ?? now;
+    for (const recipient of message.recipients) {
+      const suppressed = message.suppressed.has(addressKey(recipient));
+      await statements.delivery.execute({
+        id: newId(),
+        emailId: message.id,
+        organizationId: message.organizationId,
+        recipient,
+        destination: domainOf(recipient),
+        status: suppressed ? "suppressed" : "queued",
+        nextAttemptAt: suppressed ? null : dueAt,
+        lastResponse: suppressed ? "recipient is on the suppression list" : null,
+        createdAt,
+        updatedAt: createdAt,
+      });
+    }
+    const base = { organizationId: message.organizationId, emailId: message.id };
+    for (const recipient of message.recipients) {
+      if (message.suppressed.has(addressKey(recipient)))
+        await events.append(tx, { ...base, type: "email.suppressed", recipient, data: { reason: "suppressed" } });
+    }
+    await events.append(
+      tx,
+      message.scheduledAt
+        ? { ...base, type: "email.scheduled", data: { scheduled_at: isoTime(message.scheduledAt) } }
+        : { ...base, type: "email.queued" },
+    );
+  };
+
+  return {
+    async submit(input, actor, options = {}) {
+      requireScope(actor, "emails:send");
+      const message = await prepare(input, actor, fetchBudget());
+      const response = { id: message.id };
+      const bodies = await stageBodies([message]);
+      await writer
+        .write(async (tx) => {
+          await bodies.persist(tx, message);
+          await notifyAtCommit(tx, DELIVERIES_DUE);
+          if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
+        })
+        .catch(async (error) => {
+          await bodies.discard();
+          throw error;
+        });
+      deps.onAccepted(1);
+      return response;
+    },
+
+    async submitBatch(inputs, actor, options = {}) {
+      requireScope(actor, "emails:send");
+      if (inputs.length === 0 || inputs.length > limits.maxBatchSize) {
+        throw validationError([{ path: "", message: `a batch holds 1 to ${limits.maxBatchSize} messages` }]);
+      }
+      const prepared: PreparedMessage[] = [];
+      const errors: Array<{ index: number; message: string }> = [];
+      const budget = fetchBudget();
+      for (const [i, input] of inputs.entries()) {
+        try {
+          if (input instanceof AppError) throw input;
+          prepared.push(await prepare(input, actor, budget));
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          // Permissive: the valid messages are sent and each refused one is named by its index (Resend's shape).
+          if (options.permissive) {
+            errors.push({
+              index: i,
+              message: error.details?.length
+                ? error.details.map((d) => `${d.path}: ${d.message}`).join("; ")
+                : error.message,
+            });
+            continue;
+          }
+          if (error.details)
+            throw new AppError(error.name, error.message, {
+              details: error.details.map((d) => ({ path: `${i}${d.path ? `.${d.path}` : ""}`, message: d.message })),
+            });
+          throw new AppError(error.name, `Message ${i}: ${error.message}`);
+        }
+      }
+      const response = { data: prepared.map((m) => ({ id: m.id })), ...(options.permissive ? { errors } : {}) };
+      const bodies = await stageBodies(prepared);
+      await writer
+        .write(async (tx) => {
+          for (const message of prepared) await bodies.persist(tx, message);
+          await notifyAtCommit(tx, DELIVERIES_DUE);
+          if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
+        })
+        .catch(async (error) => {
+          await bodies.discard();
+          throw error;
+        });
+      if (prepared.length) deps.onAccepted(prepared.length);
+      return response;
+    },
+  };
+}

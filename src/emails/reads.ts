@@ -1,0 +1,100 @@
+/**
+ * Sent mail as the API reads it: one message with its recipients and history, pages of the list, the raw MIME.
+ * Invariant: a message of another organisation, or live mail asked for by a test key (DESIGN §3), is `not_found`.
+ */
+import type { Actor } from "../access.ts";
+import { requireScope } from "../access.ts";
+import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
+import type { Db, Writer } from "../db/store.ts";
+import { AppError } from "../errors.ts";
+import type { EmailRecord, EmailStatus, EmailSummary, ListOptions, RecipientStatus } from "./model.ts";
+import { createEmailQueries, type EmailSummaryRow } from "./repo.ts";
+
+export interface EmailReads {
+  get(actor: Actor, id: string): Promise<EmailRecord>;
+  list(actor: Actor, options: ListOptions): Promise<{ object: "list"; data: EmailSummary[]; has_more: boolean }>;
+  raw(actor: Actor, id: string): Promise<{ raw: Buffer; messageId: string }>;
+  /** The caller's message `id` (any scope; the caller checks it), or `not_found`. */
+  ownEmail(actor: Actor, id: string): Promise<EmailSummaryRow & { html: string | null; text: string | null }>;
+}
+
+export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
+  const { writer } = deps;
+  const queries = createEmailQueries(deps.db);
+
+  const ownEmail = async (actor: Actor, id: string) => {
+    const row = await queries.email(actor.organizationId, id);
+    // A test key's sandbox (DESIGN §3): live mail does not exist for it.
+    if (!row || (actor.mode === "test" && row.mode !== "test")) throw new AppError("not_found", "Email not found.");
+    return row;
+  };
+
+  const summary = (row: EmailSummaryRow): EmailSummary => ({
+    object: "email",
+    id: row.id,
+    message_id: row.messageId,
+    source: row.source,
+    from: row.fromHeader,
+    to: row.to,
+    cc: row.cc,
+    bcc: row.bcc,
+    reply_to: row.replyTo,
+    subject: row.subject,
+    tags: row.tags,
+    status: row.status as EmailStatus,
+    last_event: row.status as EmailStatus,
+    created_at: row.createdAt,
+    scheduled_at: row.scheduledAt ?? null,
+    template_id: row.templateId ?? null,
+  });
+
+  return {
+    ownEmail,
+
+    async get(actor, id) {
+      requireScope(actor, "emails:read");
+      const row = await ownEmail(actor, id);
+      const recipients = await queries.recipientsOf(id);
+      const history = await queries.eventsOf(id);
+      return {
+        ...summary(row),
+        html: row.html ?? null,
+        text: row.text ?? null,
+        recipients: recipients.map((d) => ({
+          email: d.recipient,
+          status: d.status as RecipientStatus,
+          attempts: d.attempts,
+          last_response: d.lastResponse ?? null,
+          provider: d.provider ?? null,
+          provider_message_id: d.providerMessageId ?? null,
+          updated_at: d.updatedAt,
+        })),
+        events: history.map((e) => ({
+          type: e.type,
+          created_at: e.createdAt,
+          recipient: e.recipient ?? null,
+          data: e.data,
+        })),
+      };
+    },
+
+    async list(actor, options) {
+      requireScope(actor, "emails:read");
+      const rows = await queries.listPage(actor, options);
+      const page = rows.slice(0, options.limit);
+      if (options.before && !options.after) page.reverse();
+      return { object: "list", data: page.map(summary), has_more: rows.length > options.limit };
+    },
+
+    async raw(actor, id) {
+      requireScope(actor, "emails:read");
+      const row = await ownEmail(actor, id);
+      // A large body is read off the event loop where the store can (db/content-writes.ts).
+      const raw =
+        row.size >= ASIDE_CONTENT_BYTES && writer.readContent
+          ? await writer.readContent("email_contents", id)
+          : await queries.rawContent(id);
+      return { raw: raw!, messageId: row.messageId };
+    },
+  };
+}
