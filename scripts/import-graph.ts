@@ -24,6 +24,7 @@ export const LAYERS = [
   "limits",
   "organizations",
   "workers",
+  "jobs",
   "queue",
   // What routes use to speak HTTP.
   "http",

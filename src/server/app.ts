@@ -48,7 +48,7 @@ import { createSesEventIntake, type SesEventIntake } from "../providers/ses-even
 import { createSnsVerifier } from "../providers/sns.ts";
 import type { Provider } from "../providers/types.ts";
 import { DELIVERIES_DUE, WEBHOOKS_DUE } from "../queue/channels.ts";
-import { createPeriodicJobs, type PeriodicJobs } from "../queue/periodic.ts";
+import { createPeriodicJobs, type PeriodicJobs } from "../jobs/periodic.ts";
 import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "../queue/worker.ts";
 import { createInboundMx, type InboundMx } from "../smtp/inbound.ts";
 import { createSmtpRelay, type SmtpRelay } from "../smtp/relay.ts";
