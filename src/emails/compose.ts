@@ -9,7 +9,7 @@ import type MailComposerClass from "nodemailer/lib/mail-composer";
 import { domainOf, type Mailbox } from "../lib/addresses.ts";
 import { writeTracking, type TrackingPlan } from "../tracking/decorations.ts";
 import { encodeAddressHeader, encodeHeaderValue } from "./header-encoding.ts";
-import { htmlToText } from "./html-text.ts";
+import { htmlToText } from "../lib/html-text.ts";
 import type { ComposedFields } from "./model.ts";
 
 export interface ComposedMessage {
@@ -17,8 +17,6 @@ export interface ComposedMessage {
   messageId: string;
   text: string;
 }
-
-export { htmlToText };
 
 /** Loaded by the first message composed: only the CPU pool's threads compose, so the event loop's start skips it. */
 let mailComposer: Promise<typeof MailComposerClass> | undefined;
