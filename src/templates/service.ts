@@ -14,7 +14,7 @@ import type { Actor } from "../keys/model.ts";
 import { requireScope } from "../keys/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
-import { CpuTaskOverrun, type CpuPool } from "../workers/pool.ts";
+import { CpuTaskOverrun } from "../workers/thread-pool.ts";
 import type {
   Rendered,
   TemplateContent,
@@ -78,7 +78,8 @@ export function createTemplateService(deps: {
   db: Db;
   writer: Writer;
   clock: Clock;
-  cpu: Pick<CpuPool, "template">;
+  /** Does a job on the CPU pool's threads; rejects with `CpuTaskOverrun` past `budgetMs`. */
+  cpu: { template(job: TemplateJob, budgetMs: number): Promise<TemplateOutcome> };
   limits: TemplateLimits;
 }): TemplateService {
   const { db, writer, clock, cpu, limits } = deps;
