@@ -18,7 +18,7 @@ import { SCOPES, type Actor } from "../src/access.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import type { TemplateContent, TemplateValues } from "../src/templates/model.ts";
 import { loadTemplateEngines, performTemplateJob, type TemplateJob } from "../src/templates/render.ts";
-import { sendFields } from "../src/templates/send.ts";
+import { sendFields } from "../src/emails/send-fields.ts";
 import { fmt, record } from "./bench/report.ts";
 
 const RENDERS = Number(process.env.BENCH_TEMPLATE_RENDERS ?? 20_000);

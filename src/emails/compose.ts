@@ -7,9 +7,9 @@
  */
 import type MailComposerClass from "nodemailer/lib/mail-composer";
 import { domainOf, type Mailbox } from "../lib/addresses.ts";
-import { writeTracking, type TrackingPlan } from "../tracking/decorations.ts";
+import { type MessageDecorations, type TrackingPlan, writeTracking } from "../tracking/decorations.ts";
 import { encodeAddressHeader, encodeHeaderValue } from "./header-encoding.ts";
-import { htmlToText } from "./html-text.ts";
+import { htmlToText } from "../lib/html-text.ts";
 import type { ComposedFields } from "./model.ts";
 
 export interface ComposedMessage {
@@ -18,18 +18,11 @@ export interface ComposedMessage {
   text: string;
 }
 
-export { htmlToText };
-
 /** Loaded by the first message composed: only the CPU pool's threads compose, so the event loop's start skips it. */
 let mailComposer: Promise<typeof MailComposerClass> | undefined;
 
-/** What tracking and unsubscribe add to one message (built by src/tracking for the message's id), as plain data. */
-export interface MessageDecorations {
-  /** Tracked links and the open pixel, written into the html after placeholders are filled. */
-  tracking?: TrackingPlan;
-  /** The one-click unsubscribe URL (https in production). */
-  unsubscribeUrl?: string;
-}
+// Tracking owns the decorations' shape; the intake that asks tracking for them and hands them here names it here.
+export type { MessageDecorations };
 
 /** Everything composition needs, as plain data: it runs on a thread of the CPU pool (src/workers). */
 export interface ComposeRequest {

@@ -18,7 +18,7 @@ import { EMAIL_STATUSES } from "./model.ts";
 import type { SentAttachments } from "./attachments.ts";
 import type { EmailService } from "./service.ts";
 import { STAT_COUNTS, STAT_INTERVALS, type EmailStatsService } from "./stats.ts";
-import { sendFields } from "../templates/send.ts";
+import { sendFields } from "./send-fields.ts";
 import type { TemplateService } from "../templates/service.ts";
 
 export const SENT_MESSAGE = "Email sent.";

@@ -1,7 +1,7 @@
 /**
  * A relay message that names a template (`X-Mailroom-Template: <id or alias>`, `X-Mailroom-Variables: <JSON
  * object>`), read into the send body it stands for, so that it is rendered and validated exactly like the API's
- * `template` (templates/send.ts). The template makes the body; the message gives From, To, Cc, Reply-To and Subject
+ * `template` (send-fields.ts). The template makes the body; the message gives From, To, Cc, Reply-To and Subject
  * (each over the template's), its other header fields as custom headers, and its attachments; its own text and
  * html parts are replaced. The message is composed anew, so the two X-Mailroom fields never reach a recipient.
  *

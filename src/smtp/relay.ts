@@ -39,7 +39,7 @@ import {
   readMessage,
   stopGracefully,
 } from "./listener.ts";
-import { sendFields } from "../templates/send.ts";
+import { sendFields } from "../emails/send-fields.ts";
 import type { CpuPool } from "../workers/pool.ts";
 import type { TemplateService } from "../templates/service.ts";
 import { loadCertificates, type CertificateSource } from "./tls.ts";

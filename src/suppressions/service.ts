@@ -3,22 +3,25 @@
  * Invariant: addresses are keyed lower-case; adding an existing one keeps the first entry (its origin is the
  * reason mail stopped); every add and remove appends a `suppression.*` event.
  */
-import { and, eq, sql } from "drizzle-orm";
-import { pageById, type PageOptions } from "../db/pages.ts";
-import { inJsonArray } from "../db/dialect.ts";
-import { prepareAs } from "../db/prepared.ts";
-import type { suppressions } from "../db/schema/index.ts";
-import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import type { PageOptions } from "../db/pages.ts";
+import type { Db, Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
 import type { EventLog } from "../events/service.ts";
-import { addressKey, normalizeAddress } from "../lib/addresses.ts";
+import { addressKey } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId } from "../lib/ids.ts";
-
-/** Addresses per batch add or remove. */
-const MAX_BATCH = 1000;
+import {
+  deleteSuppression,
+  findById,
+  findByKey,
+  insertSuppression,
+  pageSuppressions,
+  type SuppressionRow as Row,
+  suppressedKeys,
+} from "./repo.ts";
+import { batchOf, reasonOf, suppressionKey } from "./validate.ts";
 
 export type SuppressionOrigin = "bounce" | "complaint" | "unsubscribe" | "manual";
 
@@ -32,7 +35,6 @@ export interface SuppressionView {
   created_at: string;
 }
 
-type Row = typeof suppressions.$inferSelect;
 const toView = (row: Row): SuppressionView => ({
   object: "suppression",
   id: row.id!,
@@ -80,12 +82,6 @@ export interface SuppressionService {
   ): Promise<{ object: "list"; data: SuppressionView[]; has_more: boolean }>;
 }
 
-function keyOf(email: string): string {
-  const normalized = normalizeAddress(email.trim());
-  if ("error" in normalized) throw validationError([{ path: "email", message: normalized.error }]);
-  return addressKey(normalized.address);
-}
-
 export function createSuppressionService(deps: {
   db: Db;
   writer: Writer;
@@ -93,58 +89,16 @@ export function createSuppressionService(deps: {
   events: EventLog;
 }): SuppressionService {
   const { db, writer, clock, events } = deps;
-  const { suppressions } = tablesOf(db);
-  // Prepared once, with the addresses as one JSON array, because every send asks it.
-  const findSuppressed = prepareAs(
-    "suppressed_among",
-    db
-      .select({ email: suppressions.email })
-      .from(suppressions)
-      .where(
-        and(
-          eq(suppressions.organizationId, sql.placeholder("organizationId")),
-          inJsonArray(db, suppressions.email, sql.placeholder("emails")),
-        ),
-      ),
-  );
-  const find = (tx: Db, organizationId: string, email: string) =>
-    first(
-      tx
-        .select()
-        .from(suppressions)
-        .where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.email, email))),
-    );
   /** An id (a UUID) or an address; an address that does not parse is a 400 naming `email`. */
   const findEntry = (tx: Db, organizationId: string, idOrEmail: string) =>
     isUuid(idOrEmail)
-      ? first(
-          tx
-            .select()
-            .from(suppressions)
-            .where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.id, idOrEmail.toLowerCase()))),
-        )
-      : find(tx, organizationId, keyOf(idOrEmail));
+      ? findById(tx, organizationId, idOrEmail.toLowerCase())
+      : findByKey(tx, organizationId, suppressionKey(idOrEmail));
   const notSuppressed = () => new AppError("not_found", "That address is not suppressed.");
-  const stringList = (value: unknown, path: string): string[] => {
-    if (
-      !Array.isArray(value) ||
-      value.length === 0 ||
-      value.length > MAX_BATCH ||
-      value.some((item) => typeof item !== "string")
-    ) {
-      throw validationError([{ path, message: `must be a list of 1 to ${MAX_BATCH} strings` }]);
-    }
-    return value as string[];
-  };
-  const checkReason = (reason: unknown) => {
-    if (reason != null && (typeof reason !== "string" || reason.length > 1000))
-      throw validationError([{ path: "reason", message: "reason must be a string of at most 1000 characters" }]);
-    return (reason as string | null | undefined) ?? null;
-  };
 
   const addInTransaction: SuppressionService["addInTransaction"] = async (tx, organizationId, entry) => {
     const email = addressKey(entry.email);
-    if (await find(tx, organizationId, email)) return false;
+    if (await findByKey(tx, organizationId, email)) return false;
     const row: Row = {
       organizationId,
       id: newId(),
@@ -154,7 +108,7 @@ export function createSuppressionService(deps: {
       reason: entry.reason ?? null,
       createdAt: isoTime(clock.now()),
     };
-    await tx.insert(suppressions).values(row);
+    await insertSuppression(tx, row);
     await events.append(tx, {
       organizationId,
       type: "suppression.added",
@@ -164,9 +118,7 @@ export function createSuppressionService(deps: {
   };
 
   const removeRow = async (tx: Db, row: Row) => {
-    await tx
-      .delete(suppressions)
-      .where(and(eq(suppressions.organizationId, row.organizationId), eq(suppressions.email, row.email)));
+    await deleteSuppression(tx, row.organizationId, row.email);
     await events.append(tx, {
       organizationId: row.organizationId,
       type: "suppression.removed",
@@ -177,8 +129,7 @@ export function createSuppressionService(deps: {
   return {
     async suppressedAmong(organizationId, addresses) {
       if (addresses.length === 0) return new Set();
-      const rows = await findSuppressed.execute({ organizationId, emails: JSON.stringify(addresses.map(addressKey)) });
-      return new Set(rows.map((row) => row.email));
+      return new Set(await suppressedKeys(db, organizationId, addresses.map(addressKey)));
     },
 
     addInTransaction,
@@ -186,33 +137,33 @@ export function createSuppressionService(deps: {
     async add(actor, input) {
       requireScope(actor, "suppressions:write");
       if (typeof input.email !== "string") throw validationError([{ path: "email", message: "is required" }]);
-      const email = keyOf(input.email);
+      const email = suppressionKey(input.email);
       const { organizationId } = actor;
-      const entry: AddSuppression = { email, origin: "manual", reason: checkReason(input.reason) };
+      const entry: AddSuppression = { email, origin: "manual", reason: reasonOf(input.reason) };
       const row = await writer.write(async (tx) => {
         if (!(await addInTransaction(tx, organizationId, entry)))
           throw new AppError("conflict", `${email} is already suppressed.`);
-        return (await find(tx, organizationId, email))!;
+        return (await findByKey(tx, organizationId, email))!;
       });
       return toView(row);
     },
 
     async addMany(actor, emails, reason) {
       requireScope(actor, "suppressions:write");
-      const keys = stringList(emails, "emails").map((email, i) => {
+      const keys = batchOf(emails, "emails").map((email, i) => {
         try {
-          return keyOf(email);
+          return suppressionKey(email);
         } catch {
           throw validationError([{ path: `emails.${i}`, message: "is not an email address" }]);
         }
       });
       const { organizationId } = actor;
-      const why = checkReason(reason);
+      const why = reasonOf(reason);
       const rows = await writer.write(async (tx) => {
         const added: Row[] = [];
         for (const email of keys) {
           await addInTransaction(tx, organizationId, { email, origin: "manual", reason: why });
-          added.push((await find(tx, organizationId, email))!);
+          added.push((await findByKey(tx, organizationId, email))!);
         }
         return added;
       });
@@ -240,7 +191,7 @@ export function createSuppressionService(deps: {
 
     async removeMany(actor, idsOrEmails, path) {
       requireScope(actor, "suppressions:write");
-      const given = stringList(idsOrEmails, path);
+      const given = batchOf(idsOrEmails, path);
       const { organizationId } = actor;
       return writer.write(async (tx) => {
         const results = [];
@@ -260,15 +211,11 @@ export function createSuppressionService(deps: {
 
     async list(actor, options) {
       requireScope(actor, "suppressions:read");
-      const filters = [eq(suppressions.organizationId, actor.organizationId)];
-      if (options.origin) filters.push(eq(suppressions.origin, options.origin as SuppressionOrigin));
-      if (options.search)
-        filters.push(
-          sql`${suppressions.email} LIKE ${`%${options.search.toLowerCase().replace(/[%_\\]/g, "\\$&")}%`} ESCAPE '\\'`,
-        );
-      const { page, hasMore } = await pageById(suppressions.id, filters, options, (where, order, limit) =>
-        db.select().from(suppressions).where(where).orderBy(order).limit(limit),
-      );
+      const { page, hasMore } = await pageSuppressions(db, actor.organizationId, {
+        ...options,
+        origin: options.origin as SuppressionOrigin | undefined,
+        search: options.search?.toLowerCase(),
+      });
       return { object: "list", data: page.map(toView), has_more: hasMore };
     },
   };

@@ -37,3 +37,9 @@ export interface TemplateProblem {
   column: number;
   message: string;
 }
+
+/** Where a template reference sits in a request, for naming it in a refusal. */
+export interface TemplatePaths {
+  id: string;
+  variables: string;
+}

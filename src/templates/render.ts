@@ -15,7 +15,7 @@
  * output only joins strings (a rope: the engine copies nothing until the result is read, after the final check).
  */
 import type HandlebarsModule from "handlebars";
-import { htmlToText } from "../emails/compose.ts";
+import { htmlToText } from "../lib/html-text.ts";
 import type { TemplateContent, TemplateEngine, TemplateProblem, TemplateValues } from "./model.ts";
 
 export type TemplateField = "subject" | "html" | "text";

@@ -6,9 +6,8 @@ import { bodyLimits, readJsonObject } from "../http/body.ts";
 import { parseCursor, parseLimit } from "../http/query.ts";
 import { requireScope } from "../access.ts";
 import type { TemplateEngine } from "./model.ts";
-import { variablesOf } from "./send.ts";
 import type { TemplateService } from "./service.ts";
-import { engineOf, parseTemplateInput } from "./validate.ts";
+import { engineOf, parseTemplateInput, variablesOf } from "./validate.ts";
 
 export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) {
   const { templates, config } = deps;

@@ -6,30 +6,35 @@
  * and checking run on the CPU pool within a time budget, never on the event loop, and a render is never larger
  * than the message size limit.
  */
-import { and, eq } from "drizzle-orm";
-import { pageById, type PageOptions } from "../db/pages.ts";
-import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import type { PageOptions } from "../db/pages.ts";
+import type { Db, Writer } from "../db/store.ts";
 import { engineCode } from "../db/faults.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
-import { isUuid, newId } from "../lib/ids.ts";
-import { CpuTaskOverrun, type CpuPool } from "../workers/pool.ts";
+import { newId } from "../lib/ids.ts";
+import { CpuTaskOverrun } from "../workers/thread-pool.ts";
 import type {
   Rendered,
   TemplateContent,
   TemplateEngine,
+  TemplatePaths,
   TemplateProblem,
   TemplateSummary,
   TemplateView,
 } from "./model.ts";
 import type { TemplateJob, TemplateOutcome } from "./render.ts";
-import type { TemplatePaths } from "./send.ts";
+import {
+  deleteTemplate,
+  findTemplate,
+  insertTemplate,
+  pageTemplates,
+  type TemplateRow,
+  updateTemplate,
+} from "./repo.ts";
 import type { TemplateInput } from "./validate.ts";
 import { resolveVariables } from "./variables.ts";
-
-type TemplateRow = ReturnType<typeof tablesOf>["templates"]["$inferSelect"];
 
 /** `{{unsubscribe_url}}` is filled when the message is composed (`unsubscribe: true`), so it passes through. */
 const UNSUBSCRIBE_PLACEHOLDER = "{{unsubscribe_url}}";
@@ -73,11 +78,11 @@ export function createTemplateService(deps: {
   db: Db;
   writer: Writer;
   clock: Clock;
-  cpu: Pick<CpuPool, "template">;
+  /** Does a job on the CPU pool's threads; rejects with `CpuTaskOverrun` past `budgetMs`. */
+  cpu: { template(job: TemplateJob, budgetMs: number): Promise<TemplateOutcome> };
   limits: TemplateLimits;
 }): TemplateService {
   const { db, writer, clock, cpu, limits } = deps;
-  const { templates } = tablesOf(db);
 
   /** A job done on the CPU pool; one cut off for its time is the request's fault, a 400 at `path`. */
   const perform = async (job: TemplateJob, path: string): Promise<TemplateOutcome> => {
@@ -124,13 +129,8 @@ export function createTemplateService(deps: {
   };
 
   const notFound = () => new AppError("not_found", "Template not found.");
-  const byIdOrAlias = (organizationId: string, idOrAlias: string) =>
-    and(
-      eq(templates.organizationId, organizationId),
-      isUuid(idOrAlias) ? eq(templates.id, idOrAlias.toLowerCase()) : eq(templates.alias, idOrAlias),
-    );
   const find = async (tx: Db, actor: Actor, idOrAlias: string) => {
-    const row = await first(tx.select().from(templates).where(byIdOrAlias(actor.organizationId, idOrAlias)));
+    const row = await findTemplate(tx, actor.organizationId, idOrAlias);
     if (!row) throw notFound();
     return row;
   };
@@ -215,7 +215,7 @@ export function createTemplateService(deps: {
       const id = newId();
       try {
         await writer.write((tx) =>
-          tx.insert(tablesOf(tx).templates).values({
+          insertTemplate(tx, {
             id,
             organizationId: actor.organizationId,
             name: input.name,
@@ -240,12 +240,7 @@ export function createTemplateService(deps: {
 
     async list(actor, options) {
       requireScope(actor, "templates:read");
-      const { page, hasMore } = await pageById(
-        templates.id,
-        [eq(templates.organizationId, actor.organizationId)],
-        options,
-        (where, order, limit) => db.select().from(templates).where(where).orderBy(order).limit(limit),
-      );
+      const { page, hasMore } = await pageTemplates(db, actor.organizationId, options);
       return { object: "list", has_more: hasMore, data: page.map((row) => summary(view(row))) };
     },
 
@@ -270,17 +265,14 @@ export function createTemplateService(deps: {
             now,
           );
           await assertValid(engine, draft);
-          await tx
-            .update(tablesOf(tx).templates)
-            .set({
-              name: input.name ?? row.name,
-              alias: input.alias === undefined ? row.alias : input.alias,
-              engine,
-              draft,
-              draftVersionId: newId(),
-              updatedAt: now,
-            })
-            .where(eq(templates.id, row.id));
+          await updateTemplate(tx, row.id, {
+            name: input.name ?? row.name,
+            alias: input.alias === undefined ? row.alias : input.alias,
+            engine,
+            draft,
+            draftVersionId: newId(),
+            updatedAt: now,
+          });
           return { object: "template" as const, id: row.id };
         });
       } catch (error) {
@@ -292,7 +284,7 @@ export function createTemplateService(deps: {
       requireScope(actor, "templates:write");
       return writer.write(async (tx) => {
         const row = await find(tx, actor, idOrAlias);
-        await tx.delete(tablesOf(tx).templates).where(eq(templates.id, row.id));
+        await deleteTemplate(tx, row.id);
         return { object: "template" as const, id: row.id, deleted: true as const };
       });
     },
@@ -302,10 +294,12 @@ export function createTemplateService(deps: {
       return writer.write(async (tx) => {
         const row = await find(tx, actor, idOrAlias);
         const now = isoTime(clock.now());
-        await tx
-          .update(tablesOf(tx).templates)
-          .set({ published: row.draft, publishedVersionId: row.draftVersionId, publishedAt: now, updatedAt: now })
-          .where(eq(templates.id, row.id));
+        await updateTemplate(tx, row.id, {
+          published: row.draft,
+          publishedVersionId: row.draftVersionId,
+          publishedAt: now,
+          updatedAt: now,
+        });
         return { object: "template" as const, id: row.id };
       });
     },
@@ -316,7 +310,7 @@ export function createTemplateService(deps: {
         const row = await find(tx, actor, idOrAlias);
         const now = isoTime(clock.now());
         const id = newId();
-        await tx.insert(tablesOf(tx).templates).values({
+        await insertTemplate(tx, {
           id,
           organizationId: row.organizationId,
           name: `${row.name} (copy)`,

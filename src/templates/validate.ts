@@ -116,3 +116,11 @@ export function parseTemplateInput(body: Record<string, unknown>, mode: "create"
   if (problems.length) throw validationError(problems);
   return input;
 }
+
+/** `{variables: {...}}` of a render or send: an object of values. */
+export function variablesOf(value: unknown, path = "variables"): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object" || Array.isArray(value))
+    throw validationError([{ path, message: "must be an object of variable values" }]);
+  return value as Record<string, unknown>;
+}

@@ -20,6 +20,14 @@ export interface TrackingPlan {
   opens: boolean;
 }
 
+/** What tracking and unsubscribe add to one message (built by service.ts for the message's id), as plain data. */
+export interface MessageDecorations {
+  /** Tracked links and the open pixel, written into the html after placeholders are filled. */
+  tracking?: TrackingPlan;
+  /** The one-click unsubscribe URL (https in production). */
+  unsubscribeUrl?: string;
+}
+
 /** The html with tracked links and the open pixel, as the plan says. */
 export function writeTracking(html: string, emailId: string, plan: TrackingPlan): string {
   const tokens = createTokenCodec(plan.tokenKey);

@@ -18,11 +18,8 @@
  * One message is composed for all its recipients, so a token names the message, not a recipient; an event names
  * the recipient when the message has exactly one (always the case with `unsubscribe: true`).
  */
-import { and, eq, inArray } from "drizzle-orm";
-import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import type { Db, Writer } from "../db/store.ts";
 import type { DomainService } from "../domains/service.ts";
-import type { MessageDecorations } from "../emails/compose.ts";
-import type { ComposedFields } from "../emails/model.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Actor } from "../access.ts";
 import { domainOf } from "../lib/addresses.ts";
@@ -31,6 +28,8 @@ import type { Logger } from "../lib/logger.ts";
 import type { SecretBox } from "../lib/secrets.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { classifyFetch } from "./agents.ts";
+import type { MessageDecorations } from "./decorations.ts";
+import { eventsOf, findEmail, hasEvent, soleRecipient } from "./repo.ts";
 import { createTokenCodec } from "./tokens.ts";
 
 /** Per email and per kind (opens, clicks). */
@@ -57,12 +56,23 @@ export interface UnsubscribeTarget {
   from: string;
 }
 
+/** What of a message about to be composed decides its decorations (a send's validated fields). */
+export interface DecoratedMessage {
+  from: { address: string };
+  /** Epoch ms. */
+  scheduledAt?: number;
+  /** Per-message override of the sending domain's open/click tracking defaults. */
+  tracking?: { opens?: boolean; clicks?: boolean };
+  /** RFC 8058 one-click unsubscribe. */
+  unsubscribe?: boolean;
+}
+
 export interface TrackingService {
   /** Decorations for a message about to be composed; undefined when it has neither tracking nor unsubscribe. */
   decorate(
     emailId: string,
     actor: Pick<Actor, "organizationId" | "mode">,
-    fields: ComposedFields,
+    fields: DecoratedMessage,
   ): Promise<MessageDecorations | undefined>;
   /** Records an open; false when the token is not valid (404). */
   open(token: string, info: FetchInfo): Promise<boolean>;
@@ -93,7 +103,6 @@ export function createTrackingService(deps: {
   linkLifetimeMs: number;
 }): TrackingService {
   const { db, writer, clock, events, suppressions, domains, logger } = deps;
-  const { deliveries, emails, events: eventsTable } = tablesOf(db);
   const tokenKey = deps.secrets.deriveKey("tracking-tokens");
   const tokens = createTokenCodec(tokenKey);
   let warnedAboutUrl = false;
@@ -110,29 +119,11 @@ export function createTrackingService(deps: {
     return base;
   };
 
-  /** The message's only recipient, or null when it has several. */
-  const soleRecipient = async (tx: Db, emailId: string): Promise<string | null> => {
-    const rows = await tx
-      .select({ recipient: deliveries.recipient })
-      .from(deliveries)
-      .where(eq(deliveries.emailId, emailId))
-      .limit(2);
-    return rows.length === 1 ? rows[0]!.recipient : null;
-  };
-
   const recordFetch = (emailId: string, type: "email.opened" | "email.clicked", info: FetchInfo, link?: string) =>
     writer.write(async (tx) => {
-      const email = await first(
-        tx.select({ organizationId: emails.organizationId }).from(emails).where(eq(emails.id, emailId)),
-      );
+      const email = await findEmail(tx, emailId);
       if (!email) return false;
-      const history = await tx
-        .select({ type: eventsTable.type, data: eventsTable.data, createdAt: eventsTable.createdAt })
-        .from(eventsTable)
-        .where(
-          and(eq(eventsTable.emailId, emailId), inArray(eventsTable.type, [type, "email.sent", "email.delivered"])),
-        )
-        .orderBy(eventsTable.id);
+      const history = await eventsOf(tx, emailId, [type, "email.sent", "email.delivered"]);
       const earlier = history.filter((event) => event.type === type);
       const now = clock.now();
       const repeat = earlier.some(
@@ -174,25 +165,18 @@ export function createTrackingService(deps: {
    * message was accepted; at once for test-mode mail (no longer tracked) and for a message no longer stored.
    */
   const unexpiringTokenExpiry = async (emailId: string): Promise<number> => {
-    const email = await first(
-      db.select({ mode: emails.mode, createdAt: emails.createdAt }).from(emails).where(eq(emails.id, emailId)),
-    );
+    const email = await findEmail(db, emailId);
     return email?.mode === "live" ? Date.parse(email.createdAt) + deps.linkLifetimeMs : 0;
   };
 
   const target = async (tx: Db, token: string): Promise<UnsubscribeTarget | null> => {
     const verified = tokens.verify(token, "unsubscribe");
     if (!verified) return null;
-    const email = await first(
-      tx
-        .select({ organizationId: emails.organizationId, from: emails.fromHeader })
-        .from(emails)
-        .where(eq(emails.id, verified.emailId)),
-    );
+    const email = await findEmail(tx, verified.emailId);
     if (!email) return null;
     const recipient = await soleRecipient(tx, verified.emailId);
     if (!recipient) return null;
-    return { emailId: verified.emailId, organizationId: email.organizationId, recipient, from: email.from };
+    return { emailId: verified.emailId, organizationId: email.organizationId, recipient, from: email.fromHeader };
   };
 
   return {
@@ -252,13 +236,7 @@ export function createTrackingService(deps: {
           sourceId: found.emailId,
           reason: "one-click unsubscribe (RFC 8058)",
         });
-        const already = await first(
-          tx
-            .select({ id: eventsTable.id })
-            .from(eventsTable)
-            .where(and(eq(eventsTable.emailId, found.emailId), eq(eventsTable.type, "email.unsubscribed"))),
-        );
-        if (!already)
+        if (!(await hasEvent(tx, found.emailId, "email.unsubscribed")))
           await events.append(tx, {
             organizationId: found.organizationId,
             emailId: found.emailId,

@@ -1,15 +1,14 @@
 /**
- * A thread of the CPU pool (pool.ts): answers each `{id, task}` with `{id, value, error}`. Signing reports
- * mailauth's first error as the answer's error; composition and received mail, the exception's message. A
- * template task says when its engines are loaded and its own work begins (`{id, started}`): its time budget counts
- * from then. Invariant: every task is answered (unless the pool terminates the thread).
+ * The CPU pool's threads' entry and task table (pool.ts posts these tasks): which function of which area does
+ * each task, served by thread-loop.ts. Naming the areas' work is the composition's concern, not the engine's: this
+ * file moves up with the composition root. Signing reports mailauth's first error as the task's failure. A
+ * template task says when its engines are loaded and its own work begins: its time budget counts from then.
  */
 import { dkimSign } from "mailauth";
 import { readAttachmentContents } from "../emails/attachments.ts";
 import { composeMessage } from "../emails/compose.ts";
 import { readRawMessage } from "../emails/raw-message.ts";
 import { templatedSendBody } from "../emails/templated-message.ts";
-import { AppError } from "../errors.ts";
 import { authenticateReceived, readReceivedMessage, readReceivedPart } from "../inbound/received.ts";
 import { bufferOf } from "../lib/bytes.ts";
 import {
@@ -19,11 +18,8 @@ import {
   type TemplateOutcome,
 } from "../templates/render.ts";
 import { lookupsOver } from "./dns-port.ts";
-import type { Answer, Task, ThreadMessage } from "./pool.ts";
-
-declare const self: Worker;
-
-const messageOf = (error: unknown) => String((error as { message?: string })?.message ?? error);
+import type { CpuTask } from "./pool.ts";
+import { serveTasks } from "./thread-loop.ts";
 
 /**
  * Template jobs take turns (their awaits would otherwise let the next one begin too), so the job whose budget runs
@@ -31,18 +27,18 @@ const messageOf = (error: unknown) => String((error as { message?: string })?.me
  */
 let templateTurn: Promise<unknown> = Promise.resolve();
 
-function performTemplate(id: number, job: TemplateJob): Promise<TemplateOutcome> {
+function performTemplate(job: TemplateJob, started: () => void): Promise<TemplateOutcome> {
   const turn = templateTurn.then(async () => {
     await loadTemplateEngines(job);
-    postMessage({ id, started: true } satisfies ThreadMessage);
+    started();
     return performTemplateJob(job);
   });
   templateTurn = turn.catch(() => undefined);
   return turn;
 }
 
-async function perform(id: number, task: Task): Promise<unknown> {
-  if (task.kind === "template") return performTemplate(id, task.job);
+serveTasks(async (task: CpuTask, started) => {
+  if (task.kind === "template") return performTemplate(task.job, started);
   if (task.kind === "compose") {
     // Buffers arrive as plain Uint8Arrays; nodemailer takes attachment content as a Buffer.
     const { fields } = task.request;
@@ -65,17 +61,4 @@ async function perform(id: number, task: Task): Promise<unknown> {
   const result = await dkimSign(Buffer.from(task.raw), task.options);
   if (result.errors[0]) throw result.errors[0];
   return result.signatures;
-}
-
-self.onmessage = async (event: MessageEvent<{ id: number; task: Task }>) => {
-  const { id, task } = event.data;
-  let answer: Answer;
-  try {
-    answer = { id, value: await perform(id, task), error: null };
-  } catch (error) {
-    const refusal =
-      error instanceof AppError ? { name: error.name, message: error.message, details: error.details } : undefined;
-    answer = { id, value: null, error: messageOf(error), ...(refusal && { refusal }) };
-  }
-  postMessage(answer);
-};
+});

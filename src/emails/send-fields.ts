@@ -6,25 +6,13 @@
  */
 import { AppError, validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
-import type { ComposedFields } from "../emails/model.ts";
-import { parseSendRequest, type ValidationContext } from "../emails/validate.ts";
-import type { TemplateService } from "./service.ts";
-
-/** Where a template reference sits in a request, for naming it in a refusal. */
-export interface TemplatePaths {
-  id: string;
-  variables: string;
-}
+import type { TemplatePaths } from "../templates/model.ts";
+import type { TemplateService } from "../templates/service.ts";
+import { variablesOf } from "../templates/validate.ts";
+import type { ComposedFields } from "./model.ts";
+import { parseSendRequest, type ValidationContext } from "./validate.ts";
 
 export const BODY_TEMPLATE_PATHS: TemplatePaths = { id: "template.id", variables: "template.variables" };
-
-/** `{variables: {...}}` of a render or send: an object of values. */
-export function variablesOf(value: unknown, path = "variables"): Record<string, unknown> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value))
-    throw validationError([{ path, message: "must be an object of variable values" }]);
-  return value as Record<string, unknown>;
-}
 
 /**
  * A send body with `template: {id, variables}` as the fields it stands for (a body's html replaces the template's
