@@ -13,7 +13,7 @@ import { textOf } from "../templates/render.ts";
 import { checkDraft, placeholdersIn, type Draft } from "./draft-check.ts";
 import { jsonOfAnswer, type ChatMessage, type ChatModel } from "./model.ts";
 import { PROMPT_VERSION, repairPrompt, subjectPrompt, writePrompt } from "./prompts.ts";
-import { previewText } from "./subject-rules.ts";
+import { previewText } from "./preview-text.ts";
 import { scoreSubject, type SubjectFinding } from "./subject-score.ts";
 import type { SubjectRequest, WriteRequest } from "./validate.ts";
 

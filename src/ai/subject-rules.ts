@@ -1,13 +1,16 @@
 /**
- * The curated rules a subject line is scored against, with the small text helpers they share (grapheme counting,
- * placeholder stripping, preview-text extraction). Each rule is pure and runs in linear time in its input: no
- * regular expression here has nested quantifiers, and only the first 64 KiB of an html body is read.
+ * The curated rules a subject line is scored against, with the small text helpers they share (placeholder
+ * stripping, word and case counting). Each rule is pure and runs in linear time in its input: no regular
+ * expression here has nested quantifiers; the body is read only through its preview (preview-text.ts).
  */
+import { graphemeCount, graphemes } from "./graphemes.ts";
+import { type MessageBody, PREVIEW_LENGTH, previewText } from "./preview-text.ts";
 
-export interface SubjectInput {
+// Re-exported because the rules' tests read the preview beside the rules; its reader is preview-text.ts.
+export { previewText };
+
+export interface SubjectInput extends MessageBody {
   subject: string;
-  html?: string;
-  text?: string;
 }
 
 export interface SubjectRule {
@@ -28,9 +31,6 @@ const MAX_WORDS = 10;
 const MAX_EMOJI = 2;
 const MAX_AVERAGE_WORD_LETTERS = 8;
 const MAX_WORD_LENGTH = 20;
-const PREVIEW_LENGTH = 100;
-/** The preheader sits at the top of the body, so the rest of a large html never matters to the preview. */
-const PREVIEW_HTML_LIMIT = 64 * 1024;
 
 const SPAM_PHRASES = [
   "free",
@@ -112,21 +112,6 @@ const ACRONYMS = new Set([
   "EUR",
   "GBP",
 ]);
-
-// Made on first use: constructing it costs about 2.5 ms, which every cold start paid.
-let segmenter: Intl.Segmenter | undefined;
-const graphemeSegmenter = () => (segmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" }));
-
-/** User-perceived characters: an emoji, a flag or a letter with its accents counts as one. */
-function graphemes(text: string): string[] {
-  return Array.from(graphemeSegmenter().segment(text), (segment) => segment.segment);
-}
-
-function graphemeCount(text: string): number {
-  let count = 0;
-  for (const _ of graphemeSegmenter().segment(text)) count++;
-  return count;
-}
 
 /** Quotes text for a message, cut short so a pathological subject cannot produce a pathological message. */
 function quote(text: string, max = 40): string {
@@ -226,146 +211,6 @@ const TEXT_SYMBOLS = new Set(["©", "®", "™"]);
 
 function emoji(subject: string): string[] {
   return graphemes(subject).filter((grapheme) => EMOJI.test(grapheme) && !TEXT_SYMBOLS.has(grapheme));
-}
-
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-  // Preheaders are commonly padded with these so the body's next text does not leak into the preview.
-  zwnj: "",
-  zwj: "",
-  shy: "",
-};
-const ENTITY = /&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z][a-zA-Z0-9]{1,7});/g;
-const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]|\u034F/g;
-
-function decodeEntities(text: string): string {
-  const decoded = text.replace(ENTITY, (raw, body: string) => {
-    if (body[0] !== "#") return NAMED_ENTITIES[body.toLowerCase()] ?? raw;
-    const code = body[1] === "x" || body[1] === "X" ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : raw;
-  });
-  return decoded.replace(INVISIBLE, "");
-}
-
-/** Elements whose content a mail client never shows in the body or the preview. */
-const HIDDEN_ELEMENTS = ["head", "title", "style", "script", "noscript", "template"];
-const HIDDEN_CLOSERS = new Map(HIDDEN_ELEMENTS.map((name) => [name, new RegExp(`</${name}[\\s/>]`, "gi")]));
-/** Inline elements join the text around them; every other tag separates words. */
-const INLINE_ELEMENTS = new Set([
-  "a",
-  "abbr",
-  "b",
-  "bdi",
-  "bdo",
-  "cite",
-  "code",
-  "em",
-  "font",
-  "i",
-  "kbd",
-  "mark",
-  "q",
-  "s",
-  "samp",
-  "small",
-  "span",
-  "strong",
-  "sub",
-  "sup",
-  "u",
-  "var",
-]);
-
-/** Index just past the `>` that ends the tag opened at `start`, honouring quoted attribute values; -1 if unterminated. */
-function tagEnd(html: string, start: number): number {
-  let quoteChar = "";
-  let previous = "";
-  for (let i = start + 1; i < html.length; i++) {
-    const char = html[i]!;
-    if (quoteChar) {
-      if (char === quoteChar) quoteChar = "";
-      continue;
-    }
-    // A quote opens a value only right after "="; elsewhere (e.g. an unquoted It's) it is just a character.
-    if ((char === '"' || char === "'") && previous === "=") quoteChar = char;
-    else if (char === ">") return i + 1;
-    if (char !== " " && char !== "\t" && char !== "\n" && char !== "\r") previous = char;
-  }
-  return -1;
-}
-
-/** The first visible text of an html body, collapsed, reading no further than needed for `limit` characters. */
-function htmlPreview(html: string, limit: number): string {
-  const source = html.length > PREVIEW_HTML_LIMIT ? html.slice(0, PREVIEW_HTML_LIMIT) : html;
-  let out = "";
-  let visible = 0;
-  let i = 0;
-  while (i < source.length && visible < limit) {
-    if (source[i] !== "<") {
-      const next = source.indexOf("<", i);
-      const chunk = decodeEntities(source.slice(i, next === -1 ? source.length : next));
-      out += chunk;
-      visible += chunk.replace(/\s+/g, "").length;
-      i = next === -1 ? source.length : next;
-      continue;
-    }
-    if (source.startsWith("<!--", i)) {
-      const close = source.indexOf("-->", i + 4);
-      if (close === -1) break;
-      i = close + 3;
-      continue;
-    }
-    const nameMatch = /^<(\/?)([a-zA-Z][a-zA-Z0-9-]*)/.exec(source.slice(i, i + 40));
-    if (!nameMatch && source[i + 1] !== "!" && source[i + 1] !== "?") {
-      out += "<";
-      visible++;
-      i++;
-      continue;
-    }
-    const end = tagEnd(source, i);
-    if (end === -1) break;
-    const closing = nameMatch?.[1] === "/";
-    const name = nameMatch?.[2]?.toLowerCase() ?? "";
-    const closer = HIDDEN_CLOSERS.get(name);
-    if (!closing && closer && source[end - 2] !== "/") {
-      closer.lastIndex = end;
-      const match = closer.exec(source);
-      if (!match) break;
-      const after = tagEnd(source, match.index);
-      if (after === -1) break;
-      i = after;
-      out += " ";
-      continue;
-    }
-    if (!INLINE_ELEMENTS.has(name)) out += " ";
-    i = end;
-  }
-  return out;
-}
-
-function textPreview(text: string): string {
-  const source = text.length > PREVIEW_HTML_LIMIT ? text.slice(0, PREVIEW_HTML_LIMIT) : text;
-  for (const line of source.split(/\r?\n|\r/)) if (!isBlank(line)) return line;
-  return "";
-}
-
-/**
- * The preview (preheader) text an inbox shows after the subject: the first visible text of the html body, else the
- * first non-empty line of the text body; undefined when the message has neither body, "" when nothing is visible.
- */
-export function previewText(input: Pick<SubjectInput, "html" | "text">, limit = PREVIEW_LENGTH): string | undefined {
-  let raw: string;
-  if (input.html !== undefined) raw = htmlPreview(input.html, limit);
-  else if (input.text !== undefined) raw = textPreview(input.text);
-  else return undefined;
-  const collapsed = raw.replace(/\s+/g, " ").trim();
-  const head = graphemes(collapsed.slice(0, limit * 8));
-  return head.length > limit ? head.slice(0, limit).join("").trimEnd() : head.join("");
 }
 
 /** Longest value a placeholder is assumed to render to when matching a subject against rendered text. */

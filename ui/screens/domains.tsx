@@ -7,8 +7,8 @@ import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
 import { useCan } from "../access.ts";
 import { useAction, usePolled } from "../hooks.ts";
-import { CopyButton } from "./keys.tsx";
-import { when } from "./emails.tsx";
+import { CopyButton } from "../copy.tsx";
+import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
 
 interface DnsRecord {

@@ -10,6 +10,7 @@ import { describe, usePolled } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
 import { Alert } from "../alert.tsx";
+import { when } from "../format.ts";
 
 interface EmailSummary {
   id: string;
@@ -45,8 +46,6 @@ const STATUSES = [
   "canceled",
   "suppressed",
 ];
-
-export const when = (iso: string) => new Date(iso).toLocaleString();
 
 export function EmailsScreen() {
   const [filters, setFilters] = useState({ status: "", to: "", from: "" });

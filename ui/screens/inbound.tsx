@@ -11,7 +11,7 @@ import { RawDownload } from "../download.tsx";
 import { usePolled } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
-import { when } from "./emails.tsx";
+import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
 
 interface Authentication {

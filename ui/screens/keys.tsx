@@ -2,12 +2,12 @@
  * API keys: list, create (a preset or chosen scopes, optionally one sending domain) and revoke. Invariant: a new
  * key's token is held only in this screen's state and shown once; nothing stores it.
  */
-import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
 import { useCan } from "../access.ts";
 import { describe, usePolled } from "../hooks.ts";
-import { when } from "./emails.tsx";
+import { ShownOnce } from "../copy.tsx";
+import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
 
 interface ApiKey {
@@ -38,50 +38,6 @@ const SCOPES = [
   "api_keys:write",
   "ai:use",
 ];
-
-/** A secret the server shows once (a new key's token, a webhook's signing secret), to copy before it is gone. */
-export function ShownOnce({
-  children,
-  secret,
-  copyLabel,
-  testId,
-  onDone,
-}: {
-  children: ComponentChildren;
-  secret: string;
-  copyLabel: string;
-  testId: string;
-  onDone: () => void;
-}) {
-  return (
-    <div class="card notice" role="status">
-      <p>{children} Copy it now: it is not shown again.</p>
-      <p>
-        <code class="token" data-testid={testId}>
-          {secret}
-        </code>{" "}
-        <CopyButton text={secret} label={copyLabel} />
-      </p>
-      <button type="button" onClick={onDone}>
-        Done
-      </button>
-    </div>
-  );
-}
-
-export function CopyButton({ text, label }: { text: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    await navigator.clipboard.writeText(text);
-    setCopied(true);
-    setTimeout(() => setCopied(false), 1500);
-  };
-  return (
-    <button type="button" onClick={copy} aria-label={label}>
-      {copied ? "Copied" : "Copy"}
-    </button>
-  );
-}
 
 export function KeysScreen() {
   const { data, error, reload } = usePolled(() => api.get<Page<ApiKey>>(`/v1/api-keys${query({ limit: 100 })}`), []);

@@ -6,7 +6,7 @@ import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
 import { useCan } from "../access.ts";
 import { useAction, usePolled } from "../hooks.ts";
-import { when } from "./emails.tsx";
+import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
 
 interface Suppression {

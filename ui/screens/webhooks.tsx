@@ -7,8 +7,8 @@ import { useState } from "preact/hooks";
 import { useCan } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
 import { useAction, usePolled } from "../hooks.ts";
-import { when } from "./emails.tsx";
-import { ShownOnce } from "./keys.tsx";
+import { when } from "../format.ts";
+import { ShownOnce } from "../copy.tsx";
 import { Alert } from "../alert.tsx";
 
 /** The contract's event types (DESIGN §7), offered when adding an endpoint. */
