@@ -6,9 +6,6 @@
 import { graphemeCount, graphemes } from "./graphemes.ts";
 import { type MessageBody, PREVIEW_LENGTH, previewText } from "./preview-text.ts";
 
-// Re-exported because the rules' tests read the preview beside the rules; its reader is preview-text.ts.
-export { previewText };
-
 export interface SubjectInput extends MessageBody {
   subject: string;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { previewText, SUBJECT_RULES, type SubjectInput } from "./subject-rules.ts";
+import { previewText } from "./preview-text.ts";
+import { SUBJECT_RULES, type SubjectInput } from "./subject-rules.ts";
 import { scoreSubject } from "./subject-score.ts";
 
 const GOOD_HTML = `<!doctype html>

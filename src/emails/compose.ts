@@ -22,7 +22,6 @@ export interface ComposedMessage {
 let mailComposer: Promise<typeof MailComposerClass> | undefined;
 
 // Tracking owns the decorations' shape; the intake that asks tracking for them and hands them here names it here.
-export type { MessageDecorations };
 
 /** Everything composition needs, as plain data: it runs on a thread of the CPU pool (src/workers). */
 export interface ComposeRequest {
