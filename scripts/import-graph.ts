@@ -23,7 +23,7 @@ export const LAYERS = [
   "idempotency",
   "limits",
   "organizations",
-  "workers",
+  "threads",
   "jobs",
   "queue",
   // What routes use to speak HTTP.

@@ -20,9 +20,17 @@ import type { Clock } from "../lib/clock.ts";
 import { blankLineAfter } from "../lib/header-end.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { DeliveryJob, Provider } from "../providers/types.ts";
-import type { CpuPool, DkimOptions, DkimResult } from "../workers/pool.ts";
+import type { dkimSign } from "mailauth";
 import type { DomainService } from "./service.ts";
 import type { SigningIdentity } from "./send-policy.ts";
+
+/** mailauth's signing options, as the CPU pool's thread passes them on. */
+export type DkimOptions = Parameters<typeof dkimSign>[1];
+/** The signature headers, or the errors that the signer turns into "send unsigned". */
+export interface DkimResult {
+  signatures: string;
+  errors: unknown[];
+}
 
 /** Header fields signed when present (From first: RFC 6376 §5.4 requires it). */
 export const SIGNED_HEADERS = [
@@ -115,7 +123,8 @@ const SIGNATURE_CACHE_SIZE = 256;
 export function createOutgoingSigner(deps: {
   domains: Pick<DomainService, "signingIdentity">;
   returnPaths: ReturnPathCodec;
-  dkim: Pick<CpuPool, "sign">;
+  /** Signs off the event loop (the CPU pool). */
+  dkim: { sign(raw: Buffer, options: DkimOptions): Promise<DkimResult> };
   clock: Clock;
   logger: Logger;
 }): OutgoingSigner {

@@ -56,7 +56,7 @@ export interface SentAttachmentContents {
 }
 
 /**
- * Parses a sent message for its attachments; runs in the CPU pool (src/workers), off the event loop. Only the bytes
+ * Parses a sent message for its attachments; runs in the CPU pool (src/server/cpu-pool.ts), off the event loop. Only the bytes
  * of the one attachment asked for come back: a list needs none, and a message may carry tens of megabytes.
  */
 export async function readAttachmentContents(

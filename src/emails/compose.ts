@@ -3,7 +3,7 @@
  * html with a text alternative (generated from the html when absent), attachments, inline `cid:` parts, custom
  * headers, a Message-ID on the sender's domain, and the decorations of tracking and one-click unsubscribe (the
  * message is composed once and stored, so they are written here). It runs on a thread of the CPU pool
- * (src/workers), so the request is plain data. Invariant: Bcc never appears in the output.
+ * (src/server/cpu-pool.ts), so the request is plain data. Invariant: Bcc never appears in the output.
  */
 import type MailComposerClass from "nodemailer/lib/mail-composer";
 import { domainOf, type Mailbox } from "../lib/addresses.ts";
@@ -23,7 +23,7 @@ let mailComposer: Promise<typeof MailComposerClass> | undefined;
 
 // Tracking owns the decorations' shape; the intake that asks tracking for them and hands them here names it here.
 
-/** Everything composition needs, as plain data: it runs on a thread of the CPU pool (src/workers). */
+/** Everything composition needs, as plain data: it runs on a thread of the CPU pool (src/server/cpu-pool.ts). */
 export interface ComposeRequest {
   emailId: string;
   fields: ComposedFields;

@@ -17,8 +17,8 @@ import { requireScope } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { SignedLinks } from "../lib/signed-links.ts";
 import type { DownloadAccess } from "../access.ts";
-import type { CpuPool } from "../workers/pool.ts";
 import type { AttachmentView, ReceivedAttachment, ReceivedEmailSummary, ReceivedEmailView } from "./model.ts";
+import type { ReceivedPart } from "./received.ts";
 
 const PRUNE_BATCH = 500;
 
@@ -60,7 +60,8 @@ export function createMailbox(deps: {
   links: SignedLinks;
   retentionMs: number;
   /** Where a stored message is parsed again (inline images, attachments): megabytes of it would hold the event loop. */
-  cpu: Pick<CpuPool, "readReceivedPart">;
+  /** A stored message's html with inline images, or an attachment's bytes, read off the event loop. */
+  cpu: { readReceivedPart(raw: Buffer, part: ReceivedPart): Promise<string | Buffer | null> };
 }): Mailbox {
   const { db, writer, clock, links } = deps;
   const { receivedEmails, receivedContents } = tablesOf(db);

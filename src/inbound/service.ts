@@ -37,7 +37,7 @@ import type { Metrics } from "../lib/metrics.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { receivedEventData, type AutoReplyKind, type ReceivedAuthentication } from "./model.ts";
 import type { SesEvent } from "../providers/sns.ts";
-import type { CpuPool } from "../workers/pool.ts";
+import type { CpuPool } from "../server/cpu-pool.ts";
 import type { ReceivedFields, SessionFacts } from "./received.ts";
 import type { BouncedRecipient, InboundReport } from "./reports.ts";
 

@@ -60,7 +60,7 @@ import { createEndpointGuard } from "../lib/endpoint-guard.ts";
 import { createWebhookService, type WebhookService } from "../webhooks/service.ts";
 import { createSigner } from "../webhooks/signing.ts";
 import { buildProvider } from "./providers.ts";
-import { createCpuPool, type CpuPool } from "../workers/pool.ts";
+import { createCpuPool, type CpuPool } from "./cpu-pool.ts";
 
 export const VERSION = "0.1.0";
 const IDEMPOTENCY_PRUNE_MS = 3_600_000;

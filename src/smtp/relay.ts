@@ -40,7 +40,6 @@ import {
   stopGracefully,
 } from "./listener.ts";
 import { sendFields } from "../emails/send-fields.ts";
-import type { CpuPool } from "../workers/pool.ts";
 import type { TemplateService } from "../templates/service.ts";
 import { loadCertificates, type CertificateSource } from "./tls.ts";
 import { PROTOCOL_REPLIES, queuedText, replyFor, type ReplyError } from "./replies.ts";
@@ -74,7 +73,8 @@ export interface SmtpRelayDeps {
   emails: EmailService;
   templates: TemplateService;
   /** Reads a relayed message naming a template, off the event loop (a message may be tens of megabytes). */
-  cpu: Pick<CpuPool, "templatedSendBody">;
+  /** The send body a relayed message naming a template stands for, read off the event loop (the CPU pool). */
+  cpu: { templatedSendBody(raw: Buffer, envelopeTo: string[]): Promise<Record<string, unknown>> };
   idempotency: Idempotency;
   limiter: RateLimiter;
   logger: Logger;

@@ -14,7 +14,7 @@ import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
-import { CpuTaskOverrun } from "../workers/thread-pool.ts";
+import { CpuTaskOverrun } from "../threads/thread-pool.ts";
 import type {
   Rendered,
   TemplateContent,

@@ -24,7 +24,7 @@ import { Tokenizer } from "htmlparser2";
 import { scoreSubject } from "../../src/ai/subject-score.ts";
 import { composeRequest } from "../../src/emails/compose.ts";
 import { isTrackableLink, rewriteHtml } from "../../src/tracking/html.ts";
-import { createCpuPool } from "../../src/workers/pool.ts";
+import { createCpuPool } from "../../src/server/cpu-pool.ts";
 import { watchEventLoop } from "./loop-watchdog.ts";
 import {
   fuzzSeconds,
@@ -443,7 +443,7 @@ test(
   TIMEOUT_MS,
 );
 
-const pool = createCpuPool(new URL("../../src/workers/thread.ts", import.meta.url), 1);
+const pool = createCpuPool(new URL("../../src/server/cpu-thread.ts", import.meta.url), 1);
 afterAll(() => pool.close());
 
 test(

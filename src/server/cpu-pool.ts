@@ -1,32 +1,33 @@
 /**
- * The CPU pool as the services call it: one typed call per task of the threads' task table (thread.ts) — DKIM
+ * The CPU pool as the services call it: one typed call per task of the threads' task table (cpu-thread.ts) — DKIM
  * signatures (RSA-2048, about a millisecond), MIME composition (nodemailer and html-to-text, about a quarter of a
  * millisecond, with the tracking rewrite of the html), templates (Handlebars and MJML over what a client sends, as
  * long as that takes), and reading and authenticating received mail (mailparser and mailauth, about a second each
- * for a 25 MiB message) — over the generic engine (thread-pool.ts). This file and thread.ts name the areas' work,
- * so they are the composition's, not the engine's: they move up with the composition root. Invariant: every call
- * settles — with its result, or with an error.
+ * for a 25 MiB message) — over the generic engine (threads/thread-pool.ts). This file and cpu-thread.ts name the
+ * areas' work, so they are the composition's, not the engine's, and live beside the root. Each area states the
+ * calls it makes as a port of its own. Invariant: every call settles — with its result, or with an error.
  */
-import type { dkimSign } from "mailauth";
 import type { SentAttachmentContents } from "../emails/attachments.ts";
 import type { ComposedMessage, ComposeRequest } from "../emails/compose.ts";
 import type { RawMessageView } from "../emails/raw-message.ts";
 import type { ReceivedAuthentication } from "../inbound/model.ts";
 import type { ReadMessage, ReceivedPart, SessionFacts } from "../inbound/received.ts";
+import type { DkimOptions, DkimResult } from "../domains/signing.ts";
 import { bufferOf, inSharedMemory } from "../lib/bytes.ts";
 import type { TemplateJob, TemplateOutcome } from "../templates/render.ts";
-import { answerLookups } from "./dns-port.ts";
-import { CpuTaskOverrun, createThreadPool, defaultPoolThreads, handedOver, OVERRUN, settled } from "./thread-pool.ts";
+import { answerLookups } from "../threads/dns-port.ts";
+import {
+  CpuTaskOverrun,
+  createThreadPool,
+  defaultPoolThreads,
+  handedOver,
+  OVERRUN,
+  settled,
+} from "../threads/thread-pool.ts";
 
 export { CpuTaskOverrun };
 
-export type DkimOptions = Parameters<typeof dkimSign>[1];
-export interface DkimResult {
-  signatures: string;
-  errors: unknown[];
-}
-
-/** The tasks of the threads' table (thread.ts). */
+/** The tasks of the threads' table (cpu-thread.ts). */
 export type CpuTask =
   | { kind: "sign"; raw: Uint8Array; options: DkimOptions }
   | { kind: "compose"; request: ComposeRequest }
@@ -64,11 +65,7 @@ export interface CpuPool {
   close(): void;
 }
 
-/**
- * `workerUrl` locates thread.ts. The composition root builds it relative to itself: from the sources that is
- * src/, and inside the executable every module's URL is the bundle root, where the build put the thread under the
- * same relative path (workers/thread.ts).
- */
+/** `workerUrl` locates cpu-thread.ts: `CPU_THREAD` (thread-entries.ts) resolves from source and executable alike. */
 export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()): CpuPool {
   const threads = createThreadPool(workerUrl, threadCount);
   const run = (task: CpuTask, options?: Parameters<typeof threads.run>[1]) => threads.run(task, options);

@@ -1,7 +1,7 @@
 /**
- * The CPU pool's threads' entry and task table (pool.ts posts these tasks): which function of which area does
- * each task, served by thread-loop.ts. Naming the areas' work is the composition's concern, not the engine's: this
- * file moves up with the composition root. Signing reports mailauth's first error as the task's failure. A
+ * The CPU pool's threads' entry and task table (cpu-pool.ts posts these tasks): which function of which area does
+ * each task, served by threads/thread-loop.ts. Naming the areas' work is the composition's concern, not the engine's: this
+ * file lives beside the composition root. Signing reports mailauth's first error as the task's failure. A
  * template task says when its engines are loaded and its own work begins: its time budget counts from then.
  */
 import { dkimSign } from "mailauth";
@@ -17,9 +17,9 @@ import {
   type TemplateJob,
   type TemplateOutcome,
 } from "../templates/render.ts";
-import { lookupsOver } from "./dns-port.ts";
-import type { CpuTask } from "./pool.ts";
-import { serveTasks } from "./thread-loop.ts";
+import { lookupsOver } from "../threads/dns-port.ts";
+import type { CpuTask } from "./cpu-pool.ts";
+import { serveTasks } from "../threads/thread-loop.ts";
 
 /**
  * Template jobs take turns (their awaits would otherwise let the next one begin too), so the job whose budget runs

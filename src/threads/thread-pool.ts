@@ -2,7 +2,7 @@
  * The CPU pool's engine: worker threads for the work heavy enough to hold up the event loop, so it runs on the
  * machine's other cores while the event loop serves requests and the queue. It knows tasks only as `{kind, …}`
  * posted to a thread (thread-loop.ts answers them); which work a thread does is its entry's task table, which the
- * composition names (pool.ts and thread.ts). Threads start on first use and take tasks in turn; a thread that dies
+ * composition names (server/cpu-pool.ts and server/cpu-thread.ts). Threads start on first use and take tasks in turn; a thread that dies
  * fails only the tasks it held and is replaced on the next task. A task given a time budget that it overruns is
  * failed with `CpuTaskOverrun`: its thread is terminated (nothing else can stop a thread in a loop) and replaced,
  * and the tasks queued behind it are handed to the replacement. Invariant: every task settles — with its result,
