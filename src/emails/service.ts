@@ -70,7 +70,7 @@ export interface EmailService {
     options?: SubmitOptions & { permissive?: boolean },
   ): Promise<{ data: Array<{ id: string }>; errors?: Array<{ index: number; message: string }> }>;
   /** Moves a scheduled message to another time (ISO 8601, future, ≤ 30 days); 409 once it is no longer scheduled. */
-  reschedule(actor: Actor, id: string, scheduledAt: unknown): Promise<{ object: "email"; id: string }>;
+  reschedule(actor: Actor, id: string, scheduledAt: string): Promise<{ object: "email"; id: string }>;
   get(actor: Actor, id: string): Promise<EmailRecord>;
   list(actor: Actor, options: ListOptions): Promise<{ object: "list"; data: EmailSummary[]; has_more: boolean }>;
   raw(actor: Actor, id: string): Promise<{ raw: Buffer; messageId: string }>;

@@ -52,8 +52,8 @@ export interface AddSuppression {
 
 /** What an API client or the operator gives to add an address by hand (origin manual). */
 export interface ManualSuppression {
-  email?: unknown;
-  reason?: unknown;
+  email: string;
+  reason?: string | null;
 }
 
 export interface SuppressionService {
@@ -63,14 +63,14 @@ export interface SuppressionService {
   addInTransaction(tx: Db, organizationId: string, entry: AddSuppression): Promise<boolean>;
   add(actor: Actor, input: ManualSuppression): Promise<SuppressionView>;
   /** Adds every address not yet suppressed (by hand); answers each address's entry, new or existing. */
-  addMany(actor: Actor, emails: unknown, reason?: unknown): Promise<SuppressionView[]>;
+  addMany(actor: Actor, emails: string[], reason?: string | null): Promise<SuppressionView[]>;
   /** By id or address. */
   get(actor: Actor, idOrEmail: string): Promise<SuppressionView>;
   remove(actor: Actor, idOrEmail: string): Promise<SuppressionView>;
   /** Removes each id or address that is suppressed; answers each one given, with whether it was. */
   removeMany(
     actor: Actor,
-    idsOrEmails: unknown,
+    idsOrEmails: string[],
     path: string,
   ): Promise<Array<{ object: "suppression"; id: string | null; email: string | null; deleted: boolean }>>;
   /** Newest first, paged; `origin` and an address substring (`search`) filter. */
@@ -125,21 +125,15 @@ export function createSuppressionService(deps: {
         )
       : find(tx, organizationId, keyOf(idOrEmail));
   const notSuppressed = () => new AppError("not_found", "That address is not suppressed.");
-  const stringList = (value: unknown, path: string): string[] => {
-    if (
-      !Array.isArray(value) ||
-      value.length === 0 ||
-      value.length > MAX_BATCH ||
-      value.some((item) => typeof item !== "string")
-    ) {
+  const batch = (values: string[], path: string): string[] => {
+    if (values.length === 0 || values.length > MAX_BATCH)
       throw validationError([{ path, message: `must be a list of 1 to ${MAX_BATCH} strings` }]);
-    }
-    return value as string[];
+    return values;
   };
-  const checkReason = (reason: unknown) => {
-    if (reason != null && (typeof reason !== "string" || reason.length > 1000))
+  const checkReason = (reason: string | null | undefined) => {
+    if (reason != null && reason.length > 1000)
       throw validationError([{ path: "reason", message: "reason must be a string of at most 1000 characters" }]);
-    return (reason as string | null | undefined) ?? null;
+    return reason ?? null;
   };
 
   const addInTransaction: SuppressionService["addInTransaction"] = async (tx, organizationId, entry) => {
@@ -185,7 +179,6 @@ export function createSuppressionService(deps: {
 
     async add(actor, input) {
       requireScope(actor, "suppressions:write");
-      if (typeof input.email !== "string") throw validationError([{ path: "email", message: "is required" }]);
       const email = keyOf(input.email);
       const { organizationId } = actor;
       const entry: AddSuppression = { email, origin: "manual", reason: checkReason(input.reason) };
@@ -199,7 +192,7 @@ export function createSuppressionService(deps: {
 
     async addMany(actor, emails, reason) {
       requireScope(actor, "suppressions:write");
-      const keys = stringList(emails, "emails").map((email, i) => {
+      const keys = batch(emails, "emails").map((email, i) => {
         try {
           return keyOf(email);
         } catch {
@@ -240,7 +233,7 @@ export function createSuppressionService(deps: {
 
     async removeMany(actor, idsOrEmails, path) {
       requireScope(actor, "suppressions:write");
-      const given = stringList(idsOrEmails, path);
+      const given = batch(idsOrEmails, path);
       const { organizationId } = actor;
       return writer.write(async (tx) => {
         const results = [];
