@@ -103,7 +103,7 @@ function dottedPath(pointer: string): string {
     .join(".");
 }
 
-export const typeName = (value: unknown): string =>
+const typeName = (value: unknown): string =>
   value === null
     ? "null"
     : Array.isArray(value)
