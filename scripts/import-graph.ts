@@ -15,6 +15,7 @@ export const LAYERS = [
   "lib",
   "thread-entries",
   "errors",
+  "schema-check",
   "config",
   "access",
   // The store, and the mechanisms built on it that know no area.

@@ -12,7 +12,7 @@ import { ConfigError, loadConfig, redactedConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
 import { SEALED_PREFIX } from "./config/sealed.ts";
 import type { DomainView } from "./domains/model.ts";
-import { parseSendRequest } from "./emails/validate.ts";
+import { checkSendRequest } from "./emails/validate.ts";
 import { AppError } from "./errors.ts";
 import { createdKeyAnswer } from "./keys/model.ts";
 import { operatorActor, SCOPES, type Actor } from "./access.ts";
@@ -306,7 +306,7 @@ async function run(argv: string[]): Promise<void> {
         );
       }
       case "send": {
-        const fields = parseSendRequest(
+        const fields = await checkSendRequest(
           { from: values.from, to: values.to, subject: values.subject, html: values.html, text: values.text },
           { now: Date.now(), maxRecipients: config.limits.max_recipients },
         );

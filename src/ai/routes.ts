@@ -1,9 +1,10 @@
 /** HTTP routes of the AI writer and subject optimiser (DESIGN §8): `POST /v1/ai/subject`, `POST /v1/ai/write`. */
 import { Elysia } from "elysia";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readJsonObject } from "../http/body.ts";
+import { bodyLimits, readBody } from "../http/body.ts";
+import { jsonContent } from "../http/docs.ts";
 import type { AiService } from "./service.ts";
-import { parseSubjectRequest, parseWriteRequest } from "./validate.ts";
+import { parseSubjectRequest, parseWriteRequest, SubjectRequestSchema, WriteRequestSchema } from "./validate.ts";
 
 export function aiRoutes(deps: AuthDeps & { ai: AiService }) {
   const { ai, config } = deps;
@@ -14,35 +15,27 @@ export function aiRoutes(deps: AuthDeps & { ai: AiService }) {
     .post(
       "/v1/ai/subject",
       async ({ request, actor }) =>
-        ai.subject(
-          actor,
-          parseSubjectRequest(await readJsonObject(request, limits, { known: ["subject", "html", "text"] })),
-        ),
+        ai.subject(actor, await readBody(request, limits, SubjectRequestSchema, { rules: parseSubjectRequest })),
       {
         parse: "none",
         detail: {
           summary: "Score a subject line offline (rules with fixes); better subjects when a model is configured",
           tags,
+          requestBody: jsonContent(SubjectRequestSchema),
         },
       },
     )
     .post(
       "/v1/ai/write",
       async ({ request, actor }) =>
-        ai.write(
-          actor,
-          parseWriteRequest(
-            await readJsonObject(request, limits, {
-              known: ["brief", "tone", "audience", "format", "save_as_template"],
-            }),
-          ),
-        ),
+        ai.write(actor, await readBody(request, limits, WriteRequestSchema, { rules: parseWriteRequest })),
       {
         parse: "none",
         detail: {
           summary:
             "Draft an email from a brief through the configured model (checked; optionally saved as a draft template; never sent)",
           tags,
+          requestBody: jsonContent(WriteRequestSchema),
         },
       },
     );

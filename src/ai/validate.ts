@@ -1,4 +1,8 @@
-/** Validation of the AI endpoints' bodies (DESIGN §8). Pure; every problem with its path. */
+/**
+ * The AI endpoints' bodies (DESIGN §8): the schemas the routes document and check shapes with, and the rules a
+ * schema cannot say (lengths, a brief that says something, an alias's form). Pure; every problem with its path.
+ */
+import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import { ALIAS_RULE, isAlias } from "../templates/validate.ts";
 
@@ -21,23 +25,35 @@ const MAX_BRIEF = 4000;
 const MAX_HINT = 200;
 const MAX_SOURCE = 512 * 1024;
 
+/** Optional; null reads as not given. */
+const nullable = <S extends TSchema>(schema: S) => t.Optional(t.Union([schema, t.Null()]));
+
+export const SubjectRequestSchema = t.Object(
+  { subject: t.String(), html: nullable(t.String()), text: nullable(t.String()) },
+  { additionalProperties: false },
+);
+
+export const WriteRequestSchema = t.Object(
+  {
+    brief: t.String({ description: "What the email should say" }),
+    tone: nullable(t.String()),
+    audience: nullable(t.String()),
+    format: t.Optional(t.Union([t.Literal("html"), t.Literal("mjml")], { description: "Default html" })),
+    save_as_template: t.Optional(
+      t.Union([t.Object({ name: t.String(), alias: nullable(t.String()) }), t.Null(), t.Literal(false)], {
+        description: "Save the draft as a draft template",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 function collector() {
   const problems: ErrorDetail[] = [];
-  /** `required`: present; `nonEmpty`: present and not blank. */
-  const text = (
-    body: Record<string, unknown>,
-    key: string,
-    max: number,
-    required: boolean | "nonEmpty",
-    path = key,
-  ): string | undefined => {
-    const value = body[key];
-    if (value === undefined || value === null) {
-      if (required) problems.push({ path, message: "is required" });
-      return undefined;
-    }
-    if (typeof value !== "string") problems.push({ path, message: "must be a string" });
-    else if (required === "nonEmpty" && !value.trim()) problems.push({ path, message: "must not be empty" });
+  /** `nonEmpty`: not blank. */
+  const text = (value: string | null | undefined, path: string, max: number, nonEmpty = false) => {
+    if (value === undefined || value === null) return undefined;
+    if (nonEmpty && !value.trim()) problems.push({ path, message: "must not be empty" });
     else if (value.length > max) problems.push({ path, message: `must be at most ${max} characters` });
     else return value;
     return undefined;
@@ -48,39 +64,31 @@ function collector() {
   return { problems, text, done };
 }
 
-export function parseSubjectRequest(body: Record<string, unknown>): SubjectRequest {
+export function parseSubjectRequest(body: Static<typeof SubjectRequestSchema>): SubjectRequest {
   const { text, done } = collector();
   const request = {
-    subject: text(body, "subject", 998, true) ?? "",
-    html: text(body, "html", MAX_SOURCE, false),
-    text: text(body, "text", MAX_SOURCE, false),
+    subject: text(body.subject, "subject", 998) ?? "",
+    html: text(body.html, "html", MAX_SOURCE),
+    text: text(body.text, "text", MAX_SOURCE),
   };
   done();
   return request;
 }
 
-export function parseWriteRequest(body: Record<string, unknown>): WriteRequest {
+export function parseWriteRequest(body: Static<typeof WriteRequestSchema>): WriteRequest {
   const { problems, text, done } = collector();
   const request: WriteRequest = {
-    brief: text(body, "brief", MAX_BRIEF, "nonEmpty") ?? "",
-    tone: text(body, "tone", MAX_HINT, false),
-    audience: text(body, "audience", MAX_HINT, false),
-    format: "html",
+    brief: text(body.brief, "brief", MAX_BRIEF, true) ?? "",
+    tone: text(body.tone, "tone", MAX_HINT),
+    audience: text(body.audience, "audience", MAX_HINT),
+    format: body.format ?? "html",
   };
-  if (body.format !== undefined && body.format !== "html" && body.format !== "mjml")
-    problems.push({ path: "format", message: 'must be "html" or "mjml"' });
-  else if (body.format === "mjml") request.format = "mjml";
   const save = body.save_as_template;
-  if (save !== undefined && save !== null && save !== false) {
-    if (typeof save !== "object" || Array.isArray(save))
-      problems.push({ path: "save_as_template", message: "must be {name, alias?}" });
-    else {
-      const name = text(save as Record<string, unknown>, "name", 200, "nonEmpty", "save_as_template.name");
-      const alias = text(save as Record<string, unknown>, "alias", 100, false, "save_as_template.alias");
-      if (alias !== undefined && !isAlias(alias))
-        problems.push({ path: "save_as_template.alias", message: ALIAS_RULE });
-      else if (name !== undefined) request.saveAs = { name, ...(alias !== undefined ? { alias } : {}) };
-    }
+  if (save) {
+    const name = text(save.name, "save_as_template.name", 200, true);
+    const alias = text(save.alias, "save_as_template.alias", 100);
+    if (alias !== undefined && !isAlias(alias)) problems.push({ path: "save_as_template.alias", message: ALIAS_RULE });
+    else if (name !== undefined) request.saveAs = { name, ...(alias !== undefined ? { alias } : {}) };
   }
   done();
   return request;

@@ -1,63 +1,69 @@
-/** Validation of the domain bodies (DESIGN §5). Pure: no store, no framework; every problem with its path. */
+/**
+ * The domain bodies (DESIGN §5): their schemas, which the routes document and check shapes with, and the rules a
+ * schema cannot say. Pure: no store, no framework; every problem with its path.
+ */
+import { type Static, Type as t } from "@sinclair/typebox";
 import { PROVIDER_NAME, PROVIDER_NAME_HINT } from "../config/schema.ts";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import type { UpdateDomainInput } from "./model.ts";
 
-// `receiving` is the short form; Resend's SDK sends `capabilities: {receiving: "enabled" | "disabled"}`.
-const FLAGS = {
-  open_tracking: "openTracking",
-  click_tracking: "clickTracking",
-  receiving_enabled: "receivingEnabled",
-  receiving: "receivingEnabled",
-} as const;
+const SETTINGS = {
+  return_path_subdomain: t.Optional(
+    t.String({ description: "Subdomain for the return path and its SPF and MX records (default send)" }),
+  ),
+  open_tracking: t.Optional(t.Boolean({ description: "Track opens of mail from this domain by default" })),
+  click_tracking: t.Optional(t.Boolean({ description: "Track clicks in mail from this domain by default" })),
+  receiving_enabled: t.Optional(
+    t.Boolean({ description: "Accept inbound mail for the domain (adds the Inbound MX record)" }),
+  ),
+  receiving: t.Optional(t.Boolean({ description: "The same as receiving_enabled" })),
+  providers: t.Optional(
+    t.Array(t.String(), {
+      description:
+        "Names of the providers that take the domain's mail, first choice first; the next takes over while one fails. Empty: [delivery] default_provider",
+    }),
+  ),
+  capabilities: t.Optional(
+    t.Object(
+      {
+        sending: t.Optional(t.Literal("enabled")),
+        receiving: t.Optional(t.Union([t.Literal("enabled"), t.Literal("disabled")])),
+      },
+      { additionalProperties: false, description: "Resend's form: receiving enabled or disabled" },
+    ),
+  ),
+};
+export const CreateDomainSchema = t.Object(
+  { name: t.String({ description: "Domain name; Unicode names are stored as punycode" }), ...SETTINGS },
+  { additionalProperties: false },
+);
+export const UpdateDomainSchema = t.Object(SETTINGS, { additionalProperties: false });
 
 const MAX_PROVIDERS = 8;
 
-/** The settings of a create or update body; `earlier` holds problems already found (unknown fields), reported together. */
-export function parseDomainSettings(body: Record<string, unknown>, earlier: ErrorDetail[] = []): UpdateDomainInput {
-  const problems = [...earlier];
+/** The settings of a create or update body. */
+export function parseDomainSettings(body: Static<typeof UpdateDomainSchema>): UpdateDomainInput {
+  const problems: ErrorDetail[] = [];
   const settings: UpdateDomainInput = {};
-  for (const [wire, field] of Object.entries(FLAGS)) {
-    const value = body[wire];
-    if (value === undefined) continue;
-    if (typeof value !== "boolean") problems.push({ path: wire, message: "must be true or false" });
-    else settings[field] = value;
-  }
-  if (body.capabilities !== undefined) {
-    const capabilities = body.capabilities as Record<string, unknown> | null;
-    if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities))
-      problems.push({ path: "capabilities", message: "must be an object" });
-    else {
-      for (const [name, value] of Object.entries(capabilities)) {
-        if (value !== "enabled" && value !== "disabled")
-          problems.push({ path: `capabilities.${name}`, message: 'must be "enabled" or "disabled"' });
-        else if (name === "receiving") settings.receivingEnabled = value === "enabled";
-        else if (name === "sending" && value === "disabled")
-          problems.push({ path: "capabilities.sending", message: "a domain here always sends; delete it to stop" });
-        else if (name !== "sending")
-          problems.push({ path: `capabilities.${name}`, message: "unknown capability; known: sending, receiving" });
-      }
-    }
-  }
-  if (body.return_path_subdomain !== undefined) {
-    if (typeof body.return_path_subdomain !== "string")
-      problems.push({ path: "return_path_subdomain", message: "must be a string" });
-    else settings.returnPathSubdomain = body.return_path_subdomain;
-  }
-  if (body.providers !== undefined) {
-    const providers = body.providers;
-    if (!Array.isArray(providers))
-      problems.push({ path: "providers", message: "must be a list of provider names, first choice first" });
-    else if (providers.length > MAX_PROVIDERS)
+  if (body.open_tracking !== undefined) settings.openTracking = body.open_tracking;
+  if (body.click_tracking !== undefined) settings.clickTracking = body.click_tracking;
+  // `receiving` is the short form; Resend's SDK sends `capabilities: {receiving: "enabled" | "disabled"}`.
+  const receiving = body.receiving ?? body.receiving_enabled;
+  if (receiving !== undefined) settings.receivingEnabled = receiving;
+  if (body.capabilities?.receiving !== undefined) settings.receivingEnabled = body.capabilities.receiving === "enabled";
+  if (body.return_path_subdomain !== undefined) settings.returnPathSubdomain = body.return_path_subdomain;
+  const providers = body.providers;
+  if (providers !== undefined) {
+    if (providers.length > MAX_PROVIDERS)
       problems.push({ path: "providers", message: `at most ${MAX_PROVIDERS} providers` });
     else {
       providers.forEach((name, index) => {
-        if (typeof name !== "string" || !PROVIDER_NAME.test(name))
+        if (!PROVIDER_NAME.test(name))
           problems.push({ path: `providers[${index}]`, message: `must be ${PROVIDER_NAME_HINT}` });
         else if (providers.indexOf(name) !== index)
           problems.push({ path: `providers[${index}]`, message: `${name} is named twice` });
       });
-      settings.providers = providers as string[];
+      settings.providers = providers;
     }
   }
   if (problems.length) throw validationError(problems);
@@ -65,10 +71,6 @@ export function parseDomainSettings(body: Record<string, unknown>, earlier: Erro
 }
 
 /** A create body: the name and the settings. */
-export function parseCreateDomain(
-  body: Record<string, unknown>,
-  earlier: ErrorDetail[] = [],
-): { name: string } & UpdateDomainInput {
-  const problems = typeof body.name === "string" ? earlier : [...earlier, { path: "name", message: "is required" }];
-  return { name: body.name as string, ...parseDomainSettings(body, problems) };
+export function parseCreateDomain(body: Static<typeof CreateDomainSchema>): { name: string } & UpdateDomainInput {
+  return { name: body.name, ...parseDomainSettings(body) };
 }

@@ -2,11 +2,12 @@
  * HTTP routes of the sending API, both path forms of the spec (DESIGN §1). Translates requests into the plain
  * inputs of the email service and back; holds no rules of its own.
  */
+import { Type } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
 import type { Config } from "../config/schema.ts";
 import { AppError, validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readJsonBody, readJsonObject } from "../http/body.ts";
+import { bodyLimits, readBody, readJsonBody } from "../http/body.ts";
 import { downloadAccess, fileResponse } from "../http/downloads.ts";
 import { idempotencyKeyParameter, jsonContent } from "../http/docs.ts";
 import { withIdempotency } from "../http/idempotent.ts";
@@ -16,6 +17,7 @@ import { isUuid } from "../lib/ids.ts";
 import type { Idempotency } from "../idempotency/service.ts";
 import { EMAIL_STATUSES } from "./model.ts";
 import type { SentAttachments } from "./attachments.ts";
+import { SendEmailSchema } from "./validate.ts";
 import type { EmailService } from "./service.ts";
 import { STAT_COUNTS, STAT_INTERVALS, type EmailStatsService } from "./stats.ts";
 import { sendFields } from "./send-fields.ts";
@@ -25,65 +27,8 @@ export const SENT_MESSAGE = "Email sent.";
 /** The answer to a send, fresh or replayed: the service's result and the message of the spec. */
 const sentAnswer = (result: unknown) => ({ id: (result as { id: string }).id, message: SENT_MESSAGE });
 
-const Addresses = t.Union([t.String(), t.Array(t.String())]);
-export const SendEmailSchema = t.Object(
-  {
-    from: t.String({
-      description: "`addr` or `Display Name <addr>` on a verified domain",
-      examples: ["Acme <hello@example.com>"],
-    }),
-    to: Addresses,
-    cc: t.Optional(Addresses),
-    bcc: t.Optional(Addresses),
-    reply_to: t.Optional(Addresses),
-    "reply-to": t.Optional(
-      t.Union([t.String(), t.Array(t.String())], { description: "Alias of reply_to, as Resend's API accepts it" }),
-    ),
-    subject: t.String(),
-    html: t.Optional(t.String({ description: "At least one of html and text (or a template)" })),
-    text: t.Optional(t.String({ description: "Generated from html when absent; alone, a plain-text message" })),
-    headers: t.Optional(t.Record(t.String(), t.String())),
-    attachments: t.Optional(
-      t.Array(
-        t.Object({
-          filename: t.String(),
-          content: t.Optional(t.String({ description: "base64; or give path" })),
-          path: t.Optional(
-            t.String({
-              description:
-                "an https URL fetched at acceptance instead of content (public addresses only, at most the message size limit)",
-            }),
-          ),
-          content_type: t.Optional(t.String()),
-          content_id: t.Optional(t.String()),
-        }),
-      ),
-    ),
-    tags: t.Optional(t.Array(t.Object({ name: t.String(), value: t.String() }))),
-    scheduled_at: t.Optional(t.String({ format: "date-time" })),
-    tracking: t.Optional(
-      t.Object(
-        { opens: t.Optional(t.Boolean()), clicks: t.Optional(t.Boolean()) },
-        { description: "Overrides the sending domain's tracking defaults" },
-      ),
-    ),
-    unsubscribe: t.Optional(
-      t.Boolean({
-        description: "One-click unsubscribe headers (RFC 8058) and {{unsubscribe_url}}; one recipient per message",
-      }),
-    ),
-    template: t.Optional(
-      t.Object(
-        {
-          id: t.String({ description: "Template id or alias (its published version)" }),
-          variables: t.Optional(t.Record(t.String(), t.Union([t.String(), t.Number()]))),
-        },
-        {
-          description: "Render a saved template; from, subject, html and text come from it unless given here",
-        },
-      ),
-    ),
-  },
+const RescheduleSchema = Type.Object(
+  { scheduled_at: Type.String({ format: "date-time" }) },
   { additionalProperties: false },
 );
 
@@ -279,7 +224,7 @@ export function emailRoutes(
     .patch(
       "/v1/emails/:id",
       async ({ request, actor, params }) => {
-        const body = await readJsonObject(request, limits, { known: ["scheduled_at"] });
+        const body = await readBody(request, limits, RescheduleSchema);
         return emails.reschedule(actor, requireId(params.id), body.scheduled_at);
       },
       {
@@ -287,7 +232,7 @@ export function emailRoutes(
         detail: {
           summary: "Reschedule a scheduled email",
           tags: ["Emails"],
-          requestBody: jsonContent(t.Object({ scheduled_at: t.String({ format: "date-time" }) })),
+          requestBody: jsonContent(RescheduleSchema),
         },
       },
     )

@@ -4,13 +4,13 @@
  * validated like any send body. The HTTP API (send, batch) and the SMTP relay (`X-Mailroom-Template`) both come
  * through here, so a templated message is the same whichever way it arrives.
  */
-import { AppError, validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
+import { AppError, type ErrorDetail, validationError } from "../errors.ts";
+import { checkBody } from "../schema-check.ts";
 import type { TemplatePaths } from "../templates/model.ts";
 import type { TemplateService } from "../templates/service.ts";
-import { variablesOf } from "../templates/validate.ts";
 import type { ComposedFields } from "./model.ts";
-import { parseSendRequest, type ValidationContext } from "./validate.ts";
+import { parseSendRequest, type SendEmailBody, SendEmailSchema, type ValidationContext } from "./validate.ts";
 
 export const BODY_TEMPLATE_PATHS: TemplatePaths = { id: "template.id", variables: "template.variables" };
 
@@ -23,33 +23,20 @@ export const BODY_TEMPLATE_PATHS: TemplatePaths = { id: "template.id", variables
 async function withTemplate(
   templates: TemplateService,
   actor: Actor,
-  body: unknown,
+  body: SendEmailBody,
   paths: TemplatePaths,
-): Promise<{ body: unknown; templateId?: string }> {
-  if (!body || typeof body !== "object" || Array.isArray(body) || !("template" in body)) return { body };
-  const { template, ...own } = body as Record<string, unknown>;
-  const reference = template as { id?: unknown; variables?: unknown } | null;
-  if (!reference || typeof reference !== "object" || typeof reference.id !== "string")
-    throw validationError([{ path: paths.id, message: "must be a template id or alias" }]);
-  const unknown = Object.keys(reference).filter((key) => key !== "id" && key !== "variables");
-  if (unknown.length)
-    throw validationError(
-      unknown.map((key) => ({ path: paths.id.replace(/\.id$/, `.${key}`), message: "unknown field" })),
-    );
+): Promise<{ body: SendEmailBody; templateId?: string }> {
+  const { template: reference, ...own } = body;
+  if (!reference) return { body };
   let rendered: Awaited<ReturnType<TemplateService["renderForSend"]>>;
   try {
-    rendered = await templates.renderForSend(
-      actor,
-      reference.id,
-      variablesOf(reference.variables, paths.variables),
-      paths,
-    );
+    rendered = await templates.renderForSend(actor, reference.id, reference.variables ?? {}, paths);
   } catch (error) {
     if (error instanceof AppError && error.name === "not_found")
       throw validationError([{ path: paths.id, message: `no template has the id or alias "${reference.id}"` }]);
     throw error;
   }
-  const fromTemplate: Record<string, unknown> = { html: rendered.html };
+  const fromTemplate: Partial<SendEmailBody> = { html: rendered.html };
   if (own.html === undefined && rendered.text !== null) fromTemplate.text = rendered.text;
   if (rendered.subject !== null) fromTemplate.subject = rendered.subject;
   if (rendered.from !== null) fromTemplate.from = rendered.from;
@@ -57,7 +44,11 @@ async function withTemplate(
   return { body: { ...fromTemplate, ...own }, templateId: rendered.templateId };
 }
 
-/** A send body (with or without a template) as validated fields, naming the template it was rendered from. */
+/**
+ * A send body (with or without a template) as validated fields, naming the template it was rendered from: its shape
+ * checked against the documented schema, then its rules. A problem of the template reference is named by `paths`
+ * (the relay's header fields), not by the body's `template.*`.
+ */
 export async function sendFields(
   templates: TemplateService,
   actor: Actor,
@@ -65,6 +56,22 @@ export async function sendFields(
   context: ValidationContext,
   paths = BODY_TEMPLATE_PATHS,
 ): Promise<ComposedFields> {
-  const rendered = await withTemplate(templates, actor, body, paths);
-  return { ...parseSendRequest(rendered.body, context), templateId: rendered.templateId };
+  try {
+    return await checkBody(SendEmailSchema, body, async (input) => {
+      const rendered = await withTemplate(templates, actor, input, paths);
+      return { ...parseSendRequest(rendered.body, context), templateId: rendered.templateId };
+    });
+  } catch (error) {
+    if (paths === BODY_TEMPLATE_PATHS || !(error instanceof AppError) || !error.details) throw error;
+    throw new AppError(error.name, error.message, { details: error.details.map((detail) => renamed(detail, paths)) });
+  }
 }
+
+const renamed = (detail: ErrorDetail, paths: TemplatePaths): ErrorDetail => {
+  for (const key of ["id", "variables"] as const) {
+    const from = BODY_TEMPLATE_PATHS[key];
+    if (detail.path === from || detail.path.startsWith(`${from}.`))
+      return { ...detail, path: paths[key] + detail.path.slice(from.length) };
+  }
+  return detail;
+};

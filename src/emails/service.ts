@@ -18,7 +18,7 @@ export type { ListOptions } from "./model.ts";
 
 export interface EmailService extends EmailIntake, Omit<EmailReads, "ownEmail"> {
   /** Moves a scheduled message to another time (ISO 8601, future, ≤ 30 days); 409 once it is no longer scheduled. */
-  reschedule(actor: Actor, id: string, scheduledAt: unknown): Promise<{ object: "email"; id: string }>;
+  reschedule(actor: Actor, id: string, scheduledAt: string): Promise<{ object: "email"; id: string }>;
   cancel(actor: Actor, id: string): Promise<{ object: "email"; id: string; status: "canceled" }>;
 }
 

@@ -3,10 +3,12 @@
  * (413) before it is buffered whole; a body that arrives slower than the minimum rate is cut off, so a trickling
  * client cannot hold a request open for minutes; JSON nested deeper than `MAX_JSON_DEPTH` is refused before it is
  * parsed, so no later walk over it (idempotency hashing, validation) can exhaust the stack; anything that is not
- * JSON is a 400 `validation_error`, never a 500.
+ * JSON is a 400 `validation_error`, never a 500; a body that does not fit its route's documented schema is one too.
  */
 import type { Config } from "../config/schema.ts";
-import { AppError, validationError, type ErrorDetail } from "../errors.ts";
+import type { Static, TSchema } from "@sinclair/typebox";
+import { AppError, validationError } from "../errors.ts";
+import { checkBody } from "../schema-check.ts";
 
 /** Deep enough for every request shape of the API (a send body nests four levels), far below any stack limit. */
 export const MAX_JSON_DEPTH = 32;
@@ -129,35 +131,20 @@ async function readLimited(request: Request, limits: BodyLimits): Promise<Uint8A
   return Buffer.concat(chunks);
 }
 
-/** `unknown field` problems for every key of `body` outside `known`. */
-export function unknownFields(body: Record<string, unknown>, known: readonly string[]): ErrorDetail[] {
-  return Object.keys(body)
-    .filter((key) => !known.includes(key))
-    .map((path) => ({ path, message: "unknown field" }));
-}
-
 /**
- * Reads a body that must be a JSON object. With `known`, fields outside it are refused; with `optional`, a request
- * without a body reads as `{}`.
+ * Reads a body and checks it against `schema`, the one its route documents (schema-check.ts), so the handler
+ * gets the schema's type. `rules`, the area's semantic checks over the typed value, report with unknown fields in
+ * one answer; with `optional`, a request without a body reads as `{}`.
  */
-export async function readJsonObject(
+export async function readBody<S extends TSchema, R = Static<S>>(
   request: Request,
   limits: BodyLimits,
-  options: { known?: readonly string[]; optional?: boolean } = {},
-): Promise<Record<string, unknown>> {
-  if (
-    options.optional &&
-    !request.headers.get("content-type") &&
-    (request.headers.get("content-length") ?? "0") === "0"
-  )
-    return {};
-  const body = await readJsonBody(request, limits);
-  if (!body || typeof body !== "object" || Array.isArray(body))
-    throw validationError([{ path: "", message: "the body must be a JSON object" }]);
-  const object = body as Record<string, unknown>;
-  if (options.known) {
-    const unknown = unknownFields(object, options.known);
-    if (unknown.length) throw validationError(unknown);
-  }
-  return object;
+  schema: S,
+  options: { optional?: boolean; rules?: (value: Static<S>) => R | Promise<R> } = {},
+): Promise<R> {
+  const body =
+    options.optional && !request.headers.get("content-type") && (request.headers.get("content-length") ?? "0") === "0"
+      ? {}
+      : await readJsonBody(request, limits);
+  return checkBody(schema, body, options.rules ?? ((value) => value as R));
 }

@@ -2,36 +2,16 @@
  * HTTP routes for API keys, in Resend's shapes: create (201 `{id, token}`; the token is in this one response), list
  * (active keys, paged), rename, revoke (`{object, id, deleted}`), and `current`: what the calling key itself may do.
  */
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { DomainService } from "../domains/service.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readJsonObject } from "../http/body.ts";
+import { bodyLimits, readBody } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parsePage } from "../http/query.ts";
 import { createdKeyAnswer } from "./model.ts";
 import { mayUse } from "../access.ts";
 import type { KeyService } from "./service.ts";
-import { parseCreateKey } from "./validate.ts";
-
-const CreateKeySchema = t.Object(
-  {
-    name: t.String(),
-    permission: t.Optional(
-      t.Union([t.Literal("full_access"), t.Literal("sending_access")], {
-        description: "Resend's presets (default full_access)",
-      }),
-    ),
-    domain_id: t.Optional(t.String({ description: "Restrict sending to this domain (id or name)" })),
-    scopes: t.Optional(t.Array(t.String(), { description: "Fine-grained scopes instead of permission" })),
-    mode: t.Optional(t.Union([t.Literal("live"), t.Literal("test")])),
-    domains: t.Optional(t.Array(t.String(), { description: "Restrict sending to these domains" })),
-    rate_limit: t.Optional(t.Integer({ minimum: 1, description: "Requests per minute for this key" })),
-    rate_limit_per_minute: t.Optional(t.Integer({ minimum: 1, description: "Earlier name of rate_limit" })),
-  },
-  { additionalProperties: false },
-);
-
-const KNOWN = Object.keys(CreateKeySchema.properties);
+import { CreateKeySchema, parseCreateKey, RenameKeySchema } from "./validate.ts";
 
 export function keyRoutes(deps: AuthDeps & { keys: KeyService; domains: DomainService }) {
   const { keys, domains, config } = deps;
@@ -41,7 +21,7 @@ export function keyRoutes(deps: AuthDeps & { keys: KeyService; domains: DomainSe
     .post(
       "/v1/api-keys",
       async ({ request, actor, set }) => {
-        const { domainId, ...input } = parseCreateKey(await readJsonObject(request, limits, { known: KNOWN }));
+        const { domainId, ...input } = await readBody(request, limits, CreateKeySchema, { rules: parseCreateKey });
         if (domainId !== undefined) input.domains = [...(input.domains ?? []), await domains.nameOf(actor, domainId)];
         const created = await keys.create(actor, input);
         set.status = 201;
@@ -83,11 +63,8 @@ export function keyRoutes(deps: AuthDeps & { keys: KeyService; domains: DomainSe
     .patch(
       "/v1/api-keys/:id",
       async ({ request, actor, params }) => {
-        const renamed = await keys.rename(
-          actor,
-          params.id,
-          (await readJsonObject(request, limits, { known: ["name"] })).name,
-        );
+        const { name } = await readBody(request, limits, RenameKeySchema);
+        const renamed = await keys.rename(actor, params.id, name);
         return { object: "api_key", id: renamed.id };
       },
       {
@@ -95,7 +72,7 @@ export function keyRoutes(deps: AuthDeps & { keys: KeyService; domains: DomainSe
         detail: {
           summary: "Rename an API key",
           tags: ["API keys"],
-          requestBody: jsonContent(t.Object({ name: t.String() })),
+          requestBody: jsonContent(RenameKeySchema),
         },
       },
     )

@@ -2,23 +2,27 @@
  * HTTP routes for the suppression list, in Resend's shapes: list (paged, newest first), add (origin manual), get
  * and remove by id or address, and the batch add and remove.
  */
-import { Elysia, t } from "elysia";
+import { type Static, Type as t } from "@sinclair/typebox";
+import { Elysia } from "elysia";
 import { validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readJsonObject } from "../http/body.ts";
+import { bodyLimits, readBody } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseEnum, parsePage } from "../http/query.ts";
 import type { SuppressionService } from "./service.ts";
 
-const AddSchema = t.Object({ email: t.String(), reason: t.Optional(t.String()) }, { additionalProperties: false });
-const BatchAddSchema = t.Object(
-  { emails: t.Array(t.String()), reason: t.Optional(t.String()) },
-  { additionalProperties: false },
-);
+const Reason = t.Optional(t.Union([t.String(), t.Null()], { description: "Why, for your records (null: none)" }));
+const AddSchema = t.Object({ email: t.String(), reason: Reason }, { additionalProperties: false });
+const BatchAddSchema = t.Object({ emails: t.Array(t.String()), reason: Reason }, { additionalProperties: false });
 const BatchRemoveSchema = t.Object(
   { emails: t.Optional(t.Array(t.String())), ids: t.Optional(t.Array(t.String())) },
   { additionalProperties: false, description: "emails or ids" },
 );
+const oneOfEmailsOrIds = (body: Static<typeof BatchRemoveSchema>) => {
+  if (body.emails !== undefined && body.ids === undefined) return { emails: body.emails };
+  if (body.ids !== undefined && body.emails === undefined) return { ids: body.ids };
+  throw validationError([{ path: "", message: "give emails or ids (one of them)" }]);
+};
 const ORIGINS = ["bounce", "complaint", "unsubscribe", "manual"];
 
 export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionService }) {
@@ -39,14 +43,13 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
     )
     .post(
       "/v1/suppressions",
-      async ({ request, actor }) =>
-        suppressions.add(actor, await readJsonObject(request, limits, { known: Object.keys(AddSchema.properties) })),
+      async ({ request, actor }) => suppressions.add(actor, await readBody(request, limits, AddSchema)),
       { parse: "none", detail: { summary: "Suppress an address", tags, requestBody: jsonContent(AddSchema) } },
     )
     .post(
       "/v1/suppressions/batch/add",
       async ({ request, actor }) => {
-        const body = await readJsonObject(request, limits, { known: Object.keys(BatchAddSchema.properties) });
+        const body = await readBody(request, limits, BatchAddSchema);
         return { data: await suppressions.addMany(actor, body.emails, body.reason) };
       },
       {
@@ -61,14 +64,12 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
     .post(
       "/v1/suppressions/batch/remove",
       async ({ request, actor }) => {
-        const body = await readJsonObject(request, limits, { known: Object.keys(BatchRemoveSchema.properties) });
-        if ((body.emails === undefined) === (body.ids === undefined))
-          throw validationError([{ path: "", message: "give emails or ids (one of them)" }]);
+        const body = await readBody(request, limits, BatchRemoveSchema, { rules: oneOfEmailsOrIds });
         return {
           data:
-            body.ids === undefined
-              ? await suppressions.removeMany(actor, body.emails, "emails")
-              : await suppressions.removeMany(actor, body.ids, "ids"),
+            body.ids !== undefined
+              ? await suppressions.removeMany(actor, body.ids, "ids")
+              : await suppressions.removeMany(actor, body.emails, "emails"),
         };
       },
       {

@@ -54,8 +54,8 @@ export interface AddSuppression {
 
 /** What an API client or the operator gives to add an address by hand (origin manual). */
 export interface ManualSuppression {
-  email?: unknown;
-  reason?: unknown;
+  email: string;
+  reason?: string | null;
 }
 
 export interface SuppressionService {
@@ -65,14 +65,14 @@ export interface SuppressionService {
   addInTransaction(tx: Db, organizationId: string, entry: AddSuppression): Promise<boolean>;
   add(actor: Actor, input: ManualSuppression): Promise<SuppressionView>;
   /** Adds every address not yet suppressed (by hand); answers each address's entry, new or existing. */
-  addMany(actor: Actor, emails: unknown, reason?: unknown): Promise<SuppressionView[]>;
+  addMany(actor: Actor, emails: string[], reason?: string | null): Promise<SuppressionView[]>;
   /** By id or address. */
   get(actor: Actor, idOrEmail: string): Promise<SuppressionView>;
   remove(actor: Actor, idOrEmail: string): Promise<SuppressionView>;
   /** Removes each id or address that is suppressed; answers each one given, with whether it was. */
   removeMany(
     actor: Actor,
-    idsOrEmails: unknown,
+    idsOrEmails: string[],
     path: string,
   ): Promise<Array<{ object: "suppression"; id: string | null; email: string | null; deleted: boolean }>>;
   /** Newest first, paged; `origin` and an address substring (`search`) filter. */
@@ -136,7 +136,6 @@ export function createSuppressionService(deps: {
 
     async add(actor, input) {
       requireScope(actor, "suppressions:write");
-      if (typeof input.email !== "string") throw validationError([{ path: "email", message: "is required" }]);
       const email = suppressionKey(input.email);
       const { organizationId } = actor;
       const entry: AddSuppression = { email, origin: "manual", reason: reasonOf(input.reason) };

@@ -1,13 +1,19 @@
 /** HTTP routes for templates (DESIGN §8, Resend's paths): CRUD, publish, duplicate, render a preview, validate. */
 import { Elysia } from "elysia";
-import { validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readJsonObject } from "../http/body.ts";
+import { bodyLimits, readBody } from "../http/body.ts";
+import { jsonContent } from "../http/docs.ts";
 import { parseCursor, parseLimit } from "../http/query.ts";
 import { requireScope } from "../access.ts";
-import type { TemplateEngine } from "./model.ts";
 import type { TemplateService } from "./service.ts";
-import { engineOf, parseTemplateInput, variablesOf } from "./validate.ts";
+import {
+  CreateTemplateSchema,
+  engineOf,
+  parseTemplateInput,
+  RenderTemplateSchema,
+  UpdateTemplateSchema,
+  ValidateTemplateSchema,
+} from "./validate.ts";
 
 export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) {
   const { templates, config } = deps;
@@ -18,10 +24,19 @@ export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) 
     .post(
       "/v1/templates",
       async ({ request, actor }) => {
-        const input = parseTemplateInput(await readJsonObject(request, limits), "create");
-        return templates.create(actor, { ...input, name: input.name!, html: input.html! });
+        const input = await readBody(request, limits, CreateTemplateSchema, {
+          rules: (body) => ({ ...parseTemplateInput(body), name: body.name, html: body.html }),
+        });
+        return templates.create(actor, input);
       },
-      { parse: "none", detail: { summary: "Create a template (a draft until published)", tags } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Create a template (a draft until published)",
+          tags,
+          requestBody: jsonContent(CreateTemplateSchema),
+        },
+      },
     )
     .get(
       "/v1/templates",
@@ -39,20 +54,17 @@ export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) 
       "/v1/templates/validate",
       async ({ request, actor }) => {
         requireScope(actor, "templates:read");
-        const body = await readJsonObject(request, limits, { known: ["engine", "html", "subject", "text"] });
-        const strings = ["html", "subject", "text"].filter(
-          (key) => body[key] !== undefined && typeof body[key] !== "string",
-        );
-        if (typeof body.html !== "string" || strings.length)
-          throw validationError([{ path: strings[0] ?? "html", message: "must be a string" }]);
-        if (body.engine !== undefined && body.engine !== "handlebars" && body.engine !== "mjml")
-          throw validationError([{ path: "engine", message: 'must be "handlebars" or "mjml"' }]);
-        return templates.validate(
-          (body.engine as TemplateEngine | undefined) ?? engineOf(body.html),
-          body as { html: string; subject?: string; text?: string },
-        );
+        const body = await readBody(request, limits, ValidateTemplateSchema);
+        return templates.validate(body.engine ?? engineOf(body.html), body);
       },
-      { parse: "none", detail: { summary: "Check a template source: problems at their line and column", tags } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Check a template source: problems at their line and column",
+          tags,
+          requestBody: jsonContent(ValidateTemplateSchema),
+        },
+      },
     )
     .get("/v1/templates/:id", ({ actor, params }) => templates.get(actor, params.id), {
       detail: { summary: "Get a template by id or alias (its current version)", tags },
@@ -60,10 +72,18 @@ export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) 
     .patch(
       "/v1/templates/:id",
       async ({ request, actor, params }) =>
-        templates.update(actor, params.id, parseTemplateInput(await readJsonObject(request, limits), "update")),
+        templates.update(
+          actor,
+          params.id,
+          await readBody(request, limits, UpdateTemplateSchema, { rules: parseTemplateInput }),
+        ),
       {
         parse: "none",
-        detail: { summary: "Edit a template: the draft changes, sends keep the published version", tags },
+        detail: {
+          summary: "Edit a template: the draft changes, sends keep the published version",
+          tags,
+          requestBody: jsonContent(UpdateTemplateSchema),
+        },
       },
     )
     .delete("/v1/templates/:id", ({ actor, params }) => templates.remove(actor, params.id), {
@@ -78,9 +98,16 @@ export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) 
     .post(
       "/v1/templates/:id/render",
       async ({ request, actor, params }) => {
-        const body = await readJsonObject(request, limits, { known: ["variables"], optional: true });
-        return templates.render(actor, params.id, variablesOf(body.variables));
+        const body = await readBody(request, limits, RenderTemplateSchema, { optional: true });
+        return templates.render(actor, params.id, body.variables ?? {});
       },
-      { parse: "none", detail: { summary: "Render the current version with variables: {subject, html, text}", tags } },
+      {
+        parse: "none",
+        detail: {
+          summary: "Render the current version with variables: {subject, html, text}",
+          tags,
+          requestBody: jsonContent(RenderTemplateSchema),
+        },
+      },
     );
 }

@@ -1,4 +1,8 @@
-/** Validation of template bodies (Resend's create and update shapes plus `engine`). Pure; every problem with its path. */
+/**
+ * Template bodies (Resend's create and update shapes plus `engine`): the schemas the routes document and check
+ * shapes with, and the rules a schema cannot say. Pure; every problem with its path.
+ */
+import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import { parseMailbox } from "../lib/addresses.ts";
 import { isUuid } from "../lib/ids.ts";
@@ -16,7 +20,44 @@ export interface TemplateInput {
   variables?: TemplateVariable[];
 }
 
-const FIELDS = new Set(["name", "alias", "engine", "subject", "from", "reply_to", "html", "text", "variables"]);
+const nullable = <S extends TSchema>(schema: S, description?: string) =>
+  t.Optional(t.Union([schema, t.Null()], description ? { description } : {}));
+const Engine = t.Union([t.Literal("handlebars"), t.Literal("mjml")], {
+  description: "How html is read (default: mjml when its root is <mjml>, else handlebars)",
+});
+/** A variable's value when rendering or sending: null reads as not given (the declared fallback applies). */
+export const VariableValues = t.Record(t.String(), t.Union([t.String(), t.Number(), t.Null()]), {
+  description: "Values of the template's variables: strings and numbers",
+});
+const TEMPLATE_FIELDS = {
+  name: t.String(),
+  alias: nullable(t.String(), "A second, stable name to send with"),
+  engine: t.Optional(Engine),
+  subject: nullable(t.String()),
+  from: nullable(t.String()),
+  reply_to: nullable(t.Union([t.String(), t.Array(t.String())])),
+  html: t.String(),
+  text: nullable(t.String()),
+  variables: t.Optional(
+    t.Array(
+      t.Object({
+        key: t.String(),
+        type: t.Union([t.Literal("string"), t.Literal("number")]),
+        fallback_value: nullable(t.Union([t.String(), t.Number()])),
+      }),
+    ),
+  ),
+};
+export const CreateTemplateSchema = t.Object(TEMPLATE_FIELDS, { additionalProperties: false });
+export const UpdateTemplateSchema = t.Partial(CreateTemplateSchema, { additionalProperties: false });
+export const ValidateTemplateSchema = t.Object(
+  { engine: t.Optional(Engine), html: t.String(), subject: t.Optional(t.String()), text: t.Optional(t.String()) },
+  { additionalProperties: false },
+);
+export const RenderTemplateSchema = t.Object(
+  { variables: t.Optional(VariableValues) },
+  { additionalProperties: false },
+);
 const ALIAS = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 export const ALIAS_RULE = "must be 1-100 letters, digits, '.', '_' or '-' (and not an id)";
 export const isAlias = (value: string): boolean => ALIAS.test(value) && !isUuid(value);
@@ -37,90 +78,53 @@ export function engineOf(html: string): TemplateEngine {
   return /^<mjml[\s>]/i.test(html.slice(at, at + 6)) ? "mjml" : "handlebars";
 }
 
-export function parseTemplateInput(body: Record<string, unknown>, mode: "create" | "update"): TemplateInput {
+export function parseTemplateInput(body: Static<typeof UpdateTemplateSchema>): TemplateInput {
   const problems: ErrorDetail[] = [];
   const problem = (path: string, message: string) => problems.push({ path, message });
   const input: TemplateInput = {};
-  for (const key of Object.keys(body)) if (!FIELDS.has(key)) problem(key, "unknown field");
-
-  const text = (key: "name" | "subject" | "html" | "text", nullable: boolean) => {
-    const value = body[key];
-    if (value === undefined || (value === null && nullable)) return value as string | null | undefined;
-    if (typeof value !== "string") return void problem(key, "must be a string");
-    if (value.length > MAX_SOURCE) return void problem(key, `must be at most ${MAX_SOURCE} characters`);
+  const text = <V extends string | null | undefined>(key: "name" | "subject" | "html" | "text", value: V): V => {
+    if (typeof value === "string" && value.length > MAX_SOURCE)
+      problem(key, `must be at most ${MAX_SOURCE} characters`);
     return value;
   };
-  input.name = text("name", false) ?? undefined;
-  input.subject = text("subject", true);
-  input.html = text("html", false) ?? undefined;
-  input.text = text("text", true);
-  if (mode === "create" && !input.name) problem("name", "is required");
-  if (mode === "create" && !input.html) problem("html", "is required");
+  input.name = text("name", body.name);
+  input.subject = text("subject", body.subject);
+  input.html = text("html", body.html);
+  input.text = text("text", body.text);
   if (input.name !== undefined && !input.name.trim()) problem("name", "must not be empty");
 
   if (body.alias !== undefined) {
-    if (body.alias === null) input.alias = null;
-    else if (typeof body.alias !== "string" || !isAlias(body.alias)) problem("alias", ALIAS_RULE);
+    if (body.alias !== null && !isAlias(body.alias)) problem("alias", ALIAS_RULE);
     else input.alias = body.alias;
   }
-  if (body.engine !== undefined) {
-    if (body.engine !== "handlebars" && body.engine !== "mjml") problem("engine", 'must be "handlebars" or "mjml"');
-    else input.engine = body.engine;
-  } else if (input.html !== undefined) {
-    input.engine = engineOf(input.html);
-  }
+  if (body.engine !== undefined) input.engine = body.engine;
+  else if (input.html !== undefined) input.engine = engineOf(input.html);
   if (body.from !== undefined) {
-    if (body.from === null) input.from = null;
-    else if (typeof body.from !== "string" || "error" in parseMailbox(body.from))
+    if (body.from !== null && "error" in parseMailbox(body.from))
       problem("from", "must be an address or `Name <address>`");
     else input.from = body.from;
   }
   if (body.reply_to !== undefined) {
     const list = body.reply_to === null ? null : Array.isArray(body.reply_to) ? body.reply_to : [body.reply_to];
-    if (list?.some((entry) => typeof entry !== "string" || "error" in parseMailbox(entry)))
-      problem("reply_to", "must be addresses");
-    else input.replyTo = list as string[] | null;
+    if (list?.some((entry) => "error" in parseMailbox(entry))) problem("reply_to", "must be addresses");
+    else input.replyTo = list;
   }
   if (body.variables !== undefined) {
-    if (!Array.isArray(body.variables)) problem("variables", "must be a list of {key, type, fallback_value?}");
-    else {
-      const seen = new Set<string>();
-      const refuse = (path: string, message: string): TemplateVariable[] => {
-        problem(path, message);
-        return [];
-      };
-      input.variables = body.variables.flatMap((entry, i): TemplateVariable[] => {
-        const variable = entry as Record<string, unknown>;
-        const path = `variables.${i}`;
-        if (!variable || typeof variable !== "object" || typeof variable.key !== "string" || !KEY.test(variable.key))
-          return refuse(`${path}.key`, "must be a name of letters, digits and _");
-        if (seen.has(variable.key)) return refuse(`${path}.key`, `"${variable.key}" is declared twice`);
+    const seen = new Set<string>();
+    input.variables = body.variables.flatMap((variable, i): TemplateVariable[] => {
+      const path = `variables.${i}`;
+      if (!KEY.test(variable.key)) problem(`${path}.key`, "must be a name of letters, digits and _");
+      else if (seen.has(variable.key)) problem(`${path}.key`, `"${variable.key}" is declared twice`);
+      else {
         seen.add(variable.key);
-        if (variable.type !== "string" && variable.type !== "number")
-          return refuse(`${path}.type`, 'must be "string" or "number"');
         const fallback = variable.fallback_value ?? null;
-        if (fallback !== null && typeof fallback !== variable.type)
-          return refuse(`${path}.fallback_value`, `must be a ${variable.type}`);
-        return [
-          {
-            key: variable.key,
-            type: variable.type,
-            fallback_value: fallback as string | number | null,
-            created_at: "",
-            updated_at: "",
-          },
-        ];
-      });
-    }
+        if (fallback === null || typeof fallback === variable.type)
+          return [{ key: variable.key, type: variable.type, fallback_value: fallback, created_at: "", updated_at: "" }];
+        problem(`${path}.fallback_value`, `must be a ${variable.type}`);
+      }
+      return [];
+    });
   }
   if (problems.length) throw validationError(problems);
   return input;
-}
-
-/** `{variables: {...}}` of a render or send: an object of values. */
-export function variablesOf(value: unknown, path = "variables"): Record<string, unknown> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value))
-    throw validationError([{ path, message: "must be an object of variable values" }]);
-  return value as Record<string, unknown>;
 }

@@ -2,10 +2,11 @@
  * HTTP routes for webhooks on Resend's paths (DESIGN §7): endpoints, signing-secret rotation, test events, the
  * events sent to an endpoint with their attempts, and replays.
  */
-import { Elysia, t } from "elysia";
-import { AppError, validationError } from "../errors.ts";
+import { Type as t } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { AppError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readJsonObject } from "../http/body.ts";
+import { bodyLimits, readBody } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseEnum, parsePage } from "../http/query.ts";
 import { isUuid } from "../lib/ids.ts";
@@ -19,7 +20,7 @@ const CreateSchema = t.Object(
       examples: ["https://example.com/hooks/mailroom"],
     }),
     events: t.Array(t.String(), { description: "Event types to receive, e.g. email.delivered" }),
-    description: t.Optional(t.String()),
+    description: t.Optional(t.Union([t.String(), t.Null()])),
   },
   { additionalProperties: false },
 );
@@ -57,12 +58,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .post(
       "/v1/webhooks",
       async ({ request, actor }) => {
-        const body = await readJsonObject(request, limits, { known: Object.keys(CreateSchema.properties) });
-        return webhooks.create(actor, {
-          endpoint: body.endpoint as string,
-          events: body.events as string[],
-          description: body.description as string | undefined,
-        });
+        return webhooks.create(actor, await readBody(request, limits, CreateSchema));
       },
       {
         parse: "none",
@@ -82,8 +78,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .patch(
       "/v1/webhooks/:id",
       async ({ request, actor, params }) => {
-        const body = await readJsonObject(request, limits, { known: Object.keys(UpdateSchema.properties) });
-        return webhooks.update(actor, webhookId(params.id), body as Parameters<WebhookService["update"]>[2]);
+        return webhooks.update(actor, webhookId(params.id), await readBody(request, limits, UpdateSchema));
       },
       {
         parse: "none",
@@ -107,13 +102,8 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .post(
       "/v1/webhooks/:id/test",
       async ({ request, actor, params }) => {
-        const body = await readJsonObject(request, limits, {
-          known: Object.keys(TestSchema.properties),
-          optional: true,
-        });
-        if (body.type !== undefined && typeof body.type !== "string")
-          throw validationError([{ path: "type", message: "must be an event type" }]);
-        return webhooks.sendTest(actor, webhookId(params.id), body.type as string | undefined);
+        const body = await readBody(request, limits, TestSchema, { optional: true });
+        return webhooks.sendTest(actor, webhookId(params.id), body.type);
       },
       {
         parse: "none",

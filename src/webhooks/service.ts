@@ -181,23 +181,23 @@ export function createWebhookService(deps: {
     if (details.length) throw validationError(details);
   };
 
-  const checkEvents = (value: unknown, details: ErrorDetail[]): EventType[] => {
-    if (!Array.isArray(value) || value.length === 0) {
+  const checkEvents = (value: string[], details: ErrorDetail[]): EventType[] => {
+    if (value.length === 0) {
       details.push({ path: "events", message: `must be a non-empty array of event types: ${EVENT_TYPES.join(", ")}` });
       return [];
     }
     const out: EventType[] = [];
     value.forEach((type, i) => {
-      if (typeof type !== "string" || !(EVENT_TYPES as readonly string[]).includes(type))
+      if (!(EVENT_TYPES as readonly string[]).includes(type))
         details.push({ path: `events.${i}`, message: `unknown event type; known: ${EVENT_TYPES.join(", ")}` });
       else if (!out.includes(type as EventType)) out.push(type as EventType);
     });
     return out;
   };
 
-  const checkDescription = (value: unknown, details: ErrorDetail[]): string | null => {
+  const checkDescription = (value: string | null | undefined, details: ErrorDetail[]): string | null => {
     if (value === undefined || value === null) return null;
-    if (typeof value !== "string" || value.length > MAX_DESCRIPTION || /[\0]/.test(value)) {
+    if (value.length > MAX_DESCRIPTION || /[\0]/.test(value)) {
       details.push({ path: "description", message: `must be a string of at most ${MAX_DESCRIPTION} characters` });
       return null;
     }
@@ -205,8 +205,7 @@ export function createWebhookService(deps: {
   };
 
   /** Form, then addresses: a refused endpoint is a validation error on `endpoint`, saying why. */
-  const checkEndpoint = async (value: unknown): Promise<string> => {
-    if (typeof value !== "string") throw validationError([{ path: "endpoint", message: "is required: an https URL" }]);
+  const checkEndpoint = async (value: string): Promise<string> => {
     try {
       const url = guard.parse(value.trim());
       await guard.resolve(url);
@@ -350,8 +349,6 @@ export function createWebhookService(deps: {
       const changes: Partial<EndpointRow> = {};
       if (input.events !== undefined) changes.eventTypes = checkEvents(input.events, details);
       if (input.description !== undefined) changes.description = checkDescription(input.description, details);
-      if (input.status !== undefined && input.status !== "enabled" && input.status !== "disabled")
-        details.push({ path: "status", message: "must be enabled or disabled" });
       fail(details);
       if (input.endpoint !== undefined) changes.url = await checkEndpoint(input.endpoint);
       const now = isoTime(clock.now());
