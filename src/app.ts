@@ -47,6 +47,7 @@ import { createSmtpProvider } from "./providers/smtp.ts";
 import type { Provider } from "./providers/types.ts";
 import { DELIVERIES_DUE, WEBHOOKS_DUE } from "./queue/channels.ts";
 import { createPeriodicJobs, type PeriodicJobs } from "./queue/periodic.ts";
+import { createLifecycle, type Lifecycle } from "./deliveries/lifecycle.ts";
 import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "./queue/worker.ts";
 import { createInboundMx, type InboundMx } from "./smtp/inbound.ts";
 import { createSmtpRelay, type SmtpRelay } from "./smtp/relay.ts";
@@ -84,6 +85,8 @@ export interface Services {
   keys: KeyService;
   domains: DomainService;
   suppressions: SuppressionService;
+  /** A recipient's fate: the one writer of its status. */
+  lifecycle: Lifecycle;
   idempotency: Idempotency;
   emails: EmailService;
   limiter: RateLimiter;
@@ -252,6 +255,8 @@ export async function createServices(configured: Config, options: AppOptions = {
   const writer: Writer = store;
   const events = createEventLog({ clock });
   const organizations = createOrganizationService({ db, writer, clock });
+  const suppressions = createSuppressionService({ db, writer, clock, events });
+  const lifecycle = createLifecycle({ events, suppressions, clock });
   const keys = createKeyService({ db, writer, clock, defaultKeyRateLimit: config.limits.key_requests_per_minute });
   const resolver = createResolver(config.dns.servers);
   // Derived once: the records, the providers to build and the names domains may give all come from these.
@@ -278,7 +283,6 @@ export async function createServices(configured: Config, options: AppOptions = {
   const returnPaths = createReturnPathCodec(secrets.deriveKey("return-path"));
   const signer = createOutgoingSigner({ domains, returnPaths, dkim: cpu, clock, logger });
   const liveDeps = { resolver, signer, logger, clock, hostname: records.hostname, mxCa: options.mxCa };
-  const suppressions = createSuppressionService({ db, writer, clock, events });
   const idempotency = createIdempotency({ db, writer, clock });
   // The windows live where every instance sees them: in the store when instances share it, else in memory.
   const limiter = store.shared ? createStoreRateLimiter({ db, writer, clock }) : createRateLimiter(clock);
@@ -469,6 +473,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     keys,
     domains,
     suppressions,
+    lifecycle,
     idempotency,
     emails,
     limiter,

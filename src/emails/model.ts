@@ -30,6 +30,8 @@ export const RECIPIENT_STATUSES = [
   "complained",
   "failed",
   "suppressed",
+  "canceled",
+  "held",
 ] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
