@@ -11,6 +11,10 @@ import { unsealConfig } from "./config/sealed.ts";
 import { PROVIDER_KINDS, type Config, type ProviderConfig, type ProviderKind } from "./config/schema.ts";
 import { openStore } from "./db/open.ts";
 import type { Store, Writer } from "./db/store.ts";
+import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "./deliveries/attempts.ts";
+import { createLifecycle, type Lifecycle } from "./deliveries/lifecycle.ts";
+import { createSesEventIntake, type SesEventIntake } from "./deliveries/provider-events.ts";
+import { createReportIntake } from "./deliveries/reports.ts";
 import { recordSettings } from "./domains/records.ts";
 import { createDomainService, type DomainService } from "./domains/service.ts";
 import { createOutgoingSigner, createReturnPathCodec, withSigning, type OutgoingSigner } from "./domains/signing.ts";
@@ -38,7 +42,6 @@ import { createEmailStats, type EmailStatsService } from "./emails/stats.ts";
 import { createOrganizationService, type OrganizationService } from "./organizations/service.ts";
 import { createCaptureProvider } from "./providers/capture.ts";
 import { createRouter } from "./providers/router.ts";
-import { createSesEventIntake, type SesEventIntake } from "./providers/ses-events.ts";
 import { createSnsVerifier } from "./providers/sns.ts";
 import { createMtaSts } from "./providers/mta-sts.ts";
 import { createMxProvider } from "./providers/mx.ts";
@@ -47,8 +50,6 @@ import { createSmtpProvider } from "./providers/smtp.ts";
 import type { Provider } from "./providers/types.ts";
 import { DELIVERIES_DUE, WEBHOOKS_DUE } from "./queue/channels.ts";
 import { createPeriodicJobs, type PeriodicJobs } from "./queue/periodic.ts";
-import { createLifecycle, type Lifecycle } from "./deliveries/lifecycle.ts";
-import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "./queue/worker.ts";
 import { createInboundMx, type InboundMx } from "./smtp/inbound.ts";
 import { createSmtpRelay, type SmtpRelay } from "./smtp/relay.ts";
 import { createSuppressionService, type SuppressionService } from "./suppressions/service.ts";
@@ -317,8 +318,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     db,
     writer,
     clock,
-    events,
-    suppressions,
+    lifecycle,
     providerFor,
     options: {
       concurrency: delivery.concurrency,
@@ -444,7 +444,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     writer,
     clock,
     events,
-    suppressions,
+    reports: createReportIntake({ writer, lifecycle }),
     domains,
     returnPaths,
     maxStoredBytes: config.inbound.max_stored_bytes,
@@ -486,6 +486,9 @@ export async function createServices(configured: Config, options: AppOptions = {
     tracking,
     inbound,
     sesEvents: createSesEventIntake({
+      db,
+      writer,
+      lifecycle,
       verifier: createSnsVerifier({
         topics: config.sns.topics,
         timeoutMs: SNS_FETCH_TIMEOUT_MS,
@@ -499,8 +502,8 @@ export async function createServices(configured: Config, options: AppOptions = {
         testCertificateHost: config.sns.test_certificate_host || undefined,
         ca: options.snsCa,
       }),
-      inbound,
       logger,
+      metrics,
     }),
     mailbox,
     sentAttachments,

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { type Cause, type Change, TRANSITIONS } from "../src/deliveries/lifecycle.ts";
-import { RECIPIENT_STATUSES, type RecipientStatus } from "../src/emails/model.ts";
+import { RECIPIENT_STATUSES, type RecipientStatus } from "../src/deliveries/model.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 
 let t: TestApp;

@@ -26,11 +26,11 @@ import { eq, sql } from "drizzle-orm";
 import { lockedForUpdate } from "../db/dialect.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
 import { tablesOf, type Db } from "../db/store.ts";
-import { RECIPIENT_STATUSES, type RecipientStatus } from "../emails/model.ts";
 import type { EventType } from "../events/model.ts";
 import type { EventLog } from "../events/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
+import { RECIPIENT_STATUSES, type RecipientStatus } from "./model.ts";
 
 export interface Transition {
   on: string;

@@ -10,6 +10,7 @@ import { ASIDE_CONTENT_BYTES, type StagedContent } from "../db/content-writes.ts
 import { hasTag, notifyAtCommit } from "../db/dialect.ts";
 import { perConnection, placeholders, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import type { RecipientStatus } from "../deliveries/model.ts";
 import type { DomainService } from "../domains/service.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
@@ -29,7 +30,6 @@ import type {
   EmailStatus,
   EmailSummary,
   RawInput,
-  RecipientStatus,
   SubmitInput,
   Tag,
 } from "./model.ts";
