@@ -268,6 +268,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     writer,
     clock,
     events,
+    lifecycle,
     secrets,
     resolver,
     settings: records,
@@ -356,6 +357,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     clock,
     events,
     suppressions,
+    lifecycle,
     domains,
     idempotency,
     limits: {

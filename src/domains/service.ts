@@ -12,11 +12,12 @@
  */
 import { generateKeyPair as generateKeyPairCallback, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { RecordStatuses } from "../db/schema/index.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
+import type { Lifecycle } from "../deliveries/lifecycle.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Actor } from "../keys/model.ts";
 import { requireScope } from "../keys/service.ts";
@@ -137,6 +138,8 @@ export function createDomainService(deps: {
   writer: Writer;
   clock: Clock;
   events: EventLog;
+  /** Fails the waiting recipients of a domain removed with force (deliveries/lifecycle.ts). */
+  lifecycle: Lifecycle;
   secrets: SecretBox;
   resolver: DnsResolver;
   settings: RecordSettings;
@@ -146,7 +149,7 @@ export function createDomainService(deps: {
   logger: Logger;
 }): DomainService {
   const { db, writer, clock, events, secrets, resolver, settings, options, logger } = deps;
-  const { deliveries, dkimKeys, domains } = tablesOf(db);
+  const { dkimKeys, domains } = tablesOf(db);
   const openedKeys = new Map<string, string>();
   /**
    * Each domain's providers as the router asks for them, once per delivery: kept briefly. A change made here
@@ -540,31 +543,13 @@ export function createDomainService(deps: {
             `${pending.length} deliveries from ${row.name} are still queued; wait for them, or delete with force=true to fail them.`,
           );
         }
-        if (pending.length) {
-          const now = isoTime(clock.now());
-          await tx
-            .update(deliveries)
-            .set({
-              status: "failed",
-              nextAttemptAt: null,
-              lastResponse: "sending domain deleted before delivery",
-              updatedAt: now,
-            })
-            .where(
-              inArray(
-                deliveries.id,
-                pending.map((p) => p.id),
-              ),
-            );
-          for (const emailId of new Set(pending.map((p) => p.emailId))) {
-            await events.append(tx, {
-              organizationId,
-              emailId,
-              type: "email.failed",
-              data: { reason: "sending domain deleted" },
-            });
-          }
-        }
+        for (const emailId of new Set(pending.map((p) => p.emailId)))
+          await deps.lifecycle.apply(
+            tx,
+            "domain_removed",
+            { emailId },
+            { response: "sending domain deleted before delivery", data: { reason: "sending domain deleted" } },
+          );
         await tx.delete(domains).where(eq(domains.id, row.id));
         openedKeys.clear();
         forgetRoute(row);

@@ -10,6 +10,7 @@ import { ASIDE_CONTENT_BYTES, type StagedContent } from "../db/content-writes.ts
 import { hasTag, notifyAtCommit } from "../db/dialect.ts";
 import { perConnection, placeholders, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import type { Lifecycle } from "../deliveries/lifecycle.ts";
 import type { RecipientStatus } from "../deliveries/model.ts";
 import type { DomainService } from "../domains/service.ts";
 import { AppError, validationError } from "../errors.ts";
@@ -183,6 +184,8 @@ export function createEmailService(deps: {
   clock: Clock;
   events: EventLog;
   suppressions: SuppressionService;
+  /** Moves a canceled message's recipients (deliveries/lifecycle.ts). */
+  lifecycle: Lifecycle;
   domains: DomainService;
   idempotency: Idempotency;
   limits: EmailLimits;
@@ -675,12 +678,7 @@ export function createEmailService(deps: {
       requireScope(actor, "emails:send");
       await ownEmail(actor, id);
       const refusal = await writer.write(async (tx): Promise<string | null> => {
-        const row = (await first(
-          tx
-            .select({ status: emails.status, organizationId: emails.organizationId })
-            .from(emails)
-            .where(eq(emails.id, id)),
-        ))!;
+        const row = (await first(tx.select({ status: emails.status }).from(emails).where(eq(emails.id, id))))!;
         if (row.status !== "scheduled") return `Only scheduled emails can be canceled; this one is ${row.status}.`;
         const now = clock.now();
         const leased = await first(
@@ -690,16 +688,7 @@ export function createEmailService(deps: {
             .where(and(eq(deliveries.emailId, id), gt(deliveries.leaseUntil, now))),
         );
         if (leased) return "This email is being sent and can no longer be canceled.";
-        await tx
-          .update(deliveries)
-          .set({
-            status: "failed",
-            nextAttemptAt: null,
-            lastResponse: "canceled before sending",
-            updatedAt: isoTime(now),
-          })
-          .where(and(eq(deliveries.emailId, id), eq(deliveries.status, "queued")));
-        await events.append(tx, { organizationId: row.organizationId, emailId: id, type: "email.canceled" });
+        await deps.lifecycle.apply(tx, "canceled", { emailId: id }, { response: "canceled before sending" });
         return null;
       });
       if (refusal) throw new AppError("conflict", refusal);
