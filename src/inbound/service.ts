@@ -5,9 +5,8 @@
  * - To a return path (`bounces+<token>@…`): a delivery status notification about the recipient the token names, or
  *   a feedback report, is handed to the deliveries area (deliveries/reports.ts), which changes that delivery —
  *   bounced (Permanent: + suppression), delivery_delayed, or complained (+ suppression) — with its event, in one
- *   write; anything else there (a notification about someone else, an
- *   out-of-office, a challenge-response, a person answering the envelope sender) is stored as received mail in the
- *   history of the message it answers.
+ *   write; anything else there (a notification about someone else, an out-of-office, a challenge-response, a person
+ *   answering the envelope sender) is stored as received mail in the history of the message it answers.
  * - To a receiving domain: a feedback report is applied only when the return path it quotes (Original-Mail-From)
  *   verifies and names a delivery of this organisation — the same token, so the same proof, as a report sent to
  *   that return path; everything else (a bounce quoting a Message-ID included) is stored with its authentication
