@@ -32,12 +32,12 @@ export const LAYERS = [
   // The areas, each above the ones it calls.
   "providers",
   "suppressions",
+  "deliveries",
   "domains",
   "keys",
   "templates",
   "tracking",
   "emails",
-  "deliveries",
   "inbound",
   "webhooks",
   "ai",

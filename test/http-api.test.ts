@@ -414,6 +414,9 @@ describe("scheduling", () => {
     expect(canceled.body).toEqual({ object: "email", id: sent.body.id, status: "canceled" });
     const after = await t.json("GET", `/v1/emails/${sent.body.id}`);
     expect(after.body.status).toBe("canceled");
+    expect(after.body.recipients).toEqual([
+      expect.objectContaining({ status: "canceled", last_response: "canceled before sending" }),
+    ]);
     expect(after.body.events.map((e: { type: string }) => e.type)).toEqual(["email.scheduled", "email.canceled"]);
     const again = await t.json("POST", `/v1/emails/${sent.body.id}/cancel`);
     expect(again.status).toBe(409);

@@ -25,6 +25,7 @@ const (
 	EventEmailSuppressed      = "email.suppressed"
 	EventEmailCanceled        = "email.canceled"
 	EventEmailReceived        = "email.received"
+	EventEmailHeld            = "email.held"
 	EventDomainCreated        = "domain.created"
 	EventDomainUpdated        = "domain.updated"
 	EventDomainDeleted        = "domain.deleted"

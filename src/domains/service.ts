@@ -8,11 +8,12 @@
  *   event in the same transaction (views.ts).
  * - A change made here is seen by this instance's send-time answers at once.
  */
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { requireScope, type Actor } from "../access.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
+import type { Lifecycle } from "../deliveries/lifecycle.ts";
 import type { EventLog } from "../events/service.ts";
 import { normalizeDomain } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -68,6 +69,8 @@ export function createDomainService(deps: {
   writer: Writer;
   clock: Clock;
   events: EventLog;
+  /** Fails the waiting recipients of a domain removed with force (deliveries/lifecycle.ts). */
+  lifecycle: Lifecycle;
   secrets: SecretBox;
   resolver: DnsResolver;
   settings: RecordSettings;
@@ -76,8 +79,8 @@ export function createDomainService(deps: {
   options: DomainScheduleOptions;
   logger: Logger;
 }): DomainService {
-  const { db, writer, clock, events, settings, options, logger } = deps;
-  const { deliveries, dkimKeys, domains } = tablesOf(db);
+  const { db, writer, clock, settings, options, logger } = deps;
+  const { dkimKeys, domains } = tablesOf(db);
   const checks = createDomainChecks(deps);
   const policy = createSendPolicy(deps);
 
@@ -254,31 +257,13 @@ export function createDomainService(deps: {
             `${pending.length} deliveries from ${row.name} are still queued; wait for them, or delete with force=true to fail them.`,
           );
         }
-        if (pending.length) {
-          const now = isoTime(clock.now());
-          await tx
-            .update(deliveries)
-            .set({
-              status: "failed",
-              nextAttemptAt: null,
-              lastResponse: "sending domain deleted before delivery",
-              updatedAt: now,
-            })
-            .where(
-              inArray(
-                deliveries.id,
-                pending.map((p) => p.id),
-              ),
-            );
-          for (const emailId of new Set(pending.map((p) => p.emailId))) {
-            await events.append(tx, {
-              organizationId,
-              emailId,
-              type: "email.failed",
-              data: { reason: "sending domain deleted" },
-            });
-          }
-        }
+        for (const emailId of new Set(pending.map((p) => p.emailId)))
+          await deps.lifecycle.apply(
+            tx,
+            "domain_removed",
+            { emailId },
+            { response: "sending domain deleted before delivery", data: { reason: "sending domain deleted" } },
+          );
         await tx.delete(domains).where(eq(domains.id, row.id));
         policy.forget(row);
         return { object: "domain" as const, id: row.id, name: row.name, deleted: true as const };

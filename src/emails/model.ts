@@ -1,5 +1,6 @@
 /** Messages: the validated input every front end builds, the statuses, and the public look-up record. */
 import type { Tag } from "../db/schema/emails.ts";
+import type { RecipientStatus } from "../deliveries/model.ts";
 import type { Mailbox } from "../lib/addresses.ts";
 
 export type { Tag };
@@ -20,18 +21,6 @@ export const EMAIL_STATUSES = [
   "canceled",
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
-
-export const RECIPIENT_STATUSES = [
-  "queued",
-  "sent",
-  "delivered",
-  "deferred",
-  "bounced",
-  "complained",
-  "failed",
-  "suppressed",
-] as const;
-export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export type EmailSource = "api" | "smtp" | "cli";
 

@@ -7,7 +7,8 @@ import { requireScope } from "../access.ts";
 import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
 import type { Db, Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
-import type { EmailRecord, EmailStatus, EmailSummary, ListOptions, RecipientStatus } from "./model.ts";
+import type { RecipientStatus } from "../deliveries/model.ts";
+import type { EmailRecord, EmailStatus, EmailSummary, ListOptions } from "./model.ts";
 import { createEmailQueries, type EmailSummaryRow } from "./repo.ts";
 
 export interface EmailReads {

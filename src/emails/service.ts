@@ -7,6 +7,7 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
 import { first, tablesOf, type Db } from "../db/store.ts";
+import type { Lifecycle } from "../deliveries/lifecycle.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime } from "../lib/clock.ts";
 import { createEmailIntake, type EmailIntake, type IntakeDeps } from "./intake.ts";
@@ -22,7 +23,13 @@ export interface EmailService extends EmailIntake, Omit<EmailReads, "ownEmail"> 
   cancel(actor: Actor, id: string): Promise<{ object: "email"; id: string; status: "canceled" }>;
 }
 
-export function createEmailService(deps: IntakeDeps & { db: Db }): EmailService {
+export function createEmailService(
+  deps: IntakeDeps & {
+    db: Db;
+    /** Moves a canceled message's recipients (deliveries/lifecycle.ts). */
+    lifecycle: Lifecycle;
+  },
+): EmailService {
   const { db, writer, clock, events } = deps;
   const { deliveries, emails } = tablesOf(db);
   const { ownEmail, ...reads } = createEmailReads(deps);
@@ -76,12 +83,7 @@ export function createEmailService(deps: IntakeDeps & { db: Db }): EmailService 
       requireScope(actor, "emails:send");
       await ownEmail(actor, id);
       const refusal = await writer.write(async (tx): Promise<string | null> => {
-        const row = (await first(
-          tx
-            .select({ status: emails.status, organizationId: emails.organizationId })
-            .from(emails)
-            .where(eq(emails.id, id)),
-        ))!;
+        const row = (await first(tx.select({ status: emails.status }).from(emails).where(eq(emails.id, id))))!;
         if (row.status !== "scheduled") return `Only scheduled emails can be canceled; this one is ${row.status}.`;
         const now = clock.now();
         const leased = await first(
@@ -91,16 +93,7 @@ export function createEmailService(deps: IntakeDeps & { db: Db }): EmailService 
             .where(and(eq(deliveries.emailId, id), gt(deliveries.leaseUntil, now))),
         );
         if (leased) return "This email is being sent and can no longer be canceled.";
-        await tx
-          .update(deliveries)
-          .set({
-            status: "failed",
-            nextAttemptAt: null,
-            lastResponse: "canceled before sending",
-            updatedAt: isoTime(now),
-          })
-          .where(and(eq(deliveries.emailId, id), eq(deliveries.status, "queued")));
-        await events.append(tx, { organizationId: row.organizationId, emailId: id, type: "email.canceled" });
+        await deps.lifecycle.apply(tx, "canceled", { emailId: id }, { response: "canceled before sending" });
         return null;
       });
       if (refusal) throw new AppError("conflict", refusal);

@@ -15,6 +15,7 @@ export const EMAIL_EVENT_TYPES = [
   "email.suppressed",
   "email.canceled",
   "email.received",
+  "email.held",
 ] as const;
 
 export const EVENT_TYPES = [

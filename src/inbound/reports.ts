@@ -1,14 +1,14 @@
 /**
  * What a received message reports about mail Mailroom sent: a delivery status notification (RFC 3464), a feedback
  * report (RFC 5965), an automatic reply (RFC 3834), a bounce that follows no standard, or nothing (an ordinary
- * message). Pure reading of the message — finding the delivery it concerns and acting on it belong to the inbound
- * funnel. Invariants: only a definite 5.x.x status (or a 5xx reply in a non-standard bounce) is `permanent`; a
- * report this module cannot decide is `undetermined`, which never suppresses anyone.
+ * message). Pure reading of the message — finding the delivery it concerns belongs to the inbound funnel, acting on
+ * it to the deliveries area (deliveries/reports.ts). Invariants: only a definite 5.x.x status (or a 5xx reply in a
+ * non-standard bounce) is `permanent`; a report this module cannot decide is `undetermined`, which never suppresses
+ * anyone.
  */
 import type { AddressObject, Attachment, ParsedMail } from "mailparser";
+import type { BounceOutcome } from "../deliveries/reports.ts";
 import { classifyReply, type BounceSubType } from "../providers/classify.ts";
-
-export type BounceOutcome = "permanent" | "temporary" | "undetermined";
 
 export interface BouncedRecipient {
   /** Final-Recipient (or Original-Recipient) address, lower-cased; null when the report names none. */

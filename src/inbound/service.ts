@@ -3,10 +3,10 @@
  * check the listener makes at RCPT (`acceptRecipient`).
  *
  * - To a return path (`bounces+<token>@…`): a delivery status notification about the recipient the token names, or
- *   a feedback report, changes that delivery — bounced (Permanent: + suppression), delivery_delayed, or complained
- *   (+ suppression) — with its event, in one write; anything else there (a notification about someone else, an
- *   out-of-office, a challenge-response, a person answering the envelope sender) is stored as received mail in the
- *   history of the message it answers.
+ *   a feedback report, is handed to the deliveries area (deliveries/reports.ts), which changes that delivery —
+ *   bounced (Permanent: + suppression), delivery_delayed, or complained (+ suppression) — with its event, in one
+ *   write; anything else there (a notification about someone else, an out-of-office, a challenge-response, a person
+ *   answering the envelope sender) is stored as received mail in the history of the message it answers.
  * - To a receiving domain: a feedback report is applied only when the return path it quotes (Original-Mail-From)
  *   verifies and names a delivery of this organisation — the same token, so the same proof, as a report sent to
  *   that return path; everything else (a bounce quoting a Message-ID included) is stored with its authentication
@@ -21,24 +21,20 @@
  * still apply), and every stored message adds its size to the organisation's running total in the same write.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { lockedForUpdate } from "../db/dialect.ts";
 import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import type { DeliveryReport, ReportIntake } from "../deliveries/reports.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { ReturnPathCodec } from "../domains/signing.ts";
 import { AppError } from "../errors.ts";
-import { bounceData } from "../events/model.ts";
 import type { EventLog } from "../events/service.ts";
 import { normalizeDomain } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
-import type { SuppressionService } from "../suppressions/service.ts";
 import { receivedEventData, type AutoReplyKind, type ReceivedAuthentication } from "./model.ts";
-import type { SesEvent } from "../providers/sns.ts";
-import type { CpuPool } from "../server/cpu-pool.ts";
-import type { ReceivedFields, SessionFacts } from "./received.ts";
+import type { ReadMessage, ReceivedFields, SessionFacts } from "./received.ts";
 import type { BouncedRecipient, InboundReport } from "./reports.ts";
 
 export interface InboundEnvelope {
@@ -54,7 +50,6 @@ export interface InboundEnvelope {
 export type InboundOutcome =
   | { handled: "bounce"; deliveryId: string; outcome: BouncedRecipient["outcome"]; changed: boolean }
   | { handled: "complaint"; deliveryId: string; changed: boolean }
-  | { handled: "provider_event"; deliveryId: string; changed: boolean }
   | { handled: "stored"; receivedEmailId: string; organizationId: string; inReplyToEmailId: string | null }
   | { handled: "ignored"; reason: "unknown delivery" | "no recipient" };
 
@@ -62,22 +57,10 @@ export interface InboundService {
   /** Throws the refusal for a recipient the MX does not take mail for; resolves when it does. */
   acceptRecipient(address: string): Promise<void>;
   receive(raw: Buffer, envelope: InboundEnvelope): Promise<InboundOutcome[]>;
-  /**
-   * An event SES reported about a message it took (its SNS notification, already verified), applied to the delivery
-   * whose provider message id SES names: Delivery → delivered, Bounce → bounced (+ suppression when Permanent),
-   * Complaint → complained + suppression, DeliveryDelay → delivery_delayed, Reject → failed; Send and the rest are
-   * acknowledged and change nothing.
-   */
-  applySesEvent(event: SesEvent): Promise<InboundOutcome | null>;
 }
 
 /** What a received message may report about a delivery: a bounce or a complaint. */
 type AppliedReport = Extract<InboundReport, { kind: "bounce" | "complaint" }>;
-
-/** Statuses a late report may still change: the delivery left (or is leaving) and has not been judged yet. */
-const REPORTABLE = new Set(["queued", "deferred", "sent", "delivered"]);
-/** Statuses of a delivery a provider has not reported the end of yet. */
-const IN_TRANSIT = new Set(["queued", "deferred", "sent"]);
 
 const RETURN_PATH_LOCAL = /^bounces\+/i;
 
@@ -88,13 +71,22 @@ export function createInboundService(deps: {
   writer: Writer;
   clock: Clock;
   events: EventLog;
-  suppressions: SuppressionService;
+  /** Where a report about a delivery is applied. */
+  reports: ReportIntake;
   domains: DomainService;
   returnPaths: ReturnPathCodec;
   /** `[inbound] max_stored_bytes`: raw bytes of received mail one organisation may keep; 0, no limit. */
   maxStoredBytes: number;
   /** Where received mail is parsed and authenticated: megabytes of it would hold the event loop for seconds. */
-  cpu: Pick<CpuPool, "readReceived" | "authenticateReceived">;
+  /** Reading and authenticating a received message, off the event loop (the CPU pool). */
+  cpu: {
+    readReceived(raw: Buffer): Promise<ReadMessage>;
+    authenticateReceived(
+      raw: Buffer,
+      facts: SessionFacts,
+      resolve: (name: string, rrtype: string) => Promise<unknown>,
+    ): Promise<ReceivedAuthentication>;
+  };
   /** The configured resolver as mailauth calls it. */
   resolve: (name: string, rrtype: string) => Promise<unknown>;
   /** This server's name in Authentication-Results. */
@@ -102,23 +94,23 @@ export function createInboundService(deps: {
   logger: Logger;
   metrics: Metrics;
 }): InboundService {
-  const { db, writer, clock, events, suppressions, domains, returnPaths, logger, metrics } = deps;
+  const { db, writer, clock, events, reports, domains, returnPaths, logger, metrics } = deps;
   const { deliveries, emails, inboundUsage } = tablesOf(db);
 
   const count = (kind: string, reason: string) => metrics.inc("mailroom_inbound_reports_total", { kind, reason });
 
-  const deliveryColumns = {
-    id: deliveries.id,
-    emailId: deliveries.emailId,
-    organizationId: deliveries.organizationId,
-    recipient: deliveries.recipient,
-    status: deliveries.status,
-  };
-  const deliveryQuery = (tx: Db, deliveryId: string) =>
-    tx.select(deliveryColumns).from(deliveries).where(eq(deliveries.id, deliveryId));
-  const findDelivery = (tx: Db, deliveryId: string) => first(deliveryQuery(tx, deliveryId));
-  /** Inside the write that judges it: the same report arriving twice at once, or the worker recording, waits its turn. */
-  const lockDelivery = (tx: Db, deliveryId: string) => first(lockedForUpdate(tx, deliveryQuery(tx, deliveryId)));
+  const findDelivery = (tx: Db, deliveryId: string) =>
+    first(
+      tx
+        .select({
+          id: deliveries.id,
+          emailId: deliveries.emailId,
+          organizationId: deliveries.organizationId,
+          recipient: deliveries.recipient,
+        })
+        .from(deliveries)
+        .where(eq(deliveries.id, deliveryId)),
+    );
 
   /**
    * What a report may change of the delivery a verified token names, to `recipient`: a notification's lines about
@@ -145,178 +137,15 @@ export function createInboundService(deps: {
     return delivery?.organizationId === organizationId ? delivery : undefined;
   };
 
-  const setStatus = (tx: Db, deliveryId: string, status: string, response: string | null) =>
-    tx
-      .update(deliveries)
-      .set({
-        status,
-        nextAttemptAt: null,
-        leaseOwner: null,
-        leaseUntil: null,
-        ...(response ? { lastResponse: response.slice(0, 1000) } : {}),
-        updatedAt: isoTime(clock.now()),
-      })
-      .where(eq(deliveries.id, deliveryId));
-
-  /**
-   * One write on the delivery while `may(status)` (a repeated report finds it already judged): `apply` changes it.
-   * Undefined when the delivery is gone, false when it was not changed.
-   */
-  const judge = async (
-    deliveryId: string,
-    may: (status: string) => boolean,
-    apply: (tx: Db, base: { organizationId: string; emailId: string; recipient: string }) => Promise<void>,
-  ) =>
-    writer.write(async (tx) => {
-      const delivery = await lockDelivery(tx, deliveryId);
-      if (!delivery) return undefined;
-      if (!may(delivery.status)) return false;
-      await apply(tx, {
-        organizationId: delivery.organizationId,
-        emailId: delivery.emailId,
-        recipient: delivery.recipient,
-      });
-      return true;
-    });
-  const reportable = (status: string) => REPORTABLE.has(status);
-  const inTransit = (status: string) => IN_TRANSIT.has(status);
-
-  /** Applies a report to the delivery in one write: its status, event and suppression, unless already judged. */
-  const applyReport = async (deliveryId: string, report: AppliedReport): Promise<InboundOutcome> => {
-    if (report.kind === "complaint") {
-      const changed = await judge(
-        deliveryId,
-        (status) => status !== "complained",
-        async (tx, base) => {
-          await setStatus(tx, deliveryId, "complained", null);
-          await events.append(tx, {
-            ...base,
-            type: "email.complained",
-            data: { complaint: { type: report.feedbackType } },
-          });
-          await suppressions.addInTransaction(tx, base.organizationId, {
-            email: base.recipient,
-            origin: "complaint",
-            sourceId: base.emailId,
-            reason: `feedback report: ${report.feedbackType}`,
-          });
-        },
-      );
-      if (changed === undefined) return ignoredUnknown("complaint");
-      count("complaint", changed ? "applied" : "repeated");
-      return { handled: "complaint", deliveryId, changed };
-    }
-
-    // The token names the delivery, so one recipient's verdict applies; a definite one wins over an undecided one.
-    const verdict =
-      report.recipients.find((r) => r.outcome === "permanent") ??
-      report.recipients.find((r) => r.outcome === "temporary") ??
-      report.recipients[0];
-    const outcome = verdict?.outcome ?? "undetermined";
-    const message = verdict?.diagnostic ?? verdict?.status ?? "bounce report without a diagnostic";
-    const changed = await judge(deliveryId, reportable, async (tx, base) => {
-      if (outcome === "temporary") {
-        // The remote side is still retrying; the delivery stays as it is and only its history says so.
-        await events.append(tx, {
-          ...base,
-          type: "email.delivery_delayed",
-          data: { response: message, status: verdict?.status ?? null },
-        });
-        return;
-      }
-      const type = outcome === "permanent" ? "Permanent" : "Undetermined";
-      if (outcome === "permanent") await setStatus(tx, deliveryId, "bounced", message);
-      await events.append(tx, {
-        ...base,
-        type: "email.bounced",
-        data: { bounce: bounceData(type, verdict?.subType ?? "Undetermined", message) },
-      });
-      if (outcome === "permanent")
-        await suppressions.addInTransaction(tx, base.organizationId, {
-          email: base.recipient,
-          origin: "bounce",
-          sourceId: base.emailId,
-          reason: message,
-        });
-    });
-    if (changed === undefined) return ignoredUnknown(`bounce_${outcome}`);
-    count(`bounce_${outcome}`, changed ? "applied" : "repeated");
-    return { handled: "bounce", deliveryId, outcome, changed };
-  };
-
-  const applySes = async (event: SesEvent): Promise<InboundOutcome | null> => {
-    // One recipient per SendEmail, so SES's id names one delivery; the recipient check keeps an id from elsewhere out.
-    const rows = await db
-      .select(deliveryColumns)
-      .from(deliveries)
-      .where(eq(deliveries.providerMessageId, event.sesMessageId));
-    const delivery = rows.find((row) => event.recipients.some((r) => r.email === row.recipient));
-    const kind = `ses_${event.kind}`;
-    if (!delivery) return ignoredUnknown(kind);
-    const recipient = event.recipients.find((r) => r.email === delivery.recipient)!;
-    const response = recipient.diagnostic ?? recipient.status ?? `SES ${event.kind}`;
-    let changed: boolean | undefined;
-    switch (event.kind) {
-      case "complaint":
-        return applyReport(delivery.id, {
-          kind: "complaint",
-          feedbackType: event.complaintFeedbackType ?? "abuse",
-          recipient: delivery.recipient,
-          originalMailFrom: null,
-          originalMessageId: null,
-        });
-      case "delivery":
-        changed = await judge(delivery.id, inTransit, async (tx, base) => {
-          await setStatus(tx, delivery.id, "delivered", response);
-          await events.append(tx, { ...base, type: "email.delivered", data: { response, provider_event: "Delivery" } });
-        });
-        break;
-      case "bounce": {
-        // SES sends a bounce once it gave up (a Transient one after its own retries): final either way; only a
-        // Permanent one says the address is gone.
-        const type = event.bounceType ?? "Undetermined";
-        changed = await judge(delivery.id, reportable, async (tx, base) => {
-          await setStatus(tx, delivery.id, "bounced", response);
-          await events.append(tx, {
-            ...base,
-            type: "email.bounced",
-            data: { bounce: bounceData(type, event.bounceSubType ?? "Undetermined", response) },
-          });
-          if (type === "Permanent")
-            await suppressions.addInTransaction(tx, base.organizationId, {
-              email: base.recipient,
-              origin: "bounce",
-              sourceId: base.emailId,
-              reason: response,
-            });
-        });
-        break;
-      }
-      case "delivery_delay":
-        changed = await judge(delivery.id, inTransit, (tx, base) =>
-          events
-            .append(tx, {
-              ...base,
-              type: "email.delivery_delayed",
-              data: { response, status: recipient.status, delay_type: event.delayType ?? null },
-            })
-            .then(() => undefined),
-        );
-        break;
-      case "reject": {
-        const reason = `SES rejected the message: ${event.rejectReason ?? "no reason given"}`;
-        changed = await judge(delivery.id, inTransit, async (tx, base) => {
-          await setStatus(tx, delivery.id, "failed", reason);
-          await events.append(tx, { ...base, type: "email.failed", data: { reason } });
-        });
-        break;
-      }
-      default:
-        return null;
-    }
-    if (changed === undefined) return ignoredUnknown(kind);
-    count(kind, changed ? "applied" : "repeated");
-    return { handled: "provider_event", deliveryId: delivery.id, changed };
+  /** Applies a report to the delivery (deliveries/reports.ts): its status, event and suppression, unless already judged. */
+  const applyReport = async (deliveryId: string, report: DeliveryReport): Promise<InboundOutcome> => {
+    const result = await reports.apply(deliveryId, report);
+    const kind = result.kind === "complaint" ? "complaint" : `bounce_${result.outcome}`;
+    if (result.changed === undefined) return ignoredUnknown(kind);
+    count(kind, result.changed ? "applied" : "repeated");
+    return result.kind === "complaint"
+      ? { handled: "complaint", deliveryId, changed: result.changed }
+      : { handled: "bounce", deliveryId, outcome: result.outcome, changed: result.changed };
   };
 
   const ignoredUnknown = (kind: string): InboundOutcome => {
@@ -448,8 +277,6 @@ export function createInboundService(deps: {
   };
 
   return {
-    applySesEvent: applySes,
-
     async acceptRecipient(address) {
       if (returnPaths.parse(address)) return;
       if (RETURN_PATH_LOCAL.test(address.slice(0, address.lastIndexOf("@"))))

@@ -12,6 +12,10 @@ import { unsealConfig } from "../config/sealed.ts";
 import type { Config } from "../config/schema.ts";
 import { openStore } from "../db/open.ts";
 import type { Store, Writer } from "../db/store.ts";
+import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "../deliveries/attempts.ts";
+import { createLifecycle, type Lifecycle } from "../deliveries/lifecycle.ts";
+import { createSesEventIntake, type SesEventIntake } from "../deliveries/provider-events.ts";
+import { createReportIntake } from "../deliveries/reports.ts";
 import { recordSettings } from "../domains/records.ts";
 import { createDomainService, type DomainService } from "../domains/service.ts";
 import { createOutgoingSigner, createReturnPathCodec } from "../domains/signing.ts";
@@ -44,12 +48,10 @@ import { createEmailStats, type EmailStatsService } from "../emails/stats.ts";
 import { createOrganizationService, type OrganizationService } from "../organizations/service.ts";
 import { createCaptureProvider } from "../providers/capture.ts";
 import { createRouter } from "../providers/router.ts";
-import { createSesEventIntake, type SesEventIntake } from "../providers/ses-events.ts";
 import { createSnsVerifier } from "../providers/sns.ts";
 import type { Provider } from "../providers/types.ts";
 import { DELIVERIES_DUE, WEBHOOKS_DUE } from "../queue/channels.ts";
 import { createPeriodicJobs, type PeriodicJobs } from "../jobs/periodic.ts";
-import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "../queue/worker.ts";
 import { createInboundMx, type InboundMx } from "../smtp/inbound.ts";
 import { createSmtpRelay, type SmtpRelay } from "../smtp/relay.ts";
 import { createSuppressionService, type SuppressionService } from "../suppressions/service.ts";
@@ -87,6 +89,8 @@ export interface Services {
   keys: KeyService;
   domains: DomainService;
   suppressions: SuppressionService;
+  /** A recipient's fate: the one writer of its status. */
+  lifecycle: Lifecycle;
   idempotency: Idempotency;
   emails: EmailService;
   limiter: RateLimiter;
@@ -165,6 +169,8 @@ export async function createServices(configured: Config, options: AppOptions = {
   const writer: Writer = store;
   const events = createEventLog({ clock });
   const organizations = createOrganizationService({ db, writer, clock });
+  const suppressions = createSuppressionService({ db, writer, clock, events });
+  const lifecycle = createLifecycle({ events, suppressions, clock });
   const keys = createKeyService({ db, writer, clock, defaultKeyRateLimit: config.limits.key_requests_per_minute });
   const resolver = createResolver(config.dns.servers);
   // Derived once: the records, the providers to build and the names domains may give all come from these.
@@ -175,6 +181,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     writer,
     clock,
     events,
+    lifecycle,
     secrets,
     resolver,
     settings: records,
@@ -191,7 +198,6 @@ export async function createServices(configured: Config, options: AppOptions = {
   const returnPaths = createReturnPathCodec(secrets.deriveKey("return-path"));
   const signer = createOutgoingSigner({ domains, returnPaths, dkim: cpu, clock, logger });
   const liveDeps = { resolver, signer, logger, clock, hostname: records.hostname, mxCa: options.mxCa };
-  const suppressions = createSuppressionService({ db, writer, clock, events });
   const idempotency = createIdempotency({ db, writer, clock });
   // The windows live where every instance sees them: in the store when instances share it, else in memory.
   const limiter = store.shared ? createStoreRateLimiter({ db, writer, clock }) : createRateLimiter(clock);
@@ -226,8 +232,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     db,
     writer,
     clock,
-    events,
-    suppressions,
+    lifecycle,
     providerFor,
     options: {
       concurrency: delivery.concurrency,
@@ -265,6 +270,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     clock,
     events,
     suppressions,
+    lifecycle,
     domains,
     idempotency,
     limits: {
@@ -353,7 +359,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     writer,
     clock,
     events,
-    suppressions,
+    reports: createReportIntake({ writer, lifecycle }),
     domains,
     returnPaths,
     maxStoredBytes: config.inbound.max_stored_bytes,
@@ -382,6 +388,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     keys,
     domains,
     suppressions,
+    lifecycle,
     idempotency,
     emails,
     limiter,
@@ -394,6 +401,9 @@ export async function createServices(configured: Config, options: AppOptions = {
     tracking,
     inbound,
     sesEvents: createSesEventIntake({
+      db,
+      writer,
+      lifecycle,
       verifier: createSnsVerifier({
         topics: config.sns.topics,
         timeoutMs: SNS_FETCH_TIMEOUT_MS,
@@ -407,8 +417,8 @@ export async function createServices(configured: Config, options: AppOptions = {
         testCertificateHost: config.sns.test_certificate_host || undefined,
         ca: options.snsCa,
       }),
-      inbound,
       logger,
+      metrics,
     }),
     mailbox,
     sentAttachments,

@@ -8,6 +8,8 @@ import { Elysia } from "elysia";
 import { aiRoutes } from "../ai/routes.ts";
 import type { AiService } from "../ai/service.ts";
 import type { Config } from "../config/schema.ts";
+import { deliveryRoutes } from "../deliveries/routes.ts";
+import type { SesEventIntake } from "../deliveries/provider-events.ts";
 import { domainRoutes } from "../domains/routes.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
@@ -25,8 +27,6 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { suppressionRoutes } from "../suppressions/routes.ts";
 import { templateRoutes } from "../templates/routes.ts";
-import { providerRoutes } from "../providers/routes.ts";
-import type { SesEventIntake } from "../providers/ses-events.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
 import type { EmailStatsService } from "../emails/stats.ts";
 import type { TemplateService } from "../templates/service.ts";
@@ -175,7 +175,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(webhookRoutes(deps))
     .use(templateRoutes(deps))
     .use(aiRoutes(deps))
-    .use(providerRoutes(deps))
+    .use(deliveryRoutes(deps))
     .use(trackingRoutes(deps));
 
   const matchers = routeMatchers(app.routes);

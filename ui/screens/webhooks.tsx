@@ -27,6 +27,7 @@ const EVENT_TYPES = [
   "email.scheduled",
   "email.queued",
   "email.canceled",
+  "email.held",
   "domain.updated",
   "suppression.added",
   "suppression.removed",

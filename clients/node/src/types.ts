@@ -143,7 +143,8 @@ export type RecipientStatus =
   | "complained"
   | "failed"
   | "suppressed"
-  | "canceled";
+  | "canceled"
+  | "held";
 
 export interface EmailRecipient {
   email: string;
@@ -457,6 +458,7 @@ export type WebhookEventType =
   | "email.suppressed"
   | "email.canceled"
   | "email.received"
+  | "email.held"
   | "domain.created"
   | "domain.updated"
   | "domain.deleted"

@@ -1,28 +1,29 @@
 /**
- * The delivery worker: the delivery queue on the leased-queue engine (queue/leased-queue.ts: claims, leases,
+ * The delivery worker: a recipient's attempts, on the leased-queue engine (queue/leased-queue.ts: claims, leases,
  * caps, wake-ups, drain), keyed by destination domain. Design note:
  *
- * - Results: each attempt's result, its event and any suppression are one durable write; the lease is cleared
- *   in the same write. A result is applied only while the row is still in a deliverable state.
+ * - Results: an attempt's result is a cause of the recipient's lifecycle (deliveries/lifecycle.ts: delivered, sent,
+ *   temporary — planned again by the retry table, or bounced once it runs out — or permanent), carried out with its
+ *   event and any suppression in one durable write that also clears the lease. A result is applied only while the
+ *   recipient still waits (queued or deferred): a report or a removed domain may have judged it meanwhile.
  * - Duplicates: delivery is at-least-once. If the process dies after the remote side accepted but before the
  *   result was committed, the attempt is repeated after the lease expires — with the same Message-ID, so
  *   receivers and the capture store can recognise the repeat.
  */
 import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
-import { inJsonArray, lockedForClaim, lockedForUpdate } from "../db/dialect.ts";
+import { inJsonArray, lockedForClaim } from "../db/dialect.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { bounceData } from "../events/model.ts";
-import type { EventLog } from "../events/service.ts";
 import type { KeyMode } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import type { DeliveryJob, DeliveryResult, Provider } from "../providers/types.ts";
-import type { SuppressionService } from "../suppressions/service.ts";
-import { createLeasedQueue, type LeasedQueue } from "./leased-queue.ts";
-import { planRetry, type RetryPolicy } from "./schedule.ts";
+import { createLeasedQueue, type LeasedQueue } from "../queue/leased-queue.ts";
+import { planRetry, type RetryPolicy } from "../queue/schedule.ts";
+import type { Cause, Lifecycle } from "./lifecycle.ts";
 
 export interface WorkerOptions extends RetryPolicy {
   concurrency: number;
@@ -47,7 +48,7 @@ interface Claimed {
   scheduledAt: string | null;
 }
 
-/** Claiming and recording run for every delivery: their statements are prepared once per connection. */
+/** Claiming runs for every delivery: its statements are prepared once per connection. */
 const queueStatements = perConnection((tx: Db) => {
   const { deliveries, emails } = tablesOf(tx);
   const due = tx
@@ -93,34 +94,6 @@ const queueStatements = perConnection((tx: Db) => {
         .set({ leaseOwner: slot<string>("owner"), leaseUntil: slot<number>("until") })
         .where(inJsonArray(tx, deliveries.id, sql.placeholder("ids"))),
     ),
-    // Locked: a late report (inbound/service.ts) may judge the same delivery at the same time; one waits for the other.
-    status: prepareAs(
-      "delivery_status",
-      lockedForUpdate(
-        tx,
-        tx
-          .select({ status: deliveries.status })
-          .from(deliveries)
-          .where(eq(deliveries.id, sql.placeholder("id"))),
-      ),
-    ),
-    saveAttempt: prepareAs(
-      "delivery_save_attempt",
-      tx
-        .update(deliveries)
-        .set({
-          status: slot<string>("status"),
-          attempts: slot<number>("attempts"),
-          nextAttemptAt: slot<number | null>("nextAttemptAt"),
-          leaseOwner: null,
-          leaseUntil: null,
-          lastResponse: slot<string>("lastResponse"),
-          provider: slot<string>("provider"),
-          providerMessageId: slot<string | null>("providerMessageId"),
-          updatedAt: slot<string>("updatedAt"),
-        })
-        .where(eq(deliveries.id, sql.placeholder("id"))),
-    ),
   };
 });
 
@@ -128,14 +101,13 @@ export function createDeliveryWorker(deps: {
   db: Db;
   writer: Writer;
   clock: Clock;
-  events: EventLog;
-  suppressions: SuppressionService;
+  lifecycle: Lifecycle;
   providerFor: (mode: KeyMode) => Provider;
   options: WorkerOptions;
   logger: Logger;
   metrics: Metrics;
 }): DeliveryWorker {
-  const { db, writer, clock, events, suppressions, options, logger, metrics } = deps;
+  const { db, writer, clock, lifecycle, options, logger, metrics } = deps;
   const { emailContents } = tablesOf(db);
 
   // A body this large is read off the event loop where the store can (db/content-writes.ts); the statement answers
@@ -164,64 +136,49 @@ export function createDeliveryWorker(deps: {
   const record = (job: Claimed, result: DeliveryResult) =>
     writer.write(async (tx) => {
       const now = clock.now();
-      const statements = queueStatements(tx);
-      const [current] = await statements.status.execute({ id: job.id });
-      if (!current || (current.status !== "queued" && current.status !== "deferred")) return;
       const attempts = job.attempts + 1;
       const dueSince = Math.max(Date.parse(job.createdAt), job.scheduledAt ? Date.parse(job.scheduledAt) : 0);
-      const save = (status: string, nextAttemptAt: number | null) =>
-        statements.saveAttempt.execute({
-          id: job.id,
-          status,
+      const provider = providerName(job, result);
+      const outcome = (on: Cause, nextAttemptAt: number | null, data: Record<string, unknown>) =>
+        lifecycle.apply(
+          tx,
+          on,
+          { deliveryId: job.id },
+          {
+            response: result.response,
+            attempt: { attempts, provider, providerMessageId: result.providerMessageId ?? null, nextAttemptAt },
+            data,
+          },
+        );
+      const bounce = (type: "Permanent" | "Transient") =>
+        outcome(type === "Permanent" ? "attempt.permanent" : "attempt.retries_exhausted", null, {
+          bounce: bounceData(type, result.subType ?? "General", result.response),
           attempts,
-          nextAttemptAt,
-          lastResponse: result.response,
-          provider: providerName(job, result),
-          providerMessageId: result.providerMessageId ?? null,
-          updatedAt: isoTime(now),
+          provider,
         });
-      const event = { organizationId: job.organizationId, emailId: job.emailId, recipient: job.recipient };
-      const by = { provider: providerName(job, result) };
-      const bounce = async (type: "Permanent" | "Transient") => {
-        await save("bounced", null);
-        await events.append(tx, {
-          ...event,
-          type: "email.bounced",
-          data: { bounce: bounceData(type, result.subType ?? "General", result.response), attempts, ...by },
-        });
-      };
       switch (result.outcome) {
         case "delivered":
         case "sent":
-          await save(result.outcome, null);
-          await events.append(tx, {
-            ...event,
-            type: result.outcome === "delivered" ? "email.delivered" : "email.sent",
-            data: { response: result.response, attempts, ...by },
+          await outcome(result.outcome === "delivered" ? "attempt.delivered" : "attempt.sent", null, {
+            response: result.response,
+            attempts,
+            provider,
           });
           break;
         case "temporary": {
           const decision = planRetry(options, { now, dueSince, failedAttempts: attempts, hintMs: result.retryAfterMs });
-          if ("giveUp" in decision) {
-            await bounce("Transient");
-            break;
-          }
-          await save("deferred", decision.retryAt);
-          await events.append(tx, {
-            ...event,
-            type: "email.delivery_delayed",
-            data: { response: result.response, attempts, next_attempt_at: isoTime(decision.retryAt), ...by },
-          });
+          if ("giveUp" in decision) await bounce("Transient");
+          else
+            await outcome("attempt.temporary", decision.retryAt, {
+              response: result.response,
+              attempts,
+              next_attempt_at: isoTime(decision.retryAt),
+              provider,
+            });
           break;
         }
         case "permanent":
           await bounce("Permanent");
-          await suppressions.addInTransaction(tx, job.organizationId, {
-            email: job.recipient,
-            origin: "bounce",
-            sourceId: job.emailId,
-            reason: result.response,
-          });
           break;
       }
     });

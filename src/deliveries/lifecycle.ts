@@ -1,0 +1,309 @@
+/**
+ * A recipient's fate: the states of one delivery (one recipient of one message) and every cause that moves it, as a
+ * table, and the one `apply` that carries a cause out. Design note:
+ *
+ * - States. A delivery is born `queued` (due now or at its scheduled time) or `suppressed` at acceptance
+ *   (emails/service.ts inserts it; nothing else does). While it waits it is `queued`, `deferred` (an attempt failed
+ *   for now; the next is planned) or `held` (a pause applies; not attempted). It ends `sent` (a smarthost or SES took
+ *   it), `delivered`, `bounced`, `complained`, `failed` or `canceled` — though `sent` and `delivered` still hear of
+ *   bounces and complaints that arrive later by mail or from the provider.
+ * - Causes. Who may move a delivery: the worker's attempts (deliveries/attempts.ts), reports received on the MX
+ *   (deliveries/reports.ts), the provider's own events (deliveries/provider-events.ts), the sender or operator
+ *   cancelling (emails/service.ts), the removal of the sending domain (domains/service.ts), and pauses (held,
+ *   released). Each cause is one row of `TRANSITIONS`: the states it may come from, the state it goes to (or none:
+ *   only the history hears of it), the event it appends and the suppression it adds.
+ * - One writer. `apply` is the only code that writes `deliveries.status` after acceptance (a test greps `src/` for
+ *   any other). It runs in the caller's transaction: it locks the row (PostgreSQL FOR UPDATE; SQLite's single writer
+ *   serialises already), and only when the status is one of the row's `from` does it write the status and the
+ *   columns the cause carries, append the event and add the suppression — together or not at all. A cause that
+ *   finds the recipient elsewhere changes nothing and says so: a late report about a bounced recipient, a result
+ *   recorded after the domain was removed.
+ * - Scope. Most causes concern one recipient (named by its delivery id) and append their event for that recipient.
+ *   Cancelling and domain removal concern a message: every recipient of it in `from` moves, and the event is the
+ *   message's, appended once without a recipient (as one webhook per message has always announced them).
+ */
+import { eq, sql } from "drizzle-orm";
+import { lockedForUpdate } from "../db/dialect.ts";
+import { perConnection, prepareAs } from "../db/prepared.ts";
+import { tablesOf, type Db } from "../db/store.ts";
+import type { EventType } from "../events/model.ts";
+import type { EventLog } from "../events/service.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import type { SuppressionService } from "../suppressions/service.ts";
+import { RECIPIENT_STATUSES, type RecipientStatus } from "./model.ts";
+
+export interface Transition {
+  on: string;
+  from: readonly RecipientStatus[];
+  /** Null: the status stays; only the recipient's history records the cause. */
+  to: RecipientStatus | null;
+  event: EventType;
+  suppress?: "bounce" | "complaint";
+  /** `message`: the cause moves every recipient of one message in `from`, and its event is the message's. */
+  scope: "recipient" | "message";
+}
+
+/** Waiting for an attempt. */
+const WAITING: readonly RecipientStatus[] = ["queued", "deferred"];
+/** Left, or leaving, and not yet judged: a report or a provider's bounce may still say what became of it. */
+const REPORTABLE: readonly RecipientStatus[] = ["queued", "deferred", "sent", "delivered"];
+/** Not yet reported delivered by the provider that took it. */
+const IN_TRANSIT: readonly RecipientStatus[] = ["queued", "deferred", "sent"];
+/** A complaint stands whatever became of the delivery before; only a repeated one changes nothing. */
+const COMPLAINABLE = RECIPIENT_STATUSES.filter((status) => status !== "complained");
+/** Not taken yet: what a cancel or a removed domain still stops. */
+const NOT_TAKEN: readonly RecipientStatus[] = ["queued", "deferred", "held"];
+
+export const TRANSITIONS = [
+  // The worker's attempts (a 2xx, a 4xx or fault, a 5xx; remote replies classified by providers/classify.ts).
+  { on: "attempt.delivered", from: WAITING, to: "delivered", event: "email.delivered", scope: "recipient" },
+  { on: "attempt.sent", from: WAITING, to: "sent", event: "email.sent", scope: "recipient" },
+  { on: "attempt.temporary", from: WAITING, to: "deferred", event: "email.delivery_delayed", scope: "recipient" },
+  // A temporary failure past the retry table's end bounces (Transient): the address may still be good.
+  { on: "attempt.retries_exhausted", from: WAITING, to: "bounced", event: "email.bounced", scope: "recipient" },
+  {
+    on: "attempt.permanent",
+    from: WAITING,
+    to: "bounced",
+    event: "email.bounced",
+    suppress: "bounce",
+    scope: "recipient",
+  },
+  // Reports received on the MX: delivery status notifications (RFC 3464) and feedback reports (RFC 5965).
+  {
+    on: "report.bounce",
+    from: REPORTABLE,
+    to: "bounced",
+    event: "email.bounced",
+    suppress: "bounce",
+    scope: "recipient",
+  },
+  // A notification that decides nothing (no 5.x.x, no 4.x.x) is kept in the history and moves no one.
+  { on: "report.bounce_undetermined", from: REPORTABLE, to: null, event: "email.bounced", scope: "recipient" },
+  // The remote side is still retrying: the history says so, the status stays.
+  { on: "report.delay", from: REPORTABLE, to: null, event: "email.delivery_delayed", scope: "recipient" },
+  {
+    on: "report.complaint",
+    from: COMPLAINABLE,
+    to: "complained",
+    event: "email.complained",
+    suppress: "complaint",
+    scope: "recipient",
+  },
+  // The provider's events (SES through SNS).
+  { on: "provider.delivered", from: IN_TRANSIT, to: "delivered", event: "email.delivered", scope: "recipient" },
+  {
+    on: "provider.bounce_permanent",
+    from: REPORTABLE,
+    to: "bounced",
+    event: "email.bounced",
+    suppress: "bounce",
+    scope: "recipient",
+  },
+  // SES bounces only once it gave up (a Transient bounce after its own retries): final, but the address may be good.
+  { on: "provider.bounce", from: REPORTABLE, to: "bounced", event: "email.bounced", scope: "recipient" },
+  { on: "provider.delay", from: IN_TRANSIT, to: null, event: "email.delivery_delayed", scope: "recipient" },
+  {
+    on: "provider.complaint",
+    from: COMPLAINABLE,
+    to: "complained",
+    event: "email.complained",
+    suppress: "complaint",
+    scope: "recipient",
+  },
+  { on: "provider.reject", from: IN_TRANSIT, to: "failed", event: "email.failed", scope: "recipient" },
+  // The sender or the operator stops a message before it was taken (DESIGN §1, §12).
+  { on: "canceled", from: NOT_TAKEN, to: "canceled", event: "email.canceled", scope: "message" },
+  // Its sending domain was removed (with force) while it waited: it can no longer be signed or sent.
+  { on: "domain_removed", from: NOT_TAKEN, to: "failed", event: "email.failed", scope: "message" },
+  // Pauses (DESIGN §12): accepted but not attempted while one applies; on release it is due again at once.
+  { on: "held", from: WAITING, to: "held", event: "email.held", scope: "recipient" },
+  { on: "released", from: ["held"], to: "queued", event: "email.queued", scope: "recipient" },
+] as const satisfies readonly Transition[];
+
+type Row = (typeof TRANSITIONS)[number];
+export type Cause = Row["on"];
+type MessageCause = Extract<Row, { scope: "message" }>["on"];
+
+/** Whom a cause concerns: one recipient by its delivery, or the recipients of one message. */
+export type Target<C extends Cause> = C extends MessageCause ? { emailId: string } : { deliveryId: string };
+
+/** What a cause brings besides the move itself. */
+export interface Change {
+  /** The event's data. */
+  data?: Record<string, unknown>;
+  /** The reply or reason kept as the recipient's last response; also the suppression's reason unless `reason` says. */
+  response?: string;
+  /** The suppression's reason, where it differs from `response`. */
+  reason?: string;
+  /** An attempt's record: its count, the provider that made it, the id that provider gave, the next attempt's time. */
+  attempt?: { attempts: number; provider: string; providerMessageId: string | null; nextAttemptAt: number | null };
+}
+
+export type Applied =
+  /** The event was appended; `changed` recipients moved (none where the cause only records, or found none in `from`). */
+  | { outcome: "applied"; changed: number }
+  /** The recipient is in a state the cause may not move (already judged, or never sent): nothing was written. */
+  | { outcome: "refused"; status: RecipientStatus }
+  /** No such delivery (or message): nothing was written. */
+  | { outcome: "unknown" };
+
+export interface Lifecycle {
+  /** Carries out cause `on` for `target` in the caller's transaction `tx`; the only writer of a recipient's status. */
+  apply<C extends Cause>(tx: Db, on: C, target: Target<C>, change?: Change): Promise<Applied>;
+}
+
+const ROWS = new Map<Cause, Row>(TRANSITIONS.map((row) => [row.on, row]));
+const AWAITS_ATTEMPT: ReadonlySet<RecipientStatus> = new Set(["queued"]);
+
+/** Every delivery attempt and report runs these: prepared once per connection. */
+const statementsFor = perConnection((tx: Db) => {
+  const { deliveries } = tablesOf(tx);
+  const slot = <T>(name: string) => sql.placeholder(name) as unknown as T;
+  const columns = {
+    id: deliveries.id,
+    status: deliveries.status,
+    organizationId: deliveries.organizationId,
+    emailId: deliveries.emailId,
+    recipient: deliveries.recipient,
+  };
+  return {
+    // Locked: the worker recording a result and a report about the same delivery take turns.
+    recipient: prepareAs(
+      "recipient_lock",
+      lockedForUpdate(
+        tx,
+        tx
+          .select(columns)
+          .from(deliveries)
+          .where(eq(deliveries.id, sql.placeholder("id"))),
+      ),
+    ),
+    message: prepareAs(
+      "recipient_lock_message",
+      lockedForUpdate(
+        tx,
+        tx
+          .select(columns)
+          .from(deliveries)
+          .where(eq(deliveries.emailId, sql.placeholder("emailId"))),
+      ),
+    ),
+    saveAttempt: prepareAs(
+      "recipient_save_attempt",
+      tx
+        .update(deliveries)
+        .set({
+          status: slot<string>("status"),
+          attempts: slot<number>("attempts"),
+          nextAttemptAt: slot<number | null>("nextAttemptAt"),
+          leaseOwner: null,
+          leaseUntil: null,
+          lastResponse: slot<string>("lastResponse"),
+          provider: slot<string>("provider"),
+          providerMessageId: slot<string | null>("providerMessageId"),
+          updatedAt: slot<string>("updatedAt"),
+        })
+        .where(eq(deliveries.id, sql.placeholder("id"))),
+    ),
+    // Any other move: the lease goes (a final state is never claimed again) and a missing response keeps the last.
+    settle: prepareAs(
+      "recipient_settle",
+      tx
+        .update(deliveries)
+        .set({
+          status: slot<string>("status"),
+          nextAttemptAt: slot<number | null>("nextAttemptAt"),
+          leaseOwner: null,
+          leaseUntil: null,
+          lastResponse: sql`COALESCE(${sql.placeholder("lastResponse")}, ${deliveries.lastResponse})`,
+          updatedAt: slot<string>("updatedAt"),
+        })
+        .where(eq(deliveries.id, sql.placeholder("id"))),
+    ),
+  };
+});
+
+interface Locked {
+  id: string;
+  status: string;
+  organizationId: string;
+  emailId: string;
+  recipient: string;
+}
+
+export function createLifecycle(deps: { events: EventLog; suppressions: SuppressionService; clock: Clock }): Lifecycle {
+  const { events, suppressions, clock } = deps;
+
+  const move = async (tx: Db, row: Row, delivery: Locked, change: Change) => {
+    if (row.to === null) return;
+    const statements = statementsFor(tx);
+    const now = clock.now();
+    if (change.attempt) {
+      await statements.saveAttempt.execute({
+        id: delivery.id,
+        status: row.to,
+        attempts: change.attempt.attempts,
+        nextAttemptAt: change.attempt.nextAttemptAt,
+        lastResponse: change.response ?? "",
+        provider: change.attempt.provider,
+        providerMessageId: change.attempt.providerMessageId,
+        updatedAt: isoTime(now),
+      });
+      return;
+    }
+    await statements.settle.execute({
+      id: delivery.id,
+      status: row.to,
+      nextAttemptAt: AWAITS_ATTEMPT.has(row.to) ? now : null,
+      lastResponse: change.response?.slice(0, 1000) ?? null,
+      updatedAt: isoTime(now),
+    });
+  };
+
+  const suppress = async (tx: Db, row: Row, delivery: Locked, change: Change) => {
+    if (!("suppress" in row)) return;
+    await suppressions.addInTransaction(tx, delivery.organizationId, {
+      email: delivery.recipient,
+      origin: row.suppress,
+      sourceId: delivery.emailId,
+      reason: change.reason ?? change.response,
+    });
+  };
+
+  const allows = (row: Row, status: string) => (row.from as readonly string[]).includes(status);
+
+  return {
+    async apply(tx, on, target, change = {}) {
+      const row = ROWS.get(on)!;
+      const statements = statementsFor(tx);
+      if ("deliveryId" in target) {
+        const [delivery] = await statements.recipient.execute({ id: target.deliveryId });
+        if (!delivery) return { outcome: "unknown" };
+        if (!allows(row, delivery.status)) return { outcome: "refused", status: delivery.status as RecipientStatus };
+        await move(tx, row, delivery, change);
+        await events.append(tx, {
+          organizationId: delivery.organizationId,
+          emailId: delivery.emailId,
+          recipient: delivery.recipient,
+          type: row.event,
+          data: change.data,
+        });
+        await suppress(tx, row, delivery, change);
+        return { outcome: "applied", changed: row.to === null ? 0 : 1 };
+      }
+      const recipients = await statements.message.execute({ emailId: target.emailId });
+      if (!recipients.length) return { outcome: "unknown" };
+      const moving = recipients.filter((delivery) => allows(row, delivery.status));
+      for (const delivery of moving) await move(tx, row, delivery, change);
+      await events.append(tx, {
+        organizationId: recipients[0]!.organizationId,
+        emailId: target.emailId,
+        type: row.event,
+        data: change.data,
+      });
+      for (const delivery of moving) await suppress(tx, row, delivery, change);
+      return { outcome: "applied", changed: moving.length };
+    },
+  };
+}
