@@ -7,10 +7,9 @@
  * exactly the one path it was made for, until it expires; retention takes what it deletes off the organisation's
  * stored-bytes total (inbound_usage) in the same write.
  */
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
-import { pageById, pageOfList, type PageOptions } from "../db/pages.ts";
+import { pageOfList, type PageOptions } from "../db/pages.ts";
 import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
-import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import type { Db, Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
@@ -19,6 +18,14 @@ import type { SignedLinks } from "../lib/signed-links.ts";
 import type { DownloadAccess } from "../access.ts";
 import type { AttachmentView, ReceivedAttachment, ReceivedEmailSummary, ReceivedEmailView } from "./model.ts";
 import type { ReceivedPart } from "./received.ts";
+import {
+  deleteReceived,
+  findReceived,
+  pageOfReceived,
+  receivedBefore,
+  receivedBody,
+  type ReceivedRow,
+} from "./repo.ts";
 
 const PRUNE_BATCH = 500;
 
@@ -51,8 +58,6 @@ export interface Mailbox {
 
 export type Access = DownloadAccess;
 
-type ReceivedRow = ReturnType<typeof tablesOf>["receivedEmails"]["$inferSelect"];
-
 export function createMailbox(deps: {
   db: Db;
   writer: Writer;
@@ -64,7 +69,6 @@ export function createMailbox(deps: {
   cpu: { readReceivedPart(raw: Buffer, part: ReceivedPart): Promise<string | Buffer | null> };
 }): Mailbox {
   const { db, writer, clock, links } = deps;
-  const { receivedEmails, receivedContents } = tablesOf(db);
   const signedLink = links.link;
   const linkValid = links.valid;
 
@@ -75,12 +79,7 @@ export function createMailbox(deps: {
   const notFound = () => new AppError("not_found", "Received email not found.");
   const own = async (actor: Actor, id: string) => {
     requireScope(actor, "inbound:read");
-    const row = await first(
-      db
-        .select()
-        .from(receivedEmails)
-        .where(and(eq(receivedEmails.id, id), eq(receivedEmails.organizationId, actor.organizationId))),
-    );
+    const row = await findReceived(db, id, actor.organizationId);
     if (!row) throw notFound();
     return row;
   };
@@ -89,7 +88,7 @@ export function createMailbox(deps: {
     if ("actor" in access) return own(access.actor, id);
     if (access.link.path !== path || !linkValid(access.link))
       throw new AppError("unauthorized", "This download link is invalid or has expired; ask the API for a new one.");
-    const row = await first(db.select().from(receivedEmails).where(eq(receivedEmails.id, id)));
+    const row = await findReceived(db, id, null);
     if (!row) throw notFound();
     return row;
   };
@@ -98,14 +97,7 @@ export function createMailbox(deps: {
     const raw =
       size >= ASIDE_CONTENT_BYTES && writer.readContent
         ? await writer.readContent("received_contents", id)
-        : (
-            await first(
-              db
-                .select({ raw: receivedContents.raw })
-                .from(receivedContents)
-                .where(eq(receivedContents.receivedEmailId, id)),
-            )
-          )?.raw;
+        : await receivedBody(db, id);
     if (!raw) throw notFound();
     return raw;
   };
@@ -140,12 +132,7 @@ export function createMailbox(deps: {
   return {
     async list(actor, options) {
       requireScope(actor, "inbound:read");
-      const { page, hasMore } = await pageById(
-        receivedEmails.id,
-        [eq(receivedEmails.organizationId, actor.organizationId)],
-        options,
-        (where, order, limit) => db.select().from(receivedEmails).where(where).orderBy(order).limit(limit),
-      );
+      const { page, hasMore } = await pageOfReceived(db, actor.organizationId, options);
       return { object: "list", has_more: hasMore, data: page.map(summary) };
     },
 
@@ -202,34 +189,15 @@ export function createMailbox(deps: {
       const cutoff = isoTime(clock.now() - deps.retentionMs);
       let deleted = 0;
       for (;;) {
-        const batch = await db
-          .select({ id: receivedEmails.id })
-          .from(receivedEmails)
-          .where(lt(receivedEmails.createdAt, cutoff))
-          .limit(PRUNE_BATCH);
+        const batch = await receivedBefore(db, cutoff, PRUNE_BATCH);
         if (!batch.length) return deleted;
-        await writer.write(async (tx) => {
-          const { receivedEmails, inboundUsage } = tablesOf(tx);
-          // The rows this write deletes (another instance may have pruned some meanwhile), and their bytes off each
-          // organisation's running total in the same write, so the two never disagree.
-          const gone = await tx
-            .delete(receivedEmails)
-            .where(
-              inArray(
-                receivedEmails.id,
-                batch.map(({ id }) => id),
-              ),
-            )
-            .returning({ organizationId: receivedEmails.organizationId, size: receivedEmails.size });
-          const freed = new Map<string, number>();
-          for (const row of gone) freed.set(row.organizationId, (freed.get(row.organizationId) ?? 0) + row.size);
-          for (const [organizationId, bytes] of freed) {
-            await tx
-              .update(inboundUsage)
-              .set({ storedBytes: sql`${inboundUsage.storedBytes} - ${bytes}` })
-              .where(eq(inboundUsage.organizationId, organizationId));
-          }
-        });
+        // The rows this write deletes and their bytes off each organisation's total, in one write (repo.ts).
+        await writer.write((tx) =>
+          deleteReceived(
+            tx,
+            batch.map(({ id }) => id),
+          ),
+        );
         deleted += batch.length;
       }
     },

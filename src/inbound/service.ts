@@ -20,9 +20,8 @@
  * `[inbound] max_stored_bytes` (452 4.2.2, at RCPT to its domains, after the data at a return path, where reports
  * still apply), and every stored message adds its size to the organisation's running total in the same write.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
 import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
-import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import type { Db, Writer } from "../db/store.ts";
 import type { DeliveryReport, ReportIntake } from "../deliveries/reports.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { ReturnPathCodec } from "../domains/signing.ts";
@@ -36,6 +35,7 @@ import type { Metrics } from "../lib/metrics.ts";
 import { receivedEventData, type AutoReplyKind, type ReceivedAuthentication } from "./model.ts";
 import type { ReadMessage, ReceivedFields, SessionFacts } from "./received.ts";
 import type { BouncedRecipient, InboundReport } from "./reports.ts";
+import { findDelivery, insertReceived, sentWithMessageIds, storedBytes } from "./repo.ts";
 
 export interface InboundEnvelope {
   /** MAIL FROM; empty for notifications (RFC 5321 §4.5.5). */
@@ -95,22 +95,8 @@ export function createInboundService(deps: {
   metrics: Metrics;
 }): InboundService {
   const { db, writer, clock, events, reports, domains, returnPaths, logger, metrics } = deps;
-  const { deliveries, emails, inboundUsage } = tablesOf(db);
 
   const count = (kind: string, reason: string) => metrics.inc("mailroom_inbound_reports_total", { kind, reason });
-
-  const findDelivery = (tx: Db, deliveryId: string) =>
-    first(
-      tx
-        .select({
-          id: deliveries.id,
-          emailId: deliveries.emailId,
-          organizationId: deliveries.organizationId,
-          recipient: deliveries.recipient,
-        })
-        .from(deliveries)
-        .where(eq(deliveries.id, deliveryId)),
-    );
 
   /**
    * What a report may change of the delivery a verified token names, to `recipient`: a notification's lines about
@@ -156,10 +142,7 @@ export function createInboundService(deps: {
   /** The organisation's sent message this one answers: the newest of its In-Reply-To and References it sent. */
   const answeredEmail = async (organizationId: string, answers: string[]) => {
     if (!answers.length) return null;
-    const rows = await db
-      .select({ id: emails.id, messageId: emails.messageId })
-      .from(emails)
-      .where(and(inArray(emails.messageId, answers.slice(0, 100)), eq(emails.organizationId, organizationId)));
+    const rows = await sentWithMessageIds(db, organizationId, answers);
     return answers.map((answer) => rows.find((row) => row.messageId === answer)?.id).find(Boolean) ?? null;
   };
 
@@ -209,17 +192,8 @@ export function createInboundService(deps: {
         : undefined;
     await writer
       .write(async (tx) => {
-        const { receivedEmails, receivedContents, inboundUsage } = tablesOf(tx);
-        await tx.insert(receivedEmails).values(row);
+        await insertReceived(tx, row, staged ? { staged: true } : { raw: input.raw });
         if (staged) await staged.place(tx);
-        else await tx.insert(receivedContents).values({ receivedEmailId: id, raw: input.raw });
-        await tx
-          .insert(inboundUsage)
-          .values({ organizationId: input.organizationId, storedBytes: row.size })
-          .onConflictDoUpdate({
-            target: inboundUsage.organizationId,
-            set: { storedBytes: sql`${inboundUsage.storedBytes} + ${row.size}` },
-          });
         await events.append(tx, {
           organizationId: input.organizationId,
           emailId: inReplyToEmailId,
@@ -248,13 +222,7 @@ export function createInboundService(deps: {
    */
   const assertRoomFor = async (organizationId: string, stage: "rcpt" | "data") => {
     if (deps.maxStoredBytes === 0) return;
-    const usage = await first(
-      db
-        .select({ storedBytes: inboundUsage.storedBytes })
-        .from(inboundUsage)
-        .where(eq(inboundUsage.organizationId, organizationId)),
-    );
-    const stored = usage?.storedBytes ?? 0;
+    const stored = await storedBytes(db, organizationId);
     if (stored < deps.maxStoredBytes) return;
     metrics.inc("mailroom_inbound_limits_total", { limit: "stored_bytes" });
     logger.warn("inbound mail refused: the organisation's received mail is at its quota", {
