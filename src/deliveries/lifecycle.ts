@@ -3,10 +3,10 @@
  * table, and the one `apply` that carries a cause out. Design note:
  *
  * - States. A delivery is born `queued` (due now or at its scheduled time) or `suppressed` at acceptance
- *   (emails/service.ts inserts it; nothing else does). While it waits it is `queued`, `deferred` (an attempt failed
- *   for now; the next is planned) or `held` (a pause applies; not attempted). It ends `sent` (a smarthost or SES took
- *   it), `delivered`, `bounced`, `complained`, `failed` or `canceled` — though `sent` and `delivered` still hear of
- *   bounces and complaints that arrive later by mail or from the provider.
+ *   (emails/intake.ts inserts it, through emails/repo.ts; nothing else does). While it waits it is `queued`,
+ *   `deferred` (an attempt failed for now; the next is planned) or `held` (a pause applies; not attempted). It ends
+ *   `sent` (a smarthost or SES took it), `delivered`, `bounced`, `complained`, `failed` or `canceled` — though
+ *   `sent` and `delivered` still hear of bounces and complaints that arrive later by mail or from the provider.
  * - Causes. Who may move a delivery: the worker's attempts (deliveries/attempts.ts), reports received on the MX
  *   (deliveries/reports.ts), the provider's own events (deliveries/provider-events.ts), the sender or operator
  *   cancelling (emails/service.ts), the removal of the sending domain (domains/service.ts), and pauses (held,

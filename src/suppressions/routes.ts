@@ -2,27 +2,14 @@
  * HTTP routes for the suppression list, in Resend's shapes: list (paged, newest first), add (origin manual), get
  * and remove by id or address, and the batch add and remove.
  */
-import { type Static, Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readBody } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseEnum, parsePage } from "../http/query.ts";
 import type { SuppressionService } from "./service.ts";
+import { AddSchema, BatchAddSchema, BatchRemoveSchema, oneOfEmailsOrIds } from "./validate.ts";
 
-const Reason = t.Optional(t.Union([t.String(), t.Null()], { description: "Why, for your records (null: none)" }));
-const AddSchema = t.Object({ email: t.String(), reason: Reason }, { additionalProperties: false });
-const BatchAddSchema = t.Object({ emails: t.Array(t.String()), reason: Reason }, { additionalProperties: false });
-const BatchRemoveSchema = t.Object(
-  { emails: t.Optional(t.Array(t.String())), ids: t.Optional(t.Array(t.String())) },
-  { additionalProperties: false, description: "emails or ids" },
-);
-const oneOfEmailsOrIds = (body: Static<typeof BatchRemoveSchema>) => {
-  if (body.emails !== undefined && body.ids === undefined) return { emails: body.emails };
-  if (body.ids !== undefined && body.emails === undefined) return { ids: body.ids };
-  throw validationError([{ path: "", message: "give emails or ids (one of them)" }]);
-};
 const ORIGINS = ["bounce", "complaint", "unsubscribe", "manual"];
 
 export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionService }) {

@@ -1,4 +1,5 @@
 /** Validation of suppression requests: addresses, batches of them, a reason. Pure; every problem with its path. */
+import { type Static, Type as t } from "@sinclair/typebox";
 import { validationError } from "../errors.ts";
 import { addressKey, normalizeAddress } from "../lib/addresses.ts";
 
@@ -30,3 +31,21 @@ export function reasonOf(reason: unknown): string | null {
     throw validationError([{ path: "reason", message: "reason must be a string of at most 1000 characters" }]);
   return (reason as string | null | undefined) ?? null;
 }
+
+/** The request bodies, as the API documents and checks them (schema-check.ts). */
+const Reason = t.Optional(t.Union([t.String(), t.Null()], { description: "Why, for your records (null: none)" }));
+export const AddSchema = t.Object({ email: t.String(), reason: Reason }, { additionalProperties: false });
+export const BatchAddSchema = t.Object(
+  { emails: t.Array(t.String()), reason: Reason },
+  { additionalProperties: false },
+);
+export const BatchRemoveSchema = t.Object(
+  { emails: t.Optional(t.Array(t.String())), ids: t.Optional(t.Array(t.String())) },
+  { additionalProperties: false, description: "emails or ids" },
+);
+/** A batch removal names addresses or ids, never both. */
+export const oneOfEmailsOrIds = (body: Static<typeof BatchRemoveSchema>) => {
+  if (body.emails !== undefined && body.ids === undefined) return { emails: body.emails };
+  if (body.ids !== undefined && body.emails === undefined) return { ids: body.ids };
+  throw validationError([{ path: "", message: "give emails or ids (one of them)" }]);
+};
