@@ -22,7 +22,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import type { DeliveryJob, DeliveryResult, Provider } from "../providers/types.ts";
 import { createLeasedQueue, type LeasedQueue } from "../queue/leased-queue.ts";
-import { planRetry, type RetryPolicy } from "../queue/schedule.ts";
+import { planRetry, type RetryPolicy } from "./retry-schedule.ts";
 import type { Cause, Lifecycle } from "./lifecycle.ts";
 
 export interface WorkerOptions extends RetryPolicy {

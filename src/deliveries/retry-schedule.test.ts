@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { planRetry, scheduledDelay, type RetryPolicy } from "./schedule.ts";
+import { planRetry, scheduledDelay, type RetryPolicy } from "./retry-schedule.ts";
 
 const M = 60_000;
 const H = 60 * M;
