@@ -28,7 +28,9 @@ const EVENT_TYPES = [
   "email.queued",
   "email.canceled",
   "email.held",
+  "domain.created",
   "domain.updated",
+  "domain.deleted",
   "suppression.added",
   "suppression.removed",
 ];
