@@ -9,21 +9,24 @@ import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readBody } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseEnum, parsePage } from "../http/query.ts";
+import { SUPPRESSION_ORIGINS } from "./model.ts";
 import type { SuppressionService } from "./service.ts";
 
 const Reason = t.Optional(t.Union([t.String(), t.Null()], { description: "Why, for your records (null: none)" }));
-const AddSchema = t.Object({ email: t.String(), reason: Reason }, { additionalProperties: false });
-const BatchAddSchema = t.Object({ emails: t.Array(t.String()), reason: Reason }, { additionalProperties: false });
-const BatchRemoveSchema = t.Object(
+export const AddSuppressionSchema = t.Object({ email: t.String(), reason: Reason }, { additionalProperties: false });
+export const BatchAddSuppressionsSchema = t.Object(
+  { emails: t.Array(t.String()), reason: Reason },
+  { additionalProperties: false },
+);
+export const BatchRemoveSuppressionsSchema = t.Object(
   { emails: t.Optional(t.Array(t.String())), ids: t.Optional(t.Array(t.String())) },
   { additionalProperties: false, description: "emails or ids" },
 );
-const oneOfEmailsOrIds = (body: Static<typeof BatchRemoveSchema>) => {
+const oneOfEmailsOrIds = (body: Static<typeof BatchRemoveSuppressionsSchema>) => {
   if (body.emails !== undefined && body.ids === undefined) return { emails: body.emails };
   if (body.ids !== undefined && body.emails === undefined) return { ids: body.ids };
   throw validationError([{ path: "", message: "give emails or ids (one of them)" }]);
 };
-const ORIGINS = ["bounce", "complaint", "unsubscribe", "manual"];
 
 export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionService }) {
   const { suppressions, config } = deps;
@@ -36,20 +39,23 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
       ({ actor, query }) =>
         suppressions.list(actor, {
           ...parsePage(query),
-          origin: parseEnum("origin", query.origin, ORIGINS),
+          origin: parseEnum("origin", query.origin, SUPPRESSION_ORIGINS),
           search: query.search,
         }),
       { detail: { summary: "List suppressed addresses, newest first (filters: origin, search)", tags } },
     )
     .post(
       "/v1/suppressions",
-      async ({ request, actor }) => suppressions.add(actor, await readBody(request, limits, AddSchema)),
-      { parse: "none", detail: { summary: "Suppress an address", tags, requestBody: jsonContent(AddSchema) } },
+      async ({ request, actor }) => suppressions.add(actor, await readBody(request, limits, AddSuppressionSchema)),
+      {
+        parse: "none",
+        detail: { summary: "Suppress an address", tags, requestBody: jsonContent(AddSuppressionSchema) },
+      },
     )
     .post(
       "/v1/suppressions/batch/add",
       async ({ request, actor }) => {
-        const body = await readBody(request, limits, BatchAddSchema);
+        const body = await readBody(request, limits, BatchAddSuppressionsSchema);
         return { data: await suppressions.addMany(actor, body.emails, body.reason) };
       },
       {
@@ -57,14 +63,14 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
         detail: {
           summary: "Suppress several addresses (those already suppressed keep their entry)",
           tags,
-          requestBody: jsonContent(BatchAddSchema),
+          requestBody: jsonContent(BatchAddSuppressionsSchema),
         },
       },
     )
     .post(
       "/v1/suppressions/batch/remove",
       async ({ request, actor }) => {
-        const body = await readBody(request, limits, BatchRemoveSchema, { rules: oneOfEmailsOrIds });
+        const body = await readBody(request, limits, BatchRemoveSuppressionsSchema, { rules: oneOfEmailsOrIds });
         return {
           data:
             body.ids !== undefined
@@ -77,7 +83,7 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
         detail: {
           summary: "Remove several addresses, by address or by id",
           tags,
-          requestBody: jsonContent(BatchRemoveSchema),
+          requestBody: jsonContent(BatchRemoveSuppressionsSchema),
         },
       },
     )
