@@ -299,8 +299,10 @@ export interface DomainRecord {
   priority?: number;
   ttl: string;
   status: RecordStatus;
-  /** What DNS answered at the last check (null: nothing). */
-  found?: string | null;
+  /** What DNS answered at the record's name at the last check (TXT values, or `priority host` for MX); null: nothing. */
+  found?: string[] | null;
+  /** Why the record as shown cannot work yet (the server's hostname is unset). */
+  warning?: string;
   key_state?: "active" | "next";
 }
 
