@@ -204,6 +204,21 @@ describe("fan-out and signing", () => {
     expect(added.payload.data).toMatchObject({ email: "gone@dest.test", origin: "manual" });
   });
 
+  test("adding and removing a domain reach a receiver subscribed to domain.created and domain.deleted", async () => {
+    const hook = await register(["domain.created", "domain.deleted"]);
+    const added = await t.json("POST", "/v1/domains", { body: { name: "news.example.org" } });
+    expect(added.status).toBe(200);
+    expect((await t.json("DELETE", `/v1/domains/${added.body.id}`)).status).toBe(200);
+    await dispatch();
+    expect((await deliveries(hook.id)).map((d: { type: string }) => d.type).sort()).toEqual([
+      "domain.created",
+      "domain.deleted",
+    ]);
+    const payload = (type: string) => receiver.received.find((r) => r.payload.type === type)!.payload.data;
+    expect(payload("domain.created")).toEqual(added.body);
+    expect(payload("domain.deleted")).toMatchObject({ object: "domain", id: added.body.id, name: "news.example.org" });
+  });
+
   test("a disabled endpoint gets no new events", async () => {
     const hook = await register(["suppression.added"]);
     await t.json("PATCH", `/v1/webhooks/${hook.id}`, { body: { status: "disabled" } });

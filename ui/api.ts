@@ -3,6 +3,8 @@
  * storage. Invariant: the key lives in sessionStorage alone (gone when the tab closes), never in localStorage.
  */
 
+import type { Scope } from "../clients/node/src/wire.ts";
+
 const KEY = "mailroom.api_key";
 
 export const session = {
@@ -74,7 +76,7 @@ export const AREAS = [
   { id: "suppressions", label: "Suppressions", scope: "suppressions:read" },
   { id: "keys", label: "API keys", scope: "api_keys:read" },
   { id: "ai", label: "AI", scope: "ai:use" },
-] as const;
+] as const satisfies ReadonlyArray<{ id: string; label: string; scope: Scope }>;
 export type AreaId = (typeof AREAS)[number]["id"];
 
 /** Asks the server what the key may do. Throws ApiError 401 for a key it does not accept, so sign-in can say so. */

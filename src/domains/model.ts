@@ -1,15 +1,20 @@
 /** Types of the sending-domain area: statuses (DESIGN §5), the DNS records users publish, the public view. */
 
-export type DomainStatus =
-  | "not_started"
-  | "pending"
-  | "verified"
-  | "partially_verified"
-  | "failed"
-  | "temporary_failure";
+export const DOMAIN_STATUSES = [
+  "not_started",
+  "pending",
+  "verified",
+  "partially_verified",
+  "failed",
+  "temporary_failure",
+] as const;
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
 /** A record's status uses the same words; `partially_verified` is never a record's. */
 export type RecordStatus = Exclude<DomainStatus, "partially_verified">;
+export const RECORD_STATUSES = DOMAIN_STATUSES.filter(
+  (status): status is RecordStatus => status !== "partially_verified",
+);
 
 export type RecordKind = "DKIM" | "SPF" | "MX" | "DMARC" | "Inbound";
 

@@ -4,8 +4,9 @@
  *
  * Invariants:
  * - DKIM private keys exist only sealed with the master key in the store; one key per domain is `active`.
- * - Every change of a domain's status, a record's status, its keys or its settings appends one `domain.updated`
- *   event in the same transaction (views.ts).
+ * - Adding a domain appends `domain.created`, removing it `domain.deleted`, and every change of its status, a
+ *   record's status, its keys or its settings one `domain.updated`, each in the transaction of the change, with the
+ *   domain's view as its data (views.ts).
  * - A change made here is seen by this instance's send-time answers at once.
  */
 import { eq } from "drizzle-orm";
@@ -150,13 +151,14 @@ export function createDomainService(deps: {
         createdAt: isoTime(now),
         updatedAt: isoTime(now),
       };
+      const added = domainView(row, [key], settings);
       await writer.write(async (tx) => {
         if (await first(tx.select({ id: domains.id }).from(domains).where(eq(domains.name, row.name))))
           throw new AppError("conflict", `The domain ${row.name} already exists.`);
         await tx.insert(domains).values(row);
         await tx.insert(dkimKeys).values(key);
+        await deps.events.append(tx, { organizationId, type: "domain.created", data: { ...added } });
       });
-      const added = domainView(row, [key], settings);
       const warning = added.records.find((record) => record.warning)?.warning;
       if (warning)
         logger.warn("domain records name this machine, not a public server", { domain: row.name, reason: warning });
@@ -264,7 +266,9 @@ export function createDomainService(deps: {
             { emailId },
             { response: "sending domain deleted before delivery", data: { reason: "sending domain deleted" } },
           );
+        const removed = await domainViewIn(tx, row, settings);
         await tx.delete(domains).where(eq(domains.id, row.id));
+        await deps.events.append(tx, { organizationId, type: "domain.deleted", data: { ...removed } });
         policy.forget(row);
         return { object: "domain" as const, id: row.id, name: row.name, deleted: true as const };
       });

@@ -1,6 +1,6 @@
 /**
  * A domain as the API shows it (records to publish, each with its status and what DNS answered), and the
- * `domain.updated` event that carries that view. Invariant: the webhook payload and the API answer are one shape.
+ * `domain.updated` event that carries that view (as `domain.created` and `domain.deleted` do). Invariant: the webhook payload and the API answer are one shape.
  */
 import type { Db } from "../db/store.ts";
 import type { RecordStatuses } from "../db/schema/index.ts";

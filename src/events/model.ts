@@ -20,7 +20,9 @@ export const EMAIL_EVENT_TYPES = [
 
 export const EVENT_TYPES = [
   ...EMAIL_EVENT_TYPES,
+  "domain.created",
   "domain.updated",
+  "domain.deleted",
   "suppression.added",
   "suppression.removed",
 ] as const;

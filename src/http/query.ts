@@ -16,10 +16,15 @@ export function parseCursor(name: string, raw: string | undefined): string | und
   return raw.toLowerCase();
 }
 
-export function parseEnum(name: string, raw: string | undefined, values: readonly string[]): string | undefined {
+export function parseEnum<T extends string>(
+  name: string,
+  raw: string | undefined,
+  values: readonly T[],
+): T | undefined {
   if (raw === undefined) return undefined;
-  if (!values.includes(raw)) throw validationError([{ path: name, message: `must be one of ${values.join(", ")}` }]);
-  return raw;
+  if (!(values as readonly string[]).includes(raw))
+    throw validationError([{ path: name, message: `must be one of ${values.join(", ")}` }]);
+  return raw as T;
 }
 
 /** A list's page: `limit` (1–100, default 20) and an `after` or `before` cursor. */

@@ -7,10 +7,14 @@ import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readBody } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseEnum, parsePage } from "../http/query.ts";
+import { SUPPRESSION_ORIGINS } from "./model.ts";
 import type { SuppressionService } from "./service.ts";
-import { AddSchema, BatchAddSchema, BatchRemoveSchema, oneOfEmailsOrIds } from "./validate.ts";
-
-const ORIGINS = ["bounce", "complaint", "unsubscribe", "manual"];
+import {
+  AddSuppressionSchema,
+  BatchAddSuppressionsSchema,
+  BatchRemoveSuppressionsSchema,
+  oneOfEmailsOrIds,
+} from "./validate.ts";
 
 export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionService }) {
   const { suppressions, config } = deps;
@@ -23,20 +27,23 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
       ({ actor, query }) =>
         suppressions.list(actor, {
           ...parsePage(query),
-          origin: parseEnum("origin", query.origin, ORIGINS),
+          origin: parseEnum("origin", query.origin, SUPPRESSION_ORIGINS),
           search: query.search,
         }),
       { detail: { summary: "List suppressed addresses, newest first (filters: origin, search)", tags } },
     )
     .post(
       "/v1/suppressions",
-      async ({ request, actor }) => suppressions.add(actor, await readBody(request, limits, AddSchema)),
-      { parse: "none", detail: { summary: "Suppress an address", tags, requestBody: jsonContent(AddSchema) } },
+      async ({ request, actor }) => suppressions.add(actor, await readBody(request, limits, AddSuppressionSchema)),
+      {
+        parse: "none",
+        detail: { summary: "Suppress an address", tags, requestBody: jsonContent(AddSuppressionSchema) },
+      },
     )
     .post(
       "/v1/suppressions/batch/add",
       async ({ request, actor }) => {
-        const body = await readBody(request, limits, BatchAddSchema);
+        const body = await readBody(request, limits, BatchAddSuppressionsSchema);
         return { data: await suppressions.addMany(actor, body.emails, body.reason) };
       },
       {
@@ -44,14 +51,14 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
         detail: {
           summary: "Suppress several addresses (those already suppressed keep their entry)",
           tags,
-          requestBody: jsonContent(BatchAddSchema),
+          requestBody: jsonContent(BatchAddSuppressionsSchema),
         },
       },
     )
     .post(
       "/v1/suppressions/batch/remove",
       async ({ request, actor }) => {
-        const body = await readBody(request, limits, BatchRemoveSchema, { rules: oneOfEmailsOrIds });
+        const body = await readBody(request, limits, BatchRemoveSuppressionsSchema, { rules: oneOfEmailsOrIds });
         return {
           data:
             body.ids !== undefined
@@ -64,7 +71,7 @@ export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionSe
         detail: {
           summary: "Remove several addresses, by address or by id",
           tags,
-          requestBody: jsonContent(BatchRemoveSchema),
+          requestBody: jsonContent(BatchRemoveSuppressionsSchema),
         },
       },
     )

@@ -23,7 +23,9 @@ import {
 } from "./repo.ts";
 import { batchOf, reasonOf, suppressionKey } from "./validate.ts";
 
-export type SuppressionOrigin = "bounce" | "complaint" | "unsubscribe" | "manual";
+import type { SuppressionOrigin } from "./model.ts";
+
+export type { SuppressionOrigin };
 
 export interface SuppressionView {
   object: "suppression";

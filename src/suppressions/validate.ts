@@ -34,17 +34,17 @@ export function reasonOf(reason: unknown): string | null {
 
 /** The request bodies, as the API documents and checks them (schema-check.ts). */
 const Reason = t.Optional(t.Union([t.String(), t.Null()], { description: "Why, for your records (null: none)" }));
-export const AddSchema = t.Object({ email: t.String(), reason: Reason }, { additionalProperties: false });
-export const BatchAddSchema = t.Object(
+export const AddSuppressionSchema = t.Object({ email: t.String(), reason: Reason }, { additionalProperties: false });
+export const BatchAddSuppressionsSchema = t.Object(
   { emails: t.Array(t.String()), reason: Reason },
   { additionalProperties: false },
 );
-export const BatchRemoveSchema = t.Object(
+export const BatchRemoveSuppressionsSchema = t.Object(
   { emails: t.Optional(t.Array(t.String())), ids: t.Optional(t.Array(t.String())) },
   { additionalProperties: false, description: "emails or ids" },
 );
 /** A batch removal names addresses or ids, never both. */
-export const oneOfEmailsOrIds = (body: Static<typeof BatchRemoveSchema>) => {
+export const oneOfEmailsOrIds = (body: Static<typeof BatchRemoveSuppressionsSchema>) => {
   if (body.emails !== undefined && body.ids === undefined) return { emails: body.emails };
   if (body.ids !== undefined && body.emails === undefined) return { ids: body.ids };
   throw validationError([{ path: "", message: "give emails or ids (one of them)" }]);

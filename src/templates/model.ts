@@ -1,6 +1,7 @@
 /** Types of saved templates (DESIGN §8) and their views in the Resend SDK's shape. */
 import type { TemplateContent, TemplateEngine, TemplateVariable } from "../db/schema/templates.ts";
 
+export { TEMPLATE_ENGINES } from "../db/schema/templates.ts";
 export type { TemplateContent, TemplateEngine, TemplateVariable };
 
 /** The values a render uses, by variable key: strings and numbers only (DESIGN §8), nothing a template can iterate. */

@@ -6,7 +6,7 @@ import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import { parseMailbox } from "../lib/addresses.ts";
 import { isUuid } from "../lib/ids.ts";
-import type { TemplateEngine, TemplateVariable } from "./model.ts";
+import { TEMPLATE_ENGINES, type TemplateEngine, type TemplateVariable } from "./model.ts";
 
 export interface TemplateInput {
   name?: string;
@@ -22,9 +22,12 @@ export interface TemplateInput {
 
 const nullable = <S extends TSchema>(schema: S, description?: string) =>
   t.Optional(t.Union([schema, t.Null()], description ? { description } : {}));
-const Engine = t.Union([t.Literal("handlebars"), t.Literal("mjml")], {
-  description: "How html is read (default: mjml when its root is <mjml>, else handlebars)",
-});
+const Engine = t.Union(
+  TEMPLATE_ENGINES.map((engine) => t.Literal(engine)),
+  {
+    description: "How html is read (default: mjml when its root is <mjml>, else handlebars)",
+  },
+);
 /** A variable's value when rendering or sending: null reads as not given (the declared fallback applies). */
 export const VariableValues = t.Record(t.String(), t.Union([t.String(), t.Number(), t.Null()]), {
   description: "Values of the template's variables: strings and numbers",

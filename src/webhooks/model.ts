@@ -4,7 +4,8 @@ import type { EventType } from "../events/model.ts";
 /** How a delivery is stored. */
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
 /** Resend's status of a webhook event: pending (not tried yet), attempting (retrying), success, failed (gave up). */
-export type WebhookEventStatus = "pending" | "attempting" | "success" | "failed";
+export const WEBHOOK_EVENT_STATUSES = ["pending", "attempting", "success", "failed"] as const;
+export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number];
 
 export interface WebhookView {
   object: "webhook";

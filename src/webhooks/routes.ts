@@ -2,7 +2,6 @@
  * HTTP routes for webhooks on Resend's paths (DESIGN §7): endpoints, signing-secret rotation, test events, the
  * events sent to an endpoint with their attempts, and replays.
  */
-import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
@@ -10,35 +9,9 @@ import { bodyLimits, readBody } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseEnum, parsePage } from "../http/query.ts";
 import { isUuid } from "../lib/ids.ts";
-import type { WebhookEventStatus } from "./model.ts";
+import { WEBHOOK_EVENT_STATUSES } from "./model.ts";
 import type { WebhookService } from "./service.ts";
-
-const CreateSchema = t.Object(
-  {
-    endpoint: t.String({
-      description: "An https URL on a public address",
-      examples: ["https://example.com/hooks/mailroom"],
-    }),
-    events: t.Array(t.String(), { description: "Event types to receive, e.g. email.delivered" }),
-    description: t.Optional(t.Union([t.String(), t.Null()])),
-  },
-  { additionalProperties: false },
-);
-const UpdateSchema = t.Object(
-  {
-    endpoint: t.Optional(t.String()),
-    events: t.Optional(t.Array(t.String())),
-    description: t.Optional(t.Union([t.String(), t.Null()])),
-    status: t.Optional(t.Union([t.Literal("enabled"), t.Literal("disabled")])),
-  },
-  { additionalProperties: false },
-);
-const TestSchema = t.Object(
-  { type: t.Optional(t.String({ description: "Event type of the sample (default email.sent)" })) },
-  { additionalProperties: false },
-);
-
-const EVENT_STATUSES = ["pending", "attempting", "success", "failed"] as const;
+import { CreateWebhookSchema, TestWebhookSchema, UpdateWebhookSchema } from "./validate.ts";
 
 const webhookId = (id: string) => {
   if (!isUuid(id)) throw new AppError("not_found", "Webhook not found.");
@@ -58,14 +31,14 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .post(
       "/v1/webhooks",
       async ({ request, actor }) => {
-        return webhooks.create(actor, await readBody(request, limits, CreateSchema));
+        return webhooks.create(actor, await readBody(request, limits, CreateWebhookSchema));
       },
       {
         parse: "none",
         detail: {
           summary: "Register an endpoint (the signing secret is shown in this answer only)",
           tags,
-          requestBody: jsonContent(CreateSchema),
+          requestBody: jsonContent(CreateWebhookSchema),
         },
       },
     )
@@ -78,14 +51,14 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .patch(
       "/v1/webhooks/:id",
       async ({ request, actor, params }) => {
-        return webhooks.update(actor, webhookId(params.id), await readBody(request, limits, UpdateSchema));
+        return webhooks.update(actor, webhookId(params.id), await readBody(request, limits, UpdateWebhookSchema));
       },
       {
         parse: "none",
         detail: {
           summary: "Change an endpoint's URL, events or description; enable or disable it",
           tags,
-          requestBody: jsonContent(UpdateSchema),
+          requestBody: jsonContent(UpdateWebhookSchema),
         },
       },
     )
@@ -102,12 +75,12 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
     .post(
       "/v1/webhooks/:id/test",
       async ({ request, actor, params }) => {
-        const body = await readBody(request, limits, TestSchema, { optional: true });
+        const body = await readBody(request, limits, TestWebhookSchema, { optional: true });
         return webhooks.sendTest(actor, webhookId(params.id), body.type);
       },
       {
         parse: "none",
-        detail: { summary: "Send a sample event to the endpoint", tags, requestBody: jsonContent(TestSchema) },
+        detail: { summary: "Send a sample event to the endpoint", tags, requestBody: jsonContent(TestWebhookSchema) },
       },
     )
     .get(
@@ -115,7 +88,7 @@ export function webhookRoutes(deps: AuthDeps & { webhooks: WebhookService }) {
       ({ actor, params, query }) =>
         webhooks.listDeliveries(actor, webhookId(params.id), {
           ...parsePage(query),
-          status: parseEnum("status", query.status, EVENT_STATUSES) as WebhookEventStatus | undefined,
+          status: parseEnum("status", query.status, WEBHOOK_EVENT_STATUSES),
         }),
       { detail: { summary: "List the events sent to the endpoint, newest first", tags } },
     )

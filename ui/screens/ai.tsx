@@ -10,6 +10,7 @@ import { api, ApiError } from "../api.ts";
 import { describe } from "../hooks.ts";
 import { Alert } from "../alert.tsx";
 import { Preview } from "../preview.tsx";
+import type { TemplateEngine } from "../../clients/node/src/wire.ts";
 
 interface Finding {
   rule: string;
@@ -27,7 +28,7 @@ interface Draft {
   subject: string;
   html: string;
   text: string;
-  engine: "handlebars" | "mjml";
+  engine: TemplateEngine;
   variables: string[];
   template_id: string | null;
 }

@@ -10,6 +10,7 @@ import { useAction, usePolled } from "../hooks.ts";
 import { CopyButton } from "../copy.tsx";
 import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
+import type { DomainStatus, RecordStatus } from "../../clients/node/src/wire.ts";
 
 interface DnsRecord {
   record: string;
@@ -17,14 +18,14 @@ interface DnsRecord {
   type: string;
   value: string;
   priority?: number;
-  status: string;
+  status: RecordStatus;
   found?: string[] | null;
   warning?: string;
 }
 interface Domain {
   id: string;
   name: string;
-  status: string;
+  status: DomainStatus;
   receiving_enabled: boolean;
   providers: string[];
   records: DnsRecord[];

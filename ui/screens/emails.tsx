@@ -11,13 +11,14 @@ import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
 import { Alert } from "../alert.tsx";
 import { when } from "../format.ts";
+import { EMAIL_STATUSES, type EmailStatus, type RecipientStatus } from "../../clients/node/src/wire.ts";
 
 interface EmailSummary {
   id: string;
   from: string;
   to: string[];
   subject: string;
-  status: string;
+  status: EmailStatus;
   created_at: string;
 }
 interface EmailRecord extends EmailSummary {
@@ -25,7 +26,7 @@ interface EmailRecord extends EmailSummary {
   text: string | null;
   recipients: Array<{
     email: string;
-    status: string;
+    status: RecipientStatus;
     attempts: number;
     last_response: string | null;
     provider: string | null;
@@ -33,19 +34,6 @@ interface EmailRecord extends EmailSummary {
   }>;
   events: Array<{ type: string; created_at: string; recipient: string | null }>;
 }
-
-const STATUSES = [
-  "queued",
-  "scheduled",
-  "sent",
-  "delivered",
-  "delivery_delayed",
-  "bounced",
-  "complained",
-  "failed",
-  "canceled",
-  "suppressed",
-];
 
 export function EmailsScreen() {
   const [filters, setFilters] = useState({ status: "", to: "", from: "" });
@@ -69,7 +57,7 @@ export function EmailsScreen() {
           Status
           <select value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}>
             <option value="">Any</option>
-            {STATUSES.map((s) => (
+            {EMAIL_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>

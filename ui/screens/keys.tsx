@@ -9,35 +9,18 @@ import { describe, usePolled } from "../hooks.ts";
 import { ShownOnce } from "../copy.tsx";
 import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
+import { SCOPES, type Scope } from "../../clients/node/src/wire.ts";
 
 interface ApiKey {
   id: string;
   name: string;
   mode: string;
   token_prefix: string;
-  scopes: string[];
+  scopes: Scope[];
   domains: string[] | null;
   created_at: string;
   last_used_at: string | null;
 }
-
-// Mirrors src/keys/model.ts SCOPES; the server refuses unknown names, so a stale list fails loudly, not silently.
-const SCOPES = [
-  "emails:send",
-  "emails:read",
-  "domains:read",
-  "domains:write",
-  "templates:read",
-  "templates:write",
-  "webhooks:read",
-  "webhooks:write",
-  "suppressions:read",
-  "suppressions:write",
-  "inbound:read",
-  "api_keys:read",
-  "api_keys:write",
-  "ai:use",
-];
 
 export function KeysScreen() {
   const { data, error, reload } = usePolled(() => api.get<Page<ApiKey>>(`/v1/api-keys${query({ limit: 100 })}`), []);

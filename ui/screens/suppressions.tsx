@@ -8,11 +8,12 @@ import { useCan } from "../access.ts";
 import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
+import type { SuppressionOrigin } from "../../clients/node/src/wire.ts";
 
 interface Suppression {
   id: string;
   email: string;
-  origin: string;
+  origin: SuppressionOrigin;
   reason: string | null;
   created_at: string;
 }

@@ -18,8 +18,9 @@ import { saveBlob } from "../download.tsx";
 import { when } from "../format.ts";
 import { describe } from "../hooks.ts";
 import { Preview } from "../preview.tsx";
+import type { TemplateEngine } from "../../clients/node/src/wire.ts";
 
-export type Engine = "handlebars" | "mjml";
+export type Engine = TemplateEngine;
 type VariableType = "string" | "number";
 
 export interface TemplateSummary {

@@ -10,29 +10,9 @@ import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
 import { ShownOnce } from "../copy.tsx";
 import { Alert } from "../alert.tsx";
+import { EVENT_TYPES, type EventType, type WebhookEventStatus } from "../../clients/node/src/wire.ts";
 
-/** The contract's event types (DESIGN §7), offered when adding an endpoint. */
-const EVENT_TYPES = [
-  "email.sent",
-  "email.delivered",
-  "email.delivery_delayed",
-  "email.bounced",
-  "email.complained",
-  "email.failed",
-  "email.suppressed",
-  "email.opened",
-  "email.clicked",
-  "email.unsubscribed",
-  "email.received",
-  "email.scheduled",
-  "email.queued",
-  "email.canceled",
-  "email.held",
-  "domain.updated",
-  "suppression.added",
-  "suppression.removed",
-];
-const DEFAULT_EVENTS = [
+const DEFAULT_EVENTS: EventType[] = [
   "email.delivered",
   "email.delivery_delayed",
   "email.bounced",
@@ -43,14 +23,14 @@ const DEFAULT_EVENTS = [
 interface Webhook {
   id: string;
   endpoint: string;
-  events: string[];
+  events: EventType[];
   status: string;
   disabled_reason: string | null;
 }
 interface Delivery {
   id: string;
   type: string;
-  status: string;
+  status: WebhookEventStatus;
   attempt_count: number;
   last_status_code: number | null;
   last_error: string | null;

@@ -1,4 +1,7 @@
-/** The package's public surface: the client, its errors, the webhook verifier and every request and response type. */
+/**
+ * The package's public surface: the client, its errors, the webhook verifier, every request and response type, and
+ * the server's lists of values (event types, statuses, scopes) with their types.
+ */
 export { Mailroom } from "./mailroom.js";
 export { MailroomError, type ApiErrorName, type ClientErrorName, type MailroomErrorName } from "./errors.js";
 export {
@@ -20,3 +23,4 @@ export { ChainableTemplateResult } from "./templates.js";
 export type { VerifyWebhookOptions } from "./webhooks.js";
 export { VERSION } from "./version.js";
 export type * from "./types.js";
+export * from "./wire.js";

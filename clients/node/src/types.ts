@@ -2,8 +2,45 @@
  * The request and response shapes of Mailroom's `/v1` API (DESIGN §1, §3, §5, §7, §8). Field names are the wire's
  * snake_case, as Resend's API spells them, so a body can be read next to the API reference without translation.
  * Only the client-side conveniences differ from the wire: `react`, `Date` for timestamps, bytes for attachments.
+ * The lists of values (statuses, event types, scopes) and the request bodies come from wire.ts, generated from the
+ * server's definitions; the names here are the ones the package has always exported.
  */
 import type { ErrorDetail, MailroomError } from "./errors.js";
+import type {
+  AddSuppressionRequest,
+  BatchAddSuppressionsRequest,
+  CreateApiKeyRequest,
+  CreateDomainRequest,
+  CreateTemplateRequest,
+  CreateWebhookRequest,
+  DomainStatus,
+  EmailStatus,
+  EventType,
+  RenameApiKeyRequest,
+  RenderTemplateRequest,
+  RecipientStatus,
+  RecordStatus,
+  Scope,
+  SendEmailRequest,
+  SubjectRequest,
+  SuppressionOrigin,
+  TemplateEngine,
+  UpdateDomainRequest,
+  UpdateTemplateRequest,
+  UpdateWebhookRequest,
+  ValidateTemplateRequest,
+  WebhookEventStatus,
+  WriteRequest,
+} from "./wire.js";
+
+export type {
+  DomainStatus,
+  EmailStatus,
+  RecipientStatus,
+  RecordStatus,
+  SuppressionOrigin,
+  TemplateEngine,
+} from "./wire.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Calls and answers
@@ -65,86 +102,31 @@ export interface ReactElementLike {
   props: unknown;
 }
 
-export interface Tag {
-  name: string;
-  value: string;
-}
+export type Tag = NonNullable<SendEmailRequest["tags"]>[number];
 
-export interface Attachment {
-  filename: string;
+type WireAttachment = NonNullable<SendEmailRequest["attachments"]>[number];
+
+export interface Attachment extends Omit<WireAttachment, "content"> {
   /** base64 text, or the bytes themselves (encoded by the client). */
   content?: string | Uint8Array | ArrayBuffer;
-  /** An https URL the server fetches when it accepts the message (instead of `content`). */
-  path?: string;
-  content_type?: string;
-  /** Makes the attachment inline: reference it in the html as `cid:<content_id>`. */
-  content_id?: string;
 }
 
-export interface TemplateReference {
-  /** Template id or alias; its published version is rendered. */
-  id: string;
-  variables?: Record<string, string | number>;
-}
+/** Template id or alias (its published version is rendered), and the values of its variables. */
+export type TemplateReference = NonNullable<SendEmailRequest["template"]>;
 
-export interface CreateEmailOptions {
-  /** `addr` or `Display Name <addr>` on a verified domain; optional when the template supplies it. */
-  from?: string;
-  to: string | string[];
-  cc?: string | string[];
-  bcc?: string | string[];
-  reply_to?: string | string[];
-  /** Optional when the template supplies it. */
-  subject?: string;
-  html?: string;
-  /** Generated from `html` by the server when absent (and from `react` by the client). */
-  text?: string;
+/** The send body (`from` and `subject` optional when the template supplies them), with the client's conveniences. */
+export interface CreateEmailOptions extends Omit<SendEmailRequest, "attachments" | "scheduled_at"> {
   /** Rendered to `html` (and `text`, when absent) with `@react-email/render`, an optional peer dependency. */
   react?: ReactElementLike;
-  /** Custom headers; structural ones (From, To, Subject, Message-ID, …) are refused. */
-  headers?: Record<string, string>;
   attachments?: Attachment[];
-  tags?: Tag[];
   /** Send later: ISO 8601 (or a Date), in the future, at most 30 days ahead. */
   scheduled_at?: string | Date;
-  template?: TemplateReference;
-  /** Overrides the sending domain's tracking defaults for this message. */
-  tracking?: { opens?: boolean; clicks?: boolean };
-  /** RFC 8058 one-click unsubscribe headers, and `{{unsubscribe_url}}` filled in html and text (one recipient). */
-  unsubscribe?: boolean;
 }
 
 export interface CreateEmailResponse {
   id: string;
   message?: string;
 }
-
-export type EmailStatus =
-  | "scheduled"
-  | "queued"
-  | "sent"
-  | "delivered"
-  | "delivery_delayed"
-  | "bounced"
-  | "complained"
-  | "opened"
-  | "clicked"
-  | "unsubscribed"
-  | "failed"
-  | "suppressed"
-  | "canceled";
-
-export type RecipientStatus =
-  | "queued"
-  | "sent"
-  | "delivered"
-  | "deferred"
-  | "bounced"
-  | "complained"
-  | "failed"
-  | "suppressed"
-  | "canceled"
-  | "held";
 
 export interface EmailRecipient {
   email: string;
@@ -309,14 +291,6 @@ export interface GetReceivedEmailOptions {
 // ---------------------------------------------------------------------------------------------------------------
 // Domains
 
-export type DomainStatus =
-  | "not_started"
-  | "pending"
-  | "verified"
-  | "partially_verified"
-  | "failed"
-  | "temporary_failure";
-
 export interface DomainRecord {
   record: "DKIM" | "SPF" | "MX" | "DMARC" | "Inbound";
   name: string;
@@ -324,9 +298,11 @@ export interface DomainRecord {
   value: string;
   priority?: number;
   ttl: string;
-  status: Exclude<DomainStatus, "partially_verified">;
-  /** What DNS answered at the last check (null: nothing). */
-  found?: string | null;
+  status: RecordStatus;
+  /** What DNS answered at the record's name at the last check (TXT values, or `priority host` for MX); null: nothing. */
+  found?: string[] | null;
+  /** Why the record as shown cannot work yet (the server's hostname is unset). */
+  warning?: string;
   key_state?: "active" | "next";
 }
 
@@ -348,24 +324,11 @@ export interface Domain {
   updated_at: string;
 }
 
-export interface DomainSettings {
-  return_path_subdomain?: string;
-  open_tracking?: boolean;
-  click_tracking?: boolean;
-  /** Accept inbound mail for the domain (adds the Inbound MX record). */
-  receiving?: boolean;
-  receiving_enabled?: boolean;
-  /** Providers that take the domain's mail, first choice first. */
-  providers?: string[];
-  /** Resend's spelling of `receiving`. */
-  capabilities?: { sending?: "enabled"; receiving?: "enabled" | "disabled" };
-}
+export type DomainSettings = UpdateDomainRequest;
 
-export interface CreateDomainOptions extends DomainSettings {
-  name: string;
-}
+export type CreateDomainOptions = CreateDomainRequest;
 
-export interface UpdateDomainOptions extends DomainSettings {
+export interface UpdateDomainOptions extends UpdateDomainRequest {
   /** Domain id or name. */
   id: string;
 }
@@ -382,33 +345,11 @@ export interface DomainDeleted extends Deleted<"domain"> {
 // ---------------------------------------------------------------------------------------------------------------
 // API keys
 
-export type ApiKeyScope =
-  | "emails:send"
-  | "emails:read"
-  | "domains:read"
-  | "domains:write"
-  | "templates:read"
-  | "templates:write"
-  | "webhooks:read"
-  | "webhooks:write"
-  | "suppressions:read"
-  | "suppressions:write"
-  | "inbound:read"
-  | "api_keys:read"
-  | "api_keys:write"
-  | "ai:use";
+export type ApiKeyScope = Scope;
 
-export interface CreateApiKeyOptions {
-  name: string;
-  /** Resend's presets; default `full_access`. */
-  permission?: "full_access" | "sending_access";
-  /** Restrict a sending key to one domain (id or name). */
-  domain_id?: string;
+export interface CreateApiKeyOptions extends Omit<CreateApiKeyRequest, "scopes"> {
   /** Fine-grained scopes instead of `permission`. */
   scopes?: Array<ApiKeyScope | "full_access" | "sending_access">;
-  mode?: "live" | "test";
-  /** Requests per minute for this key. */
-  rate_limit?: number;
 }
 
 export interface ApiKey {
@@ -436,47 +377,19 @@ export interface ListApiKeysOptions extends PaginationOptions {
   include_revoked?: boolean;
 }
 
-export interface UpdateApiKeyOptions {
-  name: string;
-}
+export type UpdateApiKeyOptions = RenameApiKeyRequest;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Webhooks
 
-export type WebhookEventType =
-  | "email.scheduled"
-  | "email.queued"
-  | "email.sent"
-  | "email.delivered"
-  | "email.delivery_delayed"
-  | "email.bounced"
-  | "email.complained"
-  | "email.opened"
-  | "email.clicked"
-  | "email.unsubscribed"
-  | "email.failed"
-  | "email.suppressed"
-  | "email.canceled"
-  | "email.received"
-  | "email.held"
-  | "domain.created"
-  | "domain.updated"
-  | "domain.deleted"
-  | "suppression.added"
-  | "suppression.removed";
+export type WebhookEventType = EventType;
 
-export interface CreateWebhookOptions {
-  /** https on a public address (plain http and private addresses only when the server allows them). */
-  endpoint: string;
+export interface CreateWebhookOptions extends Omit<CreateWebhookRequest, "events"> {
   events: WebhookEventType[];
-  description?: string;
 }
 
-export interface UpdateWebhookOptions {
-  endpoint?: string;
+export interface UpdateWebhookOptions extends Omit<UpdateWebhookRequest, "events"> {
   events?: WebhookEventType[];
-  description?: string | null;
-  status?: "enabled" | "disabled";
 }
 
 export interface WebhookEndpoint {
@@ -500,7 +413,7 @@ export interface WebhookWithSecret extends Partial<WebhookEndpoint> {
   signing_secret: string;
 }
 
-export type WebhookDeliveryStatus = "pending" | "attempting" | "success" | "failed";
+export type WebhookDeliveryStatus = WebhookEventStatus;
 
 /** One event sent (or to be sent) to one endpoint. */
 export interface WebhookDeliveryEvent {
@@ -568,8 +481,6 @@ export interface WebhookPayload<D = Record<string, unknown>> {
 // ---------------------------------------------------------------------------------------------------------------
 // Suppressions
 
-export type SuppressionOrigin = "bounce" | "complaint" | "unsubscribe" | "manual";
-
 export interface Suppression {
   object: "suppression";
   id: string;
@@ -581,10 +492,7 @@ export interface Suppression {
   created_at: string;
 }
 
-export interface AddSuppressionOptions {
-  email: string;
-  reason?: string;
-}
+export type AddSuppressionOptions = AddSuppressionRequest;
 
 export interface ListSuppressionsOptions extends PaginationOptions {
   origin?: SuppressionOrigin;
@@ -596,10 +504,7 @@ export interface SuppressionDeleted extends Deleted<"suppression"> {
   email?: string;
 }
 
-export interface BatchAddSuppressionsOptions {
-  emails: string[];
-  reason?: string;
-}
+export type BatchAddSuppressionsOptions = BatchAddSuppressionsRequest;
 
 export type BatchRemoveSuppressionsOptions = { emails: string[]; ids?: never } | { ids: string[]; emails?: never };
 
@@ -610,13 +515,7 @@ export interface BatchRemoveSuppressionsResponse {
 // ---------------------------------------------------------------------------------------------------------------
 // Templates
 
-export type TemplateEngine = "handlebars" | "mjml";
-
-export interface TemplateVariableInput {
-  key: string;
-  type: "string" | "number";
-  fallback_value?: string | number | null;
-}
+export type TemplateVariableInput = NonNullable<CreateTemplateRequest["variables"]>[number];
 
 export interface TemplateVariable extends TemplateVariableInput {
   fallback_value: string | number | null;
@@ -624,30 +523,18 @@ export interface TemplateVariable extends TemplateVariableInput {
   updated_at?: string;
 }
 
-export interface CreateTemplateOptions {
-  name: string;
+/** The create body, where `react` may stand in for `html`. */
+export interface CreateTemplateOptions extends Omit<CreateTemplateRequest, "html"> {
   /** Handlebars (or MJML + Handlebars); required unless `react` is given. */
   html?: string;
   /** Rendered to `html` (and `text`, when absent) with `@react-email/render`. */
   react?: ReactElementLike;
-  alias?: string;
-  subject?: string;
-  text?: string;
-  from?: string;
-  reply_to?: string | string[];
-  variables?: TemplateVariableInput[];
-  engine?: TemplateEngine;
 }
 
-export type UpdateTemplateOptions = Partial<
-  Omit<CreateTemplateOptions, "alias" | "subject" | "text" | "from" | "reply_to">
-> & {
-  alias?: string | null;
-  subject?: string | null;
-  text?: string | null;
-  from?: string | null;
-  reply_to?: string | string[] | null;
-};
+export interface UpdateTemplateOptions extends UpdateTemplateRequest {
+  /** Rendered to `html` (and `text`, when absent) with `@react-email/render`. */
+  react?: ReactElementLike;
+}
 
 export interface TemplateResponse {
   object: "template";
@@ -679,9 +566,7 @@ export type TemplateSummary = Pick<
   "id" | "name" | "alias" | "status" | "published_at" | "created_at" | "updated_at" | "engine"
 >;
 
-export interface RenderTemplateOptions {
-  variables?: Record<string, string | number>;
-}
+export type RenderTemplateOptions = RenderTemplateRequest;
 
 export interface RenderedTemplate {
   subject: string | null;
@@ -689,12 +574,7 @@ export interface RenderedTemplate {
   text: string;
 }
 
-export interface ValidateTemplateOptions {
-  html: string;
-  subject?: string;
-  text?: string;
-  engine?: TemplateEngine;
-}
+export type ValidateTemplateOptions = ValidateTemplateRequest;
 
 export interface TemplateValidation {
   valid: boolean;
@@ -704,11 +584,7 @@ export interface TemplateValidation {
 // ---------------------------------------------------------------------------------------------------------------
 // AI
 
-export interface SubjectOptions {
-  subject: string;
-  html?: string;
-  text?: string;
-}
+export type SubjectOptions = SubjectRequest;
 
 export interface SubjectFinding {
   rule: string;
@@ -734,15 +610,7 @@ export interface SubjectResponse {
   prompt_version?: string;
 }
 
-export interface WriteOptions {
-  /** What the email should say; `{{placeholders}}` are kept as variables. */
-  brief: string;
-  tone?: string;
-  audience?: string;
-  format?: "html" | "mjml";
-  /** Also save the draft as a (draft) template. */
-  save_as_template?: { name: string; alias?: string };
-}
+export type WriteOptions = WriteRequest;
 
 export interface WriteResponse {
   object?: "draft";

@@ -1,7 +1,8 @@
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** The stored shapes of a template version (JSON columns); the templates area re-exports them. */
-export type TemplateEngine = "handlebars" | "mjml";
+export const TEMPLATE_ENGINES = ["handlebars", "mjml"] as const;
+export type TemplateEngine = (typeof TEMPLATE_ENGINES)[number];
 
 export interface TemplateVariable {
   key: string;
