@@ -16,6 +16,7 @@ import { RECIPIENT_STATUSES } from "../src/deliveries/model.ts";
 import { DOMAIN_STATUSES, RECORD_STATUSES } from "../src/domains/model.ts";
 import { CreateDomainSchema, UpdateDomainSchema } from "../src/domains/validate.ts";
 import { EMAIL_STATUSES } from "../src/emails/model.ts";
+import { STAT_COUNTS, STAT_INTERVALS } from "../src/emails/stats.ts";
 import { SendEmailSchema } from "../src/emails/validate.ts";
 import { EMAIL_EVENT_TYPES, EVENT_TYPES } from "../src/events/model.ts";
 import { CreateKeySchema, RenameKeySchema } from "../src/keys/validate.ts";
@@ -55,6 +56,8 @@ const LISTS: Array<[name: string, typeName: string, values: readonly string[], a
   ["WEBHOOK_EVENT_STATUSES", "WebhookEventStatus", WEBHOOK_EVENT_STATUSES, "A webhook delivery's status."],
   ["SUPPRESSION_ORIGINS", "SuppressionOrigin", SUPPRESSION_ORIGINS, "What put an address on the list (DESIGN §8)."],
   ["TEMPLATE_ENGINES", "TemplateEngine", TEMPLATE_ENGINES, "How a template's html is read (DESIGN §8)."],
+  ["STAT_COUNTS", "StatCount", STAT_COUNTS, "The counts of each bucket of GET /v1/emails/stats."],
+  ["STAT_INTERVALS", "StatInterval", STAT_INTERVALS, "The bucket sizes of GET /v1/emails/stats."],
 ];
 
 /** Each request body under the name of its type, with the route that takes it. */

@@ -9,23 +9,14 @@ import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
 import { usePolled } from "../hooks.ts";
 import { Alert } from "../alert.tsx";
+import { STAT_COUNTS, type StatCount, type StatInterval } from "../../clients/node/src/wire.ts";
 
-const COUNT_NAMES = [
-  "accepted",
-  "sent",
-  "delivered",
-  "delivery_delayed",
-  "bounced",
-  "complained",
-  "failed",
-  "suppressed",
-] as const;
-type Counts = Record<(typeof COUNT_NAMES)[number], number>;
+type Counts = Record<StatCount, number>;
 interface Bucket extends Counts {
   start: string;
 }
 interface EmailStats {
-  interval: "hour" | "day";
+  interval: StatInterval;
   buckets: Bucket[];
   totals: Counts;
 }
@@ -365,7 +356,7 @@ export function OverviewScreen() {
   const { data, error } = usePolled(
     async () => {
       const stats = await api.get<EmailStats>(`/v1/emails/stats${query(periodOf(range, Date.now()))}`);
-      const quiet = COUNT_NAMES.every((name) => stats.totals[name] === 0);
+      const quiet = STAT_COUNTS.every((name) => stats.totals[name] === 0);
       // Only a quiet period asks whether anything was ever sent, to tell a new install from a calm day.
       const everSent = !quiet || (await api.get<Page<unknown>>(`/v1/emails${query({ limit: 1 })}`)).data.length > 0;
       return { stats, quiet, everSent };

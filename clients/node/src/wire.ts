@@ -129,6 +129,23 @@ export type SuppressionOrigin = (typeof SUPPRESSION_ORIGINS)[number];
 export const TEMPLATE_ENGINES = ["handlebars", "mjml"] as const;
 export type TemplateEngine = (typeof TEMPLATE_ENGINES)[number];
 
+/** The counts of each bucket of GET /v1/emails/stats. */
+export const STAT_COUNTS = [
+  "accepted",
+  "sent",
+  "delivered",
+  "delivery_delayed",
+  "bounced",
+  "complained",
+  "failed",
+  "suppressed",
+] as const;
+export type StatCount = (typeof STAT_COUNTS)[number];
+
+/** The bucket sizes of GET /v1/emails/stats. */
+export const STAT_INTERVALS = ["hour", "day"] as const;
+export type StatInterval = (typeof STAT_INTERVALS)[number];
+
 /** POST /v1/emails (and each item of POST /v1/emails/batch) */
 export type SendEmailRequest = {
   /** `addr` or `Display Name <addr>` on a verified domain; required unless the template gives it */
