@@ -13,6 +13,8 @@ import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { AppError, type ErrorDetail, validationError } from "./errors.ts";
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+/** Problems named in one answer, at most. */
+const MAX_PROBLEMS = 100;
 
 function compile<S extends TSchema>(schema: S): TypeCheck<S> {
   let check = compiled.get(schema);
@@ -28,12 +30,17 @@ export function shapeProblems(schema: TSchema, value: unknown): ErrorDetail[] {
   const check = compile(schema);
   if (check.Check(value)) return [];
   const problems = new Map<string, ErrorDetail>();
-  for (const error of [...check.Errors(value)].flatMap(alternativeErrors)) {
-    if (error.type === ValueErrorType.StringFormat || error.type === ValueErrorType.StringFormatUnknown) continue;
-    const path = dottedPath(error.path);
-    if (!problems.has(path)) problems.set(path, { path, message: messageOf(error, path) });
+  // The errors are read lazily and at most MAX_PROBLEMS are named: a body of a million wrong items costs no more
+  // than its first hundred, and the answer stays small.
+  for (const found of check.Errors(value)) {
+    for (const error of alternativeErrors(found)) {
+      if (error.type === ValueErrorType.StringFormat || error.type === ValueErrorType.StringFormatUnknown) continue;
+      const path = dottedPath(error.path);
+      if (!problems.has(path)) problems.set(path, { path, message: messageOf(error, path) });
+    }
+    if (problems.size >= MAX_PROBLEMS) break;
   }
-  return [...problems.values()];
+  return [...problems.values()].slice(0, MAX_PROBLEMS);
 }
 
 /** `value` as the schema's type, or a `validation_error` naming every problem. */

@@ -89,4 +89,14 @@ describe("every documented request body is the one checked", () => {
       });
     }
   });
+
+  test("a body of 200,000 wrong items names its first hundred problems, not all of them", async () => {
+    // Every error used to be gathered before the first was named: a million of them held the event loop ~5 s.
+    const res = await t.json("POST", "/v1/emails", {
+      body: { from: "a@example.com", subject: "s", text: "t", to: Array.from({ length: 200_000 }, () => 1) },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toHaveLength(100);
+    expect(res.body.details[0]).toEqual({ path: "to.0", message: "must be a string, got number" });
+  });
 });
