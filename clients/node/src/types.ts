@@ -150,7 +150,7 @@ export interface EmailSummary {
   object: "email";
   id: string;
   message_id: string;
-  source?: "api" | "smtp" | "cli";
+  source: "api" | "smtp" | "cli";
   from: string;
   to: string[];
   cc: string[];
@@ -258,12 +258,14 @@ export interface ReceivedEmailSummary {
   bcc: string[] | null;
   cc: string[] | null;
   reply_to: string[] | null;
-  received_for?: string[];
+  received_for: string[];
   message_id: string | null;
   attachments: ReceivedAttachment[];
   /** The sent email this one answers (In-Reply-To / References). */
-  in_reply_to_email_id?: string | null;
-  auto_reply?: "auto_reply" | "challenge_response" | null;
+  in_reply_to_email_id: string | null;
+  auto_reply: "auto_reply" | "challenge_response" | null;
+  /** In the list too, so a reader sees which mail failed SPF, DKIM or DMARC without opening each message. */
+  authentication: ReceivedEmailAuthentication;
 }
 
 export interface ReceivedEmailAuthentication {
@@ -280,7 +282,6 @@ export interface ReceivedEmail extends ReceivedEmailSummary {
   text: string | null;
   headers: Record<string, string>;
   raw: { download_url: string; expires_at: string };
-  authentication?: ReceivedEmailAuthentication;
 }
 
 export interface GetReceivedEmailOptions {
@@ -297,7 +298,7 @@ export interface DomainRecord {
   type: "TXT" | "MX";
   value: string;
   priority?: number;
-  ttl: string;
+  ttl: "Auto";
   status: RecordStatus;
   /** What DNS answered at the record's name at the last check (TXT values, or `priority host` for MX); null: nothing. */
   found?: string[] | null;
@@ -311,7 +312,7 @@ export interface Domain {
   id: string;
   name: string;
   status: DomainStatus;
-  verified_override?: boolean;
+  verified_override: boolean;
   open_tracking: boolean;
   click_tracking: boolean;
   return_path_subdomain: string;
@@ -353,17 +354,17 @@ export interface CreateApiKeyOptions extends Omit<CreateApiKeyRequest, "scopes">
 }
 
 export interface ApiKey {
-  object?: "api_key";
+  object: "api_key";
   id: string;
   name: string;
-  mode?: "live" | "test";
-  token_prefix?: string;
-  scopes?: ApiKeyScope[];
-  domains?: string[] | null;
-  rate_limit_per_minute?: number | null;
+  mode: "live" | "test";
+  token_prefix: string;
+  scopes: ApiKeyScope[];
+  domains: string[] | null;
+  rate_limit_per_minute: number | null;
   created_at: string;
-  last_used_at?: string | null;
-  revoked_at?: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
 }
 
 /** The create answer: the token is shown here only. */
@@ -519,8 +520,8 @@ export type TemplateVariableInput = NonNullable<CreateTemplateRequest["variables
 
 export interface TemplateVariable extends TemplateVariableInput {
   fallback_value: string | number | null;
-  created_at?: string;
-  updated_at?: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** The create body, where `react` may stand in for `html`. */

@@ -1,0 +1,39 @@
+/**
+ * The Node client's response types are the server's views (issue 25: one definition of each wire type). The views
+ * are TypeScript interfaces in each area's model.ts, not schemas, so they cannot be printed into wire.ts; instead
+ * `tsc --noEmit` (the first step of `npm test`) compiles this file, and a client type that says less, more or
+ * otherwise than the view it describes fails the build, naming both.
+ */
+import type * as Client from "../clients/node/src/types.ts";
+import type { DomainView } from "../src/domains/model.ts";
+import type { EmailRecord, EmailSummary } from "../src/emails/model.ts";
+import type {
+  AttachmentView,
+  ReceivedAttachment,
+  ReceivedEmailSummary,
+  ReceivedEmailView,
+} from "../src/inbound/model.ts";
+import type { ApiKeyView } from "../src/keys/model.ts";
+import type { TemplateView } from "../src/templates/model.ts";
+import type { AttemptView, DeliveryDetail, DeliveryView, WebhookView } from "../src/webhooks/model.ts";
+
+/** True only when each type is assignable to the other. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only for `true`: a mismatch fails here with both types in the message. */
+type Expect<T extends true> = T;
+
+export type Checks = [
+  Expect<Same<Client.EmailSummary, EmailSummary>>,
+  Expect<Same<Client.Email, EmailRecord>>,
+  Expect<Same<Client.Domain, DomainView>>,
+  Expect<Same<Client.ApiKey, ApiKeyView>>,
+  Expect<Same<Client.Template, TemplateView>>,
+  Expect<Same<Client.ReceivedEmailSummary, ReceivedEmailSummary>>,
+  Expect<Same<Client.ReceivedEmail, ReceivedEmailView>>,
+  Expect<Same<Client.ReceivedAttachment, Omit<ReceivedAttachment, "index">>>,
+  Expect<Same<Client.EmailAttachment, AttachmentView>>,
+  Expect<Same<Client.WebhookEndpoint, WebhookView>>,
+  Expect<Same<Client.WebhookDeliveryEvent, DeliveryView>>,
+  Expect<Same<Client.WebhookDeliveryEventDetail, DeliveryDetail>>,
+  Expect<Same<Client.WebhookAttempt, AttemptView>>,
+];
