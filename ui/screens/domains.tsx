@@ -10,27 +10,12 @@ import { useAction, usePolled } from "../hooks.ts";
 import { CopyButton } from "../copy.tsx";
 import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
-import type { DomainStatus, RecordStatus } from "../../clients/node/src/wire.ts";
+import type { Domain as ClientDomain } from "../../clients/node/src/types.ts";
 
-interface DnsRecord {
-  record: string;
-  name: string;
-  type: string;
-  value: string;
-  priority?: number;
-  status: RecordStatus;
-  found?: string[] | null;
-  warning?: string;
-}
-interface Domain {
-  id: string;
-  name: string;
-  status: DomainStatus;
-  receiving_enabled: boolean;
-  providers: string[];
-  records: DnsRecord[];
-  last_checked_at: string | null;
-}
+type Domain = Pick<
+  ClientDomain,
+  "id" | "name" | "status" | "receiving_enabled" | "providers" | "records" | "last_checked_at"
+>;
 
 /** The providers that take the domain's mail, first choice first; edited as a comma-separated list. */
 function Providers({

@@ -11,29 +11,11 @@ import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
 import { Alert } from "../alert.tsx";
 import { when } from "../format.ts";
-import { EMAIL_STATUSES, type EmailStatus, type RecipientStatus } from "../../clients/node/src/wire.ts";
+import type { Email as ClientEmail } from "../../clients/node/src/types.ts";
+import { EMAIL_STATUSES } from "../../clients/node/src/wire.ts";
 
-interface EmailSummary {
-  id: string;
-  from: string;
-  to: string[];
-  subject: string;
-  status: EmailStatus;
-  created_at: string;
-}
-interface EmailRecord extends EmailSummary {
-  html: string | null;
-  text: string | null;
-  recipients: Array<{
-    email: string;
-    status: RecipientStatus;
-    attempts: number;
-    last_response: string | null;
-    provider: string | null;
-    updated_at: string;
-  }>;
-  events: Array<{ type: string; created_at: string; recipient: string | null }>;
-}
+type EmailSummary = Pick<ClientEmail, "id" | "from" | "to" | "subject" | "status" | "created_at">;
+type EmailRecord = EmailSummary & Pick<ClientEmail, "html" | "text" | "recipients" | "events">;
 
 export function EmailsScreen() {
   const [filters, setFilters] = useState({ status: "", to: "", from: "" });

@@ -12,47 +12,36 @@ import { usePolled } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
 import { when } from "../format.ts";
+import type {
+  EmailAttachment,
+  ReceivedAttachment,
+  ReceivedEmail,
+  ReceivedEmailAuthentication,
+  ReceivedEmailSummary,
+} from "../../clients/node/src/types.ts";
 import { Alert } from "../alert.tsx";
 
-interface Authentication {
-  spf: { result: string; domain: string | null } | null;
-  dkim: Array<{ result: string; domain: string | null; selector: string | null; aligned: boolean }>;
-  dmarc: { result: string; policy: string | null; domain: string | null } | null;
-  arc: { result: string } | null;
-  /** The Authentication-Results header as the MX wrote it. */
-  header: string;
-}
-interface Attachment {
-  id: string;
-  filename: string | null;
-  content_type: string;
-  content_disposition: "inline" | "attachment";
-  size: number;
-}
-interface ReceivedSummary {
-  id: string;
-  from: string;
-  to: string[];
-  cc: string[] | null;
-  reply_to: string[] | null;
-  received_for: string[];
-  subject: string;
-  created_at: string;
-  message_id: string | null;
-  attachments: Attachment[];
-  in_reply_to_email_id: string | null;
-  auto_reply: "auto_reply" | "challenge_response" | null;
-  authentication: Authentication;
-}
-interface ReceivedRecord extends ReceivedSummary {
-  html: string | null;
-  text: string | null;
-  headers: Record<string, string>;
-}
+type Authentication = ReceivedEmailAuthentication;
+type Attachment = Pick<ReceivedAttachment, "id" | "filename" | "content_type" | "content_disposition" | "size">;
+type ReceivedSummary = Pick<
+  ReceivedEmailSummary,
+  | "id"
+  | "from"
+  | "to"
+  | "cc"
+  | "reply_to"
+  | "received_for"
+  | "subject"
+  | "created_at"
+  | "message_id"
+  | "attachments"
+  | "in_reply_to_email_id"
+  | "auto_reply"
+  | "authentication"
+>;
+type ReceivedRecord = ReceivedSummary & Pick<ReceivedEmail, "html" | "text" | "headers">;
 /** An attachment with its signed link: it works without the API key, for an hour. */
-interface AttachmentLink extends Attachment {
-  download_url: string;
-}
+type AttachmentLink = Attachment & Pick<EmailAttachment, "download_url">;
 
 const AUTO_REPLY: Record<NonNullable<ReceivedSummary["auto_reply"]>, string> = {
   auto_reply: "Yes: an automatic reply (out of office or similar)",

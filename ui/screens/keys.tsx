@@ -9,18 +9,13 @@ import { describe, usePolled } from "../hooks.ts";
 import { ShownOnce } from "../copy.tsx";
 import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
-import { SCOPES, type Scope } from "../../clients/node/src/wire.ts";
+import type { ApiKey as ClientApiKey } from "../../clients/node/src/types.ts";
+import { SCOPES } from "../../clients/node/src/wire.ts";
 
-interface ApiKey {
-  id: string;
-  name: string;
-  mode: string;
-  token_prefix: string;
-  scopes: Scope[];
-  domains: string[] | null;
-  created_at: string;
-  last_used_at: string | null;
-}
+type ApiKey = Pick<
+  ClientApiKey,
+  "id" | "name" | "mode" | "token_prefix" | "scopes" | "domains" | "created_at" | "last_used_at"
+>;
 
 export function KeysScreen() {
   const { data, error, reload } = usePolled(() => api.get<Page<ApiKey>>(`/v1/api-keys${query({ limit: 100 })}`), []);

@@ -7,16 +7,10 @@ import { api, query, type Page } from "../api.ts";
 import { useCan } from "../access.ts";
 import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
+import type { Suppression as ClientSuppression } from "../../clients/node/src/types.ts";
 import { Alert } from "../alert.tsx";
-import type { SuppressionOrigin } from "../../clients/node/src/wire.ts";
 
-interface Suppression {
-  id: string;
-  email: string;
-  origin: SuppressionOrigin;
-  reason: string | null;
-  created_at: string;
-}
+type Suppression = Pick<ClientSuppression, "id" | "email" | "origin" | "reason" | "created_at">;
 
 export function SuppressionsScreen() {
   const [search, setSearch] = useState("");

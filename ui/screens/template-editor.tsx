@@ -18,39 +18,25 @@ import { saveBlob } from "../download.tsx";
 import { when } from "../format.ts";
 import { describe } from "../hooks.ts";
 import { Preview } from "../preview.tsx";
+import type { RenderedTemplate, Template as ClientTemplate } from "../../clients/node/src/types.ts";
 import type { TemplateEngine } from "../../clients/node/src/wire.ts";
 
 export type Engine = TemplateEngine;
 type VariableType = "string" | "number";
 
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  alias: string | null;
-  engine: Engine;
-  status: "draft" | "published";
-  published_at: string | null;
-  updated_at: string;
-}
-interface Template extends TemplateSummary {
-  subject: string | null;
-  from: string | null;
-  html: string;
-  text: string | null;
-  variables: Array<{ key: string; type: VariableType; fallback_value: string | number | null }>;
-  has_unpublished_versions: boolean;
-}
+export type TemplateSummary = Pick<
+  ClientTemplate,
+  "id" | "name" | "alias" | "engine" | "status" | "published_at" | "updated_at"
+>;
+type Template = TemplateSummary &
+  Pick<ClientTemplate, "subject" | "from" | "html" | "text" | "variables" | "has_unpublished_versions">;
 interface Problem {
   field: "subject" | "html" | "text";
   line: number;
   column: number;
   message: string;
 }
-interface Rendered {
-  subject: string | null;
-  html: string;
-  text: string;
-}
+type Rendered = RenderedTemplate;
 
 const DEBOUNCE_MS = 400;
 const FIELD_LABELS: Record<Problem["field"], string> = { subject: "Subject", html: "Source", text: "Text" };

@@ -10,7 +10,8 @@ import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
 import { ShownOnce } from "../copy.tsx";
 import { Alert } from "../alert.tsx";
-import { EVENT_TYPES, type EventType, type WebhookEventStatus } from "../../clients/node/src/wire.ts";
+import type { WebhookAttempt, WebhookDeliveryEvent, WebhookEndpoint } from "../../clients/node/src/types.ts";
+import { EVENT_TYPES, type EventType } from "../../clients/node/src/wire.ts";
 
 const DEFAULT_EVENTS: EventType[] = [
   "email.delivered",
@@ -20,29 +21,12 @@ const DEFAULT_EVENTS: EventType[] = [
   "email.failed",
 ];
 
-interface Webhook {
-  id: string;
-  endpoint: string;
-  events: EventType[];
-  status: string;
-  disabled_reason: string | null;
-}
-interface Delivery {
-  id: string;
-  type: string;
-  status: WebhookEventStatus;
-  attempt_count: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: string;
-}
-interface Attempt {
-  id: string;
-  sent_at: string;
-  http_status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-}
+type Webhook = Pick<WebhookEndpoint, "id" | "endpoint" | "events" | "status" | "disabled_reason">;
+type Delivery = Pick<
+  WebhookDeliveryEvent,
+  "id" | "type" | "status" | "attempt_count" | "last_status_code" | "last_error" | "created_at"
+>;
+type Attempt = Pick<WebhookAttempt, "id" | "sent_at" | "http_status_code" | "error" | "duration_ms">;
 
 function Attempts({ webhookId, deliveryId }: { webhookId: string; deliveryId: string }) {
   const { data, error } = usePolled(
