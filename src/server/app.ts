@@ -69,6 +69,8 @@ const IDEMPOTENCY_PRUNE_MS = 3_600_000;
 /** How often the domain scheduler looks for due DNS checks (their intervals are configured in [domains]). */
 const DOMAIN_CHECK_POLL_MS = 60_000;
 const RATE_LIMIT_PRUNE_MS = 60_000;
+/** How long stopping waits for HTTP requests in flight before it closes their connections. */
+const HTTP_DRAIN_MS = 10_000;
 const INBOUND_PRUNE_MS = 3_600_000;
 /** Download links (received mail, attachments) work for an hour, as Resend's do. */
 const DOWNLOAD_LINK_LIFETIME_MS = 3_600_000;
@@ -155,6 +157,27 @@ export interface AppOptions {
   mxCa?: string;
   /** TEST ONLY: extra CA certificates (PEM) trusted for `[sns] test_certificate_host`. */
   snsCa?: string;
+}
+
+/**
+ * Stops the HTTP listener: no new connections, and the requests in flight may finish for HTTP_DRAIN_MS. A request
+ * that is still open then (a client that stalls its body or never reads its answer) has its connection closed, so
+ * shutdown is never held up by a peer; its client sees the connection drop and may retry with its idempotency key.
+ */
+async function stopHttp(server: ReturnType<typeof listenHttp> | undefined, logger: Logger): Promise<void> {
+  if (!server) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const drained = await Promise.race([
+    server.stop().then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(resolve, HTTP_DRAIN_MS, false))),
+  ]);
+  clearTimeout(timer);
+  if (drained) return;
+  logger.warn("stopping: HTTP requests still open after the drain time; closing their connections", {
+    pending_requests: server.pendingRequests,
+    drain_ms: HTTP_DRAIN_MS,
+  });
+  await server.stop(true);
 }
 
 /** Builds the services on the configured store (the CLI uses these without starting anything). */
@@ -500,7 +523,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async stop() {
       ready = false;
       // Stop accepting: in-flight requests and SMTP messages finish (their writes commit) before the servers close.
-      await Promise.all([server?.stop(), metricsServer?.stop(), smtp.stop(), mx.stop()]);
+      await Promise.all([stopHttp(server, logger), metricsServer?.stop(), smtp.stop(), mx.stop()]);
       await services.domains.stop();
       await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.periodic.stop()]);
       await services.closeProviders();
