@@ -24,6 +24,12 @@ import type { dkimSign } from "mailauth";
 import type { DomainService } from "./service.ts";
 import type { SigningIdentity } from "./send-policy.ts";
 
+/** Signing off the event loop (the CPU pool): the call this area makes of it. */
+export interface DkimSigner {
+  /** Settles with the signature header, or with the errors that the caller turns into "send unsigned". */
+  sign(raw: Buffer, options: DkimOptions): Promise<DkimResult>;
+}
+
 /** mailauth's signing options, as the CPU pool's thread passes them on. */
 export type DkimOptions = Parameters<typeof dkimSign>[1];
 /** The signature headers, or the errors that the signer turns into "send unsigned". */
@@ -123,8 +129,7 @@ const SIGNATURE_CACHE_SIZE = 256;
 export function createOutgoingSigner(deps: {
   domains: Pick<DomainService, "signingIdentity">;
   returnPaths: ReturnPathCodec;
-  /** Signs off the event loop (the CPU pool). */
-  dkim: { sign(raw: Buffer, options: DkimOptions): Promise<DkimResult> };
+  dkim: DkimSigner;
   clock: Clock;
   logger: Logger;
 }): OutgoingSigner {

@@ -29,6 +29,12 @@ import {
 
 const PRUNE_BATCH = 500;
 
+/** Reading a stored message again off the event loop (the CPU pool): the call the mailbox makes of it. */
+export interface ReceivedPartReader {
+  /** A stored message's html with inline images, or an attachment's bytes; null when it has none. `raw` is handed over. */
+  readReceivedPart(raw: Buffer, part: ReceivedPart): Promise<string | Buffer | null>;
+}
+
 export interface AttachmentContent {
   content: Buffer;
   contentType: string;
@@ -65,8 +71,7 @@ export function createMailbox(deps: {
   links: SignedLinks;
   retentionMs: number;
   /** Where a stored message is parsed again (inline images, attachments): megabytes of it would hold the event loop. */
-  /** A stored message's html with inline images, or an attachment's bytes, read off the event loop. */
-  cpu: { readReceivedPart(raw: Buffer, part: ReceivedPart): Promise<string | Buffer | null> };
+  cpu: ReceivedPartReader;
 }): Mailbox {
   const { db, writer, clock, links } = deps;
   const signedLink = links.link;

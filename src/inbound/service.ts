@@ -37,6 +37,18 @@ import type { ReadMessage, ReceivedFields, SessionFacts } from "./received.ts";
 import type { BouncedRecipient, InboundReport } from "./reports.ts";
 import { findDelivery, insertReceived, sentWithMessageIds, storedBytes } from "./repo.ts";
 
+/** Reading and authenticating a received message off the event loop (the CPU pool): the calls the funnel makes. */
+export interface ReceivedReader {
+  /** Parses a received message and reads what it reports and its stored record; rejects only if the thread fails. */
+  readReceived(raw: Buffer): Promise<ReadMessage>;
+  /** SPF, DKIM, DMARC and ARC of a received message; DNS questions are answered here by `resolve`. */
+  authenticateReceived(
+    raw: Buffer,
+    facts: SessionFacts,
+    resolve: (name: string, rrtype: string) => Promise<unknown>,
+  ): Promise<ReceivedAuthentication>;
+}
+
 export interface InboundEnvelope {
   /** MAIL FROM; empty for notifications (RFC 5321 §4.5.5). */
   from: string;
@@ -78,15 +90,7 @@ export function createInboundService(deps: {
   /** `[inbound] max_stored_bytes`: raw bytes of received mail one organisation may keep; 0, no limit. */
   maxStoredBytes: number;
   /** Where received mail is parsed and authenticated: megabytes of it would hold the event loop for seconds. */
-  /** Reading and authenticating a received message, off the event loop (the CPU pool). */
-  cpu: {
-    readReceived(raw: Buffer): Promise<ReadMessage>;
-    authenticateReceived(
-      raw: Buffer,
-      facts: SessionFacts,
-      resolve: (name: string, rrtype: string) => Promise<unknown>,
-    ): Promise<ReceivedAuthentication>;
-  };
+  cpu: ReceivedReader;
   /** The configured resolver as mailauth calls it. */
   resolve: (name: string, rrtype: string) => Promise<unknown>;
   /** This server's name in Authentication-Results. */

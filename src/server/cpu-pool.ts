@@ -12,7 +12,11 @@ import type { ComposedMessage, ComposeRequest } from "../emails/compose.ts";
 import type { RawMessageView } from "../emails/raw-message.ts";
 import type { ReceivedAuthentication } from "../inbound/model.ts";
 import type { ReadMessage, ReceivedPart, SessionFacts } from "../inbound/received.ts";
-import type { DkimOptions, DkimResult } from "../domains/signing.ts";
+import type { DkimOptions, DkimSigner } from "../domains/signing.ts";
+import type { ReceivedPartReader } from "../inbound/mailbox.ts";
+import type { ReceivedReader } from "../inbound/service.ts";
+import type { TemplatedBodyReader } from "../smtp/relay.ts";
+import type { TemplateRenderer } from "../templates/service.ts";
 import { bufferOf, inSharedMemory } from "../lib/bytes.ts";
 import type { TemplateJob, TemplateOutcome } from "../templates/render.ts";
 import { answerLookups } from "../threads/dns-port.ts";
@@ -39,27 +43,12 @@ export type CpuTask =
   | { kind: "templated_send_body"; raw: Uint8Array; envelopeTo: string[] }
   | { kind: "read_sent_attachments"; raw: Uint8Array; emailId: string; contentOf?: string };
 
-export interface CpuPool {
-  /** Settles with the signature header, or with the errors that the caller turns into "send unsigned". */
-  sign(raw: Buffer, options: DkimOptions): Promise<DkimResult>;
+/** Every area's port of the pool (each declares the calls it makes), plus the calls the composition wires itself. */
+export interface CpuPool extends DkimSigner, TemplateRenderer, ReceivedReader, ReceivedPartReader, TemplatedBodyReader {
   /** Rejects when composition fails (the caller answers as it would for a composition error on the event loop). */
   compose(request: ComposeRequest): Promise<ComposedMessage>;
-  /** Rejects with `CpuTaskOverrun` when the work takes longer than `budgetMs` (loading the engines not counted). */
-  template(job: TemplateJob, budgetMs: number): Promise<TemplateOutcome>;
-  /** Parses a received message and reads what it reports and its stored record; rejects only if the thread fails. */
-  readReceived(raw: Buffer): Promise<ReadMessage>;
-  /** SPF, DKIM, DMARC and ARC of a received message; DNS questions are answered here by `resolve`. */
-  authenticateReceived(
-    raw: Buffer,
-    facts: SessionFacts,
-    resolve: (name: string, rrtype: string) => Promise<unknown>,
-  ): Promise<ReceivedAuthentication>;
-  /** A stored message's html with inline images, or an attachment's bytes; null when it has none. `raw` is handed over. */
-  readReceivedPart(raw: Buffer, part: ReceivedPart): Promise<string | Buffer | null>;
   /** A submitted message as the record and the sending policy read it; throws the `AppError` a bad message earns. */
   readSubmitted(raw: Buffer): Promise<RawMessageView>;
-  /** The send body a relayed message naming a template stands for; throws the `AppError` a bad message earns. */
-  templatedSendBody(raw: Buffer, envelopeTo: string[]): Promise<Record<string, unknown>>;
   /** A sent message's attachments, described, with the bytes of the one whose id is `contentOf`; `raw` is handed over. */
   readSentAttachments(raw: Buffer, emailId: string, contentOf?: string): Promise<SentAttachmentContents>;
   close(): void;

@@ -45,6 +45,12 @@ import { loadCertificates, type CertificateSource } from "./tls.ts";
 import { PROTOCOL_REPLIES, queuedText, replyFor, type ReplyError } from "./replies.ts";
 
 /** The username every client uses (the convention of SendGrid and others): the password carries the identity. */
+/** Reading a relayed message off the event loop (the CPU pool): the call the relay makes of it. */
+export interface TemplatedBodyReader {
+  /** The send body a relayed message naming a template stands for; throws the `AppError` a bad message earns. */
+  templatedSendBody(raw: Buffer, envelopeTo: string[]): Promise<Record<string, unknown>>;
+}
+
 export const SMTP_USERNAME = "apikey";
 /** Idempotency keys sent in a message header share the API send endpoint's namespace: one key, one message. */
 const IDEMPOTENCY_ENDPOINT = "emails.send";
@@ -73,8 +79,7 @@ export interface SmtpRelayDeps {
   emails: EmailService;
   templates: TemplateService;
   /** Reads a relayed message naming a template, off the event loop (a message may be tens of megabytes). */
-  /** The send body a relayed message naming a template stands for, read off the event loop (the CPU pool). */
-  cpu: { templatedSendBody(raw: Buffer, envelopeTo: string[]): Promise<Record<string, unknown>> };
+  cpu: TemplatedBodyReader;
   idempotency: Idempotency;
   limiter: RateLimiter;
   logger: Logger;

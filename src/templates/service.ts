@@ -39,6 +39,12 @@ import { resolveVariables } from "./variables.ts";
 /** `{{unsubscribe_url}}` is filled when the message is composed (`unsubscribe: true`), so it passes through. */
 const UNSUBSCRIBE_PLACEHOLDER = "{{unsubscribe_url}}";
 
+/** Rendering off the event loop (the CPU pool): the call this area makes of it. */
+export interface TemplateRenderer {
+  /** Rejects with `CpuTaskOverrun` when the work takes longer than `budgetMs` (loading the engines not counted). */
+  template(job: TemplateJob, budgetMs: number): Promise<TemplateOutcome>;
+}
+
 export interface TemplateService {
   create(
     actor: Actor,
@@ -79,7 +85,7 @@ export function createTemplateService(deps: {
   writer: Writer;
   clock: Clock;
   /** Does a job on the CPU pool's threads; rejects with `CpuTaskOverrun` past `budgetMs`. */
-  cpu: { template(job: TemplateJob, budgetMs: number): Promise<TemplateOutcome> };
+  cpu: TemplateRenderer;
   limits: TemplateLimits;
 }): TemplateService {
   const { db, writer, clock, cpu, limits } = deps;
