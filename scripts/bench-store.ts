@@ -3,8 +3,9 @@
  *   acceptance  durable HTTP sends at c=64 (split over the instances), BENCH_SECONDS (10) each
  *   delivery    BENCH_DELIVERIES (10000) queued messages → Postfix smtp-sink, until none is left
  * for SQLite (this build, and the build of BENCH_BASELINE_REF, default HEAD~1, for the ratio; `off`: none), PostgreSQL with one
- * instance and PostgreSQL with two. PostgreSQL is BENCH_PG_URL, else a throwaway cluster (scripts/test-postgres.sh);
- * BENCH_PG_URL=off measures SQLite only. BENCH_ROUNDS (default 1) repeats every setup, in turn, that many times
+ * instance (this build and the baseline's) and PostgreSQL with two. PostgreSQL is BENCH_PG_URL, else a throwaway cluster (scripts/test-postgres.sh);
+ * BENCH_PG_URL=off measures SQLite only; BENCH_ONLY=text keeps the setups whose name contains it; BENCH_DELIVERIES=0
+ * skips delivery. BENCH_ROUNDS (default 1) repeats every setup, in turn, that many times
  * and reports medians: on a shared 2-core VM single runs differ by ±30 %, so a change is judged on several
  * alternating rounds, the ratio taken round by round.
  */
@@ -23,12 +24,13 @@ import {
   BENCH_BODY as BODY,
   benchServerEnv,
   cli,
+  cpuMsOf,
   deliveryEnv,
   spawnUntilReady,
   startSmtpSink,
 } from "./bench/process.ts";
 import { ANY_QUEUED, queueMessages } from "./bench/queue.ts";
-import { record } from "./bench/report.ts";
+import { check, record } from "./bench/report.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
@@ -84,13 +86,18 @@ async function acceptance(setup: Setup) {
       servers.map((s) => runLoad(`http://127.0.0.1:${s.port}/v1/emails`, headers, BODY, connections, seconds)),
     );
   await load(2);
+  // PostgreSQL's share, when the cluster runs on this machine: the CPU its processes used during the load.
+  const storeCpuBefore = cpuMsOf((command) => command === "postgres");
   const results = await load(SECONDS);
+  const storeCpuMs = cpuMsOf((command) => command === "postgres") - storeCpuBefore;
   await stopAll(servers);
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  const perSecond = results.reduce((sum, r) => sum + r.requestsPerSecond, 0);
   return {
-    perSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0),
+    perSecond,
     p99: Math.max(...results.map((r) => r.p99Ms)),
     errors: results.reduce((sum, r) => sum + r.non2xx, 0),
+    storeCpuPerMessageMs: storeCpuMs / (perSecond * SECONDS),
   };
 }
 
@@ -161,15 +168,31 @@ if (pg) {
     instances: 2,
     env: { ...common, MAILROOM_STORE_URL: pg },
   });
+  if (baseline)
+    setups.push({
+      name: `PostgreSQL, 1 instance, ${BASELINE_REF} build`,
+      binary: baseline,
+      instances: 1,
+      env: { ...common, MAILROOM_STORE_URL: pg },
+    });
 }
 
-const sink = await startSmtpSink();
+const only = process.env.BENCH_ONLY;
+if (only) setups.splice(0, setups.length, ...setups.filter((setup) => setup.name.includes(only)));
+const sink = DELIVERIES > 0 ? await startSmtpSink() : undefined;
 
 console.log(
   `\nStore engines — ${SECONDS}s acceptance at c=64, ${DELIVERIES} deliveries to smtp-sink, ${ROUNDS} round(s)${pg ? "" : " (PostgreSQL: not available)"}`,
 );
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const figures: Record<string, Array<{ accept: number; p99: number; errors: number; deliver?: number }>> = {};
+interface Figures {
+  accept: number;
+  p99: number;
+  errors: number;
+  storeCpu: number;
+  deliver?: number;
+}
+const figures: Record<string, Figures[]> = {};
 for (let round = 0; round < ROUNDS; round++) {
   for (const setup of setups) {
     // Each setup on a schema of its own, so none starts with another's rows.
@@ -179,7 +202,13 @@ for (let round = 0; round < ROUNDS; round++) {
         : s;
     const a = await acceptance(fresh(setup));
     const d = sink ? await delivery(fresh(setup), sink.port) : undefined;
-    (figures[setup.name] ??= []).push({ accept: a.perSecond, p99: a.p99, errors: a.errors, deliver: d?.perSecond });
+    (figures[setup.name] ??= []).push({
+      accept: a.perSecond,
+      p99: a.p99,
+      errors: a.errors,
+      storeCpu: a.storeCpuPerMessageMs,
+      deliver: d?.perSecond,
+    });
   }
 }
 for (const setup of setups) {
@@ -196,18 +225,64 @@ for (const setup of setups) {
     `  ${setup.name.padEnd(28)} accept ${fmt(median(runs.map((r) => r.accept))).padStart(6)} msg/s (p99 ${fmt(median(runs.map((r) => r.p99)), 1)} ms, errors ${errors})   deliver ${deliver ? `${fmt(deliver).padStart(6)} msg/s` : "skipped (no smtp-sink)"}`,
   );
 }
-if (baseline) {
-  const now = figures.SQLite!;
-  const before = figures[`SQLite, ${BASELINE_REF} build`]!;
-  const ratios = (pick: (r: (typeof now)[number]) => number | undefined) =>
+/** The bars of the scale-out rows: PostgreSQL beside SQLite, two instances beside one, the store's CPU per message. */
+const one = figures["PostgreSQL, 1 instance"];
+const two = figures["PostgreSQL, 2 instances"];
+const sqlite = figures.SQLite;
+if (one && sqlite) {
+  const ratio = median(one.map((r, i) => r.accept / sqlite[i]!.accept));
+  console.log(
+    `  PostgreSQL 1 instance / SQLite: ${fmt(ratio, 2)}×   [bar ≥ 0.4×: ${check(ratio >= 0.4)}; goal ≥ 0.7×]`,
+  );
+  record({
+    measure: "PostgreSQL, 1 instance, vs SQLite (HTTP acceptance, c=64)",
+    result: `${fmt(ratio, 2)}× (${fmt(median(one.map((r) => r.accept)))} vs ${fmt(median(sqlite.map((r) => r.accept)))} msg/s), p99 ${fmt(median(one.map((r) => r.p99)))} ms`,
+    target: "≥ 0.4× (goal ≥ 0.7×)",
+    met: ratio >= 0.4,
+  });
+}
+if (one && two) {
+  const ratio = median(two.map((r, i) => r.accept / one[i]!.accept));
+  console.log(
+    `  PostgreSQL 2 instances / 1: ${fmt(ratio, 2)}×   [bar ≥ 1.0× on this box: ${check(ratio >= 1)}; goal ≥ 1.8×]`,
+  );
+  record({
+    measure: "PostgreSQL, two instances vs one",
+    result: `${fmt(ratio, 2)}× (${fmt(median(two.map((r) => r.accept)))} vs ${fmt(median(one.map((r) => r.accept)))} msg/s)`,
+    target: "≥ 1.0× on this box (goal ≥ 1.8× with the store on its own cores)",
+    met: ratio >= 1,
+  });
+}
+if (one) {
+  const cpu = median(one.map((r) => r.storeCpu));
+  console.log(
+    `  PostgreSQL server CPU per accepted message: ${fmt(cpu, 2)} ms   [bar ≤ 0.5 ms: ${check(cpu <= 0.5)}; goal ≤ 0.2 ms]`,
+  );
+  record({
+    measure: "PostgreSQL server CPU per accepted message (1 instance, from /proc)",
+    result: `${fmt(cpu, 2)} ms`,
+    target: "≤ 0.5 ms (goal ≤ 0.2 ms)",
+    met: cpu <= 0.5,
+  });
+}
+/** This build beside the baseline's, round by round, for each engine both ran on. */
+for (const [engine, name] of [
+  ["SQLite", "SQLite"],
+  ["PostgreSQL", "PostgreSQL, 1 instance"],
+] as const) {
+  const now = figures[name];
+  const before = figures[`${name}, ${BASELINE_REF} build`];
+  if (!now || !before) continue;
+  const ratios = (pick: (r: Figures) => number | undefined) =>
     now.map((r, i) => (pick(r) ?? NaN) / (pick(before[i]!) ?? NaN));
   const accept = ratios((r) => r.accept);
   const deliver = ratios((r) => r.deliver);
   const spread = (values: number[]) =>
     values.length > 1 ? ` (rounds ${values.map((v) => fmt(v, 2)).join(", ")})` : "";
   console.log(
-    `  SQLite this build / ${BASELINE_REF}: accept ${fmt(median(accept), 2)}×${spread(accept)}${sink ? `, deliver ${fmt(median(deliver), 2)}×${spread(deliver)}` : ""}`,
+    `  ${engine} this build / ${BASELINE_REF}: accept ${fmt(median(accept), 2)}×${spread(accept)}${sink ? `, deliver ${fmt(median(deliver), 2)}×${spread(deliver)}` : ""}`,
   );
-  Bun.spawnSync(["git", "worktree", "remove", "--force", baseline.replace(/\/dist\/mailroom$/, "")], { cwd: ROOT });
 }
+if (baseline)
+  Bun.spawnSync(["git", "worktree", "remove", "--force", baseline.replace(/\/dist\/mailroom$/, "")], { cwd: ROOT });
 sink?.stop();

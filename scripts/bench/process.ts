@@ -2,6 +2,7 @@
  * Mailroom (or another server) as a separate process for the benchmarks: its environment, the message every
  * benchmark sends, Postfix's smtp-sink as the remote side, starting a server until its ready line, and the CLI.
  */
+import { readdirSync, readFileSync } from "node:fs";
 
 /** One small html message, as the API takes it. */
 export const BENCH_BODY = JSON.stringify({
@@ -76,3 +77,27 @@ export async function cli(binary: string, env: Record<string, string>, args: str
     throw new Error(`mailroom ${args.join(" ")} failed: ${await new Response(proc.stderr).text()}`);
   return out;
 }
+
+/**
+ * CPU time (ms, user + system) used so far by the processes `select` picks by command name and pid, from /proc:
+ * read before and after a load, it gives what the load cost them (e.g. every PostgreSQL backend of the cluster).
+ */
+export function cpuMsOf(select: (command: string, pid: number) => boolean): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const command = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (!select(command, Number(entry))) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these. */
+const CLOCK_TICKS_PER_SECOND = 100;

@@ -64,38 +64,26 @@ export function lockedForUpdate<Q>(db: Db, query: Q): Q {
   return (query as unknown as { for(strength: "update"): Q }).for("update");
 }
 
-/**
- * Serialises the transactions that name the same `names` until they end: PostgreSQL takes a transaction-scoped
- * advisory lock per name (in sorted order, so two transactions never wait on each other in a circle); SQLite's
- * single writer serialises every write transaction already.
- */
-export async function lockNames(tx: Db, names: string[]): Promise<void> {
-  if (engineOf(tx) !== "postgres") return;
-  for (const name of [...names].sort())
-    await executeOnPostgres(tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
+/** SQLite: where each connection's writer collects the channels its current batch notified (db/writer.ts). */
+const commitNotices = new WeakMap<object, (channel: string) => void>();
+
+/** Registers the writer that commits `db`'s writes as the collector of their notifications (SQLite). */
+export function collectNotifications(db: Db, collect: (channel: string) => void): void {
+  commitNotices.set(db, collect);
 }
 
 /**
- * Wakes the other instances sharing the store when this write commits: PostgreSQL's NOTIFY is delivered at COMMIT
- * and dropped on ROLLBACK (instances LISTEN through `Store.listen`). On SQLite there are no other instances; the
- * caller wakes its own workers.
+ * Tells whoever listens on `channel` (`Store.listen`) that this write changed something, once it commits:
+ * PostgreSQL's NOTIFY is delivered at COMMIT to every instance sharing the store (this one too) and dropped on
+ * ROLLBACK; SQLite's writer calls this process's listeners after the batch's COMMIT.
  */
 export async function notifyAtCommit(tx: Db, channel: string): Promise<void> {
-  if (engineOf(tx) !== "postgres") return;
-  await executeOnPostgres(tx, sql`SELECT pg_notify(${channel}, '')`);
+  if (engineOf(tx) !== "postgres") return commitNotices.get(tx)?.(channel);
+  await executeRaw(tx, sql`SELECT pg_notify(${channel}, '')`);
 }
 
-/**
- * This transaction's COMMIT does not wait for the disk (PostgreSQL's synchronous_commit off, for this transaction
- * only): for state whose loss in a crash harms nothing, such as a rate-limit admission, so that a lock it holds is
- * not held across an fsync. SQLite's group commit shares the fsync already.
- */
-export async function commitWithoutWaitingForDisk(tx: Db): Promise<void> {
-  if (engineOf(tx) !== "postgres") return;
-  await executeOnPostgres(tx, sql`SET LOCAL synchronous_commit = off`);
-}
-
-/** A statement only PostgreSQL runs (its drizzle database executes raw SQL with `execute`). */
-function executeOnPostgres(tx: Db, statement: SQL): Promise<unknown> {
-  return (tx as unknown as { execute(query: SQL): Promise<unknown> }).execute(statement);
+/** Raw SQL only PostgreSQL runs (its drizzle database executes it with `execute`), its rows as they come. */
+export async function executeRaw<T>(db: Db, statement: SQL): Promise<T[]> {
+  return ((await (db as unknown as { execute(query: SQL): Promise<{ rows: unknown[] }> }).execute(statement)).rows ??
+    []) as T[];
 }

@@ -6,6 +6,7 @@
  */
 import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
@@ -31,13 +32,20 @@ export interface SqliteOptions {
 export function openSqliteStore(path: string, logger: Logger = silentLogger, options: SqliteOptions = {}): SqliteStore {
   const inMemory = path === ":memory:";
   if (!inMemory) createOwnerOnly(path, logger);
-  const sqlite = connect(path);
+  // The writing connection commits without waiting for the disk; its writes answer after `syncWal` (writer.ts).
+  const sqlite = connect(path, inMemory ? "FULL" : "NORMAL");
   migrate(sqlite);
   const writing = drizzle(sqlite, { schema });
   // An in-memory database exists only on its own connection: there, reads share the writing one.
-  const reader = inMemory ? sqlite : connect(path);
+  const reader = inMemory ? sqlite : connect(path, "FULL");
   const reading: Db = inMemory ? writing : drizzle(reader, { schema });
-  const writer = createWriter(sqlite, writing);
+  const listeners = new Map<string, Array<() => void>>();
+  const writer = createWriter(sqlite, writing, {
+    ...(!inMemory && { durable: walSync(`${path}-wal`) }),
+    committed: (channels) => {
+      for (const channel of channels) for (const onNotify of listeners.get(channel) ?? []) onNotify();
+    },
+  });
   const contents =
     options.contentThread && !inMemory ? createContentThread(path, options.contentThread, writer) : undefined;
   return {
@@ -48,8 +56,10 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger, opt
     write: writer.write,
     ...(contents && { stageContent: contents.stageContent, readContent: contents.readContent }),
     flush: writer.flush,
-    // One instance per SQLite store: nobody else to hear from.
-    listen() {},
+    // One instance per SQLite store: what a write notifies is heard in this process, after its commit.
+    listen(channel, onNotify) {
+      listeners.set(channel, [...(listeners.get(channel) ?? []), onNotify]);
+    },
     async query<T>(statement: SQL) {
       return reading.all<T>(statement);
     },
@@ -73,6 +83,44 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger, opt
 }
 
 /**
+ * The WAL's fsync on a thread of the runtime, so that the event loop never waits for the disk: what was committed
+ * before a call is on disk when its promise resolves. One fsync at a time; calls made while one runs share the next
+ * (a commit made during an fsync may not be in it). An fsync of the file by path syncs what SQLite's own descriptor
+ * wrote: both are the one file's pages.
+ */
+function walSync(walPath: string): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const sync = async () => {
+    const file = await open(walPath, "r");
+    try {
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+  };
+  const start = () => {
+    const run = sync();
+    running = run;
+    const done = () => {
+      if (running === run) running = undefined;
+    };
+    run.then(done, done);
+    return run;
+  };
+  return () => {
+    if (!running) return start();
+    next ??= running
+      .catch(() => undefined)
+      .then(() => {
+        next = undefined;
+        return start();
+      });
+    return next;
+  };
+}
+
+/**
  * The database file exists owner-only (0600) before SQLite opens it: SQLite would create it 0644, and creates the
  * WAL and shared-memory files with the database file's mode, so those follow. Files of an older install are
  * narrowed (the WAL and shared-memory files can outlive a crash).
@@ -83,10 +131,14 @@ function createOwnerOnly(path: string, logger: Logger): void {
   for (const file of [path, `${path}-wal`, `${path}-shm`]) keepPrivate(file, logger);
 }
 
-function connect(path: string): Database {
+/**
+ * `synchronous`: FULL makes each COMMIT wait for the WAL's fsync; NORMAL leaves it to `walSync` (the WAL is still
+ * synced before every checkpoint, and the database file after it).
+ */
+function connect(path: string, synchronous: "FULL" | "NORMAL"): Database {
   const connection = new Database(path, { create: true, strict: true });
   connection.exec("PRAGMA journal_mode = WAL");
-  connection.exec("PRAGMA synchronous = FULL");
+  connection.exec(`PRAGMA synchronous = ${synchronous}`);
   connection.exec("PRAGMA foreign_keys = ON");
   connection.exec("PRAGMA busy_timeout = 5000");
   // Reads through memory-mapped pages: the reading connection's page cache is dropped whenever the writer commits,

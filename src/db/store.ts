@@ -60,7 +60,10 @@ export interface Store extends Writer {
   readonly db: Db;
   /** Raw SQL outside the repositories' builder (operations, tests, benchmarks); placeholders per engine. */
   query<T = Record<string, unknown>>(statement: SQL): Promise<T[]>;
-  /** Calls `onNotify` when another instance committed a `notifyAtCommit(tx, channel)` (db/dialect.ts). */
+  /**
+   * Calls `onNotify` after a write that called `notifyAtCommit(tx, channel)` (db/dialect.ts) committed: on SQLite a
+   * write of this process, on PostgreSQL one of any instance sharing the store, this one included.
+   */
   listen(channel: string, onNotify: () => void): void;
   /** Commits what is queued now (shutdown). */
   flush(): Promise<void>;

@@ -1,11 +1,13 @@
 /**
  * Group commit, SQLite's commit strategy. Every write that must be durable before an answer goes through
- * `write()`: the writes queued in one event-loop turn share one transaction and so one fsync (synchronous=FULL),
- * each inside its own savepoint so a failing write rolls back alone. A full disk or an I/O error rejects with
+ * `write()`: the writes queued in one event-loop turn share one transaction and so one fsync, each inside its own
+ * savepoint so a failing write rolls back alone; the fsync runs off the event loop (`durable`), while the next
+ * batch forms and commits. A full disk or an I/O error rejects with
  * `service_unavailable` (db/faults.ts). Invariants: a write's promise resolves only after its COMMIT returned —
  * a caller may answer 200 then and never earlier; one batch at a time holds the connection.
  */
 import type { Database } from "bun:sqlite";
+import { collectNotifications } from "./dialect.ts";
 import { asStoreFault } from "./faults.ts";
 import type { Db } from "./store.ts";
 
@@ -32,9 +34,27 @@ export interface GroupCommitWriter {
 /** Upper bound on writes per transaction, so one commit never holds the write lock for long. */
 const MAX_BATCH = 1024;
 
-export function createWriter(sqlite: Database, db: Db): GroupCommitWriter {
+export interface WriterOptions {
+  /**
+   * Resolves once everything committed before the call is on disk (the WAL's fsync, on a thread of the runtime's):
+   * the connection then commits without waiting for the disk (synchronous=NORMAL), the event loop goes on with the
+   * next batch meanwhile, and a batch's writes resolve only after it. Absent, COMMIT itself is durable.
+   */
+  durable?: () => Promise<void>;
+  /**
+   * Hears the channels a batch's writes notified (db/dialect.ts `notifyAtCommit`) after its COMMIT; a write rolled
+   * back to its savepoint may still have named one, which costs a listener a spurious call, never a missed one.
+   */
+  committed?: (channels: Set<string>) => void;
+}
+
+export function createWriter(sqlite: Database, db: Db, options: WriterOptions = {}): GroupCommitWriter {
+  const { durable, committed } = options;
+  let lastDurable: Promise<unknown> = Promise.resolve();
   const pending: PendingWrite[] = [];
   let draining: Promise<void> | undefined;
+  let notified = new Set<string>();
+  collectNotifications(db, (channel) => void notified.add(channel));
 
   const drain = async () => {
     while (pending.length > 0) {
@@ -75,6 +95,7 @@ export function createWriter(sqlite: Database, db: Db): GroupCommitWriter {
     } catch (error) {
       return rejectAll(error);
     }
+    notified = new Set();
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     for (const item of batch) {
       sqlite.exec("SAVEPOINT write_item");
@@ -102,11 +123,16 @@ export function createWriter(sqlite: Database, db: Db): GroupCommitWriter {
       abandon();
       return rejectAll(error);
     }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) item.resolve(outcome.value);
-      else item.reject(outcome.error);
-    });
+    if (notified.size > 0) committed?.(notified);
+    const settle = () =>
+      batch.forEach((item, i) => {
+        const outcome = outcomes[i]!;
+        if (outcome.ok) item.resolve(outcome.value);
+        else item.reject(outcome.error);
+      });
+    if (!durable) return settle();
+    // Committed, not yet on disk: the next batch may begin; these answer once the WAL is synced.
+    lastDurable = durable().then(settle, rejectAll);
   };
 
   return {
@@ -124,6 +150,7 @@ export function createWriter(sqlite: Database, db: Db): GroupCommitWriter {
     },
     async flush() {
       while (draining) await draining;
+      await lastDurable;
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The lifecycle's `apply` (deliveries/lifecycle.ts) is the only writer of a recipient's status: no other file of
  * `src/` updates `deliveries` with a `status`, in the query builder or in raw SQL, and only acceptance
- * (the prepared inserts of emails/repo.ts) inserts delivery rows.
+ * (the inserts of emails/repo.ts) inserts delivery rows.
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";

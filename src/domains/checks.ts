@@ -5,6 +5,8 @@
  * skips a domain whose records changed meanwhile; after `stop()` a check in flight writes nothing; schedules read
  * the injected clock only.
  */
+import { POLICY_CHANGED } from "../db/read-cache.ts";
+import { notifyAtCommit } from "../db/dialect.ts";
 import { and, eq } from "drizzle-orm";
 import type { RecordStatuses } from "../db/schema/index.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
@@ -125,7 +127,9 @@ export function createDomainChecks(deps: {
       const key = await newDkimKey(deps, domainId, "active");
       if (stopped) return;
       await writer.write(async (tx) => {
-        if (!(await activeKey(tx, domainId))) await tx.insert(dkimKeys).values(key);
+        if (await activeKey(tx, domainId)) return;
+        await tx.insert(dkimKeys).values(key);
+        await notifyAtCommit(tx, POLICY_CHANGED);
       });
     }
     const keys = await liveKeys(db, domainId);

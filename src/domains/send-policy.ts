@@ -3,23 +3,23 @@
  * providers it names and its tracking defaults; and whether the MX receives for it.
  * Invariants: a live key sends only from a domain of its organisation that is verified, or in its 72 h
  * `temporary_failure` grace; a test key may send from any domain; a key restricted to named domains sends from
- * those only. Cached answers (opened keys, providers) are forgotten at once when this instance changes a domain,
- * and the providers of a change made by another instance are seen within ROUTE_CACHE_MS.
+ * those only. The answers come from memory (db/read-cache.ts): every write to a domain or its DKIM keys notifies
+ * POLICY_CHANGED, which drops them on every instance once it commits.
  */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Actor } from "../access.ts";
-import { first, tablesOf, type Db } from "../db/store.ts";
+import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
+import { first, tablesOf, type Db, type Store } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { SecretBox } from "../lib/secrets.ts";
 import type { DomainStatus } from "./model.ts";
-import { activeKey, findByName } from "./repo.ts";
+import { activeKey, findByName, type DomainRow } from "./repo.ts";
 
 /** Statuses from which mail may be sent: verified, or verified once and a record missing for less than 72 h. */
 const SENDABLE: ReadonlySet<string> = new Set<DomainStatus>(["verified", "temporary_failure"]);
-/** How long a domain's providers are kept for routing, and for how many domains. */
-const ROUTE_CACHE_MS = 5_000;
-const ROUTE_CACHE_SIZE = 10_000;
+/** Domains (and signing identities) kept in memory. */
+const CACHED_DOMAINS = 10_000;
 
 /** What the signer needs to sign mail from a domain and to give it a return path there. */
 export interface SigningIdentity {
@@ -50,51 +50,40 @@ export interface SendPolicy {
   ): Promise<{ state: "receiving" | "off"; organizationId: string } | { state: "unknown" }>;
 }
 
-/** The send-time answers, and `forget` for the service to call when it changes or removes a domain. */
-export function createSendPolicy(deps: { db: Db; clock: Clock; secrets: SecretBox }): SendPolicy & {
-  forget(row: { organizationId: string; name: string }): void;
-} {
-  const { db, clock, secrets } = deps;
+/** The send-time answers. */
+export function createSendPolicy(deps: {
+  db: Db;
+  clock: Clock;
+  secrets: SecretBox;
+  listen?: Store["listen"];
+}): SendPolicy {
+  const { db, secrets } = deps;
   const { domains } = tablesOf(db);
-  const openedKeys = new Map<string, string>();
-  /**
-   * Each domain's providers as the router asks for them, once per delivery: kept briefly. A change made here
-   * clears its entry at once; one made by another instance sharing the store is seen within ROUTE_CACHE_MS.
-   */
-  const routes = new Map<string, { providers: string[]; until: number }>();
-  const forgetRoute = (row: { organizationId: string; name: string }) =>
-    routes.delete(`${row.organizationId}|${row.name}`);
+  const rows = policyCache<DomainRow | undefined>(deps, POLICY_CHANGED, CACHED_DOMAINS);
+  const identities = policyCache<SigningIdentity | null>(deps, POLICY_CHANGED, CACHED_DOMAINS);
+  const domainRow = (organizationId: string, domain: string) =>
+    rows.get(`${organizationId}|${domain}`, () => findByName(db, organizationId, domain));
 
   return {
-    forget(row) {
-      forgetRoute(row);
-      openedKeys.clear();
-    },
-
-    async signingIdentity(organizationId, domain) {
-      const row = await findByName(db, organizationId, domain);
-      if (!row) return null;
-      const key = await activeKey(db, row.id);
-      if (!key) return null;
-      let pem = openedKeys.get(key.id);
-      if (!pem) {
-        pem = secrets.open(key.privateKey);
-        openedKeys.set(key.id, pem);
-      }
-      return {
-        domain: row.name,
-        selector: key.selector,
-        privateKeyPem: pem,
-        returnPathDomain: `${row.returnPathSubdomain}.${row.name}`,
-      };
-    },
+    signingIdentity: (organizationId, domain) =>
+      identities.get(`${organizationId}|${domain}`, async () => {
+        const row = await domainRow(organizationId, domain);
+        const key = row && (await activeKey(db, row.id));
+        if (!row || !key) return null;
+        return {
+          domain: row.name,
+          selector: key.selector,
+          privateKeyPem: secrets.open(key.privateKey),
+          returnPathDomain: `${row.returnPathSubdomain}.${row.name}`,
+        };
+      }),
 
     async assertMaySendFrom(actor, domain) {
       if (actor.domains && !actor.domains.some((allowed) => allowed === domain)) {
         throw new AppError("insufficient_scope", `This API key may send only from ${actor.domains.join(", ")}.`);
       }
       if (actor.mode === "test") return;
-      const row = await findByName(db, actor.organizationId, domain);
+      const row = await domainRow(actor.organizationId, domain);
       if (!row || !SENDABLE.has(row.status)) {
         throw new AppError(
           "domain_not_verified",
@@ -104,24 +93,11 @@ export function createSendPolicy(deps: { db: Db; clock: Clock; secrets: SecretBo
     },
 
     async providersOf(organizationId, domain) {
-      if (!domain) return [];
-      const key = `${organizationId}|${domain}`;
-      const cached = routes.get(key);
-      if (cached && cached.until > clock.now()) return cached.providers;
-      const row = await first(
-        db
-          .select({ providers: domains.providers })
-          .from(domains)
-          .where(and(eq(domains.organizationId, organizationId), eq(domains.name, domain))),
-      );
-      const providers = row?.providers ?? [];
-      routes.set(key, { providers, until: clock.now() + ROUTE_CACHE_MS });
-      if (routes.size > ROUTE_CACHE_SIZE) routes.delete(routes.keys().next().value!);
-      return providers;
+      return domain ? ((await domainRow(organizationId, domain))?.providers ?? []) : [];
     },
 
     async trackingDefaults(organizationId, domain) {
-      const row = await findByName(db, organizationId, domain);
+      const row = await domainRow(organizationId, domain);
       return row ? { opens: row.openTracking, clicks: row.clickTracking } : { opens: false, clicks: false };
     },
 

@@ -9,10 +9,12 @@
  *   domain's view as its data (views.ts).
  * - A change made here is seen by this instance's send-time answers at once.
  */
+import { POLICY_CHANGED } from "../db/read-cache.ts";
+import { notifyAtCommit } from "../db/dialect.ts";
 import { eq } from "drizzle-orm";
 import { requireScope, type Actor } from "../access.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
-import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import { first, tablesOf, type Db, type Store, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { Lifecycle } from "../deliveries/lifecycle.ts";
 import type { EventLog } from "../events/service.ts";
@@ -79,6 +81,8 @@ export function createDomainService(deps: {
   providerNames: readonly string[];
   options: DomainScheduleOptions;
   logger: Logger;
+  /** The store's notifications: the send-time answers are cached until a domain changes (send-policy.ts). */
+  listen?: Store["listen"];
 }): DomainService {
   const { db, writer, clock, settings, options, logger } = deps;
   const { dkimKeys, domains } = tablesOf(db);
@@ -157,6 +161,7 @@ export function createDomainService(deps: {
           throw new AppError("conflict", `The domain ${row.name} already exists.`);
         await tx.insert(domains).values(row);
         await tx.insert(dkimKeys).values(key);
+        await notifyAtCommit(tx, POLICY_CHANGED);
         await deps.events.append(tx, { organizationId, type: "domain.created", data: { ...added } });
       });
       const warning = added.records.find((record) => record.warning)?.warning;
@@ -243,7 +248,6 @@ export function createDomainService(deps: {
         await tx.update(domains).set(update).where(eq(domains.id, row.id));
         await announceDomain(tx, deps, { ...current, ...update }, current.status);
       });
-      policy.forget(row);
       return getView(organizationId, row.id);
     },
 
@@ -269,7 +273,7 @@ export function createDomainService(deps: {
         const removed = await domainViewIn(tx, row, settings);
         await tx.delete(domains).where(eq(domains.id, row.id));
         await deps.events.append(tx, { organizationId, type: "domain.deleted", data: { ...removed } });
-        policy.forget(row);
+        await notifyAtCommit(tx, POLICY_CHANGED);
         return { object: "domain" as const, id: row.id, name: row.name, deleted: true as const };
       });
     },
@@ -294,7 +298,6 @@ export function createDomainService(deps: {
         await tx.update(domains).set(update).where(eq(domains.id, row.id));
         await announceDomain(tx, deps, { ...current, ...update }, current.status);
       });
-      policy.forget(row);
       return getView(organizationId, row.id);
     },
 

@@ -2,6 +2,8 @@
  * A domain as the API shows it (records to publish, each with its status and what DNS answered), and the
  * `domain.updated` event that carries that view (as `domain.created` and `domain.deleted` do). Invariant: the webhook payload and the API answer are one shape.
  */
+import { notifyAtCommit } from "../db/dialect.ts";
+import { POLICY_CHANGED } from "../db/read-cache.ts";
 import type { Db } from "../db/store.ts";
 import type { RecordStatuses } from "../db/schema/index.ts";
 import type { EventLog } from "../events/service.ts";
@@ -49,6 +51,7 @@ export async function announceDomain(
   row: DomainRow,
   previousStatus: string,
 ): Promise<void> {
+  await notifyAtCommit(tx, POLICY_CHANGED);
   await deps.events.append(tx, {
     organizationId: row.organizationId,
     type: "domain.updated",

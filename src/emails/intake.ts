@@ -25,7 +25,7 @@ import { composeRequest, type ComposedMessage, type ComposeRequest } from "./com
 import type { ComposedFields, EmailSource, RawInput, SubmitInput, Tag } from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
-import { insertStatements } from "./repo.ts";
+import { insertAccepted } from "./repo.ts";
 
 export interface EmailLimits {
   maxRecipients: number;
@@ -93,6 +93,46 @@ interface PreparedMessage {
   /** Distinct envelope recipients, in the order given. */
   recipients: string[];
   suppressed: Set<string>;
+}
+
+/** Messages of one request on their way into the store, with what settles the request. */
+interface Acceptance {
+  messages: PreparedMessage[];
+  /** Large bodies staged ahead of the records, by message id. */
+  bodies: Map<string, StagedContent>;
+  discard: () => Promise<void>;
+  idempotency?: IdempotencyClaim;
+  response: unknown;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** A prepared message's row in `emails`, inserted with its first status. */
+function emailRow(message: PreparedMessage, createdAt: string) {
+  return {
+    id: message.id,
+    organizationId: message.organizationId,
+    apiKeyId: message.apiKeyId,
+    source: message.source,
+    mode: message.mode,
+    messageId: message.messageId,
+    fromHeader: recordable(message.fromHeader),
+    envelopeFrom: message.envelopeFrom,
+    to: message.to.map(recordable),
+    cc: message.cc.map(recordable),
+    bcc: message.bcc,
+    replyTo: message.replyTo.map(recordable),
+    subject: recordable(message.subject),
+    html: message.html === null ? null : recordable(message.html),
+    text: message.text === null ? null : recordable(message.text),
+    tags: message.tags,
+    status: message.scheduledAt ? "scheduled" : "queued",
+    scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
+    size: message.raw.length,
+    templateId: message.templateId,
+    createdAt,
+    updatedAt: createdAt,
+  };
 }
 
 function distinctAddresses(mailboxes: Mailbox[]): string[] {
@@ -234,8 +274,8 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
   };
 
   /**
-   * Stages large bodies ahead of their records (db/content-writes.ts) and returns what is left for the records'
-   * transaction: `persist` for each message, and `discard` should that transaction fail.
+   * Stages large bodies ahead of their records (db/content-writes.ts): the records' transaction places them, or
+   * `discard` removes them should it fail.
    */
   const stageBodies = async (messages: PreparedMessage[]) => {
     const staged = new Map<string, StagedContent>();
@@ -251,67 +291,106 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       await discard();
       throw error;
     }
-    return { persist: (tx: Db, message: PreparedMessage) => persist(tx, message, staged.get(message.id)), discard };
+    return { staged, discard };
   };
 
-  /** Inserts one prepared message with its deliveries and first events; runs inside a writer transaction. */
-  const persist = async (tx: Db, message: PreparedMessage, stagedBody?: StagedContent) => {
+  /**
+   * Inserts the messages of every acceptance in `group` with their deliveries and first events, a few multi-row
+   * inserts for them all, and records each acceptance's idempotency key; runs inside one writer transaction.
+   */
+  const persist = async (tx: Db, group: Acceptance[]) => {
     const now = clock.now();
     const createdAt = isoTime(now);
-    const statements = insertStatements(tx);
-    await statements.email.execute({
-      id: message.id,
-      organizationId: message.organizationId,
-      apiKeyId: message.apiKeyId,
-      source: message.source,
-      mode: message.mode,
-      messageId: message.messageId,
-      fromHeader: recordable(message.fromHeader),
-      envelopeFrom: message.envelopeFrom,
-      to: message.to.map(recordable),
-      cc: message.cc.map(recordable),
-      bcc: message.bcc,
-      replyTo: message.replyTo.map(recordable),
-      subject: recordable(message.subject),
-      html: message.html === null ? null : recordable(message.html),
-      text: message.text === null ? null : recordable(message.text),
-      tags: message.tags,
-      status: message.scheduledAt ? "scheduled" : "queued",
-      scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
-      size: message.raw.length,
-      templateId: message.templateId,
-      createdAt,
-      updatedAt: createdAt,
-    });
-    if (stagedBody) await stagedBody.place(tx);
-    else await statements.content.execute({ emailId: message.id, raw: message.raw });
-    const dueAt = message.scheduledAt ?? now;
-    for (const recipient of message.recipients) {
-      const suppressed = message.suppressed.has(addressKey(recipient));
-      await statements.delivery.execute({
-        id: newId(),
-        emailId: message.id,
-        organizationId: message.organizationId,
-        recipient,
-        destination: domainOf(recipient),
-        status: suppressed ? "suppressed" : "queued",
-        nextAttemptAt: suppressed ? null : dueAt,
-        lastResponse: suppressed ? "recipient is on the suppression list" : null,
-        createdAt,
-        updatedAt: createdAt,
-      });
-    }
-    const base = { organizationId: message.organizationId, emailId: message.id };
-    for (const recipient of message.recipients) {
-      if (message.suppressed.has(addressKey(recipient)))
-        await events.append(tx, { ...base, type: "email.suppressed", recipient, data: { reason: "suppressed" } });
-    }
-    await events.append(
-      tx,
-      message.scheduledAt
-        ? { ...base, type: "email.scheduled", data: { scheduled_at: isoTime(message.scheduledAt) } }
-        : { ...base, type: "email.queued" },
+    const messages = group.flatMap((acceptance) => acceptance.messages);
+    const contents: Array<{ emailId: string; raw: Buffer }> = [];
+    const staged: StagedContent[] = [];
+    for (const acceptance of group)
+      for (const message of acceptance.messages) {
+        const body = acceptance.bodies.get(message.id);
+        if (body) staged.push(body);
+        else contents.push({ emailId: message.id, raw: message.raw });
+      }
+    const deliveries = messages.flatMap((message) =>
+      message.recipients.map((recipient) => {
+        const suppressed = message.suppressed.has(addressKey(recipient));
+        return {
+          id: newId(),
+          emailId: message.id,
+          organizationId: message.organizationId,
+          recipient,
+          destination: domainOf(recipient),
+          status: suppressed ? "suppressed" : "queued",
+          nextAttemptAt: suppressed ? null : (message.scheduledAt ?? now),
+          lastResponse: suppressed ? "recipient is on the suppression list" : null,
+          createdAt,
+          updatedAt: createdAt,
+        };
+      }),
     );
+    await insertAccepted(tx, { emails: messages.map((message) => emailRow(message, createdAt)), contents, deliveries });
+    for (const body of staged) await body.place(tx);
+    // The message rows were inserted with the status of each message's last event (queued or scheduled).
+    await events.appendRecorded(
+      tx,
+      messages.flatMap((message) => {
+        const base = { organizationId: message.organizationId, emailId: message.id };
+        return [
+          ...message.recipients
+            .filter((recipient) => message.suppressed.has(addressKey(recipient)))
+            .map((recipient) => ({
+              ...base,
+              type: "email.suppressed" as const,
+              recipient,
+              data: { reason: "suppressed" },
+            })),
+          message.scheduledAt
+            ? { ...base, type: "email.scheduled" as const, data: { scheduled_at: isoTime(message.scheduledAt) } }
+            : { ...base, type: "email.queued" as const },
+        ];
+      }),
+    );
+    // One wake-up of the other instances per group commit (this one's worker is woken by `onAccepted`).
+    await notifyAtCommit(tx, DELIVERIES_DUE);
+    for (const acceptance of group)
+      if (acceptance.idempotency) await idempotency.record(tx, acceptance.idempotency, acceptance.response);
+  };
+
+  /**
+   * Group commit of acceptances: those that reach this point in one event-loop turn are written in one
+   * transaction, with multi-row inserts; should it fail, each is written again alone, so that one acceptance's
+   * failure is its own. Each promise settles after its messages' COMMIT (DESIGN §1: a 200 means committed).
+   */
+  let waiting: Acceptance[] = [];
+  const writeGroup = async (group: Acceptance[]) => {
+    try {
+      await writer.write((tx) => persist(tx, group));
+    } catch (error) {
+      if (group.length === 1) {
+        await group[0]!.discard();
+        return group[0]!.reject(error);
+      }
+      for (const acceptance of group) await writeGroup([acceptance]);
+      return;
+    }
+    const accepted = group.reduce((sum, acceptance) => sum + acceptance.messages.length, 0);
+    if (accepted) deps.onAccepted(accepted);
+    for (const acceptance of group) acceptance.resolve();
+  };
+  const accept = async (
+    messages: PreparedMessage[],
+    idempotencyClaim: IdempotencyClaim | undefined,
+    response: unknown,
+  ) => {
+    const { staged, discard } = await stageBodies(messages);
+    return new Promise<void>((resolve, reject) => {
+      if (waiting.length === 0)
+        setImmediate(() => {
+          const group = waiting;
+          waiting = [];
+          void writeGroup(group);
+        });
+      waiting.push({ messages, bodies: staged, discard, idempotency: idempotencyClaim, response, resolve, reject });
+    });
   };
 
   return {
@@ -319,18 +398,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       requireScope(actor, "emails:send");
       const message = await prepare(input, actor, fetchBudget());
       const response = { id: message.id };
-      const bodies = await stageBodies([message]);
-      await writer
-        .write(async (tx) => {
-          await bodies.persist(tx, message);
-          await notifyAtCommit(tx, DELIVERIES_DUE);
-          if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
-        })
-        .catch(async (error) => {
-          await bodies.discard();
-          throw error;
-        });
-      deps.onAccepted(1);
+      await accept([message], options.idempotency, response);
       return response;
     },
 
@@ -366,18 +434,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
         }
       }
       const response = { data: prepared.map((m) => ({ id: m.id })), ...(options.permissive ? { errors } : {}) };
-      const bodies = await stageBodies(prepared);
-      await writer
-        .write(async (tx) => {
-          for (const message of prepared) await bodies.persist(tx, message);
-          await notifyAtCommit(tx, DELIVERIES_DUE);
-          if (options.idempotency) await idempotency.record(tx, options.idempotency, response);
-        })
-        .catch(async (error) => {
-          await bodies.discard();
-          throw error;
-        });
-      if (prepared.length) deps.onAccepted(prepared.length);
+      await accept(prepared, options.idempotency, response);
       return response;
     },
   };

@@ -6,7 +6,8 @@
  * transaction, so an event and what it fans out to commit together or not at all.
  */
 import { eq, sql } from "drizzle-orm";
-import { perConnection, prepareAs } from "../db/prepared.ts";
+import { engineOf } from "../db/dialect.ts";
+import { chunks, perConnection, prepareAs, ROWS_PER_INSERT } from "../db/prepared.ts";
 import { tablesOf, type Db } from "../db/store.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -17,6 +18,11 @@ export type EventListener = (tx: Db, event: StoredEvent) => Promise<void>;
 export interface EventLog {
   /** Appends inside the caller's transaction `tx`. */
   append(tx: Db, event: NewEvent): Promise<StoredEvent>;
+  /**
+   * Appends many in one insert, inside `tx`, for messages whose rows were inserted with the status the last of
+   * their events sets (acceptance): the status is not written again.
+   */
+  appendRecorded(tx: Db, events: NewEvent[]): Promise<void>;
   /** Registers a listener called for every appended event, inside the same transaction. */
   onAppend(listener: EventListener): void;
 }
@@ -53,31 +59,43 @@ const statementsFor = perConnection((tx: Db) => {
 /** Events kept in a sent message's history that say nothing of its own fate: a reply to it arrived. */
 const ABOUT_ANOTHER_MESSAGE: ReadonlySet<string> = new Set(["email.received"]);
 
+const stored = (input: NewEvent, createdAt: string): StoredEvent => ({
+  id: newId(),
+  organizationId: input.organizationId,
+  type: input.type,
+  emailId: input.emailId ?? null,
+  recipient: input.recipient ?? null,
+  data: input.data ?? {},
+  createdAt,
+});
+
 export function createEventLog(deps: { clock: Clock }): EventLog {
   const listeners: EventListener[] = [];
   return {
     async append(tx, input) {
-      const createdAt = isoTime(deps.clock.now());
-      const event: StoredEvent = {
-        id: newId(),
-        organizationId: input.organizationId,
-        type: input.type,
-        emailId: input.emailId ?? null,
-        recipient: input.recipient ?? null,
-        data: input.data ?? {},
-        createdAt,
-      };
+      const event = stored(input, isoTime(deps.clock.now()));
       const prepared = statementsFor(tx);
       await prepared.insert.execute(event as unknown as Record<string, unknown>);
       if (event.emailId && event.type.startsWith("email.") && !ABOUT_ANOTHER_MESSAGE.has(event.type)) {
         await prepared.setStatus.execute({
           status: event.type.slice("email.".length),
-          updatedAt: createdAt,
+          updatedAt: event.createdAt,
           emailId: event.emailId,
         });
       }
       for (const listener of listeners) await listener(tx, event);
       return event;
+    },
+    async appendRecorded(tx, inputs) {
+      const createdAt = isoTime(deps.clock.now());
+      const appended = inputs.map((input) => stored(input, createdAt));
+      // As acceptance's other inserts (emails/repo.ts insertAccepted): one statement on PostgreSQL, where each is a
+      // round trip; a prepared one per row on SQLite, where a multi-row insert would be built and prepared anew.
+      if (engineOf(tx) === "sqlite")
+        for (const event of appended)
+          await statementsFor(tx).insert.execute(event as unknown as Record<string, unknown>);
+      else for (const rows of chunks(appended, ROWS_PER_INSERT)) await tx.insert(tablesOf(tx).events).values(rows);
+      for (const event of appended) for (const listener of listeners) await listener(tx, event);
     },
     onAppend(listener) {
       listeners.push(listener);

@@ -5,10 +5,12 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { notifyAtCommit } from "../db/dialect.ts";
 import { prepareAs } from "../db/prepared.ts";
+import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
 import type { apiKeys } from "../db/schema/index.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
-import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import { first, tablesOf, type Db, type Store, type Writer } from "../db/store.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId, randomToken } from "../lib/ids.ts";
@@ -78,14 +80,20 @@ export interface KeyService {
   authenticate(presented: string): Promise<Actor>;
 }
 
+/** What authentication reads of a key: its row and its organisation's rate limit (undefined: no such active key). */
+type KeyHolder = { key: KeyRow; orgRateLimit: number | null } | undefined;
+
 export function createKeyService(deps: {
   db: Db;
   writer: Writer;
   clock: Clock;
   /** `limits.key_requests_per_minute`: the rate limit of a key that has none of its own. */
   defaultKeyRateLimit: number;
+  /** The store's notifications: authentication's reads are cached until a key or organisation changes. */
+  listen?: Store["listen"];
 }): KeyService {
   const { db, writer, clock } = deps;
+  const cache = policyCache<KeyHolder>(deps, POLICY_CHANGED, 10_000);
   const { apiKeys, organizations } = tablesOf(db);
   const lastUsedWritten = new Map<string, number>();
   // Prepared once: authentication runs on every request. Two index look-ups rather than a join: SQLite takes
@@ -183,6 +191,7 @@ export function createKeyService(deps: {
             if (!existing) return undefined;
             assertMayChange(actor, existing);
             await tx.update(apiKeys).set({ name: trimmed }).where(where);
+            await notifyAtCommit(tx, POLICY_CHANGED);
             return { ...existing, name: trimmed };
           })
         : undefined;
@@ -207,6 +216,7 @@ export function createKeyService(deps: {
         assertMayChange(actor, existing);
         if (existing.revokedAt) return existing;
         await tx.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, id));
+        await notifyAtCommit(tx, POLICY_CHANGED);
         return { ...existing, revokedAt };
       });
       if (!row) throw new AppError("not_found", "API key not found.");
@@ -217,13 +227,17 @@ export function createKeyService(deps: {
       const reject = () => new AppError("unauthorized", "Missing, revoked or invalid API key.");
       if (!KEY_FORMAT.test(presented)) throw reject();
       const digest = hashKey(presented);
-      const [key] = await findActiveKey.execute({ digest });
+      const holder = await cache.get(digest, async () => {
+        const [key] = await findActiveKey.execute({ digest });
+        if (!key) return undefined;
+        // Keys go with their organisation (ON DELETE CASCADE): only a deletion between the two reads finds none.
+        const [organization] = await findOrgRateLimit.execute({ id: key.organizationId });
+        return organization ? { key, orgRateLimit: organization.perMinute ?? null } : undefined;
+      });
       // The index lookup already matched the digest; the constant-time comparison keeps the check itself free of
       // early exits should the lookup ever become a prefix or range scan.
-      if (!key || !timingSafeEqual(Buffer.from(key.tokenHash), Buffer.from(digest))) throw reject();
-      // Keys go with their organisation (ON DELETE CASCADE): only a deletion between the two reads finds none.
-      const [organization] = await findOrgRateLimit.execute({ id: key.organizationId });
-      if (!organization) throw reject();
+      if (!holder || !timingSafeEqual(Buffer.from(holder.key.tokenHash), Buffer.from(digest))) throw reject();
+      const { key, orgRateLimit } = holder;
       touch(key.id);
       return {
         organizationId: key.organizationId,
@@ -232,7 +246,7 @@ export function createKeyService(deps: {
         scopes: new Set(key.scopes as Scope[]),
         domains: key.domains ?? null,
         keyRateLimit: key.rateLimitPerMinute ?? null,
-        orgRateLimit: organization.perMinute ?? null,
+        orgRateLimit,
       };
     },
   };

@@ -1,19 +1,20 @@
 /**
  * Request limits per API key and per organisation over any sliding 60 s window (DESIGN §3). Two keepers of the
- * windows, both exact: in memory for a store one instance owns (each bucket keeps the times of its last `limit`
- * admitted requests in a ring; O(1) per check), and in the store when instances share it (each admission is a
- * row; a check is one transaction of a constant number of statements, serialised per bucket with a lock, so
- * instances never admit more than the limit between them).
+ * windows: in memory, exact to the millisecond, for a store one instance owns (each bucket keeps the times of its
+ * last `limit` admitted requests in a ring; O(1) per check); and in the store when instances share it, exact to
+ * the second (admissions counted per second; on PostgreSQL a check is one statement, serialised per bucket by a
+ * row lock held for that statement only, so instances never admit more than the limit between them).
  * Invariant: a request is counted in both buckets or in neither — a refused request consumes nothing.
  */
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lte, sql } from "drizzle-orm";
 import type { Config } from "../config/schema.ts";
-import { commitWithoutWaitingForDisk, lockNames } from "../db/dialect.ts";
+import { engineOf, executeRaw } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { Actor } from "../access.ts";
 import type { Clock } from "../lib/clock.ts";
 
 export const WINDOW_MS = 60_000;
+const WINDOW_SECONDS = WINDOW_MS / 1000;
 
 class SlidingWindow {
   /** Admitted times, oldest at `head` (a ring once `limit` entries exist). */
@@ -159,56 +160,127 @@ export function createRateLimiter(clock: Clock): RateLimiter {
   };
 }
 
-/** The windows kept in the store, for instances sharing it. */
+/** PostgreSQL's text form of an array (JSON's string escapes are the array literal's too). */
+const arrayLiteral = (values: Array<string | number>) => `{${values.map((v) => JSON.stringify(v)).join(",")}}`;
+
+/** A bucket's admissions in the window before a check, as the store counts them: by the second. */
+interface CountedBucket {
+  bucket: string;
+  used: number;
+  /** The oldest second with an admission inside the window, or null. */
+  oldest: number | null;
+}
+
+/** Checks of one turn with the same buckets and limits, answered by one count in the store. */
+interface CheckGroup {
+  buckets: ReturnType<typeof bucketsOf>;
+  checks: Array<{ resolve: (decision: RateDecision) => void; reject: (error: unknown) => void }>;
+}
+
+/**
+ * The windows kept in the store, for instances sharing it. Admissions are counted per bucket and second, so a
+ * window is at most 60 rows and an admission leaves it when its whole second has (up to a second early). The
+ * checks of one event-loop turn against the same buckets are counted together, in turn order: one statement on
+ * PostgreSQL (`mailroom_rate_take`, migration 0015, outside any other transaction: it locks the buckets for its own
+ * run only, and its commit does not wait for the disk), one write on SQLite, whose single writer serialises them.
+ */
 export function createStoreRateLimiter(deps: { db: Db; writer: Writer; clock: Clock }): RateLimiter {
   const { writer, clock } = deps;
-  const { rateLimitAdmissions: admissions } = tablesOf(deps.db);
+  const { rateLimitCounts: counts } = tablesOf(deps.db);
+
+  /** Admits up to `wanted` requests now: the buckets as they were, and how many were admitted (in every bucket). */
+  const countOnPostgres = async (buckets: CheckGroup["buckets"], second: number, wanted: number) => {
+    const rows = await executeRaw<CountedBucket & { admitted: number }>(
+      deps.db,
+      sql`SELECT bucket, used, oldest, admitted FROM mailroom_rate_take(${arrayLiteral(buckets.map((b) => b.id))}::text[], ${arrayLiteral(buckets.map((b) => b.limit))}::integer[], ${second}, ${wanted})`,
+    );
+    return { counted: rows, admitted: Number(rows[0]?.admitted ?? 0) };
+  };
+
+  const countOnSqlite = (buckets: CheckGroup["buckets"], second: number, wanted: number) =>
+    writer.write(async (tx) => {
+      const counted: CountedBucket[] = [];
+      for (const b of buckets) {
+        const row = await first(
+          tx
+            .select({
+              used: sql<number>`coalesce(sum(${counts.admitted}), 0)`.mapWith(Number),
+              oldest: sql<number | null>`min(${counts.second})`,
+            })
+            .from(counts)
+            .where(and(eq(counts.bucket, b.id), gt(counts.second, second - WINDOW_SECONDS))),
+        );
+        counted.push({ bucket: b.id, used: row?.used ?? 0, oldest: row?.oldest ?? null });
+      }
+      const admitted = Math.max(0, Math.min(wanted, ...buckets.map((b, i) => b.limit - counted[i]!.used)));
+      if (admitted > 0)
+        await tx
+          .insert(counts)
+          .values(buckets.map((b) => ({ bucket: b.id, second, admitted })))
+          .onConflictDoUpdate({
+            target: [counts.bucket, counts.second],
+            set: { admitted: sql`${counts.admitted} + ${admitted}` },
+          });
+      return { counted, admitted };
+    });
+
+  const count = engineOf(deps.db) === "postgres" ? countOnPostgres : countOnSqlite;
+
+  /** Each check of the group in turn: the first `admitted` allowed, the buckets filling as they go. */
+  const answer = async ({ buckets, checks }: CheckGroup) => {
+    const now = clock.now();
+    const second = Math.floor(now / 1000);
+    const { counted, admitted } = await count(buckets, second, checks.length);
+    const byBucket = new Map(counted.map((row) => [row.bucket, row]));
+    checks.forEach((check, i) => {
+      const before = Math.min(i, admitted);
+      check.resolve(
+        decide(
+          buckets.map((b) => {
+            const row = byBucket.get(b.id);
+            const used = Number(row?.used ?? 0);
+            const oldest = row?.oldest ?? (before > 0 ? second : null);
+            return {
+              name: b.name,
+              limit: b.limit,
+              used: used + before,
+              resetSeconds:
+                oldest === null ? 0 : Math.max(1, Math.ceil((Number(oldest) * 1000 + WINDOW_MS - now) / 1000)),
+            };
+          }),
+        ),
+      );
+    });
+  };
+
+  let waiting = new Map<string, CheckGroup>();
   return {
     take(subject) {
       const buckets = bucketsOf(subject);
-      return writer.write(async (tx) => {
-        // An admission lost in a crash only lets one more request through; waiting for the disk under the lock
-        // would serialise every request of the organisation behind an fsync.
-        await commitWithoutWaitingForDisk(tx);
-        await lockNames(
-          tx,
-          buckets.map((b) => `rate:${b.id}`),
-        );
-        const now = clock.now();
-        const states: BucketState[] = [];
-        for (const b of buckets) {
-          const row = await first(
-            tx
-              .select({
-                used: sql<number>`count(*)`.mapWith(Number),
-                oldest: sql<number | null>`min(${admissions.admittedAt})`.mapWith(Number),
-              })
-              .from(admissions)
-              .where(and(eq(admissions.bucket, b.id), gt(admissions.admittedAt, now - WINDOW_MS))),
-          );
-          const oldest = row?.oldest ?? null;
-          states.push({
-            name: b.name,
-            limit: b.limit,
-            used: row?.used ?? 0,
-            resetSeconds: oldest === null ? 0 : Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000)),
+      const groupKey = buckets.map((b) => `${b.id}:${b.limit}`).join("|");
+      return new Promise<RateDecision>((resolve, reject) => {
+        if (waiting.size === 0)
+          setImmediate(() => {
+            const groups = waiting;
+            waiting = new Map();
+            for (const group of groups.values())
+              answer(group).catch((error) => {
+                for (const check of group.checks) check.reject(error);
+              });
           });
-        }
-        const decision = decide(states);
-        if (decision.allowed)
-          await tx.insert(admissions).values(buckets.map((b) => ({ bucket: b.id, admittedAt: now })));
-        return decision;
+        let group = waiting.get(groupKey);
+        if (!group) waiting.set(groupKey, (group = { buckets, checks: [] }));
+        group.checks.push({ resolve, reject });
       });
     },
   };
 }
 
-/** Forgets admissions that have left every window (a periodic job of stores instances share). */
+/** Forgets counts that have left every window (a periodic job of stores instances share). */
 export async function pruneAdmissions(deps: { db: Db; writer: Writer; clock: Clock }): Promise<void> {
-  const { rateLimitAdmissions: admissions } = tablesOf(deps.db);
-  await deps.writer.write(
-    async (tx) => void (await tx.delete(admissions).where(lt(admissions.admittedAt, deps.clock.now() - WINDOW_MS))),
-  );
+  const { rateLimitCounts: counts } = tablesOf(deps.db);
+  const oldest = Math.floor(deps.clock.now() / 1000) - WINDOW_SECONDS;
+  await deps.writer.write(async (tx) => void (await tx.delete(counts).where(lte(counts.second, oldest))));
 }
 
 /**

@@ -3,6 +3,8 @@
  * first start. Invariant: `ensureDefault` is idempotent and creates the organisation at most once.
  */
 import { asc, eq } from "drizzle-orm";
+import { notifyAtCommit } from "../db/dialect.ts";
+import { POLICY_CHANGED } from "../db/read-cache.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -48,9 +50,13 @@ export function createOrganizationService(deps: { db: Db; writer: Writer; clock:
       if (perMinute !== null && (!Number.isInteger(perMinute) || perMinute < 1)) {
         throw validationError([{ path: "rate_limit_per_minute", message: "must be a positive integer" }]);
       }
-      await writer.write(async (tx) =>
-        tx.update(organizations).set({ rateLimitPerMinute: perMinute }).where(eq(organizations.id, organizationId)),
-      );
+      await writer.write(async (tx) => {
+        await tx
+          .update(organizations)
+          .set({ rateLimitPerMinute: perMinute })
+          .where(eq(organizations.id, organizationId));
+        await notifyAtCommit(tx, POLICY_CHANGED);
+      });
     },
   };
 }

@@ -192,9 +192,15 @@ export async function createServices(configured: Config, options: AppOptions = {
   const writer: Writer = store;
   const events = createEventLog({ clock });
   const organizations = createOrganizationService({ db, writer, clock });
-  const suppressions = createSuppressionService({ db, writer, clock, events });
+  const suppressions = createSuppressionService({ db, writer, clock, events, listen: store.listen });
   const lifecycle = createLifecycle({ events, suppressions, clock });
-  const keys = createKeyService({ db, writer, clock, defaultKeyRateLimit: config.limits.key_requests_per_minute });
+  const keys = createKeyService({
+    db,
+    writer,
+    clock,
+    defaultKeyRateLimit: config.limits.key_requests_per_minute,
+    listen: store.listen,
+  });
   const resolver = createResolver(config.dns.servers);
   // Derived once: the records, the providers to build and the names domains may give all come from these.
   const records = recordSettings(config);
@@ -203,6 +209,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     db,
     writer,
     clock,
+    listen: store.listen,
     events,
     lifecycle,
     secrets,
@@ -351,6 +358,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     guard,
     rotationOverlapMs: hooks.secret_rotation_overlap,
     wake: webhookDispatcher.wake,
+    listen: store.listen,
   });
   // Every event appended from here on fans out to the webhook outbox, in the event's own transaction.
   events.onAppend(webhooks.fanOut);

@@ -1,10 +1,12 @@
 /**
  * The CPU pool's threads' entry and task table (cpu-pool.ts posts these tasks): which function of which area does
- * each task, served by threads/thread-loop.ts. Naming the areas' work is the composition's concern, not the engine's: this
- * file lives beside the composition root. Signing reports mailauth's first error as the task's failure. A
- * template task says when its engines are loaded and its own work begins: its time budget counts from then.
+ * each task, served by threads/thread-loop.ts. Naming the areas' work is the composition's concern, not the
+ * engine's: this file lives beside the composition root. Signing reports mailauth's first error as the task's
+ * failure, and reuses the keys it parsed before (domains/parsed-keys.ts). A template task says when its engines are
+ * loaded and its own work begins: its time budget counts from then.
  */
 import { dkimSign } from "mailauth";
+import { reuseParsedKeys } from "../domains/parsed-keys.ts";
 import { readAttachmentContents } from "../emails/attachments.ts";
 import { composeMessage } from "../emails/compose.ts";
 import { readRawMessage } from "../emails/raw-message.ts";
@@ -20,6 +22,8 @@ import {
 import { lookupsOver } from "../threads/dns-port.ts";
 import type { CpuTask } from "./cpu-pool.ts";
 import { serveTasks } from "../threads/thread-loop.ts";
+
+reuseParsedKeys();
 
 /**
  * Template jobs take turns (their awaits would otherwise let the next one begin too), so the job whose budget runs

@@ -1,6 +1,7 @@
 /** Queries of the suppression list; no rules (those live in service.ts): every query is scoped to one organisation. */
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { inJsonArray } from "../db/dialect.ts";
+import { inJsonArray, notifyAtCommit } from "../db/dialect.ts";
+import { SUPPRESSIONS_CHANGED } from "../db/read-cache.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
 import type { suppressions } from "../db/schema/index.ts";
@@ -51,8 +52,10 @@ export function findById(tx: Db, organizationId: string, id: string): Promise<Su
   );
 }
 
+/** Every change to the list notifies SUPPRESSIONS_CHANGED, which drops the cached answers of every instance. */
 export async function insertSuppression(tx: Db, row: SuppressionRow): Promise<void> {
   await tx.insert(tablesOf(tx).suppressions).values(row);
+  await notifyAtCommit(tx, SUPPRESSIONS_CHANGED);
 }
 
 export async function deleteSuppression(tx: Db, organizationId: string, email: string): Promise<void> {
@@ -60,6 +63,7 @@ export async function deleteSuppression(tx: Db, organizationId: string, email: s
   await tx
     .delete(suppressions)
     .where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.email, email)));
+  await notifyAtCommit(tx, SUPPRESSIONS_CHANGED);
 }
 
 /** One page of the list, newest first; `origin` and an address substring (`search`, lower-case) filter. */

@@ -4,7 +4,8 @@
  * reason mail stopped); every add and remove appends a `suppression.*` event.
  */
 import type { PageOptions } from "../db/pages.ts";
-import type { Db, Writer } from "../db/store.ts";
+import { policyCache, SUPPRESSIONS_CHANGED } from "../db/read-cache.ts";
+import type { Db, Store, Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
@@ -36,6 +37,9 @@ export interface SuppressionView {
   reason: string | null;
   created_at: string;
 }
+
+/** Addresses whose suppression is kept in memory. */
+const CACHED_ADDRESSES = 100_000;
 
 const toView = (row: Row): SuppressionView => ({
   object: "suppression",
@@ -89,8 +93,11 @@ export function createSuppressionService(deps: {
   writer: Writer;
   clock: Clock;
   events: EventLog;
+  /** The store's notifications: whether an address is suppressed is cached until a suppression changes. */
+  listen?: Store["listen"];
 }): SuppressionService {
   const { db, writer, clock, events } = deps;
+  const known = policyCache<boolean>(deps, SUPPRESSIONS_CHANGED, CACHED_ADDRESSES);
   /** An id (a UUID) or an address; an address that does not parse is a 400 naming `email`. */
   const findEntry = (tx: Db, organizationId: string, idOrEmail: string) =>
     isUuid(idOrEmail)
@@ -131,7 +138,14 @@ export function createSuppressionService(deps: {
   return {
     async suppressedAmong(organizationId, addresses) {
       if (addresses.length === 0) return new Set();
-      return new Set(await suppressedKeys(db, organizationId, addresses.map(addressKey)));
+      const keys = addresses.map(addressKey);
+      // The addresses not in memory are read together, in one statement for the message.
+      let read: Promise<Set<string>> | undefined;
+      const suppressed = () => (read ??= suppressedKeys(db, organizationId, keys).then((found) => new Set(found)));
+      const flags = await Promise.all(
+        keys.map((key) => known.get(`${organizationId}|${key}`, async () => (await suppressed()).has(key))),
+      );
+      return new Set(keys.filter((_key, i) => flags[i]));
     },
 
     addInTransaction,

@@ -80,9 +80,12 @@ export function handedOver(raw: Uint8Array): Handed[] {
     : [];
 }
 
-/** One thread per core beyond the event loop's, at least one, at most four. */
+/**
+ * One thread per core, at most four: signing and composition keep every core busy when the event loop waits (a
+ * thread per core beyond the loop's left one of two cores to the loop alone). Threads start at their first task.
+ */
 export function defaultPoolThreads(): number {
-  return Math.max(1, Math.min(4, availableParallelism() - 1));
+  return Math.max(1, Math.min(4, availableParallelism()));
 }
 
 /** `workerUrl` locates the threads' entry: the module that serves the task table (thread-loop.ts). */

@@ -16,6 +16,8 @@
  *   for requests in flight.
  */
 import { and, eq, sql } from "drizzle-orm";
+import { notifyAtCommit } from "../db/dialect.ts";
+import { POLICY_CHANGED } from "../db/read-cache.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { readBodyPrefix } from "../lib/capped-body.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -200,6 +202,7 @@ export function createWebhookDispatcher(deps: {
           .update(webhookEndpoints)
           .set({ enabled: false, disabledReason: reason, disabledAt: at, updatedAt: at })
           .where(and(endpoint, eq(webhookEndpoints.enabled, true)));
+        await notifyAtCommit(tx, POLICY_CHANGED);
         logger.warn("webhook endpoint disabled", {
           webhook_id: job.endpointId,
           organization_id: job.organizationId,

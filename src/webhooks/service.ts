@@ -11,8 +11,9 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { lockedAgainstChange, notifyAtCommit } from "../db/dialect.ts";
+import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
-import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import { first, tablesOf, type Db, type Store, type Writer } from "../db/store.ts";
 import { WEBHOOKS_DUE } from "../queue/channels.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { EVENT_TYPES, type EventType, type StoredEvent } from "../events/model.ts";
@@ -174,8 +175,11 @@ export function createWebhookService(deps: {
   rotationOverlapMs: number;
   /** Called when outbox rows were written, to wake the dispatcher (after the commit, via its own scheduling). */
   wake: () => void;
+  /** The store's notifications: each organisation's enabled endpoints are cached until an endpoint changes. */
+  listen?: Store["listen"];
 }): WebhookService {
   const { db, writer, clock, secrets, guard } = deps;
+  const enabledEndpoints = policyCache<Array<{ id: string; eventTypes: string[] }>>(deps, POLICY_CHANGED, 10_000);
 
   const fail = (details: ErrorDetail[]) => {
     if (details.length) throw validationError(details);
@@ -249,8 +253,12 @@ export function createWebhookService(deps: {
   };
 
   const fanOut = async (tx: Db, event: StoredEvent) => {
+    // From memory: read every time, the endpoints were one statement more for every event of every send. A miss
+    // reads in `tx`: a second connection taken inside a transaction can wait forever on a pool its peers hold.
     const targets = (
-      await outboxStatements(tx).enabledEndpoints.execute({ organizationId: event.organizationId })
+      await enabledEndpoints.get(event.organizationId, () =>
+        outboxStatements(tx).enabledEndpoints.execute({ organizationId: event.organizationId }),
+      )
     ).filter((endpoint) => endpoint.eventTypes.includes(event.type));
     if (!targets.length) return;
     const body = JSON.stringify(await buildPayload(tx, event));
@@ -322,6 +330,7 @@ export function createWebhookService(deps: {
             `An organisation may have at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhooks.`,
           );
         await tx.insert(webhookEndpoints).values(row);
+        await notifyAtCommit(tx, POLICY_CHANGED);
       });
       return withSecret(row, secret);
     },
@@ -364,6 +373,7 @@ export function createWebhookService(deps: {
           .update(webhookEndpoints)
           .set({ ...changes, updatedAt: now })
           .where(eq(webhookEndpoints.id, id));
+        await notifyAtCommit(tx, POLICY_CHANGED);
         return (await findEndpoint(tx, actor.organizationId, id))!;
       });
       if (!row) throw new AppError("not_found", "Webhook not found.");
@@ -374,15 +384,14 @@ export function createWebhookService(deps: {
 
     async remove(actor, id) {
       requireScope(actor, "webhooks:write");
-      const deleted = await writer.write(
-        async (tx) =>
-          (
-            await tx
-              .delete(webhookEndpoints)
-              .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, actor.organizationId)))
-              .returning({ id: webhookEndpoints.id })
-          ).length,
-      );
+      const deleted = await writer.write(async (tx) => {
+        const removed = await tx
+          .delete(webhookEndpoints)
+          .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, actor.organizationId)))
+          .returning({ id: webhookEndpoints.id });
+        await notifyAtCommit(tx, POLICY_CHANGED);
+        return removed.length;
+      });
       if (!deleted) throw new AppError("not_found", "Webhook not found.");
       return { object: "webhook", id, deleted: true };
     },

@@ -18,6 +18,7 @@ import emailSearch, { postgres as emailSearchPg } from "./0011_email_search.ts";
 import testModeMail, { postgres as testModeMailPg } from "./0012_test_mode_mail.ts";
 import inboundUsage, { postgres as inboundUsagePg } from "./0013_inbound_usage.ts";
 import contentParts, { postgres as contentPartsPg } from "./0014_content_parts.ts";
+import rateWindows, { postgres as rateWindowsPg } from "./0015_rate_windows.ts";
 
 export interface Migration {
   version: number;
@@ -41,4 +42,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 12, name: "test_mode_mail", sqlite: testModeMail, postgres: testModeMailPg },
   { version: 13, name: "inbound_usage", sqlite: inboundUsage, postgres: inboundUsagePg },
   { version: 14, name: "content_parts", sqlite: contentParts, postgres: contentPartsPg },
+  { version: 15, name: "rate_windows", sqlite: rateWindows, postgres: rateWindowsPg },
 ];

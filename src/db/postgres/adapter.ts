@@ -1,13 +1,13 @@
 /**
- * The PostgreSQL engine, for one or many instances sharing a database. Each write is one transaction on a
- * pooled connection (PostgreSQL commits concurrent transactions together on its own, so there is no batching
- * here); migrations run at start under a transaction-scoped advisory lock, so instances starting together
- * migrate once and the others wait, then find nothing to do. Invariants: `write()` resolves after COMMIT
+ * The PostgreSQL engine, for one or many instances sharing a database. The writes of one event-loop turn share one
+ * transaction on a pooled connection (`groupCommit`); migrations run at start under a transaction-scoped advisory
+ * lock, so instances starting together migrate once and the others wait, then find nothing to do. Invariants: `write()` resolves after COMMIT
  * returned; a transaction that lost a serialization race or a deadlock runs again (at most 3 times), any other
  * failure rejects, connection trouble as `service_unavailable`.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
+import net from "node:net";
 import pg from "pg";
 import type { Logger } from "../../lib/logger.ts";
 import { asStoreFault, engineCode } from "../faults.ts";
@@ -39,8 +39,46 @@ export function urlInSchema(url: string, schema: string): string {
   return parsed.toString();
 }
 
+/**
+ * A socket that sends what one event-loop step writes in one write: node-postgres writes each message of a query
+ * (Parse, Bind, Describe, Execute, Sync) on its own, and under Bun each write is a system call of its own — a third of
+ * the event loop went there before (`stream` is node-postgres's documented hook for a socket of one's own; TLS, when
+ * configured, wraps this socket and writes to it in its own records).
+ */
+function coalescingSocket(): net.Socket {
+  const socket = new net.Socket();
+  const send = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+  let pending: Buffer[] = [];
+  const flush = () => {
+    const chunks = pending;
+    pending = [];
+    if (chunks.length > 0) send(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+  };
+  socket.write = ((...args: unknown[]) => {
+    // Anything but a plain buffer (a string, a write that wants its callback) goes out as asked, after the rest.
+    if (args.length !== 1 || !Buffer.isBuffer(args[0])) {
+      flush();
+      return send(...args);
+    }
+    pending.push(args[0]);
+    if (pending.length === 1) queueMicrotask(flush);
+    return true;
+  }) as net.Socket["write"];
+  const end = socket.end.bind(socket);
+  socket.end = ((...args: Parameters<net.Socket["end"]>) => {
+    flush();
+    return end(...args);
+  }) as net.Socket["end"];
+  return socket;
+}
+
 export async function openPostgresStore(options: PostgresOptions): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize,
+    connectionTimeoutMillis: 10_000,
+    stream: coalescingSocket,
+  });
   // An idle connection the server closed must not take the process down; the next query gets a fresh one.
   pool.on("error", (error) => options.logger.warn("store connection lost", { error: error.message }));
   try {
@@ -58,7 +96,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     engine: "postgres",
     shared: true,
     db,
-    async write<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+    write: groupCommit(async (work) => {
       for (let attempt = 1; ; attempt++) {
         try {
           return await pgDb.transaction((tx) => work(tx as unknown as Db));
@@ -67,7 +105,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
           throw asStoreFault(error);
         }
       }
-    },
+    }),
     async stageContent(table, ownerId, raw) {
       // Best effort: pieces left behind are space, never content (no record names them).
       const dropPieces = () =>
@@ -138,6 +176,47 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       if (!pool.ended) await pool.end();
     },
   };
+}
+
+/** Writes per group transaction, so that one never holds its locks for long. */
+const MAX_GROUP = 64;
+
+type Work = (tx: Db) => Promise<unknown>;
+
+/**
+ * Group commit: the writes queued in one event-loop turn run in one transaction, one after another — one BEGIN and
+ * one COMMIT (one WAL flush) for them all instead of one each. Should the group's transaction fail, its writes run
+ * again each in a transaction of its own (`alone`), so that one write's failure is its own; a write may therefore
+ * run more than once, as a transaction retried after a serialization failure does. Each promise settles after the
+ * COMMIT that holds its write.
+ */
+function groupCommit(alone: (work: Work) => Promise<unknown>): <T>(work: (tx: Db) => Promise<T>) => Promise<T> {
+  let waiting: Array<{ work: Work; resolve: (value: unknown) => void; reject: (error: unknown) => void }> = [];
+  const run = async (group: typeof waiting) => {
+    if (group.length === 1) return alone(group[0]!.work).then(group[0]!.resolve, group[0]!.reject);
+    let results: unknown[];
+    try {
+      results = (await alone(async (tx) => {
+        const done: unknown[] = [];
+        for (const item of group) done.push(await item.work(tx));
+        return done;
+      })) as unknown[];
+    } catch {
+      await Promise.all(group.map((item) => alone(item.work).then(item.resolve, item.reject)));
+      return;
+    }
+    group.forEach((item, i) => item.resolve(results[i]));
+  };
+  return <T>(work: (tx: Db) => Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      if (waiting.length === 0)
+        setImmediate(() => {
+          const queued = waiting;
+          waiting = [];
+          for (let at = 0; at < queued.length; at += MAX_GROUP) void run(queued.slice(at, at + MAX_GROUP));
+        });
+      waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+    });
 }
 
 /** How long a lost LISTEN connection waits before it connects again (polling covers the gap meanwhile). */

@@ -202,10 +202,19 @@ export const webhookAttempts = pgTable("webhook_attempts", {
   durationMs: integer("duration_ms").notNull(),
 });
 
-export const rateLimitAdmissions = pgTable("rate_limit_admissions", {
-  bucket: text("bucket").notNull(),
-  admittedAt: millis("admitted_at").notNull(),
+export const rateLimitBuckets = pgTable("rate_limit_buckets", {
+  bucket: text("bucket").primaryKey(),
 });
+
+export const rateLimitCounts = pgTable(
+  "rate_limit_counts",
+  {
+    bucket: text("bucket").notNull(),
+    second: bigint("second", { mode: "number" }).notNull(),
+    admitted: integer("admitted").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.bucket, table.second] })],
+);
 
 export const periodicJobs = pgTable("periodic_jobs", {
   name: text("name").primaryKey(),

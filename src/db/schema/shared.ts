@@ -1,10 +1,20 @@
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-/** One row per request admitted to a rate-limit window (`key:<id>`, `org:<id>`), kept for the window's length. */
-export const rateLimitAdmissions = sqliteTable("rate_limit_admissions", {
-  bucket: text("bucket").notNull(),
-  admittedAt: integer("admitted_at").notNull(),
+/** One row per rate-limit bucket (`key:<id>`, `org:<id>`): what a check locks on PostgreSQL. */
+export const rateLimitBuckets = sqliteTable("rate_limit_buckets", {
+  bucket: text("bucket").primaryKey(),
 });
+
+/** Requests admitted to a bucket in one second (epoch seconds), kept for the window's length. */
+export const rateLimitCounts = sqliteTable(
+  "rate_limit_counts",
+  {
+    bucket: text("bucket").notNull(),
+    second: integer("second").notNull(),
+    admitted: integer("admitted").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.bucket, table.second] })],
+);
 
 /** When each periodic job is next due (ms): the instance that moves it forward takes the turn. */
 export const periodicJobs = sqliteTable("periodic_jobs", {
