@@ -64,22 +64,22 @@ export function lockedForUpdate<Q>(db: Db, query: Q): Q {
   return (query as unknown as { for(strength: "update"): Q }).for("update");
 }
 
-/** SQLite: where each connection's writer collects the channels its current batch notified (db/writer.ts). */
+/** Where a write's notified channels are collected for this process's listeners (db/writer.ts, the PostgreSQL adapter). */
 const commitNotices = new WeakMap<object, (channel: string) => void>();
 
-/** Registers the writer that commits `db`'s writes as the collector of their notifications (SQLite). */
+/** Registers the collector of the notifications of the writes made through `db` (a connection, or a transaction). */
 export function collectNotifications(db: Db, collect: (channel: string) => void): void {
   commitNotices.set(db, collect);
 }
 
 /**
- * Tells whoever listens on `channel` (`Store.listen`) that this write changed something, once it commits:
- * PostgreSQL's NOTIFY is delivered at COMMIT to every instance sharing the store (this one too) and dropped on
- * ROLLBACK; SQLite's writer calls this process's listeners after the batch's COMMIT.
+ * Tells whoever listens on `channel` (`Store.listen`) that this write changed something, once it commits: this
+ * process's listeners are called after the COMMIT by the store's writer, and on PostgreSQL a NOTIFY, delivered at
+ * COMMIT and dropped on ROLLBACK, tells every other instance sharing the store.
  */
 export async function notifyAtCommit(tx: Db, channel: string): Promise<void> {
-  if (engineOf(tx) !== "postgres") return commitNotices.get(tx)?.(channel);
-  await executeRaw(tx, sql`SELECT pg_notify(${channel}, '')`);
+  commitNotices.get(tx)?.(channel);
+  if (engineOf(tx) === "postgres") await executeRaw(tx, sql`SELECT pg_notify(${channel}, '')`);
 }
 
 /** Raw SQL only PostgreSQL runs (its drizzle database executes it with `execute`), its rows as they come. */

@@ -10,6 +10,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import net from "node:net";
 import pg from "pg";
 import type { Logger } from "../../lib/logger.ts";
+import { collectNotifications } from "../dialect.ts";
 import { asStoreFault, engineCode } from "../faults.ts";
 import { MIGRATIONS } from "../migrations/index.ts";
 import { CONTENT_TABLES } from "../store.ts";
@@ -98,8 +99,15 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     db,
     write: groupCommit(async (work) => {
       for (let attempt = 1; ; attempt++) {
+        const notified = new Set<string>();
         try {
-          return await pgDb.transaction((tx) => work(tx as unknown as Db));
+          const result = await pgDb.transaction((tx) => {
+            collectNotifications(tx as unknown as Db, (channel) => void notified.add(channel));
+            return work(tx as unknown as Db);
+          });
+          // This instance hears its own changes at once; its LISTEN hears them again, a moment later.
+          for (const channel of notified) listener.heard(channel);
+          return result;
         } catch (error) {
           if (attempt < RETRIES && RETRYABLE.has(engineCode(error) ?? "")) continue;
           throw asStoreFault(error);
@@ -261,6 +269,8 @@ function createListener(options: PostgresOptions) {
   };
 
   return {
+    /** Calls the handlers of `channel` (a notification this instance committed itself). */
+    heard: (channel: string) => handlers.get(channel)?.forEach((onNotify) => onNotify()),
     listen(channel: string, onNotify: () => void) {
       const known = handlers.has(channel);
       handlers.set(channel, [...(handlers.get(channel) ?? []), onNotify]);
