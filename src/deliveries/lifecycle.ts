@@ -13,17 +13,18 @@
  *   released). Each cause is one row of `TRANSITIONS`: the states it may come from, the state it goes to (or none:
  *   only the history hears of it), the event it appends and the suppression it adds.
  * - One writer. `apply` is the only code that writes `deliveries.status` after acceptance (a test greps `src/` for
- *   any other). It runs in the caller's transaction: it locks the row (PostgreSQL FOR UPDATE; SQLite's single writer
- *   serialises already), and only when the status is one of the row's `from` does it write the status and the
- *   columns the cause carries, append the event and add the suppression — together or not at all. A cause that
+ *   any other). It runs in the caller's transaction: a move is one UPDATE conditional on the status being one of the
+ *   row's `from` (it waits for a concurrent write of the row and checks what that left: PostgreSQL re-reads the row,
+ *   SQLite's single writer serialises already), and only when it moved does it append the event and add the
+ *   suppression — together or not at all; a cause that moves nothing reads the row locked (FOR UPDATE) instead. A cause that
  *   finds the recipient elsewhere changes nothing and says so: a late report about a bounced recipient, a result
  *   recorded after the domain was removed.
  * - Scope. Most causes concern one recipient (named by its delivery id) and append their event for that recipient.
  *   Cancelling and domain removal concern a message: every recipient of it in `from` moves, and the event is the
  *   message's, appended once without a recipient (as one webhook per message has always announced them).
  */
-import { eq, sql } from "drizzle-orm";
-import { lockedForUpdate } from "../db/dialect.ts";
+import { and, eq, sql } from "drizzle-orm";
+import { inJsonArray, lockedForUpdate } from "../db/dialect.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
 import { tablesOf, type Db } from "../db/store.ts";
 import type { EventType } from "../events/model.ts";
@@ -204,7 +205,10 @@ const statementsFor = perConnection((tx: Db) => {
           providerMessageId: slot<string | null>("providerMessageId"),
           updatedAt: slot<string>("updatedAt"),
         })
-        .where(eq(deliveries.id, sql.placeholder("id"))),
+        .where(
+          and(eq(deliveries.id, sql.placeholder("id")), inJsonArray(tx, deliveries.status, sql.placeholder("from"))),
+        )
+        .returning(columns),
     ),
     // Any other move: the lease goes (a final state is never claimed again) and a missing response keeps the last.
     settle: prepareAs(
@@ -219,7 +223,10 @@ const statementsFor = perConnection((tx: Db) => {
           lastResponse: sql`COALESCE(${sql.placeholder("lastResponse")}, ${deliveries.lastResponse})`,
           updatedAt: slot<string>("updatedAt"),
         })
-        .where(eq(deliveries.id, sql.placeholder("id"))),
+        .where(
+          and(eq(deliveries.id, sql.placeholder("id")), inJsonArray(tx, deliveries.status, sql.placeholder("from"))),
+        )
+        .returning(columns),
     ),
   };
 });
@@ -235,30 +242,36 @@ interface Locked {
 export function createLifecycle(deps: { events: EventLog; suppressions: SuppressionService; clock: Clock }): Lifecycle {
   const { events, suppressions, clock } = deps;
 
-  const move = async (tx: Db, row: Row, delivery: Locked, change: Change) => {
-    if (row.to === null) return;
+  /**
+   * Moves the recipient `id` to `to` if its status is still one of `from`, in one statement (an UPDATE
+   * waits for a concurrent one on the row and then checks the status it finds: PostgreSQL re-reads the row); the
+   * recipient as it now is, or undefined when it was not moved.
+   */
+  const move = async (tx: Db, to: RecipientStatus, allowed: readonly RecipientStatus[], id: string, change: Change) => {
     const statements = statementsFor(tx);
     const now = clock.now();
-    if (change.attempt) {
-      await statements.saveAttempt.execute({
-        id: delivery.id,
-        status: row.to,
-        attempts: change.attempt.attempts,
-        nextAttemptAt: change.attempt.nextAttemptAt,
-        lastResponse: change.response ?? "",
-        provider: change.attempt.provider,
-        providerMessageId: change.attempt.providerMessageId,
-        updatedAt: isoTime(now),
-      });
-      return;
-    }
-    await statements.settle.execute({
-      id: delivery.id,
-      status: row.to,
-      nextAttemptAt: AWAITS_ATTEMPT.has(row.to) ? now : null,
-      lastResponse: change.response?.slice(0, 1000) ?? null,
-      updatedAt: isoTime(now),
-    });
+    const from = JSON.stringify(allowed);
+    const [moved] = change.attempt
+      ? await statements.saveAttempt.execute({
+          id,
+          from,
+          status: to,
+          attempts: change.attempt.attempts,
+          nextAttemptAt: change.attempt.nextAttemptAt,
+          lastResponse: change.response ?? "",
+          provider: change.attempt.provider,
+          providerMessageId: change.attempt.providerMessageId,
+          updatedAt: isoTime(now),
+        })
+      : await statements.settle.execute({
+          id,
+          from,
+          status: to,
+          nextAttemptAt: AWAITS_ATTEMPT.has(to) ? now : null,
+          lastResponse: change.response?.slice(0, 1000) ?? null,
+          updatedAt: isoTime(now),
+        });
+    return moved;
   };
 
   const suppress = async (tx: Db, row: Row, delivery: Locked, change: Change) => {
@@ -278,24 +291,29 @@ export function createLifecycle(deps: { events: EventLog; suppressions: Suppress
       const row = ROWS.get(on)!;
       const statements = statementsFor(tx);
       if ("deliveryId" in target) {
-        const [delivery] = await statements.recipient.execute({ id: target.deliveryId });
-        if (!delivery) return { outcome: "unknown" };
-        if (!allows(row, delivery.status)) return { outcome: "refused", status: delivery.status as RecipientStatus };
-        await move(tx, row, delivery, change);
+        // A move is one conditional statement; only a refusal, or a cause that moves nothing, reads the row first.
+        const moved = row.to === null ? undefined : await move(tx, row.to, row.from, target.deliveryId, change);
+        let delivery: Locked | undefined = moved;
+        if (!moved) {
+          [delivery] = await statements.recipient.execute({ id: target.deliveryId });
+          if (!delivery) return { outcome: "unknown" };
+          if (row.to !== null || !allows(row, delivery.status))
+            return { outcome: "refused", status: delivery.status as RecipientStatus };
+        }
         await events.append(tx, {
-          organizationId: delivery.organizationId,
-          emailId: delivery.emailId,
-          recipient: delivery.recipient,
+          organizationId: delivery!.organizationId,
+          emailId: delivery!.emailId,
+          recipient: delivery!.recipient,
           type: row.event,
           data: change.data,
         });
-        await suppress(tx, row, delivery, change);
-        return { outcome: "applied", changed: row.to === null ? 0 : 1 };
+        await suppress(tx, row, delivery!, change);
+        return { outcome: "applied", changed: moved ? 1 : 0 };
       }
       const recipients = await statements.message.execute({ emailId: target.emailId });
       if (!recipients.length) return { outcome: "unknown" };
       const moving = recipients.filter((delivery) => allows(row, delivery.status));
-      for (const delivery of moving) await move(tx, row, delivery, change);
+      if (row.to !== null) for (const delivery of moving) await move(tx, row.to, row.from, delivery.id, change);
       await events.append(tx, {
         organizationId: recipients[0]!.organizationId,
         emailId: target.emailId,
