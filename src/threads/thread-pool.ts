@@ -80,12 +80,9 @@ export function handedOver(raw: Uint8Array): Handed[] {
     : [];
 }
 
-/**
- * One thread per core, at most four: signing and composition keep every core busy when the event loop waits (a
- * thread per core beyond the loop's left one of two cores to the loop alone). Threads start at their first task.
- */
+/** One thread per core beyond the event loop's, at least one, at most four. */
 export function defaultPoolThreads(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
 /** `workerUrl` locates the threads' entry: the module that serves the task table (thread-loop.ts). */
