@@ -1,13 +1,13 @@
 /**
  * Policy reads kept in memory: what every send asks of the store — the key and its organisation, the From domain,
  * the organisation's webhook endpoints, its suppressions — and what almost never changes. A write that changes
- * what a cache holds calls `notifyAtCommit(tx, channel)`; the store calls back every cache on that channel once
- * the write commits — on SQLite in this process, on PostgreSQL by LISTEN on every instance sharing the store — and
- * the cache drops everything it holds. An entry is also never used past `maxAgeMs`, so a notification lost with a
- * LISTEN connection delays a change by that much at most.
- * Invariants: a load that began before a drop never fills the cache after it (its entry, kept from the start of the
- * load, goes with the drop); concurrent asks for one missing key share one load; at most `maxEntries` entries, the least
- * recently loaded dropped first; a failed load is not kept.
+ * what a cache holds calls `notifyAtCommit(tx, channel)`; once the write commits, the store calls back every cache
+ * on that channel — in this process on either engine, and on PostgreSQL by LISTEN on every other instance sharing
+ * the store — and the cache drops everything it holds. An entry is also never used past `maxAgeMs`, so a change no
+ * notification carries (a lost LISTEN connection; the CLI's own process on SQLite) takes that long at most.
+ * Invariants: a load that began before a drop never fills the cache after it (its entry, kept from the start of
+ * the load, goes with the drop); concurrent asks for one missing key share one load; at most `maxEntries` entries,
+ * the least recently loaded dropped first; a failed load is not kept.
  */
 import type { Clock } from "../lib/clock.ts";
 import type { Store } from "./store.ts";
@@ -18,7 +18,7 @@ export const POLICY_CHANGED = "mailroom_policy";
 export const SUPPRESSIONS_CHANGED = "mailroom_suppressions";
 
 /** How long an entry may be used when no change was heard: the bound on a change another instance made. */
-export const POLICY_MAX_AGE_MS = 1_000;
+const POLICY_MAX_AGE_MS = 1_000;
 
 export interface ReadCache<V> {
   /** The value of `key`, from memory when a fresh one is there, else from `load` (kept unless it fails). */
@@ -27,7 +27,7 @@ export interface ReadCache<V> {
   clear(): void;
 }
 
-export function createReadCache<V>(options: { clock: Clock; maxAgeMs?: number; maxEntries: number }): ReadCache<V> {
+function createReadCache<V>(options: { clock: Clock; maxAgeMs?: number; maxEntries: number }): ReadCache<V> {
   const { clock, maxEntries } = options;
   const maxAgeMs = options.maxAgeMs ?? POLICY_MAX_AGE_MS;
   const entries = new Map<string, { value: Promise<V>; loadedAt: number }>();

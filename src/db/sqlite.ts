@@ -32,7 +32,7 @@ export interface SqliteOptions {
 export function openSqliteStore(path: string, logger: Logger = silentLogger, options: SqliteOptions = {}): SqliteStore {
   const inMemory = path === ":memory:";
   if (!inMemory) createOwnerOnly(path, logger);
-  // The writing connection commits without waiting for the disk; its writes answer after `syncWal` (writer.ts).
+  // The writing connection commits without waiting for the disk; its writes answer after `walSync` (writer.ts).
   const sqlite = connect(path, inMemory ? "FULL" : "NORMAL");
   migrate(sqlite);
   const writing = drizzle(sqlite, { schema });

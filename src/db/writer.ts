@@ -2,9 +2,9 @@
  * Group commit, SQLite's commit strategy. Every write that must be durable before an answer goes through
  * `write()`: the writes queued in one event-loop turn share one transaction and so one fsync, each inside its own
  * savepoint so a failing write rolls back alone; the fsync runs off the event loop (`durable`), while the next
- * batch forms and commits. A full disk or an I/O error rejects with
- * `service_unavailable` (db/faults.ts). Invariants: a write's promise resolves only after its COMMIT returned —
- * a caller may answer 200 then and never earlier; one batch at a time holds the connection.
+ * batch forms and commits. A full disk or an I/O error rejects with `service_unavailable` (db/faults.ts).
+ * Invariants: a write's promise resolves only once its COMMIT is on disk — a caller may answer 200 then and never
+ * earlier; one batch at a time holds the connection.
  */
 import type { Database } from "bun:sqlite";
 import { collectNotifications } from "./dialect.ts";

@@ -1,9 +1,10 @@
 /**
  * The PostgreSQL engine, for one or many instances sharing a database. The writes of one event-loop turn share one
  * transaction on a pooled connection (`groupCommit`); migrations run at start under a transaction-scoped advisory
- * lock, so instances starting together migrate once and the others wait, then find nothing to do. Invariants: `write()` resolves after COMMIT
- * returned; a transaction that lost a serialization race or a deadlock runs again (at most 3 times), any other
- * failure rejects, connection trouble as `service_unavailable`.
+ * lock, so instances starting together migrate once and the others wait, then find nothing to do. Invariants:
+ * `write()` resolves after COMMIT returned; a transaction that lost a serialization race or a deadlock runs again
+ * (at most 3 times), any other failure rejects, connection trouble as `service_unavailable`; this instance's
+ * listeners hear the channels a write notified once it committed, the other instances' by LISTEN.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
