@@ -13,12 +13,17 @@ class WebhookVerifierTest < Minitest::Test
   OLD_SECRET = "whsec_#{['an older key, before rotation'].pack('m0')}".freeze
   BODY = JSON.generate(type: "email.sent", created_at: "2026-11-22T10:00:00.000Z", data: { email_id: "e1", to: ["a@x.org"] })
 
-  def sign(body, secret, id: "msg_1", timestamp: Time.now.to_i)
+  # One timestamp per test: read twice, a second could pass between signing and the headers, and they would differ.
+  def now
+    @now ||= Time.now.to_i
+  end
+
+  def sign(body, secret, id: "msg_1", timestamp: now)
     key = secret.delete_prefix("whsec_").unpack1("m0")
     "v1,#{[OpenSSL::HMAC.digest('SHA256', key, "#{id}.#{timestamp}.#{body}")].pack('m0')}"
   end
 
-  def headers(signature, id: "msg_1", timestamp: Time.now.to_i)
+  def headers(signature, id: "msg_1", timestamp: now)
     { "webhook-id" => id, "webhook-timestamp" => timestamp.to_s, "webhook-signature" => signature }
   end
 
