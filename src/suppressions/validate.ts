@@ -29,7 +29,9 @@ export function batchOf(value: unknown, path: string): string[] {
 export function reasonOf(reason: unknown): string | null {
   if (reason != null && (typeof reason !== "string" || reason.length > 1000))
     throw validationError([{ path: "reason", message: "reason must be a string of at most 1000 characters" }]);
-  return (reason as string | null | undefined) ?? null;
+  // A lone surrogate (JSON's "\ud800", valid JSON, not valid Unicode) becomes U+FFFD: PostgreSQL's jsonb refuses
+  // it, and the reason goes into the suppression's event (the HTTP fuzz target found the 500).
+  return typeof reason === "string" ? reason.toWellFormed() : null;
 }
 
 /** The request bodies, as the API documents and checks them (schema-check.ts). */
