@@ -173,6 +173,58 @@ describe("a recipient's lifecycle", () => {
     });
   });
 
+  test("the worker's results of one turn, applied together, each do what apply does alone", async () => {
+    const delivered = await recipientIn("queued");
+    const retried = await recipientIn("deferred");
+    const rejected = await recipientIn("queued");
+    const judged = await recipientIn("bounced");
+    const judgedBefore = await deliveryOf(judged.deliveryId);
+    const gone = "0190f3a2-0000-7000-8000-0000000000ff";
+    const outcomes = await t.app.services.writer.write((tx) =>
+      t.app.services.lifecycle.applyAttempts(tx, [
+        { on: "attempt.delivered", deliveryId: delivered.deliveryId, change: EXAMPLES[0]!.change as never },
+        { on: "attempt.temporary", deliveryId: retried.deliveryId, change: EXAMPLES[2]!.change as never },
+        { on: "attempt.delivered", deliveryId: judged.deliveryId, change: EXAMPLES[0]!.change as never },
+        { on: "attempt.permanent", deliveryId: rejected.deliveryId, change: EXAMPLES[4]!.change as never },
+        { on: "attempt.delivered", deliveryId: gone, change: EXAMPLES[0]!.change as never },
+      ]),
+    );
+    expect(outcomes).toEqual([
+      { outcome: "applied", changed: 1 },
+      { outcome: "applied", changed: 1 },
+      { outcome: "refused", status: "bounced" },
+      { outcome: "applied", changed: 1 },
+      { outcome: "unknown" },
+    ]);
+    expect(numbersOf(await deliveryOf(delivered.deliveryId))).toMatchObject({
+      status: "delivered",
+      ...EXAMPLES[0]!.columns,
+    });
+    expect(numbersOf(await deliveryOf(retried.deliveryId))).toMatchObject({
+      status: "deferred",
+      ...EXAMPLES[2]!.columns,
+    });
+    expect(numbersOf(await deliveryOf(rejected.deliveryId))).toMatchObject({
+      status: "bounced",
+      ...EXAMPLES[4]!.columns,
+    });
+    expect(await deliveryOf(judged.deliveryId)).toEqual(judgedBefore);
+    for (const [{ emailId, recipient }, type] of [
+      [delivered, "email.delivered"],
+      [retried, "email.delivery_delayed"],
+      [rejected, "email.bounced"],
+    ] as const) {
+      expect(await eventsOf(emailId)).toEqual([{ type, recipient }]);
+      const [message] = await t.app.services.store.query<{ status: string }>(
+        sql`SELECT status FROM emails WHERE id = ${emailId}`,
+      );
+      expect(message!.status).toBe(type.slice("email.".length));
+    }
+    expect(await eventsOf(judged.emailId)).toEqual([]);
+    expect(await suppressed(rejected.recipient)).toBe(true);
+    expect(await suppressed(delivered.recipient)).toBe(false);
+  });
+
   test("a message-wide cause moves only the recipients in its states, and announces the message once", async () => {
     const sent = await t.json("POST", "/v1/emails", {
       body: {

@@ -15,11 +15,39 @@ export function engineOf(db: Db): Engine {
   return (tablesOf(db) as object) === sqliteTables ? "sqlite" : "postgres";
 }
 
-/** `value IN (the elements of jsonArray)`, where jsonArray is a JSON array of strings passed as text. */
+/**
+ * `value IN (the elements of jsonArray)`, where jsonArray is a JSON array of strings passed as text. On PostgreSQL
+ * as `= ANY(ARRAY(…))`, which the planner answers from an index on `value`: as `IN (SELECT …)` of a set-returning
+ * function, whose size it guesses at 100 rows, it scanned the whole table and hashed (a claim's lease of 16 rows in
+ * a table of 4,300: 2.7 ms, against 0.2 ms by the index).
+ */
 export function inJsonArray(db: Db, value: unknown, jsonArray: unknown): SQL {
   return engineOf(db) === "postgres"
-    ? sql`${value} IN (SELECT json_array_elements_text(${jsonArray}::json))`
+    ? sql`${value} = ANY(ARRAY(SELECT json_array_elements_text(${jsonArray}::json)))`
     : sql`${value} IN (SELECT value FROM json_each(${jsonArray}))`;
+}
+
+/**
+ * PostgreSQL: one UPDATE of `table` for many rows, passed as one JSON parameter (`rows`, objects whose fields
+ * `columns` declares, e.g. `id text, status text`) and matched on `table.key = v.rowKey`; `set` and `returning`
+ * name the table's columns and `v`'s fields. The rows are read once, and their keys also compared as an array, so
+ * that the planner finds the table's rows by its index rather than scanning it (see `inJsonArray`). Only constant
+ * SQL goes in the fragments; the values travel in the parameter.
+ */
+export function updateFromJsonRows(update: {
+  table: string;
+  key: string;
+  rowKey: string;
+  columns: string;
+  rows: object[];
+  set: string;
+  where?: string;
+  returning?: string;
+}): SQL {
+  const { table, key, rowKey, columns, rows, set } = update;
+  return sql`WITH v AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(${sql.raw(columns)}))
+UPDATE ${sql.raw(table)} SET ${sql.raw(set)} FROM v
+WHERE ${sql.raw(`${table}.${key} = v."${rowKey}" AND ${table}.${key} = ANY(ARRAY(SELECT "${rowKey}" FROM v))`)}${sql.raw(update.where ? ` AND ${update.where}` : "")}${sql.raw(update.returning ? ` RETURNING ${update.returning}` : "")}`;
 }
 
 /** A JSON column holding an array of `{name, value}` objects has an element with this name (and value). */

@@ -4,14 +4,16 @@
  *
  * - Results: an attempt's result is a cause of the recipient's lifecycle (deliveries/lifecycle.ts: delivered, sent,
  *   temporary — planned again by the retry table, or bounced once it runs out — or permanent), carried out with its
- *   event and any suppression in one durable write that also clears the lease. A result is applied only while the
- *   recipient still waits (queued or deferred): a report or a removed domain may have judged it meanwhile.
+ *   event and any suppression in one durable write that also clears the lease; the results of one event-loop turn
+ *   share that write (`applyAttempts`). A result is applied only while the recipient still waits (queued or
+ *   deferred): a report or a removed domain may have judged it meanwhile.
  * - Duplicates: delivery is at-least-once. If the process dies after the remote side accepted but before the
  *   result was committed, the attempt is repeated after the lease expires — with the same Message-ID, so
  *   receivers and the capture store can recognise the repeat.
  */
 import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
+import { isStoreUnavailable } from "../db/faults.ts";
 import { inJsonArray, lockedForClaim } from "../db/dialect.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
@@ -20,10 +22,11 @@ import type { KeyMode } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
+import { perTurn } from "../lib/turn-batch.ts";
 import type { DeliveryJob, DeliveryResult, Provider } from "../providers/types.ts";
 import { createLeasedQueue, type LeasedQueue } from "../queue/leased-queue.ts";
 import { planRetry, type RetryPolicy } from "./retry-schedule.ts";
-import type { Cause, Lifecycle } from "./lifecycle.ts";
+import type { AttemptCause, AttemptResult, Lifecycle } from "./lifecycle.ts";
 
 export interface WorkerOptions extends RetryPolicy {
   concurrency: number;
@@ -33,6 +36,12 @@ export interface WorkerOptions extends RetryPolicy {
 }
 
 export type DeliveryWorker = LeasedQueue;
+
+interface PendingRecord {
+  result: AttemptResult;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
 interface Claimed {
   id: string;
@@ -46,11 +55,15 @@ interface Claimed {
   messageId: string;
   createdAt: string;
   scheduledAt: string | null;
+  /** The message's size, or null when it is gone (deleted with its organisation). */
+  rawBytes: number | null;
+  /** The message, unless it is large (then read apart) or gone. */
+  raw: Buffer | null;
 }
 
 /** Claiming runs for every delivery: its statements are prepared once per connection. */
 const queueStatements = perConnection((tx: Db) => {
-  const { deliveries, emails } = tablesOf(tx);
+  const { deliveries, emailContents, emails } = tablesOf(tx);
   const due = tx
     .select({ id: deliveries.id, key: deliveries.destination })
     .from(deliveries)
@@ -79,9 +92,17 @@ const queueStatements = perConnection((tx: Db) => {
       messageId: emails.messageId,
       createdAt: emails.createdAt,
       scheduledAt: emails.scheduledAt,
+      // The message as it goes out, read with the claim rather than by a statement per delivery; a body this large is
+      // read off the event loop where the store can (db/content-writes.ts), so the claim answers null in its place
+      // (both engines know a blob's length without reading it). No body at all: the message is gone.
+      rawBytes: sql<number | null>`length(${emailContents.raw})`.mapWith(Number),
+      raw: sql<Buffer | null>`CASE WHEN length(${emailContents.raw}) < ${sql.raw(String(ASIDE_CONTENT_BYTES))} THEN ${emailContents.raw} END`.mapWith(
+        emailContents.raw,
+      ),
     })
     .from(deliveries)
     .innerJoin(emails, eq(emails.id, deliveries.emailId))
+    .leftJoin(emailContents, eq(emailContents.emailId, deliveries.emailId))
     .where(inJsonArray(tx, deliveries.id, sql.placeholder("ids")));
   const slot = <T>(name: string) => sql.placeholder(name) as unknown as T;
   return {
@@ -108,80 +129,87 @@ export function createDeliveryWorker(deps: {
   metrics: Metrics;
 }): DeliveryWorker {
   const { db, writer, clock, lifecycle, options, logger, metrics } = deps;
-  const { emailContents } = tablesOf(db);
 
-  // A body this large is read off the event loop where the store can (db/content-writes.ts); the statement answers
-  // null in its place (both engines know a blob's length without reading it), so a small one costs one query still.
-  const smallRaw = prepareAs(
-    "email_raw",
-    db
-      .select({
-        raw: sql<Buffer | null>`CASE WHEN length(${emailContents.raw}) < ${sql.raw(String(ASIDE_CONTENT_BYTES))} THEN ${emailContents.raw} END`.mapWith(
-          emailContents.raw,
-        ),
-      })
-      .from(emailContents)
-      .where(eq(emailContents.emailId, sql.placeholder("id"))),
-  );
-  const rawOf = async (emailId: string): Promise<Buffer | undefined> => {
-    const [row] = await smallRaw.execute({ id: emailId });
-    if (!row) return undefined;
-    if (row.raw !== null) return row.raw;
-    if (writer.readContent) return writer.readContent("email_contents", emailId);
+  const { emailContents } = tablesOf(db);
+  const rawOf = async (job: Claimed): Promise<Buffer | undefined> => {
+    if (job.rawBytes === null) return undefined;
+    if (job.raw !== null) return job.raw;
+    if (writer.readContent) return writer.readContent("email_contents", job.emailId);
     return (
-      await first(db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, emailId)))
+      await first(
+        db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, job.emailId)),
+      )
     )?.raw;
   };
 
-  const record = (job: Claimed, result: DeliveryResult) =>
-    writer.write(async (tx) => {
-      const now = clock.now();
-      const attempts = job.attempts + 1;
-      const dueSince = Math.max(Date.parse(job.createdAt), job.scheduledAt ? Date.parse(job.scheduledAt) : 0);
-      const provider = providerName(job, result);
-      const outcome = (on: Cause, nextAttemptAt: number | null, data: Record<string, unknown>) =>
-        lifecycle.apply(
-          tx,
-          on,
-          { deliveryId: job.id },
-          {
-            response: result.response,
-            attempt: { attempts, provider, providerMessageId: result.providerMessageId ?? null, nextAttemptAt },
-            data,
-          },
-        );
-      const bounce = (type: "Permanent" | "Transient") =>
-        outcome(type === "Permanent" ? "attempt.permanent" : "attempt.retries_exhausted", null, {
-          bounce: bounceData(type, result.subType ?? "General", result.response),
+  /** The lifecycle's cause for `result` of an attempt at `job`, with what it records. */
+  const causeOf = (job: Claimed, result: DeliveryResult): AttemptResult => {
+    const now = clock.now();
+    const attempts = job.attempts + 1;
+    const dueSince = Math.max(Date.parse(job.createdAt), job.scheduledAt ? Date.parse(job.scheduledAt) : 0);
+    const provider = providerName(job, result);
+    const cause = (on: AttemptCause, nextAttemptAt: number | null, data: Record<string, unknown>): AttemptResult => ({
+      on,
+      deliveryId: job.id,
+      change: {
+        response: result.response,
+        attempt: { attempts, provider, providerMessageId: result.providerMessageId ?? null, nextAttemptAt },
+        data,
+      },
+    });
+    const bounce = (type: "Permanent" | "Transient") =>
+      cause(type === "Permanent" ? "attempt.permanent" : "attempt.retries_exhausted", null, {
+        bounce: bounceData(type, result.subType ?? "General", result.response),
+        attempts,
+        provider,
+      });
+    switch (result.outcome) {
+      case "delivered":
+      case "sent":
+        return cause(result.outcome === "delivered" ? "attempt.delivered" : "attempt.sent", null, {
+          response: result.response,
           attempts,
           provider,
         });
-      switch (result.outcome) {
-        case "delivered":
-        case "sent":
-          await outcome(result.outcome === "delivered" ? "attempt.delivered" : "attempt.sent", null, {
-            response: result.response,
-            attempts,
-            provider,
-          });
-          break;
-        case "temporary": {
-          const decision = planRetry(options, { now, dueSince, failedAttempts: attempts, hintMs: result.retryAfterMs });
-          if ("giveUp" in decision) await bounce("Transient");
-          else
-            await outcome("attempt.temporary", decision.retryAt, {
-              response: result.response,
-              attempts,
-              next_attempt_at: isoTime(decision.retryAt),
-              provider,
-            });
-          break;
-        }
-        case "permanent":
-          await bounce("Permanent");
-          break;
+      case "temporary": {
+        const decision = planRetry(options, { now, dueSince, failedAttempts: attempts, hintMs: result.retryAfterMs });
+        if ("giveUp" in decision) return bounce("Transient");
+        return cause("attempt.temporary", decision.retryAt, {
+          response: result.response,
+          attempts,
+          next_attempt_at: isoTime(decision.retryAt),
+          provider,
+        });
       }
-    });
+      case "permanent":
+        return bounce("Permanent");
+    }
+  };
+
+  /**
+   * The results of one turn are recorded in one write (the lifecycle's `applyAttempts`: on PostgreSQL a few
+   * statements for them all instead of three each). Should that write fail for another reason than an unavailable
+   * store, each result is written again alone, so that one result's failure is its own; an unavailable store fails
+   * them all, and the queue tries each again (queue/leased-queue.ts).
+   */
+  const recordTogether = perTurn<PendingRecord>((batch) => void recordBatch(batch));
+  const recordBatch = async (batch: PendingRecord[]) => {
+    try {
+      await writer.write((tx) =>
+        lifecycle.applyAttempts(
+          tx,
+          batch.map((pending) => pending.result),
+        ),
+      );
+    } catch (error) {
+      if (batch.length === 1 || isStoreUnavailable(error)) for (const pending of batch) pending.reject(error);
+      else for (const pending of batch) void recordBatch([pending]);
+      return;
+    }
+    for (const pending of batch) pending.resolve();
+  };
+  const record = (job: Claimed, result: DeliveryResult) =>
+    new Promise<void>((resolve, reject) => recordTogether({ result: causeOf(job, result), resolve, reject }));
 
   const provider = (job: Claimed) => deps.providerFor(job.mode);
   /** The named provider the router chose, else the provider's own name (test mode's capture). */
@@ -191,7 +219,7 @@ export function createDeliveryWorker(deps: {
   const attempt = async (job: Claimed): Promise<DeliveryResult | undefined> => {
     let result: DeliveryResult;
     try {
-      const raw = await rawOf(job.emailId);
+      const raw = await rawOf(job);
       if (!raw) return undefined;
       const deliveryJob: DeliveryJob = {
         deliveryId: job.id,

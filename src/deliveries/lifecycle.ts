@@ -24,8 +24,8 @@
  *   message's, appended once without a recipient (as one webhook per message has always announced them).
  */
 import { and, eq, sql } from "drizzle-orm";
-import { inJsonArray, lockedForUpdate } from "../db/dialect.ts";
-import { perConnection, prepareAs } from "../db/prepared.ts";
+import { executeRaw, inJsonArray, lockedForUpdate, updateFromJsonRows } from "../db/dialect.ts";
+import { forRows, perConnection, prepareAs } from "../db/prepared.ts";
 import { tablesOf, type Db } from "../db/store.ts";
 import type { EventType } from "../events/model.ts";
 import type { EventLog } from "../events/service.ts";
@@ -149,9 +149,24 @@ export type Applied =
   /** No such delivery (or message): nothing was written. */
   | { outcome: "unknown" };
 
+/** The worker's causes: what became of an attempt. */
+export type AttemptCause = Extract<Cause, `attempt.${string}`>;
+
+/** One attempt's result, as the worker records it. */
+export interface AttemptResult {
+  on: AttemptCause;
+  deliveryId: string;
+  change: Change & { attempt: NonNullable<Change["attempt"]> };
+}
+
 export interface Lifecycle {
   /** Carries out cause `on` for `target` in the caller's transaction `tx`; the only writer of a recipient's status. */
   apply<C extends Cause>(tx: Db, on: C, target: Target<C>, change?: Change): Promise<Applied>;
+  /**
+   * Carries out many attempts' results in `tx` (the worker's of one turn), each as `apply` would: on PostgreSQL the
+   * moves are one statement and their events one insert. Answers each result's outcome, in order.
+   */
+  applyAttempts(tx: Db, results: readonly AttemptResult[]): Promise<Applied[]>;
 }
 
 const ROWS = new Map<Cause, Row>(TRANSITIONS.map((row) => [row.on, row]));
@@ -286,7 +301,36 @@ export function createLifecycle(deps: { events: EventLog; suppressions: Suppress
 
   const allows = (row: Row, status: string) => (row.from as readonly string[]).includes(status);
 
-  return {
+  /** Why a recipient that did not move stayed: gone, or in a state the cause may not move. */
+  const unmoved = async (tx: Db, id: string): Promise<Applied> => {
+    const [delivery] = await statementsFor(tx).recipient.execute({ id });
+    return delivery ? { outcome: "refused", status: delivery.status as RecipientStatus } : { outcome: "unknown" };
+  };
+
+  /** Each result's move, as `move` makes it: row by row on SQLite, in one statement per slice on PostgreSQL. */
+  const moveAttempts = (tx: Db, results: readonly AttemptResult[]) => {
+    const updatedAt = isoTime(clock.now());
+    const rows = results.map(({ on, deliveryId, change }) => {
+      const row = ROWS.get(on)!;
+      return {
+        id: deliveryId,
+        from: JSON.stringify(row.from),
+        status: row.to,
+        attempts: change.attempt.attempts,
+        nextAttemptAt: change.attempt.nextAttemptAt,
+        lastResponse: change.response ?? "",
+        provider: change.attempt.provider,
+        providerMessageId: change.attempt.providerMessageId,
+        updatedAt,
+      };
+    });
+    return forRows<(typeof rows)[number], Locked>(tx, rows, {
+      each: (row) => statementsFor(tx).saveAttempt.execute(row),
+      many: (slice) => executeRaw<Locked>(tx, saveAttempts(slice)),
+    });
+  };
+
+  const lifecycle: Lifecycle = {
     async apply(tx, on, target, change = {}) {
       const row = ROWS.get(on)!;
       const statements = statementsFor(tx);
@@ -295,10 +339,10 @@ export function createLifecycle(deps: { events: EventLog; suppressions: Suppress
         const moved = row.to === null ? undefined : await move(tx, row.to, row.from, target.deliveryId, change);
         let delivery: Locked | undefined = moved;
         if (!moved) {
+          if (row.to !== null) return unmoved(tx, target.deliveryId);
           [delivery] = await statements.recipient.execute({ id: target.deliveryId });
           if (!delivery) return { outcome: "unknown" };
-          if (row.to !== null || !allows(row, delivery.status))
-            return { outcome: "refused", status: delivery.status as RecipientStatus };
+          if (!allows(row, delivery.status)) return { outcome: "refused", status: delivery.status as RecipientStatus };
         }
         await events.append(tx, {
           organizationId: delivery!.organizationId,
@@ -323,5 +367,58 @@ export function createLifecycle(deps: { events: EventLog; suppressions: Suppress
       for (const delivery of moving) await suppress(tx, row, delivery, change);
       return { outcome: "applied", changed: moving.length };
     },
+
+    async applyAttempts(tx, results) {
+      // One result per recipient: the worker never has one recipient in flight twice, and a statement moving a row
+      // twice would apply only one of them.
+      if (new Set(results.map((result) => result.deliveryId)).size < results.length) {
+        const outcomes: Applied[] = [];
+        for (const { on, deliveryId, change } of results)
+          outcomes.push(await lifecycle.apply(tx, on, { deliveryId }, change));
+        return outcomes;
+      }
+      const moved = new Map((await moveAttempts(tx, results)).map((delivery) => [delivery.id, delivery]));
+      await events.appendMany(
+        tx,
+        results.flatMap(({ on, deliveryId, change }) => {
+          const delivery = moved.get(deliveryId);
+          if (!delivery) return [];
+          const { organizationId, emailId, recipient } = delivery;
+          return [{ organizationId, emailId, recipient, type: ROWS.get(on)!.event, data: change.data }];
+        }),
+      );
+      const outcomes: Applied[] = [];
+      for (const { on, deliveryId, change } of results) {
+        const delivery = moved.get(deliveryId);
+        if (!delivery) {
+          outcomes.push(await unmoved(tx, deliveryId));
+          continue;
+        }
+        await suppress(tx, ROWS.get(on)!, delivery, change);
+        outcomes.push({ outcome: "applied", changed: 1 });
+      }
+      return outcomes;
+    },
   };
+  return lifecycle;
 }
+
+/**
+ * PostgreSQL: `saveAttempt` for many recipients in one statement, the rows passed as one JSON parameter; each moves
+ * only if its status is still one of its `from`.
+ */
+const saveAttempts = (rows: object[]) =>
+  updateFromJsonRows({
+    table: "deliveries",
+    key: "id",
+    rowKey: "id",
+    columns: `id text, "from" text, status text, attempts integer, "nextAttemptAt" bigint, "lastResponse" text,
+      provider text, "providerMessageId" text, "updatedAt" text`,
+    rows,
+    set: `status = v.status, attempts = v.attempts, next_attempt_at = v."nextAttemptAt", lease_owner = NULL,
+      lease_until = NULL, last_response = v."lastResponse", provider = v.provider,
+      provider_message_id = v."providerMessageId", updated_at = v."updatedAt"`,
+    where: `deliveries.status IN (SELECT json_array_elements_text(v."from"::json))`,
+    returning: `deliveries.id, deliveries.status, deliveries.organization_id AS "organizationId",
+      deliveries.email_id AS "emailId", deliveries.recipient`,
+  });

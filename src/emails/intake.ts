@@ -15,6 +15,7 @@ import type { DomainService } from "../domains/service.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
+import { perTurn } from "../lib/turn-batch.ts";
 import { addressKey, domainOf, formatMailbox, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -360,7 +361,6 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
    * transaction, with multi-row inserts; should it fail, each is written again alone, so that one acceptance's
    * failure is its own. Each promise settles after its messages' COMMIT (DESIGN §1: a 200 means committed).
    */
-  let waiting: Acceptance[] = [];
   const writeGroup = async (group: Acceptance[]) => {
     try {
       await writer.write((tx) => persist(tx, group));
@@ -376,21 +376,16 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     if (accepted) deps.onAccepted(accepted);
     for (const acceptance of group) acceptance.resolve();
   };
+  const acceptTogether = perTurn<Acceptance>((group) => void writeGroup(group));
   const accept = async (
     messages: PreparedMessage[],
     idempotencyClaim: IdempotencyClaim | undefined,
     response: unknown,
   ) => {
     const { staged, discard } = await stageBodies(messages);
-    return new Promise<void>((resolve, reject) => {
-      if (waiting.length === 0)
-        setImmediate(() => {
-          const group = waiting;
-          waiting = [];
-          void writeGroup(group);
-        });
-      waiting.push({ messages, bodies: staged, discard, idempotency: idempotencyClaim, response, resolve, reject });
-    });
+    return new Promise<void>((resolve, reject) =>
+      acceptTogether({ messages, bodies: staged, discard, idempotency: idempotencyClaim, response, resolve, reject }),
+    );
   };
 
   return {

@@ -6,8 +6,8 @@
  * transaction, so an event and what it fans out to commit together or not at all.
  */
 import { eq, sql } from "drizzle-orm";
-import { engineOf } from "../db/dialect.ts";
-import { chunks, perConnection, prepareAs, ROWS_PER_INSERT } from "../db/prepared.ts";
+import { executeRaw, updateFromJsonRows } from "../db/dialect.ts";
+import { forRows, perConnection, prepareAs } from "../db/prepared.ts";
 import { tablesOf, type Db } from "../db/store.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -18,9 +18,11 @@ export type EventListener = (tx: Db, event: StoredEvent) => Promise<void>;
 export interface EventLog {
   /** Appends inside the caller's transaction `tx`. */
   append(tx: Db, event: NewEvent): Promise<StoredEvent>;
+  /** Appends many inside `tx`, as `append` would one after another, with a few statements for them all. */
+  appendMany(tx: Db, events: NewEvent[]): Promise<void>;
   /**
-   * Appends many in one insert, inside `tx`, for messages whose rows were inserted with the status the last of
-   * their events sets (acceptance): the status is not written again.
+   * Appends many inside `tx` for messages whose rows were inserted with the status the last of their events sets
+   * (acceptance): the status is not written again.
    */
   appendRecorded(tx: Db, events: NewEvent[]): Promise<void>;
   /** Registers a listener called for every appended event, inside the same transaction. */
@@ -71,34 +73,59 @@ const stored = (input: NewEvent, createdAt: string): StoredEvent => ({
 
 export function createEventLog(deps: { clock: Clock }): EventLog {
   const listeners: EventListener[] = [];
+
+  /** Inserts `inputs`; with `setStatus`, each message's status becomes what the last of its events says. */
+  const appendAll = async (tx: Db, inputs: NewEvent[], setStatus: boolean) => {
+    const createdAt = isoTime(deps.clock.now());
+    const appended = inputs.map((input) => stored(input, createdAt));
+    const prepared = () => statementsFor(tx);
+    await forRows(tx, appended, {
+      each: (event) => prepared().insert.execute(event as unknown as Record<string, unknown>),
+      many: (slice) => tx.insert(tablesOf(tx).events).values(slice),
+    });
+    if (setStatus) {
+      const statusOf = new Map<string, StatusChange>();
+      for (const event of appended)
+        if (event.emailId && event.type.startsWith("email.") && !ABOUT_ANOTHER_MESSAGE.has(event.type))
+          statusOf.set(event.emailId, { emailId: event.emailId, status: event.type.slice("email.".length), createdAt });
+      await forRows(tx, [...statusOf.values()], {
+        each: (change) => prepared().setStatus.execute({ ...change, updatedAt: change.createdAt }),
+        many: (slice) => executeRaw(tx, setStatuses(slice)),
+      });
+    }
+    for (const event of appended) for (const listener of listeners) await listener(tx, event);
+    return appended;
+  };
+
   return {
     async append(tx, input) {
-      const event = stored(input, isoTime(deps.clock.now()));
-      const prepared = statementsFor(tx);
-      await prepared.insert.execute(event as unknown as Record<string, unknown>);
-      if (event.emailId && event.type.startsWith("email.") && !ABOUT_ANOTHER_MESSAGE.has(event.type)) {
-        await prepared.setStatus.execute({
-          status: event.type.slice("email.".length),
-          updatedAt: event.createdAt,
-          emailId: event.emailId,
-        });
-      }
-      for (const listener of listeners) await listener(tx, event);
-      return event;
+      return (await appendAll(tx, [input], true))[0]!;
+    },
+    async appendMany(tx, inputs) {
+      await appendAll(tx, inputs, true);
     },
     async appendRecorded(tx, inputs) {
-      const createdAt = isoTime(deps.clock.now());
-      const appended = inputs.map((input) => stored(input, createdAt));
-      // As acceptance's other inserts (emails/repo.ts insertAccepted): one statement on PostgreSQL, where each is a
-      // round trip; a prepared one per row on SQLite, where a multi-row insert would be built and prepared anew.
-      if (engineOf(tx) === "sqlite")
-        for (const event of appended)
-          await statementsFor(tx).insert.execute(event as unknown as Record<string, unknown>);
-      else for (const rows of chunks(appended, ROWS_PER_INSERT)) await tx.insert(tablesOf(tx).events).values(rows);
-      for (const event of appended) for (const listener of listeners) await listener(tx, event);
+      await appendAll(tx, inputs, false);
     },
     onAppend(listener) {
       listeners.push(listener);
     },
   };
 }
+
+interface StatusChange {
+  emailId: string;
+  status: string;
+  createdAt: string;
+}
+
+/** PostgreSQL: the statuses of many messages in one statement. */
+const setStatuses = (changes: StatusChange[]) =>
+  updateFromJsonRows({
+    table: "emails",
+    key: "id",
+    rowKey: "emailId",
+    columns: `"emailId" text, status text, "createdAt" text`,
+    rows: changes,
+    set: `status = v.status, updated_at = v."createdAt"`,
+  });

@@ -11,6 +11,7 @@ import type { Config } from "../config/schema.ts";
 import { engineOf, executeRaw } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { Actor } from "../access.ts";
+import { perTurn } from "../lib/turn-batch.ts";
 import type { Clock } from "../lib/clock.ts";
 
 export const WINDOW_MS = 60_000;
@@ -253,25 +254,23 @@ export function createStoreRateLimiter(deps: { db: Db; writer: Writer; clock: Cl
     });
   };
 
-  let waiting = new Map<string, CheckGroup>();
+  const checkTogether = perTurn<{ buckets: CheckGroup["buckets"]; check: CheckGroup["checks"][number] }>((checks) => {
+    const groups = new Map<string, CheckGroup>();
+    for (const { buckets, check } of checks) {
+      const groupKey = buckets.map((b) => `${b.id}:${b.limit}`).join("|");
+      let group = groups.get(groupKey);
+      if (!group) groups.set(groupKey, (group = { buckets, checks: [] }));
+      group.checks.push(check);
+    }
+    for (const group of groups.values())
+      answer(group).catch((error) => {
+        for (const check of group.checks) check.reject(error);
+      });
+  });
   return {
     take(subject) {
       const buckets = bucketsOf(subject);
-      const groupKey = buckets.map((b) => `${b.id}:${b.limit}`).join("|");
-      return new Promise<RateDecision>((resolve, reject) => {
-        if (waiting.size === 0)
-          setImmediate(() => {
-            const groups = waiting;
-            waiting = new Map();
-            for (const group of groups.values())
-              answer(group).catch((error) => {
-                for (const check of group.checks) check.reject(error);
-              });
-          });
-        let group = waiting.get(groupKey);
-        if (!group) waiting.set(groupKey, (group = { buckets, checks: [] }));
-        group.checks.push({ resolve, reject });
-      });
+      return new Promise<RateDecision>((resolve, reject) => checkTogether({ buckets, check: { resolve, reject } }));
     },
   };
 }

@@ -11,9 +11,11 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import net from "node:net";
 import pg from "pg";
 import type { Logger } from "../../lib/logger.ts";
+import { perTurn } from "../../lib/turn-batch.ts";
 import { collectNotifications } from "../dialect.ts";
 import { asStoreFault, engineCode } from "../faults.ts";
 import { MIGRATIONS } from "../migrations/index.ts";
+import { chunks } from "../prepared.ts";
 import { CONTENT_TABLES } from "../store.ts";
 import type { Db, Store } from "../store.ts";
 import * as schema from "./schema.ts";
@@ -200,8 +202,8 @@ type Work = (tx: Db) => Promise<unknown>;
  * COMMIT that holds its write.
  */
 function groupCommit(alone: (work: Work) => Promise<unknown>): <T>(work: (tx: Db) => Promise<T>) => Promise<T> {
-  let waiting: Array<{ work: Work; resolve: (value: unknown) => void; reject: (error: unknown) => void }> = [];
-  const run = async (group: typeof waiting) => {
+  type Queued = { work: Work; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+  const run = async (group: Queued[]) => {
     if (group.length === 1) return alone(group[0]!.work).then(group[0]!.resolve, group[0]!.reject);
     let results: unknown[];
     try {
@@ -216,16 +218,11 @@ function groupCommit(alone: (work: Work) => Promise<unknown>): <T>(work: (tx: Db
     }
     group.forEach((item, i) => item.resolve(results[i]));
   };
+  const writeTogether = perTurn<Queued>((queued) => {
+    for (const group of chunks(queued, MAX_GROUP)) void run(group);
+  });
   return <T>(work: (tx: Db) => Promise<T>) =>
-    new Promise<T>((resolve, reject) => {
-      if (waiting.length === 0)
-        setImmediate(() => {
-          const queued = waiting;
-          waiting = [];
-          for (let at = 0; at < queued.length; at += MAX_GROUP) void run(queued.slice(at, at + MAX_GROUP));
-        });
-      waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
-    });
+    new Promise<T>((resolve, reject) => writeTogether({ work, resolve: resolve as (value: unknown) => void, reject }));
 }
 
 /** How long a lost LISTEN connection waits before it connects again (polling covers the gap meanwhile). */
