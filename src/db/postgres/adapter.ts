@@ -8,7 +8,6 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
-import net from "node:net";
 import pg from "pg";
 import type { Logger } from "../../lib/logger.ts";
 import { perTurn } from "../../lib/turn-batch.ts";
@@ -43,45 +42,11 @@ export function urlInSchema(url: string, schema: string): string {
   return parsed.toString();
 }
 
-/**
- * A socket that sends what one event-loop step writes in one write: node-postgres writes each message of a query
- * (Parse, Bind, Describe, Execute, Sync) on its own, and under Bun each write is a system call of its own — a third of
- * the event loop went there before (`stream` is node-postgres's documented hook for a socket of one's own; TLS, when
- * configured, wraps this socket and writes to it in its own records).
- */
-function coalescingSocket(): net.Socket {
-  const socket = new net.Socket();
-  const send = socket.write.bind(socket) as (...args: unknown[]) => boolean;
-  let pending: Buffer[] = [];
-  const flush = () => {
-    const chunks = pending;
-    pending = [];
-    if (chunks.length > 0) send(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-  };
-  socket.write = ((...args: unknown[]) => {
-    // Anything but a plain buffer (a string, a write that wants its callback) goes out as asked, after the rest.
-    if (args.length !== 1 || !Buffer.isBuffer(args[0])) {
-      flush();
-      return send(...args);
-    }
-    pending.push(args[0]);
-    if (pending.length === 1) queueMicrotask(flush);
-    return true;
-  }) as net.Socket["write"];
-  const end = socket.end.bind(socket);
-  socket.end = ((...args: Parameters<net.Socket["end"]>) => {
-    flush();
-    return end(...args);
-  }) as net.Socket["end"];
-  return socket;
-}
-
 export async function openPostgresStore(options: PostgresOptions): Promise<Store> {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize,
     connectionTimeoutMillis: 10_000,
-    stream: coalescingSocket,
   });
   // An idle connection the server closed must not take the process down; the next query gets a fresh one.
   pool.on("error", (error) => options.logger.warn("store connection lost", { error: error.message }));
