@@ -9,8 +9,7 @@
  * - MTA-STS (RFC 8461, ./mta-sts.ts): a domain whose policy is `enforce` gets its mail only through the MX hosts
  *   the policy names, over TLS with a certificate valid for the host — else the delivery is deferred, never sent
  *   in the clear; `testing` logs what enforce would refuse and delivers as without a policy.
- * - Pool: connections are reused per destination domain (RSET between transactions after a failure) and capped
- *   at `maxConnectionsPerDomain`; further deliveries wait for one to be free.
+ * - Pool: connections are reused per destination domain (./smtp-pool.ts), at most `maxConnectionsPerDomain`.
  * - Addresses: only public unicast ones are contacted unless `allowPrivateNetworks` — an MX record is data anyone
  *   can publish, and pointing it at 127.0.0.1 or an internal relay must not turn Mailroom into a way in (SSRF).
  * - Results: one recipient per transaction (each has its own return path), so the reply to RCPT or to the end of
@@ -25,6 +24,7 @@ import type { Logger } from "../lib/logger.ts";
 import { refusedRange } from "../lib/ip-ranges.ts";
 import { mxMatches, type MtaSts, type MtaStsPolicy } from "./mta-sts.ts";
 import { resultFromError } from "./smtp.ts";
+import { createSmtpPool, type PooledSession } from "./smtp-pool.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
 
 export interface MxProviderOptions {
@@ -45,26 +45,6 @@ export interface MxProviderOptions {
   logger: Logger;
 }
 
-/** Transactions per connection before it is closed and a fresh one opened. */
-const MAX_MESSAGES_PER_CONNECTION = 100;
-/** An unused pooled connection is closed after this long (RFC 5321 §4.5.3.2.7: servers wait at least 5 min). */
-const IDLE_CLOSE_MS = 30_000;
-
-interface Connection {
-  smtp: SMTPConnection;
-  host: string;
-  messages: number;
-  broken: boolean;
-  idleTimer?: ReturnType<typeof setTimeout>;
-}
-
-interface DomainPool {
-  open: number;
-  idle: Connection[];
-  /** Deliveries waiting for a connection: handed one, or null when a slot freed up to open their own. */
-  waiters: Array<(connection: Connection | null) => void>;
-}
-
 type Route = { hosts: string[] } | { result: DeliveryResult };
 
 const temporary = (response: string): DeliveryResult => ({ outcome: "temporary", response });
@@ -79,8 +59,6 @@ function byPreference(records: Array<{ exchange: string; priority: number }>): s
 
 export function createMxProvider(options: MxProviderOptions): Provider {
   const { resolver, logger } = options;
-  const pools = new Map<string, DomainPool>();
-  let closing = false;
 
   const route = async (domain: string): Promise<Route> => {
     let records: Array<{ exchange: string; priority: number }>;
@@ -200,7 +178,7 @@ export function createMxProvider(options: MxProviderOptions): Provider {
   };
 
   /** Opens a connection to the first host and address that greets us, or says why none did. */
-  const connect = async (domain: string): Promise<Connection | DeliveryResult> => {
+  const connect = async (domain: string): Promise<PooledSession | DeliveryResult> => {
     const found = await route(domain);
     if ("result" in found) return found.result;
     const policy = options.mtaSts ? await options.mtaSts.policyFor(domain) : null;
@@ -225,11 +203,7 @@ export function createMxProvider(options: MxProviderOptions): Provider {
         }
         attempted = true;
         try {
-          const smtp = await open(domain, address, host, policy);
-          const connection: Connection = { smtp, host, messages: 0, broken: false };
-          smtp.on("error", () => (connection.broken = true));
-          smtp.on("end", () => (connection.broken = true));
-          return connection;
+          return { smtp: await open(domain, address, host, policy), host, messages: 0, broken: false };
         } catch (error) {
           const reason = error as { code?: string; response?: string; message: string };
           failures.push(`${host} [${address}]: ${reason.response ?? reason.code ?? reason.message}`);
@@ -253,100 +227,22 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     );
   };
 
-  const poolOf = (domain: string): DomainPool => {
-    let pool = pools.get(domain);
-    if (!pool) pools.set(domain, (pool = { open: 0, idle: [], waiters: [] }));
-    return pool;
-  };
-
-  const discard = (domain: string, connection: Connection) => {
-    const pool = poolOf(domain);
-    if (connection.idleTimer) clearTimeout(connection.idleTimer);
-    connection.smtp.quit();
-    pool.open--;
-    pool.waiters.shift()?.(null);
-    if (pool.open === 0 && pool.waiters.length === 0) pools.delete(domain);
-  };
-
-  const acquire = async (domain: string): Promise<Connection | DeliveryResult> => {
-    for (;;) {
-      const pool = poolOf(domain);
-      const idle = pool.idle.pop();
-      if (idle) {
-        clearTimeout(idle.idleTimer);
-        if (!idle.broken) return idle;
-        discard(domain, idle);
-        continue;
-      }
-      if (pool.open < options.maxConnectionsPerDomain) {
-        pool.open++;
-        const opened = await connect(domain);
-        if (!("smtp" in opened)) {
-          pool.open--;
-          pool.waiters.shift()?.(null);
-        }
-        return opened;
-      }
-      const handed = await new Promise<Connection | null>((resolve) => pool.waiters.push(resolve));
-      if (handed) return handed;
-    }
-  };
-
-  const release = (domain: string, connection: Connection) => {
-    if (connection.broken || closing || connection.messages >= MAX_MESSAGES_PER_CONNECTION)
-      return discard(domain, connection);
-    const pool = poolOf(domain);
-    const waiter = pool.waiters.shift();
-    if (waiter) return waiter(connection);
-    connection.idleTimer = setTimeout(() => {
-      pool.idle.splice(pool.idle.indexOf(connection), 1);
-      discard(domain, connection);
-    }, IDLE_CLOSE_MS);
-    connection.idleTimer.unref?.();
-    pool.idle.push(connection);
-  };
-
-  const transact = (connection: Connection, from: string, to: string, raw: Buffer) =>
-    new Promise<{ response: string }>((resolve, reject) => {
-      connection.messages++;
-      connection.smtp.send({ from, to: [to], size: raw.length }, raw, (error, info) =>
-        error ? reject(error) : resolve({ response: info!.response }),
-      );
-    });
-
-  const reset = (connection: Connection) =>
-    new Promise<void>((resolve) => {
-      if (connection.broken || connection.smtp.destroyed) return resolve();
-      connection.smtp.reset((error) => {
-        if (error) connection.broken = true;
-        resolve();
-      });
-    });
+  const pool = createSmtpPool({ maxConnections: options.maxConnectionsPerDomain, connect });
 
   return {
     name: "mx",
     async deliver(job) {
-      const domain = domainOf(job.recipient);
-      const acquired = await acquire(domain);
-      if (!("smtp" in acquired)) return acquired;
       try {
-        const { response } = await transact(acquired, job.envelopeFrom, job.recipient, job.raw);
-        logger.debug("delivered to MX", { delivery_id: job.deliveryId, host: acquired.host });
-        return { outcome: "delivered", response, providerMessageId: job.messageId };
+        const sent = await pool.send(domainOf(job.recipient), { from: job.envelopeFrom, to: job.recipient }, job.raw);
+        if (!("host" in sent)) return sent;
+        logger.debug("delivered to MX", { delivery_id: job.deliveryId, host: sent.host });
+        return { outcome: "delivered", response: sent.response, providerMessageId: job.messageId };
       } catch (error) {
-        if (acquired.smtp.destroyed) acquired.broken = true;
-        // A rejected transaction leaves the session mid-envelope; RSET makes it reusable (RFC 5321 §4.1.1.5).
-        await reset(acquired);
         return resultFromError(error as Parameters<typeof resultFromError>[0]);
-      } finally {
-        release(domain, acquired);
       }
     },
     async close() {
-      closing = true;
-      for (const [domain, pool] of pools) {
-        for (const connection of pool.idle.splice(0)) discard(domain, connection);
-      }
+      pool.close();
     },
   };
 }

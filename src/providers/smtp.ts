@@ -1,10 +1,11 @@
 /**
- * The smarthost provider: relays each delivery to one configured SMTP server over pooled nodemailer connections
- * (implicit TLS or required STARTTLS, AUTH, timeouts). One transaction per recipient, so every recipient gets
+ * The smarthost provider: relays each delivery to one configured SMTP server over pooled sessions (./smtp-pool.ts:
+ * implicit TLS or required STARTTLS, AUTH, timeouts). One transaction per recipient, so every recipient gets
  * its own reply and, later, its own return path. Replies are classified by ./classify.ts.
  */
-import type { Transporter } from "nodemailer";
+import type SMTPConnection from "nodemailer/lib/smtp-connection";
 import { classifyReply } from "./classify.ts";
+import { createSmtpPool, type PooledSession } from "./smtp-pool.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
 
 export interface SmarthostOptions {
@@ -63,42 +64,56 @@ export function resultFromError(error: SmtpError): DeliveryResult {
 }
 
 export function createSmtpProvider(options: SmarthostOptions): Provider {
-  const settings = {
-    pool: true as const,
-    host: options.host,
-    port: options.port,
-    secure: options.security === "tls",
-    requireTLS: options.security === "starttls",
-    ignoreTLS: options.security === "none",
-    auth: options.username ? { user: options.username, pass: options.password } : undefined,
-    maxConnections: options.poolSize,
-    maxMessages: Infinity,
-    connectionTimeout: options.connectTimeoutMs,
-    greetingTimeout: options.connectTimeoutMs,
-    socketTimeout: options.socketTimeoutMs,
-    name: options.ehloName,
-    tls: { rejectUnauthorized: options.tlsRejectUnauthorized, minVersion: "TLSv1.2" as const },
+  // nodemailer's SMTP client is loaded by the first delivery through the smarthost, not by every start.
+  let client: Promise<typeof SMTPConnection> | undefined;
+  const connect = async (): Promise<PooledSession> => {
+    const Client = await (client ??= import("nodemailer/lib/smtp-connection").then((module) => module.default));
+    const smtp = new Client({
+      host: options.host,
+      port: options.port,
+      secure: options.security === "tls",
+      requireTLS: options.security === "starttls",
+      ignoreTLS: options.security === "none",
+      name: options.ehloName,
+      connectionTimeout: options.connectTimeoutMs,
+      greetingTimeout: options.connectTimeoutMs,
+      socketTimeout: options.socketTimeoutMs,
+      tls: { rejectUnauthorized: options.tlsRejectUnauthorized, minVersion: "TLSv1.2" },
+      logger: false,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        // Kept for the connection's life: an 'error' event without a listener would throw.
+        smtp.on("error", reject);
+        smtp.connect((error) => (error ? reject(error) : resolve()));
+      });
+      if (options.username)
+        await new Promise<void>((resolve, reject) =>
+          smtp.login({ user: options.username, pass: options.password }, (error) =>
+            error ? reject(error) : resolve(),
+          ),
+        );
+    } catch (error) {
+      smtp.close();
+      throw error;
+    }
+    return { smtp, host: options.host, messages: 0, broken: false };
   };
-  // nodemailer's transports are loaded by the first delivery through the smarthost, not by every start.
-  let transport: Promise<Transporter> | undefined;
-  const connected = () =>
-    (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(settings)));
+  const pool = createSmtpPool({ maxConnections: options.poolSize, connect });
 
   return {
     name: "smtp",
     async deliver(job) {
       try {
-        const info = await (await connected()).sendMail({
-          envelope: { from: job.envelopeFrom, to: [job.recipient] },
-          raw: job.raw,
-        });
-        return { outcome: "sent", response: info.response ?? "250 OK", providerMessageId: job.messageId };
+        const sent = await pool.send(options.host, { from: job.envelopeFrom, to: job.recipient }, job.raw);
+        if (!("host" in sent)) return sent;
+        return { outcome: "sent", response: sent.response ?? "250 OK", providerMessageId: job.messageId };
       } catch (error) {
         return resultFromError(error as SmtpError);
       }
     },
     async close() {
-      (await transport)?.close();
+      pool.close();
     },
   };
 }
