@@ -10,7 +10,7 @@ import { createApp, createServices, VERSION, type Services } from "./server/app.
 import { databasePath } from "./db/open.ts";
 import { ConfigError, loadConfig, redactedConfig } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
-import { SEALED_PREFIX } from "./config/sealed.ts";
+import { SEALED_PREFIX, unsealConfig } from "./config/sealed.ts";
 import type { DomainView } from "./domains/model.ts";
 import { checkSendRequest } from "./emails/validate.ts";
 import { AppError } from "./errors.ts";
@@ -18,7 +18,7 @@ import { createdKeyAnswer } from "./keys/model.ts";
 import { operatorActor, SCOPES, type Actor } from "./access.ts";
 import { createLogger } from "./lib/logger.ts";
 import { PRIVATE_FILE_MODE } from "./lib/private-files.ts";
-import { createSecretBox, loadMasterKey, masterKeyFile } from "./lib/secrets.ts";
+import { createSecretBox, loadMasterKey, masterKeyFile, parseMasterKey } from "./lib/secrets.ts";
 import { stringify as toToml } from "smol-toml";
 
 const USAGE = `mailroom ${VERSION} — self-hosted transactional email
@@ -46,9 +46,29 @@ Commands:
   secrets seal                            seal the secret read from stdin under the master key; any secret
                                           option (a provider's password or key) may hold the sealed value
   print-config                            effective configuration, secrets redacted
+  version                                 the version (also --version)
 
-Configuration: --config FILE (or MAILROOM_CONFIG), then MAILROOM_<SECTION>_<KEY> environment variables.
+Configuration: --config FILE (or MAILROOM_CONFIG; else ./mailroom.toml when present), then MAILROOM_<SECTION>_<KEY>
+environment variables. From a clone (npm start, npx mailroom) the SMTP ports default to 2587 and 2465, inbound to 2525.
 Scopes: full_access, sending_access, ${SCOPES.join(", ")}`;
+
+/** The commands, with the verbs of those that take one (`keys create`): checked before any store is opened. */
+const COMMANDS: Record<string, readonly string[] | null> = {
+  serve: null,
+  init: null,
+  keys: ["create", "list", "revoke"],
+  domains: ["add", "providers", "list", "verify", "remove"],
+  suppressions: ["list", "add", "remove"],
+  org: ["set-rate-limit"],
+  send: null,
+  backup: null,
+  secrets: ["seal"],
+  "print-config": null,
+  version: null,
+};
+
+/** `text` as one shell word. */
+const shellWord = (text: string) => (/^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`);
 
 /**
  * How the user can run this CLI again, for the commands it prints, so they paste and work: `npx mailroom` from a
@@ -67,9 +87,19 @@ function cliName(): string {
       : fromHere.includes("/")
         ? fromHere
         : `./${fromHere}`;
-  return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+  return shellWord(path);
 }
-const CLI = cliName();
+/** How to run this CLI again, with the `--config` it was given (set once the arguments are read). */
+let CLI = cliName();
+
+/**
+ * A clone (`npm start` and `npx mailroom`, which both name the CLI `npx mailroom`) listens on unprivileged ports
+ * unless its configuration says otherwise: one place, so that the server and the CLI run beside it agree.
+ */
+const CLONE_DEFAULTS = { smtp: { submission_port: 2587, smtps_port: 2465 }, inbound: { port: 2525 } };
+
+/** Read when present and no other file is named: the configuration of whoever runs Mailroom from this directory. */
+const LOCAL_CONFIG = "mailroom.toml";
 
 const out = (text: string): void => {
   process.stdout.write(`${text}\n`);
@@ -153,9 +183,41 @@ async function serve(config: Config): Promise<void> {
  */
 async function sealSecret(config: Config): Promise<void> {
   const secret = (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, "");
-  if (!secret) fail('secrets seal reads the secret from stdin, e.g.: printf %s "$PASSWORD" | mailroom secrets seal');
+  if (!secret) fail(`secrets seal reads the secret from stdin, e.g.: printf %s "$PASSWORD" | ${CLI} secrets seal`);
   const box = createSecretBox(loadMasterKey(process.env.MAILROOM_SECRET_KEY, config.data_dir, createLogger("warn")));
   out(SEALED_PREFIX + box.seal(secret));
+}
+
+/** An unknown command or verb is the user's typing: one line naming it and what there is, exit 2. */
+function checkCommand(command: string, sub: string | undefined): void {
+  if (!(command in COMMANDS))
+    fail(
+      `unknown command "${command}"; the commands are ${Object.keys(COMMANDS).join(", ")} (${CLI} --help shows their options)`,
+      2,
+    );
+  const verbs = COMMANDS[command];
+  if (verbs && !verbs.includes(sub ?? ""))
+    fail(
+      sub
+        ? `unknown command "${command} ${sub}"; ${command} takes ${verbs.join(", ")}`
+        : `"${command}" needs one of ${verbs.join(", ")} (e.g. ${CLI} ${command} ${verbs[0]})`,
+      2,
+    );
+}
+
+/**
+ * A sealed secret shown as `<redacted>` must be one that opens, as `serve` would open it: else the same error, here.
+ * Reads the master key without creating one (print-config makes nothing).
+ */
+function checkSealedSecrets(config: Config): void {
+  const keyFile = masterKeyFile(config.data_dir);
+  const key = process.env.MAILROOM_SECRET_KEY ?? (existsSync(keyFile) ? readFileSync(keyFile, "utf8") : undefined);
+  const unopenable = {
+    open(): string {
+      throw new Error("no master key");
+    },
+  };
+  unsealConfig(config, key ? createSecretBox(parseMasterKey(key)) : unopenable);
 }
 
 async function run(argv: string[]): Promise<void> {
@@ -184,13 +246,23 @@ async function run(argv: string[]): Promise<void> {
     },
   });
   if (values.help) return out(USAGE);
-  if (values.version) return out(VERSION);
   const [command = "serve", sub, arg] = positionals;
+  if (values.version || command === "version") return out(VERSION);
+  checkCommand(command, sub);
   if (positionals.length === 0) out(`mailroom: no command given, so serving (${CLI} --help lists the commands)`);
-  const config = await loadConfig({ file: values.config ?? process.env.MAILROOM_CONFIG, env: process.env });
+  if (values.config) CLI = `${CLI} --config ${shellWord(values.config)}`;
+  const file = values.config ?? process.env.MAILROOM_CONFIG ?? (existsSync(LOCAL_CONFIG) ? LOCAL_CONFIG : undefined);
+  const config = await loadConfig({
+    file,
+    env: process.env,
+    defaults: process.env.MAILROOM_CLI_NAME === "npx mailroom" ? CLONE_DEFAULTS : undefined,
+  });
 
   if (command === "serve") return serve(config);
-  if (command === "print-config") return out(toToml(redactedConfig(config)));
+  if (command === "print-config") {
+    checkSealedSecrets(config);
+    return out(toToml(redactedConfig(config)));
+  }
   if (command === "secrets" && sub === "seal") return sealSecret(config);
   if (!config.store.url && command !== "init") {
     // The CLI acts on the server's store: run elsewhere, it must not quietly make a second, empty one.
@@ -205,14 +277,16 @@ async function run(argv: string[]): Promise<void> {
 
   const services = await createServices(config, { secretKey: process.env.MAILROOM_SECRET_KEY });
   try {
+    // Before anything else touches the store: the organisation init creates comes with the first key.
+    if (command === "init") {
+      await initialise(services);
+      return out(`Data directory ready: ${config.data_dir}`);
+    }
     const actor = await operator(services);
     const print = (value: unknown, human: () => void) => (values.json ? out(JSON.stringify(value, null, 2)) : human());
     // Grouped commands have a verb (`keys create`); the others take their argument directly (`backup FILE`).
     const grouped = ["keys", "domains", "suppressions", "org"].includes(command);
     switch (grouped ? `${command} ${sub ?? ""}`.trim() : command) {
-      case "init":
-        await initialise(services);
-        return out(`Data directory ready: ${config.data_dir}`);
       case "keys create": {
         const rateLimit = values["rate-limit"] === undefined ? undefined : Number(values["rate-limit"]);
         const key = await services.keys.create(actor, {
@@ -363,8 +437,18 @@ try {
         : "";
     fail(`${error.name}: ${error.message}${more}`);
   }
-  // parseArgs' own errors (an unknown flag, a flag without its value) are the user's typing, not a crash.
-  if (String((error as { code?: unknown }).code ?? "").startsWith("ERR_PARSE_ARGS"))
-    fail(`${(error as Error).message}\n\n${USAGE}`, 2);
+  // parseArgs' own errors (an unknown flag, a flag without its value) are the user's typing, not a crash; said in
+  // our words, since its own text ends on an unbalanced quote.
+  const code = String((error as { code?: unknown }).code ?? "");
+  if (code.startsWith("ERR_PARSE_ARGS")) {
+    const option = /'(-{1,2}[^' ]+)/.exec((error as Error).message)?.[1];
+    const problem =
+      code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option
+        ? `unknown option "${option}"`
+        : code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option
+          ? `option "${option}" needs a value`
+          : (error as Error).message;
+    fail(`${problem}\n\n${USAGE}`, 2);
+  }
   throw error;
 }

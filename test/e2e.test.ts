@@ -140,8 +140,8 @@ test("a bad configuration value is one clear error and a non-zero exit", async (
 });
 
 test.each([
-  ["an unknown flag", ["keys", "create", "--bogus"], "Unknown option '--bogus'"],
-  ["a flag without its value", ["keys", "create", "--name"], "--name"],
+  ["an unknown flag", ["keys", "create", "--bogus"], 'unknown option "--bogus"\n'],
+  ["a flag without its value", ["keys", "create", "--name"], 'option "--name" needs a value\n'],
 ])("%s is one line of error and the usage, never a stack trace", async (_name, args, message) => {
   const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, ...args], { env, stderr: "pipe", stdout: "pipe" });
   const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
@@ -150,6 +150,71 @@ test.each([
   expect(stderr).toContain(message);
   expect(stderr).toContain("Usage: mailroom");
   expect(stderr).not.toMatch(/^\s*\d+ \|/m);
+});
+
+/** The executable run with `args` in an empty directory with no store: its exit code and output. */
+async function runNowhere(args: string[]) {
+  const elsewhere = tempDir("mailroom-e2e-nowhere-");
+  try {
+    const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, ...args], {
+      cwd: elsewhere,
+      env: { PATH: process.env.PATH! },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    expect(existsSync(`${elsewhere}/data`)).toBe(false);
+    return { stdout, stderr, code };
+  } finally {
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+}
+
+test.each([
+  [["frobnicate"], 'mailroom: unknown command "frobnicate"; the commands are serve, init, keys, domains'],
+  [["keys", "frob"], 'mailroom: unknown command "keys frob"; keys takes create, list, revoke'],
+  [["domains"], 'mailroom: "domains" needs one of add, providers, list, verify, remove'],
+])(
+  "an unknown command (%p) is one line naming it and what there is, exit 2, before any store is looked for",
+  async (args, line) => {
+    const { stderr, code } = await runNowhere(args);
+    expect(code).toBe(2);
+    expect(stderr).toStartWith(line);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+  },
+);
+
+test.each([[["version"]], [["--version"]]])("mailroom %p prints the version", async (args) => {
+  const { stdout, code } = await runNowhere(args);
+  expect(code).toBe(0);
+  expect(stdout).toBe(`${JSON.parse(readFileSync(`${import.meta.dir}/../package.json`, "utf8")).version}\n`);
+});
+
+test("mailroom init prints the first test key once; the server started on that store prints none", async () => {
+  const dir = tempDir("mailroom-e2e-init-");
+  try {
+    const initEnv = { MAILROOM_DATA_DIR: dir, MAILROOM_HTTP_PORT: "0", MAILROOM_DNS_SERVERS: "127.0.0.1:1" };
+    const printed = await runCli(["init"], initEnv, true);
+    expect(printed.match(/^ {2}mr_test_[0-9A-Za-z]{32}$/gm)).toHaveLength(1);
+    expect(await runCli(["init"], initEnv, true)).not.toContain("mr_test_");
+    const started = await startMailroom(
+      { ...initEnv, MAILROOM_SMTP_SUBMISSION_PORT: "0", MAILROOM_SMTP_SMTPS_PORT: "0", MAILROOM_INBOUND_PORT: "0" },
+      { binary: true },
+    );
+    try {
+      expect(started.stdout()).toContain("mailroom ready");
+      expect(started.stdout()).not.toContain("mr_test_");
+    } finally {
+      started.proc.kill("SIGTERM");
+      await started.exited;
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("a first start that cannot listen keeps the first-run test key for the next start", async () => {

@@ -119,6 +119,8 @@ function providerTable(name: string, raw: unknown): Record<string, unknown> {
 export interface LoadOptions {
   /** Path of a TOML file; absent means defaults plus environment. */
   file?: string;
+  /** Values between the built-in defaults and the file's (a clone's own ports), as section → key → value. */
+  defaults?: Record<string, Record<string, unknown>>;
   env?: Record<string, string | undefined>;
   /** Values set by code (tests, CLI flags), applied last, as section → key → raw value. */
   overrides?: Record<string, Record<string, unknown>>;
@@ -136,6 +138,8 @@ export async function loadConfig(options: LoadOptions = {}): Promise<Config> {
       throw new ConfigError(`${options.file}${at}: ${(error as Error).message.split("\n")[0]}`);
     }
   }
+  for (const [section, values] of Object.entries(options.defaults ?? {}))
+    fileValues[section] = { ...values, ...(isTable(fileValues[section]) ? fileValues[section] : {}) };
   return buildConfig(fileValues, options.env ?? {}, options.overrides ?? {});
 }
 

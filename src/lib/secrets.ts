@@ -21,7 +21,7 @@ export interface SecretBox {
   deriveKey(purpose: string): Buffer;
 }
 
-function parseMasterKey(text: string): Buffer {
+export function parseMasterKey(text: string): Buffer {
   const trimmed = text.trim();
   const key = /^[0-9a-f]{64}$/i.test(trimmed) ? Buffer.from(trimmed, "hex") : Buffer.from(trimmed, "base64");
   if (key.length !== 32) throw new ConfigError("MAILROOM_SECRET_KEY must be 32 bytes, as 64 hex characters or base64");
