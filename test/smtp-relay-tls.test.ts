@@ -90,6 +90,35 @@ describe("without configured files", () => {
     expect(await presented(again, cert)).toEqual([fingerprint, fingerprint]);
   });
 
+  test("one start warns once about the generated certificate, though the relay and the inbound MX both use it", async () => {
+    const lines: string[] = [];
+    const dir = newDir();
+    const app = await createApp(testConfig(dir, { inbound: { enabled: true, port: 0 } }), {
+      logger: createLogger("debug", (line) => lines.push(line)),
+    });
+    apps.push(app);
+    const listeners = await app.start();
+    expect(listeners.map((l) => l.name)).toContain("mx");
+    const warnings = lines.map((line) => JSON.parse(line)).filter((entry) => /self-signed/.test(entry.msg));
+    expect(warnings).toHaveLength(1);
+  });
+
+  test("a generated certificate naming another host than server.hostname is generated again for the new name", async () => {
+    const dir = newDir();
+    const certFile = join(dir, "tls", "smtp-cert.pem");
+    const startNamed = async (hostname: string) => {
+      const app = await createApp(testConfig(dir, { server: { hostname } }), { logger: silentLogger });
+      apps.push(app);
+      await app.start();
+      await apps.pop()!.stop();
+      return new X509Certificate(readFileSync(certFile, "utf8"));
+    };
+    expect((await startNamed("mail.one.test")).checkHost("mail.one.test")).toBe("mail.one.test");
+    const renamed = await startNamed("mail.two.test");
+    expect(renamed.checkHost("mail.two.test")).toBe("mail.two.test");
+    expect(renamed.checkHost("mail.one.test")).toBeUndefined();
+  });
+
   test("TLS older than 1.2 is refused", async () => {
     const relay = await startRelay(newDir());
     const outcome = await new Promise<string>((resolve) => {

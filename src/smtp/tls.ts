@@ -1,8 +1,8 @@
 /**
  * The relay's TLS certificate. Either the operator's files (`smtp.tls_cert`, `smtp.tls_key`), checked on an
  * interval and loaded again when they change (certificate renewals need no restart), or — when none are
- * configured — a self-signed pair generated into `<data_dir>/tls` at first start and reused afterwards, with a
- * warning each start. Invariant: the relay never presents smtp-server's built-in certificate (its private key is
+ * configured — a self-signed pair generated into `<data_dir>/tls` at first start and reused afterwards (made again
+ * when it expired or names another host than `server.hostname`), with one warning each start. Invariant: the relay never presents smtp-server's built-in certificate (its private key is
  * public); a changed pair that does not load (half-written, key and certificate mismatched) never replaces a
  * working one; the generated pair is owner-only (lib/private-files.ts), as everything in the data directory.
  */
@@ -63,6 +63,9 @@ function writeAtomically(path: string, content: string, mode: number): void {
   renameSync(temporary, path);
 }
 
+/** Generated certificates this process has warned about. */
+const warned = new Set<string>();
+
 async function generatedPair(options: CertificateOptions): Promise<KeyPair> {
   const dir = join(options.dataDir, "tls");
   const certFile = join(dir, "smtp-cert.pem");
@@ -73,17 +76,23 @@ async function generatedPair(options: CertificateOptions): Promise<KeyPair> {
   if (existsSync(certFile) && existsSync(keyFile)) {
     const pair = { cert: readFileSync(certFile, "utf8"), key: readFileSync(keyFile, "utf8") };
     const certificate = new X509Certificate(pair.cert);
-    if (Date.parse(certificate.validTo) > Date.now()) {
+    const named = certificate.checkHost(options.hostname) !== undefined;
+    if (Date.parse(certificate.validTo) > Date.now() && named) {
       assertUsable(pair);
-      options.logger.warn(
-        "smtp relay uses its generated self-signed certificate; clients must trust it explicitly, or configure smtp.tls_cert and smtp.tls_key",
-        {
-          cert: certFile,
-          fingerprint_sha256: certificate.fingerprint256,
-        },
-      );
+      // The relay and the inbound MX both load it: one warning per start.
+      if (!warned.has(certFile))
+        options.logger.warn(
+          "SMTP uses the generated self-signed certificate; clients must trust it explicitly, or configure smtp.tls_cert and smtp.tls_key",
+          { cert: certFile, fingerprint_sha256: certificate.fingerprint256 },
+        );
+      warned.add(certFile);
       return pair;
     }
+    if (!named)
+      options.logger.info("the generated certificate names another host than server.hostname: generating a new one", {
+        hostname: options.hostname,
+        was: certificate.subject,
+      });
   }
   // An EC P-256 key: as strong as RSA-3072, generated in milliseconds, accepted by every TLS 1.2+ client.
   const now = new Date();
@@ -113,8 +122,9 @@ async function generatedPair(options: CertificateOptions): Promise<KeyPair> {
   // The certificate is public, but it lives in the private data directory like everything else there.
   writeAtomically(keyFile, generated.private, PRIVATE_FILE_MODE);
   writeAtomically(certFile, generated.cert, PRIVATE_FILE_MODE);
+  warned.add(certFile);
   options.logger.warn(
-    "smtp relay: no smtp.tls_cert configured, generated a self-signed certificate; clients must trust it explicitly",
+    "SMTP: no smtp.tls_cert configured, generated a self-signed certificate; clients must trust it explicitly",
     {
       cert: certFile,
       fingerprint_sha256: new X509Certificate(generated.cert).fingerprint256,
