@@ -261,6 +261,8 @@ describe("MJML", () => {
     expect(res.body.html).toContain('href="https://example.com/r/1?a&#x3D;1&amp;b&#x3D;2"');
     expect(res.body.text).toContain("Thanks, <Ann>!");
     expect(res.body.html).not.toContain("<mj-");
+    // MJML's default font would link Google Fonts: nothing remote unless the template asks for it.
+    expect(res.body.html).not.toContain("fonts.googleapis.com");
   });
 
   test("a published version keeps its engine when the draft changes engine", async () => {

@@ -118,10 +118,13 @@ const loadMjml = () => (mjmlCompiler ??= import("mjml").then((module) => module.
 
 /**
  * MJML to HTML. Includes stay off (an `mj-include` would read the server's files) and no `.mjmlconfig` is read (it
- * could load code).
+ * could load code). No web font is linked unless the template asks for one (`mj-font`): MJML's defaults would link
+ * Google Fonts for its default font, Ubuntu — a remote load in every message, which a self-hosted product promises
+ * not to make on its own.
  */
 async function compileMjml(source: string): Promise<{ html: string; errors: MjmlProblem[] }> {
   return (await loadMjml())(source, {
+    fonts: {},
     validationLevel: "soft",
     keepComments: false,
     ignoreIncludes: true,
