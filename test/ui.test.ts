@@ -246,10 +246,10 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
     await page.close();
   }, 30_000);
 
-  test("keyboard alone signs in and reaches the sections, with a visible focus ring", async () => {
+  test("keyboard alone signs in (the key field has the focus on arrival) and reaches the sections, with a visible focus ring", async () => {
     const { page, problems } = await openPage(390);
     await page.goto(`${base}/`);
-    await page.keyboard.press("Tab");
+    await page.getByLabel("API key").waitFor();
     expect(await page.locator(":focus").getAttribute("id")).toBe("api-key");
     await page.keyboard.type(t.liveKey);
     await page.keyboard.press("Enter");

@@ -4,7 +4,7 @@
  * key the server accepts is in the session.
  */
 import { render } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { AccessContext } from "./access.ts";
 import { AREAS, fetchAccess, session, type Access, type AreaId } from "./api.ts";
 import { describe } from "./hooks.ts";
@@ -33,6 +33,9 @@ function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
   const [key, setKey] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The one thing to do on this screen: the field takes the keyboard at once.
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -54,6 +57,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
         <label for="api-key">API key</label>
         <input
           id="api-key"
+          ref={field}
           type="password"
           autocomplete="off"
           required

@@ -80,7 +80,7 @@ function TemplateList() {
               <option value="mjml">MJML + Handlebars</option>
             </select>
           </label>
-          <button type="submit">New template</button>
+          <button type="submit">Create template</button>
         </form>
       )}
       <Alert message={actionError ?? error} />
