@@ -34,6 +34,11 @@ const create = (endpoint: string) =>
 describe("refused at creation", () => {
   test.each([
     ["plain http", "http://hooks.example.org/x", "must use https"],
+    [
+      "plain http on loopback, as a local receiver is",
+      "http://127.0.0.1:4500/hooks",
+      "must use https; webhook endpoints must be public (set [webhooks] allow_private_networks = true for local receivers)",
+    ],
     ["loopback", "https://127.0.0.1/x", "loopback"],
     ["loopback in another spelling", "https://2130706433/x", "loopback"],
     ["RFC 1918", "https://10.1.2.3/x", "private"],

@@ -100,7 +100,10 @@ export function createEndpointGuard(deps: {
         throw new EndpointRefused("not a valid URL");
       }
       if (url.protocol !== "https:" && !(allowPrivateNetworks && url.protocol === "http:")) {
-        throw new EndpointRefused(allowPrivateNetworks ? "the URL must use https or http" : "the URL must use https");
+        // Plain http is what a local receiver speaks: say which setting takes it.
+        throw new EndpointRefused(
+          allowPrivateNetworks ? "the URL must use https or http" : `the URL must use https; ${hint}`,
+        );
       }
       if (url.username || url.password) throw new EndpointRefused("the URL must not carry a user name or password");
       if (!url.hostname) throw new EndpointRefused("the URL has no host");
