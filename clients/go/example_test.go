@@ -14,7 +14,7 @@ import (
 )
 
 func ExampleNewClient() {
-	client := mailroom.NewClient(os.Getenv("MAILROOM_KEY"),
+	client := mailroom.NewClient(os.Getenv("MAILROOM_API_KEY"),
 		mailroom.WithBaseURL("https://mail.example.com"),
 		mailroom.WithRetries(3),
 	)

@@ -81,11 +81,11 @@ describe("configuration", () => {
     expect(() => buildConfig(file as Record<string, unknown>, env as Record<string, string>)).toThrow(message);
   });
 
-  test("variables outside the configuration's sections are someone else's: MAILROOM_KEY and MAILROOM_WEBHOOK_SECRET are ignored", () => {
+  test("variables outside the configuration's sections are someone else's: MAILROOM_API_KEY and MAILROOM_WEBHOOK_SECRET are ignored", () => {
     const config = buildConfig(
       {},
       {
-        MAILROOM_KEY: "mr_live_x",
+        MAILROOM_API_KEY: "mr_live_x",
         MAILROOM_WEBHOOK_SECRET: "whsec_x",
         MAILROOM_SECRET_KEY: "k",
         MAILROOM_HTTP_PORT: "8080",

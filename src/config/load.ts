@@ -177,7 +177,7 @@ export function buildConfig(
   }
 
   // Only MAILROOM_<SECTION>_<KEY> of a known section (and the top-level options) is configuration: a variable such as
-  // MAILROOM_KEY (the README's curl variable) or MAILROOM_WEBHOOK_SECRET is someone else's and is left alone, while a
+  // MAILROOM_API_KEY (the README's and the client libraries' key) or MAILROOM_WEBHOOK_SECRET is someone else's and is left alone, while a
   // misspelt key of a known section is still an error naming it.
   const known = new Map<string, [string, string]>();
   for (const [section, options] of Object.entries(SCHEMA))
