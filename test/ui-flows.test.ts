@@ -62,6 +62,23 @@ async function publishWhatThePageShows(page: Page, domain: string) {
   }
 }
 
+/**
+ * The record table fits its card (a 2048-bit key and long names wrap or are cut, never widen it), and each copy
+ * button stays one line high (in the phone layout's grid it had stretched into a tall box).
+ */
+async function expectRecordsFit(card: ReturnType<Page["getByRole"]>) {
+  const table = card.locator("table.records");
+  const [tableWidth, cardWidth] = await Promise.all([
+    table.evaluate((el) => el.getBoundingClientRect().width),
+    card.evaluate((el) => el.clientWidth),
+  ]);
+  expect(tableWidth).toBeLessThanOrEqual(cardWidth);
+  const heights = await table
+    .locator("button")
+    .evaluateAll((buttons) => buttons.map((button) => button.getBoundingClientRect().height));
+  expect(Math.max(...heights)).toBeLessThan(48);
+}
+
 describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => {
   for (const width of [1280, 390]) {
     test(`at ${width} px: a domain set up and verified, a message delivered and its timeline, a webhook tested and replayed`, async () => {
@@ -84,11 +101,26 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
       await card.getByRole("button", { name: "Copy the DKIM record's value" }).first().click();
       expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(dkim.value);
 
-      // Publish, verify now: verified, and DNS's answers shown beside each record.
+      // A wrong key published: DNS's long answer is cut inside its cell, the whole of it one click away, and the
+      // table still fits its card.
+      const wrongKey = `v=DKIM1; k=rsa; p=${"Q".repeat(392)}`;
+      dns.set(dkim.name, "TXT", [wrongKey]);
+      await card.getByRole("button", { name: "Verify now" }).click();
+      const dkimRow = card.locator("table.records tbody tr").filter({ hasText: "DKIM" }).first();
+      const answer = dkimRow.locator('td[data-label="DNS answered"]');
+      await answer.locator("summary").waitFor();
+      expect(await answer.locator("summary").textContent()).toBe(`${wrongKey.slice(0, 40)}…`);
+      await answer.locator("summary").click();
+      expect(await answer.locator("code.value").textContent()).toBe(wrongKey);
+      await expectRecordsFit(card);
+      await screenshot(page, `ui-domain-wrong-key-${width}`);
+
+      // Publish, verify now: verified, and DNS's answers said beside each record.
       await publishWhatThePageShows(page, domain);
       await card.getByRole("button", { name: "Verify now" }).click();
       await card.getByRole("heading", { name: `${domain} verified` }).waitFor();
-      await card.getByRole("cell", { name: dkim.value }).nth(1).waitFor();
+      expect(await answer.textContent()).toBe("the value to publish");
+      await expectRecordsFit(card);
       await screenshot(page, `ui-domain-verified-${width}`);
 
       // Its providers: a name the server does not know is refused with the server's reason; a known one is kept.

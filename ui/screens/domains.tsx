@@ -67,11 +67,25 @@ function Providers({
   );
 }
 
-function Found({ found }: { found: string[] | null | undefined }) {
+/** Longer answers (a DKIM key is ~400 characters) are cut to this, the whole one a click away. */
+const ANSWER_SHOWN = 40;
+
+/** What DNS answered for a record: said in words when it is exactly what to publish, else the answer itself. */
+function Found({ found, expected }: { found: string[] | null | undefined; expected: string }) {
   if (found === undefined) return <>not checked yet</>;
   if (found === null) return <>the lookup failed</>;
   if (found.length === 0) return <>nothing</>;
-  return <>{found.join(" | ")}</>;
+  if (found.length === 1 && found[0] === expected) return <>the value to publish</>;
+  const answer = found.join(" | ");
+  if (answer.length <= ANSWER_SHOWN) return <code class="value">{answer}</code>;
+  return (
+    <details class="answer">
+      <summary>
+        <code>{answer.slice(0, ANSWER_SHOWN)}…</code>
+      </summary>
+      <code class="value">{answer}</code>
+    </details>
+  );
 }
 
 export function DomainsScreen() {
@@ -153,15 +167,24 @@ export function DomainsScreen() {
                     <td data-label="Record">{r.record}</td>
                     <td data-label="Type">{r.type}</td>
                     <td data-label="Name">
-                      <code>{r.name}</code> <CopyButton text={r.name} label={`Copy the ${r.record} record's name`} />
+                      <div>
+                        <code>{r.name}</code> <CopyButton text={r.name} label={`Copy the ${r.record} record's name`} />
+                      </div>
                     </td>
                     <td data-label="Value to publish">
-                      <code class="value">{r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}</code>{" "}
-                      <CopyButton text={r.value} label={`Copy the ${r.record} record's value`} />
-                      {r.warning && <p class="warning">{r.warning}</p>}
+                      <div>
+                        <code class="value">{r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}</code>{" "}
+                        <CopyButton text={r.value} label={`Copy the ${r.record} record's value`} />
+                        {r.warning && <p class="warning">{r.warning}</p>}
+                      </div>
                     </td>
                     <td data-label="DNS answered">
-                      <Found found={r.found} />
+                      <div>
+                        <Found
+                          found={r.found}
+                          expected={r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}
+                        />
+                      </div>
                     </td>
                     <td data-label="Status">
                       <span class={`status status-${r.status}`}>{r.status}</span>
