@@ -326,6 +326,28 @@ describe("MJML", () => {
   });
 });
 
+describe("Handlebars mistakes in plain words", () => {
+  test.each([
+    [
+      "a block never closed",
+      "<p>a</p>\n{{#each items}}\n<p>x</p>",
+      "{{#each}} opened on line 2 is never closed: add {{/each}}",
+    ],
+    [
+      "a block closed by another name",
+      "{{#each items}}\n{{#if a}}x{{/each}}",
+      "{{/each}} on line 2 closes {{#if}}, opened on line 2: close it with {{/if}} first",
+    ],
+    ["a mustache never closed", "<p>Hi</p>\n<p>{{name</p>", "{{ on line 2 is never closed with }}"],
+    ["empty braces", "<p>{{}}</p>", "{{ }} with nothing inside: name a variable or a helper between the braces"],
+  ])("validate: %s", async (_name, html, message) => {
+    const res = await t.json("POST", "/v1/templates/validate", { body: { engine: "handlebars", html } });
+    expect(res.body.valid).toBe(false);
+    expect(res.body.errors[0].message).toBe(message);
+    expect(res.body.errors[0].message).not.toContain("Expecting");
+  });
+});
+
 describe("over SMTP", () => {
   const relay = () =>
     nodemailer.createTransport({

@@ -92,7 +92,9 @@ describe.skipIf(!browserPeer.available)("Templates screen in chromium", () => {
       await source.fill(`${good}\n<p>{{#if vip}}VIP{{/each}}</p>`);
       const problem = page.getByRole("list", { name: "Problems" }).getByRole("button");
       await problem.waitFor();
-      expect(await problem.textContent()).toBe("Source, line 3, column 7: if doesn't match each");
+      expect(await problem.textContent()).toBe(
+        "Source, line 3, column 7: {{/each}} on line 3 closes {{#if}}, opened on line 3: close it with {{/if}} first",
+      );
       await page.getByText("The preview shows the last version without problems.").waitFor();
       await problem.click();
       expect(await caretOf(source)).toEqual({ line: 3, focused: true });
@@ -181,6 +183,34 @@ describe.skipIf(!browserPeer.available)("Templates screen in chromium", () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 30_000);
+
+  for (const width of [1280, 390])
+    test(`at ${width} px a template whose variable has no fallback opens on its preview, the variable shown as a stand-in, not on an error`, async () => {
+      const created = await t.json("POST", "/v1/templates", {
+        body: {
+          name: `Shipped ${width}`,
+          html: "<p>Order {{order}} of {{count}} items shipped</p>",
+          variables: [
+            { key: "order", type: "string" },
+            { key: "count", type: "number" },
+          ],
+        },
+      });
+      expect(created.status).toBe(200);
+      const { page, problems } = await openPage(width);
+      await signIn(page, t.liveKey);
+      await page.goto(`${ui.base}/#/templates/${created.body.id}`);
+      const preview = page.frameLocator('iframe[title="Template preview"]');
+      await preview.getByText("Order [order] of 0 items shipped").waitFor();
+      expect(await page.getByRole("alert").count()).toBe(0);
+      const samples = page.getByRole("group", { name: "Sample values" });
+      expect(await samples.getByLabel("order", { exact: true }).getAttribute("placeholder")).toBe("[order]");
+      await samples.getByLabel("order", { exact: true }).fill("A-7");
+      await preview.getByText("Order A-7 of 0 items shipped").waitFor();
+      await screenshot(page, `ui-template-stand-ins-${width}`);
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 30_000);
 
   test("duplicate opens the copy; delete asks first and removes the template", async () => {
     const created = await t.json("POST", "/v1/templates", {

@@ -225,6 +225,47 @@ function unsupported(source: string): TemplateProblem[] {
   return problems;
 }
 
+/** The blocks of a source as they open and close (`{{#each …}}`, `{{^if}}`, `{{/each}}`), each with its line. */
+function blocksOf(source: string): Array<{ kind: "open" | "close"; name: string; line: number }> {
+  const tags: Array<{ kind: "open" | "close"; name: string; line: number }> = [];
+  for (const match of source.matchAll(/\{\{~?\s*([#^/])\s*([^\s}~]+)/g)) {
+    const line = source.slice(0, match.index).split("\n").length;
+    tags.push({ kind: match[1] === "/" ? "close" : "open", name: match[2]!.replace(/^\*/, ""), line });
+  }
+  return tags;
+}
+
+/**
+ * The parser's message for the mistakes people make, said in their terms ("`{{#each}}` opened on line 3 is never
+ * closed") rather than the grammar's (`Expecting 'OPEN_INVERSE_CHAIN' … got 'EOF'`); any other message as it is.
+ */
+function inPlainWords(source: string, message: string): string {
+  const open: Array<{ name: string; line: number }> = [];
+  const mismatch = /^(\S+) doesn't match (\S+)$/.exec(message);
+  for (const tag of blocksOf(source)) {
+    if (tag.kind === "open") {
+      open.push(tag);
+      continue;
+    }
+    const innermost = open.at(-1);
+    if (innermost && innermost.name !== tag.name && mismatch)
+      return `{{/${tag.name}}} on line ${tag.line} closes {{#${innermost.name}}}, opened on line ${innermost.line}: close it with {{/${innermost.name}}} first`;
+    open.pop();
+  }
+  if (/got 'EOF'$/.test(message) && open.length) {
+    const { name, line } = open.at(-1)!;
+    return `{{#${name}}} opened on line ${line} is never closed: add {{/${name}}}`;
+  }
+  const unclosed = /\{\{(?![^{]*\}\})/.exec(source);
+  if (/got '(INVALID|EOF)'$/.test(message) && unclosed)
+    return `{{ on line ${source.slice(0, unclosed.index).split("\n").length} is never closed with }}`;
+  if (/got 'CLOSE'$/.test(message))
+    return /\{\{~?\s*~?\}\}/.test(source)
+      ? "{{ }} with nothing inside: name a variable or a helper between the braces"
+      : "}} came before what it closes was complete: a helper's argument or a name=value is missing its value";
+  return message;
+}
+
 /** Problems of one Handlebars source, at its own line and column (1-based). */
 export async function handlebarsProblems(source: string): Promise<TemplateProblem[]> {
   await loadHandlebars();
@@ -239,11 +280,12 @@ export async function handlebarsProblems(source: string): Promise<TemplateProble
       .replace(/ - \d+:\d+$/, "");
     // Semantic errors carry the template's position; a parse error only in its text, and its `column` is the
     // engine's own — the lexer's last location is the template's.
-    if (typeof e.lineNumber === "number") return [{ line: e.lineNumber, column: (e.column ?? 0) + 1, message }];
+    if (typeof e.lineNumber === "number")
+      return [{ line: e.lineNumber, column: (e.column ?? 0) + 1, message: inPlainWords(source, message) }];
     const at = (
       Handlebars as unknown as { Parser: { lexer: { yylloc?: { first_line: number; first_column: number } } } }
     ).Parser.lexer.yylloc;
-    return [{ line: at?.first_line ?? 1, column: (at?.first_column ?? 0) + 1, message }];
+    return [{ line: at?.first_line ?? 1, column: (at?.first_column ?? 0) + 1, message: inPlainWords(source, message) }];
   }
 }
 

@@ -72,6 +72,13 @@ const formOf = (t: Template): Form => ({
 
 const typedValue = (type: VariableType, typed: string) => (type === "number" ? Number(typed) : typed);
 
+/**
+ * What the preview fills a variable with until a sample is typed: its fallback, else a stand-in of its type — so a
+ * template opens on its preview, not on "is required" for a value nobody has typed yet.
+ */
+const standIn = (v: { key: string; type: VariableType; fallback: string }) =>
+  v.fallback !== "" ? typedValue(v.type, v.fallback) : v.type === "number" ? 0 : `[${v.key.trim()}]`;
+
 function bodyOf(form: Form) {
   return {
     name: form.name,
@@ -210,7 +217,7 @@ export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
     const values: Record<string, string | number> = {};
     for (const v of form?.variables ?? []) {
       const typed = samples[v.key.trim()];
-      if (v.key.trim() && typed) values[v.key.trim()] = typedValue(v.type, typed);
+      if (v.key.trim()) values[v.key.trim()] = typed ? typedValue(v.type, typed) : standIn(v);
     }
     return values;
   }, [form?.variables, samples]);
@@ -561,13 +568,14 @@ export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
           {declared.length > 0 && (
             <fieldset class="template-samples">
               <legend>Sample values</legend>
+              <p class="hint">An empty one previews as its fallback, or as [its name].</p>
               {declared.map((v) => (
                 <label key={v.key}>
                   {v.key.trim()}
                   <input
                     type={v.type === "number" ? "number" : "text"}
                     value={samples[v.key.trim()] ?? ""}
-                    placeholder={v.fallback ? `fallback: ${v.fallback}` : "required"}
+                    placeholder={String(standIn(v))}
                     onInput={(e) => setSamples({ ...samples, [v.key.trim()]: e.currentTarget.value })}
                   />
                 </label>
