@@ -234,6 +234,29 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
     }
   }, 30_000);
 
+  for (const width of [1280, 390])
+    test(`at ${width} px a test key is told what it can do and how to get a live key; the keys it creates are test keys, and the form says so`, async () => {
+      const { page, problems } = await openPage(width);
+      await signIn(page, t.testKey);
+      const banner = page.getByRole("note", { name: "Test key" });
+      await banner.waitFor();
+      expect(await banner.textContent()).toContain("never delivered");
+      expect(await banner.textContent()).toContain("mailroom keys create --name admin --scope full_access");
+      await page.getByRole("link", { name: "API keys" }).click();
+      const form = page.getByRole("form", { name: "Create a key" });
+      await form.getByRole("heading", { name: "Create a test key" }).waitFor();
+      await form.getByLabel("Name").fill(`made by a test key ${width}`);
+      await form.getByRole("button", { name: "Create key" }).click();
+      expect(await page.getByTestId("new-token").textContent()).toStartWith("mr_test_");
+      // Nothing overflows the phone's width: the banner's command wraps.
+      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
+      await screenshot(page, `ui-test-key-${width}`);
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 30_000);
+
   test("a key that may only send sees no screen it cannot open, and no error page", async () => {
     const key = await t.json("POST", "/v1/api-keys", { body: { name: "sender", permission: "sending_access" } });
     const { page, problems } = await openPage(1280);

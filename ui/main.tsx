@@ -74,6 +74,25 @@ function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
   );
 }
 
+/**
+ * Said wherever a test key is signed in, since it changes what every screen does: what a test key can do, and how to
+ * get a key that can do more (the first-run key is a test key, and a test key makes test keys only).
+ */
+function TestKeyBanner() {
+  return (
+    <div class="banner" role="note" aria-label="Test key">
+      <p>
+        <strong>Signed in with a test key.</strong> Mail it sends is captured here and never delivered, it sees test
+        mail only, and the keys it creates are test keys.
+      </p>
+      <p>
+        For a live key, run where the server runs: <code>mailroom keys create --name admin --scope full_access</code>{" "}
+        (from a clone: <code>npx mailroom keys create …</code>), then sign in with it.
+      </p>
+    </div>
+  );
+}
+
 function App() {
   const [access, setAccess] = useState<Access | null>(null);
   const [checking, setChecking] = useState(session.key() !== null);
@@ -115,6 +134,7 @@ function App() {
         </button>
       </header>
       <main id="content">
+        {access.mode === "test" && <TestKeyBanner />}
         {!current && (
           <p>This key may only send. Sign in with a key that can read (for example full_access) to use the admin.</p>
         )}

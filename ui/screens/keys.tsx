@@ -2,9 +2,9 @@
  * API keys: list, create (a preset or chosen scopes, optionally one sending domain) and revoke. Invariant: a new
  * key's token is held only in this screen's state and shown once; nothing stores it.
  */
-import { useState } from "preact/hooks";
+import { useContext, useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { useCan } from "../access.ts";
+import { AccessContext, useCan } from "../access.ts";
 import { describe, usePolled } from "../hooks.ts";
 import { ShownOnce } from "../copy.tsx";
 import { when } from "../format.ts";
@@ -26,6 +26,7 @@ export function KeysScreen() {
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const canWrite = useCan("api_keys:write");
+  const testKey = useContext(AccessContext).mode === "test";
   const [actionError, setActionError] = useState<string | null>(null);
 
   const create = async (e: Event) => {
@@ -60,7 +61,12 @@ export function KeysScreen() {
       <h1 id="keys-title">API keys</h1>
       {canWrite && (
         <form class="card" onSubmit={create} aria-label="Create a key">
-          <h2>Create a key</h2>
+          <h2>{testKey ? "Create a test key" : "Create a key"}</h2>
+          {testKey && (
+            <p class="hint">
+              This key is a test key, so the keys it creates are test keys: their mail is captured, never delivered.
+            </p>
+          )}
           <label>
             Name
             <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
