@@ -108,6 +108,18 @@ test("the executable carries the same UI (the bundle is built into it, nothing i
   }
 }, 30_000);
 
+/** Every list on the screen fits its width: on a phone a wide table stacks into labelled blocks, never scrolls. */
+async function expectTablesFit(page: Parameters<UiSession["signIn"]>[0]) {
+  const overflowing = await page
+    .locator("table.list")
+    .evaluateAll((tables) =>
+      tables
+        .filter((table) => table.scrollWidth > (table.parentElement?.clientWidth ?? table.scrollWidth) + 1)
+        .map((table) => table.querySelector("th")?.textContent ?? "a table"),
+    );
+  expect(overflowing).toEqual([]);
+}
+
 const openPage = (width: number) => ui.open(width);
 const signIn = (page: Parameters<UiSession["signIn"]>[0], key: string) => ui.signIn(page, key);
 
@@ -138,8 +150,11 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
 
       // Emails: the list shows the message; its detail shows recipients and the timeline.
       await page.getByRole("link", { name: "Emails", exact: true }).click();
+      await page.getByRole("link", { name: subject }).waitFor();
+      await expectTablesFit(page);
       await page.getByRole("link", { name: subject }).click();
       await page.getByRole("heading", { name: subject }).waitFor();
+      await expectTablesFit(page);
       await expect(page.getByRole("cell", { name: `reader-${width}@example.net` }).isVisible()).resolves.toBe(true);
       await page.getByRole("list", { name: "Event timeline" }).getByText("email.queued").first().waitFor();
       const frame = page.locator("iframe.preview");
@@ -164,6 +179,7 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
       expect(token.length).toBeGreaterThan(20);
       expect((await t.json("GET", "/v1/api-keys", { key: token })).status).toBe(200);
       await page.getByRole("button", { name: "Done" }).click();
+      await expectTablesFit(page);
       await page.getByRole("button", { name: `Revoke ${keyName}` }).click();
       await page.getByRole("button", { name: `Confirm revoke ${keyName}` }).click();
       await page.getByRole("cell", { name: keyName, exact: true }).waitFor({ state: "detached" });

@@ -64,7 +64,7 @@ export function EmailsScreen() {
       {data && data.data.length === 0 && <p>No emails match.</p>}
       {data && data.data.length > 0 && (
         <div class="scroll">
-          <table class="list">
+          <table class="list stack">
             <thead>
               <tr>
                 <th scope="col">Subject</th>
@@ -76,14 +76,14 @@ export function EmailsScreen() {
             <tbody>
               {data.data.map((email) => (
                 <tr key={email.id}>
-                  <td>
+                  <td data-label="Subject">
                     <a href={`#/emails/${encodeURIComponent(email.id)}`}>{email.subject || "(no subject)"}</a>
                   </td>
-                  <td>{email.to.join(", ")}</td>
-                  <td>
+                  <td data-label="To">{email.to.join(", ")}</td>
+                  <td data-label="Status">
                     <span class={`status status-${email.status}`}>{email.status}</span>
                   </td>
-                  <td>{when(email.created_at)}</td>
+                  <td data-label="Created">{when(email.created_at)}</td>
                 </tr>
               ))}
             </tbody>
@@ -142,7 +142,7 @@ export function EmailDetail({ id }: { id: string }) {
 
           <h2>Recipients</h2>
           <div class="scroll">
-            <table class="list">
+            <table class="list stack">
               <thead>
                 <tr>
                   <th scope="col">Address</th>
@@ -155,13 +155,13 @@ export function EmailDetail({ id }: { id: string }) {
               <tbody>
                 {email.recipients.map((r) => (
                   <tr key={r.email}>
-                    <td>{r.email}</td>
-                    <td>
+                    <td data-label="Address">{r.email}</td>
+                    <td data-label="Status">
                       <span class={`status status-${r.status}`}>{r.status}</span>
                     </td>
-                    <td>{r.attempts}</td>
-                    <td>{r.provider ?? "—"}</td>
-                    <td>{r.last_response ?? "—"}</td>
+                    <td data-label="Attempts">{r.attempts}</td>
+                    <td data-label="Provider">{r.provider ?? "—"}</td>
+                    <td data-label="Last response">{r.last_response ?? "—"}</td>
                   </tr>
                 ))}
               </tbody>

@@ -116,7 +116,7 @@ export function KeysScreen() {
       <Alert message={actionError ?? error} />
       {data && (
         <div class="scroll">
-          <table class="list">
+          <table class="list stack">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -131,16 +131,16 @@ export function KeysScreen() {
             <tbody>
               {data.data.map((key) => (
                 <tr key={key.id}>
-                  <td>{key.name}</td>
-                  <td>
+                  <td data-label="Name">{key.name}</td>
+                  <td data-label="Key">
                     <code>{key.token_prefix}…</code> {key.mode === "test" ? "(test)" : ""}
                   </td>
-                  <td>
+                  <td data-label="Scopes">
                     {key.scopes.length === SCOPES.length ? "full access" : key.scopes.join(", ")}
                     {key.domains ? ` · ${key.domains.join(", ")}` : ""}
                   </td>
-                  <td>{key.last_used_at ? when(key.last_used_at) : "never"}</td>
-                  <td>
+                  <td data-label="Last used">{key.last_used_at ? when(key.last_used_at) : "never"}</td>
+                  <td data-label="Actions">
                     {confirming === key.id ? (
                       <>
                         <button type="button" class="danger" onClick={() => revoke(key.id)}>
