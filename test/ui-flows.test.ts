@@ -14,6 +14,7 @@ import {
   screenshot,
   startUi,
   type UiSession,
+  openSection,
 } from "./helpers/browser.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
@@ -88,7 +89,7 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
       await ui.signIn(page, t.liveKey);
 
       // Domains: add one; its records appear, nothing found yet.
-      await page.getByRole("link", { name: "Domains" }).click();
+      await openSection(page, "Domains");
       await page.getByLabel("Domain name").fill(domain);
       await page.getByRole("button", { name: "Add domain" }).click();
       const card = page.getByRole("article", { name: domain });
@@ -140,7 +141,7 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
         body: { from: `hello@${domain}`, to: [`customer-${width}@dest.test`], subject, text: "It works." },
       });
       expect(sent.status).toBe(200);
-      await page.getByRole("link", { name: "Emails", exact: true }).click();
+      await openSection(page, "Emails");
       await page.getByRole("link", { name: subject }).click();
       await page
         .getByRole("list", { name: "Event timeline" })
@@ -149,7 +150,7 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
       await screenshot(page, `ui-email-delivered-${width}`);
 
       // Webhooks: add an endpoint, keep the secret shown once, send a test event, replay it.
-      await page.getByRole("link", { name: "Webhooks" }).click();
+      await openSection(page, "Webhooks");
       const endpoint = `${receiver.url}/hooks-${width}`;
       await page.getByLabel("Endpoint URL").fill(endpoint);
       await page.getByRole("button", { name: "Add endpoint" }).click();
@@ -198,22 +199,22 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
       "API keys",
     ]);
 
-    await nav.getByRole("link", { name: "Domains" }).click();
+    await openSection(page, "Domains");
     await page.getByRole("heading", { name: "read.example verified" }).waitFor();
     expect(await page.getByRole("button", { name: "Add domain" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: "Verify now" }).first().isDisabled()).toBe(true);
 
-    await nav.getByRole("link", { name: "API keys" }).click();
+    await openSection(page, "API keys");
     await page.getByRole("cell", { name: "reader", exact: true }).waitFor();
     expect(await page.getByRole("button", { name: "Create key" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: "Revoke reader" }).isDisabled()).toBe(true);
 
-    await nav.getByRole("link", { name: "Suppressions" }).click();
+    await openSection(page, "Suppressions");
     await page.getByRole("cell", { name: "kept@dest.test", exact: true }).waitFor();
     expect(await page.getByRole("button", { name: "Suppress" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: "Remove kept@dest.test" }).isDisabled()).toBe(true);
 
-    await nav.getByRole("link", { name: "Webhooks" }).click();
+    await openSection(page, "Webhooks");
     await page.getByRole("heading", { name: "Webhooks" }).waitFor();
     expect(await page.getByRole("button", { name: "Add endpoint" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: /Replay|Send a test event|Remove/ }).count()).toBe(0);

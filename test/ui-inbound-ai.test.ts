@@ -19,6 +19,7 @@ import {
   screenshot,
   startUi,
   type UiSession,
+  openSection,
 } from "./helpers/browser.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 import { smtpChat } from "./helpers/smtp-chat.ts";
@@ -165,7 +166,7 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
 
       const { page, problems } = await ui.open(width);
       await ui.signIn(page, t.liveKey);
-      await page.getByRole("link", { name: "Inbound", exact: true }).click();
+      await openSection(page, "Inbound");
       // The list: the message with its three verdicts and the sent email it answers.
       const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: subject }) });
       for (const check of ["SPF pass", "DKIM pass", "DMARC pass"]) await row.getByText(check).waitFor();
@@ -225,7 +226,7 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       // Without a model: scoring works offline, the writer's 503 is shown as guidance.
       const offline = await bareUi.open(width);
       await bareUi.signIn(offline.page, bare.liveKey);
-      await offline.page.getByRole("link", { name: "AI", exact: true }).click();
+      await openSection(offline.page, "AI");
       await offline.page.getByLabel("Subject", { exact: true }).fill("FREE!!! ACT NOW");
       await offline.page.getByRole("button", { name: "Score subject" }).click();
       const score = Number(await offline.page.getByTestId("subject-score").textContent());
@@ -249,7 +250,7 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       // With the model on loopback: suggestions, and a draft saved as a template.
       const { page, problems } = await ui.open(width);
       await ui.signIn(page, t.liveKey);
-      await page.getByRole("link", { name: "AI", exact: true }).click();
+      await openSection(page, "AI");
       await page.getByLabel("Subject", { exact: true }).fill("invoice");
       await page.getByRole("button", { name: "Score subject" }).click();
       await page.getByRole("list", { name: "Suggestions" }).getByText("Your March invoice is ready").waitFor();

@@ -15,6 +15,7 @@ import {
   screenshot,
   startUi,
   type UiSession,
+  openSection,
 } from "./helpers/browser.ts";
 
 const browserPeer = checkBrowser();
@@ -47,7 +48,7 @@ const caretOf = (source: Locator) =>
   }));
 
 async function createThroughUi(page: Page, name: string, engine: "Handlebars (HTML)" | "MJML + Handlebars") {
-  await page.getByRole("link", { name: "Templates" }).click();
+  await openSection(page, "Templates");
   const form = page.getByRole("form", { name: "New template" });
   await form.getByLabel("Name").fill(name);
   await form.getByLabel("Engine").selectOption({ label: engine });
@@ -219,7 +220,7 @@ describe.skipIf(!browserPeer.available)("Templates screen in chromium", () => {
     const { page, problems } = await openPage(390);
     await signIn(page, t.liveKey);
     // Found by its alias, then shown at its id.
-    await page.getByRole("link", { name: "Templates" }).click();
+    await openSection(page, "Templates");
     await page.getByLabel("ID or alias").fill("reset");
     await page.getByRole("button", { name: "Open" }).click();
     await page.getByRole("heading", { name: "Reset password", level: 1 }).waitFor();

@@ -13,6 +13,7 @@ import {
   screenshot,
   startUi,
   type UiSession,
+  openSection,
 } from "./helpers/browser.ts";
 import { startMailroom } from "./helpers/process.ts";
 
@@ -149,7 +150,7 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
       });
 
       // Emails: the list shows the message; its detail shows recipients and the timeline.
-      await page.getByRole("link", { name: "Emails", exact: true }).click();
+      await openSection(page, "Emails");
       await page.getByRole("link", { name: subject }).waitFor();
       await expectTablesFit(page);
       await page.getByRole("link", { name: subject }).click();
@@ -171,7 +172,7 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
       await screenshot(page, `ui-email-${width}`);
 
       // API keys: create one, its token is shown once, then revoke it.
-      await page.getByRole("link", { name: "API keys" }).click();
+      await openSection(page, "API keys");
       const keyName = `ui-key-${width}`;
       await page.getByLabel("Name").fill(keyName);
       await page.getByRole("button", { name: "Create key" }).click();
@@ -187,7 +188,7 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
       await screenshot(page, `ui-keys-${width}`);
 
       // Suppressions: find the address and remove it.
-      await page.getByRole("link", { name: "Suppressions" }).click();
+      await openSection(page, "Suppressions");
       await page.getByLabel("Search addresses").fill(`gone-${width}`);
       await page.getByRole("button", { name: `Remove ${suppressed}` }).click();
       await page.getByRole("button", { name: `Remove ${suppressed}` }).waitFor({ state: "detached" });
@@ -258,7 +259,7 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
       await banner.waitFor();
       expect(await banner.textContent()).toContain("never delivered");
       expect(await banner.textContent()).toContain("mailroom keys create --name admin --scope full_access");
-      await page.getByRole("link", { name: "API keys" }).click();
+      await openSection(page, "API keys");
       const form = page.getByRole("form", { name: "Create a key" });
       await form.getByRole("heading", { name: "Create a test key" }).waitFor();
       await form.getByLabel("Name").fill(`made by a test key ${width}`);
@@ -292,7 +293,15 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
     expect(await page.locator(":focus").getAttribute("id")).toBe("api-key");
     await page.keyboard.type(t.liveKey);
     await page.keyboard.press("Enter");
-    await page.getByRole("navigation", { name: "Sections" }).waitFor();
+    // On a phone the sections are folded under one button: a short header, the menu a key press away.
+    const menu = page.locator("header.top button.menu");
+    await menu.waitFor();
+    await screenshot(page, "ui-menu-closed-390");
+    expect(await page.locator("header.top").evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(80);
+    await page.keyboard.press("Tab");
+    expect(await page.locator(":focus").textContent()).toBe("Menu · Overview");
+    await page.keyboard.press("Enter");
+    expect(await menu.getAttribute("aria-expanded")).toBe("true");
     for (let i = 0; i < 3; i++) await page.keyboard.press("Tab"); // Overview, Emails, Domains
     const focused = page.locator(":focus");
     expect(await focused.textContent()).toBe("Domains");

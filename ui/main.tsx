@@ -97,6 +97,7 @@ function App() {
   const [access, setAccess] = useState<Access | null>(null);
   const [checking, setChecking] = useState(session.key() !== null);
   const route = useHash();
+  const [menuOpen, setMenuOpen] = useState(false);
 
   // A reload keeps the tab's key: check it again rather than trusting it.
   useEffect(() => {
@@ -122,9 +123,24 @@ function App() {
     <AccessContext.Provider value={access}>
       <header class="top">
         <span class="brand">Mailroom{access.mode === "test" && <span class="badge">test key</span>}</span>
-        <nav aria-label="Sections">
+        {/* Shown below 600 px only, where the sections would wrap into rows above every screen. */}
+        <button
+          type="button"
+          class="menu"
+          aria-expanded={menuOpen}
+          aria-controls="sections"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          {menuOpen ? "Close menu" : `Menu · ${visible.find((a) => a.id === current)?.label ?? "sections"}`}
+        </button>
+        <nav id="sections" aria-label="Sections" class={menuOpen ? "open" : undefined}>
           {visible.map((a) => (
-            <a key={a.id} href={`#/${a.id}`} aria-current={a.id === current ? "page" : undefined}>
+            <a
+              key={a.id}
+              href={`#/${a.id}`}
+              aria-current={a.id === current ? "page" : undefined}
+              onClick={() => setMenuOpen(false)}
+            >
               {a.label}
             </a>
           ))}

@@ -56,7 +56,17 @@ export async function signIn(page: Page, base: string, key: string) {
   await page.goto(`${base}/`);
   await page.getByLabel("API key").fill(key);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("navigation", { name: "Sections" }).waitFor();
+  await page.locator("header.top").waitFor();
+}
+
+/**
+ * Goes to a section of the admin UI as a person would: on a phone through the menu button (the sections are folded
+ * away below 600 px), else by its link in the navigation.
+ */
+export async function openSection(page: Page, label: string) {
+  const menu = page.locator("header.top button.menu");
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: label, exact: true }).click();
 }
 
 /** The budget of a suite's beforeAll that launches Chromium: a hook is held to bun's 5 s default, not bunfig's timeout. */
