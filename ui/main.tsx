@@ -81,11 +81,11 @@ function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
 function TestKeyBanner() {
   return (
     <div class="banner" role="note" aria-label="Test key">
-      <p>
+      <p class="banner-line">
         <strong>Signed in with a test key.</strong> Mail it sends is captured here and never delivered, it sees test
         mail only, and the keys it creates are test keys.
       </p>
-      <p>
+      <p class="banner-line">
         For a live key, run where the server runs: <code>mailroom keys create --name admin --scope full_access</code>{" "}
         (from a clone: <code>npx mailroom keys create …</code>), then sign in with it.
       </p>
