@@ -135,6 +135,9 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
           subject,
           html: `<style>p { background: url("https://images.example/bg.png") }</style><p class="x" style="color: rgb(1, 2, 3)">Hello <img src="https://images.example/x.png"></p>`,
           text: "Hello",
+          reply_to: `answers-${width}@example.com`,
+          tags: [{ name: "kind", value: "receipt" }],
+          attachments: [{ filename: "receipt.txt", content: Buffer.from("Thanks!").toString("base64") }],
         },
       });
       expect(sent.status).toBe(200);
@@ -156,6 +159,16 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
       await page.getByRole("link", { name: subject }).click();
       await page.getByRole("heading", { name: subject }).waitFor();
       await expectTablesFit(page);
+      // Everything the API knows of it: Reply-To, tags, attachments (downloadable), and its id a click from the
+      // clipboard.
+      await page.getByText(`answers-${width}@example.com`).waitFor();
+      expect(await page.getByRole("list", { name: "Tags" }).textContent()).toBe("kind: receipt");
+      const download = page.getByRole("link", { name: "Download receipt.txt" });
+      await download.waitFor();
+      expect(await (await fetch(new URL((await download.getAttribute("href"))!, base))).text()).toBe("Thanks!");
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+      await page.getByRole("button", { name: "Copy the email's id" }).click();
+      expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(sent.body.id);
       await expect(page.getByRole("cell", { name: `reader-${width}@example.net` }).isVisible()).resolves.toBe(true);
       await page.getByRole("list", { name: "Event timeline" }).getByText("email.queued").first().waitFor();
       const frame = page.locator("iframe.preview");

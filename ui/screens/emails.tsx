@@ -1,6 +1,6 @@
 /**
- * Emails: the list (filters, cursor paging with after/has_more, polling) and one email's detail (recipients with
- * their provider, event timeline, HTML preview, text, headers, raw download). Invariant: the email's HTML is shown
+ * Emails: the list (filters, cursor paging with after/has_more, polling) and one email's detail (addresses, tags,
+ * attachments, recipients with their provider, event timeline, HTML preview, text, headers, raw download). Invariant: the email's HTML is shown
  * only through preview.tsx (a sandboxed frame that loads nothing remote unless the user asks).
  */
 import { useState } from "preact/hooks";
@@ -10,12 +10,14 @@ import { describe, usePolled } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
 import { Alert } from "../alert.tsx";
-import { when } from "../format.ts";
-import type { Email as ClientEmail } from "../../clients/node/src/types.ts";
+import { size, when } from "../format.ts";
+import { CopyButton } from "../copy.tsx";
+import type { Email as ClientEmail, EmailAttachment } from "../../clients/node/src/types.ts";
 import { EMAIL_STATUSES } from "../../clients/node/src/wire.ts";
 
 type EmailSummary = Pick<ClientEmail, "id" | "from" | "to" | "subject" | "status" | "created_at">;
-type EmailRecord = EmailSummary & Pick<ClientEmail, "html" | "text" | "recipients" | "events">;
+type EmailRecord = EmailSummary &
+  Pick<ClientEmail, "html" | "text" | "recipients" | "events" | "cc" | "bcc" | "reply_to" | "tags">;
 
 export function EmailsScreen() {
   const [filters, setFilters] = useState({ status: "", to: "", from: "" });
@@ -97,6 +99,10 @@ export function EmailsScreen() {
 
 export function EmailDetail({ id }: { id: string }) {
   const { data: email, error } = usePolled(() => api.get<EmailRecord>(`/v1/emails/${encodeURIComponent(id)}`), [id]);
+  const { data: attachments } = usePolled(
+    () => api.get<Page<EmailAttachment>>(`/v1/emails/${encodeURIComponent(id)}/attachments${query({ limit: 100 })}`),
+    [id],
+  );
   const [view, setView] = useState<"html" | "text" | "headers">("html");
   const [headers, setHeaders] = useState<string | null>(null);
 
@@ -125,12 +131,46 @@ export function EmailDetail({ id }: { id: string }) {
           <dl class="facts">
             <dt>ID</dt>
             <dd>
-              <code>{email.id}</code>
+              <code>{email.id}</code> <CopyButton text={email.id} label="Copy the email's id" />
             </dd>
             <dt>From</dt>
             <dd>{email.from}</dd>
             <dt>To</dt>
             <dd>{email.to.join(", ")}</dd>
+            {email.cc.length > 0 && (
+              <>
+                <dt>Cc</dt>
+                <dd>{email.cc.join(", ")}</dd>
+              </>
+            )}
+            {email.bcc.length > 0 && (
+              <>
+                <dt>Bcc</dt>
+                <dd>{email.bcc.join(", ")}</dd>
+              </>
+            )}
+            {email.reply_to.length > 0 && (
+              <>
+                <dt>Reply-To</dt>
+                <dd>{email.reply_to.join(", ")}</dd>
+              </>
+            )}
+            {email.tags.length > 0 && (
+              <>
+                <dt>Tags</dt>
+                <dd>
+                  <ul class="tags" aria-label="Tags">
+                    {email.tags.map((tag) => (
+                      <li key={tag.name}>
+                        <code>
+                          {tag.name}: {tag.value}
+                        </code>
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
+              </>
+            )}
             <dt>Status</dt>
             <dd>
               <span class={`status status-${email.status}`}>{email.status}</span>
@@ -139,6 +179,40 @@ export function EmailDetail({ id }: { id: string }) {
             <dd>{when(email.created_at)}</dd>
           </dl>
           <RawDownload path={rawPath} filename={`${id}.eml`} />
+
+          {attachments && attachments.data.length > 0 && (
+            <>
+              <h2>Attachments</h2>
+              <div class="scroll">
+                <table class="list stack" aria-label="Attachments">
+                  <thead>
+                    <tr>
+                      <th scope="col">File</th>
+                      <th scope="col">Type</th>
+                      <th scope="col">Size</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {attachments.data.map((file) => (
+                      <tr key={file.id}>
+                        <td data-label="File">
+                          <a
+                            href={file.download_url}
+                            download={file.filename ?? ""}
+                            aria-label={`Download ${file.filename ?? "unnamed attachment"}`}
+                          >
+                            {file.filename ?? "(unnamed)"}
+                          </a>
+                        </td>
+                        <td data-label="Type">{file.content_type}</td>
+                        <td data-label="Size">{size(file.size)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </>
+          )}
 
           <h2>Recipients</h2>
           <div class="scroll">

@@ -11,7 +11,7 @@ import { RawDownload } from "../download.tsx";
 import { usePolled } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
-import { when } from "../format.ts";
+import { size, when } from "../format.ts";
 import type {
   EmailAttachment,
   ReceivedAttachment,
@@ -75,13 +75,6 @@ function AuthBadges({ auth }: { auth: Authentication }) {
     </span>
   );
 }
-
-const size = (bytes: number) =>
-  bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1024 * 1024
-      ? `${(bytes / 1024).toFixed(1)} KB`
-      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export function InboundScreen({ id }: { id?: string }) {
   return id ? <InboundDetail id={id} /> : <InboundList />;
