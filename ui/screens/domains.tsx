@@ -10,6 +10,7 @@ import { useAction, usePolled } from "../hooks.ts";
 import { CopyButton } from "../copy.tsx";
 import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
+import { Empty } from "../empty.tsx";
 import type { Domain as ClientDomain } from "../../clients/node/src/types.ts";
 
 type Domain = Pick<
@@ -108,12 +109,27 @@ export function DomainsScreen() {
         <form class="card inline" onSubmit={add} aria-label="Add a domain">
           <label>
             Domain name
-            <input required value={name} placeholder="example.com" onInput={(e) => setName(e.currentTarget.value)} />
+            <input
+              id="domain-name"
+              required
+              value={name}
+              placeholder="example.com"
+              onInput={(e) => setName(e.currentTarget.value)}
+            />
           </label>
           <button type="submit">Add domain</button>
         </form>
       )}
       <Alert message={actionError ?? error} />
+      {data && data.data.length === 0 && (
+        <Empty
+          title="No sending domain yet"
+          first={canWrite ? { label: "Add your first domain", field: "domain-name" } : undefined}
+        >
+          Mail is sent from a domain you own. Add it: Mailroom lists the DNS records to publish (DKIM, SPF, the return
+          path, DMARC), checks them, and then signs and delivers the mail sent from it.
+        </Empty>
+      )}
       {data?.data.map((domain) => (
         <article key={domain.id} class="card" aria-labelledby={`domain-${domain.id}`}>
           <h2 id={`domain-${domain.id}`}>

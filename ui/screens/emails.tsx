@@ -10,6 +10,7 @@ import { describe, usePolled } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
 import { Alert } from "../alert.tsx";
+import { Empty } from "../empty.tsx";
 import { size, when } from "../format.ts";
 import { CopyButton } from "../copy.tsx";
 import type { Email as ClientEmail, EmailAttachment } from "../../clients/node/src/types.ts";
@@ -63,7 +64,16 @@ export function EmailsScreen() {
         <button type="submit">Filter</button>
       </form>
       <Alert message={error} />
-      {data && data.data.length === 0 && <p>No emails match.</p>}
+      {data &&
+        data.data.length === 0 &&
+        (filters.status || filters.to || filters.from ? (
+          <p>No emails match.</p>
+        ) : (
+          <Empty title="No email yet" first={{ label: "How to send: the API docs", href: "/docs" }}>
+            Every message sent through the API, the SMTP relay or the CLI shows here, with each recipient's status and
+            its events. Send one with <code>POST /v1/emails</code> and an API key.
+          </Empty>
+        ))}
       {data && data.data.length > 0 && (
         <div class="scroll">
           <table class="list stack">

@@ -20,6 +20,7 @@ import type {
   ReceivedEmailSummary,
 } from "../../clients/node/src/types.ts";
 import { Alert } from "../alert.tsx";
+import { Empty } from "../empty.tsx";
 
 type Authentication = ReceivedEmailAuthentication;
 type Attachment = Pick<ReceivedAttachment, "id" | "filename" | "content_type" | "content_disposition" | "size">;
@@ -95,7 +96,12 @@ function InboundList() {
         email's timeline instead.
       </p>
       <Alert message={error} />
-      {data && data.data.length === 0 && <p>Nothing received yet.</p>}
+      {data && data.data.length === 0 && (
+        <Empty title="Nothing received yet" first={{ label: "Turn on receiving for a domain", href: "#/domains" }}>
+          Mail to a domain with receiving on arrives here, with its SPF, DKIM and DMARC verdicts, its attachments and
+          the sent email it answers.
+        </Empty>
+      )}
       {data && data.data.length > 0 && (
         <div class="scroll">
           {/* Below 600 px each row is a block of labelled lines (style.css, table.stack): six columns do not fit. */}

@@ -9,6 +9,7 @@ import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
 import type { Suppression as ClientSuppression } from "../../clients/node/src/types.ts";
 import { Alert } from "../alert.tsx";
+import { Empty } from "../empty.tsx";
 
 type Suppression = Pick<ClientSuppression, "id" | "email" | "origin" | "reason" | "created_at">;
 
@@ -43,7 +44,13 @@ export function SuppressionsScreen() {
           <h2>Suppress an address</h2>
           <label>
             Address
-            <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+            <input
+              id="suppress-address"
+              type="email"
+              required
+              value={email}
+              onInput={(e) => setEmail(e.currentTarget.value)}
+            />
           </label>
           <label>
             Reason (optional)
@@ -53,7 +60,19 @@ export function SuppressionsScreen() {
         </form>
       )}
       <Alert message={actionError ?? error} />
-      {data && data.data.length === 0 && <p>No suppressed addresses{search ? " match" : ""}.</p>}
+      {data &&
+        data.data.length === 0 &&
+        (search ? (
+          <p>No suppressed addresses match.</p>
+        ) : (
+          <Empty
+            title="No suppressed addresses"
+            first={canWrite ? { label: "Suppress an address", field: "suppress-address" } : undefined}
+          >
+            Addresses that bounce or complain are added here on their own, and mail to them is not sent again; an
+            address can also be added by hand, or removed once it works again.
+          </Empty>
+        ))}
       {data && data.data.length > 0 && (
         <div class="scroll">
           <table class="list">

@@ -5,6 +5,7 @@
 import { useState } from "preact/hooks";
 import { useCan } from "../access.ts";
 import { Alert } from "../alert.tsx";
+import { Empty } from "../empty.tsx";
 import { api, query, type Page } from "../api.ts";
 import { when } from "../format.ts";
 import { describe } from "../hooks.ts";
@@ -71,7 +72,7 @@ function TemplateList() {
           <h2>New template</h2>
           <label>
             Name
-            <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            <input id="template-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
           </label>
           <label>
             Engine
@@ -84,7 +85,15 @@ function TemplateList() {
         </form>
       )}
       <Alert message={actionError ?? error} />
-      {data && data.data.length === 0 && <p>No templates yet.</p>}
+      {data && data.data.length === 0 && (
+        <Empty
+          title="No templates yet"
+          first={canWrite ? { label: "Create your first template", field: "template-name" } : undefined}
+        >
+          A template keeps a message's subject, HTML and text with <code>{"{{variables}}"}</code>, published in
+          versions; a send names it with <code>template: {"{id, variables}"}</code>.
+        </Empty>
+      )}
       {data && data.data.length > 0 && (
         <div class="scroll">
           <table class="list">

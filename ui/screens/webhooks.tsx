@@ -10,6 +10,7 @@ import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
 import { ShownOnce } from "../copy.tsx";
 import { Alert } from "../alert.tsx";
+import { Empty } from "../empty.tsx";
 import type { WebhookAttempt, WebhookDeliveryEvent, WebhookEndpoint } from "../../clients/node/src/types.ts";
 import { EVENT_TYPES, type EventType } from "../../clients/node/src/wire.ts";
 
@@ -115,6 +116,7 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { endpoint: string; secret
       <label>
         Endpoint URL
         <input
+          id="endpoint-url"
           type="url"
           required
           value={endpoint}
@@ -180,7 +182,15 @@ export function WebhooksScreen() {
         </ShownOnce>
       )}
       <Alert message={actionError ?? error} />
-      {data && data.data.length === 0 && <p>No endpoints yet.</p>}
+      {data && data.data.length === 0 && (
+        <Empty
+          title="No webhook endpoints yet"
+          first={canWrite ? { label: "Add your first endpoint", field: "endpoint-url" } : undefined}
+        >
+          An endpoint gets a signed POST (Standard Webhooks) for each event it chooses — delivered, bounced, complained,
+          received and more — retried until it answers 2xx.
+        </Empty>
+      )}
       {data?.data.map((w) => (
         <article key={w.id} class="card" aria-label={w.endpoint}>
           <h2>
