@@ -162,7 +162,8 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
       const hook = page.getByRole("article", { name: endpoint });
       await hook.getByRole("button", { name: "Send a test event" }).click();
       await receiver.waitFor(before + 1);
-      await hook.getByText("success").first().waitFor();
+      // Shown delivered within seconds of its delivery, not left pending until the next 10 s poll.
+      await hook.getByText("success").first().waitFor({ timeout: 3_000 });
       await hook.getByRole("button", { name: "Replay" }).first().click();
       await receiver.waitFor(before + 2);
       const [test, replay] = receiver.received.slice(before);

@@ -3,7 +3,7 @@
  * Invariant: the signing secret is shown once, from the create or rotate answer that carries it; it is never
  * fetched again or kept.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { useCan } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
 import { useAction, usePolled } from "../hooks.ts";
@@ -51,6 +51,10 @@ function Attempts({ webhookId, deliveryId }: { webhookId: string; deliveryId: st
   );
 }
 
+/** How long after it was made a pending event is looked at again soon, and how soon. */
+const FRESH_EVENT_MS = 30_000;
+const FOLLOW_UP_MS = 1_000;
+
 function Events({ webhook }: { webhook: Webhook }) {
   const base = `/v1/webhooks/${encodeURIComponent(webhook.id)}`;
   const { data, error, reload } = usePolled(
@@ -59,6 +63,17 @@ function Events({ webhook }: { webhook: Webhook }) {
   );
   const [open, setOpen] = useState<string | null>(null);
   const { act, actionError } = useAction(reload);
+  // An event just sent is usually delivered within the second: look again soon rather than show it pending until the
+  // next poll, while its attempts (read on their own) already say 200. Only for recent ones, so that an endpoint
+  // retrying for hours does not spend the key's request budget.
+  const fresh = data?.data.some(
+    (d) => d.status === "pending" && Date.now() - Date.parse(d.created_at) < FRESH_EVENT_MS,
+  );
+  useEffect(() => {
+    if (!fresh) return;
+    const timer = setTimeout(() => void reload(), FOLLOW_UP_MS);
+    return () => clearTimeout(timer);
+  }, [data]);
   const canWrite = useCan("webhooks:write");
   return (
     <>
