@@ -231,6 +231,17 @@ describe("routing", () => {
         "/functions/v1/send-email/{id}",
       ]),
     );
+    // The docs list the areas in the declared order, sending first; every operation is under one of them.
+    const areas = (spec.body.tags as Array<{ name: string }>).map((tag) => tag.name);
+    expect(areas[0]).toBe("Emails");
+    expect(areas.at(-1)).toBe("Operations");
+    const untagged = Object.entries(spec.body.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap(
+      ([path, operations]) =>
+        Object.entries(operations)
+          .filter(([, operation]) => !operation.tags?.length || !operation.tags.every((tag) => areas.includes(tag)))
+          .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(untagged).toEqual([]);
     const page = await (await t.request("GET", "/docs", { key: null })).text();
     expect(page).not.toMatch(/https?:\/\//);
     const bundle = await t.request("GET", "/docs/assets/swagger-ui-bundle.js", { key: null });
