@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./helpers/app.ts";
-import { cleanEnv } from "./helpers/process.ts";
+import { cleanEnv, runCommand } from "./helpers/process.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const dirs: string[] = [];
@@ -15,19 +15,13 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** `npx mailroom …` as a clone runs it (bin/mailroom.cjs), in `cwd`. */
+/** `npx mailroom …` as a clone runs it (bin/mailroom.cjs), in `cwd`: what it printed, and its exit code. */
+const npx = (args: string[], cwd: string, env: Record<string, string> = {}) =>
+  runCommand(["node", join(ROOT, "bin", "mailroom.cjs"), ...args], { cwd, env: { ...cleanEnv(), ...env } });
+
+/** As `npx`, for a command that must succeed: its output. */
 async function npxMailroom(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const proc = Bun.spawn(["node", join(ROOT, "bin", "mailroom.cjs"), ...args], {
-    cwd,
-    env: { ...cleanEnv(), ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const { stdout, stderr, code } = await npx(args, cwd, env);
   if (code !== 0) throw new Error(`npx mailroom ${args.join(" ")} exited ${code}: ${stderr}`);
   return stdout;
 }
@@ -66,32 +60,14 @@ test("the commands the CLI prints carry the --config it was given", async () => 
 });
 
 test("print-config refuses a sealed secret that does not open, as serve does, instead of showing it as redacted", async () => {
-  const dir = fresh();
-  const proc = Bun.spawn(["node", join(ROOT, "bin", "mailroom.cjs"), "print-config"], {
-    cwd: dir,
-    env: { ...cleanEnv(), MAILROOM_AI_API_KEY: "sealed:v1:garbage" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const { stdout, stderr, code } = await npx(["print-config"], fresh(), { MAILROOM_AI_API_KEY: "sealed:v1:garbage" });
   expect(code).toBe(2);
   expect(stdout).toBe("");
   expect(stderr).toStartWith("mailroom: configuration: ai.api_key: the sealed value does not open");
 });
 
 test("secrets seal with nothing on stdin says how to run it, as this CLI is run", async () => {
-  const proc = Bun.spawn(["node", join(ROOT, "bin", "mailroom.cjs"), "secrets", "seal"], {
-    cwd: fresh(),
-    env: cleanEnv(),
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  const { stderr, code } = await npx(["secrets", "seal"], fresh());
   expect(code).toBe(1);
   expect(stderr).toContain('printf %s "$PASSWORD" | npx mailroom secrets seal');
 });

@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./helpers/app.ts";
-import { cleanEnv, runCli, startMailroom, type MailroomProcess } from "./helpers/process.ts";
+import { cleanEnv, runCli, runCommand, startMailroom, type MailroomProcess } from "./helpers/process.ts";
 import { startSmtpDouble } from "./helpers/smtp-double.ts";
 
 const dataDir = tempDir("mailroom-e2e-");
@@ -156,17 +156,10 @@ test.each([
 async function runNowhere(args: string[]) {
   const elsewhere = tempDir("mailroom-e2e-nowhere-");
   try {
-    const proc = Bun.spawn([`${import.meta.dir}/../dist/mailroom`, ...args], {
+    const { stdout, stderr, code } = await runCommand([`${import.meta.dir}/../dist/mailroom`, ...args], {
       cwd: elsewhere,
       env: { PATH: process.env.PATH! },
-      stdout: "pipe",
-      stderr: "pipe",
     });
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
     expect(existsSync(`${elsewhere}/data`)).toBe(false);
     return { stdout, stderr, code };
   } finally {

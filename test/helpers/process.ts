@@ -30,18 +30,22 @@ export function mailroomCommand(binary: boolean): string[] {
 
 /** Runs a CLI command to completion; returns its stdout, throws with stderr on failure. */
 export async function runCli(args: string[], env: Record<string, string>, binary = false): Promise<string> {
-  const proc = Bun.spawn([...mailroomCommand(binary), ...args], {
+  const { stdout, stderr, code } = await runCommand([...mailroomCommand(binary), ...args], {
     env: { ...cleanEnv(), ...env },
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [out, err, code] = await Promise.all([
+  if (code !== 0) throw new Error(`mailroom ${args.join(" ")} exited ${code}: ${stderr}`);
+  return stdout;
+}
+
+/** Runs `cmd` to its end (stdin closed unless given): what it printed on each stream, and its exit code. */
+export async function runCommand(cmd: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const proc = Bun.spawn(cmd, { ...options, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([
     new Response(proc.stdout).text(),
     new Response(proc.stderr).text(),
     proc.exited,
   ]);
-  if (code !== 0) throw new Error(`mailroom ${args.join(" ")} exited ${code}: ${err}`);
-  return out;
+  return { stdout, stderr, code };
 }
 
 /** The environment without any MAILROOM_* of the developer's shell. */

@@ -11,7 +11,8 @@ import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
 import { Alert } from "../alert.tsx";
 import { Empty } from "../empty.tsx";
-import { size, when } from "../format.ts";
+import { when } from "../format.ts";
+import { Attachments } from "../attachments.tsx";
 import { CopyButton } from "../copy.tsx";
 import type { Email as ClientEmail, EmailAttachment } from "../../clients/node/src/types.ts";
 import { EMAIL_STATUSES } from "../../clients/node/src/wire.ts";
@@ -193,34 +194,7 @@ export function EmailDetail({ id }: { id: string }) {
           {attachments && attachments.data.length > 0 && (
             <>
               <h2>Attachments</h2>
-              <div class="scroll">
-                <table class="list stack" aria-label="Attachments">
-                  <thead>
-                    <tr>
-                      <th scope="col">File</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Size</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {attachments.data.map((file) => (
-                      <tr key={file.id}>
-                        <td data-label="File">
-                          <a
-                            href={file.download_url}
-                            download={file.filename ?? ""}
-                            aria-label={`Download ${file.filename ?? "unnamed attachment"}`}
-                          >
-                            {file.filename ?? "(unnamed)"}
-                          </a>
-                        </td>
-                        <td data-label="Type">{file.content_type}</td>
-                        <td data-label="Size">{size(file.size)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Attachments files={attachments.data} />
             </>
           )}
 

@@ -11,7 +11,8 @@ import { RawDownload } from "../download.tsx";
 import { usePolled } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
 import { Preview } from "../preview.tsx";
-import { size, when } from "../format.ts";
+import { when } from "../format.ts";
+import { Attachments } from "../attachments.tsx";
 import type {
   EmailAttachment,
   ReceivedAttachment,
@@ -326,40 +327,7 @@ function InboundDetail({ id }: { id: string }) {
           )}
 
           <h2>Attachments</h2>
-          {data.attachments.length === 0 ? (
-            <p>None.</p>
-          ) : (
-            <div class="scroll">
-              <table class="list">
-                <thead>
-                  <tr>
-                    <th scope="col">File</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Disposition</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.attachments.map((file) => (
-                    <tr key={file.id}>
-                      <td>
-                        <a
-                          href={file.download_url}
-                          download={file.filename ?? ""}
-                          aria-label={`Download ${file.filename ?? "unnamed attachment"}`}
-                        >
-                          {file.filename ?? "(unnamed)"}
-                        </a>
-                      </td>
-                      <td>{file.content_type}</td>
-                      <td>{size(file.size)}</td>
-                      <td>{file.content_disposition}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          {data.attachments.length === 0 ? <p>None.</p> : <Attachments files={data.attachments} />}
 
           <details class="more">
             <summary>All headers ({Object.keys(email.headers).length})</summary>
