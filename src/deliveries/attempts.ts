@@ -22,7 +22,7 @@ import type { KeyMode } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
-import { perTurn } from "../lib/turn-batch.ts";
+import { perTurn, writeTogetherOrAlone } from "../lib/turn-batch.ts";
 import type { DeliveryJob, DeliveryResult, Provider } from "../providers/types.ts";
 import { createLeasedQueue, type LeasedQueue } from "../queue/leased-queue.ts";
 import { planRetry, type RetryPolicy } from "./retry-schedule.ts";
@@ -192,22 +192,23 @@ export function createDeliveryWorker(deps: {
    * store, each result is written again alone, so that one result's failure is its own; an unavailable store fails
    * them all, and the queue tries each again (queue/leased-queue.ts).
    */
-  const recordTogether = perTurn<PendingRecord>((batch) => void recordBatch(batch));
-  const recordBatch = async (batch: PendingRecord[]) => {
-    try {
-      await writer.write((tx) =>
-        lifecycle.applyAttempts(
-          tx,
-          batch.map((pending) => pending.result),
-        ),
-      );
-    } catch (error) {
-      if (batch.length === 1 || isStoreUnavailable(error)) for (const pending of batch) pending.reject(error);
-      else for (const pending of batch) void recordBatch([pending]);
-      return;
-    }
-    for (const pending of batch) pending.resolve();
-  };
+  const recordTogether = perTurn<PendingRecord>(
+    (batch) =>
+      void writeTogetherOrAlone(batch, {
+        write: (pending) =>
+          writer.write((tx) =>
+            lifecycle.applyAttempts(
+              tx,
+              pending.map((item) => item.result),
+            ),
+          ),
+        written: (pending) => {
+          for (const item of pending) item.resolve();
+        },
+        failed: (item, error) => item.reject(error),
+        failsEvery: isStoreUnavailable,
+      }),
+  );
   const record = (job: Claimed, result: DeliveryResult) =>
     new Promise<void>((resolve, reject) => recordTogether({ result: causeOf(job, result), resolve, reject }));
 

@@ -15,7 +15,7 @@ import type { DomainService } from "../domains/service.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
-import { perTurn } from "../lib/turn-batch.ts";
+import { perTurn, writeTogetherOrAlone } from "../lib/turn-batch.ts";
 import { addressKey, domainOf, formatMailbox, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -361,22 +361,21 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
    * transaction, with multi-row inserts; should it fail, each is written again alone, so that one acceptance's
    * failure is its own. Each promise settles after its messages' COMMIT (DESIGN §1: a 200 means committed).
    */
-  const writeGroup = async (group: Acceptance[]) => {
-    try {
-      await writer.write((tx) => persist(tx, group));
-    } catch (error) {
-      if (group.length === 1) {
-        await group[0]!.discard();
-        return group[0]!.reject(error);
-      }
-      for (const acceptance of group) await writeGroup([acceptance]);
-      return;
-    }
-    const accepted = group.reduce((sum, acceptance) => sum + acceptance.messages.length, 0);
-    if (accepted) deps.onAccepted(accepted);
-    for (const acceptance of group) acceptance.resolve();
-  };
-  const acceptTogether = perTurn<Acceptance>((group) => void writeGroup(group));
+  const acceptTogether = perTurn<Acceptance>(
+    (group) =>
+      void writeTogetherOrAlone(group, {
+        write: (acceptances) => writer.write((tx) => persist(tx, acceptances)),
+        written: (acceptances) => {
+          const accepted = acceptances.reduce((sum, acceptance) => sum + acceptance.messages.length, 0);
+          if (accepted) deps.onAccepted(accepted);
+          for (const acceptance of acceptances) acceptance.resolve();
+        },
+        failed: async (acceptance, error) => {
+          await acceptance.discard();
+          acceptance.reject(error);
+        },
+      }),
+  );
   const accept = async (
     messages: PreparedMessage[],
     idempotencyClaim: IdempotencyClaim | undefined,

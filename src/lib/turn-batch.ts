@@ -16,3 +16,28 @@ export function perTurn<T>(consume: (batch: T[]) => void): (item: T) => void {
     waiting.push(item);
   };
 }
+
+/**
+ * Writes `batch` together; should that fail, each item is written again alone, so that one item's failure is its
+ * own — unless `failsEvery(error)` says any write would fail the same way now (an unavailable store), when each item
+ * fails at once. `written` hears each batch that was written, `failed` each item that could not be, alone.
+ */
+export async function writeTogetherOrAlone<T>(
+  batch: T[],
+  handlers: {
+    write: (items: T[]) => Promise<unknown>;
+    written: (items: T[]) => void;
+    failed: (item: T, error: unknown) => unknown;
+    failsEvery?: (error: unknown) => boolean;
+  },
+): Promise<void> {
+  try {
+    await handlers.write(batch);
+  } catch (error) {
+    if (batch.length === 1 || handlers.failsEvery?.(error))
+      for (const item of batch) await handlers.failed(item, error);
+    else for (const item of batch) await writeTogetherOrAlone([item], handlers);
+    return;
+  }
+  handlers.written(batch);
+}

@@ -24,7 +24,7 @@ import type { Logger } from "../lib/logger.ts";
 import { refusedRange } from "../lib/ip-ranges.ts";
 import { mxMatches, type MtaSts, type MtaStsPolicy } from "./mta-sts.ts";
 import { resultFromError } from "./smtp.ts";
-import { createSmtpPool, type PooledSession } from "./smtp-pool.ts";
+import { createSmtpPool, greeted, type PooledSession } from "./smtp-pool.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
 
 export interface MxProviderOptions {
@@ -125,18 +125,18 @@ export function createMxProvider(options: MxProviderOptions): Provider {
       socketTimeout: options.socketTimeoutMs,
       logger: false,
     });
-    return new Promise<SMTPConnection>((resolve, reject) => {
-      // Kept for the connection's life: an 'error' event without a listener would throw.
-      smtp.on("error", reject);
-      smtp.connect((error) => (error ? reject(error) : resolve(smtp)));
-    }).catch((error) => {
-      // A handshake that fails during STARTTLS is reported as ETLS, or — when the TLS socket itself errors under
-      // Bun — as a socket error while the connection is still upgrading.
-      const startTlsFailed =
-        (error as { code?: string }).code === "ETLS" || (smtp as unknown as { upgrading?: boolean }).upgrading === true;
-      smtp.close();
-      throw Object.assign(error as object, { startTlsFailed });
-    });
+    return greeted(smtp).then(
+      () => smtp,
+      (error) => {
+        // A handshake that fails during STARTTLS is reported as ETLS, or — when the TLS socket itself errors under
+        // Bun — as a socket error while the connection is still upgrading.
+        const startTlsFailed =
+          (error as { code?: string }).code === "ETLS" ||
+          (smtp as unknown as { upgrading?: boolean }).upgrading === true;
+        smtp.close();
+        throw Object.assign(error as object, { startTlsFailed });
+      },
+    );
   };
 
   /**

@@ -15,6 +15,17 @@ const MAX_MESSAGES_PER_CONNECTION = 100;
 /** An unused pooled connection is closed after this long (RFC 5321 §4.5.3.2.7: servers wait at least 5 min). */
 const IDLE_CLOSE_MS = 30_000;
 
+/**
+ * Connects `smtp` and resolves once the server greeted it (and TLS, where asked for, is up). Its 'error' listener is
+ * kept for the session's life: an 'error' event without a listener would throw.
+ */
+export function greeted(smtp: SMTPConnection): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    smtp.on("error", reject);
+    smtp.connect((error) => (error ? reject(error) : resolve()));
+  });
+}
+
 export interface PooledSession {
   smtp: SMTPConnection;
   /** The host it is connected to, for logs. */

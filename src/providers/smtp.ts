@@ -5,7 +5,7 @@
  */
 import type SMTPConnection from "nodemailer/lib/smtp-connection";
 import { classifyReply } from "./classify.ts";
-import { createSmtpPool, type PooledSession } from "./smtp-pool.ts";
+import { createSmtpPool, greeted, type PooledSession } from "./smtp-pool.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
 
 export interface SmarthostOptions {
@@ -82,11 +82,7 @@ export function createSmtpProvider(options: SmarthostOptions): Provider {
       logger: false,
     });
     try {
-      await new Promise<void>((resolve, reject) => {
-        // Kept for the connection's life: an 'error' event without a listener would throw.
-        smtp.on("error", reject);
-        smtp.connect((error) => (error ? reject(error) : resolve()));
-      });
+      await greeted(smtp);
       if (options.username)
         await new Promise<void>((resolve, reject) =>
           smtp.login({ user: options.username, pass: options.password }, (error) =>
