@@ -228,8 +228,11 @@ function unsupported(source: string): TemplateProblem[] {
 /** The blocks of a source as they open and close (`{{#each …}}`, `{{^if}}`, `{{/each}}`), each with its line. */
 function blocksOf(source: string): Array<{ kind: "open" | "close"; name: string; line: number }> {
   const tags: Array<{ kind: "open" | "close"; name: string; line: number }> = [];
+  // Lines counted from the previous tag on, so that a source of many tags is read once, not once per tag.
+  let line = 1;
+  let counted = 0;
   for (const match of source.matchAll(/\{\{~?\s*([#^/])\s*([^\s}~]+)/g)) {
-    const line = source.slice(0, match.index).split("\n").length;
+    for (; counted < match.index; counted++) if (source.charCodeAt(counted) === 10) line++;
     tags.push({ kind: match[1] === "/" ? "close" : "open", name: match[2]!.replace(/^\*/, ""), line });
   }
   return tags;
