@@ -161,6 +161,7 @@ describe("mail through the smarthost", () => {
       organizationId: t.organizationId,
       envelopeFrom: "someone@stranger.test",
       recipient: "a@dest.test",
+      attempts: 0,
       messageId: "<m@stranger.test>",
       raw: Buffer.from("From: someone@stranger.test\r\nTo: a@dest.test\r\nSubject: x\r\n\r\nbody\r\n"),
     };

@@ -6,6 +6,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SIMULATED_OUTCOMES } from "../src/providers/simulator.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -37,4 +38,9 @@ test("an example that names a domain adds it first", () => {
   for (const block of shellBlocks)
     for (const match of block.matchAll(/"domain_id": "([^"]+)"/g))
       expect(block.slice(0, match.index)).toMatch(new RegExp(`/v1/domains[^\n]*\n?[^\n]*"name": "${match[1]}"`));
+});
+
+test("the README's test addresses are exactly the simulator's", () => {
+  const listed = [...README.matchAll(/^\| `(\w+)@simulator\.mailroom\.test` \|/gm)].map((match) => match[1]);
+  expect(listed).toEqual([...SIMULATED_OUTCOMES]);
 });

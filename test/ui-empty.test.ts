@@ -1,8 +1,10 @@
 /**
  * A new installation's screens in Chromium: every list that has nothing yet says what it is for and offers its first
- * step (a link, or a button that puts the focus in the field that starts it), at 1280 and 390 px.
+ * step (a link, or a button that puts the focus in the field that starts it), at 1280 and 390 px; the Emails screen
+ * offers the simulator's test addresses.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SIMULATED_OUTCOMES, SIMULATOR_DOMAIN } from "../src/providers/simulator.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import {
   BROWSER_START_MS,
@@ -61,6 +63,25 @@ describe.skipIf(!browserPeer.available)("empty screens in chromium", () => {
           await screenshot(page, `ui-domains-empty-${width}`);
         }
       }
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 60_000);
+
+  for (const width of [1280, 390])
+    test(`at ${width} px the Emails screen offers the test addresses, opened by keyboard`, async () => {
+      const { page, problems } = await ui.open(width);
+      await ui.signIn(page, t.liveKey);
+      await openSection(page, "Emails");
+      const summary = page.getByText("Test addresses: rehearse a bounce or a complaint");
+      await summary.focus();
+      await page.keyboard.press("Enter");
+      const listed = await page.locator(".test-addresses li code").allTextContents();
+      expect(listed).toEqual(SIMULATED_OUTCOMES.map((outcome) => `${outcome}@${SIMULATOR_DOMAIN}`));
+      await page.getByRole("button", { name: `Copy bounced@${SIMULATOR_DOMAIN}` }).waitFor();
+      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
+      await screenshot(page, `ui-emails-test-addresses-${width}`);
       expect(problems).toEqual([]);
       await page.close();
     }, 60_000);

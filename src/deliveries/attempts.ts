@@ -6,7 +6,8 @@
  *   temporary — planned again by the retry table, or bounced once it runs out — or permanent), carried out with its
  *   event and any suppression in one durable write that also clears the lease; the results of one event-loop turn
  *   share that write (`applyAttempts`). A result is applied only while the recipient still waits (queued or
- *   deferred): a report or a removed domain may have judged it meanwhile.
+ *   deferred): a report or a removed domain may have judged it meanwhile. A complaint reported with the acceptance
+ *   (the simulator's `complained@`, providers/simulator.ts) follows its result in the same write.
  * - Duplicates: delivery is at-least-once. If the process dies after the remote side accepted but before the
  *   result was committed, the attempt is repeated after the lease expires — with the same Message-ID, so
  *   receivers and the capture store can recognise the repeat.
@@ -39,6 +40,8 @@ export type DeliveryWorker = LeasedQueue;
 
 interface PendingRecord {
   result: AttemptResult;
+  /** A complaint the receiving side reported with its acceptance: recorded in the same write, after the result. */
+  complaint?: { feedbackType: string };
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -123,7 +126,8 @@ export function createDeliveryWorker(deps: {
   writer: Writer;
   clock: Clock;
   lifecycle: Lifecycle;
-  providerFor: (mode: KeyMode) => Provider;
+  /** The provider of a delivery: by its key's mode, or the simulator for a test address. */
+  providerFor: (job: { mode: KeyMode; recipient: string }) => Provider;
   options: WorkerOptions;
   logger: Logger;
   metrics: Metrics;
@@ -196,12 +200,24 @@ export function createDeliveryWorker(deps: {
     (batch) =>
       void writeTogetherOrAlone(batch, {
         write: (pending) =>
-          writer.write((tx) =>
-            lifecycle.applyAttempts(
+          writer.write(async (tx) => {
+            await lifecycle.applyAttempts(
               tx,
               pending.map((item) => item.result),
-            ),
-          ),
+            );
+            for (const { result, complaint } of pending) {
+              if (!complaint) continue;
+              await lifecycle.apply(
+                tx,
+                "provider.complaint",
+                { deliveryId: result.deliveryId },
+                {
+                  data: { complaint: { type: complaint.feedbackType } },
+                  reason: `feedback report: ${complaint.feedbackType}`,
+                },
+              );
+            }
+          }),
         written: (pending) => {
           for (const item of pending) item.resolve();
         },
@@ -210,9 +226,11 @@ export function createDeliveryWorker(deps: {
       }),
   );
   const record = (job: Claimed, result: DeliveryResult) =>
-    new Promise<void>((resolve, reject) => recordTogether({ result: causeOf(job, result), resolve, reject }));
+    new Promise<void>((resolve, reject) =>
+      recordTogether({ result: causeOf(job, result), complaint: result.complaint, resolve, reject }),
+    );
 
-  const provider = (job: Claimed) => deps.providerFor(job.mode);
+  const provider = (job: Claimed) => deps.providerFor(job);
   /** The named provider the router chose, else the provider's own name (test mode's capture). */
   const providerName = (job: Claimed, result: DeliveryResult) => result.provider ?? provider(job).name;
 
@@ -228,6 +246,7 @@ export function createDeliveryWorker(deps: {
         organizationId: job.organizationId,
         envelopeFrom: job.envelopeFrom,
         recipient: job.recipient,
+        attempts: job.attempts,
         messageId: job.messageId,
         raw,
       };

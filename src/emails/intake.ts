@@ -20,6 +20,7 @@ import { addressKey, domainOf, formatMailbox, normalizeAddress, type Mailbox } f
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { DELIVERIES_DUE } from "../queue/channels.ts";
+import { unknownSimulatorAddress } from "../providers/simulator.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import type { MessageDecorations } from "../tracking/decorations.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest } from "./compose.ts";
@@ -157,13 +158,18 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     for (const sender of senders) await domains.assertMaySendFrom(actor, domainOf(sender.address));
   };
 
-  /** The recipient policy shared by every input kind: the limit, then suppressions (all suppressed → refused). */
+  /**
+   * The recipient policy shared by every input kind: the limit, test addresses that rehearse nothing, then
+   * suppressions (all suppressed → refused).
+   */
   const admitRecipients = async (actor: Actor, recipients: string[]): Promise<Set<string>> => {
     if (recipients.length > limits.maxRecipients) {
       throw validationError([
         { path: "to", message: `at most ${limits.maxRecipients} distinct recipients per message` },
       ]);
     }
+    const unknown = recipients.map(unknownSimulatorAddress).filter((refusal) => refusal !== undefined);
+    if (unknown.length) throw validationError(unknown.map((message) => ({ path: "to", message })));
     const suppressed = await suppressions.suppressedAmong(actor.organizationId, recipients);
     if (suppressed.size === recipients.length) {
       throw new AppError("domain_not_verified", "Every recipient is on the suppression list; nothing was sent.");

@@ -8,6 +8,7 @@
  * What is counted: `accepted` is a message taken in (its `email.queued`, or its first `email.scheduled` — a
  * reschedule appends another, which is not a second message); the others are their event's type and, being
  * recipients' events, count once per recipient, so a message to three recipients is 1 accepted and 3 delivered.
+ * Test addresses (providers/simulator.ts) are not counted: a rehearsed bounce must not raise the bounce rate.
  */
 import { and, eq, gte, inArray, lt, ne, or, sql } from "drizzle-orm";
 import { tablesOf, type Db } from "../db/store.ts";
@@ -15,6 +16,7 @@ import { validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
+import { SIMULATOR_DOMAIN } from "../providers/simulator.ts";
 
 export const STAT_INTERVALS = ["hour", "day"] as const;
 export type StatInterval = (typeof STAT_INTERVALS)[number];
@@ -150,6 +152,8 @@ export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsServ
             gte(events.createdAt, isoTime(window.from)),
             lt(events.createdAt, isoTime(window.to)),
             inArray(events.type, Object.keys(COUNTED)),
+            // Test addresses rehearse outcomes: their bounces and complaints are not the organisation's to count.
+            sql`(${events.recipient} IS NULL OR lower(${events.recipient}) NOT LIKE ${`%@${SIMULATOR_DOMAIN}`})`,
             // A test key's sandbox (DESIGN §3): it counts test-mode mail only (through its partial index, migration 12).
             actor.mode === "test"
               ? sql`${events.emailId} IN (SELECT id FROM emails WHERE organization_id = ${actor.organizationId} AND mode = 'test')`

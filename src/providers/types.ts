@@ -11,6 +11,8 @@ export interface DeliveryJob {
   /** Envelope sender (MAIL FROM). */
   envelopeFrom: string;
   recipient: string;
+  /** Earlier attempts at this recipient (0 on the first). */
+  attempts: number;
   messageId: string;
   /** The stored MIME message. */
   raw: Buffer;
@@ -29,6 +31,11 @@ export interface DeliveryResult {
    * not the recipient's: it counts towards failing the provider over (providers/router.ts).
    */
   providerFault?: boolean;
+  /**
+   * The receiving side reported the recipient's complaint together with its acceptance (only the simulator's
+   * `complained@`; a real complaint arrives later, by a feedback report or a provider event).
+   */
+  complaint?: { feedbackType: string };
   /** The named provider that answered; set by the router. */
   provider?: string;
 }

@@ -47,6 +47,7 @@ import { createSentAttachments, type SentAttachments } from "../emails/attachmen
 import { createEmailStats, type EmailStatsService } from "../emails/stats.ts";
 import { createOrganizationService, type OrganizationService } from "../organizations/service.ts";
 import { createCaptureProvider } from "../providers/capture.ts";
+import { createSimulatorProvider, isSimulatorAddress } from "../providers/simulator.ts";
 import { createRouter } from "../providers/router.ts";
 import { createSnsVerifier } from "../providers/sns.ts";
 import type { Provider } from "../providers/types.ts";
@@ -256,7 +257,9 @@ export async function createServices(configured: Config, options: AppOptions = {
       logger,
       metrics,
     });
-  const providerFor = (mode: KeyMode) => (mode === "test" ? capture : live);
+  const simulator = createSimulatorProvider();
+  const providerFor = (job: { mode: KeyMode; recipient: string }) =>
+    isSimulatorAddress(job.recipient) ? simulator : job.mode === "test" ? capture : live;
   const delivery = config.delivery;
   const worker = createDeliveryWorker({
     db,

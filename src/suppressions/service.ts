@@ -1,5 +1,6 @@
 /**
- * The organisation-wide suppression list: addresses that bounced, complained, unsubscribed or were added by hand.
+ * The organisation-wide suppression list: addresses that bounced, complained, unsubscribed or were added by hand,
+ * and the simulator's `suppressed@` test address, which is on it from the start without an entry.
  * Invariant: addresses are keyed lower-case; adding an existing one keeps the first entry (its origin is the
  * reason mail stopped); every add and remove appends a `suppression.*` event.
  */
@@ -13,6 +14,7 @@ import type { EventLog } from "../events/service.ts";
 import { addressKey } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId } from "../lib/ids.ts";
+import { simulatedOutcome } from "../providers/simulator.ts";
 import {
   deleteSuppression,
   findById,
@@ -65,7 +67,7 @@ export interface ManualSuppression {
 }
 
 export interface SuppressionService {
-  /** The lower-cased addresses among `addresses` that are suppressed. */
+  /** The lower-cased addresses among `addresses` that are suppressed (the simulator's `suppressed@` always is). */
   suppressedAmong(organizationId: string, addresses: string[]): Promise<Set<string>>;
   /** Adds inside the caller's transaction (bounce and complaint handling); returns false when already present. */
   addInTransaction(tx: Db, organizationId: string, entry: AddSuppression): Promise<boolean>;
@@ -145,7 +147,7 @@ export function createSuppressionService(deps: {
       const flags = await Promise.all(
         keys.map((key) => known.get(`${organizationId}|${key}`, async () => (await suppressed()).has(key))),
       );
-      return new Set(keys.filter((_key, i) => flags[i]));
+      return new Set(keys.filter((key, i) => flags[i] || simulatedOutcome(key) === "suppressed"));
     },
 
     addInTransaction,

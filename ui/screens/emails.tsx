@@ -14,6 +14,7 @@ import { Empty } from "../empty.tsx";
 import { when } from "../format.ts";
 import { Attachments } from "../attachments.tsx";
 import { CopyButton } from "../copy.tsx";
+import { TestAddresses } from "../test-addresses.tsx";
 import type { Email as ClientEmail, EmailAttachment } from "../../clients/node/src/types.ts";
 import { EMAIL_STATUSES } from "../../clients/node/src/wire.ts";
 
@@ -72,7 +73,7 @@ export function EmailsScreen() {
         ) : (
           <Empty title="No email yet" first={{ label: "How to send: the API docs", href: "/docs" }}>
             Every message sent through the API, the SMTP relay or the CLI shows here, with each recipient's status and
-            its events. Send one with <code>POST /v1/emails</code> and an API key.
+            its events. Send one with <code>POST /v1/emails</code> and an API key, to anyone or to a test address below.
           </Empty>
         ))}
       {data && data.data.length > 0 && (
@@ -104,6 +105,7 @@ export function EmailsScreen() {
         </div>
       )}
       {pager}
+      <TestAddresses />
     </section>
   );
 }
