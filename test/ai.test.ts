@@ -138,9 +138,30 @@ describe("without a model", () => {
   test("writing answers 503 naming the settings", async () => {
     expectUnavailable(await write({ brief: "An order confirmation" }, bare), "set [ai] base_url and model");
   });
+
+  test("GET /v1/ai says so before anything is submitted, with the same words as the 503", async () => {
+    const res = await bare.json("GET", "/v1/ai");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      object: "ai",
+      model_configured: false,
+      model: null,
+      message: expect.stringContaining("set [ai] base_url and model"),
+    });
+    expect(res.body.message).toBe((await write({ brief: "An order confirmation" }, bare)).body.message);
+  });
 });
 
 describe("with a model on loopback", () => {
+  test("GET /v1/ai names the model, never its server or key, and asks nothing of it", async () => {
+    const before = requests.length;
+    const res = await t.json("GET", "/v1/ai");
+    expect(res.body).toEqual({ object: "ai", model_configured: true, model: "acme-writer-8b", message: null });
+    expect(JSON.stringify(res.body)).not.toContain(String(chat.port));
+    expect(JSON.stringify(res.body)).not.toContain(MODEL_KEY);
+    expect(requests.length).toBe(before);
+  });
+
   test("suggestions are the model's subjects, scored by the same rules, best first", async () => {
     const res = await t.json("POST", "/v1/ai/subject", {
       body: { subject: "invoice", html: "<p>Your invoice for March is attached.</p>" },
@@ -265,6 +286,7 @@ describe("with a model on loopback", () => {
     const sender = await t.app.services.keys.create(t.operator, { name: "sender", scopes: ["emails:send"] });
     expect((await t.json("POST", "/v1/ai/write", { key: sender.key, body: { brief: "x" } })).status).toBe(403);
     expect((await t.json("POST", "/v1/ai/subject", { key: sender.key, body: { subject: "x" } })).status).toBe(403);
+    expect((await t.json("GET", "/v1/ai", { key: sender.key })).status).toBe(403);
     expect(requests.length).toBe(before);
   });
 });

@@ -223,7 +223,7 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
     }, 30_000);
 
     test(`at ${width} px: a subject is scored; the writer says what to configure without a model, and drafts with one`, async () => {
-      // Without a model: scoring works offline, the writer's 503 is shown as guidance.
+      // Without a model: scoring works offline, and the writer says what to configure.
       const offline = await bareUi.open(width);
       await bareUi.signIn(offline.page, bare.liveKey);
       await openSection(offline.page, "AI");
@@ -237,20 +237,25 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       await offline.page.getByRole("list", { name: "Findings" }).getByText("that spam filters flag").waitFor();
       await offline.page.getByText("set [ai] base_url and model").first().waitFor();
 
+      // Before anything is submitted, the writer says it needs a model; its button is disabled, with the reason.
       await offline.page.getByLabel("Brief").fill("Tell {{first_name}} that their order shipped");
-      await offline.page.getByRole("button", { name: "Write draft" }).click();
-      const guidance = offline.page.getByRole("status").filter({ hasText: "The writer is unavailable right now." });
-      expect(await guidance.textContent()).toContain("No model is configured: set [ai] base_url and model");
+      const write = offline.page.getByRole("button", { name: "Write draft" });
+      expect(await write.isDisabled()).toBe(true);
+      const reason = offline.page.locator(`#${await write.getAttribute("aria-describedby")}`);
+      expect(await reason.textContent()).toContain(
+        "The writer needs a model. No model is configured: set [ai] base_url and model",
+      );
       expect(await offline.page.getByRole("alert").count()).toBe(0);
       await screenshot(offline.page, `ui-ai-without-model-${width}`);
-      // The writer's one 503 is the only problem.
-      expect(offline.problems).toEqual(["http 503 POST /v1/ai/write"]);
+      expect(offline.problems).toEqual([]);
       await offline.page.close();
 
       // With the model on loopback: suggestions, and a draft saved as a template.
       const { page, problems } = await ui.open(width);
       await ui.signIn(page, t.liveKey);
       await openSection(page, "AI");
+      await page.locator("p.hint code", { hasText: "loopback-writer" }).waitFor();
+      expect(await page.getByRole("button", { name: "Write draft" }).isDisabled()).toBe(false);
       await page.getByLabel("Subject", { exact: true }).fill("invoice");
       await page.getByRole("button", { name: "Score subject" }).click();
       await page.getByRole("list", { name: "Suggestions" }).getByText("Your March invoice is ready").waitFor();

@@ -5,6 +5,7 @@
  * otherwise than the view it describes fails the build, naming both.
  */
 import type * as Client from "../clients/node/src/types.ts";
+import type { AiStatus } from "../src/ai/service.ts";
 import type { DomainView } from "../src/domains/model.ts";
 import type { EmailRecord, EmailSummary } from "../src/emails/model.ts";
 import type {
@@ -36,4 +37,5 @@ export type Checks = [
   Expect<Same<Client.WebhookDeliveryEvent, DeliveryView>>,
   Expect<Same<Client.WebhookDeliveryEventDetail, DeliveryDetail>>,
   Expect<Same<Client.WebhookAttempt, AttemptView>>,
+  Expect<Same<Client.AiStatus, AiStatus>>,
 ];

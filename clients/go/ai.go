@@ -1,11 +1,21 @@
-// The AI helpers (DESIGN §8, scope ai:use): subject-line scoring, which works offline, and drafting an email from
-// a brief through the model the server is configured with. Nothing is ever sent.
+// The AI helpers (DESIGN §8, scope ai:use): whether a model is configured, subject-line scoring, which works
+// offline, and drafting an email from a brief through the model the server is configured with. Nothing is ever sent.
 package mailroom
 
 import (
 	"context"
 	"net/http"
 )
+
+// AIStatus answers Status: whether a model is configured, so that drafts and subject suggestions can be asked for.
+// Model is the configured model's name (empty without one); Message then says what to configure, in the words of
+// the 503 that Write answers (empty when a model is configured).
+type AIStatus struct {
+	Object          string `json:"object"`
+	ModelConfigured bool   `json:"model_configured"`
+	Model           string `json:"model"`
+	Message         string `json:"message"`
+}
 
 // SubjectRequest is a subject line to score; Html or Text, when given, count for the preview text.
 type SubjectRequest struct {
@@ -67,9 +77,20 @@ type EmailDraft struct {
 	PromptVersion string   `json:"prompt_version"`
 }
 
-// AIService scores subjects and drafts emails.
+// AIService says whether a model is configured, scores subjects and drafts emails.
 type AIService struct {
 	client *Client
+}
+
+// Status says whether a model is configured (its name), else what to configure: ask before submitting a brief.
+func (s *AIService) Status() (*AIStatus, error) {
+	return s.StatusWithContext(context.Background())
+}
+
+// StatusWithContext says whether a model is configured (its name), else what to configure: ask before submitting a
+// brief.
+func (s *AIService) StatusWithContext(ctx context.Context) (*AIStatus, error) {
+	return fetch[AIStatus](ctx, s.client, call{method: http.MethodGet, path: "ai"})
 }
 
 // Subject scores a subject line.

@@ -683,6 +683,22 @@ func TestLiveSuppressionsRoundTrip(t *testing.T) {
 	}
 }
 
+func TestLiveAIStatus(t *testing.T) {
+	env := live(t)
+	status, err := env.client().AI.Status()
+	if err != nil {
+		t.Fatalf("AI status: %v", err)
+	}
+	// The test server has no model: the status says so and what to configure, in the words of Write's 503.
+	if status.Object != "ai" || status.ModelConfigured || status.Model != "" || !strings.Contains(status.Message, "[ai] base_url") {
+		t.Fatalf("status %+v", status)
+	}
+	_, err = env.client().AI.Write(&WriteRequest{Brief: "Tell {{first_name}} their trial ends in 3 days"})
+	if refused := apiError(t, err, NameServiceUnavailable, 503); refused.Message != status.Message {
+		t.Fatalf("write without a model: %q, the status said %q", refused.Message, status.Message)
+	}
+}
+
 func TestLiveAISubjectScoring(t *testing.T) {
 	env := live(t)
 	analysis, err := env.client().AI.Subject(&SubjectRequest{Subject: "FREE!!! Open now", Html: "<p>Your March invoice is ready.</p>"})

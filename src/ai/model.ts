@@ -16,6 +16,8 @@ export interface ChatMessage {
 }
 
 export interface ChatModel {
+  /** The configured model's name, or null when `[ai]` names none (then every completion is refused, saying why). */
+  readonly name: string | null;
   /** The completion's text. */
   complete(messages: ChatMessage[]): Promise<string>;
 }
@@ -29,20 +31,18 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 const unavailable = (message: string, options: { cause?: unknown; retryAfter?: number } = {}) =>
   new AppError("service_unavailable", message, options);
 
+/** What a client is told when `[ai]` names no model: what to set. */
+export const NO_MODEL =
+  "No model is configured: set [ai] base_url and model (MAILROOM_AI_BASE_URL, MAILROOM_AI_MODEL), e.g. http://127.0.0.1:11434/v1 for a local Ollama.";
+
 /** The model of `[ai]`; one that explains what to set when nothing is configured. */
 export function createChatModel(settings: Config["ai"]): ChatModel {
   if (!settings.base_url || !settings.model) {
-    return {
-      complete: () =>
-        Promise.reject(
-          unavailable(
-            "No model is configured: set [ai] base_url and model (MAILROOM_AI_BASE_URL, MAILROOM_AI_MODEL), e.g. http://127.0.0.1:11434/v1 for a local Ollama.",
-          ),
-        ),
-    };
+    return { name: null, complete: () => Promise.reject(unavailable(NO_MODEL)) };
   }
   const url = `${settings.base_url.replace(/\/+$/, "")}/chat/completions`;
   return {
+    name: settings.model,
     async complete(messages) {
       const signal = AbortSignal.timeout(settings.timeout);
       const failed = (error: unknown) => {

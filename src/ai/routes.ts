@@ -1,4 +1,7 @@
-/** HTTP routes of the AI writer and subject optimiser (DESIGN §8): `POST /v1/ai/subject`, `POST /v1/ai/write`. */
+/**
+ * HTTP routes of the AI writer and subject optimiser (DESIGN §8): `GET /v1/ai` (whether a model is configured),
+ * `POST /v1/ai/subject`, `POST /v1/ai/write`.
+ */
 import { Elysia } from "elysia";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readBody } from "../http/body.ts";
@@ -12,6 +15,12 @@ export function aiRoutes(deps: AuthDeps & { ai: AiService }) {
   const tags = ["AI"];
   return new Elysia()
     .use(authenticated(deps))
+    .get("/v1/ai", ({ actor }) => ai.status(actor), {
+      detail: {
+        summary: "Whether a model is configured for drafts and subject suggestions (its name, or what to configure)",
+        tags,
+      },
+    })
     .post(
       "/v1/ai/subject",
       async ({ request, actor }) =>

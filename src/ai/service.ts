@@ -11,7 +11,7 @@ import { requireScope } from "../access.ts";
 import type { TemplateService } from "../templates/service.ts";
 import { textOf } from "../templates/render.ts";
 import { checkDraft, placeholdersIn, type Draft } from "./draft-check.ts";
-import { jsonOfAnswer, type ChatMessage, type ChatModel } from "./model.ts";
+import { jsonOfAnswer, NO_MODEL, type ChatMessage, type ChatModel } from "./model.ts";
 import { PROMPT_VERSION, repairPrompt, subjectPrompt, writePrompt } from "./prompts.ts";
 import { previewText } from "./preview-text.ts";
 import { scoreSubject, type SubjectFinding } from "./subject-score.ts";
@@ -41,7 +41,18 @@ export interface WriteAnswer extends Draft {
   prompt_version: string;
 }
 
+/** Whether drafts and suggestions can be asked for, so that a client can say so before anyone submits. */
+export interface AiStatus {
+  object: "ai";
+  model_configured: boolean;
+  /** The configured model's name (never its server or key). */
+  model: string | null;
+  /** What to configure, when no model is. */
+  message: string | null;
+}
+
 export interface AiService {
+  status(actor: Actor): AiStatus;
   subject(actor: Actor, request: SubjectRequest): Promise<SubjectAnswer>;
   write(actor: Actor, request: WriteRequest): Promise<WriteAnswer>;
 }
@@ -74,6 +85,12 @@ export function createAiService(deps: { model: ChatModel; templates: TemplateSer
   };
 
   return {
+    status(actor) {
+      requireScope(actor, "ai:use");
+      const configured = model.name !== null;
+      return { object: "ai", model_configured: configured, model: model.name, message: configured ? null : NO_MODEL };
+    },
+
     async subject(actor, request) {
       requireScope(actor, "ai:use");
       const scored = scoreSubject(request);

@@ -1,13 +1,14 @@
 /**
  * AI: the subject scorer (score, findings with their fixes, the model's suggestions) and the writer (a draft from
  * a brief, optionally saved as a draft template). Invariants: a writer that cannot run (503 service_unavailable:
- * no model configured, or the model failing) is guidance saying what to do, not an error page; a draft's HTML is
+ * no model configured, or the model failing) is guidance saying what to do, not an error page — and without a model
+ * (GET /v1/ai) the writer says so before anything is submitted, its button disabled with the reason; a draft's HTML is
  * shown only through emails.tsx's Preview; nothing here sends mail.
  */
 import { useState } from "preact/hooks";
 import { useCan } from "../access.ts";
 import { api, ApiError } from "../api.ts";
-import { describe } from "../hooks.ts";
+import { describe, usePolled } from "../hooks.ts";
 import { Alert } from "../alert.tsx";
 import { Preview } from "../preview.tsx";
 import type { TemplateEngine } from "../../clients/node/src/wire.ts";
@@ -50,15 +51,31 @@ function FailureNote({ failure, what }: { failure: Failure | null; what: string 
   );
 }
 
+/** GET /v1/ai: whether a model is configured, so the writer can say so before anyone submits a brief. */
+interface AiStatus {
+  model_configured: boolean;
+  model: string | null;
+  message: string | null;
+}
+
 export function AiScreen() {
+  const { data: status } = usePolled(() => api.get<AiStatus>("/v1/ai"), []);
   return (
     <section aria-labelledby="ai-title">
       <h1 id="ai-title">AI</h1>
       <p class="hint">
-        Nothing here sends mail. Scoring works offline; suggestions and drafts come from the model set in [ai].
+        Nothing here sends mail. Scoring works offline; suggestions and drafts come from{" "}
+        {status?.model ? (
+          <>
+            the model <code>{status.model}</code>
+          </>
+        ) : (
+          "the model set in [ai]"
+        )}
+        .
       </p>
       <SubjectScorer />
-      <Writer />
+      <Writer status={status} />
     </section>
   );
 }
@@ -157,7 +174,8 @@ function SubjectScorer() {
   );
 }
 
-function Writer() {
+function Writer({ status }: { status: AiStatus | null }) {
+  const noModel = status !== null && !status.model_configured;
   const canSave = useCan("templates:write");
   const [form, setForm] = useState({ brief: "", tone: "", audience: "", format: "html" as "html" | "mjml" });
   const [save, setSave] = useState(false);
@@ -189,6 +207,13 @@ function Writer() {
   return (
     <div class="card">
       <h2 id="write-title">Write a draft</h2>
+      {noModel && (
+        <div class="card guidance" id="writer-needs-model">
+          <p>
+            <strong>The writer needs a model.</strong> {status.message}
+          </p>
+        </div>
+      )}
       <form class="ai-form" onSubmit={write} aria-labelledby="write-title">
         <label>
           Brief
@@ -251,7 +276,11 @@ function Writer() {
           </>
         )}
         <div class="actions">
-          <button type="submit" disabled={busy}>
+          <button
+            type="submit"
+            disabled={busy || noModel}
+            aria-describedby={noModel ? "writer-needs-model" : undefined}
+          >
             {busy ? "Writing…" : "Write draft"}
           </button>
           {busy && <span role="status">The model may take a while.</span>}

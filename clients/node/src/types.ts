@@ -585,6 +585,16 @@ export interface TemplateValidation {
 // ---------------------------------------------------------------------------------------------------------------
 // AI
 
+/** Whether drafts and subject suggestions are available: a model is configured on the server. */
+export interface AiStatus {
+  object: "ai";
+  model_configured: boolean;
+  /** The configured model's name; null without one. */
+  model: string | null;
+  /** What to configure when no model is (the words of `write`'s 503); null when one is. */
+  message: string | null;
+}
+
 export type SubjectOptions = SubjectRequest;
 
 export interface SubjectFinding {

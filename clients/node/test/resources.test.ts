@@ -172,6 +172,19 @@ describe.skipIf(!live)("resources", () => {
     expect((await mailroom.emails.receiving.get(crypto.randomUUID())).error?.name).toBe("not_found");
   });
 
+  test("ai: status says no model is configured, and what to configure, in the words of the writer's 503", async () => {
+    const status = ok(await mailroom.ai.status());
+    expect(status).toEqual({
+      object: "ai",
+      model_configured: false,
+      model: null,
+      message: expect.stringContaining("[ai] base_url"),
+    });
+    const { error } = await mailroom.ai.write({ brief: "Tell {{first_name}} their trial ends in 3 days" });
+    expect(error?.name).toBe("service_unavailable");
+    expect(error?.message).toBe(status.message!);
+  });
+
   test("ai: subject scoring works offline; writing without a model is 503 service_unavailable", async () => {
     const weak = ok(
       await mailroom.ai.subject({ subject: "FREE!!! OPEN NOW", html: "<p>Your March invoice is ready.</p>" }),

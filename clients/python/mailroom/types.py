@@ -627,6 +627,16 @@ class ValidateTemplateResponse(TypedDict):
 # AI
 
 
+class AiStatus(TypedDict):
+    """Whether drafts and subject suggestions are available: ``model`` is None without a configured model, and
+    ``message`` then says what to configure (None when one is)."""
+
+    object: str
+    model_configured: bool
+    model: Optional[str]
+    message: Optional[str]
+
+
 class SubjectParams(TypedDict, total=False):
     subject: str
     html: str

@@ -1,5 +1,5 @@
 """Round trips of the other resources against the real server: domains, API keys, suppressions (with batch),
-templates (with a templated send), received email, and AI subject scoring."""
+templates (with a templated send), received email, and the AI status and subject scoring."""
 
 from __future__ import annotations
 
@@ -207,6 +207,16 @@ class AiTest(unittest.TestCase):
         self.assertTrue(0 <= shouty["score"] <= 100)
         self.assertLess(shouty["score"], calm["score"])
         self.assertTrue(all({"rule", "severity", "message"} <= set(f) for f in shouty["findings"]))
+
+    def test_status_says_whether_a_model_is_configured(self) -> None:
+        status = client().ai.status()
+        self.assertEqual(status["object"], "ai")
+        if status["model_configured"]:
+            self.assertTrue(status["model"])
+            self.assertIsNone(status["message"])
+        else:
+            self.assertIsNone(status["model"])
+            self.assertIn("[ai] base_url", status["message"] or "")
 
     def test_writer_needs_a_model(self) -> None:
         try:

@@ -1,8 +1,16 @@
 # frozen_string_literal: true
 
-# The AI helpers (DESIGN §8): subject scoring, which works offline, and drafting, which needs a configured model.
+# The AI helpers (DESIGN §8): whether a model is configured, subject scoring, which works offline, and drafting,
+# which needs a configured model.
 module Mailroom
   class AI < Resource
+    # GET /v1/ai → { object: "ai", model_configured:, model:, message: }. model is the configured model's name (nil
+    # without one); message then says what to configure, the words write's ServiceUnavailableError would carry.
+    # Ask before submitting a brief: drafts and subject suggestions need a model.
+    def status
+      http_get("/ai")
+    end
+
     # POST /v1/ai/subject { subject, html?, text? } → { score:, findings: [...], suggestions: [...] }.
     def subject(params)
       http_post("/ai/subject", symbolized(params))
