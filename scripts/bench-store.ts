@@ -222,7 +222,7 @@ for (const setup of setups) {
     met: null,
   });
   console.log(
-    `  ${setup.name.padEnd(28)} accept ${fmt(median(runs.map((r) => r.accept))).padStart(6)} msg/s (p99 ${fmt(median(runs.map((r) => r.p99)), 1)} ms, errors ${errors})   deliver ${deliver ? `${fmt(deliver).padStart(6)} msg/s` : "skipped (no smtp-sink)"}`,
+    `  ${setup.name.padEnd(28)} accept ${fmt(median(runs.map((r) => r.accept))).padStart(6)} msg/s (p99 ${fmt(median(runs.map((r) => r.p99)), 1)} ms, errors ${errors}${setup.env.MAILROOM_STORE_URL ? `, store CPU ${fmt(median(runs.map((r) => r.storeCpu)), 2)} ms/msg` : ""})   deliver ${deliver ? `${fmt(deliver).padStart(6)} msg/s` : "skipped (no smtp-sink)"}`,
   );
 }
 /** The bars of the scale-out rows: PostgreSQL beside SQLite, two instances beside one, the store's CPU per message. */

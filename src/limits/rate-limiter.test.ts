@@ -4,6 +4,7 @@
  */
 import { freshStoreUrl } from "../../test/helpers/postgres.ts";
 import { afterAll, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import { openPostgresStore } from "../db/postgres/adapter.ts";
 import { openSqliteStore } from "../db/sqlite.ts";
 import type { Store } from "../db/store.ts";
@@ -118,5 +119,86 @@ describe.each(keepers)("sliding-window rate limits, %s", (_name, make) => {
       Array.from({ length: 20 }, () => limiter.take(subject({ keyLimit: 7, orgLimit: 100 }))),
     );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(7);
+  });
+});
+
+const storeKeepers: Array<[string, () => Promise<Store>]> = [
+  ["SQLite", async () => openSqliteStore(":memory:")],
+  ...(pgUrl
+    ? [
+        [
+          "PostgreSQL",
+          async () => openPostgresStore({ url: freshStoreUrl("r", pgUrl), poolSize: 2, logger: silentLogger }),
+        ] as [string, () => Promise<Store>],
+      ]
+    : []),
+];
+
+describe.each(storeKeepers)("leased admissions in a %s store", (_name, open) => {
+  const opened = async () => {
+    const store = await open();
+    stores.push(store);
+    return store;
+  };
+  /** The admissions the store has counted for the key's bucket, by second. */
+  const countedBySecond = async (store: Store) =>
+    Object.fromEntries(
+      (
+        await store.query<{ second: number; admitted: number }>(
+          sql`SELECT second, admitted FROM rate_limit_counts WHERE bucket = 'key:k1' ORDER BY second`,
+        )
+      ).map((row) => [Number(row.second), Number(row.admitted)]),
+    );
+  const steady = { keyLimit: 1000, orgLimit: 1000 };
+
+  test("a second's checks lease what the second before used; the unused part goes back once the second is over", async () => {
+    const store = await opened();
+    const clock = new ManualClock(0);
+    const limiter = createStoreRateLimiter({ db: store.db, writer: store, clock });
+    for (let i = 0; i < 10; i++) await limiter.take(subject(steady));
+    expect(await countedBySecond(store)).toEqual({ 0: 10 });
+    // Second 1: one check takes the ten the last second used, in one call.
+    clock.set(1000);
+    const first = await limiter.take(subject(steady));
+    expect(first).toMatchObject({ allowed: true, remaining: 989 });
+    expect(await countedBySecond(store)).toEqual({ 0: 10, 1: 10 });
+    for (let i = 0; i < 3; i++) expect((await limiter.take(subject(steady))).allowed).toBe(true);
+    expect(await countedBySecond(store)).toEqual({ 0: 10, 1: 10 });
+    // Second 2: the next call gives back the six second 1 did not use.
+    clock.set(2000);
+    await limiter.take(subject(steady));
+    expect((await countedBySecond(store))[1]).toBe(4);
+  });
+
+  test("with no call to carry it, the unused part goes back just after its second", async () => {
+    const store = await opened();
+    const clock = new ManualClock(0);
+    const limiter = createStoreRateLimiter({ db: store.db, writer: store, clock });
+    for (let i = 0; i < 10; i++) await limiter.take(subject(steady));
+    // At 1.1 s the lease takes what nine tenths of a second like the last one would need: nine, of which one is used.
+    clock.set(1100);
+    await limiter.take(subject(steady));
+    expect((await countedBySecond(store))[1]).toBe(9);
+    // The timer gives the eight back just after second 1 ends (900 ms of real time away).
+    await Bun.sleep(1100);
+    expect((await countedBySecond(store))[1]).toBe(1);
+  });
+
+  test("two instances never admit more than the limit between them, and a lease held unused is freed for the other", async () => {
+    const store = await opened();
+    const clock = new ManualClock(0);
+    const [a, b] = [0, 1].map(() => createStoreRateLimiter({ db: store.db, writer: store, clock }));
+    const limits = { keyLimit: 30, orgLimit: 1000 };
+    for (let i = 0; i < 20; i++) expect((await a!.take(subject(limits))).allowed).toBe(true);
+    // Second 1: A leases the 10 left (it expects 20), uses one; B finds nothing left.
+    clock.set(1000);
+    expect((await a!.take(subject(limits))).allowed).toBe(true);
+    expect((await b!.take(subject(limits))).allowed).toBe(false);
+    // Second 2: A's next call gives back its nine; B then finds them.
+    clock.set(2000);
+    expect((await a!.take(subject(limits))).allowed).toBe(true);
+    const fromB = await Promise.all(Array.from({ length: 12 }, () => b!.take(subject(limits))));
+    expect(fromB.filter((d) => d.allowed)).toHaveLength(8);
+    expect((await countedBySecond(store))[1]).toBe(1);
   });
 });

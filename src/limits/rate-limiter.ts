@@ -2,11 +2,11 @@
  * Request limits per API key and per organisation over any sliding 60 s window (DESIGN §3). Two keepers of the
  * windows: in memory, exact to the millisecond, for a store one instance owns (each bucket keeps the times of its
  * last `limit` admitted requests in a ring; O(1) per check); and in the store when instances share it, exact to
- * the second (admissions counted per second; on PostgreSQL a check is one statement, serialised per bucket by a
- * row lock held for that statement only, so instances never admit more than the limit between them).
+ * the second (admissions counted per second, taken by each instance in leases of about a second's worth, so
+ * instances never admit more than the limit between them; see createStoreRateLimiter).
  * Invariant: a request is counted in both buckets or in neither — a refused request consumes nothing.
  */
-import { and, eq, gt, lte, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import type { Config } from "../config/schema.ts";
 import { engineOf, executeRaw } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
@@ -172,41 +172,98 @@ interface CountedBucket {
   oldest: number | null;
 }
 
-/** Checks of one turn with the same buckets and limits, answered by one count in the store. */
+/** Checks of one turn with the same buckets and limits. */
 interface CheckGroup {
+  key: string;
   buckets: ReturnType<typeof bucketsOf>;
   checks: Array<{ resolve: (decision: RateDecision) => void; reject: (error: unknown) => void }>;
 }
 
 /**
+ * The admissions this instance took from the store for one second and buckets: it admits from them in memory, and
+ * gives back what it did not use once the second is over.
+ */
+interface Lease {
+  second: number;
+  /** Admissions the store counted for this instance in `second`. */
+  granted: number;
+  /** Of them, admitted here. */
+  used: number;
+  /** Of them, given back. */
+  returned: number;
+  /** Admitted in the second before, by the lease of that second: what this one expects to need. */
+  expected: number;
+  /** The buckets as the store last answered, before that answer's admissions, and the admissions here since. */
+  counted: CountedBucket[];
+  sinceCounted: number;
+  /** A timer will give back what is unused once the second is over. */
+  givesBackLater?: true;
+}
+
+/** Leases remembered; past it the longest unrenewed is forgotten (its timer still gives back what it holds). */
+const MAX_LEASES = 10_000;
+
+/** A call to the store: gives back `giveBack` admissions of `giveBackSecond`, then admits up to `wanted` in `second`. */
+interface Call {
+  buckets: CheckGroup["buckets"];
+  second: number;
+  wanted: number;
+  giveBack: number;
+  giveBackSecond: number;
+}
+
+/** The admissions the store has counted for `lease` that it neither used nor gave back. */
+const unusedOf = (lease: Lease) => lease.granted - lease.used - lease.returned;
+
+/**
  * The windows kept in the store, for instances sharing it. Admissions are counted per bucket and second, so a
- * window is at most 60 rows and an admission leaves it when its whole second has (up to a second early). The
- * checks of one event-loop turn against the same buckets are counted together, in turn order: one statement on
- * PostgreSQL (`mailroom_rate_take`, migration 0015, outside any other transaction: it locks the buckets for its own
- * run only, and its commit does not wait for the disk), one write on SQLite, whose single writer serialises them.
+ * window is at most 60 rows and an admission leaves it when its whole second has (up to a second early).
+ *
+ * Leases: checks do not go to the store one by one. An instance takes, in one call, what it expects to admit for
+ * the rest of the second (what it admitted in the second before, or at least the checks waiting), admits from that
+ * in memory, and gives back what it did not use in its next call or, at the latest, just after the second ends.
+ * So the store is asked about once a second per busy bucket rather than once per event-loop turn, and instances do
+ * not queue on its row locks. The limit still holds between instances — an admission is counted in the store before
+ * it is made — and what an instance holds unused costs others at most that one second's expectation.
+ * On PostgreSQL a call is one statement (`mailroom_rate_take`, migrations 0015 and 0016, outside any other
+ * transaction: it locks the buckets for its own run only, and its commit does not wait for the disk); on SQLite one
+ * write, which its single writer serialises.
  */
 export function createStoreRateLimiter(deps: { db: Db; writer: Writer; clock: Clock }): RateLimiter {
   const { writer, clock } = deps;
   const { rateLimitCounts: counts } = tablesOf(deps.db);
+  const leases = new Map<string, Lease>();
 
-  /** Admits up to `wanted` requests now: the buckets as they were, and how many were admitted (in every bucket). */
-  const countOnPostgres = async (buckets: CheckGroup["buckets"], second: number, wanted: number) => {
+  const countOnPostgres = async ({ buckets, second, wanted, giveBack, giveBackSecond }: Call) => {
     const rows = await executeRaw<CountedBucket & { admitted: number }>(
       deps.db,
-      sql`SELECT bucket, used, oldest, admitted FROM mailroom_rate_take(${arrayLiteral(buckets.map((b) => b.id))}::text[], ${arrayLiteral(buckets.map((b) => b.limit))}::integer[], ${second}, ${wanted})`,
+      sql`SELECT bucket, used, oldest, admitted FROM mailroom_rate_take(${arrayLiteral(buckets.map((b) => b.id))}::text[], ${arrayLiteral(buckets.map((b) => b.limit))}::integer[], ${second}, ${wanted}, ${giveBackSecond}, ${giveBack})`,
     );
     return { counted: rows, admitted: Number(rows[0]?.admitted ?? 0) };
   };
 
-  const countOnSqlite = (buckets: CheckGroup["buckets"], second: number, wanted: number) =>
+  const countOnSqlite = ({ buckets, second, wanted, giveBack, giveBackSecond }: Call) =>
     writer.write(async (tx) => {
+      if (giveBack > 0)
+        await tx
+          .update(counts)
+          .set({ admitted: sql`max(0, ${counts.admitted} - ${giveBack})` })
+          .where(
+            and(
+              inArray(
+                counts.bucket,
+                buckets.map((b) => b.id),
+              ),
+              eq(counts.second, giveBackSecond),
+            ),
+          );
       const counted: CountedBucket[] = [];
       for (const b of buckets) {
         const row = await first(
           tx
             .select({
               used: sql<number>`coalesce(sum(${counts.admitted}), 0)`.mapWith(Number),
-              oldest: sql<number | null>`min(${counts.second})`,
+              oldest: sql<number | null>`min(${counts.second}) FILTER (WHERE ${counts.admitted} > 0)`,
             })
             .from(counts)
             .where(and(eq(counts.bucket, b.id), gt(counts.second, second - WINDOW_SECONDS))),
@@ -227,39 +284,93 @@ export function createStoreRateLimiter(deps: { db: Db; writer: Writer; clock: Cl
 
   const count = engineOf(deps.db) === "postgres" ? countOnPostgres : countOnSqlite;
 
-  /** Each check of the group in turn: the first `admitted` allowed, the buckets filling as they go. */
-  const answer = async ({ buckets, checks }: CheckGroup) => {
+  /** The answer for one check of `buckets`, `before` admissions after the store's last count of them. */
+  const decision = (buckets: CheckGroup["buckets"], counted: CountedBucket[], before: number, now: number) => {
+    const second = Math.floor(now / 1000);
+    const byBucket = new Map(counted.map((row) => [row.bucket, row]));
+    return decide(
+      buckets.map((b) => {
+        const row = byBucket.get(b.id);
+        const used = Number(row?.used ?? 0);
+        const oldest = row?.oldest ?? (before > 0 ? second : null);
+        return {
+          name: b.name,
+          limit: b.limit,
+          used: used + before,
+          resetSeconds: oldest === null ? 0 : Math.max(1, Math.ceil((Number(oldest) * 1000 + WINDOW_MS - now) / 1000)),
+        };
+      }),
+    );
+  };
+
+  /** Gives back what `lease` holds unused, at once (the second it was for is over, and no call came to carry it). */
+  const giveBackNow = (buckets: CheckGroup["buckets"], lease: Lease) => {
+    const giveBack = unusedOf(lease);
+    if (giveBack <= 0) return;
+    lease.returned += giveBack;
+    count({ buckets, second: lease.second, wanted: 0, giveBack, giveBackSecond: lease.second }).catch(() => {
+      // Kept counted: the store was unreachable, and the admissions leave the window within the minute.
+    });
+  };
+
+  /** The lease of `group` for `second`: the current one, or a new one that carries the last one's give-back. */
+  const leaseFor = (group: CheckGroup, second: number) => {
+    const last = leases.get(group.key);
+    if (last?.second === second) return { lease: last, giveBack: 0, giveBackSecond: second };
+    const lease: Lease = {
+      second,
+      granted: 0,
+      used: 0,
+      returned: 0,
+      expected: last?.second === second - 1 ? last.used : 0,
+      counted: [],
+      sinceCounted: 0,
+    };
+    leases.delete(group.key);
+    leases.set(group.key, lease);
+    if (leases.size > MAX_LEASES) leases.delete(leases.keys().next().value!);
+    const giveBack = last ? unusedOf(last) : 0;
+    if (last) last.returned += giveBack;
+    return { lease, giveBack, giveBackSecond: last?.second ?? second };
+  };
+
+  const answer = async (group: CheckGroup) => {
     const now = clock.now();
     const second = Math.floor(now / 1000);
-    const { counted, admitted } = await count(buckets, second, checks.length);
-    const byBucket = new Map(counted.map((row) => [row.bucket, row]));
-    checks.forEach((check, i) => {
-      const before = Math.min(i, admitted);
-      check.resolve(
-        decide(
-          buckets.map((b) => {
-            const row = byBucket.get(b.id);
-            const used = Number(row?.used ?? 0);
-            const oldest = row?.oldest ?? (before > 0 ? second : null);
-            return {
-              name: b.name,
-              limit: b.limit,
-              used: used + before,
-              resetSeconds:
-                oldest === null ? 0 : Math.max(1, Math.ceil((Number(oldest) * 1000 + WINDOW_MS - now) / 1000)),
-            };
-          }),
-        ),
-      );
+    const { lease, giveBack, giveBackSecond } = leaseFor(group, second);
+    const admit = (check: CheckGroup["checks"][number]) => {
+      check.resolve(decision(group.buckets, lease.counted, lease.sinceCounted, now));
+      lease.used++;
+      lease.sinceCounted++;
+    };
+    const local = Math.min(group.checks.length, unusedOf(lease));
+    for (const check of group.checks.slice(0, local)) admit(check);
+    const waiting = group.checks.slice(local);
+    if (!waiting.length) return;
+    // What the rest of this second is expected to need, at least the checks waiting now.
+    const expected = Math.ceil((lease.expected * (1000 - (now % 1000))) / 1000);
+    const wanted = Math.max(waiting.length, expected - lease.used);
+    const { counted, admitted } = await count({ buckets: group.buckets, second, wanted, giveBack, giveBackSecond });
+    lease.granted += admitted;
+    lease.counted = counted;
+    lease.sinceCounted = 0;
+    waiting.forEach((check, i) => {
+      if (i < admitted) admit(check);
+      else check.resolve(decision(group.buckets, counted, admitted, now));
     });
+    if (unusedOf(lease) > 0 && !lease.givesBackLater) {
+      // The second's unused admissions go back once it is over, should no call of the next carry them.
+      lease.givesBackLater = true;
+      setTimeout(() => giveBackNow(group.buckets, lease), (second + 1) * 1000 - clock.now() + 10).unref?.();
+    }
   };
 
   const checkTogether = perTurn<{ buckets: CheckGroup["buckets"]; check: CheckGroup["checks"][number] }>((checks) => {
     const groups = new Map<string, CheckGroup>();
     for (const { buckets, check } of checks) {
-      const groupKey = buckets.map((b) => `${b.id}:${b.limit}`).join("|");
-      let group = groups.get(groupKey);
-      if (!group) groups.set(groupKey, (group = { buckets, checks: [] }));
+      const key = buckets.map((b) => `${b.id}:${b.limit}`).join("|");
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { key, buckets, checks: [] }));
       group.checks.push(check);
     }
     for (const group of groups.values())

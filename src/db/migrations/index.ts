@@ -19,6 +19,7 @@ import testModeMail, { postgres as testModeMailPg } from "./0012_test_mode_mail.
 import inboundUsage, { postgres as inboundUsagePg } from "./0013_inbound_usage.ts";
 import contentParts, { postgres as contentPartsPg } from "./0014_content_parts.ts";
 import rateWindows, { postgres as rateWindowsPg } from "./0015_rate_windows.ts";
+import rateLeases, { postgres as rateLeasesPg } from "./0016_rate_leases.ts";
 
 export interface Migration {
   version: number;
@@ -43,4 +44,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 13, name: "inbound_usage", sqlite: inboundUsage, postgres: inboundUsagePg },
   { version: 14, name: "content_parts", sqlite: contentParts, postgres: contentPartsPg },
   { version: 15, name: "rate_windows", sqlite: rateWindows, postgres: rateWindowsPg },
+  { version: 16, name: "rate_leases", sqlite: rateLeases, postgres: rateLeasesPg },
 ];
