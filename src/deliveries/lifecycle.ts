@@ -9,10 +9,10 @@
  *   `sent` and `delivered` still hear of bounces and complaints that arrive later by mail or from the provider.
  * - Causes. Who may move a delivery: the worker's attempts (deliveries/attempts.ts), reports received on the MX
  *   (deliveries/reports.ts), the provider's own events (deliveries/provider-events.ts, and the simulator's complaint
- *   through the worker), the sender or operator
- *   cancelling (emails/service.ts), the removal of the sending domain (domains/service.ts), and pauses (held,
- *   released). Each cause is one row of `TRANSITIONS`: the states it may come from, the state it goes to (or none:
- *   only the history hears of it), the event it appends and the suppression it adds.
+ *   through the worker), the sender or operator cancelling (emails/service.ts), the removal of the sending domain
+ *   (domains/service.ts), and pauses (held, released). Each cause is one row of `TRANSITIONS`: the states it may
+ *   come from, the state it goes to (or none: only the history hears of it), the event it appends and the
+ *   suppression it adds.
  * - One writer. `apply` is the only code that writes `deliveries.status` after acceptance (a test greps `src/` for
  *   any other). It runs in the caller's transaction: a move is one UPDATE conditional on the status being one of the
  *   row's `from` (it waits for a concurrent write of the row and checks what that left: PostgreSQL re-reads the row,
