@@ -1,7 +1,7 @@
 /**
  * Builds the single executable `dist/mailroom` with `bun build --compile`: code, embedded migrations (SQL strings)
  * and the docs assets (imported as files) all inside. Bytecode is compiled in for a faster cold start. The CPU
- * pool's thread and the SQLite content and write threads (db/content-thread.ts, db/write-thread.ts) are entry points too: a Worker in a compiled
+ * pool's thread and the SQLite content thread (db/content-thread.ts) are entry points too: a Worker in a compiled
  * executable must be bundled as one, and src/thread-entries.ts names them where both modes resolve the same paths.
  */
 import { $ } from "bun";
@@ -18,7 +18,6 @@ const args = [
   "src/main.ts",
   "src/server/cpu-thread.ts",
   "src/db/content-thread.ts",
-  "src/db/write-thread.ts",
   "--outfile",
   "dist/mailroom",
 ];

@@ -7,5 +7,3 @@
 export const CPU_THREAD = new URL("./server/cpu-thread.ts", import.meta.url);
 /** SQLite's content thread (db/content-thread.ts): large bodies written and read off the event loop. */
 export const CONTENT_THREAD = new URL("./db/content-thread.ts", import.meta.url);
-/** SQLite's write thread (db/write-thread.ts): blind writes executed, committed and synced off the event loop. */
-export const WRITE_THREAD = new URL("./db/write-thread.ts", import.meta.url);

@@ -15,23 +15,18 @@ import { createPrivateFile, ensurePrivateDirectory, keepPrivate } from "../lib/p
 import { MIGRATIONS } from "./migrations/index.ts";
 import * as schema from "./schema/index.ts";
 import { createContentThread } from "./content-writes.ts";
-import { createRecording, createWriteThread } from "./recorded-writes.ts";
 import type { Db, Store } from "./store.ts";
 import { createWriter } from "./writer.ts";
 
 export interface SqliteStore extends Store {
   /** The writing connection, for drills that provoke engine faults (tests). */
   readonly sqlite: Database;
-  /** Runs a PRAGMA of a fault drill on every writing connection, the write thread's included (tests). */
-  drill(pragma: string): Promise<void>;
 }
 
 export interface SqliteOptions {
   /** Locates content-thread.ts (built by the composition root, as the CPU pool's thread is): large bodies are then
    * written off the event loop (db/content-writes.ts). Without it they are written in the group commit. */
   contentThread?: URL;
-  /** Locates write-thread.ts: blind writes are then carried out off the event loop (db/recorded-writes.ts). */
-  writeThread?: URL;
 }
 
 export function openSqliteStore(path: string, logger: Logger = silentLogger, options: SqliteOptions = {}): SqliteStore {
@@ -45,10 +40,8 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger, opt
   const reader = inMemory ? sqlite : connect(path, "FULL");
   const reading: Db = inMemory ? writing : drizzle(reader, { schema });
   const listeners = new Map<string, Array<() => void>>();
-  const thread = options.writeThread && !inMemory ? createWriteThread(path, options.writeThread) : undefined;
   const writer = createWriter(sqlite, writing, {
     ...(!inMemory && { durable: walSync(`${path}-wal`) }),
-    ...(thread && { offLoop: { recording: createRecording(reader), thread } }),
     committed: (channels) => {
       for (const channel of channels) for (const onNotify of listeners.get(channel) ?? []) onNotify();
     },
@@ -61,11 +54,6 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger, opt
     sqlite,
     db: reading,
     write: writer.write,
-    blindWrite: writer.blindWrite,
-    async drill(pragma) {
-      sqlite.exec(pragma);
-      await thread?.drill(pragma);
-    },
     ...(contents && { stageContent: contents.stageContent, readContent: contents.readContent }),
     flush: writer.flush,
     // One instance per SQLite store: what a write notifies is heard in this process, after its commit.
@@ -88,7 +76,6 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger, opt
     async close() {
       await writer.flush();
       contents?.close();
-      thread?.close();
       if (reader !== sqlite) reader.close();
       sqlite.close();
     },

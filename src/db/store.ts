@@ -40,12 +40,6 @@ export interface Writer {
   /** Runs `work` in a transaction; resolves with its result once committed to disk. */
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /**
-   * `write` for a blind write: one whose reads see committed data only — never its own statements — and which uses no
-   * statement's result (no RETURNING, no count of changed rows). SQLite may then carry it out off the event loop
-   * (db/recorded-writes.ts); elsewhere it is `write`.
-   */
-  blindWrite?<T>(work: (tx: Db) => Promise<T>): Promise<T>;
-  /**
    * Takes a large message body ahead of the transaction that records it, so that the event loop never carries it in
    * one go (db/content-writes.ts); that transaction then calls `place(tx)`, or `discard()` if it fails. Absent, the
    * body goes in the record's transaction as it is.

@@ -5,30 +5,22 @@
  * batch forms and commits. A full disk or an I/O error rejects with `service_unavailable` (db/faults.ts).
  * Invariants: a write's promise resolves only once its COMMIT is on disk — a caller may answer 200 then and never
  * earlier; one batch at a time holds the connection.
- * With a write thread (`offLoop`), blind writes — those that read nothing but committed data, acceptance's — are
- * recorded here and carried out on the thread's connection (db/recorded-writes.ts), in their turn in the same queue:
- * one batch at a time holds either connection, so neither waits on the other's lock.
  */
 import type { Database } from "bun:sqlite";
 import { collectNotifications } from "./dialect.ts";
 import { asStoreFault } from "./faults.ts";
-import type { Recording, WriteThread } from "./recorded-writes.ts";
 import type { Db } from "./store.ts";
 
 interface PendingWrite {
   work: (tx: Db) => Promise<unknown>;
   /** Work done alone, between batches, with no transaction open on this connection (see `alone`). */
   alone?: true;
-  /** A blind write, recorded here and carried out by the write thread (see `blindWrite`). */
-  blind?: true;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
 
 export interface GroupCommitWriter {
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
-  /** `write` for a write that reads nothing but committed data: with a write thread, carried out there. */
-  blindWrite<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /**
    * Runs `work` in its turn among the writes, while no batch holds this connection's write lock and none begins:
    * for a write that another connection makes (the content thread, db/content-writes.ts), which would otherwise
@@ -54,40 +46,26 @@ export interface WriterOptions {
    * back to its savepoint may still have named one, which costs a listener a spurious call, never a missed one.
    */
   committed?: (channels: Set<string>) => void;
-  /**
-   * The write thread and the recording its writes are taken with (db/recorded-writes.ts): blind writes are then
-   * recorded on the event loop and executed and committed on the thread, in their turn among the batches, and the
-   * WAL synced by `durable` as for the others. Absent, a blind write is a write.
-   */
-  offLoop?: { recording: Recording; thread: WriteThread };
 }
 
 export function createWriter(sqlite: Database, db: Db, options: WriterOptions = {}): GroupCommitWriter {
-  const { durable, committed, offLoop } = options;
+  const { durable, committed } = options;
   let lastDurable: Promise<unknown> = Promise.resolve();
-  /** The write thread's batches not yet answered, in order: the thread takes the next while one runs. */
-  let onThread: Promise<unknown> = Promise.resolve();
-
   const pending: PendingWrite[] = [];
   let draining: Promise<void> | undefined;
   let notified = new Set<string>();
   collectNotifications(db, (channel) => void notified.add(channel));
-  if (offLoop) collectNotifications(offLoop.recording.db, (channel) => void notified.add(channel));
 
   const drain = async () => {
     while (pending.length > 0) {
       const next = pending[0]!;
-      // The write thread's batches hold its connection's lock until answered: the other connections wait for them.
-      if (!next.blind) await onThread;
       if (next.alone) {
         pending.shift();
         await (next.work(db) as Promise<unknown>).then(next.resolve, (error) => next.reject(asStoreFault(error)));
         continue;
       }
-      // A run of writes of one kind (blind, or not) forms the next batch.
-      const until = pending.findIndex((item) => item.alone || Boolean(item.blind) !== Boolean(next.blind));
-      const batch = pending.splice(0, Math.min(MAX_BATCH, until < 0 ? pending.length : until));
-      await (next.blind ? commitOffLoop(batch, offLoop!) : commitBatch(batch));
+      const until = pending.findIndex((item) => item.alone);
+      await commitBatch(pending.splice(0, Math.min(MAX_BATCH, until < 0 ? pending.length : until)));
     }
   };
 
@@ -157,94 +135,21 @@ export function createWriter(sqlite: Database, db: Db, options: WriterOptions = 
     lastDurable = durable().then(settle, rejectAll);
   };
 
-  /**
-   * A batch of blind writes: each is recorded in turn (one that throws while recording fails alone, having sent
-   * nothing), the recordings go to the write thread as one transaction, and each write settles by its outcome there
-   * once the WAL is synced. It is posted without waiting for the batch before it: the thread takes batches in order,
-   * and the next one is recorded meanwhile.
-   */
-  const commitOffLoop = async (batch: PendingWrite[], { recording, thread }: NonNullable<WriterOptions["offLoop"]>) => {
-    notified = new Set();
-    const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-    const writes = [];
-    const sentFrom: PendingWrite[] = [];
-    for (const item of batch) {
-      try {
-        const value = await item.work(recording.db);
-        writes.push(recording.take());
-        sentFrom.push(item);
-        results.push({ ok: true, value });
-      } catch (error) {
-        recording.take();
-        results.push({ ok: false, error: asStoreFault(error) });
-      }
-    }
-    const settle = (outcomes: ReadonlyMap<PendingWrite, unknown>) =>
-      batch.forEach((item, i) => {
-        const result = results[i]!;
-        const failed = outcomes.get(item);
-        if (!result.ok) item.reject(result.error);
-        else if (failed) item.reject(failed);
-        else item.resolve(result.value);
-      });
-    if (writes.length === 0) return settle(new Map());
-    const heard = notified;
-    const everySent = (error: unknown) => new Map(sentFrom.map((item) => [item, asStoreFault(error)]));
-    const answered = thread.run(writes).then(
-      (outcomes) => {
-        if (heard.size > 0) committed?.(heard);
-        const failures = new Map<PendingWrite, unknown>();
-        outcomes.forEach((outcome, i) => {
-          if (outcome)
-            failures.set(sentFrom[i]!, asStoreFault(Object.assign(new Error(outcome.error), { code: outcome.code })));
-        });
-        if (!durable) return settle(failures);
-        lastDurable = durable().then(
-          () => settle(failures),
-          (error) => settle(everySent(error)),
-        );
-      },
-      (error) => settle(everySent(error)),
-    );
-    onThread = Promise.all([onThread, answered]);
-  };
-
   return {
     write<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        pending.push({
-          work,
-          resolve: resolve as (value: unknown) => void,
-          reject,
-        });
-        schedule();
-      });
-    },
-    blindWrite<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        pending.push({
-          work,
-          ...(offLoop && { blind: true }),
-          resolve: resolve as (value: unknown) => void,
-          reject,
-        });
+        pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
         schedule();
       });
     },
     alone<T>(work: () => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        pending.push({
-          work,
-          alone: true,
-          resolve: resolve as (value: unknown) => void,
-          reject,
-        });
+        pending.push({ work, alone: true, resolve: resolve as (value: unknown) => void, reject });
         schedule();
       });
     },
     async flush() {
       while (draining) await draining;
-      await onThread;
       await lastDurable;
     },
   };

@@ -334,25 +334,13 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
         };
       }),
     );
-    const rows = messages.map((message) => emailRow(message, createdAt));
-    await insertAccepted(tx, { emails: rows, contents, deliveries });
+    await insertAccepted(tx, { emails: messages.map((message) => emailRow(message, createdAt)), contents, deliveries });
     for (const body of staged) await body.place(tx);
     // The message rows were inserted with the status of each message's last event (queued or scheduled).
     await events.appendRecorded(
       tx,
-      messages.flatMap((message, i) => {
-        const row = rows[i]!;
-        // The message as its row holds it, for the webhooks' payloads: a blind write cannot read the row back.
-        const email = {
-          messageId: row.messageId,
-          from: row.fromHeader,
-          to: row.to,
-          cc: row.cc,
-          subject: row.subject,
-          tags: row.tags,
-          templateId: row.templateId,
-        };
-        const base = { organizationId: message.organizationId, emailId: message.id, email };
+      messages.flatMap((message) => {
+        const base = { organizationId: message.organizationId, emailId: message.id };
         return [
           ...message.recipients
             .filter((recipient) => message.suppressed.has(addressKey(recipient)))
@@ -382,8 +370,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
   const acceptTogether = perTurn<Acceptance>(
     (group) =>
       void writeTogetherOrAlone(group, {
-        // Blind: acceptance only inserts, and reads no more than the committed policy (webhook endpoints).
-        write: (acceptances) => (writer.blindWrite ?? writer.write)((tx) => persist(tx, acceptances)),
+        write: (acceptances) => writer.write((tx) => persist(tx, acceptances)),
         written: (acceptances) => {
           const accepted = acceptances.reduce((sum, acceptance) => sum + acceptance.messages.length, 0);
           if (accepted) deps.onAccepted(accepted);

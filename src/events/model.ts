@@ -35,19 +35,6 @@ export interface NewEvent {
   emailId?: string | null;
   recipient?: string | null;
   data?: Record<string, unknown>;
-  /** The message's fields, when the appender holds them: listeners need not read its row (not stored). */
-  email?: EventEmail;
-}
-
-/** What the webhooks' payloads carry of an event's message (DESIGN §7), as its row in `emails` holds it. */
-export interface EventEmail {
-  messageId: string;
-  from: string;
-  to: string[];
-  cc: string[];
-  subject: string;
-  tags: Array<{ name: string; value: string }>;
-  templateId: string | null;
 }
 
 /**
@@ -58,9 +45,8 @@ export function bounceData(type: "Permanent" | "Transient" | "Undetermined", sub
   return { type, subType, message: response, diagnostic_code: response };
 }
 
-export interface StoredEvent extends Required<Omit<NewEvent, "data" | "email">> {
+export interface StoredEvent extends Required<Omit<NewEvent, "data">> {
   id: string;
   data: Record<string, unknown>;
   createdAt: string;
-  email?: EventEmail;
 }

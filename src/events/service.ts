@@ -69,7 +69,6 @@ const stored = (input: NewEvent, createdAt: string): StoredEvent => ({
   recipient: input.recipient ?? null,
   data: input.data ?? {},
   createdAt,
-  ...(input.email && { email: input.email }),
 });
 
 export function createEventLog(deps: { clock: Clock }): EventLog {

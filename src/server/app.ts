@@ -3,7 +3,7 @@
  * workers. Invariant: nothing else constructs services or reads configuration; `stop()` stops accepting first,
  * then drains deliveries in flight, then closes the store.
  */
-import { CONTENT_THREAD, CPU_THREAD, WRITE_THREAD } from "../thread-entries.ts";
+import { CONTENT_THREAD, CPU_THREAD } from "../thread-entries.ts";
 import { createChatModel } from "../ai/model.ts";
 import { createAiService, type AiService } from "../ai/service.ts";
 import { ConfigError } from "../lib/config-error.ts";
@@ -188,7 +188,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const metrics = createMailroomMetrics();
   const secrets = createSecretBox(loadMasterKey(options.secretKey, configured.data_dir, logger));
   const config = unsealConfig(configured, secrets);
-  const store = await openStore(config, logger, { contentThread: CONTENT_THREAD, writeThread: WRITE_THREAD });
+  const store = await openStore(config, logger, { contentThread: CONTENT_THREAD });
   const { db } = store;
   const writer: Writer = store;
   const events = createEventLog({ clock });

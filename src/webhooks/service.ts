@@ -101,7 +101,7 @@ export async function buildPayload(tx: Db, event: StoredEvent): Promise<WebhookP
   let data: Record<string, unknown> = { ...event.data };
   // A received message's event carries its own data (Resend's received-email shape); its email_id is the received one.
   if (event.emailId && event.type !== "email.received") {
-    const email = event.email ?? (await outboxStatements(tx).emailFields.execute({ emailId: event.emailId }))[0];
+    const [email] = await outboxStatements(tx).emailFields.execute({ emailId: event.emailId });
     data = {
       ...data,
       email_id: event.emailId,
