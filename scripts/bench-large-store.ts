@@ -21,7 +21,7 @@ import { parseSendRequest } from "../src/emails/validate.ts";
 import { operatorActor } from "../src/access.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { runGets, runLoad } from "./bench/load.ts";
-import { BENCH_BODY as BODY, benchServerEnv, cli, spawnUntilReady } from "./bench/process.ts";
+import { BENCH_BODY as BODY, benchServerEnv, buildThisBuild, cli, spawnUntilReady } from "./bench/process.ts";
 import { ANY_QUEUED } from "./bench/queue.ts";
 import { check, fmt, record } from "./bench/report.ts";
 
@@ -99,7 +99,7 @@ async function acceptanceOn(dataDir: string) {
   return { load, server, key };
 }
 
-if (!existsSync(BINARY)) await Bun.$`${process.execPath} ${join(ROOT, "scripts/build.ts")}`.quiet();
+await buildThisBuild(ROOT);
 console.log(`\nLarge store — ${fmt(MESSAGES)} messages, ${SECONDS}s acceptance at c=64`);
 await buildLargeStore();
 

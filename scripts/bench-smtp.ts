@@ -9,22 +9,11 @@
  * BENCH_SESSIONS (default 16), BENCH_MESSAGES (default 5000), BENCH_SEQUENTIAL (default 100) size the runs.
  * Needs postfix and smtp-sink (Debian package postfix) and root for Postfix's own start.
  */
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Glob } from "bun";
-import { cli } from "./bench/process.ts";
+import { buildThisBuild, cli } from "./bench/process.ts";
 import { check, fmt, record } from "./bench/report.ts";
 import { runConnectionPerMessage, runSmtpLoad, type SmtpTarget } from "./bench/smtp-load.ts";
 
@@ -98,13 +87,6 @@ async function measure(target: SmtpTarget, sink: { received: number }) {
   const endToEnd = (performance.now() - started) / 1000;
   baseline = sink.received;
   return { accepted: MESSAGES / accepted.seconds, endToEnd: MESSAGES / endToEnd };
-}
-
-function newestSource(): number {
-  let newest = 0;
-  for (const file of new Glob("src/**/*.ts").scanSync(ROOT))
-    newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
-  return newest;
 }
 
 /** Starts `mailroom serve` and waits for its ready line; returns the submission port. */
@@ -257,10 +239,7 @@ if (!Bun.which("smtp-sink") || !Bun.which("postfix")) {
   console.log("bench:smtp needs postfix and smtp-sink (apt-get install postfix)");
   process.exit(1);
 }
-if (!existsSync(BINARY) || statSync(BINARY).mtimeMs < newestSource()) {
-  console.log("building dist/mailroom …");
-  await Bun.$`${process.execPath} ${join(ROOT, "scripts/build.ts")}`.quiet();
-}
+await buildThisBuild(ROOT);
 console.log(
   `Mailroom SMTP relay benchmark — ${new Date().toISOString()} — ${navigator.hardwareConcurrency} cores, Bun ${Bun.version}`,
 );

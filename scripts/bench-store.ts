@@ -28,6 +28,7 @@ import {
   deliveryEnv,
   spawnUntilReady,
   startSmtpSink,
+  buildThisBuild,
 } from "./bench/process.ts";
 import { ANY_QUEUED, queueMessages } from "./bench/queue.ts";
 import { check, record } from "./bench/report.ts";
@@ -148,7 +149,7 @@ function postgresUrl(): string | undefined {
   return started.exitCode === 0 ? started.stdout.toString().trim() : undefined;
 }
 
-if (!existsSync(BINARY)) await Bun.$`${process.execPath} ${join(ROOT, "scripts/build.ts")}`.quiet();
+await buildThisBuild(ROOT);
 const common = benchServerEnv(SECRET);
 const setups: Setup[] = [{ name: "SQLite", binary: BINARY, instances: 1, env: common }];
 const baseline = BASELINE_REF === "off" ? undefined : await buildBaseline(BASELINE_REF);

@@ -15,7 +15,7 @@
  */
 import { Database } from "bun:sqlite";
 import { sql, type SQL } from "drizzle-orm";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServices } from "../src/server/app.ts";
@@ -29,6 +29,7 @@ import {
   deliveryEnv,
   spawnUntilReady,
   startSmtpSink,
+  buildThisBuild,
 } from "./bench/process.ts";
 import { profileIn, summarizeProfile } from "./bench/profile.ts";
 import { ANY_QUEUED, queueMessages } from "./bench/queue.ts";
@@ -222,10 +223,7 @@ async function runScript(name: string, env: Record<string, string> = {}) {
     console.log(`${name} failed (exit ${proc.exitCode}); its rows are missing from the table`);
 }
 
-if (!existsSync(BINARY)) {
-  console.log("building dist/mailroom …");
-  await Bun.$`${process.execPath} ${join(ROOT, "scripts/build.ts")}`.quiet();
-}
+await buildThisBuild(ROOT);
 const reportPath = join(tmp("mailroom-bench-report-"), "rows.jsonl");
 writeFileSync(reportPath, "");
 process.env.BENCH_REPORT = reportPath;

@@ -51,6 +51,18 @@ export function perConnection<T>(prepare: (db: Db) => T): (db: Db) => T {
 }
 
 /**
+ * PostgreSQL: a statement written in SQL — one the builder cannot say — prepared once per connection under `name`
+ * (node-postgres keeps a client's named statements), run on the connection of `db`: the pool, or a transaction's
+ * client, so that inside a write it joins that write's transaction. Its rows come as the driver gives them.
+ */
+export function namedStatement<R>(db: Db, name: string, text: string): { execute(values: unknown[]): Promise<R[]> } {
+  const client = clientOf(db) as {
+    query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
+  };
+  return { execute: async (values) => (await client.query({ name, text, values })).rows };
+}
+
+/**
  * Prepares `query` under `name`: PostgreSQL keeps named statements per connection, SQLite's are anonymous (the
  * name is ignored). Run it with `await statement.execute(values)` on either engine.
  */

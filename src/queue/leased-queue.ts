@@ -28,10 +28,35 @@ import type { Logger } from "../lib/logger.ts";
 import { createPoller } from "./poller.ts";
 
 /**
+ * A queue's claim: one statement that reads, chooses, leases and answers the jobs (PostgreSQL: a round trip, and
+ * rows locked for that statement only), or three steps (SQLite, whose RETURNING cannot name a joined table).
+ */
+export type ClaimStatements<J> = ClaimSteps<J> | { claim: OneStatementClaim<J> };
+
+/**
+ * The claim in one statement: the rows `due` would read (the first `limit`, locked for the claim) — of each key no
+ * more than `perKeyCap` less what `busy` (key → jobs in flight here, as JSON) counts — the first `free` of them,
+ * leased to `owner` until `until`; answers their jobs, each with its key.
+ */
+export interface OneStatementClaim<J> {
+  execute(values: {
+    now: number;
+    limit: number;
+    free: number;
+    saturated: string;
+    inFlight: string;
+    busy: string;
+    perKeyCap: number;
+    owner: string;
+    until: number;
+  }): Promise<Array<{ job: J; key: string }>>;
+}
+
+/**
  * A queue's three claim statements, prepared with named parameters; lists travel as JSON arrays of text (see
  * db/dialect.ts `inJsonArray`), so one prepared statement serves every claim.
  */
-export interface ClaimStatements<J> {
+export interface ClaimSteps<J> {
   /**
    * Due rows with a free or expired lease, oldest due first, at most `limit`, locked for the claim (db/dialect.ts
    * `lockedForClaim`); none of a key in `saturated` (at its cap in this process) nor an id in `inFlight` (in flight
@@ -114,12 +139,22 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: {
     return writer.write(async (tx) => {
       const now = clock.now();
       const statements = spec.statements(tx);
-      const candidates = await statements.due.execute({
+      const window = {
         now,
         limit: free * CLAIM_WINDOW_FACTOR,
         saturated: JSON.stringify(saturated),
         inFlight: JSON.stringify([...running.keys()]),
-      });
+      };
+      if ("claim" in statements)
+        return statements.claim.execute({
+          ...window,
+          free,
+          busy: JSON.stringify(Object.fromEntries(perKey)),
+          perKeyCap: spec.perKeyConcurrency,
+          owner,
+          until: now + spec.leaseMs,
+        });
+      const candidates = await statements.due.execute(window);
       const keyOf = new Map<string, string>();
       const planned = new Map<string, number>();
       for (const { id, key } of candidates) {
