@@ -16,7 +16,7 @@ import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
 import { isStoreUnavailable } from "../db/faults.ts";
 import { engineOf, inJsonArray, lockedForClaim } from "../db/dialect.ts";
-import { namedStatement, perConnection, prepareAs } from "../db/prepared.ts";
+import { perConnection, prepareAs } from "../db/prepared.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { bounceData } from "../events/model.ts";
 import type { KeyMode } from "../access.ts";
@@ -25,7 +25,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { perTurn, writeTogetherOrAlone } from "../lib/turn-batch.ts";
 import type { DeliveryJob, DeliveryResult, Provider } from "../providers/types.ts";
-import { createLeasedQueue, type ClaimStatements, type LeasedQueue } from "../queue/leased-queue.ts";
+import { claimOnPostgres, createLeasedQueue, type ClaimStatements, type LeasedQueue } from "../queue/leased-queue.ts";
 import { planRetry, type RetryPolicy } from "./retry-schedule.ts";
 import type { AttemptCause, AttemptResult, Lifecycle } from "./lifecycle.ts";
 
@@ -121,59 +121,26 @@ const queueStatements = perConnection((tx: Db) => {
   };
 });
 
-/**
- * PostgreSQL's claim in one statement (leased-queue.ts `OneStatementClaim`): a window of due rows as `delivery_due`
- * reads them, unlocked; each destination's first rows within its cap; the first `free` of those locked — skipping
- * any another instance's claim holds, and checked again as they are now — and leased; their jobs answered as
- * `delivery_jobs` reads them, from the UPDATE's RETURNING. Only the rows leased are locked: a lock is a write of the
- * row in PostgreSQL, and the window is twice the rows a claim takes.
- */
-const CLAIM_ON_POSTGRES = `WITH due AS MATERIALIZED (
-  SELECT id, destination AS key, next_attempt_at FROM deliveries
-  WHERE next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
-    AND NOT destination = ANY(ARRAY(SELECT json_array_elements_text($2::json)))
-    AND NOT id = ANY(ARRAY(SELECT json_array_elements_text($3::json)))
-  ORDER BY next_attempt_at LIMIT $4
-), chosen AS MATERIALIZED (
-  SELECT id FROM (
-    SELECT id, key, next_attempt_at, row_number() OVER (PARTITION BY key ORDER BY next_attempt_at, id) AS nth FROM due
-  ) ranked
-  WHERE nth <= $5::integer - COALESCE(($6::jsonb ->> key)::integer, 0)
-  ORDER BY next_attempt_at, id LIMIT $7
-), locked AS MATERIALIZED (
-  SELECT id FROM deliveries
-  WHERE id = ANY(ARRAY(SELECT id FROM chosen)) AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
-  FOR UPDATE SKIP LOCKED
-)
-UPDATE deliveries d SET lease_owner = $8, lease_until = $9
-FROM locked, emails e LEFT JOIN email_contents c ON c.email_id = e.id
-WHERE d.id = locked.id AND e.id = d.email_id
-RETURNING d.id, d.email_id AS "emailId", d.organization_id AS "organizationId", d.recipient, d.destination,
-  d.attempts, e.mode, e.envelope_from AS "envelopeFrom", e.message_id AS "messageId", e.created_at AS "createdAt",
-  e.scheduled_at AS "scheduledAt", length(c.raw) AS "rawBytes",
-  CASE WHEN length(c.raw) < ${ASIDE_CONTENT_BYTES} THEN c.raw END AS raw`;
-
-/** The claim statements on `tx`: PostgreSQL's one, SQLite's three steps. */
+/** The claim statements on `tx`: PostgreSQL's one (leased-queue.ts `claimOnPostgres`), SQLite's three steps. */
 function claimStatements(tx: Db): ClaimStatements<Claimed> {
   if (engineOf(tx) !== "postgres") return queueStatements(tx);
-  const statement = namedStatement<Claimed>(tx, "delivery_claim", CLAIM_ON_POSTGRES);
   return {
-    claim: {
-      execute: async (v) =>
-        (
-          await statement.execute([
-            v.now,
-            v.saturated,
-            v.inFlight,
-            v.limit,
-            v.perKeyCap,
-            v.busy,
-            v.free,
-            v.owner,
-            v.until,
-          ])
-        ).map((job) => ({ job, key: job.destination })),
-    },
+    claim: claimOnPostgres(
+      tx,
+      "delivery_claim",
+      {
+        table: "deliveries",
+        key: "destination",
+        // The jobs as `delivery_jobs` reads them.
+        jobsFrom: "emails e LEFT JOIN email_contents c ON c.email_id = e.id",
+        jobsWhere: "e.id = d.email_id",
+        returning: `d.id, d.email_id AS "emailId", d.organization_id AS "organizationId", d.recipient, d.destination,
+  d.attempts, e.mode, e.envelope_from AS "envelopeFrom", e.message_id AS "messageId", e.created_at AS "createdAt",
+  e.scheduled_at AS "scheduledAt", length(c.raw) AS "rawBytes",
+  CASE WHEN length(c.raw) < ${ASIDE_CONTENT_BYTES} THEN c.raw END AS raw`,
+      },
+      ({ claim_key: _key, ...job }) => job as unknown as Claimed,
+    ),
   };
 }
 

@@ -2,9 +2,9 @@
  * The one leased-queue engine, serving the delivery queue and the webhook outbox. Design note:
  *
  * - Claiming: due rows whose lease is free or expired are read and leased (`lease_owner`, `lease_until`) in one
- *   write; on PostgreSQL the read locks them with FOR UPDATE SKIP LOCKED, so instances sharing the store never
- *   claim the same row. Work starts only after the claim committed. Claims of one process run one at a time, so
- *   the free slots a claim counts are really free.
+ *   write — on PostgreSQL one statement, which locks the rows it leases with FOR UPDATE SKIP LOCKED, so instances
+ *   sharing the store never claim the same row (`claimOnPostgres`). Work starts only after the claim committed.
+ *   Claims of one process run one at a time, so the free slots a claim counts are really free.
  * - Concurrency: at most `concurrency` jobs in flight, and `perKeyConcurrency` per key (destination domain,
  *   endpoint), so one slow key cannot take every slot; rows of a key at its cap are skipped in SQL.
  * - Results: a job's work (`attempt`) is done once; its result is then recorded (`record`, which clears the lease).
@@ -21,6 +21,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { isStoreUnavailable } from "../db/faults.ts";
+import { namedStatement } from "../db/prepared.ts";
 import type { Db, Writer } from "../db/store.ts";
 import type { Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -50,6 +51,77 @@ export interface OneStatementClaim<J> {
     owner: string;
     until: number;
   }): Promise<Array<{ job: J; key: string }>>;
+}
+
+/** What a queue's claim in one statement reads and answers, in SQL (see `claimOnPostgres`). */
+export interface PostgresClaimParts {
+  /** The queue's table, and its column whose concurrency is capped (the destination domain, the endpoint). */
+  table: string;
+  key: string;
+  /** What else makes a row due, on the table as `q` (and `join`'s tables): e.g. its endpoint is enabled. */
+  join?: string;
+  where?: string;
+  /** The jobs' other tables (FROM items) and their link to the row, the table as `d`; the jobs' columns. */
+  jobsFrom: string;
+  jobsWhere: string;
+  returning: string;
+}
+
+/**
+ * PostgreSQL's claim in one statement, prepared as `name` on the connection of `tx`: a window of due rows read
+ * unlocked; each key's first rows within its cap; the first `free` of those locked — skipping any another instance's
+ * claim holds, and checked again as they are now — and leased; their jobs answered by the UPDATE's RETURNING. Only
+ * the rows leased are locked: a lock is a write of the row in PostgreSQL, and the window is twice the rows a claim
+ * takes. `jobOf` reads a returned row (which also carries `claim_key`).
+ */
+export function claimOnPostgres<J>(
+  tx: Db,
+  name: string,
+  parts: PostgresClaimParts,
+  jobOf: (row: Record<string, unknown>) => J,
+): OneStatementClaim<J> {
+  const { table, key } = parts;
+  const due = `q.next_attempt_at <= $1 AND (q.lease_until IS NULL OR q.lease_until < $1)`;
+  const statement = namedStatement<Record<string, unknown>>(
+    tx,
+    name,
+    `WITH due AS MATERIALIZED (
+  SELECT q.id, q.${key} AS key, q.next_attempt_at FROM ${table} q ${parts.join ?? ""}
+  WHERE ${due}${parts.where ? ` AND ${parts.where}` : ""}
+    AND NOT q.${key} = ANY(ARRAY(SELECT json_array_elements_text($2::json)))
+    AND NOT q.id = ANY(ARRAY(SELECT json_array_elements_text($3::json)))
+  ORDER BY q.next_attempt_at LIMIT $4
+), chosen AS MATERIALIZED (
+  SELECT id FROM (
+    SELECT id, key, next_attempt_at, row_number() OVER (PARTITION BY key ORDER BY next_attempt_at, id) AS nth FROM due
+  ) ranked
+  WHERE nth <= $5::integer - COALESCE(($6::jsonb ->> key)::integer, 0)
+  ORDER BY next_attempt_at, id LIMIT $7
+), locked AS MATERIALIZED (
+  SELECT q.id FROM ${table} q WHERE q.id = ANY(ARRAY(SELECT id FROM chosen)) AND ${due}
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE ${table} d SET lease_owner = $8, lease_until = $9
+FROM locked, ${parts.jobsFrom}
+WHERE d.id = locked.id AND ${parts.jobsWhere}
+RETURNING d.${key} AS claim_key, ${parts.returning}`,
+  );
+  return {
+    execute: async (v) =>
+      (
+        await statement.execute([
+          v.now,
+          v.saturated,
+          v.inFlight,
+          v.limit,
+          v.perKeyCap,
+          v.busy,
+          v.free,
+          v.owner,
+          v.until,
+        ])
+      ).map((row) => ({ job: jobOf(row), key: row.claim_key as string })),
+  };
 }
 
 /**

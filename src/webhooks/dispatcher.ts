@@ -16,7 +16,7 @@
  *   for requests in flight.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { notifyAtCommit } from "../db/dialect.ts";
+import { engineOf, notifyAtCommit } from "../db/dialect.ts";
 import { POLICY_CHANGED } from "../db/read-cache.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { readBodyPrefix } from "../lib/capped-body.ts";
@@ -25,7 +25,7 @@ import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { EndpointRefused, pinnedRequest, type EndpointGuard } from "../lib/endpoint-guard.ts";
-import { createLeasedQueue, type LeasedQueue } from "../queue/leased-queue.ts";
+import { claimOnPostgres, createLeasedQueue, type ClaimStatements, type LeasedQueue } from "../queue/leased-queue.ts";
 import { outboxStatements } from "./repo.ts";
 import type { Signer, SigningKeys } from "./signing.ts";
 
@@ -96,6 +96,29 @@ interface Claimed extends SigningKeys {
   organizationId: string;
   url: string;
   payload: string;
+}
+
+/** The claim statements on `tx`: PostgreSQL's one (leased-queue.ts `claimOnPostgres`), SQLite's three steps. */
+function claimStatements(tx: Db): ClaimStatements<Claimed> {
+  if (engineOf(tx) !== "postgres") return outboxStatements(tx);
+  return {
+    claim: claimOnPostgres(
+      tx,
+      "webhook_claim",
+      {
+        table: "webhook_deliveries",
+        key: "endpoint_id",
+        join: "JOIN webhook_endpoints qe ON qe.id = q.endpoint_id",
+        where: "qe.enabled",
+        // The jobs as `webhook_jobs` reads them; an epoch in milliseconds fits a float8 exactly, which pg reads as a number.
+        jobsFrom: "webhook_endpoints e",
+        jobsWhere: "e.id = d.endpoint_id",
+        returning: `d.id, d.endpoint_id AS "endpointId", d.organization_id AS "organizationId", d.payload, e.url,
+  e.secret, e.previous_secret AS "previousSecret", e.previous_secret_until::float8 AS "previousSecretUntil"`,
+      },
+      ({ claim_key: _key, ...job }) => job as unknown as Claimed,
+    ),
+  };
 }
 
 function describeNetworkError(error: unknown, timeoutMs: number): string {
@@ -257,7 +280,7 @@ export function createWebhookDispatcher(deps: {
       perKeyConcurrency: options.perEndpointConcurrency,
       leaseMs: options.leaseMs,
       pollMs: options.pollMs,
-      statements: outboxStatements,
+      statements: claimStatements,
       attempt,
       record,
     },
