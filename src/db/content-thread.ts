@@ -3,6 +3,8 @@
  * `received_contents`) on a connection of its own, so that the commit — SQLite writes about 8 ms of pages per MiB,
  * synchronously — or the read (about 1.5 ms per MiB) holds this thread instead of the event loop. The writer
  * (db/writer.ts) runs each write alone, between its batches, so the two connections never wait on each other's lock.
+ * It also checkpoints the WAL into the database file (PASSIVE: beside the writer, never waiting for its lock), which
+ * the writing connection then never does itself (db/sqlite.ts).
  * Invariant: every request is answered, `{ok: true}` (with the body, for a read) or `{ok: false, error}`.
  */
 import { Database } from "bun:sqlite";
@@ -24,13 +26,19 @@ const STATEMENTS = Object.fromEntries(
 ) as Record<ContentTable, { insert: string; select: string }>;
 
 self.onmessage = (event: MessageEvent<ContentRequest>) => {
-  const { id, path, table, ownerId, raw } = event.data;
+  const request = event.data;
+  const { id, path } = request;
   try {
     if (!connection) {
       connection = new Database(path, { strict: true });
       connection.exec("PRAGMA synchronous = FULL");
       connection.exec("PRAGMA busy_timeout = 5000");
     }
+    if (request.kind === "checkpoint") {
+      connection.exec("PRAGMA wal_checkpoint(PASSIVE)");
+      return postMessage({ id, ok: true });
+    }
+    const { table, ownerId, raw } = request;
     if (raw === undefined) {
       const row = connection.query<{ raw: Uint8Array }, [string]>(STATEMENTS[table].select).get(ownerId);
       // The body's own buffer moves to the event loop's thread: no copy of megabytes on either side.

@@ -19,14 +19,21 @@ import type { GroupCommitWriter } from "./writer.ts";
 /** Bodies from this size up are staged; smaller ones are cheaper in the record's own transaction. */
 export const ASIDE_CONTENT_BYTES = 1024 * 1024;
 
-export interface ContentRequest {
-  id: number;
-  path: string;
-  table: ContentTable;
-  ownerId: string;
-  /** The body to write; absent, the body is read. */
-  raw?: Uint8Array;
-}
+export type ContentRequest =
+  | {
+      kind: "content";
+      id: number;
+      path: string;
+      table: ContentTable;
+      ownerId: string;
+      /** The body to write; absent, the body is read. */
+      raw?: Uint8Array;
+    }
+  /** The WAL copied into the database file as far as readers allow (db/sqlite.ts). */
+  | { kind: "checkpoint"; id: number; path: string };
+
+/** A request as posted, less what the thread's client adds (its id and the database's path). */
+type ContentAsk = { kind: "content"; table: ContentTable; ownerId: string; raw?: Uint8Array } | { kind: "checkpoint" };
 
 type ContentAnswer =
   | { id: number; ok: true; raw?: Uint8Array | null }
@@ -36,6 +43,8 @@ export interface ContentThread {
   stageContent(table: ContentTable, ownerId: string, raw: Buffer): Promise<StagedContent>;
   /** The body, or undefined when there is none. */
   readContent(table: ContentTable, ownerId: string): Promise<Buffer | undefined>;
+  /** Checkpoints the WAL on the thread's connection, beside the writer's batches (PASSIVE). */
+  checkpoint(): Promise<void>;
   close(): void;
 }
 
@@ -61,7 +70,7 @@ export function createContentThread(path: string, threadUrl: URL, writer: GroupC
     return worker;
   };
 
-  const ask = async (request: Omit<ContentRequest, "id" | "path">) => {
+  const ask = async (request: ContentAsk) => {
     thread ??= start();
     const id = ++sequence;
     const answer = await new Promise<ContentAnswer>((resolve) => {
@@ -76,7 +85,7 @@ export function createContentThread(path: string, threadUrl: URL, writer: GroupC
     async stageContent(table, ownerId, raw) {
       await writer.alone(async () => {
         // Shared memory: the thread reads the bytes where they are, and posting them costs no copy of megabytes.
-        await ask({ table, ownerId, raw: inSharedMemory(raw) });
+        await ask({ kind: "content", table, ownerId, raw: inSharedMemory(raw) });
       });
       return {
         async place() {},
@@ -94,8 +103,11 @@ export function createContentThread(path: string, threadUrl: URL, writer: GroupC
       };
     },
     async readContent(table, ownerId) {
-      const raw = await ask({ table, ownerId });
+      const raw = await ask({ kind: "content", table, ownerId });
       return raw ? bufferOf(raw) : undefined;
+    },
+    async checkpoint() {
+      await ask({ kind: "checkpoint" });
     },
     close() {
       thread?.terminate();
