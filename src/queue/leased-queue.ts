@@ -35,9 +35,9 @@ import { createPoller } from "./poller.ts";
 export type ClaimStatements<J> = ClaimSteps<J> | { claim: OneStatementClaim<J> };
 
 /**
- * The claim in one statement: the rows `due` would read (the first `limit`, locked for the claim) — of each key no
- * more than `perKeyCap` less what `busy` (key → jobs in flight here, as JSON) counts — the first `free` of them,
- * leased to `owner` until `until`; answers their jobs, each with its key.
+ * The claim in one statement: of the first `limit` rows `due` would read — of each key no more than `perKeyCap` less
+ * what `busy` (key → jobs in flight here, as JSON) counts — the first `free`, leased to `owner` until `until`;
+ * answers their jobs, each with its key.
  */
 export interface OneStatementClaim<J> {
   execute(values: {
