@@ -21,6 +21,12 @@ export const SCOPES = [
   "api_keys:read",
   "api_keys:write",
   "ai:use",
+  // Operations (DESIGN §12): the queue, its pauses, and the organisation's settings. Last, so that keys made before
+  // them keep their scopes in canonical order when migration 0017 adds them to full-access keys.
+  "deliveries:read",
+  "deliveries:write",
+  "organization:read",
+  "organization:write",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

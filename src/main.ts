@@ -16,6 +16,7 @@ import { checkSendRequest } from "./emails/validate.ts";
 import { AppError } from "./errors.ts";
 import { createdKeyAnswer } from "./keys/model.ts";
 import { operatorActor, SCOPES, type Actor } from "./access.ts";
+import { QUEUE_STATUSES, type QueueStatus } from "./deliveries/queue.ts";
 import { createLogger } from "./lib/logger.ts";
 import { PRIVATE_FILE_MODE } from "./lib/private-files.ts";
 import { createSecretBox, loadMasterKey, masterKeyFile, parseMasterKey } from "./lib/secrets.ts";
@@ -41,6 +42,11 @@ Commands:
   domains remove NAME [--force]           refused while mail from it is queued; --force fails that mail
   suppressions list [--json] | add EMAIL [--reason R] | remove EMAIL
   org set-rate-limit N|default            the organisation's requests per minute (all keys together)
+  queue summary [--json]                  what waits: by status, destination domain and provider, and the oldest
+  queue list [--status S] [--domain D] [--provider P] [--email E] [--json]
+                                          the recipients waiting, oldest first, with attempts and last reply
+  queue retry|cancel|release [ID] [--status S] [--domain D] [--provider P] [--email E]
+                                          one delivery by id, or every one of the filter (at least one)
   send --from F --to T [--to T…] --subject S (--html H | --text T) [--test]   --test: captured, never delivered
   backup FILE                             consistent copy of the database while running
   secrets seal                            seal the secret read from stdin under the master key; any secret
@@ -60,6 +66,7 @@ const COMMANDS: Record<string, readonly string[] | null> = {
   domains: ["add", "providers", "list", "verify", "remove"],
   suppressions: ["list", "add", "remove"],
   org: ["set-rate-limit"],
+  queue: ["summary", "list", "retry", "cancel", "release"],
   send: null,
   backup: null,
   secrets: ["seal"],
@@ -113,6 +120,13 @@ function fail(message: string, code = 1): never {
 function domainLine(domain: DomainView): string {
   const providers = domain.providers.length ? `  providers: ${domain.providers.join(", ")}` : "";
   return `${domain.name}  ${domain.status}${domain.verified_override ? " (operator override)" : ""}${providers}`;
+}
+
+/** `--status` of the queue commands, one of the statuses the queue lists. */
+function queueStatus(status: string): QueueStatus {
+  if (!(QUEUE_STATUSES as readonly string[]).includes(status))
+    fail(`--status must be one of ${QUEUE_STATUSES.join(", ")}`, 2);
+  return status as QueueStatus;
 }
 
 /** `a,b` (or `a b`) → ["a", "b"]; absent → undefined. */
@@ -236,6 +250,9 @@ async function run(argv: string[]): Promise<void> {
       providers: { type: "string" },
       force: { type: "boolean" },
       reason: { type: "string" },
+      status: { type: "string" },
+      provider: { type: "string" },
+      email: { type: "string" },
       from: { type: "string" },
       to: { type: "string", multiple: true },
       subject: { type: "string" },
@@ -285,7 +302,13 @@ async function run(argv: string[]): Promise<void> {
     const actor = await operator(services);
     const print = (value: unknown, human: () => void) => (values.json ? out(JSON.stringify(value, null, 2)) : human());
     // Grouped commands have a verb (`keys create`); the others take their argument directly (`backup FILE`).
-    const grouped = ["keys", "domains", "suppressions", "org"].includes(command);
+    const grouped = ["keys", "domains", "suppressions", "org", "queue"].includes(command);
+    const queueFilter = () => ({
+      status: values.status === undefined ? undefined : queueStatus(values.status),
+      domain: values.domain?.[0],
+      provider: values.provider,
+      emailId: values.email,
+    });
     switch (grouped ? `${command} ${sub ?? ""}`.trim() : command) {
       case "keys create": {
         const rateLimit = values["rate-limit"] === undefined ? undefined : Number(values["rate-limit"]);
@@ -378,6 +401,39 @@ async function run(argv: string[]): Promise<void> {
         return out(
           `organisation limit: ${perMinute ?? `default (${config.limits.org_requests_per_minute})`} requests per minute`,
         );
+      }
+      case "queue summary": {
+        const summary = await services.queue.summary(actor);
+        return print(summary, () => {
+          const { queued, deferred, held, sending } = summary.by_status;
+          out(`waiting: ${queued} queued, ${deferred} deferred, ${held} held, ${sending} sending`);
+          out(`oldest waiting since: ${summary.oldest_waiting_at ?? "nothing waits"}`);
+          for (const row of summary.by_domain)
+            out(
+              `  ${row.domain}  ${row.queued} queued, ${row.deferred} deferred, ${row.held} held  since ${row.oldest_at}`,
+            );
+        });
+      }
+      case "queue list": {
+        const page = await services.queue.list(actor, { limit: 100, ...queueFilter() });
+        return print(page.data, () =>
+          page.data.forEach((d) =>
+            out(
+              `${d.id}  ${d.recipient}  ${d.status}  attempts ${d.attempts}  next ${d.next_attempt_at ?? "-"}  ${d.last_response ?? ""}`,
+            ),
+          ),
+        );
+      }
+      case "queue retry":
+      case "queue cancel":
+      case "queue release": {
+        const action = sub as "retry" | "cancel" | "release";
+        if (arg) {
+          const delivery = await services.queue.act(actor, action, arg);
+          return print(delivery, () => out(`${delivery.id}  ${delivery.recipient}  now ${delivery.status}`));
+        }
+        const result = await services.queue.actOnAll(actor, action, queueFilter());
+        return print(result, () => out(`${action}: ${result.changed} of ${result.matched} matching changed`));
       }
       case "send": {
         const fields = await checkSendRequest(

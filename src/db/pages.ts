@@ -1,6 +1,7 @@
 /**
  * Resend's cursor pages over time-ordered ids (UUIDv7): newest first; `after=<id>` continues towards older rows,
- * `before=<id>` goes back towards newer ones (read oldest first, then turned around). One rule for every list.
+ * `before=<id>` goes back towards newer ones (read oldest first, then turned around). One rule for every list; a
+ * queue reads `oldestFirst`, the same cursors the other way round (`after` towards newer rows).
  */
 import { and, asc, desc, gt, lt, type AnyColumn, type SQL } from "drizzle-orm";
 
@@ -13,16 +14,17 @@ export interface PageOptions {
 export async function pageById<T>(
   id: AnyColumn,
   filters: SQL[],
-  options: PageOptions,
+  options: PageOptions & { oldestFirst?: boolean },
   select: (where: SQL | undefined, order: SQL, limit: number) => Promise<T[]>,
 ): Promise<{ page: T[]; hasMore: boolean }> {
+  const [past, beyond, forwards, backwards] = options.oldestFirst ? [gt, lt, asc, desc] : [lt, gt, desc, asc];
   const conditions = [...filters];
-  if (options.after) conditions.push(lt(id, options.after));
-  if (options.before) conditions.push(gt(id, options.before));
-  const newestFirst = !(options.before && !options.after);
-  const rows = await select(and(...conditions), newestFirst ? desc(id) : asc(id), options.limit + 1);
+  if (options.after) conditions.push(past(id, options.after));
+  if (options.before) conditions.push(beyond(id, options.before));
+  const inOrder = !(options.before && !options.after);
+  const rows = await select(and(...conditions), inOrder ? forwards(id) : backwards(id), options.limit + 1);
   const page = rows.slice(0, options.limit);
-  if (!newestFirst) page.reverse();
+  if (!inOrder) page.reverse();
   return { page, hasMore: rows.length > options.limit };
 }
 

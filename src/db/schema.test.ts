@@ -9,6 +9,7 @@ import { join, relative } from "node:path";
 import { describe, expect, test } from "bun:test";
 import { is } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { SCOPES } from "../access.ts";
 import { openSqliteStore as openStore } from "./sqlite.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import * as schema from "./schema/index.ts";
@@ -94,6 +95,25 @@ describe("migration 4 (email_contents)", () => {
     expect(migratedColumns(store.sqlite, "emails").map((c) => c.name)).not.toContain("raw");
     store.close();
     rmSync(path, { force: true });
+  });
+});
+
+describe("migration 17 (operations)", () => {
+  test("a full-access key gains the operations scopes, in canonical order; any other key keeps its own", () => {
+    const before = SCOPES.filter((scope) => !scope.startsWith("deliveries:") && !scope.startsWith("organization:"));
+    const sqlite = new Database(":memory:");
+    for (const migration of MIGRATIONS.filter((m) => m.version < 17)) sqlite.exec(migration.sqlite);
+    sqlite.exec("INSERT INTO organizations (id, name, created_at) VALUES ('org', 'o', 'now')");
+    const insertKey = sqlite.query(
+      "INSERT INTO api_keys (id, organization_id, name, mode, token_prefix, token_hash, scopes, created_at) VALUES (?, 'org', 'k', 'live', ?, ?, ?, 'now')",
+    );
+    insertKey.run("full", "p1", "h1", JSON.stringify(before));
+    insertKey.run("sender", "p2", "h2", JSON.stringify(["emails:send"]));
+    sqlite.exec(MIGRATIONS.find((m) => m.version === 17)!.sqlite);
+    const scopesOf = (id: string) =>
+      JSON.parse((sqlite.query("SELECT scopes FROM api_keys WHERE id = ?").get(id) as { scopes: string }).scopes);
+    expect(scopesOf("full")).toEqual([...SCOPES]);
+    expect(scopesOf("sender")).toEqual(["emails:send"]);
   });
 });
 

@@ -10,9 +10,9 @@
  * - Causes. Who may move a delivery: the worker's attempts (deliveries/attempts.ts), reports received on the MX
  *   (deliveries/reports.ts), the provider's own events (deliveries/provider-events.ts, and the simulator's complaint
  *   through the worker), the sender or operator cancelling (emails/service.ts), the removal of the sending domain
- *   (domains/service.ts), and pauses (held, released). Each cause is one row of `TRANSITIONS`: the states it may
- *   come from, the state it goes to (or none: only the history hears of it), the event it appends and the
- *   suppression it adds.
+ *   (domains/service.ts), pauses (held, released) and the operator's queue actions (deliveries/queue.ts). Each
+ *   cause is one row of `TRANSITIONS`: the states it may come from, the state it goes to (or none: only the history
+ *   hears of it), the event it appends and the suppression it adds.
  * - One writer. `apply` is the only code that writes `deliveries.status` after acceptance (a test greps `src/` for
  *   any other). It runs in the caller's transaction: a move is one UPDATE conditional on the status being one of the
  *   row's `from` (it waits for a concurrent write of the row and checks what that left: PostgreSQL re-reads the row,
@@ -121,6 +121,10 @@ export const TRANSITIONS = [
   // Pauses (DESIGN §12): accepted but not attempted while one applies; on release it is due again at once.
   { on: "held", from: WAITING, to: "held", event: "email.held", scope: "recipient" },
   { on: "released", from: ["held"], to: "queued", event: "email.queued", scope: "recipient" },
+  // The operator's queue actions (DESIGN §12), one recipient at a time: a deferred one is due again at once (its
+  // attempts so far still count), a waiting one is stopped.
+  { on: "retried", from: ["deferred"], to: "queued", event: "email.queued", scope: "recipient" },
+  { on: "recipient_canceled", from: NOT_TAKEN, to: "canceled", event: "email.canceled", scope: "recipient" },
 ] as const satisfies readonly Transition[];
 
 type Row = (typeof TRANSITIONS)[number];

@@ -1,11 +1,13 @@
 /**
  * Outgoing mail as one service: the intake funnel (intake.ts), the reads (reads.ts), and the changes a sender may
- * make to a message not yet sent — reschedule and cancel. Invariant: a message is changed only while it is
- * scheduled and no delivery of it is leased; every change appends its event in the same transaction.
+ * make to a message not yet sent — reschedule and cancel. Invariant: a message is rescheduled only while it is
+ * scheduled and no delivery of it is leased; a cancel stops what still waits and never a recipient being attempted
+ * now; every change appends its event in the same transaction.
  */
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lte, or } from "drizzle-orm";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
+import { lockedForUpdate } from "../db/dialect.ts";
 import { first, tablesOf, type Db } from "../db/store.ts";
 import type { Lifecycle } from "../deliveries/lifecycle.ts";
 import { AppError, validationError } from "../errors.ts";
@@ -20,6 +22,7 @@ export type { ListOptions } from "./model.ts";
 export interface EmailService extends EmailIntake, Omit<EmailReads, "ownEmail"> {
   /** Moves a scheduled message to another time (ISO 8601, future, ≤ 30 days); 409 once it is no longer scheduled. */
   reschedule(actor: Actor, id: string, scheduledAt: string): Promise<{ object: "email"; id: string }>;
+  /** A scheduled message, or each recipient of one on its way still waiting (queued, deferred, held); 409 if none. */
   cancel(actor: Actor, id: string): Promise<{ object: "email"; id: string; status: "canceled" }>;
 }
 
@@ -84,8 +87,32 @@ export function createEmailService(
       await ownEmail(actor, id);
       const refusal = await writer.write(async (tx): Promise<string | null> => {
         const row = (await first(tx.select({ status: emails.status }).from(emails).where(eq(emails.id, id))))!;
-        if (row.status !== "scheduled") return `Only scheduled emails can be canceled; this one is ${row.status}.`;
         const now = clock.now();
+        if (row.status !== "scheduled") {
+          // On its way (DESIGN §12): each recipient still waiting stops, unless it is being attempted right now.
+          const waiting = await lockedForUpdate(
+            tx,
+            tx
+              .select({ id: deliveries.id })
+              .from(deliveries)
+              .where(
+                and(
+                  eq(deliveries.emailId, id),
+                  inArray(deliveries.status, ["queued", "deferred", "held"]),
+                  or(isNull(deliveries.leaseUntil), lte(deliveries.leaseUntil, now)),
+                ),
+              ),
+          );
+          if (!waiting.length) return `No recipient of this email is still waiting to be sent; it is ${row.status}.`;
+          for (const delivery of waiting)
+            await deps.lifecycle.apply(
+              tx,
+              "recipient_canceled",
+              { deliveryId: delivery.id },
+              { response: "canceled before sending" },
+            );
+          return null;
+        }
         const leased = await first(
           tx
             .select({ id: deliveries.id })

@@ -14,6 +14,7 @@ import { openStore } from "../db/open.ts";
 import type { Store, Writer } from "../db/store.ts";
 import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "../deliveries/attempts.ts";
 import { createLifecycle, type Lifecycle } from "../deliveries/lifecycle.ts";
+import { createDeliveryQueue, type DeliveryQueue } from "../deliveries/queue.ts";
 import { createSesEventIntake, type SesEventIntake } from "../deliveries/provider-events.ts";
 import { createReportIntake } from "../deliveries/reports.ts";
 import { recordSettings } from "../domains/records.ts";
@@ -94,6 +95,8 @@ export interface Services {
   suppressions: SuppressionService;
   /** A recipient's fate: the one writer of its status. */
   lifecycle: Lifecycle;
+  /** The delivery queue as an operator sees and steers it. */
+  queue: DeliveryQueue;
   idempotency: Idempotency;
   emails: EmailService;
   limiter: RateLimiter;
@@ -423,6 +426,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     domains,
     suppressions,
     lifecycle,
+    queue: createDeliveryQueue({ db, writer, clock, lifecycle }),
     idempotency,
     emails,
     limiter,

@@ -8,7 +8,8 @@ import { Elysia } from "elysia";
 import { aiRoutes } from "../ai/routes.ts";
 import type { AiService } from "../ai/service.ts";
 import type { Config } from "../config/schema.ts";
-import { deliveryRoutes } from "../deliveries/routes.ts";
+import type { DeliveryQueue } from "../deliveries/queue.ts";
+import { deliveryRoutes, queueRoutes } from "../deliveries/routes.ts";
 import type { SesEventIntake } from "../deliveries/provider-events.ts";
 import { domainRoutes } from "../domains/routes.ts";
 import type { DomainService } from "../domains/service.ts";
@@ -58,6 +59,7 @@ export interface HttpDeps {
   templates: TemplateService;
   ai: AiService;
   sesEvents: SesEventIntake;
+  queue: DeliveryQueue;
   sentAttachments: SentAttachments;
   emailStats: EmailStatsService;
   version: string;
@@ -176,6 +178,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(templateRoutes(deps))
     .use(aiRoutes(deps))
     .use(deliveryRoutes(deps))
+    .use(queueRoutes(deps))
     .use(trackingRoutes(deps));
 
   const matchers = routeMatchers(app.routes);

@@ -99,6 +99,10 @@ export const SCOPES = [
   "api_keys:read",
   "api_keys:write",
   "ai:use",
+  "deliveries:read",
+  "deliveries:write",
+  "organization:read",
+  "organization:write",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

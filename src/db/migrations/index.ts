@@ -20,6 +20,7 @@ import inboundUsage, { postgres as inboundUsagePg } from "./0013_inbound_usage.t
 import contentParts, { postgres as contentPartsPg } from "./0014_content_parts.ts";
 import rateWindows, { postgres as rateWindowsPg } from "./0015_rate_windows.ts";
 import rateLeases, { postgres as rateLeasesPg } from "./0016_rate_leases.ts";
+import operations, { postgres as operationsPg } from "./0017_operations.ts";
 
 export interface Migration {
   version: number;
@@ -45,4 +46,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 14, name: "content_parts", sqlite: contentParts, postgres: contentPartsPg },
   { version: 15, name: "rate_windows", sqlite: rateWindows, postgres: rateWindowsPg },
   { version: 16, name: "rate_leases", sqlite: rateLeases, postgres: rateLeasesPg },
+  { version: 17, name: "operations", sqlite: operations, postgres: operationsPg },
 ];
