@@ -36,6 +36,7 @@ const SECTIONS = [
   { section: "Templates", title: "No templates yet", field: "template-name" },
   { section: "Inbound", title: "Nothing received yet", href: "#/domains" },
   { section: "Webhooks", title: "No webhook endpoints yet", field: "endpoint-url" },
+  { section: "Queue", title: "Nothing is waiting", href: "#/emails" },
   { section: "Suppressions", title: "No suppressed addresses", field: "suppress-address" },
 ];
 

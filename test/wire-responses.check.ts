@@ -4,8 +4,17 @@
  * `tsc --noEmit` (the first step of `npm test`) compiles this file, and a client type that says less, more or
  * otherwise than the view it describes fails the build, naming both.
  */
+import type { Static } from "@sinclair/typebox";
 import type * as Client from "../clients/node/src/types.ts";
 import type { AiStatus } from "../src/ai/service.ts";
+import type {
+  BulkResult,
+  DeliveryQueue,
+  QueueStatus,
+  QueueSummary,
+  DeliveryView as QueueDeliveryView,
+} from "../src/deliveries/queue.ts";
+import type { BulkActionSchema } from "../src/deliveries/validate.ts";
 import type { DomainView } from "../src/domains/model.ts";
 import type { EmailRecord, EmailSummary } from "../src/emails/model.ts";
 import type {
@@ -38,4 +47,14 @@ export type Checks = [
   Expect<Same<Client.WebhookDeliveryEventDetail, DeliveryDetail>>,
   Expect<Same<Client.WebhookAttempt, AttemptView>>,
   Expect<Same<Client.AiStatus, AiStatus>>,
+  Expect<Same<Client.Delivery, QueueDeliveryView>>,
+  Expect<Same<Client.List<Client.Delivery>, Awaited<ReturnType<DeliveryQueue["list"]>>>>,
+  Expect<Same<Client.QueueSummary, QueueSummary>>,
+  Expect<Same<Client.QueueStatusCounts, QueueSummary["by_status"]>>,
+  Expect<Same<Client.QueueDomainCounts, QueueSummary["by_domain"][number]>>,
+  Expect<Same<Client.QueueProviderCounts, QueueSummary["by_provider"][number]>>,
+  Expect<Same<Client.BulkDeliveriesResponse, BulkResult>>,
+  // The queue's vocabulary, which wire.ts does not carry: its statuses and the bulk actions' filter.
+  Expect<Same<Client.QueueStatus, QueueStatus>>,
+  Expect<Same<Client.BulkDeliveriesOptions, Static<typeof BulkActionSchema>>>,
 ];

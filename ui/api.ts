@@ -73,6 +73,7 @@ export const AREAS = [
   { id: "templates", label: "Templates", scope: "templates:read" },
   { id: "inbound", label: "Inbound", scope: "inbound:read" },
   { id: "webhooks", label: "Webhooks", scope: "webhooks:read" },
+  { id: "queue", label: "Queue", scope: "deliveries:read" },
   { id: "suppressions", label: "Suppressions", scope: "suppressions:read" },
   { id: "keys", label: "API keys", scope: "api_keys:read" },
   { id: "ai", label: "AI", scope: "ai:use" },

@@ -14,6 +14,7 @@ import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
 import { InboundScreen } from "./screens/inbound.tsx";
 import { KeysScreen } from "./screens/keys.tsx";
 import { OverviewScreen } from "./screens/overview.tsx";
+import { QueueScreen } from "./screens/queue.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
 import { TemplatesScreen } from "./screens/templates.tsx";
 import { WebhooksScreen } from "./screens/webhooks.tsx";
@@ -160,6 +161,7 @@ function App() {
         {current === "inbound" && <InboundScreen id={route[1]} />}
         {current === "ai" && <AiScreen />}
         {current === "keys" && <KeysScreen />}
+        {current === "queue" && <QueueScreen />}
         {current === "suppressions" && <SuppressionsScreen />}
         {current === "domains" && <DomainsScreen />}
         {current === "webhooks" && <WebhooksScreen />}

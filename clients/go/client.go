@@ -1,5 +1,6 @@
 // Package mailroom is the Go client of Mailroom's Resend-compatible HTTP API (/v1): emails, batch sends, domains,
-// API keys, webhooks, suppressions, templates, received mail and the AI helpers, plus a Standard Webhooks verifier.
+// API keys, webhooks, suppressions, templates, received mail, the delivery queue and the AI helpers, plus a
+// Standard Webhooks verifier.
 //
 // This file owns the Client: its configuration (options) and the services it exposes. How a request travels
 // (timeouts, retries, idempotency keys, errors) lives in request.go.
@@ -33,6 +34,7 @@ type Client struct {
 	Webhooks     *WebhooksService
 	Suppressions *SuppressionsService
 	Templates    *TemplatesService
+	Deliveries   *DeliveriesService
 	AI           *AIService
 
 	apiKey     string
@@ -114,6 +116,7 @@ func NewClient(apiKey string, options ...Option) *Client {
 	c.Webhooks = &WebhooksService{client: c}
 	c.Suppressions = &SuppressionsService{client: c, Batch: &SuppressionsBatchService{client: c}}
 	c.Templates = &TemplatesService{client: c}
+	c.Deliveries = &DeliveriesService{client: c, Bulk: &DeliveriesBulkService{client: c}}
 	c.AI = &AIService{client: c}
 	return c
 }

@@ -1,13 +1,15 @@
 // Tests of the transport against small local HTTP servers of the tests' own (no Mailroom needed): retries on 429
 // and 503, the idempotency key kept across retries, no retry of other 4xx, error decoding, timeouts, network
-// failures, headers and the base URL.
+// failures, headers and the base URL; and the delivery queue's paths, bodies and null fields.
 package mailroom
 
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -281,5 +283,87 @@ func TestEmptyIdIsRefusedBeforeAnyRequest(t *testing.T) {
 	}
 	if server.requests() != 0 {
 		t.Fatal("no request for an empty id")
+	}
+}
+
+func TestDeliveriesPathsBodiesAndNulls(t *testing.T) {
+	type request struct{ method, uri, body string }
+	var (
+		mu       sync.Mutex
+		requests []request
+	)
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		requests = append(requests, request{r.Method, r.URL.RequestURI(), string(body)})
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		delivery := `{"object":"delivery","id":"d-1","email_id":"e-1","recipient":"a@example.org","status":"queued","provider":null,"attempts":0,"next_attempt_at":null,"last_response":null,"created_at":"2026-01-01T00:00:00.000Z","updated_at":"2026-01-01T00:00:00.000Z"}`
+		switch {
+		case r.URL.Path == "/v1/deliveries":
+			_, _ = w.Write([]byte(`{"object":"list","has_more":false,"data":[` + delivery + `]}`))
+		case r.URL.Path == "/v1/deliveries/summary":
+			_, _ = w.Write([]byte(`{"object":"queue_summary","by_status":{"queued":2,"deferred":1,"held":0,"sending":0},"by_domain":[{"domain":"example.org","queued":2,"deferred":1,"held":0,"sending":0,"oldest_at":"2026-01-01T00:00:00.000Z"}],"by_provider":[{"provider":null,"queued":2,"deferred":0,"held":0,"sending":0,"oldest_at":"2026-01-01T00:00:00.000Z"}],"oldest_waiting_at":"2026-01-01T00:00:00.000Z"}`))
+		case strings.Count(r.URL.EscapedPath(), "/") == 4:
+			_, _ = w.Write([]byte(strings.Replace(delivery, `"queued"`, `"canceled"`, 1)))
+		default:
+			_, _ = w.Write([]byte(`{"object":"bulk","matched":3,"changed":2}`))
+		}
+	}))
+	defer server.Close()
+	client := NewClient("mr_test_key", WithBaseURL(server.URL))
+
+	listed, err := client.Deliveries.List(&ListDeliveriesOptions{Limit: 5, Status: DeliveryStatusDeferred, Domain: "example.org", Provider: "smtp", EmailId: "e-1"})
+	if err != nil || len(listed.Data) != 1 {
+		t.Fatalf("list: %+v (%v)", listed, err)
+	}
+	if d := listed.Data[0]; d.Provider != "" || d.NextAttemptAt != "" || d.LastResponse != "" || d.EmailId != "e-1" || d.Recipient != "a@example.org" {
+		t.Fatalf("a delivery with null fields: %+v", d)
+	}
+	summary, err := client.Deliveries.Summary()
+	if err != nil || summary.ByStatus.Queued != 2 || summary.ByStatus.Deferred != 1 || len(summary.ByDomain) != 1 || summary.ByDomain[0].Domain != "example.org" ||
+		summary.ByDomain[0].Deferred != 1 || summary.ByDomain[0].OldestAt == "" || len(summary.ByProvider) != 1 || summary.ByProvider[0].Provider != "" || summary.ByProvider[0].Queued != 2 {
+		t.Fatalf("summary: %+v (%v)", summary, err)
+	}
+	for _, act := range []func(string) (*Delivery, error){client.Deliveries.Retry, client.Deliveries.Cancel, client.Deliveries.Release} {
+		if delivery, err := act("d/1"); err != nil || delivery.Status != "canceled" {
+			t.Fatalf("an action on one delivery: %+v (%v)", delivery, err)
+		}
+	}
+	bulk, err := client.Deliveries.Bulk.Cancel(&BulkDeliveriesRequest{Status: DeliveryStatusHeld, EmailId: "e-1"})
+	if err != nil || bulk.Matched != 3 || bulk.Changed != 2 {
+		t.Fatalf("bulk: %+v (%v)", bulk, err)
+	}
+	if _, err := client.Deliveries.Bulk.Retry(&BulkDeliveriesRequest{Domain: "example.org", Provider: "ses"}); err != nil {
+		t.Fatalf("bulk retry: %v", err)
+	}
+	if _, err := client.Deliveries.Bulk.Release(nil); err != nil {
+		t.Fatalf("bulk release: %v", err)
+	}
+
+	want := []request{
+		{"GET", "/v1/deliveries?domain=example.org&email_id=e-1&limit=5&provider=smtp&status=deferred", ""},
+		{"GET", "/v1/deliveries/summary", ""},
+		{"POST", "/v1/deliveries/d%2F1/retry", ""},
+		{"POST", "/v1/deliveries/d%2F1/cancel", ""},
+		{"POST", "/v1/deliveries/d%2F1/release", ""},
+		{"POST", "/v1/deliveries/cancel", `{"status":"held","email_id":"e-1"}`},
+		{"POST", "/v1/deliveries/retry", `{"domain":"example.org","provider":"ses"}`},
+		{"POST", "/v1/deliveries/release", `{}`},
+	}
+	if _, err := client.Deliveries.Cancel(""); err == nil {
+		t.Fatal("an empty delivery id is an error")
+	}
+
+	mu.Lock()
+	got := append([]request(nil), requests...)
+	mu.Unlock()
+	if len(got) != len(want) {
+		t.Fatalf("requests %+v (an empty delivery id makes none)", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("request %d: %+v, want %+v", i+1, got[i], want[i])
+		}
 	}
 }

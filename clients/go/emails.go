@@ -133,7 +133,8 @@ type UpdateEmailRequest struct {
 	ScheduledAt string `json:"scheduled_at"`
 }
 
-// CancelScheduledEmailResponse answers a cancel.
+// CancelScheduledEmailResponse answers a cancel (Status "canceled"), of a scheduled email or of the recipients of
+// one on its way that still waited.
 type CancelScheduledEmailResponse struct {
 	Object string `json:"object"`
 	Id     string `json:"id"`
@@ -227,12 +228,16 @@ func (s *EmailsService) UpdateWithContext(ctx context.Context, params *UpdateEma
 	return fetch[ObjectRef](ctx, s.client, call{method: http.MethodPatch, path: "emails/" + escape(params.Id), body: params})
 }
 
-// Cancel cancels a scheduled email.
+// Cancel cancels an email not yet sent: a scheduled one, or each recipient of one on its way that still waits
+// (queued, deferred or held); a recipient being attempted now is left to its attempt. A 409 conflict when nothing
+// waits any more. One recipient alone: Deliveries.Cancel.
 func (s *EmailsService) Cancel(emailId string) (*CancelScheduledEmailResponse, error) {
 	return s.CancelWithContext(context.Background(), emailId)
 }
 
-// CancelWithContext cancels a scheduled email.
+// CancelWithContext cancels an email not yet sent: a scheduled one, or each recipient of one on its way that still
+// waits (queued, deferred or held); a recipient being attempted now is left to its attempt. A 409 conflict when
+// nothing waits any more. One recipient alone: Deliveries.CancelWithContext.
 func (s *EmailsService) CancelWithContext(ctx context.Context, emailId string) (*CancelScheduledEmailResponse, error) {
 	if err := required("emailId", emailId); err != nil {
 		return nil, err

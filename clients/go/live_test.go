@@ -713,3 +713,81 @@ func TestLiveAISubjectScoring(t *testing.T) {
 		t.Fatalf("a plain subject scores higher than a shouting one: %+v (%v)", better, err)
 	}
 }
+
+func TestLiveDeliveriesQueue(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	// Scheduled an hour ahead: both recipients wait, queued and not yet attempted, for the whole test.
+	first, second := recipient(), recipient()
+	at := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	sent, err := client.Emails.Send(&SendEmailRequest{From: env.from, To: []string{first, second}, Subject: unique("Queued"), Html: "<p>In an hour.</p>", ScheduledAt: at.Format(time.RFC3339)})
+	if err != nil {
+		t.Fatalf("scheduled send: %v", err)
+	}
+
+	listed, err := client.Deliveries.List(&ListDeliveriesOptions{EmailId: sent.Id, Limit: 10})
+	if err != nil || listed.Object != "list" || len(listed.Data) != 2 {
+		t.Fatalf("list by email id: %+v (%v)", listed, err)
+	}
+	recipients := map[string]bool{}
+	for _, delivery := range listed.Data {
+		if delivery.Object != "delivery" || delivery.Id == "" || delivery.EmailId != sent.Id || delivery.Status != DeliveryStatusQueued || delivery.Attempts != 0 || delivery.CreatedAt == "" {
+			t.Fatalf("a waiting recipient: %+v", delivery)
+		}
+		recipients[delivery.Recipient] = true
+	}
+	if !recipients[first] || !recipients[second] {
+		t.Fatalf("the list names both recipients: %+v", listed.Data)
+	}
+	queued, err := client.Deliveries.List(&ListDeliveriesOptions{EmailId: sent.Id, Status: DeliveryStatusQueued})
+	if err != nil || len(queued.Data) != 2 {
+		t.Fatalf("list by email id and status: %+v (%v)", queued, err)
+	}
+
+	summary, err := client.Deliveries.Summary()
+	if err != nil || summary.Object != "queue_summary" || summary.ByStatus.Queued < 2 || summary.OldestWaitingAt == "" || len(summary.ByDomain) == 0 {
+		t.Fatalf("summary: %+v (%v)", summary, err)
+	}
+
+	one, other := listed.Data[0], listed.Data[1]
+	// Only a deferred delivery can be retried, only a held one released.
+	_, err = client.Deliveries.Retry(one.Id)
+	apiError(t, err, NameConflict, 409)
+	_, err = client.Deliveries.Release(one.Id)
+	apiError(t, err, NameConflict, 409)
+	_, err = client.Deliveries.Retry("00000000-0000-4000-8000-000000000000")
+	apiError(t, err, NameNotFound, 404)
+
+	canceled, err := client.Deliveries.Cancel(one.Id)
+	if err != nil || canceled.Id != one.Id || canceled.Status != "canceled" || canceled.Recipient != one.Recipient {
+		t.Fatalf("cancel one: %+v (%v)", canceled, err)
+	}
+	_, err = client.Deliveries.Cancel(one.Id)
+	apiError(t, err, NameConflict, 409)
+
+	bulk, err := client.Deliveries.Bulk.Cancel(&BulkDeliveriesRequest{EmailId: sent.Id})
+	if err != nil || bulk.Object != "bulk" || bulk.Matched != 1 || bulk.Changed != 1 {
+		t.Fatalf("bulk cancel of the email's other recipient (%s): %+v (%v)", other.Id, bulk, err)
+	}
+	left, err := client.Deliveries.List(&ListDeliveriesOptions{EmailId: sent.Id})
+	if err != nil || len(left.Data) != 0 {
+		t.Fatalf("nothing of the email waits any more: %+v (%v)", left, err)
+	}
+	email, err := client.Emails.Get(sent.Id)
+	if err != nil || len(email.Recipients) != 2 || email.Recipients[0].Status != "canceled" || email.Recipients[1].Status != "canceled" {
+		t.Fatalf("the look-up record shows both recipients canceled: %+v (%v)", email, err)
+	}
+
+	// A bulk action needs a filter; nil is sent as {} and refused the same way.
+	_, err = client.Deliveries.Bulk.Release(&BulkDeliveriesRequest{})
+	if refused := apiError(t, err, NameValidationError, 400); !IsValidationError(err) || refused.Message == "" {
+		t.Fatalf("an empty filter: %+v", refused)
+	}
+	_, err = client.Deliveries.Bulk.Retry(nil)
+	apiError(t, err, NameValidationError, 400)
+
+	_, err = NewClient(env.sendingKey, WithBaseURL(env.baseURL)).Deliveries.List(nil)
+	apiError(t, err, NameInsufficientScope, 403)
+	_, err = NewClient(env.sendingKey, WithBaseURL(env.baseURL)).Deliveries.Bulk.Cancel(&BulkDeliveriesRequest{EmailId: sent.Id})
+	apiError(t, err, NameInsufficientScope, 403)
+}

@@ -7,7 +7,8 @@ Gem::Specification.new do |spec|
   spec.version = Mailroom::VERSION
   spec.summary = "Client for the Mailroom transactional email server (Resend-compatible API)"
   spec.description = "Send, schedule and track email, manage domains, API keys, webhooks, suppressions, " \
-                     "templates and received mail on a self-hosted Mailroom server; verify its webhooks. " \
+                     "templates, received mail and the delivery queue on a self-hosted Mailroom server; " \
+                     "verify its webhooks. " \
                      "Standard library only."
   spec.authors = ["Mailroom"]
   spec.license = "MIT"

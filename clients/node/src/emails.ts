@@ -148,7 +148,10 @@ export class Emails {
     );
   }
 
-  /** Cancels a scheduled email. */
+  /**
+   * Cancels what of an email still waits: a scheduled email entirely; one on its way, each recipient still queued,
+   * deferred or held (not one being attempted now). `conflict` when nothing waits.
+   */
   async cancel(id: string, options: RequestOptions = {}): Promise<MailroomResponse<CancelEmailResponse>> {
     return (
       missing(id, "id") ?? this.transport.request({ ...options, method: "POST", path: `/emails/${segment(id)}/cancel` })

@@ -1,10 +1,12 @@
 /**
  * The client: `new Mailroom(key, { baseUrl })`, with one property per resource as in Resend's Node SDK
- * (`emails`, `batch`, `domains`, `apiKeys`, `webhooks`, `templates`) plus Mailroom's own (`suppressions`, `ai`,
- * `emails.receiving`). Every method resolves to `{ data, error, headers }` and never rejects for an API failure.
+ * (`emails`, `batch`, `domains`, `apiKeys`, `webhooks`, `templates`) plus Mailroom's own (`suppressions`,
+ * `deliveries`, `ai`, `emails.receiving`). Every method resolves to `{ data, error, headers }` and never rejects for
+ * an API failure.
  */
 import { Ai } from "./ai.js";
 import { ApiKeys } from "./api-keys.js";
+import { Deliveries } from "./deliveries.js";
 import { Domains } from "./domains.js";
 import { Batch, Emails } from "./emails.js";
 import { envOf, Transport, type ClientOptions } from "./http.js";
@@ -19,6 +21,7 @@ export class Mailroom {
   readonly apiKeys: ApiKeys;
   readonly webhooks: Webhooks;
   readonly suppressions: Suppressions;
+  readonly deliveries: Deliveries;
   readonly templates: Templates;
   readonly ai: Ai;
 
@@ -36,6 +39,7 @@ export class Mailroom {
     this.apiKeys = new ApiKeys(transport);
     this.webhooks = new Webhooks(transport);
     this.suppressions = new Suppressions(transport);
+    this.deliveries = new Deliveries(transport);
     this.templates = new Templates(transport);
     this.ai = new Ai(transport);
   }

@@ -1,9 +1,11 @@
 /**
- * The request and response shapes of Mailroom's `/v1` API (DESIGN §1, §3, §5, §7, §8). Field names are the wire's
- * snake_case, as Resend's API spells them, so a body can be read next to the API reference without translation.
- * Only the client-side conveniences differ from the wire: `react`, `Date` for timestamps, bytes for attachments.
- * The lists of values (statuses, event types, scopes) and the request bodies come from wire.ts, generated from the
- * server's definitions; the names here are the ones the package has always exported.
+ * The request and response shapes of Mailroom's `/v1` API (DESIGN §1, §3, §5, §7, §8, §12). Field names are the
+ * wire's snake_case, as Resend's API spells them, so a body can be read next to the API reference without
+ * translation. Only the client-side conveniences differ from the wire: `react`, `Date` for timestamps, bytes for
+ * attachments. The lists of values (statuses, event types, scopes) and the request bodies come from wire.ts,
+ * generated from the server's definitions; the names here are the ones the package has always exported. The
+ * delivery queue's statuses and bulk filter, which wire.ts does not carry, are written here and checked against the
+ * server's with its views (test/wire-responses.check.ts).
  */
 import type { ErrorDetail, MailroomError } from "./errors.js";
 import type {
@@ -511,6 +513,91 @@ export type BatchRemoveSuppressionsOptions = { emails: string[]; ids?: never } |
 
 export interface BatchRemoveSuppressionsResponse {
   data: Array<{ object: "suppression"; id: string | null; email: string | null; deleted: boolean }>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The delivery queue
+
+/** What the queue lists: the waiting statuses, and `sending` for a waiting recipient being attempted now. */
+export type QueueStatus = "queued" | "deferred" | "held" | "sending";
+
+/** One recipient of one message in the queue (DESIGN §12). */
+export interface Delivery {
+  object: "delivery";
+  id: string;
+  email_id: string;
+  recipient: string;
+  /** A recipient status, or `sending` while an attempt is under way. */
+  status: RecipientStatus | "sending";
+  /** The provider of the last attempt; null: not attempted yet. */
+  provider: string | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  /** The last remote reply (or the operator's action). */
+  last_response: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ListDeliveriesOptions extends PaginationOptions {
+  status?: QueueStatus;
+  /** The recipients' domain. */
+  domain?: string;
+  /** The provider of their last attempt. */
+  provider?: string;
+  /** One message's recipients. */
+  email_id?: string;
+}
+
+/** The recipients a bulk action applies to: at least one filter, else `validation_error`. */
+export interface BulkDeliveriesOptions {
+  status?: QueueStatus;
+  /** The recipients' domain. */
+  domain?: string;
+  /** The provider of their last attempt. */
+  provider?: string;
+  /** One message's recipients. */
+  email_id?: string;
+}
+
+export interface BulkDeliveriesResponse {
+  object: "bulk";
+  /** Recipients of the filter the action applies to, those being attempted now included. */
+  matched: number;
+  /** Those it changed. */
+  changed: number;
+}
+
+/** Waiting recipients counted by status. */
+export interface QueueStatusCounts {
+  queued: number;
+  deferred: number;
+  held: number;
+  sending: number;
+}
+
+export interface QueueDomainCounts extends QueueStatusCounts {
+  domain: string;
+  /** When the oldest of them was queued. */
+  oldest_at: string | null;
+}
+
+export interface QueueProviderCounts extends QueueStatusCounts {
+  /** The provider of the last attempt; null: not attempted yet. */
+  provider: string | null;
+  /** When the oldest of them was queued. */
+  oldest_at: string | null;
+}
+
+/** What waits: by status, by destination domain, by provider, and the oldest. */
+export interface QueueSummary {
+  object: "queue_summary";
+  by_status: QueueStatusCounts;
+  /** The 20 domains with the most recipients waiting. */
+  by_domain: QueueDomainCounts[];
+  by_provider: QueueProviderCounts[];
+  /** When the oldest waiting recipient was queued; null: nothing waits. */
+  oldest_waiting_at: string | null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

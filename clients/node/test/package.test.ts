@@ -35,12 +35,14 @@ test("the CommonJS build loads with require() and works", () => {
     "apiKeys",
     "webhooks",
     "suppressions",
+    "deliveries",
     "templates",
     "ai",
   ] as const) {
     expect(typeof client[resource]).toBe("object");
   }
   expect(typeof client.emails.receiving.list).toBe("function");
+  expect(typeof client.deliveries.bulk.cancel).toBe("function");
   const webhook = new cjs.Webhook(`whsec_${Buffer.from("k".repeat(24)).toString("base64")}`);
   const id = "msg_1";
   const now = new Date();

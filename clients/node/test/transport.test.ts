@@ -262,6 +262,39 @@ test("the wire: bearer key, User-Agent, /v1 paths, query parameters, snake_case 
   expect(seen[4]!.path).toBe("/v1/webhooks/w/events/e/attempts?limit=2");
 });
 
+test("the queue's wire: list filters in the query, actions on encoded ids, bulk filters in the body", async () => {
+  const { seen, baseUrl } = scripted(json(200, { object: "bulk", matched: 0, changed: 0 }));
+  const client = new lib.Mailroom("mr_test_key", { baseUrl });
+  await client.deliveries.list({ status: "deferred", domain: "example.org", email_id: "e1", limit: 10, after: "d0" });
+  await client.deliveries.summary();
+  await client.deliveries.retry("d/1");
+  await client.deliveries.cancel("d2");
+  await client.deliveries.release("d3");
+  await client.deliveries.bulk.retry({ status: "deferred", domain: "example.org" });
+  await client.deliveries.bulk.cancel({ email_id: "e1" });
+  await client.deliveries.bulk.release({ provider: "smtp" });
+
+  expect(seen.map(({ method, path }) => `${method} ${path}`)).toEqual([
+    "GET /v1/deliveries?limit=10&after=d0&status=deferred&domain=example.org&email_id=e1",
+    "GET /v1/deliveries/summary",
+    "POST /v1/deliveries/d%2F1/retry",
+    "POST /v1/deliveries/d2/cancel",
+    "POST /v1/deliveries/d3/release",
+    "POST /v1/deliveries/retry",
+    "POST /v1/deliveries/cancel",
+    "POST /v1/deliveries/release",
+  ]);
+  expect(seen.slice(2, 5).map((request) => request.body)).toEqual(["", "", ""]);
+  expect(seen.slice(5).map((request) => JSON.parse(request.body))).toEqual([
+    { status: "deferred", domain: "example.org" },
+    { email_id: "e1" },
+    { provider: "smtp" },
+  ]);
+  expect(seen[5]!.headers["content-type"]).toBe("application/json");
+  expect((await client.deliveries.cancel("")).error?.name).toBe("missing_required_field");
+  expect(seen.length).toBe(8);
+});
+
 test("a missing id fails before any request", async () => {
   const { seen, baseUrl } = scripted(sent);
   const { error } = await new lib.Mailroom("mr_test_key", { baseUrl }).emails.get("");

@@ -9,6 +9,7 @@ from ._http import USER_AGENT, Transport
 from .resources.ai import Ai
 from .resources.api_keys import ApiKeys
 from .resources.batch import Batch
+from .resources.deliveries import Deliveries
 from .resources.domains import Domains
 from .resources.emails import Emails
 from .resources.suppressions import Suppressions
@@ -72,6 +73,7 @@ class Mailroom:
         self.api_keys = ApiKeys(self._transport)
         self.webhooks = Webhooks(self._transport)
         self.suppressions = Suppressions(self._transport)
+        self.deliveries = Deliveries(self._transport)
         self.templates = Templates(self._transport)
         self.ai = Ai(self._transport)
         # Resend nests received mail under emails; Mailroom's own name for it is kept as a shortcut.

@@ -526,6 +526,91 @@ class BatchRemoveSuppressionsResponse(TypedDict):
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# Deliveries (the queue)
+
+QueueStatus = Literal["queued", "deferred", "held", "sending"]
+"""What the queue lists: the waiting statuses, and ``sending`` for a waiting recipient being attempted now."""
+
+
+class DeliveryListParams(ListParams, total=False):
+    status: QueueStatus
+    domain: str
+    """The recipient's domain."""
+    provider: str
+    """The provider of the last attempt."""
+    email_id: str
+
+
+class Delivery(TypedDict, total=False):
+    """One recipient of one message, as the queue sees it."""
+
+    object: str
+    id: str
+    email_id: str
+    recipient: str
+    status: str
+    """A recipient status (``queued``, ``deferred``, ``held``; after an action also ``canceled`` and the others),
+    or ``sending`` while it is being attempted."""
+    provider: Optional[str]
+    attempts: int
+    next_attempt_at: Optional[str]
+    last_response: Optional[str]
+    created_at: str
+    updated_at: str
+
+
+class DeliveryList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[Delivery]
+
+
+class QueueCounts(TypedDict):
+    queued: int
+    deferred: int
+    held: int
+    sending: int
+
+
+class DomainQueueCounts(QueueCounts):
+    domain: str
+    oldest_at: Optional[str]
+
+
+class ProviderQueueCounts(QueueCounts):
+    provider: Optional[str]
+    """None: not attempted yet."""
+    oldest_at: Optional[str]
+
+
+class QueueSummary(TypedDict, total=False):
+    object: str
+    by_status: QueueCounts
+    by_domain: List[DomainQueueCounts]
+    """The 20 domains with the most recipients waiting."""
+    by_provider: List[ProviderQueueCounts]
+    """By the provider of the last attempt."""
+    oldest_waiting_at: Optional[str]
+
+
+class BulkDeliveriesParams(TypedDict, total=False):
+    """The filter of a bulk action: at least one of these."""
+
+    status: QueueStatus
+    domain: str
+    provider: str
+    email_id: str
+
+
+class BulkDeliveriesResponse(TypedDict):
+    object: str
+    matched: int
+    """Deliveries of the filter the action applies to, those being attempted now included."""
+    changed: int
+    """Those it changed."""
+
+
+# ----------------------------------------------------------------------------------------------------------------
 # Templates
 
 

@@ -1,5 +1,6 @@
 """Sending against the real server: a send with attachments and tags followed to "sent", its raw MIME and
-attachments, list filters, batch (strict and permissive), idempotency keys, reschedule and cancel."""
+attachments, list filters, batch (strict and permissive), idempotency keys, reschedule and cancel (a conflict once no
+recipient waits)."""
 
 from __future__ import annotations
 
@@ -135,6 +136,13 @@ class SendTest(unittest.TestCase):
         canceled = self.client.emails.cancel(email_id)
         self.assertEqual(canceled["id"], email_id)
         self.assertEqual(self.client.emails.get(email_id)["status"], "canceled")
+
+    def test_cancel_once_nothing_waits_is_a_conflict(self) -> None:
+        email_id = self.client.emails.send(message())["id"]
+        poll(lambda: self.client.emails.get(email_id), lambda e: e["status"] == "sent", what="status sent")
+        with self.assertRaises(mailroom.ConflictError) as caught:
+            self.client.emails.cancel(email_id)
+        self.assertEqual(caught.exception.status_code, 409)
 
 
 if __name__ == "__main__":

@@ -79,7 +79,8 @@ class Emails(Resource):
         return cast(UpdateEmailResponse, self._transport.request("PATCH", f"/v1/emails/{email_id}", body=body))
 
     def cancel(self, email_id: str) -> CancelEmailResponse:
-        """Cancel a scheduled email before it is sent."""
+        """Cancel an email: a scheduled one entirely, and one on its way for every recipient still waiting (queued,
+        deferred, held). ``ConflictError`` when no recipient waits any more (or the scheduled email is being sent)."""
         path = f"/v1/emails/{path_segment(email_id)}/cancel"
         return cast(CancelEmailResponse, self._transport.request("POST", path))
 

@@ -3,7 +3,8 @@
 # The entry point: one Client per API key and server, holding a resource object per API area.
 module Mailroom
   class Client
-    attr_reader :emails, :batch, :domains, :api_keys, :webhooks, :suppressions, :templates, :ai, :transport
+    attr_reader :emails, :batch, :domains, :api_keys, :webhooks, :suppressions, :templates, :ai, :deliveries,
+                :transport
 
     # api_key: "mr_live_…" / "mr_test_…" (default ENV["MAILROOM_API_KEY"]).
     # base_url: the server, without /v1 (default ENV["MAILROOM_BASE_URL"] or http://127.0.0.1:3000).
@@ -24,6 +25,7 @@ module Mailroom
       @suppressions = Suppressions.new(@transport)
       @templates = Templates.new(@transport)
       @ai = AI.new(@transport)
+      @deliveries = Deliveries.new(@transport)
     end
 
     # Received mail; the same object as emails.receiving (Resend's place for it).

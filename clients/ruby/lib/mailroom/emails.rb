@@ -39,7 +39,9 @@ module Mailroom
       http_patch("/emails/#{segment(email_id)}", body)
     end
 
-    # POST /v1/emails/:id/cancel — cancel a scheduled email.
+    # POST /v1/emails/:id/cancel — cancel a scheduled email, or, once it is on its way, every recipient of it that
+    # still waits (queued, deferred, held); one being attempted now is left to its attempt. ConflictError when
+    # nothing waits. One recipient at a time: deliveries.cancel.
     def cancel(email_id)
       http_post("/emails/#{segment(email_id)}/cancel")
     end
