@@ -47,6 +47,9 @@ Commands:
                                           the recipients waiting, oldest first, with attempts and last reply
   queue retry|cancel|release [ID] [--status S] [--domain D] [--provider P] [--email E]
                                           one delivery by id, or every one of the filter (at least one)
+  pause [--domain D | --provider P] [--reason R]   pause sending (the organisation's, without an option): mail is
+                                          still accepted and waits as held
+  resume [--domain D | --provider P]      resume: what the pause held goes out
   send --from F --to T [--to T…] --subject S (--html H | --text T) [--test]   --test: captured, never delivered
   backup FILE                             consistent copy of the database while running
   secrets seal                            seal the secret read from stdin under the master key; any secret
@@ -67,6 +70,8 @@ const COMMANDS: Record<string, readonly string[] | null> = {
   suppressions: ["list", "add", "remove"],
   org: ["set-rate-limit"],
   queue: ["summary", "list", "retry", "cancel", "release"],
+  pause: null,
+  resume: null,
   send: null,
   backup: null,
   secrets: ["seal"],
@@ -434,6 +439,22 @@ async function run(argv: string[]): Promise<void> {
         }
         const result = await services.queue.actOnAll(actor, action, queueFilter());
         return print(result, () => out(`${action}: ${result.changed} of ${result.matched} matching changed`));
+      }
+      case "pause":
+      case "resume": {
+        if (values.domain && values.provider) fail(`${command} takes --domain or --provider, not both`, 2);
+        const target = values.domain
+          ? { scope: "domain" as const, name: values.domain[0] }
+          : values.provider
+            ? { scope: "provider" as const, name: values.provider }
+            : { scope: "organization" as const };
+        const what = target.scope === "organization" ? "the organisation" : `${target.scope} ${target.name}`;
+        if (command === "pause") {
+          const state = await services.pauses.pause(actor, { ...target, reason: values.reason ?? null });
+          return print(state, () => out(`sending paused for ${what}: its mail is accepted and held`));
+        }
+        const state = await services.pauses.resume(actor, target);
+        return print(state, () => out(`sending resumed for ${what}; ${state.released} held recipients released`));
       }
       case "send": {
         const fields = await checkSendRequest(

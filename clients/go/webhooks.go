@@ -31,6 +31,8 @@ const (
 	EventDomainDeleted        = "domain.deleted"
 	EventSuppressionAdded     = "suppression.added"
 	EventSuppressionRemoved   = "suppression.removed"
+	EventSendingPaused        = "sending.paused"
+	EventSendingResumed       = "sending.resumed"
 )
 
 // CreateWebhookRequest registers an endpoint (https on a public address unless the server allows otherwise).

@@ -53,6 +53,8 @@ interface Claimed {
   recipient: string;
   destination: string;
   attempts: number;
+  /** Released by hand while a pause applied: no pause holds it (deliveries/pauses.ts). */
+  holdExempt: boolean;
   mode: KeyMode;
   envelopeFrom: string;
   messageId: string;
@@ -90,6 +92,7 @@ const queueStatements = perConnection((tx: Db) => {
       recipient: deliveries.recipient,
       destination: deliveries.destination,
       attempts: deliveries.attempts,
+      holdExempt: deliveries.holdExempt,
       mode: emails.mode,
       envelopeFrom: emails.envelopeFrom,
       messageId: emails.messageId,
@@ -135,7 +138,7 @@ function claimStatements(tx: Db): ClaimStatements<Claimed> {
         jobsFrom: "emails e LEFT JOIN email_contents c ON c.email_id = e.id",
         jobsWhere: "e.id = d.email_id",
         returning: `d.id, d.email_id AS "emailId", d.organization_id AS "organizationId", d.recipient, d.destination,
-  d.attempts, e.mode, e.envelope_from AS "envelopeFrom", e.message_id AS "messageId", e.created_at AS "createdAt",
+  d.attempts, d.hold_exempt AS "holdExempt", e.mode, e.envelope_from AS "envelopeFrom", e.message_id AS "messageId", e.created_at AS "createdAt",
   e.scheduled_at AS "scheduledAt", length(c.raw) AS "rawBytes",
   CASE WHEN length(c.raw) < ${ASIDE_CONTENT_BYTES} THEN c.raw END AS raw`,
       },
@@ -154,6 +157,13 @@ export function createDeliveryWorker(deps: {
   options: WorkerOptions;
   logger: Logger;
   metrics: Metrics;
+  /** Why a delivery must wait instead of being attempted now (a pause, deliveries/pauses.ts), or undefined. */
+  holdOf?: (job: {
+    organizationId: string;
+    envelopeFrom: string;
+    mode: KeyMode;
+    recipient: string;
+  }) => Promise<string | undefined>;
 }): DeliveryWorker {
   const { db, writer, clock, lifecycle, options, logger, metrics } = deps;
 
@@ -257,8 +267,17 @@ export function createDeliveryWorker(deps: {
   /** The named provider the router chose, else the provider's own name (test mode's capture). */
   const providerName = (job: Claimed, result: DeliveryResult) => result.provider ?? provider(job).name;
 
-  /** Undefined when the message is gone (deleted with its organisation): nothing to deliver, nothing to record. */
-  const attempt = async (job: Claimed): Promise<DeliveryResult | undefined> => {
+  /** A delivery a pause holds: it waits as `held`, unattempted, until the pause ends (or it is released by hand). */
+  const hold = (job: Claimed, reason: string) =>
+    writer.write((tx) => lifecycle.apply(tx, "held", { deliveryId: job.id }, { response: reason }));
+
+  /**
+   * Undefined when the message is gone (deleted with its organisation): nothing to deliver, nothing to record; the
+   * reason it is held when a pause applies.
+   */
+  const attempt = async (job: Claimed): Promise<DeliveryResult | { held: string } | undefined> => {
+    const held = job.holdExempt ? undefined : await deps.holdOf?.(job);
+    if (held) return { held };
     let result: DeliveryResult;
     try {
       const raw = await rawOf(job);
@@ -282,7 +301,7 @@ export function createDeliveryWorker(deps: {
     return result;
   };
 
-  return createLeasedQueue<Claimed, DeliveryResult | undefined>({
+  return createLeasedQueue<Claimed, DeliveryResult | { held: string } | undefined>({
     writer,
     clock,
     logger,
@@ -295,7 +314,8 @@ export function createDeliveryWorker(deps: {
       statements: claimStatements,
       attempt,
       record: async (job, result) => {
-        if (result) await record(job, result);
+        if (result && "held" in result) await hold(job, result.held);
+        else if (result) await record(job, result);
       },
     },
   });

@@ -153,6 +153,23 @@ export function createDeliveryQueue(deps: {
       oldest_at: (row.oldestAt as string | null) ?? null,
     }) satisfies WaitingCounts;
 
+  /**
+   * The action's cause for one recipient; answers 1 when it moved. A recipient released by hand goes whatever pause
+   * applies (DESIGN §12: a held one goes now), so it is marked exempt from holds (deliveries/pauses.ts).
+   */
+  const applyAction = async (tx: Db, action: QueueAction, id: string) => {
+    const applied = await lifecycle.apply(
+      tx,
+      QUEUE_ACTIONS[action].cause,
+      { deliveryId: id },
+      { response: RESPONSE[action] },
+    );
+    const moved = applied.outcome === "applied" ? applied.changed : 0;
+    if (moved && action === "release")
+      await tx.update(deliveries).set({ holdExempt: true }).where(eq(deliveries.id, id));
+    return moved;
+  };
+
   /** The recipient `id` of the actor's organisation, or 404. */
   const ownDelivery = async (tx: Db, actor: Actor, id: string) => {
     const row = await first(
@@ -217,7 +234,7 @@ export function createDeliveryQueue(deps: {
 
     async act(actor, action, id) {
       requireScope(actor, "deliveries:write");
-      const { cause, from } = QUEUE_ACTIONS[action];
+      const { from } = QUEUE_ACTIONS[action];
       const now = clock.now();
       const refusal = await writer.write(async (tx): Promise<string | null> => {
         const row = await ownDelivery(tx, actor, id);
@@ -225,7 +242,7 @@ export function createDeliveryQueue(deps: {
           return "This delivery is being attempted now; its result is recorded when the attempt ends.";
         if (!(from as readonly string[]).includes(row.status))
           return `Only a delivery that is ${from.join(" or ")} can be ${PAST[action]}; this one is ${row.status}.`;
-        await lifecycle.apply(tx, cause, { deliveryId: id }, { response: RESPONSE[action] });
+        await applyAction(tx, action, id);
         return null;
       });
       if (refusal) throw new AppError("conflict", refusal);
@@ -242,7 +259,7 @@ export function createDeliveryQueue(deps: {
             message: "name at least one of status, domain, provider, email_id: a bulk action needs a filter",
           },
         ]);
-      const { cause, from } = QUEUE_ACTIONS[action];
+      const { from } = QUEUE_ACTIONS[action];
       const now = clock.now();
       const among = filter.status
         ? from.filter((status) => status === filter.status || filter.status === "sending")
@@ -267,10 +284,7 @@ export function createDeliveryQueue(deps: {
               .limit(BULK_BATCH),
           );
           let moved = 0;
-          for (const { id } of ids) {
-            const applied = await lifecycle.apply(tx, cause, { deliveryId: id }, { response: RESPONSE[action] });
-            if (applied.outcome === "applied") moved += applied.changed;
-          }
+          for (const { id } of ids) moved += await applyAction(tx, action, id);
           return { moved, last: ids.at(-1)?.id, full: ids.length === BULK_BATCH };
         });
         changed += batch.moved;

@@ -11,7 +11,8 @@ import { jsonContent } from "../http/docs.ts";
 import { parseCursor, parseEnum, parsePage } from "../http/query.ts";
 import type { SesEventIntake } from "./provider-events.ts";
 import { QUEUE_STATUSES, type DeliveryQueue, type QueueAction } from "./queue.ts";
-import { BulkActionSchema, filterOf } from "./validate.ts";
+import type { SendingPauses } from "./pauses.ts";
+import { BulkActionSchema, filterOf, PauseSchema, ResumeSchema } from "./validate.ts";
 
 const WHAT: Record<QueueAction, string> = {
   retry: "Retry now: a deferred delivery is due at once (its attempts so far still count)",
@@ -19,8 +20,8 @@ const WHAT: Record<QueueAction, string> = {
   release: "Release: a held delivery goes now, whatever pause held it",
 };
 
-export function queueRoutes(deps: AuthDeps & { queue: DeliveryQueue }) {
-  const { queue, config } = deps;
+export function queueRoutes(deps: AuthDeps & { queue: DeliveryQueue; pauses: SendingPauses }) {
+  const { queue, pauses, config } = deps;
   const limits = bodyLimits(config);
   const tags = ["Queue"];
   /** One action's routes: on one delivery, and in bulk by filter. */
@@ -68,7 +69,35 @@ export function queueRoutes(deps: AuthDeps & { queue: DeliveryQueue }) {
     })
     .use(actionRoutes("retry"))
     .use(actionRoutes("cancel"))
-    .use(actionRoutes("release"));
+    .use(actionRoutes("release"))
+    .get("/v1/sending", ({ actor }) => pauses.state(actor), {
+      detail: { summary: "The pauses that apply: the organisation's, its sending domains', providers'", tags },
+    })
+    .post(
+      "/v1/sending/pause",
+      async ({ request, actor }) => pauses.pause(actor, await readBody(request, limits, PauseSchema)),
+      {
+        parse: "none",
+        detail: {
+          summary:
+            "Pause sending for the organisation, a sending domain or a provider: mail is still accepted and waits as held",
+          tags,
+          requestBody: jsonContent(PauseSchema),
+        },
+      },
+    )
+    .post(
+      "/v1/sending/resume",
+      async ({ request, actor }) => pauses.resume(actor, await readBody(request, limits, ResumeSchema)),
+      {
+        parse: "none",
+        detail: {
+          summary: "Resume sending: what the pause held goes out, oldest first; answers how many were released",
+          tags,
+          requestBody: jsonContent(ResumeSchema),
+        },
+      },
+    );
 }
 
 export function deliveryRoutes(deps: { config: Config; sesEvents: SesEventIntake }) {

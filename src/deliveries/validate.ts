@@ -1,5 +1,6 @@
-/** Requests of the delivery queue (DESIGN §12): the bulk actions' filter. Pure; every problem with its path. */
+/** Requests of the delivery queue (DESIGN §12): the bulk actions' filter, pauses. Pure; every problem with its path. */
 import { type Static, Type as t } from "@sinclair/typebox";
+import { PAUSE_SCOPES } from "./pauses.ts";
 import { QUEUE_STATUSES, type QueueFilter } from "./queue.ts";
 
 /** The request body of a bulk action, as the API documents and checks it (schema-check.ts). */
@@ -19,3 +20,15 @@ export const filterOf = (body: Static<typeof BulkActionSchema>): QueueFilter => 
   provider: body.provider,
   emailId: body.email_id,
 });
+
+const Scope = t.Union(
+  PAUSE_SCOPES.map((scope) => t.Literal(scope)),
+  { description: "What is paused: the organisation, one sending domain, or one provider" },
+);
+const Name = t.Optional(t.String({ description: "The domain or provider (none for the organisation)" }));
+
+export const PauseSchema = t.Object(
+  { scope: Scope, name: Name, reason: t.Optional(t.Union([t.String(), t.Null()], { description: "For the record" })) },
+  { additionalProperties: false },
+);
+export const ResumeSchema = t.Object({ scope: Scope, name: Name }, { additionalProperties: false });

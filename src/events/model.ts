@@ -25,6 +25,9 @@ export const EVENT_TYPES = [
   "domain.deleted",
   "suppression.added",
   "suppression.removed",
+  // Sending paused and resumed (DESIGN §12): for the organisation, one sending domain or one provider.
+  "sending.paused",
+  "sending.resumed",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

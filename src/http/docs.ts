@@ -58,7 +58,7 @@ export function docsRoutes(version: string) {
             { name: "AI", description: "The subject scorer and the writer" },
             { name: "Tracking", description: "Open and click tracking, unsubscribe links" },
             { name: "Providers", description: "Provider events (SES through SNS)" },
-            { name: "Queue", description: "What waits to be delivered, and retry, cancel and release" },
+            { name: "Queue", description: "What waits to be delivered; retry, cancel and release; pauses" },
             { name: "Operations", description: "Health, readiness and metrics" },
           ],
           components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer" } } },

@@ -14,6 +14,7 @@ import { openStore } from "../db/open.ts";
 import type { Store, Writer } from "../db/store.ts";
 import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "../deliveries/attempts.ts";
 import { createLifecycle, type Lifecycle } from "../deliveries/lifecycle.ts";
+import { createSendingPauses, type SendingPauses } from "../deliveries/pauses.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "../deliveries/queue.ts";
 import { createSesEventIntake, type SesEventIntake } from "../deliveries/provider-events.ts";
 import { createReportIntake } from "../deliveries/reports.ts";
@@ -97,6 +98,8 @@ export interface Services {
   lifecycle: Lifecycle;
   /** The delivery queue as an operator sees and steers it. */
   queue: DeliveryQueue;
+  /** Sending paused for an organisation, a sending domain or a provider. */
+  pauses: SendingPauses;
   idempotency: Idempotency;
   emails: EmailService;
   limiter: RateLimiter;
@@ -241,6 +244,21 @@ export async function createServices(configured: Config, options: AppOptions = {
   if (store.shared)
     periodic.every("rate-limit-prune", RATE_LIMIT_PRUNE_MS, () => pruneAdmissions({ db, writer, clock }));
 
+  /** The providers a sending domain's mail goes through, in order: the domain's, else the default one. */
+  const routeOf = async (organizationId: string, sendingDomain: string) => {
+    const named = await domains.providersOf(organizationId, sendingDomain);
+    return named.length ? named : [config.delivery.default_provider];
+  };
+  const pauses = createSendingPauses({
+    db,
+    writer,
+    clock,
+    events,
+    lifecycle,
+    listen: store.listen,
+    providerNames: [...providers.keys()],
+    routeOf,
+  });
   const capture = createCaptureProvider();
   // Built now, so a provider misconfigured is an error at start rather than at the first delivery.
   const named = new Map(
@@ -253,7 +271,12 @@ export async function createServices(configured: Config, options: AppOptions = {
       defaultProvider: config.delivery.default_provider,
       // The From domain as accepted: emails.submit stores the From address as the envelope sender, so the header
       // need not be parsed again for every delivery (it was 7.7 % of an unsigned drain's event loop).
-      routeOf: (job) => domains.providersOf(job.organizationId, domainOf(job.envelopeFrom)),
+      // A paused provider is skipped as a failed-over one is; mail whose every provider is paused is held before.
+      routeOf: async (job) =>
+        pauses.unpausedRoute(
+          job.organizationId,
+          await domains.providersOf(job.organizationId, domainOf(job.envelopeFrom)),
+        ),
       windowMs: config.delivery.failover_window,
       probeIntervalMs: config.delivery.failover_probe_interval,
       clock,
@@ -280,6 +303,11 @@ export async function createServices(configured: Config, options: AppOptions = {
     },
     logger,
     metrics,
+    // Pauses hold live mail only: a test key's and the simulator's never leave the machine anyway.
+    holdOf: (job) =>
+      job.mode === "live" && !isSimulatorAddress(job.recipient)
+        ? pauses.holdOf(job.organizationId, domainOf(job.envelopeFrom))
+        : Promise.resolve(undefined),
   });
 
   const httpAddress = { host: config.http.host, port: config.http.port };
@@ -427,6 +455,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     suppressions,
     lifecycle,
     queue: createDeliveryQueue({ db, writer, clock, lifecycle }),
+    pauses,
     idempotency,
     emails,
     limiter,

@@ -8,6 +8,7 @@ import { Elysia } from "elysia";
 import { aiRoutes } from "../ai/routes.ts";
 import type { AiService } from "../ai/service.ts";
 import type { Config } from "../config/schema.ts";
+import type { SendingPauses } from "../deliveries/pauses.ts";
 import type { DeliveryQueue } from "../deliveries/queue.ts";
 import { deliveryRoutes, queueRoutes } from "../deliveries/routes.ts";
 import type { SesEventIntake } from "../deliveries/provider-events.ts";
@@ -60,6 +61,7 @@ export interface HttpDeps {
   ai: AiService;
   sesEvents: SesEventIntake;
   queue: DeliveryQueue;
+  pauses: SendingPauses;
   sentAttachments: SentAttachments;
   emailStats: EmailStatsService;
   version: string;

@@ -27,6 +27,8 @@ export const EVENT_TYPES = [
   "domain.deleted",
   "suppression.added",
   "suppression.removed",
+  "sending.paused",
+  "sending.resumed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

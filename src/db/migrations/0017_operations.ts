@@ -1,5 +1,7 @@
 /**
  * Operations (DESIGN §12).
+ * - Pauses: sending paused for an organisation, one of its sending domains or a provider; a recipient released by
+ *   hand while one applies goes regardless (`hold_exempt`).
  * - The queue's index: the recipients still waiting (queued, deferred, held) of each organisation by status, in the
  *   order they came — a small part of the table, which the queue's list, its summary and its bulk actions read.
  * - The operations scopes (deliveries:read, deliveries:write, organization:read, organization:write) are part of
@@ -28,7 +30,19 @@ const list = (scopes: string[]) => scopes.map((scope) => `'${scope}'`).join(", "
 const WAITING_INDEX = `CREATE INDEX deliveries_waiting ON deliveries(organization_id, status, id)
   WHERE status IN ('queued', 'deferred', 'held');`;
 
+const PAUSES = `CREATE TABLE sending_pauses (
+  organization_id TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  scope TEXT NOT NULL CHECK (scope IN ('organization', 'domain', 'provider')),
+  name TEXT NOT NULL,
+  reason TEXT,
+  paused_at TEXT NOT NULL,
+  paused_by TEXT,
+  PRIMARY KEY (organization_id, scope, name)
+);`;
+
 export default `
+${PAUSES}
+ALTER TABLE deliveries ADD COLUMN hold_exempt INTEGER NOT NULL DEFAULT 0;
 ${WAITING_INDEX}
 UPDATE api_keys
   SET scopes = json_insert(scopes, ${ADDED.map((scope) => `'$[#]', '${scope}'`).join(", ")})
@@ -37,6 +51,8 @@ UPDATE api_keys
 `;
 
 export const postgres = `
+${PAUSES}
+ALTER TABLE deliveries ADD COLUMN hold_exempt BOOLEAN NOT NULL DEFAULT false;
 ${WAITING_INDEX}
 UPDATE api_keys SET scopes = scopes || '${JSON.stringify(ADDED)}'::jsonb
   WHERE scopes @> '${JSON.stringify(BEFORE)}'::jsonb AND NOT scopes ?| ARRAY[${list(ADDED)}];

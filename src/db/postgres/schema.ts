@@ -23,6 +23,19 @@ export const organizations = pgTable("organizations", {
   createdAt: text("created_at").notNull(),
 });
 
+export const sendingPauses = pgTable(
+  "sending_pauses",
+  {
+    organizationId: text("organization_id").notNull(),
+    scope: text("scope", { enum: ["organization", "domain", "provider"] }).notNull(),
+    name: text("name").notNull(),
+    reason: text("reason"),
+    pausedAt: text("paused_at").notNull(),
+    pausedBy: text("paused_by"),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.scope, table.name] })],
+);
+
 export const apiKeys = pgTable("api_keys", {
   id: text("id").primaryKey(),
   organizationId: text("organization_id").notNull(),
@@ -115,6 +128,7 @@ export const deliveries = pgTable("deliveries", {
   providerMessageId: text("provider_message_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+  holdExempt: boolean("hold_exempt").notNull().default(false),
 });
 
 export const events = pgTable("events", {

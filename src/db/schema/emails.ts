@@ -67,6 +67,8 @@ export const deliveries = sqliteTable("deliveries", {
   providerMessageId: text("provider_message_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+  /** Released by hand while a pause applied: it goes whatever pause applies (DESIGN §12). */
+  holdExempt: integer("hold_exempt", { mode: "boolean" }).notNull().default(false),
 });
 
 export const events = sqliteTable("events", {

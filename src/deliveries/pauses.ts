@@ -1,0 +1,270 @@
+/**
+ * Sending pauses (DESIGN §12): an operator pauses an organisation's sending, one of its sending domains or a
+ * provider; mail is still accepted, and waits as `held` instead of being attempted; on resume it goes out, oldest
+ * first, paced by the usual caps. Design note:
+ *
+ * - Where mail is held: at its attempt. The worker asks `holdOf` before each one, so mail accepted before the pause,
+ *   mail accepted during it and deferred mail coming due are all held the same way, and nothing needs moving when a
+ *   pause begins. A provider pause holds mail only when every provider of its domain's route is paused; otherwise
+ *   the route skips the paused ones (`unpausedRoute`), as it skips a failed-over provider.
+ * - Across instances: a pause is a row of the shared store; `holdOf` reads the organisation's pauses from a cache
+ *   dropped when a pause changes — here at once, on the other instances by LISTEN — and never older than a second.
+ * - Resume releases, through the lifecycle, every held recipient of the organisation that no remaining pause holds,
+ *   in the order they came; a recipient released by hand while its pause applied (`hold_exempt`) goes regardless.
+ * - Each pause and resume appends `sending.paused` or `sending.resumed` (a webhook event) in its own transaction.
+ */
+import { and, asc, eq, gt } from "drizzle-orm";
+import type { Actor } from "../access.ts";
+import { requireScope } from "../access.ts";
+import { notifyAtCommit } from "../db/dialect.ts";
+import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
+import { first, tablesOf, type Db, type Store, type Writer } from "../db/store.ts";
+import { AppError, validationError } from "../errors.ts";
+import type { EventLog } from "../events/service.ts";
+import { domainOf } from "../lib/addresses.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+
+export const PAUSE_SCOPES = ["organization", "domain", "provider"] as const;
+export type PauseScope = (typeof PAUSE_SCOPES)[number];
+
+export interface PauseView {
+  scope: PauseScope;
+  /** The domain or provider; null for the organisation. */
+  name: string | null;
+  reason: string | null;
+  paused_at: string;
+  /** The key that paused (its id), or `operator` for the command line. */
+  paused_by: string | null;
+}
+
+export interface SendingState {
+  object: "sending";
+  pauses: PauseView[];
+}
+
+export interface PauseTarget {
+  scope: PauseScope;
+  name?: string;
+}
+
+export interface SendingPauses {
+  state(actor: Actor): Promise<SendingState>;
+  /** Pausing what is paused already keeps the first pause (its reason and time). */
+  pause(actor: Actor, target: PauseTarget & { reason?: string | null }): Promise<SendingState>;
+  /** Answers how many held recipients went back to the queue; resuming what is not paused is `not_found`. */
+  resume(actor: Actor, target: PauseTarget): Promise<SendingState & { released: number }>;
+  /** Why mail of `sendingDomain` with this route must wait now, or undefined when nothing holds it. */
+  holdOf(organizationId: string, sendingDomain: string): Promise<string | undefined>;
+  /** `route` without its paused providers (the router skips them). */
+  unpausedRoute(organizationId: string, route: readonly string[]): Promise<readonly string[]>;
+}
+
+type PauseRow = { scope: PauseScope; name: string; reason: string | null; pausedAt: string; pausedBy: string | null };
+
+/** Held recipients looked at per transaction of a resume. */
+const RELEASE_BATCH = 500;
+
+export function createSendingPauses(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  events: EventLog;
+  lifecycle: Lifecycle;
+  listen?: Store["listen"];
+  /** The providers a pause may name: the configured ones. */
+  providerNames: readonly string[];
+  /** The providers a sending domain's mail goes through, in order (the default one when it names none). */
+  routeOf(organizationId: string, sendingDomain: string): Promise<readonly string[]>;
+}): SendingPauses {
+  const { db, writer, clock, events, lifecycle } = deps;
+  const { sendingPauses, deliveries, emails, domains } = tablesOf(db);
+  const cache = policyCache<PauseRow[]>(deps, POLICY_CHANGED, 10_000);
+
+  const load = (organizationId: string) =>
+    cache.get(
+      organizationId,
+      async () =>
+        (await db
+          .select({
+            scope: sendingPauses.scope,
+            name: sendingPauses.name,
+            reason: sendingPauses.reason,
+            pausedAt: sendingPauses.pausedAt,
+            pausedBy: sendingPauses.pausedBy,
+          })
+          .from(sendingPauses)
+          .where(eq(sendingPauses.organizationId, organizationId))
+          .orderBy(asc(sendingPauses.pausedAt))) as PauseRow[],
+    );
+
+  const toView = (row: PauseRow): PauseView => ({
+    scope: row.scope,
+    name: row.scope === "organization" ? null : row.name,
+    reason: row.reason,
+    paused_at: row.pausedAt,
+    paused_by: row.pausedBy,
+  });
+
+  const stateOf = async (organizationId: string): Promise<SendingState> => ({
+    object: "sending",
+    pauses: (await load(organizationId)).map(toView),
+  });
+
+  const because = (row: PauseRow, what: string) =>
+    `held: sending is paused for ${what}${row.reason ? ` (${row.reason})` : ""}`;
+
+  const holdIn = async (pauses: PauseRow[], organizationId: string, sendingDomain: string) => {
+    const organization = pauses.find((p) => p.scope === "organization");
+    if (organization) return because(organization, "the organisation");
+    const domain = pauses.find((p) => p.scope === "domain" && p.name === sendingDomain);
+    if (domain) return because(domain, sendingDomain);
+    const providers = pauses.filter((p) => p.scope === "provider");
+    if (!providers.length) return undefined;
+    const route = await deps.routeOf(organizationId, sendingDomain);
+    const paused = route.map((name) => providers.find((p) => p.name === name));
+    if (paused.length && paused.every((p) => p)) return because(paused[0]!, `provider ${route[0]}`);
+    return undefined;
+  };
+
+  /** The target as stored: the organisation's name is empty; a domain lower-case, one of the organisation's. */
+  const checkedTarget = async (actor: Actor, target: PauseTarget) => {
+    if (target.scope === "organization") {
+      if (target.name) throw validationError([{ path: "name", message: "an organisation pause names nothing" }]);
+      return "";
+    }
+    const name = target.name?.trim();
+    if (!name) throw validationError([{ path: "name", message: `a ${target.scope} pause names the ${target.scope}` }]);
+    if (target.scope === "provider") {
+      if (!deps.providerNames.includes(name))
+        throw validationError([
+          { path: "name", message: `unknown provider; configured: ${deps.providerNames.join(", ") || "none"}` },
+        ]);
+      return name;
+    }
+    const domain = name.toLowerCase();
+    const known = await first(
+      db
+        .select({ name: domains.name })
+        .from(domains)
+        .where(and(eq(domains.organizationId, actor.organizationId), eq(domains.name, domain))),
+    );
+    if (!known) throw new AppError("not_found", `No sending domain ${domain} in this organisation.`);
+    return domain;
+  };
+
+  /** Releases, oldest first, every held recipient of the organisation no pause holds now. */
+  const releaseUnheld = async (organizationId: string) => {
+    let released = 0;
+    let after = "";
+    for (;;) {
+      const batch = await writer.write(async (tx) => {
+        const held = await tx
+          .select({ id: deliveries.id, envelopeFrom: emails.envelopeFrom })
+          .from(deliveries)
+          .innerJoin(emails, eq(emails.id, deliveries.emailId))
+          .where(
+            and(eq(deliveries.organizationId, organizationId), eq(deliveries.status, "held"), gt(deliveries.id, after)),
+          )
+          .orderBy(asc(deliveries.id))
+          .limit(RELEASE_BATCH);
+        const pauses = await load(organizationId);
+        let moved = 0;
+        for (const row of held) {
+          if (await holdIn(pauses, organizationId, domainOf(row.envelopeFrom))) continue;
+          const applied = await lifecycle.apply(
+            tx,
+            "released",
+            { deliveryId: row.id },
+            { response: "released: sending resumed" },
+          );
+          if (applied.outcome === "applied") moved += applied.changed;
+        }
+        return { moved, last: held.at(-1)?.id, full: held.length === RELEASE_BATCH };
+      });
+      released += batch.moved;
+      if (!batch.full || !batch.last) return released;
+      after = batch.last;
+    }
+  };
+
+  return {
+    async state(actor) {
+      requireScope(actor, "deliveries:read");
+      return stateOf(actor.organizationId);
+    },
+
+    async pause(actor, target) {
+      requireScope(actor, "deliveries:write");
+      const name = await checkedTarget(actor, target);
+      const reason = target.reason?.trim() ? target.reason.trim().slice(0, 500) : null;
+      await writer.write(async (tx) => {
+        const now = isoTime(clock.now());
+        const inserted = await tx
+          .insert(sendingPauses)
+          .values({
+            organizationId: actor.organizationId,
+            scope: target.scope,
+            name,
+            reason,
+            pausedAt: now,
+            pausedBy: actor.keyId ?? "operator",
+          })
+          .onConflictDoNothing()
+          .returning({ name: sendingPauses.name });
+        if (!inserted.length) return;
+        await notifyAtCommit(tx, POLICY_CHANGED);
+        await events.append(tx, {
+          organizationId: actor.organizationId,
+          type: "sending.paused",
+          data: { scope: target.scope, name: name || null, reason },
+        });
+      });
+      return stateOf(actor.organizationId);
+    },
+
+    async resume(actor, target) {
+      requireScope(actor, "deliveries:write");
+      const name = await checkedTarget(actor, target);
+      const removed = await writer.write(async (tx) => {
+        const deleted = await tx
+          .delete(sendingPauses)
+          .where(
+            and(
+              eq(sendingPauses.organizationId, actor.organizationId),
+              eq(sendingPauses.scope, target.scope),
+              eq(sendingPauses.name, name),
+            ),
+          )
+          .returning({ name: sendingPauses.name });
+        if (!deleted.length) return false;
+        await notifyAtCommit(tx, POLICY_CHANGED);
+        await events.append(tx, {
+          organizationId: actor.organizationId,
+          type: "sending.resumed",
+          data: { scope: target.scope, name: name || null },
+        });
+        return true;
+      });
+      if (!removed)
+        throw new AppError(
+          "not_found",
+          `Sending is not paused for ${target.scope === "organization" ? "the organisation" : name}.`,
+        );
+      const released = await releaseUnheld(actor.organizationId);
+      return { ...(await stateOf(actor.organizationId)), released };
+    },
+
+    async holdOf(organizationId, sendingDomain) {
+      const pauses = await load(organizationId);
+      return pauses.length ? holdIn(pauses, organizationId, sendingDomain) : undefined;
+    },
+
+    async unpausedRoute(organizationId, route) {
+      const paused = new Set((await load(organizationId)).filter((p) => p.scope === "provider").map((p) => p.name));
+      if (!paused.size) return route;
+      const open = route.filter((name) => !paused.has(name));
+      return open.length ? open : route;
+    },
+  };
+}
