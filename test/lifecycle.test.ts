@@ -70,6 +70,8 @@ const EXAMPLES: Array<{ on: Cause; change: Change; columns?: Record<string, unkn
   { on: "domain_removed", change: { response: "sending domain deleted before delivery", data: { reason: "gone" } } },
   { on: "held", change: {}, columns: { next_attempt_at: null } },
   { on: "released", change: {}, columns: { next_attempt_at: "now" } },
+  { on: "retried", change: { response: "retried by the operator" }, columns: { next_attempt_at: "now" } },
+  { on: "recipient_canceled", change: { response: "canceled by the operator" }, columns: { next_attempt_at: null } },
 ];
 
 let sequence = 0;

@@ -1,7 +1,8 @@
 /**
  * The Queue screen in Chromium (issue 28): the summary by status, domain and provider with the oldest, the waiting
  * recipients with their last reply, and actions confirmed in words that say how many recipients they change — a
- * whole domain canceled with the mouse, one recipient retried by keyboard alone — at 1280 and 390 px.
+ * whole domain canceled with the mouse, one recipient retried by keyboard alone — at 1280 and 390 px. And the pause
+ * controls: all sending on the overview (by keyboard), a domain on its card (by mouse).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { DeliveryJob, DeliveryResult, Provider } from "../src/providers/types.ts";
@@ -99,6 +100,50 @@ describe.skipIf(!browserPeer.available)("the Queue screen in chromium", () => {
       // Due at once: the running worker takes it (runOnce waits for that attempt if it already began).
       await t.app.services.worker.runOnce();
       expect(await statuses(busy)).toEqual(["delivered"]);
+
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 60_000);
+});
+
+const pausesNow = async () =>
+  (await t.app.services.store.db.query.sendingPauses.findMany()).map((p) => [p.scope, p.name, p.reason]);
+
+describe.skipIf(!browserPeer.available)("pause controls in chromium", () => {
+  for (const width of [1280, 390])
+    test(`at ${width} px: all sending paused and resumed from the overview by keyboard; a domain from its card`, async () => {
+      const { page, problems } = await ui.open(width);
+      await ui.signIn(page, t.liveKey);
+      await openSection(page, "Overview");
+      await page.getByRole("button", { name: "Pause all sending" }).focus();
+      await page.keyboard.press("Enter");
+      // The confirmation takes the focus in its reason field; Tab reaches the button that says what it does.
+      await page.waitForFunction(() => (globalThis as any).document.activeElement?.tagName === "INPUT");
+      await page.keyboard.type("provider incident");
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe(
+        "Pause all sending: hold its mail",
+      );
+      await page.keyboard.press("Enter");
+      await page.getByText("Sending paused since").waitFor();
+      expect(await pausesNow()).toEqual([["organization", "", "provider incident"]]);
+      await screenshot(page, `ui-overview-paused-${width}`);
+      await page.getByRole("button", { name: "Resume all sending" }).click();
+      await page.getByRole("button", { name: "Resume all sending: send what it held" }).click();
+      await page.getByRole("button", { name: "Pause all sending" }).waitFor();
+      expect(await pausesNow()).toEqual([]);
+
+      await openSection(page, "Domains");
+      const card = page.getByRole("article").filter({ hasText: "example.com" });
+      await card.getByRole("button", { name: "Pause sending from example.com" }).click();
+      await card.getByRole("button", { name: "Pause sending from example.com: hold its mail" }).click();
+      await card.getByText("Sending paused since").waitFor();
+      expect(await pausesNow()).toEqual([["domain", "example.com", null]]);
+      await screenshot(page, `ui-domain-paused-${width}`);
+      await card.getByRole("button", { name: "Resume sending from example.com" }).click();
+      await card.getByRole("button", { name: "Resume sending from example.com: send what it held" }).click();
+      await card.getByRole("button", { name: "Pause sending from example.com" }).waitFor();
+      expect(await pausesNow()).toEqual([]);
 
       expect(problems).toEqual([]);
       await page.close();

@@ -14,6 +14,7 @@ import type {
   QueueSummary,
   DeliveryView as QueueDeliveryView,
 } from "../src/deliveries/queue.ts";
+import type { PauseScope, PauseView, SendingPauses, SendingState } from "../src/deliveries/pauses.ts";
 import type { BulkActionSchema } from "../src/deliveries/validate.ts";
 import type { DomainView } from "../src/domains/model.ts";
 import type { EmailRecord, EmailSummary } from "../src/emails/model.ts";
@@ -57,4 +58,8 @@ export type Checks = [
   // The queue's vocabulary, which wire.ts does not carry: its statuses and the bulk actions' filter.
   Expect<Same<Client.QueueStatus, QueueStatus>>,
   Expect<Same<Client.BulkDeliveriesOptions, Static<typeof BulkActionSchema>>>,
+  Expect<Same<Client.SendingPause, PauseView>>,
+  Expect<Same<Client.SendingState, SendingState>>,
+  Expect<Same<Client.SendingResumed, Awaited<ReturnType<SendingPauses["resume"]>>>>,
+  Expect<Same<Client.PauseScope, PauseScope>>,
 ];

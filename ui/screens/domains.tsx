@@ -10,6 +10,7 @@ import { useAction, usePolled } from "../hooks.ts";
 import { CopyButton } from "../copy.tsx";
 import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
+import { PauseControl, useSending } from "../pauses.tsx";
 import { Empty } from "../empty.tsx";
 import type { Domain as ClientDomain } from "../../clients/node/src/types.ts";
 
@@ -94,6 +95,7 @@ export function DomainsScreen() {
   const [name, setName] = useState("");
   const { act, actionError } = useAction(reload);
   const canWrite = useCan("domains:write");
+  const sending = useSending();
   const add = (e: Event) => {
     e.preventDefault();
     void act(async () => {
@@ -164,6 +166,7 @@ export function DomainsScreen() {
               Receive mail for this domain
             </label>
           </div>
+          <PauseControl sending={sending} scope="domain" name={domain.name} what={`sending from ${domain.name}`} />
           <Providers domain={domain} canWrite={canWrite} act={act} />
           <div class="scroll">
             <table class="list records stack">

@@ -9,6 +9,7 @@ import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
 import { usePolled } from "../hooks.ts";
 import { Alert } from "../alert.tsx";
+import { PauseControl, useSending } from "../pauses.tsx";
 import { STAT_COUNTS, type StatCount, type StatInterval } from "../../clients/node/src/wire.ts";
 
 type Counts = Record<StatCount, number>;
@@ -366,6 +367,7 @@ export function OverviewScreen() {
     30_000,
   );
   const span = RANGES[range].span;
+  const sending = useSending();
 
   return (
     <section aria-labelledby="overview-title">
@@ -383,6 +385,7 @@ export function OverviewScreen() {
         </label>
       </div>
       <Alert message={error} />
+      <PauseControl sending={sending} scope="organization" what="all sending" />
       {!data && !error && <p class="loading">Loading…</p>}
       {data && !data.everSent && (
         <p class="card empty">

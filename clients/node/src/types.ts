@@ -600,6 +600,31 @@ export interface QueueSummary {
   oldest_waiting_at: string | null;
 }
 
+/** What a pause stops: the whole organisation, one sending domain, or one provider. */
+export type PauseScope = "organization" | "domain" | "provider";
+
+/** Sending paused (DESIGN §12): its mail is accepted and waits as `held` until it is resumed. */
+export interface SendingPause {
+  scope: PauseScope;
+  /** The domain or provider; null for the organisation. */
+  name: string | null;
+  reason: string | null;
+  paused_at: string;
+  /** The key that paused (its id), or `operator` for the command line. */
+  paused_by: string | null;
+}
+
+/** The pauses that apply now. */
+export interface SendingState {
+  object: "sending";
+  pauses: SendingPause[];
+}
+
+/** After a resume: the pauses left, and how many held recipients went back to the queue. */
+export interface SendingResumed extends SendingState {
+  released: number;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Templates
 
