@@ -15,7 +15,7 @@ import type {
   DeliveryView as QueueDeliveryView,
 } from "../src/deliveries/queue.ts";
 import type { PauseScope, PauseView, SendingPauses, SendingState } from "../src/deliveries/pauses.ts";
-import type { BulkActionSchema } from "../src/deliveries/validate.ts";
+import type { BulkActionSchema, PauseSchema, ResumeSchema } from "../src/deliveries/validate.ts";
 import type { DomainView } from "../src/domains/model.ts";
 import type { EmailRecord, EmailSummary } from "../src/emails/model.ts";
 import type {
@@ -62,4 +62,6 @@ export type Checks = [
   Expect<Same<Client.SendingState, SendingState>>,
   Expect<Same<Client.SendingResumed, Awaited<ReturnType<SendingPauses["resume"]>>>>,
   Expect<Same<Client.PauseScope, PauseScope>>,
+  Expect<Same<Client.PauseSendingOptions, Static<typeof PauseSchema>>>,
+  Expect<Same<Client.ResumeSendingOptions, Static<typeof ResumeSchema>>>,
 ];

@@ -1,6 +1,6 @@
 // Package mailroom is the Go client of Mailroom's Resend-compatible HTTP API (/v1): emails, batch sends, domains,
-// API keys, webhooks, suppressions, templates, received mail, the delivery queue and the AI helpers, plus a
-// Standard Webhooks verifier.
+// API keys, webhooks, suppressions, templates, received mail, the delivery queue, sending pauses and the AI helpers,
+// plus a Standard Webhooks verifier.
 //
 // This file owns the Client: its configuration (options) and the services it exposes. How a request travels
 // (timeouts, retries, idempotency keys, errors) lives in request.go.
@@ -35,6 +35,7 @@ type Client struct {
 	Suppressions *SuppressionsService
 	Templates    *TemplatesService
 	Deliveries   *DeliveriesService
+	Sending      *SendingService
 	AI           *AIService
 
 	apiKey     string
@@ -117,6 +118,7 @@ func NewClient(apiKey string, options ...Option) *Client {
 	c.Suppressions = &SuppressionsService{client: c, Batch: &SuppressionsBatchService{client: c}}
 	c.Templates = &TemplatesService{client: c}
 	c.Deliveries = &DeliveriesService{client: c, Bulk: &DeliveriesBulkService{client: c}}
+	c.Sending = &SendingService{client: c}
 	c.AI = &AIService{client: c}
 	return c
 }

@@ -1,6 +1,7 @@
 // Tests of the transport against small local HTTP servers of the tests' own (no Mailroom needed): retries on 429
 // and 503, the idempotency key kept across retries, no retry of other 4xx, error decoding, timeouts, network
-// failures, headers and the base URL; and the delivery queue's paths, bodies and null fields.
+// failures, headers and the base URL; and the paths, bodies and null fields of the delivery queue and of sending
+// pauses.
 package mailroom
 
 import (
@@ -360,6 +361,88 @@ func TestDeliveriesPathsBodiesAndNulls(t *testing.T) {
 	mu.Unlock()
 	if len(got) != len(want) {
 		t.Fatalf("requests %+v (an empty delivery id makes none)", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("request %d: %+v, want %+v", i+1, got[i], want[i])
+		}
+	}
+}
+
+func TestSendingPathsBodiesAndNulls(t *testing.T) {
+	type request struct{ method, uri, body string }
+	var (
+		mu       sync.Mutex
+		requests []request
+	)
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		requests = append(requests, request{r.Method, r.URL.RequestURI(), string(body)})
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		pauses := `"pauses":[{"scope":"organization","name":null,"reason":null,"paused_at":"2026-01-01T00:00:00.000Z","paused_by":null},` +
+			`{"scope":"domain","name":"example.com","reason":"bounce spike","paused_at":"2026-01-01T00:01:00.000Z","paused_by":"k-1"}]`
+		switch r.URL.Path {
+		case "/v1/sending/resume":
+			_, _ = w.Write([]byte(`{"object":"sending","pauses":[],"released":3}`))
+		default:
+			_, _ = w.Write([]byte(`{"object":"sending",` + pauses + `}`))
+		}
+	}))
+	defer server.Close()
+	client := NewClient("mr_test_key", WithBaseURL(server.URL))
+	ctx := context.Background()
+
+	state, err := client.Sending.Get()
+	if err != nil || state.Object != "sending" || len(state.Pauses) != 2 {
+		t.Fatalf("get: %+v (%v)", state, err)
+	}
+	if p := state.Pauses[0]; p.Scope != PauseScopeOrganization || p.Name != "" || p.Reason != "" || p.PausedBy != "" || p.PausedAt == "" {
+		t.Fatalf("an organisation pause with null fields: %+v", p)
+	}
+	if p := state.Pauses[1]; p.Scope != PauseScopeDomain || p.Name != "example.com" || p.Reason != "bounce spike" || p.PausedBy != "k-1" {
+		t.Fatalf("a domain pause: %+v", p)
+	}
+	if _, err := client.Sending.GetWithContext(ctx); err != nil {
+		t.Fatalf("get with a context: %v", err)
+	}
+	paused, err := client.Sending.Pause(&PauseSendingRequest{Scope: PauseScopeDomain, Name: "example.com", Reason: "bounce spike"})
+	if err != nil || len(paused.Pauses) != 2 {
+		t.Fatalf("pause: %+v (%v)", paused, err)
+	}
+	if _, err := client.Sending.PauseWithContext(ctx, &PauseSendingRequest{Scope: PauseScopeOrganization}); err != nil {
+		t.Fatalf("pause the organisation: %v", err)
+	}
+	if _, err := client.Sending.Pause(nil); err != nil {
+		t.Fatalf("pause nil: %v", err)
+	}
+	resumed, err := client.Sending.Resume(&ResumeSendingRequest{Scope: PauseScopeProvider, Name: "ses"})
+	if err != nil || resumed.Object != "sending" || resumed.Released != 3 || resumed.Pauses == nil || len(resumed.Pauses) != 0 {
+		t.Fatalf("resume: %+v (%v)", resumed, err)
+	}
+	if _, err := client.Sending.ResumeWithContext(ctx, &ResumeSendingRequest{Scope: PauseScopeOrganization}); err != nil {
+		t.Fatalf("resume the organisation: %v", err)
+	}
+	if _, err := client.Sending.Resume(nil); err != nil {
+		t.Fatalf("resume nil: %v", err)
+	}
+
+	want := []request{
+		{"GET", "/v1/sending", ""},
+		{"GET", "/v1/sending", ""},
+		{"POST", "/v1/sending/pause", `{"scope":"domain","name":"example.com","reason":"bounce spike"}`},
+		{"POST", "/v1/sending/pause", `{"scope":"organization"}`},
+		{"POST", "/v1/sending/pause", `{}`},
+		{"POST", "/v1/sending/resume", `{"scope":"provider","name":"ses"}`},
+		{"POST", "/v1/sending/resume", `{"scope":"organization"}`},
+		{"POST", "/v1/sending/resume", `{}`},
+	}
+	mu.Lock()
+	got := append([]request(nil), requests...)
+	mu.Unlock()
+	if len(got) != len(want) {
+		t.Fatalf("requests %+v", got)
 	}
 	for i := range want {
 		if got[i] != want[i] {

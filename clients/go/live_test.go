@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/mail"
 	"os"
 	"strings"
 	"sync"
@@ -790,4 +791,105 @@ func TestLiveDeliveriesQueue(t *testing.T) {
 	apiError(t, err, NameInsufficientScope, 403)
 	_, err = NewClient(env.sendingKey, WithBaseURL(env.baseURL)).Deliveries.Bulk.Cancel(&BulkDeliveriesRequest{EmailId: sent.Id})
 	apiError(t, err, NameInsufficientScope, 403)
+}
+
+func TestLiveSendingPauseHoldsAndResumeReleases(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	from, err := mail.ParseAddress(env.from)
+	if err != nil {
+		t.Fatalf("MAILROOM_FROM %q: %v", env.from, err)
+	}
+	domain := from.Address[strings.LastIndex(from.Address, "@")+1:]
+	// Other suites (and this one's other tests) send from the same domain and may pause it too: this test ends its
+	// own pause whatever happens, tolerates what others' pauses hold and release, and looks only at its domain's.
+	reason := unique("go pause")
+	state, err := client.Sending.Pause(&PauseSendingRequest{Scope: PauseScopeDomain, Name: domain, Reason: reason})
+	if err != nil {
+		t.Fatalf("pause %s: %v", domain, err)
+	}
+	paused := true
+	defer func() {
+		if paused {
+			_, _ = client.Sending.Resume(&ResumeSendingRequest{Scope: PauseScopeDomain, Name: domain})
+		}
+	}()
+	if state.Object != "sending" || domainPause(state.Pauses, domain) == nil {
+		t.Fatalf("the pause answers the state with it: %+v", state)
+	}
+
+	state, err = client.Sending.Get()
+	if err != nil || state.Object != "sending" {
+		t.Fatalf("get: %+v (%v)", state, err)
+	}
+	pause := domainPause(state.Pauses, domain)
+	if pause == nil || pause.PausedAt == "" || pause.PausedBy == "" {
+		t.Fatalf("the pause of %s is listed: %+v", domain, state.Pauses)
+	}
+	// Pausing what is paused keeps the first pause: another suite's, if it paused the domain first.
+	if pause.Reason != reason {
+		t.Logf("%s was paused first by another suite (reason %q)", domain, pause.Reason)
+	}
+
+	to := recipient()
+	sent, err := client.Emails.Send(&SendEmailRequest{From: env.from, To: []string{to}, Subject: unique("Held"), Html: "<p>Held until resumed.</p>"})
+	if err != nil {
+		t.Fatalf("send while paused: %v", err)
+	}
+	var held *Delivery
+	eventually(t, 5*time.Second, "the recipient is held", func() (bool, error) {
+		listed, err := client.Deliveries.List(&ListDeliveriesOptions{EmailId: sent.Id, Status: DeliveryStatusHeld})
+		if err != nil || len(listed.Data) == 0 {
+			return false, err
+		}
+		held = &listed.Data[0]
+		return true, nil
+	})
+	if held.Recipient != to || held.Status != DeliveryStatusHeld || held.Attempts != 0 || !strings.Contains(held.LastResponse, "paused") {
+		t.Fatalf("a held recipient, never attempted: %+v", held)
+	}
+
+	resumed, err := client.Sending.Resume(&ResumeSendingRequest{Scope: PauseScopeDomain, Name: domain})
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	paused = false
+	// Released counts every held recipient the resume let go, others' included.
+	if resumed.Object != "sending" || resumed.Released < 1 || domainPause(resumed.Pauses, domain) != nil {
+		t.Fatalf("resume releases the held recipient and leaves no pause of %s: %+v", domain, resumed)
+	}
+	_, err = client.Sending.Resume(&ResumeSendingRequest{Scope: PauseScopeDomain, Name: domain})
+	apiError(t, err, NameNotFound, 404)
+	eventually(t, 15*time.Second, "the released email is sent", func() (bool, error) {
+		email, err := client.Emails.Get(sent.Id)
+		if err != nil {
+			return false, err
+		}
+		return email.Status == "sent" || email.Status == "delivered", nil
+	})
+
+	_, err = client.Sending.Pause(&PauseSendingRequest{Scope: PauseScopeProvider, Name: unique("no-such-provider")})
+	if refused := apiError(t, err, NameValidationError, 400); len(refused.Details) == 0 || refused.Details[0].Path != "name" {
+		t.Fatalf("an unknown provider is named in details: %+v", refused.Details)
+	}
+	_, err = client.Sending.Pause(&PauseSendingRequest{Scope: PauseScopeDomain, Name: unique("go") + ".example.net"})
+	apiError(t, err, NameNotFound, 404)
+	_, err = client.Sending.Pause(&PauseSendingRequest{Scope: PauseScopeOrganization, Name: domain})
+	apiError(t, err, NameValidationError, 400)
+
+	sending := NewClient(env.sendingKey, WithBaseURL(env.baseURL))
+	_, err = sending.Sending.Get()
+	apiError(t, err, NameInsufficientScope, 403)
+	_, err = sending.Sending.Pause(&PauseSendingRequest{Scope: PauseScopeDomain, Name: domain})
+	apiError(t, err, NameInsufficientScope, 403)
+}
+
+// domainPause finds the pause of one sending domain among the pauses, or nil.
+func domainPause(pauses []SendingPause, domain string) *SendingPause {
+	for i := range pauses {
+		if pauses[i].Scope == PauseScopeDomain && pauses[i].Name == domain {
+			return &pauses[i]
+		}
+	}
+	return nil
 }

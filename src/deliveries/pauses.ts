@@ -54,7 +54,7 @@ export interface SendingPauses {
   pause(actor: Actor, target: PauseTarget & { reason?: string | null }): Promise<SendingState>;
   /** Answers how many held recipients went back to the queue; resuming what is not paused is `not_found`. */
   resume(actor: Actor, target: PauseTarget): Promise<SendingState & { released: number }>;
-  /** Why mail of `sendingDomain` with this route must wait now, or undefined when nothing holds it. */
+  /** Why mail from `sendingDomain` must wait now (a pause of its organisation, its domain or its route), or undefined. */
   holdOf(organizationId: string, sendingDomain: string): Promise<string | undefined>;
   /** `route` without its paused providers (the router skips them). */
   unpausedRoute(organizationId: string, route: readonly string[]): Promise<readonly string[]>;

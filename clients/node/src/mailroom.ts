@@ -1,8 +1,8 @@
 /**
  * The client: `new Mailroom(key, { baseUrl })`, with one property per resource as in Resend's Node SDK
  * (`emails`, `batch`, `domains`, `apiKeys`, `webhooks`, `templates`) plus Mailroom's own (`suppressions`,
- * `deliveries`, `ai`, `emails.receiving`). Every method resolves to `{ data, error, headers }` and never rejects for
- * an API failure.
+ * `deliveries`, `sending`, `ai`, `emails.receiving`). Every method resolves to `{ data, error, headers }` and never
+ * rejects for an API failure.
  */
 import { Ai } from "./ai.js";
 import { ApiKeys } from "./api-keys.js";
@@ -10,6 +10,7 @@ import { Deliveries } from "./deliveries.js";
 import { Domains } from "./domains.js";
 import { Batch, Emails } from "./emails.js";
 import { envOf, Transport, type ClientOptions } from "./http.js";
+import { Sending } from "./sending.js";
 import { Suppressions } from "./suppressions.js";
 import { Templates } from "./templates.js";
 import { Webhooks } from "./webhooks.js";
@@ -22,6 +23,7 @@ export class Mailroom {
   readonly webhooks: Webhooks;
   readonly suppressions: Suppressions;
   readonly deliveries: Deliveries;
+  readonly sending: Sending;
   readonly templates: Templates;
   readonly ai: Ai;
 
@@ -40,6 +42,7 @@ export class Mailroom {
     this.webhooks = new Webhooks(transport);
     this.suppressions = new Suppressions(transport);
     this.deliveries = new Deliveries(transport);
+    this.sending = new Sending(transport);
     this.templates = new Templates(transport);
     this.ai = new Ai(transport);
   }

@@ -625,6 +625,22 @@ export interface SendingResumed extends SendingState {
   released: number;
 }
 
+/** What to pause: the organisation (`name` none), one of its sending domains, or a configured provider. */
+export interface PauseSendingOptions {
+  scope: PauseScope;
+  /** The sending domain or the provider; none for the organisation. */
+  name?: string;
+  /** For the record: shown with the pause and in its held recipients' last response. */
+  reason?: string | null;
+}
+
+/** What to resume: as it was paused. */
+export interface ResumeSendingOptions {
+  scope: PauseScope;
+  /** The sending domain or the provider; none for the organisation. */
+  name?: string;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Templates
 

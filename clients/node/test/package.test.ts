@@ -36,6 +36,7 @@ test("the CommonJS build loads with require() and works", () => {
     "webhooks",
     "suppressions",
     "deliveries",
+    "sending",
     "templates",
     "ai",
   ] as const) {
@@ -43,6 +44,7 @@ test("the CommonJS build loads with require() and works", () => {
   }
   expect(typeof client.emails.receiving.list).toBe("function");
   expect(typeof client.deliveries.bulk.cancel).toBe("function");
+  expect(typeof client.sending.pause).toBe("function");
   const webhook = new cjs.Webhook(`whsec_${Buffer.from("k".repeat(24)).toString("base64")}`);
   const id = "msg_1";
   const now = new Date();

@@ -295,6 +295,29 @@ test("the queue's wire: list filters in the query, actions on encoded ids, bulk 
   expect(seen.length).toBe(8);
 });
 
+test("sending pauses' wire: the state read, the target and reason in the body", async () => {
+  const { seen, baseUrl } = scripted(json(200, { object: "sending", pauses: [] }));
+  const client = new lib.Mailroom("mr_test_key", { baseUrl });
+  await client.sending.get();
+  await client.sending.pause({ scope: "domain", name: "example.com", reason: "migrating DNS" });
+  await client.sending.pause({ scope: "organization" });
+  await client.sending.resume({ scope: "provider", name: "smtp" });
+
+  expect(seen.map(({ method, path }) => `${method} ${path}`)).toEqual([
+    "GET /v1/sending",
+    "POST /v1/sending/pause",
+    "POST /v1/sending/pause",
+    "POST /v1/sending/resume",
+  ]);
+  expect(seen[0]!.body).toBe("");
+  expect(seen.slice(1).map((request) => JSON.parse(request.body))).toEqual([
+    { scope: "domain", name: "example.com", reason: "migrating DNS" },
+    { scope: "organization" },
+    { scope: "provider", name: "smtp" },
+  ]);
+  expect(seen[1]!.headers["content-type"]).toBe("application/json");
+});
+
 test("a missing id fails before any request", async () => {
   const { seen, baseUrl } = scripted(sent);
   const { error } = await new lib.Mailroom("mr_test_key", { baseUrl }).emails.get("");

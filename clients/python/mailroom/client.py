@@ -12,6 +12,7 @@ from .resources.batch import Batch
 from .resources.deliveries import Deliveries
 from .resources.domains import Domains
 from .resources.emails import Emails
+from .resources.sending import Sending
 from .resources.suppressions import Suppressions
 from .resources.templates import Templates
 from .resources.webhooks import Webhooks
@@ -74,6 +75,7 @@ class Mailroom:
         self.webhooks = Webhooks(self._transport)
         self.suppressions = Suppressions(self._transport)
         self.deliveries = Deliveries(self._transport)
+        self.sending = Sending(self._transport)
         self.templates = Templates(self._transport)
         self.ai = Ai(self._transport)
         # Resend nests received mail under emails; Mailroom's own name for it is kept as a shortcut.

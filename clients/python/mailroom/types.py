@@ -611,6 +611,52 @@ class BulkDeliveriesResponse(TypedDict):
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# Sending pauses
+
+PauseScope = Literal["organization", "domain", "provider"]
+"""What a pause stops: the whole organisation, one sending domain, or one provider."""
+
+
+class SendingTarget(TypedDict):
+    scope: PauseScope
+
+
+class ResumeSendingParams(SendingTarget, total=False):
+    name: str
+    """The domain or provider; none for the organisation."""
+
+
+class PauseSendingParams(ResumeSendingParams, total=False):
+    reason: Optional[str]
+    """For the record (up to 500 characters)."""
+
+
+class SendingPause(TypedDict):
+    """Sending paused: its mail is accepted and waits as ``held`` until it is resumed."""
+
+    scope: PauseScope
+    name: Optional[str]
+    """The domain or provider; None for the organisation."""
+    reason: Optional[str]
+    paused_at: str
+    paused_by: Optional[str]
+    """The key that paused (its id), or ``operator`` for the command line."""
+
+
+class SendingState(TypedDict):
+    """The pauses that apply now."""
+
+    object: str
+    pauses: List[SendingPause]
+
+
+class SendingResumed(SendingState):
+    """After a resume: the pauses left, and how many held recipients went back to the queue."""
+
+    released: int
+
+
+# ----------------------------------------------------------------------------------------------------------------
 # Templates
 
 

@@ -4,7 +4,7 @@
 module Mailroom
   class Client
     attr_reader :emails, :batch, :domains, :api_keys, :webhooks, :suppressions, :templates, :ai, :deliveries,
-                :transport
+                :sending, :transport
 
     # api_key: "mr_live_…" / "mr_test_…" (default ENV["MAILROOM_API_KEY"]).
     # base_url: the server, without /v1 (default ENV["MAILROOM_BASE_URL"] or http://127.0.0.1:3000).
@@ -26,6 +26,7 @@ module Mailroom
       @templates = Templates.new(@transport)
       @ai = AI.new(@transport)
       @deliveries = Deliveries.new(@transport)
+      @sending = Sending.new(@transport)
     end
 
     # Received mail; the same object as emails.receiving (Resend's place for it).

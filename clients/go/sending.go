@@ -1,0 +1,102 @@
+// Sending pauses (DESIGN §12, scopes deliveries:read and deliveries:write): the organisation's sending, one of its
+// sending domains or a provider paused and resumed. While a pause applies, mail is still accepted and its recipients
+// wait as held (Deliveries.List with DeliveryStatusHeld shows them), never attempted; on resume they go out, oldest
+// first.
+package mailroom
+
+import (
+	"context"
+	"net/http"
+)
+
+// Scopes of a pause: the whole organisation, one of its sending domains, or one configured provider.
+const (
+	PauseScopeOrganization = "organization"
+	PauseScopeDomain       = "domain"
+	PauseScopeProvider     = "provider"
+)
+
+// SendingPause is one pause that applies. Name is the domain or provider (empty for the organisation); PausedBy is
+// the id of the key that paused, or "operator" for the command line.
+type SendingPause struct {
+	Scope    string `json:"scope"`
+	Name     string `json:"name"`
+	Reason   string `json:"reason"`
+	PausedAt string `json:"paused_at"`
+	PausedBy string `json:"paused_by"`
+}
+
+// SendingState answers Get and Pause: the pauses that apply now, oldest first (none when everything sends).
+type SendingState struct {
+	Object string         `json:"object"`
+	Pauses []SendingPause `json:"pauses"`
+}
+
+// PauseSendingRequest names what to pause: Scope (PauseScopeOrganization, PauseScopeDomain or PauseScopeProvider),
+// and Name, the domain (one of the organisation's) or the provider (a configured one), none for the organisation.
+// Reason is kept for the record and shown in each held recipient's LastResponse.
+type PauseSendingRequest struct {
+	Scope  string `json:"scope,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// ResumeSendingRequest names the pause to end: its Scope and Name, as it was paused.
+type ResumeSendingRequest struct {
+	Scope string `json:"scope,omitempty"`
+	Name  string `json:"name,omitempty"`
+}
+
+// ResumeSendingResponse answers Resume: the pauses left, and Released, how many held recipients went back to the
+// queue (every held recipient of the organisation that no remaining pause holds, whichever pause held it).
+type ResumeSendingResponse struct {
+	SendingState
+	Released int `json:"released"`
+}
+
+// SendingService pauses and resumes sending. Pausing a domain that is not the organisation's is a 404 not_found,
+// an unknown provider or an organisation pause with a Name a 400 validation_error; pausing what is paused already
+// keeps the first pause (its reason and time); resuming what is not paused is a 404 not_found.
+type SendingService struct {
+	client *Client
+}
+
+// Get answers the pauses that apply now.
+func (s *SendingService) Get() (*SendingState, error) {
+	return s.GetWithContext(context.Background())
+}
+
+// GetWithContext answers the pauses that apply now.
+func (s *SendingService) GetWithContext(ctx context.Context) (*SendingState, error) {
+	return fetch[SendingState](ctx, s.client, call{method: http.MethodGet, path: "sending"})
+}
+
+// Pause pauses sending for the organisation, a sending domain or a provider: its mail is accepted and held. It
+// answers the pauses that apply after it. A nil request is sent as {}, so the server names what is missing.
+func (s *SendingService) Pause(params *PauseSendingRequest) (*SendingState, error) {
+	return s.PauseWithContext(context.Background(), params)
+}
+
+// PauseWithContext pauses sending for the organisation, a sending domain or a provider: its mail is accepted and
+// held. It answers the pauses that apply after it. A nil request is sent as {}, so the server names what is missing.
+func (s *SendingService) PauseWithContext(ctx context.Context, params *PauseSendingRequest) (*SendingState, error) {
+	if params == nil {
+		params = &PauseSendingRequest{}
+	}
+	return fetch[SendingState](ctx, s.client, call{method: http.MethodPost, path: "sending/pause", body: params})
+}
+
+// Resume ends a pause: what it held goes out, oldest first. It answers the pauses left and how many held recipients
+// were released. A nil request is sent as {}, so the server names what is missing.
+func (s *SendingService) Resume(params *ResumeSendingRequest) (*ResumeSendingResponse, error) {
+	return s.ResumeWithContext(context.Background(), params)
+}
+
+// ResumeWithContext ends a pause: what it held goes out, oldest first. It answers the pauses left and how many held
+// recipients were released. A nil request is sent as {}, so the server names what is missing.
+func (s *SendingService) ResumeWithContext(ctx context.Context, params *ResumeSendingRequest) (*ResumeSendingResponse, error) {
+	if params == nil {
+		params = &ResumeSendingRequest{}
+	}
+	return fetch[ResumeSendingResponse](ctx, s.client, call{method: http.MethodPost, path: "sending/resume", body: params})
+}

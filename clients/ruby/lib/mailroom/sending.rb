@@ -1,0 +1,31 @@
+# frozen_string_literal: true
+
+# Sending pauses (DESIGN §12): an operator pauses the organisation's sending, one of its sending domains or a
+# provider. Mail is still accepted; its recipients wait as `held` (deliveries.list(status: "held")) and are never
+# attempted while a pause applies; on resume they go back to the queue, oldest first. Reading needs the
+# deliveries:read scope, pausing and resuming deliveries:write (full_access includes both).
+module Mailroom
+  class Sending < Resource
+    # GET /v1/sending → { object: "sending", pauses: [{ scope:, name:, reason:, paused_at:, paused_by: }] }, the
+    # pauses that apply, oldest first. scope is "organization", "domain" or "provider"; name the domain or provider
+    # (nil for the organisation); paused_by the id of the key that paused, or "operator" for the command line.
+    def get
+      http_get("/sending")
+    end
+
+    # POST /v1/sending/pause — params: scope ("organization" | "domain" | "provider"), name (the domain or provider;
+    # none for the organisation), reason (optional, for the record). Returns the state, as get.
+    # Pausing what is paused already keeps the first pause (its reason and time). NotFoundError for a domain that is
+    # not the organisation's; ValidationError for a provider that is not configured or an organisation pause that
+    # names something.
+    def pause(params)
+      http_post("/sending/pause", symbolized(params))
+    end
+
+    # POST /v1/sending/resume — params: scope, name, as for pause. Returns the state plus released: how many held
+    # recipients went back to the queue (those no remaining pause holds). NotFoundError when it is not paused.
+    def resume(params)
+      http_post("/sending/resume", symbolized(params))
+    end
+  end
+end
