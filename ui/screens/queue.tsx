@@ -10,7 +10,7 @@ import { api, query, type Page } from "../api.ts";
 import { useCan } from "../access.ts";
 import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
-import type { Delivery, QueueDomainCounts, QueueSummary } from "../../clients/node/src/types.ts";
+import type { Delivery, QueueDomainCounts, QueueProviderCounts, QueueSummary } from "../../clients/node/src/types.ts";
 import { Alert } from "../alert.tsx";
 import { Empty } from "../empty.tsx";
 
@@ -81,30 +81,14 @@ export function QueueScreen() {
       {summary.data && waiting > 0 && totals && (
         <>
           <dl class="figures" aria-label="Waiting by status">
-            <div>
-              <dt>Queued</dt>
-              <dd>
-                <span class="figure">{totals.queued}</span>
-              </dd>
-            </div>
-            <div>
-              <dt>Deferred</dt>
-              <dd>
-                <span class="figure">{totals.deferred}</span>
-              </dd>
-            </div>
-            <div>
-              <dt>Held</dt>
-              <dd>
-                <span class="figure">{totals.held}</span>
-              </dd>
-            </div>
-            <div>
-              <dt>Sending</dt>
-              <dd>
-                <span class="figure">{totals.sending}</span>
-              </dd>
-            </div>
+            {COUNTED.map(([status, label]) => (
+              <div key={status}>
+                <dt>{label}</dt>
+                <dd>
+                  <span class="figure">{totals[status]}</span>
+                </dd>
+              </div>
+            ))}
             <div>
               <dt>Oldest waiting</dt>
               <dd>
@@ -118,11 +102,7 @@ export function QueueScreen() {
               <thead>
                 <tr>
                   <th scope="col">Domain</th>
-                  <th scope="col">Queued</th>
-                  <th scope="col">Deferred</th>
-                  <th scope="col">Held</th>
-                  <th scope="col">Sending</th>
-                  <th scope="col">Oldest</th>
+                  <CountHeaders />
                   <th scope="col">
                     <span class="visually-hidden">Actions</span>
                   </th>
@@ -132,11 +112,7 @@ export function QueueScreen() {
                 {summary.data.by_domain.map((row) => (
                   <tr key={row.domain}>
                     <td data-label="Domain">{row.domain}</td>
-                    <td data-label="Queued">{row.queued}</td>
-                    <td data-label="Deferred">{row.deferred}</td>
-                    <td data-label="Held">{row.held}</td>
-                    <td data-label="Sending">{row.sending}</td>
-                    <td data-label="Oldest">{row.oldest_at ? when(row.oldest_at) : "—"}</td>
+                    <CountCells row={row} />
                     <td data-label="Actions">
                       <button type="button" onClick={() => setDomain(row.domain)} aria-label={`Show ${row.domain}`}>
                         Show
@@ -182,22 +158,14 @@ export function QueueScreen() {
               <thead>
                 <tr>
                   <th scope="col">Provider</th>
-                  <th scope="col">Queued</th>
-                  <th scope="col">Deferred</th>
-                  <th scope="col">Held</th>
-                  <th scope="col">Sending</th>
-                  <th scope="col">Oldest</th>
+                  <CountHeaders />
                 </tr>
               </thead>
               <tbody>
                 {summary.data.by_provider.map((row) => (
                   <tr key={row.provider ?? ""}>
                     <td data-label="Provider">{row.provider ?? "not attempted yet"}</td>
-                    <td data-label="Queued">{row.queued}</td>
-                    <td data-label="Deferred">{row.deferred}</td>
-                    <td data-label="Held">{row.held}</td>
-                    <td data-label="Sending">{row.sending}</td>
-                    <td data-label="Oldest">{row.oldest_at ? when(row.oldest_at) : "—"}</td>
+                    <CountCells row={row} />
                   </tr>
                 ))}
               </tbody>
@@ -275,6 +243,41 @@ export function QueueScreen() {
         </>
       )}
     </section>
+  );
+}
+
+/** The waiting statuses counted, with their column headings. */
+const COUNTED = [
+  ["queued", "Queued"],
+  ["deferred", "Deferred"],
+  ["held", "Held"],
+  ["sending", "Sending"],
+] as const;
+
+function CountHeaders() {
+  return (
+    <>
+      {COUNTED.map(([status, label]) => (
+        <th key={status} scope="col">
+          {label}
+        </th>
+      ))}
+      <th scope="col">Oldest</th>
+    </>
+  );
+}
+
+/** A summary row's counts, then when its oldest came. */
+function CountCells({ row }: { row: QueueDomainCounts | QueueProviderCounts }) {
+  return (
+    <>
+      {COUNTED.map(([status, label]) => (
+        <td key={status} data-label={label}>
+          {row[status]}
+        </td>
+      ))}
+      <td data-label="Oldest">{row.oldest_at ? when(row.oldest_at) : "—"}</td>
+    </>
   );
 }
 
