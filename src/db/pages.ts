@@ -4,6 +4,7 @@
  * queue reads `oldestFirst`, the same cursors the other way round (`after` towards newer rows).
  */
 import { and, asc, desc, gt, lt, type AnyColumn, type SQL } from "drizzle-orm";
+import type { Db, Writer } from "./store.ts";
 
 export interface PageOptions {
   limit: number;
@@ -44,4 +45,23 @@ export function pageOfList<T extends { id: string }>(
   }
   const rest = items.slice(position(options.after) + 1);
   return { page: rest.slice(0, options.limit), hasMore: rest.length > options.limit };
+}
+
+/**
+ * A change over many rows in keyset batches, each a write of its own, so that a bulk change never holds the store for
+ * long: `batch` reads at most `size` rows with ids after `after`, in id order, acts on them in its write, and answers
+ * their ids and what it counted. Answers the sum of the counts.
+ */
+export async function inIdBatches(
+  writer: Writer,
+  size: number,
+  batch: (tx: Db, after: string) => Promise<{ ids: readonly string[]; counted: number }>,
+): Promise<number> {
+  let total = 0;
+  for (let after = ""; ; ) {
+    const { ids, counted } = await writer.write((tx) => batch(tx, after));
+    total += counted;
+    if (ids.length < size) return total;
+    after = ids.at(-1)!;
+  }
 }

@@ -17,6 +17,7 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
 import { notifyAtCommit } from "../db/dialect.ts";
+import { inIdBatches } from "../db/pages.ts";
 import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
 import { first, tablesOf, type Db, type Store, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
@@ -154,39 +155,31 @@ export function createSendingPauses(deps: {
   };
 
   /** Releases, oldest first, every held recipient of the organisation no pause holds now. */
-  const releaseUnheld = async (organizationId: string) => {
-    let released = 0;
-    let after = "";
-    for (;;) {
-      const batch = await writer.write(async (tx) => {
-        const held = await tx
-          .select({ id: deliveries.id, envelopeFrom: emails.envelopeFrom })
-          .from(deliveries)
-          .innerJoin(emails, eq(emails.id, deliveries.emailId))
-          .where(
-            and(eq(deliveries.organizationId, organizationId), eq(deliveries.status, "held"), gt(deliveries.id, after)),
-          )
-          .orderBy(asc(deliveries.id))
-          .limit(RELEASE_BATCH);
-        const pauses = await load(organizationId);
-        let moved = 0;
-        for (const row of held) {
-          if (await holdIn(pauses, organizationId, domainOf(row.envelopeFrom))) continue;
-          const applied = await lifecycle.apply(
-            tx,
-            "released",
-            { deliveryId: row.id },
-            { response: "released: sending resumed" },
-          );
-          if (applied.outcome === "applied") moved += applied.changed;
-        }
-        return { moved, last: held.at(-1)?.id, full: held.length === RELEASE_BATCH };
-      });
-      released += batch.moved;
-      if (!batch.full || !batch.last) return released;
-      after = batch.last;
-    }
-  };
+  const releaseUnheld = (organizationId: string) =>
+    inIdBatches(writer, RELEASE_BATCH, async (tx, after) => {
+      const held = await tx
+        .select({ id: deliveries.id, envelopeFrom: emails.envelopeFrom })
+        .from(deliveries)
+        .innerJoin(emails, eq(emails.id, deliveries.emailId))
+        .where(
+          and(eq(deliveries.organizationId, organizationId), eq(deliveries.status, "held"), gt(deliveries.id, after)),
+        )
+        .orderBy(asc(deliveries.id))
+        .limit(RELEASE_BATCH);
+      const pauses = await load(organizationId);
+      let counted = 0;
+      for (const row of held) {
+        if (await holdIn(pauses, organizationId, domainOf(row.envelopeFrom))) continue;
+        const applied = await lifecycle.apply(
+          tx,
+          "released",
+          { deliveryId: row.id },
+          { response: "released: sending resumed" },
+        );
+        if (applied.outcome === "applied") counted += applied.changed;
+      }
+      return { ids: held.map((row) => row.id), counted };
+    });
 
   return {
     async state(actor) {

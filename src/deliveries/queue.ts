@@ -6,11 +6,11 @@
  * failed recipient never changes and each change appends its event; a recipient being attempted now (its lease
  * live) is left to its attempt, whose result is recorded as it comes; an organisation sees and changes only its own.
  */
-import { and, count, eq, gt, inArray, isNull, lte, min, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNull, lte, min, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
 import { lockedForUpdate } from "../db/dialect.ts";
-import { pageById, type PageOptions } from "../db/pages.ts";
+import { inIdBatches, pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -91,6 +91,9 @@ export interface DeliveryQueue {
   actOnAll(actor: Actor, action: QueueAction, filter: QueueFilter): Promise<BulkResult>;
 }
 
+/** A recipient is not being attempted: its lease is none, or past (`leaseUntil` the deliveries' column). */
+export const leaseFree = (leaseUntil: AnyColumn, now: number) => or(isNull(leaseUntil), lte(leaseUntil, now))!;
+
 /** Recipients changed per transaction of a bulk action: no write holds the store for long. */
 const BULK_BATCH = 500;
 
@@ -104,7 +107,6 @@ export function createDeliveryQueue(deps: {
   const { deliveries } = tablesOf(db);
 
   const leased = (now: number) => gt(deliveries.leaseUntil, now);
-  const notLeased = (now: number) => or(isNull(deliveries.leaseUntil), lte(deliveries.leaseUntil, now))!;
 
   /** The conditions of a filter within the organisation, among the statuses `among`. */
   const conditionsOf = (
@@ -118,7 +120,7 @@ export function createDeliveryQueue(deps: {
     if (status === "sending") conditions.push(inArray(deliveries.status, ["queued", "deferred"]), leased(now));
     else if (status) {
       conditions.push(eq(deliveries.status, status));
-      if (status !== "held") conditions.push(notLeased(now));
+      if (status !== "held") conditions.push(leaseFree(deliveries.leaseUntil, now));
     }
     if (!status || status === "sending") conditions.push(inArray(deliveries.status, [...among]));
     if (filter.domain) conditions.push(eq(deliveries.destination, filter.domain.toLowerCase()));
@@ -266,31 +268,21 @@ export function createDeliveryQueue(deps: {
         : from;
       if (!among.length) return { object: "bulk", matched: 0, changed: 0 };
       const matching = and(...conditionsOf(actor.organizationId, filter, among, now));
-      const [{ matched } = { matched: 0 }] = await db
-        .select({ matched: count() })
-        .from(deliveries)
-        .where(and(matching, inArray(deliveries.status, [...among])));
-      let changed = 0;
-      let after = "";
-      for (;;) {
-        const batch = await writer.write(async (tx) => {
-          const ids = await lockedForUpdate(
-            tx,
-            tx
-              .select({ id: deliveries.id })
-              .from(deliveries)
-              .where(and(matching, inArray(deliveries.status, [...among]), notLeased(now), gt(deliveries.id, after)))
-              .orderBy(deliveries.id)
-              .limit(BULK_BATCH),
-          );
-          let moved = 0;
-          for (const { id } of ids) moved += await applyAction(tx, action, id);
-          return { moved, last: ids.at(-1)?.id, full: ids.length === BULK_BATCH };
-        });
-        changed += batch.moved;
-        if (!batch.full || !batch.last) break;
-        after = batch.last;
-      }
+      const [{ matched } = { matched: 0 }] = await db.select({ matched: count() }).from(deliveries).where(matching);
+      const changed = await inIdBatches(writer, BULK_BATCH, async (tx, after) => {
+        const rows = await lockedForUpdate(
+          tx,
+          tx
+            .select({ id: deliveries.id })
+            .from(deliveries)
+            .where(and(matching, leaseFree(deliveries.leaseUntil, now), gt(deliveries.id, after)))
+            .orderBy(deliveries.id)
+            .limit(BULK_BATCH),
+        );
+        let counted = 0;
+        for (const { id } of rows) counted += await applyAction(tx, action, id);
+        return { ids: rows.map((row) => row.id), counted };
+      });
       return { object: "bulk", matched: Number(matched), changed };
     },
   };

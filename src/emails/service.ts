@@ -4,12 +4,13 @@
  * scheduled and no delivery of it is leased; a cancel stops what still waits and never a recipient being attempted
  * now; every change appends its event in the same transaction.
  */
-import { and, eq, gt, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, eq, gt, inArray } from "drizzle-orm";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
 import { lockedForUpdate } from "../db/dialect.ts";
 import { first, tablesOf, type Db } from "../db/store.ts";
 import type { Lifecycle } from "../deliveries/lifecycle.ts";
+import { leaseFree } from "../deliveries/queue.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime } from "../lib/clock.ts";
 import { createEmailIntake, type EmailIntake, type IntakeDeps } from "./intake.ts";
@@ -99,7 +100,7 @@ export function createEmailService(
                 and(
                   eq(deliveries.emailId, id),
                   inArray(deliveries.status, ["queued", "deferred", "held"]),
-                  or(isNull(deliveries.leaseUntil), lte(deliveries.leaseUntil, now)),
+                  leaseFree(deliveries.leaseUntil, now),
                 ),
               ),
           );
