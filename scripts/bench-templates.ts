@@ -14,7 +14,7 @@ import { join } from "node:path";
 import mjml2html from "mjml";
 import { createServices } from "../src/server/app.ts";
 import { buildConfig } from "../src/config/load.ts";
-import { SCOPES, type Actor } from "../src/access.ts";
+import { operatorActor } from "../src/access.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import type { TemplateContent, TemplateValues } from "../src/templates/model.ts";
 import { loadTemplateEngines, performTemplateJob, type TemplateJob } from "../src/templates/render.ts";
@@ -105,15 +105,7 @@ async function sends() {
     secretKey: Buffer.alloc(32, 3).toString("base64"),
   });
   const org = await services.organizations.ensureDefault();
-  const actor: Actor = {
-    organizationId: org.id,
-    keyId: null,
-    mode: "live",
-    scopes: new Set(SCOPES),
-    domains: null,
-    keyRateLimit: null,
-    orgRateLimit: null,
-  };
+  const actor = operatorActor(org.id);
   await services.domains.add(actor, "example.com", { verifiedOverride: true });
   const { id } = await services.templates.create(actor, {
     name: "Shipped",

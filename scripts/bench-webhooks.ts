@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { createServices, type Services } from "../src/server/app.ts";
 import { buildConfig } from "../src/config/load.ts";
-import { SCOPES, type Actor } from "../src/access.ts";
+import { operatorActor } from "../src/access.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import { check, fmt, record } from "./bench/report.ts";
 
@@ -79,15 +79,7 @@ async function setUp() {
     secretKey: Buffer.alloc(32, 3).toString("base64"),
   });
   const org = await services.organizations.ensureDefault();
-  const actor: Actor = {
-    organizationId: org.id,
-    keyId: null,
-    mode: "live",
-    scopes: new Set(SCOPES),
-    domains: null,
-    keyRateLimit: null,
-    orgRateLimit: null,
-  };
+  const actor = operatorActor(org.id);
   return { dataDir, services, org, actor };
 }
 

@@ -23,12 +23,13 @@ export const LAYERS = [
   "events",
   "idempotency",
   "limits",
-  "organizations",
   "threads",
   "jobs",
   "queue",
   // What routes use to speak HTTP.
   "http",
+  // The organisation's settings: its limits, quotas, retention and what it stores, read over HTTP.
+  "organizations",
   // The areas, each above the ones it calls.
   "providers",
   "suppressions",

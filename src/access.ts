@@ -77,6 +77,8 @@ export interface Actor {
   keyRateLimit: number | null;
   /** Per-organisation limit override; null uses the configured default. */
   orgRateLimit: number | null;
+  /** The key's messages per UTC day (DESIGN §12); null: none of its own (the organisation's still applies). */
+  keyDailyQuota: number | null;
 }
 
 /** The operator at the console (CLI, first start, tests): every scope over one organisation, no key of its own. */
@@ -89,6 +91,7 @@ export function operatorActor(organizationId: string): Actor {
     domains: null,
     keyRateLimit: null,
     orgRateLimit: null,
+    keyDailyQuota: null,
   };
 }
 

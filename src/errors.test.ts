@@ -16,6 +16,8 @@ const CONTRACT: Record<string, [number, number | null]> = {
   payload_too_large: [413, 552],
   domain_not_verified: [422, 550],
   rate_limit_exceeded: [429, 451],
+  daily_quota_exceeded: [429, 452],
+  gone: [410, null],
   internal_error: [500, 451],
   service_unavailable: [503, 421],
 };

@@ -19,6 +19,8 @@ export type ErrorName =
   | "payload_too_large"
   | "domain_not_verified"
   | "rate_limit_exceeded"
+  | "daily_quota_exceeded"
+  | "gone"
   | "internal_error"
   | "service_unavailable";
 
@@ -86,6 +88,11 @@ export const ERROR_TABLE: Record<ErrorName, ErrorEntry> = {
     smtp: { code: 451, enhanced: "4.7.1" },
     smtpFor: { storage_quota: { code: 452, enhanced: "4.2.2" } },
   },
+  // A quota of messages per UTC day (DESIGN §12): RFC 5321's 452 with RFC 3463 X.5.3 "too many recipients", as
+  // the contract's table says; temporary, so a relaying client tries again the next day.
+  daily_quota_exceeded: { status: 429, reason: "Too Many Requests", smtp: { code: 452, enhanced: "4.5.3" } },
+  // Content removed by retention: only the HTTP API reads stored content.
+  gone: { status: 410, reason: "Gone", smtp: NOT_ON_SMTP },
   internal_error: { status: 500, reason: "Internal Server Error", smtp: { code: 451, enhanced: "4.3.0" } },
   // RFC 3463 §3.4: 4.3.1 "mail system full" with RFC 5321's 452 "insufficient system storage".
   service_unavailable: {

@@ -15,6 +15,9 @@ import type { DomainView } from "./domains/model.ts";
 import { checkSendRequest } from "./emails/validate.ts";
 import { AppError } from "./errors.ts";
 import { createdKeyAnswer } from "./keys/model.ts";
+import type { OrganizationView } from "./organizations/service.ts";
+import { OrganizationPatchSchema, parseOrganizationPatch } from "./organizations/validate.ts";
+import { checkShape } from "./schema-check.ts";
 import { operatorActor, SCOPES, type Actor } from "./access.ts";
 import { QUEUE_STATUSES, type QueueStatus } from "./deliveries/queue.ts";
 import { createLogger } from "./lib/logger.ts";
@@ -29,7 +32,7 @@ Usage: mailroom [--config FILE] <command> [options]
 Commands:
   serve                                   run the HTTP API and delivery workers (default)
   init                                    create the data directory, the organisation and a first test key
-  keys create --name N --scope S [--scope S…] [--test] [--domain D…] [--rate-limit N] [--json]
+  keys create --name N --scope S [--scope S…] [--test] [--domain D…] [--rate-limit N] [--daily-quota N] [--json]
   keys list [--json]
   keys revoke ID
   domains add NAME [--verified] [--providers P,Q] [--json]
@@ -41,7 +44,10 @@ Commands:
   domains verify NAME [--json]            check the domain's DNS records now and print their status
   domains remove NAME [--force]           refused while mail from it is queued; --force fails that mail
   suppressions list [--json] | add EMAIL [--reason R] | remove EMAIL
-  org set-rate-limit N|default            the organisation's requests per minute (all keys together)
+  org show [--json]                       limits, daily quota and today's usage, retention, storage, pause
+  org set [--name N] [--rate-limit N|default] [--daily-quota N|none] [--content-days N|default]
+          [--metadata-days N|default] [--json]
+                                          change the organisation's settings; default: the configured value
   queue summary [--json]                  what waits: by status, destination domain and provider, and the oldest
   queue list [--status S] [--domain D] [--provider P] [--email E] [--json]
                                           the recipients waiting, oldest first, with attempts and last reply
@@ -68,7 +74,7 @@ const COMMANDS: Record<string, readonly string[] | null> = {
   keys: ["create", "list", "revoke"],
   domains: ["add", "providers", "list", "verify", "remove"],
   suppressions: ["list", "add", "remove"],
-  org: ["set-rate-limit"],
+  org: ["show", "set"],
   queue: ["summary", "list", "retry", "cancel", "release"],
   pause: null,
   resume: null,
@@ -116,6 +122,31 @@ const LOCAL_CONFIG = "mailroom.toml";
 const out = (text: string): void => {
   process.stdout.write(`${text}\n`);
 };
+
+/**
+ * A numeric setting given on the command line: a positive whole number, `reset` (the word that returns it to its
+ * default, or to none) as null, absent as undefined.
+ */
+function settingOf(option: string, given: string | undefined, reset: "default" | "none" | null) {
+  if (given === undefined) return undefined;
+  if (reset !== null && given === reset) return null;
+  if (!/^[1-9][0-9]{0,9}$/.test(given))
+    fail(`--${option} takes a positive whole number${reset === null ? "" : ` or ${reset}`}, not ${given}`);
+  return Number(given);
+}
+
+function describeOrganization(organization: OrganizationView): void {
+  const { retention, storage } = organization;
+  out(`${organization.name} (${organization.id})${organization.paused ? "  — sending paused" : ""}`);
+  out(`  request limit: ${organization.rate_limit} per minute, all keys together`);
+  out(`  daily quota:   ${organization.daily_quota ?? "none"}; ${organization.usage_today} live messages today (UTC)`);
+  out(`  retention:     content ${retention.content_days} days, records ${retention.metadata_days} days`);
+  out(
+    storage
+      ? `  storage:       ${storage.messages} messages, ${storage.content_bytes} bytes of content (counted ${storage.measured_at})`
+      : "  storage:       not counted yet (the retention job counts it)",
+  );
+}
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`mailroom: ${message}\n`);
@@ -250,6 +281,9 @@ async function run(argv: string[]): Promise<void> {
       domain: { type: "string", multiple: true },
       test: { type: "boolean" },
       "rate-limit": { type: "string" },
+      "daily-quota": { type: "string" },
+      "content-days": { type: "string" },
+      "metadata-days": { type: "string" },
       json: { type: "boolean" },
       verified: { type: "boolean" },
       providers: { type: "string" },
@@ -316,13 +350,13 @@ async function run(argv: string[]): Promise<void> {
     });
     switch (grouped ? `${command} ${sub ?? ""}`.trim() : command) {
       case "keys create": {
-        const rateLimit = values["rate-limit"] === undefined ? undefined : Number(values["rate-limit"]);
         const key = await services.keys.create(actor, {
           name: values.name ?? "",
           scopes: values.scope ?? [],
           mode: values.test ? "test" : "live",
           domains: values.domain,
-          rateLimitPerMinute: rateLimit,
+          rateLimitPerMinute: settingOf("rate-limit", values["rate-limit"], null),
+          dailyQuota: settingOf("daily-quota", values["daily-quota"], null),
         });
         return print(createdKeyAnswer(key), () => out(`${key.key}\n(id ${key.id}; shown once — store it now)`));
       }
@@ -399,13 +433,26 @@ async function run(argv: string[]): Promise<void> {
         const entry = await services.suppressions.remove(actor, arg);
         return print(entry, () => out(`removed ${entry.email}`));
       }
-      case "org set-rate-limit": {
-        if (!arg) fail("org set-rate-limit needs a number of requests per minute, or default");
-        const perMinute = arg === "default" ? null : Number(arg);
-        await services.organizations.setRateLimit(actor.organizationId, perMinute);
-        return out(
-          `organisation limit: ${perMinute ?? `default (${config.limits.org_requests_per_minute})`} requests per minute`,
-        );
+      case "org show":
+      case "org set": {
+        const organization =
+          sub === "show"
+            ? await services.organizations.show(actor)
+            : await services.organizations.update(
+                actor,
+                parseOrganizationPatch(
+                  checkShape(OrganizationPatchSchema, {
+                    name: values.name,
+                    rate_limit: settingOf("rate-limit", values["rate-limit"], "default"),
+                    daily_quota: settingOf("daily-quota", values["daily-quota"], "none"),
+                    retention: {
+                      content_days: settingOf("content-days", values["content-days"], "default"),
+                      metadata_days: settingOf("metadata-days", values["metadata-days"], "default"),
+                    },
+                  }),
+                ),
+              );
+        return print(organization, () => describeOrganization(organization));
       }
       case "queue summary": {
         const summary = await services.queue.summary(actor);

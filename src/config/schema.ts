@@ -444,6 +444,17 @@ export const CONFIG_SCHEMA = {
     api_key: string("", "Bearer token for the endpoint; empty for a local server that needs none.", { secret: true }),
     timeout: duration("60s", "Longest a generation may take; after it the request answers 503."),
   },
+  retention: {
+    content: duration(
+      "30d",
+      "Sent messages whose every recipient is final (delivered, bounced, failed, complained, suppressed, canceled) lose their raw MIME, bodies and attachments after this; the record, recipients and events stay, and /raw answers 410 gone. Per organisation: PATCH /v1/organization {retention: {content_days}}.",
+    ),
+    metadata: duration(
+      "400d",
+      "Sent messages with no recipient still waiting are removed whole, with their events, after this; hourly statistics survive as rollups. Per organisation: PATCH /v1/organization {retention: {metadata_days}}.",
+    ),
+    interval: duration("1h", "How often the retention job runs (once across the instances sharing a store)."),
+  },
   metrics: {
     listen: {
       type: {

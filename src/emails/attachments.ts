@@ -14,6 +14,7 @@ import type { Actor } from "../access.ts";
 import { describeAttachment, type AttachmentDescription } from "../lib/attachment-parts.ts";
 import type { SignedLinks } from "../lib/signed-links.ts";
 import type { DownloadAccess } from "../access.ts";
+import { contentGone } from "./reads.ts";
 import type { EmailService } from "./service.ts";
 
 export interface SentAttachmentView extends AttachmentDescription {
@@ -82,7 +83,7 @@ export function createSentAttachments(deps: {
   read: (raw: Buffer, emailId: string, contentOf?: string) => Promise<SentAttachmentContents>;
 }): SentAttachments {
   const { db, emails, links } = deps;
-  const { emailContents } = tablesOf(db);
+  const { emailContents, emails: emailsTable } = tablesOf(db);
   const contentPath = (emailId: string, id: string) => `/v1/emails/${emailId}/attachments/${id}/content`;
   const notFound = () => new AppError("not_found", "Attachment not found.");
 
@@ -104,8 +105,11 @@ export function createSentAttachments(deps: {
     const row = await first(
       db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, emailId)),
     );
-    if (!row) throw notFound();
-    return row.raw;
+    if (row) return row.raw;
+    const record = await first(
+      db.select({ removedAt: emailsTable.contentRemovedAt }).from(emailsTable).where(eq(emailsTable.id, emailId)),
+    );
+    throw record?.removedAt ? contentGone(record.removedAt) : notFound();
   };
 
   return {

@@ -116,6 +116,8 @@ export interface EmailSummary {
 export interface EmailRecord extends EmailSummary {
   html: string | null;
   text: string | null;
+  /** When retention removed the raw message, bodies and attachments (DESIGN §12); null while they are kept. */
+  content_removed_at: string | null;
   recipients: RecipientView[];
   events: EventView[];
 }

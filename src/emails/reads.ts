@@ -1,6 +1,7 @@
 /**
  * Sent mail as the API reads it: one message with its recipients and history, pages of the list, the raw MIME.
- * Invariant: a message of another organisation, or live mail asked for by a test key (DESIGN §3), is `not_found`.
+ * Invariant: a message of another organisation, or live mail asked for by a test key (DESIGN §3), is `not_found`;
+ * content that retention removed is `gone`.
  */
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
@@ -18,6 +19,13 @@ export interface EmailReads {
   /** The caller's message `id` (any scope; the caller checks it), or `not_found`. */
   ownEmail(actor: Actor, id: string): Promise<EmailSummaryRow & { html: string | null; text: string | null }>;
 }
+
+/** 410 for a message whose content retention removed (DESIGN §12): the record is still there. */
+export const contentGone = (removedAt: string) =>
+  new AppError(
+    "gone",
+    `Retention removed this email's content on ${removedAt}; its record, recipients and events remain (GET /v1/emails/:id).`,
+  );
 
 export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
   const { writer } = deps;
@@ -61,6 +69,7 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
         ...summary(row),
         html: row.html ?? null,
         text: row.text ?? null,
+        content_removed_at: row.contentRemovedAt ?? null,
         recipients: recipients.map((d) => ({
           email: d.recipient,
           status: d.status as RecipientStatus,
@@ -90,6 +99,7 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
     async raw(actor, id) {
       requireScope(actor, "emails:read");
       const row = await ownEmail(actor, id);
+      if (row.contentRemovedAt) throw contentGone(row.contentRemovedAt);
       // A large body is read off the event loop where the store can (db/content-writes.ts).
       const raw =
         row.size >= ASIDE_CONTENT_BYTES && writer.readContent

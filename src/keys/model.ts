@@ -11,6 +11,8 @@ export interface ApiKeyView {
   scopes: Scope[];
   domains: string[] | null;
   rate_limit_per_minute: number | null;
+  /** Messages per UTC day (DESIGN §12); null: none of its own. */
+  daily_quota: number | null;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -33,4 +35,5 @@ export interface CreateKeyInput {
   mode?: KeyMode;
   domains?: string[] | null;
   rateLimitPerMinute?: number | null;
+  dailyQuota?: number | null;
 }

@@ -37,6 +37,7 @@ function toView(row: KeyRow): ApiKeyView {
     scopes: row.scopes as Scope[],
     domains: row.domains ?? null,
     rate_limit_per_minute: row.rateLimitPerMinute ?? null,
+    daily_quota: row.dailyQuota ?? null,
     created_at: row.createdAt,
     last_used_at: row.lastUsedAt ?? null,
     revoked_at: row.revokedAt ?? null,
@@ -65,7 +66,8 @@ export function resolveScopes(requested: string[]): Scope[] {
 export interface KeyService {
   /**
    * A key of the actor's organisation, never holding more than the actor (DESIGN §3): its scopes within the
-   * actor's, its sending domains within the actor's, its rate limit at most the actor's, live only from live.
+   * actor's, its sending domains within the actor's, its rate limit and daily quota at most the actor's, live only
+   * from live.
    * Defaults to the actor's mode, and to the actor's own rate limit when the actor has one.
    */
   create(actor: Actor, input: CreateKeyInput): Promise<CreatedApiKey>;
@@ -142,11 +144,14 @@ export function createKeyService(deps: {
         (!Number.isInteger(input.rateLimitPerMinute) || input.rateLimitPerMinute < 1)
       )
         details.push({ path: "rate_limit_per_minute", message: "must be a positive integer" });
+      if (input.dailyQuota != null && (!Number.isInteger(input.dailyQuota) || input.dailyQuota < 1))
+        details.push({ path: "daily_quota", message: "must be a positive integer" });
       if (details.length) throw validationError(details);
       const scopes = resolveScopes(input.scopes);
       const domains = input.domains?.length ? [...new Set(input.domains.map((d) => d.trim().toLowerCase()))] : null;
       const rateLimitPerMinute = input.rateLimitPerMinute ?? actor.keyRateLimit;
-      assertWithinCreator(actor, { mode, scopes, domains, rateLimitPerMinute }, deps.defaultKeyRateLimit);
+      const dailyQuota = input.dailyQuota ?? actor.keyDailyQuota;
+      assertWithinCreator(actor, { mode, scopes, domains, rateLimitPerMinute, dailyQuota }, deps.defaultKeyRateLimit);
       const key = `mr_${mode}_${randomToken(32)}`;
       const row: KeyRow = {
         id: newId(),
@@ -158,6 +163,7 @@ export function createKeyService(deps: {
         scopes,
         domains,
         rateLimitPerMinute: rateLimitPerMinute ?? null,
+        dailyQuota: dailyQuota ?? null,
         createdAt: isoTime(clock.now()),
         lastUsedAt: null,
         revokedAt: null,
@@ -247,6 +253,7 @@ export function createKeyService(deps: {
         domains: key.domains ?? null,
         keyRateLimit: key.rateLimitPerMinute ?? null,
         orgRateLimit,
+        keyDailyQuota: key.dailyQuota ?? null,
       };
     },
   };
@@ -269,6 +276,7 @@ function assertWithinCreator(
     scopes: readonly Scope[];
     domains: readonly string[] | null;
     rateLimitPerMinute: number | null;
+    dailyQuota: number | null;
   },
   defaultKeyRateLimit: number,
 ): void {
@@ -290,4 +298,8 @@ function assertWithinCreator(
   const wantedLimit = wanted.rateLimitPerMinute ?? defaultKeyRateLimit;
   if (wantedLimit > ownLimit)
     throw refuse(`a rate limit of ${wantedLimit} requests per minute exceeds this key's ${ownLimit}`);
+  if (actor.keyDailyQuota !== null && (wanted.dailyQuota === null || wanted.dailyQuota > actor.keyDailyQuota))
+    throw refuse(
+      `this key may send ${actor.keyDailyQuota} messages a day, so a key it creates needs a daily_quota of at most that`,
+    );
 }

@@ -1,6 +1,6 @@
 /**
  * The create-key and rename bodies (DESIGN §3): Resend's `{name, permission?, domain_id?}` with Mailroom's
- * extensions `scopes`, `mode` and `rate_limit`. The schemas are the routes' documentation and their shape check;
+ * extensions `scopes`, `mode`, `rate_limit` and `daily_quota`. The schemas are the routes' documentation and their shape check;
  * the rules here are what a schema cannot say. Pure: no store, no framework; every problem with its path.
  */
 import { type Static, Type as t } from "@sinclair/typebox";
@@ -21,6 +21,7 @@ export const CreateKeySchema = t.Object(
     domains: t.Optional(t.Array(t.String(), { description: "Restrict sending to these domains" })),
     rate_limit: t.Optional(t.Integer({ minimum: 1, description: "Requests per minute for this key" })),
     rate_limit_per_minute: t.Optional(t.Integer({ minimum: 1, description: "Earlier name of rate_limit" })),
+    daily_quota: t.Optional(t.Integer({ minimum: 1, description: "Messages per UTC day this key may send" })),
   },
   { additionalProperties: false },
 );
@@ -40,6 +41,7 @@ export function parseCreateKey(body: Static<typeof CreateKeySchema>): CreateKeyI
     domains: body.domains,
     // `rate_limit_per_minute` is the field's earlier name, still accepted.
     rateLimitPerMinute: body.rate_limit ?? body.rate_limit_per_minute,
+    dailyQuota: body.daily_quota,
     domainId: body.domain_id,
   };
 }

@@ -1,30 +1,97 @@
 /**
- * Organisations own keys, domains, messages and suppressions. A single-team install has one, created on the
- * first start. Invariant: `ensureDefault` is idempotent and creates the organisation at most once.
+ * Organisations own keys, domains, messages and suppressions; this module owns their settings (DESIGN §12): name,
+ * request limit, daily quota and retention, and the view an operator reads them in with today's usage, what the
+ * organisation stores and whether its sending is paused. A single-team install has one organisation, created on
+ * the first start.
+ * Invariants: `ensureDefault` is idempotent and creates the organisation at most once; a setting left null follows
+ * the configuration, and the view shows the value in force.
  */
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
+import { requireScope, type Actor } from "../access.ts";
 import { notifyAtCommit } from "../db/dialect.ts";
 import { POLICY_CHANGED } from "../db/read-cache.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
-import { validationError } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
+import { organizationBucket, usedOn, utcDay } from "../limits/daily-quota.ts";
+import type { OrganizationPatch } from "./validate.ts";
+
+export const DAY_MS = 86_400_000;
 
 export interface Organization {
   id: string;
   name: string;
 }
 
+/** What the organisation stores, as the retention job last counted it (null before its first run). */
+export interface StorageView {
+  messages: number;
+  content_bytes: number;
+  measured_at: string;
+}
+
+export interface OrganizationView {
+  object: "organization";
+  id: string;
+  name: string;
+  /** Requests per minute, all keys together: the organisation's own or the configured default. */
+  rate_limit: number;
+  /** Live messages per UTC day; null: none. */
+  daily_quota: number | null;
+  /** Live messages accepted since 00:00 UTC. */
+  usage_today: number;
+  retention: { content_days: number; metadata_days: number };
+  /** Sending of the whole organisation is paused (GET /v1/sending lists every pause). */
+  paused: boolean;
+  storage: StorageView | null;
+  created_at: string;
+}
+
+/** The configured defaults a setting left null follows. */
+export interface OrganizationDefaults {
+  requestsPerMinute: number;
+  contentRetentionMs: number;
+  metadataRetentionMs: number;
+}
+
 export interface OrganizationService {
   /** The first organisation; created (with `created: true`) when the store is empty. */
   ensureDefault(): Promise<Organization & { created: boolean }>;
-  /** Sets the organisation's requests-per-minute limit; null returns to `limits.org_requests_per_minute`. */
-  setRateLimit(organizationId: string, perMinute: number | null): Promise<void>;
+  show(actor: Actor): Promise<OrganizationView>;
+  /** Changes the settings given; a null setting returns to the configured default (the quota: to none). */
+  update(actor: Actor, patch: OrganizationPatch): Promise<OrganizationView>;
 }
 
-export function createOrganizationService(deps: { db: Db; writer: Writer; clock: Clock }): OrganizationService {
-  const { db, writer, clock } = deps;
-  const { organizations } = tablesOf(db);
+type OrganizationRow = {
+  id: string;
+  name: string;
+  rateLimitPerMinute: number | null;
+  dailyQuota: number | null;
+  contentRetentionDays: number | null;
+  metadataRetentionDays: number | null;
+  createdAt: string;
+};
+
+/** The retention in force for an organisation, in days: its own, or the configuration's. */
+export function retentionDays(
+  row: Pick<OrganizationRow, "contentRetentionDays" | "metadataRetentionDays">,
+  defaults: OrganizationDefaults,
+) {
+  return {
+    content_days: row.contentRetentionDays ?? defaults.contentRetentionMs / DAY_MS,
+    metadata_days: row.metadataRetentionDays ?? defaults.metadataRetentionMs / DAY_MS,
+  };
+}
+
+export function createOrganizationService(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  defaults: OrganizationDefaults;
+}): OrganizationService {
+  const { db, writer, clock, defaults } = deps;
+  const { organizations, organizationStorage, sendingPauses } = tablesOf(db);
   const oldest = (from: Db) =>
     first(
       from
@@ -33,6 +100,41 @@ export function createOrganizationService(deps: { db: Db; writer: Writer; clock:
         .orderBy(asc(organizations.id))
         .limit(1),
     );
+
+  const view = async (from: Db, organizationId: string): Promise<OrganizationView> => {
+    const row: OrganizationRow | undefined = await first(
+      from.select().from(organizations).where(eq(organizations.id, organizationId)),
+    );
+    if (!row) throw new AppError("not_found", "Organisation not found.");
+    const storage = await first(
+      from.select().from(organizationStorage).where(eq(organizationStorage.organizationId, organizationId)),
+    );
+    const pause = await first(
+      from
+        .select({ scope: sendingPauses.scope })
+        .from(sendingPauses)
+        .where(and(eq(sendingPauses.organizationId, organizationId), eq(sendingPauses.scope, "organization"))),
+    );
+    return {
+      object: "organization",
+      id: row.id,
+      name: row.name,
+      rate_limit: row.rateLimitPerMinute ?? defaults.requestsPerMinute,
+      daily_quota: row.dailyQuota ?? null,
+      usage_today: await usedOn(from, organizationBucket(row.id), utcDay(clock.now())),
+      retention: retentionDays(row, defaults),
+      paused: pause !== undefined,
+      storage: storage
+        ? {
+            messages: Number(storage.messages),
+            content_bytes: Number(storage.contentBytes),
+            measured_at: storage.measuredAt,
+          }
+        : null,
+      created_at: row.createdAt,
+    };
+  };
+
   return {
     async ensureDefault() {
       const existing = await oldest(db);
@@ -46,16 +148,27 @@ export function createOrganizationService(deps: { db: Db; writer: Writer; clock:
       });
     },
 
-    async setRateLimit(organizationId, perMinute) {
-      if (perMinute !== null && (!Number.isInteger(perMinute) || perMinute < 1)) {
-        throw validationError([{ path: "rate_limit_per_minute", message: "must be a positive integer" }]);
-      }
-      await writer.write(async (tx) => {
-        await tx
-          .update(organizations)
-          .set({ rateLimitPerMinute: perMinute })
-          .where(eq(organizations.id, organizationId));
-        await notifyAtCommit(tx, POLICY_CHANGED);
+    async show(actor) {
+      requireScope(actor, "organization:read");
+      return view(db, actor.organizationId);
+    },
+
+    async update(actor, patch) {
+      requireScope(actor, "organization:write");
+      return writer.write(async (tx) => {
+        const changes = {
+          ...(patch.name !== undefined && { name: patch.name }),
+          ...(patch.rateLimit !== undefined && { rateLimitPerMinute: patch.rateLimit }),
+          ...(patch.dailyQuota !== undefined && { dailyQuota: patch.dailyQuota }),
+          ...(patch.contentDays !== undefined && { contentRetentionDays: patch.contentDays }),
+          ...(patch.metadataDays !== undefined && { metadataRetentionDays: patch.metadataDays }),
+        };
+        if (Object.keys(changes).length) {
+          await tx.update(organizations).set(changes).where(eq(organizations.id, actor.organizationId));
+          // Keys' authentication caches the organisation's request limit.
+          await notifyAtCommit(tx, POLICY_CHANGED);
+        }
+        return view(tx, actor.organizationId);
       });
     },
   };

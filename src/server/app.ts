@@ -198,7 +198,16 @@ export async function createServices(configured: Config, options: AppOptions = {
   const { db } = store;
   const writer: Writer = store;
   const events = createEventLog({ clock });
-  const organizations = createOrganizationService({ db, writer, clock });
+  const organizations = createOrganizationService({
+    db,
+    writer,
+    clock,
+    defaults: {
+      requestsPerMinute: config.limits.org_requests_per_minute,
+      contentRetentionMs: config.retention.content,
+      metadataRetentionMs: config.retention.metadata,
+    },
+  });
   const suppressions = createSuppressionService({ db, writer, clock, events, listen: store.listen });
   const lifecycle = createLifecycle({ events, suppressions, clock });
   const keys = createKeyService({

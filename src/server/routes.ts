@@ -21,6 +21,8 @@ import { AppError, validationError } from "../errors.ts";
 import { inboundRoutes } from "../inbound/routes.ts";
 import type { Mailbox } from "../inbound/mailbox.ts";
 import { keyRoutes } from "../keys/routes.ts";
+import { organizationRoutes } from "../organizations/routes.ts";
+import type { OrganizationService } from "../organizations/service.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
 import type { Clock } from "../lib/clock.ts";
@@ -49,6 +51,7 @@ export interface HttpDeps {
   logger: Logger;
   metrics: Metrics;
   keys: KeyService;
+  organizations: OrganizationService;
   limiter: RateLimiter;
   emails: EmailService;
   idempotency: Idempotency;
@@ -181,6 +184,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(aiRoutes(deps))
     .use(deliveryRoutes(deps))
     .use(queueRoutes(deps))
+    .use(organizationRoutes(deps))
     .use(trackingRoutes(deps));
 
   const matchers = routeMatchers(app.routes);

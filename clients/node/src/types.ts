@@ -171,6 +171,8 @@ export interface EmailSummary {
 export interface Email extends EmailSummary {
   html: string | null;
   text: string | null;
+  /** When retention removed the raw message, bodies and attachments; `raw()` then fails with 410 `gone`. */
+  content_removed_at: string | null;
   recipients: EmailRecipient[];
   events: EmailEvent[];
 }
@@ -364,6 +366,8 @@ export interface ApiKey {
   scopes: ApiKeyScope[];
   domains: string[] | null;
   rate_limit_per_minute: number | null;
+  /** Messages per UTC day this key may send; null: none of its own. */
+  daily_quota: number | null;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;

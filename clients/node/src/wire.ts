@@ -253,6 +253,8 @@ export type CreateApiKeyRequest = {
   rate_limit?: number;
   /** Earlier name of rate_limit */
   rate_limit_per_minute?: number;
+  /** Messages per UTC day this key may send */
+  daily_quota?: number;
 };
 
 /** PATCH /v1/api-keys/:id */

@@ -21,6 +21,7 @@ import contentParts, { postgres as contentPartsPg } from "./0014_content_parts.t
 import rateWindows, { postgres as rateWindowsPg } from "./0015_rate_windows.ts";
 import rateLeases, { postgres as rateLeasesPg } from "./0016_rate_leases.ts";
 import operations, { postgres as operationsPg } from "./0017_operations.ts";
+import retentionQuotas, { postgres as retentionQuotasPg } from "./0018_retention_quotas.ts";
 
 export interface Migration {
   version: number;
@@ -47,4 +48,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 15, name: "rate_windows", sqlite: rateWindows, postgres: rateWindowsPg },
   { version: 16, name: "rate_leases", sqlite: rateLeases, postgres: rateLeasesPg },
   { version: 17, name: "operations", sqlite: operations, postgres: operationsPg },
+  { version: 18, name: "retention_quotas", sqlite: retentionQuotas, postgres: retentionQuotasPg },
 ];

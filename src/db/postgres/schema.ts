@@ -20,7 +20,18 @@ export const organizations = pgTable("organizations", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   rateLimitPerMinute: integer("rate_limit_per_minute"),
+  dailyQuota: integer("daily_quota"),
+  contentRetentionDays: integer("content_retention_days"),
+  metadataRetentionDays: integer("metadata_retention_days"),
   createdAt: text("created_at").notNull(),
+});
+
+export const organizationStorage = pgTable("organization_storage", {
+  organizationId: text("organization_id").primaryKey(),
+  messages: integer("messages").notNull(),
+  contentBytes: bigint("content_bytes", { mode: "number" }).notNull(),
+  countedThrough: text("counted_through").notNull(),
+  measuredAt: text("measured_at").notNull(),
 });
 
 export const sendingPauses = pgTable(
@@ -46,6 +57,7 @@ export const apiKeys = pgTable("api_keys", {
   scopes: jsonb("scopes").$type<string[]>().notNull(),
   domains: jsonb("domains").$type<string[] | null>(),
   rateLimitPerMinute: integer("rate_limit_per_minute"),
+  dailyQuota: integer("daily_quota"),
   createdAt: text("created_at").notNull(),
   lastUsedAt: text("last_used_at"),
   revokedAt: text("revoked_at"),
@@ -105,6 +117,7 @@ export const emails = pgTable("emails", {
   templateId: text("template_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+  contentRemovedAt: text("content_removed_at"),
 });
 
 export const emailContents = pgTable("email_contents", {
@@ -140,6 +153,18 @@ export const events = pgTable("events", {
   data: jsonb("data").$type<Record<string, unknown>>().notNull(),
   createdAt: text("created_at").notNull(),
 });
+
+export const eventRollups = pgTable(
+  "event_rollups",
+  {
+    organizationId: text("organization_id").notNull(),
+    hour: text("hour").notNull(),
+    mode: text("mode", { enum: ["live", "test"] }).notNull(),
+    type: text("type").notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.hour, table.mode, table.type] })],
+);
 
 export const suppressions = pgTable(
   "suppressions",
@@ -228,6 +253,16 @@ export const rateLimitCounts = pgTable(
     admitted: integer("admitted").notNull(),
   },
   (table) => [primaryKey({ columns: [table.bucket, table.second] })],
+);
+
+export const dailyUsage = pgTable(
+  "daily_usage",
+  {
+    bucket: text("bucket").notNull(),
+    day: text("day").notNull(),
+    used: integer("used").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.bucket, table.day] })],
 );
 
 export const periodicJobs = pgTable("periodic_jobs", {

@@ -29,6 +29,8 @@ export const emails = sqliteTable("emails", {
   templateId: text("template_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+  /** When retention removed the raw message and bodies (DESIGN §12); the record stays. */
+  contentRemovedAt: text("content_removed_at"),
 });
 
 /** The message as stored and sent, apart from its record: read only to deliver it and by `/raw`. */
@@ -80,3 +82,19 @@ export const events = sqliteTable("events", {
   data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
   createdAt: text("created_at").notNull(),
 });
+
+/**
+ * The statistics' counts of events that metadata retention removed (emails/stats.ts adds them to the log's): per
+ * organisation, UTC hour (`YYYY-MM-DDTHH`), the message's mode and the event type.
+ */
+export const eventRollups = sqliteTable(
+  "event_rollups",
+  {
+    organizationId: text("organization_id").notNull(),
+    hour: text("hour").notNull(),
+    mode: text("mode", { enum: ["live", "test"] }).notNull(),
+    type: text("type").notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.hour, table.mode, table.type] })],
+);

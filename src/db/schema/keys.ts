@@ -10,6 +10,8 @@ export const apiKeys = sqliteTable("api_keys", {
   scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
   domains: text("domains", { mode: "json" }).$type<string[] | null>(),
   rateLimitPerMinute: integer("rate_limit_per_minute"),
+  /** Messages per UTC day this key may send; null: none of its own. */
+  dailyQuota: integer("daily_quota"),
   createdAt: text("created_at").notNull(),
   lastUsedAt: text("last_used_at"),
   revokedAt: text("revoked_at"),

@@ -4,7 +4,24 @@ export const organizations = sqliteTable("organizations", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   rateLimitPerMinute: integer("rate_limit_per_minute"),
+  /** Messages per UTC day (DESIGN §12); null: none. */
+  dailyQuota: integer("daily_quota"),
+  /** Retention overrides in days; null: `[retention]` of the configuration. */
+  contentRetentionDays: integer("content_retention_days"),
+  metadataRetentionDays: integer("metadata_retention_days"),
   createdAt: text("created_at").notNull(),
+});
+
+/**
+ * What an organisation stores, as the retention job last counted it: the messages accepted up to `countedThrough`
+ * (an email id; ids are time-ordered) and not removed since, and the bytes of content they still keep.
+ */
+export const organizationStorage = sqliteTable("organization_storage", {
+  organizationId: text("organization_id").primaryKey(),
+  messages: integer("messages").notNull(),
+  contentBytes: integer("content_bytes").notNull(),
+  countedThrough: text("counted_through").notNull(),
+  measuredAt: text("measured_at").notNull(),
 });
 
 /**

@@ -21,3 +21,14 @@ export const periodicJobs = sqliteTable("periodic_jobs", {
   name: text("name").primaryKey(),
   nextRunAt: integer("next_run_at").notNull(),
 });
+
+/** Messages accepted per bucket (`org:<id>` for live mail, `key:<id>`) and UTC day: what daily quotas check. */
+export const dailyUsage = sqliteTable(
+  "daily_usage",
+  {
+    bucket: text("bucket").notNull(),
+    day: text("day").notNull(),
+    used: integer("used").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.bucket, table.day] })],
+);
