@@ -110,6 +110,12 @@ export async function notifyAtCommit(tx: Db, channel: string): Promise<void> {
   if (engineOf(tx) === "postgres") await executeRaw(tx, sql`SELECT pg_notify(${channel}, '')`);
 }
 
+/** Raw SQL both engines run (with the syntax they share), its rows as they come. */
+export async function rawRows<T>(db: Db, statement: SQL): Promise<T[]> {
+  if (engineOf(db) === "postgres") return executeRaw<T>(db, statement);
+  return (db as unknown as { all<R>(query: SQL): R[] }).all<T>(statement);
+}
+
 /** Raw SQL only PostgreSQL runs (its drizzle database executes it with `execute`), its rows as they come. */
 export async function executeRaw<T>(db: Db, statement: SQL): Promise<T[]> {
   return ((await (db as unknown as { execute(query: SQL): Promise<{ rows: unknown[] }> }).execute(statement)).rows ??

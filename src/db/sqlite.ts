@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { silentLogger, type Logger } from "../lib/logger.ts";
 import { createPrivateFile, ensurePrivateDirectory, keepPrivate } from "../lib/private-files.ts";
@@ -34,6 +34,7 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger, opt
   if (!inMemory) createOwnerOnly(path, logger);
   // The writing connection commits without waiting for the disk; its writes answer after `walSync` (writer.ts).
   const sqlite = connect(path, inMemory ? "FULL" : "NORMAL");
+  reusableSpace(sqlite, logger);
   migrate(sqlite);
   const writing = drizzle(sqlite, { schema });
   // An in-memory database exists only on its own connection: there, reads share the writing one.
@@ -70,6 +71,13 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger, opt
     write: writer.write,
     ...(contents && { stageContent: contents.stageContent, readContent: contents.readContent }),
     flush: writer.flush,
+    async reclaimSpace() {
+      // A step at a time, each its own short write, so that sending is never held for long.
+      while (freePages(sqlite) > 0) {
+        await writer.write(async (tx) => void tx.all(sql.raw(`PRAGMA incremental_vacuum(${RECLAIM_PAGES})`)));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    },
     // One instance per SQLite store: what a write notifies is heard in this process, after its commit.
     listen(channel, onNotify) {
       listeners.set(channel, [...(listeners.get(channel) ?? []), onNotify]);
@@ -193,6 +201,29 @@ function connect(path: string, synchronous: "FULL" | "NORMAL"): Database {
   connection.exec("PRAGMA mmap_size = 16777216");
   return connection;
 }
+
+/** Pages one step of `reclaimSpace` returns to the file system: 4 MiB at the default page size. */
+const RECLAIM_PAGES = 1024;
+
+const freePages = (sqlite: Database) =>
+  sqlite.query<{ freelist_count: number }, []>("PRAGMA freelist_count").get()?.freelist_count ?? 0;
+
+/**
+ * `auto_vacuum = INCREMENTAL` (DESIGN §12): pages freed by retention can be given back to the file system a step at
+ * a time (`reclaimSpace`), where SQLite would otherwise only reuse them. The setting takes effect through a VACUUM
+ * (WAL mode is already on): instant on a new database; a database made before it is rebuilt once, at this start,
+ * which takes a while on a large one.
+ */
+function reusableSpace(sqlite: Database, logger: Logger): void {
+  const mode = sqlite.query<{ auto_vacuum: number }, []>("PRAGMA auto_vacuum").get()?.auto_vacuum;
+  if (mode === INCREMENTAL) return;
+  const tables = sqlite.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_master").get()?.n ?? 0;
+  if (tables > 0)
+    logger.info("rebuilding the store once so that retention can give space back (auto_vacuum = incremental)");
+  sqlite.exec("PRAGMA auto_vacuum = INCREMENTAL");
+  sqlite.exec("VACUUM");
+}
+const INCREMENTAL = 2;
 
 function migrate(sqlite: Database): void {
   sqlite.exec(

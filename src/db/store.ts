@@ -67,6 +67,8 @@ export interface Store extends Writer {
   listen(channel: string, onNotify: () => void): void;
   /** Commits what is queued now (shutdown). */
   flush(): Promise<void>;
+  /** Gives the pages retention freed back to the file system (SQLite); PostgreSQL's autovacuum reuses them itself. */
+  reclaimSpace?(): Promise<void>;
   /** A consistent copy of the whole store, for `mailroom backup` (SQLite); PostgreSQL is backed up with pg_dump. */
   backup(path: string): Promise<void>;
   close(): Promise<void>;

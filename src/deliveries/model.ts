@@ -12,3 +12,19 @@ export const RECIPIENT_STATUSES = [
   "held",
 ] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
+/** Accepted and not yet taken: the queue's recipients (DESIGN §12), and what retention never touches. */
+export const WAITING_STATUSES: readonly RecipientStatus[] = ["queued", "deferred", "held"];
+
+/**
+ * Nothing more will happen to the recipient's message (DESIGN §12): what content retention requires of every
+ * recipient. `sent` is not among them: a smarthost or SES took it, and its fate may still be reported.
+ */
+export const FINAL_STATUSES: readonly RecipientStatus[] = [
+  "delivered",
+  "bounced",
+  "failed",
+  "complained",
+  "suppressed",
+  "canceled",
+];

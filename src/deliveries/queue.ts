@@ -15,13 +15,11 @@ import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Cause, Lifecycle } from "./lifecycle.ts";
-import type { RecipientStatus } from "./model.ts";
+import { WAITING_STATUSES, type RecipientStatus } from "./model.ts";
 
 /** What the queue lists: the waiting statuses, and `sending` for a waiting recipient being attempted now. */
 export const QUEUE_STATUSES = ["queued", "deferred", "held", "sending"] as const;
 export type QueueStatus = (typeof QUEUE_STATUSES)[number];
-
-const WAITING: readonly RecipientStatus[] = ["queued", "deferred", "held"];
 
 export interface DeliveryView {
   object: "delivery";
@@ -193,7 +191,7 @@ export function createDeliveryQueue(deps: {
       const now = clock.now();
       const { page, hasMore } = await pageById(
         deliveries.id,
-        conditionsOf(actor.organizationId, options, WAITING, now),
+        conditionsOf(actor.organizationId, options, WAITING_STATUSES, now),
         { ...options, oldestFirst: true },
         (where, order, limit) => db.select().from(deliveries).where(where).orderBy(order).limit(limit),
       );
@@ -205,7 +203,7 @@ export function createDeliveryQueue(deps: {
       const now = clock.now();
       const waiting = and(
         eq(deliveries.organizationId, actor.organizationId),
-        inArray(deliveries.status, [...WAITING]),
+        inArray(deliveries.status, [...WAITING_STATUSES]),
       );
       const grouped = (by?: SQL) => {
         const select = db

@@ -1,6 +1,7 @@
 /**
  * Email statistics over time (DESIGN §10, the admin overview): an organisation's email events counted per UTC hour
- * or day, read from the append-only event log through its (organization_id, created_at, type) index. Nothing is
+ * or day, read from the append-only event log through its (organization_id, created_at, type) index, plus the
+ * hourly rollups of events that metadata retention removed (DESIGN §12; `rollUpEvents`, in the removal's write). Nothing is
  * counted on the send or delivery path — no counter row that PostgreSQL writers would queue on — so the figures are
  * exactly the log's. Invariants: every bucket of the range is answered, zeros included; an organisation sees its own
  * events only; a request reads at most 90 days and answers at most 2,000 buckets.
@@ -11,7 +12,7 @@
  * Test addresses (providers/simulator.ts) are not counted: a rehearsed bounce must not raise the bounce rate.
  */
 import { and, eq, gte, inArray, lt, ne, or, sql } from "drizzle-orm";
-import { tablesOf, type Db } from "../db/store.ts";
+import { tablesOf, type Db, type Tables } from "../db/store.ts";
 import { validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
@@ -129,11 +130,61 @@ export function bucketStarts(window: StatsWindow): number[] {
   return starts;
 }
 
+/** The hour an ISO timestamp falls in, as event_rollups names it (`YYYY-MM-DDTHH`). */
+const hourOf = (ms: number) => isoTime(ms).slice(0, INTERVALS.hour.prefix);
+
+/**
+ * The events the statistics count, of `events` (the table or an alias): the counted types; not a test address's
+ * (a rehearsed bounce must not raise the bounce rate); and, of a message's `email.scheduled` events, only the first
+ * (a reschedule appends another, which is not a second message; scheduled messages are few, and the look-up goes
+ * through events_email (email_id, id); ids are UUIDv7, time-ordered).
+ */
+function counted(events: Tables["events"]) {
+  return and(
+    inArray(events.type, Object.keys(COUNTED)),
+    sql`(${events.recipient} IS NULL OR lower(${events.recipient}) NOT LIKE ${`%@${SIMULATOR_DOMAIN}`})`,
+    or(
+      ne(events.type, "email.scheduled"),
+      sql`NOT EXISTS (SELECT 1 FROM events earlier WHERE earlier.email_id = ${events.emailId} AND earlier.type = 'email.scheduled' AND earlier.id < ${events.id})`,
+    ),
+  );
+}
+
+/**
+ * Before metadata retention removes messages with their events: adds what the statistics count of those events
+ * to the hourly rollups, in the removal's transaction, so that the figures of any range stay what they were.
+ */
+export async function rollUpEvents(tx: Db, emailIds: readonly string[]): Promise<void> {
+  if (!emailIds.length) return;
+  const { events, emails, eventRollups } = tablesOf(tx);
+  const hour = sql<string>`substr(${events.createdAt}, 1, ${sql.raw(String(INTERVALS.hour.prefix))})`;
+  const rows = await tx
+    .select({
+      organizationId: events.organizationId,
+      hour,
+      mode: emails.mode,
+      type: events.type,
+      count: sql<number>`count(*)`.mapWith(Number),
+    })
+    .from(events)
+    .innerJoin(emails, eq(emails.id, events.emailId))
+    .where(and(inArray(events.emailId, [...emailIds]), counted(events)))
+    .groupBy(events.organizationId, hour, emails.mode, events.type);
+  for (const row of rows)
+    await tx
+      .insert(eventRollups)
+      .values(row)
+      .onConflictDoUpdate({
+        target: [eventRollups.organizationId, eventRollups.hour, eventRollups.mode, eventRollups.type],
+        set: { count: sql`${eventRollups.count} + ${row.count}` },
+      });
+}
+
 const zeros = (): StatCounts => Object.fromEntries(STAT_COUNTS.map((name) => [name, 0])) as StatCounts;
 
 export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsService {
   const { db, clock } = deps;
-  const { events } = tablesOf(db);
+  const { events, eventRollups } = tablesOf(db);
 
   return {
     async emails(actor, query) {
@@ -151,28 +202,38 @@ export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsServ
             eq(events.organizationId, actor.organizationId),
             gte(events.createdAt, isoTime(window.from)),
             lt(events.createdAt, isoTime(window.to)),
-            inArray(events.type, Object.keys(COUNTED)),
-            // Test addresses rehearse outcomes: their bounces and complaints are not the organisation's to count.
-            sql`(${events.recipient} IS NULL OR lower(${events.recipient}) NOT LIKE ${`%@${SIMULATOR_DOMAIN}`})`,
+            counted(events),
             // A test key's sandbox (DESIGN §3): it counts test-mode mail only (through its partial index, migration 12).
             actor.mode === "test"
               ? sql`${events.emailId} IN (SELECT id FROM emails WHERE organization_id = ${actor.organizationId} AND mode = 'test')`
               : undefined,
-            // A reschedule appends email.scheduled again: only a message's first one is its acceptance. Scheduled
-            // messages are few, and the look-up goes through events_email (email_id, id); ids are UUIDv7, time-ordered.
-            or(
-              ne(events.type, "email.scheduled"),
-              sql`NOT EXISTS (SELECT 1 FROM events earlier WHERE earlier.email_id = ${events.emailId} AND earlier.type = 'email.scheduled' AND earlier.id < ${events.id})`,
-            ),
           ),
         )
         .groupBy(bucket, events.type);
+      // Events that metadata retention removed, counted by the hour as they went (rollUpEvents): a partly covered
+      // hour counts whole.
+      const rolledUp = await db
+        .select({
+          bucket: sql<string>`substr(${eventRollups.hour}, 1, ${sql.raw(String(prefix))})`,
+          type: eventRollups.type,
+          n: sql<number>`sum(${eventRollups.count})`.mapWith(Number),
+        })
+        .from(eventRollups)
+        .where(
+          and(
+            eq(eventRollups.organizationId, actor.organizationId),
+            gte(eventRollups.hour, hourOf(window.from)),
+            lt(eventRollups.hour, isoTime(window.to)),
+            actor.mode === "test" ? eq(eventRollups.mode, "test") : undefined,
+          ),
+        )
+        .groupBy(sql`1`, eventRollups.type);
 
       const byStart = new Map(
         bucketStarts(window).map((start) => [isoTime(start), { start: isoTime(start), ...zeros() }]),
       );
       const totals = zeros();
-      for (const row of rows) {
+      for (const row of [...rows, ...rolledUp]) {
         const name = COUNTED[row.type as keyof typeof COUNTED];
         // Every row lies in [from, to), so its bucket is one of the starts.
         const counts = byStart.get(`${row.bucket}${rest}`)!;

@@ -7,7 +7,7 @@
  * its usage is known when one is set.
  */
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { executeRaw } from "../db/dialect.ts";
+import { rawRows } from "../db/dialect.ts";
 import { first, tablesOf, type Db } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 
@@ -57,7 +57,7 @@ export async function chargeDailyQuota(tx: Db, charges: QuotaCharge[], now: numb
         ? sql`${charge.quota.key}`
         : sql`(SELECT ${organizations.dailyQuota} FROM ${organizations} WHERE ${organizations.id} = ${charge.quota.organizationId})`;
     // An absent quota (NULL) admits anything; a present one admits what keeps the day's count within it.
-    const counted = await executeRaw<{ used: number }>(
+    const counted = await rawRows<{ used: number }>(
       tx,
       sql`INSERT INTO daily_usage (bucket, day, used)
         SELECT ${charge.bucket}, ${day}, ${charge.messages} WHERE ${charge.messages} <= coalesce(${quota}, ${charge.messages})

@@ -48,6 +48,7 @@ import { createSignedLinks } from "../lib/signed-links.ts";
 import { createSentAttachments, type SentAttachments } from "../emails/attachments.ts";
 import { createEmailStats, type EmailStatsService } from "../emails/stats.ts";
 import { createOrganizationService, type OrganizationService } from "../organizations/service.ts";
+import { createRetention, storageFigures, type Retention } from "../emails/retention.ts";
 import { createCaptureProvider } from "../providers/capture.ts";
 import { createSimulatorProvider, isSimulatorAddress } from "../providers/simulator.ts";
 import { createRouter } from "../providers/router.ts";
@@ -91,6 +92,7 @@ export interface Services {
   writer: Writer;
   events: EventLog;
   organizations: OrganizationService;
+  retention: Retention;
   keys: KeyService;
   domains: DomainService;
   suppressions: SuppressionService;
@@ -198,16 +200,12 @@ export async function createServices(configured: Config, options: AppOptions = {
   const { db } = store;
   const writer: Writer = store;
   const events = createEventLog({ clock });
-  const organizations = createOrganizationService({
-    db,
-    writer,
-    clock,
-    defaults: {
-      requestsPerMinute: config.limits.org_requests_per_minute,
-      contentRetentionMs: config.retention.content,
-      metadataRetentionMs: config.retention.metadata,
-    },
-  });
+  const organizationDefaults = {
+    requestsPerMinute: config.limits.org_requests_per_minute,
+    contentRetentionMs: config.retention.content,
+    metadataRetentionMs: config.retention.metadata,
+  };
+  const organizations = createOrganizationService({ db, writer, clock, defaults: organizationDefaults });
   const suppressions = createSuppressionService({ db, writer, clock, events, listen: store.listen });
   const lifecycle = createLifecycle({ events, suppressions, clock });
   const keys = createKeyService({
@@ -427,6 +425,15 @@ export async function createServices(configured: Config, options: AppOptions = {
     },
   });
   periodic.every("inbound-retention", INBOUND_PRUNE_MS, () => mailbox.prune());
+  const retention = createRetention({
+    db,
+    writer,
+    clock,
+    logger,
+    defaults: organizationDefaults,
+    reclaimSpace: store.reclaimSpace,
+  });
+  periodic.every("retention", config.retention.interval, () => retention.runOnce());
 
   const inbound = createInboundService({
     db,
@@ -459,6 +466,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     writer,
     events,
     organizations,
+    retention,
     keys,
     domains,
     suppressions,
@@ -522,6 +530,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     deliveriesInFlight: () => worker.inFlight,
     outbox: outboxGauges(services.store.db, services.clock),
     smtpConnections: () => [...smtp.connections(), { listener: "mx", open: mx.connections() }],
+    storage: () => storageFigures(services.store.db),
   });
 
   /** `[metrics] listen`: /metrics on a listener of its own (and then not on the API's port, server/routes.ts). */

@@ -36,6 +36,8 @@ export interface GaugeSources {
   deliveriesInFlight(): number;
   outbox(): Promise<{ pending: number; oldestDueAgeSeconds: number }>;
   smtpConnections(): Array<{ listener: string; open: number }>;
+  /** What each organisation stores, as retention last counted it (emails/retention.ts). */
+  storage(): Promise<Array<{ organizationId: string; messages: number; contentBytes: number }>>;
 }
 
 export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
@@ -60,6 +62,24 @@ export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
     "mailroom_webhook_outbox_oldest_due_age_seconds",
     "Age of the oldest due webhook delivery.",
     async () => [{ value: (await sources.outbox()).oldestDueAgeSeconds }],
+  );
+  metrics.gauge(
+    "mailroom_stored_messages",
+    "Sent messages stored, by organisation, as the retention job last counted them.",
+    async () =>
+      (await sources.storage()).map(({ organizationId, messages }) => ({
+        labels: { organization: organizationId },
+        value: messages,
+      })),
+  );
+  metrics.gauge(
+    "mailroom_stored_content_bytes",
+    "Bytes of sent messages' content (raw MIME) still stored, by organisation, as the retention job last counted them.",
+    async () =>
+      (await sources.storage()).map(({ organizationId, contentBytes }) => ({
+        labels: { organization: organizationId },
+        value: contentBytes,
+      })),
   );
   metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>
     sources.smtpConnections().map(({ listener, open }) => ({ labels: { listener }, value: open })),
