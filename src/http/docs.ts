@@ -59,6 +59,10 @@ export function docsRoutes(version: string) {
             { name: "Tracking", description: "Open and click tracking, unsubscribe links" },
             { name: "Providers", description: "Provider events (SES through SNS)" },
             { name: "Queue", description: "What waits to be delivered; retry, cancel and release; pauses" },
+            {
+              name: "Organization",
+              description: "Limits, the daily quota and today's usage, retention and what is stored",
+            },
             { name: "Operations", description: "Health, readiness and metrics" },
           ],
           components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer" } } },
