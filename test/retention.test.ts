@@ -50,6 +50,9 @@ beforeAll(async () => {
   });
   deferred = await send("someone@slow.example");
   await t.app.services.worker.runOnce();
+  // Events of no message: they go with the metadata window too.
+  await t.json("POST", "/v1/sending/pause", { body: { scope: "organization" } });
+  await t.json("POST", "/v1/sending/resume", { body: { scope: "organization" } });
   statsBefore = (await stats()).totals;
   expect(statsBefore).toMatchObject({ accepted: 2, delivered: 1, delivery_delayed: 1 });
 });
@@ -109,6 +112,8 @@ describe("metadata retention", () => {
   test("past it a finished record goes whole, a deferred one stays, and the statistics still count both", async () => {
     const run = await runRetention(400);
     expect(run.messagesRemoved).toBe(1);
+    // domain.created, sending.paused and sending.resumed: events of no message.
+    expect(run.eventsRemoved).toBe(3);
     expect((await t.json("GET", `/v1/emails/${delivered}`)).status).toBe(404);
     expect((await t.json("GET", `/v1/emails/${deferred}`)).status).toBe(200);
     expect((await stats()).totals).toEqual(statsBefore);

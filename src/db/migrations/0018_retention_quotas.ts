@@ -4,6 +4,7 @@
  *   configured default); a per-key daily quota.
  * - `content_removed_at`: when retention removed a message's content (its record stays). The partial index holds
  *   only the messages that still keep content, so each run of content retention walks those, not the whole past.
+ * - Webhook deliveries by organisation and age: retention removes those that are over after the metadata window.
  * - `daily_usage`: messages accepted per bucket (`org:<id>` live mail, `key:<id>`) and UTC day, counted in the
  *   acceptance's own transaction: what a quota is checked against, across instances.
  * - `event_rollups`: the statistics' counts of events that metadata retention removed, per organisation, UTC hour,
@@ -39,6 +40,7 @@ ALTER TABLE organizations ADD COLUMN metadata_retention_days INTEGER;
 ALTER TABLE api_keys ADD COLUMN daily_quota INTEGER;
 ALTER TABLE emails ADD COLUMN content_removed_at TEXT;
 CREATE INDEX emails_content_kept ON emails(organization_id, id) WHERE content_removed_at IS NULL;
+CREATE INDEX webhook_deliveries_created ON webhook_deliveries(organization_id, created_at);
 `;
 
 export default COMMON;
