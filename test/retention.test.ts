@@ -115,7 +115,9 @@ describe("metadata retention", () => {
     // domain.created, sending.paused and sending.resumed: events of no message.
     expect(run.eventsRemoved).toBe(3);
     expect((await t.json("GET", `/v1/emails/${delivered}`)).status).toBe(404);
-    expect((await t.json("GET", `/v1/emails/${deferred}`)).status).toBe(200);
+    // Over a year old and still deferred: record and content both stay.
+    expect((await t.json("GET", `/v1/emails/${deferred}`)).body.content_removed_at).toBeNull();
+    expect((await t.request("GET", `/v1/emails/${deferred}/raw`)).status).toBe(200);
     expect((await stats()).totals).toEqual(statsBefore);
     expect((await t.json("GET", "/v1/organization")).body.storage.messages).toBe(1);
   });

@@ -188,11 +188,13 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
       await openSection(page, "API keys");
       const keyName = `ui-key-${width}`;
       await page.getByLabel("Name").fill(keyName);
+      await page.getByLabel("Daily quota (optional)").fill("250");
       await page.getByRole("button", { name: "Create key" }).click();
       const token = (await page.getByTestId("new-token").textContent())!;
       expect(token.length).toBeGreaterThan(20);
       expect((await t.json("GET", "/v1/api-keys", { key: token })).status).toBe(200);
       await page.getByRole("button", { name: "Done" }).click();
+      await page.getByRole("row").filter({ hasText: keyName }).getByText("250 a day").waitFor();
       await expectTablesFit(page);
       await page.getByRole("button", { name: `Revoke ${keyName}` }).click();
       await page.getByRole("button", { name: `Confirm revoke ${keyName}` }).click();

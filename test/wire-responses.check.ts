@@ -5,6 +5,7 @@
  * otherwise than the view it describes fails the build, naming both.
  */
 import type { Static } from "@sinclair/typebox";
+import type { ApiErrorName } from "../clients/node/src/errors.ts";
 import type * as Client from "../clients/node/src/types.ts";
 import type { AiStatus } from "../src/ai/service.ts";
 import type {
@@ -18,6 +19,7 @@ import type { PauseScope, PauseView, SendingPauses, SendingState } from "../src/
 import type { BulkActionSchema, PauseSchema, ResumeSchema } from "../src/deliveries/validate.ts";
 import type { DomainView } from "../src/domains/model.ts";
 import type { EmailRecord, EmailSummary } from "../src/emails/model.ts";
+import type { ErrorName } from "../src/errors.ts";
 import type {
   AttachmentView,
   ReceivedAttachment,
@@ -25,6 +27,8 @@ import type {
   ReceivedEmailView,
 } from "../src/inbound/model.ts";
 import type { ApiKeyView } from "../src/keys/model.ts";
+import type { OrganizationView } from "../src/organizations/service.ts";
+import type { OrganizationPatchSchema } from "../src/organizations/validate.ts";
 import type { TemplateView } from "../src/templates/model.ts";
 import type { AttemptView, DeliveryDetail, DeliveryView, WebhookView } from "../src/webhooks/model.ts";
 
@@ -64,4 +68,8 @@ export type Checks = [
   Expect<Same<Client.PauseScope, PauseScope>>,
   Expect<Same<Client.PauseSendingOptions, Static<typeof PauseSchema>>>,
   Expect<Same<Client.ResumeSendingOptions, Static<typeof ResumeSchema>>>,
+  Expect<Same<Client.Organization, OrganizationView>>,
+  Expect<Same<Client.UpdateOrganizationOptions, Static<typeof OrganizationPatchSchema>>>,
+  // The error names a caller branches on: a name the server adds fails here until the client lists it.
+  Expect<Same<ApiErrorName, ErrorName>>,
 ];

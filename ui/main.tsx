@@ -13,6 +13,7 @@ import { DomainsScreen } from "./screens/domains.tsx";
 import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
 import { InboundScreen } from "./screens/inbound.tsx";
 import { KeysScreen } from "./screens/keys.tsx";
+import { OrganizationScreen } from "./screens/organization.tsx";
 import { OverviewScreen } from "./screens/overview.tsx";
 import { QueueScreen } from "./screens/queue.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
@@ -161,6 +162,7 @@ function App() {
         {current === "inbound" && <InboundScreen id={route[1]} />}
         {current === "ai" && <AiScreen />}
         {current === "keys" && <KeysScreen />}
+        {current === "organization" && <OrganizationScreen />}
         {current === "queue" && <QueueScreen />}
         {current === "suppressions" && <SuppressionsScreen />}
         {current === "domains" && <DomainsScreen />}

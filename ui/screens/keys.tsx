@@ -14,7 +14,7 @@ import { SCOPES } from "../../clients/node/src/wire.ts";
 
 type ApiKey = Pick<
   ClientApiKey,
-  "id" | "name" | "mode" | "token_prefix" | "scopes" | "domains" | "created_at" | "last_used_at"
+  "id" | "name" | "mode" | "token_prefix" | "scopes" | "domains" | "daily_quota" | "created_at" | "last_used_at"
 >;
 
 export function KeysScreen() {
@@ -23,6 +23,7 @@ export function KeysScreen() {
   const [permission, setPermission] = useState("full_access");
   const [scopes, setScopes] = useState<string[]>([]);
   const [domain, setDomain] = useState("");
+  const [dailyQuota, setDailyQuota] = useState("");
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const canWrite = useCan("api_keys:write");
@@ -36,10 +37,12 @@ export function KeysScreen() {
     if (permission === "custom") body.scopes = scopes;
     else body.permission = permission;
     if (domain.trim()) body.domain_id = domain.trim();
+    if (dailyQuota.trim()) body.daily_quota = Number(dailyQuota);
     try {
       const key = await api.post<{ token: string; name: string }>("/v1/api-keys", body);
       setCreated({ name: key.name, token: key.token });
       setName("");
+      setDailyQuota("");
       void reload();
     } catch (err) {
       setActionError(describe(err));
@@ -100,6 +103,17 @@ export function KeysScreen() {
             Sending domain (optional)
             <input value={domain} placeholder="any domain" onInput={(e) => setDomain(e.currentTarget.value)} />
           </label>
+          <label>
+            Daily quota (optional)
+            <input
+              type="number"
+              min={1}
+              value={dailyQuota}
+              placeholder="no quota of its own"
+              onInput={(e) => setDailyQuota(e.currentTarget.value)}
+            />
+            <span class="hint">Messages per UTC day this key may send; the organisation's quota applies as well.</span>
+          </label>
           <button type="submit">Create key</button>
         </form>
       )}
@@ -138,6 +152,7 @@ export function KeysScreen() {
                   <td data-label="Scopes">
                     {key.scopes.length === SCOPES.length ? "full access" : key.scopes.join(", ")}
                     {key.domains ? ` · ${key.domains.join(", ")}` : ""}
+                    {key.daily_quota === null ? "" : ` · ${key.daily_quota} a day`}
                   </td>
                   <td data-label="Last used">{key.last_used_at ? when(key.last_used_at) : "never"}</td>
                   <td data-label="Actions">

@@ -53,7 +53,10 @@ export async function wireEmail(payload: CreateEmailOptions): Promise<Record<str
 export class EmailAttachments {
   constructor(private readonly transport: Transport) {}
 
-  /** The attachments of a sent email, each with a signed `download_url`. */
+  /**
+   * The attachments of a sent email, each with a signed `download_url`; `gone` (410) once retention removed the
+   * email's content (its `content_removed_at`).
+   */
   async list(
     options: ListAttachmentsOptions,
     requestOptions: RequestOptions = {},
@@ -158,7 +161,10 @@ export class Emails {
     );
   }
 
-  /** The stored MIME message (message/rfc822) as text. */
+  /**
+   * The stored MIME message (message/rfc822) as text; `gone` (410) once retention removed it (the record from
+   * `get(id)` stays, with `content_removed_at`).
+   */
   async raw(id: string, options: RequestOptions = {}): Promise<MailroomResponse<string>> {
     return (
       missing(id, "id") ??

@@ -18,6 +18,8 @@ export type ApiErrorName =
   | "payload_too_large"
   | "domain_not_verified"
   | "rate_limit_exceeded"
+  | "daily_quota_exceeded"
+  | "gone"
   | "internal_error"
   | "service_unavailable";
 
@@ -67,7 +69,10 @@ export class MailroomError extends Error {
   readonly statusCode: number | null;
   /** Per-field problems of a `validation_error`; empty otherwise. */
   readonly details: ErrorDetail[];
-  /** Seconds to wait before trying again, from `Retry-After` (429, and 503 when the server says). */
+  /**
+   * Seconds to wait before trying again, from `Retry-After` (429 — for `daily_quota_exceeded`, until the next UTC
+   * day — and 503 when the server says).
+   */
   readonly retryAfter: number | null;
   /** The HTTP reason phrase of the failure body (`"Bad Request"`). */
   readonly error: string | null;
@@ -106,6 +111,7 @@ const NAME_OF_STATUS: Record<number, ApiErrorName> = {
   404: "not_found",
   405: "method_not_allowed",
   409: "conflict",
+  410: "gone",
   413: "payload_too_large",
   422: "domain_not_verified",
   429: "rate_limit_exceeded",

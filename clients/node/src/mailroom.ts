@@ -1,8 +1,8 @@
 /**
  * The client: `new Mailroom(key, { baseUrl })`, with one property per resource as in Resend's Node SDK
  * (`emails`, `batch`, `domains`, `apiKeys`, `webhooks`, `templates`) plus Mailroom's own (`suppressions`,
- * `deliveries`, `sending`, `ai`, `emails.receiving`). Every method resolves to `{ data, error, headers }` and never
- * rejects for an API failure.
+ * `deliveries`, `sending`, `organization`, `ai`, `emails.receiving`). Every method resolves to `{ data, error,
+ * headers }` and never rejects for an API failure.
  */
 import { Ai } from "./ai.js";
 import { ApiKeys } from "./api-keys.js";
@@ -10,6 +10,7 @@ import { Deliveries } from "./deliveries.js";
 import { Domains } from "./domains.js";
 import { Batch, Emails } from "./emails.js";
 import { envOf, Transport, type ClientOptions } from "./http.js";
+import { OrganizationSettings } from "./organization.js";
 import { Sending } from "./sending.js";
 import { Suppressions } from "./suppressions.js";
 import { Templates } from "./templates.js";
@@ -24,6 +25,7 @@ export class Mailroom {
   readonly suppressions: Suppressions;
   readonly deliveries: Deliveries;
   readonly sending: Sending;
+  readonly organization: OrganizationSettings;
   readonly templates: Templates;
   readonly ai: Ai;
 
@@ -43,6 +45,7 @@ export class Mailroom {
     this.suppressions = new Suppressions(transport);
     this.deliveries = new Deliveries(transport);
     this.sending = new Sending(transport);
+    this.organization = new OrganizationSettings(transport);
     this.templates = new Templates(transport);
     this.ai = new Ai(transport);
   }

@@ -646,6 +646,52 @@ export interface ResumeSendingOptions {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Organisation
+
+/** What the organisation stores, as the server's retention job last counted it. */
+export interface OrganizationStorage {
+  messages: number;
+  content_bytes: number;
+  measured_at: string;
+}
+
+/** The organisation's settings (DESIGN §12), each the value in force: its own, or the server's configured default. */
+export interface Organization {
+  object: "organization";
+  id: string;
+  name: string;
+  /** Requests per minute, all keys together. */
+  rate_limit: number;
+  /** Live messages per UTC day; null: none. Over it, sends fail with 429 `daily_quota_exceeded`. */
+  daily_quota: number | null;
+  /** Live messages accepted since 00:00 UTC (test-mode mail is not counted). */
+  usage_today: number;
+  /** Days before a finished message's content (raw message, bodies, attachments), then its record, are removed. */
+  retention: { content_days: number; metadata_days: number };
+  /** Sending of the whole organisation is paused (`sending.get()` lists every pause). */
+  paused: boolean;
+  /** Null until the retention job has counted once. */
+  storage: OrganizationStorage | null;
+  created_at: string;
+}
+
+/** The settings to change: an absent one stays, a null one returns to the server's default (the quota: none). */
+export interface UpdateOrganizationOptions {
+  /** 1 to 100 characters on one line. */
+  name?: string;
+  /** Requests per minute, all keys together; at least 1. */
+  rate_limit?: number | null;
+  /** Live messages per UTC day; at least 1. */
+  daily_quota?: number | null;
+  retention?: {
+    /** Days (1 to 36 500) before the content of a finished message is removed. */
+    content_days?: number | null;
+    /** Days (1 to 36 500) before a finished message's record and events are removed. */
+    metadata_days?: number | null;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Templates
 
 export type TemplateVariableInput = NonNullable<CreateTemplateRequest["variables"]>[number];

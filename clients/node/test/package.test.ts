@@ -37,6 +37,7 @@ test("the CommonJS build loads with require() and works", () => {
     "suppressions",
     "deliveries",
     "sending",
+    "organization",
     "templates",
     "ai",
   ] as const) {
@@ -45,6 +46,7 @@ test("the CommonJS build loads with require() and works", () => {
   expect(typeof client.emails.receiving.list).toBe("function");
   expect(typeof client.deliveries.bulk.cancel).toBe("function");
   expect(typeof client.sending.pause).toBe("function");
+  expect(typeof client.organization.update).toBe("function");
   const webhook = new cjs.Webhook(`whsec_${Buffer.from("k".repeat(24)).toString("base64")}`);
   const id = "msg_1";
   const now = new Date();

@@ -318,6 +318,73 @@ test("sending pauses' wire: the state read, the target and reason in the body", 
   expect(seen[1]!.headers["content-type"]).toBe("application/json");
 });
 
+test("the organisation's wire: read, then the settings to change in a PATCH body, null kept", async () => {
+  const { seen, baseUrl } = scripted(json(200, { object: "organization", id: "o1", daily_quota: null }));
+  const client = new lib.Mailroom("mr_test_key", { baseUrl });
+  await client.organization.get();
+  await client.organization.update({ name: "Acme", daily_quota: 500, retention: { content_days: 7 } });
+  // null is a value here (back to the default), so it must reach the server rather than be dropped.
+  await client.organization.update({ rate_limit: null, daily_quota: null, retention: { metadata_days: null } });
+
+  expect(seen.map(({ method, path }) => `${method} ${path}`)).toEqual([
+    "GET /v1/organization",
+    "PATCH /v1/organization",
+    "PATCH /v1/organization",
+  ]);
+  expect(seen[0]!.body).toBe("");
+  expect(seen.slice(1).map((request) => JSON.parse(request.body))).toEqual([
+    { name: "Acme", daily_quota: 500, retention: { content_days: 7 } },
+    { rate_limit: null, daily_quota: null, retention: { metadata_days: null } },
+  ]);
+  expect(seen[1]!.headers["content-type"]).toBe("application/json");
+});
+
+test("daily_quota_exceeded keeps its name and Retry-After; a wait to the next UTC day is handed back, not made", async () => {
+  const { seen, baseUrl } = scripted(
+    json(
+      429,
+      {
+        error: "Too Many Requests",
+        name: "daily_quota_exceeded",
+        message: "The organisation's daily quota of 100 messages is used up.",
+        statusCode: 429,
+      },
+      { "retry-after": "3600" },
+    ),
+    sent,
+  );
+  const started = performance.now();
+  const { data, error } = await new lib.Mailroom("mr_test_key", { baseUrl, maxRetries: 2 }).emails.send(message);
+  expect(data).toBeNull();
+  expect(error?.name).toBe("daily_quota_exceeded");
+  expect(error?.statusCode).toBe(429);
+  expect(error?.retryAfter).toBe(3600);
+  expect(seen.length).toBe(1);
+  expect(performance.now() - started).toBeLessThan(1_000);
+});
+
+test("410 gone: content removed by retention, with Mailroom's body or without", async () => {
+  const { baseUrl } = scripted(
+    json(410, {
+      error: "Gone",
+      name: "gone",
+      message: "Retention removed this email's content on 2026-01-01T00:00:00.000Z.",
+      statusCode: 410,
+    }),
+    () => new Response("", { status: 410, statusText: "Gone" }),
+  );
+  const client = new lib.Mailroom("mr_test_key", { baseUrl, maxRetries: 2 });
+  const raw = await client.emails.raw("4ef9a417-02e9-4d39-ad75-9611e0fcc33c");
+  expect(raw.data).toBeNull();
+  expect(raw.error?.name).toBe("gone");
+  expect(raw.error?.statusCode).toBe(410);
+  expect(raw.error?.message).toContain("Retention removed");
+  // A proxy's bare 410 still reads as gone, and like any 4xx but 429 it is not retried.
+  const bare = await client.emails.attachments.list({ emailId: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c" });
+  expect(bare.error?.name).toBe("gone");
+  expect(bare.error?.statusCode).toBe(410);
+});
+
 test("a missing id fails before any request", async () => {
   const { seen, baseUrl } = scripted(sent);
   const { error } = await new lib.Mailroom("mr_test_key", { baseUrl }).emails.get("");
