@@ -15,7 +15,8 @@ const (
 
 // CreateApiKeyRequest creates a key. Permission is a preset (default full_access); Scopes choose fine-grained
 // scopes instead; DomainId or Domains restrict sending to those domains; Mode is "live" (default) or "test";
-// RateLimit overrides the requests per minute of this key.
+// RateLimit overrides the requests per minute of this key; DailyQuota caps the live messages it may send per UTC
+// day (0: none of its own).
 type CreateApiKeyRequest struct {
 	Name       string   `json:"name"`
 	Permission string   `json:"permission,omitempty"`
@@ -24,6 +25,7 @@ type CreateApiKeyRequest struct {
 	Mode       string   `json:"mode,omitempty"`
 	Domains    []string `json:"domains,omitempty"`
 	RateLimit  int      `json:"rate_limit,omitempty"`
+	DailyQuota int      `json:"daily_quota,omitempty"`
 }
 
 // ApiKey describes a key; the token itself is only in CreateApiKeyResponse.
@@ -37,9 +39,11 @@ type ApiKey struct {
 	Scopes             []string `json:"scopes"`
 	Domains            []string `json:"domains"`
 	RateLimitPerMinute int      `json:"rate_limit_per_minute"`
-	CreatedAt          string   `json:"created_at"`
-	LastUsedAt         string   `json:"last_used_at"`
-	RevokedAt          string   `json:"revoked_at"`
+	// DailyQuota is the live messages per UTC day this key may send; nil: none of its own.
+	DailyQuota *int   `json:"daily_quota"`
+	CreatedAt  string `json:"created_at"`
+	LastUsedAt string `json:"last_used_at"`
+	RevokedAt  string `json:"revoked_at"`
 }
 
 // CreateApiKeyResponse answers a create: Resend's {id, token} with the key's record. Keep Token now: it is never

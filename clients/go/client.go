@@ -1,6 +1,6 @@
 // Package mailroom is the Go client of Mailroom's Resend-compatible HTTP API (/v1): emails, batch sends, domains,
-// API keys, webhooks, suppressions, templates, received mail, the delivery queue, sending pauses and the AI helpers,
-// plus a Standard Webhooks verifier.
+// API keys, webhooks, suppressions, templates, received mail, the delivery queue, sending pauses, the organisation's
+// settings and the AI helpers, plus a Standard Webhooks verifier.
 //
 // This file owns the Client: its configuration (options) and the services it exposes. How a request travels
 // (timeouts, retries, idempotency keys, errors) lives in request.go.
@@ -36,6 +36,7 @@ type Client struct {
 	Templates    *TemplatesService
 	Deliveries   *DeliveriesService
 	Sending      *SendingService
+	Organization *OrganizationService
 	AI           *AIService
 
 	apiKey     string
@@ -66,8 +67,9 @@ func WithTimeout(timeout time.Duration) Option {
 }
 
 // WithRetries turns on retries (off by default): up to maxRetries more attempts after a 429 (waiting its
-// Retry-After), a 5xx, a network failure or a timeout. Other 4xx answers are never retried. Sends and batches
-// then always carry an Idempotency-Key (one is generated when none is given), so a retried send never sends twice.
+// Retry-After), a 5xx, a network failure or a timeout. Other 4xx answers are never retried, nor is a used-up daily
+// quota (its Retry-After runs to 00:00 UTC). Sends and batches then always carry an Idempotency-Key (one is
+// generated when none is given), so a retried send never sends twice.
 func WithRetries(maxRetries int) Option {
 	return func(c *Client) { c.maxRetries = maxRetries }
 }
@@ -119,6 +121,7 @@ func NewClient(apiKey string, options ...Option) *Client {
 	c.Templates = &TemplatesService{client: c}
 	c.Deliveries = &DeliveriesService{client: c, Bulk: &DeliveriesBulkService{client: c}}
 	c.Sending = &SendingService{client: c}
+	c.Organization = &OrganizationService{client: c}
 	c.AI = &AIService{client: c}
 	return c
 }

@@ -1,7 +1,7 @@
 // Tests of the transport against small local HTTP servers of the tests' own (no Mailroom needed): retries on 429
-// and 503, the idempotency key kept across retries, no retry of other 4xx, error decoding, timeouts, network
-// failures, headers and the base URL; and the paths, bodies and null fields of the delivery queue and of sending
-// pauses.
+// and 503, the idempotency key kept across retries, no retry of other 4xx or of a used-up daily quota, error
+// decoding (410 gone included), timeouts, network failures, headers and the base URL; and the paths, bodies and null
+// fields of the delivery queue, of sending pauses and of the organisation's settings.
 package mailroom
 
 import (
@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -200,6 +201,52 @@ func TestOther4xxIsNeverRetried(t *testing.T) {
 	}
 	if len(apiErr.Details) != 1 || apiErr.Details[0].Path != "to" || apiErr.Reason != "Bad Request" {
 		t.Fatalf("details %+v reason %q", apiErr.Details, apiErr.Reason)
+	}
+}
+
+func TestUsedUpDailyQuotaIsNeverRetried(t *testing.T) {
+	var requests int32
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		atomic.AddInt32(&requests, 1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`{"error":"Too Many Requests","name":"daily_quota_exceeded","message":"Used up.","statusCode":429}`))
+	}))
+	defer server.Close()
+	client := NewClient("mr_test_key", append(fastRetries(3), WithBaseURL(server.URL))...)
+	_, err := client.Emails.Send(testEmail())
+	var apiErr *Error
+	if !errors.As(err, &apiErr) || apiErr.Name != NameDailyQuotaExceeded || apiErr.StatusCode != 429 {
+		t.Fatalf("want daily_quota_exceeded, got %v", err)
+	}
+	if apiErr.RetryAfter != time.Hour || !IsDailyQuotaExceeded(err) || IsRateLimited(err) {
+		t.Fatalf("RetryAfter %s, IsDailyQuotaExceeded %v, IsRateLimited %v", apiErr.RetryAfter, IsDailyQuotaExceeded(err), IsRateLimited(err))
+	}
+	if n := atomic.LoadInt32(&requests); n != 1 {
+		t.Fatalf("waiting for the next UTC day is the caller's decision, yet %d requests were made", n)
+	}
+}
+
+func TestGoneIsTypedWithOrWithoutMailroomBody(t *testing.T) {
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/raw") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusGone)
+			_, _ = w.Write([]byte(`{"error":"Gone","name":"gone","message":"Retention removed it.","statusCode":410}`))
+			return
+		}
+		w.WriteHeader(http.StatusGone)
+	}))
+	defer server.Close()
+	client := NewClient("mr_test_key", WithBaseURL(server.URL))
+	_, err := client.Emails.Raw("e-1")
+	var apiErr *Error
+	if !errors.As(err, &apiErr) || apiErr.Name != NameGone || apiErr.StatusCode != 410 || !IsGone(err) {
+		t.Fatalf("want gone, got %v", err)
+	}
+	if _, err := client.Emails.GetAttachment("e-1", "a-1"); !IsGone(err) {
+		t.Fatalf("a bare 410 is gone too, got %v", err)
 	}
 }
 
@@ -437,6 +484,74 @@ func TestSendingPathsBodiesAndNulls(t *testing.T) {
 		{"POST", "/v1/sending/resume", `{"scope":"provider","name":"ses"}`},
 		{"POST", "/v1/sending/resume", `{"scope":"organization"}`},
 		{"POST", "/v1/sending/resume", `{}`},
+	}
+	mu.Lock()
+	got := append([]request(nil), requests...)
+	mu.Unlock()
+	if len(got) != len(want) {
+		t.Fatalf("requests %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("request %d: %+v, want %+v", i+1, got[i], want[i])
+		}
+	}
+}
+
+func TestOrganizationPathsBodiesAndNulls(t *testing.T) {
+	type request struct{ method, uri, body string }
+	var (
+		mu       sync.Mutex
+		requests []request
+	)
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		requests = append(requests, request{r.Method, r.URL.RequestURI(), string(body)})
+		quota := `null`
+		if len(requests) > 1 {
+			quota = `500`
+		}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"object":"organization","id":"o-1","name":"Acme","rate_limit":600,"daily_quota":` + quota + `,` +
+			`"usage_today":12,"retention":{"content_days":30,"metadata_days":400},"paused":false,"storage":null,` +
+			`"created_at":"2026-01-01T00:00:00.000Z"}`))
+	}))
+	defer server.Close()
+	client := NewClient("mr_test_key", WithBaseURL(server.URL))
+	ctx := context.Background()
+
+	org, err := client.Organization.Get()
+	if err != nil || org.Object != "organization" || org.Name != "Acme" || org.RateLimit != 600 || org.UsageToday != 12 {
+		t.Fatalf("get: %+v (%v)", org, err)
+	}
+	if org.DailyQuota != nil || org.Storage != nil || org.Retention != (OrganizationRetention{ContentDays: 30, MetadataDays: 400}) {
+		t.Fatalf("nulls and retention: %+v", org)
+	}
+	updated, err := client.Organization.Update(&UpdateOrganizationRequest{
+		DailyQuota: Value(500),
+		Retention:  &UpdateRetentionRequest{ContentDays: Null[int](), MetadataDays: Value(90)},
+	})
+	if err != nil || updated.DailyQuota == nil || *updated.DailyQuota != 500 {
+		t.Fatalf("update: %+v (%v)", updated, err)
+	}
+	if _, err := client.Organization.UpdateWithContext(ctx, &UpdateOrganizationRequest{Name: "Acme Mail", RateLimit: Null[int](), DailyQuota: Null[int]()}); err != nil {
+		t.Fatalf("update with a context: %v", err)
+	}
+	if _, err := client.Organization.GetWithContext(ctx); err != nil {
+		t.Fatalf("get with a context: %v", err)
+	}
+	if _, err := client.Organization.Update(nil); err != nil {
+		t.Fatalf("update nil: %v", err)
+	}
+
+	want := []request{
+		{"GET", "/v1/organization", ""},
+		{"PATCH", "/v1/organization", `{"daily_quota":500,"retention":{"content_days":null,"metadata_days":90}}`},
+		{"PATCH", "/v1/organization", `{"name":"Acme Mail","rate_limit":null,"daily_quota":null}`},
+		{"GET", "/v1/organization", ""},
+		{"PATCH", "/v1/organization", `{}`},
 	}
 	mu.Lock()
 	got := append([]request(nil), requests...)

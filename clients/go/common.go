@@ -3,6 +3,7 @@
 package mailroom
 
 import (
+	"encoding/json"
 	"net/url"
 	"strconv"
 )
@@ -66,4 +67,29 @@ func Bool(v bool) *bool {
 // String returns a pointer to v, for optional string fields such as UpdateWebhookRequest.Description.
 func String(v string) *string {
 	return &v
+}
+
+// Nullable is a field of an update that may also be sent as JSON null, which returns a setting to its default
+// (UpdateOrganizationRequest.DailyQuota, say). A nil *Nullable is left out of the request, and the setting stays.
+type Nullable[T any] struct {
+	value T
+	set   bool
+}
+
+// Value returns a Nullable sent as v.
+func Value[T any](v T) *Nullable[T] {
+	return &Nullable[T]{value: v, set: true}
+}
+
+// Null returns a Nullable sent as JSON null.
+func Null[T any]() *Nullable[T] {
+	return &Nullable[T]{}
+}
+
+// MarshalJSON writes the value, or null.
+func (n Nullable[T]) MarshalJSON() ([]byte, error) {
+	if !n.set {
+		return []byte("null"), nil
+	}
+	return json.Marshal(n.value)
 }

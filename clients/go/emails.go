@@ -73,7 +73,7 @@ type SendEmailResponse struct {
 }
 
 // Email is the look-up record: Resend's email object plus each recipient's state and the event history. List
-// items carry the same fields without Html, Text, Recipients and Events.
+// items carry the same fields without Html, Text, Recipients, Events and ContentRemovedAt.
 type Email struct {
 	Object      string           `json:"object"`
 	Id          string           `json:"id"`
@@ -95,6 +95,9 @@ type Email struct {
 	TemplateId  string           `json:"template_id"`
 	Recipients  []EmailRecipient `json:"recipients,omitempty"`
 	Events      []EmailEvent     `json:"events,omitempty"`
+	// ContentRemovedAt is when retention removed the raw message, bodies and attachments (the record, recipients
+	// and events stay; Raw and the attachments are then a 410 gone); empty while the content is kept.
+	ContentRemovedAt string `json:"content_removed_at"`
 }
 
 // EmailRecipient is one recipient's delivery state.
@@ -274,12 +277,13 @@ func (s *EmailsService) GetAttachmentWithContext(ctx context.Context, emailId, a
 	return fetch[EmailAttachment](ctx, s.client, call{method: http.MethodGet, path: "emails/" + escape(emailId) + "/attachments/" + escape(attachmentId)})
 }
 
-// Raw answers the stored MIME message (message/rfc822) of a sent email.
+// Raw answers the stored MIME message (message/rfc822) of a sent email; a 410 gone once retention removed it.
 func (s *EmailsService) Raw(emailId string) ([]byte, error) {
 	return s.RawWithContext(context.Background(), emailId)
 }
 
-// RawWithContext answers the stored MIME message (message/rfc822) of a sent email.
+// RawWithContext answers the stored MIME message (message/rfc822) of a sent email; a 410 gone once retention
+// removed it.
 func (s *EmailsService) RawWithContext(ctx context.Context, emailId string) ([]byte, error) {
 	if err := required("emailId", emailId); err != nil {
 		return nil, err

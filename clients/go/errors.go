@@ -23,6 +23,8 @@ const (
 	NamePayloadTooLarge              = "payload_too_large"
 	NameDomainNotVerified            = "domain_not_verified"
 	NameRateLimitExceeded            = "rate_limit_exceeded"
+	NameDailyQuotaExceeded           = "daily_quota_exceeded"
+	NameGone                         = "gone"
 	NameInternalError                = "internal_error"
 	NameServiceUnavailable           = "service_unavailable"
 
@@ -75,6 +77,17 @@ func IsRateLimited(err error) bool {
 	return hasName(err, NameRateLimitExceeded)
 }
 
+// IsDailyQuotaExceeded tells whether err is a 429 daily_quota_exceeded: the organisation's or the key's live
+// messages of the UTC day are used up. The *Error's RetryAfter runs to 00:00 UTC, when the count starts again.
+func IsDailyQuotaExceeded(err error) bool {
+	return hasName(err, NameDailyQuotaExceeded)
+}
+
+// IsGone tells whether err is a 410 gone: retention removed the email's content (its record remains).
+func IsGone(err error) bool {
+	return hasName(err, NameGone)
+}
+
 // IsNotFound tells whether err is a 404 not_found.
 func IsNotFound(err error) bool {
 	return hasName(err, NameNotFound)
@@ -105,6 +118,8 @@ func nameForStatus(status int) string {
 		return NameMethodNotAllowed
 	case http.StatusConflict:
 		return NameConflict
+	case http.StatusGone:
+		return NameGone
 	case http.StatusRequestEntityTooLarge:
 		return NamePayloadTooLarge
 	case http.StatusUnprocessableEntity:

@@ -58,3 +58,23 @@ func ExampleWebhookVerifier_Verify() {
 		w.WriteHeader(http.StatusNoContent)
 	})
 }
+
+func ExampleOrganizationService_Update() {
+	client := mailroom.NewClient(os.Getenv("MAILROOM_API_KEY"))
+	// Set a field with Value, return it to its default with Null, leave it nil to keep it.
+	org, err := client.Organization.Update(&mailroom.UpdateOrganizationRequest{
+		DailyQuota: mailroom.Value(10000),
+		Retention:  &mailroom.UpdateRetentionRequest{ContentDays: mailroom.Null[int]()},
+	})
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	log.Printf("%d of %d messages sent today; content kept %d days", org.UsageToday, *org.DailyQuota, org.Retention.ContentDays)
+
+	_, err = client.Emails.Send(&mailroom.SendEmailRequest{From: "hello@example.com", To: []string{"reader@example.org"}, Subject: "Hi", Text: "Hi"})
+	var mrErr *mailroom.Error
+	if errors.As(err, &mrErr) && mrErr.Name == mailroom.NameDailyQuotaExceeded {
+		log.Printf("the day's quota is used up; it starts again in %s", mrErr.RetryAfter)
+	}
+}

@@ -1,7 +1,8 @@
 // Tests against a real Mailroom server (no mocks), configured by the repository's harness test/clients.test.ts
 // through MAILROOM_BASE_URL, MAILROOM_API_KEY, MAILROOM_SENDING_KEY, MAILROOM_LIMITED_KEY, MAILROOM_FROM and
 // MAILROOM_INBOUND_SUBJECT. Without MAILROOM_BASE_URL they skip, so `go test` passes offline. Each test creates
-// what it needs under unique names, so they run in parallel.
+// what it needs under unique names, so they run in parallel; a test that changes the organisation's settings runs
+// alone, before them (liveAlone).
 package mailroom
 
 import (
@@ -30,8 +31,18 @@ type liveEnv struct {
 	inboundSubject string
 }
 
-// live answers the server's settings, or skips the test when no server is configured.
+// live answers the server's settings, or skips the test when no server is configured, and runs the test in
+// parallel with the others.
 func live(t *testing.T) liveEnv {
+	t.Helper()
+	env := liveAlone(t)
+	t.Parallel()
+	return env
+}
+
+// liveAlone is live for a test that changes what every other test relies on, such as the organisation's daily
+// quota: it does not call t.Parallel, so it runs before the parallel tests start, none of them beside it.
+func liveAlone(t *testing.T) liveEnv {
 	t.Helper()
 	env := liveEnv{
 		baseURL:        os.Getenv("MAILROOM_BASE_URL"),
@@ -47,7 +58,6 @@ func live(t *testing.T) liveEnv {
 	if env.from == "" {
 		env.from = "Acme <hello@example.com>"
 	}
-	t.Parallel()
 	return env
 }
 
@@ -188,6 +198,9 @@ func TestLiveSendWithAttachmentsAndTagsIsSent(t *testing.T) {
 	}
 	if len(email.Recipients) != 1 || email.Recipients[0].Attempts < 1 {
 		t.Fatalf("recipients %+v", email.Recipients)
+	}
+	if email.ContentRemovedAt != "" {
+		t.Fatalf("retention removed the content of a message sent just now, at %s", email.ContentRemovedAt)
 	}
 
 	attachments, err := client.Emails.ListAttachments(sent.Id, nil)
@@ -636,6 +649,42 @@ func TestLiveApiKeysRoundTrip(t *testing.T) {
 	apiError(t, err, NameUnauthorized, 401)
 }
 
+func TestLiveApiKeyDailyQuota(t *testing.T) {
+	env := live(t)
+	client := env.client()
+	created, err := client.ApiKeys.Create(&CreateApiKeyRequest{Name: unique("go-quota"), Permission: PermissionSendingAccess, DailyQuota: 1})
+	if err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	defer func() { _, _ = client.ApiKeys.Remove(created.Id) }()
+	if created.DailyQuota == nil || *created.DailyQuota != 1 {
+		t.Fatalf("the key shows its quota: %+v", created.ApiKey)
+	}
+	limited := NewClient(created.Token, WithBaseURL(env.baseURL))
+	send := func() error {
+		_, err := limited.Emails.Send(&SendEmailRequest{From: env.from, To: []string{recipient()}, Subject: unique("Quota"), Html: "<p>Quota</p>"})
+		return err
+	}
+	if err := send(); err != nil {
+		t.Fatalf("the first message of the day: %v", err)
+	}
+	if quotaErr := apiError(t, send(), NameDailyQuotaExceeded, 429); quotaErr.RetryAfter <= 0 {
+		t.Fatalf("a used-up quota carries Retry-After: %+v", quotaErr)
+	}
+
+	_, err = client.ApiKeys.Create(&CreateApiKeyRequest{Name: unique("go-quota"), DailyQuota: -1})
+	apiError(t, err, NameValidationError, 400)
+
+	plain, err := client.ApiKeys.Create(&CreateApiKeyRequest{Name: unique("go-key"), Permission: PermissionSendingAccess})
+	if err != nil {
+		t.Fatalf("create without a quota: %v", err)
+	}
+	defer func() { _, _ = client.ApiKeys.Remove(plain.Id) }()
+	if plain.DailyQuota != nil {
+		t.Fatalf("a key created without a quota has none: %d", *plain.DailyQuota)
+	}
+}
+
 func containsKey(keys []ApiKey, id string) bool {
 	for _, key := range keys {
 		if key.Id == id {
@@ -892,4 +941,99 @@ func domainPause(pauses []SendingPause, domain string) *SendingPause {
 		}
 	}
 	return nil
+}
+
+// The organisation's daily quota refuses every live message past it, whoever sends it: this test runs alone, and
+// every language's suite changes the same organisation, so each change is undone whatever happens.
+func TestLiveOrganizationSettingsAndDailyQuota(t *testing.T) {
+	env := liveAlone(t)
+	client := env.client()
+	org, err := client.Organization.Get()
+	if err != nil {
+		t.Fatalf("get: %v", err)
+	}
+	if org.Object != "organization" || org.Id == "" || org.Name == "" || org.RateLimit < 1 || org.CreatedAt == "" ||
+		org.UsageToday < 0 || org.Retention.ContentDays < 1 || org.Retention.MetadataDays < 1 {
+		t.Fatalf("the organisation's settings in force: %+v", org)
+	}
+	if org.DailyQuota != nil && *org.DailyQuota < 1 {
+		t.Fatalf("a daily quota is at least 1: %d", *org.DailyQuota)
+	}
+	if org.Storage != nil && org.Storage.MeasuredAt == "" {
+		t.Fatalf("storage, once counted, says when: %+v", org.Storage)
+	}
+
+	defer func() {
+		if _, err := client.Organization.Update(&UpdateOrganizationRequest{DailyQuota: Null[int]()}); err != nil {
+			t.Errorf("lifting the daily quota: %v", err)
+		}
+	}()
+	limited, err := client.Organization.Update(&UpdateOrganizationRequest{DailyQuota: Value(org.UsageToday + 1)})
+	if err != nil || limited.Object != "organization" || limited.DailyQuota == nil || *limited.DailyQuota != org.UsageToday+1 {
+		t.Fatalf("set the quota to %d: %+v (%v)", org.UsageToday+1, limited, err)
+	}
+	send := func() error {
+		_, err := client.Emails.Send(&SendEmailRequest{From: env.from, To: []string{recipient()}, Subject: unique("Quota"), Html: "<p>Quota</p>"})
+		return err
+	}
+	if err := send(); err != nil {
+		t.Fatalf("the last message the quota allows: %v", err)
+	}
+	err = send()
+	quotaErr := apiError(t, err, NameDailyQuotaExceeded, 429)
+	// Retry-After runs to 00:00 UTC, when the count starts again.
+	if quotaErr.RetryAfter <= 0 || quotaErr.RetryAfter > 24*time.Hour || !IsDailyQuotaExceeded(err) {
+		t.Fatalf("a used-up quota says when it starts again: %+v", quotaErr)
+	}
+	if after, err := client.Organization.Get(); err != nil || after.UsageToday != org.UsageToday+1 {
+		t.Fatalf("the refused message is not counted: %+v (%v)", after, err)
+	}
+	lifted, err := client.Organization.Update(&UpdateOrganizationRequest{DailyQuota: Null[int]()})
+	if err != nil || lifted.DailyQuota != nil {
+		t.Fatalf("null lifts the quota: %+v (%v)", lifted, err)
+	}
+	if err := send(); err != nil {
+		t.Fatalf("a message once the quota is lifted: %v", err)
+	}
+
+	defer func() {
+		if _, err := client.Organization.Update(&UpdateOrganizationRequest{Retention: &UpdateRetentionRequest{ContentDays: Null[int]()}}); err != nil {
+			t.Errorf("returning retention to its default: %v", err)
+		}
+	}()
+	changed, err := client.Organization.Update(&UpdateOrganizationRequest{Retention: &UpdateRetentionRequest{ContentDays: Value(90)}})
+	if err != nil || changed.Retention != (OrganizationRetention{ContentDays: 90, MetadataDays: org.Retention.MetadataDays}) {
+		t.Fatalf("content retention of 90 days: %+v (%v)", changed, err)
+	}
+	restored, err := client.Organization.Update(&UpdateOrganizationRequest{Retention: &UpdateRetentionRequest{ContentDays: Null[int]()}})
+	if err != nil || restored.Retention != org.Retention {
+		t.Fatalf("null returns retention to %+v: %+v (%v)", org.Retention, restored, err)
+	}
+
+	for path, params := range map[string]*UpdateOrganizationRequest{
+		"daily_quota":            {DailyQuota: Value(0)},
+		"rate_limit":             {RateLimit: Value(-5)},
+		"retention.content_days": {Retention: &UpdateRetentionRequest{ContentDays: Value(36501)}},
+	} {
+		_, err := client.Organization.Update(params)
+		refused := apiError(t, err, NameValidationError, 400)
+		if !strings.Contains(refused.Message, path) && !hasDetail(refused.Details, path) {
+			t.Fatalf("a bad %s is named: %+v", path, refused)
+		}
+	}
+
+	sending := NewClient(env.sendingKey, WithBaseURL(env.baseURL))
+	_, err = sending.Organization.Get()
+	apiError(t, err, NameInsufficientScope, 403)
+	_, err = sending.Organization.Update(&UpdateOrganizationRequest{DailyQuota: Value(1)})
+	apiError(t, err, NameInsufficientScope, 403)
+}
+
+func hasDetail(details []ErrorDetail, path string) bool {
+	for _, detail := range details {
+		if detail.Path == path {
+			return true
+		}
+	}
+	return false
 }

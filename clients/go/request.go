@@ -175,6 +175,9 @@ func (c *Client) retryDelay(ctx context.Context, err error, attempt int) (time.D
 		return 0, false
 	}
 	switch {
+	case apiErr.Name == NameDailyQuotaExceeded:
+		// The quota frees up at 00:00 UTC: waiting out its Retry-After would hold the call for hours.
+		return 0, false
 	case apiErr.StatusCode == http.StatusTooManyRequests:
 		if apiErr.RetryAfter > 0 {
 			return apiErr.RetryAfter, true

@@ -7,7 +7,9 @@ from .client import DEFAULT_BASE_URL, Mailroom
 from .errors import (
     ConcurrentIdempotentRequestsError,
     ConflictError,
+    DailyQuotaExceededError,
     DomainNotVerifiedError,
+    GoneError,
     InsufficientScopeError,
     InternalServerError,
     InvalidIdempotencyKeyError,
@@ -46,6 +48,8 @@ __all__ = [
     "PayloadTooLargeError",
     "DomainNotVerifiedError",
     "RateLimitExceededError",
+    "DailyQuotaExceededError",
+    "GoneError",
     "InternalServerError",
     "ServiceUnavailableError",
     "NetworkError",

@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Mapping, Optional, Union
 
 from ._version import __version__
-from .errors import MailroomError, NetworkError, RequestTimeoutError, error_from_response
+from .errors import DailyQuotaExceededError, MailroomError, NetworkError, RequestTimeoutError, error_from_response
 
 USER_AGENT = f"mailroom-python/{__version__}"
 
@@ -69,7 +69,7 @@ class Transport:
     """Sends one API call, with retries when ``max_retries`` > 0.
 
     Retried: 429 (after ``Retry-After``), 5xx and network failures or timeouts (after an exponential backoff with
-    jitter). Never retried: any other 4xx, which would fail the same way again.
+    jitter). Never retried: any other 4xx, which would fail the same way again, and a used-up daily quota.
     """
 
     def __init__(
@@ -130,6 +130,9 @@ class Transport:
     def _retryable(error: MailroomError) -> bool:
         if isinstance(error, NetworkError):
             return True
+        # A daily quota frees up at 00:00 UTC: waiting out its Retry-After would hold the call for hours.
+        if isinstance(error, DailyQuotaExceededError):
+            return False
         status = error.status_code or 0
         return status == 429 or status >= 500
 

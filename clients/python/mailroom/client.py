@@ -12,6 +12,7 @@ from .resources.batch import Batch
 from .resources.deliveries import Deliveries
 from .resources.domains import Domains
 from .resources.emails import Emails
+from .resources.organization import Organization
 from .resources.sending import Sending
 from .resources.suppressions import Suppressions
 from .resources.templates import Templates
@@ -40,8 +41,9 @@ class Mailroom:
     ... )
 
     ``api_key`` and ``base_url`` default to the MAILROOM_API_KEY and MAILROOM_BASE_URL environment variables.
-    ``max_retries`` (0, off, by default) retries 429 after its Retry-After, and 5xx and network failures after an
-    exponential backoff with jitter; sends then always carry an idempotency key so a retry cannot send twice.
+    ``max_retries`` (0, off, by default) retries 429 after its Retry-After (not a used-up daily quota), and 5xx and
+    network failures after an exponential backoff with jitter; sends then always carry an idempotency key so a
+    retry cannot send twice.
     """
 
     def __init__(
@@ -76,6 +78,7 @@ class Mailroom:
         self.suppressions = Suppressions(self._transport)
         self.deliveries = Deliveries(self._transport)
         self.sending = Sending(self._transport)
+        self.organization = Organization(self._transport)
         self.templates = Templates(self._transport)
         self.ai = Ai(self._transport)
         # Resend nests received mail under emails; Mailroom's own name for it is kept as a shortcut.

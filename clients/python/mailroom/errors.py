@@ -100,6 +100,19 @@ class RateLimitExceededError(MailroomError):
     default_name = "rate_limit_exceeded"
 
 
+class DailyQuotaExceededError(MailroomError):
+    """The organisation's or the key's messages for this UTC day are used up; ``retry_after`` is the seconds to
+    00:00 UTC, when the count starts again. Not a ``RateLimitExceededError``: waiting a moment does not help."""
+
+    default_name = "daily_quota_exceeded"
+
+
+class GoneError(MailroomError):
+    """Retention removed the email's content (raw message, bodies, attachments); its record remains."""
+
+    default_name = "gone"
+
+
 class InternalServerError(MailroomError):
     default_name = "internal_error"
 
@@ -135,6 +148,8 @@ ERROR_CLASSES: Dict[str, Type[MailroomError]] = {
         PayloadTooLargeError,
         DomainNotVerifiedError,
         RateLimitExceededError,
+        DailyQuotaExceededError,
+        GoneError,
         InternalServerError,
         ServiceUnavailableError,
         NetworkError,
@@ -151,6 +166,7 @@ _NAME_BY_STATUS: Dict[int, str] = {
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
+    410: "gone",
     413: "payload_too_large",
     422: "domain_not_verified",
     429: "rate_limit_exceeded",

@@ -169,6 +169,9 @@ Email = TypedDict(
         "created_at": str,
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
+        # When retention removed the raw message, bodies and attachments (the record, recipients and events stay):
+        # raw() and the attachments then raise GoneError. None while the content is kept.
+        "content_removed_at": Optional[str],
         "recipients": List[EmailRecipient],
         "events": List[EmailEvent],
     },
@@ -323,6 +326,8 @@ class CreateApiKeyParams(TypedDict, total=False):
     mode: Literal["live", "test"]
     rate_limit: int
     """Requests per minute for this key."""
+    daily_quota: int
+    """Live messages per UTC day this key may send (at least 1); past it ``DailyQuotaExceededError``."""
 
 
 class ApiKeyListParams(ListParams, total=False):
@@ -343,6 +348,8 @@ class ApiKey(TypedDict, total=False):
     scopes: List[str]
     domains: Optional[List[str]]
     rate_limit_per_minute: Optional[int]
+    daily_quota: Optional[int]
+    """Messages per UTC day of its own; None: only the organisation's quota applies."""
     created_at: str
     last_used_at: Optional[str]
     revoked_at: Optional[str]
@@ -654,6 +661,63 @@ class SendingResumed(SendingState):
     """After a resume: the pauses left, and how many held recipients went back to the queue."""
 
     released: int
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The organisation
+
+
+class OrganizationRetention(TypedDict):
+    """The retention in force, in days: the organisation's own, or the server's configured default."""
+
+    content_days: int
+    """Days before the raw message, bodies and attachments of a finished message are removed."""
+    metadata_days: int
+    """Days before a finished message's record and events are removed."""
+
+
+class OrganizationStorage(TypedDict):
+    """What the organisation stores, as the retention job last counted it."""
+
+    messages: int
+    content_bytes: int
+    measured_at: str
+
+
+class Organization(TypedDict):
+    object: str
+    id: str
+    name: str
+    rate_limit: int
+    """Requests per minute, all keys together."""
+    daily_quota: Optional[int]
+    """Live messages per UTC day; None: no quota."""
+    usage_today: int
+    """Live messages accepted since 00:00 UTC."""
+    retention: OrganizationRetention
+    paused: bool
+    """Sending of the whole organisation is paused (``sending.get()`` lists every pause)."""
+    storage: Optional[OrganizationStorage]
+    """None until the retention job has first counted."""
+    created_at: str
+
+
+class RetentionParams(TypedDict, total=False):
+    content_days: Optional[int]
+    """1 to 36500; None returns to the configured default."""
+    metadata_days: Optional[int]
+    """1 to 36500; None returns to the configured default."""
+
+
+class UpdateOrganizationParams(TypedDict, total=False):
+    """The settings to change; one left out stays as it is, None returns it to its default."""
+
+    name: str
+    rate_limit: Optional[int]
+    """At least 1."""
+    daily_quota: Optional[int]
+    """At least 1; None: no quota."""
+    retention: RetentionParams
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ class SendTest(unittest.TestCase):
         self.assertEqual(email["reply_to"], ["replies@example.com"])
         self.assertTrue(any(e["type"] == "email.sent" for e in email["events"]))
         self.assertEqual(email["recipients"][0]["attempts"], 1)
+        self.assertIsNone(email["content_removed_at"], "retention has not removed a message sent just now")
 
         attachments = self.client.emails.attachments.list(email_id)
         self.assertEqual(attachments["object"], "list")

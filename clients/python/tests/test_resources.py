@@ -1,6 +1,7 @@
-"""Round trips of the other resources against the real server: domains, API keys, suppressions (with batch), the
-delivery queue (list, summary, actions one at a time and in bulk), sending pauses (a domain's mail held until it is
-resumed), templates (with a templated send), received email, and the AI status and subject scoring."""
+"""Round trips of the other resources against the real server: domains, API keys (with a key's own daily quota),
+suppressions (with batch), the delivery queue (list, summary, actions one at a time and in bulk), sending pauses (a
+domain's mail held until it is resumed), the organisation's settings (its daily quota reached and restored),
+templates (with a templated send), received email, and the AI status and subject scoring."""
 
 from __future__ import annotations
 
@@ -53,6 +54,7 @@ class ApiKeysTest(unittest.TestCase):
         created = api_keys.create({"name": unique("py-key"), "permission": "sending_access"})
         self.assertTrue(created["id"])
         self.assertTrue(created["token"].startswith("mr_"))
+        self.assertIsNone(created["daily_quota"], "no quota of its own unless asked for")
 
         listed = api_keys.list({"limit": 100})
         self.assertEqual(listed["object"], "list")
@@ -76,6 +78,27 @@ class ApiKeysTest(unittest.TestCase):
         self.assertNotIn(created["id"], [k["id"] for k in api_keys.list({"limit": 100})["data"]])
         revoked = api_keys.list({"limit": 100, "include_revoked": True})["data"]
         self.assertIn(created["id"], [k["id"] for k in revoked])
+
+    def test_a_key_s_own_daily_quota(self) -> None:
+        api_keys = client().api_keys
+        created = api_keys.create({"name": unique("py-quota"), "permission": "sending_access", "daily_quota": 1})
+        try:
+            self.assertEqual(created["daily_quota"], 1)
+            listed = next(k for k in api_keys.list({"limit": 100})["data"] if k["id"] == created["id"])
+            self.assertEqual(listed["daily_quota"], 1)
+
+            limited = client(created["token"])
+            limited.emails.send({"from": FROM, "to": recipient(), "subject": unique("Quota"), "html": "<p>1</p>"})
+            with self.assertRaises(mailroom.DailyQuotaExceededError) as caught:
+                limited.emails.send({"from": FROM, "to": recipient(), "subject": unique("Quota"), "html": "<p>2</p>"})
+            self.assertEqual((caught.exception.name, caught.exception.status_code), ("daily_quota_exceeded", 429))
+            self.assertGreater(caught.exception.retry_after or 0, 0)
+        finally:
+            api_keys.remove(created["id"])
+
+        with self.assertRaises(mailroom.ValidationError) as refused:
+            api_keys.create({"name": unique("py-quota"), "daily_quota": 0})
+        self.assertIn("daily_quota", [d["path"] for d in refused.exception.details])
 
 
 @needs_server
@@ -247,6 +270,83 @@ class SendingTest(unittest.TestCase):
         self.assertEqual(refused.exception.status_code, 403)
         with self.assertRaises(mailroom.InsufficientScopeError):
             sending.pause({"scope": "provider", "name": unique("no-such-provider")})
+
+
+def send_one(c: mailroom.Mailroom) -> str:
+    return c.emails.send({"from": FROM, "to": recipient("quota"), "subject": unique("Quota"), "html": "<p>x</p>"})["id"]
+
+
+@needs_server
+class OrganizationTest(unittest.TestCase):
+    def test_the_settings_in_force_and_today_s_usage(self) -> None:
+        org = client().organization.get()
+        self.assertEqual(org["object"], "organization")
+        self.assertTrue(org["id"] and org["name"] and org["created_at"])
+        self.assertGreaterEqual(org["rate_limit"], 1)
+        self.assertTrue(org["daily_quota"] is None or org["daily_quota"] >= 1)
+        self.assertIsInstance(org["usage_today"], int)
+        self.assertEqual(sorted(org["retention"]), ["content_days", "metadata_days"])
+        self.assertGreaterEqual(org["retention"]["content_days"], 1)
+        self.assertIsInstance(org["paused"], bool)
+        # None until the retention job first counts; then its three fields.
+        if org["storage"] is not None:
+            self.assertEqual(sorted(org["storage"]), ["content_bytes", "measured_at", "messages"])
+
+    def test_the_daily_quota_refuses_the_message_past_it_until_reset(self) -> None:
+        c = client()
+        # Each language's suite runs this against the same organisation: whatever happens, no quota is left behind.
+        try:
+            used = c.organization.get()["usage_today"]
+            limited = c.organization.update(daily_quota=used + 1)
+            self.assertEqual((limited["object"], limited["daily_quota"]), ("organization", used + 1))
+
+            send_one(c)
+            with self.assertRaises(mailroom.DailyQuotaExceededError) as caught:
+                send_one(c)
+            error = caught.exception
+            self.assertEqual((error.name, error.status_code), ("daily_quota_exceeded", 429))
+            # Seconds to 00:00 UTC, when the count starts again.
+            self.assertTrue(0 < (error.retry_after or 0) <= 86400, error.retry_after)
+            self.assertEqual(c.organization.get()["usage_today"], used + 1, "the refused message is not counted")
+        finally:
+            restored = c.organization.update({"daily_quota": None})
+        self.assertIsNone(restored["daily_quota"])
+        send_one(c)
+
+    def test_retention_changes_and_returns_to_its_default(self) -> None:
+        organization = client().organization
+        default = organization.get()["retention"]
+        try:
+            changed = organization.update({"retention": {"content_days": 90}})
+            self.assertEqual(changed["retention"], {"content_days": 90, "metadata_days": default["metadata_days"]})
+        finally:
+            restored = organization.update(retention={"content_days": None})
+        self.assertEqual(restored["retention"], default)
+
+    def test_bad_values_are_refused(self) -> None:
+        organization = client().organization
+        try:
+            for changes, path in [
+                ({"daily_quota": 0}, "daily_quota"),
+                ({"rate_limit": "many"}, "rate_limit"),
+                ({"retention": {"content_days": 0}}, "retention.content_days"),
+                ({"paused": True}, "paused"),
+            ]:
+                with self.subTest(changes=changes), self.assertRaises(mailroom.ValidationError) as caught:
+                    organization.update(**changes)
+                self.assertEqual((caught.exception.name, caught.exception.status_code), ("validation_error", 400))
+                self.assertIn(path, str(caught.exception))
+        finally:
+            # A refused change changes nothing; should one be taken, it must not outlive this test.
+            organization.update(daily_quota=None, rate_limit=None, retention={"content_days": None})
+
+    def test_a_sending_key_is_refused(self) -> None:
+        organization = client(SENDING_KEY).organization
+        with self.assertRaises(mailroom.InsufficientScopeError) as refused:
+            organization.get()
+        self.assertEqual((refused.exception.name, refused.exception.status_code), ("insufficient_scope", 403))
+        with self.assertRaises(mailroom.InsufficientScopeError):
+            organization.update(daily_quota=1)
 
 
 @needs_server

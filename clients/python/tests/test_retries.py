@@ -1,8 +1,10 @@
 """Retries, timeouts, network failures and request headers, against local stand-in servers (no Mailroom needed):
-429 with Retry-After then 200, 503 then 200, with retries on and off."""
+429 with Retry-After then 200, 503 then 200, with retries on and off; a used-up daily quota never retried, 410 gone
+typed; and the organisation's paths and bodies, nulls included."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import time
@@ -24,6 +26,11 @@ UNAVAILABLE: Reply = (
     503,
     {},
     {"error": "Service Unavailable", "name": "service_unavailable", "message": "Draining.", "statusCode": 503},
+)
+QUOTA_USED_UP: Reply = (
+    429,
+    {"Retry-After": "3600"},
+    {"error": "Too Many Requests", "name": "daily_quota_exceeded", "message": "Quota used up.", "statusCode": 429},
 )
 MESSAGE: SendParams = {"from": "a@example.com", "to": "b@example.org", "subject": "Hi", "html": "<p>Hi</p>"}
 
@@ -83,6 +90,15 @@ class RetryTest(unittest.TestCase):
         self.assertEqual(len(server.requests), 1)
         self.assertEqual(caught.exception.details, [{"path": "to", "message": "is required"}])
 
+    def test_a_used_up_daily_quota_is_never_retried(self) -> None:
+        with LocalServer([QUOTA_USED_UP, SENT]) as server:
+            with self.assertRaises(mailroom.DailyQuotaExceededError) as caught:
+                client_for(server, max_retries=3).emails.send(MESSAGE)
+        self.assertEqual(len(server.requests), 1, "waiting for the next UTC day is the caller's decision")
+        self.assertEqual((caught.exception.name, caught.exception.status_code), ("daily_quota_exceeded", 429))
+        self.assertEqual(caught.exception.retry_after, 3600.0)
+        self.assertNotIsInstance(caught.exception, mailroom.RateLimitExceededError)
+
     def test_batch_retry_reuses_its_generated_key(self) -> None:
         batch_sent: Reply = (200, {}, {"data": [{"id": "x"}]})
         with LocalServer([UNAVAILABLE, batch_sent]) as server:
@@ -130,6 +146,40 @@ class TransportTest(unittest.TestCase):
             with self.assertRaises(mailroom.ServiceUnavailableError) as caught:
                 client_for(server).emails.get("x")
         self.assertEqual(caught.exception.status_code, 502)
+
+    def test_content_removed_by_retention_is_gone(self) -> None:
+        gone: Reply = (410, {}, {"error": "Gone", "name": "gone", "message": "Content removed.", "statusCode": 410})
+        with LocalServer([gone, (410, {"Content-Type": "text/plain"}, b"Gone")]) as server:
+            with self.assertRaises(mailroom.GoneError) as caught:
+                client_for(server).emails.raw("x")
+            with self.assertRaises(mailroom.GoneError) as bare:
+                client_for(server).emails.attachments.content("x", "y")
+        self.assertEqual((caught.exception.name, caught.exception.status_code), ("gone", 410))
+        self.assertEqual(bare.exception.name, "gone", "typed by its status without Mailroom's body")
+
+    def test_organization_paths_and_bodies(self) -> None:
+        organization = {"object": "organization", "id": "o-1", "name": "Acme", "daily_quota": None}
+        with LocalServer([(200, {}, organization)]) as server:
+            c = client_for(server)
+            self.assertEqual(c.organization.get(), organization)
+            c.organization.update({"daily_quota": 500, "retention": {"content_days": None}})
+            c.organization.update(daily_quota=None, rate_limit=120)
+            c.organization.update({"name": "Acme"}, retention={"metadata_days": 400})
+            c.organization.update()
+        self.assertEqual(
+            [(r.method, r.path) for r in server.requests],
+            [("GET", "/v1/organization")] + [("PATCH", "/v1/organization")] * 4,
+        )
+        self.assertEqual(
+            [json.loads(r.body) if r.body else None for r in server.requests],
+            [
+                None,
+                {"daily_quota": 500, "retention": {"content_days": None}},
+                {"daily_quota": None, "rate_limit": 120},
+                {"name": "Acme", "retention": {"metadata_days": 400}},
+                {},
+            ],
+        )
 
     def test_a_key_is_required(self) -> None:
         with mock.patch.dict(os.environ, {"MAILROOM_API_KEY": ""}), self.assertRaises(ValueError):

@@ -29,6 +29,7 @@ class EmailsTest < Minitest::Test
     assert_equal "Receipt #{tag}", email[:subject]
     assert_equal [{ name: "kind", value: tag }], email[:tags]
     assert_equal ["support@example.com"], email[:reply_to]
+    assert_nil email[:content_removed_at], "retention has not removed a message sent just now"
 
     attachments = mailroom.emails.attachments.list(email_id: sent[:id])
     assert_equal "list", attachments[:object]

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-# Round trips of the management resources against the real server: domains, API keys and suppressions
-# (one by one and in batches), with Resend's list and delete shapes.
+# Round trips of the management resources against the real server: domains, API keys (with a key's own daily
+# quota) and suppressions (one by one and in batches), with Resend's list and delete shapes.
 require "minitest/autorun"
 require "test_helper"
 
@@ -39,6 +39,7 @@ class ResourcesTest < Minitest::Test
     created = mailroom.api_keys.create(name: name, permission: "sending_access")
     assert_match(/\A[0-9a-f-]{36}\z/, created[:id])
     assert created[:token].start_with?("mr_live_")
+    assert_nil created[:daily_quota], "no quota of its own unless asked for"
 
     new_key = client(api_key: created[:token])
     assert_raises(Mailroom::InsufficientScopeError) { new_key.domains.list }
@@ -55,6 +56,28 @@ class ResourcesTest < Minitest::Test
 
     assert_deleted "api_key", created[:id], mailroom.api_keys.remove(created[:id])
     assert_raises(Mailroom::UnauthorizedError) { new_key.emails.send(email_params) }
+  end
+
+  def test_a_keys_own_daily_quota
+    mailroom = client
+    created = mailroom.api_keys.create(name: unique("ruby-quota"), permission: "sending_access", daily_quota: 1)
+    begin
+      assert_equal 1, created[:daily_quota]
+      assert_equal 1, mailroom.api_keys.list(limit: 100)[:data].find { |k| k[:id] == created[:id] }[:daily_quota]
+
+      limited = client(api_key: created[:token])
+      limited.emails.send(email_params)
+      error = assert_raises(Mailroom::DailyQuotaExceededError) { limited.emails.send(email_params) }
+      assert_equal 429, error.status_code
+      assert_operator error.retry_after, :>, 0
+    ensure
+      mailroom.api_keys.remove(created[:id])
+    end
+
+    error = assert_raises(Mailroom::ValidationError) do
+      mailroom.api_keys.create(name: unique("ruby-quota"), daily_quota: 0)
+    end
+    assert_includes error.details.map { |d| d[:path] }, "daily_quota"
   end
 
   def test_suppressions_round_trip

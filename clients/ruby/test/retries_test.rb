@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
 # The opt-in retry policy against a local server that fails on purpose: 429 waits Retry-After, 503 backs off,
-# other 4xx are never retried, and a retried send carries the same Idempotency-Key every time.
+# other 4xx and a used-up daily quota are never retried, and a retried send carries the same Idempotency-Key every
+# time; 410 is typed as gone.
 require "minitest/autorun"
 require "test_helper"
 
@@ -13,6 +14,8 @@ class RetriesTest < Minitest::Test
                   '{"error":"Too Many Requests","name":"rate_limit_exceeded","message":"Slow down.","statusCode":429}'].freeze
   UNAVAILABLE = [503, {},
                  '{"error":"Service Unavailable","name":"service_unavailable","message":"Shutting down.","statusCode":503}'].freeze
+  QUOTA_USED_UP = [429, { "Retry-After" => "3600" },
+                   '{"error":"Too Many Requests","name":"daily_quota_exceeded","message":"Used up.","statusCode":429}'].freeze
   INVALID = [400, {},
              '{"error":"Bad Request","name":"validation_error","message":"to: is required","statusCode":400,' \
              '"details":[{"path":"to","message":"is required"}]}'].freeze
@@ -83,6 +86,26 @@ class RetriesTest < Minitest::Test
     error = assert_raises(Mailroom::ValidationError) { local_client(server, max_retries: 3).emails.send(email_params) }
     assert_equal [{ path: "to", message: "is required" }], error.details
     assert_equal 1, server.requests.size
+  end
+
+  def test_a_used_up_daily_quota_is_never_retried
+    server = serve(QUOTA_USED_UP, OK)
+    error = assert_raises(Mailroom::DailyQuotaExceededError) do
+      local_client(server, max_retries: 3).emails.send(email_params)
+    end
+    assert_equal "daily_quota_exceeded", error.name
+    assert_equal 3600, error.retry_after
+    assert_equal 1, server.requests.size, "waiting for the next UTC day is the caller's decision"
+    refute_kind_of Mailroom::RateLimitExceededError, error
+  end
+
+  def test_content_removed_by_retention_is_gone
+    server = serve([410, {}, '{"error":"Gone","name":"gone","message":"Retention removed it.","statusCode":410}'],
+                   [410, { "Content-Type" => "text/plain" }, "Gone"])
+    error = assert_raises(Mailroom::GoneError) { local_client(server).emails.raw("abc") }
+    assert_equal ["gone", 410], [error.name, error.status_code]
+    bare = assert_raises(Mailroom::GoneError) { local_client(server).emails.raw("abc") }
+    assert_equal "gone", bare.name, "typed by its status without Mailroom's body"
   end
 
   def test_a_retried_send_reuses_a_generated_idempotency_key

@@ -25,7 +25,8 @@ from .receiving import Receiving
 
 
 class EmailAttachments(Resource):
-    """Attachments of a sent email, each with a signed ``download_url``."""
+    """Attachments of a sent email, each with a signed ``download_url``; ``GoneError`` once retention removed the
+    email's content."""
 
     def list(self, email_id: str, params: Optional[ListParams] = None) -> EmailAttachmentList:
         path = f"/v1/emails/{path_segment(email_id)}/attachments"
@@ -85,5 +86,6 @@ class Emails(Resource):
         return cast(CancelEmailResponse, self._transport.request("POST", path))
 
     def raw(self, email_id: str) -> bytes:
-        """The stored MIME message (``message/rfc822``) as bytes."""
+        """The stored MIME message (``message/rfc822``) as bytes; ``GoneError`` once retention removed it (the
+        email's ``content_removed_at`` says when)."""
         return cast(bytes, self._transport.request("GET", f"/v1/emails/{path_segment(email_id)}/raw", raw=True))

@@ -4,12 +4,13 @@
 module Mailroom
   class Client
     attr_reader :emails, :batch, :domains, :api_keys, :webhooks, :suppressions, :templates, :ai, :deliveries,
-                :sending, :transport
+                :sending, :organization, :transport
 
     # api_key: "mr_live_…" / "mr_test_…" (default ENV["MAILROOM_API_KEY"]).
     # base_url: the server, without /v1 (default ENV["MAILROOM_BASE_URL"] or http://127.0.0.1:3000).
     # timeout: seconds to connect, and to wait for each read and write (default 30).
-    # max_retries: extra attempts after a 429, 5xx, network error or timeout (default 0: off).
+    # max_retries: extra attempts after a 429 (not a used-up daily quota), 5xx, network error or timeout (default 0:
+    # off).
     # retry_base_delay / retry_max_delay: the exponential backoff's first step and ceiling, in seconds.
     def initialize(api_key: ENV.fetch("MAILROOM_API_KEY", nil), base_url: ENV.fetch("MAILROOM_BASE_URL", nil),
                    timeout: Transport::DEFAULT_TIMEOUT, max_retries: 0, retry_base_delay: 0.5, retry_max_delay: 8.0,
@@ -27,6 +28,7 @@ module Mailroom
       @ai = AI.new(@transport)
       @deliveries = Deliveries.new(@transport)
       @sending = Sending.new(@transport)
+      @organization = Organization.new(@transport)
     end
 
     # Received mail; the same object as emails.receiving (Resend's place for it).

@@ -22,7 +22,8 @@ module Mailroom
       http_post("/emails", body, idempotency_key: Idempotency.key_for(@transport, options))
     end
 
-    # GET /v1/emails/:id → the email with its recipients and event history.
+    # GET /v1/emails/:id → the email with its recipients and event history; content_removed_at: when retention
+    # removed its content (nil while it is kept).
     def get(email_id)
       http_get("/emails/#{segment(email_id)}")
     end
@@ -46,13 +47,14 @@ module Mailroom
       http_post("/emails/#{segment(email_id)}/cancel")
     end
 
-    # GET /v1/emails/:id/raw → the stored message/rfc822 as a String.
+    # GET /v1/emails/:id/raw → the stored message/rfc822 as a String; GoneError once retention removed it.
     def raw(email_id)
       http_get("/emails/#{segment(email_id)}/raw")
     end
   end
 
-  # GET /v1/emails/:email_id/attachments[/:id] — each with a signed download_url.
+  # GET /v1/emails/:email_id/attachments[/:id] — each with a signed download_url; GoneError once retention removed
+  # the email's content.
   class EmailAttachments < Resource
     # list(email_id: id, limit: …) as Resend's SDK, or list(id, limit: …).
     def list(id_or_params, params = {})

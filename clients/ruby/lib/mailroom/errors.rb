@@ -46,6 +46,10 @@ module Mailroom
     "payload_too_large" => [:PayloadTooLargeError, 413],
     "domain_not_verified" => [:DomainNotVerifiedError, 422],
     "rate_limit_exceeded" => [:RateLimitExceededError, 429],
+    # retry_after: the seconds to 00:00 UTC, when the organisation's or the key's count starts again.
+    "daily_quota_exceeded" => [:DailyQuotaExceededError, 429],
+    # Retention removed the email's content (raw message, bodies, attachments); its record remains.
+    "gone" => [:GoneError, 410],
     "internal_error" => [:InternalError, 500],
     "service_unavailable" => [:ServiceUnavailableError, 503]
   }.freeze
@@ -86,7 +90,8 @@ module Mailroom
     BY_NAME = API_ERRORS.to_h { |error_name, (class_name, _)| [error_name, Mailroom.const_get(class_name)] }.freeze
     BY_STATUS = {
       400 => "validation_error", 401 => "unauthorized", 403 => "insufficient_scope", 404 => "not_found",
-      405 => "method_not_allowed", 409 => "conflict", 413 => "payload_too_large", 422 => "domain_not_verified",
+      405 => "method_not_allowed", 409 => "conflict", 410 => "gone", 413 => "payload_too_large",
+      422 => "domain_not_verified",
       429 => "rate_limit_exceeded", 503 => "service_unavailable"
     }.freeze
 

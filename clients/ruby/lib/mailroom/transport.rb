@@ -132,10 +132,11 @@ module Mailroom
     end
 
     # Only failures a later attempt can cure: throttling, server-side faults, and no answer at all.
-    # Other 4xx say the request itself is wrong, so repeating it cannot help.
+    # Other 4xx say the request itself is wrong, so repeating it cannot help. A used-up daily quota frees up at
+    # 00:00 UTC: waiting out its Retry-After would hold the call for hours.
     def retryable?(error)
       return true if error.is_a?(NetworkError) || error.is_a?(TimeoutError)
-      return false if error.status_code.nil?
+      return false if error.status_code.nil? || error.is_a?(DailyQuotaExceededError)
 
       error.status_code == 429 || error.status_code >= 500
     end
