@@ -2,7 +2,7 @@
  * The one funnel for outgoing mail: `submit` (and `submitBatch`) serve the HTTP API, the CLI and the SMTP relay.
  * A message passes named steps: `admitFrom` (the sending policy of its From and Sender domains),
  * `admitRecipients` (the recipient limit, then suppressions), composition (once, on the CPU pool), `assertSize`,
- * then `persist`: message + one delivery row per recipient + events + the daily quotas' counts in one durable write.
+ * the daily quotas, then `persist`: message + one delivery row per recipient + events in one durable write.
  * Invariant: when `submit` resolves, the message is committed to disk and will be delivered (or is recorded as
  * suppressed); when it throws, nothing was stored.
  */
@@ -15,7 +15,7 @@ import type { DomainService } from "../domains/service.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
-import { chargeDailyQuota, chargesOf, type QuotaCharge } from "../limits/daily-quota.ts";
+import type { DailyQuotas } from "../limits/daily-quota.ts";
 import { perTurn, writeTogetherOrAlone } from "../lib/turn-batch.ts";
 import { addressKey, domainOf, formatMailbox, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -69,6 +69,8 @@ export interface IntakeDeps {
   readSubmitted: (raw: Buffer) => Promise<RawMessageView>;
   /** Fills in attachments given by `path` (remote-attachments.ts). */
   fetchAttachments: AttachmentFetcher;
+  /** The daily quotas an acceptance counts against (limits/daily-quota.ts). */
+  quotas: DailyQuotas;
   /** Tracking links, open pixel and unsubscribe URL for a message about to be composed (src/tracking). */
   decorate?: (emailId: string, actor: Actor, fields: ComposedFields) => Promise<MessageDecorations | undefined>;
 }
@@ -104,8 +106,6 @@ interface Acceptance {
   /** Large bodies staged ahead of the records, by message id. */
   bodies: Map<string, StagedContent>;
   discard: () => Promise<void>;
-  /** What the messages count against the daily quotas (limits/daily-quota.ts). */
-  charges: QuotaCharge[];
   idempotency?: IdempotencyClaim;
   response: unknown;
   resolve: () => void;
@@ -138,16 +138,6 @@ function emailRow(message: PreparedMessage, createdAt: string) {
     createdAt,
     updatedAt: createdAt,
   };
-}
-
-/** The charges of a group commit, one per bucket: one statement each, however many acceptances share it. */
-function sumCharges(charges: QuotaCharge[]): QuotaCharge[] {
-  const byBucket = new Map<string, QuotaCharge>();
-  for (const charge of charges) {
-    const summed = byBucket.get(charge.bucket);
-    byBucket.set(charge.bucket, summed ? { ...summed, messages: summed.messages + charge.messages } : charge);
-  }
-  return [...byBucket.values()];
 }
 
 function distinctAddresses(mailboxes: Mailbox[]): string[] {
@@ -373,8 +363,6 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     await notifyAtCommit(tx, DELIVERIES_DUE);
     for (const acceptance of group)
       if (acceptance.idempotency) await idempotency.record(tx, acceptance.idempotency, acceptance.response);
-    // Last, so that PostgreSQL holds the usage rows' locks for as short a time as it can before the COMMIT.
-    await chargeDailyQuota(tx, sumCharges(group.flatMap((acceptance) => acceptance.charges)), now);
   };
 
   /**
@@ -403,18 +391,25 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     idempotencyClaim: IdempotencyClaim | undefined,
     response: unknown,
   ) => {
-    const { staged, discard } = await stageBodies(messages);
-    const charges = chargesOf(actor, messages.length);
+    // Counted against the daily quotas before anything is written; given back should the acceptance fail.
+    const admission = await deps.quotas.admit(actor, messages.length);
+    const giveBack = (error: unknown) => {
+      admission.release();
+      throw error;
+    };
+    const { staged, discard } = await stageBodies(messages).catch(giveBack);
     return new Promise<void>((resolve, reject) =>
       acceptTogether({
         messages,
         bodies: staged,
         discard,
-        charges,
         idempotency: idempotencyClaim,
         response,
         resolve,
-        reject,
+        reject: (error) => {
+          admission.release();
+          reject(error);
+        },
       }),
     );
   };

@@ -49,6 +49,7 @@ import { createSentAttachments, type SentAttachments } from "../emails/attachmen
 import { createEmailStats, type EmailStatsService } from "../emails/stats.ts";
 import { createOrganizationService, type OrganizationService } from "../organizations/service.ts";
 import { createRetention, storageFigures, type Retention } from "../emails/retention.ts";
+import { createDailyQuotas } from "../limits/daily-quota.ts";
 import { createCaptureProvider } from "../providers/capture.ts";
 import { createSimulatorProvider, isSimulatorAddress } from "../providers/simulator.ts";
 import { createRouter } from "../providers/router.ts";
@@ -344,6 +345,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     lifecycle,
     domains,
     idempotency,
+    quotas: createDailyQuotas({ db, writer, clock, listen: store.listen }),
     limits: {
       maxRecipients: config.limits.max_recipients,
       maxMessageBytes: config.limits.max_message_bytes,
