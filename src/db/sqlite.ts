@@ -202,8 +202,8 @@ function connect(path: string, synchronous: "FULL" | "NORMAL"): Database {
   return connection;
 }
 
-/** Pages one step of `reclaimSpace` returns to the file system: 4 MiB at the default page size. */
-const RECLAIM_PAGES = 1024;
+/** Pages one step of `reclaimSpace` returns to the file system: 1 MiB at the default page size. */
+const RECLAIM_PAGES = 256;
 
 const freePages = (sqlite: Database) =>
   sqlite.query<{ freelist_count: number }, []>("PRAGMA freelist_count").get()?.freelist_count ?? 0;
