@@ -334,17 +334,44 @@ func TestEmptyIdIsRefusedBeforeAnyRequest(t *testing.T) {
 	}
 }
 
+// recordedRequest is comparable, so a recorded list can be checked against the expected one element by element.
+type recordedRequest struct{ method, uri, body string }
+
+// requestRecorder keeps the requests a test server's handler sees; the handler runs on the server's goroutines
+// while the test reads the list, hence the lock.
+type requestRecorder struct {
+	mu       sync.Mutex
+	requests []recordedRequest
+}
+
+// record returns how many requests have been seen, this one included, so that a handler can answer by position.
+func (rec *requestRecorder) record(r *http.Request) int {
+	body, _ := io.ReadAll(r.Body)
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	rec.requests = append(rec.requests, recordedRequest{r.Method, r.URL.RequestURI(), string(body)})
+	return len(rec.requests)
+}
+
+func (rec *requestRecorder) expect(t *testing.T, want []recordedRequest) {
+	t.Helper()
+	rec.mu.Lock()
+	got := append([]recordedRequest(nil), rec.requests...)
+	rec.mu.Unlock()
+	if len(got) != len(want) {
+		t.Fatalf("requests %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("request %d: %+v, want %+v", i+1, got[i], want[i])
+		}
+	}
+}
+
 func TestDeliveriesPathsBodiesAndNulls(t *testing.T) {
-	type request struct{ method, uri, body string }
-	var (
-		mu       sync.Mutex
-		requests []request
-	)
+	var recorder requestRecorder
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		requests = append(requests, request{r.Method, r.URL.RequestURI(), string(body)})
-		mu.Unlock()
+		recorder.record(r)
 		w.Header().Set("Content-Type", "application/json")
 		delivery := `{"object":"delivery","id":"d-1","email_id":"e-1","recipient":"a@example.org","status":"queued","provider":null,"attempts":0,"next_attempt_at":null,"last_response":null,"created_at":"2026-01-01T00:00:00.000Z","updated_at":"2026-01-01T00:00:00.000Z"}`
 		switch {
@@ -389,7 +416,7 @@ func TestDeliveriesPathsBodiesAndNulls(t *testing.T) {
 		t.Fatalf("bulk release: %v", err)
 	}
 
-	want := []request{
+	want := []recordedRequest{
 		{"GET", "/v1/deliveries?domain=example.org&email_id=e-1&limit=5&provider=smtp&status=deferred", ""},
 		{"GET", "/v1/deliveries/summary", ""},
 		{"POST", "/v1/deliveries/d%2F1/retry", ""},
@@ -403,30 +430,14 @@ func TestDeliveriesPathsBodiesAndNulls(t *testing.T) {
 		t.Fatal("an empty delivery id is an error")
 	}
 
-	mu.Lock()
-	got := append([]request(nil), requests...)
-	mu.Unlock()
-	if len(got) != len(want) {
-		t.Fatalf("requests %+v (an empty delivery id makes none)", got)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("request %d: %+v, want %+v", i+1, got[i], want[i])
-		}
-	}
+	// The refused empty id must not add a request to the list.
+	recorder.expect(t, want)
 }
 
 func TestSendingPathsBodiesAndNulls(t *testing.T) {
-	type request struct{ method, uri, body string }
-	var (
-		mu       sync.Mutex
-		requests []request
-	)
+	var recorder requestRecorder
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		requests = append(requests, request{r.Method, r.URL.RequestURI(), string(body)})
-		mu.Unlock()
+		recorder.record(r)
 		w.Header().Set("Content-Type", "application/json")
 		pauses := `"pauses":[{"scope":"organization","name":null,"reason":null,"paused_at":"2026-01-01T00:00:00.000Z","paused_by":null},` +
 			`{"scope":"domain","name":"example.com","reason":"bounce spike","paused_at":"2026-01-01T00:01:00.000Z","paused_by":"k-1"}]`
@@ -475,7 +486,7 @@ func TestSendingPathsBodiesAndNulls(t *testing.T) {
 		t.Fatalf("resume nil: %v", err)
 	}
 
-	want := []request{
+	want := []recordedRequest{
 		{"GET", "/v1/sending", ""},
 		{"GET", "/v1/sending", ""},
 		{"POST", "/v1/sending/pause", `{"scope":"domain","name":"example.com","reason":"bounce spike"}`},
@@ -485,34 +496,16 @@ func TestSendingPathsBodiesAndNulls(t *testing.T) {
 		{"POST", "/v1/sending/resume", `{"scope":"organization"}`},
 		{"POST", "/v1/sending/resume", `{}`},
 	}
-	mu.Lock()
-	got := append([]request(nil), requests...)
-	mu.Unlock()
-	if len(got) != len(want) {
-		t.Fatalf("requests %+v", got)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("request %d: %+v, want %+v", i+1, got[i], want[i])
-		}
-	}
+	recorder.expect(t, want)
 }
 
 func TestOrganizationPathsBodiesAndNulls(t *testing.T) {
-	type request struct{ method, uri, body string }
-	var (
-		mu       sync.Mutex
-		requests []request
-	)
+	var recorder requestRecorder
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		requests = append(requests, request{r.Method, r.URL.RequestURI(), string(body)})
 		quota := `null`
-		if len(requests) > 1 {
+		if recorder.record(r) > 1 {
 			quota = `500`
 		}
-		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"object":"organization","id":"o-1","name":"Acme","rate_limit":600,"daily_quota":` + quota + `,` +
 			`"usage_today":12,"retention":{"content_days":30,"metadata_days":400},"paused":false,"storage":null,` +
@@ -546,22 +539,12 @@ func TestOrganizationPathsBodiesAndNulls(t *testing.T) {
 		t.Fatalf("update nil: %v", err)
 	}
 
-	want := []request{
+	want := []recordedRequest{
 		{"GET", "/v1/organization", ""},
 		{"PATCH", "/v1/organization", `{"daily_quota":500,"retention":{"content_days":null,"metadata_days":90}}`},
 		{"PATCH", "/v1/organization", `{"name":"Acme Mail","rate_limit":null,"daily_quota":null}`},
 		{"GET", "/v1/organization", ""},
 		{"PATCH", "/v1/organization", `{}`},
 	}
-	mu.Lock()
-	got := append([]request(nil), requests...)
-	mu.Unlock()
-	if len(got) != len(want) {
-		t.Fatalf("requests %+v", got)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("request %d: %+v, want %+v", i+1, got[i], want[i])
-		}
-	}
+	recorder.expect(t, want)
 }
