@@ -92,8 +92,9 @@ describe.skipIf(!browserPeer.available)("the Queue screen in chromium", () => {
       through.add(`x@${busy}`);
       await page.getByRole("button", { name: `Retry x@${busy} now` }).focus();
       await page.keyboard.press("Enter");
-      expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe(
-        "Retry now 1 recipient",
+      // The confirmation renders on the next frame, and takes the focus then.
+      await page.waitForFunction(
+        () => (globalThis as any).document.activeElement?.textContent === "Retry now 1 recipient",
       );
       await page.keyboard.press("Enter");
       await page.getByRole("button", { name: `Retry x@${busy} now` }).waitFor({ state: "detached" });
