@@ -30,6 +30,8 @@ export const LAYERS = [
   "http",
   // The organisation's settings: its limits, quotas, retention and what it stores, read over HTTP.
   "organizations",
+  // People who sign in, their organisations and roles, their sessions.
+  "people",
   // The areas, each above the ones it calls.
   "providers",
   "suppressions",

@@ -27,6 +27,10 @@ export const SCOPES = [
   "deliveries:write",
   "organization:read",
   "organization:write",
+  // Teams (DESIGN §13): the organisation's people and its audit log. Last, for the reason above (migration 0019).
+  "members:read",
+  "members:write",
+  "audit:read",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -37,6 +41,31 @@ export const SCOPE_PRESETS: Record<string, readonly Scope[]> = {
 };
 
 export type KeyMode = "live" | "test";
+
+export type Role = "owner" | "admin" | "developer" | "viewer";
+
+/**
+ * What each role may do (DESIGN §13), as the scopes a key would hold, so that one check serves both. An owner and an
+ * admin hold every scope; what sets them apart (owners, and the organisation itself) is checked where members
+ * change. A developer works with the mail and its settings and mints keys within its role, but neither manages
+ * people nor changes the organisation; a viewer reads, without keys, received mail or the audit log.
+ */
+export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
+  owner: SCOPES,
+  admin: SCOPES,
+  developer: SCOPES.filter(
+    (scope) => !scope.startsWith("members:") && scope !== "audit:read" && scope !== "organization:write",
+  ),
+  viewer: [
+    "emails:read",
+    "domains:read",
+    "templates:read",
+    "webhooks:read",
+    "suppressions:read",
+    "deliveries:read",
+    "organization:read",
+  ],
+};
 
 /**
  * What a test key may use whatever scopes it was given (DESIGN §3: test keys are a sandbox). It sends and reads
@@ -64,7 +93,12 @@ export interface Authenticator {
   authenticate(token: string): Promise<Actor>;
 }
 
-/** Who is calling: resolved from an API key (HTTP, SMTP) or the local operator (CLI). */
+/** Turns a signed-in person's session token into the caller, in one of their organisations (default: the first). */
+export interface SessionAuthenticator {
+  authenticateSession(token: string, organizationId?: string): Promise<Actor>;
+}
+
+/** Who is calling: resolved from an API key (HTTP, SMTP), a signed-in person's session, or the operator (CLI). */
 export interface Actor {
   organizationId: string;
   /** Null for the operator acting through the CLI. */
@@ -79,6 +113,8 @@ export interface Actor {
   orgRateLimit: number | null;
   /** The key's messages per UTC day (DESIGN §12); null: none of its own (the organisation's still applies). */
   keyDailyQuota: number | null;
+  /** The signed-in person and their role in this organisation (a session); null for an API key or the CLI. */
+  user: { id: string; email: string; name: string; role: Role; instanceAdmin: boolean } | null;
 }
 
 /** The operator at the console (CLI, first start, tests): every scope over one organisation, no key of its own. */
@@ -92,6 +128,7 @@ export function operatorActor(organizationId: string): Actor {
     keyRateLimit: null,
     orgRateLimit: null,
     keyDailyQuota: null,
+    user: null,
   };
 }
 
@@ -103,6 +140,15 @@ export function requireScope(actor: Actor, scope: Scope): void {
     "insufficient_scope",
     `Test keys are a sandbox and cannot use the "${scope}" scope: ${TEST_KEYS_MAY}. Use a live key for this.`,
   );
+}
+
+/** A viewer reads records, not message content (DESIGN §13): the raw message and its attachments are refused. */
+export function requireContentAccess(actor: Actor): void {
+  if (actor.user?.role === "viewer")
+    throw new AppError(
+      "insufficient_scope",
+      "Viewers read records, not the messages' raw content or attachments; an owner or admin can give you the developer role.",
+    );
 }
 
 export const TEST_KEYS_MAY =

@@ -18,7 +18,8 @@ import { createdKeyAnswer } from "./keys/model.ts";
 import type { OrganizationView } from "./organizations/service.ts";
 import { OrganizationPatchSchema, parseOrganizationPatch } from "./organizations/validate.ts";
 import { checkShape } from "./schema-check.ts";
-import { operatorActor, SCOPES, type Actor } from "./access.ts";
+import { operatorActor, SCOPES, type Actor, type Role } from "./access.ts";
+import { ROLES } from "./db/schema/people.ts";
 import { QUEUE_STATUSES, type QueueStatus } from "./deliveries/queue.ts";
 import { createLogger } from "./lib/logger.ts";
 import { PRIVATE_FILE_MODE } from "./lib/private-files.ts";
@@ -44,10 +45,17 @@ Commands:
   domains verify NAME [--json]            check the domain's DNS records now and print their status
   domains remove NAME [--force]           refused while mail from it is queued; --force fails that mail
   suppressions list [--json] | add EMAIL [--reason R] | remove EMAIL
+  org create NAME [--json]                a new organisation (invite its owner with users create --org ID)
   org show [--json]                       limits, daily quota and today's usage, retention, storage, pause
   org set [--name N] [--rate-limit N|default] [--daily-quota N|none] [--content-days N|default]
           [--metadata-days N|default] [--json]
                                           change the organisation's settings; default: the configured value
+  users create --email E --org ID --role owner|admin|developer|viewer [--name N]
+                                          a person, member of the organisation; prints a one-time link to set
+                                          their password (valid a day)
+  users list [--json]                     people, their organisations and roles
+  users reset-password EMAIL              prints a one-time link to set a new password; their sessions end when
+                                          it is used
   queue summary [--json]                  what waits: by status, destination domain and provider, and the oldest
   queue list [--status S] [--domain D] [--provider P] [--email E] [--json]
                                           the recipients waiting, oldest first, with attempts and last reply
@@ -74,7 +82,8 @@ const COMMANDS: Record<string, readonly string[] | null> = {
   keys: ["create", "list", "revoke"],
   domains: ["add", "providers", "list", "verify", "remove"],
   suppressions: ["list", "add", "remove"],
-  org: ["show", "set"],
+  org: ["create", "show", "set"],
+  users: ["create", "list", "reset-password"],
   queue: ["summary", "list", "retry", "cancel", "release"],
   pause: null,
   resume: null,
@@ -133,6 +142,12 @@ function settingOf(option: string, given: string | undefined, reset: "default" |
   if (!/^[1-9][0-9]{0,9}$/.test(given))
     fail(`--${option} takes a positive whole number${reset === null ? "" : ` or ${reset}`}, not ${given}`);
   return Number(given);
+}
+
+/** Where people reach this server: `[http] public_url`, else the address the server listens on. */
+function baseUrl(config: Config): string {
+  const host = config.http.host === "0.0.0.0" ? "127.0.0.1" : config.http.host;
+  return config.http.public_url || `http://${host}:${config.http.port}`;
 }
 
 function describeOrganization(organization: OrganizationView): void {
@@ -213,6 +228,10 @@ async function serve(config: Config): Promise<void> {
   const http = listeners.find((l) => l.name === "http")!;
   const base = config.http.public_url || `http://${http.host === "0.0.0.0" ? "127.0.0.1" : http.host}:${http.port}`;
   out(`Admin UI: ${base}/   (sign in with an API key; a new one: ${CLI} keys create --name admin --scope full_access)`);
+  // Printed at each start until it is used: whoever runs the server creates the first user, and only they see it.
+  const setup = await app.services.people.setupLink();
+  if (setup)
+    out(`First user: ${base}/setup#${setup}   (one-time link: creates the owner who signs in with a password)`);
   out(`API docs: ${base}/docs`);
   out(`mailroom ready ${listeners.map((l) => `${l.name}=${l.host}:${l.port}`).join(" ")}`);
   let stopping = false;
@@ -284,6 +303,8 @@ async function run(argv: string[]): Promise<void> {
       "daily-quota": { type: "string" },
       "content-days": { type: "string" },
       "metadata-days": { type: "string" },
+      org: { type: "string" },
+      role: { type: "string" },
       json: { type: "boolean" },
       verified: { type: "boolean" },
       providers: { type: "string" },
@@ -341,7 +362,7 @@ async function run(argv: string[]): Promise<void> {
     const actor = await operator(services);
     const print = (value: unknown, human: () => void) => (values.json ? out(JSON.stringify(value, null, 2)) : human());
     // Grouped commands have a verb (`keys create`); the others take their argument directly (`backup FILE`).
-    const grouped = ["keys", "domains", "suppressions", "org", "queue"].includes(command);
+    const grouped = ["keys", "domains", "suppressions", "org", "users", "queue"].includes(command);
     const queueFilter = () => ({
       status: values.status === undefined ? undefined : queueStatus(values.status),
       domain: values.domain?.[0],
@@ -432,6 +453,45 @@ async function run(argv: string[]): Promise<void> {
         if (!arg) fail("suppressions remove needs an address");
         const entry = await services.suppressions.remove(actor, arg);
         return print(entry, () => out(`removed ${entry.email}`));
+      }
+      case "org create": {
+        if (!arg) fail("org create needs the organisation's name");
+        const created = await services.people.createOrganization(actor, arg);
+        return print(created, () =>
+          out(
+            `created organisation ${created.name} (${created.id}); its owner: ${CLI} users create --email E --org ${created.id} --role owner`,
+          ),
+        );
+      }
+      case "users create": {
+        if (!values.email || !values.org || !values.role)
+          fail("users create needs --email, --org (an organisation id) and --role (owner, admin, developer or viewer)");
+        if (!(ROLES as readonly string[]).includes(values.role))
+          fail(`--role takes ${ROLES.join(", ")}, not ${values.role}`);
+        const { user, token } = await services.people.createUser({
+          email: values.email,
+          name: values.name,
+          organizationId: values.org,
+          role: values.role as Role,
+        });
+        return out(
+          `${user.email} is ${values.role} of ${values.org}; their password, within a day: ${baseUrl(config)}/password#${token}`,
+        );
+      }
+      case "users list": {
+        const people = await services.people.listUsers();
+        return print(people, () =>
+          people.forEach((u) =>
+            out(
+              `${u.email}  ${u.name}${u.instance_admin ? "  (instance admin)" : ""}  ${u.organizations.map((o) => `${o.name}:${o.role}`).join(", ")}`,
+            ),
+          ),
+        );
+      }
+      case "users reset-password": {
+        if (!arg) fail("users reset-password needs the person's email");
+        const token = await services.people.passwordLink(arg);
+        return out(`a new password for ${arg}, within a day: ${baseUrl(config)}/password#${token}`);
       }
       case "org show":
       case "org set": {

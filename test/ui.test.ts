@@ -212,7 +212,7 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
 
       // Sign out forgets the key.
       await page.getByRole("button", { name: "Sign out" }).click();
-      await page.getByLabel("API key").waitFor();
+      await page.getByRole("form", { name: "Sign in" }).waitFor();
       expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
 
       expect(problems).toEqual([]);
@@ -293,6 +293,7 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
     const key = await t.json("POST", "/v1/api-keys", { body: { name: "sender", permission: "sending_access" } });
     const { page, problems } = await openPage(1280);
     await page.goto(`${base}/`);
+    await page.getByRole("button", { name: "Use an API key instead" }).click();
     await page.getByLabel("API key").fill(key.body.token);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByText("This key may only send").waitFor();
@@ -301,11 +302,15 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
     await page.close();
   }, 30_000);
 
-  test("keyboard alone signs in (the key field has the focus on arrival) and reaches the sections, with a visible focus ring", async () => {
+  test("keyboard alone signs in (the first field has the focus on arrival, and on switching to a key) and reaches the sections, with a visible focus ring", async () => {
     const { page, problems } = await openPage(390);
     await page.goto(`${base}/`);
-    await page.getByLabel("API key").waitFor();
-    expect(await page.locator(":focus").getAttribute("id")).toBe("api-key");
+    await page.getByLabel("Email").waitFor();
+    expect(await page.locator(":focus").getAttribute("id")).toBe("email");
+    for (let i = 0; i < 3; i++) await page.keyboard.press("Tab"); // Password, Sign in, the switch to a key
+    expect(await page.locator(":focus").textContent()).toBe("Use an API key instead");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === "api-key");
     await page.keyboard.type(t.liveKey);
     await page.keyboard.press("Enter");
     // On a phone the sections are folded under one button: a short header, the menu a key press away.
@@ -331,6 +336,7 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
   test("a wrong key is refused at sign-in with the server's message", async () => {
     const { page } = await openPage(390);
     await page.goto(`${base}/`);
+    await page.getByRole("button", { name: "Use an API key instead" }).click();
     await page.getByLabel("API key").fill("re_not_a_key");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("alert").waitFor();

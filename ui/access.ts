@@ -6,7 +6,7 @@ import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import type { Access } from "./api.ts";
 
-export const AccessContext = createContext<Access>({ mode: "live", scopes: new Set() });
+export const AccessContext = createContext<Access>({ mode: "live", scopes: new Set(), person: null });
 
 export function useCan(scope: string): boolean {
   return useContext(AccessContext).scopes.has(scope);

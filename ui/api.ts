@@ -1,16 +1,22 @@
 /**
- * The UI's only way to the server: the public /v1 API with the signed-in key as a Bearer token. Owns the key's
- * storage. Invariant: the key lives in sessionStorage alone (gone when the tab closes), never in localStorage.
+ * The UI's only way to the server: the public /v1 API, as a signed-in person (the HttpOnly session cookie the
+ * browser sends by itself, with the organisation chosen in `Mailroom-Organization`) or with an API key as a Bearer
+ * token. Owns the key's storage. Invariant: a key lives in sessionStorage alone (gone when the tab closes), never in
+ * localStorage; the session's token is never readable here at all.
  */
 
 import type { Scope } from "../clients/node/src/wire.ts";
 
 const KEY = "mailroom.api_key";
+const ORGANIZATION = "mailroom.organization";
 
 export const session = {
   key: (): string | null => sessionStorage.getItem(KEY),
   signIn: (key: string) => sessionStorage.setItem(KEY, key),
   signOut: () => sessionStorage.removeItem(KEY),
+  /** The organisation a signed-in person works in (null: their first). */
+  organization: (): string | null => sessionStorage.getItem(ORGANIZATION),
+  chooseOrganization: (id: string) => sessionStorage.setItem(ORGANIZATION, id),
 };
 
 /** An API failure with the contract's error body (name, message, statusCode). */
@@ -25,7 +31,13 @@ export class ApiError extends Error {
 }
 
 async function request(method: string, path: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = { authorization: `Bearer ${session.key() ?? ""}` };
+  const key = session.key();
+  const organization = session.organization();
+  const headers: Record<string, string> = key
+    ? { authorization: `Bearer ${key}` }
+    : organization
+      ? { "mailroom-organization": organization }
+      : {};
   if (body !== undefined) headers["content-type"] = "application/json";
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!res.ok) {
@@ -59,10 +71,18 @@ export interface Page<T> {
   has_more?: boolean;
 }
 
-/** What the signed-in key may do, as the server says (`GET /v1/api-keys/current`). */
+/** What the signed-in key or person may do, as the server says (`GET /v1/api-keys/current`). */
 export interface Access {
   mode: "live" | "test";
   scopes: ReadonlySet<string>;
+  /** The signed-in person and their organisations; null for an API key. */
+  person: Me | null;
+}
+
+export interface Me {
+  object: "session";
+  user: { id: string; email: string; name: string; instance_admin: boolean };
+  organizations: Array<{ id: string; name: string; role: string }>;
 }
 
 /** The screens, in navigation order, and the scope each needs to open. */
@@ -84,5 +104,21 @@ export type AreaId = (typeof AREAS)[number]["id"];
 /** Asks the server what the key may do. Throws ApiError 401 for a key it does not accept, so sign-in can say so. */
 export async function fetchAccess(): Promise<Access> {
   const current = await api.get<{ mode: "live" | "test"; scopes: string[] }>("/v1/api-keys/current");
-  return { mode: current.mode, scopes: new Set(current.scopes) };
+  const person = session.key() ? null : await api.get<Me>("/v1/me");
+  return { mode: current.mode, scopes: new Set(current.scopes), person };
+}
+
+/** Whether this browser has a session (asked without a credential, so it never answers 401). */
+export async function signedIn(): Promise<boolean> {
+  return (await api.get<{ user: unknown }>("/v1/session")).user !== null;
+}
+
+/** Signs a person in: the server sets the session cookie. */
+export const signInWithPassword = (email: string, password: string) => api.post<Me>("/v1/session", { email, password });
+
+/** Ends the person's session (the cookie is cleared by the answer), or forgets the key. */
+export async function signOut(): Promise<void> {
+  if (session.key()) session.signOut();
+  else await api.del("/v1/session").catch(() => undefined);
+  sessionStorage.removeItem(ORGANIZATION);
 }

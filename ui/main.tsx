@@ -1,12 +1,24 @@
 /**
- * The admin UI's root: sign-in, the navigation between the screens the key may open, and hash routing
- * (`#/emails/<id>`) so the back button and reloads keep the place. Invariant: nothing is shown but sign-in until a
- * key the server accepts is in the session.
+ * The admin UI's root: sign-in (email and password, or an API key), the pages one-time links open (`/setup`,
+ * `/password`), the navigation between the screens the caller may open, and hash routing (`#/emails/<id>`) so the
+ * back button and reloads keep the place. Invariant: nothing is shown but sign-in until the server accepts the
+ * caller.
  */
-import { render } from "preact";
+import { render, type RefObject } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { AccessContext } from "./access.ts";
-import { AREAS, fetchAccess, session, type Access, type AreaId } from "./api.ts";
+import {
+  api,
+  AREAS,
+  fetchAccess,
+  session,
+  signedIn,
+  signInWithPassword,
+  signOut,
+  type Access,
+  type AreaId,
+  type Me,
+} from "./api.ts";
 import { describe } from "./hooks.ts";
 import { AiScreen } from "./screens/ai.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
@@ -31,48 +43,228 @@ function useHash(): string[] {
   return hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
 }
 
-function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
-  const [key, setKey] = useState("");
+/** One labelled field of the sign-in and setup forms. */
+function Field(props: {
+  id: string;
+  label: string;
+  type?: string;
+  value: string;
+  onInput: (value: string) => void;
+  autocomplete?: string;
+  minLength?: number;
+  inputRef?: RefObject<HTMLInputElement>;
+}) {
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        ref={props.inputRef}
+        type={props.type ?? "text"}
+        autocomplete={props.autocomplete}
+        minLength={props.minLength}
+        required
+        value={props.value}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+      />
+    </>
+  );
+}
+
+/** Runs a form's action, showing "busy" while it runs and the server's words when it fails. */
+function useSubmit(action: () => Promise<void>) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // The one thing to do on this screen: the field takes the keyboard at once.
-  const field = useRef<HTMLInputElement>(null);
-  useEffect(() => field.current?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
-    session.signIn(key.trim());
     try {
-      onSignedIn(await fetchAccess());
+      await action();
     } catch (err) {
-      session.signOut();
       setError(describe(err));
     } finally {
       setBusy(false);
     }
   };
+  return { submit, error, busy };
+}
+
+function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
+  const [withKey, setWithKey] = useState(false);
+  const [key, setKey] = useState("");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  // The one thing to do on this screen: the first field takes the keyboard at once.
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), [withKey]);
+  const { submit, error, busy } = useSubmit(async () => {
+    if (withKey) {
+      session.signIn(key.trim());
+      try {
+        onSignedIn(await fetchAccess());
+      } catch (err) {
+        session.signOut();
+        throw err;
+      }
+    } else {
+      await signInWithPassword(email.trim(), password);
+      onSignedIn(await fetchAccess());
+    }
+  });
   return (
     <main class="signin">
       <h1>Mailroom</h1>
-      <form onSubmit={submit}>
-        <label for="api-key">API key</label>
-        <input
-          id="api-key"
-          ref={field}
-          type="password"
-          autocomplete="off"
-          required
-          value={key}
-          onInput={(e) => setKey(e.currentTarget.value)}
-        />
-        <p class="hint">Kept for this browser tab only; closing it or signing out forgets it.</p>
+      <form onSubmit={submit} aria-label="Sign in">
+        {withKey ? (
+          <>
+            <Field
+              id="api-key"
+              label="API key"
+              type="password"
+              autocomplete="off"
+              value={key}
+              onInput={setKey}
+              inputRef={field}
+            />
+            <p class="hint">Kept for this browser tab only; closing it or signing out forgets it.</p>
+          </>
+        ) : (
+          <>
+            <Field
+              id="email"
+              label="Email"
+              type="email"
+              autocomplete="username"
+              value={email}
+              onInput={setEmail}
+              inputRef={field}
+            />
+            <Field
+              id="password"
+              label="Password"
+              type="password"
+              autocomplete="current-password"
+              value={password}
+              onInput={setPassword}
+            />
+          </>
+        )}
         <button type="submit" disabled={busy}>
           Sign in
         </button>
         <Alert message={error} />
+        <button type="button" class="link" onClick={() => setWithKey(!withKey)}>
+          {withKey ? "Use email and password instead" : "Use an API key instead"}
+        </button>
+        <p class="hint">
+          New here? The server prints a one-time setup link at each start until the first person has used it.
+        </p>
       </form>
     </main>
+  );
+}
+
+/** The first start's setup link (`/setup#<token>`): the first person, who owns the first organisation. */
+function Setup({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
+  const token = location.hash.replace(/^#/, "");
+  const [email, setEmail] = useState("");
+  const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
+  const { submit, error, busy } = useSubmit(async () => {
+    await api.post("/v1/setup", { token, email: email.trim(), name: name.trim(), password });
+    history.replaceState(null, "", "/");
+    onSignedIn(await fetchAccess());
+  });
+  return (
+    <main class="signin">
+      <h1>Set up Mailroom</h1>
+      <p class="hint">You are the first person here: you will own the organisation and may invite the others.</p>
+      <form onSubmit={submit} aria-label="Set up">
+        <Field id="setup-name" label="Your name" autocomplete="name" value={name} onInput={setName} inputRef={field} />
+        <Field id="setup-email" label="Email" type="email" autocomplete="username" value={email} onInput={setEmail} />
+        <Field
+          id="setup-password"
+          label="Password (at least 12 characters)"
+          type="password"
+          autocomplete="new-password"
+          minLength={12}
+          value={password}
+          onInput={setPassword}
+        />
+        <button type="submit" disabled={busy || !token}>
+          Create my account
+        </button>
+        <Alert message={token ? error : "This page needs the link the server printed at its start, with its # part."} />
+      </form>
+    </main>
+  );
+}
+
+/** A one-time link to set a password (`/password#<token>`: a new person's, or a reset). */
+function SetPassword() {
+  const token = location.hash.replace(/^#/, "");
+  const [password, setPassword] = useState("");
+  const [done, setDone] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
+  const { submit, error, busy } = useSubmit(async () => {
+    await api.post("/v1/password", { token, password });
+    setDone(true);
+  });
+  return (
+    <main class="signin">
+      <h1>Set your password</h1>
+      {done ? (
+        <p role="status">
+          Your password is set. <a href="/">Sign in</a>.
+        </p>
+      ) : (
+        <form onSubmit={submit} aria-label="Set your password">
+          <Field
+            id="new-password"
+            label="New password (at least 12 characters)"
+            type="password"
+            autocomplete="new-password"
+            minLength={12}
+            value={password}
+            onInput={setPassword}
+            inputRef={field}
+          />
+          <button type="submit" disabled={busy || !token}>
+            Set password
+          </button>
+          <Alert message={token ? error : "This page needs the whole link you were given, with its # part."} />
+        </form>
+      )}
+    </main>
+  );
+}
+
+/** Which of a person's organisations the screens show; shown only to someone who belongs to more than one. */
+function OrganizationSwitcher({ person }: { person: Me }) {
+  if (person.organizations.length < 2) return null;
+  const current = session.organization() ?? person.organizations[0]!.id;
+  return (
+    <label class="switcher">
+      <span class="visually-hidden">Organisation</span>
+      <select
+        value={current}
+        onChange={(e) => {
+          session.chooseOrganization(e.currentTarget.value);
+          location.hash = "";
+          location.reload();
+        }}
+      >
+        {person.organizations.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -97,24 +289,26 @@ function TestKeyBanner() {
 
 function App() {
   const [access, setAccess] = useState<Access | null>(null);
-  const [checking, setChecking] = useState(session.key() !== null);
+  const page = location.pathname;
+  const [checking, setChecking] = useState(page === "/");
   const route = useHash();
   const [menuOpen, setMenuOpen] = useState(false);
 
-  // A reload keeps the tab's key: check it again rather than trusting it.
+  // A reload keeps the tab's key or the browser's session: ask the server again rather than trusting either.
   useEffect(() => {
-    if (!session.key()) return;
-    fetchAccess()
-      .then(setAccess)
+    if (page !== "/") return;
+    (async () => (session.key() || (await signedIn()) ? setAccess(await fetchAccess()) : undefined))()
       .catch(() => session.signOut())
       .finally(() => setChecking(false));
   }, []);
 
-  if (checking) return <p class="loading">Checking the key…</p>;
+  if (page === "/setup" && !access) return <Setup onSignedIn={setAccess} />;
+  if (page === "/password") return <SetPassword />;
+  if (checking) return <p class="loading">Checking the sign-in…</p>;
   if (!access) return <SignIn onSignedIn={setAccess} />;
 
-  const signOut = () => {
-    session.signOut();
+  const leave = async () => {
+    await signOut();
     setAccess(null);
     location.hash = "";
   };
@@ -147,7 +341,8 @@ function App() {
             </a>
           ))}
         </nav>
-        <button type="button" class="link" onClick={signOut}>
+        {access.person && <OrganizationSwitcher person={access.person} />}
+        <button type="button" class="link" onClick={() => void leave()}>
           Sign out
         </button>
       </header>

@@ -4,7 +4,7 @@
  * content that retention removed is `gone`.
  */
 import type { Actor } from "../access.ts";
-import { requireScope } from "../access.ts";
+import { requireContentAccess, requireScope } from "../access.ts";
 import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
 import type { Db, Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
@@ -98,6 +98,7 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
 
     async raw(actor, id) {
       requireScope(actor, "emails:read");
+      requireContentAccess(actor);
       const row = await ownEmail(actor, id);
       if (row.contentRemovedAt) throw contentGone(row.contentRemovedAt);
       // A large body is read off the event loop where the store can (db/content-writes.ts).

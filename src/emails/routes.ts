@@ -145,10 +145,10 @@ export function emailRoutes(
   // Before the key check: a signed download link is its own authority.
   const downloads = new Elysia().get(
     "/v1/emails/:id/attachments/:attachment_id/content",
-    async ({ request, headers, set, query, params }) =>
+    async ({ request, set, query, params }) =>
       fileResponse(
         await sentAttachments.content(
-          await downloadAccess(deps, request, headers, set, query),
+          await downloadAccess(deps, request, set, query),
           requireId(params.id),
           requireAttachmentId(params.attachment_id),
         ),

@@ -59,6 +59,7 @@ export function docsRoutes(version: string) {
             { name: "Tracking", description: "Open and click tracking, unsubscribe links" },
             { name: "Providers", description: "Provider events (SES through SNS)" },
             { name: "Queue", description: "What waits to be delivered; retry, cancel and release; pauses" },
+            { name: "People", description: "Setup, sign-in and sign-out, the signed-in person, passwords" },
             {
               name: "Organization",
               description: "Limits, the daily quota and today's usage, retention and what is stored",

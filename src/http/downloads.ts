@@ -1,6 +1,6 @@
 /**
  * What the download routes share (received mail, sent attachments): who asks — a signed link when the query carries
- * one, else the API key — and how a file is handed out so a browser never runs it as this origin's page.
+ * one, else the API key or session — and how a file is handed out so a browser never runs it as this origin's page.
  */
 import type { DownloadAccess } from "../access.ts";
 import { authenticateRequest, type AuthDeps } from "./auth.ts";
@@ -8,7 +8,6 @@ import { authenticateRequest, type AuthDeps } from "./auth.ts";
 export async function downloadAccess(
   deps: AuthDeps,
   request: Request,
-  headers: Record<string, string | undefined>,
   set: { headers: Record<string, unknown> },
   query: Record<string, string | undefined>,
 ): Promise<DownloadAccess> {
@@ -17,7 +16,7 @@ export async function downloadAccess(
       link: { path: new URL(request.url).pathname, expires: query.expires ?? "", signature: query.signature ?? "" },
     };
   }
-  return { actor: await authenticateRequest(deps, headers, set) };
+  return { actor: await authenticateRequest(deps, request, set) };
 }
 
 /** A file name safe inside a quoted Content-Disposition parameter, with the full name as RFC 5987 `filename*`. */

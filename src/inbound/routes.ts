@@ -25,16 +25,15 @@ export function inboundRoutes(deps: AuthDeps & { mailbox: Mailbox }) {
   const tags = ["Inbound"];
   const access = (
     request: Request,
-    headers: Record<string, string | undefined>,
     set: { headers: Record<string, unknown> },
     query: Record<string, string | undefined>,
-  ) => downloadAccess(deps, request, headers, set, query);
+  ) => downloadAccess(deps, request, set, query);
 
   const downloads = new Elysia()
     .get(
       "/v1/emails/receiving/:id/raw",
-      async ({ request, headers, set, query, params }) => {
-        const raw = await mailbox.raw(await access(request, headers, set, query), receivedId(params.id));
+      async ({ request, set, query, params }) => {
+        const raw = await mailbox.raw(await access(request, set, query), receivedId(params.id));
         return new Response(raw, {
           headers: {
             "content-type": "message/rfc822",
@@ -46,10 +45,10 @@ export function inboundRoutes(deps: AuthDeps & { mailbox: Mailbox }) {
     )
     .get(
       "/v1/emails/receiving/:id/attachments/:attachment_id/content",
-      async ({ request, headers, set, query, params }) =>
+      async ({ request, set, query, params }) =>
         fileResponse(
           await mailbox.attachmentContent(
-            await access(request, headers, set, query),
+            await access(request, set, query),
             receivedId(params.id),
             attachmentId(params.attachment_id),
           ),

@@ -254,6 +254,7 @@ export function createKeyService(deps: {
         keyRateLimit: key.rateLimitPerMinute ?? null,
         orgRateLimit,
         keyDailyQuota: key.dailyQuota ?? null,
+        user: null,
       };
     },
   };

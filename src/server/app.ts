@@ -48,6 +48,7 @@ import { createSignedLinks } from "../lib/signed-links.ts";
 import { createSentAttachments, type SentAttachments } from "../emails/attachments.ts";
 import { createEmailStats, type EmailStatsService } from "../emails/stats.ts";
 import { createOrganizationService, type OrganizationService } from "../organizations/service.ts";
+import { createPeople, type People } from "../people/service.ts";
 import { createRetention, storageFigures, type Retention } from "../emails/retention.ts";
 import { createDailyQuotas } from "../limits/daily-quota.ts";
 import { createCaptureProvider } from "../providers/capture.ts";
@@ -93,6 +94,7 @@ export interface Services {
   writer: Writer;
   events: EventLog;
   organizations: OrganizationService;
+  people: People;
   retention: Retention;
   keys: KeyService;
   domains: DomainService;
@@ -207,6 +209,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     metadataRetentionMs: config.retention.metadata,
   };
   const organizations = createOrganizationService({ db, writer, clock, defaults: organizationDefaults });
+  const people = createPeople({ db, writer, clock });
   const suppressions = createSuppressionService({ db, writer, clock, events, listen: store.listen });
   const lifecycle = createLifecycle({ events, suppressions, clock });
   const keys = createKeyService({
@@ -468,6 +471,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     writer,
     events,
     organizations,
+    people,
     retention,
     keys,
     domains,

@@ -22,6 +22,8 @@ import { inboundRoutes } from "../inbound/routes.ts";
 import type { Mailbox } from "../inbound/mailbox.ts";
 import { keyRoutes } from "../keys/routes.ts";
 import { organizationRoutes } from "../organizations/routes.ts";
+import { peopleRoutes } from "../people/routes.ts";
+import type { People } from "../people/service.ts";
 import type { OrganizationService } from "../organizations/service.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
@@ -52,6 +54,7 @@ export interface HttpDeps {
   metrics: Metrics;
   keys: KeyService;
   organizations: OrganizationService;
+  people: People;
   limiter: RateLimiter;
   emails: EmailService;
   idempotency: Idempotency;
@@ -185,6 +188,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(deliveryRoutes(deps))
     .use(queueRoutes(deps))
     .use(organizationRoutes(deps))
+    .use(peopleRoutes(deps))
     .use(trackingRoutes(deps));
 
   const matchers = routeMatchers(app.routes);

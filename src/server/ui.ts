@@ -83,9 +83,14 @@ async function preview(request: Request, maxBytes: number): Promise<Response> {
 
 export function uiRoutes(config: Config) {
   const detail = { hide: true };
-  return new Elysia()
-    .get("/", asset(PAGE, "text/html; charset=utf-8"), { detail })
-    .get("/ui/app.js", asset(SCRIPT, "text/javascript; charset=utf-8"), { detail })
-    .get("/ui/style.css", asset(STYLE, "text/css; charset=utf-8"), { detail })
-    .post("/ui/preview", ({ request }) => preview(request, config.http.max_body_bytes), { parse: "none", detail });
+  return (
+    new Elysia()
+      .get("/", asset(PAGE, "text/html; charset=utf-8"), { detail })
+      // The pages one-time links open (the token after #, which never reaches a server log): the same shell.
+      .get("/setup", asset(PAGE, "text/html; charset=utf-8"), { detail })
+      .get("/password", asset(PAGE, "text/html; charset=utf-8"), { detail })
+      .get("/ui/app.js", asset(SCRIPT, "text/javascript; charset=utf-8"), { detail })
+      .get("/ui/style.css", asset(STYLE, "text/css; charset=utf-8"), { detail })
+      .post("/ui/preview", ({ request }) => preview(request, config.http.max_body_bytes), { parse: "none", detail })
+  );
 }

@@ -7,7 +7,8 @@
 import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
 import { confirmPage, donePage, expiredLinkPage, invalidLinkPage, PAGE_HEADERS } from "./pages.ts";
-import type { FetchInfo, TrackingService } from "./service.ts";
+import { clientOf } from "../http/client.ts";
+import type { TrackingService } from "./service.ts";
 
 /** A transparent 1×1 GIF (the smallest image every mail client renders). */
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
@@ -17,12 +18,6 @@ const NO_CACHE = {
   expires: "0",
 };
 
-type RequestServer = { requestIP(request: Request): { address: string } | null } | null;
-
-function fetchInfo(request: Request, server: RequestServer): FetchInfo {
-  return { ip: server?.requestIP(request)?.address ?? null, userAgent: request.headers.get("user-agent") };
-}
-
 export function trackingRoutes(deps: { tracking: TrackingService }) {
   const { tracking } = deps;
   const tags = ["Tracking"];
@@ -30,7 +25,7 @@ export function trackingRoutes(deps: { tracking: TrackingService }) {
     .get(
       "/t/o/:token",
       async ({ params, request, server }) => {
-        if (!(await tracking.open(params.token, fetchInfo(request, server))))
+        if (!(await tracking.open(params.token, clientOf(request, server))))
           throw new AppError("not_found", "Not found.");
         return new Response(PIXEL, {
           headers: { "content-type": "image/gif", "content-length": String(PIXEL.length), ...NO_CACHE },
@@ -41,7 +36,7 @@ export function trackingRoutes(deps: { tracking: TrackingService }) {
     .get(
       "/t/c/:token",
       async ({ params, request, server }) => {
-        const target = await tracking.click(params.token, fetchInfo(request, server));
+        const target = await tracking.click(params.token, clientOf(request, server));
         if (!target) throw new AppError("not_found", "Not found.");
         // 410: the redirect is gone for good (a link checker learns so), while the reader is shown where it led.
         if (target.expired)

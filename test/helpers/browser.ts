@@ -52,8 +52,10 @@ export async function openPage(browser: Browser, base: string, width: number) {
   return { page, problems };
 }
 
+/** Signs in with an API key, as someone without an account would: the sign-in screen offers email first. */
 export async function signIn(page: Page, base: string, key: string) {
   await page.goto(`${base}/`);
+  await page.getByRole("button", { name: "Use an API key instead" }).click();
   await page.getByLabel("API key").fill(key);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.locator("header.top").waitFor();

@@ -105,6 +105,9 @@ export const SCOPES = [
   "deliveries:write",
   "organization:read",
   "organization:write",
+  "members:read",
+  "members:write",
+  "audit:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -22,6 +22,7 @@ import rateWindows, { postgres as rateWindowsPg } from "./0015_rate_windows.ts";
 import rateLeases, { postgres as rateLeasesPg } from "./0016_rate_leases.ts";
 import operations, { postgres as operationsPg } from "./0017_operations.ts";
 import retentionQuotas, { postgres as retentionQuotasPg } from "./0018_retention_quotas.ts";
+import people, { postgres as peoplePg } from "./0019_people.ts";
 
 export interface Migration {
   version: number;
@@ -49,4 +50,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 16, name: "rate_leases", sqlite: rateLeases, postgres: rateLeasesPg },
   { version: 17, name: "operations", sqlite: operations, postgres: operationsPg },
   { version: 18, name: "retention_quotas", sqlite: retentionQuotas, postgres: retentionQuotasPg },
+  { version: 19, name: "people", sqlite: people, postgres: peoplePg },
 ];

@@ -9,6 +9,7 @@
 import { bigint, boolean, customType, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import type { RecordStatuses } from "../schema/domains.ts";
 import type { Tag } from "../schema/emails.ts";
+import { ROLES } from "../schema/people.ts";
 import type { ReceivedAttachment, ReceivedAuthentication } from "../schema/received.ts";
 import type { TemplateContent } from "../schema/templates.ts";
 
@@ -327,4 +328,42 @@ export const templates = pgTable("templates", {
   publishedAt: text("published_at"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+});
+
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull(),
+  name: text("name").notNull(),
+  passwordHash: text("password_hash"),
+  instanceAdmin: boolean("instance_admin").notNull().default(false),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    organizationId: text("organization_id").notNull(),
+    userId: text("user_id").notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.userId] })],
+);
+
+export const sessions = pgTable("sessions", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").notNull(),
+  createdAt: millis("created_at").notNull(),
+  lastSeenAt: millis("last_seen_at").notNull(),
+  ip: text("ip"),
+  userAgent: text("user_agent"),
+});
+
+export const oneTimeLinks = pgTable("one_time_links", {
+  tokenHash: text("token_hash").primaryKey(),
+  purpose: text("purpose", { enum: ["setup", "password"] }).notNull(),
+  userId: text("user_id"),
+  createdAt: text("created_at").notNull(),
+  expiresAt: millis("expires_at"),
 });

@@ -9,3 +9,4 @@ export * from "./webhooks.ts";
 export * from "./shared.ts";
 export * from "./received.ts";
 export * from "./templates.ts";
+export * from "./people.ts";

@@ -1,0 +1,47 @@
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export const ROLES = ["owner", "admin", "developer", "viewer"] as const;
+
+/** A person who signs in (DESIGN §13); `email` is stored lower-cased. */
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull(),
+  name: text("name").notNull(),
+  /** argon2id (Bun.password); null until a password is set. */
+  passwordHash: text("password_hash"),
+  /** May create organisations; the first user is one. */
+  instanceAdmin: integer("instance_admin", { mode: "boolean" }).notNull().default(false),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    organizationId: text("organization_id").notNull(),
+    userId: text("user_id").notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.userId] })],
+);
+
+/** A signed-in browser: `id` is the SHA-256 of the cookie's token; times in epoch ms. */
+export const sessions = sqliteTable("sessions", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").notNull(),
+  createdAt: integer("created_at").notNull(),
+  lastSeenAt: integer("last_seen_at").notNull(),
+  ip: text("ip"),
+  userAgent: text("user_agent"),
+});
+
+/** A link that works once: the first start's setup, or a password to set; stored by the SHA-256 of its token. */
+export const oneTimeLinks = sqliteTable("one_time_links", {
+  tokenHash: text("token_hash").primaryKey(),
+  purpose: text("purpose", { enum: ["setup", "password"] }).notNull(),
+  userId: text("user_id"),
+  createdAt: text("created_at").notNull(),
+  /** Epoch ms; null: until used (the setup link). */
+  expiresAt: integer("expires_at"),
+});

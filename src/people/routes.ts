@@ -1,0 +1,148 @@
+/**
+ * HTTP routes of people (DESIGN §13): the first start's setup, sign-in and sign-out (the `mailroom_session` cookie:
+ * HttpOnly, SameSite=Strict, Secure over https), the signed-in person, setting a password from a one-time link, and
+ * organisations. Setup, sign-in and the password link need no credential: the link's token or the password is the
+ * authority.
+ */
+import { type Static, Type as t } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { authenticated, SESSION_COOKIE, sessionToken, type AuthDeps } from "../http/auth.ts";
+import { bodyLimits, readBody } from "../http/body.ts";
+import { clientOf } from "../http/client.ts";
+import { jsonContent } from "../http/docs.ts";
+import { AppError } from "../errors.ts";
+import { SESSION_ABSOLUTE_MS, type OpenedSession, type People } from "./service.ts";
+
+const SetupSchema = t.Object(
+  {
+    token: t.String({ description: "The setup link's token (after # in /setup#…)" }),
+    email: t.String(),
+    name: t.String(),
+    password: t.String({ description: "At least 12 characters" }),
+  },
+  { additionalProperties: false },
+);
+const SignInSchema = t.Object({ email: t.String(), password: t.String() }, { additionalProperties: false });
+const PasswordSchema = t.Object(
+  { token: t.String({ description: "The one-time link's token" }), password: t.String() },
+  { additionalProperties: false },
+);
+const CreateOrganizationSchema = t.Object({ name: t.String() }, { additionalProperties: false });
+
+export function peopleRoutes(deps: AuthDeps & { people: People }) {
+  const { people, config } = deps;
+  const limits = bodyLimits(config);
+  const tags = ["People"];
+  const secure = (request: Request) => ((config.http.public_url || request.url).startsWith("https:") ? "; Secure" : "");
+  const withCookie = (request: Request, set: { headers: Record<string, unknown> }, opened: OpenedSession) => {
+    set.headers["set-cookie"] =
+      `${SESSION_COOKIE}=${opened.token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure(request)}`;
+    return opened.view;
+  };
+
+  const open = new Elysia()
+    .post(
+      "/v1/setup",
+      async ({ request, set, server }) =>
+        withCookie(
+          request,
+          set,
+          await people.completeSetup(await readBody(request, limits, SetupSchema), clientOf(request, server)),
+        ),
+      {
+        parse: "none",
+        detail: {
+          summary:
+            "Create the first user (instance admin, owner of the first organisation) with the start's setup link",
+          tags,
+          requestBody: jsonContent(SetupSchema),
+        },
+      },
+    )
+    .post(
+      "/v1/session",
+      async ({ request, set, server }) =>
+        withCookie(
+          request,
+          set,
+          await people.signIn(await readBody(request, limits, SignInSchema), clientOf(request, server)),
+        ),
+      {
+        parse: "none",
+        detail: {
+          summary: "Sign in with email and password: sets the mailroom_session cookie",
+          tags,
+          requestBody: jsonContent(SignInSchema),
+        },
+      },
+    )
+    .get(
+      "/v1/session",
+      async ({ request }) =>
+        (await people.sessionOf(sessionToken(request.headers.get("cookie") ?? undefined))) ?? {
+          object: "session",
+          user: null,
+          organizations: [],
+        },
+      {
+        detail: {
+          summary: "Whether this browser is signed in: the person and their organisations, or user null (never 401)",
+          tags,
+        },
+      },
+    )
+    .delete(
+      "/v1/session",
+      async ({ request, set, query }) => {
+        const token = sessionToken(request.headers.get("cookie") ?? undefined);
+        if (!token) throw new AppError("unauthorized", "Not signed in.");
+        await people.signOut(token, { everywhere: query.everywhere === "true" });
+        set.headers["set-cookie"] =
+          `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure(request)}`;
+        return { object: "session", deleted: true };
+      },
+      { detail: { summary: "Sign out (?everywhere=true: every session of this person)", tags } },
+    )
+    .post(
+      "/v1/password",
+      async ({ request }) => {
+        await people.setPassword(await readBody(request, limits, PasswordSchema));
+        return { object: "password", updated: true };
+      },
+      {
+        parse: "none",
+        detail: {
+          summary: "Set a password with a one-time link (a new user's, or a reset); every session of the user ends",
+          tags,
+          requestBody: jsonContent(PasswordSchema),
+        },
+      },
+    );
+
+  const signedIn = new Elysia()
+    .use(authenticated(deps))
+    .get("/v1/me", ({ actor }) => people.me(actor), {
+      detail: { summary: "The signed-in person and their organisations", tags },
+    })
+    .get("/v1/organizations", ({ actor }) => people.organizations(actor), {
+      detail: { summary: "The organisations the caller acts in", tags: ["Organization"] },
+    })
+    .post(
+      "/v1/organizations",
+      async ({ request, actor, set }) => {
+        const body: Static<typeof CreateOrganizationSchema> = await readBody(request, limits, CreateOrganizationSchema);
+        set.status = 201;
+        return people.createOrganization(actor, body.name);
+      },
+      {
+        parse: "none",
+        detail: {
+          summary: "Create an organisation (instance admins); its creator becomes its owner",
+          tags: ["Organization"],
+          requestBody: jsonContent(CreateOrganizationSchema),
+        },
+      },
+    );
+
+  return new Elysia().use(open).use(signedIn);
+}

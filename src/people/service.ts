@@ -1,0 +1,456 @@
+/**
+ * People (DESIGN §13): users, their memberships of organisations, sessions, and one-time links — the first start's
+ * setup link and links that set a password. Sign-in with email and password yields a session token (the cookie's);
+ * a request with that token acts as the user in one of their organisations, with their role's scopes.
+ *
+ * Invariants: passwords are stored as argon2id hashes, hashed and verified off the event loop (Bun.password), and
+ * never logged or returned; a session or a link is stored as the SHA-256 of its token and compared through that
+ * digest; a failed sign-in is slowed per account and per client network, and an unknown address costs what a wrong
+ * password does; the setup link creates the first user only, once; a session ends after 12 h idle or 7 days.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, asc, eq, lt, or, sql } from "drizzle-orm";
+import { requireScope, ROLE_SCOPES, type Actor, type Role } from "../access.ts";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import { AppError, validationError } from "../errors.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import { newId } from "../lib/ids.ts";
+import { createAuthFailures } from "../limits/auth-failures.ts";
+
+export const SESSION_IDLE_MS = 12 * 3_600_000;
+export const SESSION_ABSOLUTE_MS = 7 * 86_400_000;
+/** A password link (a new user's, or a reset) is good for a day. */
+const PASSWORD_LINK_MS = 86_400_000;
+/** Last-seen times are written at most this often: a write per request would cost a commit per request. */
+const SEEN_RESOLUTION_MS = 60_000;
+export const MIN_PASSWORD_LENGTH = 12;
+/** argon2id's input beyond this is refused: hashing a megabyte would be an easy way to burn CPU. */
+const MAX_PASSWORD_LENGTH = 1024;
+
+export interface MembershipView {
+  id: string;
+  name: string;
+  role: Role;
+}
+
+export interface UserView {
+  object: "user";
+  id: string;
+  email: string;
+  name: string;
+  instance_admin: boolean;
+  created_at: string;
+}
+
+export interface SessionView {
+  object: "session";
+  user: UserView;
+  organizations: MembershipView[];
+}
+
+/** A session just opened: its token goes into the cookie, and nowhere else. */
+export interface OpenedSession {
+  token: string;
+  view: SessionView;
+}
+
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface People {
+  /** A new setup link's token while no user exists (each start makes one; all work until the first is used). */
+  setupLink(): Promise<string | null>;
+  /** Creates the first user — instance admin, owner of the first organisation — and signs them in. */
+  completeSetup(
+    input: { token: string; email: string; name: string; password: string },
+    client: ClientInfo,
+  ): Promise<OpenedSession>;
+  signIn(input: { email: string; password: string }, client: ClientInfo): Promise<OpenedSession>;
+  /** The actor of a session token in `organizationId` (default: the user's first organisation); 401 when none. */
+  authenticateSession(token: string, organizationId?: string): Promise<Actor>;
+  signOut(token: string, options?: { everywhere?: boolean }): Promise<void>;
+  /** The person a session token signs in, or null (none, ended, or not a token at all). */
+  sessionOf(token: string | undefined): Promise<SessionView | null>;
+  me(actor: Actor): Promise<SessionView>;
+  /** The organisations the caller acts in: a user's memberships, or a key's own. */
+  organizations(
+    actor: Actor,
+  ): Promise<{ object: "list"; has_more: false; data: Array<MembershipView & { object: "organization" }> }>;
+  /** A new organisation (instance admins, and the operator); a user who creates one becomes its owner. */
+  createOrganization(actor: Actor, name: string): Promise<{ object: "organization"; id: string; name: string }>;
+  /** A user made by the operator, member of `organizationId` with `role`; answers the token of their password link. */
+  createUser(input: {
+    email: string;
+    name?: string;
+    organizationId: string;
+    role: Role;
+  }): Promise<{ user: UserView; token: string }>;
+  /** A password link for an existing user (the operator's reset). */
+  passwordLink(email: string): Promise<string>;
+  /** Sets the password a link was made for; the link then works no more, and the user's sessions end. */
+  setPassword(input: { token: string; password: string }): Promise<void>;
+  listUsers(): Promise<Array<UserView & { organizations: MembershipView[] }>>;
+}
+
+const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+const newToken = () => randomBytes(32).toString("base64url");
+
+/** The same cost as a real verification, for an address no user has: an unknown email answers no faster. */
+const UNKNOWN_USER_HASH = Bun.password.hash("an unknown user's password", { algorithm: "argon2id" });
+
+export function normalizeEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254)
+    throw validationError([{ path: "email", message: "must be an email address" }]);
+  return email;
+}
+
+function checkPassword(password: string): void {
+  if (typeof password !== "string" || [...password].length < MIN_PASSWORD_LENGTH)
+    throw validationError([{ path: "password", message: `must be at least ${MIN_PASSWORD_LENGTH} characters` }]);
+  if (password.length > MAX_PASSWORD_LENGTH)
+    throw validationError([{ path: "password", message: `must be at most ${MAX_PASSWORD_LENGTH} characters` }]);
+}
+
+function checkName(name: string, path = "name"): string {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 100 || /[\r\n]/.test(trimmed))
+    throw validationError([{ path, message: "must be 1 to 100 characters on one line" }]);
+  return trimmed;
+}
+
+const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
+
+type UserRow = {
+  id: string;
+  email: string;
+  name: string;
+  passwordHash: string | null;
+  instanceAdmin: boolean;
+  createdAt: string;
+};
+
+const userView = (row: UserRow): UserView => ({
+  object: "user",
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  instance_admin: row.instanceAdmin,
+  created_at: row.createdAt,
+});
+
+export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): People {
+  const { db, writer, clock } = deps;
+  const { users, memberships, organizations, sessions, oneTimeLinks } = tablesOf(db);
+  // Doubling waits from 250 ms to 15 s for an account or network that keeps failing; a success clears its count.
+  const failures = createAuthFailures(clock, {
+    baseDelayMs: 250,
+    maxDelayMs: 15_000,
+    forgetAfterMs: 15 * 60_000,
+    maxTracked: 10_000,
+  });
+  const seenWritten = new Map<string, number>();
+
+  const membershipsOf = async (from: Db, userId: string): Promise<MembershipView[]> =>
+    (
+      await from
+        .select({ id: organizations.id, name: organizations.name, role: memberships.role })
+        .from(memberships)
+        .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+        .where(eq(memberships.userId, userId))
+        .orderBy(asc(memberships.createdAt), asc(organizations.id))
+    ).map((row) => ({ id: row.id, name: row.name, role: row.role as Role }));
+
+  const openSession = async (tx: Db, user: UserRow, client: ClientInfo): Promise<OpenedSession> => {
+    const token = newToken();
+    const now = clock.now();
+    await tx
+      .insert(sessions)
+      .values({ id: digest(token), userId: user.id, createdAt: now, lastSeenAt: now, ...client });
+    return {
+      token,
+      view: { object: "session", user: userView(user), organizations: await membershipsOf(tx, user.id) },
+    };
+  };
+
+  const userByEmail = (from: Db, email: string) =>
+    first(from.select().from(users).where(eq(users.email, email))) as Promise<UserRow | undefined>;
+
+  const sessionExpired = (row: { createdAt: number; lastSeenAt: number }, now: number) =>
+    now - Number(row.lastSeenAt) > SESSION_IDLE_MS || now - Number(row.createdAt) > SESSION_ABSOLUTE_MS;
+
+  const unauthorized = () => new AppError("unauthorized", "Not signed in, or the session has ended: sign in again.");
+
+  const service: People = {
+    async setupLink() {
+      if (await first(db.select({ id: users.id }).from(users).limit(1))) return null;
+      const token = newToken();
+      await writer.write(async (tx) => {
+        await tx.insert(oneTimeLinks).values({
+          tokenHash: digest(token),
+          purpose: "setup",
+          userId: null,
+          createdAt: isoTime(clock.now()),
+          expiresAt: null,
+        });
+      });
+      return token;
+    },
+
+    async completeSetup(input, client) {
+      const email = normalizeEmail(input.email);
+      const name = checkName(input.name);
+      checkPassword(input.password);
+      const passwordHash = await hashPassword(input.password);
+      return writer.write(async (tx) => {
+        const link = await first(
+          tx
+            .select()
+            .from(oneTimeLinks)
+            .where(and(eq(oneTimeLinks.tokenHash, digest(input.token)), eq(oneTimeLinks.purpose, "setup"))),
+        );
+        if (!link || (await first(tx.select({ id: users.id }).from(users).limit(1))))
+          throw new AppError("unauthorized", "This setup link has been used or is not valid; sign in instead.");
+        const organization = await first(
+          tx.select({ id: organizations.id }).from(organizations).orderBy(asc(organizations.id)).limit(1),
+        );
+        if (!organization) throw new AppError("not_found", "No organisation exists yet: start the server once.");
+        const now = isoTime(clock.now());
+        const user: UserRow = { id: newId(), email, name, passwordHash, instanceAdmin: true, createdAt: now };
+        await tx.insert(users).values({ ...user, updatedAt: now });
+        await tx
+          .insert(memberships)
+          .values({ organizationId: organization.id, userId: user.id, role: "owner", createdAt: now });
+        await tx.delete(oneTimeLinks).where(eq(oneTimeLinks.purpose, "setup"));
+        return openSession(tx, user, client);
+      });
+    },
+
+    async signIn(input, client) {
+      const email = typeof input.email === "string" ? input.email.trim().toLowerCase() : "";
+      const password = typeof input.password === "string" ? input.password : "";
+      const user = email ? await userByEmail(db, email) : undefined;
+      const verified =
+        password.length <= MAX_PASSWORD_LENGTH &&
+        (await Bun.password.verify(password, user?.passwordHash ?? (await UNKNOWN_USER_HASH)));
+      const account = `account:${email}`;
+      const network = client.ip ?? "unknown";
+      if (!user?.passwordHash || !verified) {
+        // Both waits run together: the reply comes after the longer, whichever of the two is being guessed.
+        await Promise.all([failures.fail(account), failures.fail(network)]);
+        throw new AppError("unauthorized", "The email or password is not right.");
+      }
+      failures.succeed(account);
+      failures.succeed(network);
+      return writer.write((tx) => openSession(tx, user, client));
+    },
+
+    async authenticateSession(token, organizationId) {
+      const session = await first(
+        db
+          .select()
+          .from(sessions)
+          .where(eq(sessions.id, digest(token))),
+      );
+      const now = clock.now();
+      if (!session) throw unauthorized();
+      // The last time this instance saw it counts too: its write of that time may not have committed yet.
+      const lastSeenAt = Math.max(Number(session.lastSeenAt), seenWritten.get(session.id) ?? 0);
+      if (sessionExpired({ createdAt: session.createdAt, lastSeenAt }, now)) throw unauthorized();
+      const user = (await first(db.select().from(users).where(eq(users.id, session.userId)))) as UserRow | undefined;
+      if (!user) throw unauthorized();
+      if (now - lastSeenAt >= SEEN_RESOLUTION_MS) {
+        seenWritten.set(session.id, now);
+        if (seenWritten.size > 10_000) seenWritten.delete(seenWritten.keys().next().value!);
+        // Best effort: a lost update only shortens the idle window by a minute.
+        writer
+          .write(
+            async (tx) => void (await tx.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, session.id))),
+          )
+          .catch(() => {});
+      }
+      const all = await membershipsOf(db, user.id);
+      const membership = organizationId ? all.find((m) => m.id === organizationId) : all[0];
+      if (organizationId && !membership)
+        throw new AppError(
+          "insufficient_scope",
+          "You are not a member of the organisation named by Mailroom-Organization.",
+        );
+      return {
+        organizationId: membership?.id ?? "",
+        keyId: null,
+        mode: "live",
+        scopes: new Set(membership ? ROLE_SCOPES[membership.role] : []),
+        domains: null,
+        keyRateLimit: null,
+        orgRateLimit: null,
+        keyDailyQuota: null,
+        user: {
+          id: user.id,
+          email: user.email,
+          name: user.name,
+          role: membership?.role ?? "viewer",
+          instanceAdmin: user.instanceAdmin,
+        },
+      };
+    },
+
+    async signOut(token, options = {}) {
+      await writer.write(async (tx) => {
+        const session = await first(
+          tx
+            .select()
+            .from(sessions)
+            .where(eq(sessions.id, digest(token))),
+        );
+        if (!session) return;
+        await tx
+          .delete(sessions)
+          .where(options.everywhere ? eq(sessions.userId, session.userId) : eq(sessions.id, session.id));
+      });
+    },
+
+    async sessionOf(token) {
+      if (!token) return null;
+      const actor = await service.authenticateSession(token).catch(() => null);
+      return actor ? service.me(actor) : null;
+    },
+
+    async me(actor) {
+      if (!actor.user)
+        throw new AppError(
+          "insufficient_scope",
+          "GET /v1/me describes a signed-in person; an API key is described by GET /v1/api-keys/current.",
+        );
+      const user = (await first(db.select().from(users).where(eq(users.id, actor.user.id)))) as UserRow;
+      return { object: "session", user: userView(user), organizations: await membershipsOf(db, user.id) };
+    },
+
+    async organizations(actor) {
+      if (actor.user) {
+        const data = (await membershipsOf(db, actor.user.id)).map((m) => ({ object: "organization" as const, ...m }));
+        return { object: "list", has_more: false, data };
+      }
+      requireScope(actor, "organization:read");
+      const own = await first(
+        db
+          .select({ id: organizations.id, name: organizations.name })
+          .from(organizations)
+          .where(eq(organizations.id, actor.organizationId)),
+      );
+      return {
+        object: "list",
+        has_more: false,
+        data: own ? [{ object: "organization", ...own, role: "owner" as Role }] : [],
+      };
+    },
+
+    async createOrganization(actor, rawName) {
+      const mayCreate = actor.user ? actor.user.instanceAdmin : actor.keyId === null;
+      if (!mayCreate)
+        throw new AppError(
+          "insufficient_scope",
+          "Only instance admins create organisations (and the operator, from the CLI).",
+        );
+      const name = checkName(typeof rawName === "string" ? rawName : "");
+      return writer.write(async (tx) => {
+        const now = isoTime(clock.now());
+        const organization = { id: newId(), name, createdAt: now };
+        await tx.insert(organizations).values(organization);
+        if (actor.user)
+          await tx
+            .insert(memberships)
+            .values({ organizationId: organization.id, userId: actor.user.id, role: "owner", createdAt: now });
+        return { object: "organization" as const, id: organization.id, name };
+      });
+    },
+
+    async createUser(input) {
+      const email = normalizeEmail(input.email);
+      const name = checkName(input.name ?? email.split("@")[0]!);
+      const token = newToken();
+      const user = await writer.write(async (tx) => {
+        const organization = await first(
+          tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, input.organizationId)),
+        );
+        if (!organization) throw new AppError("not_found", "Organisation not found.");
+        const now = isoTime(clock.now());
+        let row = await userByEmail(tx, email);
+        if (!row) {
+          row = { id: newId(), email, name, passwordHash: null, instanceAdmin: false, createdAt: now };
+          await tx.insert(users).values({ ...row, updatedAt: now });
+        }
+        await tx
+          .insert(memberships)
+          .values({ organizationId: organization.id, userId: row.id, role: input.role, createdAt: now })
+          .onConflictDoUpdate({ target: [memberships.organizationId, memberships.userId], set: { role: input.role } });
+        await tx.insert(oneTimeLinks).values({
+          tokenHash: digest(token),
+          purpose: "password",
+          userId: row.id,
+          createdAt: now,
+          expiresAt: clock.now() + PASSWORD_LINK_MS,
+        });
+        return row;
+      });
+      return { user: userView(user), token };
+    },
+
+    async passwordLink(rawEmail) {
+      const email = normalizeEmail(rawEmail);
+      const token = newToken();
+      await writer.write(async (tx) => {
+        const user = await userByEmail(tx, email);
+        if (!user) throw new AppError("not_found", `No user has the email ${email}.`);
+        await tx.insert(oneTimeLinks).values({
+          tokenHash: digest(token),
+          purpose: "password",
+          userId: user.id,
+          createdAt: isoTime(clock.now()),
+          expiresAt: clock.now() + PASSWORD_LINK_MS,
+        });
+      });
+      return token;
+    },
+
+    async setPassword(input) {
+      checkPassword(input.password);
+      const passwordHash = await hashPassword(input.password);
+      await writer.write(async (tx) => {
+        const now = clock.now();
+        const link = await first(
+          tx
+            .select()
+            .from(oneTimeLinks)
+            .where(and(eq(oneTimeLinks.tokenHash, digest(input.token)), eq(oneTimeLinks.purpose, "password"))),
+        );
+        if (!link?.userId || (link.expiresAt !== null && Number(link.expiresAt) < now))
+          throw new AppError("unauthorized", "This link has been used or has expired; ask for a new one.");
+        await tx
+          .update(users)
+          .set({ passwordHash, updatedAt: isoTime(now) })
+          .where(eq(users.id, link.userId));
+        // Every link of the user goes, expired ones with it; so do their sessions: a reset ends every sign-in.
+        await tx
+          .delete(oneTimeLinks)
+          .where(
+            or(
+              eq(oneTimeLinks.userId, link.userId),
+              and(lt(oneTimeLinks.expiresAt, now), sql`${oneTimeLinks.expiresAt} IS NOT NULL`),
+            ),
+          );
+        await tx.delete(sessions).where(eq(sessions.userId, link.userId));
+      });
+    },
+
+    async listUsers() {
+      const rows = (await db.select().from(users).orderBy(asc(users.email))) as UserRow[];
+      return Promise.all(
+        rows.map(async (row) => ({ ...userView(row), organizations: await membershipsOf(db, row.id) })),
+      );
+    },
+  };
+  return service;
+}

@@ -1,0 +1,122 @@
+/**
+ * People in the admin UI, in Chromium (issue 29): the setup link creates the owner by keyboard alone; sign-in with
+ * email and password at 1280 and 390 px (a wrong password says so); sign-out ends the session; a person in two
+ * organisations switches between them and sees each one's domains; a one-time link sets a new person's password.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, type TestApp } from "./helpers/app.ts";
+import {
+  BROWSER_START_MS,
+  browserPeer as checkBrowser,
+  openSection,
+  screenshot,
+  startUi,
+  type UiSession,
+} from "./helpers/browser.ts";
+
+const browserPeer = checkBrowser();
+const PASSWORD = "a long enough passphrase";
+let t: TestApp;
+let ui: UiSession;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ui = await startUi(t, browserPeer.available);
+}, BROWSER_START_MS);
+
+afterAll(async () => {
+  await ui?.close();
+  await t?.close();
+});
+
+describe.skipIf(!browserPeer.available)("people in chromium", () => {
+  test("the setup link creates the owner, by keyboard alone", async () => {
+    const token = (await t.app.services.people.setupLink())!;
+    const { page, problems } = await ui.open(1280);
+    await page.goto(`${ui.base}/setup#${token}`);
+    await page.getByRole("heading", { name: "Set up Mailroom" }).waitFor();
+    expect(await page.locator(":focus").getAttribute("id")).toBe("setup-name");
+    await page.keyboard.type("Olivia Owner");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("owner@example.com");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(PASSWORD);
+    await screenshot(page, "ui-setup-1280");
+    await page.keyboard.press("Enter");
+    await page.locator("header.top").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/");
+    const [user] = await t.app.services.people.listUsers();
+    expect(user).toMatchObject({ email: "owner@example.com", instance_admin: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  for (const width of [1280, 390])
+    test(`at ${width} px: sign-in with email and password; a wrong one says so; sign-out ends the session`, async () => {
+      const { page, problems } = await ui.open(width);
+      await page.goto(`${ui.base}/`);
+      await page.getByLabel("Email").fill("owner@example.com");
+      await page.getByLabel("Password").fill("not the password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("alert").getByText("The email or password is not right.").waitFor();
+      await screenshot(page, `ui-signin-${width}`);
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.locator("header.top").waitFor();
+      const cookies = await page.context().cookies();
+      expect(cookies.find((c) => c.name === "mailroom_session")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+      // Nothing the page's script can read holds the session.
+      expect(await page.evaluate(() => (globalThis as any).document.cookie)).toBe("");
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("form", { name: "Sign in" }).waitFor();
+      await page.reload();
+      await page.getByRole("form", { name: "Sign in" }).waitFor();
+      expect(problems).toEqual(["http 401 POST /v1/session"]);
+      await page.close();
+    }, 30_000);
+
+  test("a person in two organisations switches between them", async () => {
+    const owner = (await t.app.services.people.listUsers())[0]!;
+    const actor = await t.app.services.people.authenticateSession(
+      (await t.app.services.people.signIn({ email: owner.email, password: PASSWORD }, { ip: null, userAgent: null }))
+        .token,
+    );
+    const other = await t.app.services.people.createOrganization(actor, "Agency client");
+    await t.app.services.domains.add({ ...actor, organizationId: other.id }, "client.example", {});
+    const { page, problems } = await ui.open(390);
+    await page.goto(`${ui.base}/`);
+    await page.getByLabel("Email").fill(owner.email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByLabel("Organisation").selectOption({ label: "Agency client" });
+    await page.locator("header.top").waitFor();
+    await openSection(page, "Domains");
+    await page.getByText("client.example").first().waitFor();
+    await screenshot(page, "ui-switcher-390");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("a one-time link sets a new person's password", async () => {
+    const { token } = await t.app.services.people.createUser({
+      email: "dev@example.com",
+      organizationId: t.organizationId,
+      role: "developer",
+    });
+    const { page, problems } = await ui.open(1280);
+    await page.goto(`${ui.base}/password#${token}`);
+    await page.getByLabel("New password (at least 12 characters)").fill(PASSWORD);
+    await page.getByRole("button", { name: "Set password" }).click();
+    await page.getByRole("status").getByText("Your password is set.").waitFor();
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await page.getByLabel("Email").fill("dev@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.locator("header.top").waitFor();
+    // A developer: no Organisation settings to change, but the screen to read them.
+    await openSection(page, "Organisation");
+    expect(await page.getByRole("button", { name: "Save settings" }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 30_000);
+});
