@@ -21,6 +21,7 @@ export const LAYERS = [
   // The store, and the mechanisms built on it that know no area.
   "db",
   "events",
+  "audit",
   "idempotency",
   "limits",
   "threads",

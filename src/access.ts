@@ -113,6 +113,10 @@ export interface Actor {
   orgRateLimit: number | null;
   /** The key's messages per UTC day (DESIGN §12); null: none of its own (the organisation's still applies). */
   keyDailyQuota: number | null;
+  /** The key's name, for the audit log (null for the operator and for people). */
+  keyName?: string | null;
+  /** Where the request came from (HTTP), for the audit log. */
+  client?: { ip: string | null; userAgent: string | null };
   /** The signed-in person and their role in this organisation (a session); null for an API key or the CLI. */
   user: { id: string; email: string; name: string; role: Role; instanceAdmin: boolean } | null;
 }

@@ -112,8 +112,10 @@ describe("metadata retention", () => {
   test("past it a finished record goes whole, a deferred one stays, and the statistics still count both", async () => {
     const run = await runRetention(400);
     expect(run.messagesRemoved).toBe(1);
-    // domain.created, sending.paused and sending.resumed: events of no message.
+    // domain.created, sending.paused and sending.resumed: events of no message; in the audit log the same three and
+    // the two keys the test app made.
     expect(run.eventsRemoved).toBe(3);
+    expect(run.auditEventsRemoved).toBe(5);
     expect((await t.json("GET", `/v1/emails/${delivered}`)).status).toBe(404);
     // Over a year old and still deferred: record and content both stay.
     expect((await t.json("GET", `/v1/emails/${deferred}`)).body.content_removed_at).toBeNull();

@@ -97,6 +97,78 @@ describe.skipIf(!browserPeer.available)("people in chromium", () => {
     await page.close();
   }, 30_000);
 
+  for (const width of [1280, 390])
+    test(`at ${width} px the audit log shows who did what; a person's name filters to their events, an action by keyboard`, async () => {
+      const { page, problems } = await ui.open(width);
+      await page.goto(`${ui.base}/`);
+      await page.getByLabel("Email").fill("owner@example.com");
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.locator("header.top").waitFor();
+      await openSection(page, "Audit log");
+      await page.getByRole("cell", { name: "sign_in.succeeded" }).first().waitFor();
+      await screenshot(page, `ui-audit-${width}`);
+      await page.getByRole("button", { name: "Only events by owner@example.com" }).first().click();
+      await page.getByRole("button", { name: "Everyone, not only owner@example.com" }).waitFor();
+      const actors = await page.locator("tbody td[data-label=Who]").allTextContents();
+      expect(new Set(actors)).toEqual(new Set(["owner@example.com"]));
+      await page.getByLabel("Action").focus();
+      await page.keyboard.type("user.set_up");
+      await page.getByRole("cell", { name: "user.set_up" }).waitFor();
+      expect(await page.locator("tbody tr").count()).toBe(1);
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 30_000);
+
+  for (const width of [1280, 390])
+    test(`at ${width} px Members: an invitation made by keyboard, accepted by its link; a role changed and a member removed by mouse`, async () => {
+      const { page, problems } = await ui.open(width);
+      await page.goto(`${ui.base}/`);
+      await page.getByLabel("Email").fill("owner@example.com");
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.locator("header.top").waitFor();
+      await openSection(page, "Members");
+      const invitee = `new-${width}@example.com`;
+      await page.getByLabel("Email").focus();
+      await page.keyboard.type(invitee);
+      await page.keyboard.press("Enter");
+      const url = (await page.getByTestId("invitation-url").textContent())!;
+      expect(url).toContain("/invite#");
+      await screenshot(page, `ui-members-invited-${width}`);
+
+      const joining = await ui.open(width);
+      await joining.page.goto(url);
+      await joining.page.getByLabel("Your name (if you are new)").fill(`New ${width}`);
+      await joining.page.getByLabel("Password (at least 12 characters)").fill(PASSWORD);
+      await joining.page.getByRole("button", { name: "Join" }).click();
+      await joining.page.locator("header.top").waitFor();
+      expect(joining.problems).toEqual([]);
+      await joining.page.close();
+
+      await page.getByRole("button", { name: "Done" }).click();
+      await page.reload();
+      await page.getByLabel(`Role of ${invitee}`).selectOption("viewer");
+      await page.waitForFunction(
+        (email) =>
+          (globalThis as any).document.querySelector(`select[aria-label="Role of ${email}"]`)?.value === "viewer",
+        invitee,
+      );
+      await page.getByRole("button", { name: `Remove ${invitee}` }).click();
+      await page.getByRole("button", { name: `Remove ${invitee} from the organisation` }).click();
+      await page.getByRole("cell", { name: invitee, exact: true }).waitFor({ state: "detached" });
+      // Newest first: the removal, the role change, and before them the joining (then signed in).
+      const log = (await t.json("GET", "/v1/audit-log?limit=20")).body.data.map((e: { action: string }) => e.action);
+      expect(log.slice(0, 4)).toEqual([
+        "member.removed",
+        "member.role_changed",
+        "sign_in.succeeded",
+        "invitation.accepted",
+      ]);
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 60_000);
+
   test("a one-time link sets a new person's password", async () => {
     const { token } = await t.app.services.people.createUser({
       email: "dev@example.com",

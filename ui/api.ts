@@ -96,7 +96,9 @@ export const AREAS = [
   { id: "queue", label: "Queue", scope: "deliveries:read" },
   { id: "suppressions", label: "Suppressions", scope: "suppressions:read" },
   { id: "keys", label: "API keys", scope: "api_keys:read" },
+  { id: "members", label: "Members", scope: "members:read" },
   { id: "organization", label: "Organisation", scope: "organization:read" },
+  { id: "audit", label: "Audit log", scope: "audit:read" },
   { id: "ai", label: "AI", scope: "ai:use" },
 ] as const satisfies ReadonlyArray<{ id: string; label: string; scope: Scope }>;
 export type AreaId = (typeof AREAS)[number]["id"];

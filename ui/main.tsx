@@ -21,10 +21,12 @@ import {
 } from "./api.ts";
 import { describe } from "./hooks.ts";
 import { AiScreen } from "./screens/ai.tsx";
+import { AuditScreen } from "./screens/audit.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
 import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
 import { InboundScreen } from "./screens/inbound.tsx";
 import { KeysScreen } from "./screens/keys.tsx";
+import { MembersScreen } from "./screens/members.tsx";
 import { OrganizationScreen } from "./screens/organization.tsx";
 import { OverviewScreen } from "./screens/overview.tsx";
 import { QueueScreen } from "./screens/queue.tsx";
@@ -243,6 +245,51 @@ function SetPassword() {
   );
 }
 
+/** An invitation's link (`/invite#<token>`): a new person sets a name and password; someone with an account gives theirs. */
+function AcceptInvitation({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
+  const token = location.hash.replace(/^#/, "");
+  const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
+  const { submit, error, busy } = useSubmit(async () => {
+    await api.post("/v1/invitations/accept", { token, ...(name.trim() && { name: name.trim() }), password });
+    history.replaceState(null, "", "/");
+    onSignedIn(await fetchAccess());
+  });
+  return (
+    <main class="signin">
+      <h1>Join Mailroom</h1>
+      <p class="hint">
+        New here: give your name and choose a password. Already have an account: its password is enough.
+      </p>
+      <form onSubmit={submit} aria-label="Join">
+        <label for="join-name">Your name (if you are new)</label>
+        <input
+          id="join-name"
+          ref={field}
+          autocomplete="name"
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+        <Field
+          id="join-password"
+          label="Password (at least 12 characters)"
+          type="password"
+          autocomplete="new-password"
+          minLength={12}
+          value={password}
+          onInput={setPassword}
+        />
+        <button type="submit" disabled={busy || !token}>
+          Join
+        </button>
+        <Alert message={token ? error : "This page needs the whole invitation link, with its # part."} />
+      </form>
+    </main>
+  );
+}
+
 /** Which of a person's organisations the screens show; shown only to someone who belongs to more than one. */
 function OrganizationSwitcher({ person }: { person: Me }) {
   if (person.organizations.length < 2) return null;
@@ -304,6 +351,7 @@ function App() {
 
   if (page === "/setup" && !access) return <Setup onSignedIn={setAccess} />;
   if (page === "/password") return <SetPassword />;
+  if (page === "/invite" && !access) return <AcceptInvitation onSignedIn={setAccess} />;
   if (checking) return <p class="loading">Checking the sign-in…</p>;
   if (!access) return <SignIn onSignedIn={setAccess} />;
 
@@ -357,7 +405,9 @@ function App() {
         {current === "inbound" && <InboundScreen id={route[1]} />}
         {current === "ai" && <AiScreen />}
         {current === "keys" && <KeysScreen />}
+        {current === "members" && <MembersScreen />}
         {current === "organization" && <OrganizationScreen />}
+        {current === "audit" && <AuditScreen />}
         {current === "queue" && <QueueScreen />}
         {current === "suppressions" && <SuppressionsScreen />}
         {current === "domains" && <DomainsScreen />}

@@ -453,6 +453,7 @@ export const CONFIG_SCHEMA = {
       "400d",
       "Sent messages with no recipient still waiting are removed whole, with their events, after this; hourly statistics survive as rollups. Per organisation: PATCH /v1/organization {retention: {metadata_days}}.",
     ),
+    audit: duration("400d", "Audit log events (who changed what, sign-ins) are kept this long."),
     interval: duration("1h", "How often the retention job runs (once across the instances sharing a store)."),
   },
   metrics: {

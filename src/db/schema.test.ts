@@ -98,21 +98,26 @@ describe("migration 4 (email_contents)", () => {
   });
 });
 
-describe("migration 17 (operations)", () => {
-  test("a full-access key gains the operations scopes, in canonical order; any other key keeps its own", () => {
-    const before = SCOPES.filter((scope) => !scope.startsWith("deliveries:") && !scope.startsWith("organization:"));
+/** The scopes a full-access key held before migration `version` added the next ones. */
+const scopesBefore = (first: string) => SCOPES.slice(0, SCOPES.indexOf(first as (typeof SCOPES)[number]));
+
+describe.each([
+  [17, "operations", "deliveries:read", "members:read"],
+  [19, "people", "members:read", undefined],
+] as const)("migration %i (%s)", (version, _name, firstAdded, nextAdded) => {
+  test("a full-access key gains the new scopes, in canonical order; any other key keeps its own", () => {
     const sqlite = new Database(":memory:");
-    for (const migration of MIGRATIONS.filter((m) => m.version < 17)) sqlite.exec(migration.sqlite);
+    for (const migration of MIGRATIONS.filter((m) => m.version < version)) sqlite.exec(migration.sqlite);
     sqlite.exec("INSERT INTO organizations (id, name, created_at) VALUES ('org', 'o', 'now')");
     const insertKey = sqlite.query(
       "INSERT INTO api_keys (id, organization_id, name, mode, token_prefix, token_hash, scopes, created_at) VALUES (?, 'org', 'k', 'live', ?, ?, ?, 'now')",
     );
-    insertKey.run("full", "p1", "h1", JSON.stringify(before));
+    insertKey.run("full", "p1", "h1", JSON.stringify(scopesBefore(firstAdded)));
     insertKey.run("sender", "p2", "h2", JSON.stringify(["emails:send"]));
-    sqlite.exec(MIGRATIONS.find((m) => m.version === 17)!.sqlite);
+    sqlite.exec(MIGRATIONS.find((m) => m.version === version)!.sqlite);
     const scopesOf = (id: string) =>
       JSON.parse((sqlite.query("SELECT scopes FROM api_keys WHERE id = ?").get(id) as { scopes: string }).scopes);
-    expect(scopesOf("full")).toEqual([...SCOPES]);
+    expect(scopesOf("full")).toEqual(nextAdded ? scopesBefore(nextAdded) : [...SCOPES]);
     expect(scopesOf("sender")).toEqual(["emails:send"]);
   });
 });

@@ -15,6 +15,7 @@
  */
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { Actor } from "../access.ts";
+import { recordAudit } from "../audit/log.ts";
 import { requireScope } from "../access.ts";
 import { notifyAtCommit } from "../db/dialect.ts";
 import { inIdBatches } from "../db/pages.ts";
@@ -201,7 +202,7 @@ export function createSendingPauses(deps: {
             name,
             reason,
             pausedAt: now,
-            pausedBy: actor.keyId ?? "operator",
+            pausedBy: actor.user?.email ?? actor.keyId ?? "operator",
           })
           .onConflictDoNothing()
           .returning({ name: sendingPauses.name });
@@ -212,6 +213,16 @@ export function createSendingPauses(deps: {
           type: "sending.paused",
           data: { scope: target.scope, name: name || null, reason },
         });
+        await recordAudit(
+          tx,
+          actor,
+          {
+            action: "sending.paused",
+            target: { type: target.scope, id: name || null, name: name || null },
+            changes: { reason },
+          },
+          clock.now(),
+        );
       });
       return stateOf(actor.organizationId);
     },
@@ -237,6 +248,12 @@ export function createSendingPauses(deps: {
           type: "sending.resumed",
           data: { scope: target.scope, name: name || null },
         });
+        await recordAudit(
+          tx,
+          actor,
+          { action: "sending.resumed", target: { type: target.scope, id: name || null, name: name || null } },
+          clock.now(),
+        );
         return true;
       });
       if (!removed)

@@ -8,6 +8,7 @@
  */
 import { and, count, eq, gt, inArray, isNull, lte, min, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Actor } from "../access.ts";
+import { recordAudit } from "../audit/log.ts";
 import { requireScope } from "../access.ts";
 import { lockedForUpdate } from "../db/dialect.ts";
 import { inIdBatches, pageById, type PageOptions } from "../db/pages.ts";
@@ -243,6 +244,12 @@ export function createDeliveryQueue(deps: {
         if (!(from as readonly string[]).includes(row.status))
           return `Only a delivery that is ${from.join(" or ")} can be ${PAST[action]}; this one is ${row.status}.`;
         await applyAction(tx, action, id);
+        await recordAudit(
+          tx,
+          actor,
+          { action: `delivery.${PAST[action]}`, target: { type: "delivery", id, name: row.recipient } },
+          now,
+        );
         return null;
       });
       if (refusal) throw new AppError("conflict", refusal);
@@ -279,6 +286,14 @@ export function createDeliveryQueue(deps: {
         );
         let counted = 0;
         for (const { id } of rows) counted += await applyAction(tx, action, id);
+        // One record per batch, in its transaction: the filter, and how many this batch changed.
+        if (counted)
+          await recordAudit(
+            tx,
+            actor,
+            { action: `delivery.bulk_${PAST[action]}`, changes: { filter: { ...filter }, changed: counted } },
+            now,
+          );
         return { ids: rows.map((row) => row.id), counted };
       });
       return { object: "bulk", matched: Number(matched), changed };

@@ -10,6 +10,7 @@
  * - A change made here is seen by this instance's send-time answers at once.
  */
 import { POLICY_CHANGED } from "../db/read-cache.ts";
+import { recordAudit } from "../audit/log.ts";
 import { notifyAtCommit } from "../db/dialect.ts";
 import { eq } from "drizzle-orm";
 import { requireScope, type Actor } from "../access.ts";
@@ -123,7 +124,7 @@ export function createDomainService(deps: {
   return {
     async add(actor, name, input = {}) {
       requireScope(actor, "domains:write");
-      if (input.verifiedOverride && actor.keyId !== null)
+      if (input.verifiedOverride && (actor.keyId !== null || actor.user !== null))
         throw new AppError(
           "insufficient_scope",
           "Only the operator (mailroom domains add --verified) may mark a domain verified without DNS.",
@@ -163,6 +164,16 @@ export function createDomainService(deps: {
         await tx.insert(dkimKeys).values(key);
         await notifyAtCommit(tx, POLICY_CHANGED);
         await deps.events.append(tx, { organizationId, type: "domain.created", data: { ...added } });
+        await recordAudit(
+          tx,
+          actor,
+          {
+            action: "domain.created",
+            target: { type: "domain", id, name: row.name },
+            changes: { verified_override: row.verifiedOverride, providers, receiving: row.receivingEnabled },
+          },
+          now,
+        );
       });
       const warning = added.records.find((record) => record.warning)?.warning;
       if (warning)
@@ -247,6 +258,17 @@ export function createDomainService(deps: {
         };
         await tx.update(domains).set(update).where(eq(domains.id, row.id));
         await announceDomain(tx, deps, { ...current, ...update }, current.status);
+        const changes = Object.fromEntries(
+          (Object.keys(next) as Array<keyof typeof next>)
+            .filter((k) => String(next[k]) !== String(current[k]))
+            .map((k) => [k, { from: current[k], to: next[k] }]),
+        );
+        await recordAudit(
+          tx,
+          actor,
+          { action: "domain.updated", target: { type: "domain", id: row.id, name: row.name }, changes },
+          now,
+        );
       });
       return getView(organizationId, row.id);
     },
@@ -274,6 +296,19 @@ export function createDomainService(deps: {
         await tx.delete(domains).where(eq(domains.id, row.id));
         await deps.events.append(tx, { organizationId, type: "domain.deleted", data: { ...removed } });
         await notifyAtCommit(tx, POLICY_CHANGED);
+        await recordAudit(
+          tx,
+          actor,
+          {
+            action: "domain.deleted",
+            target: { type: "domain", id: row.id, name: row.name },
+            changes: {
+              forced: Boolean(removeOptions.force),
+              failed_messages: new Set(pending.map((p) => p.emailId)).size,
+            },
+          },
+          clock.now(),
+        );
         return { object: "domain" as const, id: row.id, name: row.name, deleted: true as const };
       });
     },
@@ -297,6 +332,16 @@ export function createDomainService(deps: {
         const update = { updatedAt: isoTime(now), nextCheckAt: now };
         await tx.update(domains).set(update).where(eq(domains.id, row.id));
         await announceDomain(tx, deps, { ...current, ...update }, current.status);
+        await recordAudit(
+          tx,
+          actor,
+          {
+            action: "domain.dkim_rotation_started",
+            target: { type: "domain", id: row.id, name: row.name },
+            changes: { selector: key.selector },
+          },
+          now,
+        );
       });
       return getView(organizationId, row.id);
     },

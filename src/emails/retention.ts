@@ -3,7 +3,8 @@
  * bodies of a message whose every recipient is final are removed (the record, recipients and events stay, with
  * `content_removed_at`); after `metadata` days a message none of whose recipients still waits is removed whole,
  * its events rolled up into the hourly statistics first (stats.ts). Webhook deliveries that are over, and events of
- * no message, go after `metadata` days too. The job also keeps each organisation's storage figures.
+ * no message, go after `metadata` days too; audit log events after `audit` days. The job also keeps each
+ * organisation's storage figures.
  *
  * Invariants: a message with a recipient waiting (queued, deferred, held) is never touched; every removal is one
  * short write of at most `BATCH` messages, its rollups and storage figures in the same transaction, so a run
@@ -36,6 +37,7 @@ export interface RetentionRun {
   messagesRemoved: number;
   webhookDeliveriesRemoved: number;
   eventsRemoved: number;
+  auditEventsRemoved: number;
 }
 
 export interface Retention {
@@ -54,12 +56,14 @@ export function createRetention(deps: {
   clock: Clock;
   logger: Logger;
   defaults: OrganizationDefaults;
+  /** `[retention] audit`: how long the audit log keeps an event. */
+  auditRetentionMs: number;
   /** Returns freed pages to the file system (SQLite with auto_vacuum=incremental); PostgreSQL's autovacuum reuses. */
   reclaimSpace?: () => Promise<void>;
 }): Retention {
   const { db, writer, clock, logger } = deps;
   const { organizations, organizationStorage, emails, emailContents, events, dailyUsage } = tablesOf(db);
-  const { webhookDeliveries } = tablesOf(db);
+  const { webhookDeliveries, auditEvents } = tablesOf(db);
 
   /** Some recipient of the message is in one of `statuses` (written out: drizzle leaves a lone table's columns bare). */
   const anyRecipientIn = (statuses: readonly string[]) =>
@@ -229,6 +233,25 @@ export function createRetention(deps: {
     return { webhookDeliveriesRemoved, eventsRemoved };
   };
 
+  /** Audit events older than `cutoff`, of every organisation, oldest first (ids are time-ordered) in small writes. */
+  const removeAuditEvents = async (cutoff: string) => {
+    let removed = 0;
+    for (;;) {
+      const ids = (
+        await db
+          .select({ id: auditEvents.id })
+          .from(auditEvents)
+          .where(lt(auditEvents.createdAt, cutoff))
+          .orderBy(auditEvents.id)
+          .limit(BATCH)
+      ).map((row) => row.id);
+      if (!ids.length) return removed;
+      await writer.write(async (tx) => void (await tx.delete(auditEvents).where(inArray(auditEvents.id, ids))));
+      removed += ids.length;
+      await breathe();
+    }
+  };
+
   return {
     async runOnce() {
       const started = clock.now();
@@ -237,6 +260,7 @@ export function createRetention(deps: {
         messagesRemoved: 0,
         webhookDeliveriesRemoved: 0,
         eventsRemoved: 0,
+        auditEventsRemoved: 0,
       };
       for (const organization of await db.select().from(organizations)) {
         const now = clock.now();
@@ -262,6 +286,7 @@ export function createRetention(deps: {
         total.webhookDeliveriesRemoved += others.webhookDeliveriesRemoved;
         total.eventsRemoved += others.eventsRemoved;
       }
+      total.auditEventsRemoved = await removeAuditEvents(isoTime(clock.now() - deps.auditRetentionMs));
       const usageKeptFrom = utcDay(clock.now() - USAGE_KEPT_DAYS * DAY_MS);
       await writer.write(async (tx) => void (await tx.delete(dailyUsage).where(lt(dailyUsage.day, usageKeptFrom))));
       if (total.contentRemoved || total.messagesRemoved) await deps.reclaimSpace?.();

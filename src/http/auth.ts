@@ -10,6 +10,7 @@ import { Elysia } from "elysia";
 import type { Actor, Authenticator, SessionAuthenticator } from "../access.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError, validationError } from "../errors.ts";
+import { clientOf, type RequestServer } from "./client.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
 
 export const SESSION_COOKIE = "mailroom_session";
@@ -58,6 +59,7 @@ export async function authenticateRequest(
   deps: AuthDeps,
   request: Request,
   set: { headers: Record<string, unknown> },
+  server: RequestServer = null,
 ): Promise<Actor> {
   const authorization = request.headers.get("authorization");
   const session = deps.people ? sessionToken(request.headers.get("cookie") ?? undefined) : undefined;
@@ -82,6 +84,8 @@ export async function authenticateRequest(
     if (!match) throw new AppError("unauthorized", "Missing API key: send Authorization: Bearer <API_KEY>.");
     actor = await deps.keys.authenticate(match[1]!);
   }
+  // Where the request came from goes with the caller, for the audit log of what it changes.
+  actor = { ...actor, client: clientOf(request, server) };
   const decision = await chargeRequest(deps, actor);
   set.headers["ratelimit-limit"] = String(decision.limit);
   set.headers["ratelimit-remaining"] = String(decision.remaining);
@@ -99,6 +103,8 @@ export async function authenticateRequest(
 export function authenticated(deps: AuthDeps) {
   return new Elysia().resolve(
     { as: "scoped" },
-    async ({ request, set }): Promise<{ actor: Actor }> => ({ actor: await authenticateRequest(deps, request, set) }),
+    async ({ request, set, server }): Promise<{ actor: Actor }> => ({
+      actor: await authenticateRequest(deps, request, set, server),
+    }),
   );
 }

@@ -60,6 +60,7 @@ export function docsRoutes(version: string) {
             { name: "Providers", description: "Provider events (SES through SNS)" },
             { name: "Queue", description: "What waits to be delivered; retry, cancel and release; pauses" },
             { name: "People", description: "Setup, sign-in and sign-out, the signed-in person, passwords" },
+            { name: "Members", description: "The organisation's people, their roles, and invitations" },
             {
               name: "Organization",
               description: "Limits, the daily quota and today's usage, retention and what is stored",

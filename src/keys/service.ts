@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { recordAudit } from "../audit/log.ts";
 import { notifyAtCommit } from "../db/dialect.ts";
 import { prepareAs } from "../db/prepared.ts";
 import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
@@ -168,7 +169,19 @@ export function createKeyService(deps: {
         lastUsedAt: null,
         revokedAt: null,
       };
-      await writer.write(async (tx) => tx.insert(apiKeys).values(row));
+      await writer.write(async (tx) => {
+        await tx.insert(apiKeys).values(row);
+        await recordAudit(
+          tx,
+          actor,
+          {
+            action: "api_key.created",
+            target: { type: "api_key", id: row.id, name },
+            changes: { mode, scopes, domains, rate_limit: row.rateLimitPerMinute, daily_quota: row.dailyQuota },
+          },
+          clock.now(),
+        );
+      });
       return { ...toView(row), key };
     },
 
@@ -198,6 +211,16 @@ export function createKeyService(deps: {
             assertMayChange(actor, existing);
             await tx.update(apiKeys).set({ name: trimmed }).where(where);
             await notifyAtCommit(tx, POLICY_CHANGED);
+            await recordAudit(
+              tx,
+              actor,
+              {
+                action: "api_key.renamed",
+                target: { type: "api_key", id: existing.id, name: trimmed },
+                changes: { name: { from: existing.name, to: trimmed } },
+              },
+              clock.now(),
+            );
             return { ...existing, name: trimmed };
           })
         : undefined;
@@ -223,6 +246,12 @@ export function createKeyService(deps: {
         if (existing.revokedAt) return existing;
         await tx.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, id));
         await notifyAtCommit(tx, POLICY_CHANGED);
+        await recordAudit(
+          tx,
+          actor,
+          { action: "api_key.revoked", target: { type: "api_key", id, name: existing.name } },
+          clock.now(),
+        );
         return { ...existing, revokedAt };
       });
       if (!row) throw new AppError("not_found", "API key not found.");
@@ -254,6 +283,7 @@ export function createKeyService(deps: {
         keyRateLimit: key.rateLimitPerMinute ?? null,
         orgRateLimit,
         keyDailyQuota: key.dailyQuota ?? null,
+        keyName: key.name,
         user: null,
       };
     },

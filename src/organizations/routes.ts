@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readBody } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
+import { parsePage } from "../http/query.ts";
 import type { OrganizationService } from "./service.ts";
 import { OrganizationPatchSchema, parseOrganizationPatch } from "./validate.ts";
 
@@ -19,6 +20,22 @@ export function organizationRoutes(deps: AuthDeps & { organizations: Organizatio
         tags,
       },
     })
+    .get(
+      "/v1/audit-log",
+      ({ actor, query }) =>
+        organizations.auditLog(actor, {
+          ...parsePage(query),
+          action: query.action || undefined,
+          actorId: query.actor_id || undefined,
+        }),
+      {
+        detail: {
+          summary:
+            "Who changed what, and every sign-in, newest first (audit:read: owners and admins); filters action and actor_id",
+          tags,
+        },
+      },
+    )
     .patch(
       "/v1/organization",
       async ({ request, actor }) =>

@@ -8,6 +8,8 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import { requireScope, type Actor } from "../access.ts";
+import { recordAudit } from "../audit/log.ts";
+import { readAuditLog, type AuditLogQuery } from "../audit/reads.ts";
 import { notifyAtCommit } from "../db/dialect.ts";
 import { POLICY_CHANGED } from "../db/read-cache.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
@@ -61,6 +63,8 @@ export interface OrganizationService {
   show(actor: Actor): Promise<OrganizationView>;
   /** Changes the settings given; a null setting returns to the configured default (the quota: to none). */
   update(actor: Actor, patch: OrganizationPatch): Promise<OrganizationView>;
+  /** The organisation's audit log, newest first (audit:read). */
+  auditLog(actor: Actor, query: AuditLogQuery): ReturnType<typeof readAuditLog>;
 }
 
 type OrganizationRow = {
@@ -148,6 +152,8 @@ export function createOrganizationService(deps: {
       });
     },
 
+    auditLog: (actor, query) => readAuditLog(db, actor, query),
+
     async show(actor) {
       requireScope(actor, "organization:read");
       return view(db, actor.organizationId);
@@ -167,6 +173,12 @@ export function createOrganizationService(deps: {
           await tx.update(organizations).set(changes).where(eq(organizations.id, actor.organizationId));
           // Keys' authentication caches the organisation's request limit.
           await notifyAtCommit(tx, POLICY_CHANGED);
+          await recordAudit(
+            tx,
+            actor,
+            { action: "organization.updated", target: { type: "organization", id: actor.organizationId }, changes },
+            clock.now(),
+          );
         }
         return view(tx, actor.organizationId);
       });

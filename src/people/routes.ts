@@ -11,6 +11,7 @@ import { bodyLimits, readBody } from "../http/body.ts";
 import { clientOf } from "../http/client.ts";
 import { jsonContent } from "../http/docs.ts";
 import { AppError } from "../errors.ts";
+import type { Members } from "./members.ts";
 import { SESSION_ABSOLUTE_MS, type OpenedSession, type People } from "./service.ts";
 
 const SetupSchema = t.Object(
@@ -28,9 +29,20 @@ const PasswordSchema = t.Object(
   { additionalProperties: false },
 );
 const CreateOrganizationSchema = t.Object({ name: t.String() }, { additionalProperties: false });
+const Role = t.Union([t.Literal("owner"), t.Literal("admin"), t.Literal("developer"), t.Literal("viewer")]);
+const InviteSchema = t.Object({ email: t.String(), role: Role }, { additionalProperties: false });
+const RoleSchema = t.Object({ role: Role }, { additionalProperties: false });
+const AcceptSchema = t.Object(
+  {
+    token: t.String({ description: "The invitation link's token (after # in /invite#…)" }),
+    name: t.Optional(t.String({ description: "Your name, if you have no account yet" })),
+    password: t.String({ description: "A new password (at least 12 characters), or your account's" }),
+  },
+  { additionalProperties: false },
+);
 
-export function peopleRoutes(deps: AuthDeps & { people: People }) {
-  const { people, config } = deps;
+export function peopleRoutes(deps: AuthDeps & { people: People; members: Members }) {
+  const { people, members, config } = deps;
   const limits = bodyLimits(config);
   const tags = ["People"];
   const secure = (request: Request) => ((config.http.public_url || request.url).startsWith("https:") ? "; Secure" : "");
@@ -93,15 +105,33 @@ export function peopleRoutes(deps: AuthDeps & { people: People }) {
     )
     .delete(
       "/v1/session",
-      async ({ request, set, query }) => {
+      async ({ request, set, query, server }) => {
         const token = sessionToken(request.headers.get("cookie") ?? undefined);
         if (!token) throw new AppError("unauthorized", "Not signed in.");
-        await people.signOut(token, { everywhere: query.everywhere === "true" });
+        await people.signOut(token, { everywhere: query.everywhere === "true" }, clientOf(request, server));
         set.headers["set-cookie"] =
           `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure(request)}`;
         return { object: "session", deleted: true };
       },
       { detail: { summary: "Sign out (?everywhere=true: every session of this person)", tags } },
+    )
+    .post(
+      "/v1/invitations/accept",
+      async ({ request, set, server }) =>
+        withCookie(
+          request,
+          set,
+          await members.accept(await readBody(request, limits, AcceptSchema), clientOf(request, server)),
+        ),
+      {
+        parse: "none",
+        detail: {
+          summary:
+            "Join an organisation with an invitation's token: a new person sets a password, one with an account gives theirs",
+          tags,
+          requestBody: jsonContent(AcceptSchema),
+        },
+      },
     )
     .post(
       "/v1/password",
@@ -144,5 +174,47 @@ export function peopleRoutes(deps: AuthDeps & { people: People }) {
       },
     );
 
-  return new Elysia().use(open).use(signedIn);
+  const team = new Elysia()
+    .use(authenticated(deps))
+    .get("/v1/members", ({ actor }) => members.list(actor), {
+      detail: { summary: "The organisation's members and pending invitations", tags: ["Members"] },
+    })
+    .post(
+      "/v1/members/invitations",
+      async ({ request, actor, set }) => {
+        const body = await readBody(request, limits, InviteSchema);
+        const base = config.http.public_url || new URL(request.url).origin;
+        set.status = 201;
+        return members.invite(actor, body, base);
+      },
+      {
+        parse: "none",
+        detail: {
+          summary: "Invite someone by a one-time link, valid 7 days (its url is in this answer only)",
+          tags: ["Members"],
+          requestBody: jsonContent(InviteSchema),
+        },
+      },
+    )
+    .delete("/v1/members/invitations/:id", ({ actor, params }) => members.revokeInvitation(actor, params.id), {
+      detail: { summary: "Revoke an invitation", tags: ["Members"] },
+    })
+    .patch(
+      "/v1/members/:id",
+      async ({ request, actor, params }) =>
+        members.changeRole(actor, params.id, (await readBody(request, limits, RoleSchema)).role),
+      {
+        parse: "none",
+        detail: {
+          summary: "Change a member's role (owners by owners only; the last owner stays one)",
+          tags: ["Members"],
+          requestBody: jsonContent(RoleSchema),
+        },
+      },
+    )
+    .delete("/v1/members/:id", ({ actor, params }) => members.remove(actor, params.id), {
+      detail: { summary: "Remove a member (not the last owner)", tags: ["Members"] },
+    });
+
+  return new Elysia().use(open).use(signedIn).use(team);
 }

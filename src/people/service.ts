@@ -16,6 +16,7 @@ import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { createAuthFailures } from "../limits/auth-failures.ts";
+import { recordAudit, type AuditActor, type AuditEntry } from "../audit/log.ts";
 
 export const SESSION_IDLE_MS = 12 * 3_600_000;
 export const SESSION_ABSOLUTE_MS = 7 * 86_400_000;
@@ -70,7 +71,7 @@ export interface People {
   signIn(input: { email: string; password: string }, client: ClientInfo): Promise<OpenedSession>;
   /** The actor of a session token in `organizationId` (default: the user's first organisation); 401 when none. */
   authenticateSession(token: string, organizationId?: string): Promise<Actor>;
-  signOut(token: string, options?: { everywhere?: boolean }): Promise<void>;
+  signOut(token: string, options?: { everywhere?: boolean }, client?: ClientInfo): Promise<void>;
   /** The person a session token signs in, or null (none, ended, or not a token at all). */
   sessionOf(token: string | undefined): Promise<SessionView | null>;
   me(actor: Actor): Promise<SessionView>;
@@ -92,6 +93,18 @@ export interface People {
   /** Sets the password a link was made for; the link then works no more, and the user's sessions end. */
   setPassword(input: { token: string; password: string }): Promise<void>;
   listUsers(): Promise<Array<UserView & { organizations: MembershipView[] }>>;
+  /**
+   * Makes the person at `email` a member of `organizationId` with `role`, in one write with `claim` (which spends the
+   * invitation): a new person is created with `name` and `password`; one with a password must give it.
+   */
+  joinWithInvitation(input: {
+    email: string;
+    name?: string;
+    password: string;
+    organizationId: string;
+    role: Role;
+    claim: (tx: Db) => Promise<void>;
+  }): Promise<void>;
 }
 
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -178,6 +191,21 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
   const userByEmail = (from: Db, email: string) =>
     first(from.select().from(users).where(eq(users.email, email))) as Promise<UserRow | undefined>;
 
+  /** The person, for the audit log of what they do before they act in an organisation (signing in, out). */
+  const personOf = (user: UserRow, client: ClientInfo): AuditActor => ({
+    type: "user",
+    id: user.id,
+    name: user.email,
+    ...client,
+  });
+
+  /** One audit event in each organisation of `user` (an unknown person: one of no organisation). */
+  const auditEverywhere = async (tx: Db, user: UserRow | undefined, who: AuditActor, entry: AuditEntry) => {
+    const organizationIds = user ? (await membershipsOf(tx, user.id)).map((m) => m.id) : [];
+    for (const organizationId of organizationIds.length ? organizationIds : [null])
+      await recordAudit(tx, who, { ...entry, organizationId }, clock.now());
+  };
+
   const sessionExpired = (row: { createdAt: number; lastSeenAt: number }, now: number) =>
     now - Number(row.lastSeenAt) > SESSION_IDLE_MS || now - Number(row.createdAt) > SESSION_ABSOLUTE_MS;
 
@@ -224,6 +252,16 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
           .insert(memberships)
           .values({ organizationId: organization.id, userId: user.id, role: "owner", createdAt: now });
         await tx.delete(oneTimeLinks).where(eq(oneTimeLinks.purpose, "setup"));
+        await recordAudit(
+          tx,
+          personOf(user, client),
+          {
+            action: "user.set_up",
+            target: { type: "user", id: user.id, name: email },
+            organizationId: organization.id,
+          },
+          clock.now(),
+        );
         return openSession(tx, user, client);
       });
     },
@@ -238,13 +276,31 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
       const account = `account:${email}`;
       const network = client.ip ?? "unknown";
       if (!user?.passwordHash || !verified) {
+        // Recorded in every organisation of the person it names (an address nobody has: in none); the wait after.
+        await writer.write((tx) =>
+          auditEverywhere(
+            tx,
+            user,
+            user ? personOf(user, client) : { type: "user", id: null, name: email, ...client },
+            {
+              action: "sign_in.failed",
+              target: { type: "user", id: user?.id ?? null, name: email },
+            },
+          ),
+        );
         // Both waits run together: the reply comes after the longer, whichever of the two is being guessed.
         await Promise.all([failures.fail(account), failures.fail(network)]);
         throw new AppError("unauthorized", "The email or password is not right.");
       }
       failures.succeed(account);
       failures.succeed(network);
-      return writer.write((tx) => openSession(tx, user, client));
+      return writer.write(async (tx) => {
+        await auditEverywhere(tx, user, personOf(user, client), {
+          action: "sign_in.succeeded",
+          target: { type: "user", id: user.id, name: user.email },
+        });
+        return openSession(tx, user, client);
+      });
     },
 
     async authenticateSession(token, organizationId) {
@@ -297,7 +353,7 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
       };
     },
 
-    async signOut(token, options = {}) {
+    async signOut(token, options = {}, client = { ip: null, userAgent: null }) {
       await writer.write(async (tx) => {
         const session = await first(
           tx
@@ -306,6 +362,12 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
             .where(eq(sessions.id, digest(token))),
         );
         if (!session) return;
+        const user = (await first(tx.select().from(users).where(eq(users.id, session.userId)))) as UserRow | undefined;
+        if (user)
+          await auditEverywhere(tx, user, personOf(user, client), {
+            action: options.everywhere ? "sign_out.everywhere" : "sign_out",
+            target: { type: "user", id: user.id, name: user.email },
+          });
         await tx
           .delete(sessions)
           .where(options.everywhere ? eq(sessions.userId, session.userId) : eq(sessions.id, session.id));
@@ -363,6 +425,16 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
           await tx
             .insert(memberships)
             .values({ organizationId: organization.id, userId: actor.user.id, role: "owner", createdAt: now });
+        await recordAudit(
+          tx,
+          actor,
+          {
+            action: "organization.created",
+            target: { type: "organization", id: organization.id, name },
+            organizationId: organization.id,
+          },
+          clock.now(),
+        );
         return { object: "organization" as const, id: organization.id, name };
       });
     },
@@ -432,6 +504,11 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
           .update(users)
           .set({ passwordHash, updatedAt: isoTime(now) })
           .where(eq(users.id, link.userId));
+        const user = (await first(tx.select().from(users).where(eq(users.id, link.userId)))) as UserRow;
+        await auditEverywhere(tx, user, personOf(user, { ip: null, userAgent: null }), {
+          action: "user.password_set",
+          target: { type: "user", id: user.id, name: user.email },
+        });
         // Every link of the user goes, expired ones with it; so do their sessions: a reset ends every sign-in.
         await tx
           .delete(oneTimeLinks)
@@ -442,6 +519,40 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
             ),
           );
         await tx.delete(sessions).where(eq(sessions.userId, link.userId));
+      });
+    },
+
+    async joinWithInvitation(input) {
+      checkPassword(input.password);
+      const existing = await userByEmail(db, input.email);
+      if (existing?.passwordHash && !(await Bun.password.verify(input.password, existing.passwordHash)))
+        throw new AppError("unauthorized", "You have an account: give its password to join.");
+      const passwordHash = existing?.passwordHash ? null : await hashPassword(input.password);
+      const name = existing ? existing.name : checkName(input.name ?? "");
+      await writer.write(async (tx) => {
+        await input.claim(tx);
+        const now = isoTime(clock.now());
+        let user = await userByEmail(tx, input.email);
+        if (!user) {
+          user = { id: newId(), email: input.email, name, passwordHash, instanceAdmin: false, createdAt: now };
+          await tx.insert(users).values({ ...user, updatedAt: now });
+        } else if (passwordHash)
+          await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
+        await tx
+          .insert(memberships)
+          .values({ organizationId: input.organizationId, userId: user.id, role: input.role, createdAt: now })
+          .onConflictDoNothing();
+        await recordAudit(
+          tx,
+          personOf(user, { ip: null, userAgent: null }),
+          {
+            action: "invitation.accepted",
+            target: { type: "user", id: user.id, name: user.email },
+            changes: { role: input.role },
+            organizationId: input.organizationId,
+          },
+          clock.now(),
+        );
       });
     },
 

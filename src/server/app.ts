@@ -48,6 +48,7 @@ import { createSignedLinks } from "../lib/signed-links.ts";
 import { createSentAttachments, type SentAttachments } from "../emails/attachments.ts";
 import { createEmailStats, type EmailStatsService } from "../emails/stats.ts";
 import { createOrganizationService, type OrganizationService } from "../organizations/service.ts";
+import { createMembers, type Members } from "../people/members.ts";
 import { createPeople, type People } from "../people/service.ts";
 import { createRetention, storageFigures, type Retention } from "../emails/retention.ts";
 import { createDailyQuotas } from "../limits/daily-quota.ts";
@@ -95,6 +96,7 @@ export interface Services {
   events: EventLog;
   organizations: OrganizationService;
   people: People;
+  members: Members;
   retention: Retention;
   keys: KeyService;
   domains: DomainService;
@@ -210,6 +212,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   };
   const organizations = createOrganizationService({ db, writer, clock, defaults: organizationDefaults });
   const people = createPeople({ db, writer, clock });
+  const members = createMembers({ db, writer, clock, people });
   const suppressions = createSuppressionService({ db, writer, clock, events, listen: store.listen });
   const lifecycle = createLifecycle({ events, suppressions, clock });
   const keys = createKeyService({
@@ -436,6 +439,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     clock,
     logger,
     defaults: organizationDefaults,
+    auditRetentionMs: config.retention.audit,
     reclaimSpace: store.reclaimSpace,
   });
   periodic.every("retention", config.retention.interval, () => retention.runOnce());
@@ -472,6 +476,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     events,
     organizations,
     people,
+    members,
     retention,
     keys,
     domains,

@@ -23,6 +23,7 @@ import type { Mailbox } from "../inbound/mailbox.ts";
 import { keyRoutes } from "../keys/routes.ts";
 import { organizationRoutes } from "../organizations/routes.ts";
 import { peopleRoutes } from "../people/routes.ts";
+import type { Members } from "../people/members.ts";
 import type { People } from "../people/service.ts";
 import type { OrganizationService } from "../organizations/service.ts";
 import type { KeyService } from "../keys/service.ts";
@@ -55,6 +56,7 @@ export interface HttpDeps {
   keys: KeyService;
   organizations: OrganizationService;
   people: People;
+  members: Members;
   limiter: RateLimiter;
   emails: EmailService;
   idempotency: Idempotency;

@@ -89,6 +89,7 @@ export function uiRoutes(config: Config) {
       // The pages one-time links open (the token after #, which never reaches a server log): the same shell.
       .get("/setup", asset(PAGE, "text/html; charset=utf-8"), { detail })
       .get("/password", asset(PAGE, "text/html; charset=utf-8"), { detail })
+      .get("/invite", asset(PAGE, "text/html; charset=utf-8"), { detail })
       .get("/ui/app.js", asset(SCRIPT, "text/javascript; charset=utf-8"), { detail })
       .get("/ui/style.css", asset(STYLE, "text/css; charset=utf-8"), { detail })
       .post("/ui/preview", ({ request }) => preview(request, config.http.max_body_bytes), { parse: "none", detail })

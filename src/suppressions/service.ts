@@ -9,6 +9,7 @@ import { policyCache, SUPPRESSIONS_CHANGED } from "../db/read-cache.ts";
 import type { Db, Store, Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
+import { recordAudit } from "../audit/log.ts";
 import { requireScope } from "../access.ts";
 import type { EventLog } from "../events/service.ts";
 import { addressKey } from "../lib/addresses.ts";
@@ -137,6 +138,15 @@ export function createSuppressionService(deps: {
     });
   };
 
+  /** The audit log's record of a person's or key's change to the list, in the change's transaction. */
+  const audited = (tx: Db, actor: Actor, action: string, row: Row) =>
+    recordAudit(
+      tx,
+      actor,
+      { action, target: { type: "suppression", id: row.id, name: row.email }, changes: { reason: row.reason } },
+      clock.now(),
+    );
+
   return {
     async suppressedAmong(organizationId, addresses) {
       if (addresses.length === 0) return new Set();
@@ -160,7 +170,9 @@ export function createSuppressionService(deps: {
       const row = await writer.write(async (tx) => {
         if (!(await addInTransaction(tx, organizationId, entry)))
           throw new AppError("conflict", `${email} is already suppressed.`);
-        return (await findByKey(tx, organizationId, email))!;
+        const added = (await findByKey(tx, organizationId, email))!;
+        await audited(tx, actor, "suppression.added", added);
+        return added;
       });
       return toView(row);
     },
@@ -179,8 +191,10 @@ export function createSuppressionService(deps: {
       const rows = await writer.write(async (tx) => {
         const added: Row[] = [];
         for (const email of keys) {
-          await addInTransaction(tx, organizationId, { email, origin: "manual", reason: why });
-          added.push((await findByKey(tx, organizationId, email))!);
+          const isNew = await addInTransaction(tx, organizationId, { email, origin: "manual", reason: why });
+          const row = (await findByKey(tx, organizationId, email))!;
+          if (isNew) await audited(tx, actor, "suppression.added", row);
+          added.push(row);
         }
         return added;
       });
@@ -199,7 +213,10 @@ export function createSuppressionService(deps: {
       const { organizationId } = actor;
       const row = await writer.write(async (tx) => {
         const existing = await findEntry(tx, organizationId, idOrEmail);
-        if (existing) await removeRow(tx, existing);
+        if (existing) {
+          await removeRow(tx, existing);
+          await audited(tx, actor, "suppression.removed", existing);
+        }
         return existing;
       });
       if (!row) throw notSuppressed();
@@ -214,7 +231,10 @@ export function createSuppressionService(deps: {
         const results = [];
         for (const value of given) {
           const existing = await findEntry(tx, organizationId, value);
-          if (existing) await removeRow(tx, existing);
+          if (existing) {
+            await removeRow(tx, existing);
+            await audited(tx, actor, "suppression.removed", existing);
+          }
           results.push({
             object: "suppression" as const,
             id: existing?.id ?? (isUuid(value) ? value.toLowerCase() : null),

@@ -11,6 +11,7 @@ import type { Db, Writer } from "../db/store.ts";
 import { engineCode } from "../db/faults.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
+import { recordAudit } from "../audit/log.ts";
 import { requireScope } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -199,6 +200,21 @@ export function createTemplateService(deps: {
     }),
   });
 
+  /** The audit log's record of a change to a template, in the change's transaction. */
+  const audited = (
+    tx: Db,
+    actor: Actor,
+    action: string,
+    template: { id: string; name: string },
+    changes?: Record<string, unknown>,
+  ) =>
+    recordAudit(
+      tx,
+      actor,
+      { action, target: { type: "template", id: template.id, name: template.name }, changes },
+      clock.now(),
+    );
+
   const service: TemplateService = {
     async create(actor, input) {
       requireScope(actor, "templates:write");
@@ -220,8 +236,8 @@ export function createTemplateService(deps: {
       await assertValid(engine, content);
       const id = newId();
       try {
-        await writer.write((tx) =>
-          insertTemplate(tx, {
+        await writer.write(async (tx) => {
+          await insertTemplate(tx, {
             id,
             organizationId: actor.organizationId,
             name: input.name,
@@ -231,8 +247,15 @@ export function createTemplateService(deps: {
             draftVersionId: newId(),
             createdAt: now,
             updatedAt: now,
-          }),
-        );
+          });
+          await audited(
+            tx,
+            actor,
+            "template.created",
+            { id, name: input.name },
+            { alias: input.alias ?? null, engine },
+          );
+        });
       } catch (error) {
         throw aliasTaken(error, input.alias);
       }
@@ -279,6 +302,9 @@ export function createTemplateService(deps: {
             draftVersionId: newId(),
             updatedAt: now,
           });
+          // The draft's content is the template's own (in its versions); the log names what was touched.
+          const touched = Object.keys(input).filter((field) => input[field as keyof typeof input] !== undefined);
+          await audited(tx, actor, "template.updated", row, { fields: touched });
           return { object: "template" as const, id: row.id };
         });
       } catch (error) {
@@ -291,6 +317,7 @@ export function createTemplateService(deps: {
       return writer.write(async (tx) => {
         const row = await find(tx, actor, idOrAlias);
         await deleteTemplate(tx, row.id);
+        await audited(tx, actor, "template.deleted", row);
         return { object: "template" as const, id: row.id, deleted: true as const };
       });
     },
@@ -306,6 +333,7 @@ export function createTemplateService(deps: {
           publishedAt: now,
           updatedAt: now,
         });
+        await audited(tx, actor, "template.published", row, { version_id: row.draftVersionId });
         return { object: "template" as const, id: row.id };
       });
     },
@@ -327,6 +355,7 @@ export function createTemplateService(deps: {
           createdAt: now,
           updatedAt: now,
         });
+        await audited(tx, actor, "template.created", { id, name: `${row.name} (copy)` }, { duplicated_from: row.id });
         return { object: "template" as const, id };
       });
     },

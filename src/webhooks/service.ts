@@ -18,6 +18,7 @@ import { WEBHOOKS_DUE } from "../queue/channels.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
 import { EVENT_TYPES, type EventType, type StoredEvent } from "../events/model.ts";
 import { receivedEventData } from "../inbound/model.ts";
+import { recordAudit } from "../audit/log.ts";
 import { requireScope } from "../access.ts";
 import type { Actor } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -289,6 +290,16 @@ export function createWebhookService(deps: {
     return replayed.length;
   };
 
+  /** The audit log's record of a change to an endpoint, in the change's transaction; never its secret. */
+  const audited = (
+    tx: Db,
+    actor: Actor,
+    action: string,
+    id: string,
+    url: string | null,
+    changes?: Record<string, unknown>,
+  ) => recordAudit(tx, actor, { action, target: { type: "webhook", id, name: url }, changes }, clock.now());
+
   return {
     fanOut,
 
@@ -331,6 +342,7 @@ export function createWebhookService(deps: {
           );
         await tx.insert(webhookEndpoints).values(row);
         await notifyAtCommit(tx, POLICY_CHANGED);
+        await audited(tx, actor, "webhook.created", row.id, url, { events: eventTypes, description });
       });
       return withSecret(row, secret);
     },
@@ -374,6 +386,12 @@ export function createWebhookService(deps: {
           .set({ ...changes, updatedAt: now })
           .where(eq(webhookEndpoints.id, id));
         await notifyAtCommit(tx, POLICY_CHANGED);
+        await audited(tx, actor, "webhook.updated", id, changes.url ?? current.url, {
+          ...(changes.url !== undefined && { endpoint: { from: current.url, to: changes.url } }),
+          ...(changes.eventTypes !== undefined && { events: changes.eventTypes }),
+          ...(changes.description !== undefined && { description: changes.description }),
+          ...(changes.enabled !== undefined && { enabled: changes.enabled }),
+        });
         return (await findEndpoint(tx, actor.organizationId, id))!;
       });
       if (!row) throw new AppError("not_found", "Webhook not found.");
@@ -388,8 +406,9 @@ export function createWebhookService(deps: {
         const removed = await tx
           .delete(webhookEndpoints)
           .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.organizationId, actor.organizationId)))
-          .returning({ id: webhookEndpoints.id });
+          .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url });
         await notifyAtCommit(tx, POLICY_CHANGED);
+        if (removed[0]) await audited(tx, actor, "webhook.deleted", id, removed[0].url);
         return removed.length;
       });
       if (!deleted) throw new AppError("not_found", "Webhook not found.");
@@ -413,6 +432,8 @@ export function createWebhookService(deps: {
             updatedAt: isoTime(now),
           })
           .where(eq(webhookEndpoints.id, id));
+        // The event names the rotation, never the secret.
+        await audited(tx, actor, "webhook.secret_rotated", id, current.url);
         return (await findEndpoint(tx, actor.organizationId, id))!;
       });
       if (!row) throw new AppError("not_found", "Webhook not found.");
@@ -478,6 +499,7 @@ export function createWebhookService(deps: {
         );
       const replayed = await writer.write(async (tx) => {
         await replayRows(tx, and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, id)));
+        await audited(tx, actor, "webhook.replayed", id, null, { deliveries: [deliveryId] });
         return findDelivery(tx, id, deliveryId);
       });
       if (!replayed) throw new AppError("not_found", "Webhook event not found.");
@@ -488,9 +510,14 @@ export function createWebhookService(deps: {
     async replayFailed(actor, id) {
       requireScope(actor, "webhooks:write");
       await own(actor, id);
-      const replayed = await writer.write((tx) =>
-        replayRows(tx, and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "failed"))),
-      );
+      const replayed = await writer.write(async (tx) => {
+        const count = await replayRows(
+          tx,
+          and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "failed")),
+        );
+        await audited(tx, actor, "webhook.replayed", id, null, { failed_deliveries: count });
+        return count;
+      });
       if (replayed) deps.wake();
       return { object: "replay", webhook_id: id, replayed };
     },

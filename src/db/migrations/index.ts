@@ -23,6 +23,8 @@ import rateLeases, { postgres as rateLeasesPg } from "./0016_rate_leases.ts";
 import operations, { postgres as operationsPg } from "./0017_operations.ts";
 import retentionQuotas, { postgres as retentionQuotasPg } from "./0018_retention_quotas.ts";
 import people, { postgres as peoplePg } from "./0019_people.ts";
+import audit, { postgres as auditPg } from "./0020_audit.ts";
+import invitations, { postgres as invitationsPg } from "./0021_invitations.ts";
 
 export interface Migration {
   version: number;
@@ -51,4 +53,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 17, name: "operations", sqlite: operations, postgres: operationsPg },
   { version: 18, name: "retention_quotas", sqlite: retentionQuotas, postgres: retentionQuotasPg },
   { version: 19, name: "people", sqlite: people, postgres: peoplePg },
+  { version: 20, name: "audit", sqlite: audit, postgres: auditPg },
+  { version: 21, name: "invitations", sqlite: invitations, postgres: invitationsPg },
 ];

@@ -367,3 +367,31 @@ export const oneTimeLinks = pgTable("one_time_links", {
   createdAt: text("created_at").notNull(),
   expiresAt: millis("expires_at"),
 });
+
+export const auditEvents = pgTable("audit_events", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id"),
+  createdAt: text("created_at").notNull(),
+  actorType: text("actor_type", { enum: ["user", "api_key", "cli", "system"] }).notNull(),
+  actorId: text("actor_id"),
+  actorName: text("actor_name"),
+  action: text("action").notNull(),
+  targetType: text("target_type"),
+  targetId: text("target_id"),
+  targetName: text("target_name"),
+  ip: text("ip"),
+  userAgent: text("user_agent"),
+  changes: jsonb("changes").$type<Record<string, unknown> | null>(),
+});
+
+export const invitations = pgTable("invitations", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  email: text("email").notNull(),
+  role: text("role", { enum: ROLES }).notNull(),
+  tokenHash: text("token_hash").notNull(),
+  invitedBy: text("invited_by"),
+  createdAt: text("created_at").notNull(),
+  expiresAt: millis("expires_at").notNull(),
+  acceptedAt: text("accepted_at"),
+});

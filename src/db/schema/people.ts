@@ -45,3 +45,33 @@ export const oneTimeLinks = sqliteTable("one_time_links", {
   /** Epoch ms; null: until used (the setup link). */
   expiresAt: integer("expires_at"),
 });
+
+/** The audit log (DESIGN §13): append-only, one row per change or sign-in, never a secret. */
+export const auditEvents = sqliteTable("audit_events", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id"),
+  createdAt: text("created_at").notNull(),
+  actorType: text("actor_type", { enum: ["user", "api_key", "cli", "system"] }).notNull(),
+  actorId: text("actor_id"),
+  actorName: text("actor_name"),
+  action: text("action").notNull(),
+  targetType: text("target_type"),
+  targetId: text("target_id"),
+  targetName: text("target_name"),
+  ip: text("ip"),
+  userAgent: text("user_agent"),
+  changes: text("changes", { mode: "json" }).$type<Record<string, unknown> | null>(),
+});
+
+/** A one-time link to join an organisation (7 days); stored by the SHA-256 of its token. */
+export const invitations = sqliteTable("invitations", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  email: text("email").notNull(),
+  role: text("role", { enum: ROLES }).notNull(),
+  tokenHash: text("token_hash").notNull(),
+  invitedBy: text("invited_by"),
+  createdAt: text("created_at").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  acceptedAt: text("accepted_at"),
+});

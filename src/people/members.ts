@@ -1,0 +1,297 @@
+/**
+ * An organisation's members and invitations (DESIGN §13): who belongs with which role, invitations by one-time
+ * link (7 days), role changes and removals.
+ * Invariants: only owners make, change or remove owners (an admin manages everyone else); the last owner can be
+ * neither demoted nor removed; an invitation works once, for its email, until it expires; every change is in the
+ * audit log, in its own transaction; a link's token is returned once, when made, and stored only as its SHA-256.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
+import { requireScope, type Actor, type Role } from "../access.ts";
+import { recordAudit } from "../audit/log.ts";
+import { lockedForUpdate } from "../db/dialect.ts";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import { ROLES } from "../db/schema/people.ts";
+import { AppError, validationError } from "../errors.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import { isUuid, newId } from "../lib/ids.ts";
+import { normalizeEmail, type ClientInfo, type OpenedSession, type People } from "./service.ts";
+
+export const INVITATION_MS = 7 * 86_400_000;
+
+export interface MemberView {
+  object: "member";
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  created_at: string;
+}
+
+export interface InvitationView {
+  object: "invitation";
+  id: string;
+  email: string;
+  role: Role;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface Members {
+  list(actor: Actor): Promise<{ object: "list"; has_more: false; data: MemberView[]; invitations: InvitationView[] }>;
+  /** A new invitation; `url` (with its one-time token) is in this answer only. */
+  invite(
+    actor: Actor,
+    input: { email: string; role: string },
+    baseUrl: string,
+  ): Promise<InvitationView & { url: string }>;
+  revokeInvitation(actor: Actor, id: string): Promise<{ object: "invitation"; id: string; deleted: true }>;
+  changeRole(actor: Actor, userId: string, role: string): Promise<MemberView>;
+  remove(actor: Actor, userId: string): Promise<{ object: "member"; id: string; deleted: true }>;
+  /** Joins with an invitation's token: a new person sets a name and password, one with an account gives theirs. */
+  accept(input: { token: string; name?: string; password: string }, client: ClientInfo): Promise<OpenedSession>;
+}
+
+const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+
+function checkRole(role: string): Role {
+  if (!(ROLES as readonly string[]).includes(role))
+    throw validationError([{ path: "role", message: `must be one of ${ROLES.join(", ")}` }]);
+  return role as Role;
+}
+
+export function createMembers(deps: { db: Db; writer: Writer; clock: Clock; people: People }): Members {
+  const { db, writer, clock, people } = deps;
+  const { users, memberships, invitations } = tablesOf(db);
+
+  const memberRows = (from: Db, organizationId: string) =>
+    from
+      .select({
+        id: users.id,
+        email: users.email,
+        name: users.name,
+        role: memberships.role,
+        createdAt: memberships.createdAt,
+      })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(eq(memberships.organizationId, organizationId))
+      .orderBy(asc(memberships.createdAt), asc(users.id));
+
+  const memberView = (row: Awaited<ReturnType<typeof memberRows>>[number]): MemberView => ({
+    object: "member",
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role as Role,
+    created_at: row.createdAt,
+  });
+
+  const invitationView = (row: typeof invitations.$inferSelect): InvitationView => ({
+    object: "invitation",
+    id: row.id,
+    email: row.email,
+    role: row.role as Role,
+    created_at: row.createdAt,
+    expires_at: isoTime(Number(row.expiresAt)),
+  });
+
+  /** Owners are managed by owners (and the operator at the CLI): neither an admin nor an API key grants the role or touches its holders. */
+  const assertMayManage = (actor: Actor, roles: Array<Role | undefined>) => {
+    if (!roles.includes("owner")) return;
+    const isOwner = actor.user ? actor.user.role === "owner" : actor.keyId === null;
+    if (!isOwner) throw new AppError("insufficient_scope", "Only an owner makes, changes or removes owners.");
+  };
+
+  /** The member `userId` of the actor's organisation, locked for the change, or 404. */
+  const lockedMember = async (tx: Db, organizationId: string, userId: string) => {
+    const row = isUuid(userId)
+      ? await first(
+          lockedForUpdate(
+            tx,
+            tx
+              .select()
+              .from(memberships)
+              .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId.toLowerCase()))),
+          ),
+        )
+      : undefined;
+    if (!row) throw new AppError("not_found", "Member not found.");
+    return row;
+  };
+
+  /** The last owner stays: an organisation always has someone who can manage it. */
+  const assertOwnersLeft = async (tx: Db, organizationId: string) => {
+    const owners = await lockedForUpdate(
+      tx,
+      tx
+        .select({ userId: memberships.userId })
+        .from(memberships)
+        .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner"))),
+    );
+    if (owners.length <= 1)
+      throw new AppError("conflict", "The last owner cannot leave or be demoted: make someone else an owner first.");
+  };
+
+  return {
+    async list(actor) {
+      requireScope(actor, "members:read");
+      const now = clock.now();
+      const pending = await db
+        .select()
+        .from(invitations)
+        .where(
+          and(
+            eq(invitations.organizationId, actor.organizationId),
+            isNull(invitations.acceptedAt),
+            gt(invitations.expiresAt, now),
+          ),
+        )
+        .orderBy(asc(invitations.id));
+      return {
+        object: "list",
+        has_more: false,
+        data: (await memberRows(db, actor.organizationId)).map(memberView),
+        invitations: pending.map(invitationView),
+      };
+    },
+
+    async invite(actor, input, baseUrl) {
+      requireScope(actor, "members:write");
+      const email = normalizeEmail(input.email);
+      const role = checkRole(input.role);
+      assertMayManage(actor, [role]);
+      const token = randomBytes(32).toString("base64url");
+      const now = clock.now();
+      const row = {
+        id: newId(),
+        organizationId: actor.organizationId,
+        email,
+        role,
+        tokenHash: digest(token),
+        invitedBy: actor.user?.id ?? actor.keyId ?? null,
+        createdAt: isoTime(now),
+        expiresAt: now + INVITATION_MS,
+        acceptedAt: null,
+      };
+      await writer.write(async (tx) => {
+        const [{ n } = { n: 0 }] = await tx
+          .select({ n: count() })
+          .from(memberships)
+          .innerJoin(users, eq(users.id, memberships.userId))
+          .where(and(eq(memberships.organizationId, actor.organizationId), eq(users.email, email)));
+        if (Number(n)) throw new AppError("conflict", `${email} is already a member.`);
+        await tx.insert(invitations).values(row);
+        await recordAudit(
+          tx,
+          actor,
+          { action: "member.invited", target: { type: "invitation", id: row.id, name: email }, changes: { role } },
+          now,
+        );
+      });
+      return { ...invitationView(row), url: `${baseUrl}/invite#${token}` };
+    },
+
+    async revokeInvitation(actor, id) {
+      requireScope(actor, "members:write");
+      const removed = await writer.write(async (tx) => {
+        const row = isUuid(id)
+          ? await first(
+              tx
+                .select()
+                .from(invitations)
+                .where(and(eq(invitations.id, id.toLowerCase()), eq(invitations.organizationId, actor.organizationId))),
+            )
+          : undefined;
+        if (!row || row.acceptedAt) return undefined;
+        assertMayManage(actor, [row.role as Role]);
+        await tx.delete(invitations).where(eq(invitations.id, row.id));
+        await recordAudit(
+          tx,
+          actor,
+          { action: "invitation.revoked", target: { type: "invitation", id: row.id, name: row.email } },
+          clock.now(),
+        );
+        return row;
+      });
+      if (!removed) throw new AppError("not_found", "Invitation not found (or already accepted).");
+      return { object: "invitation", id: removed.id, deleted: true };
+    },
+
+    async changeRole(actor, userId, rawRole) {
+      requireScope(actor, "members:write");
+      const role = checkRole(rawRole);
+      return writer.write(async (tx) => {
+        const member = await lockedMember(tx, actor.organizationId, userId);
+        assertMayManage(actor, [member.role as Role, role]);
+        if (member.role === "owner" && role !== "owner") await assertOwnersLeft(tx, actor.organizationId);
+        await tx
+          .update(memberships)
+          .set({ role })
+          .where(and(eq(memberships.organizationId, actor.organizationId), eq(memberships.userId, member.userId)));
+        const row = (await memberRows(tx, actor.organizationId)).find((m) => m.id === member.userId)!;
+        await recordAudit(
+          tx,
+          actor,
+          {
+            action: "member.role_changed",
+            target: { type: "user", id: row.id, name: row.email },
+            changes: { role: { from: member.role, to: role } },
+          },
+          clock.now(),
+        );
+        return memberView(row);
+      });
+    },
+
+    async remove(actor, userId) {
+      requireScope(actor, "members:write");
+      return writer.write(async (tx) => {
+        const member = await lockedMember(tx, actor.organizationId, userId);
+        assertMayManage(actor, [member.role as Role]);
+        if (member.role === "owner") await assertOwnersLeft(tx, actor.organizationId);
+        const user = await first(tx.select({ email: users.email }).from(users).where(eq(users.id, member.userId)));
+        await tx
+          .delete(memberships)
+          .where(and(eq(memberships.organizationId, actor.organizationId), eq(memberships.userId, member.userId)));
+        await recordAudit(
+          tx,
+          actor,
+          { action: "member.removed", target: { type: "user", id: member.userId, name: user?.email ?? null } },
+          clock.now(),
+        );
+        return { object: "member" as const, id: member.userId, deleted: true as const };
+      });
+    },
+
+    async accept(input, client) {
+      const now = clock.now();
+      const invitation = await first(
+        db
+          .select()
+          .from(invitations)
+          .where(eq(invitations.tokenHash, digest(input.token))),
+      );
+      if (!invitation || invitation.acceptedAt || Number(invitation.expiresAt) < now)
+        throw new AppError("unauthorized", "This invitation has been used or has expired; ask for a new one.");
+      // A new person sets a password here; someone with an account proves it is theirs with the one they have.
+      await people.joinWithInvitation({
+        email: invitation.email,
+        name: input.name,
+        password: input.password,
+        organizationId: invitation.organizationId,
+        role: invitation.role as Role,
+        claim: async (tx) => {
+          const claimed = await tx
+            .update(invitations)
+            .set({ acceptedAt: isoTime(now) })
+            .where(and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt)))
+            .returning({ id: invitations.id });
+          if (!claimed.length)
+            throw new AppError("unauthorized", "This invitation has been used or has expired; ask for a new one.");
+        },
+      });
+      return people.signIn({ email: invitation.email, password: input.password }, client);
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * People in API tests: sign in as a browser does (the session cookie, this origin, no key), and the first owner made
+ * through the setup link.
+ */
+import { expect } from "bun:test";
+import type { TestApp } from "./app.ts";
+
+export const ORIGIN = "http://localhost";
+export const PASSWORD = "correct horse battery staple";
+
+/** A request as a browser signed in with `cookie` sends it: same origin (unless `origin` says otherwise), no key. */
+export async function asPerson(
+  t: TestApp,
+  method: string,
+  path: string,
+  cookie: string,
+  options: { body?: unknown; origin?: string | null; organization?: string; userAgent?: string } = {},
+) {
+  const headers: Record<string, string> = { cookie };
+  if (options.origin !== null) headers.origin = options.origin ?? ORIGIN;
+  if (options.organization) headers["mailroom-organization"] = options.organization;
+  if (options.userAgent) headers["user-agent"] = options.userAgent;
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  const response = await t.app.http.handle(
+    new Request(`${ORIGIN}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    }),
+  );
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+
+/** The `name=value` of a response's session cookie. */
+export const cookieOf = (headers: Headers) => headers.get("set-cookie")!.split(";")[0]!;
+
+/** Signs in over the API; answers the cookie to send back. */
+export async function signIn(t: TestApp, email: string, password = PASSWORD) {
+  const response = await t.json("POST", "/v1/session", { body: { email, password }, key: null });
+  expect(response.status).toBe(200);
+  return cookieOf(response.headers);
+}
+
+/** The first person, made with the setup link: owner of the first organisation; answers their cookie. */
+export async function setUpOwner(t: TestApp, email = "owner@example.com") {
+  const token = (await t.app.services.people.setupLink())!;
+  const done = await t.json("POST", "/v1/setup", {
+    body: { token, email, name: "Owner", password: PASSWORD },
+    key: null,
+  });
+  expect(done.status).toBe(200);
+  return cookieOf(done.headers);
+}

@@ -1,0 +1,204 @@
+/**
+ * Members (DESIGN §13): who belongs to the organisation with which role, invitations by one-time link, role changes
+ * and removals, each removal confirmed in words that name the person. Invariant: what is shown is the server's
+ * answer, read again after every change; an invitation's link is held only in this screen's state and shown once.
+ */
+import { useContext, useState } from "preact/hooks";
+import { AccessContext, useCan } from "../access.ts";
+import { Alert } from "../alert.tsx";
+import { api } from "../api.ts";
+import { ShownOnce } from "../copy.tsx";
+import { when } from "../format.ts";
+import { useAction, usePolled } from "../hooks.ts";
+
+const ROLES = ["owner", "admin", "developer", "viewer"] as const;
+const ROLE_WORDS: Record<string, string> = {
+  owner: "Owner — everything, owners included",
+  admin: "Admin — everything but owners",
+  developer: "Developer — mail, domains, templates, webhooks, keys",
+  viewer: "Viewer — reads, changes nothing",
+};
+
+interface Member {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  created_at: string;
+}
+interface Invitation {
+  id: string;
+  email: string;
+  role: string;
+  expires_at: string;
+}
+
+export function MembersScreen() {
+  const { data, error, reload } = usePolled(
+    () => api.get<{ data: Member[]; invitations: Invitation[] }>("/v1/members"),
+    [],
+  );
+  const canWrite = useCan("members:write");
+  const me = useContext(AccessContext).person?.user.id;
+  const { act, actionError } = useAction(reload);
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState("developer");
+  const [invited, setInvited] = useState<{ email: string; url: string } | null>(null);
+  const [removing, setRemoving] = useState<string | null>(null);
+
+  const invite = (e: Event) => {
+    e.preventDefault();
+    void act(async () => {
+      const invitation = await api.post<{ email: string; url: string }>("/v1/members/invitations", {
+        email: email.trim(),
+        role,
+      });
+      setInvited({ email: invitation.email, url: invitation.url });
+      setEmail("");
+    });
+  };
+
+  return (
+    <section aria-labelledby="members-title">
+      <h1 id="members-title">Members</h1>
+      {canWrite && (
+        <form class="card" onSubmit={invite} aria-label="Invite someone">
+          <h2>Invite someone</h2>
+          <label>
+            Email
+            <input
+              id="invite-email"
+              type="email"
+              required
+              value={email}
+              onInput={(e) => setEmail(e.currentTarget.value)}
+            />
+          </label>
+          <label>
+            Role
+            <select value={role} onChange={(e) => setRole(e.currentTarget.value)}>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {ROLE_WORDS[r]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">Create an invitation link</button>
+          <p class="hint">The link works once, for 7 days. Send it to them yourself.</p>
+        </form>
+      )}
+      {invited && (
+        <ShownOnce
+          secret={invited.url}
+          copyLabel="Copy the invitation link"
+          testId="invitation-url"
+          onDone={() => setInvited(null)}
+        >
+          Invitation for <strong>{invited.email}</strong> made.
+        </ShownOnce>
+      )}
+      <Alert message={actionError ?? error} />
+      {data && (
+        <div class="scroll">
+          <table class="list stack">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Since</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.data.map((member) => (
+                <tr key={member.id}>
+                  <td data-label="Name">
+                    {member.name}
+                    {member.id === me ? " (you)" : ""}
+                  </td>
+                  <td data-label="Email">{member.email}</td>
+                  <td data-label="Role">
+                    {canWrite ? (
+                      <select
+                        aria-label={`Role of ${member.email}`}
+                        value={member.role}
+                        onChange={(e) => {
+                          const next = e.currentTarget.value;
+                          void act(() => api.patch(`/v1/members/${member.id}`, { role: next }));
+                        }}
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </select>
+                    ) : (
+                      member.role
+                    )}
+                  </td>
+                  <td data-label="Since">{when(member.created_at)}</td>
+                  <td data-label="Actions">
+                    {removing === member.id ? (
+                      <>
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={() =>
+                            act(async () => {
+                              await api.del(`/v1/members/${member.id}`);
+                              setRemoving(null);
+                            })
+                          }
+                        >
+                          Remove {member.email} from the organisation
+                        </button>{" "}
+                        <button type="button" onClick={() => setRemoving(null)}>
+                          Keep
+                        </button>
+                      </>
+                    ) : (
+                      <button
+                        type="button"
+                        disabled={!canWrite}
+                        aria-label={`Remove ${member.email}`}
+                        onClick={() => setRemoving(member.id)}
+                      >
+                        Remove
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && data.invitations.length > 0 && (
+        <section aria-labelledby="invitations-title">
+          <h2 id="invitations-title">Invitations not yet accepted</h2>
+          <ul class="plain">
+            {data.invitations.map((invitation) => (
+              <li key={invitation.id}>
+                {invitation.email} as {invitation.role}, until {when(invitation.expires_at)}{" "}
+                {canWrite && (
+                  <button
+                    type="button"
+                    aria-label={`Revoke the invitation of ${invitation.email}`}
+                    onClick={() => act(() => api.del(`/v1/members/invitations/${invitation.id}`))}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </section>
+  );
+}
