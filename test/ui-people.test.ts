@@ -156,7 +156,7 @@ describe.skipIf(!browserPeer.available)("people in chromium", () => {
       );
       await page.getByRole("button", { name: `Remove ${invitee}` }).click();
       await page.getByRole("button", { name: `Remove ${invitee} from the organisation` }).click();
-      await page.getByRole("cell", { name: invitee, exact: true }).waitFor({ state: "detached" });
+      await page.getByRole("button", { name: `Remove ${invitee}`, exact: true }).waitFor({ state: "detached" });
       // Newest first: the removal, the role change, and before them the joining (then signed in).
       const log = (await t.json("GET", "/v1/audit-log?limit=20")).body.data.map((e: { action: string }) => e.action);
       expect(log.slice(0, 4)).toEqual([

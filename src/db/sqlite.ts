@@ -237,11 +237,21 @@ function migrate(sqlite: Database): void {
   );
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue;
-    sqlite.transaction(() => {
-      sqlite.exec(migration.sqlite);
-      sqlite
-        .query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
-        .run(migration.version, migration.name, new Date().toISOString());
-    })();
+    // SQLite's procedure for rebuilding a table others refer to: foreign keys off (a pragma that only takes effect
+    // outside a transaction), then checked inside it, before the commit.
+    if (migration.rebuildsTables) sqlite.exec("PRAGMA foreign_keys = OFF");
+    try {
+      sqlite.transaction(() => {
+        if (typeof migration.sqlite === "string") sqlite.exec(migration.sqlite);
+        else migration.sqlite(sqlite);
+        if (migration.rebuildsTables && sqlite.query("PRAGMA foreign_key_check").all().length)
+          throw new Error(`migration ${migration.version} (${migration.name}) left rows pointing at nothing`);
+        sqlite
+          .query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
+          .run(migration.version, migration.name, new Date().toISOString());
+      })();
+    } finally {
+      if (migration.rebuildsTables) sqlite.exec("PRAGMA foreign_keys = ON");
+    }
   }
 }

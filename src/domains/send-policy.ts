@@ -6,7 +6,7 @@
  * those only. The answers come from memory (db/read-cache.ts): every write to a domain or its DKIM keys notifies
  * POLICY_CHANGED, which drops them on every instance once it commits.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Actor } from "../access.ts";
 import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
 import { first, tablesOf, type Db, type Store } from "../db/store.ts";
@@ -102,7 +102,14 @@ export function createSendPolicy(deps: {
     },
 
     async receivingState(domain) {
-      const row = await first(db.select().from(domains).where(eq(domains.name, domain)));
+      // Several organisations may send from a name, but only one receives for it (DESIGN §13).
+      const row =
+        (await first(
+          db
+            .select()
+            .from(domains)
+            .where(and(eq(domains.name, domain), eq(domains.receivingEnabled, true))),
+        )) ?? (await first(db.select().from(domains).where(eq(domains.name, domain))));
       if (!row) return { state: "unknown" };
       // A name any organisation could add is not yet theirs: DKIM and SPF found, or the MX found, prove it.
       const owned = SENDABLE.has(row.status) || row.recordStatuses.inbound?.status === "verified";

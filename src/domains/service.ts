@@ -12,7 +12,7 @@
 import { POLICY_CHANGED } from "../db/read-cache.ts";
 import { recordAudit } from "../audit/log.ts";
 import { notifyAtCommit } from "../db/dialect.ts";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { requireScope, type Actor } from "../access.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Store, type Writer } from "../db/store.ts";
@@ -121,6 +121,18 @@ export function createDomainService(deps: {
   const getView = async (organizationId: string, idOrName: string) =>
     domainViewIn(db, await requireDomain(organizationId, idOrName), settings);
 
+  /** Only one organisation receives mail for a name (DESIGN §13), whichever others send from it. */
+  const assertReceivesAlone = async (tx: Db, name: string, id: string) => {
+    const receiving = await first(
+      tx
+        .select({ id: domains.id })
+        .from(domains)
+        .where(and(eq(domains.name, name), eq(domains.receivingEnabled, true))),
+    );
+    if (receiving && receiving.id !== id)
+      throw new AppError("conflict", `Mail for ${name} is already received by another organisation.`);
+  };
+
   return {
     async add(actor, name, input = {}) {
       requireScope(actor, "domains:write");
@@ -158,8 +170,10 @@ export function createDomainService(deps: {
       };
       const added = domainView(row, [key], settings);
       await writer.write(async (tx) => {
-        if (await first(tx.select({ id: domains.id }).from(domains).where(eq(domains.name, row.name))))
+        const sameName = and(eq(domains.organizationId, organizationId), eq(domains.name, row.name));
+        if (await first(tx.select({ id: domains.id }).from(domains).where(sameName)))
           throw new AppError("conflict", `The domain ${row.name} already exists.`);
+        if (row.receivingEnabled) await assertReceivesAlone(tx, row.name, id);
         await tx.insert(domains).values(row);
         await tx.insert(dkimKeys).values(key);
         await notifyAtCommit(tx, POLICY_CHANGED);
@@ -238,6 +252,7 @@ export function createDomainService(deps: {
           !providersChanged &&
           (Object.keys(next) as Array<keyof typeof next>).every((k) => k === "providers" || next[k] === current[k]);
         if (unchanged) return;
+        if (next.receivingEnabled && !current.receivingEnabled) await assertReceivesAlone(tx, current.name, current.id);
         const statuses = { ...current.recordStatuses };
         // Records that moved, changed or were switched on start over as pending; a check is due at once.
         if (next.returnPathSubdomain !== current.returnPathSubdomain) {

@@ -1,3 +1,4 @@
+import type { Database } from "bun:sqlite";
 /**
  * Migrations embedded in the executable as SQL strings, one per engine, applied in order at start inside one
  * transaction each. Invariant: a migration once released is never edited; a change is a new numbered file
@@ -25,12 +26,16 @@ import retentionQuotas, { postgres as retentionQuotasPg } from "./0018_retention
 import people, { postgres as peoplePg } from "./0019_people.ts";
 import audit, { postgres as auditPg } from "./0020_audit.ts";
 import invitations, { postgres as invitationsPg } from "./0021_invitations.ts";
+import { sqlite as domainNames, postgres as domainNamesPg } from "./0022_domain_names.ts";
 
 export interface Migration {
   version: number;
   name: string;
-  sqlite: string;
+  /** SQL, or a step that reads the schema it changes (a table rebuilt around a constraint SQLite cannot drop). */
+  sqlite: string | ((db: Database) => void);
   postgres: string;
+  /** Rebuilds tables: SQLite runs it with foreign keys off, and checks them before it commits. */
+  rebuildsTables?: boolean;
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -55,4 +60,11 @@ export const MIGRATIONS: Migration[] = [
   { version: 19, name: "people", sqlite: people, postgres: peoplePg },
   { version: 20, name: "audit", sqlite: audit, postgres: auditPg },
   { version: 21, name: "invitations", sqlite: invitations, postgres: invitationsPg },
+  {
+    version: 22,
+    name: "domain_names",
+    sqlite: domainNames,
+    postgres: domainNamesPg,
+    rebuildsTables: true,
+  },
 ];
