@@ -199,9 +199,9 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
     ...client,
   });
 
-  /** One audit event in each organisation of `user` (an unknown person: one of no organisation). */
-  const auditEverywhere = async (tx: Db, user: UserRow | undefined, who: AuditActor, entry: AuditEntry) => {
-    const organizationIds = user ? (await membershipsOf(tx, user.id)).map((m) => m.id) : [];
+  /** One audit event in each organisation of `user` (one of no organisation when they belong to none). */
+  const auditEverywhere = async (tx: Db, user: UserRow, who: AuditActor, entry: AuditEntry) => {
+    const organizationIds = (await membershipsOf(tx, user.id)).map((m) => m.id);
     for (const organizationId of organizationIds.length ? organizationIds : [null])
       await recordAudit(tx, who, { ...entry, organizationId }, clock.now());
   };
@@ -276,18 +276,15 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
       const account = `account:${email}`;
       const network = client.ip ?? "unknown";
       if (!user?.passwordHash || !verified) {
-        // Recorded in every organisation of the person it names (an address nobody has: in none); the wait after.
-        await writer.write((tx) =>
-          auditEverywhere(
-            tx,
-            user,
-            user ? personOf(user, client) : { type: "user", id: null, name: email, ...client },
-            {
+        // Recorded in every organisation of the person it names. An address nobody has concerns no organisation, and
+        // guessing addresses must not fill the store: it is not recorded.
+        if (user)
+          await writer.write((tx) =>
+            auditEverywhere(tx, user, personOf(user, client), {
               action: "sign_in.failed",
-              target: { type: "user", id: user?.id ?? null, name: email },
-            },
-          ),
-        );
+              target: { type: "user", id: user.id, name: user.email },
+            }),
+          );
         // Both waits run together: the reply comes after the longer, whichever of the two is being guessed.
         await Promise.all([failures.fail(account), failures.fail(network)]);
         throw new AppError("unauthorized", "The email or password is not right.");

@@ -167,6 +167,12 @@ function samplePayload(type: EventType, createdAt: string): WebhookPayload {
   return { type, created_at: createdAt, data: { ...data, test: true } };
 }
 
+/** A URL as the audit log shows it: scheme, host and path. */
+const withoutQuery = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+};
+
 export function createWebhookService(deps: {
   db: Db;
   writer: Writer;
@@ -290,7 +296,10 @@ export function createWebhookService(deps: {
     return replayed.length;
   };
 
-  /** The audit log's record of a change to an endpoint, in the change's transaction; never its secret. */
+  /**
+   * The audit log's record of a change to an endpoint, in the change's transaction: never its secret, and its URL
+   * without the query, where some receivers put a token of their own.
+   */
   const audited = (
     tx: Db,
     actor: Actor,
@@ -298,7 +307,13 @@ export function createWebhookService(deps: {
     id: string,
     url: string | null,
     changes?: Record<string, unknown>,
-  ) => recordAudit(tx, actor, { action, target: { type: "webhook", id, name: url }, changes }, clock.now());
+  ) =>
+    recordAudit(
+      tx,
+      actor,
+      { action, target: { type: "webhook", id, name: url && withoutQuery(url) }, changes },
+      clock.now(),
+    );
 
   return {
     fanOut,
@@ -387,7 +402,9 @@ export function createWebhookService(deps: {
           .where(eq(webhookEndpoints.id, id));
         await notifyAtCommit(tx, POLICY_CHANGED);
         await audited(tx, actor, "webhook.updated", id, changes.url ?? current.url, {
-          ...(changes.url !== undefined && { endpoint: { from: current.url, to: changes.url } }),
+          ...(changes.url !== undefined && {
+            endpoint: { from: withoutQuery(current.url), to: withoutQuery(changes.url) },
+          }),
           ...(changes.eventTypes !== undefined && { events: changes.eventTypes }),
           ...(changes.description !== undefined && { description: changes.description }),
           ...(changes.enabled !== undefined && { enabled: changes.enabled }),
