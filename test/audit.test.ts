@@ -6,30 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { asPerson, PASSWORD } from "./helpers/people.ts";
 import { runCli } from "./helpers/process.ts";
 
-const ORIGIN = "http://localhost";
-const PASSWORD = "a passphrase nobody guesses";
 let t: TestApp;
 let cookie: string;
 const secrets: string[] = [PASSWORD];
 
-const asOwner = async (method: string, path: string, body?: unknown) => {
-  const response = await t.app.http.handle(
-    new Request(`${ORIGIN}${path}`, {
-      method,
-      headers: {
-        cookie,
-        origin: ORIGIN,
-        "user-agent": "audit-test/1.0",
-        ...(body !== undefined && { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-};
+const asOwner = (method: string, path: string, body?: unknown) =>
+  asPerson(t, method, path, cookie, { body, userAgent: "audit-test/1.0" });
 
 beforeAll(async () => {
   t = await createTestApp({ webhooks: { allow_private_networks: true } });

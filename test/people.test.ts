@@ -8,44 +8,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock } from "../src/lib/clock.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { asPerson as asPersonIn, cookieOf, ORIGIN, PASSWORD, signIn as signInTo } from "./helpers/people.ts";
 import { runCli } from "./helpers/process.ts";
 
 const clock = new ManualClock(Date.parse("2026-06-01T09:00:00.000Z"));
 const HOUR = 3_600_000;
-const ORIGIN = "http://localhost";
-const PASSWORD = "correct horse battery staple";
 let t: TestApp;
 let ownerCookie: string;
-
-/** A request as a browser signed in with `cookie` sends it: same origin, no key. */
-const asPerson = async (
-  method: string,
-  path: string,
-  cookie: string,
-  options: { body?: unknown; origin?: string | null; organization?: string } = {},
-) => {
-  const headers: Record<string, string> = { cookie };
-  if (options.origin !== null) headers.origin = options.origin ?? ORIGIN;
-  if (options.organization) headers["mailroom-organization"] = options.organization;
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const response = await t.app.http.handle(
-    new Request(`${ORIGIN}${path}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-};
-
-/** Signs in over the API; answers the cookie to send back. */
-const signIn = async (email: string, password = PASSWORD) => {
-  const response = await t.json("POST", "/v1/session", { body: { email, password }, key: null });
-  expect(response.status).toBe(200);
-  return cookieOf(response.headers);
-};
-const cookieOf = (headers: Headers) => headers.get("set-cookie")!.split(";")[0]!;
+const asPerson = (method: string, path: string, cookie: string, options?: Parameters<typeof asPersonIn>[4]) =>
+  asPersonIn(t, method, path, cookie, options);
+const signIn = (email: string, password = PASSWORD) => signInTo(t, email, password);
 
 beforeAll(async () => {
   t = await createTestApp({}, { clock });

@@ -4,6 +4,7 @@
  * organisations switches between them and sees each one's domains; a one-time link sets a new person's password.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import {
   BROWSER_START_MS,
@@ -28,6 +29,15 @@ afterAll(async () => {
   await ui?.close();
   await t?.close();
 });
+
+/** Signs the owner in through the sign-in screen, as a person would. */
+async function signInAsOwner(page: Page) {
+  await page.goto(`${ui.base}/`);
+  await page.getByLabel("Email").fill("owner@example.com");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.locator("header.top").waitFor();
+}
 
 describe.skipIf(!browserPeer.available)("people in chromium", () => {
   test("the setup link creates the owner, by keyboard alone", async () => {
@@ -100,11 +110,7 @@ describe.skipIf(!browserPeer.available)("people in chromium", () => {
   for (const width of [1280, 390])
     test(`at ${width} px the audit log shows who did what; a person's name filters to their events, an action by keyboard`, async () => {
       const { page, problems } = await ui.open(width);
-      await page.goto(`${ui.base}/`);
-      await page.getByLabel("Email").fill("owner@example.com");
-      await page.getByLabel("Password").fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.locator("header.top").waitFor();
+      await signInAsOwner(page);
       await openSection(page, "Audit log");
       await page.getByRole("cell", { name: "sign_in.succeeded" }).first().waitFor();
       await screenshot(page, `ui-audit-${width}`);
@@ -123,11 +129,7 @@ describe.skipIf(!browserPeer.available)("people in chromium", () => {
   for (const width of [1280, 390])
     test(`at ${width} px Members: an invitation made by keyboard, accepted by its link; a role changed and a member removed by mouse`, async () => {
       const { page, problems } = await ui.open(width);
-      await page.goto(`${ui.base}/`);
-      await page.getByLabel("Email").fill("owner@example.com");
-      await page.getByLabel("Password").fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await page.locator("header.top").waitFor();
+      await signInAsOwner(page);
       await openSection(page, "Members");
       const invitee = `new-${width}@example.com`;
       await page.getByLabel("Email").focus();
