@@ -5,7 +5,6 @@
  * neither demoted nor removed; an invitation works once, for its email, until it expires; every change is in the
  * audit log, in its own transaction; a link's token is returned once, when made, and stored only as its SHA-256.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import { requireScope, type Actor, type Role } from "../access.ts";
 import { recordAudit } from "../audit/log.ts";
@@ -15,7 +14,7 @@ import { ROLES } from "../db/schema/people.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId } from "../lib/ids.ts";
-import { normalizeEmail, type ClientInfo, type OpenedSession, type People } from "./service.ts";
+import { digest, newToken, normalizeEmail, type ClientInfo, type OpenedSession, type People } from "./service.ts";
 
 export const INVITATION_MS = 7 * 86_400_000;
 
@@ -51,8 +50,6 @@ export interface Members {
   /** Joins with an invitation's token: a new person sets a name and password, one with an account gives theirs. */
   accept(input: { token: string; name?: string; password: string }, client: ClientInfo): Promise<OpenedSession>;
 }
-
-const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 
 function checkRole(role: string): Role {
   if (!(ROLES as readonly string[]).includes(role))
@@ -161,7 +158,7 @@ export function createMembers(deps: { db: Db; writer: Writer; clock: Clock; peop
       const email = normalizeEmail(input.email);
       const role = checkRole(input.role);
       assertMayManage(actor, [role]);
-      const token = randomBytes(32).toString("base64url");
+      const token = newToken();
       const now = clock.now();
       const row = {
         id: newId(),

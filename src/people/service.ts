@@ -107,8 +107,10 @@ export interface People {
   }): Promise<void>;
 }
 
-const digest = (token: string) => createHash("sha256").update(token).digest("hex");
-const newToken = () => randomBytes(32).toString("base64url");
+/** How a session, a one-time link or an invitation is stored and looked up: the SHA-256 of its token. */
+export const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+/** A new token for a session, a one-time link or an invitation: 256 random bits. */
+export const newToken = () => randomBytes(32).toString("base64url");
 
 /** The same cost as a real verification, for an address no user has: an unknown email answers no faster. */
 const UNKNOWN_USER_HASH = Bun.password.hash("an unknown user's password", { algorithm: "argon2id" });
