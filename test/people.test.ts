@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock } from "../src/lib/clock.ts";
+import { normalizeEmail } from "../src/people/service.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { asPerson as asPersonIn, cookieOf, ORIGIN, PASSWORD, signIn as signInTo } from "./helpers/people.ts";
 import { runCli } from "./helpers/process.ts";
@@ -52,6 +53,12 @@ describe("the first start's setup link", () => {
     // Every link made before is spent with it; none is made any more.
     expect((await t.json("POST", "/v1/setup", { body: { ...body, token: another }, key: null })).status).toBe(401);
     expect(await t.app.services.people.setupLink()).toBeNull();
+  });
+});
+
+describe("addresses", () => {
+  test("a megabyte of dots for an email is refused by its length, before the pattern reads it", () => {
+    expect(() => normalizeEmail(`a@${"b.".repeat(500_000)} x`)).toThrow("must be an email address");
   });
 });
 
