@@ -456,6 +456,33 @@ export const CONFIG_SCHEMA = {
     audit: duration("400d", "Audit log events (who changed what, sign-ins) are kept this long."),
     interval: duration("1h", "How often the retention job runs (once across the instances sharing a store)."),
   },
+  oidc: {
+    issuer: string(
+      "",
+      "Single sign-on: the OpenID Connect issuer URL (its /.well-known/openid-configuration is read at start), e.g. https://accounts.google.com or https://login.example.com/realms/acme; empty: no SSO.",
+      { url: true },
+    ),
+    client_id: string("", "The client id Mailroom is registered with at the identity provider."),
+    client_secret: string("", "The client's secret (client_secret_basic).", { secret: true }),
+    scopes: stringList(["openid", "email", "profile"], "Scopes asked for; openid and email are needed."),
+    allowed_email_domains: stringList(
+      [],
+      'Only people whose verified email is at one of these domains sign in with SSO, e.g. ["example.com"]; empty: any.',
+    ),
+    organization: string(
+      "",
+      "The id of the organisation a person signing in with SSO for the first time joins; empty: the first organisation.",
+    ),
+    default_role: oneOf(["admin", "developer", "viewer"], "viewer", "The role such a person joins with."),
+    role_claim: string(
+      "",
+      "An ID token claim naming the role instead (admin, developer or viewer, or a list holding one), e.g. mailroom_role; empty: default_role.",
+    ),
+    required: bool(
+      false,
+      "Password sign-in is off for everyone but instance admins, who keep it so that a broken identity provider cannot lock the instance out.",
+    ),
+  },
   metrics: {
     listen: {
       type: {

@@ -14,7 +14,8 @@ import { ROLES } from "../db/schema/people.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId } from "../lib/ids.ts";
-import { digest, newToken, normalizeEmail, type ClientInfo, type OpenedSession, type People } from "./service.ts";
+import { normalizeEmail, type ClientInfo, type OpenedSession, type People } from "./service.ts";
+import { digest, newToken } from "./tokens.ts";
 
 export const INVITATION_MS = 7 * 86_400_000;
 

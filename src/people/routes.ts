@@ -23,7 +23,28 @@ const SetupSchema = t.Object(
   },
   { additionalProperties: false },
 );
-const SignInSchema = t.Object({ email: t.String(), password: t.String() }, { additionalProperties: false });
+const SignInSchema = t.Object(
+  {
+    email: t.String(),
+    password: t.String(),
+    totp: t.Optional(
+      t.String({ description: "A code from the authenticator app, or a recovery code, when TOTP is on" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const ChangePasswordSchema = t.Object(
+  { current_password: t.String(), password: t.String({ description: "At least 12 characters" }) },
+  { additionalProperties: false },
+);
+const ConfirmPasswordSchema = t.Object(
+  { password: t.String({ description: "Your current password" }) },
+  { additionalProperties: false },
+);
+const TotpCodeSchema = t.Object(
+  { code: t.String({ description: "The authenticator app's current code for the new secret" }) },
+  { additionalProperties: false },
+);
 const PasswordSchema = t.Object(
   { token: t.String({ description: "The one-time link's token" }), password: t.String() },
   { additionalProperties: false },
@@ -154,6 +175,82 @@ export function peopleRoutes(deps: AuthDeps & { people: People; members: Members
     .get("/v1/me", ({ actor }) => people.me(actor), {
       detail: { summary: "The signed-in person and their organisations", tags },
     })
+    .post(
+      "/v1/me/password",
+      async ({ request, actor, server }) => {
+        await people.changePassword(
+          actor,
+          await readBody(request, limits, ChangePasswordSchema),
+          sessionToken(request.headers.get("cookie") ?? undefined),
+          clientOf(request, server),
+        );
+        return { object: "password", updated: true };
+      },
+      {
+        parse: "none",
+        detail: {
+          summary: "Change your password (the current one first); your other sessions end",
+          tags,
+          requestBody: jsonContent(ChangePasswordSchema),
+        },
+      },
+    )
+    .post(
+      "/v1/me/totp",
+      async ({ request, actor }) =>
+        people.enrolTotp(actor, (await readBody(request, limits, ConfirmPasswordSchema)).password),
+      {
+        parse: "none",
+        detail: {
+          summary: "Begin turning TOTP on: a new secret and its otpauth URL, kept pending until a code confirms it",
+          tags,
+          requestBody: jsonContent(ConfirmPasswordSchema),
+        },
+      },
+    )
+    .post(
+      "/v1/me/totp/confirm",
+      async ({ request, actor, server }) =>
+        people.confirmTotp(actor, (await readBody(request, limits, TotpCodeSchema)).code, clientOf(request, server)),
+      {
+        parse: "none",
+        detail: {
+          summary: "Turn TOTP on with the app's current code; answers ten recovery codes, shown this once",
+          tags,
+          requestBody: jsonContent(TotpCodeSchema),
+        },
+      },
+    )
+    .post(
+      "/v1/me/totp/disable",
+      async ({ request, actor, server }) =>
+        people.disableTotp(
+          actor,
+          (await readBody(request, limits, ConfirmPasswordSchema)).password,
+          clientOf(request, server),
+        ),
+      {
+        parse: "none",
+        detail: { summary: "Turn TOTP off", tags, requestBody: jsonContent(ConfirmPasswordSchema) },
+      },
+    )
+    .post(
+      "/v1/me/totp/recovery-codes",
+      async ({ request, actor, server }) =>
+        people.replaceRecoveryCodes(
+          actor,
+          (await readBody(request, limits, ConfirmPasswordSchema)).password,
+          clientOf(request, server),
+        ),
+      {
+        parse: "none",
+        detail: {
+          summary: "New recovery codes in place of the old ones, shown this once",
+          tags,
+          requestBody: jsonContent(ConfirmPasswordSchema),
+        },
+      },
+    )
     .get("/v1/organizations", ({ actor }) => people.organizations(actor), {
       detail: { summary: "The organisations the caller acts in", tags: ["Organization"] },
     })

@@ -8,7 +8,6 @@
  * digest; a failed sign-in is slowed per account and per client network, and an unknown address costs what a wrong
  * password does; the setup link creates the first user only, once; a session ends after 12 h idle or 7 days.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, lt, or, sql } from "drizzle-orm";
 import { requireScope, ROLE_SCOPES, type Actor, type Role } from "../access.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
@@ -17,6 +16,9 @@ import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { createAuthFailures } from "../limits/auth-failures.ts";
 import { recordAudit, type AuditActor, type AuditEntry } from "../audit/log.ts";
+import type { SecretBox } from "../lib/secrets.ts";
+import { digest, newToken } from "./tokens.ts";
+import { newRecoveryCodes, newTotpSecret, otpauthUrl, spendSecondFactor, totpStep } from "./totp.ts";
 
 export const SESSION_IDLE_MS = 12 * 3_600_000;
 export const SESSION_ABSOLUTE_MS = 7 * 86_400_000;
@@ -40,6 +42,8 @@ export interface UserView {
   email: string;
   name: string;
   instance_admin: boolean;
+  /** Whether sign-in with a password also asks for a code from an authenticator app. */
+  totp_enabled: boolean;
   created_at: string;
 }
 
@@ -68,7 +72,8 @@ export interface People {
     input: { token: string; email: string; name: string; password: string },
     client: ClientInfo,
   ): Promise<OpenedSession>;
-  signIn(input: { email: string; password: string }, client: ClientInfo): Promise<OpenedSession>;
+  /** Signs in with a password, and a TOTP or recovery code (`totp`) when the person has turned TOTP on. */
+  signIn(input: { email: string; password: string; totp?: string }, client: ClientInfo): Promise<OpenedSession>;
   /** The actor of a session token in `organizationId` (default: the user's first organisation); 401 when none. */
   authenticateSession(token: string, organizationId?: string): Promise<Actor>;
   signOut(token: string, options?: { everywhere?: boolean }, client?: ClientInfo): Promise<void>;
@@ -93,6 +98,28 @@ export interface People {
   /** Sets the password a link was made for; the link then works no more, and the user's sessions end. */
   setPassword(input: { token: string; password: string }): Promise<void>;
   listUsers(): Promise<Array<UserView & { organizations: MembershipView[] }>>;
+  /** Changes the signed-in person's password; their other sessions end, `keepSession` (this one) stays. */
+  changePassword(
+    actor: Actor,
+    input: { current_password: string; password: string },
+    keepSession: string | undefined,
+    client: ClientInfo,
+  ): Promise<void>;
+  /** Begins turning TOTP on: a new secret, kept pending until `confirmTotp` gets a code of it. */
+  enrolTotp(actor: Actor, password: string): Promise<{ object: "totp_enrolment"; secret: string; otpauth_url: string }>;
+  /** Turns TOTP on with a code of the pending secret; answers the recovery codes, shown this once. */
+  confirmTotp(
+    actor: Actor,
+    code: string,
+    client: ClientInfo,
+  ): Promise<{ object: "totp"; enabled: true; recovery_codes: string[] }>;
+  disableTotp(actor: Actor, password: string, client: ClientInfo): Promise<{ object: "totp"; enabled: false }>;
+  /** New recovery codes in place of the old ones, shown this once. */
+  replaceRecoveryCodes(
+    actor: Actor,
+    password: string,
+    client: ClientInfo,
+  ): Promise<{ object: "totp"; enabled: true; recovery_codes: string[] }>;
   /**
    * Makes the person at `email` a member of `organizationId` with `role`, in one write with `claim` (which spends the
    * invitation): a new person is created with `name` and `password`; one with a password must give it.
@@ -106,11 +133,6 @@ export interface People {
     claim: (tx: Db) => Promise<void>;
   }): Promise<void>;
 }
-
-/** How a session, a one-time link or an invitation is stored and looked up: the SHA-256 of its token. */
-export const digest = (token: string) => createHash("sha256").update(token).digest("hex");
-/** A new token for a session, a one-time link or an invitation: 256 random bits. */
-export const newToken = () => randomBytes(32).toString("base64url");
 
 /** The same cost as a real verification, for an address no user has: an unknown email answers no faster. */
 const UNKNOWN_USER_HASH = Bun.password.hash("an unknown user's password", { algorithm: "argon2id" });
@@ -146,6 +168,9 @@ type UserRow = {
   name: string;
   passwordHash: string | null;
   instanceAdmin: boolean;
+  totpSecret?: string | null;
+  totpPendingSecret?: string | null;
+  oidcSubject?: string | null;
   createdAt: string;
 };
 
@@ -155,12 +180,22 @@ const userView = (row: UserRow): UserView => ({
   email: row.email,
   name: row.name,
   instance_admin: row.instanceAdmin,
+  totp_enabled: Boolean(row.totpSecret),
   created_at: row.createdAt,
 });
 
-export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): People {
-  const { db, writer, clock } = deps;
-  const { users, memberships, organizations, sessions, oneTimeLinks } = tablesOf(db);
+export function createPeople(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  secrets: SecretBox;
+  /** The name authenticator apps show beside a person's codes. */
+  totpIssuer: string;
+  /** Password sign-in is for instance admins only: everyone else signs in with SSO (`[oidc] required`). */
+  ssoRequired?: boolean;
+}): People {
+  const { db, writer, clock, secrets } = deps;
+  const { users, memberships, organizations, sessions, oneTimeLinks, recoveryCodes } = tablesOf(db);
   // Doubling waits from 250 ms to 15 s for an account or network that keeps failing; a success clears its count.
   const failures = createAuthFailures(clock, {
     baseDelayMs: 250,
@@ -214,6 +249,39 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
     now - Number(row.lastSeenAt) > SESSION_IDLE_MS || now - Number(row.createdAt) > SESSION_ABSOLUTE_MS;
 
   const unauthorized = () => new AppError("unauthorized", "Not signed in, or the session has ended: sign in again.");
+
+  /** The signed-in person's own row, having checked their password again: a session alone does not change factors. */
+  const confirmedSelf = async (actor: Actor, password: string, path = "password"): Promise<UserRow> => {
+    if (!actor.user)
+      throw new AppError("insufficient_scope", "Only a signed-in person changes their own password and TOTP.");
+    const user = (await first(db.select().from(users).where(eq(users.id, actor.user.id)))) as UserRow;
+    const given = typeof password === "string" ? password : "";
+    if (
+      !user.passwordHash ||
+      given.length > MAX_PASSWORD_LENGTH ||
+      !(await Bun.password.verify(given, user.passwordHash))
+    ) {
+      await failures.fail(`account:${user.email}`);
+      throw new AppError("unauthorized", "Your current password is not right.", {
+        details: [{ path, message: "not right" }],
+      });
+    }
+    return user;
+  };
+
+  const ownChange = (tx: Db, user: UserRow, client: ClientInfo, action: string) =>
+    auditEverywhere(tx, user, personOf(user, client), {
+      action,
+      target: { type: "user", id: user.id, name: user.email },
+    });
+
+  /** Replaces the user's recovery codes with ten new ones, inside `tx`; answers them for the person to keep. */
+  const storeRecoveryCodes = async (tx: Db, userId: string) => {
+    const { codes, hashes } = newRecoveryCodes();
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    await tx.insert(recoveryCodes).values(hashes.map((codeHash) => ({ userId, codeHash })));
+    return codes;
+  };
 
   const service: People = {
     async setupLink() {
@@ -293,15 +361,45 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
         await Promise.all([failures.fail(account), failures.fail(network)]);
         throw new AppError("unauthorized", "The email or password is not right.");
       }
-      failures.succeed(account);
-      failures.succeed(network);
-      return writer.write(async (tx) => {
-        await auditEverywhere(tx, user, personOf(user, client), {
-          action: "sign_in.succeeded",
-          target: { type: "user", id: user.id, name: user.email },
+      if (deps.ssoRequired && !user.instanceAdmin)
+        throw new AppError("unauthorized", "This instance signs people in with SSO: use “Sign in with SSO”.", {
+          details: [{ path: "password", message: "password sign-in is off here; sign in with SSO" }],
         });
+      const totpSecret = user.totpSecret;
+      if (totpSecret && !input.totp)
+        throw new AppError("unauthorized", "Enter the code from your authenticator app, or a recovery code.", {
+          details: [{ path: "totp", message: "required" }],
+        });
+      const target = { type: "user", id: user.id, name: user.email };
+      const opened = await writer.write(async (tx) => {
+        if (
+          totpSecret &&
+          !(await spendSecondFactor(tx, {
+            userId: user.id,
+            secret: secrets.open(totpSecret),
+            code: String(input.totp),
+            now: clock.now(),
+          }))
+        ) {
+          await auditEverywhere(tx, user, personOf(user, client), {
+            action: "sign_in.failed",
+            target,
+            changes: { factor: "totp" },
+          });
+          return null;
+        }
+        await auditEverywhere(tx, user, personOf(user, client), { action: "sign_in.succeeded", target });
         return openSession(tx, user, client);
       });
+      if (!opened) {
+        await Promise.all([failures.fail(account), failures.fail(network)]);
+        throw new AppError("unauthorized", "That code is not right, or has been used already.", {
+          details: [{ path: "totp", message: "not right, or used already" }],
+        });
+      }
+      failures.succeed(account);
+      failures.succeed(network);
+      return opened;
     },
 
     async authenticateSession(token, organizationId) {
@@ -554,6 +652,81 @@ export function createPeople(deps: { db: Db; writer: Writer; clock: Clock }): Pe
           },
           clock.now(),
         );
+      });
+    },
+
+    async changePassword(actor, input, keepSession, client) {
+      const user = await confirmedSelf(actor, input.current_password, "current_password");
+      checkPassword(input.password);
+      const passwordHash = await hashPassword(input.password);
+      await writer.write(async (tx) => {
+        await tx
+          .update(users)
+          .set({ passwordHash, updatedAt: isoTime(clock.now()) })
+          .where(eq(users.id, user.id));
+        await ownChange(tx, user, client, "user.password_changed");
+        const others = eq(sessions.userId, user.id);
+        await tx
+          .delete(sessions)
+          .where(keepSession ? and(others, sql`${sessions.id} <> ${digest(keepSession)}`) : others);
+      });
+    },
+
+    async enrolTotp(actor, password) {
+      const user = await confirmedSelf(actor, password);
+      if (user.totpSecret)
+        throw new AppError("conflict", "TOTP is on already: turn it off first to enrol another device.");
+      const secret = newTotpSecret();
+      await writer.write(async (tx) => {
+        await tx
+          .update(users)
+          .set({ totpPendingSecret: secrets.seal(secret) })
+          .where(eq(users.id, user.id));
+      });
+      return { object: "totp_enrolment", secret, otpauth_url: otpauthUrl(secret, user.email, deps.totpIssuer) };
+    },
+
+    async confirmTotp(actor, code, client) {
+      if (!actor.user) throw new AppError("insufficient_scope", "Only a signed-in person turns TOTP on.");
+      const userId = actor.user.id;
+      return writer.write(async (tx) => {
+        const user = (await first(tx.select().from(users).where(eq(users.id, userId)))) as UserRow;
+        if (user.totpSecret) throw new AppError("conflict", "TOTP is on already.");
+        if (!user.totpPendingSecret) throw new AppError("conflict", "Nothing to confirm: begin with POST /v1/me/totp.");
+        const now = clock.now();
+        const step = totpStep(secrets.open(user.totpPendingSecret), typeof code === "string" ? code : "", now);
+        if (step === null)
+          throw validationError([{ path: "code", message: "is not the current code of the new secret" }]);
+        await tx
+          .update(users)
+          .set({ totpSecret: user.totpPendingSecret, totpPendingSecret: null, totpLastStep: step })
+          .where(eq(users.id, userId));
+        const recovery_codes = await storeRecoveryCodes(tx, userId);
+        await ownChange(tx, user, client, "user.totp_enabled");
+        return { object: "totp" as const, enabled: true as const, recovery_codes };
+      });
+    },
+
+    async disableTotp(actor, password, client) {
+      const user = await confirmedSelf(actor, password);
+      await writer.write(async (tx) => {
+        await tx
+          .update(users)
+          .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null })
+          .where(eq(users.id, user.id));
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+        if (user.totpSecret) await ownChange(tx, user, client, "user.totp_disabled");
+      });
+      return { object: "totp", enabled: false };
+    },
+
+    async replaceRecoveryCodes(actor, password, client) {
+      const user = await confirmedSelf(actor, password);
+      if (!user.totpSecret) throw new AppError("conflict", "TOTP is off: recovery codes come with turning it on.");
+      return writer.write(async (tx) => {
+        const recovery_codes = await storeRecoveryCodes(tx, user.id);
+        await ownChange(tx, user, client, "user.recovery_codes_replaced");
+        return { object: "totp" as const, enabled: true as const, recovery_codes };
       });
     },
 

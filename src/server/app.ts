@@ -211,7 +211,14 @@ export async function createServices(configured: Config, options: AppOptions = {
     metadataRetentionMs: config.retention.metadata,
   };
   const organizations = createOrganizationService({ db, writer, clock, defaults: organizationDefaults });
-  const people = createPeople({ db, writer, clock });
+  const people = createPeople({
+    db,
+    writer,
+    clock,
+    secrets,
+    totpIssuer: config.http.public_url ? `Mailroom (${new URL(config.http.public_url).host})` : "Mailroom",
+    ssoRequired: config.oidc.required && Boolean(config.oidc.issuer),
+  });
   const members = createMembers({ db, writer, clock, people });
   const suppressions = createSuppressionService({ db, writer, clock, events, listen: store.listen });
   const lifecycle = createLifecycle({ events, suppressions, clock });

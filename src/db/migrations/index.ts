@@ -27,6 +27,7 @@ import people, { postgres as peoplePg } from "./0019_people.ts";
 import audit, { postgres as auditPg } from "./0020_audit.ts";
 import invitations, { postgres as invitationsPg } from "./0021_invitations.ts";
 import { sqlite as domainNames, postgres as domainNamesPg } from "./0022_domain_names.ts";
+import signInFactors, { postgres as signInFactorsPg } from "./0023_sign_in_factors.ts";
 
 export interface Migration {
   version: number;
@@ -67,4 +68,5 @@ export const MIGRATIONS: Migration[] = [
     postgres: domainNamesPg,
     rebuildsTables: true,
   },
+  { version: 23, name: "sign_in_factors", sqlite: signInFactors, postgres: signInFactorsPg },
 ];

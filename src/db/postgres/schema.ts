@@ -336,6 +336,10 @@ export const users = pgTable("users", {
   name: text("name").notNull(),
   passwordHash: text("password_hash"),
   instanceAdmin: boolean("instance_admin").notNull().default(false),
+  totpSecret: text("totp_secret"),
+  totpPendingSecret: text("totp_pending_secret"),
+  totpLastStep: millis("totp_last_step"),
+  oidcSubject: text("oidc_subject"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });
@@ -394,4 +398,19 @@ export const invitations = pgTable("invitations", {
   createdAt: text("created_at").notNull(),
   expiresAt: millis("expires_at").notNull(),
   acceptedAt: text("accepted_at"),
+});
+
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  { userId: text("user_id").notNull(), codeHash: text("code_hash").notNull() },
+  (table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
+);
+
+export const ssoAttempts = pgTable("sso_attempts", {
+  id: text("id").primaryKey(),
+  browserHash: text("browser_hash").notNull(),
+  nonce: text("nonce").notNull(),
+  codeVerifier: text("code_verifier").notNull(),
+  invitationId: text("invitation_id"),
+  expiresAt: millis("expires_at").notNull(),
 });

@@ -11,6 +11,13 @@ export const users = sqliteTable("users", {
   passwordHash: text("password_hash"),
   /** May create organisations; the first user is one. */
   instanceAdmin: integer("instance_admin", { mode: "boolean" }).notNull().default(false),
+  /** RFC 6238 secret, sealed; `totpPendingSecret` one enrolled but not yet confirmed by a code. */
+  totpSecret: text("totp_secret"),
+  totpPendingSecret: text("totp_pending_secret"),
+  /** The time step of the last code accepted: a code works once. */
+  totpLastStep: integer("totp_last_step"),
+  /** The identity provider's issuer and subject (`iss sub`) of a person who signed in with SSO. */
+  oidcSubject: text("oidc_subject"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });
@@ -74,4 +81,22 @@ export const invitations = sqliteTable("invitations", {
   createdAt: text("created_at").notNull(),
   expiresAt: integer("expires_at").notNull(),
   acceptedAt: text("accepted_at"),
+});
+
+/** An unused recovery code of a person with TOTP, by its SHA-256; deleted when used. */
+export const recoveryCodes = sqliteTable(
+  "recovery_codes",
+  { userId: text("user_id").notNull(), codeHash: text("code_hash").notNull() },
+  (table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
+);
+
+/** A single sign-on begun and not yet back from the identity provider, by the SHA-256 of its `state`. */
+export const ssoAttempts = sqliteTable("sso_attempts", {
+  id: text("id").primaryKey(),
+  /** The SHA-256 of the cookie of the browser that began it: the callback must come back to that browser. */
+  browserHash: text("browser_hash").notNull(),
+  nonce: text("nonce").notNull(),
+  codeVerifier: text("code_verifier").notNull(),
+  invitationId: text("invitation_id"),
+  expiresAt: integer("expires_at").notNull(),
 });
