@@ -25,14 +25,17 @@ export interface AuthDeps {
   config: Config;
 }
 
-/** The value of the session cookie in a `Cookie` header, if any. */
-export function sessionToken(cookieHeader: string | undefined): string | undefined {
+/** The value of the cookie `wanted` in a `Cookie` header, if any. */
+export function cookieValue(cookieHeader: string | undefined, wanted: string): string | undefined {
   for (const part of (cookieHeader ?? "").split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === SESSION_COOKIE && value.length) return value.join("=");
+    if (name === wanted && value.length) return value.join("=");
   }
   return undefined;
 }
+
+/** The value of the session cookie in a `Cookie` header, if any. */
+export const sessionToken = (cookieHeader: string | undefined) => cookieValue(cookieHeader, SESSION_COOKIE);
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

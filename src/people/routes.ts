@@ -5,14 +5,15 @@
  * authority.
  */
 import { type Static, Type as t } from "@sinclair/typebox";
-import { Elysia } from "elysia";
-import { authenticated, SESSION_COOKIE, sessionToken, type AuthDeps } from "../http/auth.ts";
+import { Elysia, redirect } from "elysia";
+import { authenticated, cookieValue, SESSION_COOKIE, sessionToken, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readBody } from "../http/body.ts";
 import { clientOf } from "../http/client.ts";
 import { jsonContent } from "../http/docs.ts";
 import { AppError } from "../errors.ts";
 import type { Members } from "./members.ts";
 import { SESSION_ABSOLUTE_MS, type OpenedSession, type People } from "./service.ts";
+import type { SingleSignOn } from "./sso.ts";
 
 const SetupSchema = t.Object(
   {
@@ -62,14 +63,17 @@ const AcceptSchema = t.Object(
   { additionalProperties: false },
 );
 
-export function peopleRoutes(deps: AuthDeps & { people: People; members: Members }) {
-  const { people, members, config } = deps;
+const SSO_COOKIE = "mailroom_sso";
+
+export function peopleRoutes(deps: AuthDeps & { people: People; members: Members; sso: SingleSignOn }) {
+  const { people, members, sso, config } = deps;
   const limits = bodyLimits(config);
   const tags = ["People"];
   const secure = (request: Request) => ((config.http.public_url || request.url).startsWith("https:") ? "; Secure" : "");
+  const sessionCookie = (request: Request, token: string) =>
+    `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure(request)}`;
   const withCookie = (request: Request, set: { headers: Record<string, unknown> }, opened: OpenedSession) => {
-    set.headers["set-cookie"] =
-      `${SESSION_COOKIE}=${opened.token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure(request)}`;
+    set.headers["set-cookie"] = sessionCookie(request, opened.token);
     return opened.view;
   };
 
@@ -135,6 +139,60 @@ export function peopleRoutes(deps: AuthDeps & { people: People; members: Members
         return { object: "session", deleted: true };
       },
       { detail: { summary: "Sign out (?everywhere=true: every session of this person)", tags } },
+    )
+    .get(
+      "/v1/sso",
+      () => ({ object: "sso", enabled: sso.configured, required: sso.configured && config.oidc.required }),
+      {
+        detail: { summary: "Whether single sign-on is configured (the sign-in screen offers it), and required", tags },
+      },
+    )
+    .get(
+      "/v1/sso/start",
+      async ({ request, query, set }) => {
+        const base = config.http.public_url || new URL(request.url).origin;
+        const begun = await sso.begin({
+          redirectUri: `${base}/v1/sso/callback`,
+          invitation: typeof query.invitation === "string" ? query.invitation : undefined,
+        });
+        // Lax, not Strict: the provider's redirect back is a navigation from another site, and must carry it.
+        set.headers["set-cookie"] =
+          `${SSO_COOKIE}=${begun.browser}; Path=/v1/sso; HttpOnly; SameSite=Lax; Max-Age=600${secure(request)}`;
+        set.headers["cache-control"] = "no-store";
+        return redirect(begun.url, 302);
+      },
+      {
+        detail: {
+          summary:
+            "Begin signing in with single sign-on: redirects to the identity provider (?invitation=<token> to join)",
+          tags,
+        },
+      },
+    )
+    .get(
+      "/v1/sso/callback",
+      async ({ request, set, server }) => {
+        const cookies = [`${SSO_COOKIE}=; Path=/v1/sso; HttpOnly; SameSite=Lax; Max-Age=0${secure(request)}`];
+        set.headers["cache-control"] = "no-store";
+        try {
+          const opened = await sso.complete(
+            {
+              callbackUrl: new URL(request.url),
+              browser: cookieValue(request.headers.get("cookie") ?? undefined, SSO_COOKIE),
+            },
+            clientOf(request, server),
+          );
+          cookies.push(sessionCookie(request, opened.token));
+          set.headers["set-cookie"] = cookies;
+          return redirect("/", 303);
+        } catch (error) {
+          // The browser is back from the provider, not running the UI's code: the UI shows why on its sign-in screen.
+          if (!(error instanceof AppError) || error.status >= 500) throw error;
+          set.headers["set-cookie"] = cookies;
+          return redirect(`/?sso_error=${encodeURIComponent(error.message)}`, 303);
+        }
+      },
+      { detail: { summary: "Where the identity provider sends the browser back; signs in and goes to /", tags } },
     )
     .post(
       "/v1/invitations/accept",

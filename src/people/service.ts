@@ -74,6 +74,24 @@ export interface People {
   ): Promise<OpenedSession>;
   /** Signs in with a password, and a TOTP or recovery code (`totp`) when the person has turned TOTP on. */
   signIn(input: { email: string; password: string; totp?: string }, client: ClientInfo): Promise<OpenedSession>;
+  /**
+   * Signs in the person an identity provider vouched for (single sign-on): found by their provider identity, else by
+   * their verified email (which is then linked to it), else created without a password. `joins` names the
+   * memberships to add in the same write (`replaceRole`: set the role of an existing one too, an owner's excepted);
+   * a person who then belongs to no organisation is refused, and nothing is kept.
+   */
+  signInVerified(
+    input: {
+      subject: string;
+      email: string;
+      name: string;
+      joins: (
+        tx: Db,
+        isNew: boolean,
+      ) => Promise<Array<{ organizationId: string; role: Role; replaceRole: boolean; action?: string }>>;
+    },
+    client: ClientInfo,
+  ): Promise<OpenedSession>;
   /** The actor of a session token in `organizationId` (default: the user's first organisation); 401 when none. */
   authenticateSession(token: string, organizationId?: string): Promise<Actor>;
   signOut(token: string, options?: { everywhere?: boolean }, client?: ClientInfo): Promise<void>;
@@ -400,6 +418,77 @@ export function createPeople(deps: {
       failures.succeed(account);
       failures.succeed(network);
       return opened;
+    },
+
+    async signInVerified(input, client) {
+      const email = normalizeEmail(input.email);
+      return writer.write(async (tx) => {
+        const now = isoTime(clock.now());
+        let user = (await first(tx.select().from(users).where(eq(users.oidcSubject, input.subject)))) as
+          | UserRow
+          | undefined;
+        const isNew = !user && !(await userByEmail(tx, email));
+        if (!user) {
+          user = await userByEmail(tx, email);
+          if (user?.oidcSubject)
+            throw new AppError("unauthorized", "This email belongs to another single sign-on identity here.");
+          if (user)
+            await tx.update(users).set({ oidcSubject: input.subject, updatedAt: now }).where(eq(users.id, user.id));
+          else {
+            user = {
+              id: newId(),
+              email,
+              name: checkName(input.name || email.split("@")[0]!),
+              passwordHash: null,
+              instanceAdmin: false,
+              createdAt: now,
+            };
+            await tx.insert(users).values({ ...user, oidcSubject: input.subject, updatedAt: now });
+          }
+        }
+        const person = user;
+        for (const join of await input.joins(tx, isNew)) {
+          const current = await first(
+            tx
+              .select({ role: memberships.role })
+              .from(memberships)
+              .where(and(eq(memberships.organizationId, join.organizationId), eq(memberships.userId, person.id))),
+          );
+          const changesRole = current && join.replaceRole && current.role !== "owner" && current.role !== join.role;
+          if (!current)
+            await tx
+              .insert(memberships)
+              .values({ organizationId: join.organizationId, userId: person.id, role: join.role, createdAt: now });
+          else if (changesRole)
+            await tx
+              .update(memberships)
+              .set({ role: join.role })
+              .where(and(eq(memberships.organizationId, join.organizationId), eq(memberships.userId, person.id)));
+          if (!current || changesRole)
+            await recordAudit(
+              tx,
+              personOf(person, client),
+              {
+                action: current ? "member.role_changed" : (join.action ?? "member.provisioned"),
+                target: { type: "user", id: person.id, name: person.email },
+                changes: current ? { role: { from: current.role, to: join.role } } : { role: join.role },
+                organizationId: join.organizationId,
+              },
+              clock.now(),
+            );
+        }
+        if (!(await membershipsOf(tx, person.id)).length)
+          throw new AppError(
+            "unauthorized",
+            "You signed in, but belong to no organisation here: ask an owner for an invitation.",
+          );
+        await auditEverywhere(tx, person, personOf(person, client), {
+          action: "sign_in.succeeded",
+          target: { type: "user", id: person.id, name: person.email },
+          changes: { method: "sso" },
+        });
+        return openSession(tx, person, client);
+      });
     },
 
     async authenticateSession(token, organizationId) {

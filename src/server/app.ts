@@ -50,6 +50,7 @@ import { createEmailStats, type EmailStatsService } from "../emails/stats.ts";
 import { createOrganizationService, type OrganizationService } from "../organizations/service.ts";
 import { createMembers, type Members } from "../people/members.ts";
 import { createPeople, type People } from "../people/service.ts";
+import { createSingleSignOn, type SingleSignOn } from "../people/sso.ts";
 import { createRetention, storageFigures, type Retention } from "../emails/retention.ts";
 import { createDailyQuotas } from "../limits/daily-quota.ts";
 import { createCaptureProvider } from "../providers/capture.ts";
@@ -97,6 +98,7 @@ export interface Services {
   organizations: OrganizationService;
   people: People;
   members: Members;
+  sso: SingleSignOn;
   retention: Retention;
   keys: KeyService;
   domains: DomainService;
@@ -220,6 +222,13 @@ export async function createServices(configured: Config, options: AppOptions = {
     ssoRequired: config.oidc.required && Boolean(config.oidc.issuer),
   });
   const members = createMembers({ db, writer, clock, people });
+  const sso = createSingleSignOn({
+    db,
+    writer,
+    clock,
+    config: config.oidc,
+    people,
+  });
   const suppressions = createSuppressionService({ db, writer, clock, events, listen: store.listen });
   const lifecycle = createLifecycle({ events, suppressions, clock });
   const keys = createKeyService({
@@ -484,6 +493,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     organizations,
     people,
     members,
+    sso,
     retention,
     keys,
     domains,

@@ -25,6 +25,7 @@ import { organizationRoutes } from "../organizations/routes.ts";
 import { peopleRoutes } from "../people/routes.ts";
 import type { Members } from "../people/members.ts";
 import type { People } from "../people/service.ts";
+import type { SingleSignOn } from "../people/sso.ts";
 import type { OrganizationService } from "../organizations/service.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { RateLimiter } from "../limits/rate-limiter.ts";
@@ -57,6 +58,7 @@ export interface HttpDeps {
   organizations: OrganizationService;
   people: People;
   members: Members;
+  sso: SingleSignOn;
   limiter: RateLimiter;
   emails: EmailService;
   idempotency: Idempotency;
