@@ -1,38 +1,21 @@
 /**
- * A person's own account (issue 29, DESIGN §13) on the suite's engine: changing the password, and TOTP, through the HTTP API with an injected clock. Codes are made
- * here from RFC 6238 itself (HMAC-SHA-1 over the time step, checked against the RFC's own test vector), not by the
- * library the server uses: turning TOTP on needs the password and a code of the new secret; sign-in then asks for a
+ * A person's own account (issue 29, DESIGN §13) on the suite's engine, through the HTTP API with an injected clock:
+ * changing the password, and TOTP. Codes are made from RFC 6238 itself (test/helpers/totp.ts, checked here against
+ * the RFC's own test vector), not by the library the server uses: turning TOTP on needs the password and a code of the new secret; sign-in then asks for a
  * code, takes each code once, and takes each recovery code once; turning it off needs the password; the secret is
  * sealed in the store and the recovery codes are stored as digests.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { ManualClock } from "../src/lib/clock.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { asPerson, PASSWORD, setUpOwner } from "./helpers/people.ts";
+import { base32, base32Decode, totp } from "./helpers/totp.ts";
 
 const clock = new ManualClock(Date.parse("2026-06-01T09:00:00.000Z"));
 const EMAIL = "owner@example.com";
 let t: TestApp;
 let cookie: string;
-
-function base32Decode(text: string): Buffer {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const char of text.replace(/=+$/, "")) bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
-  return Buffer.from(bits.match(/.{8}/g)!.map((byte) => Number.parseInt(byte, 2)));
-}
-
-/** RFC 6238 §4 with RFC 4226 §5.3's dynamic truncation. */
-function totp(key: Buffer, at: number, digits = 6): string {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
-  const mac = createHmac("sha1", key).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0xf;
-  const value = mac.readUInt32BE(offset) & 0x7fffffff;
-  return String(value % 10 ** digits).padStart(digits, "0");
-}
 
 const signIn = (body: Record<string, unknown>) =>
   t.json("POST", "/v1/session", { body: { email: EMAIL, password: PASSWORD, ...body }, key: null });
@@ -210,9 +193,3 @@ describe("changing the password", () => {
     expect(log.body.data).toHaveLength(1);
   });
 });
-
-function base32(bytes: Buffer): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  const bits = [...bytes].map((byte) => byte.toString(2).padStart(8, "0")).join("");
-  return (bits.match(/.{1,5}/g) ?? []).map((chunk) => alphabet[Number.parseInt(chunk.padEnd(5, "0"), 2)]).join("");
-}

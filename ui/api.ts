@@ -19,12 +19,13 @@ export const session = {
   chooseOrganization: (id: string) => sessionStorage.setItem(ORGANIZATION, id),
 };
 
-/** An API failure with the contract's error body (name, message, statusCode). */
+/** An API failure with the contract's error body (name, message, statusCode, and details when given). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly errorName: string,
     message: string,
+    readonly details: Array<{ path: string; message: string }> = [],
   ) {
     super(message);
   }
@@ -41,8 +42,17 @@ async function request(method: string, path: string, body?: unknown): Promise<Re
   if (body !== undefined) headers["content-type"] = "application/json";
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!res.ok) {
-    const error = (await res.json().catch(() => ({}))) as { name?: string; message?: string };
-    throw new ApiError(res.status, error.name ?? "error", error.message ?? `${method} ${path} answered ${res.status}`);
+    const error = (await res.json().catch(() => ({}))) as {
+      name?: string;
+      message?: string;
+      details?: Array<{ path: string; message: string }>;
+    };
+    throw new ApiError(
+      res.status,
+      error.name ?? "error",
+      error.message ?? `${method} ${path} answered ${res.status}`,
+      error.details,
+    );
   }
   return res;
 }
@@ -81,7 +91,7 @@ export interface Access {
 
 export interface Me {
   object: "session";
-  user: { id: string; email: string; name: string; instance_admin: boolean };
+  user: { id: string; email: string; name: string; instance_admin: boolean; totp_enabled: boolean };
   organizations: Array<{ id: string; name: string; role: string }>;
 }
 
@@ -116,7 +126,12 @@ export async function signedIn(): Promise<boolean> {
 }
 
 /** Signs a person in: the server sets the session cookie. */
-export const signInWithPassword = (email: string, password: string) => api.post<Me>("/v1/session", { email, password });
+/** Signs in with a password, and the authenticator app's code (or a recovery code) when the person has TOTP on. */
+export const signInWithPassword = (email: string, password: string, totp?: string) =>
+  api.post<Me>("/v1/session", { email, password, ...(totp && { totp }) });
+
+/** Whether this server offers single sign-on, and whether it is the only way in for most people. */
+export const singleSignOn = () => api.get<{ enabled: boolean; required: boolean }>("/v1/sso");
 
 /** Ends the person's session (the cookie is cleared by the answer), or forgets the key. */
 export async function signOut(): Promise<void> {

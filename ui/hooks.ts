@@ -44,7 +44,7 @@ export function usePolled<T>(load: () => Promise<T>, deps: unknown[], everyMs = 
 
 export function describe(e: unknown): string {
   if (e instanceof ApiError)
-    return e.errorName === "insufficient_scope" ? "This key is not allowed to do that." : e.message;
+    return e.errorName === "insufficient_scope" ? "Your role, or this key, does not allow that." : e.message;
   return e instanceof Error ? e.message : String(e);
 }
 

@@ -13,13 +13,16 @@ import {
   fetchAccess,
   session,
   signedIn,
+  ApiError,
   signInWithPassword,
+  singleSignOn,
   signOut,
   type Access,
   type AreaId,
   type Me,
 } from "./api.ts";
 import { describe } from "./hooks.ts";
+import { AccountScreen } from "./screens/account.tsx";
 import { AiScreen } from "./screens/ai.tsx";
 import { AuditScreen } from "./screens/audit.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
@@ -92,14 +95,38 @@ function useSubmit(action: () => Promise<void>) {
   return { submit, error, busy };
 }
 
+/** Whether this server offers single sign-on (null until it has said). */
+function useSingleSignOn() {
+  const [sso, setSso] = useState<{ enabled: boolean; required: boolean } | null>(null);
+  useEffect(() => {
+    singleSignOn()
+      .then(setSso)
+      .catch(() => setSso({ enabled: false, required: false }));
+  }, []);
+  return sso;
+}
+
+/** Why a sign-in with SSO came back refused: the callback puts it in `?sso_error=`, read once and then removed. */
+function takeSsoError(): string | null {
+  const message = new URLSearchParams(location.search).get("sso_error");
+  if (message) history.replaceState(null, "", "/");
+  return message;
+}
+
 function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
   const [withKey, setWithKey] = useState(false);
   const [key, setKey] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  // The one thing to do on this screen: the first field takes the keyboard at once.
+  // Asked for only once the server says the person has TOTP on.
+  const [code, setCode] = useState<string | null>(null);
+  const sso = useSingleSignOn();
+  const [ssoError] = useState(takeSsoError);
+  // The one thing to do on this screen: the first field takes the keyboard at once (the code, once it is asked for).
   const field = useRef<HTMLInputElement>(null);
+  const codeField = useRef<HTMLInputElement>(null);
   useEffect(() => field.current?.focus(), [withKey]);
+  useEffect(() => codeField.current?.focus(), [code === null]);
   const { submit, error, busy } = useSubmit(async () => {
     if (withKey) {
       session.signIn(key.trim());
@@ -110,7 +137,15 @@ function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
         throw err;
       }
     } else {
-      await signInWithPassword(email.trim(), password);
+      try {
+        await signInWithPassword(email.trim(), password, code?.trim());
+      } catch (err) {
+        if (err instanceof ApiError && code === null && err.details[0]?.path === "totp") {
+          setCode("");
+          return;
+        }
+        throw err;
+      }
       onSignedIn(await fetchAccess());
     }
   });
@@ -150,12 +185,33 @@ function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
               value={password}
               onInput={setPassword}
             />
+            {code !== null && (
+              <>
+                <Field
+                  id="totp"
+                  label="Code from your authenticator app, or a recovery code"
+                  autocomplete="one-time-code"
+                  value={code}
+                  onInput={setCode}
+                  inputRef={codeField}
+                />
+                <p class="hint">Your account asks for a second step: open the app you set it up with.</p>
+              </>
+            )}
           </>
         )}
         <button type="submit" disabled={busy}>
           Sign in
         </button>
-        <Alert message={error} />
+        <Alert message={error ?? ssoError} />
+        {sso?.enabled && !withKey && (
+          <a class="button secondary" href="/v1/sso/start">
+            Sign in with SSO
+          </a>
+        )}
+        {sso?.required && !withKey && (
+          <p class="hint">This server signs people in with SSO; passwords are for its administrators.</p>
+        )}
         <button type="button" class="link" onClick={() => setWithKey(!withKey)}>
           {withKey ? "Use email and password instead" : "Use an API key instead"}
         </button>
@@ -252,6 +308,7 @@ function AcceptInvitation({ onSignedIn }: { onSignedIn: (access: Access) => void
   const [password, setPassword] = useState("");
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => field.current?.focus(), []);
+  const sso = useSingleSignOn();
   const { submit, error, busy } = useSubmit(async () => {
     await api.post("/v1/invitations/accept", { token, ...(name.trim() && { name: name.trim() }), password });
     history.replaceState(null, "", "/");
@@ -285,6 +342,11 @@ function AcceptInvitation({ onSignedIn }: { onSignedIn: (access: Access) => void
           Join
         </button>
         <Alert message={token ? error : "This page needs the whole invitation link, with its # part."} />
+        {sso?.enabled && token && (
+          <a class="button secondary" href={`/v1/sso/start?invitation=${encodeURIComponent(token)}`}>
+            Join with SSO
+          </a>
+        )}
       </form>
     </main>
   );
@@ -361,7 +423,11 @@ function App() {
     location.hash = "";
   };
   const visible = AREAS.filter((a) => access.scopes.has(a.scope));
-  const current: AreaId | undefined = visible.find((a) => a.id === route[0])?.id ?? visible[0]?.id;
+  // Your account is no area of the organisation: it is the person's own, reached from the header.
+  const onAccount = route[0] === "account" && access.person !== null;
+  const current: AreaId | undefined = onAccount
+    ? undefined
+    : (visible.find((a) => a.id === route[0])?.id ?? visible[0]?.id);
 
   return (
     <AccessContext.Provider value={access}>
@@ -390,13 +456,19 @@ function App() {
           ))}
         </nav>
         {access.person && <OrganizationSwitcher person={access.person} />}
+        {access.person && (
+          <a href="#/account" class="account" aria-current={onAccount ? "page" : undefined}>
+            Account
+          </a>
+        )}
         <button type="button" class="link" onClick={() => void leave()}>
           Sign out
         </button>
       </header>
       <main id="content">
         {access.mode === "test" && <TestKeyBanner />}
-        {!current && (
+        {onAccount && <AccountScreen />}
+        {!current && !onAccount && (
           <p>This key may only send. Sign in with a key that can read (for example full_access) to use the admin.</p>
         )}
         {current === "overview" && <OverviewScreen />}

@@ -44,7 +44,7 @@ const provider = new Provider(issuer, {
     {
       client_id: clientId,
       client_secret: clientSecret,
-      redirect_uris: [redirectUri],
+      redirect_uris: [redirectUri.replace(":*", "")],
       grant_types: ["authorization_code"],
       response_types: ["code"],
       token_endpoint_auth_method: "client_secret_basic",
@@ -101,6 +101,13 @@ provider.use(async (ctx, next) => {
     id_token: await new SignJWT(changed).setProtectedHeader(header).sign(tamper === "forged" ? forgedKey : key),
   };
 });
+
+// A redirect URI with a port of "*" stands for Mailroom on any loopback port: a browser test learns its port only
+// once the server listens, after the provider must be running.
+if (redirectUri.includes(":*/")) {
+  const pattern = new RegExp(`^${redirectUri.replace(/[.?]/g, "\\$&").replace(":*/", ":\\d+/")}$`);
+  provider.Client.prototype.redirectUriAllowed = (uri) => pattern.test(uri);
+}
 
 server.on("request", provider.callback());
 process.stdout.write(`${issuer}\n`);
