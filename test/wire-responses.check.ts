@@ -7,7 +7,9 @@
 import type { Static } from "@sinclair/typebox";
 import type { ApiErrorName } from "../clients/node/src/errors.ts";
 import type * as Client from "../clients/node/src/types.ts";
+import type { Role } from "../src/access.ts";
 import type { AiStatus } from "../src/ai/service.ts";
+import type { AuditEventView, readAuditLog } from "../src/audit/reads.ts";
 import type {
   BulkResult,
   DeliveryQueue,
@@ -29,6 +31,8 @@ import type {
 import type { ApiKeyView } from "../src/keys/model.ts";
 import type { OrganizationView } from "../src/organizations/service.ts";
 import type { OrganizationPatchSchema } from "../src/organizations/validate.ts";
+import type { InvitationView, Members, MemberView } from "../src/people/members.ts";
+import type { People } from "../src/people/service.ts";
 import type { TemplateView } from "../src/templates/model.ts";
 import type { AttemptView, DeliveryDetail, DeliveryView, WebhookView } from "../src/webhooks/model.ts";
 
@@ -36,6 +40,8 @@ import type { AttemptView, DeliveryDetail, DeliveryView, WebhookView } from "../
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only for `true`: a mismatch fails here with both types in the message. */
 type Expect<T extends true> = T;
+/** What a service method resolves to. */
+type Answer<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
 
 export type Checks = [
   Expect<Same<Client.EmailSummary, EmailSummary>>,
@@ -70,6 +76,18 @@ export type Checks = [
   Expect<Same<Client.ResumeSendingOptions, Static<typeof ResumeSchema>>>,
   Expect<Same<Client.Organization, OrganizationView>>,
   Expect<Same<Client.UpdateOrganizationOptions, Static<typeof OrganizationPatchSchema>>>,
+  // Teams: the roles, the organisations a caller acts in, members and invitations (the server's list says has_more
+  // false, always: one page, which the client's List type says as a boolean), and the audit log.
+  Expect<Same<Client.Role, Role>>,
+  Expect<Same<Client.OrganizationMembership, Answer<People["organizations"]>["data"][number]>>,
+  Expect<Same<Client.Member, MemberView>>,
+  Expect<Same<Client.Invitation, InvitationView>>,
+  Expect<Same<Client.CreatedInvitation, Answer<Members["invite"]>>>,
+  Expect<Same<Omit<Client.MemberList, "has_more">, Omit<Answer<Members["list"]>, "has_more">>>,
+  Expect<Same<Client.Deleted<"invitation">, Answer<Members["revokeInvitation"]>>>,
+  Expect<Same<Client.Deleted<"member">, Answer<Members["remove"]>>>,
+  Expect<Same<Client.AuditEvent, AuditEventView>>,
+  Expect<Same<Client.List<Client.AuditEvent>, Answer<typeof readAuditLog>>>,
   // The error names a caller branches on: a name the server adds fails here until the client lists it.
   Expect<Same<ApiErrorName, ErrorName>>,
 ];

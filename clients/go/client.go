@@ -1,6 +1,6 @@
 // Package mailroom is the Go client of Mailroom's Resend-compatible HTTP API (/v1): emails, batch sends, domains,
 // API keys, webhooks, suppressions, templates, received mail, the delivery queue, sending pauses, the organisation's
-// settings and the AI helpers, plus a Standard Webhooks verifier.
+// settings, its members, invitations and audit log, and the AI helpers, plus a Standard Webhooks verifier.
 //
 // This file owns the Client: its configuration (options) and the services it exposes. How a request travels
 // (timeouts, retries, idempotency keys, errors) lives in request.go.
@@ -27,17 +27,20 @@ const (
 
 // Client talks to one Mailroom server with one API key. It is safe for concurrent use.
 type Client struct {
-	Emails       *EmailsService
-	Batch        *BatchService
-	Domains      *DomainsService
-	ApiKeys      *ApiKeysService
-	Webhooks     *WebhooksService
-	Suppressions *SuppressionsService
-	Templates    *TemplatesService
-	Deliveries   *DeliveriesService
-	Sending      *SendingService
-	Organization *OrganizationService
-	AI           *AIService
+	Emails        *EmailsService
+	Batch         *BatchService
+	Domains       *DomainsService
+	ApiKeys       *ApiKeysService
+	Webhooks      *WebhooksService
+	Suppressions  *SuppressionsService
+	Templates     *TemplatesService
+	Deliveries    *DeliveriesService
+	Sending       *SendingService
+	Organization  *OrganizationService
+	Organizations *OrganizationsService
+	Members       *MembersService
+	AuditLog      *AuditLogService
+	AI            *AIService
 
 	apiKey     string
 	baseURL    string
@@ -122,6 +125,9 @@ func NewClient(apiKey string, options ...Option) *Client {
 	c.Deliveries = &DeliveriesService{client: c, Bulk: &DeliveriesBulkService{client: c}}
 	c.Sending = &SendingService{client: c}
 	c.Organization = &OrganizationService{client: c}
+	c.Organizations = &OrganizationsService{client: c}
+	c.Members = &MembersService{client: c}
+	c.AuditLog = &AuditLogService{client: c}
 	c.AI = &AIService{client: c}
 	return c
 }

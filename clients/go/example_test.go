@@ -78,3 +78,24 @@ func ExampleOrganizationService_Update() {
 		log.Printf("the day's quota is used up; it starts again in %s", mrErr.RetryAfter)
 	}
 }
+
+func ExampleMembersService_Invite() {
+	client := mailroom.NewClient(os.Getenv("MAILROOM_API_KEY"))
+	invitation, err := client.Members.Invite(&mailroom.InviteMemberRequest{Email: "ada@example.com", Role: mailroom.RoleDeveloper})
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	// The one-time link is in this answer only: send it to Ada, who sets a password and joins.
+	log.Printf("invite Ada with %s (valid until %s)", invitation.Url, invitation.ExpiresAt)
+
+	// Later: what was done, newest first.
+	events, err := client.AuditLog.List(&mailroom.ListAuditLogOptions{Action: "member.invited", Limit: 10})
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	for _, event := range events.Data {
+		log.Printf("%s %s by %s %s", event.CreatedAt, event.Action, event.Actor.Type, event.Actor.Name)
+	}
+}

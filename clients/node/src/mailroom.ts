@@ -1,16 +1,19 @@
 /**
  * The client: `new Mailroom(key, { baseUrl })`, with one property per resource as in Resend's Node SDK
  * (`emails`, `batch`, `domains`, `apiKeys`, `webhooks`, `templates`) plus Mailroom's own (`suppressions`,
- * `deliveries`, `sending`, `organization`, `ai`, `emails.receiving`). Every method resolves to `{ data, error,
- * headers }` and never rejects for an API failure.
+ * `deliveries`, `sending`, `organization`, `organizations`, `members`, `auditLog`, `ai`, `emails.receiving`). Every
+ * method resolves to `{ data, error, headers }` and never rejects for an API failure.
  */
 import { Ai } from "./ai.js";
 import { ApiKeys } from "./api-keys.js";
+import { AuditLog } from "./audit-log.js";
 import { Deliveries } from "./deliveries.js";
 import { Domains } from "./domains.js";
 import { Batch, Emails } from "./emails.js";
 import { envOf, Transport, type ClientOptions } from "./http.js";
+import { Members } from "./members.js";
 import { OrganizationSettings } from "./organization.js";
+import { Organizations } from "./organizations.js";
 import { Sending } from "./sending.js";
 import { Suppressions } from "./suppressions.js";
 import { Templates } from "./templates.js";
@@ -26,6 +29,9 @@ export class Mailroom {
   readonly deliveries: Deliveries;
   readonly sending: Sending;
   readonly organization: OrganizationSettings;
+  readonly organizations: Organizations;
+  readonly members: Members;
+  readonly auditLog: AuditLog;
   readonly templates: Templates;
   readonly ai: Ai;
 
@@ -46,6 +52,9 @@ export class Mailroom {
     this.deliveries = new Deliveries(transport);
     this.sending = new Sending(transport);
     this.organization = new OrganizationSettings(transport);
+    this.organizations = new Organizations(transport);
+    this.members = new Members(transport);
+    this.auditLog = new AuditLog(transport);
     this.templates = new Templates(transport);
     this.ai = new Ai(transport);
   }

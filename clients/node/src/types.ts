@@ -1,11 +1,11 @@
 /**
- * The request and response shapes of Mailroom's `/v1` API (DESIGN §1, §3, §5, §7, §8, §12). Field names are the
- * wire's snake_case, as Resend's API spells them, so a body can be read next to the API reference without
+ * The request and response shapes of Mailroom's `/v1` API (DESIGN §1, §3, §5, §7, §8, §12, §13). Field names are
+ * the wire's snake_case, as Resend's API spells them, so a body can be read next to the API reference without
  * translation. Only the client-side conveniences differ from the wire: `react`, `Date` for timestamps, bytes for
  * attachments. The lists of values (statuses, event types, scopes) and the request bodies come from wire.ts,
  * generated from the server's definitions; the names here are the ones the package has always exported. The
- * delivery queue's statuses and bulk filter, which wire.ts does not carry, are written here and checked against the
- * server's with its views (test/wire-responses.check.ts).
+ * delivery queue's statuses and bulk filter and the members' roles, which wire.ts does not carry, are written here
+ * and checked against the server's with its views (test/wire-responses.check.ts).
  */
 import type { ErrorDetail, MailroomError } from "./errors.js";
 import type {
@@ -689,6 +689,106 @@ export interface UpdateOrganizationOptions {
     /** Days (1 to 36 500) before a finished message's record and events are removed. */
     metadata_days?: number | null;
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Teams: organisations, members and invitations, the audit log
+
+/**
+ * A member's role (DESIGN §13): `owner` everything; `admin` everything but owners and deleting the organisation;
+ * `developer` the mail and its settings, no people; `viewer` reads.
+ */
+export type Role = "owner" | "admin" | "developer" | "viewer";
+
+/** An organisation the caller acts in, with the caller's role there (an API key: its own organisation). */
+export interface OrganizationMembership {
+  object: "organization";
+  id: string;
+  name: string;
+  role: Role;
+}
+
+/** A person who belongs to the organisation; `id` is the person's (a user id), as `updateRole` and `remove` take it. */
+export interface Member {
+  object: "member";
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  /** When they joined the organisation. */
+  created_at: string;
+}
+
+/** An invitation not yet accepted: the role its link grants, until `expires_at` (7 days after it was made). */
+export interface Invitation {
+  object: "invitation";
+  id: string;
+  email: string;
+  role: Role;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A new invitation with its one-time link: `url` is in this answer only, never shown again. */
+export interface CreatedInvitation extends Invitation {
+  url: string;
+}
+
+/** Every member (oldest first) and every pending invitation: one page, never more (`has_more` is false). */
+export interface MemberList extends List<Member> {
+  invitations: Invitation[];
+}
+
+export interface InviteMemberOptions {
+  /** The address the link is for; stored lower-cased. */
+  email: string;
+  /** An API key may grant any role but `owner` (only owners make owners). */
+  role: Role;
+}
+
+export interface UpdateMemberRoleOptions {
+  role: Role;
+}
+
+/** Who acted: a person, an API key, the operator at the command line, or Mailroom itself. */
+export interface AuditActor {
+  type: "user" | "api_key" | "cli" | "system";
+  /** The user's or key's id; null for the operator and the system. */
+  id: string | null;
+  /** The person's email, the key's name, `operator` or `Mailroom`. */
+  name: string | null;
+}
+
+/** What an action concerned: `{ type: "invitation", id, name: email }`, `{ type: "api_key", … }`, … */
+export interface AuditTarget {
+  type: string;
+  id: string | null;
+  name: string | null;
+}
+
+/** One entry of the audit log (DESIGN §13): who did what, to what, from where. Never holds a secret or a token. */
+export interface AuditEvent {
+  object: "audit_event";
+  id: string;
+  created_at: string;
+  organization_id: string | null;
+  actor: AuditActor;
+  /** `<object>.<verb>`: `api_key.created`, `member.invited`, `invitation.revoked`, `member.role_changed`, … */
+  action: string;
+  /** Null for an action that concerns no one object (a sign-out, say). */
+  target: AuditTarget | null;
+  ip: string | null;
+  user_agent: string | null;
+  /** The settings changed and their values (or `{ from, to }`); null when the action has none. */
+  changes: Record<string, unknown> | null;
+}
+
+/** The audit log, newest first: `after` continues towards older events, `before` back towards newer ones. */
+export interface ListAuditLogOptions extends PaginationOptions {
+  /** Only this action, e.g. `member.invited`. */
+  action?: string;
+  /** Only what this actor did: `actor.id` of an event (a user's or key's id). */
+  actor_id?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

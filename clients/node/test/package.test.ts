@@ -38,6 +38,9 @@ test("the CommonJS build loads with require() and works", () => {
     "deliveries",
     "sending",
     "organization",
+    "organizations",
+    "members",
+    "auditLog",
     "templates",
     "ai",
   ] as const) {
@@ -47,6 +50,9 @@ test("the CommonJS build loads with require() and works", () => {
   expect(typeof client.deliveries.bulk.cancel).toBe("function");
   expect(typeof client.sending.pause).toBe("function");
   expect(typeof client.organization.update).toBe("function");
+  expect(typeof client.organizations.list).toBe("function");
+  expect(typeof client.members.revokeInvitation).toBe("function");
+  expect(typeof client.auditLog.list).toBe("function");
   const webhook = new cjs.Webhook(`whsec_${Buffer.from("k".repeat(24)).toString("base64")}`);
   const id = "msg_1";
   const now = new Date();

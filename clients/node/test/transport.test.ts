@@ -339,6 +339,49 @@ test("the organisation's wire: read, then the settings to change in a PATCH body
   expect(seen[1]!.headers["content-type"]).toBe("application/json");
 });
 
+test("teams' wire: organisations, members and invitations on encoded ids, the role in the body, audit filters in the query", async () => {
+  const { seen, baseUrl } = scripted(json(200, { object: "list", has_more: false, data: [], invitations: [] }));
+  const client = new lib.Mailroom("mr_test_key", { baseUrl });
+  await client.organizations.list();
+  await client.members.list();
+  await client.members.invite({ email: "dev@example.org", role: "developer" });
+  await client.members.revokeInvitation("i/1");
+  await client.members.updateRole("u/1", { role: "viewer" });
+  await client.members.remove("u2");
+  await client.auditLog.list();
+  await client.auditLog.list({ action: "member.invited", actor_id: "k1", limit: 5, before: "a0" });
+
+  expect(seen.map(({ method, path }) => `${method} ${path}`)).toEqual([
+    "GET /v1/organizations",
+    "GET /v1/members",
+    "POST /v1/members/invitations",
+    "DELETE /v1/members/invitations/i%2F1",
+    "PATCH /v1/members/u%2F1",
+    "DELETE /v1/members/u2",
+    "GET /v1/audit-log",
+    "GET /v1/audit-log?limit=5&before=a0&action=member.invited&actor_id=k1",
+  ]);
+  expect(seen.map((request) => (request.body ? JSON.parse(request.body) : null))).toEqual([
+    null,
+    null,
+    { email: "dev@example.org", role: "developer" },
+    null,
+    { role: "viewer" },
+    null,
+    null,
+    null,
+  ]);
+  expect(seen[2]!.headers["content-type"]).toBe("application/json");
+  // An empty id would address the collection: refused before any request.
+  for (const refused of [
+    await client.members.revokeInvitation(""),
+    await client.members.updateRole("", { role: "admin" }),
+    await client.members.remove(""),
+  ])
+    expect(refused.error?.name).toBe("missing_required_field");
+  expect(seen.length).toBe(8);
+});
+
 test("daily_quota_exceeded keeps its name and Retry-After; a wait to the next UTC day is handed back, not made", async () => {
   const { seen, baseUrl } = scripted(
     json(

@@ -8,11 +8,14 @@ from typing import Optional
 from ._http import USER_AGENT, Transport
 from .resources.ai import Ai
 from .resources.api_keys import ApiKeys
+from .resources.audit_log import AuditLog
 from .resources.batch import Batch
 from .resources.deliveries import Deliveries
 from .resources.domains import Domains
 from .resources.emails import Emails
+from .resources.members import Members
 from .resources.organization import Organization
+from .resources.organizations import Organizations
 from .resources.sending import Sending
 from .resources.suppressions import Suppressions
 from .resources.templates import Templates
@@ -79,6 +82,9 @@ class Mailroom:
         self.deliveries = Deliveries(self._transport)
         self.sending = Sending(self._transport)
         self.organization = Organization(self._transport)
+        self.organizations = Organizations(self._transport)
+        self.members = Members(self._transport)
+        self.audit_log = AuditLog(self._transport)
         self.templates = Templates(self._transport)
         self.ai = Ai(self._transport)
         # Resend nests received mail under emails; Mailroom's own name for it is kept as a shortcut.

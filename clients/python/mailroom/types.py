@@ -721,6 +721,129 @@ class UpdateOrganizationParams(TypedDict, total=False):
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# Teams: organisations, members and invitations, the audit log
+
+Role = Literal["owner", "admin", "developer", "viewer"]
+"""A member's role: ``owner`` everything; ``admin`` everything but owners and deleting the organisation;
+``developer`` the mail and its settings, no people; ``viewer`` reads."""
+
+
+class OrganizationMembership(TypedDict):
+    """An organisation the caller acts in, with the caller's role there (an API key: its own organisation)."""
+
+    object: str
+    id: str
+    name: str
+    role: Role
+
+
+class OrganizationMembershipList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[OrganizationMembership]
+
+
+class Member(TypedDict):
+    """A person who belongs to the organisation; ``id`` is the person's (a user id)."""
+
+    object: str
+    id: str
+    email: str
+    name: str
+    role: Role
+    created_at: str
+    """When they joined the organisation."""
+
+
+class Invitation(TypedDict):
+    """An invitation not yet accepted: the role its link grants, until ``expires_at`` (7 days after it was made)."""
+
+    object: str
+    id: str
+    email: str
+    role: Role
+    created_at: str
+    expires_at: str
+
+
+class CreatedInvitation(Invitation):
+    url: str
+    """The one-time link, in this answer only: it is never shown again."""
+
+
+class MemberList(TypedDict):
+    """Every member (oldest first) and every pending invitation: one page, never more."""
+
+    object: str
+    has_more: bool
+    data: List[Member]
+    invitations: List[Invitation]
+
+
+class InviteMemberParams(TypedDict):
+    email: str
+    """The address the link is for; stored lower-cased."""
+    role: Role
+    """An API key may grant every role but ``owner`` (only owners make owners)."""
+
+
+class UpdateMemberRoleParams(TypedDict):
+    id: str
+    """The member's (the person's) id."""
+    role: Role
+
+
+class AuditActor(TypedDict):
+    """Who acted: ``type`` ``user``, ``api_key``, ``cli`` (the operator) or ``system``."""
+
+    type: str
+    id: Optional[str]
+    """The user's or key's id; None for the operator and the system."""
+    name: Optional[str]
+    """The person's email, the key's name, ``operator`` or ``Mailroom``."""
+
+
+class AuditTarget(TypedDict):
+    """What an action concerned: ``{"type": "invitation", "id", "name": email}``, ``{"type": "api_key", …}``, …"""
+
+    type: str
+    id: Optional[str]
+    name: Optional[str]
+
+
+class AuditEvent(TypedDict):
+    """One entry of the audit log: who did what, to what, from where. Never holds a secret or a token."""
+
+    object: str
+    id: str
+    created_at: str
+    organization_id: Optional[str]
+    actor: AuditActor
+    action: str
+    """``<object>.<verb>``: ``api_key.created``, ``member.invited``, ``invitation.revoked``, …"""
+    target: Optional[AuditTarget]
+    ip: Optional[str]
+    user_agent: Optional[str]
+    changes: Optional[Dict[str, Any]]
+    """The settings changed and their values (or ``{"from", "to"}``); None when the action has none."""
+
+
+class AuditEventList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[AuditEvent]
+
+
+class AuditLogListParams(ListParams, total=False):
+    """Newest first: ``after`` continues towards older events, ``before`` back towards newer ones."""
+
+    action: str
+    """Only this action, e.g. ``member.invited``."""
+    actor_id: str
+    """Only what this actor did: an event's ``actor["id"]``."""
+
+
+# ----------------------------------------------------------------------------------------------------------------
 # Templates
 
 

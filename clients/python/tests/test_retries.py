@@ -1,6 +1,6 @@
 """Retries, timeouts, network failures and request headers, against local stand-in servers (no Mailroom needed):
 429 with Retry-After then 200, 503 then 200, with retries on and off; a used-up daily quota never retried, 410 gone
-typed; and the organisation's paths and bodies, nulls included."""
+typed; the organisation's paths and bodies, nulls included; and those of organisations, members and the audit log."""
 
 from __future__ import annotations
 
@@ -179,6 +179,43 @@ class TransportTest(unittest.TestCase):
                 {"name": "Acme", "retention": {"metadata_days": 400}},
                 {},
             ],
+        )
+
+    def test_teams_paths_and_bodies(self) -> None:
+        with LocalServer([(200, {}, {"object": "list", "has_more": False, "data": []})]) as server:
+            c = client_for(server)
+            c.organizations.list()
+            c.members.list()
+            c.members.invite({"email": "dev@example.org", "role": "developer"})
+            c.members.revoke_invitation("i/1")
+            c.members.update_role({"id": "u/1", "role": "viewer"})
+            c.members.remove("u2")
+            c.audit_log.list()
+            c.audit_log.list({"action": "member.invited", "limit": 5}, actor_id="k1", before="a0")
+            # An empty id would address the collection: refused before any request.
+            for refused in (
+                lambda: c.members.revoke_invitation(""),
+                lambda: c.members.update_role({"id": "", "role": "admin"}),
+                lambda: c.members.remove(""),
+            ):
+                with self.assertRaises(ValueError):
+                    refused()
+        self.assertEqual(
+            [(r.method, r.path) for r in server.requests],
+            [
+                ("GET", "/v1/organizations"),
+                ("GET", "/v1/members"),
+                ("POST", "/v1/members/invitations"),
+                ("DELETE", "/v1/members/invitations/i%2F1"),
+                ("PATCH", "/v1/members/u%2F1"),
+                ("DELETE", "/v1/members/u2"),
+                ("GET", "/v1/audit-log"),
+                ("GET", "/v1/audit-log?action=member.invited&limit=5&actor_id=k1&before=a0"),
+            ],
+        )
+        self.assertEqual(
+            [json.loads(r.body) if r.body else None for r in server.requests],
+            [None, None, {"email": "dev@example.org", "role": "developer"}, None, {"role": "viewer"}, None, None, None],
         )
 
     def test_a_key_is_required(self) -> None:

@@ -1,0 +1,15 @@
+# frozen_string_literal: true
+
+# The organisations the caller acts in (DESIGN §13): for an API key, its own, with the organization:read scope
+# (full_access includes it). Creating an organisation is for instance admins signed in to the admin UI (or
+# `mailroom org create` at the command line), not for API keys, so there is no create here.
+module Mailroom
+  class Organizations < Resource
+    # GET /v1/organizations → { object: "list", has_more: false, data: [{ object: "organization", id:, name:,
+    # role: }] }: each organisation the caller acts in, with the caller's role there (owner, admin, developer or
+    # viewer).
+    def list
+      http_get("/organizations")
+    end
+  end
+end
