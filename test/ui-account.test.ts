@@ -114,6 +114,36 @@ describe.skipIf(!browserPeer.available)("your account in chromium", () => {
     await page.close();
   }, 30_000);
 
+  test("at 390 px a developer's new key holds everything their role allows, and no more", async () => {
+    const made = await t.app.services.people.createUser({
+      email: "dev@example.com",
+      organizationId: t.organizationId,
+      role: "developer",
+    });
+    await t.app.services.people.setPassword({ token: made.token, password: PASSWORD });
+    const { page, problems } = await ui.open(390);
+    await page.goto(`${ui.base}/`);
+    await page.getByLabel("Email").fill("dev@example.com");
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.locator("header.top").waitFor();
+    await page.goto(`${ui.base}/#/keys`);
+    const form = page.getByRole("form", { name: "Create a key" });
+    await form.getByLabel("Name").fill("deploys");
+    expect(await form.getByLabel("Permission").locator("option:checked").textContent()).toBe(
+      "Everything your role allows",
+    );
+    await form.getByRole("button", { name: "Create key" }).click();
+    await page.getByText("deploys").first().waitFor();
+    const keys = await t.json("GET", "/v1/api-keys?limit=100");
+    const deploys = keys.body.data.find((key: { name: string }) => key.name === "deploys");
+    expect(deploys.scopes).toContain("domains:write");
+    for (const scope of ["members:read", "members:write", "audit:read", "organization:write"])
+      expect(deploys.scopes).not.toContain(scope);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 30_000);
+
   for (const width of [1280, 390])
     test(`at ${width} px "Sign in with SSO" goes through the provider's login and back; a refusal says why`, async () => {
       const { page, problems } = await ui.open(width);

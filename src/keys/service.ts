@@ -311,11 +311,16 @@ function assertWithinCreator(
   },
   defaultKeyRateLimit: number,
 ): void {
-  const refuse = (what: string) =>
-    new AppError("insufficient_scope", `A key cannot create a key with more rights than its own: ${what}.`);
+  const creator = actor.user
+    ? "You cannot create a key with more rights than your role's"
+    : "A key cannot create a key with more rights than its own";
+  const refuse = (what: string) => new AppError("insufficient_scope", `${creator}: ${what}.`);
   if (actor.mode === "test" && wanted.mode === "live") throw refuse("a test key creates test keys only");
   const beyond = wanted.scopes.filter((scope) => !actor.scopes.has(scope));
-  if (beyond.length) throw refuse(`this key does not hold ${beyond.map((scope) => `"${scope}"`).join(", ")}`);
+  if (beyond.length)
+    throw refuse(
+      `${actor.user ? "it does" : "this key does"} not hold ${beyond.map((scope) => `"${scope}"`).join(", ")}`,
+    );
   if (actor.domains !== null) {
     if (wanted.domains === null)
       throw refuse(

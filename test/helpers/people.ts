@@ -29,7 +29,8 @@ export async function asPerson(
     }),
   );
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  const json = response.headers.get("content-type")?.includes("json");
+  return { status: response.status, body: text && json ? JSON.parse(text) : text, headers: response.headers };
 }
 
 /** The `name=value` of a response's session cookie. */

@@ -27,7 +27,12 @@ export function KeysScreen() {
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const canWrite = useCan("api_keys:write");
-  const testKey = useContext(AccessContext).mode === "test";
+  const access = useContext(AccessContext);
+  const testKey = access.mode === "test";
+  // A key holds no more than its maker: a developer's "full access" is everything their role allows, and the scopes
+  // offered are the ones they hold.
+  const grantable = SCOPES.filter((s) => access.scopes.has(s));
+  const holdsAll = grantable.length === SCOPES.length;
   const [actionError, setActionError] = useState<string | null>(null);
 
   const create = async (e: Event) => {
@@ -35,6 +40,7 @@ export function KeysScreen() {
     setActionError(null);
     const body: Record<string, unknown> = { name };
     if (permission === "custom") body.scopes = scopes;
+    else if (permission === "full_access" && !holdsAll) body.scopes = grantable;
     else body.permission = permission;
     if (domain.trim()) body.domain_id = domain.trim();
     if (dailyQuota.trim()) body.daily_quota = Number(dailyQuota);
@@ -77,7 +83,7 @@ export function KeysScreen() {
           <label>
             Permission
             <select value={permission} onChange={(e) => setPermission(e.currentTarget.value)}>
-              <option value="full_access">Full access</option>
+              <option value="full_access">{holdsAll ? "Full access" : "Everything your role allows"}</option>
               <option value="sending_access">Sending only</option>
               <option value="custom">Chosen scopes</option>
             </select>
@@ -85,7 +91,7 @@ export function KeysScreen() {
           {permission === "custom" && (
             <fieldset>
               <legend>Scopes</legend>
-              {SCOPES.map((s) => (
+              {grantable.map((s) => (
                 <label key={s} class="check">
                   <input
                     type="checkbox"
