@@ -227,7 +227,9 @@ async function serve(config: Config): Promise<void> {
   await initialise(app.services);
   const http = listeners.find((l) => l.name === "http")!;
   const base = config.http.public_url || `http://${http.host === "0.0.0.0" ? "127.0.0.1" : http.host}:${http.port}`;
-  out(`Admin UI: ${base}/   (sign in with an API key; a new one: ${CLI} keys create --name admin --scope full_access)`);
+  out(
+    `Admin UI: ${base}/   (sign in with email and password, or with an API key; a new one: ${CLI} keys create --name admin --scope full_access)`,
+  );
   // Printed at each start until it is used: whoever runs the server creates the first user, and only they see it.
   const setup = await app.services.people.setupLink();
   if (setup)

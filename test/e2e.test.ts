@@ -269,7 +269,9 @@ test("a first run of the executable in an empty directory: every command it prin
     const testKey = printed(/^ {2}(mr_test_[0-9A-Za-z]{32})$/m);
     const live = ran(printed(/^Create a live key with: (.+)$/m));
     const liveKey = /mr_live_[0-9A-Za-z]{32}/.exec(live)![0];
-    const admin = ran(printed(/^Admin UI: \S+ +\(sign in with an API key; a new one: (.+)\)$/m));
+    const admin = ran(
+      printed(/^Admin UI: \S+ +\(sign in with email and password, or with an API key; a new one: (.+)\)$/m),
+    );
     const adminKey = /mr_live_[0-9A-Za-z]{32}/.exec(admin)![0];
 
     const ui = await fetch(printed(/^Admin UI: (\S+)/m));
