@@ -113,8 +113,49 @@ function takeSsoError(): string | null {
   return message;
 }
 
+/** "Forgot your password?": a link by email, when an organisation of the person's can send mail. */
+function ForgottenPassword({ email: typed, onBack }: { email: string; onBack: () => void }) {
+  const [email, setEmail] = useState(typed);
+  const [answer, setAnswer] = useState<string | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
+  const { submit, error, busy } = useSubmit(async () => {
+    setAnswer((await api.post<{ message: string }>("/v1/password/reset", { email: email.trim() })).message);
+  });
+  return (
+    <main class="signin">
+      <h1>Set a new password</h1>
+      <form onSubmit={submit} aria-label="Forgotten password">
+        <Field
+          id="reset-email"
+          label="Email"
+          type="email"
+          autocomplete="username"
+          value={email}
+          onInput={setEmail}
+          inputRef={field}
+        />
+        <button type="submit" disabled={busy}>
+          Email me a link
+        </button>
+        <Alert message={error} />
+        {answer && (
+          <p role="status">
+            {answer} No email? An owner, or whoever runs the server (<code>mailroom users reset-password</code>), can
+            make you a link.
+          </p>
+        )}
+        <button type="button" class="link" onClick={onBack}>
+          Back to sign-in
+        </button>
+      </form>
+    </main>
+  );
+}
+
 function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
   const [withKey, setWithKey] = useState(false);
+  const [forgot, setForgot] = useState(false);
   const [key, setKey] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -125,7 +166,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
   // The one thing to do on this screen: the first field takes the keyboard at once (the code, once it is asked for).
   const field = useRef<HTMLInputElement>(null);
   const codeField = useRef<HTMLInputElement>(null);
-  useEffect(() => field.current?.focus(), [withKey]);
+  useEffect(() => field.current?.focus(), [withKey, forgot]);
   useEffect(() => codeField.current?.focus(), [code === null]);
   const { submit, error, busy } = useSubmit(async () => {
     if (withKey) {
@@ -149,6 +190,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
       onSignedIn(await fetchAccess());
     }
   });
+  if (forgot) return <ForgottenPassword email={email} onBack={() => setForgot(false)} />;
   return (
     <main class="signin">
       <h1>Mailroom</h1>
@@ -211,6 +253,11 @@ function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
         )}
         {sso?.required && !withKey && (
           <p class="hint">This server signs people in with SSO; passwords are for its administrators.</p>
+        )}
+        {!withKey && (
+          <button type="button" class="link" onClick={() => setForgot(true)}>
+            Forgot your password?
+          </button>
         )}
         <button type="button" class="link" onClick={() => setWithKey(!withKey)}>
           {withKey ? "Use email and password instead" : "Use an API key instead"}

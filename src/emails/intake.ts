@@ -25,7 +25,14 @@ import { unknownSimulatorAddress } from "../providers/simulator.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import type { MessageDecorations } from "../tracking/decorations.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest } from "./compose.ts";
-import type { ComposedFields, EmailSource, RawInput, SubmitInput, Tag } from "./model.ts";
+import {
+  hasPrivateContent,
+  type ComposedFields,
+  type EmailSource,
+  type RawInput,
+  type SubmitInput,
+  type Tag,
+} from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { insertAccepted } from "./repo.ts";
@@ -114,6 +121,8 @@ interface Acceptance {
 
 /** A prepared message's row in `emails`, inserted with its first status. */
 function emailRow(message: PreparedMessage, createdAt: string) {
+  // A password link's message keeps no readable copy (system-mail.ts); its raw MIME is kept for delivery alone.
+  const readable = !hasPrivateContent(message.tags);
   return {
     id: message.id,
     organizationId: message.organizationId,
@@ -128,8 +137,8 @@ function emailRow(message: PreparedMessage, createdAt: string) {
     bcc: message.bcc,
     replyTo: message.replyTo.map(recordable),
     subject: recordable(message.subject),
-    html: message.html === null ? null : recordable(message.html),
-    text: message.text === null ? null : recordable(message.text),
+    html: message.html === null || !readable ? null : recordable(message.html),
+    text: message.text === null || !readable ? null : recordable(message.text),
     tags: message.tags,
     status: message.scheduledAt ? "scheduled" : "queued",
     scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,

@@ -132,3 +132,12 @@ export interface ListOptions {
   from?: string;
   tag?: string;
 }
+
+/**
+ * Marks a message whose content no reader sees (a password link, system-mail.ts): its record keeps no html or text
+ * and its raw MIME answers 410. The colon keeps clients from giving it: their tags are [A-Za-z0-9_-].
+ */
+export const PRIVATE_CONTENT_TAG: Tag = { name: "mailroom:private", value: "password_link" };
+
+export const hasPrivateContent = (tags: readonly Tag[]) =>
+  tags.some((tag) => tag.name === PRIVATE_CONTENT_TAG.name && tag.value === PRIVATE_CONTENT_TAG.value);

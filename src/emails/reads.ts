@@ -9,7 +9,7 @@ import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
 import type { Db, Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { RecipientStatus } from "../deliveries/model.ts";
-import type { EmailRecord, EmailStatus, EmailSummary, ListOptions } from "./model.ts";
+import { hasPrivateContent, type EmailRecord, type EmailStatus, type EmailSummary, type ListOptions } from "./model.ts";
 import { createEmailQueries, type EmailSummaryRow } from "./repo.ts";
 
 export interface EmailReads {
@@ -101,6 +101,8 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
       requireContentAccess(actor);
       const row = await ownEmail(actor, id);
       if (row.contentRemovedAt) throw contentGone(row.contentRemovedAt);
+      if (hasPrivateContent(row.tags))
+        throw new AppError("gone", "This message carried a password link: no one reads its content, not even owners.");
       // A large body is read off the event loop where the store can (db/content-writes.ts).
       const raw =
         row.size >= ASIDE_CONTENT_BYTES && writer.readContent

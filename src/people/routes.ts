@@ -50,6 +50,10 @@ const PasswordSchema = t.Object(
   { token: t.String({ description: "The one-time link's token" }), password: t.String() },
   { additionalProperties: false },
 );
+const ResetSchema = t.Object(
+  { email: t.String({ description: "The email of the account to send a password link to" }) },
+  { additionalProperties: false },
+);
 const CreateOrganizationSchema = t.Object({ name: t.String() }, { additionalProperties: false });
 const Role = t.Union([t.Literal("owner"), t.Literal("admin"), t.Literal("developer"), t.Literal("viewer")]);
 const InviteSchema = t.Object({ email: t.String(), role: Role }, { additionalProperties: false });
@@ -209,6 +213,31 @@ export function peopleRoutes(deps: AuthDeps & { people: People; members: Members
             "Join an organisation with an invitation's token: a new person sets a password, one with an account gives theirs",
           tags,
           requestBody: jsonContent(AcceptSchema),
+        },
+      },
+    )
+    .post(
+      "/v1/password/reset",
+      async ({ request, server }) => {
+        const base = config.http.public_url || new URL(request.url).origin;
+        people.requestPasswordReset(
+          (await readBody(request, limits, ResetSchema)).email,
+          base,
+          clientOf(request, server),
+        );
+        return {
+          object: "password_reset",
+          message:
+            "If this email has an account, and an organisation of theirs has a verified domain, a link is on its way.",
+        };
+      },
+      {
+        parse: "none",
+        detail: {
+          summary:
+            "Email a one-time password link (an hour; at most one per person every five minutes), from an organisation of theirs with a verified domain; the answer is the same whether or not the email has an account",
+          tags,
+          requestBody: jsonContent(ResetSchema),
         },
       },
     )

@@ -8,14 +8,15 @@
  * digest; a failed sign-in is slowed per account and per client network, and an unknown address costs what a wrong
  * password does; the setup link creates the first user only, once; a session ends after 12 h idle or 7 days.
  */
-import { and, asc, eq, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, lt, or, sql } from "drizzle-orm";
 import { requireScope, ROLE_SCOPES, type Actor, type Role } from "../access.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { createAuthFailures } from "../limits/auth-failures.ts";
-import { recordAudit, type AuditActor, type AuditEntry } from "../audit/log.ts";
+import { recordAudit, SYSTEM, type AuditActor, type AuditEntry } from "../audit/log.ts";
+import type { Logger } from "../lib/logger.ts";
 import type { SecretBox } from "../lib/secrets.ts";
 import { digest, newToken } from "./tokens.ts";
 import { newRecoveryCodes, newTotpSecret, otpauthUrl, spendSecondFactor, totpStep } from "./totp.ts";
@@ -24,6 +25,10 @@ export const SESSION_IDLE_MS = 12 * 3_600_000;
 export const SESSION_ABSOLUTE_MS = 7 * 86_400_000;
 /** A password link (a new user's, or a reset) is good for a day. */
 const PASSWORD_LINK_MS = 86_400_000;
+/** One sent by email is good for an hour: a mailbox is read on more devices, and for longer, than a CLI's output. */
+const EMAILED_LINK_MS = 3_600_000;
+/** A person is sent at most one password link in this time, however often someone asks. */
+const EMAILED_LINK_INTERVAL_MS = 5 * 60_000;
 /** Last-seen times are written at most this often: a write per request would cost a commit per request. */
 const SEEN_RESOLUTION_MS = 60_000;
 export const MIN_PASSWORD_LENGTH = 12;
@@ -62,6 +67,17 @@ export interface OpenedSession {
 export interface ClientInfo {
   ip: string | null;
   userAgent: string | null;
+}
+
+/** Sends a password link by email (emails/system-mail.ts, above this layer; the server hands it in). */
+export interface PasswordLinkSender {
+  /** From the first of `organizationIds` with a verified sending domain; answers whether one had. */
+  sendPasswordLink(input: {
+    organizationIds: string[];
+    to: string;
+    url: string;
+    validMinutes: number;
+  }): Promise<boolean>;
 }
 
 export interface People {
@@ -113,6 +129,12 @@ export interface People {
   }): Promise<{ user: UserView; token: string }>;
   /** A password link for an existing user (the operator's reset). */
   passwordLink(email: string): Promise<string>;
+  /**
+   * Sends a password link to `email` when a person has it and an organisation of theirs can send mail; answers at
+   * once and the same way whether or not either holds, so that it tells nobody who has an account. At most one link
+   * per person every five minutes; none for someone who must sign in with SSO.
+   */
+  requestPasswordReset(email: string, baseUrl: string, client: ClientInfo): void;
   /** Sets the password a link was made for; the link then works no more, and the user's sessions end. */
   setPassword(input: { token: string; password: string }): Promise<void>;
   listUsers(): Promise<Array<UserView & { organizations: MembershipView[] }>>;
@@ -211,6 +233,10 @@ export function createPeople(deps: {
   totpIssuer: string;
   /** Password sign-in is for instance admins only: everyone else signs in with SSO (`[oidc] required`). */
   ssoRequired?: boolean;
+  /** Password links by email; without it, they come from the CLI only. */
+  passwordMail?: PasswordLinkSender;
+  /** Where a password link that could not be sent is reported (its request has been answered already). */
+  logger?: Logger;
 }): People {
   const { db, writer, clock, secrets } = deps;
   const { users, memberships, organizations, sessions, oneTimeLinks, recoveryCodes } = tablesOf(db);
@@ -673,6 +699,64 @@ export function createPeople(deps: {
         });
       });
       return token;
+    },
+
+    requestPasswordReset(rawEmail, baseUrl, client) {
+      const email = normalizeEmail(rawEmail);
+      const sender = deps.passwordMail;
+      if (!sender) return;
+      // Answered before any of this runs: how long it takes must not tell whether the address has an account.
+      void (async () => {
+        const user = await userByEmail(db, email);
+        if (!user || (deps.ssoRequired && !user.instanceAdmin)) return;
+        const now = clock.now();
+        const token = newToken();
+        const organizationIds = await writer.write(async (tx) => {
+          const recent = await first(
+            tx
+              .select({ tokenHash: oneTimeLinks.tokenHash })
+              .from(oneTimeLinks)
+              .where(
+                and(
+                  eq(oneTimeLinks.userId, user.id),
+                  eq(oneTimeLinks.purpose, "password"),
+                  gt(oneTimeLinks.createdAt, isoTime(now - EMAILED_LINK_INTERVAL_MS)),
+                ),
+              ),
+          );
+          if (recent) return null;
+          await tx.insert(oneTimeLinks).values({
+            tokenHash: digest(token),
+            purpose: "password",
+            userId: user.id,
+            createdAt: isoTime(now),
+            expiresAt: now + EMAILED_LINK_MS,
+          });
+          return (await membershipsOf(tx, user.id)).map((m) => m.id);
+        });
+        if (!organizationIds) return;
+        const sent = await sender.sendPasswordLink({
+          organizationIds,
+          to: user.email,
+          url: `${baseUrl}/password#${token}`,
+          validMinutes: EMAILED_LINK_MS / 60_000,
+        });
+        await writer.write(async (tx) => {
+          // No organisation of theirs could send it: the link would only wait, unused, for its hour.
+          if (!sent) return void (await tx.delete(oneTimeLinks).where(eq(oneTimeLinks.tokenHash, digest(token))));
+          await auditEverywhere(
+            tx,
+            user,
+            { ...SYSTEM, ...client },
+            {
+              action: "user.password_link_emailed",
+              target: { type: "user", id: user.id, name: user.email },
+            },
+          );
+        });
+      })().catch((error) =>
+        deps.logger?.error("a password link could not be sent", { error: String(error), user_email: email }),
+      );
     },
 
     async setPassword(input) {

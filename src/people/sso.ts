@@ -53,6 +53,7 @@ export function createSingleSignOn(deps: {
   // Discovery happens when first needed, and again after a failure: a provider that is down at start must not stop
   // Mailroom from starting, nor stay unknown once it is back.
   const provider = () => {
+    if (!config.issuer) throw new AppError("not_found", "Single sign-on is not configured here.");
     if (!discovered) {
       const issuer = new URL(config.issuer);
       discovered = oidc
@@ -93,7 +94,6 @@ export function createSingleSignOn(deps: {
     configured: Boolean(config.issuer),
 
     async begin(input) {
-      if (!config.issuer) throw new AppError("not_found", "Single sign-on is not configured here.");
       const configuration = await provider();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();

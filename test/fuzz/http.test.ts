@@ -654,7 +654,8 @@ const isHumanPage = (path: string, method: string, contentType: string) =>
 /** Methods the routes are declared with; any other must be refused (404/405) before a handler runs. */
 const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 /** Static assets of the API docs (Swagger UI's bundle naturally contains words like "TypeError"). */
-const isDocsAsset = (path: string, status: number) => status < 400 && /^\/docs(\/|$)/.test(path);
+/** The code the server ships to browsers (Swagger UI's, the admin UI's bundle) names errors as code, not as leaks. */
+const isDocsAsset = (path: string, status: number) => status < 400 && /^\/(docs|ui)(\/|$)/.test(path);
 
 function errorShapeProblem(body: unknown, status: number): string | null {
   if (!body || typeof body !== "object" || Array.isArray(body)) return "the body is not a JSON object";
