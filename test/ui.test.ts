@@ -308,7 +308,8 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
     await page.goto(`${base}/`);
     await page.getByLabel("Email").waitFor();
     expect(await page.locator(":focus").getAttribute("id")).toBe("email");
-    for (let i = 0; i < 3; i++) await page.keyboard.press("Tab"); // Password, Sign in, the switch to a key
+    // Password, Sign in, "Forgot your password?", the switch to a key
+    for (let i = 0; i < 4; i++) await page.keyboard.press("Tab");
     expect(await page.locator(":focus").textContent()).toBe("Use an API key instead");
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === "api-key");

@@ -4,7 +4,7 @@
  * back button and reloads keep the place. Invariant: nothing is shown but sign-in until the server accepts the
  * caller.
  */
-import { render, type RefObject } from "preact";
+import { render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { AccessContext } from "./access.ts";
 import {
@@ -21,6 +21,7 @@ import {
   type AreaId,
   type Me,
 } from "./api.ts";
+import { Field } from "./field.tsx";
 import { describe } from "./hooks.ts";
 import { AccountScreen } from "./screens/account.tsx";
 import { AiScreen } from "./screens/ai.tsx";
@@ -46,34 +47,6 @@ function useHash(): string[] {
     return () => removeEventListener("hashchange", onChange);
   }, []);
   return hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
-}
-
-/** One labelled field of the sign-in and setup forms. */
-function Field(props: {
-  id: string;
-  label: string;
-  type?: string;
-  value: string;
-  onInput: (value: string) => void;
-  autocomplete?: string;
-  minLength?: number;
-  inputRef?: RefObject<HTMLInputElement>;
-}) {
-  return (
-    <>
-      <label for={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        ref={props.inputRef}
-        type={props.type ?? "text"}
-        autocomplete={props.autocomplete}
-        minLength={props.minLength}
-        required
-        value={props.value}
-        onInput={(e) => props.onInput(e.currentTarget.value)}
-      />
-    </>
-  );
 }
 
 /** Runs a form's action, showing "busy" while it runs and the server's words when it fails. */

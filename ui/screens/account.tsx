@@ -10,6 +10,7 @@ import { AccessContext } from "../access.ts";
 import { Alert } from "../alert.tsx";
 import { api, fetchAccess } from "../api.ts";
 import { CopyButton } from "../copy.tsx";
+import { Field } from "../field.tsx";
 import { describe } from "../hooks.ts";
 
 /** Runs one form's change: its error and its word of success, each shown beside that form. */
@@ -47,24 +48,22 @@ function PasswordForm() {
   return (
     <form class="card" onSubmit={submit} aria-label="Change your password">
       <h2>Password</h2>
-      <label for="current-password">Current password</label>
-      <input
+      <Field
         id="current-password"
+        label="Current password"
         type="password"
         autocomplete="current-password"
-        required
         value={current}
-        onInput={(e) => setCurrent(e.currentTarget.value)}
+        onInput={setCurrent}
       />
-      <label for="changed-password">New password (at least 12 characters)</label>
-      <input
+      <Field
         id="changed-password"
+        label="New password (at least 12 characters)"
         type="password"
         autocomplete="new-password"
         minLength={12}
-        required
         value={next}
-        onInput={(e) => setNext(e.currentTarget.value)}
+        onInput={setNext}
       />
       <button type="submit" disabled={busy}>
         Change password
@@ -149,17 +148,14 @@ function TwoStep({ enabled, onChanged }: { enabled: boolean; onChanged: () => Pr
     });
 
   const passwordField = (
-    <>
-      <label for="totp-password">Your password</label>
-      <input
-        id="totp-password"
-        type="password"
-        autocomplete="current-password"
-        required
-        value={password}
-        onInput={(e) => setPassword(e.currentTarget.value)}
-      />
-    </>
+    <Field
+      id="totp-password"
+      label="Your password"
+      type="password"
+      autocomplete="current-password"
+      value={password}
+      onInput={setPassword}
+    />
   );
 
   return (
