@@ -45,8 +45,8 @@ describe("a password link by email", () => {
     const answer = await ask("Owner@Example.com");
     expect(answer.status).toBe(200);
     expect(answer.body.object).toBe("password_reset");
-    // However often it is asked for, one link every five minutes: asking cannot fill a mailbox.
-    await ask("owner@example.com");
+    // However often it is asked for, at once or not, one link every five minutes: asking cannot fill a mailbox.
+    await Promise.all(Array.from({ length: 5 }, () => ask("owner@example.com")));
     await ask("owner@example.com");
     const [message] = await waitForMessages(1);
     await Bun.sleep(300);

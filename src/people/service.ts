@@ -10,6 +10,7 @@
  */
 import { and, asc, eq, gt, lt, or, sql } from "drizzle-orm";
 import { requireScope, ROLE_SCOPES, type Actor, type Role } from "../access.ts";
+import { lockedForUpdate } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -712,6 +713,8 @@ export function createPeople(deps: {
         const now = clock.now();
         const token = newToken();
         const organizationIds = await writer.write(async (tx) => {
+          // The person's row is held until commit, so that two requests at once cannot both find no recent link.
+          await first(lockedForUpdate(tx, tx.select({ id: users.id }).from(users).where(eq(users.id, user.id))));
           const recent = await first(
             tx
               .select({ tokenHash: oneTimeLinks.tokenHash })
