@@ -21,8 +21,7 @@ import {
   type AreaId,
   type Me,
 } from "./api.ts";
-import { Field } from "./field.tsx";
-import { describe } from "./hooks.ts";
+import { Field, useFocusOnArrival, useSubmit } from "./field.tsx";
 import { AccountScreen } from "./screens/account.tsx";
 import { AiScreen } from "./screens/ai.tsx";
 import { AuditScreen } from "./screens/audit.tsx";
@@ -49,25 +48,6 @@ function useHash(): string[] {
   return hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
 }
 
-/** Runs a form's action, showing "busy" while it runs and the server's words when it fails. */
-function useSubmit(action: () => Promise<void>) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (err) {
-      setError(describe(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { submit, error, busy };
-}
-
 /** Whether this server offers single sign-on (null until it has said). */
 function useSingleSignOn() {
   const [sso, setSso] = useState<{ enabled: boolean; required: boolean } | null>(null);
@@ -90,8 +70,7 @@ function takeSsoError(): string | null {
 function ForgottenPassword({ email: typed, onBack }: { email: string; onBack: () => void }) {
   const [email, setEmail] = useState(typed);
   const [answer, setAnswer] = useState<string | null>(null);
-  const field = useRef<HTMLInputElement>(null);
-  useEffect(() => field.current?.focus(), []);
+  const field = useFocusOnArrival();
   const { submit, error, busy } = useSubmit(async () => {
     setAnswer((await api.post<{ message: string }>("/v1/password/reset", { email: email.trim() })).message);
   });
@@ -249,8 +228,7 @@ function Setup({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
-  const field = useRef<HTMLInputElement>(null);
-  useEffect(() => field.current?.focus(), []);
+  const field = useFocusOnArrival();
   const { submit, error, busy } = useSubmit(async () => {
     await api.post("/v1/setup", { token, email: email.trim(), name: name.trim(), password });
     history.replaceState(null, "", "/");
@@ -286,8 +264,7 @@ function SetPassword() {
   const token = location.hash.replace(/^#/, "");
   const [password, setPassword] = useState("");
   const [done, setDone] = useState(false);
-  const field = useRef<HTMLInputElement>(null);
-  useEffect(() => field.current?.focus(), []);
+  const field = useFocusOnArrival();
   const { submit, error, busy } = useSubmit(async () => {
     await api.post("/v1/password", { token, password });
     setDone(true);
@@ -326,8 +303,7 @@ function AcceptInvitation({ onSignedIn }: { onSignedIn: (access: Access) => void
   const token = location.hash.replace(/^#/, "");
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
-  const field = useRef<HTMLInputElement>(null);
-  useEffect(() => field.current?.focus(), []);
+  const field = useFocusOnArrival();
   const sso = useSingleSignOn();
   const { submit, error, busy } = useSubmit(async () => {
     await api.post("/v1/invitations/accept", { token, ...(name.trim() && { name: name.trim() }), password });

@@ -52,6 +52,49 @@ export interface Members {
   accept(input: { token: string; name?: string; password: string }, client: ClientInfo): Promise<OpenedSession>;
 }
 
+const INVITATION_SPENT = "This invitation has been used or has expired; ask for a new one.";
+
+/** The invitation `token` names while it is open: not accepted, not expired at `now`. */
+export function openInvitation(db: Db, token: string, now: number) {
+  const { invitations } = tablesOf(db);
+  return first(
+    db
+      .select()
+      .from(invitations)
+      .where(
+        and(eq(invitations.tokenHash, digest(token)), isNull(invitations.acceptedAt), gt(invitations.expiresAt, now)),
+      ),
+  );
+}
+
+/**
+ * Spends an open invitation in `tx` — for `email` only, when given — and answers where it lets its person in; 401
+ * when another request spent it first, or it is no longer open.
+ */
+export async function claimInvitation(tx: Db, input: { id: string; now: number; email?: string }) {
+  const { invitations } = tablesOf(tx);
+  const [claimed] = await tx
+    .update(invitations)
+    .set({ acceptedAt: isoTime(input.now) })
+    .where(
+      and(
+        eq(invitations.id, input.id),
+        input.email === undefined ? undefined : eq(invitations.email, input.email),
+        isNull(invitations.acceptedAt),
+        gt(invitations.expiresAt, input.now),
+      ),
+    )
+    .returning({ organizationId: invitations.organizationId, role: invitations.role });
+  if (!claimed)
+    throw new AppError(
+      "unauthorized",
+      input.email === undefined
+        ? INVITATION_SPENT
+        : "This invitation is for another email address, or has been used or has expired.",
+    );
+  return { organizationId: claimed.organizationId, role: claimed.role as Role };
+}
+
 function checkRole(role: string): Role {
   if (!(ROLES as readonly string[]).includes(role))
     throw validationError([{ path: "role", message: `must be one of ${ROLES.join(", ")}` }]);
@@ -264,14 +307,8 @@ export function createMembers(deps: { db: Db; writer: Writer; clock: Clock; peop
 
     async accept(input, client) {
       const now = clock.now();
-      const invitation = await first(
-        db
-          .select()
-          .from(invitations)
-          .where(eq(invitations.tokenHash, digest(input.token))),
-      );
-      if (!invitation || invitation.acceptedAt || Number(invitation.expiresAt) < now)
-        throw new AppError("unauthorized", "This invitation has been used or has expired; ask for a new one.");
+      const invitation = await openInvitation(db, input.token, now);
+      if (!invitation) throw new AppError("unauthorized", INVITATION_SPENT);
       // A new person sets a password here; someone with an account proves it is theirs with the one they have.
       await people.joinWithInvitation({
         email: invitation.email,
@@ -279,15 +316,7 @@ export function createMembers(deps: { db: Db; writer: Writer; clock: Clock; peop
         password: input.password,
         organizationId: invitation.organizationId,
         role: invitation.role as Role,
-        claim: async (tx) => {
-          const claimed = await tx
-            .update(invitations)
-            .set({ acceptedAt: isoTime(now) })
-            .where(and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt)))
-            .returning({ id: invitations.id });
-          if (!claimed.length)
-            throw new AppError("unauthorized", "This invitation has been used or has expired; ask for a new one.");
-        },
+        claim: async (tx) => void (await claimInvitation(tx, { id: invitation.id, now })),
       });
       return people.signIn({ email: invitation.email, password: input.password }, client);
     },

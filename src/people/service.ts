@@ -203,6 +203,10 @@ function checkName(name: string, path = "name"): string {
 
 const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
 
+/** Whether `given` is the password `hash` was made from; one too long to hash is refused unread. */
+const passwordMatches = async (given: unknown, hash: string) =>
+  typeof given === "string" && given.length <= MAX_PASSWORD_LENGTH && Bun.password.verify(given, hash);
+
 type UserRow = {
   id: string;
   email: string;
@@ -295,17 +299,26 @@ export function createPeople(deps: {
 
   const unauthorized = () => new AppError("unauthorized", "Not signed in, or the session has ended: sign in again.");
 
+  /** A one-time link that sets `userId`'s password, good for `validMs`, written in `tx`; answers its token. */
+  const insertPasswordLink = async (tx: Db, userId: string, validMs: number) => {
+    const token = newToken();
+    const now = clock.now();
+    await tx.insert(oneTimeLinks).values({
+      tokenHash: digest(token),
+      purpose: "password",
+      userId,
+      createdAt: isoTime(now),
+      expiresAt: now + validMs,
+    });
+    return token;
+  };
+
   /** The signed-in person's own row, having checked their password again: a session alone does not change factors. */
   const confirmedSelf = async (actor: Actor, password: string, path = "password"): Promise<UserRow> => {
     if (!actor.user)
       throw new AppError("insufficient_scope", "Only a signed-in person changes their own password and TOTP.");
     const user = (await first(db.select().from(users).where(eq(users.id, actor.user.id)))) as UserRow;
-    const given = typeof password === "string" ? password : "";
-    if (
-      !user.passwordHash ||
-      given.length > MAX_PASSWORD_LENGTH ||
-      !(await Bun.password.verify(given, user.passwordHash))
-    ) {
+    if (!user.passwordHash || !(await passwordMatches(password, user.passwordHash))) {
       await failures.fail(`account:${user.email}`);
       throw new AppError("unauthorized", "Your current password is not right.", {
         details: [{ path, message: "not right" }],
@@ -387,9 +400,7 @@ export function createPeople(deps: {
       const email = typeof input.email === "string" ? input.email.trim().toLowerCase() : "";
       const password = typeof input.password === "string" ? input.password : "";
       const user = email ? await userByEmail(db, email) : undefined;
-      const verified =
-        password.length <= MAX_PASSWORD_LENGTH &&
-        (await Bun.password.verify(password, user?.passwordHash ?? (await UNKNOWN_USER_HASH)));
+      const verified = await passwordMatches(password, user?.passwordHash ?? (await UNKNOWN_USER_HASH));
       const account = `account:${email}`;
       const network = client.ip ?? "unknown";
       if (!user?.passwordHash || !verified) {
@@ -657,8 +668,7 @@ export function createPeople(deps: {
     async createUser(input) {
       const email = normalizeEmail(input.email);
       const name = checkName(input.name ?? email.split("@")[0]!);
-      const token = newToken();
-      const user = await writer.write(async (tx) => {
+      return writer.write(async (tx) => {
         const organization = await first(
           tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, input.organizationId)),
         );
@@ -673,33 +683,17 @@ export function createPeople(deps: {
           .insert(memberships)
           .values({ organizationId: organization.id, userId: row.id, role: input.role, createdAt: now })
           .onConflictDoUpdate({ target: [memberships.organizationId, memberships.userId], set: { role: input.role } });
-        await tx.insert(oneTimeLinks).values({
-          tokenHash: digest(token),
-          purpose: "password",
-          userId: row.id,
-          createdAt: now,
-          expiresAt: clock.now() + PASSWORD_LINK_MS,
-        });
-        return row;
+        return { user: userView(row), token: await insertPasswordLink(tx, row.id, PASSWORD_LINK_MS) };
       });
-      return { user: userView(user), token };
     },
 
     async passwordLink(rawEmail) {
       const email = normalizeEmail(rawEmail);
-      const token = newToken();
-      await writer.write(async (tx) => {
+      return writer.write(async (tx) => {
         const user = await userByEmail(tx, email);
         if (!user) throw new AppError("not_found", `No user has the email ${email}.`);
-        await tx.insert(oneTimeLinks).values({
-          tokenHash: digest(token),
-          purpose: "password",
-          userId: user.id,
-          createdAt: isoTime(clock.now()),
-          expiresAt: clock.now() + PASSWORD_LINK_MS,
-        });
+        return insertPasswordLink(tx, user.id, PASSWORD_LINK_MS);
       });
-      return token;
     },
 
     requestPasswordReset(rawEmail, baseUrl, client) {
@@ -711,8 +705,7 @@ export function createPeople(deps: {
         const user = await userByEmail(db, email);
         if (!user || (deps.ssoRequired && !user.instanceAdmin)) return;
         const now = clock.now();
-        const token = newToken();
-        const organizationIds = await writer.write(async (tx) => {
+        const link = await writer.write(async (tx) => {
           // The person's row is held until commit, so that two requests at once cannot both find no recent link.
           await first(lockedForUpdate(tx, tx.select({ id: users.id }).from(users).where(eq(users.id, user.id))));
           const recent = await first(
@@ -728,18 +721,15 @@ export function createPeople(deps: {
               ),
           );
           if (recent) return null;
-          await tx.insert(oneTimeLinks).values({
-            tokenHash: digest(token),
-            purpose: "password",
-            userId: user.id,
-            createdAt: isoTime(now),
-            expiresAt: now + EMAILED_LINK_MS,
-          });
-          return (await membershipsOf(tx, user.id)).map((m) => m.id);
+          return {
+            token: await insertPasswordLink(tx, user.id, EMAILED_LINK_MS),
+            organizationIds: (await membershipsOf(tx, user.id)).map((m) => m.id),
+          };
         });
-        if (!organizationIds) return;
+        if (!link) return;
+        const { token } = link;
         const sent = await sender.sendPasswordLink({
-          organizationIds,
+          organizationIds: link.organizationIds,
           to: user.email,
           url: `${baseUrl}/password#${token}`,
           validMinutes: EMAILED_LINK_MS / 60_000,
@@ -800,7 +790,7 @@ export function createPeople(deps: {
     async joinWithInvitation(input) {
       checkPassword(input.password);
       const existing = await userByEmail(db, input.email);
-      if (existing?.passwordHash && !(await Bun.password.verify(input.password, existing.passwordHash)))
+      if (existing?.passwordHash && !(await passwordMatches(input.password, existing.passwordHash)))
         throw new AppError("unauthorized", "You have an account: give its password to join.");
       const passwordHash = existing?.passwordHash ? null : await hashPassword(input.password);
       const name = existing ? existing.name : checkName(input.name ?? "");

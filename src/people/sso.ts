@@ -8,13 +8,14 @@
  * only in that browser; a person is signed in only on a verified email, at an allowed domain; a new person joins
  * `[oidc] organization` with `default_role` or the role `role_claim` names, never as owner.
  */
-import { and, asc, eq, gt, isNull, lt } from "drizzle-orm";
+import { asc, eq, lt } from "drizzle-orm";
 import * as oidc from "openid-client";
 import type { Role } from "../access.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { Config } from "../config/schema.ts";
 import { AppError } from "../errors.ts";
-import { isoTime, type Clock } from "../lib/clock.ts";
+import type { Clock } from "../lib/clock.ts";
+import { claimInvitation, openInvitation } from "./members.ts";
 import type { ClientInfo, OpenedSession, People } from "./service.ts";
 import { digest, newToken } from "./tokens.ts";
 
@@ -47,7 +48,7 @@ export function createSingleSignOn(deps: {
   people: People;
 }): SingleSignOn {
   const { db, writer, clock, config, people } = deps;
-  const { ssoAttempts, invitations, organizations } = tablesOf(db);
+  const { ssoAttempts, organizations } = tablesOf(db);
   let discovered: Promise<oidc.Configuration> | null = null;
 
   // Discovery happens when first needed, and again after a failure: a provider that is down at start must not stop
@@ -101,18 +102,7 @@ export function createSingleSignOn(deps: {
       const browser = newToken();
       let invitationId: string | null = null;
       if (input.invitation) {
-        const invitation = await first(
-          db
-            .select({ id: invitations.id })
-            .from(invitations)
-            .where(
-              and(
-                eq(invitations.tokenHash, digest(input.invitation)),
-                isNull(invitations.acceptedAt),
-                gt(invitations.expiresAt, clock.now()),
-              ),
-            ),
-        );
+        const invitation = await openInvitation(db, input.invitation, clock.now());
         if (!invitation) throw refused("This invitation has been used or has expired; ask for a new one.");
         invitationId = invitation.id;
       }
@@ -190,7 +180,10 @@ export function createSingleSignOn(deps: {
           email,
           name: typeof claims.name === "string" ? claims.name : "",
           joins: async (tx, isNew) => {
-            if (attempt.invitationId) return [await claimInvitation(tx, attempt.invitationId, email)];
+            if (attempt.invitationId) {
+              const claimed = await claimInvitation(tx, { id: attempt.invitationId, now: clock.now(), email });
+              return [{ ...claimed, replaceRole: false, action: "invitation.accepted" }];
+            }
             const joins: Array<{ organizationId: string; role: Role; replaceRole: boolean }> = [];
             // The role claim is the provider's word on every sign-in; without one, the default is for new people.
             if (organizationId && !attempt.invitationId && (isNew || config.role_claim))
@@ -202,27 +195,4 @@ export function createSingleSignOn(deps: {
       );
     },
   };
-
-  async function claimInvitation(tx: Db, invitationId: string, email: string) {
-    const { invitations: table } = tablesOf(tx);
-    const claimed = await tx
-      .update(table)
-      .set({ acceptedAt: isoTime(clock.now()) })
-      .where(
-        and(
-          eq(table.id, invitationId),
-          eq(table.email, email),
-          isNull(table.acceptedAt),
-          gt(table.expiresAt, clock.now()),
-        ),
-      )
-      .returning({ organizationId: table.organizationId, role: table.role });
-    if (!claimed[0]) throw refused("This invitation is for another email address, or has been used or has expired.");
-    return {
-      organizationId: claimed[0].organizationId,
-      role: claimed[0].role as Role,
-      replaceRole: false,
-      action: "invitation.accepted",
-    };
-  }
 }

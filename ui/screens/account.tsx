@@ -10,34 +10,12 @@ import { AccessContext } from "../access.ts";
 import { Alert } from "../alert.tsx";
 import { api, fetchAccess } from "../api.ts";
 import { CopyButton } from "../copy.tsx";
-import { Field } from "../field.tsx";
-import { describe } from "../hooks.ts";
-
-/** Runs one form's change: its error and its word of success, each shown beside that form. */
-function useChange() {
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (e: Event, change: () => Promise<string | null>) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    setDone(null);
-    try {
-      setDone(await change());
-    } catch (err) {
-      setError(describe(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { run, error, done, busy };
-}
+import { Field, useFormAction } from "../field.tsx";
 
 function PasswordForm() {
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
-  const { run, error, done, busy } = useChange();
+  const { run, error, done, busy } = useFormAction();
   const submit = (e: Event) =>
     run(e, async () => {
       await api.post("/v1/me/password", { current_password: current, password: next });
@@ -114,7 +92,7 @@ function TwoStep({ enabled, onChanged }: { enabled: boolean; onChanged: () => Pr
   const [enrolment, setEnrolment] = useState<{ secret: string; otpauth_url: string } | null>(null);
   const [code, setCode] = useState("");
   const [codes, setCodes] = useState<string[] | null>(null);
-  const { run, error, busy } = useChange();
+  const { run, error, busy } = useFormAction();
 
   const begin = (e: Event) =>
     run(e, async () => {
