@@ -38,6 +38,8 @@ export const LAYERS = [
   "suppressions",
   "deliveries",
   "domains",
+  // Reputation: guardrails over delivery outcomes, reports receivers send about a domain, blocklists.
+  "deliverability",
   "keys",
   "templates",
   "tracking",

@@ -25,6 +25,8 @@ function describeType(spec: OptionSpec): string {
       return `integer ${type.min}–${type.max}`;
     case "enum":
       return type.values.join(" | ");
+    case "rate":
+      return "rate 0–1";
     case "duration":
       return "duration (ms, s, m, h, d)";
     case "duration_list":

@@ -51,6 +51,11 @@ function coerce(name: string, spec: OptionSpec, raw: unknown, fromEnv: boolean):
       if (n < type.min || n > type.max) return fail(`an integer from ${type.min} to ${type.max}`);
       return n;
     }
+    case "rate": {
+      const n = fromEnv && typeof raw === "string" && /^\d*\.?\d+$/.test(raw) ? Number(raw) : raw;
+      if (typeof n !== "number" || !(n >= 0 && n <= 1)) return fail("a rate from 0 to 1, e.g. 0.04");
+      return n;
+    }
     case "bool":
       if (typeof raw === "boolean") return raw;
       if (fromEnv && (raw === "true" || raw === "false")) return raw === "true";

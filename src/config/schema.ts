@@ -8,6 +8,7 @@ import { parseDuration } from "../lib/durations.ts";
 export type OptionType =
   | { kind: "string"; pattern?: RegExp; hint?: string }
   | { kind: "int"; min: number; max: number }
+  | { kind: "rate" }
   | { kind: "bool" }
   | { kind: "enum"; values: readonly string[] }
   | { kind: "duration"; min?: number }
@@ -37,6 +38,8 @@ const int = (def: number, min: number, max: number, doc: string): Spec<"int"> =>
   default: def,
   doc,
 });
+/** A share from 0 to 1, e.g. 0.04 for 4 %. */
+const rate = (def: number, doc: string): Spec<"rate"> => ({ type: { kind: "rate" }, default: def, doc });
 const bool = (def: boolean, doc: string): Spec<"bool"> => ({ type: { kind: "bool" }, default: def, doc });
 const duration = (def: string, doc: string): Spec<"duration"> => ({
   type: { kind: "duration" },
@@ -456,6 +459,29 @@ export const CONFIG_SCHEMA = {
     audit: duration("400d", "Audit log events (who changed what, sign-ins) are kept this long."),
     interval: duration("1h", "How often the retention job runs (once across the instances sharing a store)."),
   },
+  guardrails: {
+    window: duration(
+      "24h",
+      "Bounce and complaint rates of each organisation and sending domain are measured over this sliding window (test addresses never count).",
+    ),
+    min_recipients: int(
+      200,
+      1,
+      10_000_000,
+      "Rates are judged only once this many recipients ended (sent, delivered or bounced) in the window; below it they are shown, never acted on.",
+    ),
+    bounce_rate_warn: rate(0.04, "Permanent bounces over recipients at which the domain's health turns to warning."),
+    complaint_rate_warn: rate(0.001, "Complaints over recipients at which the domain's health turns to warning."),
+    bounce_rate_pause: rate(
+      0.08,
+      "Permanent bounce rate at which the domain (or the whole organisation) is paused (DESIGN §12): its mail is held until a person resumes it.",
+    ),
+    complaint_rate_pause: rate(
+      0.003,
+      "Complaint rate at which the domain (or the whole organisation) is paused; 0.003 is where Gmail and Yahoo start refusing a sender.",
+    ),
+    interval: duration("5m", "How often the rates are evaluated (once across the instances sharing a store)."),
+  },
   oidc: {
     issuer: string(
       "",
@@ -509,7 +535,7 @@ export const PROVIDER_KINDS = { capture: null, smtp: "smarthost", mx: "mx", ses:
 export type ProviderKind = keyof typeof PROVIDER_KINDS;
 
 type Schema = typeof CONFIG_SCHEMA;
-type ValueOf<S extends OptionSpec> = S["type"]["kind"] extends "int" | "duration"
+type ValueOf<S extends OptionSpec> = S["type"]["kind"] extends "int" | "duration" | "rate"
   ? number
   : S["type"]["kind"] extends "bool"
     ? boolean

@@ -15,7 +15,7 @@
  */
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { Actor } from "../access.ts";
-import { recordAudit } from "../audit/log.ts";
+import { recordAudit, SYSTEM, type AuditActor } from "../audit/log.ts";
 import { requireScope } from "../access.ts";
 import { notifyAtCommit } from "../db/dialect.ts";
 import { inIdBatches } from "../db/pages.ts";
@@ -54,6 +54,16 @@ export interface SendingPauses {
   state(actor: Actor): Promise<SendingState>;
   /** Pausing what is paused already keeps the first pause (its reason and time). */
   pause(actor: Actor, target: PauseTarget & { reason?: string | null }): Promise<SendingState>;
+  /**
+   * The system's pause (DESIGN §14 guardrails), in the caller's transaction: `name` is checked by the caller. True
+   * when it paused; false when the target was paused already (the first pause stands).
+   */
+  pauseIn(
+    tx: Db,
+    organizationId: string,
+    target: { scope: "organization" | "domain"; name: string },
+    reason: string,
+  ): Promise<boolean>;
   /** Answers how many held recipients went back to the queue; resuming what is not paused is `not_found`. */
   resume(actor: Actor, target: PauseTarget): Promise<SendingState & { released: number }>;
   /** Why mail from `sendingDomain` must wait now (a pause of its organisation, its domain or its route), or undefined. */
@@ -63,6 +73,9 @@ export interface SendingPauses {
 }
 
 type PauseRow = { scope: PauseScope; name: string; reason: string | null; pausedAt: string; pausedBy: string | null };
+
+/** `paused_by` of a pause Mailroom made itself (a guardrail, DESIGN §14). */
+export const SYSTEM_PAUSER = "system";
 
 /** Held recipients looked at per transaction of a resume. */
 const RELEASE_BATCH = 500;
@@ -78,6 +91,11 @@ export function createSendingPauses(deps: {
   providerNames: readonly string[];
   /** The providers a sending domain's mail goes through, in order (the default one when it names none). */
   routeOf(organizationId: string, sendingDomain: string): Promise<readonly string[]>;
+  /**
+   * A person resumed a pause the system made (a guardrail's), in the resume's transaction: the guardrails judge the
+   * target afresh from now on, or the rates that paused it would pause it again at their next look.
+   */
+  systemPauseResumed?(tx: Db, organizationId: string, scope: PauseScope, name: string): Promise<void>;
 }): SendingPauses {
   const { db, writer, clock, events, lifecycle } = deps;
   const { sendingPauses, deliveries, emails, domains } = tablesOf(db);
@@ -182,7 +200,45 @@ export function createSendingPauses(deps: {
       return { ids: held.map((row) => row.id), counted };
     });
 
+  /** Writes a pause with its event and audit record; false when the target was paused already. */
+  const insertPause = async (
+    tx: Db,
+    organizationId: string,
+    scope: PauseScope,
+    name: string,
+    reason: string | null,
+    by: { pausedBy: string; auditActor: Actor | AuditActor },
+  ) => {
+    const now = isoTime(clock.now());
+    const inserted = await tx
+      .insert(sendingPauses)
+      .values({ organizationId, scope, name, reason, pausedAt: now, pausedBy: by.pausedBy })
+      .onConflictDoNothing()
+      .returning({ name: sendingPauses.name });
+    if (!inserted.length) return false;
+    await notifyAtCommit(tx, POLICY_CHANGED);
+    await events.append(tx, { organizationId, type: "sending.paused", data: { scope, name: name || null, reason } });
+    await recordAudit(
+      tx,
+      by.auditActor,
+      {
+        action: "sending.paused",
+        target: { type: scope, id: name || null, name: name || null },
+        changes: { reason },
+        organizationId,
+      },
+      clock.now(),
+    );
+    return true;
+  };
+
   return {
+    pauseIn: (tx, organizationId, target, reason) =>
+      insertPause(tx, organizationId, target.scope, target.name, reason, {
+        pausedBy: SYSTEM_PAUSER,
+        auditActor: SYSTEM,
+      }),
+
     async state(actor) {
       requireScope(actor, "deliveries:read");
       return stateOf(actor.organizationId);
@@ -192,38 +248,12 @@ export function createSendingPauses(deps: {
       requireScope(actor, "deliveries:write");
       const name = await checkedTarget(actor, target);
       const reason = target.reason?.trim() ? target.reason.trim().slice(0, 500) : null;
-      await writer.write(async (tx) => {
-        const now = isoTime(clock.now());
-        const inserted = await tx
-          .insert(sendingPauses)
-          .values({
-            organizationId: actor.organizationId,
-            scope: target.scope,
-            name,
-            reason,
-            pausedAt: now,
-            pausedBy: actor.user?.email ?? actor.keyId ?? "operator",
-          })
-          .onConflictDoNothing()
-          .returning({ name: sendingPauses.name });
-        if (!inserted.length) return;
-        await notifyAtCommit(tx, POLICY_CHANGED);
-        await events.append(tx, {
-          organizationId: actor.organizationId,
-          type: "sending.paused",
-          data: { scope: target.scope, name: name || null, reason },
-        });
-        await recordAudit(
-          tx,
-          actor,
-          {
-            action: "sending.paused",
-            target: { type: target.scope, id: name || null, name: name || null },
-            changes: { reason },
-          },
-          clock.now(),
-        );
-      });
+      await writer.write((tx) =>
+        insertPause(tx, actor.organizationId, target.scope, name, reason, {
+          pausedBy: actor.user?.email ?? actor.keyId ?? "operator",
+          auditActor: actor,
+        }),
+      );
       return stateOf(actor.organizationId);
     },
 
@@ -240,8 +270,10 @@ export function createSendingPauses(deps: {
               eq(sendingPauses.name, name),
             ),
           )
-          .returning({ name: sendingPauses.name });
+          .returning({ pausedBy: sendingPauses.pausedBy });
         if (!deleted.length) return false;
+        if (deleted[0]!.pausedBy === SYSTEM_PAUSER)
+          await deps.systemPauseResumed?.(tx, actor.organizationId, target.scope, name);
         await notifyAtCommit(tx, POLICY_CHANGED);
         await events.append(tx, {
           organizationId: actor.organizationId,

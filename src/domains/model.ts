@@ -38,6 +38,21 @@ export interface DnsRecordView {
   key_state?: "active" | "next";
 }
 
+/** A domain's or organisation's sending health (DESIGN §14), as the guardrails last measured it. */
+export interface HealthView {
+  bounce_rate: number;
+  complaint_rate: number;
+  /** The window, e.g. `24h`. */
+  window: string;
+  /** Recipients that ended in the window (since a resume, when later): what the rates divide by. */
+  recipients: number;
+  status: "ok" | "warning" | "paused";
+  /** Why the status is not ok, e.g. `bounce rate 9.1 % over 24 h`; null when ok. */
+  reason: string | null;
+  /** When the rates were measured; null before the first measurement. */
+  evaluated_at: string | null;
+}
+
 export interface DomainView {
   object: "domain";
   id: string;
@@ -54,6 +69,7 @@ export interface DomainView {
   /** Resend's spelling of the same switches. */
   capabilities: { sending: "enabled"; receiving: "enabled" | "disabled" };
   records: DnsRecordView[];
+  health: HealthView;
   last_checked_at: string | null;
   created_at: string;
   updated_at: string;

@@ -30,6 +30,8 @@ export interface RecordSettings {
   defaultProvider: string;
   dmarcPolicy: string;
   dmarcRua: string;
+  /** The guardrails' window (DESIGN §14), which a domain's health names. */
+  guardrailWindowMs: number;
 }
 
 /** SES sends from Amazon's addresses, which amazonses.com's SPF record lists. */
@@ -52,6 +54,7 @@ export function recordSettings(config: Config): RecordSettings {
     defaultProvider: config.delivery.default_provider,
     dmarcPolicy: config.domains.dmarc_policy,
     dmarcRua: config.domains.dmarc_rua,
+    guardrailWindowMs: config.guardrails.window,
   };
 }
 

@@ -167,6 +167,8 @@ export function createDomainService(deps: {
         lastCheckedAt: null,
         createdAt: isoTime(now),
         updatedAt: isoTime(now),
+        health: null,
+        healthSince: 0,
       };
       const added = domainView(row, [key], settings);
       await writer.write(async (tx) => {

@@ -5,14 +5,36 @@
 import { notifyAtCommit } from "../db/dialect.ts";
 import { POLICY_CHANGED } from "../db/read-cache.ts";
 import type { Db } from "../db/store.ts";
-import type { RecordStatuses } from "../db/schema/index.ts";
+import type { RecordStatuses, SendingHealth } from "../db/schema/index.ts";
 import type { EventLog } from "../events/service.ts";
-import type { DomainStatus, DomainView, RecordStatus } from "./model.ts";
+import type { DomainStatus, DomainView, HealthView, RecordStatus } from "./model.ts";
 import { expectedRecords, recordView, type ExpectedRecord, type RecordSettings } from "./records.ts";
 import { liveKeys, type DomainRow, type KeyRow } from "./repo.ts";
 
 const recordStatus = (statuses: RecordStatuses, record: ExpectedRecord): RecordStatus =>
   !record.checked ? "not_started" : ((statuses[record.id]?.status as RecordStatus | undefined) ?? "pending");
+
+/** `24h`, `90m`, `7d`: a guardrail window as the health view and its reasons name it. */
+export function windowName(ms: number): string {
+  const DAY = 86_400_000;
+  const HOUR = 3_600_000;
+  if (ms % DAY === 0 && ms >= 2 * DAY) return `${ms / DAY}d`;
+  if (ms % HOUR === 0) return `${ms / HOUR}h`;
+  return `${Math.round(ms / 60_000)}m`;
+}
+
+/** The health a domain or organisation shows: as last measured, or all clear before the first measurement. */
+export function healthView(health: SendingHealth | null, windowMs: number): HealthView {
+  return {
+    bounce_rate: health?.bounce_rate ?? 0,
+    complaint_rate: health?.complaint_rate ?? 0,
+    window: windowName(windowMs),
+    recipients: health?.recipients ?? 0,
+    status: health?.status ?? "ok",
+    reason: health?.reason ?? null,
+    evaluated_at: health?.evaluated_at ?? null,
+  };
+}
 
 export function domainView(row: DomainRow, keys: KeyRow[], settings: RecordSettings): DomainView {
   return {
@@ -34,6 +56,7 @@ export function domainView(row: DomainRow, keys: KeyRow[], settings: RecordSetti
         record.checked ? row.recordStatuses[record.id]?.found : undefined,
       ),
     ),
+    health: healthView(row.health, settings.guardrailWindowMs),
     last_checked_at: row.lastCheckedAt ?? null,
     created_at: row.createdAt,
     updated_at: row.updatedAt,

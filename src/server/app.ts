@@ -15,6 +15,7 @@ import type { Store, Writer } from "../db/store.ts";
 import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "../deliveries/attempts.ts";
 import { createLifecycle, type Lifecycle } from "../deliveries/lifecycle.ts";
 import { createSendingPauses, type SendingPauses } from "../deliveries/pauses.ts";
+import { createGuardrails, type Guardrails } from "../deliverability/guardrails.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "../deliveries/queue.ts";
 import { createSesEventIntake, type SesEventIntake } from "../deliveries/provider-events.ts";
 import { createReportIntake } from "../deliveries/reports.ts";
@@ -110,6 +111,7 @@ export interface Services {
   queue: DeliveryQueue;
   /** Sending paused for an organisation, a sending domain or a provider. */
   pauses: SendingPauses;
+  guardrails: Guardrails;
   idempotency: Idempotency;
   emails: EmailService;
   limiter: RateLimiter;
@@ -293,7 +295,26 @@ export async function createServices(configured: Config, options: AppOptions = {
     listen: store.listen,
     providerNames: [...providers.keys()],
     routeOf,
+    systemPauseResumed: (tx, organizationId, scope, name) => guardrails.restart(tx, organizationId, scope, name),
   });
+  const guardrailSettings = config.guardrails;
+  const guardrails = createGuardrails({
+    db,
+    writer,
+    clock,
+    events,
+    pauses,
+    recordSettings: records,
+    settings: {
+      windowMs: guardrailSettings.window,
+      minRecipients: guardrailSettings.min_recipients,
+      bounceRateWarn: guardrailSettings.bounce_rate_warn,
+      complaintRateWarn: guardrailSettings.complaint_rate_warn,
+      bounceRatePause: guardrailSettings.bounce_rate_pause,
+      complaintRatePause: guardrailSettings.complaint_rate_pause,
+    },
+  });
+  periodic.every("guardrails", guardrailSettings.interval, () => guardrails.evaluate());
   const capture = createCaptureProvider();
   // Built now, so a provider misconfigured is an error at start rather than at the first delivery.
   const named = new Map(
@@ -507,6 +528,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     lifecycle,
     queue: createDeliveryQueue({ db, writer, clock, lifecycle }),
     pauses,
+    guardrails,
     idempotency,
     emails,
     limiter,
@@ -565,6 +587,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     outbox: outboxGauges(services.store.db, services.clock),
     smtpConnections: () => [...smtp.connections(), { listener: "mx", open: mx.connections() }],
     storage: () => storageFigures(services.store.db),
+    health: () => services.guardrails.everyHealth(),
   });
 
   /** `[metrics] listen`: /metrics on a listener of its own (and then not on the API's port, server/routes.ts). */

@@ -3,6 +3,7 @@
  * increment, registered with the registry itself (so an increment can never meet an unregistered name), and the
  * gauges, read at scrape time from the sources the composition root hands over.
  */
+import type { HealthView } from "../domains/model.ts";
 import { createMetrics, type Metrics } from "../lib/metrics.ts";
 
 const COUNTERS = {
@@ -38,7 +39,12 @@ export interface GaugeSources {
   smtpConnections(): Array<{ listener: string; open: number }>;
   /** What each organisation stores, as retention last counted it (emails/retention.ts). */
   storage(): Promise<Array<{ organizationId: string; messages: number; contentBytes: number }>>;
+  /** Each organisation's (domain null) and sending domain's health, as the guardrails last measured it. */
+  health(): Promise<Array<{ organizationId: string; domain: string | null; health: HealthView }>>;
 }
+
+/** `mailroom_sending_health`'s values: what a status means as a number an alert can compare. */
+const HEALTH_LEVEL = { ok: 0, warning: 1, paused: 2 } as const;
 
 export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
   metrics.gauge("mailroom_queue_due", "Deliveries due now.", async () => [{ value: (await sources.queue()).due }]);
@@ -80,6 +86,26 @@ export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
         labels: { organization: organizationId },
         value: contentBytes,
       })),
+  );
+  const health = async (value: (health: HealthView) => number) =>
+    (await sources.health()).map((row) => ({
+      labels: { organization: row.organizationId, domain: row.domain ?? "" },
+      value: value(row.health),
+    }));
+  metrics.gauge(
+    "mailroom_bounce_rate",
+    "Permanent bounces over recipients ended in the guardrails' window, by organisation and sending domain (empty: the whole organisation).",
+    () => health((h) => h.bounce_rate),
+  );
+  metrics.gauge(
+    "mailroom_complaint_rate",
+    "Complaints over recipients ended in the guardrails' window, by organisation and sending domain (empty: the whole organisation).",
+    () => health((h) => h.complaint_rate),
+  );
+  metrics.gauge(
+    "mailroom_sending_health",
+    "The guardrails' verdict by organisation and sending domain: 0 ok, 1 warning, 2 paused.",
+    () => health((h) => HEALTH_LEVEL[h.status]),
   );
   metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>
     sources.smtpConnections().map(({ listener, open }) => ({ labels: { listener }, value: open })),

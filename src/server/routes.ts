@@ -13,6 +13,8 @@ import type { DeliveryQueue } from "../deliveries/queue.ts";
 import { deliveryRoutes, queueRoutes } from "../deliveries/routes.ts";
 import type { SesEventIntake } from "../deliveries/provider-events.ts";
 import { domainRoutes } from "../domains/routes.ts";
+import { deliverabilityRoutes } from "../deliverability/routes.ts";
+import type { Guardrails } from "../deliverability/guardrails.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
 import { emailRoutes } from "../emails/routes.ts";
@@ -72,6 +74,7 @@ export interface HttpDeps {
   sesEvents: SesEventIntake;
   queue: DeliveryQueue;
   pauses: SendingPauses;
+  guardrails: Guardrails;
   sentAttachments: SentAttachments;
   emailStats: EmailStatsService;
   version: string;
@@ -191,6 +194,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(aiRoutes(deps))
     .use(deliveryRoutes(deps))
     .use(queueRoutes(deps))
+    .use(deliverabilityRoutes(deps))
     .use(organizationRoutes(deps))
     .use(peopleRoutes(deps))
     .use(trackingRoutes(deps));

@@ -311,6 +311,20 @@ export interface DomainRecord {
   key_state?: "active" | "next";
 }
 
+/** A domain's or organisation's sending health (the guardrails' last measurement). */
+export interface DomainHealth {
+  bounce_rate: number;
+  complaint_rate: number;
+  /** The window, e.g. `24h`. */
+  window: string;
+  /** Recipients that ended in the window: what the rates divide by. */
+  recipients: number;
+  status: "ok" | "warning" | "paused";
+  /** Why the status is not ok, e.g. `bounce rate 9.1 % over 24 h`. */
+  reason: string | null;
+  evaluated_at: string | null;
+}
+
 export interface Domain {
   object: "domain";
   id: string;
@@ -324,6 +338,8 @@ export interface Domain {
   providers: string[];
   capabilities: { sending: "enabled"; receiving: "enabled" | "disabled" };
   records: DomainRecord[];
+  /** Bounce and complaint rates over the guardrails' window, and what they led to. */
+  health: DomainHealth;
   last_checked_at: string | null;
   created_at: string;
   updated_at: string;

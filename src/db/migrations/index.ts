@@ -28,6 +28,7 @@ import audit, { postgres as auditPg } from "./0020_audit.ts";
 import invitations, { postgres as invitationsPg } from "./0021_invitations.ts";
 import { sqlite as domainNames, postgres as domainNamesPg } from "./0022_domain_names.ts";
 import signInFactors, { postgres as signInFactorsPg } from "./0023_sign_in_factors.ts";
+import guardrails, { postgres as guardrailsPg } from "./0024_guardrails.ts";
 
 export interface Migration {
   version: number;
@@ -69,4 +70,5 @@ export const MIGRATIONS: Migration[] = [
     rebuildsTables: true,
   },
   { version: 23, name: "sign_in_factors", sqlite: signInFactors, postgres: signInFactorsPg },
+  { version: 24, name: "guardrails", sqlite: guardrails, postgres: guardrailsPg },
 ];

@@ -7,7 +7,7 @@
  * migrations describe the same tables.
  */
 import { bigint, boolean, customType, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import type { RecordStatuses } from "../schema/domains.ts";
+import type { RecordStatuses, SendingHealth } from "../schema/domains.ts";
 import type { Tag } from "../schema/emails.ts";
 import { ROLES } from "../schema/people.ts";
 import type { ReceivedAttachment, ReceivedAuthentication } from "../schema/received.ts";
@@ -25,6 +25,8 @@ export const organizations = pgTable("organizations", {
   contentRetentionDays: integer("content_retention_days"),
   metadataRetentionDays: integer("metadata_retention_days"),
   createdAt: text("created_at").notNull(),
+  health: jsonb("health").$type<SendingHealth>(),
+  healthSince: millis("health_since").notNull().default(0),
 });
 
 export const organizationStorage = pgTable("organization_storage", {
@@ -81,6 +83,8 @@ export const domains = pgTable("domains", {
   lastCheckedAt: text("last_checked_at"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+  health: jsonb("health").$type<SendingHealth>(),
+  healthSince: millis("health_since").notNull().default(0),
 });
 
 export const dkimKeys = pgTable("dkim_keys", {

@@ -6,6 +6,20 @@ import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
  */
 export type RecordStatuses = Record<string, { status: string; since: number; found?: string[] | null }>;
 
+/**
+ * A sending domain's or organisation's reputation as the guardrail job last measured it (DESIGN §14): rates over
+ * the window, the recipients they count, and what they led to.
+ */
+export interface SendingHealth {
+  bounce_rate: number;
+  complaint_rate: number;
+  recipients: number;
+  status: "ok" | "warning" | "paused";
+  /** Why the status is not ok, in words, e.g. `bounce rate 9.1 % over 24 h`; null when ok. */
+  reason: string | null;
+  evaluated_at: string;
+}
+
 export const domains = sqliteTable("domains", {
   id: text("id").primaryKey(),
   organizationId: text("organization_id").notNull(),
@@ -26,6 +40,9 @@ export const domains = sqliteTable("domains", {
   lastCheckedAt: text("last_checked_at"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
+  health: text("health", { mode: "json" }).$type<SendingHealth>(),
+  /** Endings count from here (ms) when it is later than the window's start: a person resumed a guardrail pause. */
+  healthSince: integer("health_since").notNull().default(0),
 });
 
 /** DKIM keys: one `active` key signs; a `next` key is published during a rotation and takes over once verified. */

@@ -1,4 +1,5 @@
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { SendingHealth } from "./domains.ts";
 
 export const organizations = sqliteTable("organizations", {
   id: text("id").primaryKey(),
@@ -10,6 +11,9 @@ export const organizations = sqliteTable("organizations", {
   contentRetentionDays: integer("content_retention_days"),
   metadataRetentionDays: integer("metadata_retention_days"),
   createdAt: text("created_at").notNull(),
+  /** The organisation's sending health across its domains (DESIGN §14), as domains.health. */
+  health: text("health", { mode: "json" }).$type<SendingHealth>(),
+  healthSince: integer("health_since").notNull().default(0),
 });
 
 /**
