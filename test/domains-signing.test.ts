@@ -153,6 +153,64 @@ describe("mail through the smarthost", () => {
     expect(verdict.dmarc).toBe("pass");
   });
 
+  test("Ed25519 on request: its own record, and once that is found a second signature that verifies (RFC 8463)", async () => {
+    const domain = await verifiedDomain();
+    const patched = (await t.json("PATCH", `/v1/domains/${domain.id}`, { body: { dkim: { ed25519: true } } }))
+      .body as DomainView;
+    expect(patched.dkim).toEqual({ ed25519: true });
+    const records = patched.records.filter((r) => r.record === "DKIM");
+    expect(records).toHaveLength(2);
+    const ed = records.find((r) => r.value.includes("k=ed25519"))!;
+    // The bare 32-byte key, not a SubjectPublicKeyInfo (RFC 8463 §4.2).
+    expect(Buffer.from(/p=([^;]+)$/.exec(ed.value)![1]!, "base64")).toHaveLength(32);
+    expect(ed.status).toBe("pending");
+
+    // Before its record is found, mail is signed with RSA only.
+    const send = () =>
+      t.json("POST", "/v1/emails", {
+        body: { from: "hi@example.com", to: "a@dest.test", subject: "Two keys", html: "<p>x</p>" },
+      });
+    await send();
+    await t.app.services.worker.runOnce();
+    expect(smtp.received[0]!.raw.toString().match(/^DKIM-Signature:/gm)).toHaveLength(1);
+
+    publish(patched);
+    const checked = (await t.json("POST", `/v1/domains/${domain.id}/verify`)).body as DomainView;
+    expect(checked.records.find((r) => r.name === ed.name)!.status).toBe("verified");
+    expect(checked.status).toBe("verified");
+    await send();
+    await t.app.services.worker.runOnce();
+    const raw = smtp.received[1]!.raw;
+    expect(raw.toString().match(/^DKIM-Signature:/gm)).toHaveLength(2);
+    const { dkimVerify } = await import("mailauth/lib/dkim/verify.js");
+    const { createResolver, resolveFunction } = await import("../src/lib/dns.ts");
+    const verified = await dkimVerify(raw, {
+      resolver: resolveFunction(createResolver(dns.servers, { timeoutMs: 2000, tries: 1 })),
+    });
+    const results = verified.results.map((r: any) => [r.algo, r.status.result]);
+    expect(results).toEqual(
+      expect.arrayContaining([
+        ["rsa-sha256", "pass"],
+        ["ed25519-sha256", "pass"],
+      ]),
+    );
+    // A receiver that cannot find the Ed25519 key fails that signature only.
+    dns.remove(ed.name);
+    const without = await dkimVerify(raw, {
+      resolver: resolveFunction(createResolver(dns.servers, { timeoutMs: 2000, tries: 1 })),
+    });
+    expect(without.results.find((r: any) => r.algo === "ed25519-sha256")?.status.result).not.toBe("pass");
+
+    // Turned off: its record leaves the list and mail is signed with RSA alone again.
+    const off = (await t.json("PATCH", `/v1/domains/${domain.id}`, { body: { dkim: { ed25519: false } } }))
+      .body as DomainView;
+    expect(off.dkim).toEqual({ ed25519: false });
+    expect(off.records.filter((r) => r.record === "DKIM")).toHaveLength(1);
+    await send();
+    await t.app.services.worker.runOnce();
+    expect(smtp.received[2]!.raw.toString().match(/^DKIM-Signature:/gm)).toHaveLength(1);
+  });
+
   test("mail from a domain the organisation does not have leaves unsigned with its own envelope sender", async () => {
     await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
     const job = {

@@ -177,7 +177,7 @@ export function createDomainChecks(deps: {
         await tx
           .update(dkimKeys)
           .set({ state: "retired", retiredAt: isoTime(now) })
-          .where(and(eq(dkimKeys.domainId, domainId), eq(dkimKeys.state, "active")));
+          .where(and(eq(dkimKeys.domainId, domainId), eq(dkimKeys.state, "active"), eq(dkimKeys.algorithm, "rsa")));
         await tx
           .update(dkimKeys)
           .set({ state: "active", activatedAt: isoTime(now) })

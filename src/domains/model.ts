@@ -69,6 +69,8 @@ export interface DomainView {
   /** Resend's spelling of the same switches. */
   capabilities: { sending: "enabled"; receiving: "enabled" | "disabled" };
   records: DnsRecordView[];
+  /** `ed25519`: an Ed25519 signature is added beside the RSA one once its record is found (RFC 8463). */
+  dkim: { ed25519: boolean };
   health: HealthView;
   last_checked_at: string | null;
   created_at: string;
@@ -82,12 +84,15 @@ export interface CreateDomainInput {
   clickTracking?: boolean;
   receivingEnabled?: boolean;
   providers?: string[];
+  ed25519?: boolean;
   /** Operator override: verified without DNS checks (CLI only). */
   verifiedOverride?: boolean;
 }
 
 export interface UpdateDomainInput {
   returnPathSubdomain?: string;
+  /** Sign with an Ed25519 key beside the RSA one (DESIGN §14). */
+  ed25519?: boolean;
   openTracking?: boolean;
   clickTracking?: boolean;
   receivingEnabled?: boolean;

@@ -79,6 +79,7 @@ export interface KeyShape {
   selector: string;
   publicKey: string;
   state: "active" | "next" | "retired";
+  algorithm: "rsa" | "ed25519";
 }
 
 /** One record to publish, with the id its status is stored under and how to recognise it in DNS answers. */
@@ -120,14 +121,15 @@ const joined = (answer: TxtAnswer) => answer.map((strings) => strings.join(""));
 
 const sameHost = (a: string, b: string) => a.toLowerCase().replace(/\.$/, "") === b.toLowerCase().replace(/\.$/, "");
 
-export function dkimMatches(answer: TxtAnswer, publicKey: string): boolean {
+export function dkimMatches(answer: TxtAnswer, publicKey: string, algorithm: KeyShape["algorithm"] = "rsa"): boolean {
   return joined(answer).some((text) => {
     const tags = parseTags(text);
     const version = tags.get("v");
-    const keyType = tags.get("k");
+    // `k=` defaults to rsa (RFC 6376 §3.6.1); an Ed25519 record must say so.
+    const keyType = (tags.get("k") ?? "rsa").toLowerCase();
     return (
       (version === undefined || version === "DKIM1") &&
-      (keyType === undefined || keyType.toLowerCase() === "rsa") &&
+      keyType === algorithm &&
       tags.get("p")?.replace(/\s+/g, "") === publicKey
     );
   });
@@ -160,8 +162,8 @@ export function dkimRecordName(selector: string, domain: string): string {
   return `${selector}._domainkey.${domain}`;
 }
 
-export function dkimRecordValue(publicKey: string): string {
-  return `v=DKIM1; k=rsa; p=${publicKey}`;
+export function dkimRecordValue(publicKey: string, algorithm: KeyShape["algorithm"] = "rsa"): string {
+  return `v=DKIM1; k=${algorithm}; p=${publicKey}`;
 }
 
 /** The records to publish for `domain`, DKIM first (the active key, then a rotation's next key). */
@@ -179,11 +181,12 @@ export function expectedRecords(
         record: "DKIM",
         name: dkimRecordName(key.selector, domain.name),
         type: "TXT",
-        value: dkimRecordValue(key.publicKey),
+        value: dkimRecordValue(key.publicKey, key.algorithm),
         keyState: state,
-        essential: state === "active",
+        // The RSA key verifies the domain; an Ed25519 key's record shows its own status.
+        essential: state === "active" && key.algorithm === "rsa",
         checked: true,
-        matches: (answer) => dkimMatches(answer as TxtAnswer, key.publicKey),
+        matches: (answer) => dkimMatches(answer as TxtAnswer, key.publicKey, key.algorithm),
       });
     }
   }

@@ -76,12 +76,29 @@ const activeKeyOf = perConnection((db: Db) => {
     db
       .select()
       .from(dkimKeys)
-      .where(and(eq(dkimKeys.domainId, sql.placeholder("domainId")), sql`${dkimKeys.state} = 'active'`)),
+      .where(
+        and(
+          eq(dkimKeys.domainId, sql.placeholder("domainId")),
+          sql`${dkimKeys.state} = 'active' AND ${dkimKeys.algorithm} = 'rsa'`,
+        ),
+      ),
   );
 });
 
+/** The active RSA key: the one that verifies the domain, rotates, and always signs. */
 export async function activeKey(db: Db, domainId: string): Promise<KeyRow | undefined> {
   return (await activeKeyOf(db).execute({ domainId }))[0];
+}
+
+/** The domain's Ed25519 key, when it asked for one (DESIGN §14). */
+export async function ed25519Key(db: Db, domainId: string): Promise<KeyRow | undefined> {
+  const { dkimKeys } = tablesOf(db);
+  return first(
+    db
+      .select()
+      .from(dkimKeys)
+      .where(and(eq(dkimKeys.domainId, domainId), eq(dkimKeys.state, "active"), eq(dkimKeys.algorithm, "ed25519"))),
+  );
 }
 
 /** Ids of domains whose scheduled check is due, oldest due first. */

@@ -14,7 +14,7 @@ import { AppError } from "../errors.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { SecretBox } from "../lib/secrets.ts";
 import type { DomainStatus } from "./model.ts";
-import { activeKey, findByName, type DomainRow } from "./repo.ts";
+import { activeKey, ed25519Key, findByName, type DomainRow } from "./repo.ts";
 
 /** Statuses from which mail may be sent: verified, or verified once and a record missing for less than 72 h. */
 const SENDABLE: ReadonlySet<string> = new Set<DomainStatus>(["verified", "temporary_failure"]);
@@ -29,6 +29,8 @@ export interface SigningIdentity {
   privateKeyPem: string;
   /** `<return-path subdomain>.<domain>`. */
   returnPathDomain: string;
+  /** The domain's Ed25519 key (RFC 8463), once its record was found: a second signature beside the RSA one. */
+  ed25519?: { selector: string; privateKeyPem: string };
 }
 
 export interface SendPolicy {
@@ -70,11 +72,18 @@ export function createSendPolicy(deps: {
         const row = await domainRow(organizationId, domain);
         const key = row && (await activeKey(db, row.id));
         if (!row || !key) return null;
+        // Signed with only once receivers can find its key: a signature they cannot verify is a failure in every
+        // DMARC report about the domain.
+        const ed25519 = await ed25519Key(db, row.id);
+        const published = ed25519 && row.recordStatuses[`dkim:${ed25519.selector}`]?.status === "verified";
         return {
           domain: row.name,
           selector: key.selector,
           privateKeyPem: secrets.open(key.privateKey),
           returnPathDomain: `${row.returnPathSubdomain}.${row.name}`,
+          ...(published && {
+            ed25519: { selector: ed25519.selector, privateKeyPem: secrets.open(ed25519.privateKey) },
+          }),
         };
       }),
 

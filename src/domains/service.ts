@@ -29,7 +29,15 @@ import { createDomainChecks, type DomainScheduleOptions } from "./checks.ts";
 import { newDkimKey } from "./dkim-keys.ts";
 import type { CreateDomainInput, DomainView, UpdateDomainInput } from "./model.ts";
 import { spfMechanisms, type RecordSettings } from "./records.ts";
-import { findDomain, liveKeys, liveKeysOf, pendingDeliveriesFrom, type DomainRow } from "./repo.ts";
+import {
+  ed25519Key,
+  findDomain,
+  liveKeys,
+  liveKeysOf,
+  pendingDeliveriesFrom,
+  type DomainRow,
+  type KeyRow,
+} from "./repo.ts";
 import { createSendPolicy, type SendPolicy } from "./send-policy.ts";
 import { announceDomain, domainView, domainViewIn } from "./views.ts";
 
@@ -133,6 +141,32 @@ export function createDomainService(deps: {
       throw new AppError("conflict", `Mail for ${name} is already received by another organisation.`);
   };
 
+  /**
+   * Turns the domain's Ed25519 key on (inserting `key`, made before the transaction) or off (retiring it); answers
+   * the change, or null when there is none.
+   */
+  const switchEd25519 = async (
+    tx: Db,
+    domainId: string,
+    wanted: boolean | undefined,
+    key: KeyRow | null,
+    now: number,
+  ): Promise<{ from: boolean; to: boolean } | null> => {
+    if (wanted === undefined) return null;
+    const existing = await ed25519Key(tx, domainId);
+    if (wanted === !!existing) return null;
+    if (wanted) {
+      if (!key) return null;
+      await tx.insert(dkimKeys).values(key);
+    } else
+      await tx
+        .update(dkimKeys)
+        .set({ state: "retired", retiredAt: isoTime(now) })
+        .where(eq(dkimKeys.id, existing!.id));
+    await notifyAtCommit(tx, POLICY_CHANGED);
+    return { from: !wanted, to: wanted };
+  };
+
   return {
     async add(actor, name, input = {}) {
       requireScope(actor, "domains:write");
@@ -170,14 +204,15 @@ export function createDomainService(deps: {
         health: null,
         healthSince: 0,
       };
-      const added = domainView(row, [key], settings);
+      const keys = input.ed25519 ? [key, await newDkimKey(deps, id, "active", "ed25519")] : [key];
+      const added = domainView(row, keys, settings);
       await writer.write(async (tx) => {
         const sameName = and(eq(domains.organizationId, organizationId), eq(domains.name, row.name));
         if (await first(tx.select({ id: domains.id }).from(domains).where(sameName)))
           throw new AppError("conflict", `The domain ${row.name} already exists.`);
         if (row.receivingEnabled) await assertReceivesAlone(tx, row.name, id);
         await tx.insert(domains).values(row);
-        await tx.insert(dkimKeys).values(key);
+        await tx.insert(dkimKeys).values(keys);
         await notifyAtCommit(tx, POLICY_CHANGED);
         await deps.events.append(tx, { organizationId, type: "domain.created", data: { ...added } });
         await recordAudit(
@@ -236,10 +271,14 @@ export function createDomainService(deps: {
       const returnPathSubdomain =
         input.returnPathSubdomain === undefined ? undefined : checkReturnPath(input.returnPathSubdomain);
       const providers = checkProviders(input.providers);
+      // Generated before the write: a key pair takes milliseconds that no transaction should wait for.
+      const ed25519 =
+        input.ed25519 && !(await ed25519Key(db, row.id)) ? await newDkimKey(deps, row.id, "active", "ed25519") : null;
       await writer.write(async (tx) => {
         const current = await rowById(tx, row.id);
         if (!current) throw notFound();
         const now = clock.now();
+        const ed25519Change = await switchEd25519(tx, row.id, input.ed25519, ed25519, now);
         const next = {
           openTracking: input.openTracking ?? current.openTracking,
           clickTracking: input.clickTracking ?? current.clickTracking,
@@ -253,7 +292,7 @@ export function createDomainService(deps: {
         const unchanged =
           !providersChanged &&
           (Object.keys(next) as Array<keyof typeof next>).every((k) => k === "providers" || next[k] === current[k]);
-        if (unchanged) return;
+        if (unchanged && !ed25519Change) return;
         if (next.receivingEnabled && !current.receivingEnabled) await assertReceivesAlone(tx, current.name, current.id);
         const statuses = { ...current.recordStatuses };
         // Records that moved, changed or were switched on start over as pending; a check is due at once.
@@ -266,7 +305,8 @@ export function createDomainService(deps: {
         const recordsMoved =
           next.returnPathSubdomain !== current.returnPathSubdomain ||
           next.receivingEnabled !== current.receivingEnabled ||
-          spfChanged;
+          spfChanged ||
+          !!ed25519Change;
         const update = {
           ...next,
           recordStatuses: statuses,
@@ -275,11 +315,14 @@ export function createDomainService(deps: {
         };
         await tx.update(domains).set(update).where(eq(domains.id, row.id));
         await announceDomain(tx, deps, { ...current, ...update }, current.status);
-        const changes = Object.fromEntries(
-          (Object.keys(next) as Array<keyof typeof next>)
-            .filter((k) => String(next[k]) !== String(current[k]))
-            .map((k) => [k, { from: current[k], to: next[k] }]),
-        );
+        const changes = {
+          ...Object.fromEntries(
+            (Object.keys(next) as Array<keyof typeof next>)
+              .filter((k) => String(next[k]) !== String(current[k]))
+              .map((k) => [k, { from: current[k], to: next[k] }]),
+          ),
+          ...(ed25519Change && { dkim_ed25519: ed25519Change }),
+        };
         await recordAudit(
           tx,
           actor,

@@ -1,6 +1,6 @@
 /**
  * What every message leaving through the `smtp` and `mx` providers gets on its way out: a DKIM signature by its
- * From domain's active key (RFC 6376, relaxed/relaxed) and a per-recipient return path on that domain's
+ * From domain's active key (RFC 6376, relaxed/relaxed; and an Ed25519 one beside it when the domain asked, RFC 8463) and a per-recipient return path on that domain's
  * return-path subdomain, so SPF is checked — and DMARC aligned (RFC 7489 §3.1) — on a name Mailroom controls,
  * and a bounce finds its message and recipient.
  *
@@ -138,7 +138,7 @@ export function createOutgoingSigner(deps: {
   // signature (about 2 ms of RSA and hashing) serves them all.
   const signatures = new Map<string, Promise<DkimResult>>();
   const sign = (job: DeliveryJob, identity: SigningIdentity) => {
-    const key = `${job.emailId}|${identity.domain}|${identity.selector}|${job.raw.length}`;
+    const key = `${job.emailId}|${identity.domain}|${identity.selector}|${identity.ed25519?.selector}|${job.raw.length}`;
     let signed = signatures.get(key);
     if (!signed) {
       const signTime = new Date(clock.now());
@@ -150,6 +150,16 @@ export function createOutgoingSigner(deps: {
         headerList: SIGNED_HEADERS.join(":") as unknown as string[],
         signatureData: [
           { signingDomain: identity.domain, selector: identity.selector, privateKey: identity.privateKeyPem },
+          ...(identity.ed25519
+            ? [
+                {
+                  signingDomain: identity.domain,
+                  selector: identity.ed25519.selector,
+                  privateKey: identity.ed25519.privateKeyPem,
+                  algorithm: "ed25519-sha256",
+                },
+              ]
+            : []),
         ],
       } as DkimOptions);
       signatures.set(key, signed);

@@ -23,6 +23,19 @@ const SETTINGS = {
         "Names of the providers that take the domain's mail, first choice first; the next takes over while one fails. Empty: [delivery] default_provider",
     }),
   ),
+  dkim: t.Optional(
+    t.Object(
+      {
+        ed25519: t.Optional(
+          t.Boolean({
+            description:
+              "Sign with an Ed25519 key (RFC 8463) beside the RSA one: adds its DKIM record; the signature is added once the record is found",
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  ),
   capabilities: t.Optional(
     t.Object(
       {
@@ -52,6 +65,7 @@ export function parseDomainSettings(body: Static<typeof UpdateDomainSchema>): Up
   if (receiving !== undefined) settings.receivingEnabled = receiving;
   if (body.capabilities?.receiving !== undefined) settings.receivingEnabled = body.capabilities.receiving === "enabled";
   if (body.return_path_subdomain !== undefined) settings.returnPathSubdomain = body.return_path_subdomain;
+  if (body.dkim?.ed25519 !== undefined) settings.ed25519 = body.dkim.ed25519;
   const providers = body.providers;
   if (providers !== undefined) {
     if (providers.length > MAX_PROVIDERS)

@@ -56,6 +56,7 @@ export function domainView(row: DomainRow, keys: KeyRow[], settings: RecordSetti
         record.checked ? row.recordStatuses[record.id]?.found : undefined,
       ),
     ),
+    dkim: { ed25519: keys.some((key) => key.algorithm === "ed25519" && key.state === "active") },
     health: healthView(row.health, settings.guardrailWindowMs),
     last_checked_at: row.lastCheckedAt ?? null,
     created_at: row.createdAt,

@@ -338,6 +338,8 @@ export interface Domain {
   providers: string[];
   capabilities: { sending: "enabled"; receiving: "enabled" | "disabled" };
   records: DomainRecord[];
+  /** `ed25519`: an Ed25519 signature is added beside the RSA one once its record is found (RFC 8463). */
+  dkim: { ed25519: boolean };
   /** Bounce and complaint rates over the guardrails' window, and what they led to. */
   health: DomainHealth;
   last_checked_at: string | null;

@@ -212,6 +212,10 @@ export type CreateDomainRequest = {
   receiving?: boolean;
   /** Names of the providers that take the domain's mail, first choice first; the next takes over while one fails. Empty: [delivery] default_provider */
   providers?: Array<string>;
+  dkim?: {
+    /** Sign with an Ed25519 key (RFC 8463) beside the RSA one: adds its DKIM record; the signature is added once the record is found */
+    ed25519?: boolean;
+  };
   /** Resend's form: receiving enabled or disabled */
   capabilities?: {
     sending?: "enabled";
@@ -233,6 +237,10 @@ export type UpdateDomainRequest = {
   receiving?: boolean;
   /** Names of the providers that take the domain's mail, first choice first; the next takes over while one fails. Empty: [delivery] default_provider */
   providers?: Array<string>;
+  dkim?: {
+    /** Sign with an Ed25519 key (RFC 8463) beside the RSA one: adds its DKIM record; the signature is added once the record is found */
+    ed25519?: boolean;
+  };
   /** Resend's form: receiving enabled or disabled */
   capabilities?: {
     sending?: "enabled";

@@ -29,6 +29,7 @@ import invitations, { postgres as invitationsPg } from "./0021_invitations.ts";
 import { sqlite as domainNames, postgres as domainNamesPg } from "./0022_domain_names.ts";
 import signInFactors, { postgres as signInFactorsPg } from "./0023_sign_in_factors.ts";
 import guardrails, { postgres as guardrailsPg } from "./0024_guardrails.ts";
+import ed25519Dkim, { postgres as ed25519DkimPg } from "./0025_ed25519_dkim.ts";
 
 export interface Migration {
   version: number;
@@ -71,4 +72,5 @@ export const MIGRATIONS: Migration[] = [
   },
   { version: 23, name: "sign_in_factors", sqlite: signInFactors, postgres: signInFactorsPg },
   { version: 24, name: "guardrails", sqlite: guardrails, postgres: guardrailsPg },
+  { version: 25, name: "ed25519_dkim", sqlite: ed25519Dkim, postgres: ed25519DkimPg },
 ];

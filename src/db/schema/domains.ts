@@ -55,6 +55,10 @@ export const dkimKeys = sqliteTable("dkim_keys", {
   /** PKCS#8 PEM sealed with the master key (lib/secrets.ts). */
   privateKey: text("private_key").notNull(),
   state: text("state", { enum: ["active", "next", "retired"] }).notNull(),
+  /** `rsa` (verifies the domain, rotates) or `ed25519` (a second signature on request, RFC 8463). */
+  algorithm: text("algorithm", { enum: ["rsa", "ed25519"] })
+    .notNull()
+    .default("rsa"),
   createdAt: text("created_at").notNull(),
   activatedAt: text("activated_at"),
   retiredAt: text("retired_at"),
