@@ -205,7 +205,7 @@ export const CONFIG_SCHEMA = {
     ),
     dmarc_rua: string(
       "",
-      "Mailbox for DMARC aggregate reports, added to the suggested record as rua=mailto:…; none when empty.",
+      "Mailbox for DMARC aggregate reports in the suggested record (rua=mailto:…); empty: dmarc@<return-path subdomain>.<domain>, which Mailroom's inbound MX reads into each domain's reports (GET /v1/domains/:id/dmarc).",
     ),
     pending_check_interval: duration(
       "10m",

@@ -1,16 +1,42 @@
-/** HTTP routes of deliverability (DESIGN §14): the organisation's and its domains' sending health. */
+/**
+ * HTTP routes of deliverability (DESIGN §14): the organisation's and its domains' sending health, and the DMARC
+ * aggregate reports receivers sent about each domain.
+ */
 import { Elysia } from "elysia";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
+import { parsePage } from "../http/query.ts";
+import type { DmarcReports } from "./dmarc.ts";
 import type { Guardrails } from "./guardrails.ts";
 
-export function deliverabilityRoutes(deps: AuthDeps & { guardrails: Guardrails }) {
-  const { guardrails } = deps;
+export function deliverabilityRoutes(deps: AuthDeps & { guardrails: Guardrails; dmarcReports: DmarcReports }) {
+  const { guardrails, dmarcReports } = deps;
   const tags = ["Deliverability"];
-  return new Elysia().use(authenticated(deps)).get("/v1/sending/health", ({ actor }) => guardrails.overview(actor), {
-    detail: {
-      summary:
-        "Bounce and complaint rates over the guardrails' window, for the organisation and each sending domain, and what they led to (ok, warning, paused)",
-      tags,
-    },
-  });
+  return new Elysia()
+    .use(authenticated(deps))
+    .get("/v1/sending/health", ({ actor }) => guardrails.overview(actor), {
+      detail: {
+        summary:
+          "Bounce and complaint rates over the guardrails' window, for the organisation and each sending domain, and what they led to (ok, warning, paused)",
+        tags,
+      },
+    })
+    .get("/v1/domains/:id/dmarc", ({ actor, params, query }) => dmarcReports.list(actor, params.id, parsePage(query)), {
+      detail: {
+        summary:
+          "DMARC aggregate reports receivers sent about a verified domain (to the rua of its suggested record), newest period first",
+        tags,
+      },
+    })
+    .get(
+      "/v1/domains/:id/dmarc/summary",
+      ({ actor, params, query }) =>
+        dmarcReports.summary(actor, params.id, query.days === undefined ? 7 : Number(query.days)),
+      {
+        detail: {
+          summary:
+            "Who sends as the domain: per source address over the last days (?days=7), messages, the share that passed DMARC aligned, and whether the address is one of Mailroom's",
+          tags,
+        },
+      },
+    );
 }

@@ -158,6 +158,12 @@ export function mxMatches(answer: MxAnswer, host: string): boolean {
   return answer.some((mx) => sameHost(mx.exchange, host));
 }
 
+/** Where receivers send a domain's DMARC aggregate reports, unless `[domains] dmarc_rua` names another mailbox. */
+export function dmarcReportAddress(returnPathDomain: string): string {
+  return `${DMARC_REPORT_LOCAL}@${returnPathDomain}`;
+}
+export const DMARC_REPORT_LOCAL = "dmarc";
+
 export function dkimRecordName(selector: string, domain: string): string {
   return `${selector}._domainkey.${domain}`;
 }
@@ -198,7 +204,7 @@ export function expectedRecords(
   const dmarc = [
     `v=DMARC1`,
     `p=${settings.dmarcPolicy}`,
-    ...(settings.dmarcRua ? [`rua=mailto:${settings.dmarcRua}`] : []),
+    `rua=mailto:${settings.dmarcRua || dmarcReportAddress(returnPath)}`,
     `adkim=r`,
     `aspf=r`,
   ].join("; ");

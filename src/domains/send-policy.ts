@@ -6,7 +6,7 @@
  * those only. The answers come from memory (db/read-cache.ts): every write to a domain or its DKIM keys notifies
  * POLICY_CHANGED, which drops them on every instance once it commits.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Actor } from "../access.ts";
 import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
 import { first, tablesOf, type Db, type Store } from "../db/store.ts";
@@ -50,6 +50,11 @@ export interface SendPolicy {
   receivingState(
     domain: string,
   ): Promise<{ state: "receiving" | "off"; organizationId: string } | { state: "unknown" }>;
+  /**
+   * The domain whose DMARC reports `dmarc@<returnPathDomain>` receives (DESIGN §14): a verified domain of some
+   * organisation with that return path; null when there is none.
+   */
+  dmarcReportDomain(returnPathDomain: string): Promise<string | null>;
 }
 
 /** The send-time answers. */
@@ -123,6 +128,24 @@ export function createSendPolicy(deps: {
       // A name any organisation could add is not yet theirs: DKIM and SPF found, or the MX found, prove it.
       const owned = SENDABLE.has(row.status) || row.recordStatuses.inbound?.status === "verified";
       return { state: row.receivingEnabled && owned ? "receiving" : "off", organizationId: row.organizationId };
+    },
+
+    async dmarcReportDomain(returnPathDomain) {
+      const dot = returnPathDomain.indexOf(".");
+      if (dot <= 0) return null;
+      const row = await first(
+        db
+          .select({ name: domains.name })
+          .from(domains)
+          .where(
+            and(
+              eq(domains.name, returnPathDomain.slice(dot + 1)),
+              eq(domains.returnPathSubdomain, returnPathDomain.slice(0, dot)),
+              inArray(domains.status, [...SENDABLE]),
+            ),
+          ),
+      );
+      return row?.name ?? null;
     },
   };
 }

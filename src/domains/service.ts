@@ -423,5 +423,6 @@ export function createDomainService(deps: {
     providersOf: policy.providersOf,
     trackingDefaults: policy.trackingDefaults,
     receivingState: policy.receivingState,
+    dmarcReportDomain: policy.dmarcReportDomain,
   };
 }

@@ -7,6 +7,9 @@
  *   bounced (Permanent: + suppression), delivery_delayed, or complained (+ suppression) — with its event, in one
  *   write; anything else there (a notification about someone else, an out-of-office, a challenge-response, a person
  *   answering the envelope sender) is stored as received mail in the history of the message it answers.
+ * - To `dmarc@<return path>` of a verified domain (the `rua` of the DMARC record Mailroom suggests): DMARC aggregate
+ *   reports, read off the event loop and stored for that domain (deliverability/dmarc.ts); a message holding no
+ *   report it can read is refused (554 5.6.0), so a zip bomb costs its sender a bounce and Mailroom nothing stored.
  * - To a receiving domain: a feedback report is applied only when the return path it quotes (Original-Mail-From)
  *   verifies and names a delivery of this organisation — the same token, so the same proof, as a report sent to
  *   that return path; everything else (a bounce quoting a Message-ID included) is stored with its authentication
@@ -32,6 +35,8 @@ import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
+import type { DmarcMessage, DmarcReport } from "../deliverability/dmarc-report.ts";
+import { DMARC_REPORT_LOCAL } from "../domains/records.ts";
 import { receivedEventData, type AutoReplyKind, type ReceivedAuthentication } from "./model.ts";
 import type { ReadMessage, ReceivedFields, SessionFacts } from "./received.ts";
 import type { BouncedRecipient, InboundReport } from "./reports.ts";
@@ -49,6 +54,12 @@ export interface ReceivedReader {
   ): Promise<ReceivedAuthentication>;
 }
 
+/** Where the reports mailed to `dmarc@<return path>` go: read off the event loop, then stored per domain. */
+export interface DmarcIntake {
+  read(raw: Buffer): Promise<DmarcMessage>;
+  store(domainName: string, reports: DmarcReport[]): Promise<number>;
+}
+
 export interface InboundEnvelope {
   /** MAIL FROM; empty for notifications (RFC 5321 §4.5.5). */
   from: string;
@@ -63,6 +74,7 @@ export type InboundOutcome =
   | { handled: "bounce"; deliveryId: string; outcome: BouncedRecipient["outcome"]; changed: boolean }
   | { handled: "complaint"; deliveryId: string; changed: boolean }
   | { handled: "stored"; receivedEmailId: string; organizationId: string; inReplyToEmailId: string | null }
+  | { handled: "dmarc_report"; domain: string; reports: number; stored: number }
   | { handled: "ignored"; reason: "unknown delivery" | "no recipient" };
 
 export interface InboundService {
@@ -97,6 +109,8 @@ export function createInboundService(deps: {
   hostname: string;
   logger: Logger;
   metrics: Metrics;
+  /** DMARC aggregate reports mailed to a domain's `rua` address (DESIGN §14). */
+  dmarc: DmarcIntake;
 }): InboundService {
   const { db, writer, clock, events, reports, domains, returnPaths, logger, metrics } = deps;
 
@@ -248,9 +262,34 @@ export function createInboundService(deps: {
     return "error" in domain ? "" : domain.domain;
   };
 
+  /** The domain whose DMARC reports `address` receives (`dmarc@<return path>` of a verified domain), or null. */
+  const dmarcReportDomain = (address: string) => {
+    const at = address.lastIndexOf("@");
+    return address.slice(0, at).toLowerCase() === DMARC_REPORT_LOCAL
+      ? domains.dmarcReportDomain(domainOf(address))
+      : Promise.resolve(null);
+  };
+
+  /** Reads the reports once for every `rua` address the message reached; a message with none is refused (5xx). */
+  const receiveDmarcReports = async (raw: Buffer, domainNames: string[]): Promise<InboundOutcome[]> => {
+    const { reports, refused } = await deps.dmarc.read(raw);
+    if (!reports.length) {
+      metrics.inc("mailroom_inbound_reports_total", { kind: "dmarc", reason: "refused" });
+      throw new AppError("validation_error", `DMARC report refused: ${refused.join("; ")}`);
+    }
+    const outcomes: InboundOutcome[] = [];
+    for (const domain of domainNames) {
+      const stored = await deps.dmarc.store(domain, reports);
+      metrics.inc("mailroom_inbound_reports_total", { kind: "dmarc", reason: stored ? "applied" : "repeated" });
+      outcomes.push({ handled: "dmarc_report", domain, reports: reports.length, stored });
+    }
+    return outcomes;
+  };
+
   return {
     async acceptRecipient(address) {
       if (returnPaths.parse(address)) return;
+      if (await dmarcReportDomain(address)) return;
       if (RETURN_PATH_LOCAL.test(address.slice(0, address.lastIndexOf("@"))))
         throw new AppError("not_found", "No such return path here.", { condition: "unknown_recipient" });
       const domain = domainOf(address);
@@ -293,10 +332,16 @@ export function createInboundService(deps: {
       const toStore: Array<{ organizationId: string; receivedFor: string[]; answers?: string }> = [];
       const returnPathTo = new Map<string, string>();
       const byOrganization = new Map<string, string[]>();
+      const dmarcFor: string[] = [];
       for (const address of envelope.to) {
         const parsed = returnPaths.parse(address);
         if (parsed) {
           returnPathTo.set(parsed.deliveryId, address);
+          continue;
+        }
+        const reportsFor = await dmarcReportDomain(address);
+        if (reportsFor) {
+          dmarcFor.push(reportsFor);
           continue;
         }
         const receiving = await domains.receivingState(domainOf(address));
@@ -307,7 +352,9 @@ export function createInboundService(deps: {
           address,
         ]);
       }
+      if (dmarcFor.length) outcomes.push(...(await receiveDmarcReports(raw, dmarcFor)));
       if (returnPathTo.size === 0 && byOrganization.size === 0) {
+        if (dmarcFor.length) return outcomes;
         logger.warn("inbound message for no known recipient ignored", {
           kind: report.kind,
           envelope_from: envelope.from,

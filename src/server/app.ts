@@ -16,6 +16,7 @@ import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "../deliv
 import { createLifecycle, type Lifecycle } from "../deliveries/lifecycle.ts";
 import { createSendingPauses, type SendingPauses } from "../deliveries/pauses.ts";
 import { createGuardrails, type Guardrails } from "../deliverability/guardrails.ts";
+import { createDmarcReports, type DmarcReports } from "../deliverability/dmarc.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "../deliveries/queue.ts";
 import { createSesEventIntake, type SesEventIntake } from "../deliveries/provider-events.ts";
 import { createReportIntake } from "../deliveries/reports.ts";
@@ -112,6 +113,7 @@ export interface Services {
   /** Sending paused for an organisation, a sending domain or a provider. */
   pauses: SendingPauses;
   guardrails: Guardrails;
+  dmarcReports: DmarcReports;
   idempotency: Idempotency;
   emails: EmailService;
   limiter: RateLimiter;
@@ -487,6 +489,14 @@ export async function createServices(configured: Config, options: AppOptions = {
   });
   periodic.every("retention", config.retention.interval, () => retention.runOnce());
 
+  const dmarcReports = createDmarcReports({
+    db,
+    writer,
+    clock,
+    publicIps: config.server.public_ips,
+    resolve: resolveFunction(resolver),
+    hostname: records.hostname,
+  });
   const inbound = createInboundService({
     db,
     writer,
@@ -501,6 +511,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     hostname: records.hostname,
     logger,
     metrics,
+    dmarc: { read: cpu.readDmarc, store: dmarcReports.store },
   });
 
   const closeProviders = async () => {
@@ -529,6 +540,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     queue: createDeliveryQueue({ db, writer, clock, lifecycle }),
     pauses,
     guardrails,
+    dmarcReports,
     idempotency,
     emails,
     limiter,

@@ -11,6 +11,7 @@ import type { SentAttachmentContents } from "../emails/attachments.ts";
 import type { ComposedMessage, ComposeRequest } from "../emails/compose.ts";
 import type { RawMessageView } from "../emails/raw-message.ts";
 import type { ReceivedAuthentication } from "../inbound/model.ts";
+import type { DmarcMessage } from "../deliverability/dmarc-report.ts";
 import type { ReadMessage, ReceivedPart, SessionFacts } from "../inbound/received.ts";
 import type { DkimOptions, DkimSigner } from "../domains/signing.ts";
 import type { ReceivedPartReader } from "../inbound/mailbox.ts";
@@ -31,6 +32,12 @@ import {
 
 export { CpuTaskOverrun };
 
+/**
+ * A DMARC report's reading (expansion capped by DMARC_LIMITS, XML in linear time) may take this long: a day's
+ * report from the largest receivers reads in well under a second; anyone may mail an `rua` address.
+ */
+const DMARC_READ_BUDGET_MS = 10_000;
+
 /** The tasks of the threads' table (cpu-thread.ts). */
 export type CpuTask =
   | { kind: "sign"; raw: Uint8Array; options: DkimOptions }
@@ -41,7 +48,8 @@ export type CpuTask =
   | { kind: "read_received_part"; raw: Uint8Array; part: ReceivedPart }
   | { kind: "read_submitted"; raw: Uint8Array }
   | { kind: "templated_send_body"; raw: Uint8Array; envelopeTo: string[] }
-  | { kind: "read_sent_attachments"; raw: Uint8Array; emailId: string; contentOf?: string };
+  | { kind: "read_sent_attachments"; raw: Uint8Array; emailId: string; contentOf?: string }
+  | { kind: "read_dmarc"; raw: Uint8Array };
 
 /** Every area's port of the pool (each declares the calls it makes), plus the calls the composition wires itself. */
 export interface CpuPool extends DkimSigner, TemplateRenderer, ReceivedReader, ReceivedPartReader, TemplatedBodyReader {
@@ -51,6 +59,8 @@ export interface CpuPool extends DkimSigner, TemplateRenderer, ReceivedReader, R
   readSubmitted(raw: Buffer): Promise<RawMessageView>;
   /** A sent message's attachments, described, with the bytes of the one whose id is `contentOf`; `raw` is handed over. */
   readSentAttachments(raw: Buffer, emailId: string, contentOf?: string): Promise<SentAttachmentContents>;
+  /** The DMARC reports a message to an `rua` address carries; a hostile one is cut off at DMARC_READ_BUDGET_MS. */
+  readDmarc(raw: Buffer): Promise<DmarcMessage>;
   close(): void;
 }
 
@@ -122,6 +132,12 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
       ) as SentAttachmentContents;
       const { content } = read;
       return content ? { ...read, content: bufferOf(content) } : read;
+    },
+    async readDmarc(raw) {
+      const answer = await run({ kind: "read_dmarc", raw: inSharedMemory(raw) }, { budgetMs: DMARC_READ_BUDGET_MS });
+      if (answer.error === OVERRUN)
+        return { reports: [], refused: [`reading it took longer than ${DMARC_READ_BUDGET_MS / 1000} s`] };
+      return settled(answer, "reading the DMARC report") as DmarcMessage;
     },
     close: threads.close,
   };

@@ -7,6 +7,7 @@
  */
 import { dkimSign } from "mailauth";
 import { reuseParsedKeys } from "../domains/parsed-keys.ts";
+import { readDmarcMessage } from "../deliverability/dmarc-report.ts";
 import { readAttachmentContents } from "../emails/attachments.ts";
 import { composeMessage } from "../emails/compose.ts";
 import { readRawMessage } from "../emails/raw-message.ts";
@@ -26,20 +27,23 @@ import { serveTasks } from "../threads/thread-loop.ts";
 reuseParsedKeys();
 
 /**
- * Template jobs take turns (their awaits would otherwise let the next one begin too), so the job whose budget runs
- * out is the one holding the thread, and the pool fails only that one.
+ * Budgeted tasks (templates, DMARC reports) take turns (their awaits would otherwise let the next one begin too),
+ * so the task whose budget runs out is the one holding the thread, and the pool fails only that one.
  */
-let templateTurn: Promise<unknown> = Promise.resolve();
+let budgetedTurn: Promise<unknown> = Promise.resolve();
 
-function performTemplate(job: TemplateJob, started: () => void): Promise<TemplateOutcome> {
-  const turn = templateTurn.then(async () => {
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const turn = budgetedTurn.then(work);
+  budgetedTurn = turn.catch(() => undefined);
+  return turn;
+}
+
+const performTemplate = (job: TemplateJob, started: () => void): Promise<TemplateOutcome> =>
+  inTurn(async () => {
     await loadTemplateEngines(job);
     started();
     return performTemplateJob(job);
   });
-  templateTurn = turn.catch(() => undefined);
-  return turn;
-}
 
 serveTasks(async (task: CpuTask, started) => {
   if (task.kind === "template") return performTemplate(task.job, started);
@@ -54,6 +58,11 @@ serveTasks(async (task: CpuTask, started) => {
   if (task.kind === "read_sent_attachments")
     return readAttachmentContents(bufferOf(task.raw), task.emailId, task.contentOf);
   if (task.kind === "read_received") return readReceivedMessage(bufferOf(task.raw));
+  if (task.kind === "read_dmarc")
+    return inTurn(() => {
+      started();
+      return readDmarcMessage(task.raw);
+    });
   if (task.kind === "read_received_part") return readReceivedPart(bufferOf(task.raw), task.part);
   if (task.kind === "authenticate_received") {
     try {

@@ -15,6 +15,7 @@ import type { SesEventIntake } from "../deliveries/provider-events.ts";
 import { domainRoutes } from "../domains/routes.ts";
 import { deliverabilityRoutes } from "../deliverability/routes.ts";
 import type { Guardrails } from "../deliverability/guardrails.ts";
+import type { DmarcReports } from "../deliverability/dmarc.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
 import { emailRoutes } from "../emails/routes.ts";
@@ -75,6 +76,7 @@ export interface HttpDeps {
   queue: DeliveryQueue;
   pauses: SendingPauses;
   guardrails: Guardrails;
+  dmarcReports: DmarcReports;
   sentAttachments: SentAttachments;
   emailStats: EmailStatsService;
   version: string;

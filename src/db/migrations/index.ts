@@ -30,6 +30,7 @@ import { sqlite as domainNames, postgres as domainNamesPg } from "./0022_domain_
 import signInFactors, { postgres as signInFactorsPg } from "./0023_sign_in_factors.ts";
 import guardrails, { postgres as guardrailsPg } from "./0024_guardrails.ts";
 import ed25519Dkim, { postgres as ed25519DkimPg } from "./0025_ed25519_dkim.ts";
+import dmarcReports, { postgres as dmarcReportsPg } from "./0026_dmarc_reports.ts";
 
 export interface Migration {
   version: number;
@@ -73,4 +74,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 23, name: "sign_in_factors", sqlite: signInFactors, postgres: signInFactorsPg },
   { version: 24, name: "guardrails", sqlite: guardrails, postgres: guardrailsPg },
   { version: 25, name: "ed25519_dkim", sqlite: ed25519Dkim, postgres: ed25519DkimPg },
+  { version: 26, name: "dmarc_reports", sqlite: dmarcReports, postgres: dmarcReportsPg },
 ];

@@ -7,7 +7,7 @@
  * migrations describe the same tables.
  */
 import { bigint, boolean, customType, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import type { RecordStatuses, SendingHealth } from "../schema/domains.ts";
+import type { DmarcRowData, RecordStatuses, SendingHealth } from "../schema/domains.ts";
 import type { Tag } from "../schema/emails.ts";
 import { ROLES } from "../schema/people.ts";
 import type { ReceivedAttachment, ReceivedAuthentication } from "../schema/received.ts";
@@ -85,6 +85,17 @@ export const domains = pgTable("domains", {
   updatedAt: text("updated_at").notNull(),
   health: jsonb("health").$type<SendingHealth>(),
   healthSince: millis("health_since").notNull().default(0),
+});
+
+export const dmarcReports = pgTable("dmarc_reports", {
+  id: text("id").primaryKey(),
+  domainName: text("domain_name").notNull(),
+  reporter: text("reporter").notNull(),
+  reportId: text("report_id").notNull(),
+  beginAt: text("begin_at").notNull(),
+  endAt: text("end_at").notNull(),
+  rows: jsonb("rows").$type<DmarcRowData[]>().notNull(),
+  receivedAt: text("received_at").notNull(),
 });
 
 export const dkimKeys = pgTable("dkim_keys", {

@@ -63,3 +63,25 @@ export const dkimKeys = sqliteTable("dkim_keys", {
   activatedAt: text("activated_at"),
   retiredAt: text("retired_at"),
 });
+
+/** A DMARC aggregate report received for a domain name (DESIGN §14): its rows as deliverability/dmarc-report.ts reads them. */
+export const dmarcReports = sqliteTable("dmarc_reports", {
+  id: text("id").primaryKey(),
+  domainName: text("domain_name").notNull(),
+  reporter: text("reporter").notNull(),
+  reportId: text("report_id").notNull(),
+  beginAt: text("begin_at").notNull(),
+  endAt: text("end_at").notNull(),
+  rows: text("rows", { mode: "json" }).$type<DmarcRowData[]>().notNull(),
+  receivedAt: text("received_at").notNull(),
+});
+
+/** One row of a report: a source address and what receivers saw of its messages. */
+export interface DmarcRowData {
+  source_ip: string;
+  count: number;
+  disposition: "none" | "quarantine" | "reject";
+  dkim: "pass" | "fail";
+  spf: "pass" | "fail";
+  header_from: string;
+}

@@ -1,0 +1,191 @@
+/**
+ * DMARC aggregate reports received for a domain (DESIGN §14): stored as the inbound MX hands them over, listed per
+ * domain, and summed per source address over some days as "who sends as you" — with, for each address, whether it
+ * is one of Mailroom's: the domain's own SPF record at its return path (the one Mailroom asks for: `public_ips`,
+ * the smarthost's and SES's includes) passes for it.
+ *
+ * Invariants: a report is stored once per domain name, reporter and report id (receivers resend); a report is
+ * stored only for the domain its address belongs to or a subdomain of it (anyone may mail an `rua` address, and a
+ * report about another domain would poison that domain's figures); an organisation reads the reports of its own
+ * domains only, and of those only once the domain is verified — until then it has not shown it holds the name,
+ * which another organisation may have added too.
+ */
+import { and, desc, eq, gte, lt } from "drizzle-orm";
+import { spf } from "mailauth/lib/spf";
+import { requireScope, type Actor } from "../access.ts";
+import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import { AppError, validationError } from "../errors.ts";
+import { isoTime, type Clock } from "../lib/clock.ts";
+import { newId } from "../lib/ids.ts";
+import { findDomain } from "../domains/repo.ts";
+import { summarizeDmarc, type DmarcReport, type DmarcRow } from "./dmarc-report.ts";
+
+export interface DmarcReportView {
+  object: "dmarc_report";
+  id: string;
+  reporter: string;
+  report_id: string;
+  begin: string;
+  end: string;
+  rows: DmarcRow[];
+}
+
+export interface DmarcSummary {
+  object: "dmarc_summary";
+  domain: string;
+  days: number;
+  reports: number;
+  data: Array<{ source_ip: string; messages: number; aligned_pass_rate: number; own: boolean }>;
+}
+
+export interface DmarcReports {
+  /** Stores what the inbound MX received at `domainName`'s `rua` address; answers how many reports were new. */
+  store(domainName: string, reports: DmarcReport[]): Promise<number>;
+  list(
+    actor: Actor,
+    domainIdOrName: string,
+    page: { limit: number; before?: string },
+  ): Promise<{ object: "list"; has_more: boolean; data: DmarcReportView[] }>;
+  summary(actor: Actor, domainIdOrName: string, days: number): Promise<DmarcSummary>;
+}
+
+/** Addresses whose SPF verdict is looked up per summary (by volume); any beyond are judged by `public_ips` alone. */
+const SPF_CHECKED_ADDRESSES = 100;
+const SPF_VERDICT_TTL_MS = 3_600_000;
+const MAX_DAYS = 90;
+/** Reports read per summary: a day brings one per receiver, so this is years of a busy domain's. */
+const SUMMARY_REPORTS = 5_000;
+
+const within = (name: string, domain: string) => name === domain || name.endsWith(`.${domain}`);
+
+export function createDmarcReports(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  /** `[server] public_ips`. */
+  publicIps: readonly string[];
+  /** The configured resolver as mailauth calls it. */
+  resolve: (name: string, rrtype: string) => Promise<unknown>;
+  hostname: string;
+}): DmarcReports {
+  const { db, writer, clock } = deps;
+  const { dmarcReports } = tablesOf(db);
+  const spfVerdicts = new Map<string, { own: boolean; at: number }>();
+
+  const isOwnBySpf = async (returnPathDomain: string, ip: string) => {
+    const key = `${returnPathDomain} ${ip}`;
+    const cached = spfVerdicts.get(key);
+    if (cached && clock.now() - cached.at < SPF_VERDICT_TTL_MS) return cached.own;
+    const verdict = await spf({
+      sender: `postmaster@${returnPathDomain}`,
+      ip,
+      helo: returnPathDomain,
+      mta: deps.hostname,
+      resolver: deps.resolve as Parameters<typeof spf>[0]["resolver"],
+    }).catch(() => null);
+    const own = verdict?.status?.result === "pass";
+    spfVerdicts.set(key, { own, at: clock.now() });
+    if (spfVerdicts.size > 10_000) spfVerdicts.delete(spfVerdicts.keys().next().value!);
+    return own;
+  };
+
+  /** The organisation's verified domain, or not_found (an unverified one has no reports to show yet). */
+  const verifiedDomain = async (actor: Actor, idOrName: string) => {
+    requireScope(actor, "domains:read");
+    const row = await findDomain(db, actor.organizationId, idOrName);
+    if (!row) throw new AppError("not_found", "Domain not found.");
+    return row;
+  };
+
+  return {
+    async store(domainName, reports) {
+      const receivedAt = isoTime(clock.now());
+      const fitting = reports.filter((report) => within(report.policy_domain, domainName));
+      if (!fitting.length) return 0;
+      return writer.write(async (tx) => {
+        let stored = 0;
+        for (const report of fitting) {
+          const inserted = await tx
+            .insert(dmarcReports)
+            .values({
+              id: newId(),
+              domainName,
+              reporter: report.reporter.slice(0, 200),
+              reportId: report.report_id.slice(0, 200),
+              beginAt: report.begin,
+              endAt: report.end,
+              rows: report.rows,
+              receivedAt,
+            })
+            .onConflictDoNothing()
+            .returning({ id: dmarcReports.id });
+          stored += inserted.length;
+        }
+        return stored;
+      });
+    },
+
+    async list(actor, idOrName, page) {
+      const row = await verifiedDomain(actor, idOrName);
+      if (row.status !== "verified") return { object: "list", has_more: false, data: [] };
+      const conditions = [eq(dmarcReports.domainName, row.name)];
+      if (page.before) {
+        const cursor = await first(
+          db.select({ endAt: dmarcReports.endAt }).from(dmarcReports).where(eq(dmarcReports.id, page.before)),
+        );
+        if (!cursor) throw validationError([{ path: "before", message: "no such report" }]);
+        conditions.push(lt(dmarcReports.endAt, cursor.endAt));
+      }
+      const rows = await db
+        .select()
+        .from(dmarcReports)
+        .where(and(...conditions))
+        .orderBy(desc(dmarcReports.endAt), desc(dmarcReports.id))
+        .limit(page.limit + 1);
+      return {
+        object: "list",
+        has_more: rows.length > page.limit,
+        data: rows.slice(0, page.limit).map((report) => ({
+          object: "dmarc_report",
+          id: report.id,
+          reporter: report.reporter,
+          report_id: report.reportId,
+          begin: report.beginAt,
+          end: report.endAt,
+          rows: report.rows,
+        })),
+      };
+    },
+
+    async summary(actor, idOrName, days) {
+      if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)
+        throw validationError([{ path: "days", message: `must be a whole number from 1 to ${MAX_DAYS}` }]);
+      const row = await verifiedDomain(actor, idOrName);
+      const reports =
+        row.status === "verified"
+          ? await db
+              .select({ rows: dmarcReports.rows })
+              .from(dmarcReports)
+              .where(
+                and(
+                  eq(dmarcReports.domainName, row.name),
+                  gte(dmarcReports.endAt, isoTime(clock.now() - days * 86_400_000)),
+                ),
+              )
+              .orderBy(desc(dmarcReports.endAt))
+              .limit(SUMMARY_REPORTS)
+          : [];
+      const publicIps = new Set(deps.publicIps);
+      const summed = summarizeDmarc(reports, (ip) => publicIps.has(ip));
+      const returnPathDomain = `${row.returnPathSubdomain}.${row.name}`;
+      const data = await Promise.all(
+        summed.map(async (entry, index) =>
+          entry.own || index >= SPF_CHECKED_ADDRESSES
+            ? entry
+            : { ...entry, own: await isOwnBySpf(returnPathDomain, entry.source_ip) },
+        ),
+      );
+      return { object: "dmarc_summary", domain: row.name, days, reports: reports.length, data };
+    },
+  };
+}
