@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generate } from "selfsigned";
 import { createMtaSts } from "../src/providers/mta-sts.ts";
+import { createApp } from "../src/server/app.ts";
+import { silentLogger } from "../src/lib/logger.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { createResolver } from "../src/lib/dns.ts";
 import { createEndpointGuard } from "../src/lib/endpoint-guard.ts";
@@ -27,9 +29,10 @@ const DOMAINS = [
   "nopolicy.test",
   "unfetchable.test",
   "flood.test",
+  "plainbad.test",
 ];
 const NAMES = DOMAINS.flatMap((domain) => [`mx.${domain}`, `mta-sts.${domain}`]).filter(
-  (name) => name !== "mx.badcert.test",
+  (name) => name !== "mx.badcert.test" && name !== "mx.plainbad.test",
 );
 
 let dns: DnsServer;
@@ -99,11 +102,13 @@ beforeAll(async () => {
     { clock, logger, mxCa: pair.cert },
   );
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
+  await t.app.services.domains.add(t.operator, "strict.example", { verifiedOverride: true, tls: "enforced" });
   for (const domain of DOMAINS) {
     dns.set(domain, "MX", [{ exchange: `mx.${domain}`, priority: 10 }]);
     dns.set(`mx.${domain}`, "A", ["127.0.0.1"]);
     dns.set(`mta-sts.${domain}`, "A", ["127.0.0.1"]);
-    if (domain !== "nopolicy.test") dns.set(`_mta-sts.${domain}`, "TXT", ["v=STSv1; id=20261123T1"]);
+    if (domain !== "nopolicy.test" && domain !== "plainbad.test")
+      dns.set(`_mta-sts.${domain}`, "TXT", ["v=STSv1; id=20261123T1"]);
   }
   policies.set("mta-sts.enforced.test", policy("enforce", ["mx.enforced.test"]));
   policies.set("mta-sts.outside.test", policy("enforce", ["*.elsewhere.test"]));
@@ -120,9 +125,9 @@ afterAll(async () => {
 });
 
 /** Sends one message to `to` and runs the delivery worker once; the recipient's state afterwards. */
-async function deliver(to: string) {
+async function deliver(to: string, from = "hello@example.com") {
   const sent = await t.json("POST", "/v1/emails", {
-    body: { from: "hello@example.com", to, subject: "Hello", html: "<p>Hi</p>" },
+    body: { from, to, subject: "Hello", html: "<p>Hi</p>" },
   });
   expect(sent.status).toBe(200);
   await t.app.services.worker.runOnce();
@@ -223,5 +228,71 @@ test("finding 6: an MTA-STS policy larger than 64 KiB is refused without reading
     expect(await flood.responseOver()).toBeLessThan(16 * 1024 * 1024);
   } finally {
     await flood.close();
+  }
+});
+
+describe("a sending domain with tls: enforced", () => {
+  test("delivers only over STARTTLS with a certificate valid for the MX name; otherwise defers, then bounces with the reason", async () => {
+    // Also the PATCH that sets it.
+    expect((await t.json("PATCH", "/v1/domains/strict.example", { body: { tls: "enforced" } })).status).toBe(200);
+    expect((await t.json("PATCH", "/v1/domains/strict.example", { body: { tls: "always" } })).status).toBe(400);
+    expect((await t.json("GET", "/v1/domains/strict.example")).body.tls).toBe("enforced");
+    // A domain without MTA-STS whose MX certificate is not valid for its name: opportunistic senders deliver...
+    expect((await deliver("ann@plainbad.test")).status).toBe("delivered");
+    // ...a sender that enforces TLS does not, and never in the clear.
+    const before = smtp.received.length;
+    const strict = await deliver("bob@plainbad.test", "hello@strict.example");
+    expect(strict.status).toBe("deferred");
+    expect(strict.last_response).toContain("4.7.10");
+    expect(strict.last_response).toContain("requires TLS with a certificate valid for mx.plainbad.test");
+    expect(smtp.received.length).toBe(before);
+    // Where the certificate is valid it is delivered, over TLS.
+    expect((await deliver("cy@nopolicy.test", "hello@strict.example")).status).toBe("delivered");
+    expect(secured).toContain("mx.nopolicy.test");
+    // Past the retry table's end (1h here) the deferred one bounces with the reason.
+    clock.advance(61 * 60_000);
+    await t.app.services.worker.runOnce();
+    const recipients = await t.app.services.store.db.query.deliveries.findMany({
+      where: (d, { eq }) => eq(d.recipient, "bob@plainbad.test"),
+    });
+    expect(recipients[0]).toMatchObject({ status: "bounced" });
+    expect(recipients[0]!.lastResponse).toContain("4.7.10");
+  });
+});
+
+test("the MTA-STS policy cache survives a restart: the new instance applies it without fetching it", async () => {
+  // cached.test's policy (enforce, MX *.cached.test, id T2) was fetched above and is in the store.
+  const fetches = () => policyFetches.filter((host) => host === "mta-sts.cached.test").length;
+  const fetched = fetches();
+  expect(fetched).toBeGreaterThan(0);
+  // After the restart its policy server is down and an attacker points the MX elsewhere.
+  policies.delete("mta-sts.cached.test");
+  dns.set("cached.test", "MX", [{ exchange: "mx.rogue.test", priority: 10 }]);
+  dns.set("mx.rogue.test", "A", ["127.0.0.1"]);
+  await t.app.stop();
+  const restarted = await createApp(t.config, { clock, logger: silentLogger, mxCa: certificate.cert });
+  try {
+    const before = smtp.received.length;
+    const key = (
+      await restarted.services.keys.create(t.operator, { name: "after restart", scopes: ["full_access"], mode: "live" })
+    ).key;
+    const sent = await restarted.http.handle(
+      new Request("http://localhost/v1/emails", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ from: "hello@example.com", to: "e@cached.test", subject: "Hi", html: "<p>Hi</p>" }),
+      }),
+    );
+    expect(sent.status).toBe(200);
+    await restarted.services.worker.runOnce();
+    const row = await restarted.services.store.db.query.deliveries.findFirst({
+      where: (d, { eq }) => eq(d.recipient, "e@cached.test"),
+    });
+    expect(row!.status).toBe("deferred");
+    expect(row!.lastResponse).toContain("allows none of its MX hosts (mx.rogue.test)");
+    expect(smtp.received.length).toBe(before);
+    expect(fetches()).toBe(fetched);
+  } finally {
+    await restarted.stop();
   }
 });

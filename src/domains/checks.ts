@@ -23,10 +23,9 @@ import {
   nextDomainStatus,
   nextRecordStatus,
   type ExpectedRecord,
-  type MxAnswer,
+  type DnsAnswer,
   type Observation,
   type RecordSettings,
-  type TxtAnswer,
 } from "./records.ts";
 import { activeKey, dueDomainIds, liveKeys, type DomainRow, type KeyRow } from "./repo.ts";
 import { announceDomain } from "./views.ts";
@@ -78,11 +77,16 @@ export function createDomainChecks(deps: {
   const observe = async (
     records: ExpectedRecord[],
   ): Promise<Map<string, { seen: Observation; found: string[] | null }>> => {
-    const answers = new Map<string, Promise<TxtAnswer | MxAnswer | null>>();
-    const lookup = (name: string, type: "TXT" | "MX") => {
+    const answers = new Map<string, Promise<DnsAnswer | null>>();
+    const lookup = (name: string, type: ExpectedRecord["type"]) => {
       const key = `${type} ${name}`;
       if (!answers.has(key)) {
-        const query = type === "TXT" ? resolver.resolveTxt(name) : resolver.resolveMx(name);
+        const query: Promise<DnsAnswer> =
+          type === "TXT"
+            ? resolver.resolveTxt(name)
+            : type === "MX"
+              ? resolver.resolveMx(name)
+              : resolver.resolveCname(name);
         answers.set(
           key,
           query.catch((error) => {

@@ -16,12 +16,12 @@ export const RECORD_STATUSES = DOMAIN_STATUSES.filter(
   (status): status is RecordStatus => status !== "partially_verified",
 );
 
-export type RecordKind = "DKIM" | "SPF" | "MX" | "DMARC" | "Inbound";
+export type RecordKind = "DKIM" | "SPF" | "MX" | "DMARC" | "Inbound" | "Tracking";
 
 export interface DnsRecordView {
   record: RecordKind;
   name: string;
-  type: "TXT" | "MX";
+  type: "TXT" | "MX" | "CNAME";
   value: string;
   /** MX preference. */
   priority?: number;
@@ -71,6 +71,10 @@ export interface DomainView {
   records: DnsRecordView[];
   /** `ed25519`: an Ed25519 signature is added beside the RSA one once its record is found (RFC 8463). */
   dkim: { ed25519: boolean };
+  /** The label of the tracking host (`links` → links.<domain>), whose CNAME is among the records; null: none. */
+  tracking_subdomain: string | null;
+  /** `enforced`: direct MX delivery only over STARTTLS with a certificate valid for the MX name (DESIGN §14). */
+  tls: "opportunistic" | "enforced";
   health: HealthView;
   last_checked_at: string | null;
   created_at: string;
@@ -85,12 +89,17 @@ export interface CreateDomainInput {
   receivingEnabled?: boolean;
   providers?: string[];
   ed25519?: boolean;
+  trackingSubdomain?: string | null;
+  tls?: "opportunistic" | "enforced";
   /** Operator override: verified without DNS checks (CLI only). */
   verifiedOverride?: boolean;
 }
 
 export interface UpdateDomainInput {
   returnPathSubdomain?: string;
+  /** null removes it. */
+  trackingSubdomain?: string | null;
+  tls?: "opportunistic" | "enforced";
   /** Sign with an Ed25519 key beside the RSA one (DESIGN §14). */
   ed25519?: boolean;
   openTracking?: boolean;

@@ -73,6 +73,7 @@ export interface DomainShape {
   returnPathSubdomain: string;
   receivingEnabled: boolean;
   providers: readonly string[];
+  trackingSubdomain: string | null;
 }
 
 export interface KeyShape {
@@ -87,7 +88,7 @@ export interface ExpectedRecord {
   id: string;
   record: RecordKind;
   name: string;
-  type: "TXT" | "MX";
+  type: "TXT" | "MX" | "CNAME";
   value: string;
   priority?: number;
   keyState?: "active" | "next";
@@ -97,9 +98,11 @@ export interface ExpectedRecord {
   checked: boolean;
   /** Why the record as shown cannot work yet (built from an unset `[server] hostname`). */
   warning?: string;
-  matches(answer: TxtAnswer | MxAnswer): boolean;
+  matches(answer: DnsAnswer): boolean;
 }
 
+export type DnsAnswer = TxtAnswer | MxAnswer | CnameAnswer;
+export type CnameAnswer = string[];
 export type TxtAnswer = string[][];
 export type MxAnswer = Array<{ exchange: string; priority: number }>;
 
@@ -255,7 +258,24 @@ export function expectedRecords(
       matches: (answer) => mxMatches(answer as MxAnswer, settings.hostname),
     },
   );
+  if (domain.trackingSubdomain)
+    records.push({
+      id: "tracking",
+      record: "Tracking",
+      name: trackingHost(domain.trackingSubdomain, domain.name),
+      type: "CNAME",
+      value: settings.hostname,
+      essential: false,
+      checked: true,
+      ...(unsetHostname ? { warning: unsetHostname } : {}),
+      matches: (answer) => (answer as CnameAnswer).some((target) => sameHost(target, settings.hostname)),
+    });
   return records;
+}
+
+/** The host a domain's tracking and unsubscribe links use once its CNAME is found: `<subdomain>.<domain>`. */
+export function trackingHost(subdomain: string, domain: string): string {
+  return `${subdomain}.${domain}`;
 }
 
 export interface TrackedStatus<S extends string> {
@@ -326,8 +346,10 @@ export function nextDomainStatus(
 
 /** The public form of one record with its stored status. */
 /** What an answer shows a user: each TXT record's value, or each MX as `priority host`. */
-export function answerValues(answer: TxtAnswer | MxAnswer): string[] {
-  return answer.map((entry) => (Array.isArray(entry) ? entry.join("") : `${entry.priority} ${entry.exchange}`));
+export function answerValues(answer: DnsAnswer): string[] {
+  return answer.map((entry) =>
+    typeof entry === "string" ? entry : Array.isArray(entry) ? entry.join("") : `${entry.priority} ${entry.exchange}`,
+  );
 }
 
 export function recordView(record: ExpectedRecord, status: RecordStatus, found?: string[] | null): DnsRecordView {

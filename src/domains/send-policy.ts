@@ -14,6 +14,7 @@ import { AppError } from "../errors.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { SecretBox } from "../lib/secrets.ts";
 import type { DomainStatus } from "./model.ts";
+import { trackingHost } from "./records.ts";
 import { activeKey, ed25519Key, findByName, type DomainRow } from "./repo.ts";
 
 /** Statuses from which mail may be sent: verified, or verified once and a record missing for less than 72 h. */
@@ -31,6 +32,8 @@ export interface SigningIdentity {
   returnPathDomain: string;
   /** The domain's Ed25519 key (RFC 8463), once its record was found: a second signature beside the RSA one. */
   ed25519?: { selector: string; privateKeyPem: string };
+  /** The domain's TLS policy for direct delivery (DESIGN §14). */
+  tls: "opportunistic" | "enforced";
 }
 
 export interface SendPolicy {
@@ -41,7 +44,12 @@ export interface SendPolicy {
   /** The providers the organisation's `domain` names, in order (empty: the default; also for unknown domains). */
   providersOf(organizationId: string, domain: string | null): Promise<readonly string[]>;
   /** The domain's open/click tracking defaults (off for unknown domains, e.g. test-mode sends). */
-  trackingDefaults(organizationId: string, domain: string): Promise<{ opens: boolean; clicks: boolean }>;
+  trackingDefaults(
+    organizationId: string,
+    domain: string,
+  ): Promise<{ opens: boolean; clicks: boolean /** The tracking host, once its CNAME was found. */; host?: string }>;
+  /** Whether `host` (lower case, no port) is a domain's tracking host whose CNAME was found (DESIGN §14). */
+  isTrackingHost(host: string): Promise<boolean>;
   /**
    * Whether the inbound MX takes mail for `domain` (lower-case punycode): `receiving` with the owning organisation
    * when receiving is on and the domain is proven its owner's (verified, or its Inbound MX record found);
@@ -68,6 +76,8 @@ export function createSendPolicy(deps: {
   const { domains } = tablesOf(db);
   const rows = policyCache<DomainRow | undefined>(deps, POLICY_CHANGED, CACHED_DOMAINS);
   const identities = policyCache<SigningIdentity | null>(deps, POLICY_CHANGED, CACHED_DOMAINS);
+  // Asked on every HTTP request: a host that is none stays cached too, so the store is not asked each time.
+  const trackingHosts = policyCache<boolean>(deps, POLICY_CHANGED, CACHED_DOMAINS);
   const domainRow = (organizationId: string, domain: string) =>
     rows.get(`${organizationId}|${domain}`, () => findByName(db, organizationId, domain));
 
@@ -86,6 +96,7 @@ export function createSendPolicy(deps: {
           selector: key.selector,
           privateKeyPem: secrets.open(key.privateKey),
           returnPathDomain: `${row.returnPathSubdomain}.${row.name}`,
+          tls: row.tlsPolicy,
           ...(published && {
             ed25519: { selector: ed25519.selector, privateKeyPem: secrets.open(ed25519.privateKey) },
           }),
@@ -112,8 +123,24 @@ export function createSendPolicy(deps: {
 
     async trackingDefaults(organizationId, domain) {
       const row = await domainRow(organizationId, domain);
-      return row ? { opens: row.openTracking, clicks: row.clickTracking } : { opens: false, clicks: false };
+      if (!row) return { opens: false, clicks: false };
+      const host =
+        row.trackingSubdomain && row.recordStatuses.tracking?.status === "verified"
+          ? trackingHost(row.trackingSubdomain, row.name)
+          : undefined;
+      return { opens: row.openTracking, clicks: row.clickTracking, ...(host && { host }) };
     },
+
+    isTrackingHost: (host) =>
+      trackingHosts.get(host, async () => {
+        const dot = host.indexOf(".");
+        if (dot <= 0) return false;
+        const rows = await db
+          .select({ statuses: domains.recordStatuses })
+          .from(domains)
+          .where(and(eq(domains.name, host.slice(dot + 1)), eq(domains.trackingSubdomain, host.slice(0, dot))));
+        return rows.some((row) => row.statuses.tracking?.status === "verified");
+      }),
 
     async receivingState(domain) {
       // Several organisations may send from a name, but only one receives for it (DESIGN §13).

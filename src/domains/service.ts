@@ -203,6 +203,8 @@ export function createDomainService(deps: {
         updatedAt: isoTime(now),
         health: null,
         healthSince: 0,
+        trackingSubdomain: input.trackingSubdomain ?? null,
+        tlsPolicy: input.tls ?? "opportunistic",
       };
       const keys = input.ed25519 ? [key, await newDkimKey(deps, id, "active", "ed25519")] : [key];
       const added = domainView(row, keys, settings);
@@ -285,7 +287,12 @@ export function createDomainService(deps: {
           returnPathSubdomain: returnPathSubdomain ?? current.returnPathSubdomain,
           receivingEnabled: input.receivingEnabled ?? current.receivingEnabled,
           providers: providers ?? current.providers,
+          trackingSubdomain:
+            input.trackingSubdomain === undefined ? current.trackingSubdomain : input.trackingSubdomain,
+          tlsPolicy: input.tls ?? current.tlsPolicy,
         };
+        if (next.trackingSubdomain && next.trackingSubdomain === next.returnPathSubdomain)
+          throw validationError([{ path: "tracking_subdomain", message: "must differ from return_path_subdomain" }]);
         const spfChanged =
           spfMechanisms(next.providers, settings).join(" ") !== spfMechanisms(current.providers, settings).join(" ");
         const providersChanged = next.providers.join(",") !== current.providers.join(",");
@@ -302,10 +309,12 @@ export function createDomainService(deps: {
         }
         if (spfChanged) delete statuses.spf;
         if (next.receivingEnabled !== current.receivingEnabled) delete statuses.inbound;
+        if (next.trackingSubdomain !== current.trackingSubdomain) delete statuses.tracking;
         const recordsMoved =
           next.returnPathSubdomain !== current.returnPathSubdomain ||
           next.receivingEnabled !== current.receivingEnabled ||
           spfChanged ||
+          next.trackingSubdomain !== current.trackingSubdomain ||
           !!ed25519Change;
         const update = {
           ...next,
@@ -422,6 +431,7 @@ export function createDomainService(deps: {
     assertMaySendFrom: policy.assertMaySendFrom,
     providersOf: policy.providersOf,
     trackingDefaults: policy.trackingDefaults,
+    isTrackingHost: policy.isTrackingHost,
     receivingState: policy.receivingState,
     dmarcReportDomain: policy.dmarcReportDomain,
   };

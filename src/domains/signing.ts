@@ -126,6 +126,10 @@ export interface OutgoingSigner {
 /** Signatures kept for reuse: one message's deliveries (one per recipient) go out at nearly the same time. */
 const SIGNATURE_CACHE_SIZE = 256;
 
+/** What of the domain's transport policy the provider must apply (DESIGN §14). */
+const policyOf = (identity: SigningIdentity): Pick<DeliveryJob, "tls"> =>
+  identity.tls === "enforced" ? { tls: "enforced" } : {};
+
 export function createOutgoingSigner(deps: {
   domains: Pick<DomainService, "signingIdentity">;
   returnPaths: ReturnPathCodec;
@@ -188,10 +192,15 @@ export function createOutgoingSigner(deps: {
           domain: identity.domain,
           err: errors[0],
         });
-        return { ...job, envelopeFrom: returnPaths.address(job.deliveryId, identity.returnPathDomain) };
+        return {
+          ...job,
+          ...policyOf(identity),
+          envelopeFrom: returnPaths.address(job.deliveryId, identity.returnPathDomain),
+        };
       }
       return {
         ...job,
+        ...policyOf(identity),
         envelopeFrom: returnPaths.address(job.deliveryId, identity.returnPathDomain),
         raw: Buffer.concat([Buffer.from(header), job.raw]),
       };

@@ -23,6 +23,18 @@ const SETTINGS = {
         "Names of the providers that take the domain's mail, first choice first; the next takes over while one fails. Empty: [delivery] default_provider",
     }),
   ),
+  tracking_subdomain: t.Optional(
+    t.Union([t.String(), t.Null()], {
+      description:
+        "A label (links → links.<domain>): its CNAME to this server is added to the records, and once found the domain's open, click and unsubscribe links use https://links.<domain>; null removes it",
+    }),
+  ),
+  tls: t.Optional(
+    t.Union([t.Literal("opportunistic"), t.Literal("enforced")], {
+      description:
+        "enforced: direct MX delivery only over STARTTLS with a certificate valid for the MX name (MTA-STS or not); otherwise deferred, then bounced with the reason",
+    }),
+  ),
   dkim: t.Optional(
     t.Object(
       {
@@ -53,6 +65,7 @@ export const CreateDomainSchema = t.Object(
 export const UpdateDomainSchema = t.Object(SETTINGS, { additionalProperties: false });
 
 const MAX_PROVIDERS = 8;
+const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** The settings of a create or update body. */
 export function parseDomainSettings(body: Static<typeof UpdateDomainSchema>): UpdateDomainInput {
@@ -66,6 +79,16 @@ export function parseDomainSettings(body: Static<typeof UpdateDomainSchema>): Up
   if (body.capabilities?.receiving !== undefined) settings.receivingEnabled = body.capabilities.receiving === "enabled";
   if (body.return_path_subdomain !== undefined) settings.returnPathSubdomain = body.return_path_subdomain;
   if (body.dkim?.ed25519 !== undefined) settings.ed25519 = body.dkim.ed25519;
+  if (body.tls !== undefined) settings.tls = body.tls;
+  if (body.tracking_subdomain !== undefined) {
+    const label = body.tracking_subdomain?.trim().toLowerCase() || null;
+    if (label !== null && !DNS_LABEL.test(label))
+      problems.push({
+        path: "tracking_subdomain",
+        message: "must be one DNS label: letters, digits and hyphens, at most 63, e.g. links",
+      });
+    else settings.trackingSubdomain = label;
+  }
   const providers = body.providers;
   if (providers !== undefined) {
     if (providers.length > MAX_PROVIDERS)

@@ -65,6 +65,10 @@ export function docsRoutes(version: string) {
               name: "Organization",
               description: "Limits, the daily quota and today's usage, retention and what is stored",
             },
+            {
+              name: "Deliverability",
+              description: "Sending health (bounce and complaint rates, guardrails) and DMARC reports about a domain",
+            },
             { name: "Operations", description: "Health, readiness and metrics" },
           ],
           components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer" } } },

@@ -5,7 +5,8 @@
  *
  * - Cache: a policy is kept for its max_age and fetched again only when the TXT record's id changes (§3.3, §5.1);
  *   while a cached policy is valid, a missing TXT record or a failed fetch does not remove it (a downgrade attack
- *   would look exactly like that).
+ *   would look exactly like that). The cache is the store's (`shared`: every instance, across restarts), with
+ *   this instance's memory in front of it.
  * - Fetch: https only, the guarded address (no private ones unless allowed, no second lookup), no redirects (§3.3),
  *   at most 64 KiB read (the stream is cancelled there, whatever the server sends), a short timeout that covers the
  *   body too. A domain whose policy cannot be fetched and was never cached is delivered to as one without MTA-STS (§5).
@@ -29,8 +30,22 @@ export interface MtaSts {
   policyFor(domain: string): Promise<MtaStsPolicy | null>;
 }
 
+/** A policy as cached: the TXT record id it was fetched under, and until when it holds (ms). */
+export interface CachedPolicy {
+  id: string;
+  policy: MtaStsPolicy;
+  expiresAt: number;
+}
+
+/** The cache every instance shares (mta-sts-store.ts). */
+export interface SharedPolicyCache {
+  get(domain: string): Promise<CachedPolicy | undefined>;
+  put(domain: string, entry: CachedPolicy): Promise<void>;
+}
+
 export interface MtaStsOptions {
   resolver: DnsResolver;
+  shared?: SharedPolicyCache;
   guard: EndpointGuard;
   clock: Clock;
   logger: Logger;
@@ -76,15 +91,9 @@ export function mxMatches(pattern: string, host: string): boolean {
   return name.endsWith(suffix) && !name.slice(0, -suffix.length).includes(".") && name.length > suffix.length;
 }
 
-interface Cached {
-  id: string;
-  policy: MtaStsPolicy;
-  expiresAt: number;
-}
-
 export function createMtaSts(options: MtaStsOptions): MtaSts {
   const { resolver, guard, clock, logger } = options;
-  const cache = new Map<string, Cached>();
+  const cache = new Map<string, CachedPolicy>();
 
   /** The id of the domain's one `v=STSv1` TXT record; null when there is none; undefined when DNS failed. */
   const txtId = async (domain: string): Promise<string | null | undefined> => {
@@ -121,7 +130,7 @@ export function createMtaSts(options: MtaStsOptions): MtaSts {
     return parsed;
   };
 
-  const remember = (domain: string, entry: Cached) => {
+  const remember = (domain: string, entry: CachedPolicy) => {
     cache.delete(domain);
     cache.set(domain, entry);
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -130,14 +139,25 @@ export function createMtaSts(options: MtaStsOptions): MtaSts {
   return {
     async policyFor(domain) {
       const now = clock.now();
-      const cached = cache.get(domain);
+      let cached = cache.get(domain);
+      if (!cached && options.shared) {
+        cached = await options.shared.get(domain);
+        if (cached) remember(domain, cached);
+      }
       const valid = cached && cached.expiresAt > now ? cached : undefined;
       const id = await txtId(domain);
       if (!id) return valid?.policy ?? null;
       if (valid && valid.id === id) return valid.policy;
       try {
         const policy = await fetchPolicy(domain);
-        remember(domain, { id, policy, expiresAt: now + policy.maxAgeSeconds * 1000 });
+        const entry = { id, policy, expiresAt: now + policy.maxAgeSeconds * 1000 };
+        remember(domain, entry);
+        await options.shared?.put(domain, entry).catch((error: unknown) =>
+          logger.warn("MTA-STS policy not kept in the store; this instance keeps it in memory", {
+            domain,
+            error: (error as Error).message,
+          }),
+        );
         return policy;
       } catch (error) {
         logger.warn("MTA-STS policy could not be fetched", {

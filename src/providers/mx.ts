@@ -9,6 +9,9 @@
  * - MTA-STS (RFC 8461, ./mta-sts.ts): a domain whose policy is `enforce` gets its mail only through the MX hosts
  *   the policy names, over TLS with a certificate valid for the host — else the delivery is deferred, never sent
  *   in the clear; `testing` logs what enforce would refuse and delivers as without a policy.
+ * - A sending domain with `tls: enforced` (DESIGN §14, the job's `tls`) gets the same guarantee at every
+ *   destination: STARTTLS with a certificate valid for the MX name, else deferred (4.7.10) and, once the retries
+ *   are spent, bounced with that reason.
  * - Pool: connections are reused per destination domain (./smtp-pool.ts), at most `maxConnectionsPerDomain`.
  * - Addresses: only public unicast ones are contacted unless `allowPrivateNetworks` — an MX record is data anyone
  *   can publish, and pointing it at 127.0.0.1 or an internal relay must not turn Mailroom into a way in (SSRF).
@@ -56,6 +59,9 @@ function byPreference(records: Array<{ exchange: string; priority: number }>): s
     .sort((a, b) => a.priority - b.priority || a.tie - b.tie)
     .map((record) => record.exchange.replace(/\.$/, "").toLowerCase());
 }
+
+/** The pool key's mark of a sender that requires TLS. */
+const TLS_REQUIRED = "tls";
 
 export function createMxProvider(options: MxProviderOptions): Provider {
   const { resolver, logger } = options;
@@ -140,8 +146,8 @@ export function createMxProvider(options: MxProviderOptions): Provider {
   };
 
   /**
-   * A connection to one address of a host under the domain's MTA-STS policy: `enforce` accepts only TLS with a valid
-   * certificate; `testing` tries that first and, when it fails, logs what enforce would refuse and goes on as
+   * A connection to one address of a host under the domain's MTA-STS policy: `enforce` (or the sending domain's
+   * `tls: enforced`) accepts only TLS with a valid certificate; `testing` tries that first and, when it fails, logs what enforce would refuse and goes on as
    * without a policy — opportunistic TLS, then plain text.
    */
   const open = async (
@@ -149,13 +155,19 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     address: string,
     host: string,
     policy: MtaStsPolicy | null,
+    tlsEnforced: boolean,
   ): Promise<SMTPConnection> => {
-    if (policy && policy.mode !== "none") {
+    if (tlsEnforced || (policy && policy.mode !== "none")) {
       try {
         return await handshake(address, host, "verified");
       } catch (error) {
         const reason = (error as { response?: string; message: string }).response ?? (error as Error).message;
-        if (policy.mode === "enforce") throw new Error(`MTA-STS requires TLS with a valid certificate (${reason})`);
+        if (tlsEnforced)
+          throw Object.assign(
+            new Error(`the sending domain requires TLS with a certificate valid for ${host} (${reason})`),
+            { tlsRequired: true },
+          );
+        if (policy?.mode === "enforce") throw new Error(`MTA-STS requires TLS with a valid certificate (${reason})`);
         logger.warn("MTA-STS (testing): enforce would refuse this host", { domain, host, address, reason });
       }
     }
@@ -177,8 +189,14 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     return policy.mode === "enforce" ? hosts.filter((host) => !outside.includes(host)) : hosts;
   };
 
-  /** Opens a connection to the first host and address that greets us, or says why none did. */
-  const connect = async (domain: string): Promise<PooledSession | DeliveryResult> => {
+  /**
+   * Opens a connection to the first host and address that greets us, or says why none did. `destination` is the
+   * recipient domain, with ` tls` when the sender requires TLS: such sessions are pooled apart, so a connection
+   * opened without verified TLS never carries their mail.
+   */
+  const connect = async (destination: string): Promise<PooledSession | DeliveryResult> => {
+    const [domain = destination, requirement] = destination.split(" ");
+    const tlsEnforced = requirement === TLS_REQUIRED;
     const found = await route(domain);
     if ("result" in found) return found.result;
     const policy = options.mtaSts ? await options.mtaSts.policyFor(domain) : null;
@@ -188,6 +206,7 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     const failures: string[] = [];
     let lookupFailed = false;
     let attempted = false;
+    let tlsRefused = 0;
     for (const host of hosts) {
       const addresses = await addressesOf(host);
       if (addresses === null) {
@@ -203,9 +222,10 @@ export function createMxProvider(options: MxProviderOptions): Provider {
         }
         attempted = true;
         try {
-          return { smtp: await open(domain, address, host, policy), host, messages: 0, broken: false };
+          return { smtp: await open(domain, address, host, policy, tlsEnforced), host, messages: 0, broken: false };
         } catch (error) {
-          const reason = error as { code?: string; response?: string; message: string };
+          const reason = error as { code?: string; response?: string; message: string; tlsRequired?: boolean };
+          if (reason.tlsRequired) tlsRefused++;
           failures.push(`${host} [${address}]: ${reason.response ?? reason.code ?? reason.message}`);
         }
       }
@@ -220,6 +240,9 @@ export function createMxProvider(options: MxProviderOptions): Provider {
         subType: "General",
         response: `554 5.4.4 No public address for the mail servers of ${domain}: ${detail}`,
       };
+    // RFC 3463 X.7.10, encryption needed: retried, then bounced with this reason once the retries are spent.
+    if (tlsRefused === failures.length)
+      return temporary(`4.7.10 No mail server of ${domain} offered TLS as required: ${detail}`);
     return temporary(
       lookupFailed && failures.every((f) => f.endsWith("lookup failed"))
         ? `4.4.3 ${detail}`
@@ -233,7 +256,9 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     name: "mx",
     async deliver(job) {
       try {
-        const sent = await pool.send(domainOf(job.recipient), { from: job.envelopeFrom, to: job.recipient }, job.raw);
+        const domain = domainOf(job.recipient);
+        const destination = job.tls === "enforced" ? `${domain} ${TLS_REQUIRED}` : domain;
+        const sent = await pool.send(destination, { from: job.envelopeFrom, to: job.recipient }, job.raw);
         if (!("host" in sent)) return sent;
         logger.debug("delivered to MX", { delivery_id: job.deliveryId, host: sent.host });
         return { outcome: "delivered", response: sent.response, providerMessageId: job.messageId };

@@ -16,6 +16,11 @@ export interface DeliveryJob {
   messageId: string;
   /** The stored MIME message. */
   raw: Buffer;
+  /**
+   * `enforced`: the sending domain requires TLS (DESIGN §14) — direct delivery only over STARTTLS with a certificate
+   * valid for the MX name, else deferred. Set when the message is prepared for sending (domains/signing.ts).
+   */
+  tls?: "enforced";
 }
 
 export interface DeliveryResult {

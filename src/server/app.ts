@@ -16,6 +16,7 @@ import { createDeliveryWorker, queueGauges, type DeliveryWorker } from "../deliv
 import { createLifecycle, type Lifecycle } from "../deliveries/lifecycle.ts";
 import { createSendingPauses, type SendingPauses } from "../deliveries/pauses.ts";
 import { createGuardrails, type Guardrails } from "../deliverability/guardrails.ts";
+import { createStoredPolicyCache } from "../providers/mta-sts-store.ts";
 import { createDmarcReports, type DmarcReports } from "../deliverability/dmarc.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "../deliveries/queue.ts";
 import { createSesEventIntake, type SesEventIntake } from "../deliveries/provider-events.ts";
@@ -273,7 +274,15 @@ export async function createServices(configured: Config, options: AppOptions = {
   const cpu = createCpuPool(CPU_THREAD);
   const returnPaths = createReturnPathCodec(secrets.deriveKey("return-path"));
   const signer = createOutgoingSigner({ domains, returnPaths, dkim: cpu, clock, logger });
-  const liveDeps = { resolver, signer, logger, clock, hostname: records.hostname, mxCa: options.mxCa };
+  const liveDeps = {
+    resolver,
+    signer,
+    logger,
+    clock,
+    hostname: records.hostname,
+    mtaStsCache: createStoredPolicyCache({ db, writer }),
+    mxCa: options.mxCa,
+  };
   const idempotency = createIdempotency({ db, writer, clock });
   // The windows live where every instance sees them: in the store when instances share it, else in memory.
   const limiter = store.shared ? createStoreRateLimiter({ db, writer, clock }) : createRateLimiter(clock);

@@ -11,7 +11,7 @@ import type { DnsResolver } from "../lib/dns.ts";
 import { createEndpointGuard } from "../lib/endpoint-guard.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createCaptureProvider } from "../providers/capture.ts";
-import { createMtaSts } from "../providers/mta-sts.ts";
+import { createMtaSts, type SharedPolicyCache } from "../providers/mta-sts.ts";
 import { createMxProvider } from "../providers/mx.ts";
 import { createSesProvider } from "../providers/ses.ts";
 import { createSmtpProvider } from "../providers/smtp.ts";
@@ -32,6 +32,8 @@ export function buildProvider(
     logger: Logger;
     clock: Clock;
     hostname: string;
+    /** Where MTA-STS policies are cached for every instance (DESIGN §14). */
+    mtaStsCache: SharedPolicyCache;
     mxCa?: string;
   },
 ): Provider {
@@ -69,6 +71,7 @@ export function buildProvider(
           mtaSts: provider.mta_sts
             ? createMtaSts({
                 resolver: deps.resolver,
+                shared: deps.mtaStsCache,
                 guard: createEndpointGuard({
                   resolver: deps.resolver,
                   allowPrivateNetworks: provider.allow_private_networks,

@@ -102,6 +102,16 @@ function routeMatchers(routes: Array<{ method: string; path: string }>) {
   }));
 }
 
+/** The paths a tracking host answers: the open pixel, click redirects and unsubscribe pages (tracking/routes.ts). */
+const TRACKING_PATH = /^\/(?:t\/[oc]|u)\/[^/]+$/;
+
+/** The name a request's Host header gives, lower case, without its port; null for an address or none. */
+function hostName(header: string | null): string | null {
+  if (!header || header.startsWith("[")) return null;
+  const name = header.replace(/:\d+$/, "").toLowerCase().replace(/\.$/, "");
+  return name.includes(".") && !/^[\d.]+$/.test(name) ? name : null;
+}
+
 export function createHttpApp(deps: HttpDeps) {
   const { logger, metrics } = deps;
   const meta = new WeakMap<Request, RequestMeta>();
@@ -110,10 +120,17 @@ export function createHttpApp(deps: HttpDeps) {
   // standardHostname: false — the framework otherwise looks for the path from the 12th character of the URL,
   // which routes `Host: x` + `/v1/emails` to `/emails`.
   const app = new Elysia({ handler: { standardHostname: false } })
-    .onRequest(({ request, set }) => {
+    .onRequest(async ({ request, set }) => {
       const id = newId();
       meta.set(request, { id, started: performance.now() });
       set.headers["x-request-id"] = id;
+      // A domain's tracking host (DESIGN §14) serves its links and nothing else: the API and the admin UI under a
+      // sender's own name would lend them its reputation (and its cookies' scope).
+      const host = hostName(request.headers.get("host"));
+      if (host && (await deps.domains.isTrackingHost(host))) {
+        const path = new URL(request.url).pathname;
+        if (!TRACKING_PATH.test(path)) throw new AppError("not_found", `No route for ${request.method} ${path}.`);
+      }
     })
     // Path parameters are decoded once, by the router; a malformed escape (`%zz`) reaches routes as null.
     .onTransform(({ params }) => {

@@ -185,7 +185,8 @@ export function createTrackingService(deps: {
       const opens = fields.tracking?.opens ?? defaults.opens;
       const clicks = (fields.tracking?.clicks ?? defaults.clicks) && actor.mode === "live";
       if (!opens && !clicks && !fields.unsubscribe) return undefined;
-      const base = baseUrl();
+      // A domain's own tracking host (DESIGN §14) keeps its links on its name; TLS for it is the operator's proxy's.
+      const base = defaults.host ? `https://${defaults.host}` : baseUrl();
       const decorations: MessageDecorations = {};
       if (fields.unsubscribe) decorations.unsubscribeUrl = `${base}/u/${tokens.mint({ kind: "unsubscribe", emailId })}`;
       if (opens || clicks) {

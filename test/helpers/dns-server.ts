@@ -10,7 +10,7 @@ import dns2 from "dns2";
 
 const { Packet, UDPServer, TCPServer } = dns2;
 
-export type RecordType = "A" | "AAAA" | "MX" | "TXT";
+export type RecordType = "A" | "AAAA" | "MX" | "TXT" | "CNAME";
 
 export interface MxRecord {
   exchange: string;
@@ -42,6 +42,7 @@ const TYPE_CODES: Record<RecordType, number> = {
   AAAA: Packet.TYPE.AAAA,
   MX: Packet.TYPE.MX,
   TXT: Packet.TYPE.TXT,
+  CNAME: Packet.TYPE.CNAME,
 };
 const TYPE_NAMES = new Map<number, string>(Object.entries(Packet.TYPE).map(([name, code]) => [code as number, name]));
 const TTL = 60;
@@ -111,6 +112,7 @@ export async function startDnsServer(): Promise<DnsServer> {
         const base = { name: question.name, type: question.type, class: Packet.CLASS.IN, ttl: TTL };
         if (type === "MX") response.answers.push({ ...base, ...(record as MxRecord) });
         else if (type === "TXT") response.answers.push({ ...base, data: characterStrings(record as TxtRecord) });
+        else if (type === "CNAME") response.answers.push({ ...base, domain: record as string });
         else response.answers.push({ ...base, address: record as string });
       }
     }

@@ -297,9 +297,9 @@ export interface GetReceivedEmailOptions {
 // Domains
 
 export interface DomainRecord {
-  record: "DKIM" | "SPF" | "MX" | "DMARC" | "Inbound";
+  record: "DKIM" | "SPF" | "MX" | "DMARC" | "Inbound" | "Tracking";
   name: string;
-  type: "TXT" | "MX";
+  type: "TXT" | "MX" | "CNAME";
   value: string;
   priority?: number;
   ttl: "Auto";
@@ -340,6 +340,10 @@ export interface Domain {
   records: DomainRecord[];
   /** `ed25519`: an Ed25519 signature is added beside the RSA one once its record is found (RFC 8463). */
   dkim: { ed25519: boolean };
+  /** The label of the tracking host (`links` → links.<domain>), whose CNAME is among the records; null: none. */
+  tracking_subdomain: string | null;
+  /** `enforced`: direct MX delivery only over STARTTLS with a certificate valid for the MX name. */
+  tls: "opportunistic" | "enforced";
   /** Bounce and complaint rates over the guardrails' window, and what they led to. */
   health: DomainHealth;
   last_checked_at: string | null;

@@ -212,6 +212,10 @@ export type CreateDomainRequest = {
   receiving?: boolean;
   /** Names of the providers that take the domain's mail, first choice first; the next takes over while one fails. Empty: [delivery] default_provider */
   providers?: Array<string>;
+  /** A label (links → links.<domain>): its CNAME to this server is added to the records, and once found the domain's open, click and unsubscribe links use https://links.<domain>; null removes it */
+  tracking_subdomain?: string | null;
+  /** enforced: direct MX delivery only over STARTTLS with a certificate valid for the MX name (MTA-STS or not); otherwise deferred, then bounced with the reason */
+  tls?: "opportunistic" | "enforced";
   dkim?: {
     /** Sign with an Ed25519 key (RFC 8463) beside the RSA one: adds its DKIM record; the signature is added once the record is found */
     ed25519?: boolean;
@@ -237,6 +241,10 @@ export type UpdateDomainRequest = {
   receiving?: boolean;
   /** Names of the providers that take the domain's mail, first choice first; the next takes over while one fails. Empty: [delivery] default_provider */
   providers?: Array<string>;
+  /** A label (links → links.<domain>): its CNAME to this server is added to the records, and once found the domain's open, click and unsubscribe links use https://links.<domain>; null removes it */
+  tracking_subdomain?: string | null;
+  /** enforced: direct MX delivery only over STARTTLS with a certificate valid for the MX name (MTA-STS or not); otherwise deferred, then bounced with the reason */
+  tls?: "opportunistic" | "enforced";
   dkim?: {
     /** Sign with an Ed25519 key (RFC 8463) beside the RSA one: adds its DKIM record; the signature is added once the record is found */
     ed25519?: boolean;

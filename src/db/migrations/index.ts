@@ -31,6 +31,7 @@ import signInFactors, { postgres as signInFactorsPg } from "./0023_sign_in_facto
 import guardrails, { postgres as guardrailsPg } from "./0024_guardrails.ts";
 import ed25519Dkim, { postgres as ed25519DkimPg } from "./0025_ed25519_dkim.ts";
 import dmarcReports, { postgres as dmarcReportsPg } from "./0026_dmarc_reports.ts";
+import domainTransport, { postgres as domainTransportPg } from "./0027_domain_transport.ts";
 
 export interface Migration {
   version: number;
@@ -75,4 +76,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 24, name: "guardrails", sqlite: guardrails, postgres: guardrailsPg },
   { version: 25, name: "ed25519_dkim", sqlite: ed25519Dkim, postgres: ed25519DkimPg },
   { version: 26, name: "dmarc_reports", sqlite: dmarcReports, postgres: dmarcReportsPg },
+  { version: 27, name: "domain_transport", sqlite: domainTransport, postgres: domainTransportPg },
 ];

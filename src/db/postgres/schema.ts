@@ -9,6 +9,7 @@
 import { bigint, boolean, customType, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import type { DmarcRowData, RecordStatuses, SendingHealth } from "../schema/domains.ts";
 import type { Tag } from "../schema/emails.ts";
+import type { StoredMtaStsPolicy } from "../schema/shared.ts";
 import { ROLES } from "../schema/people.ts";
 import type { ReceivedAttachment, ReceivedAuthentication } from "../schema/received.ts";
 import type { TemplateContent } from "../schema/templates.ts";
@@ -85,6 +86,12 @@ export const domains = pgTable("domains", {
   updatedAt: text("updated_at").notNull(),
   health: jsonb("health").$type<SendingHealth>(),
   healthSince: millis("health_since").notNull().default(0),
+  /** The label of the domain's tracking host (`links` → links.<domain>); null: links use `[http] public_url`. */
+  trackingSubdomain: text("tracking_subdomain"),
+  /** `opportunistic` or `enforced` (DESIGN §14): direct MX delivery only over verified STARTTLS. */
+  tlsPolicy: text("tls_policy", { enum: ["opportunistic", "enforced"] })
+    .notNull()
+    .default("opportunistic"),
 });
 
 export const dmarcReports = pgTable("dmarc_reports", {
@@ -431,5 +438,12 @@ export const ssoAttempts = pgTable("sso_attempts", {
   nonce: text("nonce").notNull(),
   codeVerifier: text("code_verifier").notNull(),
   invitationId: text("invitation_id"),
+  expiresAt: millis("expires_at").notNull(),
+});
+
+export const mtaStsPolicies = pgTable("mta_sts_policies", {
+  domain: text("domain").primaryKey(),
+  policyId: text("policy_id").notNull(),
+  policy: jsonb("policy").$type<StoredMtaStsPolicy>().notNull(),
   expiresAt: millis("expires_at").notNull(),
 });

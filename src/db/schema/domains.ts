@@ -43,6 +43,12 @@ export const domains = sqliteTable("domains", {
   health: text("health", { mode: "json" }).$type<SendingHealth>(),
   /** Endings count from here (ms) when it is later than the window's start: a person resumed a guardrail pause. */
   healthSince: integer("health_since").notNull().default(0),
+  /** The label of the domain's tracking host (`links` → links.<domain>); null: links use `[http] public_url`. */
+  trackingSubdomain: text("tracking_subdomain"),
+  /** `opportunistic` or `enforced` (DESIGN §14): direct MX delivery only over verified STARTTLS. */
+  tlsPolicy: text("tls_policy", { enum: ["opportunistic", "enforced"] })
+    .notNull()
+    .default("opportunistic"),
 });
 
 /** DKIM keys: one `active` key signs; a `next` key is published during a rotation and takes over once verified. */

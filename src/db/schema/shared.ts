@@ -32,3 +32,17 @@ export const dailyUsage = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.bucket, table.day] })],
 );
+
+/** MTA-STS policies of recipient domains (RFC 8461 §3.3), shared by the instances and kept across restarts. */
+export const mtaStsPolicies = sqliteTable("mta_sts_policies", {
+  domain: text("domain").primaryKey(),
+  policyId: text("policy_id").notNull(),
+  policy: text("policy", { mode: "json" }).$type<StoredMtaStsPolicy>().notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});
+
+export interface StoredMtaStsPolicy {
+  mode: "enforce" | "testing" | "none";
+  mx: string[];
+  maxAgeSeconds: number;
+}
