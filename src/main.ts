@@ -64,6 +64,7 @@ Commands:
   pause [--domain D | --provider P] [--reason R]   pause sending (the organisation's, without an option): mail is
                                           still accepted and waits as held
   resume [--domain D | --provider P]      resume: what the pause held goes out
+  tls-rpt send [--json]                   send the TLS reports (RFC 8460) of every period that has ended now
   send --from F --to T [--to T…] --subject S (--html H | --text T) [--test]   --test: captured, never delivered
   backup FILE                             consistent copy of the database while running
   secrets seal                            seal the secret read from stdin under the master key; any secret
@@ -85,6 +86,7 @@ const COMMANDS: Record<string, readonly string[] | null> = {
   org: ["create", "show", "set"],
   users: ["create", "list", "reset-password"],
   queue: ["summary", "list", "retry", "cancel", "release"],
+  "tls-rpt": ["send"],
   pause: null,
   resume: null,
   send: null,
@@ -364,7 +366,7 @@ async function run(argv: string[]): Promise<void> {
     const actor = await operator(services);
     const print = (value: unknown, human: () => void) => (values.json ? out(JSON.stringify(value, null, 2)) : human());
     // Grouped commands have a verb (`keys create`); the others take their argument directly (`backup FILE`).
-    const grouped = ["keys", "domains", "suppressions", "org", "users", "queue"].includes(command);
+    const grouped = ["keys", "domains", "suppressions", "org", "users", "queue", "tls-rpt"].includes(command);
     const queueFilter = () => ({
       status: values.status === undefined ? undefined : queueStatus(values.status),
       domain: values.domain?.[0],
@@ -372,6 +374,14 @@ async function run(argv: string[]): Promise<void> {
       emailId: values.email,
     });
     switch (grouped ? `${command} ${sub ?? ""}`.trim() : command) {
+      case "tls-rpt send": {
+        const tally = await services.tlsReports.sendDue();
+        return print(tally, () =>
+          out(
+            `TLS reports: ${tally.sent} sent, ${tally.notAsked} not asked for (no _smtp._tls record), ${tally.failed} not delivered (tried again later)`,
+          ),
+        );
+      }
       case "keys create": {
         const key = await services.keys.create(actor, {
           name: values.name ?? "",

@@ -482,6 +482,12 @@ export const CONFIG_SCHEMA = {
     ),
     interval: duration("5m", "How often the rates are evaluated (once across the instances sharing a store)."),
   },
+  tls_rpt: {
+    interval: duration(
+      "1d",
+      "The TLS reporting period (RFC 8460): TLS outcomes of direct deliveries are counted per period, and when one ends each destination that publishes _smtp._tls gets its report (mailto: through Mailroom, https: POST). `mailroom tls-rpt send` sends what is due now.",
+    ),
+  },
   oidc: {
     issuer: string(
       "",

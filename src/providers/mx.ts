@@ -26,6 +26,7 @@ import { isNotFound, type DnsResolver } from "../lib/dns.ts";
 import type { Logger } from "../lib/logger.ts";
 import { refusedRange } from "../lib/ip-ranges.ts";
 import { mxMatches, type MtaSts, type MtaStsPolicy } from "./mta-sts.ts";
+import type { TlsResultType } from "./tls-report.ts";
 import { resultFromError } from "./smtp.ts";
 import { createSmtpPool, greeted, type PooledSession } from "./smtp-pool.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
@@ -42,6 +43,8 @@ export interface MxProviderOptions {
   /** Contact loopback, private and other non-public addresses too (test servers, a trusted internal network). */
   allowPrivateNetworks: boolean;
   /** Recipient domains' MTA-STS policies; absent, none is honoured. */
+  /** Hears the outcome of every TLS negotiation with an MX host, for TLS reports (RFC 8460, DESIGN §14). */
+  tlsSessions?: (session: TlsSession) => void;
   mtaSts?: MtaSts;
   /** TEST ONLY: extra CA certificates (PEM) trusted for the certificates of MX hosts under an MTA-STS policy. */
   tlsCa?: string;
@@ -58,6 +61,30 @@ function byPreference(records: Array<{ exchange: string; priority: number }>): s
     .map((record) => ({ ...record, tie: Math.random() }))
     .sort((a, b) => a.priority - b.priority || a.tie - b.tie)
     .map((record) => record.exchange.replace(/\.$/, "").toLowerCase());
+}
+
+/** One TLS negotiation with an MX host as RFC 8460 counts it. */
+export interface TlsSession {
+  policyDomain: string;
+  policy: MtaStsPolicy | null;
+  mxHost: string;
+  receivingIp: string;
+  /** The local address the session left from, when the socket got one. */
+  sendingIp: string | null;
+  result: "success" | TlsResultType;
+  /** What failed, in words (RFC 8460's failure-reason-code). */
+  failureReason?: string;
+}
+
+/** RFC 8460 §4.3's result type of a failed verified handshake, from what Node or nodemailer said. */
+export function tlsFailureType(error: { code?: string; message?: string }): TlsResultType {
+  const said = `${error.code ?? ""} ${error.message ?? ""}`;
+  if (/STARTTLS/i.test(said) && !/certificate/i.test(said)) return "starttls-not-supported";
+  if (/ALTNAME|hostname|host name|does not match/i.test(said)) return "certificate-host-mismatch";
+  if (/EXPIRED/i.test(said)) return "certificate-expired";
+  if (/SELF_SIGNED|self.signed|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|untrusted|unknown ca/i.test(said))
+    return "certificate-not-trusted";
+  return "validation-failure";
 }
 
 /** The pool key's mark of a sender that requires TLS. */
@@ -157,11 +184,24 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     policy: MtaStsPolicy | null,
     tlsEnforced: boolean,
   ): Promise<SMTPConnection> => {
+    const heard = (smtp: SMTPConnection | null, result: TlsSession["result"], failureReason?: string) =>
+      options.tlsSessions?.({
+        policyDomain: domain,
+        policy: policy && policy.mode !== "none" ? policy : null,
+        mxHost: host,
+        receivingIp: address,
+        sendingIp: (smtp as unknown as { _socket?: { localAddress?: string } } | null)?._socket?.localAddress ?? null,
+        result,
+        ...(failureReason && { failureReason: failureReason.slice(0, 200) }),
+      });
     if (tlsEnforced || (policy && policy.mode !== "none")) {
       try {
-        return await handshake(address, host, "verified");
+        const smtp = await handshake(address, host, "verified");
+        heard(smtp, "success");
+        return smtp;
       } catch (error) {
         const reason = (error as { response?: string; message: string }).response ?? (error as Error).message;
+        heard(null, tlsFailureType(error as Error), reason);
         if (tlsEnforced)
           throw Object.assign(
             new Error(`the sending domain requires TLS with a certificate valid for ${host} (${reason})`),
@@ -172,9 +212,13 @@ export function createMxProvider(options: MxProviderOptions): Provider {
       }
     }
     try {
-      return await handshake(address, host, "opportunistic");
+      const smtp = await handshake(address, host, "opportunistic");
+      if (smtp.secure) heard(smtp, "success");
+      else heard(smtp, "starttls-not-supported", "the server did not offer STARTTLS");
+      return smtp;
     } catch (error) {
       if (!(error as { startTlsFailed?: boolean }).startTlsFailed) throw error;
+      heard(null, tlsFailureType(error as Error), (error as Error).message);
       logger.info("STARTTLS failed; delivering in plain text", { host, address });
       return await handshake(address, host, "plain");
     }

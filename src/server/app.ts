@@ -17,6 +17,8 @@ import { createLifecycle, type Lifecycle } from "../deliveries/lifecycle.ts";
 import { createSendingPauses, type SendingPauses } from "../deliveries/pauses.ts";
 import { createGuardrails, type Guardrails } from "../deliverability/guardrails.ts";
 import { createStoredPolicyCache } from "../providers/mta-sts-store.ts";
+import { createTlsReporting, type TlsReporting } from "../deliverability/tls-reports.ts";
+import type { TlsSession } from "../providers/mx.ts";
 import { createDmarcReports, type DmarcReports } from "../deliverability/dmarc.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "../deliveries/queue.ts";
 import { createSesEventIntake, type SesEventIntake } from "../deliveries/provider-events.ts";
@@ -71,6 +73,7 @@ import { createTemplateService, type TemplateService } from "../templates/servic
 import { createTrackingService, type TrackingService } from "../tracking/service.ts";
 import { createWebhookDispatcher, outboxGauges, type WebhookDispatcher } from "../webhooks/dispatcher.ts";
 import { createEndpointGuard } from "../lib/endpoint-guard.ts";
+import { newId } from "../lib/ids.ts";
 import { createWebhookService, type WebhookService } from "../webhooks/service.ts";
 import { createSigner } from "../webhooks/signing.ts";
 import { buildProvider } from "./providers.ts";
@@ -81,6 +84,8 @@ const IDEMPOTENCY_PRUNE_MS = 3_600_000;
 /** How often the domain scheduler looks for due DNS checks (their intervals are configured in [domains]). */
 const DOMAIN_CHECK_POLL_MS = 60_000;
 const RATE_LIMIT_PRUNE_MS = 60_000;
+/** How often an instance looks for TLS reporting periods that ended ([tls_rpt] interval sets the period). */
+const TLS_RPT_LOOK_MS = 3_600_000;
 /** How long stopping waits for HTTP requests in flight before it closes their connections. */
 const HTTP_DRAIN_MS = 10_000;
 const INBOUND_PRUNE_MS = 3_600_000;
@@ -115,6 +120,7 @@ export interface Services {
   pauses: SendingPauses;
   guardrails: Guardrails;
   dmarcReports: DmarcReports;
+  tlsReports: TlsReporting;
   idempotency: Idempotency;
   emails: EmailService;
   limiter: RateLimiter;
@@ -281,8 +287,41 @@ export async function createServices(configured: Config, options: AppOptions = {
     clock,
     hostname: records.hostname,
     mtaStsCache: createStoredPolicyCache({ db, writer }),
+    tlsSessions: (session: TlsSession) => tlsReports.record(session),
     mxCa: options.mxCa,
   };
+  const tlsReports = createTlsReporting({
+    db,
+    writer,
+    clock,
+    logger,
+    resolver,
+    guard: createEndpointGuard({
+      resolver,
+      allowPrivateNetworks: config.webhooks.allow_private_networks,
+      hint: "TLS report endpoints must be public (set [webhooks] allow_private_networks = true for local receivers)",
+    }),
+    hostname: records.hostname,
+    sendingIp: config.server.public_ips[0] ?? "0.0.0.0",
+    periodMs: config.tls_rpt.interval,
+    // One message to one address, through the providers as any of Mailroom's own mail (unsigned: the server's name
+    // is no organisation's domain); a report that fails is tried again at the next run.
+    mail: async ({ from, to, raw }) => {
+      const id = newId();
+      const result = await live.deliver({
+        deliveryId: id,
+        emailId: id,
+        organizationId: "",
+        envelopeFrom: from,
+        recipient: to,
+        attempts: 0,
+        messageId: `<${id}@${records.hostname}>`,
+        raw,
+      });
+      return result.outcome === "delivered" || result.outcome === "sent";
+    },
+    ca: options.mxCa,
+  });
   const idempotency = createIdempotency({ db, writer, clock });
   // The windows live where every instance sees them: in the store when instances share it, else in memory.
   const limiter = store.shared ? createStoreRateLimiter({ db, writer, clock }) : createRateLimiter(clock);
@@ -326,6 +365,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     },
   });
   periodic.every("guardrails", guardrailSettings.interval, () => guardrails.evaluate());
+  periodic.every("tls-rpt", TLS_RPT_LOOK_MS, () => tlsReports.sendDue());
   const capture = createCaptureProvider();
   // Built now, so a provider misconfigured is an error at start rather than at the first delivery.
   const named = new Map(
@@ -550,6 +590,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     pauses,
     guardrails,
     dmarcReports,
+    tlsReports,
     idempotency,
     emails,
     limiter,
@@ -666,6 +707,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await Promise.all([stopHttp(server, logger), metricsServer?.stop(), smtp.stop(), mx.stop()]);
       await services.domains.stop();
       await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.periodic.stop()]);
+      await services.tlsReports.settled();
       await services.closeProviders();
       await store.close();
       logger.info("stopped");

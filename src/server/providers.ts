@@ -12,7 +12,7 @@ import { createEndpointGuard } from "../lib/endpoint-guard.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createCaptureProvider } from "../providers/capture.ts";
 import { createMtaSts, type SharedPolicyCache } from "../providers/mta-sts.ts";
-import { createMxProvider } from "../providers/mx.ts";
+import { createMxProvider, type TlsSession } from "../providers/mx.ts";
 import { createSesProvider } from "../providers/ses.ts";
 import { createSmtpProvider } from "../providers/smtp.ts";
 import type { Provider } from "../providers/types.ts";
@@ -34,6 +34,8 @@ export function buildProvider(
     hostname: string;
     /** Where MTA-STS policies are cached for every instance (DESIGN §14). */
     mtaStsCache: SharedPolicyCache;
+    /** Hears direct delivery's TLS negotiations, for TLS reports (DESIGN §14). */
+    tlsSessions: (session: TlsSession) => void;
     mxCa?: string;
   },
 ): Provider {
@@ -85,6 +87,7 @@ export function buildProvider(
               })
             : undefined,
           tlsCa: deps.mxCa,
+          tlsSessions: deps.tlsSessions,
           logger: deps.logger,
         }),
         deps.signer,

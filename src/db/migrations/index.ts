@@ -32,6 +32,7 @@ import guardrails, { postgres as guardrailsPg } from "./0024_guardrails.ts";
 import ed25519Dkim, { postgres as ed25519DkimPg } from "./0025_ed25519_dkim.ts";
 import dmarcReports, { postgres as dmarcReportsPg } from "./0026_dmarc_reports.ts";
 import domainTransport, { postgres as domainTransportPg } from "./0027_domain_transport.ts";
+import tlsReports, { postgres as tlsReportsPg } from "./0028_tls_reports.ts";
 
 export interface Migration {
   version: number;
@@ -77,4 +78,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 25, name: "ed25519_dkim", sqlite: ed25519Dkim, postgres: ed25519DkimPg },
   { version: 26, name: "dmarc_reports", sqlite: dmarcReports, postgres: dmarcReportsPg },
   { version: 27, name: "domain_transport", sqlite: domainTransport, postgres: domainTransportPg },
+  { version: 28, name: "tls_reports", sqlite: tlsReports, postgres: tlsReportsPg },
 ];

@@ -447,3 +447,42 @@ export const mtaStsPolicies = pgTable("mta_sts_policies", {
   policy: jsonb("policy").$type<StoredMtaStsPolicy>().notNull(),
   expiresAt: millis("expires_at").notNull(),
 });
+
+export const tlsRptCounts = pgTable(
+  "tls_rpt_counts",
+  {
+    periodStart: millis("period_start").notNull(),
+    policyDomain: text("policy_domain").notNull(),
+    policyType: text("policy_type", { enum: ["sts", "no-policy-found"] }).notNull(),
+    mxHost: text("mx_host").notNull(),
+    result: text("result").notNull(),
+    sendingIp: text("sending_ip").notNull(),
+    receivingIp: text("receiving_ip").notNull(),
+    policyString: jsonb("policy_string").$type<string[]>(),
+    sessions: integer("sessions").notNull(),
+  },
+  (table) => [
+    primaryKey({
+      columns: [
+        table.periodStart,
+        table.policyDomain,
+        table.policyType,
+        table.mxHost,
+        table.result,
+        table.sendingIp,
+        table.receivingIp,
+      ],
+    }),
+  ],
+);
+
+export const tlsRptPeriods = pgTable(
+  "tls_rpt_periods",
+  {
+    periodStart: millis("period_start").notNull(),
+    policyDomain: text("policy_domain").notNull(),
+    handledAt: text("handled_at").notNull(),
+    outcome: text("outcome").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.periodStart, table.policyDomain] })],
+);

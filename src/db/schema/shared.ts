@@ -46,3 +46,44 @@ export interface StoredMtaStsPolicy {
   mx: string[];
   maxAgeSeconds: number;
 }
+
+/** TLS sessions of direct deliveries counted per reporting period and what RFC 8460 reports group them by. */
+export const tlsRptCounts = sqliteTable(
+  "tls_rpt_counts",
+  {
+    periodStart: integer("period_start").notNull(),
+    policyDomain: text("policy_domain").notNull(),
+    policyType: text("policy_type", { enum: ["sts", "no-policy-found"] }).notNull(),
+    mxHost: text("mx_host").notNull(),
+    result: text("result").notNull(),
+    sendingIp: text("sending_ip").notNull(),
+    receivingIp: text("receiving_ip").notNull(),
+    policyString: text("policy_string", { mode: "json" }).$type<string[]>(),
+    sessions: integer("sessions").notNull(),
+  },
+  (table) => [
+    primaryKey({
+      columns: [
+        table.periodStart,
+        table.policyDomain,
+        table.policyType,
+        table.mxHost,
+        table.result,
+        table.sendingIp,
+        table.receivingIp,
+      ],
+    }),
+  ],
+);
+
+/** A period's report for a policy domain, handled: `sent`, `no_record` (nothing asked for one) or `failed`. */
+export const tlsRptPeriods = sqliteTable(
+  "tls_rpt_periods",
+  {
+    periodStart: integer("period_start").notNull(),
+    policyDomain: text("policy_domain").notNull(),
+    handledAt: text("handled_at").notNull(),
+    outcome: text("outcome").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.periodStart, table.policyDomain] })],
+);
