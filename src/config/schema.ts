@@ -482,6 +482,13 @@ export const CONFIG_SCHEMA = {
     ),
     interval: duration("5m", "How often the rates are evaluated (once across the instances sharing a store)."),
   },
+  deliverability: {
+    dnsbl: stringList(
+      [],
+      'DNS blocklist zones each sending address ([server] public_ips and the IP pools\' addresses) is looked up in, e.g. ["zen.spamhaus.org", "b.barracudacentral.org"] (mind each list\'s terms; some refuse queries through public resolvers); a listing shows on the overview and in /metrics. Empty: no checks.',
+    ),
+    dnsbl_interval: duration("1d", "How often the blocklists are asked (once across the instances sharing a store)."),
+  },
   tls_rpt: {
     interval: duration(
       "1d",

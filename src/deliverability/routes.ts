@@ -1,25 +1,32 @@
 /**
- * HTTP routes of deliverability (DESIGN §14): the organisation's and its domains' sending health, and the DMARC
- * aggregate reports receivers sent about each domain.
+ * HTTP routes of deliverability (DESIGN §14): the organisation's and its domains' sending health with the
+ * blocklists' answers about the sending addresses, and the DMARC aggregate reports receivers sent about each domain.
  */
 import { Elysia } from "elysia";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { parsePage } from "../http/query.ts";
 import type { DmarcReports } from "./dmarc.ts";
+import type { Blocklists } from "./blocklists.ts";
 import type { Guardrails } from "./guardrails.ts";
 
-export function deliverabilityRoutes(deps: AuthDeps & { guardrails: Guardrails; dmarcReports: DmarcReports }) {
-  const { guardrails, dmarcReports } = deps;
+export function deliverabilityRoutes(
+  deps: AuthDeps & { guardrails: Guardrails; dmarcReports: DmarcReports; blocklists: Blocklists },
+) {
+  const { guardrails, dmarcReports, blocklists } = deps;
   const tags = ["Deliverability"];
   return new Elysia()
     .use(authenticated(deps))
-    .get("/v1/sending/health", ({ actor }) => guardrails.overview(actor), {
-      detail: {
-        summary:
-          "Bounce and complaint rates over the guardrails' window, for the organisation and each sending domain, and what they led to (ok, warning, paused)",
-        tags,
+    .get(
+      "/v1/sending/health",
+      async ({ actor }) => ({ ...(await guardrails.overview(actor)), blocklists: await blocklists.listings() }),
+      {
+        detail: {
+          summary:
+            "Bounce and complaint rates over the guardrails' window, for the organisation and each sending domain, and what they led to (ok, warning, paused); and the blocklists' last answers about the sending addresses",
+          tags,
+        },
       },
-    })
+    )
     .get("/v1/domains/:id/dmarc", ({ actor, params, query }) => dmarcReports.list(actor, params.id, parsePage(query)), {
       detail: {
         summary:

@@ -18,6 +18,7 @@ import { createSendingPauses, type SendingPauses } from "../deliveries/pauses.ts
 import { createGuardrails, type Guardrails } from "../deliverability/guardrails.ts";
 import { createStoredPolicyCache } from "../providers/mta-sts-store.ts";
 import { createTlsReporting, type TlsReporting } from "../deliverability/tls-reports.ts";
+import { createBlocklists, type Blocklists } from "../deliverability/blocklists.ts";
 import type { TlsSession } from "../providers/mx.ts";
 import { createDmarcReports, type DmarcReports } from "../deliverability/dmarc.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "../deliveries/queue.ts";
@@ -121,6 +122,7 @@ export interface Services {
   guardrails: Guardrails;
   dmarcReports: DmarcReports;
   tlsReports: TlsReporting;
+  blocklists: Blocklists;
   idempotency: Idempotency;
   emails: EmailService;
   limiter: RateLimiter;
@@ -366,6 +368,17 @@ export async function createServices(configured: Config, options: AppOptions = {
   });
   periodic.every("guardrails", guardrailSettings.interval, () => guardrails.evaluate());
   periodic.every("tls-rpt", TLS_RPT_LOOK_MS, () => tlsReports.sendDue());
+  const blocklists = createBlocklists({
+    db,
+    writer,
+    clock,
+    logger,
+    resolver,
+    zones: config.deliverability.dnsbl,
+    addresses: () => config.server.public_ips,
+  });
+  if (config.deliverability.dnsbl.length)
+    periodic.every("blocklists", config.deliverability.dnsbl_interval, () => blocklists.check());
   const capture = createCaptureProvider();
   // Built now, so a provider misconfigured is an error at start rather than at the first delivery.
   const named = new Map(
@@ -591,6 +604,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     guardrails,
     dmarcReports,
     tlsReports,
+    blocklists,
     idempotency,
     emails,
     limiter,
@@ -650,6 +664,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     smtpConnections: () => [...smtp.connections(), { listener: "mx", open: mx.connections() }],
     storage: () => storageFigures(services.store.db),
     health: () => services.guardrails.everyHealth(),
+    blocklists: () => services.blocklists.listings(),
   });
 
   /** `[metrics] listen`: /metrics on a listener of its own (and then not on the API's port, server/routes.ts). */

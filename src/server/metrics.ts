@@ -41,6 +41,8 @@ export interface GaugeSources {
   storage(): Promise<Array<{ organizationId: string; messages: number; contentBytes: number }>>;
   /** Each organisation's (domain null) and sending domain's health, as the guardrails last measured it. */
   health(): Promise<Array<{ organizationId: string; domain: string | null; health: HealthView }>>;
+  /** The blocklists' last answers about the sending addresses. */
+  blocklists(): Promise<Array<{ address: string; list: string; listed: boolean }>>;
 }
 
 /** `mailroom_sending_health`'s values: what a status means as a number an alert can compare. */
@@ -106,6 +108,15 @@ export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
     "mailroom_sending_health",
     "The guardrails' verdict by organisation and sending domain: 0 ok, 1 warning, 2 paused.",
     () => health((h) => HEALTH_LEVEL[h.status]),
+  );
+  metrics.gauge(
+    "mailroom_blocklisted",
+    "1 when a DNS blocklist ([deliverability] dnsbl) listed the sending address at its last check, else 0; by address and list.",
+    async () =>
+      (await sources.blocklists()).map(({ address, list, listed }) => ({
+        labels: { address, list },
+        value: listed ? 1 : 0,
+      })),
   );
   metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>
     sources.smtpConnections().map(({ listener, open }) => ({ labels: { listener }, value: open })),

@@ -16,6 +16,7 @@ import { domainRoutes } from "../domains/routes.ts";
 import { deliverabilityRoutes } from "../deliverability/routes.ts";
 import type { Guardrails } from "../deliverability/guardrails.ts";
 import type { DmarcReports } from "../deliverability/dmarc.ts";
+import type { Blocklists } from "../deliverability/blocklists.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
 import { emailRoutes } from "../emails/routes.ts";
@@ -77,6 +78,7 @@ export interface HttpDeps {
   pauses: SendingPauses;
   guardrails: Guardrails;
   dmarcReports: DmarcReports;
+  blocklists: Blocklists;
   sentAttachments: SentAttachments;
   emailStats: EmailStatsService;
   version: string;

@@ -33,6 +33,7 @@ import ed25519Dkim, { postgres as ed25519DkimPg } from "./0025_ed25519_dkim.ts";
 import dmarcReports, { postgres as dmarcReportsPg } from "./0026_dmarc_reports.ts";
 import domainTransport, { postgres as domainTransportPg } from "./0027_domain_transport.ts";
 import tlsReports, { postgres as tlsReportsPg } from "./0028_tls_reports.ts";
+import blocklists, { postgres as blocklistsPg } from "./0029_blocklists.ts";
 
 export interface Migration {
   version: number;
@@ -79,4 +80,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 26, name: "dmarc_reports", sqlite: dmarcReports, postgres: dmarcReportsPg },
   { version: 27, name: "domain_transport", sqlite: domainTransport, postgres: domainTransportPg },
   { version: 28, name: "tls_reports", sqlite: tlsReports, postgres: tlsReportsPg },
+  { version: 29, name: "blocklists", sqlite: blocklists, postgres: blocklistsPg },
 ];

@@ -486,3 +486,15 @@ export const tlsRptPeriods = pgTable(
   },
   (table) => [primaryKey({ columns: [table.periodStart, table.policyDomain] })],
 );
+
+export const blocklistListings = pgTable(
+  "blocklist_listings",
+  {
+    address: text("address").notNull(),
+    zone: text("zone").notNull(),
+    listed: boolean("listed").notNull(),
+    reason: text("reason"),
+    checkedAt: text("checked_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.address, table.zone] })],
+);

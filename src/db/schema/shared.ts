@@ -87,3 +87,16 @@ export const tlsRptPeriods = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.periodStart, table.policyDomain] })],
 );
+
+/** The last answer of a DNS blocklist about one of the sending addresses (DESIGN §14). */
+export const blocklistListings = sqliteTable(
+  "blocklist_listings",
+  {
+    address: text("address").notNull(),
+    zone: text("zone").notNull(),
+    listed: integer("listed", { mode: "boolean" }).notNull(),
+    reason: text("reason"),
+    checkedAt: text("checked_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.address, table.zone] })],
+);
