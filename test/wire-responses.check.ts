@@ -29,6 +29,9 @@ import type {
   ReceivedEmailView,
 } from "../src/inbound/model.ts";
 import type { ApiKeyView } from "../src/keys/model.ts";
+import type { BlocklistListing } from "../src/deliverability/blocklists.ts";
+import type { DmarcReportView, DmarcSummary } from "../src/deliverability/dmarc.ts";
+import type { SendingHealthOverview } from "../src/deliverability/guardrails.ts";
 import type { OrganizationView } from "../src/organizations/service.ts";
 import type { OrganizationPatchSchema } from "../src/organizations/validate.ts";
 import type { InvitationView, Members, MemberView } from "../src/people/members.ts";
@@ -44,6 +47,9 @@ type Expect<T extends true> = T;
 type Answer<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
 
 export type Checks = [
+  Expect<Same<Client.SendingHealthOverview, SendingHealthOverview & { blocklists: BlocklistListing[] }>>,
+  Expect<Same<Client.DmarcReport, DmarcReportView>>,
+  Expect<Same<Client.DmarcSummary, DmarcSummary>>,
   Expect<Same<Client.EmailSummary, EmailSummary>>,
   Expect<Same<Client.Email, EmailRecord>>,
   Expect<Same<Client.Domain, DomainView>>,

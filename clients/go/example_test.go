@@ -99,3 +99,30 @@ func ExampleMembersService_Invite() {
 		log.Printf("%s %s by %s %s", event.CreatedAt, event.Action, event.Actor.Type, event.Actor.Name)
 	}
 }
+
+func ExampleSendingService_Health() {
+	client := mailroom.NewClient(os.Getenv("MAILROOM_API_KEY"))
+	overview, err := client.Sending.Health()
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	for _, domain := range overview.Domains {
+		if domain.Health.Status != mailroom.HealthOk {
+			// Past a pause threshold the domain is paused until a person resumes it (Sending.Resume).
+			log.Printf("%s: %s (%s)", domain.Name, domain.Health.Status, domain.Health.Reason)
+		}
+	}
+
+	// Who sends as the domain: each address that DMARC reports name, and whether it is one of Mailroom's.
+	summary, err := client.Domains.DmarcSummary("example.com", &mailroom.DmarcSummaryOptions{Days: 7})
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	for _, source := range summary.Data {
+		if !source.Own {
+			log.Printf("%s sent %d messages as example.com, %.0f %% aligned", source.SourceIp, source.Messages, source.AlignedPassRate*100)
+		}
+	}
+}

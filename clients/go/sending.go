@@ -1,7 +1,7 @@
 // Sending pauses (DESIGN §12, scopes deliveries:read and deliveries:write): the organisation's sending, one of its
 // sending domains or a provider paused and resumed. While a pause applies, mail is still accepted and its recipients
 // wait as held (Deliveries.List with DeliveryStatusHeld shows them), never attempted; on resume they go out, oldest
-// first.
+// first. And the sending health the guardrails measure (DESIGN §14, scope domains:read).
 package mailroom
 
 import (
@@ -54,6 +54,32 @@ type ResumeSendingResponse struct {
 	Released int `json:"released"`
 }
 
+// DomainHealthEntry is one sending domain's health in the overview.
+type DomainHealthEntry struct {
+	Id     string       `json:"id"`
+	Name   string       `json:"name"`
+	Health DomainHealth `json:"health"`
+}
+
+// SendingHealthOverview answers Health: the organisation's sending health across its domains, and each sending
+// domain's, by name.
+type SendingHealthOverview struct {
+	Object  string              `json:"object"`
+	Health  DomainHealth        `json:"health"`
+	Domains []DomainHealthEntry `json:"domains"`
+	// Blocklists are the DNS blocklists' last answers about the server's sending addresses, listed ones first.
+	Blocklists []BlocklistListing `json:"blocklists"`
+}
+
+// BlocklistListing is a DNS blocklist's last answer about one of the server's sending addresses.
+type BlocklistListing struct {
+	Address   string  `json:"address"`
+	List      string  `json:"list"`
+	Listed    bool    `json:"listed"`
+	Reason    *string `json:"reason"`
+	CheckedAt string  `json:"checked_at"`
+}
+
 // SendingService pauses and resumes sending. Pausing a domain that is not the organisation's is a 404 not_found,
 // an unknown provider or an organisation pause with a Name a 400 validation_error; pausing what is paused already
 // keeps the first pause (its reason and time); resuming what is not paused is a 404 not_found.
@@ -69,6 +95,18 @@ func (s *SendingService) Get() (*SendingState, error) {
 // GetWithContext answers the pauses that apply now.
 func (s *SendingService) GetWithContext(ctx context.Context) (*SendingState, error) {
 	return fetch[SendingState](ctx, s.client, call{method: http.MethodGet, path: "sending"})
+}
+
+// Health answers the guardrails' bounce and complaint rates over their window, for the organisation and each
+// sending domain, and what they led to (scope domains:read).
+func (s *SendingService) Health() (*SendingHealthOverview, error) {
+	return s.HealthWithContext(context.Background())
+}
+
+// HealthWithContext answers the guardrails' bounce and complaint rates over their window, for the organisation and
+// each sending domain, and what they led to (scope domains:read).
+func (s *SendingService) HealthWithContext(ctx context.Context) (*SendingHealthOverview, error) {
+	return fetch[SendingHealthOverview](ctx, s.client, call{method: http.MethodGet, path: "sending/health"})
 }
 
 // Pause pauses sending for the organisation, a sending domain or a provider: its mail is accepted and held. It

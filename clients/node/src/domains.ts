@@ -1,11 +1,18 @@
-/** `mailroom.domains`: sending domains, their DNS records and checks (DESIGN §5), with Resend's method names. */
+/**
+ * `mailroom.domains`: sending domains, their DNS records and checks (DESIGN §5), with Resend's method names, and the
+ * DMARC aggregate reports receivers sent about each (DESIGN §14).
+ */
 import { segment, type Transport } from "./http.js";
 import { missing } from "./results.js";
 import type {
   CreateDomainOptions,
+  DmarcReport,
+  DmarcSummary,
+  DmarcSummaryOptions,
   Domain,
   DomainDeleted,
   List,
+  ListDmarcReportsOptions,
   MailroomResponse,
   PaginationOptions,
   RemoveDomainOptions,
@@ -39,7 +46,11 @@ export class Domains {
     });
   }
 
-  /** Tracking defaults, return-path subdomain, receiving, providers. */
+  /**
+   * Tracking defaults, return-path subdomain, receiving, providers; the tracking host (`tracking_subdomain: "links"`
+   * adds the CNAME of links.<domain>, `null` removes it), the TLS policy (`tls: "enforced"`) and an Ed25519 DKIM key
+   * beside the RSA one (`dkim: { ed25519: true }`, `false` retires it).
+   */
   async update(payload: UpdateDomainOptions, options: RequestOptions = {}): Promise<MailroomResponse<Domain>> {
     const { id, ...settings } = payload;
     return (
@@ -61,6 +72,47 @@ export class Domains {
     return (
       missing(id, "id") ??
       this.transport.request({ ...options, method: "POST", path: `/domains/${segment(id)}/dkim/rotate` })
+    );
+  }
+
+  /**
+   * The DMARC aggregate reports receivers sent about the domain (to the `rua` of its suggested DMARC record), newest
+   * period first; `before` a report's id continues towards older ones. Empty until the domain is verified.
+   */
+  async dmarcReports(
+    id: string,
+    options: ListDmarcReportsOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<DmarcReport>>> {
+    const { limit, before } = options;
+    return (
+      missing(id, "id") ??
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/domains/${segment(id)}/dmarc`,
+        query: { limit, before },
+      })
+    );
+  }
+
+  /**
+   * "Who sends as you": the reports of the last `days` (1–90, default 7) summed per source address — messages, the
+   * share that passed DMARC aligned, and whether the address is one of Mailroom's.
+   */
+  async dmarcSummary(
+    id: string,
+    options: DmarcSummaryOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<DmarcSummary>> {
+    return (
+      missing(id, "id") ??
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/domains/${segment(id)}/dmarc/summary`,
+        query: { days: options.days },
+      })
     );
   }
 

@@ -2,7 +2,8 @@
  * `mailroom.sending`: sending pauses (DESIGN §12) — the organisation's, one of its sending domains' or a provider's.
  * While a pause applies, mail is still accepted and its recipients wait as `held` (`deliveries.list({ status:
  * "held" })`), never attempted; on resume they go out, oldest first. Reading needs the `deliveries:read` scope,
- * pausing and resuming `deliveries:write` (`full_access` has both).
+ * pausing and resuming `deliveries:write` (`full_access` has both). And the guardrails' sending health (DESIGN §14),
+ * which needs `domains:read`.
  */
 import type { Transport } from "./http.js";
 import type {
@@ -10,6 +11,7 @@ import type {
   PauseSendingOptions,
   RequestOptions,
   ResumeSendingOptions,
+  SendingHealthOverview,
   SendingResumed,
   SendingState,
 } from "./types.js";
@@ -20,6 +22,14 @@ export class Sending {
   /** The pauses that apply now, oldest first: the organisation's, its sending domains', providers'. */
   async get(options: RequestOptions = {}): Promise<MailroomResponse<SendingState>> {
     return this.transport.request({ ...options, method: "GET", path: "/sending" });
+  }
+
+  /**
+   * Bounce and complaint rates over the guardrails' window, for the organisation and each of its sending domains, and
+   * what they led to: `ok`, `warning`, or `paused` (a guardrail pause, listed by `get()`, which a person resumes).
+   */
+  async health(options: RequestOptions = {}): Promise<MailroomResponse<SendingHealthOverview>> {
+    return this.transport.request({ ...options, method: "GET", path: "/sending/health" });
   }
 
   /**

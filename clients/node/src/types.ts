@@ -369,6 +369,66 @@ export interface DomainDeleted extends Deleted<"domain"> {
   name?: string;
 }
 
+/** One row of a DMARC aggregate report: a source address and what the receiver saw of its messages. */
+export interface DmarcRow {
+  source_ip: string;
+  /** Messages from that address the row counts. */
+  count: number;
+  /** What the receiver did with them under the domain's policy. */
+  disposition: "none" | "quarantine" | "reject";
+  /** DKIM and SPF as DMARC evaluated them (aligned with the From domain). */
+  dkim: "pass" | "fail";
+  spf: "pass" | "fail";
+  header_from: string;
+}
+
+/** A DMARC aggregate report (RFC 7489 §7.2) a receiver sent about the domain, to the `rua` of its DMARC record. */
+export interface DmarcReport {
+  object: "dmarc_report";
+  id: string;
+  /** The receiver's organisation, as it names itself (`google.com`, `Yahoo`, …). */
+  reporter: string;
+  /** The receiver's id of the report. */
+  report_id: string;
+  /** The period the report covers (ISO 8601, UTC). */
+  begin: string;
+  end: string;
+  rows: DmarcRow[];
+}
+
+/** The reports, newest period first: `before` a report's id continues towards older ones. */
+export interface ListDmarcReportsOptions {
+  /** 1–100 (server default 20). */
+  limit?: number;
+  /** A report id from the previous page: the reports older than it. */
+  before?: string;
+}
+
+export interface DmarcSummaryOptions {
+  /** The days to sum, counted back from now: 1–90 (server default 7). */
+  days?: number;
+}
+
+/** One address that sent as the domain, over the summary's days. */
+export interface DmarcSource {
+  source_ip: string;
+  messages: number;
+  /** The share of `messages` (0–1) that passed DKIM or SPF aligned, so passed DMARC. */
+  aligned_pass_rate: number;
+  /** The address is one of Mailroom's (`public_ips`, or the domain's SPF at its return path passes for it). */
+  own: boolean;
+}
+
+/** "Who sends as you": the domain's DMARC reports of the last `days` summed per source address, most messages first. */
+export interface DmarcSummary {
+  object: "dmarc_summary";
+  domain: string;
+  days: number;
+  /** How many reports were summed. */
+  reports: number;
+  data: DmarcSource[];
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // API keys
 
@@ -665,6 +725,34 @@ export interface ResumeSendingOptions {
   scope: PauseScope;
   /** The sending domain or the provider; none for the organisation. */
   name?: string;
+}
+
+/** One sending domain's health in the overview. */
+export interface DomainHealthEntry {
+  id: string;
+  name: string;
+  health: DomainHealth;
+}
+
+/**
+ * The guardrails' overview (DESIGN §14): the organisation's bounce and complaint rates over the window, across all
+ * its domains, and each sending domain's, by name.
+ */
+/** A DNS blocklist's last answer about one of the server's sending addresses. */
+export interface BlocklistListing {
+  address: string;
+  list: string;
+  listed: boolean;
+  reason: string | null;
+  checked_at: string;
+}
+
+export interface SendingHealthOverview {
+  object: "sending_health";
+  health: DomainHealth;
+  domains: DomainHealthEntry[];
+  /** The blocklists' last answers about the sending addresses, listed ones first; empty without [deliverability] dnsbl. */
+  blocklists: BlocklistListing[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -49,6 +49,9 @@ test("the CommonJS build loads with require() and works", () => {
   expect(typeof client.emails.receiving.list).toBe("function");
   expect(typeof client.deliveries.bulk.cancel).toBe("function");
   expect(typeof client.sending.pause).toBe("function");
+  expect(typeof client.sending.health).toBe("function");
+  expect(typeof client.domains.dmarcReports).toBe("function");
+  expect(typeof client.domains.dmarcSummary).toBe("function");
   expect(typeof client.organization.update).toBe("function");
   expect(typeof client.organizations.list).toBe("function");
   expect(typeof client.members.revokeInvitation).toBe("function");

@@ -1,10 +1,11 @@
 /**
- * Round trips of the other resources against the server: domains, API keys, suppressions (one by one and in
- * batches), templates (every operation), received mail, and the AI endpoints.
+ * Round trips of the other resources against the server: domains (with their deliverability settings, the sending
+ * health and the DMARC reports), API keys, suppressions (one by one and in batches), templates (every operation),
+ * received mail, and the AI endpoints.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Mailroom } from "@mailroom/node";
-import { env, live, loadLibrary, ok, unique, type Library } from "./support.ts";
+import { addressOf, env, live, loadLibrary, ok, unique, type Library } from "./support.ts";
 
 let lib: Library;
 let baseUrl: string;
@@ -46,6 +47,86 @@ describe.skipIf(!live)("resources", () => {
     const removed = ok(await mailroom.domains.remove(created.id));
     expect(removed).toMatchObject({ object: "domain", id: created.id, deleted: true });
     expect((await mailroom.domains.get(created.id)).error?.name).toBe("not_found");
+  }, 60_000);
+
+  test("domains: tracking host, TLS policy and Ed25519 DKIM; sending health lists them ok; DMARC reports and summary", async () => {
+    // A domain of this test's own: example.com, which every suite sends from, keeps its settings.
+    const name = `${unique("dlv")}.example.net`;
+    const created = ok(await mailroom.domains.create({ name }));
+    try {
+      expect(created).toMatchObject({ tracking_subdomain: null, tls: "opportunistic", dkim: { ed25519: false } });
+      expect(created.health).toMatchObject({ status: "ok", reason: null, bounce_rate: 0, complaint_rate: 0 });
+      expect(typeof created.health.window).toBe("string");
+      expect(created.records.map((record) => record.record)).not.toContain("Tracking");
+      const rsaKeys = created.records.filter((record) => record.record === "DKIM").length;
+
+      const updated = ok(
+        await mailroom.domains.update({ id: created.id, tracking_subdomain: "links", tls: "enforced" }),
+      );
+      expect(updated).toMatchObject({ tracking_subdomain: "links", tls: "enforced", dkim: { ed25519: false } });
+      const tracking = updated.records.find((record) => record.record === "Tracking");
+      expect(tracking).toMatchObject({ type: "CNAME", name: `links.${name}`, ttl: "Auto" });
+      expect(tracking!.value).toBeTruthy();
+      expect(tracking!.warning).toBeUndefined();
+
+      // What a call leaves out stays: the tracking host and the TLS policy survive the key's change.
+      const signed = ok(await mailroom.domains.update({ id: created.id, dkim: { ed25519: true } }));
+      expect(signed).toMatchObject({ tracking_subdomain: "links", tls: "enforced", dkim: { ed25519: true } });
+      expect(signed.records.filter((record) => record.record === "DKIM").length).toBe(rsaKeys + 1);
+      expect(ok(await mailroom.domains.get(name))).toMatchObject({
+        tracking_subdomain: "links",
+        tls: "enforced",
+        dkim: { ed25519: true },
+      });
+
+      const overview = ok(await mailroom.sending.health());
+      expect(overview.object).toBe("sending_health");
+      expect(["ok", "warning", "paused"]).toContain(overview.health.status);
+      expect(typeof overview.health.bounce_rate).toBe("number");
+      expect(overview.domains.find((entry) => entry.id === created.id)).toMatchObject({
+        name,
+        health: { status: "ok", reason: null },
+      });
+      const sendingDomain = addressOf(env("MAILROOM_FROM")).split("@")[1]!.toLowerCase();
+      expect(overview.domains.find((entry) => entry.name === sendingDomain)?.health.status).toBe("ok");
+
+      // The verified sending domain: no report has arrived, so none is listed and the summary is empty.
+      expect(ok(await mailroom.domains.dmarcSummary(sendingDomain, { days: 7 }))).toEqual({
+        object: "dmarc_summary",
+        domain: sendingDomain,
+        days: 7,
+        reports: 0,
+        data: [],
+      });
+      expect(ok(await mailroom.domains.dmarcReports(sendingDomain, { limit: 10 }))).toEqual({
+        object: "list",
+        has_more: false,
+        data: [],
+      });
+      expect(ok(await mailroom.domains.dmarcSummary(created.id)).days).toBe(7);
+      const tooLong = await mailroom.domains.dmarcSummary(created.id, { days: 91 });
+      expect(tooLong.error?.name).toBe("validation_error");
+      expect(tooLong.error?.details.map((detail) => detail.path)).toEqual(["days"]);
+      const elsewhere = `${unique("elsewhere")}.test`;
+      expect((await mailroom.domains.dmarcReports(elsewhere)).error?.name).toBe("not_found");
+
+      const sendingKey = new lib.Mailroom(env("MAILROOM_SENDING_KEY"), { baseUrl });
+      expect((await sendingKey.sending.health()).error?.name).toBe("insufficient_scope");
+      expect((await sendingKey.domains.dmarcSummary(sendingDomain)).error?.name).toBe("insufficient_scope");
+
+      const undone = ok(
+        await mailroom.domains.update({
+          id: created.id,
+          tracking_subdomain: null,
+          tls: "opportunistic",
+          dkim: { ed25519: false },
+        }),
+      );
+      expect(undone).toMatchObject({ tracking_subdomain: null, tls: "opportunistic", dkim: { ed25519: false } });
+      expect(undone.records.map((record) => record.record)).not.toContain("Tracking");
+    } finally {
+      await mailroom.domains.remove(created.id, { force: true });
+    }
   }, 60_000);
 
   test("API keys: create answers 201 {id, token}; the token works; list, rename, remove revokes it", async () => {

@@ -318,6 +318,50 @@ test("sending pauses' wire: the state read, the target and reason in the body", 
   expect(seen[1]!.headers["content-type"]).toBe("application/json");
 });
 
+test("deliverability's wire: domain settings with a null tracking host, sending health, DMARC reports and summary", async () => {
+  const { seen, baseUrl } = scripted(json(200, { object: "list", has_more: false, data: [] }));
+  const client = new lib.Mailroom("mr_test_key", { baseUrl });
+  await client.domains.update({
+    id: "example.com",
+    tracking_subdomain: "links",
+    tls: "enforced",
+    dkim: { ed25519: true },
+  });
+  // null is a value here (the tracking host removed), so it must reach the server rather than be dropped.
+  await client.domains.update({ id: "d/1", tracking_subdomain: null });
+  await client.domains.create({ name: "example.org", tls: "opportunistic", dkim: { ed25519: false } });
+  await client.sending.health();
+  await client.domains.dmarcReports("example.com");
+  await client.domains.dmarcReports("d/1", { limit: 5, before: "r1" });
+  await client.domains.dmarcSummary("example.com");
+  await client.domains.dmarcSummary("d/1", { days: 30 });
+
+  expect(seen.map(({ method, path }) => `${method} ${path}`)).toEqual([
+    "PATCH /v1/domains/example.com",
+    "PATCH /v1/domains/d%2F1",
+    "POST /v1/domains",
+    "GET /v1/sending/health",
+    "GET /v1/domains/example.com/dmarc",
+    "GET /v1/domains/d%2F1/dmarc?limit=5&before=r1",
+    "GET /v1/domains/example.com/dmarc/summary",
+    "GET /v1/domains/d%2F1/dmarc/summary?days=30",
+  ]);
+  expect(seen.map((request) => (request.body ? JSON.parse(request.body) : null))).toEqual([
+    { tracking_subdomain: "links", tls: "enforced", dkim: { ed25519: true } },
+    { tracking_subdomain: null },
+    { name: "example.org", tls: "opportunistic", dkim: { ed25519: false } },
+    null,
+    null,
+    null,
+    null,
+    null,
+  ]);
+  // An empty id would address another route: refused before any request.
+  for (const refused of [await client.domains.dmarcReports(""), await client.domains.dmarcSummary("", { days: 7 })])
+    expect(refused.error?.name).toBe("missing_required_field");
+  expect(seen.length).toBe(8);
+});
+
 test("the organisation's wire: read, then the settings to change in a PATCH body, null kept", async () => {
   const { seen, baseUrl } = scripted(json(200, { object: "organization", id: "o1", daily_quota: null }));
   const client = new lib.Mailroom("mr_test_key", { baseUrl });

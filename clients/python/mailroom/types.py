@@ -258,8 +258,10 @@ class ReceivedEmailGetParams(TypedDict, total=False):
 
 class DomainRecord(TypedDict, total=False):
     record: str
+    """``DKIM``, ``SPF``, ``MX``, ``DMARC``, ``Inbound`` or ``Tracking`` (the tracking host's CNAME)."""
     name: str
     type: str
+    """``TXT``, ``MX`` or ``CNAME``."""
     value: str
     ttl: Union[str, int]
     status: str
@@ -272,6 +274,35 @@ class DomainCapabilities(TypedDict, total=False):
     receiving: Literal["enabled", "disabled"]
 
 
+TlsPolicy = Literal["opportunistic", "enforced"]
+"""``enforced``: direct MX delivery only over STARTTLS with a certificate valid for the MX name; otherwise deferred,
+then bounced with the reason. ``opportunistic`` (the default): STARTTLS when offered."""
+
+
+class DomainDkim(TypedDict, total=False):
+    ed25519: bool
+    """An Ed25519 signature (RFC 8463) beside the RSA one, once its DKIM record is found; ``False`` retires it."""
+
+
+HealthStatus = Literal["ok", "warning", "paused"]
+
+
+class DomainHealth(TypedDict):
+    """A domain's or the organisation's sending health: the guardrails' last measurement and what it led to."""
+
+    bounce_rate: float
+    complaint_rate: float
+    window: str
+    """The sliding window the rates cover, e.g. ``24h``."""
+    recipients: int
+    """Recipients that ended in the window: what the rates divide by."""
+    status: HealthStatus
+    reason: Optional[str]
+    """Why the status is not ok, e.g. ``bounce rate 9.1 % over 24 h``; None when ok."""
+    evaluated_at: Optional[str]
+    """None before the first measurement."""
+
+
 class CreateDomainParams(TypedDict, total=False):
     name: str
     return_path_subdomain: str
@@ -280,6 +311,10 @@ class CreateDomainParams(TypedDict, total=False):
     receiving: bool
     providers: List[str]
     capabilities: DomainCapabilities
+    tracking_subdomain: Optional[str]
+    """A label (``links`` → links.<domain>): its CNAME to the server joins the records."""
+    tls: TlsPolicy
+    dkim: DomainDkim
 
 
 class UpdateDomainParams(TypedDict, total=False):
@@ -291,6 +326,11 @@ class UpdateDomainParams(TypedDict, total=False):
     receiving: bool
     providers: List[str]
     capabilities: DomainCapabilities
+    tracking_subdomain: Optional[str]
+    """A label (``links`` → links.<domain>): its CNAME to the server joins the records; once DNS shows it, the
+    domain's open, click and unsubscribe links use https://links.<domain>. None removes it."""
+    tls: TlsPolicy
+    dkim: DomainDkim
 
 
 class Domain(TypedDict, total=False):
@@ -298,6 +338,7 @@ class Domain(TypedDict, total=False):
     id: str
     name: str
     status: str
+    verified_override: bool
     open_tracking: bool
     click_tracking: bool
     return_path_subdomain: str
@@ -305,13 +346,79 @@ class Domain(TypedDict, total=False):
     providers: List[str]
     capabilities: DomainCapabilities
     records: List[DomainRecord]
+    dkim: DomainDkim
+    tracking_subdomain: Optional[str]
+    """The tracking host's label; None: the domain's links use the server's own host."""
+    tls: TlsPolicy
+    health: DomainHealth
+    last_checked_at: Optional[str]
     created_at: str
+    updated_at: str
 
 
 class DomainList(TypedDict):
     object: str
     has_more: bool
     data: List[Domain]
+
+
+class DmarcReportListParams(TypedDict, total=False):
+    """Newest period first: ``before`` a report's id continues towards older reports."""
+
+    limit: int
+    before: str
+
+
+class DmarcRow(TypedDict):
+    """One row of a report: a source address and what the receiver saw of its messages."""
+
+    source_ip: str
+    count: int
+    disposition: Literal["none", "quarantine", "reject"]
+    dkim: Literal["pass", "fail"]
+    spf: Literal["pass", "fail"]
+    header_from: str
+
+
+class DmarcReport(TypedDict):
+    """A DMARC aggregate report a receiver sent about the domain, to the ``rua`` of its DMARC record."""
+
+    object: str
+    id: str
+    reporter: str
+    report_id: str
+    begin: str
+    end: str
+    """The period the report covers (ISO 8601, UTC)."""
+    rows: List[DmarcRow]
+
+
+class DmarcReportList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[DmarcReport]
+
+
+class DmarcSource(TypedDict):
+    """One address that sent as the domain over the summary's days."""
+
+    source_ip: str
+    messages: int
+    aligned_pass_rate: float
+    """The share of ``messages`` (0–1) that passed DKIM or SPF aligned, so passed DMARC."""
+    own: bool
+    """The address is one of Mailroom's (``public_ips``, or the domain's SPF at its return path passes for it)."""
+
+
+class DmarcSummary(TypedDict):
+    """Who sends as the domain: the reports of the last ``days`` summed per source address, most messages first."""
+
+    object: str
+    domain: str
+    days: int
+    reports: int
+    """How many reports were summed."""
+    data: List[DmarcSource]
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -661,6 +768,31 @@ class SendingResumed(SendingState):
     """After a resume: the pauses left, and how many held recipients went back to the queue."""
 
     released: int
+
+
+class DomainHealthEntry(TypedDict):
+    id: str
+    name: str
+    health: DomainHealth
+
+
+class BlocklistListing(TypedDict):
+    """A DNS blocklist's last answer about one of the server's sending addresses."""
+
+    address: str
+    list: str
+    listed: bool
+    reason: Optional[str]
+    checked_at: str
+
+
+class SendingHealthOverview(TypedDict):
+    """The guardrails' overview: the organisation's health across its domains, and each sending domain's."""
+
+    object: str
+    health: DomainHealth
+    domains: List[DomainHealthEntry]
+    blocklists: List[BlocklistListing]
 
 
 # ----------------------------------------------------------------------------------------------------------------

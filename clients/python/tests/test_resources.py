@@ -1,4 +1,5 @@
-"""Round trips of the other resources against the real server: domains, API keys (with a key's own daily quota),
+"""Round trips of the other resources against the real server: domains (with the tracking host, the TLS policy and an
+Ed25519 key, the sending health, and the DMARC reports and summary), API keys (with a key's own daily quota),
 suppressions (with batch), the delivery queue (list, summary, actions one at a time and in bulk), sending pauses (a
 domain's mail held until it is resumed), the organisation's settings (its daily quota reached and restored),
 templates (with a templated send), received email, and the AI status and subject scoring."""
@@ -46,6 +47,65 @@ class DomainsTest(unittest.TestCase):
         self.assertEqual((removed["object"], removed["id"], removed["deleted"]), ("domain", domain_id, True))
         with self.assertRaises(mailroom.NotFoundError):
             domains.get(domain_id)
+
+
+    def test_tracking_host_tls_policy_ed25519_sending_health_and_dmarc(self) -> None:
+        c = client()
+        # A domain of this test's own: example.com, which every suite sends from, keeps its settings.
+        name = f"{unique('py-dlv')}.example.net"
+        created = c.domains.create({"name": name})
+        domain_id = created["id"]
+        try:
+            defaults = (None, "opportunistic", {"ed25519": False})
+            self.assertEqual((created["tracking_subdomain"], created["tls"], created["dkim"]), defaults)
+            self.assertEqual((created["health"]["status"], created["health"]["reason"]), ("ok", None))
+            self.assertNotIn("Tracking", [r["record"] for r in created["records"]])
+            rsa_keys = len([r for r in created["records"] if r["record"] == "DKIM"])
+
+            updated = c.domains.update({"id": domain_id, "tracking_subdomain": "links", "tls": "enforced"})
+            self.assertEqual((updated["tracking_subdomain"], updated["tls"]), ("links", "enforced"))
+            (tracking,) = [r for r in updated["records"] if r["record"] == "Tracking"]
+            self.assertEqual((tracking["type"], tracking["name"]), ("CNAME", f"links.{name}"))
+            self.assertTrue(tracking["value"])
+
+            # What a call leaves out stays: the tracking host and the TLS policy survive the key's change.
+            signed = c.domains.update({"id": domain_id, "dkim": {"ed25519": True}})
+            self.assertTrue(signed["dkim"]["ed25519"])
+            self.assertEqual((signed["tracking_subdomain"], signed["tls"]), ("links", "enforced"))
+            self.assertEqual(len([r for r in signed["records"] if r["record"] == "DKIM"]), rsa_keys + 1)
+            self.assertTrue(c.domains.get(name)["dkim"]["ed25519"])
+
+            overview = c.sending.health()
+            self.assertEqual(overview["object"], "sending_health")
+            self.assertIn(overview["health"]["status"], ("ok", "warning", "paused"))
+            by_name = {d["name"]: d for d in overview["domains"]}
+            self.assertEqual((by_name[name]["id"], by_name[name]["health"]["status"]), (domain_id, "ok"))
+            self.assertEqual(by_name[PAUSED_DOMAIN]["health"]["status"], "ok")
+
+            # The verified sending domain: no report has arrived, so none is listed and the summary is empty.
+            summary = c.domains.dmarc_summary(PAUSED_DOMAIN, days=7)
+            self.assertEqual(
+                summary, {"object": "dmarc_summary", "domain": PAUSED_DOMAIN, "days": 7, "reports": 0, "data": []}
+            )
+            self.assertEqual(
+                c.domains.dmarc_reports(PAUSED_DOMAIN, limit=10), {"object": "list", "has_more": False, "data": []}
+            )
+            self.assertEqual(c.domains.dmarc_summary(domain_id)["days"], 7, "seven days unless asked")
+            with self.assertRaises(mailroom.ValidationError) as too_long:
+                c.domains.dmarc_summary(domain_id, days=91)
+            self.assertEqual([d["path"] for d in too_long.exception.details], ["days"])
+            with self.assertRaises(mailroom.NotFoundError):
+                c.domains.dmarc_reports(f"{unique('py')}.example.net")
+            with self.assertRaises(mailroom.InsufficientScopeError):
+                client(SENDING_KEY).sending.health()
+
+            undone = c.domains.update(
+                {"id": domain_id, "tracking_subdomain": None, "tls": "opportunistic", "dkim": {"ed25519": False}}
+            )
+            self.assertEqual((undone["tracking_subdomain"], undone["tls"], undone["dkim"]), defaults)
+            self.assertNotIn("Tracking", [r["record"] for r in undone["records"]])
+        finally:
+            c.domains.remove(domain_id, force=True)
 
 
 @needs_server

@@ -1,6 +1,7 @@
 """Retries, timeouts, network failures and request headers, against local stand-in servers (no Mailroom needed):
 429 with Retry-After then 200, 503 then 200, with retries on and off; a used-up daily quota never retried, 410 gone
-typed; the organisation's paths and bodies, nulls included; and those of organisations, members and the audit log."""
+typed; the organisation's paths and bodies, nulls included; those of organisations, members and the audit log; and
+those of deliverability: domain settings, sending health, DMARC reports and summary."""
 
 from __future__ import annotations
 
@@ -216,6 +217,49 @@ class TransportTest(unittest.TestCase):
         self.assertEqual(
             [json.loads(r.body) if r.body else None for r in server.requests],
             [None, None, {"email": "dev@example.org", "role": "developer"}, None, {"role": "viewer"}, None, None, None],
+        )
+
+    def test_deliverability_paths_and_bodies(self) -> None:
+        with LocalServer([(200, {}, {"object": "list", "has_more": False, "data": []})]) as server:
+            c = client_for(server)
+            c.domains.update({"id": "example.com", "tracking_subdomain": "links", "tls": "enforced"})
+            # None is a value here (the tracking host removed): it must reach the server as null.
+            c.domains.update({"id": "d/1", "tracking_subdomain": None, "dkim": {"ed25519": True}})
+            c.domains.create({"name": "example.org", "tls": "opportunistic", "dkim": {"ed25519": False}})
+            c.sending.health()
+            c.domains.dmarc_reports("example.com")
+            c.domains.dmarc_reports("d/1", {"limit": 5}, before="r1")
+            c.domains.dmarc_summary("example.com")
+            c.domains.dmarc_summary("d/1", days=30)
+            # An empty id would address another route: refused before any request.
+            for refused in (lambda: c.domains.dmarc_reports(""), lambda: c.domains.dmarc_summary("", days=7)):
+                with self.assertRaises(ValueError):
+                    refused()
+        self.assertEqual(
+            [(r.method, r.path) for r in server.requests],
+            [
+                ("PATCH", "/v1/domains/example.com"),
+                ("PATCH", "/v1/domains/d%2F1"),
+                ("POST", "/v1/domains"),
+                ("GET", "/v1/sending/health"),
+                ("GET", "/v1/domains/example.com/dmarc"),
+                ("GET", "/v1/domains/d%2F1/dmarc?limit=5&before=r1"),
+                ("GET", "/v1/domains/example.com/dmarc/summary"),
+                ("GET", "/v1/domains/d%2F1/dmarc/summary?days=30"),
+            ],
+        )
+        self.assertEqual(
+            [json.loads(r.body) if r.body else None for r in server.requests],
+            [
+                {"tracking_subdomain": "links", "tls": "enforced"},
+                {"tracking_subdomain": None, "dkim": {"ed25519": True}},
+                {"name": "example.org", "tls": "opportunistic", "dkim": {"ed25519": False}},
+                None,
+                None,
+                None,
+                None,
+                None,
+            ],
         )
 
     def test_a_key_is_required(self) -> None:

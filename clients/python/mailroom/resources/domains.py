@@ -1,11 +1,22 @@
-"""Sending domains: create (answers the DNS records to publish), get, list, update, verify, remove, DKIM rotation."""
+"""Sending domains: create (answers the DNS records to publish), get, list, update, verify, remove, DKIM rotation,
+and the DMARC aggregate reports receivers sent about each (a list, and a summary per source address)."""
 
 from __future__ import annotations
 
 from typing import Any, Dict, Optional, cast
 
 from .._http import path_segment
-from ..types import CreateDomainParams, DeletedResponse, Domain, DomainList, ListParams, UpdateDomainParams
+from ..types import (
+    CreateDomainParams,
+    DeletedResponse,
+    DmarcReportList,
+    DmarcReportListParams,
+    DmarcSummary,
+    Domain,
+    DomainList,
+    ListParams,
+    UpdateDomainParams,
+)
 from ._base import Resource, split_id
 
 
@@ -21,7 +32,10 @@ class Domains(Resource):
         return cast(DomainList, self._transport.request("GET", "/v1/domains", query=params))
 
     def update(self, params: UpdateDomainParams) -> Domain:
-        """``{"id": <id or name>, …changes}``: tracking defaults, return-path subdomain, receiving, providers."""
+        """``{"id": <id or name>, …changes}``: tracking defaults, return-path subdomain, receiving, providers, the
+        tracking host (``"tracking_subdomain": "links"``; ``None`` removes it), the TLS policy (``"tls": "enforced"``)
+        and an Ed25519 DKIM key beside the RSA one (``"dkim": {"ed25519": True}``; ``False`` retires it). What is
+        left out stays."""
         domain_id, body = split_id(params, "id")
         return cast(Domain, self._transport.request("PATCH", f"/v1/domains/{domain_id}", body=body))
 
@@ -39,3 +53,21 @@ class Domains(Resource):
         """Start a DKIM key rotation: the answer shows the new selector's record, which signs once found in DNS."""
         path = f"/v1/domains/{path_segment(domain_id)}/dkim/rotate"
         return cast(Domain, self._transport.request("POST", path))
+
+    def dmarc_reports(
+        self, domain_id: str, params: Optional[DmarcReportListParams] = None, /, **options: Any
+    ) -> DmarcReportList:
+        """The DMARC aggregate reports receivers sent about the domain, newest period first: ``limit`` and ``before``
+        (a report's id: the reports older than it), given as a dict, as keyword arguments, or both. Each is
+        ``{"object": "dmarc_report", "id", "reporter", "report_id", "begin", "end", "rows": [{"source_ip", "count",
+        "disposition", "dkim", "spf", "header_from"}]}``. Empty until the domain is verified."""
+        query: Dict[str, Any] = {**(params or {}), **options}
+        path = f"/v1/domains/{path_segment(domain_id)}/dmarc"
+        return cast(DmarcReportList, self._transport.request("GET", path, query=query))
+
+    def dmarc_summary(self, domain_id: str, *, days: Optional[int] = None) -> DmarcSummary:
+        """Who sends as the domain: the reports of the last ``days`` (1–90, the server's default 7) summed per source
+        address, ``{"object": "dmarc_summary", "domain", "days", "reports", "data": [{"source_ip", "messages",
+        "aligned_pass_rate", "own"}]}``; ``own`` tells the addresses that are Mailroom's."""
+        path = f"/v1/domains/{path_segment(domain_id)}/dmarc/summary"
+        return cast(DmarcSummary, self._transport.request("GET", path, query={"days": days}))

@@ -1,12 +1,13 @@
 """Sending pauses: the organisation's sending, one of its sending domains or one provider paused by an operator.
 While a pause applies mail is still accepted and its recipients wait as ``held`` (``deliveries.list({"status":
-"held"})``), never attempted; on resume they go out, oldest first."""
+"held"})``), never attempted; on resume they go out, oldest first. And the guardrails' sending health: bounce and
+complaint rates per domain and for the organisation (``health()``, scope ``domains:read``)."""
 
 from __future__ import annotations
 
 from typing import cast
 
-from ..types import PauseSendingParams, ResumeSendingParams, SendingResumed, SendingState
+from ..types import PauseSendingParams, ResumeSendingParams, SendingHealthOverview, SendingResumed, SendingState
 from ._base import Resource
 
 
@@ -15,6 +16,14 @@ class Sending(Resource):
         """``{"object": "sending", "pauses": [...]}``: the pauses that apply now, each with its ``scope``, ``name``
         (None for the organisation), ``reason``, ``paused_at`` and ``paused_by``."""
         return cast(SendingState, self._transport.request("GET", "/v1/sending"))
+
+    def health(self) -> SendingHealthOverview:
+        """``{"object": "sending_health", "health": {...}, "domains": [{"id", "name", "health"}]}``: bounce and
+        complaint rates over the guardrails' window for the organisation and each sending domain, each health
+        ``{"bounce_rate", "complaint_rate", "window", "recipients", "status", "reason", "evaluated_at"}`` with
+        ``status`` ``ok``, ``warning`` or ``paused`` (a guardrail pause, listed by ``get()``, that a person
+        resumes)."""
+        return cast(SendingHealthOverview, self._transport.request("GET", "/v1/sending/health"))
 
     def pause(self, params: PauseSendingParams) -> SendingState:
         """Pause ``{scope: "organization"}``, ``{scope: "domain", name}`` (one of the organisation's sending domains,

@@ -1,6 +1,9 @@
 # frozen_string_literal: true
 
-# Sending domains (DESIGN §5): the DNS records to publish, their verification, tracking and receiving settings.
+# Sending domains (DESIGN §5): the DNS records to publish, their verification, tracking and receiving settings; and
+# (DESIGN §14) the tracking host, the TLS policy, an Ed25519 DKIM key, and the DMARC aggregate reports receivers sent.
+# A domain also shows its health: { bounce_rate:, complaint_rate:, window:, recipients:, status:, reason:,
+# evaluated_at: }, status "ok", "warning" or "paused".
 module Mailroom
   class Domains < Resource
     # POST /v1/domains { name, … } → the domain with its records.
@@ -19,6 +22,11 @@ module Mailroom
     end
 
     # PATCH /v1/domains/:id. update(id: id, open_tracking: true) as Resend's SDK, or update(id, params).
+    # Besides tracking, return_path_subdomain, receiving and providers: tracking_subdomain ("links" adds the CNAME of
+    # links.<domain> to the records; once DNS shows it, the domain's links use https://links.<domain>; nil removes
+    # it), tls ("opportunistic" or "enforced": direct MX delivery only over STARTTLS with a valid certificate) and
+    # dkim: { ed25519: true } (an Ed25519 signature beside the RSA one once its record is found; false retires it).
+    # What is left out stays.
     def update(id_or_params, params = {})
       domain_id, body = id_and_params(id_or_params, params, :id, :domain_id)
       http_patch("/domains/#{segment(domain_id)}", body)
@@ -32,6 +40,21 @@ module Mailroom
     # DELETE /v1/domains/:id → { object: "domain", id:, deleted: true }.
     def remove(domain_id)
       http_delete("/domains/#{segment(domain_id)}")
+    end
+
+    # GET /v1/domains/:id/dmarc — the DMARC aggregate reports receivers sent about the domain, newest period first.
+    # params: limit, before (a report's id: the reports older than it). Each: { object: "dmarc_report", id:,
+    # reporter:, report_id:, begin:, end:, rows: [{ source_ip:, count:, disposition:, dkim:, spf:, header_from: }] }.
+    # Empty until the domain is verified.
+    def dmarc_reports(domain_id, params = {})
+      http_get("/domains/#{segment(domain_id)}/dmarc", query(params))
+    end
+
+    # GET /v1/domains/:id/dmarc/summary — who sends as the domain: the reports of the last days (1–90, the server's
+    # default 7) summed per source address. → { object: "dmarc_summary", domain:, days:, reports:, data: [{
+    # source_ip:, messages:, aligned_pass_rate: (0–1), own: (one of Mailroom's addresses) }] }.
+    def dmarc_summary(domain_id, days: nil)
+      http_get("/domains/#{segment(domain_id)}/dmarc/summary", { days: days })
     end
   end
 end

@@ -13,6 +13,16 @@ module Mailroom
       http_get("/sending")
     end
 
+    # GET /v1/sending/health (scope domains:read) → { object: "sending_health", health: {…}, domains: [{ id:, name:,
+    # health: {…} }], blocklists: [{ address:, list:, listed:, reason:, checked_at: }] }: the guardrails' bounce and
+    # complaint rates over their window, for the organisation and each sending domain, and the DNS blocklists' last
+    # answers about the sending addresses. Each health: { bounce_rate:, complaint_rate:, window: ("24h"),
+    # recipients:, status: ("ok", "warning" or "paused"), reason: (nil when ok), evaluated_at: }. A guardrail pause is listed by get, and a
+    # person resumes it.
+    def health
+      http_get("/sending/health")
+    end
+
     # POST /v1/sending/pause — params: scope ("organization" | "domain" | "provider"), name (the domain or provider;
     # none for the organisation), reason (optional, for the record). Returns the state, as get.
     # Pausing what is paused already keeps the first pause (its reason and time). NotFoundError for a domain that is
