@@ -196,6 +196,7 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
       "Emails",
       "Domains",
       "Webhooks",
+      "Deliverability",
       "Suppressions",
       "API keys",
     ]);

@@ -104,6 +104,7 @@ export const AREAS = [
   { id: "inbound", label: "Inbound", scope: "inbound:read" },
   { id: "webhooks", label: "Webhooks", scope: "webhooks:read" },
   { id: "queue", label: "Queue", scope: "deliveries:read" },
+  { id: "deliverability", label: "Deliverability", scope: "domains:read" },
   { id: "suppressions", label: "Suppressions", scope: "suppressions:read" },
   { id: "keys", label: "API keys", scope: "api_keys:read" },
   { id: "members", label: "Members", scope: "members:read" },

@@ -32,7 +32,8 @@ export function ShownOnce({
   );
 }
 
-export function CopyButton({ text, label }: { text: string; label: string }) {
+/** `id`: for a step elsewhere that brings the reader to this value (it focuses the button). */
+export function CopyButton({ text, label, id }: { text: string; label: string; id?: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     await navigator.clipboard.writeText(text);
@@ -40,7 +41,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     setTimeout(() => setCopied(false), 1500);
   };
   return (
-    <button type="button" onClick={copy} aria-label={label}>
+    <button type="button" id={id} onClick={copy} aria-label={label}>
       {copied ? "Copied" : "Copy"}
     </button>
   );

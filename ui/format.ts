@@ -10,3 +10,9 @@ export const size = (bytes: number) =>
     : bytes < 1024 * 1024
       ? `${(bytes / 1024).toFixed(1)} KB`
       : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/**
+ * A rate (0..1) as a percentage, to two decimals at most, so a complaint threshold reads as itself (0.001 → 0.1 %,
+ * 0.0025 → 0.25 %); the no-break space keeps the sign with its number in narrow cells.
+ */
+export const rate = (r: number) => `${Number((r * 100).toFixed(2))}\u00a0%`;

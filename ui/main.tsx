@@ -25,6 +25,7 @@ import { Field, useFocusOnArrival, useSubmit } from "./field.tsx";
 import { AccountScreen } from "./screens/account.tsx";
 import { AiScreen } from "./screens/ai.tsx";
 import { AuditScreen } from "./screens/audit.tsx";
+import { DeliverabilityScreen } from "./screens/deliverability.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
 import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
 import { InboundScreen } from "./screens/inbound.tsx";
@@ -477,8 +478,9 @@ function App() {
         {current === "organization" && <OrganizationScreen />}
         {current === "audit" && <AuditScreen />}
         {current === "queue" && <QueueScreen />}
+        {current === "deliverability" && <DeliverabilityScreen />}
         {current === "suppressions" && <SuppressionsScreen />}
-        {current === "domains" && <DomainsScreen />}
+        {current === "domains" && <DomainsScreen id={route[1]} />}
         {current === "webhooks" && <WebhooksScreen />}
       </main>
     </AccessContext.Provider>

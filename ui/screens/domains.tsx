@@ -1,7 +1,8 @@
 /**
  * Domains as a setup flow: add a domain, publish its records (copy buttons; what DNS answered beside what to
- * publish; a record's warning), verify now, receiving on or off, the providers that take its mail. Invariant: every
- * state shown is the server's.
+ * publish; a record's warning), verify now, receiving on or off, the providers that take its mail, its sending health
+ * and its delivery settings (tracking domain, TLS, Ed25519). A domain's own page (`#/domains/<id>`) adds who sends as
+ * it, from the receivers' DMARC reports. Invariant: every state shown is the server's.
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
@@ -12,23 +13,29 @@ import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
 import { PauseControl, useSending } from "../pauses.tsx";
 import { Empty } from "../empty.tsx";
+import { HealthLine } from "../health.tsx";
+import { DomainSettings } from "./domain-settings.tsx";
+import { dmarcCopyId, WhoSendsAsYou } from "./who-sends.tsx";
 import type { Domain as ClientDomain } from "../../clients/node/src/types.ts";
 
 type Domain = Pick<
   ClientDomain,
-  "id" | "name" | "status" | "receiving_enabled" | "providers" | "records" | "last_checked_at"
+  | "id"
+  | "name"
+  | "status"
+  | "receiving_enabled"
+  | "providers"
+  | "records"
+  | "last_checked_at"
+  | "health"
+  | "dkim"
+  | "tracking_subdomain"
+  | "tls"
 >;
+type Act = (action: () => Promise<unknown>) => Promise<boolean>;
 
 /** The providers that take the domain's mail, first choice first; edited as a comma-separated list. */
-function Providers({
-  domain,
-  canWrite,
-  act,
-}: {
-  domain: Domain;
-  canWrite: boolean;
-  act: (action: () => Promise<unknown>) => Promise<boolean>;
-}) {
+function Providers({ domain, canWrite, act }: { domain: Domain; canWrite: boolean; act: Act }) {
   const [editing, setEditing] = useState<string | null>(null);
   const shown = domain.providers.length ? domain.providers.join(" → ") : "the default provider";
   if (editing === null)
@@ -90,7 +97,11 @@ function Found({ found, expected }: { found: string[] | null | undefined; expect
   );
 }
 
-export function DomainsScreen() {
+export function DomainsScreen({ id }: { id?: string }) {
+  return id ? <DomainPage id={id} /> : <DomainList />;
+}
+
+function DomainList() {
   const { data, error, reload } = usePolled(() => api.get<Page<Domain>>(`/v1/domains${query({ limit: 100 })}`), []);
   const [name, setName] = useState("");
   const { act, actionError } = useAction(reload);
@@ -133,88 +144,143 @@ export function DomainsScreen() {
         </Empty>
       )}
       {data?.data.map((domain) => (
-        <article key={domain.id} class="card" aria-labelledby={`domain-${domain.id}`}>
-          <h2 id={`domain-${domain.id}`}>
-            {domain.name} <span class={`status status-${domain.status}`}>{domain.status}</span>
-          </h2>
-          <p class="hint">
-            {domain.last_checked_at
-              ? `Last checked ${when(domain.last_checked_at)}`
-              : "Not checked yet: publish the records below, then verify."}
-          </p>
-          <div class="actions">
-            <button
-              type="button"
-              disabled={!canWrite}
-              onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}
-            >
-              Verify now
-            </button>
-            <label class="check">
-              <input
-                type="checkbox"
-                disabled={!canWrite}
-                checked={domain.receiving_enabled}
-                onChange={(e) =>
-                  act(() =>
-                    api.patch(`/v1/domains/${encodeURIComponent(domain.id)}`, {
-                      receiving_enabled: e.currentTarget.checked,
-                    }),
-                  )
-                }
-              />
-              Receive mail for this domain
-            </label>
-          </div>
-          <PauseControl sending={sending} scope="domain" name={domain.name} what={`sending from ${domain.name}`} />
-          <Providers domain={domain} canWrite={canWrite} act={act} />
-          <div class="scroll">
-            <table class="list records stack">
-              <thead>
-                <tr>
-                  <th scope="col">Record</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Value to publish</th>
-                  <th scope="col">DNS answered</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {domain.records.map((r) => (
-                  <tr key={`${r.type} ${r.name}`}>
-                    <td data-label="Record">{r.record}</td>
-                    <td data-label="Type">{r.type}</td>
-                    <td data-label="Name">
-                      <div>
-                        <code>{r.name}</code> <CopyButton text={r.name} label={`Copy the ${r.record} record's name`} />
-                      </div>
-                    </td>
-                    <td data-label="Value to publish">
-                      <div>
-                        <code class="value">{r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}</code>{" "}
-                        <CopyButton text={r.value} label={`Copy the ${r.record} record's value`} />
-                        {r.warning && <p class="warning">{r.warning}</p>}
-                      </div>
-                    </td>
-                    <td data-label="DNS answered">
-                      <div>
-                        <Found
-                          found={r.found}
-                          expected={r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}
-                        />
-                      </div>
-                    </td>
-                    <td data-label="Status">
-                      <span class={`status status-${r.status}`}>{r.status}</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </article>
+        <DomainCard key={domain.id} domain={domain} canWrite={canWrite} act={act} sending={sending} />
       ))}
     </section>
+  );
+}
+
+/** One domain's page: its card, with its title as the page's heading and who sends as it near the top. */
+function DomainPage({ id }: { id: string }) {
+  const {
+    data: domain,
+    error,
+    reload,
+  } = usePolled(() => api.get<Domain>(`/v1/domains/${encodeURIComponent(id)}`), [id]);
+  const { act, actionError } = useAction(reload);
+  const canWrite = useCan("domains:write");
+  const sending = useSending();
+  return (
+    <section aria-labelledby={domain ? `domain-${domain.id}` : undefined}>
+      <p>
+        <a href="#/domains">← All domains</a>
+      </p>
+      <Alert message={actionError ?? error} />
+      {domain && <DomainCard key={domain.id} domain={domain} canWrite={canWrite} act={act} sending={sending} page />}
+    </section>
+  );
+}
+
+/**
+ * A domain's card. On its own page (`page`) its title is the page's heading and who sends as it (one DMARC summary,
+ * read for this domain only) comes after its health; in the list a link leads there.
+ */
+function DomainCard({
+  domain,
+  canWrite,
+  act,
+  sending,
+  page = false,
+}: {
+  domain: Domain;
+  canWrite: boolean;
+  act: Act;
+  sending: ReturnType<typeof useSending>;
+  page?: boolean;
+}) {
+  const Title = page ? "h1" : "h2";
+  return (
+    <article class="card" aria-labelledby={`domain-${domain.id}`}>
+      <Title id={`domain-${domain.id}`}>
+        {domain.name} <span class={`status status-${domain.status}`}>{domain.status}</span>
+      </Title>
+      <p class="hint">
+        {domain.last_checked_at
+          ? `Last checked ${when(domain.last_checked_at)}`
+          : "Not checked yet: publish the records below, then verify."}
+      </p>
+      <div class="actions">
+        <button
+          type="button"
+          disabled={!canWrite}
+          onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}
+        >
+          Verify now
+        </button>
+        <label class="check">
+          <input
+            type="checkbox"
+            disabled={!canWrite}
+            checked={domain.receiving_enabled}
+            onChange={(e) =>
+              act(() =>
+                api.patch(`/v1/domains/${encodeURIComponent(domain.id)}`, {
+                  receiving_enabled: e.currentTarget.checked,
+                }),
+              )
+            }
+          />
+          Receive mail for this domain
+        </label>
+      </div>
+      <PauseControl sending={sending} scope="domain" name={domain.name} what={`sending from ${domain.name}`} />
+      <Providers domain={domain} canWrite={canWrite} act={act} />
+      <HealthLine health={domain.health} name={domain.name} />
+      {page ? (
+        <WhoSendsAsYou domain={domain} />
+      ) : (
+        <p>
+          <a href={`#/domains/${encodeURIComponent(domain.id)}`}>Who sends as {domain.name}</a>{" "}
+          <span class="hint">— the receivers' DMARC reports of the last 7 days</span>
+        </p>
+      )}
+      <DomainSettings domain={domain} canWrite={canWrite} act={act} />
+      <div class="scroll">
+        <table class="list records stack">
+          <thead>
+            <tr>
+              <th scope="col">Record</th>
+              <th scope="col">Type</th>
+              <th scope="col">Name</th>
+              <th scope="col">Value to publish</th>
+              <th scope="col">DNS answered</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {domain.records.map((r) => (
+              <tr key={`${r.type} ${r.name}`}>
+                <td data-label="Record">{r.record}</td>
+                <td data-label="Type">{r.type}</td>
+                <td data-label="Name">
+                  <div>
+                    <code>{r.name}</code> <CopyButton text={r.name} label={`Copy the ${r.record} record's name`} />
+                  </div>
+                </td>
+                <td data-label="Value to publish">
+                  <div>
+                    <code class="value">{r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}</code>{" "}
+                    <CopyButton
+                      text={r.value}
+                      label={`Copy the ${r.record} record's value`}
+                      id={r.record === "DMARC" ? dmarcCopyId(domain.id) : undefined}
+                    />
+                    {r.warning && <p class="warning">{r.warning}</p>}
+                  </div>
+                </td>
+                <td data-label="DNS answered">
+                  <div>
+                    <Found found={r.found} expected={r.priority !== undefined ? `${r.priority} ${r.value}` : r.value} />
+                  </div>
+                </td>
+                <td data-label="Status">
+                  <span class={`status status-${r.status}`}>{r.status}</span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </article>
   );
 }

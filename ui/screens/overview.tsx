@@ -10,6 +10,8 @@ import { api, query, type Page } from "../api.ts";
 import { usePolled } from "../hooks.ts";
 import { Alert } from "../alert.tsx";
 import { PauseControl, useSending } from "../pauses.tsx";
+import { useCan } from "../access.ts";
+import type { SendingHealthOverview } from "../../clients/node/src/types.ts";
 import { STAT_COUNTS, type StatCount, type StatInterval } from "../../clients/node/src/wire.ts";
 
 type Counts = Record<StatCount, number>;
@@ -352,6 +354,42 @@ function BucketTable({ stats }: { stats: EmailStats }) {
   );
 }
 
+/**
+ * What needs a person from the deliverability screen (DESIGN §14): a sender whose health is not ok, an address on a
+ * blocklist. Nothing when all is well: the overview stays about volume.
+ */
+function HealthNotice() {
+  const { data } = usePolled(() => api.get<SendingHealthOverview>("/v1/sending/health"), [], 60_000);
+  if (!data) return null;
+  const senders = [
+    ...(data.health.status === "ok" ? [] : [{ name: "The whole organisation", health: data.health }]),
+    ...data.domains.filter((d) => d.health.status !== "ok"),
+  ];
+  const listed = data.blocklists.filter((l) => l.listed);
+  if (!senders.length && !listed.length) return null;
+  return (
+    <div class="card guardrail" role="region" aria-label="Deliverability needs attention">
+      <h2>Deliverability needs attention</h2>
+      <ul>
+        {senders.map((s) => (
+          <li key={s.name}>
+            {s.name}: {s.health.status === "paused" ? "paused" : "warning"} —{" "}
+            {s.health.reason ?? "rates over threshold"}
+          </li>
+        ))}
+        {listed.map((l) => (
+          <li key={`${l.address} ${l.list}`}>
+            {l.address} is listed on {l.list}
+          </li>
+        ))}
+      </ul>
+      <p>
+        <a href="#/deliverability">Open Deliverability</a> for the rates, the reasons and what to do.
+      </p>
+    </div>
+  );
+}
+
 export function OverviewScreen() {
   const [range, setRange] = useState<RangeId>("24h");
   const { data, error } = usePolled(
@@ -368,6 +406,7 @@ export function OverviewScreen() {
   );
   const span = RANGES[range].span;
   const sending = useSending();
+  const canReadDomains = useCan("domains:read");
 
   return (
     <section aria-labelledby="overview-title">
@@ -386,6 +425,7 @@ export function OverviewScreen() {
       </div>
       <Alert message={error} />
       <PauseControl sending={sending} scope="organization" what="all sending" />
+      {canReadDomains && <HealthNotice />}
       {!data && !error && <p class="loading">Loading…</p>}
       {data && !data.everSent && (
         <p class="card empty">

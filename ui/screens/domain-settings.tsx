@@ -1,0 +1,168 @@
+/**
+ * A sending domain's deliverability settings, on its card (DESIGN §14): the tracking domain (a CNAME record, then
+ * links under the sender's own name), the TLS policy of direct delivery, and the Ed25519 DKIM signature. Each is
+ * said in words — what it does, what it adds to the records — and changed with `PATCH /v1/domains/:id`. Invariant:
+ * only a key or person allowed domains:write sees the controls; others read the setting as text.
+ */
+import { useState } from "preact/hooks";
+import type { Domain } from "../../clients/node/src/types.ts";
+import { api } from "../api.ts";
+
+type Settings = Pick<Domain, "id" | "name" | "records" | "tracking_subdomain" | "tls" | "dkim">;
+type Act = (action: () => Promise<unknown>) => Promise<boolean>;
+
+const patch = (domain: Settings, body: unknown) => api.patch(`/v1/domains/${encodeURIComponent(domain.id)}`, body);
+
+/** The Ed25519 key's DKIM record (`k=ed25519`), once the setting added it. */
+const ed25519Record = (domain: Settings) =>
+  domain.records.find((r) => r.record === "DKIM" && /(^|;)\s*k=ed25519\s*(;|$)/i.test(r.value));
+
+export function DomainSettings({ domain, canWrite, act }: { domain: Settings; canWrite: boolean; act: Act }) {
+  return (
+    <div class="settings" role="group" aria-label={`Delivery settings of ${domain.name}`}>
+      <TrackingDomain domain={domain} canWrite={canWrite} act={act} />
+      <RequireTls domain={domain} canWrite={canWrite} act={act} />
+      <Ed25519 domain={domain} canWrite={canWrite} act={act} />
+    </div>
+  );
+}
+
+function TrackingDomain({ domain, canWrite, act }: { domain: Settings; canWrite: boolean; act: Act }) {
+  const current = domain.tracking_subdomain;
+  const [label, setLabel] = useState(current ?? "");
+  const record = domain.records.find((r) => r.record === "Tracking");
+  const host = current ? `${current}.${domain.name}` : `${label.trim() || "links"}.${domain.name}`;
+  const id = `tracking-${domain.id}`;
+  const state = !current
+    ? "none: links in its mail point at this server's own name."
+    : record?.status === "verified"
+      ? `https://${host} — its CNAME record is found, and links in its mail use it.`
+      : `https://${host} — links use it once its CNAME record below is found.`;
+  const explained = (
+    <p class="hint setting-line">
+      Adds a CNAME record <code>{host}</code> → {record ? <code>{record.value}</code> : "this server's name"} to the
+      records below. Once DNS shows it, the open pixels, click links and unsubscribe links of mail from {domain.name}{" "}
+      use <code>https://{host}/…</code> instead of this server's name. HTTPS for that name is yours to serve: your proxy
+      (or <code>[http] tls_cert</code>) needs a certificate for it.
+    </p>
+  );
+  if (!canWrite)
+    return (
+      <div class="setting">
+        <p class="setting-line">
+          <strong>Tracking domain:</strong> {state}
+        </p>
+        {explained}
+      </div>
+    );
+  const save = (e: Event) => {
+    e.preventDefault();
+    void act(() => patch(domain, { tracking_subdomain: label.trim() || null }));
+  };
+  const remove = () =>
+    act(async () => {
+      await patch(domain, { tracking_subdomain: null });
+      setLabel("");
+    });
+  return (
+    <form class="setting" onSubmit={save} aria-label={`Tracking domain of ${domain.name}`}>
+      <p class="setting-line">
+        <strong>Tracking domain:</strong> {state}
+      </p>
+      <div class="actions">
+        <label for={id}>
+          Tracking subdomain
+          <span class="suffixed">
+            <input
+              id={id}
+              class="subdomain-field"
+              value={label}
+              placeholder="links"
+              autocomplete="off"
+              spellcheck={false}
+              onInput={(e) => setLabel(e.currentTarget.value)}
+            />
+            <span class="suffix">.{domain.name}</span>
+          </span>
+        </label>
+        <button type="submit" disabled={!label.trim() || label.trim().toLowerCase() === current}>
+          Save tracking domain
+        </button>
+        {current && (
+          <button type="button" onClick={() => void remove()}>
+            Remove tracking domain
+          </button>
+        )}
+      </div>
+      {explained}
+    </form>
+  );
+}
+
+function RequireTls({ domain, canWrite, act }: { domain: Settings; canWrite: boolean; act: Act }) {
+  const enforced = domain.tls === "enforced";
+  const explained = (
+    <p class="hint setting-line">
+      Off (opportunistic, the default): mail is encrypted whenever the receiving server offers TLS, and sent in the
+      clear when it does not. On (enforced): mail sent straight to the receiving servers goes only over TLS with a
+      certificate valid for the server's name; otherwise it waits, then bounces with the reason.
+    </p>
+  );
+  if (!canWrite)
+    return (
+      <div class="setting">
+        <p class="setting-line">
+          <strong>TLS:</strong> {enforced ? "required (enforced)" : "when offered (opportunistic)"}
+        </p>
+        {explained}
+      </div>
+    );
+  return (
+    <div class="setting">
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={enforced}
+          onChange={(e) => act(() => patch(domain, { tls: e.currentTarget.checked ? "enforced" : "opportunistic" }))}
+        />
+        Require TLS
+      </label>
+      {explained}
+    </div>
+  );
+}
+
+function Ed25519({ domain, canWrite, act }: { domain: Settings; canWrite: boolean; act: Act }) {
+  const on = domain.dkim.ed25519;
+  const record = ed25519Record(domain);
+  const waiting = on && record?.status !== "verified";
+  const explained = (
+    <p class="hint setting-line">
+      Signs mail with an Ed25519 key (RFC 8463) beside the RSA one. Turning it on adds a second DKIM record below; the
+      signature is added once DNS shows that record, so no receiver sees a signature it cannot verify.
+      {waiting && " Waiting for that record: mail is signed with RSA alone until then."}
+    </p>
+  );
+  if (!canWrite)
+    return (
+      <div class="setting">
+        <p class="setting-line">
+          <strong>Ed25519 signature:</strong> {on ? "on" : "off"}
+        </p>
+        {explained}
+      </div>
+    );
+  return (
+    <div class="setting">
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={on}
+          onChange={(e) => act(() => patch(domain, { dkim: { ed25519: e.currentTarget.checked } }))}
+        />
+        Ed25519 signature
+      </label>
+      {explained}
+    </div>
+  );
+}
