@@ -2,7 +2,7 @@
  * Renders the example configuration file from the schema, so `config/mailroom.example.toml` documents every
  * option with its default and environment variable and can never drift (a test compares the two).
  */
-import { CONFIG_SCHEMA, type OptionSpec } from "./schema.ts";
+import { BUILT_IN_SHAPING, CONFIG_SCHEMA, IP_POOL_OPTIONS, SHAPING_OPTIONS, type OptionSpec } from "./schema.ts";
 import { envName } from "./load.ts";
 import { formatDuration } from "../lib/durations.ts";
 
@@ -75,6 +75,36 @@ export function renderExampleConfig(): string {
     '#   kind = "smtp"',
     '#   host = "smtp.relay.example"',
     "",
+  );
+  const namedTable = (title: string, options: Record<string, OptionSpec>, example: string[]) => {
+    lines.push(`# ${title}`);
+    for (const [key, spec] of Object.entries(options))
+      lines.push(`#   ${key} (${describeType(spec)}, default ${tomlValue(spec)}): ${spec.doc}`);
+    lines.push("# For example:", ...example.map((line) => `#   ${line}`), "");
+  };
+  namedTable(
+    "[ip_pools.<name>]: source addresses for direct delivery (a domain names its pool: PATCH /v1/domains/:id {ip_pool}), with warm-up.",
+    IP_POOL_OPTIONS,
+    [
+      "[ip_pools.main]",
+      'addresses = ["203.0.113.5", "203.0.113.6"]',
+      'ehlo_names = ["mta1.example.com", "mta2.example.com"]',
+    ],
+  );
+  namedTable(
+    `[shaping.<provider>]: a destination provider by its MX hosts and its limits per source address of a pool. Built in: ${Object.entries(
+      BUILT_IN_SHAPING,
+    )
+      .map(([name, mx]) => `${name} (${mx.join(", ")})`)
+      .join("; ")}; others take [shaping.other]'s limits, or the defaults.`,
+    SHAPING_OPTIONS,
+    [
+      "[shaping.gmail]",
+      "messages_per_minute = 300",
+      "[shaping.fastmail]",
+      'mx = ["*.messagingengine.com"]',
+      "connections = 2",
+    ],
   );
   return lines.join("\n");
 }

@@ -4,8 +4,12 @@
  * `ConfigError` naming it (the CLI prints it and exits non-zero); nothing reads config files or env elsewhere.
  */
 import { parse as parseToml, TomlError } from "smol-toml";
+import { isIP } from "node:net";
 import {
+  BUILT_IN_SHAPING,
   CONFIG_SCHEMA,
+  IP_POOL_OPTIONS,
+  SHAPING_OPTIONS,
   PROVIDER_KINDS,
   PROVIDER_NAME,
   PROVIDER_NAME_HINT,
@@ -121,6 +125,44 @@ function providerTable(name: string, raw: unknown): Record<string, unknown> {
   return out;
 }
 
+/** Named tables other than providers: `[ip_pools.<name>]` and `[shaping.<provider>]` (DESIGN §14). */
+const NAMED_TABLES = { ip_pools: IP_POOL_OPTIONS, shaping: SHAPING_OPTIONS } as const;
+type NamedTable = keyof typeof NAMED_TABLES;
+
+/** One named table's options over their defaults; a shaping table named like a built-in one starts from its MX list. */
+function namedTable(kind: NamedTable, name: string, raw: unknown): Record<string, unknown> {
+  const where = `${kind}.${name}`;
+  if (!PROVIDER_NAME.test(name)) throw new ConfigError(`[${where}]: expected ${PROVIDER_NAME_HINT}`);
+  if (!isTable(raw)) throw new ConfigError(`${where}: expected a table`);
+  const options: Record<string, OptionSpec> = NAMED_TABLES[kind];
+  const out: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(options)) out[key] = spec.default;
+  if (kind === "shaping" && BUILT_IN_SHAPING[name]) out.mx = [...BUILT_IN_SHAPING[name]!];
+  for (const [key, value] of Object.entries(raw)) {
+    const spec = options[key];
+    if (!spec) throw new ConfigError(`unknown option ${where}.${key} (takes ${Object.keys(options).join(", ")})`);
+    out[key] = coerce(`${where}.${key}`, spec, value, false);
+  }
+  if (kind === "ip_pools") {
+    const addresses = out.addresses as string[];
+    if (!addresses.length) throw new ConfigError(`${where}.addresses: a pool needs at least one address`);
+    const bad = addresses.find((address) => !isIP(address));
+    if (bad) throw new ConfigError(`${where}.addresses: ${JSON.stringify(bad)} is not an IP address`);
+    const names = out.ehlo_names as string[];
+    if (names.length && names.length !== addresses.length)
+      throw new ConfigError(`${where}.ehlo_names: one name per address (${addresses.length}), or none`);
+  }
+  return out;
+}
+
+/** The shaping rules: the built-in providers' MX lists with the default limits, then the configured tables. */
+function shapingTables(configured: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+  const defaults = Object.fromEntries(Object.entries(SHAPING_OPTIONS).map(([key, spec]) => [key, spec.default]));
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, mx] of Object.entries(BUILT_IN_SHAPING)) out[name] = { ...defaults, mx: [...mx] };
+  return { ...out, ...configured };
+}
+
 export interface LoadOptions {
   /** Path of a TOML file; absent means defaults plus environment. */
   file?: string;
@@ -170,9 +212,16 @@ export function buildConfig(
     if (!isTable(tables)) throw new ConfigError("providers: expected tables [providers.<name>]");
     for (const [name, table] of Object.entries(tables)) providers[name] = providerTable(name, table);
   };
+  const named: Record<NamedTable, Record<string, Record<string, unknown>>> = { ip_pools: {}, shaping: {} };
+  const applyNamed = (kind: NamedTable, tables: unknown) => {
+    if (!isTable(tables)) throw new ConfigError(`${kind}: expected tables [${kind}.<name>]`);
+    for (const [name, table] of Object.entries(tables)) named[kind][name] = namedTable(kind, name, table);
+  };
+  const isNamed = (name: string): name is NamedTable => Object.hasOwn(NAMED_TABLES, name);
 
   for (const [name, value] of Object.entries(fileValues)) {
     if (name === "providers") applyProviders(value);
+    else if (isNamed(name)) applyNamed(name, value);
     else if (isTable(value)) {
       if (!SCHEMA[name] || name === "") throw new ConfigError(`unknown section [${name}]`);
       for (const [key, raw] of Object.entries(value as Record<string, unknown>)) apply(name, key, raw, false);
@@ -200,6 +249,7 @@ export function buildConfig(
 
   for (const [section, values] of Object.entries(overrides)) {
     if (section === "providers") applyProviders(values);
+    else if (isNamed(section)) applyNamed(section, values);
     else for (const [key, raw] of Object.entries(values)) apply(section, key, raw, typeof raw === "string");
   }
 
@@ -212,7 +262,13 @@ export function buildConfig(
   }
 
   const { "": top, ...sections } = out;
-  return deepFreeze({ ...top, ...sections, providers }) as unknown as Config;
+  return deepFreeze({
+    ...top,
+    ...sections,
+    providers,
+    ip_pools: named.ip_pools,
+    shaping: shapingTables(named.shaping),
+  }) as unknown as Config;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -232,6 +288,8 @@ export function redactedConfig(config: Config): Record<string, unknown> {
     if (section) out[section] = target;
     else Object.assign(out, target);
   }
+  for (const kind of Object.keys(NAMED_TABLES) as NamedTable[])
+    if (Object.keys(config[kind]).length) out[kind] = config[kind];
   if (Object.keys(config.providers).length) {
     out.providers = Object.fromEntries(
       Object.entries(config.providers).map(([name, provider]) => [

@@ -7,12 +7,19 @@ import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { parsePage } from "../http/query.ts";
 import type { DmarcReports } from "./dmarc.ts";
 import type { Blocklists } from "./blocklists.ts";
+import { requireScope } from "../access.ts";
+import type { SendingIps } from "../providers/sending-ips.ts";
 import type { Guardrails } from "./guardrails.ts";
 
 export function deliverabilityRoutes(
-  deps: AuthDeps & { guardrails: Guardrails; dmarcReports: DmarcReports; blocklists: Blocklists },
+  deps: AuthDeps & {
+    guardrails: Guardrails;
+    dmarcReports: DmarcReports;
+    blocklists: Blocklists;
+    sendingIps: Pick<SendingIps, "state">;
+  },
 ) {
-  const { guardrails, dmarcReports, blocklists } = deps;
+  const { guardrails, dmarcReports, blocklists, sendingIps } = deps;
   const tags = ["Deliverability"];
   return new Elysia()
     .use(authenticated(deps))
@@ -23,6 +30,20 @@ export function deliverabilityRoutes(
         detail: {
           summary:
             "Bounce and complaint rates over the guardrails' window, for the organisation and each sending domain, and what they led to (ok, warning, paused); and the blocklists' last answers about the sending addresses",
+          tags,
+        },
+      },
+    )
+    .get(
+      "/v1/ip-pools",
+      async ({ actor }) => {
+        requireScope(actor, "domains:read");
+        return { object: "list", data: await sendingIps.state() };
+      },
+      {
+        detail: {
+          summary:
+            "The IP pools of direct delivery ([ip_pools.<name>]): each address, its warm-up day and today's cap, today's messages per destination provider, and the providers whose rate is halved after throttling",
           tags,
         },
       },

@@ -75,6 +75,8 @@ export interface DomainView {
   tracking_subdomain: string | null;
   /** `enforced`: direct MX delivery only over STARTTLS with a certificate valid for the MX name (DESIGN §14). */
   tls: "opportunistic" | "enforced";
+  /** The `[ip_pools.<name>]` direct delivery sends from; null: the machine's default address. */
+  ip_pool: string | null;
   health: HealthView;
   last_checked_at: string | null;
   created_at: string;
@@ -91,6 +93,7 @@ export interface CreateDomainInput {
   ed25519?: boolean;
   trackingSubdomain?: string | null;
   tls?: "opportunistic" | "enforced";
+  ipPool?: string | null;
   /** Operator override: verified without DNS checks (CLI only). */
   verifiedOverride?: boolean;
 }
@@ -100,6 +103,8 @@ export interface UpdateDomainInput {
   /** null removes it. */
   trackingSubdomain?: string | null;
   tls?: "opportunistic" | "enforced";
+  /** null: the machine's default address. */
+  ipPool?: string | null;
   /** Sign with an Ed25519 key beside the RSA one (DESIGN §14). */
   ed25519?: boolean;
   openTracking?: boolean;

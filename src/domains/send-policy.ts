@@ -34,6 +34,8 @@ export interface SigningIdentity {
   ed25519?: { selector: string; privateKeyPem: string };
   /** The domain's TLS policy for direct delivery (DESIGN §14). */
   tls: "opportunistic" | "enforced";
+  /** The IP pool direct delivery of its mail sends from (DESIGN §14). */
+  ipPool: string | null;
 }
 
 export interface SendPolicy {
@@ -97,6 +99,7 @@ export function createSendPolicy(deps: {
           privateKeyPem: secrets.open(key.privateKey),
           returnPathDomain: `${row.returnPathSubdomain}.${row.name}`,
           tls: row.tlsPolicy,
+          ipPool: row.ipPool,
           ...(published && {
             ed25519: { selector: ed25519.selector, privateKeyPem: secrets.open(ed25519.privateKey) },
           }),

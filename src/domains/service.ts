@@ -88,6 +88,8 @@ export function createDomainService(deps: {
   settings: RecordSettings;
   /** The providers configuration defines: the names a domain may give. */
   providerNames: readonly string[];
+  /** The `[ip_pools.<name>]` a domain may name. */
+  poolNames: readonly string[];
   options: DomainScheduleOptions;
   logger: Logger;
   /** The store's notifications: the send-time answers are cached until a domain changes (send-policy.ts). */
@@ -110,6 +112,17 @@ export function createDomainService(deps: {
         },
       ]);
     return providers;
+  };
+
+  const checkPool = (pool: string | null | undefined) => {
+    if (pool && !deps.poolNames.includes(pool))
+      throw validationError([
+        {
+          path: "ip_pool",
+          message: `no IP pool named ${pool} (configured: ${deps.poolNames.join(", ") || "none; see [ip_pools.<name>]"})`,
+        },
+      ]);
+    return pool;
   };
 
   const rowById = (tx: Db, domainId: string) => first(tx.select().from(domains).where(eq(domains.id, domainId)));
@@ -205,6 +218,7 @@ export function createDomainService(deps: {
         healthSince: 0,
         trackingSubdomain: input.trackingSubdomain ?? null,
         tlsPolicy: input.tls ?? "opportunistic",
+        ipPool: checkPool(input.ipPool) ?? null,
       };
       const keys = input.ed25519 ? [key, await newDkimKey(deps, id, "active", "ed25519")] : [key];
       const added = domainView(row, keys, settings);
@@ -290,6 +304,7 @@ export function createDomainService(deps: {
           trackingSubdomain:
             input.trackingSubdomain === undefined ? current.trackingSubdomain : input.trackingSubdomain,
           tlsPolicy: input.tls ?? current.tlsPolicy,
+          ipPool: input.ipPool === undefined ? current.ipPool : (checkPool(input.ipPool) ?? null),
         };
         if (next.trackingSubdomain && next.trackingSubdomain === next.returnPathSubdomain)
           throw validationError([{ path: "tracking_subdomain", message: "must differ from return_path_subdomain" }]);

@@ -35,6 +35,12 @@ const SETTINGS = {
         "enforced: direct MX delivery only over STARTTLS with a certificate valid for the MX name (MTA-STS or not); otherwise deferred, then bounced with the reason",
     }),
   ),
+  ip_pool: t.Optional(
+    t.Union([t.String(), t.Null()], {
+      description:
+        "The [ip_pools.<name>] direct delivery of the domain's mail binds its source addresses from (with their warm-up); null: the machine's default address",
+    }),
+  ),
   dkim: t.Optional(
     t.Object(
       {
@@ -80,6 +86,7 @@ export function parseDomainSettings(body: Static<typeof UpdateDomainSchema>): Up
   if (body.return_path_subdomain !== undefined) settings.returnPathSubdomain = body.return_path_subdomain;
   if (body.dkim?.ed25519 !== undefined) settings.ed25519 = body.dkim.ed25519;
   if (body.tls !== undefined) settings.tls = body.tls;
+  if (body.ip_pool !== undefined) settings.ipPool = body.ip_pool?.trim() || null;
   if (body.tracking_subdomain !== undefined) {
     const label = body.tracking_subdomain?.trim().toLowerCase() || null;
     if (label !== null && !DNS_LABEL.test(label))

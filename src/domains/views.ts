@@ -59,6 +59,7 @@ export function domainView(row: DomainRow, keys: KeyRow[], settings: RecordSetti
     dkim: { ed25519: keys.some((key) => key.algorithm === "ed25519" && key.state === "active") },
     tracking_subdomain: row.trackingSubdomain,
     tls: row.tlsPolicy,
+    ip_pool: row.ipPool,
     health: healthView(row.health, settings.guardrailWindowMs),
     last_checked_at: row.lastCheckedAt ?? null,
     created_at: row.createdAt,

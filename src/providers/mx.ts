@@ -27,6 +27,7 @@ import type { Logger } from "../lib/logger.ts";
 import { refusedRange } from "../lib/ip-ranges.ts";
 import { mxMatches, type MtaSts, type MtaStsPolicy } from "./mta-sts.ts";
 import type { TlsResultType } from "./tls-report.ts";
+import type { SendingIps, SourceAddress } from "./sending-ips.ts";
 import { resultFromError } from "./smtp.ts";
 import { createSmtpPool, greeted, type PooledSession } from "./smtp-pool.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
@@ -45,6 +46,8 @@ export interface MxProviderOptions {
   /** Recipient domains' MTA-STS policies; absent, none is honoured. */
   /** Hears the outcome of every TLS negotiation with an MX host, for TLS reports (RFC 8460, DESIGN §14). */
   tlsSessions?: (session: TlsSession) => void;
+  /** IP pools, warm-up and destination shaping for jobs that name a pool (DESIGN §14). */
+  sendingIps?: SendingIps;
   mtaSts?: MtaSts;
   /** TEST ONLY: extra CA certificates (PEM) trusted for the certificates of MX hosts under an MTA-STS policy. */
   tlsCa?: string;
@@ -89,6 +92,34 @@ export function tlsFailureType(error: { code?: string; message?: string }): TlsR
 
 /** The pool key's mark of a sender that requires TLS. */
 const TLS_REQUIRED = "tls";
+
+interface Destination {
+  domain: string;
+  tlsEnforced: boolean;
+  source?: SourceAddress;
+  /** The destination provider an IP pool's shaping counts it under. */
+  provider?: string;
+}
+
+/** The SMTP pool's key of a destination: sessions are shared only within one. EHLO names ride along with the address. */
+const destinationKey = (d: Destination) =>
+  [
+    d.domain,
+    d.tlsEnforced ? TLS_REQUIRED : "",
+    d.source?.address ?? "",
+    d.source?.ehloName ?? "",
+    d.provider ?? "",
+  ].join("|");
+
+function destinationOf(key: string): Destination {
+  const [domain = key, tls, address, ehloName, provider] = key.split("|");
+  return {
+    domain,
+    tlsEnforced: tls === TLS_REQUIRED,
+    ...(address && { source: { address, ...(ehloName && { ehloName }) } }),
+    ...(provider && { provider }),
+  };
+}
 
 export function createMxProvider(options: MxProviderOptions): Provider {
   const { resolver, logger } = options;
@@ -139,13 +170,15 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     address: string,
     host: string,
     security: "verified" | "opportunistic" | "plain",
+    source: SourceAddress | undefined,
   ): Promise<SMTPConnection> => {
     const servername = isIP(host) ? undefined : host;
     const verified = security === "verified";
     const smtp = new SMTPConnection({
       host: address,
       port: options.port,
-      name: options.ehloName,
+      name: source?.ehloName ?? options.ehloName,
+      ...(source && { localAddress: source.address }),
       servername,
       ignoreTLS: security === "plain",
       requireTLS: verified,
@@ -183,6 +216,7 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     host: string,
     policy: MtaStsPolicy | null,
     tlsEnforced: boolean,
+    source: SourceAddress | undefined,
   ): Promise<SMTPConnection> => {
     const heard = (smtp: SMTPConnection | null, result: TlsSession["result"], failureReason?: string) =>
       options.tlsSessions?.({
@@ -196,7 +230,7 @@ export function createMxProvider(options: MxProviderOptions): Provider {
       });
     if (tlsEnforced || (policy && policy.mode !== "none")) {
       try {
-        const smtp = await handshake(address, host, "verified");
+        const smtp = await handshake(address, host, "verified", source);
         heard(smtp, "success");
         return smtp;
       } catch (error) {
@@ -212,7 +246,7 @@ export function createMxProvider(options: MxProviderOptions): Provider {
       }
     }
     try {
-      const smtp = await handshake(address, host, "opportunistic");
+      const smtp = await handshake(address, host, "opportunistic", source);
       if (smtp.secure) heard(smtp, "success");
       else heard(smtp, "starttls-not-supported", "the server did not offer STARTTLS");
       return smtp;
@@ -220,7 +254,7 @@ export function createMxProvider(options: MxProviderOptions): Provider {
       if (!(error as { startTlsFailed?: boolean }).startTlsFailed) throw error;
       heard(null, tlsFailureType(error as Error), (error as Error).message);
       logger.info("STARTTLS failed; delivering in plain text", { host, address });
-      return await handshake(address, host, "plain");
+      return await handshake(address, host, "plain", source);
     }
   };
 
@@ -234,13 +268,13 @@ export function createMxProvider(options: MxProviderOptions): Provider {
   };
 
   /**
-   * Opens a connection to the first host and address that greets us, or says why none did. `destination` is the
-   * recipient domain, with ` tls` when the sender requires TLS: such sessions are pooled apart, so a connection
-   * opened without verified TLS never carries their mail.
+   * Opens a connection to the first host and address that greets us, or says why none did. `key` names the
+   * recipient domain, whether the sender requires TLS and the source address (`destinationKey`): sessions are
+   * pooled apart by all three, so a connection opened without verified TLS never carries mail that requires it, and
+   * one bound to an address carries only that address's mail.
    */
-  const connect = async (destination: string): Promise<PooledSession | DeliveryResult> => {
-    const [domain = destination, requirement] = destination.split(" ");
-    const tlsEnforced = requirement === TLS_REQUIRED;
+  const connect = async (key: string): Promise<PooledSession | DeliveryResult> => {
+    const { domain, tlsEnforced, source } = destinationOf(key);
     const found = await route(domain);
     if ("result" in found) return found.result;
     const policy = options.mtaSts ? await options.mtaSts.policyFor(domain) : null;
@@ -266,7 +300,12 @@ export function createMxProvider(options: MxProviderOptions): Provider {
         }
         attempted = true;
         try {
-          return { smtp: await open(domain, address, host, policy, tlsEnforced), host, messages: 0, broken: false };
+          return {
+            smtp: await open(domain, address, host, policy, tlsEnforced, source),
+            host,
+            messages: 0,
+            broken: false,
+          };
         } catch (error) {
           const reason = error as { code?: string; response?: string; message: string; tlsRequired?: boolean };
           if (reason.tlsRequired) tlsRefused++;
@@ -294,20 +333,71 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     );
   };
 
-  const pool = createSmtpPool({ maxConnections: options.maxConnectionsPerDomain, connect });
+  /** Tells the IP pools what became of a message that departed from one of their addresses; answers `result`. */
+  const settle = async (
+    departed: { source: SourceAddress; provider: string } | undefined,
+    result: DeliveryResult,
+  ): Promise<DeliveryResult> => {
+    if (departed)
+      await options
+        .sendingIps!.settled(departed.source.address, departed.provider, {
+          taken: result.outcome === "delivered",
+          response: result.response,
+        })
+        // The delivery's own result stands; a count not given back only lowers today's cap by one.
+        .catch((error: unknown) =>
+          logger.warn("IP pool count not settled", {
+            address: departed.source.address,
+            error: (error as Error).message,
+          }),
+        );
+    return result;
+  };
+
+  /**
+   * Where a message of an IP pool leaves from: the destination provider by the domain's first MX host, then the
+   * pool's address that may send to it now (sending-ips.ts); or the temporary result that says why not yet.
+   */
+  const departure = async (
+    poolName: string,
+    domain: string,
+  ): Promise<{ source: SourceAddress; provider: string } | DeliveryResult> => {
+    const found = await route(domain);
+    if ("result" in found) return found.result;
+    const ips = options.sendingIps!;
+    const decided = await ips.depart(poolName, ips.providerOf(found.hosts[0]!));
+    if ("wait" in decided) return { ...temporary(decided.wait), retryAfterMs: decided.retryAfterMs };
+    return { source: decided.go, provider: decided.provider };
+  };
+
+  const pool = createSmtpPool({
+    maxConnections: options.maxConnectionsPerDomain,
+    connect,
+    limitsOf: (key) => {
+      const { provider } = destinationOf(key);
+      const limits = provider ? options.sendingIps?.limitsOf(provider) : undefined;
+      return limits && { maxConnections: limits.connections, maxMessagesPerConnection: limits.messages_per_connection };
+    },
+  });
 
   return {
     name: "mx",
     async deliver(job) {
+      let departed: { source: SourceAddress; provider: string } | undefined;
       try {
         const domain = domainOf(job.recipient);
-        const destination = job.tls === "enforced" ? `${domain} ${TLS_REQUIRED}` : domain;
-        const sent = await pool.send(destination, { from: job.envelopeFrom, to: job.recipient }, job.raw);
-        if (!("host" in sent)) return sent;
-        logger.debug("delivered to MX", { delivery_id: job.deliveryId, host: sent.host });
-        return { outcome: "delivered", response: sent.response, providerMessageId: job.messageId };
+        const tlsEnforced = job.tls === "enforced";
+        const shaped = job.ipPool && options.sendingIps ? await departure(job.ipPool, domain) : undefined;
+        if (shaped && "outcome" in shaped) return shaped;
+        departed = shaped;
+        const key = destinationKey({ domain, tlsEnforced, source: shaped?.source, provider: shaped?.provider });
+        const sent = await pool.send(key, { from: job.envelopeFrom, to: job.recipient }, job.raw);
+        const result: DeliveryResult =
+          "host" in sent ? { outcome: "delivered", response: sent.response, providerMessageId: job.messageId } : sent;
+        if ("host" in sent) logger.debug("delivered to MX", { delivery_id: job.deliveryId, host: sent.host });
+        return await settle(departed, result);
       } catch (error) {
-        return resultFromError(error as Parameters<typeof resultFromError>[0]);
+        return settle(departed, resultFromError(error as Parameters<typeof resultFromError>[0]));
       }
     },
     async close() {

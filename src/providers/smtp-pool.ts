@@ -63,7 +63,13 @@ export interface SmtpPool {
 export function createSmtpPool(options: {
   maxConnections: number;
   connect: (destination: string) => Promise<PooledSession | DeliveryResult>;
+  /** A destination's own limits (a shaped destination provider, DESIGN §14); absent: the pool's. */
+  limitsOf?: (destination: string) => { maxConnections: number; maxMessagesPerConnection: number } | undefined;
 }): SmtpPool {
+  const maxConnectionsOf = (destination: string) =>
+    options.limitsOf?.(destination)?.maxConnections ?? options.maxConnections;
+  const maxMessagesOf = (destination: string) =>
+    options.limitsOf?.(destination)?.maxMessagesPerConnection ?? MAX_MESSAGES_PER_CONNECTION;
   const pools = new Map<string, DestinationPool>();
   let closing = false;
 
@@ -92,7 +98,7 @@ export function createSmtpPool(options: {
         discard(destination, idle);
         continue;
       }
-      if (pool.open < options.maxConnections) {
+      if (pool.open < maxConnectionsOf(destination)) {
         pool.open++;
         let opened: PooledSession | DeliveryResult;
         try {
@@ -118,7 +124,7 @@ export function createSmtpPool(options: {
   };
 
   const release = (destination: string, session: PooledSession) => {
-    if (session.broken || closing || session.messages >= MAX_MESSAGES_PER_CONNECTION)
+    if (session.broken || closing || session.messages >= maxMessagesOf(destination))
       return discard(destination, session);
     const pool = poolOf(destination);
     const waiter = pool.waiters.shift();

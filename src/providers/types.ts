@@ -21,6 +21,8 @@ export interface DeliveryJob {
    * valid for the MX name, else deferred. Set when the message is prepared for sending (domains/signing.ts).
    */
   tls?: "enforced";
+  /** The `[ip_pools.<name>]` the sending domain names (DESIGN §14): direct delivery leaves from one of its addresses. */
+  ipPool?: string;
 }
 
 export interface DeliveryResult {

@@ -20,6 +20,7 @@ import { createStoredPolicyCache } from "../providers/mta-sts-store.ts";
 import { createTlsReporting, type TlsReporting } from "../deliverability/tls-reports.ts";
 import { createBlocklists, type Blocklists } from "../deliverability/blocklists.ts";
 import type { TlsSession } from "../providers/mx.ts";
+import { createSendingIps, type SendingIps } from "../providers/sending-ips.ts";
 import { createDmarcReports, type DmarcReports } from "../deliverability/dmarc.ts";
 import { createDeliveryQueue, type DeliveryQueue } from "../deliveries/queue.ts";
 import { createSesEventIntake, type SesEventIntake } from "../deliveries/provider-events.ts";
@@ -123,6 +124,7 @@ export interface Services {
   dmarcReports: DmarcReports;
   tlsReports: TlsReporting;
   blocklists: Blocklists;
+  sendingIps: SendingIps;
   idempotency: Idempotency;
   emails: EmailService;
   limiter: RateLimiter;
@@ -271,6 +273,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     resolver,
     settings: records,
     providerNames: [...providers.keys()],
+    poolNames: Object.keys(config.ip_pools),
     options: {
       defaultReturnPathSubdomain: config.domains.return_path_subdomain,
       pendingCheckIntervalMs: config.domains.pending_check_interval,
@@ -290,6 +293,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     hostname: records.hostname,
     mtaStsCache: createStoredPolicyCache({ db, writer }),
     tlsSessions: (session: TlsSession) => tlsReports.record(session),
+    sendingIps: createSendingIps({ db, writer, clock, pools: config.ip_pools, shaping: config.shaping }),
     mxCa: options.mxCa,
   };
   const tlsReports = createTlsReporting({
@@ -375,7 +379,9 @@ export async function createServices(configured: Config, options: AppOptions = {
     logger,
     resolver,
     zones: config.deliverability.dnsbl,
-    addresses: () => config.server.public_ips,
+    addresses: () => [
+      ...new Set([...config.server.public_ips, ...Object.values(config.ip_pools).flatMap((pool) => pool.addresses)]),
+    ],
   });
   if (config.deliverability.dnsbl.length)
     periodic.every("blocklists", config.deliverability.dnsbl_interval, () => blocklists.check());
@@ -605,6 +611,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     dmarcReports,
     tlsReports,
     blocklists,
+    sendingIps: liveDeps.sendingIps,
     idempotency,
     emails,
     limiter,

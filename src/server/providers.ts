@@ -13,6 +13,7 @@ import type { Logger } from "../lib/logger.ts";
 import { createCaptureProvider } from "../providers/capture.ts";
 import { createMtaSts, type SharedPolicyCache } from "../providers/mta-sts.ts";
 import { createMxProvider, type TlsSession } from "../providers/mx.ts";
+import type { SendingIps } from "../providers/sending-ips.ts";
 import { createSesProvider } from "../providers/ses.ts";
 import { createSmtpProvider } from "../providers/smtp.ts";
 import type { Provider } from "../providers/types.ts";
@@ -36,6 +37,8 @@ export function buildProvider(
     mtaStsCache: SharedPolicyCache;
     /** Hears direct delivery's TLS negotiations, for TLS reports (DESIGN §14). */
     tlsSessions: (session: TlsSession) => void;
+    /** IP pools, warm-up and shaping of direct delivery (DESIGN §14). */
+    sendingIps: SendingIps;
     mxCa?: string;
   },
 ): Provider {
@@ -88,6 +91,7 @@ export function buildProvider(
             : undefined,
           tlsCa: deps.mxCa,
           tlsSessions: deps.tlsSessions,
+          sendingIps: deps.sendingIps,
           logger: deps.logger,
         }),
         deps.signer,

@@ -17,6 +17,7 @@ import { deliverabilityRoutes } from "../deliverability/routes.ts";
 import type { Guardrails } from "../deliverability/guardrails.ts";
 import type { DmarcReports } from "../deliverability/dmarc.ts";
 import type { Blocklists } from "../deliverability/blocklists.ts";
+import type { SendingIps } from "../providers/sending-ips.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
 import { emailRoutes } from "../emails/routes.ts";
@@ -79,6 +80,7 @@ export interface HttpDeps {
   guardrails: Guardrails;
   dmarcReports: DmarcReports;
   blocklists: Blocklists;
+  sendingIps: SendingIps;
   sentAttachments: SentAttachments;
   emailStats: EmailStatsService;
   version: string;

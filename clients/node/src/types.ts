@@ -344,6 +344,8 @@ export interface Domain {
   tracking_subdomain: string | null;
   /** `enforced`: direct MX delivery only over STARTTLS with a certificate valid for the MX name. */
   tls: "opportunistic" | "enforced";
+  /** The `[ip_pools.<name>]` direct delivery sends from; null: the machine's default address. */
+  ip_pool: string | null;
   /** Bounce and complaint rates over the guardrails' window, and what they led to. */
   health: DomainHealth;
   last_checked_at: string | null;

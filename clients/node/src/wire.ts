@@ -216,6 +216,8 @@ export type CreateDomainRequest = {
   tracking_subdomain?: string | null;
   /** enforced: direct MX delivery only over STARTTLS with a certificate valid for the MX name (MTA-STS or not); otherwise deferred, then bounced with the reason */
   tls?: "opportunistic" | "enforced";
+  /** The [ip_pools.<name>] direct delivery of the domain's mail binds its source addresses from (with their warm-up); null: the machine's default address */
+  ip_pool?: string | null;
   dkim?: {
     /** Sign with an Ed25519 key (RFC 8463) beside the RSA one: adds its DKIM record; the signature is added once the record is found */
     ed25519?: boolean;
@@ -245,6 +247,8 @@ export type UpdateDomainRequest = {
   tracking_subdomain?: string | null;
   /** enforced: direct MX delivery only over STARTTLS with a certificate valid for the MX name (MTA-STS or not); otherwise deferred, then bounced with the reason */
   tls?: "opportunistic" | "enforced";
+  /** The [ip_pools.<name>] direct delivery of the domain's mail binds its source addresses from (with their warm-up); null: the machine's default address */
+  ip_pool?: string | null;
   dkim?: {
     /** Sign with an Ed25519 key (RFC 8463) beside the RSA one: adds its DKIM record; the signature is added once the record is found */
     ed25519?: boolean;

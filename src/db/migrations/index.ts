@@ -34,6 +34,7 @@ import dmarcReports, { postgres as dmarcReportsPg } from "./0026_dmarc_reports.t
 import domainTransport, { postgres as domainTransportPg } from "./0027_domain_transport.ts";
 import tlsReports, { postgres as tlsReportsPg } from "./0028_tls_reports.ts";
 import blocklists, { postgres as blocklistsPg } from "./0029_blocklists.ts";
+import ipPools, { postgres as ipPoolsPg } from "./0030_ip_pools.ts";
 
 export interface Migration {
   version: number;
@@ -81,4 +82,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 27, name: "domain_transport", sqlite: domainTransport, postgres: domainTransportPg },
   { version: 28, name: "tls_reports", sqlite: tlsReports, postgres: tlsReportsPg },
   { version: 29, name: "blocklists", sqlite: blocklists, postgres: blocklistsPg },
+  { version: 30, name: "ip_pools", sqlite: ipPools, postgres: ipPoolsPg },
 ];

@@ -92,6 +92,8 @@ export const domains = pgTable("domains", {
   tlsPolicy: text("tls_policy", { enum: ["opportunistic", "enforced"] })
     .notNull()
     .default("opportunistic"),
+  /** The `[ip_pools.<name>]` direct delivery binds its source addresses from; null: the machine's default route. */
+  ipPool: text("ip_pool"),
 });
 
 export const dmarcReports = pgTable("dmarc_reports", {
@@ -498,3 +500,21 @@ export const blocklistListings = pgTable(
   },
   (table) => [primaryKey({ columns: [table.address, table.zone] })],
 );
+
+/** Messages a source address delivered per destination provider and UTC day (`YYYY-MM-DD`): what warm-up caps. */
+export const ipVolumes = pgTable(
+  "ip_volumes",
+  {
+    address: text("address").notNull(),
+    provider: text("provider").notNull(),
+    day: text("day").notNull(),
+    messages: integer("messages").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.address, table.provider, table.day] })],
+);
+
+/** The UTC day a source address first sent: day 1 of its warm-up. */
+export const ipFirstUse = pgTable("ip_first_use", {
+  address: text("address").primaryKey(),
+  day: text("day").notNull(),
+});

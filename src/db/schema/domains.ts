@@ -49,6 +49,8 @@ export const domains = sqliteTable("domains", {
   tlsPolicy: text("tls_policy", { enum: ["opportunistic", "enforced"] })
     .notNull()
     .default("opportunistic"),
+  /** The `[ip_pools.<name>]` direct delivery binds its source addresses from; null: the machine's default route. */
+  ipPool: text("ip_pool"),
 });
 
 /** DKIM keys: one `active` key signs; a `next` key is published during a rotation and takes over once verified. */

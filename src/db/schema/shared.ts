@@ -100,3 +100,21 @@ export const blocklistListings = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.address, table.zone] })],
 );
+
+/** Messages a source address delivered per destination provider and UTC day (`YYYY-MM-DD`): what warm-up caps. */
+export const ipVolumes = sqliteTable(
+  "ip_volumes",
+  {
+    address: text("address").notNull(),
+    provider: text("provider").notNull(),
+    day: text("day").notNull(),
+    messages: integer("messages").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.address, table.provider, table.day] })],
+);
+
+/** The UTC day a source address first sent: day 1 of its warm-up. */
+export const ipFirstUse = sqliteTable("ip_first_use", {
+  address: text("address").primaryKey(),
+  day: text("day").notNull(),
+});
