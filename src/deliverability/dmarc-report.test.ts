@@ -8,8 +8,8 @@ import {
   DmarcReportRefused,
   dmarcAttachmentKind,
   readDmarcReport,
-  summarizeDmarc,
 } from "./dmarc-report.ts";
+import { summarizeDmarc } from "./dmarc.ts";
 
 const MiB = 1024 * 1024;
 const fixture = (name: string) => readFileSync(new URL(`../../test/fixtures/dmarc/${name}`, import.meta.url));

@@ -112,33 +112,6 @@ export async function readDmarcMessage(raw: Uint8Array): Promise<DmarcMessage> {
   return out;
 }
 
-/**
- * Per source IP over several reports: messages, share of them that passed DMARC (dkim or spf pass in
- * policy_evaluated), and whether `isOwn(ip)` says the IP is ours. Sorted by messages descending.
- */
-export function summarizeDmarc(
-  reports: Pick<DmarcReport, "rows">[],
-  isOwn: (ip: string) => boolean,
-): Array<{ source_ip: string; messages: number; aligned_pass_rate: number; own: boolean }> {
-  const byIp = new Map<string, { messages: number; passed: number }>();
-  for (const report of reports) {
-    for (const row of report.rows) {
-      const sums = byIp.get(row.source_ip) ?? { messages: 0, passed: 0 };
-      sums.messages += row.count;
-      if (row.dkim === "pass" || row.spf === "pass") sums.passed += row.count;
-      byIp.set(row.source_ip, sums);
-    }
-  }
-  return [...byIp]
-    .map(([source_ip, { messages, passed }]) => ({
-      source_ip,
-      messages,
-      aligned_pass_rate: messages === 0 ? 0 : passed / messages,
-      own: isOwn(source_ip),
-    }))
-    .sort((a, b) => b.messages - a.messages || (a.source_ip < b.source_ip ? -1 : a.source_ip > b.source_ip ? 1 : 0));
-}
-
 function sniff(bytes: Uint8Array): "gzip" | "zip" | null {
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return "gzip";
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return "zip";

@@ -11,14 +11,15 @@
  * which another organisation may have added too.
  */
 import { and, desc, eq, gte, lt } from "drizzle-orm";
-import { spf } from "mailauth/lib/spf";
+import type { spf as SpfCheck } from "mailauth/lib/spf";
 import { requireScope, type Actor } from "../access.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { findDomain } from "../domains/repo.ts";
-import { summarizeDmarc, type DmarcReport, type DmarcRow } from "./dmarc-report.ts";
+// Types only: the parser and its libraries load on the CPU pool's threads, never on the main thread.
+import type { DmarcReport, DmarcRow } from "./dmarc-report.ts";
 
 export interface DmarcReportView {
   object: "dmarc_report";
@@ -58,6 +59,33 @@ const SUMMARY_REPORTS = 5_000;
 
 const within = (name: string, domain: string) => name === domain || name.endsWith(`.${domain}`);
 
+/**
+ * Per source IP over several reports: messages, share of them that passed DMARC (dkim or spf pass in
+ * policy_evaluated), and whether `isOwn(ip)` says the IP is ours. Sorted by messages descending.
+ */
+export function summarizeDmarc(
+  reports: Pick<DmarcReport, "rows">[],
+  isOwn: (ip: string) => boolean,
+): Array<{ source_ip: string; messages: number; aligned_pass_rate: number; own: boolean }> {
+  const byIp = new Map<string, { messages: number; passed: number }>();
+  for (const report of reports) {
+    for (const row of report.rows) {
+      const sums = byIp.get(row.source_ip) ?? { messages: 0, passed: 0 };
+      sums.messages += row.count;
+      if (row.dkim === "pass" || row.spf === "pass") sums.passed += row.count;
+      byIp.set(row.source_ip, sums);
+    }
+  }
+  return [...byIp]
+    .map(([source_ip, { messages, passed }]) => ({
+      source_ip,
+      messages,
+      aligned_pass_rate: messages === 0 ? 0 : passed / messages,
+      own: isOwn(source_ip),
+    }))
+    .sort((a, b) => b.messages - a.messages || (a.source_ip < b.source_ip ? -1 : a.source_ip > b.source_ip ? 1 : 0));
+}
+
 export function createDmarcReports(deps: {
   db: Db;
   writer: Writer;
@@ -76,12 +104,14 @@ export function createDmarcReports(deps: {
     const key = `${returnPathDomain} ${ip}`;
     const cached = spfVerdicts.get(key);
     if (cached && clock.now() - cached.at < SPF_VERDICT_TTL_MS) return cached.own;
+    // Loaded at the first summary: the API's start need not wait for it.
+    const { spf } = (await import("mailauth/lib/spf")) as { spf: typeof SpfCheck };
     const verdict = await spf({
       sender: `postmaster@${returnPathDomain}`,
       ip,
       helo: returnPathDomain,
       mta: deps.hostname,
-      resolver: deps.resolve as Parameters<typeof spf>[0]["resolver"],
+      resolver: deps.resolve as Parameters<typeof SpfCheck>[0]["resolver"],
     }).catch(() => null);
     const own = verdict?.status?.result === "pass";
     spfVerdicts.set(key, { own, at: clock.now() });
