@@ -91,6 +91,13 @@ const poolState = async (name: string) =>
   (await t.json("GET", "/v1/ip-pools")).body.data.find((pool: { name: string }) => pool.name === name);
 
 describe("an IP pool", () => {
+  test("its addresses are in every domain's suggested SPF record", async () => {
+    const spf = (await t.json("GET", "/v1/domains/example.com")).body.records.find(
+      (r: { record: string }) => r.record === "SPF",
+    );
+    for (const ip of ["127.0.0.2", "127.0.0.3", "127.0.0.4"]) expect(spf.value).toContain(`ip4:${ip}`);
+  });
+
   test("an unknown pool is refused", async () => {
     const res = await t.json("PATCH", "/v1/domains/example.com", { body: { ip_pool: "nope" } });
     expect([res.status, res.body.name]).toEqual([400, "validation_error"]);

@@ -3,7 +3,10 @@
  * stacks on a phone, a guardrail's pause said in words and resumed by keyboard alone; a domain's page with who sends
  * as it (the receivers' DMARC reports, Mailroom's address told from another's); its tracking domain, TLS policy and
  * Ed25519 signature set with the mouse, each adding what it should to the records; a key that may only read sees the
- * settings as text and no control; an organisation without a domain is told what the screen is for.
+ * settings as text and no control; an organisation without a domain is told what the screen is for. Sending IPs: an
+ * IP pool's addresses with their EHLO names, warm-up day, today's messages per provider and a back-off, in a table
+ * that stacks on a phone; a domain's IP pool chosen by keyboard alone; a server without pools says how to add one
+ * and offers no choice.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -57,6 +60,10 @@ beforeAll(async () => {
       guardrails: { min_recipients: 20 },
       server: { public_ips: ["203.0.113.5"] },
       deliverability: { dnsbl: ["bl.example"] },
+      // The test's mail goes through `judged`, so the pool never sends: its counts are written below.
+      ip_pools: {
+        main: { addresses: ["127.0.0.2", "127.0.0.3"], ehlo_names: ["mta2.example.com", "mta3.example.com"] },
+      },
     },
     { liveProvider: judged },
   );
@@ -103,6 +110,19 @@ beforeAll(async () => {
     reason: "Listed: spam trap hits",
     checkedAt: new Date().toISOString(),
   });
+  // 127.0.0.2 first sent today (day 1 of its warm-up) and took 12 messages to gmail and 3 to outlook; gmail then
+  // answered with a throttling reply, which halves its rate for the address for an hour (this instance's, in memory).
+  const { ipVolumes, ipFirstUse } = tablesOf(t.app.services.store.db);
+  const today = new Date().toISOString().slice(0, 10);
+  await t.app.services.sendingIps.settled("127.0.0.2", "gmail", {
+    taken: false,
+    response: "421 4.7.0 Try again later, closing connection",
+  });
+  await t.app.services.store.db.insert(ipFirstUse).values({ address: "127.0.0.2", day: today });
+  await t.app.services.store.db.insert(ipVolumes).values([
+    { address: "127.0.0.2", provider: "gmail", day: today, messages: 12 },
+    { address: "127.0.0.2", provider: "outlook", day: today, messages: 3 },
+  ]);
   ui = await startUi(t, browserPeer.available);
   bare = await createTestApp();
   bareUi = await startUi(bare, browserPeer.available, ui.browser);
@@ -280,6 +300,79 @@ describe.skipIf(!browserPeer.available)("deliverability in chromium", () => {
     await page.close();
   }, 60_000);
 
+  test("at 1280 px: the pool's addresses with their warm-up day, today's messages and back-off; a domain's IP pool set by keyboard alone", async () => {
+    const { page, problems } = await ui.open(1280);
+    await ui.signIn(page, t.liveKey);
+    await openSection(page, "Deliverability");
+    const pool = page.getByRole("table", { name: "Addresses of IP pool main" });
+    const address = (ip: string) => pool.getByRole("row").filter({ hasText: ip });
+    const cell = (ip: string, label: string) => address(ip).locator(`td[data-label="${label}"]`).textContent();
+    await address("127.0.0.2").waitFor();
+    expect(await cell("127.0.0.2", "EHLO name")).toBe("mta2.example.com");
+    expect(await cell("127.0.0.2", "Warm-up")).toBe("day 1 of 30, up to 50 per provider today");
+    expect(await cell("127.0.0.2", "Today (UTC)")).toBe("gmail: 12, outlook: 3");
+    expect(await cell("127.0.0.2", "Back-off")).toMatch(/^gmail: 300\/min until \d{1,2}:\d{2}.* \(throttled\)$/);
+    expect(await cell("127.0.0.3", "EHLO name")).toBe("mta3.example.com");
+    expect(await cell("127.0.0.3", "Warm-up")).toBe("not used yet");
+    expect(await cell("127.0.0.3", "Today (UTC)")).toBe("none yet");
+    expect(await cell("127.0.0.3", "Back-off")).toBe("none");
+    // What warm-up and back-off mean.
+    await page
+      .getByText("each address sends at most 50 messages a day to each destination provider", { exact: false })
+      .waitFor();
+    await page.getByText("at half the rate for an hour", { exact: false }).waitFor();
+    await page.getByRole("heading", { name: "Sending IPs" }).scrollIntoViewIfNeeded();
+    await screenshot(page, "ui-sending-ips-1280");
+
+    // The domain's IP pool, by keyboard alone: from the page's first link, Tab to the choice, type the pool's name,
+    // Tab to Save and press Enter.
+    const id = (await t.json("GET", "/v1/domains/example.com")).body.id;
+    expect((await t.json("GET", `/v1/domains/${id}`)).body.ip_pool).toBeNull();
+    await page.goto(`${ui.base}/#/domains/${id}`);
+    const card = page.getByRole("article", { name: "example.com verified" });
+    const setting = card.getByRole("form", { name: "IP pool of example.com" });
+    await setting
+      .getByText("IP pool: none: direct delivery of its mail leaves from the machine's own address.")
+      .waitFor();
+    const choice = setting.getByRole("combobox", { name: "IP pool", exact: true });
+    expect(await choice.locator("option").allTextContents()).toEqual(["None (the machine's own address)", "main"]);
+    await page.getByRole("link", { name: "← All domains" }).focus();
+    const focusedId = () => page.evaluate(() => (globalThis as any).document.activeElement?.id ?? "");
+    for (let i = 0; i < 60 && (await focusedId()) !== `ip-pool-${id}`; i++) await page.keyboard.press("Tab");
+    expect(await focusedId()).toBe(`ip-pool-${id}`);
+    await page.keyboard.type("main");
+    expect(await choice.inputValue()).toBe("main");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe("Save IP pool");
+    await page.keyboard.press("Enter");
+    await until(async () => (await t.json("GET", `/v1/domains/${id}`)).body.ip_pool === "main");
+    await setting.getByText("IP pool: main — direct delivery of its mail leaves from that pool's addresses.").waitFor();
+    expect(await setting.getByRole("button", { name: "Save IP pool" }).isDisabled()).toBe(true);
+    await setting.scrollIntoViewIfNeeded();
+    await screenshot(page, "ui-domain-ip-pool-1280");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("at 390 px: the pool's table stacked into labelled blocks without overflow", async () => {
+    const { page, problems } = await ui.open(390);
+    await ui.signIn(page, t.liveKey);
+    await openSection(page, "Deliverability");
+    const pool = page.getByRole("table", { name: "Addresses of IP pool main" });
+    const row = pool.getByRole("row").filter({ hasText: "127.0.0.2" });
+    await row.waitFor();
+    expect(await pool.locator("thead").evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(1);
+    expect(
+      await row.locator('td[data-label="Warm-up"]').evaluate((el) => (globalThis as any).getComputedStyle(el).display),
+    ).toBe("block");
+    expect(await row.locator('td[data-label="Today (UTC)"]').textContent()).toBe("gmail: 12, outlook: 3");
+    await expectNoHorizontalOverflow(page, 390);
+    await pool.scrollIntoViewIfNeeded();
+    await screenshot(page, "ui-sending-ips-390");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   test("a key that may only read domains sees health, settings and who sends as it, and no control that changes them", async () => {
     const reader = await t.app.services.keys.create(t.operator, {
       name: "domains reader",
@@ -298,6 +391,9 @@ describe.skipIf(!browserPeer.available)("deliverability in chromium", () => {
     expect(await card.getByLabel("Tracking subdomain").count()).toBe(0);
     expect(await card.getByRole("checkbox", { name: "Require TLS" }).count()).toBe(0);
     expect(await card.getByRole("checkbox", { name: "Ed25519 signature" }).count()).toBe(0);
+    // Read once the pools are known (they load beside the domains).
+    await card.getByText("IP pool: main — direct delivery of its mail leaves from that pool's addresses.").waitFor();
+    expect(await card.getByRole("combobox", { name: "IP pool" }).count()).toBe(0);
     await card.getByRole("link", { name: "Who sends as example.com" }).click();
     await page.getByRole("region", { name: "Who sends as you" }).getByText("203.0.113.5").waitFor();
     expect(problems).toEqual([]);
@@ -312,6 +408,9 @@ describe.skipIf(!browserPeer.available)("deliverability in chromium", () => {
       const empty = page.getByRole("region", { name: "Nothing to measure yet" });
       await empty.getByRole("heading", { name: "Nothing to measure yet" }).waitFor();
       expect(await empty.getByRole("link").getAttribute("href")).toBe("#/domains");
+      // Without a pool: one line on how to configure one, no table.
+      await page.getByText("Direct delivery sends from this machine's own address.", { exact: false }).waitFor();
+      expect(await page.getByRole("table", { name: /^Addresses of IP pool/ }).count()).toBe(0);
       await screenshot(page, `ui-deliverability-empty-${width}`);
       await empty.getByRole("link").click();
       await page.getByRole("heading", { name: "Domains", level: 1 }).waitFor();
@@ -322,6 +421,8 @@ describe.skipIf(!browserPeer.available)("deliverability in chromium", () => {
       const none = page.getByRole("region", { name: "No DMARC report yet" });
       await none.getByText(`dmarc@send.fresh-${width}.example`).waitFor();
       expect(await none.textContent()).toContain("once a day");
+      // No pool configured: no IP pool setting on the domain's card.
+      expect(await page.getByRole("form", { name: /^IP pool of/ }).count()).toBe(0);
       await none.getByRole("button", { name: "Go to the DMARC record to publish" }).click();
       expect(await page.locator(":focus").getAttribute("aria-label")).toBe("Copy the DMARC record's value");
       await expectNoHorizontalOverflow(page, width);

@@ -81,6 +81,31 @@ export interface Page<T> {
   has_more?: boolean;
 }
 
+/**
+ * An `[ip_pools.<name>]` of direct delivery as `GET /v1/ip-pools` shows it (DESIGN §14; the server's `PoolState` in
+ * src/providers/sending-ips.ts, declared here so the UI compiles without the server's sources).
+ */
+export interface IpPool {
+  name: string;
+  /** The pool's warm-up, in days: "30d". */
+  warmup: string;
+  addresses: IpPoolAddress[];
+}
+
+export interface IpPoolAddress {
+  address: string;
+  /** The name it greets with (its PTR name); null: `[mx] ehlo_name`. */
+  ehlo_name: string | null;
+  /** Day of its warm-up (1: the day it first sent); null before it sent, or once warm-up is over. */
+  warmup_day: number | null;
+  /** Today's cap per destination provider while warming up; null: uncapped. */
+  daily_cap: number | null;
+  /** Messages delivered today (UTC), per destination provider: gmail, outlook, yahoo, other, or a configured one. */
+  today: Record<string, number>;
+  /** Providers whose rate is halved after a throttling reply, with the rate in force and until when. */
+  backed_off: Array<{ provider: string; messages_per_minute: number; until: string }>;
+}
+
 /** What the signed-in key or person may do, as the server says (`GET /v1/api-keys/current`). */
 export interface Access {
   mode: "live" | "test";

@@ -3,6 +3,10 @@
 /** A stored ISO time in the reader's locale and time zone. */
 export const when = (iso: string) => new Date(iso).toLocaleString();
 
+/** A stored ISO time as the hour and minute of the reader's clock ("14:05"), for times within the next hours. */
+export const clockTime = (iso: string) =>
+  new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+
 /** A byte count as people read it. */
 export const size = (bytes: number) =>
   bytes < 1024

@@ -547,7 +547,7 @@ export const CONFIG_SCHEMA = {
 export const IP_POOL_OPTIONS = {
   addresses: stringList(
     [],
-    'Source addresses of this machine the pool sends from, round-robin, e.g. ["203.0.113.5", "203.0.113.6"]; each must be bound to an interface here and belong in the domains\' SPF ([server] public_ips).',
+    'Source addresses of this machine the pool sends from, round-robin, e.g. ["203.0.113.5", "203.0.113.6"]; each must be bound to an interface here; the domains\' suggested SPF records list them.',
   ),
   ehlo_names: stringList(
     [],

@@ -22,7 +22,10 @@ export interface RecordSettings {
   hostname: string;
   /** False when `[server] hostname` is unset and `hostname` is only the machine's own name. */
   hostnameConfigured: boolean;
-  /** SPF terms every record carries: `[server] public_ips` and `[domains] spf_include` (a smarthost's SPF domain). */
+  /**
+   * SPF terms every record carries: `[server] public_ips`, the IP pools' addresses and `[domains] spf_include` (a
+   * smarthost's SPF domain).
+   */
   spfBase: readonly string[];
   /** SPF terms a provider's mail needs beyond those, by provider name, e.g. `include:amazonses.com` for SES. */
   providerSpf: Readonly<Record<string, readonly string[]>>;
@@ -40,8 +43,13 @@ const SES_SPF = "include:amazonses.com";
 /** Derives the record values from configuration: the server's public name and addresses, and each provider's SPF terms. */
 export function recordSettings(config: Config): RecordSettings {
   const hostname = (config.server.hostname || osHostname()).toLowerCase().replace(/\.$/, "");
+  // The IP pools' addresses send a domain's mail as much as public_ips do (DESIGN §14).
+  const sendingIps = new Set([
+    ...config.server.public_ips,
+    ...Object.values(config.ip_pools).flatMap((pool) => pool.addresses),
+  ]);
   const spfBase = [
-    ...config.server.public_ips.map((ip) => (isIP(ip) === 6 ? `ip6:${ip}` : `ip4:${ip}`)),
+    ...[...sendingIps].map((ip) => (isIP(ip) === 6 ? `ip6:${ip}` : `ip4:${ip}`)),
     ...config.domains.spf_include.map((domain) => `include:${domain}`),
   ];
   const providerSpf: Record<string, readonly string[]> = {};

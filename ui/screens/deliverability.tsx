@@ -2,7 +2,8 @@
  * Deliverability: whether receivers are likely to keep taking the organisation's mail — its sending health and each
  * domain's (`GET /v1/sending/health`: ok, warning or paused, the bounce and complaint rates over the guardrails'
  * window), what the thresholds mean, and any pause a guardrail set, with the pause controls that resume it. Each
- * domain links to its own page, where its DMARC reports say who sends as it. Invariant: the figures and verdicts are
+ * domain links to its own page, where its DMARC reports say who sends as it. The sending IPs of direct delivery
+ * follow (sending-ips.tsx), then the blocklists' answers about the sending addresses. Invariant: the figures and verdicts are
  * the server's; a resume goes through the same confirmed control as on the overview and the domain's card.
  */
 import type { ComponentChildren } from "preact";
@@ -19,6 +20,7 @@ import { rate, when } from "../format.ts";
 import { HealthStatus, measuredShort, THRESHOLDS, windowWords } from "../health.tsx";
 import { usePolled } from "../hooks.ts";
 import { PauseControl, useSending } from "../pauses.tsx";
+import { SendingIps } from "./sending-ips.tsx";
 
 /**
  * A pause a guardrail set (`paused_by: "system"`, `reason: "guardrail: …"`; guardrails pause domains and organisations
@@ -121,6 +123,7 @@ export function DeliverabilityScreen() {
           </p>
         </>
       )}
+      <SendingIps />
       {data && data.blocklists.length > 0 && <Blocklists listings={data.blocklists} />}
     </section>
   );
@@ -159,7 +162,7 @@ function Blocklists({ listings }: { listings: BlocklistListing[] }) {
               <th scope="col">Address</th>
               <th scope="col">List</th>
               <th scope="col">Listed</th>
-              <th scope="col">The list's reason</th>
+              <th scope="col">Reason</th>
               <th scope="col">Checked</th>
             </tr>
           </thead>
@@ -168,9 +171,8 @@ function Blocklists({ listings }: { listings: BlocklistListing[] }) {
               <tr key={`${l.address} ${l.list}`}>
                 <td data-label="Address">{l.address}</td>
                 <td data-label="List">{l.list}</td>
-                <td data-label="Listed">
-                  {l.listed ? <strong>Listed: {l.reason ?? "no reason given"}</strong> : "No"}
-                </td>
+                <td data-label="Listed">{l.listed ? <strong>Yes</strong> : "No"}</td>
+                <td data-label="Reason">{l.listed ? (l.reason ?? "none given") : "—"}</td>
                 <td data-label="Checked">{when(l.checked_at)}</td>
               </tr>
             ))}

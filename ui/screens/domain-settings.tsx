@@ -1,14 +1,15 @@
 /**
  * A sending domain's deliverability settings, on its card (DESIGN §14): the tracking domain (a CNAME record, then
- * links under the sender's own name), the TLS policy of direct delivery, and the Ed25519 DKIM signature. Each is
- * said in words — what it does, what it adds to the records — and changed with `PATCH /v1/domains/:id`. Invariant:
- * only a key or person allowed domains:write sees the controls; others read the setting as text.
+ * links under the sender's own name), the TLS policy of direct delivery, the Ed25519 DKIM signature, and the IP pool
+ * direct delivery leaves from (only once the server has one). Each is said in words — what it does, what it adds to
+ * the records — and changed with `PATCH /v1/domains/:id`. Invariant: only a key or person allowed domains:write sees
+ * the controls; others read the setting as text.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { Domain } from "../../clients/node/src/types.ts";
-import { api } from "../api.ts";
+import { api, type IpPool, type Page } from "../api.ts";
 
-type Settings = Pick<Domain, "id" | "name" | "records" | "tracking_subdomain" | "tls" | "dkim">;
+type Settings = Pick<Domain, "id" | "name" | "records" | "tracking_subdomain" | "tls" | "dkim" | "ip_pool">;
 type Act = (action: () => Promise<unknown>) => Promise<boolean>;
 
 const patch = (domain: Settings, body: unknown) => api.patch(`/v1/domains/${encodeURIComponent(domain.id)}`, body);
@@ -17,12 +18,43 @@ const patch = (domain: Settings, body: unknown) => api.patch(`/v1/domains/${enco
 const ed25519Record = (domain: Settings) =>
   domain.records.find((r) => r.record === "DKIM" && /(^|;)\s*k=ed25519\s*(;|$)/i.test(r.value));
 
-export function DomainSettings({ domain, canWrite, act }: { domain: Settings; canWrite: boolean; act: Act }) {
+/**
+ * The names of the configured IP pools, read once per screen (they change only with the configuration, at a restart)
+ * and handed to every card, so a list of domains asks once. Empty until known; a failed read leaves it empty, as on a
+ * server without pools, since the setting is then only hidden.
+ */
+export function useIpPoolNames(): string[] {
+  const [names, setNames] = useState<string[]>([]);
+  useEffect(() => {
+    api.get<Page<IpPool>>("/v1/ip-pools").then(
+      (pools) => setNames(pools.data.map((pool) => pool.name)),
+      () => undefined,
+    );
+  }, []);
+  return names;
+}
+
+export function DomainSettings({
+  domain,
+  pools,
+  canWrite,
+  act,
+}: {
+  domain: Settings;
+  /** The configured IP pools' names (`useIpPoolNames`). */
+  pools: string[];
+  canWrite: boolean;
+  act: Act;
+}) {
   return (
     <div class="settings" role="group" aria-label={`Delivery settings of ${domain.name}`}>
       <TrackingDomain domain={domain} canWrite={canWrite} act={act} />
       <RequireTls domain={domain} canWrite={canWrite} act={act} />
       <Ed25519 domain={domain} canWrite={canWrite} act={act} />
+      {/* A domain still naming a pool the configuration dropped shows it, so it can be set back to none. */}
+      {(pools.length > 0 || domain.ip_pool !== null) && (
+        <IpPoolSetting domain={domain} pools={pools} canWrite={canWrite} act={act} />
+      )}
     </div>
   );
 }
@@ -164,5 +196,71 @@ function Ed25519({ domain, canWrite, act }: { domain: Settings; canWrite: boolea
       </label>
       {explained}
     </div>
+  );
+}
+
+function IpPoolSetting({
+  domain,
+  pools,
+  canWrite,
+  act,
+}: {
+  domain: Settings;
+  pools: string[];
+  canWrite: boolean;
+  act: Act;
+}) {
+  const current = domain.ip_pool;
+  const [choice, setChoice] = useState(current ?? "");
+  const id = `ip-pool-${domain.id}`;
+  const names = current !== null && !pools.includes(current) ? [...pools, current] : pools;
+  const state =
+    current === null
+      ? "none: direct delivery of its mail leaves from the machine's own address."
+      : `${current}${pools.includes(current) ? "" : " (no longer configured)"} — direct delivery of its mail leaves from that pool's addresses.`;
+  const explained = (
+    <p class="hint setting-line">
+      Mail from {domain.name} sent straight to the receivers' mail servers leaves from the pool's addresses in turn,
+      each greeting with its own name and held to its warm-up; a relay or SES sends from its own addresses.{" "}
+      <a href="#/deliverability">Each address's warm-up and today's messages</a>
+    </p>
+  );
+  if (!canWrite)
+    return (
+      <div class="setting">
+        <p class="setting-line">
+          <strong>IP pool:</strong> {state}
+        </p>
+        {explained}
+      </div>
+    );
+  const save = (e: Event) => {
+    e.preventDefault();
+    void act(() => patch(domain, { ip_pool: choice || null }));
+  };
+  return (
+    <form class="setting" onSubmit={save} aria-label={`IP pool of ${domain.name}`}>
+      <p class="setting-line">
+        <strong>IP pool:</strong> {state}
+      </p>
+      <div class="actions">
+        <label for={id}>
+          IP pool
+          <select id={id} value={choice} onChange={(e) => setChoice(e.currentTarget.value)}>
+            <option value="">None (the machine's own address)</option>
+            {names.map((name) => (
+              <option key={name} value={name}>
+                {name}
+                {pools.includes(name) ? "" : " (no longer configured)"}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" disabled={choice === (current ?? "")}>
+          Save IP pool
+        </button>
+      </div>
+      {explained}
+    </form>
   );
 }

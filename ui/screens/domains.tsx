@@ -1,8 +1,8 @@
 /**
  * Domains as a setup flow: add a domain, publish its records (copy buttons; what DNS answered beside what to
  * publish; a record's warning), verify now, receiving on or off, the providers that take its mail, its sending health
- * and its delivery settings (tracking domain, TLS, Ed25519). A domain's own page (`#/domains/<id>`) adds who sends as
- * it, from the receivers' DMARC reports. Invariant: every state shown is the server's.
+ * and its delivery settings (tracking domain, TLS, Ed25519, IP pool). A domain's own page (`#/domains/<id>`) adds
+ * who sends as it, from the receivers' DMARC reports. Invariant: every state shown is the server's.
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
@@ -14,7 +14,7 @@ import { Alert } from "../alert.tsx";
 import { PauseControl, useSending } from "../pauses.tsx";
 import { Empty } from "../empty.tsx";
 import { HealthLine } from "../health.tsx";
-import { DomainSettings } from "./domain-settings.tsx";
+import { DomainSettings, useIpPoolNames } from "./domain-settings.tsx";
 import { dmarcCopyId, WhoSendsAsYou } from "./who-sends.tsx";
 import type { Domain as ClientDomain } from "../../clients/node/src/types.ts";
 
@@ -31,6 +31,7 @@ type Domain = Pick<
   | "dkim"
   | "tracking_subdomain"
   | "tls"
+  | "ip_pool"
 >;
 type Act = (action: () => Promise<unknown>) => Promise<boolean>;
 
@@ -107,6 +108,7 @@ function DomainList() {
   const { act, actionError } = useAction(reload);
   const canWrite = useCan("domains:write");
   const sending = useSending();
+  const pools = useIpPoolNames();
   const add = (e: Event) => {
     e.preventDefault();
     void act(async () => {
@@ -144,7 +146,7 @@ function DomainList() {
         </Empty>
       )}
       {data?.data.map((domain) => (
-        <DomainCard key={domain.id} domain={domain} canWrite={canWrite} act={act} sending={sending} />
+        <DomainCard key={domain.id} domain={domain} pools={pools} canWrite={canWrite} act={act} sending={sending} />
       ))}
     </section>
   );
@@ -160,13 +162,24 @@ function DomainPage({ id }: { id: string }) {
   const { act, actionError } = useAction(reload);
   const canWrite = useCan("domains:write");
   const sending = useSending();
+  const pools = useIpPoolNames();
   return (
     <section aria-labelledby={domain ? `domain-${domain.id}` : undefined}>
       <p>
         <a href="#/domains">← All domains</a>
       </p>
       <Alert message={actionError ?? error} />
-      {domain && <DomainCard key={domain.id} domain={domain} canWrite={canWrite} act={act} sending={sending} page />}
+      {domain && (
+        <DomainCard
+          key={domain.id}
+          domain={domain}
+          pools={pools}
+          canWrite={canWrite}
+          act={act}
+          sending={sending}
+          page
+        />
+      )}
     </section>
   );
 }
@@ -177,12 +190,15 @@ function DomainPage({ id }: { id: string }) {
  */
 function DomainCard({
   domain,
+  pools,
   canWrite,
   act,
   sending,
   page = false,
 }: {
   domain: Domain;
+  /** The configured IP pools' names, read once for the screen. */
+  pools: string[];
   canWrite: boolean;
   act: Act;
   sending: ReturnType<typeof useSending>;
@@ -234,7 +250,7 @@ function DomainCard({
           <span class="hint">— the receivers' DMARC reports of the last 7 days</span>
         </p>
       )}
-      <DomainSettings domain={domain} canWrite={canWrite} act={act} />
+      <DomainSettings domain={domain} pools={pools} canWrite={canWrite} act={act} />
       <div class="scroll">
         <table class="list records stack">
           <thead>
