@@ -36,6 +36,7 @@ import type { OrganizationView } from "../src/organizations/service.ts";
 import type { OrganizationPatchSchema } from "../src/organizations/validate.ts";
 import type { InvitationView, Members, MemberView } from "../src/people/members.ts";
 import type { People } from "../src/people/service.ts";
+import type { AddressState, PoolState } from "../src/providers/sending-ips.ts";
 import type { TemplateView } from "../src/templates/model.ts";
 import type { AttemptView, DeliveryDetail, DeliveryView, WebhookView } from "../src/webhooks/model.ts";
 
@@ -50,6 +51,8 @@ export type Checks = [
   Expect<Same<Client.SendingHealthOverview, SendingHealthOverview & { blocklists: BlocklistListing[] }>>,
   Expect<Same<Client.DmarcReport, DmarcReportView>>,
   Expect<Same<Client.DmarcSummary, DmarcSummary>>,
+  Expect<Same<Client.IpPool, PoolState>>,
+  Expect<Same<Client.IpPoolAddress, AddressState>>,
   Expect<Same<Client.EmailSummary, EmailSummary>>,
   Expect<Same<Client.Email, EmailRecord>>,
   Expect<Same<Client.Domain, DomainView>>,

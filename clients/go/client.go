@@ -1,6 +1,7 @@
 // Package mailroom is the Go client of Mailroom's Resend-compatible HTTP API (/v1): emails, batch sends, domains,
-// API keys, webhooks, suppressions, templates, received mail, the delivery queue, sending pauses, the organisation's
-// settings, its members, invitations and audit log, and the AI helpers, plus a Standard Webhooks verifier.
+// API keys, webhooks, suppressions, templates, received mail, the delivery queue, sending pauses, IP pools, the
+// organisation's settings, its members, invitations and audit log, and the AI helpers, plus a Standard Webhooks
+// verifier.
 //
 // This file owns the Client: its configuration (options) and the services it exposes. How a request travels
 // (timeouts, retries, idempotency keys, errors) lives in request.go.
@@ -36,6 +37,7 @@ type Client struct {
 	Templates     *TemplatesService
 	Deliveries    *DeliveriesService
 	Sending       *SendingService
+	IpPools       *IpPoolsService
 	Organization  *OrganizationService
 	Organizations *OrganizationsService
 	Members       *MembersService
@@ -124,6 +126,7 @@ func NewClient(apiKey string, options ...Option) *Client {
 	c.Templates = &TemplatesService{client: c}
 	c.Deliveries = &DeliveriesService{client: c, Bulk: &DeliveriesBulkService{client: c}}
 	c.Sending = &SendingService{client: c}
+	c.IpPools = &IpPoolsService{client: c}
 	c.Organization = &OrganizationService{client: c}
 	c.Organizations = &OrganizationsService{client: c}
 	c.Members = &MembersService{client: c}

@@ -2,7 +2,8 @@
 // and 503, the idempotency key kept across retries, no retry of other 4xx or of a used-up daily quota, error
 // decoding (410 gone included), timeouts, network failures, headers and the base URL; and the paths, bodies and null
 // fields of the delivery queue, of sending pauses, of the organisation's settings, of organisations, members and the
-// audit log, and of deliverability (domain settings, sending health, DMARC reports and summary).
+// audit log, of deliverability (domain settings, sending health, DMARC reports and summary), and of sending IPs (the
+// pools listed, a domain's IP pool set and cleared).
 package mailroom
 
 import (
@@ -736,6 +737,62 @@ func TestDeliverabilityPathsBodiesAndNulls(t *testing.T) {
 		{"GET", "/v1/domains/d%2F1/dmarc?before=r-2&limit=5", ""},
 		{"GET", "/v1/domains/example.com/dmarc/summary", ""},
 		{"GET", "/v1/domains/d%2F1/dmarc/summary?days=30", ""},
+	}
+	recorder.expect(t, want)
+}
+
+func TestIpPoolsPathsBodiesAndNulls(t *testing.T) {
+	var recorder requestRecorder
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		recorder.record(r)
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/ip-pools" {
+			_, _ = w.Write([]byte(`{"object":"list","data":[{"name":"main","warmup":"30d","addresses":[` +
+				`{"address":"203.0.113.5","ehlo_name":"mta1.example.com","warmup_day":3,"daily_cap":200,"today":{"gmail":12,"other":3},` +
+				`"backed_off":[{"provider":"gmail","messages_per_minute":300,"until":"2026-01-01T01:00:00.000Z"}]},` +
+				`{"address":"203.0.113.6","ehlo_name":null,"warmup_day":null,"daily_cap":null,"today":{},"backed_off":[]}]}]}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"object":"domain","id":"d-1","name":"example.com","status":"verified","records":[],"ip_pool":"main"}`))
+	}))
+	defer server.Close()
+	client := NewClient("mr_test_key", WithBaseURL(server.URL))
+	ctx := context.Background()
+
+	pools, err := client.IpPools.List()
+	if err != nil || pools.Object != "list" || len(pools.Data) != 1 || pools.Data[0].Name != "main" || pools.Data[0].Warmup != "30d" ||
+		len(pools.Data[0].Addresses) != 2 {
+		t.Fatalf("ip pools: %+v (%v)", pools, err)
+	}
+	warming, warm := pools.Data[0].Addresses[0], pools.Data[0].Addresses[1]
+	if warming.Address != "203.0.113.5" || warming.EhloName != "mta1.example.com" || warming.WarmupDay == nil || *warming.WarmupDay != 3 ||
+		warming.DailyCap == nil || *warming.DailyCap != 200 || warming.Today["gmail"] != 12 || warming.Today["other"] != 3 ||
+		len(warming.BackedOff) != 1 || warming.BackedOff[0] != (IpPoolBackOff{Provider: "gmail", MessagesPerMinute: 300, Until: "2026-01-01T01:00:00.000Z"}) {
+		t.Fatalf("a warming address: %+v", warming)
+	}
+	if warm.EhloName != "" || warm.WarmupDay != nil || warm.DailyCap != nil || len(warm.Today) != 0 || warm.BackedOff == nil || len(warm.BackedOff) != 0 {
+		t.Fatalf("a warm address: %+v", warm)
+	}
+	if _, err := client.IpPools.ListWithContext(ctx); err != nil {
+		t.Fatalf("ip pools with a context: %v", err)
+	}
+	domain, err := client.Domains.Update("example.com", &UpdateDomainRequest{IpPool: Value("main")})
+	if err != nil || domain.IpPool != "main" {
+		t.Fatalf("update: %+v (%v)", domain, err)
+	}
+	if _, err := client.Domains.UpdateWithContext(ctx, "d/1", &UpdateDomainRequest{IpPool: Null[string]()}); err != nil {
+		t.Fatalf("update with a null ip pool: %v", err)
+	}
+	if _, err := client.Domains.Create(&CreateDomainRequest{Name: "example.org", IpPool: "main"}); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+
+	want := []recordedRequest{
+		{"GET", "/v1/ip-pools", ""},
+		{"GET", "/v1/ip-pools", ""},
+		{"PATCH", "/v1/domains/example.com", `{"ip_pool":"main"}`},
+		{"PATCH", "/v1/domains/d%2F1", `{"ip_pool":null}`},
+		{"POST", "/v1/domains", `{"name":"example.org","ip_pool":"main"}`},
 	}
 	recorder.expect(t, want)
 }

@@ -1,5 +1,5 @@
 // Sending domains (DESIGN §5): create (answers the DNS records to publish), get, list, update, verify now, remove;
-// and (DESIGN §14) their tracking host, TLS policy and Ed25519 DKIM key, their sending health, and the DMARC
+// and (DESIGN §14) their tracking host, TLS policy, Ed25519 DKIM key and IP pool, their sending health, and the DMARC
 // aggregate reports receivers sent about them.
 package mailroom
 
@@ -44,6 +44,9 @@ type CreateDomainRequest struct {
 	Tls string `json:"tls,omitempty"`
 	// Dkim with Ed25519 true adds an Ed25519 key beside the RSA one.
 	Dkim *DomainDkim `json:"dkim,omitempty"`
+	// IpPool names the configured [ip_pools.<name>] direct delivery sends from (an unknown one is a
+	// validation_error); empty: none.
+	IpPool string `json:"ip_pool,omitempty"`
 }
 
 // UpdateDomainRequest changes a domain's settings; nil and empty fields are left as they are.
@@ -62,6 +65,10 @@ type UpdateDomainRequest struct {
 	// Dkim with Ed25519 true adds an Ed25519 key (RFC 8463) beside the RSA one, signing once its record is found;
 	// false retires it. Nil leaves it as it is.
 	Dkim *DomainDkim `json:"dkim,omitempty"`
+	// IpPool names, with Value("main"), the configured [ip_pools.<name>] whose addresses direct delivery of the
+	// domain's mail binds, with their warm-up (an unknown name is a validation_error). Null[string]() returns the
+	// domain to the machine's default address; nil leaves it as it is.
+	IpPool *Nullable[string] `json:"ip_pool,omitempty"`
 }
 
 // Domain is a sending domain with the DNS records to publish and their status.
@@ -83,6 +90,8 @@ type Domain struct {
 	TrackingSubdomain string `json:"tracking_subdomain"`
 	// Tls is the domain's TLS policy: TlsOpportunistic or TlsEnforced.
 	Tls string `json:"tls"`
+	// IpPool is the [ip_pools.<name>] direct delivery sends from; empty: the machine's default address.
+	IpPool string `json:"ip_pool"`
 	// Health is the domain's bounce and complaint rates over the guardrails' window, and what they led to.
 	Health        DomainHealth `json:"health"`
 	LastCheckedAt string       `json:"last_checked_at"`
@@ -187,13 +196,13 @@ func (s *DomainsService) ListWithContext(ctx context.Context, options *ListOptio
 }
 
 // Update changes a domain's tracking defaults, return-path subdomain, receiving, providers, tracking host, TLS
-// policy or Ed25519 key.
+// policy, Ed25519 key or IP pool.
 func (s *DomainsService) Update(domainId string, params *UpdateDomainRequest) (*Domain, error) {
 	return s.UpdateWithContext(context.Background(), domainId, params)
 }
 
 // UpdateWithContext changes a domain's tracking defaults, return-path subdomain, receiving, providers, tracking
-// host, TLS policy or Ed25519 key.
+// host, TLS policy, Ed25519 key or IP pool.
 func (s *DomainsService) UpdateWithContext(ctx context.Context, domainId string, params *UpdateDomainRequest) (*Domain, error) {
 	if err := required("domainId", domainId); err != nil {
 		return nil, err

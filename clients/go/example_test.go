@@ -126,3 +126,27 @@ func ExampleSendingService_Health() {
 		}
 	}
 }
+
+func ExampleIpPoolsService_List() {
+	client := mailroom.NewClient(os.Getenv("MAILROOM_API_KEY"))
+	// Direct delivery of example.com's mail leaves from the addresses of the configured pool "main".
+	if _, err := client.Domains.Update("example.com", &mailroom.UpdateDomainRequest{IpPool: mailroom.Value("main")}); err != nil {
+		log.Print(err)
+		return
+	}
+	pools, err := client.IpPools.List()
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	for _, pool := range pools.Data {
+		for _, ip := range pool.Addresses {
+			if ip.DailyCap != nil { // warming up (WarmupDay is nil until the address first sends)
+				log.Printf("%s %s: %d of %d to gmail today", pool.Name, ip.Address, ip.Today["gmail"], *ip.DailyCap)
+			}
+			for _, back := range ip.BackedOff {
+				log.Printf("%s slowed to %d/min by %s until %s", ip.Address, back.MessagesPerMinute, back.Provider, back.Until)
+			}
+		}
+	}
+}

@@ -616,7 +616,8 @@ func TestLiveDomainsRoundTrip(t *testing.T) {
 
 // A domain of the test's own gets a tracking host, the enforced TLS policy and an Ed25519 key (example.com, which
 // every suite sends from, keeps its settings); the sending health lists it ok; the verified sending domain has no
-// DMARC report yet, so its list and summary are empty.
+// DMARC report yet, so its list and summary are empty. The server configures no IP pool: the list is empty, naming
+// one is a validation error, and null clears the domain's.
 func TestLiveDeliverability(t *testing.T) {
 	env := live(t)
 	client := env.client()
@@ -628,7 +629,7 @@ func TestLiveDeliverability(t *testing.T) {
 	t.Cleanup(func() {
 		_, _ = client.Domains.RemoveWithOptions(context.Background(), created.Id, &RemoveDomainOptions{Force: true})
 	})
-	if created.TrackingSubdomain != "" || created.Tls != TlsOpportunistic || created.Dkim.Ed25519 || created.Health.Status != HealthOk ||
+	if created.TrackingSubdomain != "" || created.Tls != TlsOpportunistic || created.Dkim.Ed25519 || created.IpPool != "" || created.Health.Status != HealthOk ||
 		created.Health.Reason != "" || created.Health.Window == "" || len(trackingRecords(created)) != 0 {
 		t.Fatalf("a new domain's defaults: %+v", created)
 	}
@@ -689,8 +690,23 @@ func TestLiveDeliverability(t *testing.T) {
 	}
 	_, err = client.Domains.DmarcReports(unique("go")+".example.net", nil)
 	apiError(t, err, NameNotFound, 404)
+	pools, err := client.IpPools.List()
+	if err != nil || pools.Object != "list" || pools.Data == nil || len(pools.Data) != 0 {
+		t.Fatalf("ip pools: %+v (%v)", pools, err)
+	}
+	_, err = client.Domains.Update(created.Id, &UpdateDomainRequest{IpPool: Value("nowhere")})
+	if refused := apiError(t, err, NameValidationError, 400); !hasDetail(refused.Details, "ip_pool") {
+		t.Fatalf("an unknown pool is named in details: %+v", refused.Details)
+	}
+	cleared, err := client.Domains.Update(created.Id, &UpdateDomainRequest{IpPool: Null[string]()})
+	if err != nil || cleared.IpPool != "" || cleared.TrackingSubdomain != "links" || cleared.Tls != TlsEnforced {
+		t.Fatalf("ip pool cleared: %+v (%v)", cleared, err)
+	}
+
 	sending := NewClient(env.sendingKey, WithBaseURL(env.baseURL))
 	_, err = sending.Sending.Health()
+	apiError(t, err, NameInsufficientScope, 403)
+	_, err = sending.IpPools.List()
 	apiError(t, err, NameInsufficientScope, 403)
 
 	undone, err := client.Domains.Update(created.Id, &UpdateDomainRequest{TrackingSubdomain: Null[string](), Tls: TlsOpportunistic, Dkim: &DomainDkim{Ed25519: false}})

@@ -48,8 +48,9 @@ export class Domains {
 
   /**
    * Tracking defaults, return-path subdomain, receiving, providers; the tracking host (`tracking_subdomain: "links"`
-   * adds the CNAME of links.<domain>, `null` removes it), the TLS policy (`tls: "enforced"`) and an Ed25519 DKIM key
-   * beside the RSA one (`dkim: { ed25519: true }`, `false` retires it).
+   * adds the CNAME of links.<domain>, `null` removes it), the TLS policy (`tls: "enforced"`), an Ed25519 DKIM key
+   * beside the RSA one (`dkim: { ed25519: true }`, `false` retires it) and the IP pool direct delivery sends from
+   * (`ip_pool: "main"`, a configured `[ip_pools.<name>]`, else `validation_error`; `null` for none).
    */
   async update(payload: UpdateDomainOptions, options: RequestOptions = {}): Promise<MailroomResponse<Domain>> {
     const { id, ...settings } = payload;

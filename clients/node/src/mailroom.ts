@@ -1,8 +1,8 @@
 /**
  * The client: `new Mailroom(key, { baseUrl })`, with one property per resource as in Resend's Node SDK
  * (`emails`, `batch`, `domains`, `apiKeys`, `webhooks`, `templates`) plus Mailroom's own (`suppressions`,
- * `deliveries`, `sending`, `organization`, `organizations`, `members`, `auditLog`, `ai`, `emails.receiving`). Every
- * method resolves to `{ data, error, headers }` and never rejects for an API failure.
+ * `deliveries`, `sending`, `ipPools`, `organization`, `organizations`, `members`, `auditLog`, `ai`,
+ * `emails.receiving`). Every method resolves to `{ data, error, headers }` and never rejects for an API failure.
  */
 import { Ai } from "./ai.js";
 import { ApiKeys } from "./api-keys.js";
@@ -11,6 +11,7 @@ import { Deliveries } from "./deliveries.js";
 import { Domains } from "./domains.js";
 import { Batch, Emails } from "./emails.js";
 import { envOf, Transport, type ClientOptions } from "./http.js";
+import { IpPools } from "./ip-pools.js";
 import { Members } from "./members.js";
 import { OrganizationSettings } from "./organization.js";
 import { Organizations } from "./organizations.js";
@@ -28,6 +29,7 @@ export class Mailroom {
   readonly suppressions: Suppressions;
   readonly deliveries: Deliveries;
   readonly sending: Sending;
+  readonly ipPools: IpPools;
   readonly organization: OrganizationSettings;
   readonly organizations: Organizations;
   readonly members: Members;
@@ -51,6 +53,7 @@ export class Mailroom {
     this.suppressions = new Suppressions(transport);
     this.deliveries = new Deliveries(transport);
     this.sending = new Sending(transport);
+    this.ipPools = new IpPools(transport);
     this.organization = new OrganizationSettings(transport);
     this.organizations = new Organizations(transport);
     this.members = new Members(transport);

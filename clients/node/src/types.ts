@@ -758,6 +758,48 @@ export interface SendingHealthOverview {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Sending IPs
+
+/** A provider whose rate is halved for one address after it pushed back (a 421 or a 4.7.x rate reply). */
+export interface IpPoolBackOff {
+  /** The destination provider (`gmail`, `outlook`, `yahoo`, a `[shaping.<provider>]`, or `other`). */
+  provider: string;
+  /** The rate in force now, per minute. */
+  messages_per_minute: number;
+  /** When the rate returns to the configured one (ISO 8601). */
+  until: string;
+}
+
+/** One source address of an IP pool, with its warm-up and today's traffic. */
+export interface IpPoolAddress {
+  address: string;
+  /** The EHLO name it greets with (its PTR name); null: `[mx] ehlo_name`. */
+  ehlo_name: string | null;
+  /** Day of warm-up (1 = the day it first sent); null before it sent, or once warm-up is over. */
+  warmup_day: number | null;
+  /** Today's cap per destination provider while warming up; null: uncapped. */
+  daily_cap: number | null;
+  /** Messages delivered today (UTC), per destination provider. */
+  today: Record<string, number>;
+  /** Providers whose rate is halved now, with the rate in force and until when. */
+  backed_off: IpPoolBackOff[];
+}
+
+/** An `[ip_pools.<name>]` of the server: the addresses direct delivery of the domains naming it binds. */
+export interface IpPool {
+  name: string;
+  /** How long an address warms up from its first use, e.g. `30d` (`0d`: no warm-up). */
+  warmup: string;
+  addresses: IpPoolAddress[];
+}
+
+/** Every configured pool in one answer: no pages. */
+export interface IpPoolList {
+  object: "list";
+  data: IpPool[];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Organisation
 
 /** What the organisation stores, as the server's retention job last counted it. */

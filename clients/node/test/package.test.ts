@@ -37,6 +37,7 @@ test("the CommonJS build loads with require() and works", () => {
     "suppressions",
     "deliveries",
     "sending",
+    "ipPools",
     "organization",
     "organizations",
     "members",
@@ -52,6 +53,7 @@ test("the CommonJS build loads with require() and works", () => {
   expect(typeof client.sending.health).toBe("function");
   expect(typeof client.domains.dmarcReports).toBe("function");
   expect(typeof client.domains.dmarcSummary).toBe("function");
+  expect(typeof client.ipPools.list).toBe("function");
   expect(typeof client.organization.update).toBe("function");
   expect(typeof client.organizations.list).toBe("function");
   expect(typeof client.members.revokeInvitation).toBe("function");

@@ -1,7 +1,7 @@
 /**
  * Round trips of the other resources against the server: domains (with their deliverability settings, the sending
- * health and the DMARC reports), API keys, suppressions (one by one and in batches), templates (every operation),
- * received mail, and the AI endpoints.
+ * health, the DMARC reports and the IP pools), API keys, suppressions (one by one and in batches), templates (every
+ * operation), received mail, and the AI endpoints.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Mailroom } from "@mailroom/node";
@@ -49,12 +49,17 @@ describe.skipIf(!live)("resources", () => {
     expect((await mailroom.domains.get(created.id)).error?.name).toBe("not_found");
   }, 60_000);
 
-  test("domains: tracking host, TLS policy and Ed25519 DKIM; sending health lists them ok; DMARC reports and summary", async () => {
+  test("domains: tracking host, TLS policy, Ed25519 DKIM and IP pool; sending health lists them ok; DMARC reports and summary; no IP pools", async () => {
     // A domain of this test's own: example.com, which every suite sends from, keeps its settings.
     const name = `${unique("dlv")}.example.net`;
     const created = ok(await mailroom.domains.create({ name }));
     try {
-      expect(created).toMatchObject({ tracking_subdomain: null, tls: "opportunistic", dkim: { ed25519: false } });
+      expect(created).toMatchObject({
+        tracking_subdomain: null,
+        tls: "opportunistic",
+        dkim: { ed25519: false },
+        ip_pool: null,
+      });
       expect(created.health).toMatchObject({ status: "ok", reason: null, bounce_rate: 0, complaint_rate: 0 });
       expect(typeof created.health.window).toBe("string");
       expect(created.records.map((record) => record.record)).not.toContain("Tracking");
@@ -110,8 +115,20 @@ describe.skipIf(!live)("resources", () => {
       const elsewhere = `${unique("elsewhere")}.test`;
       expect((await mailroom.domains.dmarcReports(elsewhere)).error?.name).toBe("not_found");
 
+      // The server configures no [ip_pools.<name>]: the list is empty, and a domain can name none of them.
+      expect(ok(await mailroom.ipPools.list())).toEqual({ object: "list", data: [] });
+      const unknownPool = await mailroom.domains.update({ id: created.id, ip_pool: "nowhere" });
+      expect(unknownPool.error?.name).toBe("validation_error");
+      expect(unknownPool.error?.details.map((detail) => detail.path)).toEqual(["ip_pool"]);
+      expect(ok(await mailroom.domains.update({ id: created.id, ip_pool: null }))).toMatchObject({
+        ip_pool: null,
+        tracking_subdomain: "links",
+        tls: "enforced",
+      });
+
       const sendingKey = new lib.Mailroom(env("MAILROOM_SENDING_KEY"), { baseUrl });
       expect((await sendingKey.sending.health()).error?.name).toBe("insufficient_scope");
+      expect((await sendingKey.ipPools.list()).error?.name).toBe("insufficient_scope");
       expect((await sendingKey.domains.dmarcSummary(sendingDomain)).error?.name).toBe("insufficient_scope");
 
       const undone = ok(

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeAll, expect, test } from "bun:test";
 import type { Server } from "bun";
+import type { IpPoolList } from "@mailroom/node";
 import { loadLibrary, type Library } from "./support.ts";
 
 let lib: Library;
@@ -360,6 +361,55 @@ test("deliverability's wire: domain settings with a null tracking host, sending 
   for (const refused of [await client.domains.dmarcReports(""), await client.domains.dmarcSummary("", { days: 7 })])
     expect(refused.error?.name).toBe("missing_required_field");
   expect(seen.length).toBe(8);
+});
+
+test("sending IPs' wire: the pools listed, a domain's ip_pool set and cleared with null", async () => {
+  const pools: IpPoolList = {
+    object: "list",
+    data: [
+      {
+        name: "main",
+        warmup: "30d",
+        addresses: [
+          {
+            address: "203.0.113.5",
+            ehlo_name: "mta1.example.com",
+            warmup_day: 3,
+            daily_cap: 200,
+            today: { gmail: 12, other: 3 },
+            backed_off: [{ provider: "gmail", messages_per_minute: 300, until: "2026-01-01T01:00:00.000Z" }],
+          },
+          { address: "203.0.113.6", ehlo_name: null, warmup_day: null, daily_cap: 50, today: {}, backed_off: [] },
+        ],
+      },
+    ],
+  };
+  const { seen, baseUrl } = scripted(json(200, pools));
+  const client = new lib.Mailroom("mr_test_key", { baseUrl });
+  const listed = await client.ipPools.list();
+  expect(listed.error).toBeNull();
+  expect(listed.data).toEqual(pools);
+  const address = listed.data!.data[0]!.addresses[0]!;
+  expect([address.warmup_day, address.daily_cap, address.today.gmail]).toEqual([3, 200, 12]);
+  expect(address.backed_off[0]!.messages_per_minute).toBe(300);
+  await client.domains.update({ id: "example.com", ip_pool: "main" });
+  // null is a value here (the domain leaves its pool), so it must reach the server rather than be dropped.
+  await client.domains.update({ id: "d/1", ip_pool: null });
+  await client.domains.create({ name: "example.org", ip_pool: "main" });
+
+  expect(seen.map(({ method, path }) => `${method} ${path}`)).toEqual([
+    "GET /v1/ip-pools",
+    "PATCH /v1/domains/example.com",
+    "PATCH /v1/domains/d%2F1",
+    "POST /v1/domains",
+  ]);
+  expect(seen.map((request) => (request.body ? JSON.parse(request.body) : null))).toEqual([
+    null,
+    { ip_pool: "main" },
+    { ip_pool: null },
+    { name: "example.org", ip_pool: "main" },
+  ]);
+  expect(seen[0]!.headers.authorization).toBe("Bearer mr_test_key");
 });
 
 test("the organisation's wire: read, then the settings to change in a PATCH body, null kept", async () => {

@@ -13,6 +13,7 @@ from .resources.batch import Batch
 from .resources.deliveries import Deliveries
 from .resources.domains import Domains
 from .resources.emails import Emails
+from .resources.ip_pools import IpPools
 from .resources.members import Members
 from .resources.organization import Organization
 from .resources.organizations import Organizations
@@ -81,6 +82,7 @@ class Mailroom:
         self.suppressions = Suppressions(self._transport)
         self.deliveries = Deliveries(self._transport)
         self.sending = Sending(self._transport)
+        self.ip_pools = IpPools(self._transport)
         self.organization = Organization(self._transport)
         self.organizations = Organizations(self._transport)
         self.members = Members(self._transport)

@@ -315,6 +315,8 @@ class CreateDomainParams(TypedDict, total=False):
     """A label (``links`` → links.<domain>): its CNAME to the server joins the records."""
     tls: TlsPolicy
     dkim: DomainDkim
+    ip_pool: Optional[str]
+    """A configured ``[ip_pools.<name>]`` direct delivery sends from (else ``ValidationError``); None: none."""
 
 
 class UpdateDomainParams(TypedDict, total=False):
@@ -331,6 +333,9 @@ class UpdateDomainParams(TypedDict, total=False):
     domain's open, click and unsubscribe links use https://links.<domain>. None removes it."""
     tls: TlsPolicy
     dkim: DomainDkim
+    ip_pool: Optional[str]
+    """A configured ``[ip_pools.<name>]``: direct delivery of the domain's mail binds its source addresses, with their
+    warm-up (an unknown name raises ``ValidationError``). None: the machine's default address."""
 
 
 class Domain(TypedDict, total=False):
@@ -350,6 +355,8 @@ class Domain(TypedDict, total=False):
     tracking_subdomain: Optional[str]
     """The tracking host's label; None: the domain's links use the server's own host."""
     tls: TlsPolicy
+    ip_pool: Optional[str]
+    """The ``[ip_pools.<name>]`` direct delivery sends from; None: the machine's default address."""
     health: DomainHealth
     last_checked_at: Optional[str]
     created_at: str
@@ -793,6 +800,52 @@ class SendingHealthOverview(TypedDict):
     health: DomainHealth
     domains: List[DomainHealthEntry]
     blocklists: List[BlocklistListing]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Sending IPs
+
+
+class IpPoolBackOff(TypedDict):
+    """A destination provider whose rate is halved for one address after it pushed back (a 421 or a 4.7.x rate
+    reply)."""
+
+    provider: str
+    messages_per_minute: int
+    """The rate in force now."""
+    until: str
+    """When the configured rate returns (ISO 8601)."""
+
+
+class IpPoolAddress(TypedDict):
+    """One source address of a pool, with its warm-up and today's traffic."""
+
+    address: str
+    ehlo_name: Optional[str]
+    """The EHLO name it greets with (its PTR name); None: ``[mx] ehlo_name``."""
+    warmup_day: Optional[int]
+    """Day of warm-up (1: the day it first sent); None before it sent, or once warm-up is over."""
+    daily_cap: Optional[int]
+    """Today's cap per destination provider while warming up; None: uncapped."""
+    today: Dict[str, int]
+    """Messages delivered today (UTC), per destination provider (``gmail``, ``outlook``, ``yahoo``, ``other``, …)."""
+    backed_off: List[IpPoolBackOff]
+
+
+class IpPool(TypedDict):
+    """An ``[ip_pools.<name>]`` of the server: the addresses direct delivery of the domains naming it binds."""
+
+    name: str
+    warmup: str
+    """How long an address warms up from its first use, e.g. ``30d`` (``0d``: no warm-up)."""
+    addresses: List[IpPoolAddress]
+
+
+class IpPoolList(TypedDict):
+    """Every configured pool in one answer: no pages."""
+
+    object: str
+    data: List[IpPool]
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
-"""Round trips of the other resources against the real server: domains (with the tracking host, the TLS policy and an
-Ed25519 key, the sending health, and the DMARC reports and summary), API keys (with a key's own daily quota),
-suppressions (with batch), the delivery queue (list, summary, actions one at a time and in bulk), sending pauses (a
-domain's mail held until it is resumed), the organisation's settings (its daily quota reached and restored),
-templates (with a templated send), received email, and the AI status and subject scoring."""
+"""Round trips of the other resources against the real server: domains (with the tracking host, the TLS policy, an
+Ed25519 key and the IP pool, the sending health, the DMARC reports and summary, and the IP pools), API keys (with a
+key's own daily quota), suppressions (with batch), the delivery queue (list, summary, actions one at a time and in
+bulk), sending pauses (a domain's mail held until it is resumed), the organisation's settings (its daily quota
+reached and restored), templates (with a templated send), received email, and the AI status and subject scoring."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ class DomainsTest(unittest.TestCase):
             domains.get(domain_id)
 
 
-    def test_tracking_host_tls_policy_ed25519_sending_health_and_dmarc(self) -> None:
+    def test_tracking_host_tls_policy_ed25519_ip_pool_sending_health_and_dmarc(self) -> None:
         c = client()
         # A domain of this test's own: example.com, which every suite sends from, keeps its settings.
         name = f"{unique('py-dlv')}.example.net"
@@ -58,6 +58,7 @@ class DomainsTest(unittest.TestCase):
         try:
             defaults = (None, "opportunistic", {"ed25519": False})
             self.assertEqual((created["tracking_subdomain"], created["tls"], created["dkim"]), defaults)
+            self.assertIsNone(created["ip_pool"])
             self.assertEqual((created["health"]["status"], created["health"]["reason"]), ("ok", None))
             self.assertNotIn("Tracking", [r["record"] for r in created["records"]])
             rsa_keys = len([r for r in created["records"] if r["record"] == "DKIM"])
@@ -96,8 +97,18 @@ class DomainsTest(unittest.TestCase):
             self.assertEqual([d["path"] for d in too_long.exception.details], ["days"])
             with self.assertRaises(mailroom.NotFoundError):
                 c.domains.dmarc_reports(f"{unique('py')}.example.net")
+            # The server configures no [ip_pools.<name>]: the list is empty, and a domain can name none of them.
+            self.assertEqual(c.ip_pools.list(), {"object": "list", "data": []})
+            with self.assertRaises(mailroom.ValidationError) as unknown_pool:
+                c.domains.update({"id": domain_id, "ip_pool": "nowhere"})
+            self.assertEqual([d["path"] for d in unknown_pool.exception.details], ["ip_pool"])
+            cleared = c.domains.update({"id": domain_id, "ip_pool": None})
+            self.assertEqual((cleared["ip_pool"], cleared["tracking_subdomain"]), (None, "links"))
+
             with self.assertRaises(mailroom.InsufficientScopeError):
                 client(SENDING_KEY).sending.health()
+            with self.assertRaises(mailroom.InsufficientScopeError):
+                client(SENDING_KEY).ip_pools.list()
 
             undone = c.domains.update(
                 {"id": domain_id, "tracking_subdomain": None, "tls": "opportunistic", "dkim": {"ed25519": False}}

@@ -1,7 +1,8 @@
 """Retries, timeouts, network failures and request headers, against local stand-in servers (no Mailroom needed):
 429 with Retry-After then 200, 503 then 200, with retries on and off; a used-up daily quota never retried, 410 gone
-typed; the organisation's paths and bodies, nulls included; those of organisations, members and the audit log; and
-those of deliverability: domain settings, sending health, DMARC reports and summary."""
+typed; the organisation's paths and bodies, nulls included; those of organisations, members and the audit log;
+those of deliverability: domain settings, sending health, DMARC reports and summary; and those of sending IPs: the
+pools listed, a domain's ip_pool set and cleared."""
 
 from __future__ import annotations
 
@@ -260,6 +261,63 @@ class TransportTest(unittest.TestCase):
                 None,
                 None,
             ],
+        )
+
+    def test_ip_pools_paths_and_bodies(self) -> None:
+        pools = {
+            "object": "list",
+            "data": [
+                {
+                    "name": "main",
+                    "warmup": "30d",
+                    "addresses": [
+                        {
+                            "address": "203.0.113.5",
+                            "ehlo_name": "mta1.example.com",
+                            "warmup_day": 3,
+                            "daily_cap": 200,
+                            "today": {"gmail": 12, "other": 3},
+                            "backed_off": [
+                                {"provider": "gmail", "messages_per_minute": 300, "until": "2026-01-01T01:00:00.000Z"}
+                            ],
+                        },
+                        {
+                            "address": "203.0.113.6",
+                            "ehlo_name": None,
+                            "warmup_day": None,
+                            "daily_cap": 50,
+                            "today": {},
+                            "backed_off": [],
+                        },
+                    ],
+                }
+            ],
+        }
+        with LocalServer([(200, {}, pools), (200, {}, {"object": "domain", "id": "d-1", "ip_pool": None})]) as server:
+            c = client_for(server)
+            listed = c.ip_pools.list()
+            c.domains.update({"id": "example.com", "ip_pool": "main"})
+            # None is a value here (the domain leaves its pool): it must reach the server as null.
+            cleared = c.domains.update({"id": "d/1", "ip_pool": None})
+            c.domains.create({"name": "example.org", "ip_pool": "main"})
+        self.assertEqual(listed, pools)
+        address = listed["data"][0]["addresses"][0]
+        self.assertEqual((address["warmup_day"], address["daily_cap"], address["today"]["gmail"]), (3, 200, 12))
+        self.assertEqual(address["backed_off"][0]["messages_per_minute"], 300)
+        self.assertIsNone(listed["data"][0]["addresses"][1]["ehlo_name"])
+        self.assertIsNone(cleared["ip_pool"])
+        self.assertEqual(
+            [(r.method, r.path) for r in server.requests],
+            [
+                ("GET", "/v1/ip-pools"),
+                ("PATCH", "/v1/domains/example.com"),
+                ("PATCH", "/v1/domains/d%2F1"),
+                ("POST", "/v1/domains"),
+            ],
+        )
+        self.assertEqual(
+            [json.loads(r.body) if r.body else None for r in server.requests],
+            [None, {"ip_pool": "main"}, {"ip_pool": None}, {"name": "example.org", "ip_pool": "main"}],
         )
 
     def test_a_key_is_required(self) -> None:

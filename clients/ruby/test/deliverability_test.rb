@@ -2,9 +2,10 @@
 
 # Deliverability (DESIGN §14) against the real server: a domain's tracking host (its CNAME among the records), TLS
 # policy and Ed25519 DKIM key set, kept across other changes and undone; the sending health listing it ok; the DMARC
-# reports and summary of the verified sending domain, empty since no report has arrived; what is refused (days out of
-# range, a domain not the organisation's, a key without domains:read); and, on a local server, the paths and the
-# nulls of the bodies.
+# reports and summary of the verified sending domain, empty since no report has arrived; the IP pools, none of which
+# the server configures, so a domain can name none; what is refused (days out of range, a domain not the
+# organisation's, an unknown pool, a key without domains:read); and, on a local server, the paths and the nulls of
+# the bodies.
 #
 # The domain changed here is one of this test's own: example.com, which every suite sends from, keeps its settings.
 require "minitest/autorun"
@@ -26,6 +27,7 @@ class DeliverabilityTest < Minitest::Test
     created = mailroom.domains.create(name: name)
     begin
       assert_equal DEFAULTS, created.slice(:tracking_subdomain, :tls, :dkim)
+      assert_nil created.fetch(:ip_pool)
       assert_equal({ status: "ok", reason: nil }, created[:health].slice(:status, :reason))
       assert_kind_of String, created[:health][:window]
       assert_empty records_of(created, "Tracking")
@@ -61,6 +63,24 @@ class DeliverabilityTest < Minitest::Test
     ensure
       mailroom.domains.remove(created[:id])
     end
+  end
+
+  def test_ip_pools_none_configured_so_a_domain_names_none
+    mailroom = client
+    assert_equal({ object: "list", data: [] }, mailroom.ip_pools.list)
+    name = "#{unique('ruby-pool')}.example.net"
+    created = mailroom.domains.create(name: name)
+    begin
+      error = assert_raises(Mailroom::ValidationError) { mailroom.domains.update(created[:id], ip_pool: "nowhere") }
+      assert_equal ["ip_pool"], error.details.map { |d| d[:path] }
+      cleared = mailroom.domains.update(id: created[:id], ip_pool: nil, tls: "enforced")
+      assert_equal({ ip_pool: nil, tls: "enforced" }, cleared.slice(:ip_pool, :tls))
+      assert_nil mailroom.domains.get(name).fetch(:ip_pool)
+    ensure
+      mailroom.domains.remove(created[:id])
+    end
+    sending = client(api_key: env("MAILROOM_SENDING_KEY"))
+    assert_raises(Mailroom::InsufficientScopeError) { sending.ip_pools.list }
   end
 
   def test_dmarc_reports_and_summary_of_the_verified_sending_domain
@@ -111,6 +131,42 @@ class DeliverabilityTest < Minitest::Test
     assert_equal ['{"tracking_subdomain":"links","tls":"enforced"}',
                   '{"tracking_subdomain":null,"dkim":{"ed25519":true}}',
                   '{"name":"example.org","tls":"opportunistic","dkim":{"ed25519":false}}'],
+                 requests.map(&:body).reject { |body| body.nil? || body.empty? }
+  ensure
+    server&.close
+  end
+
+  def test_ip_pools_paths_and_null_bodies
+    pools = {
+      object: "list",
+      data: [{
+        name: "main",
+        warmup: "30d",
+        addresses: [
+          { address: "203.0.113.5", ehlo_name: "mta1.example.com", warmup_day: 3, daily_cap: 200,
+            today: { gmail: 12, other: 3 },
+            backed_off: [{ provider: "gmail", messages_per_minute: 300, until: "2026-01-01T01:00:00.000Z" }] },
+          { address: "203.0.113.6", ehlo_name: nil, warmup_day: nil, daily_cap: 50, today: {}, backed_off: [] }
+        ]
+      }]
+    }
+    server = TinyHttpServer.scripted([200, {}, JSON.generate(pools)],
+                                     [200, {}, '{"object":"domain","id":"d-1","ip_pool":null}'])
+    mailroom = Mailroom::Client.new(api_key: "mr_live_local", base_url: server.url)
+    assert_equal pools, mailroom.ip_pools.list
+    mailroom.domains.update("example.com", ip_pool: "main")
+    # nil is a value here (the domain leaves its pool): it must reach the server as null.
+    assert_nil mailroom.domains.update(id: "d/1", ip_pool: nil).fetch(:ip_pool)
+    mailroom.domains.create(name: "example.org", "ip_pool" => "main")
+
+    requests = server.requests
+    assert_equal [
+      %w[GET /v1/ip-pools],
+      %w[PATCH /v1/domains/example.com],
+      %w[PATCH /v1/domains/d%2F1],
+      %w[POST /v1/domains]
+    ], requests.map { |r| [r.method, r.path] }
+    assert_equal ['{"ip_pool":"main"}', '{"ip_pool":null}', '{"name":"example.org","ip_pool":"main"}'],
                  requests.map(&:body).reject { |body| body.nil? || body.empty? }
   ensure
     server&.close

@@ -33,9 +33,10 @@ class Domains(Resource):
 
     def update(self, params: UpdateDomainParams) -> Domain:
         """``{"id": <id or name>, …changes}``: tracking defaults, return-path subdomain, receiving, providers, the
-        tracking host (``"tracking_subdomain": "links"``; ``None`` removes it), the TLS policy (``"tls": "enforced"``)
-        and an Ed25519 DKIM key beside the RSA one (``"dkim": {"ed25519": True}``; ``False`` retires it). What is
-        left out stays."""
+        tracking host (``"tracking_subdomain": "links"``; ``None`` removes it), the TLS policy (``"tls": "enforced"``),
+        an Ed25519 DKIM key beside the RSA one (``"dkim": {"ed25519": True}``; ``False`` retires it) and the IP pool
+        direct delivery sends from (``"ip_pool": "main"``, a configured one, else ``ValidationError``; ``None`` for
+        none). What is left out stays."""
         domain_id, body = split_id(params, "id")
         return cast(Domain, self._transport.request("PATCH", f"/v1/domains/{domain_id}", body=body))
 

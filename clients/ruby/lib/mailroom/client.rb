@@ -4,7 +4,7 @@
 module Mailroom
   class Client
     attr_reader :emails, :batch, :domains, :api_keys, :webhooks, :suppressions, :templates, :ai, :deliveries,
-                :sending, :organization, :organizations, :members, :audit_log, :transport
+                :sending, :ip_pools, :organization, :organizations, :members, :audit_log, :transport
 
     # api_key: "mr_live_…" / "mr_test_…" (default ENV["MAILROOM_API_KEY"]).
     # base_url: the server, without /v1 (default ENV["MAILROOM_BASE_URL"] or http://127.0.0.1:3000).
@@ -28,6 +28,7 @@ module Mailroom
       @ai = AI.new(@transport)
       @deliveries = Deliveries.new(@transport)
       @sending = Sending.new(@transport)
+      @ip_pools = IpPools.new(@transport)
       @organization = Organization.new(@transport)
       @organizations = Organizations.new(@transport)
       @members = Members.new(@transport)

@@ -1,7 +1,8 @@
 # frozen_string_literal: true
 
 # Sending domains (DESIGN §5): the DNS records to publish, their verification, tracking and receiving settings; and
-# (DESIGN §14) the tracking host, the TLS policy, an Ed25519 DKIM key, and the DMARC aggregate reports receivers sent.
+# (DESIGN §14) the tracking host, the TLS policy, an Ed25519 DKIM key, the IP pool direct delivery sends from, and the
+# DMARC aggregate reports receivers sent.
 # A domain also shows its health: { bounce_rate:, complaint_rate:, window:, recipients:, status:, reason:,
 # evaluated_at: }, status "ok", "warning" or "paused".
 module Mailroom
@@ -24,9 +25,10 @@ module Mailroom
     # PATCH /v1/domains/:id. update(id: id, open_tracking: true) as Resend's SDK, or update(id, params).
     # Besides tracking, return_path_subdomain, receiving and providers: tracking_subdomain ("links" adds the CNAME of
     # links.<domain> to the records; once DNS shows it, the domain's links use https://links.<domain>; nil removes
-    # it), tls ("opportunistic" or "enforced": direct MX delivery only over STARTTLS with a valid certificate) and
-    # dkim: { ed25519: true } (an Ed25519 signature beside the RSA one once its record is found; false retires it).
-    # What is left out stays.
+    # it), tls ("opportunistic" or "enforced": direct MX delivery only over STARTTLS with a valid certificate),
+    # dkim: { ed25519: true } (an Ed25519 signature beside the RSA one once its record is found; false retires it) and
+    # ip_pool (a configured [ip_pools.<name>] direct delivery sends from, else ValidationError; nil for none). What is
+    # left out stays.
     def update(id_or_params, params = {})
       domain_id, body = id_and_params(id_or_params, params, :id, :domain_id)
       http_patch("/domains/#{segment(domain_id)}", body)
