@@ -6,7 +6,7 @@
  * those only. The answers come from memory (db/read-cache.ts): every write to a domain or its DKIM keys notifies
  * POLICY_CHANGED, which drops them on every instance once it commits.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Actor } from "../access.ts";
 import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
 import { first, tablesOf, type Db, type Store } from "../db/store.ts";
@@ -78,8 +78,9 @@ export function createSendPolicy(deps: {
   const { domains } = tablesOf(db);
   const rows = policyCache<DomainRow | undefined>(deps, POLICY_CHANGED, CACHED_DOMAINS);
   const identities = policyCache<SigningIdentity | null>(deps, POLICY_CHANGED, CACHED_DOMAINS);
-  // Asked on every HTTP request: a host that is none stays cached too, so the store is not asked each time.
-  const trackingHosts = policyCache<boolean>(deps, POLICY_CHANGED, CACHED_DOMAINS);
+  // Asked on every HTTP request with a named Host: the verified tracking hosts, all of them in one set (one per
+  // domain at most), so that a client sending made-up Host names costs a set look-up, never a read of the store.
+  const trackingHosts = policyCache<Set<string>>(deps, POLICY_CHANGED, 1);
   const domainRow = (organizationId: string, domain: string) =>
     rows.get(`${organizationId}|${domain}`, () => findByName(db, organizationId, domain));
 
@@ -134,16 +135,20 @@ export function createSendPolicy(deps: {
       return { opens: row.openTracking, clicks: row.clickTracking, ...(host && { host }) };
     },
 
-    isTrackingHost: (host) =>
-      trackingHosts.get(host, async () => {
-        const dot = host.indexOf(".");
-        if (dot <= 0) return false;
-        const rows = await db
-          .select({ statuses: domains.recordStatuses })
-          .from(domains)
-          .where(and(eq(domains.name, host.slice(dot + 1)), eq(domains.trackingSubdomain, host.slice(0, dot))));
-        return rows.some((row) => row.statuses.tracking?.status === "verified");
-      }),
+    isTrackingHost: async (host) =>
+      (
+        await trackingHosts.get("all", async () => {
+          const rows = await db
+            .select({ name: domains.name, sub: domains.trackingSubdomain, statuses: domains.recordStatuses })
+            .from(domains)
+            .where(isNotNull(domains.trackingSubdomain));
+          return new Set(
+            rows
+              .filter((row) => row.statuses.tracking?.status === "verified")
+              .map((row) => trackingHost(row.sub!, row.name)),
+          );
+        })
+      ).has(host),
 
     async receivingState(domain) {
       // Several organisations may send from a name, but only one receives for it (DESIGN §13).
