@@ -27,7 +27,11 @@ const provider: Provider = {
 };
 
 const dataDir = tempDir();
-const config = testConfig(dataDir, { guardrails: { min_recipients: 20 } });
+// The suite sends one message per request, more than a key's default 100 a minute.
+const config = testConfig(dataDir, {
+  guardrails: { min_recipients: 20 },
+  limits: { key_requests_per_minute: 1000 },
+});
 let app: App;
 let key: string;
 let organizationId: string;
@@ -67,7 +71,15 @@ beforeAll(async () => {
   organizationId = (await app.services.organizations.ensureDefault()).id;
   const operator = operatorActor(organizationId);
   key = (await app.services.keys.create(operator, { name: "ops", scopes: ["full_access"], mode: "live" })).key;
-  for (const domain of ["risky.example", "clean.example", "a.example", "b.example", "c.example", "rehearsal.example"])
+  for (const domain of [
+    "risky.example",
+    "clean.example",
+    "a.example",
+    "b.example",
+    "c.example",
+    "rehearsal.example",
+    "manual.example",
+  ])
     await app.services.domains.add(operator, domain, { verifiedOverride: true });
 });
 
@@ -198,6 +210,28 @@ describe("the organisation as a whole", () => {
       }),
     );
     expect((await call("POST", "/v1/sending/resume", { scope: "organization" })).status).toBe(200);
+  });
+});
+
+describe("a person's own pause", () => {
+  test("is not the guardrail's: it does not hold the health at paused once lifted, and the guardrail judges again", async () => {
+    await sendEach("ops@manual.example", [...addresses("m-good", 18), ...addresses("bad-m", 4)]);
+    expect((await call("POST", "/v1/sending/pause", { scope: "domain", name: "manual.example" })).status).toBe(200);
+    const pausesBefore = (await eventsOf("sending.paused")).length;
+    await app.services.guardrails.evaluate();
+    // Already paused by the person: the guardrail adds no pause of its own.
+    expect((await eventsOf("sending.paused")).length).toBe(pausesBefore);
+    expect((await health("manual.example")).status).toBe("paused");
+    expect((await call("POST", "/v1/sending/resume", { scope: "domain", name: "manual.example" })).status).toBe(200);
+    // The rates are still over the threshold: now the guardrail pauses it, as its own.
+    await app.services.guardrails.evaluate();
+    const state = (await call("GET", "/v1/sending")).body;
+    expect(state.pauses).toContainEqual(
+      expect.objectContaining({ scope: "domain", name: "manual.example", paused_by: "system" }),
+    );
+    expect((await call("POST", "/v1/sending/resume", { scope: "domain", name: "manual.example" })).status).toBe(200);
+    await app.services.guardrails.evaluate();
+    expect((await health("manual.example")).status).toBe("ok");
   });
 });
 

@@ -22,7 +22,7 @@ import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { SendingHealth } from "../db/schema/index.ts";
 import { engineOf } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
-import type { SendingPauses } from "../deliveries/pauses.ts";
+import { SYSTEM_PAUSER, type SendingPauses } from "../deliveries/pauses.ts";
 import type { EventLog } from "../events/service.ts";
 import { domainOf } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
@@ -62,6 +62,9 @@ export interface Guardrails {
   /** Every domain's and organisation's health, for /metrics. */
   everyHealth(): Promise<Array<{ organizationId: string; domain: string | null; health: HealthView }>>;
 }
+
+/** How a guardrail's pause reason begins (DESIGN §14: `guardrail: bounce rate 9.1 % over 24 h`). */
+const GUARDRAIL = "guardrail:";
 
 const percent = (rate: number) => `${(Math.round(rate * 1000) / 10).toFixed(1)} %`;
 
@@ -160,26 +163,47 @@ export function createGuardrails(deps: {
       evaluated_at: isoTime(clock.now()),
     }) satisfies SendingHealth;
 
+  /**
+   * The reason of the guardrail's own pause of a target, when one stands (a person's pause of it is theirs: it
+   * neither keeps the health at paused nor is lifted by the guardrails).
+   */
+  const guardrailPause = async (tx: Db, organizationId: string, scope: "domain" | "organization", name: string) => {
+    const { sendingPauses } = tablesOf(tx);
+    const row = await first(
+      tx
+        .select({ reason: sendingPauses.reason })
+        .from(sendingPauses)
+        .where(
+          and(
+            eq(sendingPauses.organizationId, organizationId),
+            eq(sendingPauses.scope, scope),
+            eq(sendingPauses.name, name),
+            eq(sendingPauses.pausedBy, SYSTEM_PAUSER),
+          ),
+        ),
+    );
+    return row ? (row.reason ?? "").replace(/^guardrail:\s*/, "") || "rates over the pause threshold" : null;
+  };
+
   /** Writes one domain's new health, pausing it when the verdict says so; announces a change of status; answers it. */
   const settleDomain = (row: typeof domains.$inferSelect, counts: Counts) =>
     writer.write(async (tx) => {
       const verdict = judge(counts, settings);
       const before = row.health;
-      // A guardrail pause stands until a person resumes it (which clears `health`).
-      const stillPaused = before?.status === "paused";
       let status: SendingHealth["status"] = verdict.status === "pause" ? "paused" : verdict.status;
       let health = healthOf(verdict, counts, status);
-      if (stillPaused) {
+      // A guardrail pause stands until a person resumes it (which clears `health` and restarts the window).
+      const standing = await guardrailPause(tx, row.organizationId, "domain", row.name);
+      if (standing) {
         status = "paused";
-        health = { ...health, status, reason: before.reason };
-      } else if (verdict.status === "pause") {
+        health = { ...health, status, reason: standing };
+      } else if (verdict.status === "pause")
         await deps.pauses.pauseIn(
           tx,
           row.organizationId,
           { scope: "domain", name: row.name },
-          `guardrail: ${verdict.reason}`,
+          `${GUARDRAIL} ${verdict.reason}`,
         );
-      }
       await tx.update(domains).set({ health }).where(eq(domains.id, row.id));
       if ((before?.status ?? "ok") !== status)
         await announceDomain(
@@ -194,15 +218,15 @@ export function createGuardrails(deps: {
   const settleOrganization = (organization: typeof organizations.$inferSelect, counts: Counts) =>
     writer.write(async (tx) => {
       const verdict = judge(counts, settings);
-      const before = organization.health;
       let health = healthOf(verdict, counts, verdict.status === "pause" ? "paused" : verdict.status);
-      if (before?.status === "paused") health = { ...health, status: "paused", reason: before.reason };
+      const standing = await guardrailPause(tx, organization.id, "organization", "");
+      if (standing) health = { ...health, status: "paused", reason: standing };
       else if (verdict.status === "pause")
         await deps.pauses.pauseIn(
           tx,
           organization.id,
           { scope: "organization", name: "" },
-          `guardrail: ${verdict.reason} across its domains`,
+          `${GUARDRAIL} ${verdict.reason} across its domains`,
         );
       await tx.update(organizations).set({ health }).where(eq(organizations.id, organization.id));
     });
