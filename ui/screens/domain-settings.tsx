@@ -5,6 +5,7 @@
  * the records — and changed with `PATCH /v1/domains/:id`. Invariant: only a key or person allowed domains:write sees
  * the controls; others read the setting as text.
  */
+import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { Domain } from "../../clients/node/src/types.ts";
 import { api, type IpPool, type Page } from "../api.ts";
@@ -59,6 +60,49 @@ export function DomainSettings({
   );
 }
 
+/** A setting as a key that may not change it sees it: its name, its value in words, and what it means. */
+function ReadOnlySetting({
+  label,
+  value,
+  children,
+}: {
+  label: string;
+  value: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="setting">
+      <p class="setting-line">
+        <strong>{label}:</strong> {value}
+      </p>
+      {children}
+    </div>
+  );
+}
+
+/** A setting that is on or off, saved as it is switched, with what it means below it. */
+function SwitchSetting({
+  label,
+  checked,
+  onChange,
+  children,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => unknown;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="setting">
+      <label class="check">
+        <input type="checkbox" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
 function TrackingDomain({ domain, canWrite, act }: { domain: Settings; canWrite: boolean; act: Act }) {
   const current = domain.tracking_subdomain;
   const [label, setLabel] = useState(current ?? "");
@@ -80,12 +124,9 @@ function TrackingDomain({ domain, canWrite, act }: { domain: Settings; canWrite:
   );
   if (!canWrite)
     return (
-      <div class="setting">
-        <p class="setting-line">
-          <strong>Tracking domain:</strong> {state}
-        </p>
+      <ReadOnlySetting label="Tracking domain" value={state}>
         {explained}
-      </div>
+      </ReadOnlySetting>
     );
   const save = (e: Event) => {
     e.preventDefault();
@@ -142,25 +183,18 @@ function RequireTls({ domain, canWrite, act }: { domain: Settings; canWrite: boo
   );
   if (!canWrite)
     return (
-      <div class="setting">
-        <p class="setting-line">
-          <strong>TLS:</strong> {enforced ? "required (enforced)" : "when offered (opportunistic)"}
-        </p>
+      <ReadOnlySetting label="TLS" value={enforced ? "required (enforced)" : "when offered (opportunistic)"}>
         {explained}
-      </div>
+      </ReadOnlySetting>
     );
   return (
-    <div class="setting">
-      <label class="check">
-        <input
-          type="checkbox"
-          checked={enforced}
-          onChange={(e) => act(() => patch(domain, { tls: e.currentTarget.checked ? "enforced" : "opportunistic" }))}
-        />
-        Require TLS
-      </label>
+    <SwitchSetting
+      label="Require TLS"
+      checked={enforced}
+      onChange={(checked) => act(() => patch(domain, { tls: checked ? "enforced" : "opportunistic" }))}
+    >
       {explained}
-    </div>
+    </SwitchSetting>
   );
 }
 
@@ -177,25 +211,18 @@ function Ed25519({ domain, canWrite, act }: { domain: Settings; canWrite: boolea
   );
   if (!canWrite)
     return (
-      <div class="setting">
-        <p class="setting-line">
-          <strong>Ed25519 signature:</strong> {on ? "on" : "off"}
-        </p>
+      <ReadOnlySetting label="Ed25519 signature" value={on ? "on" : "off"}>
         {explained}
-      </div>
+      </ReadOnlySetting>
     );
   return (
-    <div class="setting">
-      <label class="check">
-        <input
-          type="checkbox"
-          checked={on}
-          onChange={(e) => act(() => patch(domain, { dkim: { ed25519: e.currentTarget.checked } }))}
-        />
-        Ed25519 signature
-      </label>
+    <SwitchSetting
+      label="Ed25519 signature"
+      checked={on}
+      onChange={(checked) => act(() => patch(domain, { dkim: { ed25519: checked } }))}
+    >
       {explained}
-    </div>
+    </SwitchSetting>
   );
 }
 
@@ -227,12 +254,9 @@ function IpPoolSetting({
   );
   if (!canWrite)
     return (
-      <div class="setting">
-        <p class="setting-line">
-          <strong>IP pool:</strong> {state}
-        </p>
+      <ReadOnlySetting label="IP pool" value={state}>
         {explained}
-      </div>
+      </ReadOnlySetting>
     );
   const save = (e: Event) => {
     e.preventDefault();
