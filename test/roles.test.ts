@@ -3,9 +3,9 @@
  * performs it as a signed-in owner, admin, developer and viewer, and expects it done by the roles the row names and
  * refused (403 insufficient_scope) to the others. The table is written from the contract, not from access.ts:
  * owner — everything; admin — everything except owners; developer — mail, domains, templates, webhooks,
- * suppressions, keys within its role, the queue, no members, no organisation settings, no audit log; viewer —
- * reads, with no raw content, no received mail, no keys, no secrets. Creating an organisation is for instance admins
- * (here, the owner).
+ * suppressions, keys within its role (minted, renamed, revoked), the queue, no members, no organisation settings, no
+ * audit log; viewer — reads, with no raw content, no received mail, no keys, no secrets. Creating an organisation is
+ * for instance admins (here, the owner).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Role } from "../src/access.ts";
@@ -16,6 +16,9 @@ const ROLES: Role[] = ["owner", "admin", "developer", "viewer"];
 const MISSING = "00000000-0000-4000-8000-000000000000";
 let t: TestApp;
 let emailId: string;
+/** Keys of the owner: one with full access (beyond a developer's role) and one that only sends (within it). */
+let fullKeyId: string;
+let sendingKeyId: string;
 const cookies = {} as Record<Role, string>;
 
 interface Row {
@@ -95,6 +98,28 @@ const TABLE: Row[] = [
     ok: 201,
   },
   {
+    operation: "rename a full_access key",
+    allowed: managers,
+    method: "PATCH",
+    path: () => `/v1/api-keys/${fullKeyId}`,
+    body: (role) => ({ name: `renamed by ${role}` }),
+    ok: 200,
+  },
+  {
+    operation: "revoke a full_access key (a revoked key answers as revoked)",
+    allowed: managers,
+    method: "DELETE",
+    path: () => `/v1/api-keys/${fullKeyId}`,
+    ok: 200,
+  },
+  {
+    operation: "revoke a sending key",
+    allowed: makers,
+    method: "DELETE",
+    path: () => `/v1/api-keys/${sendingKeyId}`,
+    ok: 200,
+  },
+  {
     operation: "read the organisation's settings",
     allowed: everyone,
     method: "GET",
@@ -151,6 +176,10 @@ beforeAll(async () => {
     body: { from: "hi@example.com", to: "someone@example.net", subject: "Raw", text: "Raw content" },
   });
   emailId = sent.body.id;
+  const mint = async (body: Record<string, unknown>) =>
+    (await asPerson(t, "POST", "/v1/api-keys", cookies.owner, { body })).body.id as string;
+  fullKeyId = await mint({ name: "owner's full access" });
+  sendingKeyId = await mint({ name: "owner's sender", permission: "sending_access" });
 });
 afterAll(() => t?.close());
 

@@ -6,7 +6,13 @@ import { createContext } from "preact";
 import { useContext } from "preact/hooks";
 import type { Access } from "./api.ts";
 
-export const AccessContext = createContext<Access>({ mode: "live", scopes: new Set(), person: null });
+export const AccessContext = createContext<Access>({
+  mode: "live",
+  scopes: new Set(),
+  keyId: null,
+  domains: null,
+  person: null,
+});
 
 export function useCan(scope: string): boolean {
   return useContext(AccessContext).scopes.has(scope);

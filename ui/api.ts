@@ -110,6 +110,9 @@ export interface IpPoolAddress {
 export interface Access {
   mode: "live" | "test";
   scopes: ReadonlySet<string>;
+  /** The signed-in key's id and the sending domains it is restricted to (null: a person, or any domain). */
+  keyId: string | null;
+  domains: readonly string[] | null;
   /** The signed-in person and their organisations; null for an API key. */
   person: Me | null;
 }
@@ -141,9 +144,14 @@ export type AreaId = (typeof AREAS)[number]["id"];
 
 /** Asks the server what the key may do. Throws ApiError 401 for a key it does not accept, so sign-in can say so. */
 export async function fetchAccess(): Promise<Access> {
-  const current = await api.get<{ mode: "live" | "test"; scopes: string[] }>("/v1/api-keys/current");
+  const current = await api.get<{
+    id: string | null;
+    mode: "live" | "test";
+    scopes: string[];
+    domains: string[] | null;
+  }>("/v1/api-keys/current");
   const person = session.key() ? null : await api.get<Me>("/v1/me");
-  return { mode: current.mode, scopes: new Set(current.scopes), person };
+  return { mode: current.mode, scopes: new Set(current.scopes), keyId: current.id, domains: current.domains, person };
 }
 
 /** Whether this browser has a session (asked without a credential, so it never answers 401). */

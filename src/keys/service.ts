@@ -208,7 +208,7 @@ export function createKeyService(deps: {
             const where = and(eq(apiKeys.id, id.toLowerCase()), eq(apiKeys.organizationId, actor.organizationId));
             const existing = await first(tx.select().from(apiKeys).where(where));
             if (!existing) return undefined;
-            assertMayChange(actor, existing);
+            assertMayChange(actor, existing, "rename");
             await tx.update(apiKeys).set({ name: trimmed }).where(where);
             await notifyAtCommit(tx, POLICY_CHANGED);
             await recordAudit(
@@ -242,7 +242,7 @@ export function createKeyService(deps: {
             .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, organizationId))),
         );
         if (!existing) return undefined;
-        assertMayChange(actor, existing);
+        assertMayChange(actor, existing, "revoke");
         if (existing.revokedAt) return existing;
         await tx.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, id));
         await notifyAtCommit(tx, POLICY_CHANGED);
@@ -290,10 +290,38 @@ export function createKeyService(deps: {
   };
 }
 
-/** A test key leaves live keys alone (DESIGN §3): renaming or revoking one is refused, saying why. */
-function assertMayChange(actor: Actor, key: Pick<KeyRow, "mode">): void {
+/** What about a key is weighed against its maker's or changer's rights: its mode, scopes and sending domains. */
+type KeyRights = { mode: Actor["mode"]; scopes: readonly Scope[]; domains: readonly string[] | null };
+
+/**
+ * What of `key` lies beyond the actor's own rights (DESIGN §3, §13), in words; null when it is within them: a test
+ * key acts on test keys only, and a key's scopes and sending domains must be the actor's too.
+ */
+function beyondActor(actor: Actor, key: KeyRights): string | null {
+  if (actor.mode === "test" && key.mode === "live") return "a test key acts on test keys only";
+  const beyond = key.scopes.filter((scope) => !actor.scopes.has(scope));
+  if (beyond.length)
+    return `${actor.user ? "your role does" : "this key does"} not hold ${beyond.map((scope) => `"${scope}"`).join(", ")}`;
+  if (actor.domains === null) return null;
+  if (key.domains === null)
+    return `${actor.user ? "you send" : "this key sends"} only from ${actor.domains.join(", ")}, and that key is not restricted to those domains`;
+  const outside = key.domains.filter((domain) => !actor.domains!.includes(domain));
+  return outside.length ? `${actor.user ? "you" : "this key"} cannot send from ${outside.join(", ")}` : null;
+}
+
+/**
+ * A person or key renames and revokes only keys within its own rights (DESIGN §13), so that nobody removes or
+ * relabels what they could not have made; a test key is refused live keys as the sandbox it is (DESIGN §3).
+ */
+function assertMayChange(actor: Actor, key: KeyRow, verb: "rename" | "revoke"): void {
   if (actor.mode === "test" && key.mode === "live")
     throw new AppError("insufficient_scope", `Test keys are a sandbox and cannot change live keys: ${TEST_KEYS_MAY}.`);
+  const why = beyondActor(actor, { mode: key.mode, scopes: key.scopes as Scope[], domains: key.domains ?? null });
+  if (why)
+    throw new AppError(
+      "insufficient_scope",
+      `${actor.user ? "You" : "This key"} cannot ${verb} a key with rights beyond ${actor.user ? "your role's" : "its own"}: ${why}.`,
+    );
 }
 
 /**
@@ -302,13 +330,7 @@ function assertMayChange(actor: Actor, key: Pick<KeyRow, "mode">): void {
  */
 function assertWithinCreator(
   actor: Actor,
-  wanted: {
-    mode: Actor["mode"];
-    scopes: readonly Scope[];
-    domains: readonly string[] | null;
-    rateLimitPerMinute: number | null;
-    dailyQuota: number | null;
-  },
+  wanted: KeyRights & { rateLimitPerMinute: number | null; dailyQuota: number | null },
   defaultKeyRateLimit: number,
 ): void {
   const creator = actor.user
@@ -316,19 +338,12 @@ function assertWithinCreator(
     : "A key cannot create a key with more rights than its own";
   const refuse = (what: string) => new AppError("insufficient_scope", `${creator}: ${what}.`);
   if (actor.mode === "test" && wanted.mode === "live") throw refuse("a test key creates test keys only");
-  const beyond = wanted.scopes.filter((scope) => !actor.scopes.has(scope));
-  if (beyond.length)
+  if (actor.domains !== null && wanted.domains === null)
     throw refuse(
-      `${actor.user ? "it does" : "this key does"} not hold ${beyond.map((scope) => `"${scope}"`).join(", ")}`,
+      `this key sends only from ${actor.domains.join(", ")}, so a key it creates must be restricted to those domains (domain_id or domains)`,
     );
-  if (actor.domains !== null) {
-    if (wanted.domains === null)
-      throw refuse(
-        `this key sends only from ${actor.domains.join(", ")}, so a key it creates must be restricted to those domains (domain_id or domains)`,
-      );
-    const outside = wanted.domains.filter((domain) => !actor.domains!.includes(domain));
-    if (outside.length) throw refuse(`this key cannot send from ${outside.join(", ")}`);
-  }
+  const why = beyondActor(actor, wanted);
+  if (why) throw refuse(why);
   if (actor.keyId === null) return;
   const ownLimit = actor.keyRateLimit ?? defaultKeyRateLimit;
   const wantedLimit = wanted.rateLimitPerMinute ?? defaultKeyRateLimit;

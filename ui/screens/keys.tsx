@@ -1,8 +1,9 @@
 /**
- * API keys: list, create (a preset or chosen scopes, optionally one sending domain) and revoke. Invariant: a new
- * key's token is held only in this screen's state and shown once; nothing stores it.
+ * API keys: list, create (a preset or chosen scopes, optionally one sending domain) and revoke. Invariants: a new
+ * key's token is held only in this screen's state and shown once; nothing stores it. Revoking is offered only for
+ * keys within the signed-in person's or key's own rights (DESIGN §13), the rule the server applies.
  */
-import { useContext, useState } from "preact/hooks";
+import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
 import { AccessContext, useCan } from "../access.ts";
 import { describe, usePolled } from "../hooks.ts";
@@ -34,6 +35,15 @@ export function KeysScreen() {
   const grantable = SCOPES.filter((s) => access.scopes.has(s));
   const holdsAll = grantable.length === SCOPES.length;
   const [actionError, setActionError] = useState<string | null>(null);
+  // The signed-in key's own row holds its scopes as granted (the server weighs those); /current answers only the
+  // ones a test key may use now. A person's are their role's.
+  const own = access.keyId ? data?.data.find((key) => key.id === access.keyId) : undefined;
+  const held = new Set(own?.scopes ?? access.scopes);
+  const within = (key: ApiKey) =>
+    (access.mode === "live" || key.mode === "test") &&
+    key.scopes.every((s) => held.has(s)) &&
+    (access.domains === null || key.domains?.every((d) => access.domains!.includes(d)) === true);
+  const someBeyond = canWrite && (data?.data.some((key) => !within(key)) ?? false);
 
   const create = async (e: Event) => {
     e.preventDefault();
@@ -134,6 +144,12 @@ export function KeysScreen() {
         </ShownOnce>
       )}
       <Alert message={actionError ?? error} />
+      {someBeyond && (
+        <p class="hint">
+          A key that holds rights you do not — an owner's full-access key, for one — can be revoked only by someone who
+          holds them all.
+        </p>
+      )}
       {data && (
         <div class="scroll">
           <table class="list stack">
@@ -162,15 +178,14 @@ export function KeysScreen() {
                   </td>
                   <td data-label="Last used">{key.last_used_at ? when(key.last_used_at) : "never"}</td>
                   <td data-label="Actions">
-                    {confirming === key.id ? (
-                      <>
-                        <button type="button" class="danger" onClick={() => revoke(key.id)}>
-                          Confirm revoke {key.name}
-                        </button>{" "}
-                        <button type="button" onClick={() => setConfirming(null)}>
-                          Keep
-                        </button>
-                      </>
+                    {canWrite && !within(key) ? (
+                      <span class="hint">Beyond your rights</span>
+                    ) : confirming === key.id ? (
+                      <ConfirmRevoke
+                        name={key.name}
+                        onConfirm={() => revoke(key.id)}
+                        onKeep={() => setConfirming(null)}
+                      />
                     ) : (
                       <button
                         type="button"
@@ -189,5 +204,21 @@ export function KeysScreen() {
         </div>
       )}
     </section>
+  );
+}
+
+/** Takes the focus in place of the Revoke button that asked, so a keyboard user confirms with Enter. */
+function ConfirmRevoke({ name, onConfirm, onKeep }: { name: string; onConfirm: () => void; onKeep: () => void }) {
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirm.current?.focus(), []);
+  return (
+    <>
+      <button type="button" ref={confirm} class="danger" onClick={onConfirm}>
+        Confirm revoke {name}
+      </button>{" "}
+      <button type="button" onClick={onKeep}>
+        Keep
+      </button>
+    </>
   );
 }

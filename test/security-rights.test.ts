@@ -1,0 +1,85 @@
+/**
+ * Security findings about rights (DESIGN §3, §13, §14), each reproduced as the attack it was, through the HTTP API on
+ * the suite's engine: a person or key acts only on keys within its own rights (finding 11).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { asPerson, PASSWORD, setUpOwner, signIn } from "./helpers/people.ts";
+
+let t: TestApp;
+let owner: string;
+let developer: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
+  owner = await setUpOwner(t);
+  const made = await t.app.services.people.createUser({
+    email: "developer@example.com",
+    organizationId: t.organizationId,
+    role: "developer",
+  });
+  await t.app.services.people.setPassword({ token: made.token, password: PASSWORD });
+  developer = await signIn(t, "developer@example.com");
+});
+afterAll(() => t?.close());
+
+const refused = (res: { status: number; body: { name: string; message: string } }, why: string) => {
+  expect([res.status, res.body.name]).toEqual([403, "insufficient_scope"]);
+  expect(res.body.message).toContain(why);
+};
+
+describe("finding 11: keys beyond one's own rights", () => {
+  test("finding 11: a developer cannot rename or revoke the owner's full_access live key", async () => {
+    const ownersKey = await asPerson(t, "POST", "/v1/api-keys", owner, { body: { name: "owner's live key" } });
+    expect(ownersKey.status).toBe(201);
+    const id = ownersKey.body.id as string;
+
+    refused(await asPerson(t, "DELETE", `/v1/api-keys/${id}`, developer), '"members:read"');
+    refused(await asPerson(t, "PATCH", `/v1/api-keys/${id}`, developer, { body: { name: "mine" } }), "rights");
+    // Untouched: the key still works and keeps its name.
+    const current = await t.json("GET", "/v1/api-keys/current", { key: ownersKey.body.token });
+    expect(current.status).toBe(200);
+    const listed = (await asPerson(t, "GET", "/v1/api-keys", owner)).body.data.find((k: { id: string }) => k.id === id);
+    expect(listed.name).toBe("owner's live key");
+
+    // A key within the developer's role is theirs to rename and revoke.
+    const sending = await asPerson(t, "POST", "/v1/api-keys", owner, {
+      body: { name: "sender", permission: "sending_access" },
+    });
+    expect(
+      (await asPerson(t, "PATCH", `/v1/api-keys/${sending.body.id}`, developer, { body: { name: "s" } })).status,
+    ).toBe(200);
+    expect((await asPerson(t, "DELETE", `/v1/api-keys/${sending.body.id}`, developer)).status).toBe(200);
+  });
+
+  test("finding 11: a key revokes only keys whose scopes, domains and mode are within its own", async () => {
+    const mint = async (body: Record<string, unknown>) => {
+      const res = await t.json("POST", "/v1/api-keys", { body: { name: "k", ...body } });
+      expect(res.status).toBe(201);
+      return { id: res.body.id as string, token: res.body.token as string };
+    };
+    const keyManager = await mint({ scopes: ["api_keys:write", "api_keys:read", "emails:send"] });
+    const fullAccess = await mint({});
+    refused(await t.json("DELETE", `/v1/api-keys/${fullAccess.id}`, { key: keyManager.token }), '"emails:read"');
+    const sender = await mint({ permission: "sending_access" });
+    expect((await t.json("DELETE", `/v1/api-keys/${sender.id}`, { key: keyManager.token })).status).toBe(200);
+
+    // A key restricted to one domain leaves unrestricted keys, and other domains' keys, alone.
+    const restricted = await mint({ scopes: ["api_keys:write", "emails:send"], domains: ["example.com"] });
+    const unrestricted = await mint({ permission: "sending_access" });
+    refused(await t.json("DELETE", `/v1/api-keys/${unrestricted.id}`, { key: restricted.token }), "example.com");
+    const otherDomain = await mint({ permission: "sending_access", domains: ["other.example"] });
+    refused(
+      await t.json("PATCH", `/v1/api-keys/${otherDomain.id}`, { key: restricted.token, body: { name: "x" } }),
+      "other.example",
+    );
+    const sameDomain = await mint({ permission: "sending_access", domains: ["example.com"] });
+    expect((await t.json("DELETE", `/v1/api-keys/${sameDomain.id}`, { key: restricted.token })).status).toBe(200);
+
+    // A test key leaves live keys alone, saying it is a sandbox; test keys within it are its to revoke.
+    refused(await t.json("DELETE", `/v1/api-keys/${sender.id}`, { key: t.testKey }), "sandbox");
+    const testChild = await t.json("POST", "/v1/api-keys", { key: t.testKey, body: { name: "child" } });
+    expect((await t.json("DELETE", `/v1/api-keys/${testChild.body.id}`, { key: t.testKey })).status).toBe(200);
+  });
+});
