@@ -113,6 +113,11 @@ export interface Actor {
   orgRateLimit: number | null;
   /** The key's messages per UTC day (DESIGN §12); null: none of its own (the organisation's still applies). */
   keyDailyQuota: number | null;
+  /**
+   * The daily quotas of the keys this key was minted from, nearest first (those that have one): what it sends counts
+   * against each of them too, so minting never multiplies a quota (DESIGN §3). Absent: none.
+   */
+  ancestorQuotas?: readonly { keyId: string; dailyQuota: number }[];
   /** The key's name, for the audit log (null for the operator and for people). */
   keyName?: string | null;
   /** Where the request came from (HTTP), for the audit log. */

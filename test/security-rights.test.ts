@@ -1,6 +1,7 @@
 /**
  * Security findings about rights (DESIGN §3, §13, §14), each reproduced as the attack it was, through the HTTP API on
- * the suite's engine: a person or key acts only on keys within its own rights (finding 11).
+ * the suite's engine: a person or key acts only on keys within its own rights (finding 11); what a key mints shares
+ * its daily quota (finding 8).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
@@ -81,5 +82,34 @@ describe("finding 11: keys beyond one's own rights", () => {
     refused(await t.json("DELETE", `/v1/api-keys/${sender.id}`, { key: t.testKey }), "sandbox");
     const testChild = await t.json("POST", "/v1/api-keys", { key: t.testKey, body: { name: "child" } });
     expect((await t.json("DELETE", `/v1/api-keys/${testChild.body.id}`, { key: t.testKey })).status).toBe(200);
+  });
+});
+
+describe("finding 8: a key's daily quota", () => {
+  test("finding 8: minting child keys does not multiply a key's daily quota", async () => {
+    const parent = await t.json("POST", "/v1/api-keys", { body: { name: "three a day", daily_quota: 3 } });
+    expect(parent.status).toBe(201);
+    const mint = async (key: string) => {
+      const child = await t.json("POST", "/v1/api-keys", { key, body: { name: "child" } });
+      expect([child.status, child.body.daily_quota]).toEqual([201, 3]);
+      return child.body.token as string;
+    };
+    const child = await mint(parent.body.token);
+    const sibling = await mint(parent.body.token);
+    const grandchild = await mint(child);
+    const send = (key: string) =>
+      t.json("POST", "/v1/emails", {
+        key,
+        body: { from: "hi@example.com", to: "reader@dest.example", subject: "Quota", text: "One of three" },
+      });
+    // Each has a quota of 3 of its own, but all three messages count against the parent's 3 too.
+    for (const key of [child, sibling, grandchild]) expect((await send(key)).status).toBe(200);
+    for (const key of [parent.body.token, child, sibling, grandchild]) {
+      const refusedToday = await send(key);
+      expect([refusedToday.status, refusedToday.body.name]).toEqual([429, "daily_quota_exceeded"]);
+      expect(refusedToday.headers.get("retry-after")).not.toBeNull();
+    }
+    // A descendant is told whose quota it shares.
+    expect((await send(grandchild)).body.message).toContain(parent.body.id);
   });
 });

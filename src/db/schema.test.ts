@@ -153,6 +153,37 @@ describe("migration 22 (domain_names)", () => {
   });
 });
 
+describe("migration 32 (key_creators)", () => {
+  test("a key minted by a key takes its creator from the audit log; a key made by a person or the console has none", () => {
+    const sqlite = new Database(":memory:");
+    for (const { sqlite: step } of MIGRATIONS.filter((m) => m.version < 32))
+      typeof step === "string" ? sqlite.exec(step) : step(sqlite);
+    sqlite.exec("INSERT INTO organizations (id, name, created_at) VALUES ('org', 'o', 'now')");
+    const insertKey = sqlite.query(
+      "INSERT INTO api_keys (id, organization_id, name, mode, token_prefix, token_hash, scopes, created_at) VALUES (?, 'org', 'k', 'live', ?, ?, '[]', 'now')",
+    );
+    const created = sqlite.query(
+      "INSERT INTO audit_events (id, organization_id, created_at, actor_type, actor_id, action, target_type, target_id) VALUES (?, 'org', 'now', ?, ?, 'api_key.created', 'api_key', ?)",
+    );
+    for (const [id, actorType, actorId] of [
+      ["parent", "cli", null],
+      ["child", "api_key", "parent"],
+      ["by-person", "user", "u1"],
+    ] as const) {
+      insertKey.run(id, `p-${id}`, `h-${id}`);
+      created.run(`e-${id}`, actorType, actorId, id);
+    }
+    insertKey.run("unrecorded", "p-u", "h-u");
+    sqlite.exec(MIGRATIONS.find((m) => m.version === 32)!.sqlite as string);
+    expect(sqlite.query("SELECT id, created_by_key_id AS creator FROM api_keys ORDER BY id").all()).toEqual([
+      { id: "by-person", creator: null },
+      { id: "child", creator: "parent" },
+      { id: "parent", creator: null },
+      { id: "unrecorded", creator: null },
+    ]);
+  });
+});
+
 describe("repositories", () => {
   test("use only the builder surface both engines share: no SQLite-only .get(), .all() or .run()", () => {
     const root = join(import.meta.dir, "..");

@@ -1,7 +1,9 @@
 /**
- * API keys: creation (the key is shown once), listing, revocation and authentication.
- * Invariant: only a SHA-256 hash of a key is stored, and a presented key is compared in constant time; keys carry
- * about 190 random bits, so a fast hash is the right tool (no password stretching needed).
+ * API keys: creation (the key is shown once), listing, renaming, revocation and authentication.
+ * Invariants: only a SHA-256 hash of a key is stored, and a presented key is compared in constant time; keys carry
+ * about 190 random bits, so a fast hash is the right tool (no password stretching needed). A key never holds, nor
+ * changes, more than its actor's rights; it records the key that minted it, and authentication hands on the daily
+ * quotas of every key above it, which its sends count against too (DESIGN §3).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
@@ -83,8 +85,16 @@ export interface KeyService {
   authenticate(presented: string): Promise<Actor>;
 }
 
-/** What authentication reads of a key: its row and its organisation's rate limit (undefined: no such active key). */
-type KeyHolder = { key: KeyRow; orgRateLimit: number | null } | undefined;
+/**
+ * What authentication reads of a key: its row, its organisation's rate limit and the daily quotas of the keys it was
+ * minted from (undefined: no such active key).
+ */
+type KeyHolder =
+  | { key: KeyRow; orgRateLimit: number | null; ancestorQuotas: { keyId: string; dailyQuota: number }[] }
+  | undefined;
+
+/** How far up the keys that minted a key authentication looks; a chain of mints deeper than this is not a use. */
+const MAX_ANCESTORS = 64;
 
 export function createKeyService(deps: {
   db: Db;
@@ -108,6 +118,26 @@ export function createKeyService(deps: {
       .from(apiKeys)
       .where(and(eq(apiKeys.tokenHash, sql.placeholder("digest")), isNull(apiKeys.revokedAt))),
   );
+  const findCreator = prepareAs(
+    "api_key_creator",
+    db
+      .select({ id: apiKeys.id, dailyQuota: apiKeys.dailyQuota, createdByKeyId: apiKeys.createdByKeyId })
+      .from(apiKeys)
+      .where(eq(apiKeys.id, sql.placeholder("id"))),
+  );
+  /** The quotas of the keys `key` was minted from, nearest first; revoked ones too, as their quota still stands. */
+  const ancestorQuotasOf = async (key: KeyRow) => {
+    const quotas: { keyId: string; dailyQuota: number }[] = [];
+    const seen = new Set([key.id]);
+    for (let parent = key.createdByKeyId; parent && !seen.has(parent) && seen.size <= MAX_ANCESTORS; ) {
+      seen.add(parent);
+      const [row] = await findCreator.execute({ id: parent });
+      if (!row) break;
+      if (row.dailyQuota !== null) quotas.push({ keyId: row.id, dailyQuota: row.dailyQuota });
+      parent = row.createdByKeyId;
+    }
+    return quotas;
+  };
   const findOrgRateLimit = prepareAs(
     "organization_rate_limit",
     db
@@ -168,6 +198,7 @@ export function createKeyService(deps: {
         createdAt: isoTime(clock.now()),
         lastUsedAt: null,
         revokedAt: null,
+        createdByKeyId: actor.keyId,
       };
       await writer.write(async (tx) => {
         await tx.insert(apiKeys).values(row);
@@ -267,12 +298,13 @@ export function createKeyService(deps: {
         if (!key) return undefined;
         // Keys go with their organisation (ON DELETE CASCADE): only a deletion between the two reads finds none.
         const [organization] = await findOrgRateLimit.execute({ id: key.organizationId });
-        return organization ? { key, orgRateLimit: organization.perMinute ?? null } : undefined;
+        if (!organization) return undefined;
+        return { key, orgRateLimit: organization.perMinute ?? null, ancestorQuotas: await ancestorQuotasOf(key) };
       });
       // The index lookup already matched the digest; the constant-time comparison keeps the check itself free of
       // early exits should the lookup ever become a prefix or range scan.
       if (!holder || !timingSafeEqual(Buffer.from(holder.key.tokenHash), Buffer.from(digest))) throw reject();
-      const { key, orgRateLimit } = holder;
+      const { key, orgRateLimit, ancestorQuotas } = holder;
       touch(key.id);
       return {
         organizationId: key.organizationId,
@@ -283,6 +315,7 @@ export function createKeyService(deps: {
         keyRateLimit: key.rateLimitPerMinute ?? null,
         orgRateLimit,
         keyDailyQuota: key.dailyQuota ?? null,
+        ancestorQuotas,
         keyName: key.name,
         user: null,
       };

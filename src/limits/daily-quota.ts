@@ -1,7 +1,8 @@
 /**
  * Daily quotas (DESIGN §12): messages accepted per UTC day, for an organisation (its live mail, counted whether or
- * not it has a quota, so that its usage is known) and for a key with a quota of its own (all of its mail). The day's
- * counts live in `daily_usage`, where every instance sharing the store sees them.
+ * not it has a quota, so that its usage is known) and for a key with a quota of its own (all of its mail, and all of
+ * the mail of the keys minted from it, at any depth: minting never multiplies a quota, DESIGN §3). The day's counts
+ * live in `daily_usage`, where every instance sharing the store sees them.
  *
  * Reservations: an acceptance does not write its count in its own transaction — on PostgreSQL every acceptance of
  * an organisation would then queue on one row's lock until its COMMIT (measured: acceptance 0.68×, the store's CPU
@@ -85,7 +86,7 @@ export interface Admission {
 export interface DailyQuotas {
   /** Admits `messages` of `sender`, or throws `daily_quota_exceeded` (with Retry-After) having admitted none. */
   admit(
-    sender: Pick<Actor, "organizationId" | "keyId" | "mode" | "keyDailyQuota">,
+    sender: Pick<Actor, "organizationId" | "keyId" | "mode" | "keyDailyQuota" | "ancestorQuotas">,
     messages: number,
   ): Promise<Admission>;
 }
@@ -227,14 +228,27 @@ export function createDailyQuotas(deps: {
   return {
     async admit(sender, messages) {
       const now = clock.now();
-      const counted: Counted[] = [];
+      const counted: Array<Counted & { whose: (quota: number) => string }> = [];
       if (sender.mode === "live")
         counted.push({
           bucket: organizationBucket(sender.organizationId),
           quota: { organizationId: sender.organizationId },
+          whose: (quota) => `The organisation's daily quota of ${quota} messages`,
         });
       if (sender.keyId && sender.keyDailyQuota !== null)
-        counted.push({ bucket: keyBucket(sender.keyId), quota: { key: sender.keyDailyQuota } });
+        counted.push({
+          bucket: keyBucket(sender.keyId),
+          quota: { key: sender.keyDailyQuota },
+          whose: (quota) => `This API key's daily quota of ${quota} messages`,
+        });
+      // The same bucket as the ancestor's own sends: a key and every key minted from it share its quota.
+      for (const { keyId, dailyQuota } of sender.ancestorQuotas ?? [])
+        counted.push({
+          bucket: keyBucket(keyId),
+          quota: { key: dailyQuota },
+          whose: (quota) =>
+            `The daily quota of ${quota} messages of API key ${keyId}, which this key was created from and shares it,`,
+        });
       const taken: Array<{ bucket: Counted; lease: Lease }> = [];
       const release = () => {
         for (const { bucket, lease } of taken) {
@@ -249,11 +263,10 @@ export function createDailyQuotas(deps: {
           continue;
         }
         release();
-        const whose = "key" in bucket.quota ? "This API key's" : "The organisation's";
         const { quota, used } = result.full;
         throw new AppError(
           "daily_quota_exceeded",
-          `${whose} daily quota of ${quota} messages is used up (${used} counted today, ${messages} more asked for); it starts again at 00:00 UTC.`,
+          `${bucket.whose(quota)} is used up (${used} counted today, ${messages} more asked for); it starts again at 00:00 UTC.`,
           { retryAfter: secondsToNextUtcDay(now) },
         );
       }

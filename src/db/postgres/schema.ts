@@ -65,6 +65,7 @@ export const apiKeys = pgTable("api_keys", {
   createdAt: text("created_at").notNull(),
   lastUsedAt: text("last_used_at"),
   revokedAt: text("revoked_at"),
+  createdByKeyId: text("created_by_key_id"),
 });
 
 export const domains = pgTable("domains", {

@@ -15,4 +15,6 @@ export const apiKeys = sqliteTable("api_keys", {
   createdAt: text("created_at").notNull(),
   lastUsedAt: text("last_used_at"),
   revokedAt: text("revoked_at"),
+  /** The key that minted this one (its sends count against that key's quota too); null: a person or the console. */
+  createdByKeyId: text("created_by_key_id"),
 });
