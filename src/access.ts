@@ -1,7 +1,8 @@
 /**
  * Who may do what: the scopes, the caller every service receives (`Actor`) and the one check of a scope
  * (`requireScope`). Every area checks its rights here, below all of them, so no area imports another to ask
- * whether a caller may act. Invariant: a test key is a sandbox whatever scopes it was given (DESIGN §3).
+ * whether a caller may act. Invariants: a test key is a sandbox whatever scopes it was given (DESIGN §3); a viewer
+ * reads no message content (DESIGN §13).
  */
 import { AppError } from "./errors.ts";
 import type { PresentedLink } from "./lib/signed-links.ts";
@@ -48,7 +49,8 @@ export type Role = "owner" | "admin" | "developer" | "viewer";
  * What each role may do (DESIGN §13), as the scopes a key would hold, so that one check serves both. An owner and an
  * admin hold every scope; what sets them apart (owners, and the organisation itself) is checked where members
  * change. A developer works with the mail and its settings and mints keys within its role, but neither manages
- * people nor changes the organisation; a viewer reads, without keys, received mail or the audit log.
+ * people nor changes the organisation; a viewer reads, without keys, received mail or the audit log — and reads
+ * records without their content (`mayReadContent`).
  */
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   owner: SCOPES,
@@ -144,6 +146,13 @@ export function operatorActor(organizationId: string): Actor {
 /** Throws 403 `insufficient_scope` unless the actor may use `scope`, saying why: a missing scope, or the sandbox. */
 export function requireScope(actor: Actor, scope: Scope): void {
   if (mayUse(actor, scope)) return;
+  if (!actor.scopes.has(scope) && actor.user)
+    throw new AppError(
+      "insufficient_scope",
+      actor.user.role === "viewer" && scope === "inbound:read"
+        ? `Viewers do not read received mail: it is all message content, which may hold other people's password-reset links (${ASK_FOR_MORE}).`
+        : `Your role (${actor.user.role}) does not allow "${scope}" (${ASK_FOR_MORE}).`,
+    );
   if (!actor.scopes.has(scope)) throw new AppError("insufficient_scope", `This API key lacks the "${scope}" scope.`);
   throw new AppError(
     "insufficient_scope",
@@ -151,12 +160,23 @@ export function requireScope(actor: Actor, scope: Scope): void {
   );
 }
 
-/** A viewer reads records, not message content (DESIGN §13): the raw message and its attachments are refused. */
+const ASK_FOR_MORE = "an owner or admin can give you a role that does";
+
+/**
+ * Whether the actor reads message content — html, text, the raw message, attachments — beside the records (DESIGN
+ * §13): a viewer does not, since mail holds other people's password-reset links. A role's, not a scope's: a key with
+ * `emails:read` reads bodies as Resend's do, and a viewer mints no keys to get round it.
+ */
+export function mayReadContent(actor: Pick<Actor, "user">): boolean {
+  return actor.user?.role !== "viewer";
+}
+
+/** Throws 403 `insufficient_scope` unless the actor reads message content, saying why (`mayReadContent`). */
 export function requireContentAccess(actor: Actor): void {
-  if (actor.user?.role === "viewer")
+  if (!mayReadContent(actor))
     throw new AppError(
       "insufficient_scope",
-      "Viewers read records, not the messages' raw content or attachments; an owner or admin can give you the developer role.",
+      "Viewers read records, not message content (HTML, text, the raw message, attachments): mail holds other people's password-reset links. An owner or admin can give you the developer role.",
     );
 }
 

@@ -565,6 +565,7 @@ describe("API keys", () => {
       mode: "live",
       scopes: ["emails:send"],
       domains: ["example.com"],
+      reads_message_content: true,
     });
     expect((await t.json("GET", "/v1/api-keys", { key: created.body.token })).status).toBe(403);
     expect((await t.json("GET", "/v1/api-keys/current", { key: t.testKey })).body.mode).toBe("test");

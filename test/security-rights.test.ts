@@ -1,7 +1,7 @@
 /**
  * Security findings about rights (DESIGN §3, §13, §14), each reproduced as the attack it was, through the HTTP API on
  * the suite's engine: a person or key acts only on keys within its own rights (finding 11); what a key mints shares
- * its daily quota (finding 8).
+ * its daily quota (finding 8); a viewer reads records without message content (finding 10).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
@@ -10,9 +10,10 @@ import { asPerson, PASSWORD, setUpOwner, signIn } from "./helpers/people.ts";
 let t: TestApp;
 let owner: string;
 let developer: string;
+let viewer: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ webhooks: { allow_private_networks: true } });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   owner = await setUpOwner(t);
   const made = await t.app.services.people.createUser({
@@ -22,6 +23,13 @@ beforeAll(async () => {
   });
   await t.app.services.people.setPassword({ token: made.token, password: PASSWORD });
   developer = await signIn(t, "developer@example.com");
+  const watcher = await t.app.services.people.createUser({
+    email: "viewer@example.com",
+    organizationId: t.organizationId,
+    role: "viewer",
+  });
+  await t.app.services.people.setPassword({ token: watcher.token, password: PASSWORD });
+  viewer = await signIn(t, "viewer@example.com");
 });
 afterAll(() => t?.close());
 
@@ -111,5 +119,68 @@ describe("finding 8: a key's daily quota", () => {
     }
     // A descendant is told whose quota it shares.
     expect((await send(grandchild)).body.message).toContain(parent.body.id);
+  });
+});
+
+describe("finding 10: message content", () => {
+  test("finding 10: a viewer reads records without message content: no html or text, raw, attachments, received mail or clicked links", async () => {
+    const hook = await t.json("POST", "/v1/webhooks", {
+      body: { endpoint: "http://127.0.0.1:9/hook", events: ["email.clicked"] },
+    });
+    const reset = "https://app.example.org/reset?token=s3cret-reset-token";
+    const sent = await t.json("POST", "/v1/emails", {
+      body: {
+        from: "hi@example.com",
+        to: "someone@dest.example",
+        subject: "Reset your password",
+        html: `<p><a href="${reset}">Reset</a></p>`,
+        text: `Reset: ${reset}`,
+        tracking: { clicks: true },
+        attachments: [{ filename: "a.txt", content: Buffer.from("hello").toString("base64") }],
+      },
+    });
+    expect(sent.status).toBe(200);
+    const id = sent.body.id as string;
+    // The recipient clicks the link: the click event, and its webhook payload, name it.
+    const raw = Buffer.from(await (await t.request("GET", `/v1/emails/${id}/raw`)).arrayBuffer()).toString("latin1");
+    const click = /\/t\/c\/[A-Za-z0-9_=-]+/.exec(raw.replace(/=\r\n/g, "").replace(/=3D/g, "="))![0];
+    expect((await t.request("GET", click, { key: null })).status).toBe(302);
+    const attachmentId = (await t.json("GET", `/v1/emails/${id}/attachments`)).body.data[0].id as string;
+
+    const record = await asPerson(t, "GET", `/v1/emails/${id}`, viewer);
+    expect(record.status).toBe(200);
+    // Resend's wire shape stays: the fields are there, null.
+    expect(record.body).toMatchObject({ id, subject: "Reset your password", html: null, text: null });
+    const clicked = record.body.events.find((e: { type: string }) => e.type === "email.clicked");
+    expect(clicked.data.link).toBeNull();
+    expect(JSON.stringify(record.body)).not.toContain("s3cret-reset-token");
+    const formB = await asPerson(t, "GET", `/functions/v1/send-email/${id}`, viewer);
+    expect([formB.body.html, formB.body.text]).toEqual([null, null]);
+
+    for (const path of [
+      `/v1/emails/${id}/raw`,
+      `/v1/emails/${id}/attachments`,
+      `/v1/emails/${id}/attachments/${attachmentId}`,
+      `/v1/emails/${id}/attachments/${attachmentId}/content`,
+    ])
+      refused(await asPerson(t, "GET", path, viewer), "Viewers read records, not message content");
+    for (const path of ["/v1/emails/receiving", `/v1/emails/receiving/${id}`, `/v1/emails/receiving/${id}/raw`])
+      refused(await asPerson(t, "GET", path, viewer), "Viewers do not read received mail");
+
+    const events = await asPerson(t, "GET", `/v1/webhooks/${hook.body.id}/events`, viewer);
+    const event = await asPerson(t, "GET", `/v1/webhooks/${hook.body.id}/events/${events.body.data[0].id}`, viewer);
+    expect(event.status).toBe(200);
+    expect(event.body.payload.data.link).toBeNull();
+    expect(JSON.stringify(event.body)).not.toContain("s3cret-reset-token");
+
+    // What a viewer is told it may do, and everyone else's reading as before: a developer and an emails:read key.
+    expect((await asPerson(t, "GET", "/v1/api-keys/current", viewer)).body.reads_message_content).toBe(false);
+    expect((await asPerson(t, "GET", "/v1/api-keys/current", developer)).body.reads_message_content).toBe(true);
+    const byDeveloper = await asPerson(t, "GET", `/v1/emails/${id}`, developer);
+    expect(byDeveloper.body.text).toContain("s3cret-reset-token");
+    const reader = await t.json("POST", "/v1/api-keys", { body: { name: "reader", scopes: ["emails:read"] } });
+    const byKey = await t.json("GET", `/v1/emails/${id}`, { key: reader.body.token });
+    expect(byKey.body.html).toContain("<a href=");
+    expect((await t.request("GET", `/v1/emails/${id}/raw`, { key: reader.body.token })).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * What the admin UI offers a person whose role stops short of something (DESIGN §13), in Chromium: a developer is not
- * offered to revoke a key with rights beyond their role's, and revokes one within it by keyboard alone (finding 11).
+ * offered to revoke a key with rights beyond their role's, and revokes one within it by keyboard alone (finding 11);
+ * a viewer opening an email sees its record and is told why its content is not shown (finding 10).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -18,12 +19,13 @@ import { asPerson, PASSWORD, setUpOwner } from "./helpers/people.ts";
 const browserPeer = checkBrowser();
 let t: TestApp;
 let ui: UiSession;
+let emailId: string;
 
 beforeAll(async () => {
   t = await createTestApp();
   ui = await startUi(t, browserPeer.available);
   const owner = await setUpOwner(t);
-  for (const role of ["developer"] as const) {
+  for (const role of ["developer", "viewer"] as const) {
     const made = await t.app.services.people.createUser({
       email: `${role}@example.com`,
       organizationId: t.organizationId,
@@ -33,6 +35,17 @@ beforeAll(async () => {
   }
   for (const body of [{ name: "owner's full access" }, { name: "sender", permission: "sending_access" }])
     expect((await asPerson(t, "POST", "/v1/api-keys", owner, { body })).status).toBe(201);
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
+  const sent = await t.json("POST", "/v1/emails", {
+    body: {
+      from: "hi@example.com",
+      to: "someone@dest.example",
+      subject: "Reset your password",
+      html: "<p>Your link: https://app.example.org/reset?token=s3cret</p>",
+      attachments: [{ filename: "a.txt", content: Buffer.from("hello").toString("base64") }],
+    },
+  });
+  emailId = sent.body.id;
 }, BROWSER_START_MS);
 
 afterAll(async () => {
@@ -85,6 +98,25 @@ describe.skipIf(!browserPeer.available)("rights in chromium", () => {
     expect(left).toContain("owner's full access");
     expect(left).not.toContain("sender");
     expect(problems).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("finding 10: at 1280 px a viewer opening an email sees its record, no content, and why", async () => {
+    const { page, problems } = await ui.open(1280);
+    await signInAs(page, "viewer@example.com");
+    await openSection(page, "Emails");
+    await page.getByRole("link", { name: "Reset your password" }).click();
+    await page.getByRole("heading", { name: "Reset your password" }).waitFor();
+    await page.getByText("Viewers don't see message content", { exact: false }).waitFor();
+    await page.getByRole("list", { name: "Event timeline" }).waitFor();
+    await screenshot(page, "ui-email-viewer-1280");
+    for (const name of ["Download raw (.eml)", "HTML", "Text", "Headers"])
+      expect(await page.getByRole("button", { name, exact: true }).count()).toBe(0);
+    expect(await page.getByRole("heading", { name: "Attachments" }).count()).toBe(0);
+    expect(await page.content()).not.toContain("s3cret");
+    // Nothing was asked that the viewer is refused: no 403 behind the page.
+    expect(problems).toEqual([]);
+    expect(new URL(page.url()).hash).toBe(`#/emails/${emailId}`);
     await page.close();
   }, 30_000);
 });

@@ -113,6 +113,8 @@ export interface Access {
   /** The signed-in key's id and the sending domains it is restricted to (null: a person, or any domain). */
   keyId: string | null;
   domains: readonly string[] | null;
+  /** Whether messages' content (html, text, raw, attachments) is readable: a viewer reads records only. */
+  readsContent: boolean;
   /** The signed-in person and their organisations; null for an API key. */
   person: Me | null;
 }
@@ -149,9 +151,17 @@ export async function fetchAccess(): Promise<Access> {
     mode: "live" | "test";
     scopes: string[];
     domains: string[] | null;
+    reads_message_content: boolean;
   }>("/v1/api-keys/current");
   const person = session.key() ? null : await api.get<Me>("/v1/me");
-  return { mode: current.mode, scopes: new Set(current.scopes), keyId: current.id, domains: current.domains, person };
+  return {
+    mode: current.mode,
+    scopes: new Set(current.scopes),
+    keyId: current.id,
+    domains: current.domains,
+    readsContent: current.reads_message_content,
+    person,
+  };
 }
 
 /** Whether this browser has a session (asked without a credential, so it never answers 401). */

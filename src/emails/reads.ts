@@ -1,14 +1,15 @@
 /**
  * Sent mail as the API reads it: one message with its recipients and history, pages of the list, the raw MIME.
- * Invariant: a message of another organisation, or live mail asked for by a test key (DESIGN §3), is `not_found`;
- * content that retention removed is `gone`.
+ * Invariants: a message of another organisation, or live mail asked for by a test key (DESIGN §3), is `not_found`;
+ * content that retention removed is `gone`; a viewer reads the record without its content (DESIGN §13).
  */
 import type { Actor } from "../access.ts";
-import { requireContentAccess, requireScope } from "../access.ts";
+import { mayReadContent, requireContentAccess, requireScope } from "../access.ts";
 import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
 import type { Db, Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { RecipientStatus } from "../deliveries/model.ts";
+import { withoutContent } from "../events/model.ts";
 import { hasPrivateContent, type EmailRecord, type EmailStatus, type EmailSummary, type ListOptions } from "./model.ts";
 import { createEmailQueries, type EmailSummaryRow } from "./repo.ts";
 
@@ -65,10 +66,12 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
       const row = await ownEmail(actor, id);
       const recipients = await queries.recipientsOf(id);
       const history = await queries.eventsOf(id);
+      // A viewer reads the record without its content (DESIGN §13): Resend's fields stay, null.
+      const content = mayReadContent(actor);
       return {
         ...summary(row),
-        html: row.html ?? null,
-        text: row.text ?? null,
+        html: content ? (row.html ?? null) : null,
+        text: content ? (row.text ?? null) : null,
         content_removed_at: row.contentRemovedAt ?? null,
         recipients: recipients.map((d) => ({
           email: d.recipient,
@@ -83,7 +86,7 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
           type: e.type,
           created_at: e.createdAt,
           recipient: e.recipient ?? null,
-          data: e.data,
+          data: content ? e.data : withoutContent(e.data),
         })),
       };
     },

@@ -53,3 +53,11 @@ export interface StoredEvent extends Required<Omit<NewEvent, "data">> {
   data: Record<string, unknown>;
   createdAt: string;
 }
+
+/**
+ * An event's data as a reader who sees no message content reads it (a viewer, DESIGN §13): a click's link is null,
+ * since links are the body's — a password-reset link among them.
+ */
+export function withoutContent(data: Record<string, unknown>): Record<string, unknown> {
+  return "link" in data ? { ...data, link: null } : data;
+}

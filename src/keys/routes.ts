@@ -9,7 +9,7 @@ import { bodyLimits, readBody } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parsePage } from "../http/query.ts";
 import { createdKeyAnswer } from "./model.ts";
-import { mayUse } from "../access.ts";
+import { mayReadContent, mayUse } from "../access.ts";
 import type { KeyService } from "./service.ts";
 import { CreateKeySchema, parseCreateKey, RenameKeySchema } from "./validate.ts";
 
@@ -51,11 +51,13 @@ export function keyRoutes(deps: AuthDeps & { keys: KeyService; domains: DomainSe
         mode: actor.mode,
         scopes: [...actor.scopes].filter((scope) => mayUse(actor, scope)),
         domains: actor.domains,
+        // Message content (html, text, raw, attachments) is a role's matter, not a scope's: a viewer reads none.
+        reads_message_content: mayReadContent(actor),
       }),
       {
         detail: {
           summary:
-            "What the calling key may do: its id, mode, the scopes it may use (a test key's within the sandbox) and sending domains (any key may ask; the admin UI shows only what these allow)",
+            "What the calling key or person may do: its id, mode, the scopes it may use (a test key's within the sandbox), sending domains, and whether it reads message content (a viewer does not); any key may ask, and the admin UI shows only what these allow",
           tags: ["API keys"],
         },
       },

@@ -16,10 +16,10 @@ import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Store, type Writer } from "../db/store.ts";
 import { WEBHOOKS_DUE } from "../queue/channels.ts";
 import { AppError, validationError, type ErrorDetail } from "../errors.ts";
-import { EVENT_TYPES, type EventType, type StoredEvent } from "../events/model.ts";
+import { EVENT_TYPES, withoutContent, type EventType, type StoredEvent } from "../events/model.ts";
 import { receivedEventData } from "../inbound/model.ts";
 import { recordAudit } from "../audit/log.ts";
-import { requireScope } from "../access.ts";
+import { mayReadContent, requireScope } from "../access.ts";
 import type { Actor } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -501,7 +501,10 @@ export function createWebhookService(deps: {
       await own(actor, id);
       const row = await findDelivery(db, id, deliveryId);
       if (!row) throw new AppError("not_found", "Webhook event not found.");
-      return deliveryDetail(db, row);
+      const detail = await deliveryDetail(db, row);
+      // A click's payload names the link, a piece of the message a viewer does not read (DESIGN §13).
+      if (mayReadContent(actor)) return detail;
+      return { ...detail, payload: { ...detail.payload, data: withoutContent(detail.payload.data) } };
     },
 
     async replay(actor, id, deliveryId) {

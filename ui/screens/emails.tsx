@@ -1,7 +1,8 @@
 /**
  * Emails: the list (filters, cursor paging with after/has_more, polling) and one email's detail (addresses, tags,
- * attachments, recipients with their provider, event timeline, HTML preview, text, headers, raw download). Invariant: the email's HTML is shown
- * only through preview.tsx (a sandboxed frame that loads nothing remote unless the user asks).
+ * attachments, recipients with their provider, event timeline, HTML preview, text, headers, raw download).
+ * Invariants: the email's HTML is shown only through preview.tsx (a sandboxed frame that loads nothing remote unless
+ * the user asks); someone who reads no message content (a viewer) is offered none of it, and told why.
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
@@ -15,6 +16,7 @@ import { when } from "../format.ts";
 import { Attachments } from "../attachments.tsx";
 import { CopyButton } from "../copy.tsx";
 import { TestAddresses } from "../test-addresses.tsx";
+import { useReadsContent } from "../access.ts";
 import type { Email as ClientEmail, EmailAttachment } from "../../clients/node/src/types.ts";
 import { EMAIL_STATUSES } from "../../clients/node/src/wire.ts";
 
@@ -111,9 +113,13 @@ export function EmailsScreen() {
 }
 
 export function EmailDetail({ id }: { id: string }) {
+  const readsContent = useReadsContent();
   const { data: email, error } = usePolled(() => api.get<EmailRecord>(`/v1/emails/${encodeURIComponent(id)}`), [id]);
   const { data: attachments } = usePolled(
-    () => api.get<Page<EmailAttachment>>(`/v1/emails/${encodeURIComponent(id)}/attachments${query({ limit: 100 })}`),
+    async () =>
+      readsContent
+        ? api.get<Page<EmailAttachment>>(`/v1/emails/${encodeURIComponent(id)}/attachments${query({ limit: 100 })}`)
+        : null,
     [id],
   );
   const [view, setView] = useState<"html" | "text" | "headers">("html");
@@ -191,7 +197,7 @@ export function EmailDetail({ id }: { id: string }) {
             <dt>Created</dt>
             <dd>{when(email.created_at)}</dd>
           </dl>
-          <RawDownload path={rawPath} filename={`${id}.eml`} />
+          {readsContent && <RawDownload path={rawPath} filename={`${id}.eml`} />}
 
           {attachments && attachments.data.length > 0 && (
             <>
@@ -239,27 +245,35 @@ export function EmailDetail({ id }: { id: string }) {
           </ol>
 
           <h2>Content</h2>
-          <div role="group" aria-label="Content view" class="tabs">
-            <button
-              type="button"
-              aria-pressed={view === "html"}
-              onClick={() => setView("html")}
-              disabled={email.html === null}
-            >
-              HTML
-            </button>
-            <button type="button" aria-pressed={view === "text"} onClick={() => setView("text")}>
-              Text
-            </button>
-            <button type="button" aria-pressed={view === "headers"} onClick={showHeaders}>
-              Headers
-            </button>
-          </div>
-          {view === "html" && email.html !== null && <Preview html={email.html} />}
-          {(view === "text" || (view === "html" && email.html === null)) && (
+          {!readsContent && (
+            <p class="hint">
+              Viewers don't see message content — its HTML, text, headers, raw message or attachments — because mail
+              holds other people's password-reset links. An owner or admin can give you the developer role.
+            </p>
+          )}
+          {readsContent && (
+            <div role="group" aria-label="Content view" class="tabs">
+              <button
+                type="button"
+                aria-pressed={view === "html"}
+                onClick={() => setView("html")}
+                disabled={email.html === null}
+              >
+                HTML
+              </button>
+              <button type="button" aria-pressed={view === "text"} onClick={() => setView("text")}>
+                Text
+              </button>
+              <button type="button" aria-pressed={view === "headers"} onClick={showHeaders}>
+                Headers
+              </button>
+            </div>
+          )}
+          {readsContent && view === "html" && email.html !== null && <Preview html={email.html} />}
+          {readsContent && (view === "text" || (view === "html" && email.html === null)) && (
             <pre class="text">{email.text ?? "(no text part)"}</pre>
           )}
-          {view === "headers" && (
+          {readsContent && view === "headers" && (
             <pre class="text" role="region" aria-label="Headers">
               {headers ?? "Loading…"}
             </pre>
