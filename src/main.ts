@@ -3,6 +3,7 @@
  * The command line: `serve` and the operator commands. The only module that reads argv and the environment and
  * writes to stdout; everything it does goes through the same services the API uses.
  */
+import { publicLinkBase } from "./config/links.ts";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, delimiter, dirname, isAbsolute, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -146,10 +147,10 @@ function settingOf(option: string, given: string | undefined, reset: "default" |
   return Number(given);
 }
 
-/** Where people reach this server: `[http] public_url`, else the address the server listens on. */
+/** Where people reach this server: the configured public address (config/links.ts), else where it listens. */
 function baseUrl(config: Config): string {
   const host = config.http.host === "0.0.0.0" ? "127.0.0.1" : config.http.host;
-  return config.http.public_url || `http://${host}:${config.http.port}`;
+  return publicLinkBase(config) ?? `http://${host}:${config.http.port}`;
 }
 
 function describeOrganization(organization: OrganizationView): void {

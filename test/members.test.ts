@@ -49,14 +49,24 @@ describe("invitations", () => {
     expect((await accept(tokenOf(made.body.url), { name: "Again", password: PASSWORD })).status).toBe(401);
   });
 
-  test("someone with an account joins another organisation with their own password", async () => {
+  test("someone with an account joins another organisation while signed in as it, never by a password", async () => {
     const other = await asPerson(t, "POST", "/v1/organizations", owner, { body: { name: "Second" } });
     const made = await asPerson(t, "POST", "/v1/members/invitations", owner, {
       body: { email: "dev@example.com", role: "viewer" },
       organization: other.body.id,
     });
-    expect((await accept(tokenOf(made.body.url), { password: "not their password" })).status).toBe(401);
-    const joined = await accept(tokenOf(made.body.url), { password: PASSWORD });
+    // The invitation neither tests nor sets the account's password: whoever has the link is told to sign in.
+    for (const password of ["not their password", PASSWORD]) {
+      const refused = await accept(tokenOf(made.body.url), { password });
+      expect([refused.status, refused.body.name]).toEqual([409, "conflict"]);
+      expect(refused.body.message).toContain("sign in as it");
+    }
+    const dev = await signIn(t, "dev@example.com");
+    const joined = await asPerson(t, "POST", "/v1/invitations/accept", dev, {
+      body: { token: tokenOf(made.body.url) },
+    });
+    expect(joined.status).toBe(200);
+    expect(joined.headers.get("set-cookie")).toBeNull();
     expect(joined.body.organizations.map((o: { role: string }) => o.role)).toEqual(["developer", "viewer"]);
   });
 

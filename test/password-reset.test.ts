@@ -8,14 +8,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
-import { asPerson, PASSWORD, setUpOwner, signIn } from "./helpers/people.ts";
+import { asPerson, ORIGIN, PASSWORD, setUpOwner, signIn } from "./helpers/people.ts";
 
 const NEW_PASSWORD = "a new password from the email";
 let t: TestApp;
 let ownerCookie: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ http: { public_url: ORIGIN } });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   ownerCookie = await setUpOwner(t);
 });

@@ -141,7 +141,7 @@ describe.skipIf(!browserPeer.available)("people in chromium", () => {
 
       const joining = await ui.open(width);
       await joining.page.goto(url);
-      await joining.page.getByLabel("Your name (if you are new)").fill(`New ${width}`);
+      await joining.page.getByLabel("Your name").fill(`New ${width}`);
       await joining.page.getByLabel("Password (at least 12 characters)").fill(PASSWORD);
       await joining.page.getByRole("button", { name: "Join" }).click();
       await joining.page.locator("header.top").waitFor();

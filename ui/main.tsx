@@ -60,11 +60,23 @@ function useSingleSignOn() {
   return sso;
 }
 
-/** Why a sign-in with SSO came back refused: the callback puts it in `?sso_error=`, read once and then removed. */
+/**
+ * Why a sign-in with SSO came back refused: the callback leaves it in the `mailroom_sso_error` cookie, which only the
+ * server sets, and marks the URL with `?sso_error`; read once, then both removed. Text in the URL is never shown:
+ * anyone can send a link to this page with words of their choosing in it.
+ */
 function takeSsoError(): string | null {
-  const message = new URLSearchParams(location.search).get("sso_error");
-  if (message) history.replaceState(null, "", "/");
-  return message;
+  if (!new URLSearchParams(location.search).has("sso_error")) return null;
+  history.replaceState(null, "", "/");
+  const cookie = document.cookie.split("; ").find((part) => part.startsWith("mailroom_sso_error="));
+  // biome-ignore lint/suspicious/noDocumentCookie: one fixed string; the Cookie Store API is missing from Firefox.
+  document.cookie = "mailroom_sso_error=; Path=/; Max-Age=0; SameSite=Lax";
+  if (!cookie) return null;
+  try {
+    return decodeURIComponent(cookie.slice("mailroom_sso_error=".length));
+  } catch {
+    return null;
+  }
 }
 
 /** "Forgot your password?": a link by email, when an organisation of the person's can send mail. */
@@ -299,26 +311,75 @@ function SetPassword() {
   );
 }
 
-/** An invitation's link (`/invite#<token>`): a new person sets a name and password; someone with an account gives theirs. */
+/**
+ * An invitation's link (`/invite#<token>`): a new person sets a name and password; someone with an account signs in
+ * as it first, then joins with it — the invitation never asks for, or sets, an existing account's password.
+ */
 function AcceptInvitation({ onSignedIn }: { onSignedIn: (access: Access) => void }) {
   const token = location.hash.replace(/^#/, "");
   const [name, setName] = useState("");
   const [password, setPassword] = useState("");
+  // The person this browser is signed in as: undefined while asking, null when nobody.
+  const [person, setPerson] = useState<string | null | undefined>(undefined);
+  const [signingIn, setSigningIn] = useState(false);
   const field = useFocusOnArrival();
   const sso = useSingleSignOn();
-  const { submit, error, busy } = useSubmit(async () => {
-    await api.post("/v1/invitations/accept", { token, ...(name.trim() && { name: name.trim() }), password });
+  useEffect(() => {
+    api
+      .get<{ user: { email: string } | null }>("/v1/session")
+      .then((answer) => setPerson(answer.user?.email ?? null))
+      .catch(() => setPerson(null));
+  }, []);
+  const join = async (body: Record<string, string>) => {
+    await api.post("/v1/invitations/accept", { token, ...body });
     history.replaceState(null, "", "/");
     onSignedIn(await fetchAccess());
-  });
+  };
+  const asNew = useSubmit(() => join({ ...(name.trim() && { name: name.trim() }), password }));
+  const asSignedIn = useSubmit(() => join({}));
+  const missing = "This page needs the whole invitation link, with its # part.";
+
+  if (signingIn)
+    return (
+      <SignIn
+        onSignedIn={(access) => {
+          setPerson(access.person?.user.email ?? null);
+          setSigningIn(false);
+        }}
+      />
+    );
+  if (person === undefined) return <p class="loading">Checking the sign-in…</p>;
+  if (person)
+    return (
+      <main class="signin">
+        <h1>Join Mailroom</h1>
+        <p class="hint">
+          You are signed in as <strong>{person}</strong>. Join the organisation that invited you with this account.
+        </p>
+        <form onSubmit={asSignedIn.submit} aria-label="Join">
+          <button type="submit" ref={field as never} disabled={asSignedIn.busy || !token}>
+            Join as {person}
+          </button>
+          <button
+            type="button"
+            class="secondary"
+            onClick={async () => {
+              await signOut();
+              setPerson(null);
+            }}
+          >
+            Sign out, to join with another account
+          </button>
+          <Alert message={token ? asSignedIn.error : missing} />
+        </form>
+      </main>
+    );
   return (
     <main class="signin">
       <h1>Join Mailroom</h1>
-      <p class="hint">
-        New here: give your name and choose a password. Already have an account: its password is enough.
-      </p>
-      <form onSubmit={submit} aria-label="Join">
-        <label for="join-name">Your name (if you are new)</label>
+      <p class="hint">New here: give your name and choose a password. Already have an account here: sign in first.</p>
+      <form onSubmit={asNew.submit} aria-label="Join">
+        <label for="join-name">Your name</label>
         <input
           id="join-name"
           ref={field}
@@ -335,10 +396,13 @@ function AcceptInvitation({ onSignedIn }: { onSignedIn: (access: Access) => void
           value={password}
           onInput={setPassword}
         />
-        <button type="submit" disabled={busy || !token}>
+        <button type="submit" disabled={asNew.busy || !token}>
           Join
         </button>
-        <Alert message={token ? error : "This page needs the whole invitation link, with its # part."} />
+        <Alert message={token ? asNew.error : missing} />
+        <button type="button" class="secondary" onClick={() => setSigningIn(true)}>
+          I have an account: sign in first
+        </button>
         {sso?.enabled && token && (
           <a class="button secondary" href={`/v1/sso/start?invitation=${encodeURIComponent(token)}`}>
             Join with SSO

@@ -31,11 +31,13 @@ type Invitation struct {
 	ExpiresAt string `json:"expires_at"`
 }
 
-// CreatedInvitation answers Invite: the invitation and Url, its one-time link, in this answer only. Hand it to the
-// person: it is never shown again.
+// CreatedInvitation answers Invite: the invitation and Url, its one-time link, never shown again. Emailed says
+// whether it was also mailed to the address invited; when not, Note says why, and the link is yours to hand over.
 type CreatedInvitation struct {
 	Invitation
-	Url string `json:"url"`
+	Url     string  `json:"url"`
+	Emailed bool    `json:"emailed"`
+	Note    *string `json:"note"`
 }
 
 // MemberList answers List: every member (oldest first) and every pending invitation, without its link. It is one

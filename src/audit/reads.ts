@@ -1,9 +1,10 @@
 /**
  * The audit log as owners and admins read it (DESIGN §13, `GET /v1/audit-log`): their organisation's events, newest
  * first, by Resend's cursors, filtered by action and by who acted. Invariant: an organisation sees its own events
- * only, and only with `audit:read`.
+ * only, and only with `audit:read` — its own rows, and the rows of no organisation about a person who is one of its
+ * members (a failed sign-in is recorded once per person, not once per organisation of theirs).
  */
-import { eq, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { requireScope, type Actor } from "../access.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
 import { tablesOf, type Db } from "../db/store.ts";
@@ -32,8 +33,21 @@ export async function readAuditLog(
   query: AuditLogQuery,
 ): Promise<{ object: "list"; has_more: boolean; data: AuditEventView[] }> {
   requireScope(actor, "audit:read");
-  const { auditEvents } = tablesOf(db);
-  const filters: SQL[] = [eq(auditEvents.organizationId, actor.organizationId)];
+  const { auditEvents, memberships } = tablesOf(db);
+  const members = db
+    .select({ id: memberships.userId })
+    .from(memberships)
+    .where(eq(memberships.organizationId, actor.organizationId));
+  const filters: SQL[] = [
+    or(
+      eq(auditEvents.organizationId, actor.organizationId),
+      and(
+        isNull(auditEvents.organizationId),
+        eq(auditEvents.targetType, "user"),
+        inArray(auditEvents.targetId, members),
+      ),
+    )!,
+  ];
   if (query.action) filters.push(eq(auditEvents.action, query.action));
   if (query.actorId) filters.push(eq(auditEvents.actorId, query.actorId));
   const { page, hasMore } = await pageById(auditEvents.id, filters, query, (where, order, limit) =>

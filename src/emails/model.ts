@@ -134,10 +134,10 @@ export interface ListOptions {
 }
 
 /**
- * Marks a message whose content no reader sees (a password link, system-mail.ts): its record keeps no html or text
- * and its raw MIME answers 410. The colon keeps clients from giving it: their tags are [A-Za-z0-9_-].
+ * Marks a message whose content no reader sees (a password link or an invitation, system-mail.ts): its record keeps
+ * no html or text and its raw MIME answers 410. The colon keeps clients from giving it: their tags are
+ * [A-Za-z0-9_-]. The value says which kind of link it carries.
  */
 export const PRIVATE_CONTENT_TAG: Tag = { name: "mailroom:private", value: "password_link" };
 
-export const hasPrivateContent = (tags: readonly Tag[]) =>
-  tags.some((tag) => tag.name === PRIVATE_CONTENT_TAG.name && tag.value === PRIVATE_CONTENT_TAG.value);
+export const hasPrivateContent = (tags: readonly Tag[]) => tags.some((tag) => tag.name === PRIVATE_CONTENT_TAG.name);

@@ -14,7 +14,8 @@ import { ROLES } from "../db/schema/people.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId } from "../lib/ids.ts";
-import { normalizeEmail, type ClientInfo, type OpenedSession, type People } from "./service.ts";
+import type { AccountMail } from "./accounts.ts";
+import { normalizeEmail, type ClientInfo, type OpenedSession, type People, type SessionView } from "./service.ts";
 import { digest, newToken } from "./tokens.ts";
 
 export const INVITATION_MS = 7 * 86_400_000;
@@ -39,17 +40,28 @@ export interface InvitationView {
 
 export interface Members {
   list(actor: Actor): Promise<{ object: "list"; has_more: false; data: MemberView[]; invitations: InvitationView[] }>;
-  /** A new invitation; `url` (with its one-time token) is in this answer only. */
+  /**
+   * A new invitation; `url` (with its one-time token) is in this answer and in the mail to the address invited. The
+   * mail's link is built from the configured public address only; with none (`linkBase` null), `url` uses
+   * `requestOrigin` — the inviter's own — and nothing is mailed (`emailed: false`, `note` says why).
+   */
   invite(
     actor: Actor,
     input: { email: string; role: string },
-    baseUrl: string,
-  ): Promise<InvitationView & { url: string }>;
+    requestOrigin: string,
+  ): Promise<InvitationView & { url: string; emailed: boolean; note: string | null }>;
   revokeInvitation(actor: Actor, id: string): Promise<{ object: "invitation"; id: string; deleted: true }>;
   changeRole(actor: Actor, userId: string, role: string): Promise<MemberView>;
   remove(actor: Actor, userId: string): Promise<{ object: "member"; id: string; deleted: true }>;
-  /** Joins with an invitation's token: a new person sets a name and password, one with an account gives theirs. */
-  accept(input: { token: string; name?: string; password: string }, client: ClientInfo): Promise<OpenedSession>;
+  /**
+   * Joins with an invitation's token: a new person sets a name and password; a person with an account joins only
+   * while signed in as it (`signedIn`), and their credentials are never asked for or set here.
+   */
+  accept(
+    input: { token: string; name?: string; password?: string },
+    client: ClientInfo,
+    signedIn?: Actor,
+  ): Promise<{ view: SessionView; opened?: OpenedSession }>;
 }
 
 const INVITATION_SPENT = "This invitation has been used or has expired; ask for a new one.";
@@ -101,9 +113,39 @@ function checkRole(role: string): Role {
   return role as Role;
 }
 
-export function createMembers(deps: { db: Db; writer: Writer; clock: Clock; people: People }): Members {
+export function createMembers(deps: {
+  db: Db;
+  writer: Writer;
+  clock: Clock;
+  people: People;
+  /** Invitations by mail; without it, only the inviter's copy of the link. */
+  mail?: AccountMail;
+  /** The configured public address links are mailed with (config/links.ts); null: none, nothing is mailed. */
+  linkBase: string | null;
+}): Members {
   const { db, writer, clock, people } = deps;
-  const { users, memberships, invitations } = tablesOf(db);
+  const { users, memberships, invitations, organizations } = tablesOf(db);
+
+  /** Mails the invitation from the organisation's verified domain; answers why not when it cannot. */
+  const mailInvitation = async (actor: Actor, email: string, role: Role, url: string): Promise<string | null> => {
+    if (!deps.linkBase)
+      return "Not emailed: this server has no public address set ([http] public_url, or [server] hostname), so it mails no links. Send the link yourself.";
+    if (!deps.mail) return "Not emailed: this server sends no mail of its own. Send the link yourself.";
+    const organization = await first(
+      db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, actor.organizationId)),
+    );
+    const inviter = actor.user ? `${actor.user.name} (${actor.user.email})` : "An administrator";
+    const sent = await deps.mail.send({
+      organizationIds: [actor.organizationId],
+      to: email,
+      subject: `Join ${organization?.name ?? "an organisation"} on Mailroom`,
+      text: `${inviter} invited you to join ${organization?.name ?? "their organisation"} on Mailroom as ${role}.\n\nJoin here (the link works once, for 7 days):\n${url}\n\nIf you already have an account on this Mailroom, sign in to it first. If you did not expect this, ignore this message.\n`,
+      private: "invitation",
+    });
+    return sent
+      ? null
+      : "Not emailed: the organisation has no verified domain to send from yet. Send the link yourself.";
+  };
 
   const memberRows = (from: Db, organizationId: string) =>
     from
@@ -197,7 +239,7 @@ export function createMembers(deps: { db: Db; writer: Writer; clock: Clock; peop
       };
     },
 
-    async invite(actor, input, baseUrl) {
+    async invite(actor, input, requestOrigin) {
       requireScope(actor, "members:write");
       const email = normalizeEmail(input.email);
       const role = checkRole(input.role);
@@ -230,7 +272,9 @@ export function createMembers(deps: { db: Db; writer: Writer; clock: Clock; peop
           now,
         );
       });
-      return { ...invitationView(row), url: `${baseUrl}/invite#${token}` };
+      const url = `${deps.linkBase ?? requestOrigin}/invite#${token}`;
+      const note = await mailInvitation(actor, email, role, url);
+      return { ...invitationView(row), url, emailed: note === null, note };
     },
 
     async revokeInvitation(actor, id) {
@@ -305,20 +349,26 @@ export function createMembers(deps: { db: Db; writer: Writer; clock: Clock; peop
       });
     },
 
-    async accept(input, client) {
+    async accept(input, client, signedIn) {
       const now = clock.now();
       const invitation = await openInvitation(db, input.token, now);
-      if (!invitation) throw new AppError("unauthorized", INVITATION_SPENT);
-      // A new person sets a password here; someone with an account proves it is theirs with the one they have.
-      await people.joinWithInvitation({
-        email: invitation.email,
-        name: input.name,
-        password: input.password,
-        organizationId: invitation.organizationId,
-        role: invitation.role as Role,
-        claim: async (tx) => void (await claimInvitation(tx, { id: invitation.id, now })),
-      });
-      return people.signIn({ email: invitation.email, password: input.password }, client);
+      if (!invitation) {
+        // A token that opens nothing is a guess, slowed as a failed sign-in is.
+        await people.failedGuess(client);
+        throw new AppError("unauthorized", INVITATION_SPENT);
+      }
+      return people.joinWithInvitation(
+        {
+          email: invitation.email,
+          name: input.name,
+          password: input.password,
+          signedInAs: signedIn?.user ? { id: signedIn.user.id, email: signedIn.user.email } : undefined,
+          organizationId: invitation.organizationId,
+          role: invitation.role as Role,
+          claim: async (tx) => void (await claimInvitation(tx, { id: invitation.id, now })),
+        },
+        client,
+      );
     },
   };
 }

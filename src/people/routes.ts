@@ -6,7 +6,14 @@
  */
 import { type Static, Type as t } from "@sinclair/typebox";
 import { Elysia, redirect } from "elysia";
-import { authenticated, cookieValue, SESSION_COOKIE, sessionToken, type AuthDeps } from "../http/auth.ts";
+import {
+  authenticated,
+  authenticateRequest,
+  cookieValue,
+  SESSION_COOKIE,
+  sessionToken,
+  type AuthDeps,
+} from "../http/auth.ts";
 import { bodyLimits, readBody } from "../http/body.ts";
 import { clientOf } from "../http/client.ts";
 import { jsonContent } from "../http/docs.ts";
@@ -62,12 +69,16 @@ const AcceptSchema = t.Object(
   {
     token: t.String({ description: "The invitation link's token (after # in /invite#…)" }),
     name: t.Optional(t.String({ description: "Your name, if you have no account yet" })),
-    password: t.String({ description: "A new password (at least 12 characters), or your account's" }),
+    password: t.Optional(
+      t.String({ description: "A new password (at least 12 characters), if you have no account yet" }),
+    ),
   },
   { additionalProperties: false },
 );
 
 const SSO_COOKIE = "mailroom_sso";
+/** Why a single sign-on came back refused, for the sign-in screen to show (not HttpOnly: the screen reads it). */
+export const SSO_ERROR_COOKIE = "mailroom_sso_error";
 
 export function peopleRoutes(deps: AuthDeps & { people: People; members: Members; sso: SingleSignOn }) {
   const { people, members, sso, config } = deps;
@@ -192,25 +203,32 @@ export function peopleRoutes(deps: AuthDeps & { people: People; members: Members
         } catch (error) {
           // The browser is back from the provider, not running the UI's code: the UI shows why on its sign-in screen.
           if (!(error instanceof AppError) || error.status >= 500) throw error;
+          // Why, in a cookie only this server sets, read once by the sign-in screen: text in the URL could be anyone's.
+          cookies.push(
+            `${SSO_ERROR_COOKIE}=${encodeURIComponent(error.message)}; Path=/; SameSite=Lax; Max-Age=120${secure(request)}`,
+          );
           set.headers["set-cookie"] = cookies;
-          return redirect(`/?sso_error=${encodeURIComponent(error.message)}`, 303);
+          return redirect("/?sso_error", 303);
         }
       },
       { detail: { summary: "Where the identity provider sends the browser back; signs in and goes to /", tags } },
     )
     .post(
       "/v1/invitations/accept",
-      async ({ request, set, server }) =>
-        withCookie(
-          request,
-          set,
-          await members.accept(await readBody(request, limits, AcceptSchema), clientOf(request, server)),
-        ),
+      async ({ request, set, server }) => {
+        const body = await readBody(request, limits, AcceptSchema);
+        // A person with an account joins only while signed in as it (the session checked as any other: same origin).
+        const signedIn = sessionToken(request.headers.get("cookie") ?? undefined)
+          ? await authenticateRequest(deps, request, set, server)
+          : undefined;
+        const joined = await members.accept(body, clientOf(request, server), signedIn);
+        return joined.opened ? withCookie(request, set, joined.opened) : joined.view;
+      },
       {
         parse: "none",
         detail: {
           summary:
-            "Join an organisation with an invitation's token: a new person sets a password, one with an account gives theirs",
+            "Join an organisation with an invitation's token: a new person sets a name and password; a person with an account joins while signed in as it (409 otherwise)",
           tags,
           requestBody: jsonContent(AcceptSchema),
         },
@@ -219,12 +237,7 @@ export function peopleRoutes(deps: AuthDeps & { people: People; members: Members
     .post(
       "/v1/password/reset",
       async ({ request, server }) => {
-        const base = config.http.public_url || new URL(request.url).origin;
-        people.requestPasswordReset(
-          (await readBody(request, limits, ResetSchema)).email,
-          base,
-          clientOf(request, server),
-        );
+        people.requestPasswordReset((await readBody(request, limits, ResetSchema)).email, clientOf(request, server));
         return {
           object: "password_reset",
           message:
@@ -367,14 +380,15 @@ export function peopleRoutes(deps: AuthDeps & { people: People; members: Members
       "/v1/members/invitations",
       async ({ request, actor, set }) => {
         const body = await readBody(request, limits, InviteSchema);
-        const base = config.http.public_url || new URL(request.url).origin;
         set.status = 201;
-        return members.invite(actor, body, base);
+        // The inviter's own origin serves only their copy of the link; the mailed one is the configured address's.
+        return members.invite(actor, body, new URL(request.url).origin);
       },
       {
         parse: "none",
         detail: {
-          summary: "Invite someone by a one-time link, valid 7 days (its url is in this answer only)",
+          summary:
+            "Invite someone by a one-time link, valid 7 days, mailed to them from the organisation's verified domain (emailed says whether it was) and in this answer",
           tags: ["Members"],
           requestBody: jsonContent(InviteSchema),
         },

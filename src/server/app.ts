@@ -33,7 +33,7 @@ import { createMailbox, type Mailbox } from "../inbound/mailbox.ts";
 import { createInboundService, type InboundService } from "../inbound/service.ts";
 import { createAttachmentFetcher } from "../emails/remote-attachments.ts";
 import { createEmailService, type EmailService } from "../emails/service.ts";
-import { createPasswordMailer } from "../emails/system-mail.ts";
+import { createAccountMailer } from "../emails/system-mail.ts";
 import { createEventLog, type EventLog } from "../events/service.ts";
 import { createHttpApp, listenHttp, type HttpApp } from "./routes.ts";
 import { listenMetrics, parseListenAddress } from "./metrics-listener.ts";
@@ -57,7 +57,8 @@ import { createSentAttachments, type SentAttachments } from "../emails/attachmen
 import { createEmailStats, type EmailStatsService } from "../emails/stats.ts";
 import { createOrganizationService, type OrganizationService } from "../organizations/service.ts";
 import { createMembers, type Members } from "../people/members.ts";
-import { createPeople, type PasswordLinkSender, type People } from "../people/service.ts";
+import { createPeople, type AccountMail, type People } from "../people/service.ts";
+import { publicLinkBase } from "../config/links.ts";
 import { createSingleSignOn, type SingleSignOn } from "../people/sso.ts";
 import { createRetention, storageFigures, type Retention } from "../emails/retention.ts";
 import { createDailyQuotas } from "../limits/daily-quota.ts";
@@ -229,8 +230,10 @@ export async function createServices(configured: Config, options: AppOptions = {
     metadataRetentionMs: config.retention.metadata,
   };
   const organizations = createOrganizationService({ db, writer, clock, defaults: organizationDefaults });
-  // Password links by email go through the emails service, built further down on services built after people.
-  let passwordMailer: PasswordLinkSender | undefined;
+  // Mail about accounts goes through the emails service, built further down on services built after people.
+  let accountMailer: AccountMail | undefined;
+  const accountMail: AccountMail = { send: async (input) => (await accountMailer?.send(input)) ?? false };
+  const linkBase = publicLinkBase(config);
   const people = createPeople({
     db,
     writer,
@@ -238,10 +241,11 @@ export async function createServices(configured: Config, options: AppOptions = {
     secrets,
     totpIssuer: config.http.public_url ? `Mailroom (${new URL(config.http.public_url).host})` : "Mailroom",
     ssoRequired: config.oidc.required && Boolean(config.oidc.issuer),
-    passwordMail: { sendPasswordLink: async (input) => (await passwordMailer?.sendPasswordLink(input)) ?? false },
+    mail: accountMail,
+    linkBase,
     logger,
   });
-  const members = createMembers({ db, writer, clock, people });
+  const members = createMembers({ db, writer, clock, people, mail: accountMail, linkBase });
   const sso = createSingleSignOn({
     db,
     writer,
@@ -486,7 +490,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     }),
     decorate: tracking.decorate,
   });
-  passwordMailer = createPasswordMailer({ emails, domains, maxRecipients: config.limits.max_recipients });
+  accountMailer = createAccountMailer({ emails, domains, maxRecipients: config.limits.max_recipients });
 
   const hooks = config.webhooks;
   const guard = createEndpointGuard({

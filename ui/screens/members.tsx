@@ -43,17 +43,17 @@ export function MembersScreen() {
   const { act, actionError } = useAction(reload);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState("developer");
-  const [invited, setInvited] = useState<{ email: string; url: string } | null>(null);
+  const [invited, setInvited] = useState<{ email: string; url: string; note: string | null } | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
 
   const invite = (e: Event) => {
     e.preventDefault();
     void act(async () => {
-      const invitation = await api.post<{ email: string; url: string }>("/v1/members/invitations", {
-        email: email.trim(),
-        role,
-      });
-      setInvited({ email: invitation.email, url: invitation.url });
+      const invitation = await api.post<{ email: string; url: string; note: string | null }>(
+        "/v1/members/invitations",
+        { email: email.trim(), role },
+      );
+      setInvited({ email: invitation.email, url: invitation.url, note: invitation.note });
       setEmail("");
     });
   };
@@ -85,7 +85,10 @@ export function MembersScreen() {
             </select>
           </label>
           <button type="submit">Create an invitation link</button>
-          <p class="hint">The link works once, for 7 days. Send it to them yourself.</p>
+          <p class="hint">
+            The link works once, for 7 days. It is mailed to them from a verified domain of the organisation, and shown
+            to you once.
+          </p>
         </form>
       )}
       {invited && (
@@ -95,7 +98,7 @@ export function MembersScreen() {
           testId="invitation-url"
           onDone={() => setInvited(null)}
         >
-          Invitation for <strong>{invited.email}</strong> made.
+          Invitation for <strong>{invited.email}</strong> made. {invited.note ?? "It is on its way to them by email."}
         </ShownOnce>
       )}
       <Alert message={actionError ?? error} />

@@ -883,9 +883,15 @@ export interface Invitation {
   expires_at: string;
 }
 
-/** A new invitation with its one-time link: `url` is in this answer only, never shown again. */
+/**
+ * A new invitation with its one-time link, `url`, never shown again. `emailed` says whether it was also mailed to the
+ * address invited; when not, `note` says why (no public address configured, no verified domain) and the link is yours
+ * to hand over.
+ */
 export interface CreatedInvitation extends Invitation {
   url: string;
+  emailed: boolean;
+  note: string | null;
 }
 
 /** Every member (oldest first) and every pending invitation: one page, never more (`has_more` is false). */

@@ -953,7 +953,11 @@ class Invitation(TypedDict):
 
 class CreatedInvitation(Invitation):
     url: str
-    """The one-time link, in this answer only: it is never shown again."""
+    """The one-time link: it is never shown again."""
+    emailed: bool
+    """Whether the link was also mailed to the address invited."""
+    note: Optional[str]
+    """Why it was not mailed (no public address configured, no verified domain), or None."""
 
 
 class MemberList(TypedDict):

@@ -35,6 +35,7 @@ import domainTransport, { postgres as domainTransportPg } from "./0027_domain_tr
 import tlsReports, { postgres as tlsReportsPg } from "./0028_tls_reports.ts";
 import blocklists, { postgres as blocklistsPg } from "./0029_blocklists.ts";
 import ipPools, { postgres as ipPoolsPg } from "./0030_ip_pools.ts";
+import accountProtection, { postgres as accountProtectionPg } from "./0031_account_protection.ts";
 import keyCreators, { postgres as keyCreatorsPg } from "./0032_key_creators.ts";
 
 export interface Migration {
@@ -84,5 +85,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 28, name: "tls_reports", sqlite: tlsReports, postgres: tlsReportsPg },
   { version: 29, name: "blocklists", sqlite: blocklists, postgres: blocklistsPg },
   { version: 30, name: "ip_pools", sqlite: ipPools, postgres: ipPoolsPg },
+  { version: 31, name: "account_protection", sqlite: accountProtection, postgres: accountProtectionPg },
   { version: 32, name: "key_creators", sqlite: keyCreators, postgres: keyCreatorsPg },
 ];

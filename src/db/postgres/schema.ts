@@ -369,6 +369,7 @@ export const users = pgTable("users", {
   totpPendingSecret: text("totp_pending_secret"),
   totpLastStep: millis("totp_last_step"),
   oidcSubject: text("oidc_subject"),
+  emailProvenAt: text("email_proven_at"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });
@@ -397,9 +398,22 @@ export const oneTimeLinks = pgTable("one_time_links", {
   tokenHash: text("token_hash").primaryKey(),
   purpose: text("purpose", { enum: ["setup", "password"] }).notNull(),
   userId: text("user_id"),
+  provesEmail: boolean("proves_email").notNull().default(false),
   createdAt: text("created_at").notNull(),
   expiresAt: millis("expires_at"),
 });
+
+export const signInThrottles = pgTable(
+  "sign_in_throttles",
+  {
+    userId: text("user_id").notNull(),
+    factor: text("factor", { enum: ["password", "totp"] }).notNull(),
+    failures: integer("failures").notNull(),
+    lastFailedAt: millis("last_failed_at").notNull(),
+    lockedUntil: millis("locked_until").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.factor] })],
+);
 
 export const auditEvents = pgTable("audit_events", {
   id: text("id").primaryKey(),

@@ -18,6 +18,8 @@ export const users = sqliteTable("users", {
   totpLastStep: integer("totp_last_step"),
   /** The identity provider's issuer and subject (`iss sub`) of a person who signed in with SSO. */
   oidcSubject: text("oidc_subject"),
+  /** When a link mailed to `email` was followed: single sign-on may then link this account by email. */
+  emailProvenAt: text("email_proven_at"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
 });
@@ -48,6 +50,8 @@ export const oneTimeLinks = sqliteTable("one_time_links", {
   tokenHash: text("token_hash").primaryKey(),
   purpose: text("purpose", { enum: ["setup", "password"] }).notNull(),
   userId: text("user_id"),
+  /** Mailed to the person's address: following it proves the address is theirs. */
+  provesEmail: integer("proves_email", { mode: "boolean" }).notNull().default(false),
   createdAt: text("created_at").notNull(),
   /** Epoch ms; null: until used (the setup link). */
   expiresAt: integer("expires_at"),
@@ -100,3 +104,16 @@ export const ssoAttempts = sqliteTable("sso_attempts", {
   invitationId: text("invitation_id"),
   expiresAt: integer("expires_at").notNull(),
 });
+
+/** Failed attempts at one factor (`password`, `totp`) of an account, shared by every instance; epoch ms. */
+export const signInThrottles = sqliteTable(
+  "sign_in_throttles",
+  {
+    userId: text("user_id").notNull(),
+    factor: text("factor", { enum: ["password", "totp"] }).notNull(),
+    failures: integer("failures").notNull(),
+    lastFailedAt: integer("last_failed_at").notNull(),
+    lockedUntil: integer("locked_until").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.factor] })],
+);

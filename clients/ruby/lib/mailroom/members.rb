@@ -14,8 +14,9 @@ module Mailroom
       http_get("/members")
     end
 
-    # POST /v1/members/invitations { email, role } → the invitation plus url:, its one-time link, in this answer
-    # only: hand it to the person, it is never shown again. ConflictError when the address is a member already.
+    # POST /v1/members/invitations { email, role } → the invitation plus url:, its one-time link, never shown again;
+    # emailed: whether it was also mailed to the address invited, and note: why not (nil when it was), in which case
+    # hand the link to the person yourself. ConflictError when the address is a member already.
     def invite(params)
       http_post("/members/invitations", symbolized(params))
     end
