@@ -1,19 +1,29 @@
 /**
  * Security findings about rights (DESIGN §3, §13, §14), each reproduced as the attack it was, through the HTTP API on
  * the suite's engine: a person or key acts only on keys within its own rights (finding 11); what a key mints shares
- * its daily quota (finding 8); a viewer reads records without message content (finding 10).
+ * its daily quota (finding 8); a viewer reads records without message content (finding 10); a tenant's tracking host
+ * answers its own mail's links only (finding 7).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { simpleParser } from "mailparser";
+import { operatorActor } from "../src/access.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 import { asPerson, PASSWORD, setUpOwner, signIn } from "./helpers/people.ts";
 
 let t: TestApp;
 let owner: string;
 let developer: string;
 let viewer: string;
+let dns: DnsServer;
 
 beforeAll(async () => {
-  t = await createTestApp({ webhooks: { allow_private_networks: true } });
+  dns = await startDnsServer();
+  t = await createTestApp({
+    webhooks: { allow_private_networks: true },
+    dns: { servers: dns.servers },
+    server: { hostname: "mail.mailroom.test" },
+  });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   owner = await setUpOwner(t);
   const made = await t.app.services.people.createUser({
@@ -31,7 +41,10 @@ beforeAll(async () => {
   await t.app.services.people.setPassword({ token: watcher.token, password: PASSWORD });
   viewer = await signIn(t, "viewer@example.com");
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await dns?.close();
+});
 
 const refused = (res: { status: number; body: { name: string; message: string } }, why: string) => {
   expect([res.status, res.body.name]).toEqual([403, "insufficient_scope"]);
@@ -182,5 +195,89 @@ describe("finding 10: message content", () => {
     const byKey = await t.json("GET", `/v1/emails/${id}`, { key: reader.body.token });
     expect(byKey.body.html).toContain("<a href=");
     expect((await t.request("GET", `/v1/emails/${id}/raw`, { key: reader.body.token })).status).toBe(200);
+  });
+});
+
+describe("finding 7: a tracking host is its owners'", () => {
+  /** An organisation of its own with a live and a test key, made by the operator. */
+  const organization = async (name: string) => {
+    const { id } = await t.app.services.people.createOrganization(t.operator, name);
+    const mint = (mode: "live" | "test") =>
+      t.app.services.keys.create(operatorActor(id), { name, scopes: ["full_access"], mode }).then((k) => k.key);
+    return { id, live: await mint("live"), test: await mint("test") };
+  };
+  /** `links.<domain>` asked for by `key`'s organisation and its CNAME found. */
+  const trackingHostFor = async (key: string, domain: string) => {
+    expect(
+      (await t.json("PATCH", `/v1/domains/${domain}`, { key, body: { tracking_subdomain: "links" } })).status,
+    ).toBe(200);
+    const checked = await t.json("POST", `/v1/domains/${domain}/verify`, { key });
+    expect(checked.body.records.find((r: { record: string }) => r.record === "Tracking").status).toBe("verified");
+  };
+  /** Sends a tracked message as `key` and answers the paths of its click, open and unsubscribe links, and their host. */
+  const tracked = async (key: string, from: string) => {
+    const sent = await t.json("POST", "/v1/emails", {
+      key,
+      body: {
+        from,
+        to: "reader@dest.example",
+        subject: "Links",
+        html: '<p><a href="https://evil.example/phish">Sale</a></p>',
+        unsubscribe: true,
+        tracking: { opens: true, clicks: true },
+      },
+    });
+    expect(sent.status).toBe(200);
+    const raw = Buffer.from(await (await t.request("GET", `/v1/emails/${sent.body.id}/raw`, { key })).arrayBuffer());
+    // The header block (List-Unsubscribe) and the decoded HTML: the raw body is quoted-printable, wrapped mid-token.
+    const header = raw.toString("latin1").slice(0, raw.indexOf("\r\n\r\n"));
+    const text = `${header}\n${(await simpleParser(raw)).html}`;
+    const path = (kind: string) => new RegExp(`https?://([^/\\s"]+)(/${kind}/[A-Za-z0-9_-]+)`).exec(text);
+    const [click, open, unsubscribe] = [path("t/c"), path("t/o"), path("u")];
+    return { click: click?.[2], open: open![2], unsubscribe: unsubscribe![2], host: open![1] };
+  };
+  const on = (host: string, path: string, method = "GET") => t.request(method, path, { key: null, headers: { host } });
+
+  test("finding 7: another organisation's click, open and unsubscribe tokens are not answered on a tenant's tracking host", async () => {
+    dns.set("links.a.test", "CNAME", ["mail.mailroom.test"]);
+    await t.app.services.domains.add(t.operator, "a.test", { verifiedOverride: true });
+    await trackingHostFor(t.liveKey, "a.test");
+    const own = await tracked(t.liveKey, "hi@a.test");
+    expect(own.host).toBe("links.a.test");
+    expect((await on("links.a.test", own.click!)).status).toBe(302);
+
+    // Organisation B, with a verified domain of its own: its links are on Mailroom's own host, and work there.
+    const b = await organization("B");
+    await t.app.services.domains.add(operatorActor(b.id), "b.test", { verifiedOverride: true });
+    const theirs = await tracked(b.live, "hi@b.test");
+    expect(theirs.host).not.toBe("links.a.test");
+    expect((await on("mail.example.net", theirs.click!)).status).toBe(302);
+    // The attack: B's redirect asked for by A's name. Not found, nor its open pixel or unsubscribe pages.
+    const redirect = await on("links.a.test", theirs.click!);
+    expect([redirect.status, redirect.headers.get("location")]).toEqual([404, null]);
+    expect((await on("links.a.test", theirs.open)).status).toBe(404);
+    expect((await on("links.a.test", theirs.unsubscribe)).status).toBe(404);
+    expect((await on("links.a.test", theirs.unsubscribe, "POST")).status).toBe(404);
+    expect((await t.json("GET", "/v1/suppressions/reader@dest.example", { key: b.live })).status).toBe(404);
+
+    // B adds the name a.test without proving it: A's CNAME makes its tracking record found, but B sends only test
+    // mail from it, whose links stay on Mailroom's host, and whose tokens a.test's host does not answer.
+    await t.json("POST", "/v1/domains", { key: b.live, body: { name: "a.test" } });
+    await trackingHostFor(b.live, "a.test");
+    const borrowed = await tracked(b.test, "hi@a.test");
+    expect(borrowed.host).not.toBe("links.a.test");
+    expect((await on("links.a.test", borrowed.unsubscribe)).status).toBe(404);
+    expect((await on("links.a.test", borrowed.open)).status).toBe(404);
+
+    // Organisation C verifies a.test too (each organisation proves it with its own DKIM key): it owns the host as
+    // much as A, so its mail's links work there, and A's still do.
+    const c = await organization("C");
+    await t.app.services.domains.add(operatorActor(c.id), "a.test", { verifiedOverride: true });
+    await trackingHostFor(c.live, "a.test");
+    const shared = await tracked(c.live, "hi@a.test");
+    expect(shared.host).toBe("links.a.test");
+    expect((await on("links.a.test", shared.click!)).status).toBe(302);
+    expect((await on("links.a.test", own.click!)).status).toBe(302);
+    expect((await on("links.a.test", theirs.click!)).status).toBe(404);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * What sending asks of a domain, once per message or delivery: who may send from it, its DKIM identity, the
- * providers it names and its tracking defaults; and whether the MX receives for it.
+ * providers it names and its tracking defaults; which domains own a tracking host; and whether the MX receives for it.
  * Invariants: a live key sends only from a domain of its organisation that is verified, or in its 72 h
  * `temporary_failure` grace; a test key may send from any domain; a key restricted to named domains sends from
- * those only. The answers come from memory (db/read-cache.ts): every write to a domain or its DKIM keys notifies
- * POLICY_CHANGED, which drops them on every instance once it commits.
+ * those only. A tracking host is owned by the organisations' domains whose tracking record for it was found — each
+ * organisation's own row, as several may have added the same name. The answers come from memory
+ * (db/read-cache.ts): every write to a domain or its DKIM keys notifies POLICY_CHANGED, which drops them on every
+ * instance once it commits.
  */
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Actor } from "../access.ts";
@@ -53,6 +55,11 @@ export interface SendPolicy {
   /** Whether `host` (lower case, no port) is a domain's tracking host whose CNAME was found (DESIGN §14). */
   isTrackingHost(host: string): Promise<boolean>;
   /**
+   * The sending domains whose tracking host `host` is, CNAME found, as `trackingOwner(organization, domain)`: every
+   * organisation's row of that name that asked for it; undefined when `host` is no domain's tracking host.
+   */
+  trackingHostOwners(host: string): Promise<ReadonlySet<string> | undefined>;
+  /**
    * Whether the inbound MX takes mail for `domain` (lower-case punycode): `receiving` with the owning organisation
    * when receiving is on and the domain is proven its owner's (verified, or its Inbound MX record found);
    * `off` when it is a domain here that does not receive; `unknown` otherwise.
@@ -67,6 +74,9 @@ export interface SendPolicy {
   dmarcReportDomain(returnPathDomain: string): Promise<string | null>;
 }
 
+/** How `trackingHostOwners` names a sending domain: the organisation's own, since several may add one name. */
+export const trackingOwner = (organizationId: string, domain: string) => `${organizationId}|${domain.toLowerCase()}`;
+
 /** The send-time answers. */
 export function createSendPolicy(deps: {
   db: Db;
@@ -78,9 +88,28 @@ export function createSendPolicy(deps: {
   const { domains } = tablesOf(db);
   const rows = policyCache<DomainRow | undefined>(deps, POLICY_CHANGED, CACHED_DOMAINS);
   const identities = policyCache<SigningIdentity | null>(deps, POLICY_CHANGED, CACHED_DOMAINS);
-  // Asked on every HTTP request with a named Host: the verified tracking hosts, all of them in one set (one per
-  // domain at most), so that a client sending made-up Host names costs a set look-up, never a read of the store.
-  const trackingHosts = policyCache<Set<string>>(deps, POLICY_CHANGED, 1);
+  // Asked on every HTTP request with a named Host: the verified tracking hosts, all of them in one map (one per
+  // domain at most) to their owners, so that a client sending made-up Host names costs a look-up, never a read of
+  // the store.
+  const trackingHosts = policyCache<Map<string, Set<string>>>(deps, POLICY_CHANGED, 1);
+  const trackingHostMap = () =>
+    trackingHosts.get("all", async () => {
+      const rows = await db
+        .select({
+          organizationId: domains.organizationId,
+          name: domains.name,
+          sub: domains.trackingSubdomain,
+          statuses: domains.recordStatuses,
+        })
+        .from(domains)
+        .where(isNotNull(domains.trackingSubdomain));
+      const hosts = new Map<string, Set<string>>();
+      for (const row of rows.filter((candidate) => candidate.statuses.tracking?.status === "verified")) {
+        const host = trackingHost(row.sub!, row.name);
+        hosts.set(host, (hosts.get(host) ?? new Set()).add(trackingOwner(row.organizationId, row.name)));
+      }
+      return hosts;
+    });
   const domainRow = (organizationId: string, domain: string) =>
     rows.get(`${organizationId}|${domain}`, () => findByName(db, organizationId, domain));
 
@@ -135,20 +164,8 @@ export function createSendPolicy(deps: {
       return { opens: row.openTracking, clicks: row.clickTracking, ...(host && { host }) };
     },
 
-    isTrackingHost: async (host) =>
-      (
-        await trackingHosts.get("all", async () => {
-          const rows = await db
-            .select({ name: domains.name, sub: domains.trackingSubdomain, statuses: domains.recordStatuses })
-            .from(domains)
-            .where(isNotNull(domains.trackingSubdomain));
-          return new Set(
-            rows
-              .filter((row) => row.statuses.tracking?.status === "verified")
-              .map((row) => trackingHost(row.sub!, row.name)),
-          );
-        })
-      ).has(host),
+    isTrackingHost: async (host) => (await trackingHostMap()).has(host),
+    trackingHostOwners: async (host) => (await trackingHostMap()).get(host),
 
     async receivingState(domain) {
       // Several organisations may send from a name, but only one receives for it (DESIGN §13).

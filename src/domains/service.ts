@@ -442,12 +442,7 @@ export function createDomainService(deps: {
       return (await requireDomain(actor.organizationId, idOrName)).name;
     },
 
-    signingIdentity: policy.signingIdentity,
-    assertMaySendFrom: policy.assertMaySendFrom,
-    providersOf: policy.providersOf,
-    trackingDefaults: policy.trackingDefaults,
-    isTrackingHost: policy.isTrackingHost,
-    receivingState: policy.receivingState,
-    dmarcReportDomain: policy.dmarcReportDomain,
+    // The send-time answers, every one of them (send-policy.ts).
+    ...policy,
   };
 }

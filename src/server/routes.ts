@@ -23,6 +23,7 @@ import type { Idempotency } from "../idempotency/service.ts";
 import { emailRoutes } from "../emails/routes.ts";
 import type { EmailService } from "../emails/service.ts";
 import { AppError, validationError } from "../errors.ts";
+import { hostNameOf } from "../http/client.ts";
 import { inboundRoutes } from "../inbound/routes.ts";
 import type { Mailbox } from "../inbound/mailbox.ts";
 import { keyRoutes } from "../keys/routes.ts";
@@ -109,13 +110,6 @@ function routeMatchers(routes: Array<{ method: string; path: string }>) {
 /** The paths a tracking host answers: the open pixel, click redirects and unsubscribe pages (tracking/routes.ts). */
 const TRACKING_PATH = /^\/(?:t\/[oc]|u)\/[^/]+$/;
 
-/** The name a request's Host header gives, lower case, without its port; null for an address or none. */
-function hostName(header: string | null): string | null {
-  if (!header || header.startsWith("[")) return null;
-  const name = header.replace(/:\d+$/, "").toLowerCase().replace(/\.$/, "");
-  return name.includes(".") && !/^[\d.]+$/.test(name) ? name : null;
-}
-
 export function createHttpApp(deps: HttpDeps) {
   const { logger, metrics } = deps;
   const meta = new WeakMap<Request, RequestMeta>();
@@ -130,7 +124,7 @@ export function createHttpApp(deps: HttpDeps) {
       set.headers["x-request-id"] = id;
       // A domain's tracking host (DESIGN §14) serves its links and nothing else: the API and the admin UI under a
       // sender's own name would lend them its reputation (and its cookies' scope).
-      const host = hostName(request.headers.get("host"));
+      const host = hostNameOf(request);
       if (host && (await deps.domains.isTrackingHost(host))) {
         const path = new URL(request.url).pathname;
         if (!TRACKING_PATH.test(path)) throw new AppError("not_found", `No route for ${request.method} ${path}.`);

@@ -17,17 +17,18 @@ export async function soleRecipient(tx: Db, emailId: string): Promise<string | n
   return rows.length === 1 ? rows[0]!.recipient : null;
 }
 
-/** What tracking reads of a message: whose it is, who sent it, when it was accepted and in which mode. */
+/** What tracking reads of a message: whose it is, who sent it and from where, when it was accepted and in which mode. */
 export function findEmail(
   tx: Db,
   emailId: string,
-): Promise<Pick<EmailRow, "organizationId" | "fromHeader" | "mode" | "createdAt"> | undefined> {
+): Promise<Pick<EmailRow, "organizationId" | "fromHeader" | "envelopeFrom" | "mode" | "createdAt"> | undefined> {
   const { emails } = tablesOf(tx);
   return first(
     tx
       .select({
         organizationId: emails.organizationId,
         fromHeader: emails.fromHeader,
+        envelopeFrom: emails.envelopeFrom,
         mode: emails.mode,
         createdAt: emails.createdAt,
       })

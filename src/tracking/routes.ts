@@ -1,13 +1,13 @@
 /**
- * Public tracking and unsubscribe endpoints (no API key: the signed token is the authority). The open pixel and
- * the click redirect are never cached, so every fetch reaches Mailroom; an invalid token is 404 whatever is wrong
- * with it. An expired click token answers 410 with a page that names its link as text: no Location, no refresh,
+ * Public tracking and unsubscribe endpoints (no API key: the signed token is the authority, on the Host it was
+ * minted for: a domain's tracking host answers its own mail's tokens only). The open pixel and the click redirect
+ * are never cached, so every fetch reaches Mailroom; an invalid token is 404 whatever is wrong with it. An expired click token answers 410 with a page that names its link as text: no Location, no refresh,
  * no script, so it cannot be used to send anyone elsewhere.
  */
 import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
 import { confirmPage, donePage, expiredLinkPage, invalidLinkPage, PAGE_HEADERS } from "./pages.ts";
-import { clientOf } from "../http/client.ts";
+import { clientOf, hostNameOf } from "../http/client.ts";
 import type { TrackingService } from "./service.ts";
 
 /** A transparent 1×1 GIF (the smallest image every mail client renders). */
@@ -25,7 +25,7 @@ export function trackingRoutes(deps: { tracking: TrackingService }) {
     .get(
       "/t/o/:token",
       async ({ params, request, server }) => {
-        if (!(await tracking.open(params.token, clientOf(request, server))))
+        if (!(await tracking.open(params.token, clientOf(request, server), hostNameOf(request))))
           throw new AppError("not_found", "Not found.");
         return new Response(PIXEL, {
           headers: { "content-type": "image/gif", "content-length": String(PIXEL.length), ...NO_CACHE },
@@ -36,7 +36,7 @@ export function trackingRoutes(deps: { tracking: TrackingService }) {
     .get(
       "/t/c/:token",
       async ({ params, request, server }) => {
-        const target = await tracking.click(params.token, clientOf(request, server));
+        const target = await tracking.click(params.token, clientOf(request, server), hostNameOf(request));
         if (!target) throw new AppError("not_found", "Not found.");
         // 410: the redirect is gone for good (a link checker learns so), while the reader is shown where it led.
         if (target.expired)
@@ -55,8 +55,8 @@ export function trackingRoutes(deps: { tracking: TrackingService }) {
     )
     .get(
       "/u/:token",
-      async ({ params }) => {
-        const target = await tracking.unsubscribeTarget(params.token);
+      async ({ params, request }) => {
+        const target = await tracking.unsubscribeTarget(params.token, hostNameOf(request));
         if (!target) return new Response(invalidLinkPage(), { status: 404, headers: PAGE_HEADERS });
         return new Response(confirmPage(target.recipient, target.from, target.unsubscribed), { headers: PAGE_HEADERS });
       },
@@ -65,8 +65,8 @@ export function trackingRoutes(deps: { tracking: TrackingService }) {
     .post(
       "/u/:token",
       // RFC 8058 §3.2: mailbox providers POST "List-Unsubscribe=One-Click" here; the signed token alone decides.
-      async ({ params }) => {
-        const target = await tracking.unsubscribe(params.token);
+      async ({ params, request }) => {
+        const target = await tracking.unsubscribe(params.token, hostNameOf(request));
         if (!target) return new Response(invalidLinkPage(), { status: 404, headers: PAGE_HEADERS });
         return new Response(donePage(target.recipient, target.from), { headers: PAGE_HEADERS });
       },

@@ -17,9 +17,17 @@
  *
  * One message is composed for all its recipients, so a token names the message, not a recipient; an event names
  * the recipient when the message has exactly one (always the case with `unsubscribe: true`).
+ *
+ * A domain's tracking host (DESIGN §14) carries the links of that domain's live mail, and answers no other token:
+ * asked by that Host, a token is answered only when its message is live mail sent from a domain that owns the host
+ * (its organisation's own row of the name, tracking record found), so no tenant's redirect or page borrows another
+ * tenant's name. Live mail only: a live key sends only from a verified domain, so a name an organisation added
+ * without proving it (its tracking record found through another's CNAME) never gets a link there. Any other Host
+ * (Mailroom's own) answers every token.
  */
 import type { Db, Writer } from "../db/store.ts";
 import type { DomainService } from "../domains/service.ts";
+import { trackingOwner } from "../domains/send-policy.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Actor } from "../access.ts";
 import { domainOf } from "../lib/addresses.ts";
@@ -74,17 +82,23 @@ export interface TrackingService {
     actor: Pick<Actor, "organizationId" | "mode">,
     fields: DecoratedMessage,
   ): Promise<MessageDecorations | undefined>;
-  /** Records an open; false when the token is not valid (404). */
-  open(token: string, info: FetchInfo): Promise<boolean>;
+  /**
+   * Records an open; false when the token is not valid (404), or not one `host` answers. Every method takes the
+   * request's Host name (lower case, no port; null for none), as a domain's tracking host answers its own mail only.
+   */
+  open(token: string, info: FetchInfo, host: string | null): Promise<boolean>;
   /**
    * Records a click and returns the original link; null when the token is not valid (404). An expired token
    * records nothing and returns its link marked expired.
    */
-  click(token: string, info: FetchInfo): Promise<ClickTarget | null>;
+  click(token: string, info: FetchInfo, host: string | null): Promise<ClickTarget | null>;
   /** What an unsubscribe link refers to, changing nothing; null when the token is not valid. */
-  unsubscribeTarget(token: string): Promise<(UnsubscribeTarget & { unsubscribed: boolean }) | null>;
+  unsubscribeTarget(
+    token: string,
+    host: string | null,
+  ): Promise<(UnsubscribeTarget & { unsubscribed: boolean }) | null>;
   /** Suppresses the recipient (origin unsubscribe) and records `email.unsubscribed`, once; null when not valid. */
-  unsubscribe(token: string): Promise<UnsubscribeTarget | null>;
+  unsubscribe(token: string, host: string | null): Promise<UnsubscribeTarget | null>;
 }
 
 export function createTrackingService(deps: {
@@ -169,9 +183,17 @@ export function createTrackingService(deps: {
     return email?.mode === "live" ? Date.parse(email.createdAt) + deps.linkLifetimeMs : 0;
   };
 
-  const target = async (tx: Db, token: string): Promise<UnsubscribeTarget | null> => {
+  /** Whether `host` answers the tokens of message `emailId`: any but a tracking host does; that one, its own mail. */
+  const answersOn = async (host: string | null, emailId: string): Promise<boolean> => {
+    const owners = host === null ? undefined : await domains.trackingHostOwners(host);
+    if (!owners) return true;
+    const email = await findEmail(db, emailId);
+    return email?.mode === "live" && owners.has(trackingOwner(email.organizationId, domainOf(email.envelopeFrom)));
+  };
+
+  const target = async (tx: Db, token: string, host: string | null): Promise<UnsubscribeTarget | null> => {
     const verified = tokens.verify(token, "unsubscribe");
-    if (!verified) return null;
+    if (!verified || !(await answersOn(host, verified.emailId))) return null;
     const email = await findEmail(tx, verified.emailId);
     if (!email) return null;
     const recipient = await soleRecipient(tx, verified.emailId);
@@ -185,8 +207,9 @@ export function createTrackingService(deps: {
       const opens = fields.tracking?.opens ?? defaults.opens;
       const clicks = (fields.tracking?.clicks ?? defaults.clicks) && actor.mode === "live";
       if (!opens && !clicks && !fields.unsubscribe) return undefined;
-      // A domain's own tracking host (DESIGN §14) keeps its links on its name; TLS for it is the operator's proxy's.
-      const base = defaults.host ? `https://${defaults.host}` : baseUrl();
+      // A domain's own tracking host (DESIGN §14) keeps its live mail's links on its name (the only mail it answers
+      // for); TLS for it is the operator's proxy's.
+      const base = defaults.host && actor.mode === "live" ? `https://${defaults.host}` : baseUrl();
       const decorations: MessageDecorations = {};
       if (fields.unsubscribe) decorations.unsubscribeUrl = `${base}/u/${tokens.mint({ kind: "unsubscribe", emailId })}`;
       if (opens || clicks) {
@@ -202,24 +225,26 @@ export function createTrackingService(deps: {
       return decorations;
     },
 
-    async open(token, info) {
+    async open(token, info, host) {
       const verified = tokens.verify(token, "open");
-      if (!verified) return false;
+      if (!verified || !(await answersOn(host, verified.emailId))) return false;
       return recordFetch(verified.emailId, "email.opened", info);
     },
 
-    async click(token, info) {
+    async click(token, info, host) {
       const verified = tokens.verify(token, "click");
       // Minted for http(s) links only; checked again so no other scheme can ever be reached from here.
       if (!verified?.link || !/^https?:\/\//i.test(verified.link)) return null;
+      // Another tenant's link on this tracking host is not found: not even its expired page names it here.
+      if (!(await answersOn(host, verified.emailId))) return null;
       const link = verified.link;
       if (clock.now() >= (verified.expiresAt ?? (await unexpiringTokenExpiry(verified.emailId))))
         return { link, expired: true };
       return (await recordFetch(verified.emailId, "email.clicked", info, link)) ? { link, expired: false } : null;
     },
 
-    async unsubscribeTarget(token) {
-      const found = await target(db, token);
+    async unsubscribeTarget(token, host) {
+      const found = await target(db, token, host);
       if (!found) return null;
       return {
         ...found,
@@ -227,9 +252,9 @@ export function createTrackingService(deps: {
       };
     },
 
-    async unsubscribe(token) {
+    async unsubscribe(token, host) {
       return writer.write(async (tx) => {
-        const found = await target(tx, token);
+        const found = await target(tx, token, host);
         if (!found) return null;
         await suppressions.addInTransaction(tx, found.organizationId, {
           email: found.recipient,
