@@ -152,6 +152,29 @@ describe("signing in with SSO", () => {
   });
 });
 
+describe("finding 1 (security round three): an invitation's password never opens an account SSO reaches", () => {
+  test("finding 1: a password set through an invitation before the person existed does not open the account they later reach by SSO", async () => {
+    // The owner of another organisation invites an address nobody has yet and sets its password themselves.
+    const theirs = await asPerson(t, "POST", "/v1/organizations", ownerCookie, { body: { name: "Attacker's" } });
+    const made = await asPerson(t, "POST", "/v1/members/invitations", ownerCookie, {
+      body: { email: "victor@example.com", role: "viewer" },
+      organization: theirs.body.id,
+    });
+    const planted = await t.json("POST", "/v1/invitations/accept", {
+      body: { token: new URL(made.body.url).hash.slice(1), name: "Victor", password: "the attacker's password" },
+      key: null,
+    });
+    expect(planted.status).toBe(200);
+    // The real person signs in with SSO: the account holding the planted password is not theirs to be given.
+    await refusedWith(await ssoSignIn("victor"), /already has a password here/);
+    const me = await t.json("POST", "/v1/session", {
+      body: { email: "victor@example.com", password: "the attacker's password" },
+      key: null,
+    });
+    expect(me.body.organizations.map((o: { id: string }) => o.id)).toEqual([theirs.body.id]);
+  });
+});
+
 describe("what SSO refuses, with no session made", () => {
   afterAll(() => provider.tamper("none"));
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import { operatorActor } from "../src/access.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import {
   BROWSER_START_MS,
@@ -193,4 +194,35 @@ describe.skipIf(!browserPeer.available)("people in chromium", () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 30_000);
+
+  for (const width of [1280, 390])
+    test(`at ${width} px someone with an account joins another organisation signed in as it, by keyboard`, async () => {
+      const second = await t.app.services.people.createOrganization(t.operator, `Second ${width}`);
+      const made = await t.app.services.members.invite(
+        operatorActor(second.id),
+        { email: "dev@example.com", role: "viewer" },
+        ui.base,
+      );
+      const { page, problems } = await ui.open(width);
+      await page.goto(`${ui.base}/invite#${new URL(made.url).hash.slice(1)}`);
+      await page.getByRole("heading", { name: "Join Mailroom" }).waitFor();
+      await page.getByRole("button", { name: "I have an account: sign in first" }).focus();
+      await page.keyboard.press("Enter");
+      await page.getByLabel("Email").waitFor();
+      expect(await page.locator(":focus").getAttribute("type")).toBe("email");
+      await page.keyboard.type("dev@example.com");
+      await page.keyboard.press("Tab");
+      await page.keyboard.type(PASSWORD);
+      await page.keyboard.press("Enter");
+      const join = page.getByRole("button", { name: "Join as dev@example.com" });
+      await join.waitFor();
+      expect(await join.evaluate((button) => button === (globalThis as any).document.activeElement)).toBe(true);
+      await screenshot(page, `ui-invite-signed-in-${width}`);
+      await page.keyboard.press("Enter");
+      await page.locator("header.top").waitFor();
+      const members = await t.app.services.members.list(operatorActor(second.id));
+      expect(members.data.map((m) => [m.email, m.role])).toEqual([["dev@example.com", "viewer"]]);
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 30_000);
 });

@@ -322,7 +322,10 @@ function AcceptInvitation({ onSignedIn }: { onSignedIn: (access: Access) => void
   // The person this browser is signed in as: undefined while asking, null when nobody.
   const [person, setPerson] = useState<string | null | undefined>(undefined);
   const [signingIn, setSigningIn] = useState(false);
-  const field = useFocusOnArrival();
+  // Each of this page's steps arrives with the keyboard on its one thing to do: the name, or the Join button.
+  const field = useRef<HTMLInputElement>(null);
+  const joinButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => void (person ? joinButton.current : field.current)?.focus(), [person, signingIn]);
   const sso = useSingleSignOn();
   useEffect(() => {
     api
@@ -357,7 +360,7 @@ function AcceptInvitation({ onSignedIn }: { onSignedIn: (access: Access) => void
           You are signed in as <strong>{person}</strong>. Join the organisation that invited you with this account.
         </p>
         <form onSubmit={asSignedIn.submit} aria-label="Join">
-          <button type="submit" ref={field as never} disabled={asSignedIn.busy || !token}>
+          <button type="submit" ref={joinButton} disabled={asSignedIn.busy || !token}>
             Join as {person}
           </button>
           <button

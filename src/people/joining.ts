@@ -82,6 +82,11 @@ export function createJoining(ctx: PeopleContext): Pick<People, "joinWithInvitat
               organizations: await ctx.membershipsOf(tx, user.id),
             },
           };
+        // A new person is signed in as they join: the log says so, as for any sign-in.
+        await ctx.auditEverywhere(tx, user, personOf(user, client), {
+          action: "sign_in.succeeded",
+          target: { type: "user", id: user.id, name: user.email },
+        });
         const opened = await ctx.openSession(tx, user, client);
         return { view: opened.view, opened };
       });
