@@ -2,12 +2,16 @@
  * Security findings about rights (DESIGN §3, §13, §14), each reproduced as the attack it was, through the HTTP API on
  * the suite's engine: a person or key acts only on keys within its own rights (finding 11); what a key mints shares
  * its daily quota (finding 8); a viewer reads records without message content (finding 10); a tenant's tracking host
- * answers its own mail's links only (finding 7).
+ * answers its own mail's links only (finding 7); an IP pool is named and seen only by the organisations it is open to
+ * (the suspicion about DESIGN §14's pools).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
 import { simpleParser } from "mailparser";
 import { operatorActor } from "../src/access.ts";
-import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { silentLogger } from "../src/lib/logger.ts";
+import { createApp } from "../src/server/app.ts";
+import { createTestApp, testConfig, type TestApp } from "./helpers/app.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 import { asPerson, PASSWORD, setUpOwner, signIn } from "./helpers/people.ts";
 
@@ -234,7 +238,7 @@ describe("finding 7: a tracking host is its owners'", () => {
     const text = `${header}\n${(await simpleParser(raw)).html}`;
     const path = (kind: string) => new RegExp(`https?://([^/\\s"]+)(/${kind}/[A-Za-z0-9_-]+)`).exec(text);
     const [click, open, unsubscribe] = [path("t/c"), path("t/o"), path("u")];
-    return { click: click?.[2], open: open![2], unsubscribe: unsubscribe![2], host: open![1] };
+    return { click: click?.[2], open: open![2]!, unsubscribe: unsubscribe![2]!, host: open![1]! };
   };
   const on = (host: string, path: string, method = "GET") => t.request(method, path, { key: null, headers: { host } });
 
@@ -279,5 +283,68 @@ describe("finding 7: a tracking host is its owners'", () => {
     expect((await on("links.a.test", shared.click!)).status).toBe(302);
     expect((await on("links.a.test", own.click!)).status).toBe(302);
     expect((await on("links.a.test", theirs.click!)).status).toBe(404);
+  });
+});
+
+describe("IP pools and organisations (DESIGN §14)", () => {
+  test("a pool naming organisations is theirs alone: another neither sees it nor binds its domain to it", async () => {
+    const shared = { addresses: ["127.0.0.2"] };
+    const dedicated = { addresses: ["127.0.0.3"] };
+    // Before: every pool open to every organisation, as on a one-team instance. B binds its domain to the pool the
+    // operator then dedicates to A, and restarts with the pool closed to B.
+    const before = await createTestApp({ ip_pools: { shared, dedicated } });
+    const a = before.organizationId;
+    const b = (await before.app.services.people.createOrganization(before.operator, "B")).id;
+    const bKey = (await before.app.services.keys.create(operatorActor(b), { name: "B", scopes: ["full_access"] })).key;
+    for (const [organization, domain] of [
+      [a, "a.test"],
+      [b, "b.test"],
+    ] as const)
+      await before.app.services.domains.add(operatorActor(organization), domain, { verifiedOverride: true });
+    const bound = await before.json("PATCH", "/v1/domains/b.test", { key: bKey, body: { ip_pool: "dedicated" } });
+    expect(bound.body.ip_pool).toBe("dedicated");
+    await before.app.stop();
+    expect(() =>
+      testConfig(before.dataDir, { ip_pools: { dedicated: { ...dedicated, organizations: ["acme"] } } }),
+    ).toThrow(/organizations: "acme" is not an organisation's id/);
+    const app = await createApp(
+      testConfig(before.dataDir, {
+        store: { url: before.config.store.url },
+        ip_pools: { shared, dedicated: { ...dedicated, organizations: [a.toUpperCase()] } },
+      }),
+      { logger: silentLogger },
+    );
+    try {
+      const as = async (key: string, method: string, path: string, body?: unknown) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+        const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+        const res = await app.http.handle(new Request(`http://localhost${path}`, init));
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      const pools = async (key: string) =>
+        (await as(key, "GET", "/v1/ip-pools")).body.data.map((pool: { name: string }) => pool.name);
+      expect(await pools(before.liveKey)).toEqual(["shared", "dedicated"]);
+      expect(await pools(bKey)).toEqual(["shared"]);
+      // What B bound before the pool was closed to it is not used: its mail leaves from the default address.
+      const identity = await app.services.domains.signingIdentity(b, "b.test");
+      expect(identity).toMatchObject({ domain: "b.test", ipPool: null });
+
+      const refused = await as(bKey, "PATCH", "/v1/domains/b.test", { ip_pool: "dedicated" });
+      expect([refused.status, refused.body.name, refused.body.details[0].path]).toEqual([
+        400,
+        "validation_error",
+        "ip_pool",
+      ]);
+      // Refused as a pool that is not there would be: the message names only what B may choose.
+      expect(refused.body.details[0].message).toContain("open to it: shared");
+      expect((await as(bKey, "PATCH", "/v1/domains/b.test", { ip_pool: "shared" })).status).toBe(200);
+      expect((await as(before.liveKey, "PATCH", "/v1/domains/a.test", { ip_pool: "dedicated" })).body.ip_pool).toBe(
+        "dedicated",
+      );
+      expect((await app.services.domains.signingIdentity(a, "a.test"))?.ipPool).toBe("dedicated");
+    } finally {
+      await app.stop();
+      rmSync(before.dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -19,6 +19,7 @@ import {
 } from "./schema.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { formatDuration, parseDuration } from "../lib/durations.ts";
+import { isUuid } from "../lib/ids.ts";
 import { REDACTED, redactUrlCredentials } from "../lib/url-credentials.ts";
 
 export { ConfigError };
@@ -151,6 +152,13 @@ function namedTable(kind: NamedTable, name: string, raw: unknown): Record<string
     const names = out.ehlo_names as string[];
     if (names.length && names.length !== addresses.length)
       throw new ConfigError(`${where}.ehlo_names: one name per address (${addresses.length}), or none`);
+    const organizations = (out.organizations as string[]).map((id) => id.trim().toLowerCase());
+    const notAnId = organizations.find((id) => !isUuid(id));
+    if (notAnId !== undefined)
+      throw new ConfigError(
+        `${where}.organizations: ${JSON.stringify(notAnId)} is not an organisation's id (a UUID, as GET /v1/organizations lists them)`,
+      );
+    out.organizations = organizations;
   }
   return out;
 }

@@ -542,7 +542,7 @@ export const CONFIG_SCHEMA = {
 
 /**
  * `[ip_pools.<name>]` (DESIGN §14): source addresses direct delivery binds for the domains that name the pool, and
- * their warm-up. Named tables, like `[providers.<name>]`.
+ * their warm-up, and the organisations it is open to. Named tables, like `[providers.<name>]`.
  */
 export const IP_POOL_OPTIONS = {
   addresses: stringList(
@@ -556,6 +556,10 @@ export const IP_POOL_OPTIONS = {
   warmup: duration(
     "30d",
     "Warm-up: from an address's first use, its daily volume per destination provider is capped at 50 on day 1, doubling daily, and uncapped after this; mail over the cap waits as deferred until the next UTC day. 0s: no warm-up.",
+  ),
+  organizations: stringList(
+    [],
+    "Ids of the organisations whose domains may send from this pool, e.g. a dedicated pool for one customer; only they see it in GET /v1/ip-pools, and another's domain naming it is refused (its mail already there leaves from the default address). Empty: every organisation.",
   ),
 } satisfies Record<string, OptionSpec>;
 

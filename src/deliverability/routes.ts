@@ -38,12 +38,12 @@ export function deliverabilityRoutes(
       "/v1/ip-pools",
       async ({ actor }) => {
         requireScope(actor, "domains:read");
-        return { object: "list", data: await sendingIps.state() };
+        return { object: "list", data: await sendingIps.state(actor.organizationId) };
       },
       {
         detail: {
           summary:
-            "The IP pools of direct delivery ([ip_pools.<name>]): each address, its warm-up day and today's cap, today's messages per destination provider, and the providers whose rate is halved after throttling",
+            "The IP pools of direct delivery ([ip_pools.<name>]) open to the caller's organisation: each address, its warm-up day and today's cap, today's messages per destination provider, and the providers whose rate is halved after throttling",
           tags,
         },
       },

@@ -10,11 +10,13 @@
  */
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Actor } from "../access.ts";
+import type { IpPoolConfig } from "../config/schema.ts";
 import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
 import { first, tablesOf, type Db, type Store } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { SecretBox } from "../lib/secrets.ts";
+import { poolOpenTo } from "../providers/sending-ips.ts";
 import type { DomainStatus } from "./model.ts";
 import { trackingHost } from "./records.ts";
 import { activeKey, ed25519Key, findByName, type DomainRow } from "./repo.ts";
@@ -83,6 +85,8 @@ export function createSendPolicy(deps: {
   clock: Clock;
   secrets: SecretBox;
   listen?: Store["listen"];
+  /** The `[ip_pools.<name>]`: a domain's pool is used only while it is open to the domain's organisation. */
+  pools?: Readonly<Record<string, Pick<IpPoolConfig, "organizations">>>;
 }): SendPolicy {
   const { db, secrets } = deps;
   const { domains } = tablesOf(db);
@@ -129,7 +133,8 @@ export function createSendPolicy(deps: {
           privateKeyPem: secrets.open(key.privateKey),
           returnPathDomain: `${row.returnPathSubdomain}.${row.name}`,
           tls: row.tlsPolicy,
-          ipPool: row.ipPool,
+          // A pool the operator has since closed to the organisation (or removed) is not used: the default address is.
+          ipPool: row.ipPool && poolOpenTo(deps.pools?.[row.ipPool], organizationId) ? row.ipPool : null,
           ...(published && {
             ed25519: { selector: ed25519.selector, privateKeyPem: secrets.open(ed25519.privateKey) },
           }),

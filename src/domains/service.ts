@@ -14,6 +14,7 @@ import { recordAudit } from "../audit/log.ts";
 import { notifyAtCommit } from "../db/dialect.ts";
 import { and, eq } from "drizzle-orm";
 import { requireScope, type Actor } from "../access.ts";
+import type { IpPoolConfig } from "../config/schema.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Store, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
@@ -25,6 +26,7 @@ import type { DnsResolver } from "../lib/dns.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { SecretBox } from "../lib/secrets.ts";
+import { poolOpenTo } from "../providers/sending-ips.ts";
 import { createDomainChecks, type DomainScheduleOptions } from "./checks.ts";
 import { newDkimKey } from "./dkim-keys.ts";
 import type { CreateDomainInput, DomainView, UpdateDomainInput } from "./model.ts";
@@ -88,8 +90,8 @@ export function createDomainService(deps: {
   settings: RecordSettings;
   /** The providers configuration defines: the names a domain may give. */
   providerNames: readonly string[];
-  /** The `[ip_pools.<name>]` a domain may name. */
-  poolNames: readonly string[];
+  /** The `[ip_pools.<name>]`, each open to the organisations it names (providers/sending-ips.ts `poolOpenTo`). */
+  pools: Readonly<Record<string, Pick<IpPoolConfig, "organizations">>>;
   options: DomainScheduleOptions;
   logger: Logger;
   /** The store's notifications: the send-time answers are cached until a domain changes (send-policy.ts). */
@@ -114,15 +116,13 @@ export function createDomainService(deps: {
     return providers;
   };
 
-  const checkPool = (pool: string | null | undefined) => {
-    if (pool && !deps.poolNames.includes(pool))
-      throw validationError([
-        {
-          path: "ip_pool",
-          message: `no IP pool named ${pool} (configured: ${deps.poolNames.join(", ") || "none; see [ip_pools.<name>]"})`,
-        },
-      ]);
-    return pool;
+  // A pool not open to the organisation reads as one that does not exist: its name tells a tenant nothing.
+  const checkPool = (pool: string | null | undefined, organizationId: string) => {
+    if (!pool || poolOpenTo(deps.pools[pool], organizationId)) return pool;
+    const open = Object.keys(deps.pools).filter((name) => poolOpenTo(deps.pools[name], organizationId));
+    const choices = open.join(", ") || "none; the operator configures [ip_pools.<name>]";
+    const message = `no IP pool named ${pool} is open to this organisation (open to it: ${choices})`;
+    throw validationError([{ path: "ip_pool", message }]);
   };
 
   const rowById = (tx: Db, domainId: string) => first(tx.select().from(domains).where(eq(domains.id, domainId)));
@@ -218,7 +218,7 @@ export function createDomainService(deps: {
         healthSince: 0,
         trackingSubdomain: input.trackingSubdomain ?? null,
         tlsPolicy: input.tls ?? "opportunistic",
-        ipPool: checkPool(input.ipPool) ?? null,
+        ipPool: checkPool(input.ipPool, actor.organizationId) ?? null,
       };
       const keys = input.ed25519 ? [key, await newDkimKey(deps, id, "active", "ed25519")] : [key];
       const added = domainView(row, keys, settings);
@@ -304,7 +304,7 @@ export function createDomainService(deps: {
           trackingSubdomain:
             input.trackingSubdomain === undefined ? current.trackingSubdomain : input.trackingSubdomain,
           tlsPolicy: input.tls ?? current.tlsPolicy,
-          ipPool: input.ipPool === undefined ? current.ipPool : (checkPool(input.ipPool) ?? null),
+          ipPool: input.ipPool === undefined ? current.ipPool : (checkPool(input.ipPool, actor.organizationId) ?? null),
         };
         if (next.trackingSubdomain && next.trackingSubdomain === next.returnPathSubdomain)
           throw validationError([{ path: "tracking_subdomain", message: "must differ from return_path_subdomain" }]);

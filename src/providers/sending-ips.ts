@@ -14,8 +14,9 @@
  *   that provider for an hour — again on each further such reply — as large senders do when a receiver pushes back.
  *   The buckets and back-offs are this instance's, in memory: each instance slows down on its own.
  *
- * Invariant: nothing here refuses mail; a message that may not leave now is answered with a temporary result
- * naming why and when to try again.
+ * Invariants: nothing here refuses mail; a message that may not leave now is answered with a temporary result
+ * naming why and when to try again. A pool is an organisation's to name, and to see, only when open to it
+ * (`poolOpenTo`: `[ip_pools.<name>] organizations`, empty for every one).
  */
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { IpPoolConfig, ShapingConfig } from "../config/schema.ts";
@@ -69,7 +70,16 @@ export interface SendingIps {
    * receiver's push-back (`response`, when it speaks of rate or trying later) halves the rate.
    */
   settled(address: string, provider: string, result: { taken: boolean; response: string }): Promise<void>;
-  state(): Promise<PoolState[]>;
+  /** The pools open to `organizationId` (`poolOpenTo`), with their addresses' state; every pool without one. */
+  state(organizationId?: string): Promise<PoolState[]>;
+}
+
+/**
+ * Whether an organisation's domains may send from `pool` (DESIGN §14): those its `organizations` names, or every
+ * organisation when it names none; no one's when there is no such pool.
+ */
+export function poolOpenTo(pool: Pick<IpPoolConfig, "organizations"> | undefined, organizationId: string): boolean {
+  return pool !== undefined && (pool.organizations.length === 0 || pool.organizations.includes(organizationId));
 }
 
 /** RFC 3463 X.7.x with rate words, or any 421: a receiver asking the sender to slow down. */
@@ -258,11 +268,12 @@ export function createSendingIps(deps: {
       if (bucket) bucket.tokens = Math.min(bucket.tokens, rateOf(address, provider));
     },
 
-    async state() {
+    async state(organizationId) {
       const today = dayOf(clock.now());
       const volumes = await db.select().from(ipVolumes).where(eq(ipVolumes.day, today));
       const out: PoolState[] = [];
       for (const [name, pool] of Object.entries(deps.pools)) {
+        if (organizationId !== undefined && !poolOpenTo(pool, organizationId)) continue;
         const addresses: AddressState[] = [];
         for (const [index, address] of pool.addresses.entries()) {
           const day = await warmupDay(address);

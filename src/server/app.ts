@@ -277,7 +277,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     resolver,
     settings: records,
     providerNames: [...providers.keys()],
-    poolNames: Object.keys(config.ip_pools),
+    pools: config.ip_pools,
     options: {
       defaultReturnPathSubdomain: config.domains.return_path_subdomain,
       pendingCheckIntervalMs: config.domains.pending_check_interval,
