@@ -20,8 +20,9 @@ export async function pageById<T>(
 ): Promise<{ page: T[]; hasMore: boolean }> {
   const [past, beyond, forwards, backwards] = options.oldestFirst ? [gt, lt, asc, desc] : [lt, gt, desc, asc];
   const conditions = [...filters];
-  if (options.after) conditions.push(past(id, options.after));
-  if (options.before) conditions.push(beyond(id, options.before));
+  // Ids are stored lower-case; a cursor may come back in capitals (a client that upper-cased a UUID).
+  if (options.after) conditions.push(past(id, options.after.toLowerCase()));
+  if (options.before) conditions.push(beyond(id, options.before.toLowerCase()));
   const inOrder = !(options.before && !options.after);
   const rows = await select(and(...conditions), inOrder ? forwards(id) : backwards(id), options.limit + 1);
   const page = rows.slice(0, options.limit);

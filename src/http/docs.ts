@@ -5,6 +5,7 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
+import { NAMED_SCHEMAS } from "./contract.ts";
 // Embedded by `bun build --compile` (type "file"): the path resolves inside the executable.
 import swaggerBundlePath from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCssPath from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
@@ -71,7 +72,11 @@ export function docsRoutes(version: string) {
             },
             { name: "Operations", description: "Health, readiness and metrics" },
           ],
-          components: { securitySchemes: { apiKey: { type: "http", scheme: "bearer" } } },
+          // The named schemas of the routes' contracts (http/contract.ts), filled as the routes are mounted.
+          components: {
+            securitySchemes: { apiKey: { type: "http", scheme: "bearer" } },
+            schemas: NAMED_SCHEMAS as Record<string, OpenAPIV3.SchemaObject>,
+          },
           security: [{ apiKey: [] }],
         },
         exclude: {

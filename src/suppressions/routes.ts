@@ -1,13 +1,14 @@
 /**
  * HTTP routes for the suppression list, in Resend's shapes: list (paged, newest first), add (origin manual), get
- * and remove by id or address, and the batch add and remove.
+ * and remove by id or address, and the batch add and remove — each route one contract (http/contract.ts).
  */
+import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readBody } from "../http/body.ts";
-import { jsonContent } from "../http/docs.ts";
-import { parseEnum, parsePage } from "../http/query.ts";
-import { SUPPRESSION_ORIGINS } from "./model.ts";
+import { bodyLimits } from "../http/body.ts";
+import { mount, route } from "../http/contract.ts";
+import { ListOf, OneOf, PageQuery } from "../lib/wire.ts";
+import { RemovedSuppressionSchema, SUPPRESSION_ORIGINS, SuppressionSchema } from "./model.ts";
 import type { SuppressionService } from "./service.ts";
 import {
   AddSuppressionSchema,
@@ -16,74 +17,99 @@ import {
   oneOfEmailsOrIds,
 } from "./validate.ts";
 
+const tags = ["Suppressions"];
+const IdOrEmail = t.Object({ id: t.String({ description: "The suppression's id, or the address" }) });
+
 export function suppressionRoutes(deps: AuthDeps & { suppressions: SuppressionService }) {
-  const { suppressions, config } = deps;
-  const limits = bodyLimits(config);
-  const tags = ["Suppressions"];
-  return new Elysia()
-    .use(authenticated(deps))
-    .get(
-      "/v1/suppressions",
-      ({ actor, query }) =>
-        suppressions.list(actor, {
-          ...parsePage(query),
-          origin: parseEnum("origin", query.origin, SUPPRESSION_ORIGINS),
-          search: query.search,
+  const { suppressions } = deps;
+  return mount(new Elysia().use(authenticated(deps)), bodyLimits(deps.config), [
+    route(
+      {
+        method: "GET",
+        path: "/v1/suppressions",
+        summary: "List suppressed addresses, newest first (filters: origin, search)",
+        tags,
+        query: t.Object({
+          ...PageQuery,
+          origin: t.Optional(OneOf(SUPPRESSION_ORIGINS)),
+          search: t.Optional(t.String({ maxLength: 320, description: "Part of the address" })),
         }),
-      { detail: { summary: "List suppressed addresses, newest first (filters: origin, search)", tags } },
-    )
-    .post(
-      "/v1/suppressions",
-      async ({ request, actor }) => suppressions.add(actor, await readBody(request, limits, AddSuppressionSchema)),
+        responses: { 200: ListOf(SuppressionSchema) },
+      },
+      ({ actor, query }) => suppressions.list(actor, { ...query, limit: query.limit ?? 20 }),
+    ),
+    route(
       {
-        parse: "none",
-        detail: { summary: "Suppress an address", tags, requestBody: jsonContent(AddSuppressionSchema) },
+        method: "POST",
+        path: "/v1/suppressions",
+        summary: "Suppress an address",
+        tags,
+        body: AddSuppressionSchema,
+        responses: { 200: SuppressionSchema },
       },
-    )
-    .post(
-      "/v1/suppressions/batch/add",
-      async ({ request, actor }) => {
-        const body = await readBody(request, limits, BatchAddSuppressionsSchema);
-        return { data: await suppressions.addMany(actor, body.emails, body.reason) };
-      },
+      ({ actor, body }) => suppressions.add(actor, body),
+    ),
+    route(
       {
-        parse: "none",
-        detail: {
-          summary: "Suppress several addresses (those already suppressed keep their entry)",
-          tags,
-          requestBody: jsonContent(BatchAddSuppressionsSchema),
-        },
+        method: "POST",
+        path: "/v1/suppressions/batch/add",
+        summary: "Suppress several addresses (those already suppressed keep their entry)",
+        tags,
+        body: BatchAddSuppressionsSchema,
+        responses: { 200: t.Object({ data: t.Array(SuppressionSchema) }) },
       },
-    )
-    .post(
-      "/v1/suppressions/batch/remove",
-      async ({ request, actor }) => {
-        const body = await readBody(request, limits, BatchRemoveSuppressionsSchema, { rules: oneOfEmailsOrIds });
+      async ({ actor, body }) => ({ data: await suppressions.addMany(actor, body.emails, body.reason) }),
+    ),
+    route(
+      {
+        method: "POST",
+        path: "/v1/suppressions/batch/remove",
+        summary: "Remove several addresses, by address or by id",
+        tags,
+        body: BatchRemoveSuppressionsSchema,
+        responses: { 200: t.Object({ data: t.Array(RemovedSuppressionSchema) }) },
+      },
+      async ({ actor, body }) => {
+        const named = oneOfEmailsOrIds(body);
         return {
           data:
-            body.ids !== undefined
-              ? await suppressions.removeMany(actor, body.ids, "ids")
-              : await suppressions.removeMany(actor, body.emails, "emails"),
+            named.ids !== undefined
+              ? await suppressions.removeMany(actor, named.ids, "ids")
+              : await suppressions.removeMany(actor, named.emails, "emails"),
         };
       },
+    ),
+    route(
       {
-        parse: "none",
-        detail: {
-          summary: "Remove several addresses, by address or by id",
-          tags,
-          requestBody: jsonContent(BatchRemoveSuppressionsSchema),
+        method: "GET",
+        path: "/v1/suppressions/:id",
+        summary: "Look up a suppression by id or address",
+        tags,
+        params: IdOrEmail,
+        responses: { 200: SuppressionSchema },
+      },
+      ({ actor, params }) => suppressions.get(actor, params.id),
+    ),
+    route(
+      {
+        method: "DELETE",
+        path: "/v1/suppressions/:id",
+        summary: "Remove a suppression, by id or address",
+        tags,
+        params: IdOrEmail,
+        responses: {
+          200: t.Object({
+            object: t.Literal("suppression"),
+            id: t.String(),
+            email: t.String(),
+            deleted: t.Literal(true),
+          }),
         },
       },
-    )
-    .get("/v1/suppressions/:id", ({ actor, params }) => suppressions.get(actor, params.id), {
-      detail: { summary: "Look up a suppression by id or address", tags },
-    })
-    .delete(
-      "/v1/suppressions/:id",
       async ({ actor, params }) => {
         const removed = await suppressions.remove(actor, params.id);
-        return { object: "suppression", id: removed.id, email: removed.email, deleted: true };
+        return { object: "suppression" as const, id: removed.id, email: removed.email, deleted: true as const };
       },
-      { detail: { summary: "Remove a suppression, by id or address", tags } },
-    );
+    ),
+  ]);
 }

@@ -27,19 +27,9 @@ import {
 } from "./repo.ts";
 import { batchOf, reasonOf, suppressionKey } from "./validate.ts";
 
-import type { SuppressionOrigin } from "./model.ts";
+import type { SuppressionOrigin, SuppressionView } from "./model.ts";
 
-export type { SuppressionOrigin };
-
-export interface SuppressionView {
-  object: "suppression";
-  id: string;
-  email: string;
-  origin: SuppressionOrigin;
-  source_id: string | null;
-  reason: string | null;
-  created_at: string;
-}
+export type { SuppressionOrigin, SuppressionView };
 
 /** Addresses whose suppression is kept in memory. */
 const CACHED_ADDRESSES = 100_000;
