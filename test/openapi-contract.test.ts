@@ -1,0 +1,226 @@
+/**
+ * The OpenAPI document is the contract (issue 42, docs/architecture.md#one-contract-per-route): every `/v1` and
+ * `/functions/v1` operation documents its success answer with a schema (or a 204, or the media type of a file), every
+ * list its paging (`limit`, `after`, `before`), and the failures it can give with the error body; and the answers the
+ * server really gives to each read operation validate against the schemas it documents (ajv, JSON Schema 2020-12,
+ * as OpenAPI 3.1 writes it).
+ *
+ * NOT_YET_CONTRACTS names the operations still written the old way: each must stay undocumented until it moves to a
+ * contract (then this test says to remove it), and no operation outside it may be undocumented — a new route
+ * cannot be added without its contract, and the list only shrinks.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { createTestApp, type TestApp } from "./helpers/app.ts";
+
+const NOT_YET_CONTRACTS = new Set([
+  "POST /v1/emails",
+  "POST /functions/v1/send-email",
+  "GET /v1/emails/stats",
+  "GET /v1/emails/receiving/{id}/raw",
+  "GET /v1/emails/receiving/{id}/attachments/{attachment_id}/content",
+  "GET /v1/emails/receiving",
+  "GET /v1/emails/receiving/{id}",
+  "GET /v1/emails/receiving/{id}/attachments",
+  "GET /v1/emails/receiving/{id}/attachments/{attachment_id}",
+  "GET /v1/emails/{id}/attachments/{attachment_id}/content",
+  "GET /v1/emails",
+  "POST /v1/emails/batch",
+  "PATCH /v1/emails/{id}",
+  "GET /v1/emails/{id}",
+  "GET /functions/v1/send-email/{id}",
+  "GET /v1/emails/{id}/raw",
+  "GET /v1/emails/{id}/attachments",
+  "GET /v1/emails/{id}/attachments/{attachment_id}",
+  "POST /v1/emails/{id}/cancel",
+  "POST /v1/api-keys",
+  "GET /v1/api-keys",
+  "GET /v1/api-keys/current",
+  "PATCH /v1/api-keys/{id}",
+  "DELETE /v1/api-keys/{id}",
+  "POST /v1/domains",
+  "GET /v1/domains",
+  "GET /v1/domains/{id}",
+  "PATCH /v1/domains/{id}",
+  "DELETE /v1/domains/{id}",
+  "POST /v1/domains/{id}/verify",
+  "POST /v1/domains/{id}/dkim/rotate",
+  "POST /v1/webhooks",
+  "GET /v1/webhooks",
+  "GET /v1/webhooks/{id}",
+  "PATCH /v1/webhooks/{id}",
+  "DELETE /v1/webhooks/{id}",
+  "POST /v1/webhooks/{id}/signing-secret/rotate",
+  "POST /v1/webhooks/{id}/test",
+  "GET /v1/webhooks/{id}/events",
+  "GET /v1/webhooks/{id}/events/{event_id}",
+  "GET /v1/webhooks/{id}/events/{event_id}/attempts",
+  "POST /v1/webhooks/{id}/events/{event_id}/replay",
+  "POST /v1/webhooks/{id}/replay",
+  "POST /v1/templates",
+  "GET /v1/templates",
+  "POST /v1/templates/validate",
+  "GET /v1/templates/{id}",
+  "PATCH /v1/templates/{id}",
+  "DELETE /v1/templates/{id}",
+  "POST /v1/templates/{id}/publish",
+  "POST /v1/templates/{id}/duplicate",
+  "POST /v1/templates/{id}/render",
+  "GET /v1/ai",
+  "POST /v1/ai/subject",
+  "POST /v1/ai/write",
+  "POST /v1/providers/ses/sns",
+  "GET /v1/deliveries",
+  "GET /v1/deliveries/summary",
+  "POST /v1/deliveries/{id}/retry",
+  "POST /v1/deliveries/retry",
+  "POST /v1/deliveries/{id}/cancel",
+  "POST /v1/deliveries/cancel",
+  "POST /v1/deliveries/{id}/release",
+  "POST /v1/deliveries/release",
+  "GET /v1/sending",
+  "POST /v1/sending/pause",
+  "POST /v1/sending/resume",
+  "GET /v1/sending/health",
+  "GET /v1/ip-pools",
+  "GET /v1/domains/{id}/dmarc",
+  "GET /v1/domains/{id}/dmarc/{report_id}/rows",
+  "GET /v1/domains/{id}/dmarc/summary",
+  "GET /v1/organization",
+  "PATCH /v1/organization",
+  "GET /v1/audit-log",
+  "POST /v1/setup",
+  "POST /v1/session",
+  "GET /v1/session",
+  "DELETE /v1/session",
+  "GET /v1/sso",
+  "GET /v1/sso/start",
+  "GET /v1/sso/callback",
+  "POST /v1/invitations/accept",
+  "POST /v1/password/reset",
+  "POST /v1/password",
+  "GET /v1/me",
+  "POST /v1/me/password",
+  "POST /v1/me/totp",
+  "POST /v1/me/totp/confirm",
+  "POST /v1/me/totp/disable",
+  "POST /v1/me/totp/recovery-codes",
+  "GET /v1/organizations",
+  "POST /v1/organizations",
+  "GET /v1/members",
+  "POST /v1/members/invitations",
+  "DELETE /v1/members/invitations/{id}",
+  "PATCH /v1/members/{id}",
+  "DELETE /v1/members/{id}",
+]);
+
+interface Operation {
+  parameters?: Array<{ name: string; in: string }>;
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
+
+let t: TestApp;
+let spec: Document;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  spec = (await t.json("GET", "/openapi.json", { key: null })).body;
+});
+afterAll(() => t?.close());
+
+const operations = () =>
+  Object.entries(spec.paths)
+    .filter(([path]) => path.startsWith("/v1/") || path.startsWith("/functions/v1/"))
+    .flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({
+        key: `${method.toUpperCase()} ${path}`,
+        path,
+        method,
+        operation,
+      })),
+    );
+
+/** The JSON schema of an operation's success answer, if it documents one. */
+function successOf(operation: Operation): { status: string; schema?: unknown } | undefined {
+  for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+    if (!status.startsWith("2")) continue;
+    if (status === "204") return { status };
+    const content = Object.entries(answer.content ?? {});
+    if (content.length) return { status, schema: content.find(([type]) => type.includes("json"))?.[1].schema };
+  }
+  return undefined;
+}
+
+const resolve = (schema: unknown): Record<string, unknown> => {
+  const ref = (schema as { $ref?: string })?.$ref;
+  return (ref ? spec.components.schemas[ref.split("/").pop()!] : schema) as Record<string, unknown>;
+};
+const isList = (schema: unknown) =>
+  (resolve(schema)?.properties as Record<string, { const?: string }> | undefined)?.object?.const === "list";
+
+describe("the OpenAPI document", () => {
+  test("documents every operation's success answer, every list's paging and the failures, but for those not yet moved", () => {
+    const problems: string[] = [];
+    for (const { key, operation } of operations()) {
+      const success = successOf(operation);
+      const failures = Object.keys(operation.responses ?? {}).filter((status) => /^[45]/.test(status));
+      if (NOT_YET_CONTRACTS.has(key)) {
+        if (success && failures.length) problems.push(`${key} is documented now: take it out of NOT_YET_CONTRACTS`);
+        continue;
+      }
+      if (!success) {
+        problems.push(`${key} documents no success answer`);
+        continue;
+      }
+      const names = new Set((operation.parameters ?? []).map((parameter) => parameter.name));
+      if (isList(success.schema))
+        for (const name of ["limit", "after", "before"])
+          if (!names.has(name)) problems.push(`${key} lists without documenting ${name}`);
+      if (!failures.length) problems.push(`${key} documents no failure`);
+    }
+    for (const key of NOT_YET_CONTRACTS)
+      if (!operations().some((operation) => operation.key === key)) problems.push(`${key} no longer exists`);
+    expect(problems).toEqual([]);
+  });
+
+  test("real answers of the documented read operations validate against their schemas", async () => {
+    await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
+    await t.json("POST", "/v1/suppressions", { body: { email: "gone@example.org", reason: "asked" } });
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: "mailroom", components: spec.components });
+    const checked: string[] = [];
+    const idsOf = new Map<string, string>();
+    const reads = operations()
+      .filter(({ method, key }) => method === "get" && !NOT_YET_CONTRACTS.has(key))
+      .sort((a, b) => a.path.length - b.path.length);
+    for (const { key, path, operation } of reads) {
+      // A path parameter is the first id of the list the path continues (…/{id} after the list at …).
+      let concrete = path;
+      for (const match of path.matchAll(/\{(\w+)\}/g)) {
+        const list = concrete.slice(0, concrete.indexOf(match[0]) - 1);
+        const id = idsOf.get(list);
+        if (!id) break;
+        concrete = concrete.replace(match[0], id);
+      }
+      if (concrete.includes("{")) continue;
+      const success = successOf(operation)!;
+      const answer = await t.json("GET", concrete);
+      expect([key, answer.status]).toEqual([key, Number(success.status)]);
+      if (!success.schema) continue;
+      const schema = JSON.parse(JSON.stringify(success.schema).replaceAll('"#/components/', '"mailroom#/components/'));
+      const valid = ajv.validate(schema, answer.body);
+      expect([key, valid ? [] : ajv.errors]).toEqual([key, []]);
+      const first = (answer.body as { data?: Array<{ id?: string }> }).data?.[0]?.id;
+      if (first) idsOf.set(concrete, first);
+      checked.push(key);
+    }
+    // Not a test that cannot fail: the suppression list and its entry, at least, were read and checked.
+    expect(checked).toEqual(expect.arrayContaining(["GET /v1/suppressions", "GET /v1/suppressions/{id}"]));
+  });
+});
