@@ -47,9 +47,10 @@ export const LAYERS = [
   "inbound",
   "webhooks",
   "ai",
-  // Front ends and the root.
+  // Front ends and the root; the command line's groups (cli/) stand below the main.ts that dispatches to them.
   "smtp",
   "server",
+  "cli",
   "main",
 ] as const;
 
