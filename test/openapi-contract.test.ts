@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { ORIGIN, setUpOwner } from "./helpers/people.ts";
 
 const NOT_YET_CONTRACTS = new Set([
   "POST /v1/emails",
@@ -90,29 +91,6 @@ const NOT_YET_CONTRACTS = new Set([
   "GET /v1/organization",
   "PATCH /v1/organization",
   "GET /v1/audit-log",
-  "POST /v1/setup",
-  "POST /v1/session",
-  "GET /v1/session",
-  "DELETE /v1/session",
-  "GET /v1/sso",
-  "GET /v1/sso/start",
-  "GET /v1/sso/callback",
-  "POST /v1/invitations/accept",
-  "POST /v1/password/reset",
-  "POST /v1/password",
-  "GET /v1/me",
-  "POST /v1/me/password",
-  "POST /v1/me/totp",
-  "POST /v1/me/totp/confirm",
-  "POST /v1/me/totp/disable",
-  "POST /v1/me/totp/recovery-codes",
-  "GET /v1/organizations",
-  "POST /v1/organizations",
-  "GET /v1/members",
-  "POST /v1/members/invitations",
-  "DELETE /v1/members/invitations/{id}",
-  "PATCH /v1/members/{id}",
-  "DELETE /v1/members/{id}",
 ]);
 
 interface Operation {
@@ -148,8 +126,8 @@ const operations = () =>
 /** The JSON schema of an operation's success answer, if it documents one. */
 function successOf(operation: Operation): { status: string; schema?: unknown } | undefined {
   for (const [status, answer] of Object.entries(operation.responses ?? {})) {
-    if (!status.startsWith("2")) continue;
-    if (status === "204") return { status };
+    if (!/^[23]/.test(status)) continue;
+    if (status === "204" || status.startsWith("3")) return { status };
     const content = Object.entries(answer.content ?? {});
     if (content.length) return { status, schema: content.find(([type]) => type.includes("json"))?.[1].schema };
   }
@@ -194,6 +172,12 @@ describe("the OpenAPI document", () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema({ $id: "mailroom", components: spec.components });
+    // Read as a signed-in owner (who reads what a person reads), and with a key where only a key may read.
+    const cookie = await setUpOwner(t);
+    const read = async (path: string) => {
+      const asPerson = await t.json("GET", path, { key: null, headers: { cookie, origin: ORIGIN } });
+      return asPerson.status === 403 ? t.json("GET", path) : asPerson;
+    };
     const checked: string[] = [];
     const idsOf = new Map<string, string>();
     const reads = operations()
@@ -210,7 +194,9 @@ describe("the OpenAPI document", () => {
       }
       if (concrete.includes("{")) continue;
       const success = successOf(operation)!;
-      const answer = await t.json("GET", concrete);
+      // A redirect is a browser's navigation (single sign-on), not an answer to read.
+      if (success.status.startsWith("3")) continue;
+      const answer = await read(concrete);
       expect([key, answer.status]).toEqual([key, Number(success.status)]);
       if (!success.schema) continue;
       const schema = JSON.parse(JSON.stringify(success.schema).replaceAll('"#/components/', '"mailroom#/components/'));
@@ -221,6 +207,8 @@ describe("the OpenAPI document", () => {
       checked.push(key);
     }
     // Not a test that cannot fail: the suppression list and its entry, at least, were read and checked.
-    expect(checked).toEqual(expect.arrayContaining(["GET /v1/suppressions", "GET /v1/suppressions/{id}"]));
+    expect(checked).toEqual(
+      expect.arrayContaining(["GET /v1/suppressions", "GET /v1/suppressions/{id}", "GET /v1/me", "GET /v1/members"]),
+    );
   });
 });

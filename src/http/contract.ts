@@ -43,7 +43,16 @@ export interface BinaryAnswer {
   description: string;
 }
 
-type Answers = Partial<Record<200 | 201 | 202, TSchema | BinaryAnswer>> & { 204?: null };
+/** A redirect the route answers with (its `Location` header), described. */
+export interface Redirect {
+  redirect: string;
+}
+
+type Answers = Partial<Record<200 | 201 | 202, TSchema | BinaryAnswer>> & {
+  204?: null;
+  302?: Redirect;
+  303?: Redirect;
+};
 
 export interface Contract {
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -79,7 +88,9 @@ export type AnswerOf<C extends Contract> = [SuccessSchema<C>] extends [never]
   ? C["responses"][204] extends null
     ? undefined
     : Response
-  : Static<SuccessSchema<C>> | (C["responses"] extends { 200: BinaryAnswer } ? Response : never);
+  :
+      | Static<SuccessSchema<C>>
+      | (C["responses"] extends { 200: BinaryAnswer } | { 302: Redirect } | { 303: Redirect } ? Response : never);
 
 export interface RouteInput<C extends Contract> {
   actor: C["open"] extends true ? undefined : Actor;
@@ -142,7 +153,8 @@ export function mount<A>(app: A, limits: BodyLimits, routes: Route<Contract>[]):
           set: ctx.set,
           server: ctx.server,
         } as RouteInput<Contract>);
-        if (contract.responses[201] && ctx.set.status === undefined) ctx.set.status = 201;
+        // Elysia's status starts at 200: a route whose success is 201 says so unless its handler chose otherwise.
+        if (contract.responses[201] && (ctx.set.status === undefined || ctx.set.status === 200)) ctx.set.status = 201;
         if ("204" in contract.responses && answer === undefined)
           return new Response(null, { status: 204, headers: ctx.set.headers as Record<string, string> });
         return answer;
@@ -219,6 +231,13 @@ export function operationOf(contract: Contract) {
   for (const [status, answer] of Object.entries(contract.responses)) {
     if (answer === null || answer === undefined) {
       responses[status] = { description: "Done; no body" };
+      continue;
+    }
+    if ("redirect" in (answer as object)) {
+      responses[status] = {
+        description: (answer as Redirect).redirect,
+        headers: { Location: { schema: { type: "string" } } },
+      };
       continue;
     }
     if (!(Kind in (answer as object))) {

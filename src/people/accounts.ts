@@ -19,33 +19,13 @@ import type { Logger } from "../lib/logger.ts";
 import type { SecretBox } from "../lib/secrets.ts";
 import { countAttempt, clearAttempts } from "./throttle.ts";
 import { digest, newToken } from "./tokens.ts";
+import type { MembershipView, SessionView, UserView } from "./wire.ts";
+
+export type { MembershipView, SessionView, UserView };
 
 export const MIN_PASSWORD_LENGTH = 12;
 /** argon2id's input beyond this is refused: hashing a megabyte would be an easy way to burn CPU. */
 const MAX_PASSWORD_LENGTH = 1024;
-
-export interface MembershipView {
-  id: string;
-  name: string;
-  role: Role;
-}
-
-export interface UserView {
-  object: "user";
-  id: string;
-  email: string;
-  name: string;
-  instance_admin: boolean;
-  /** Whether sign-in with a password also asks for a code from an authenticator app. */
-  totp_enabled: boolean;
-  created_at: string;
-}
-
-export interface SessionView {
-  object: "session";
-  user: UserView;
-  organizations: MembershipView[];
-}
 
 /** A session just opened: its token goes into the cookie, and nowhere else. */
 export interface OpenedSession {

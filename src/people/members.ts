@@ -15,28 +15,13 @@ import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId } from "../lib/ids.ts";
 import type { AccountMail } from "./accounts.ts";
+import type { InvitationView, MemberView } from "./wire.ts";
 import { normalizeEmail, type ClientInfo, type OpenedSession, type People, type SessionView } from "./service.ts";
 import { digest, newToken } from "./tokens.ts";
 
 export const INVITATION_MS = 7 * 86_400_000;
 
-export interface MemberView {
-  object: "member";
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  created_at: string;
-}
-
-export interface InvitationView {
-  object: "invitation";
-  id: string;
-  email: string;
-  role: Role;
-  created_at: string;
-  expires_at: string;
-}
+export type { InvitationView, MemberView };
 
 export interface Members {
   list(actor: Actor): Promise<{ object: "list"; has_more: false; data: MemberView[]; invitations: InvitationView[] }>;

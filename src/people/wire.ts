@@ -1,0 +1,120 @@
+/**
+ * The people area's wire (docs/teams.md): a person, a session, an organisation as its member sees it, members and
+ * invitations, two-step sign-in — each written once, as the schema that types the services' answers and documents
+ * the routes (and so the client types generated from the document).
+ */
+import { type Static, Type as t } from "@sinclair/typebox";
+import { ROLES } from "../db/schema/people.ts";
+import { named, Nullable, OneOf } from "../lib/wire.ts";
+
+export const RoleSchema = named("Role", OneOf(ROLES, { description: "owner, admin, developer or viewer" }));
+
+export const UserSchema = named(
+  "User",
+  t.Object({
+    object: t.Literal("user"),
+    id: t.String({ format: "uuid" }),
+    email: t.String(),
+    name: t.String(),
+    instance_admin: t.Boolean({ description: "May create organisations" }),
+    totp_enabled: t.Boolean({ description: "Sign-in with a password also asks for an authenticator app's code" }),
+    created_at: t.String({ format: "date-time" }),
+  }),
+);
+export type UserView = Static<typeof UserSchema>;
+
+export const MembershipSchema = named(
+  "Membership",
+  t.Object({ id: t.String({ format: "uuid" }), name: t.String(), role: RoleSchema }),
+);
+export type MembershipView = Static<typeof MembershipSchema>;
+
+export const SessionSchema = named(
+  "Session",
+  t.Object({ object: t.Literal("session"), user: UserSchema, organizations: t.Array(MembershipSchema) }),
+);
+export type SessionView = Static<typeof SessionSchema>;
+
+/** Whether this browser is signed in: the person, or `user: null` (never a 401). */
+export const SessionStateSchema = named(
+  "SessionState",
+  t.Object({ object: t.Literal("session"), user: Nullable(UserSchema), organizations: t.Array(MembershipSchema) }),
+);
+
+export const OrganizationMembershipSchema = named(
+  "OrganizationMembership",
+  t.Object({ object: t.Literal("organization"), id: t.String(), name: t.String(), role: RoleSchema }),
+);
+
+export const CreatedOrganizationSchema = named(
+  "CreatedOrganization",
+  t.Object({ object: t.Literal("organization"), id: t.String({ format: "uuid" }), name: t.String() }),
+);
+
+export const MemberSchema = named(
+  "Member",
+  t.Object({
+    object: t.Literal("member"),
+    id: t.String({ format: "uuid", description: "The person's id" }),
+    email: t.String(),
+    name: t.String(),
+    role: RoleSchema,
+    created_at: t.String({ format: "date-time" }),
+  }),
+);
+export type MemberView = Static<typeof MemberSchema>;
+
+export const InvitationSchema = named(
+  "Invitation",
+  t.Object({
+    object: t.Literal("invitation"),
+    id: t.String({ format: "uuid" }),
+    email: t.String(),
+    role: RoleSchema,
+    created_at: t.String({ format: "date-time" }),
+    expires_at: t.String({ format: "date-time" }),
+  }),
+);
+export type InvitationView = Static<typeof InvitationSchema>;
+
+export const CreatedInvitationSchema = named(
+  "CreatedInvitation",
+  t.Composite([
+    InvitationSchema,
+    t.Object({
+      url: t.String({ description: "The one-time link: never shown again" }),
+      emailed: t.Boolean({ description: "Whether the link was also mailed to the address invited" }),
+      note: Nullable(t.String(), { description: "Why it was not mailed, when it was not" }),
+    }),
+  ]),
+);
+
+/** A page of members (oldest first), and every pending invitation. */
+export const MemberListSchema = named(
+  "MemberList",
+  t.Object({
+    object: t.Literal("list"),
+    has_more: t.Boolean(),
+    data: t.Array(MemberSchema),
+    invitations: t.Array(InvitationSchema),
+  }),
+);
+
+export const TotpEnrolmentSchema = named(
+  "TotpEnrolment",
+  t.Object({
+    object: t.Literal("totp_enrolment"),
+    secret: t.String({ description: "The new secret, base32: type it into the app, or scan otpauth_url" }),
+    otpauth_url: t.String(),
+  }),
+);
+
+export const TotpOnSchema = named(
+  "TotpOn",
+  t.Object({
+    object: t.Literal("totp"),
+    enabled: t.Literal(true),
+    recovery_codes: t.Array(t.String(), { description: "Shown this once: each signs in once without the app" }),
+  }),
+);
+export const TotpOffSchema = named("TotpOff", t.Object({ object: t.Literal("totp"), enabled: t.Literal(false) }));
