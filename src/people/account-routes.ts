@@ -8,9 +8,8 @@ import { authenticated, sessionToken, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits } from "../http/body.ts";
 import { clientOf } from "../http/client.ts";
 import { mount, route } from "../http/contract.ts";
-import { PasswordSetSchema } from "./routes.ts";
 import type { People } from "./service.ts";
-import { SessionSchema, TotpEnrolmentSchema, TotpOffSchema, TotpOnSchema } from "./wire.ts";
+import { PasswordSetSchema, SessionSchema, TotpEnrolmentSchema, TotpOffSchema, TotpOnSchema } from "./wire.ts";
 
 const ChangePasswordSchema = t.Object(
   { current_password: t.String(), password: t.String({ description: "At least 12 characters" }) },

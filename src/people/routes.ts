@@ -17,7 +17,7 @@ import type { Members } from "./members.ts";
 import { SESSION_ABSOLUTE_MS, type OpenedSession, type People } from "./service.ts";
 import type { SingleSignOn } from "./sso.ts";
 import { teamRoutes } from "./team-routes.ts";
-import { SessionSchema, SessionStateSchema } from "./wire.ts";
+import { PasswordSetSchema, SessionSchema, SessionStateSchema } from "./wire.ts";
 
 const SetupSchema = t.Object(
   {
@@ -270,6 +270,3 @@ export function peopleRoutes(deps: AuthDeps & { people: People; members: Members
 
   return new Elysia().use(open).use(accountRoutes(deps)).use(teamRoutes(deps));
 }
-
-/** A password set: by a link, or changed by its person. */
-export const PasswordSetSchema = t.Object({ object: t.Literal("password"), updated: t.Literal(true) });

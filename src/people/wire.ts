@@ -118,3 +118,6 @@ export const TotpOnSchema = named(
   }),
 );
 export const TotpOffSchema = named("TotpOff", t.Object({ object: t.Literal("totp"), enabled: t.Literal(false) }));
+
+/** A password set: by a link, or changed by its person. */
+export const PasswordSetSchema = t.Object({ object: t.Literal("password"), updated: t.Literal(true) });
