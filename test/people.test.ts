@@ -186,7 +186,8 @@ describe("organisations and roles", () => {
 
     const listed = JSON.parse(await runCli(["users", "list", "--json"], env));
     expect(listed.map((u: { email: string }) => u.email)).toEqual(["dev@example.com", "owner@example.com"]);
-  });
+    // Three CLI processes, each starting Bun and opening the store: seconds on a busy two-core machine.
+  }, 30_000);
 
   test("a viewer reads but changes nothing and sends nothing", async () => {
     const { token } = await t.app.services.people.createUser({
