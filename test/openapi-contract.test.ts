@@ -47,18 +47,6 @@ const NOT_YET_CONTRACTS = new Set([
   "DELETE /v1/domains/{id}",
   "POST /v1/domains/{id}/verify",
   "POST /v1/domains/{id}/dkim/rotate",
-  "POST /v1/webhooks",
-  "GET /v1/webhooks",
-  "GET /v1/webhooks/{id}",
-  "PATCH /v1/webhooks/{id}",
-  "DELETE /v1/webhooks/{id}",
-  "POST /v1/webhooks/{id}/signing-secret/rotate",
-  "POST /v1/webhooks/{id}/test",
-  "GET /v1/webhooks/{id}/events",
-  "GET /v1/webhooks/{id}/events/{event_id}",
-  "GET /v1/webhooks/{id}/events/{event_id}/attempts",
-  "POST /v1/webhooks/{id}/events/{event_id}/replay",
-  "POST /v1/webhooks/{id}/replay",
   "POST /v1/templates",
   "GET /v1/templates",
   "POST /v1/templates/validate",
@@ -169,6 +157,11 @@ describe("the OpenAPI document", () => {
   test("real answers of the documented read operations validate against their schemas", async () => {
     await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
     await t.json("POST", "/v1/suppressions", { body: { email: "gone@example.org", reason: "asked" } });
+    // A webhook (a public address literal: no DNS, and the dispatcher does not run here) with a test event.
+    const hook = await t.json("POST", "/v1/webhooks", {
+      body: { endpoint: "https://93.184.215.14/hooks", events: ["email.sent"] },
+    });
+    await t.json("POST", `/v1/webhooks/${hook.body.id}/test`);
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema({ $id: "mailroom", components: spec.components });
@@ -208,7 +201,13 @@ describe("the OpenAPI document", () => {
     }
     // Not a test that cannot fail: the suppression list and its entry, at least, were read and checked.
     expect(checked).toEqual(
-      expect.arrayContaining(["GET /v1/suppressions", "GET /v1/suppressions/{id}", "GET /v1/me", "GET /v1/members"]),
+      expect.arrayContaining([
+        "GET /v1/suppressions",
+        "GET /v1/suppressions/{id}",
+        "GET /v1/me",
+        "GET /v1/members",
+        "GET /v1/webhooks/{id}/events/{event_id}",
+      ]),
     );
   });
 });

@@ -132,10 +132,30 @@ interface RawContext {
 type Verb = Lowercase<Contract["method"]>;
 type Registrar = Record<Verb, (path: string, handler: (ctx: RawContext) => unknown, hooks: object) => unknown>;
 
+/**
+ * Each contract's parameters by operation (`get /v1/webhooks/{id}/events`). The OpenAPI plugin writes a route's
+ * path parameters over those its detail gives (losing the query and the descriptions), so the document's route
+ * (docs.ts) puts these back with `withContractParameters`.
+ */
+const PARAMETERS = new Map<string, unknown[]>();
+
+/** `document` (the OpenAPI plugin's) with every contract's own parameters, in place. */
+export function withContractParameters(document: unknown): unknown {
+  const paths = (document as { paths?: Record<string, Record<string, { parameters?: unknown[] }>> }).paths;
+  for (const [path, item] of Object.entries(paths ?? {}))
+    for (const [method, operation] of Object.entries(item)) {
+      const parameters = PARAMETERS.get(`${method} ${path}`);
+      if (parameters) operation.parameters = parameters;
+    }
+  return document;
+}
+
 /** Mounts `routes` on `app` (which authenticates, unless every route is open), each checked by its contract. */
 export function mount<A>(app: A, limits: BodyLimits, routes: Route<Contract>[]): A {
   for (const { contract, handle } of routes) {
     const verb = contract.method.toLowerCase() as Verb;
+    const detail = operationOf(contract);
+    if (detail.parameters) PARAMETERS.set(`${verb} ${contract.path.replace(/:(\w+)/g, "{$1}")}`, detail.parameters);
     (app as unknown as Registrar)[verb](
       contract.path,
       async (ctx) => {
@@ -159,7 +179,7 @@ export function mount<A>(app: A, limits: BodyLimits, routes: Route<Contract>[]):
           return new Response(null, { status: 204, headers: ctx.set.headers as Record<string, string> });
         return answer;
       },
-      { parse: "none", detail: operationOf(contract) },
+      { parse: "none", detail },
     );
   }
   return app;

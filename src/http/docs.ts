@@ -5,7 +5,7 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
-import { NAMED_SCHEMAS } from "./contract.ts";
+import { NAMED_SCHEMAS, withContractParameters } from "./contract.ts";
 // Embedded by `bun build --compile` (type "file"): the path resolves inside the executable.
 import swaggerBundlePath from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import swaggerCssPath from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
@@ -35,7 +35,11 @@ const SECURITY_HEADERS = {
 };
 
 export function docsRoutes(version: string) {
+  // The plugin's document keeps only a route's path parameters; the contracts' own (query too) go back in.
   return new Elysia()
+    .onAfterHandle(({ path, response }) => {
+      if (path === "/openapi.json") withContractParameters(response);
+    })
     .use(
       openapi({
         path: "/docs",

@@ -2,13 +2,22 @@
  * Standard Webhooks signing (https://www.standardwebhooks.com/): `webhook-signature` holds one `v1,<base64
  * HMAC-SHA256 of "id.timestamp.body">` per active secret, separated by spaces, so during a rotation a receiver
  * holding either the old or the new secret verifies. The same values go out as `svix-*` headers for receivers
- * built on Svix libraries. Invariant: secrets are opened from the secret box only here and never leave it.
+ * built on Svix libraries; new secrets are made here too. Invariant: secrets are opened from the secret box only
+ * here and never leave it.
  */
+import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import type { SecretBox } from "../lib/secrets.ts";
 
 /** Rotations leave old sealed values behind; a bound keeps the cache from growing with them. */
 const MAX_CACHED = 1024;
+/** Standard Webhooks recommends secrets of 24 to 64 bytes. */
+const SECRET_BYTES = 32;
+
+/** A new signing secret, `whsec_<base64 key>`: what the receivers' verifiers take. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(SECRET_BYTES).toString("base64")}`;
+}
 
 export interface SigningKeys {
   /** Sealed current secret. */
