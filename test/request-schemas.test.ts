@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 
 interface Schema {
+  $ref?: string;
   type?: string;
   anyOf?: Schema[];
   properties?: Record<string, Schema>;
@@ -17,7 +18,10 @@ interface Schema {
 }
 
 let t: TestApp;
-let spec: { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>> };
+let spec: {
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  components: { schemas: Record<string, Schema> };
+};
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -28,14 +32,24 @@ afterAll(() => t.close());
 const ID = "01a20000-0000-7000-8000-000000000000";
 const CANDIDATES: unknown[] = [12345, "text", true, { nested: 1 }, ["item"]];
 
+/** A named schema (`$ref`) as the document defines it under components.schemas. */
+const resolved = (schema: Schema): Schema =>
+  schema.$ref ? spec.components.schemas[schema.$ref.split("/").pop()!]! : schema;
 const typesOf = (schema: Schema): string[] =>
-  schema.anyOf ? schema.anyOf.flatMap(typesOf) : schema.type ? [schema.type] : [];
+  schema.$ref
+    ? typesOf(resolved(schema))
+    : schema.anyOf
+      ? schema.anyOf.flatMap(typesOf)
+      : schema.type
+        ? [schema.type]
+        : [];
 const jsonType = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
 const fits = (types: string[], value: unknown) =>
   types.includes(jsonType(value)) || (typeof value === "number" && types.includes("integer"));
 
 /** A body breaking `schema` at one field, and the path the answer must name. */
-function violation(schema: Schema, prefix = ""): { body: unknown; path: string } {
+function violation(named: Schema, prefix = ""): { body: unknown; path: string } {
+  const schema = resolved(named);
   if (schema.type === "array" && schema.items) {
     const inner = violation(schema.items, `${prefix}0.`);
     return { body: [inner.body], path: inner.path };
@@ -51,7 +65,9 @@ const documented = () =>
   Object.entries(spec.paths).flatMap(([path, methods]) =>
     Object.entries(methods).flatMap(([method, operation]) => {
       const schema = operation.requestBody?.content["application/json"]?.schema;
-      return schema ? [{ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, ID), schema }] : [];
+      return schema
+        ? [{ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, ID), schema: resolved(schema) }]
+        : [];
     }),
   );
 
@@ -78,7 +94,7 @@ describe("every documented request body is the one checked", () => {
 
   test("a field the schema does not name is refused where the schema refuses others", async () => {
     for (const { method, path, schema } of documented()) {
-      const object = schema.type === "array" ? schema.items! : schema;
+      const object = schema.type === "array" ? resolved(schema.items!) : schema;
       if (object.additionalProperties !== false) continue;
       const body = schema.type === "array" ? [{ not_a_field: 1 }] : { not_a_field: 1 };
       const res = await t.json(method, path, { body });

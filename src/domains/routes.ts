@@ -1,78 +1,109 @@
-/** HTTP routes for sending domains: create, list, get, verify now, update, delete, rotate the DKIM key. */
+/**
+ * HTTP routes for sending domains (docs/domains.md): create, list, get, verify now, update, delete, rotate the DKIM
+ * key — each route one contract (http/contract.ts). The rules a schema cannot say stay in validate.ts.
+ */
+import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readBody } from "../http/body.ts";
-import { jsonContent } from "../http/docs.ts";
-import { parsePage } from "../http/query.ts";
+import { bodyLimits } from "../http/body.ts";
+import { mount, route } from "../http/contract.ts";
+import { ListOf, PageQuery } from "../lib/wire.ts";
+import { DomainDeletedSchema, DomainSchema } from "./model.ts";
 import type { DomainService } from "./service.ts";
 import { CreateDomainSchema, parseCreateDomain, parseDomainSettings, UpdateDomainSchema } from "./validate.ts";
 
+const tags = ["Domains"];
+const IdOrName = t.Object({ id: t.String({ description: "The domain's id, or its name" }) });
+
 export function domainRoutes(deps: AuthDeps & { domains: DomainService }) {
-  const { domains, config } = deps;
-  const limits = bodyLimits(config);
-  return new Elysia()
-    .use(authenticated(deps))
-    .post(
-      "/v1/domains",
-      async ({ request, actor }) => {
-        const { name, ...settings } = await readBody(request, limits, CreateDomainSchema, { rules: parseCreateDomain });
+  const { domains } = deps;
+  return mount(new Elysia().use(authenticated(deps)), bodyLimits(deps.config), [
+    route(
+      {
+        method: "POST",
+        path: "/v1/domains",
+        summary: "Add a sending domain; the answer lists the DNS records to publish",
+        tags,
+        body: CreateDomainSchema,
+        responses: { 200: DomainSchema },
+        errors: ["conflict"],
+      },
+      ({ actor, body }) => {
+        const { name, ...settings } = parseCreateDomain(body);
         return domains.add(actor, name, settings);
       },
+    ),
+    route(
       {
-        parse: "none",
-        detail: {
-          summary: "Add a sending domain; the answer lists the DNS records to publish",
-          tags: ["Domains"],
-          requestBody: jsonContent(CreateDomainSchema),
-        },
+        method: "GET",
+        path: "/v1/domains",
+        summary: "List sending domains, newest first",
+        tags,
+        query: t.Object(PageQuery),
+        responses: { 200: ListOf(DomainSchema) },
       },
-    )
-    .get("/v1/domains", ({ actor, query }) => domains.list(actor, parsePage(query)), {
-      detail: { summary: "List sending domains, newest first", tags: ["Domains"] },
-    })
-    .get("/v1/domains/:id", ({ actor, params }) => domains.get(actor, params.id), {
-      detail: { summary: "Get a domain (by id or name) with its records and their status", tags: ["Domains"] },
-    })
-    .post("/v1/domains/:id/verify", ({ actor, params }) => domains.verify(actor, params.id), {
-      detail: { summary: "Check the domain's DNS records now", tags: ["Domains"] },
-    })
-    .patch(
-      "/v1/domains/:id",
-      async ({ request, actor, params }) => {
-        return domains.update(
-          actor,
-          params.id,
-          await readBody(request, limits, UpdateDomainSchema, { rules: parseDomainSettings }),
-        );
-      },
+      ({ actor, query }) => domains.list(actor, { ...query, limit: query.limit ?? 20 }),
+    ),
+    route(
       {
-        parse: "none",
-        detail: {
-          summary: "Update tracking defaults, the return-path subdomain, receiving or providers",
-          tags: ["Domains"],
-          requestBody: jsonContent(UpdateDomainSchema),
-        },
+        method: "GET",
+        path: "/v1/domains/:id",
+        summary: "Get a domain (by id or name) with its records and their status",
+        tags,
+        params: IdOrName,
+        responses: { 200: DomainSchema },
       },
-    )
-    .post("/v1/domains/:id/dkim/rotate", ({ actor, params }) => domains.rotateDkim(actor, params.id), {
-      detail: {
+      ({ actor, params }) => domains.get(actor, params.id),
+    ),
+    route(
+      {
+        method: "POST",
+        path: "/v1/domains/:id/verify",
+        summary: "Check the domain's DNS records now",
+        tags,
+        params: IdOrName,
+        responses: { 200: DomainSchema },
+      },
+      ({ actor, params }) => domains.verify(actor, params.id),
+    ),
+    route(
+      {
+        method: "PATCH",
+        path: "/v1/domains/:id",
+        summary: "Update tracking defaults, the return-path subdomain, receiving or providers",
+        tags,
+        params: IdOrName,
+        body: UpdateDomainSchema,
+        responses: { 200: DomainSchema },
+      },
+      ({ actor, params, body }) => domains.update(actor, params.id, parseDomainSettings(body)),
+    ),
+    route(
+      {
+        method: "POST",
+        path: "/v1/domains/:id/dkim/rotate",
         summary: "Start a DKIM key rotation: publish the new selector; it signs once found",
-        tags: ["Domains"],
+        tags,
+        params: IdOrName,
+        responses: { 200: DomainSchema },
+        errors: ["conflict"],
       },
-    })
-    .delete(
-      "/v1/domains/:id",
-      ({ actor, params, query }) => {
-        if (query.force !== undefined && query.force !== "true" && query.force !== "false")
-          throw validationError([{ path: "force", message: "must be true or false" }]);
-        return domains.remove(actor, params.id, { force: query.force === "true" });
-      },
+      ({ actor, params }) => domains.rotateDkim(actor, params.id),
+    ),
+    route(
       {
-        detail: {
-          summary: "Delete a domain; refused while mail from it is queued unless force=true (that mail then fails)",
-          tags: ["Domains"],
-        },
+        method: "DELETE",
+        path: "/v1/domains/:id",
+        summary: "Delete a domain; refused while mail from it is queued unless force=true (that mail then fails)",
+        tags,
+        params: IdOrName,
+        query: t.Object({
+          force: t.Optional(t.Boolean({ description: "Delete even while mail from the domain is queued" })),
+        }),
+        responses: { 200: DomainDeletedSchema },
+        errors: ["conflict"],
       },
-    );
+      ({ actor, params, query }) => domains.remove(actor, params.id, { force: query.force === true }),
+    ),
+  ]);
 }

@@ -3,6 +3,7 @@
  * schema cannot say. Pure: no store, no framework; every problem with its path.
  */
 import { type Static, Type as t } from "@sinclair/typebox";
+import { named } from "../lib/wire.ts";
 import { PROVIDER_NAME, PROVIDER_NAME_HINT } from "../config/schema.ts";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import type { UpdateDomainInput } from "./model.ts";
@@ -64,11 +65,14 @@ const SETTINGS = {
     ),
   ),
 };
-export const CreateDomainSchema = t.Object(
-  { name: t.String({ description: "Domain name; Unicode names are stored as punycode" }), ...SETTINGS },
-  { additionalProperties: false },
+export const CreateDomainSchema = named(
+  "CreateDomainOptions",
+  t.Object(
+    { name: t.String({ description: "Domain name; Unicode names are stored as punycode" }), ...SETTINGS },
+    { additionalProperties: false },
+  ),
 );
-export const UpdateDomainSchema = t.Object(SETTINGS, { additionalProperties: false });
+export const UpdateDomainSchema = named("UpdateDomainOptions", t.Object(SETTINGS, { additionalProperties: false }));
 
 const MAX_PROVIDERS = 8;
 const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
