@@ -1,26 +1,52 @@
 /**
- * The audit log as owners and admins read it (DESIGN §13, `GET /v1/audit-log`): their organisation's events, newest
- * first, by Resend's cursors, filtered by action and by who acted. Invariant: an organisation sees its own events
- * only, and only with `audit:read` — its own rows, and the rows of no organisation about a person who is one of its
- * members (a failed sign-in is recorded once per person, not once per organisation of theirs).
+ * The audit log as owners and admins read it (docs/teams.md#audit-log, `GET /v1/audit-log`): their organisation's
+ * events, newest first, by Resend's cursors, filtered by action and by who acted; an event's wire is its schema.
+ * Invariant: an organisation sees its own events only, and only with `audit:read` — its own rows, and the rows of no
+ * organisation about a person who is one of its members (a failed sign-in is recorded once per person, not once per
+ * organisation of theirs).
  */
+import { type Static, Type as t } from "@sinclair/typebox";
 import { and, eq, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { requireScope, type Actor } from "../access.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
 import { tablesOf, type Db } from "../db/store.ts";
+import { named, Nullable, OneOf } from "../lib/wire.ts";
 
-export interface AuditEventView {
-  object: "audit_event";
-  id: string;
-  created_at: string;
-  organization_id: string | null;
-  actor: { type: "user" | "api_key" | "cli" | "system"; id: string | null; name: string | null };
-  action: string;
-  target: { type: string; id: string | null; name: string | null } | null;
-  ip: string | null;
-  user_agent: string | null;
-  changes: Record<string, unknown> | null;
-}
+/** Who acted: a person, an API key, the operator at the command line, or Mailroom itself. */
+export const AuditActorSchema = named(
+  "AuditActor",
+  t.Object({
+    type: OneOf(["user", "api_key", "cli", "system"]),
+    id: Nullable(t.String(), { description: "The user's or key's id; null for the operator and the system" }),
+    name: Nullable(t.String(), { description: "The person's email, the key's name, operator or Mailroom" }),
+  }),
+);
+
+/** What an action concerned. */
+export const AuditTargetSchema = named(
+  "AuditTarget",
+  t.Object({ type: t.String(), id: Nullable(t.String()), name: Nullable(t.String()) }),
+);
+
+/** One entry of the audit log: who did what, to what, from where. */
+export const AuditEventSchema = named(
+  "AuditEvent",
+  t.Object({
+    object: t.Literal("audit_event"),
+    id: t.String({ format: "uuid" }),
+    created_at: t.String({ format: "date-time" }),
+    organization_id: Nullable(t.String()),
+    actor: AuditActorSchema,
+    action: t.String({ description: "<object>.<verb>: api_key.created, member.invited, …" }),
+    target: Nullable(AuditTargetSchema, { description: "Null for an action that concerns no one object" }),
+    ip: Nullable(t.String()),
+    user_agent: Nullable(t.String()),
+    changes: Nullable(t.Record(t.String(), t.Unknown()), {
+      description: "The settings changed and their values (or {from, to}); null when the action has none",
+    }),
+  }),
+);
+export type AuditEventView = Static<typeof AuditEventSchema>;
 
 export interface AuditLogQuery extends PageOptions {
   action?: string;

@@ -1,55 +1,69 @@
-/** HTTP routes of the organisation's settings (DESIGN §12): read them, with usage and storage, and change them. */
+/**
+ * HTTP routes of the organisation's settings (docs/operations.md#organisation-settings) and its audit log
+ * (docs/teams.md#audit-log): read the settings, with usage and storage, change them, read who changed what — each
+ * route one contract (http/contract.ts).
+ */
+import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import { AuditEventSchema } from "../audit/reads.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readBody } from "../http/body.ts";
-import { jsonContent } from "../http/docs.ts";
-import { parsePage } from "../http/query.ts";
+import { bodyLimits } from "../http/body.ts";
+import { mount, route } from "../http/contract.ts";
+import { ListOf, PageQuery } from "../lib/wire.ts";
+import { OrganizationSchema } from "./model.ts";
 import type { OrganizationService } from "./service.ts";
 import { OrganizationPatchSchema, parseOrganizationPatch } from "./validate.ts";
 
+const tags = ["Organization"];
+
 export function organizationRoutes(deps: AuthDeps & { organizations: OrganizationService }) {
   const { organizations } = deps;
-  const limits = bodyLimits(deps.config);
-  const tags = ["Organization"];
-  return new Elysia()
-    .use(authenticated(deps))
-    .get("/v1/organization", ({ actor }) => organizations.show(actor), {
-      detail: {
+  return mount(new Elysia().use(authenticated(deps)), bodyLimits(deps.config), [
+    route(
+      {
+        method: "GET",
+        path: "/v1/organization",
         summary:
           "The organisation's limits, daily quota and today's usage, retention, storage and whether it is paused",
         tags,
+        responses: { 200: OrganizationSchema },
       },
-    })
-    .get(
-      "/v1/audit-log",
+      ({ actor }) => organizations.show(actor),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/v1/audit-log",
+        summary:
+          "Who changed what, and every sign-in, newest first (audit:read: owners and admins); filters action and actor_id",
+        tags,
+        query: t.Object({
+          ...PageQuery,
+          action: t.Optional(t.String({ description: "Only this action, e.g. member.invited" })),
+          actor_id: t.Optional(t.String({ description: "Only what this actor did: a user's or key's id" })),
+        }),
+        responses: { 200: ListOf(AuditEventSchema) },
+      },
       ({ actor, query }) =>
         organizations.auditLog(actor, {
-          ...parsePage(query),
+          limit: query.limit ?? 20,
+          after: query.after,
+          before: query.before,
+          // An empty filter is no filter.
           action: query.action || undefined,
           actorId: query.actor_id || undefined,
         }),
+    ),
+    route(
       {
-        detail: {
-          summary:
-            "Who changed what, and every sign-in, newest first (audit:read: owners and admins); filters action and actor_id",
-          tags,
-        },
+        method: "PATCH",
+        path: "/v1/organization",
+        summary: "Change the name, request limit, daily quota or retention; null returns a setting to its default",
+        tags,
+        body: OrganizationPatchSchema,
+        responses: { 200: OrganizationSchema },
       },
-    )
-    .patch(
-      "/v1/organization",
-      async ({ request, actor }) =>
-        organizations.update(
-          actor,
-          await readBody(request, limits, OrganizationPatchSchema, { rules: parseOrganizationPatch }),
-        ),
-      {
-        parse: "none",
-        detail: {
-          summary: "Change the name, request limit, daily quota or retention; null returns a setting to its default",
-          tags,
-          requestBody: jsonContent(OrganizationPatchSchema),
-        },
-      },
-    );
+      ({ actor, body }) => organizations.update(actor, parseOrganizationPatch(body)),
+    ),
+  ]);
 }

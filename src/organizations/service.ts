@@ -17,6 +17,7 @@ import { AppError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { organizationBucket, usedOn, utcDay } from "../limits/daily-quota.ts";
+import type { OrganizationView } from "./model.ts";
 import type { OrganizationPatch } from "./validate.ts";
 
 export const DAY_MS = 86_400_000;
@@ -26,29 +27,7 @@ export interface Organization {
   name: string;
 }
 
-/** What the organisation stores, as the retention job last counted it (null before its first run). */
-export interface StorageView {
-  messages: number;
-  content_bytes: number;
-  measured_at: string;
-}
-
-export interface OrganizationView {
-  object: "organization";
-  id: string;
-  name: string;
-  /** Requests per minute, all keys together: the organisation's own or the configured default. */
-  rate_limit: number;
-  /** Live messages per UTC day; null: none. */
-  daily_quota: number | null;
-  /** Live messages accepted since 00:00 UTC. */
-  usage_today: number;
-  retention: { content_days: number; metadata_days: number };
-  /** Sending of the whole organisation is paused (GET /v1/sending lists every pause). */
-  paused: boolean;
-  storage: StorageView | null;
-  created_at: string;
-}
+export type { OrganizationView, StorageView } from "./model.ts";
 
 /** The configured defaults a setting left null follows. */
 export interface OrganizationDefaults {

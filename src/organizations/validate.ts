@@ -4,6 +4,7 @@
  * with its path.
  */
 import { type Static, Type as t } from "@sinclair/typebox";
+import { named } from "../lib/wire.ts";
 import { validationError, type ErrorDetail } from "../errors.ts";
 
 /** Retention is kept at least a day and at most a century. */
@@ -12,30 +13,33 @@ const MAX_DAYS = 36_500;
 const orDefault = (schema: ReturnType<typeof t.Integer>, what: string) =>
   t.Optional(t.Union([schema, t.Null()], { description: `${what}; null returns to the configured default` }));
 
-export const OrganizationPatchSchema = t.Object(
-  {
-    name: t.Optional(t.String({ description: "1 to 100 characters on one line" })),
-    rate_limit: orDefault(t.Integer({ minimum: 1 }), "Requests per minute, all keys together"),
-    daily_quota: t.Optional(
-      t.Union([t.Integer({ minimum: 1 }), t.Null()], { description: "Live messages per UTC day; null: none" }),
-    ),
-    retention: t.Optional(
-      t.Object(
-        {
-          content_days: orDefault(
-            t.Integer({ minimum: 1, maximum: MAX_DAYS }),
-            "Days before the content of a finished message is removed",
-          ),
-          metadata_days: orDefault(
-            t.Integer({ minimum: 1, maximum: MAX_DAYS }),
-            "Days before a finished message's record and events are removed",
-          ),
-        },
-        { additionalProperties: false },
+export const OrganizationPatchSchema = named(
+  "UpdateOrganizationOptions",
+  t.Object(
+    {
+      name: t.Optional(t.String({ description: "1 to 100 characters on one line" })),
+      rate_limit: orDefault(t.Integer({ minimum: 1 }), "Requests per minute, all keys together"),
+      daily_quota: t.Optional(
+        t.Union([t.Integer({ minimum: 1 }), t.Null()], { description: "Live messages per UTC day; null: none" }),
       ),
-    ),
-  },
-  { additionalProperties: false },
+      retention: t.Optional(
+        t.Object(
+          {
+            content_days: orDefault(
+              t.Integer({ minimum: 1, maximum: MAX_DAYS }),
+              "Days before the content of a finished message is removed",
+            ),
+            metadata_days: orDefault(
+              t.Integer({ minimum: 1, maximum: MAX_DAYS }),
+              "Days before a finished message's record and events are removed",
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 /** The settings to change; a null one returns to its default, an absent one stays. */
