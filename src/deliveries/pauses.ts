@@ -26,24 +26,9 @@ import type { EventLog } from "../events/service.ts";
 import { domainOf } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Lifecycle } from "./lifecycle.ts";
+import type { PauseScope, PauseView, SendingState } from "./wire.ts";
 
-export const PAUSE_SCOPES = ["organization", "domain", "provider"] as const;
-export type PauseScope = (typeof PAUSE_SCOPES)[number];
-
-export interface PauseView {
-  scope: PauseScope;
-  /** The domain or provider; null for the organisation. */
-  name: string | null;
-  reason: string | null;
-  paused_at: string;
-  /** The key that paused (its id), or `operator` for the command line. */
-  paused_by: string | null;
-}
-
-export interface SendingState {
-  object: "sending";
-  pauses: PauseView[];
-}
+export { PAUSE_SCOPES, type PauseScope, type PauseView, type SendingState } from "./wire.ts";
 
 export interface PauseTarget {
   scope: PauseScope;

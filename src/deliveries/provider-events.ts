@@ -18,12 +18,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { parseSesEvent, type SesEvent, type SesEventKind, type SnsVerifier } from "../providers/sns.ts";
 import type { Applied, Lifecycle } from "./lifecycle.ts";
-
-export interface SesEventAnswer {
-  type: string;
-  /** For a notification: whether it changed a delivery (false: repeated, unknown message, or an event Mailroom ignores). */
-  applied?: boolean;
-}
+import type { SesEventAnswer } from "./wire.ts";
 
 export interface SesEventIntake {
   receive(body: unknown): Promise<SesEventAnswer>;

@@ -17,24 +17,9 @@ import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Cause, Lifecycle } from "./lifecycle.ts";
 import { WAITING_STATUSES, type RecipientStatus } from "./model.ts";
+import type { BulkResult, DeliveryView, QueueStatus, QueueSummary } from "./wire.ts";
 
-/** What the queue lists: the waiting statuses, and `sending` for a waiting recipient being attempted now. */
-export const QUEUE_STATUSES = ["queued", "deferred", "held", "sending"] as const;
-export type QueueStatus = (typeof QUEUE_STATUSES)[number];
-
-export interface DeliveryView {
-  object: "delivery";
-  id: string;
-  email_id: string;
-  recipient: string;
-  status: RecipientStatus | "sending";
-  provider: string | null;
-  attempts: number;
-  next_attempt_at: string | null;
-  last_response: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export { QUEUE_STATUSES, type BulkResult, type DeliveryView, type QueueStatus, type QueueSummary } from "./wire.ts";
 
 export interface QueueFilter {
   status?: QueueStatus;
@@ -44,23 +29,7 @@ export interface QueueFilter {
   emailId?: string;
 }
 
-interface WaitingCounts {
-  queued: number;
-  deferred: number;
-  held: number;
-  sending: number;
-  oldest_at: string | null;
-}
-
-export interface QueueSummary {
-  object: "queue_summary";
-  by_status: Omit<WaitingCounts, "oldest_at">;
-  /** The 20 domains with the most recipients waiting. */
-  by_domain: Array<{ domain: string } & WaitingCounts>;
-  /** By the provider of the last attempt; null: not attempted yet. */
-  by_provider: Array<{ provider: string | null } & WaitingCounts>;
-  oldest_waiting_at: string | null;
-}
+type WaitingCounts = Omit<QueueSummary["by_domain"][number], "domain">;
 
 /** The queue's actions: each one cause of the lifecycle table, for the recipients in that cause's `from`. */
 export const QUEUE_ACTIONS = {
@@ -69,14 +38,6 @@ export const QUEUE_ACTIONS = {
   release: { cause: "released", from: ["held"] },
 } as const satisfies Record<string, { cause: Cause; from: readonly RecipientStatus[] }>;
 export type QueueAction = keyof typeof QUEUE_ACTIONS;
-
-export interface BulkResult {
-  object: "bulk";
-  /** Recipients of the filter the action applies to, those being attempted now included. */
-  matched: number;
-  /** Those it changed. */
-  changed: number;
-}
 
 export interface DeliveryQueue {
   list(

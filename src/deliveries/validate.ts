@@ -1,17 +1,24 @@
-/** Requests of the delivery queue (DESIGN §12): the bulk actions' filter, pauses. Pure; every problem with its path. */
+/**
+ * Requests of the delivery queue (docs/operations.md#the-delivery-queue): the bulk actions' filter, pauses — the schemas the routes
+ * document and check. Pure.
+ */
 import { type Static, Type as t } from "@sinclair/typebox";
-import { PAUSE_SCOPES } from "./pauses.ts";
-import { QUEUE_STATUSES, type QueueFilter } from "./queue.ts";
+import { named } from "../lib/wire.ts";
+import type { QueueFilter } from "./queue.ts";
+import { PauseScopeSchema, QueueStatusSchema } from "./wire.ts";
 
 /** The request body of a bulk action, as the API documents and checks it (schema-check.ts). */
-export const BulkActionSchema = t.Object(
-  {
-    status: t.Optional(t.Union(QUEUE_STATUSES.map((status) => t.Literal(status)))),
-    domain: t.Optional(t.String({ description: "The recipients' domain" })),
-    provider: t.Optional(t.String({ description: "The provider of their last attempt" })),
-    email_id: t.Optional(t.String({ description: "One message's recipients" })),
-  },
-  { additionalProperties: false, description: "At least one filter" },
+export const BulkActionSchema = named(
+  "BulkDeliveriesOptions",
+  t.Object(
+    {
+      status: t.Optional(QueueStatusSchema),
+      domain: t.Optional(t.String({ description: "The recipients' domain" })),
+      provider: t.Optional(t.String({ description: "The provider of their last attempt" })),
+      email_id: t.Optional(t.String({ description: "One message's recipients" })),
+    },
+    { additionalProperties: false, description: "At least one filter" },
+  ),
 );
 
 export const filterOf = (body: Static<typeof BulkActionSchema>): QueueFilter => ({
@@ -21,14 +28,20 @@ export const filterOf = (body: Static<typeof BulkActionSchema>): QueueFilter => 
   emailId: body.email_id,
 });
 
-const Scope = t.Union(
-  PAUSE_SCOPES.map((scope) => t.Literal(scope)),
-  { description: "What is paused: the organisation, one sending domain, or one provider" },
-);
 const Name = t.Optional(t.String({ description: "The domain or provider (none for the organisation)" }));
 
-export const PauseSchema = t.Object(
-  { scope: Scope, name: Name, reason: t.Optional(t.Union([t.String(), t.Null()], { description: "For the record" })) },
-  { additionalProperties: false },
+export const PauseSchema = named(
+  "PauseSendingOptions",
+  t.Object(
+    {
+      scope: PauseScopeSchema,
+      name: Name,
+      reason: t.Optional(t.Union([t.String(), t.Null()], { description: "For the record" })),
+    },
+    { additionalProperties: false },
+  ),
 );
-export const ResumeSchema = t.Object({ scope: Scope, name: Name }, { additionalProperties: false });
+export const ResumeSchema = named(
+  "ResumeSendingOptions",
+  t.Object({ scope: PauseScopeSchema, name: Name }, { additionalProperties: false }),
+);

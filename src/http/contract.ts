@@ -15,7 +15,7 @@ import type { Actor } from "../access.ts";
 import { ERROR_TABLE, type ErrorName } from "../errors.ts";
 import { named } from "../lib/wire.ts";
 import { checkShape } from "../schema-check.ts";
-import { type BodyLimits, readBody } from "./body.ts";
+import { type BodyLimits, readBody, readJsonBody } from "./body.ts";
 import type { RequestServer } from "./client.ts";
 
 /** The schemas given a name: each is one entry of `components.schemas` (read by docs.ts when it writes the document). */
@@ -67,6 +67,11 @@ export interface Contract {
   body?: TSchema;
   /** An empty body is the same as `{}` (a POST whose fields are all optional). */
   optionalBody?: boolean;
+  /**
+   * The body's media type when its sender does not say application/json: the body is read as JSON whatever its
+   * Content-Type (Amazon SNS posts JSON as text/plain), checked against `body`, and documented under this type.
+   */
+  bodyMediaType?: string;
   responses: Answers;
   /** Failures beyond those the route's shape implies (401/403/429 with a credential, 400 with input, 404 with an id). */
   errors?: ErrorName[];
@@ -161,9 +166,11 @@ export function mount<A>(app: A, limits: BodyLimits, routes: Route<Contract>[]):
       async (ctx) => {
         const params = contract.params ? checkShape(contract.params, ctx.params ?? {}) : {};
         const query = contract.query ? checkShape(contract.query, readQuery(contract.query, ctx.query ?? {})) : {};
-        const body = contract.body
-          ? await readBody(ctx.request, limits, contract.body, { optional: contract.optionalBody })
-          : undefined;
+        const body = !contract.body
+          ? undefined
+          : contract.bodyMediaType
+            ? checkShape(contract.body, await readJsonBody(ctx.request, limits, { anyContentType: true }))
+            : await readBody(ctx.request, limits, contract.body, { optional: contract.optionalBody });
         const answer = await handle({
           actor: ctx.actor,
           params,
@@ -287,7 +294,7 @@ export function operationOf(contract: Contract) {
     ...(contract.body && {
       requestBody: {
         required: !contract.optionalBody,
-        content: { "application/json": { schema: documented(contract.body) } },
+        content: { [contract.bodyMediaType ?? "application/json"]: { schema: documented(contract.body) } },
       },
     }),
     responses,
