@@ -1,7 +1,14 @@
-/** Messages: the validated input every front end builds, the statuses, and the public look-up record. */
+/**
+ * Messages: the validated input every front end builds, the statuses, and the wire of sent mail
+ * (docs/sending.md#the-look-up-record) — the record, its list entry, its attachments and the answers to a send, a
+ * batch, a reschedule and a cancel — written once, as the schemas that type the services' answers and document the
+ * routes (docs/architecture.md#one-contract-per-route).
+ */
+import { type Static, Type as t } from "@sinclair/typebox";
 import type { Tag } from "../db/schema/emails.ts";
-import type { RecipientStatus } from "../deliveries/model.ts";
+import { RECIPIENT_STATUSES } from "../deliveries/model.ts";
 import type { Mailbox } from "../lib/addresses.ts";
+import { named, Nullable, OneOf } from "../lib/wire.ts";
 
 export type { Tag };
 
@@ -22,7 +29,9 @@ export const EMAIL_STATUSES = [
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
-export type EmailSource = "api" | "smtp" | "cli";
+/** How a message came in: the HTTP API, the SMTP relay, or the command line. */
+export const EMAIL_SOURCES = ["api", "smtp", "cli"] as const;
+export type EmailSource = (typeof EMAIL_SOURCES)[number];
 
 export interface AttachmentInput {
   filename: string;
@@ -76,51 +85,132 @@ export interface RawInput {
 /** What every front end hands to `emails.submit`. */
 export type SubmitInput = { kind: "fields"; source: EmailSource; fields: ComposedFields } | RawInput;
 
-export interface RecipientView {
-  email: string;
-  status: RecipientStatus;
-  attempts: number;
-  last_response: string | null;
-  /** The provider of the last attempt (its name in config), and the id it gave the message (SES's message id). */
-  provider: string | null;
-  provider_message_id: string | null;
-  updated_at: string;
-}
+export const EmailStatusSchema = named("EmailStatus", OneOf(EMAIL_STATUSES, { description: "The last event" }));
+export const RecipientStatusSchema = named("RecipientStatus", OneOf(RECIPIENT_STATUSES));
+export const TagSchema = named("Tag", t.Object({ name: t.String(), value: t.String() }));
 
-export interface EventView {
-  type: string;
-  created_at: string;
-  recipient: string | null;
-  data: Record<string, unknown>;
-}
+export const EmailRecipientSchema = named(
+  "EmailRecipient",
+  t.Object({
+    email: t.String(),
+    status: RecipientStatusSchema,
+    attempts: t.Integer(),
+    last_response: Nullable(t.String(), { description: "The receiving server's last reply" }),
+    provider: Nullable(t.String(), { description: "The provider of the last attempt (its name in the config)" }),
+    provider_message_id: Nullable(t.String(), { description: "The id that provider gave the message" }),
+    updated_at: t.String({ format: "date-time" }),
+  }),
+);
+export type RecipientView = Static<typeof EmailRecipientSchema>;
 
-export interface EmailSummary {
-  object: "email";
-  id: string;
-  message_id: string;
-  source: EmailSource;
-  from: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  reply_to: string[];
-  subject: string;
-  tags: Tag[];
-  status: EmailStatus;
-  last_event: EmailStatus;
-  created_at: string;
-  scheduled_at: string | null;
-  template_id: string | null;
-}
+export const EmailEventSchema = named(
+  "EmailEvent",
+  t.Object({
+    type: t.String({ description: "email.queued, email.delivered, …" }),
+    created_at: t.String({ format: "date-time" }),
+    recipient: Nullable(t.String()),
+    data: t.Record(t.String(), t.Unknown()),
+  }),
+);
+export type EventView = Static<typeof EmailEventSchema>;
 
-export interface EmailRecord extends EmailSummary {
-  html: string | null;
-  text: string | null;
-  /** When retention removed the raw message, bodies and attachments (DESIGN §12); null while they are kept. */
-  content_removed_at: string | null;
-  recipients: RecipientView[];
-  events: EventView[];
-}
+/** An email as a list shows it (Resend's list entry, with Mailroom's source, tags and template). */
+export const EmailSummarySchema = named(
+  "EmailSummary",
+  t.Object({
+    object: t.Literal("email"),
+    id: t.String({ format: "uuid" }),
+    message_id: t.String(),
+    source: OneOf(EMAIL_SOURCES),
+    from: t.String(),
+    to: t.Array(t.String()),
+    cc: t.Array(t.String()),
+    bcc: t.Array(t.String()),
+    reply_to: t.Array(t.String()),
+    subject: t.String(),
+    tags: t.Array(TagSchema),
+    status: EmailStatusSchema,
+    last_event: EmailStatusSchema,
+    created_at: t.String({ format: "date-time" }),
+    scheduled_at: Nullable(t.String({ format: "date-time" })),
+    template_id: Nullable(t.String()),
+  }),
+);
+export type EmailSummary = Static<typeof EmailSummarySchema>;
+
+/** The look-up record: the message, each recipient's state and the event history. */
+export const EmailSchema = named(
+  "Email",
+  t.Composite([
+    EmailSummarySchema,
+    t.Object({
+      // A viewer reads the record without its content (docs/sending.md#the-look-up-record): null, the fields kept.
+      html: Nullable(t.String()),
+      text: Nullable(t.String()),
+      content_removed_at: Nullable(t.String({ format: "date-time" }), {
+        description: "When retention removed the raw message, bodies and attachments; null while they are kept",
+      }),
+      recipients: t.Array(EmailRecipientSchema),
+      events: t.Array(EmailEventSchema),
+    }),
+  ]),
+);
+export type EmailRecord = Static<typeof EmailSchema>;
+
+/** What the API shows of an attachment, sent or received (lib/attachment-parts.ts describes it). */
+export const AttachmentFields = t.Object({
+  id: t.String({ format: "uuid" }),
+  filename: Nullable(t.String()),
+  content_type: t.String(),
+  content_disposition: OneOf(["inline", "attachment"]),
+  content_id: Nullable(t.String({ description: "Without angle brackets: what html refers to as cid:" })),
+  size: t.Integer({ description: "Bytes" }),
+});
+
+/** An attachment with its signed download link; `object` in the answer for one, not in a list's entries. */
+export const EmailAttachmentSchema = named(
+  "EmailAttachment",
+  t.Composite([
+    t.Object({ object: t.Optional(t.Literal("attachment")) }),
+    AttachmentFields,
+    t.Object({
+      download_url: t.String({ description: "Valid for an hour without an API key" }),
+      expires_at: t.String({ format: "date-time" }),
+    }),
+  ]),
+);
+export type AttachmentView = Static<typeof EmailAttachmentSchema>;
+
+export const SENT_MESSAGE = "Email sent.";
+
+export const CreateEmailResponseSchema = named(
+  "CreateEmailResponse",
+  t.Object({ id: t.String({ format: "uuid" }), message: t.Literal(SENT_MESSAGE) }),
+);
+export type SentAnswer = Static<typeof CreateEmailResponseSchema>;
+
+export const CreateBatchResponseSchema = named(
+  "CreateBatchResponse",
+  t.Object({
+    data: t.Array(t.Object({ id: t.String({ format: "uuid" }) }), { description: "The messages sent, in order" }),
+    errors: t.Optional(
+      t.Array(t.Object({ index: t.Integer(), message: t.String() }), {
+        description: "Permissive batches: the messages refused, by their index",
+      }),
+    ),
+  }),
+);
+export type BatchAnswer = Static<typeof CreateBatchResponseSchema>;
+
+export const UpdateEmailResponseSchema = named(
+  "UpdateEmailResponse",
+  t.Object({ object: t.Literal("email"), id: t.String({ format: "uuid" }) }),
+);
+
+export const CancelEmailResponseSchema = named(
+  "CancelEmailResponse",
+  t.Object({ object: t.Literal("email"), id: t.String({ format: "uuid" }), status: t.Literal("canceled") }),
+);
 
 /** A page of the message list: the cursor and the filters (DESIGN §1). */
 export interface ListOptions {

@@ -11,12 +11,14 @@
  * recipients' events, count once per recipient, so a message to three recipients is 1 accepted and 3 delivered.
  * Test addresses (providers/simulator.ts) are not counted: a rehearsed bounce must not raise the bounce rate.
  */
+import { type Static, type TInteger, Type as t } from "@sinclair/typebox";
 import { and, eq, gte, inArray, lt, ne, or, sql } from "drizzle-orm";
 import { tablesOf, type Db, type Tables } from "../db/store.ts";
 import { validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
+import { named, OneOf } from "../lib/wire.ts";
 import { SIMULATOR_DOMAIN } from "../providers/simulator.ts";
 
 export const STAT_INTERVALS = ["hour", "day"] as const;
@@ -32,16 +34,41 @@ export const STAT_COUNTS = [
   "failed",
   "suppressed",
 ] as const;
-export type StatCounts = Record<(typeof STAT_COUNTS)[number], number>;
 
-export interface EmailStats {
-  object: "email_stats";
-  interval: StatInterval;
-  from: string;
-  to: string;
-  buckets: Array<{ start: string } & StatCounts>;
-  totals: StatCounts;
-}
+/** The counts of a bucket, or of the whole range: messages accepted, then recipients' outcomes. */
+export const EmailStatCountsSchema = named(
+  "EmailStatCounts",
+  t.Object(
+    Object.fromEntries(STAT_COUNTS.map((name) => [name, t.Integer()])) as Record<
+      (typeof STAT_COUNTS)[number],
+      TInteger
+    >,
+    {
+      description:
+        "`accepted` counts messages (email.queued, or the first email.scheduled); the others count recipients' events",
+    },
+  ),
+);
+export type StatCounts = Static<typeof EmailStatCountsSchema>;
+
+/** The answer of GET /v1/emails/stats: every bucket of the range, zeros included, and their totals. */
+export const EmailStatsSchema = named(
+  "EmailStats",
+  t.Object({
+    object: t.Literal("email_stats"),
+    interval: OneOf(STAT_INTERVALS),
+    from: t.String({ format: "date-time" }),
+    to: t.String({ format: "date-time" }),
+    buckets: t.Array(
+      named(
+        "EmailStatsBucket",
+        t.Composite([t.Object({ start: t.String({ format: "date-time" }) }), EmailStatCountsSchema]),
+      ),
+    ),
+    totals: EmailStatCountsSchema,
+  }),
+);
+export type EmailStats = Static<typeof EmailStatsSchema>;
 
 export interface StatsQuery {
   from?: string;

@@ -68,6 +68,13 @@ export interface Contract {
   /** An empty body is the same as `{}` (a POST whose fields are all optional). */
   optionalBody?: boolean;
   /**
+   * The handler checks the body against `body` itself and gets it as read (JSON, by the one body reader, typed
+   * `unknown`): where the check belongs to the area's funnel — a send body's shape and rules reported in one answer,
+   * the same check the SMTP relay's templated messages pass — or to each item of a batch, which a permissive batch
+   * answers by its index rather than refusing whole. `body` is still what the document shows.
+   */
+  checksOwnBody?: true;
+  /**
    * The body's media type when its sender does not say application/json: the body is read as JSON whatever its
    * Content-Type (Amazon SNS posts JSON as text/plain), checked against `body`, and documented under this type.
    */
@@ -101,7 +108,7 @@ export interface RouteInput<C extends Contract> {
   actor: C["open"] extends true ? undefined : Actor;
   params: StaticOr<C["params"], Record<string, never>>;
   query: StaticOr<C["query"], Record<string, never>>;
-  body: StaticOr<C["body"], undefined>;
+  body: C["checksOwnBody"] extends true ? unknown : StaticOr<C["body"], undefined>;
   request: Request;
   set: { status?: number | string; headers: Record<string, string | string[]> };
   server: RequestServer;
@@ -168,9 +175,11 @@ export function mount<A>(app: A, limits: BodyLimits, routes: Route<Contract>[]):
         const query = contract.query ? checkShape(contract.query, readQuery(contract.query, ctx.query ?? {})) : {};
         const body = !contract.body
           ? undefined
-          : contract.bodyMediaType
-            ? checkShape(contract.body, await readJsonBody(ctx.request, limits, { anyContentType: true }))
-            : await readBody(ctx.request, limits, contract.body, { optional: contract.optionalBody });
+          : contract.checksOwnBody
+            ? await readJsonBody(ctx.request, limits)
+            : contract.bodyMediaType
+              ? checkShape(contract.body, await readJsonBody(ctx.request, limits, { anyContentType: true }))
+              : await readBody(ctx.request, limits, contract.body, { optional: contract.optionalBody });
         const answer = await handle({
           actor: ctx.actor,
           params,

@@ -8,20 +8,19 @@ import type { Actor } from "../access.ts";
 import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
 
 interface ResponseSetter {
-  status?: number | string;
-  headers: Record<string, string | number>;
+  headers: Record<string, unknown>;
 }
 
-export async function withIdempotency<T>(
+export async function withIdempotency<T, A>(
   idempotency: Idempotency,
   request: Request,
   actor: Actor,
   operation: string,
   body: unknown,
   set: ResponseSetter,
-  answer: (result: unknown) => unknown,
+  answer: (result: unknown) => A,
   run: (claim: IdempotencyClaim | undefined) => Promise<T>,
-): Promise<unknown> {
+): Promise<A> {
   const key = request.headers.get("idempotency-key");
   if (key === null || actor.keyId === null) return answer(await run(undefined));
   const outcome = await idempotency.begin(actor.keyId, operation, key, body);
