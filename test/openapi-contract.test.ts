@@ -16,12 +16,6 @@ import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { ORIGIN, setUpOwner } from "./helpers/people.ts";
 
 const NOT_YET_CONTRACTS = new Set([
-  "GET /v1/emails/receiving/{id}/raw",
-  "GET /v1/emails/receiving/{id}/attachments/{attachment_id}/content",
-  "GET /v1/emails/receiving",
-  "GET /v1/emails/receiving/{id}",
-  "GET /v1/emails/receiving/{id}/attachments",
-  "GET /v1/emails/receiving/{id}/attachments/{attachment_id}",
   "POST /v1/templates",
   "GET /v1/templates",
   "POST /v1/templates/validate",
@@ -42,6 +36,24 @@ const NOT_YET_CONTRACTS = new Set([
 ]);
 
 const FILE = { filename: "a.txt", content: Buffer.from("hello").toString("base64") };
+const RECEIVED = [
+  "From: b@example.org",
+  "To: in@in.example.com",
+  "Subject: file",
+  'Content-Type: multipart/mixed; boundary="b"',
+  "",
+  "--b",
+  "Content-Type: text/plain",
+  "",
+  "hello",
+  "--b",
+  'Content-Type: text/plain; name="a.txt"',
+  'Content-Disposition: attachment; filename="a.txt"',
+  "",
+  "hello",
+  "--b--",
+  "",
+].join("\r\n");
 
 interface Operation {
   parameters?: Array<{ name: string; in: string }>;
@@ -129,10 +141,12 @@ describe("the OpenAPI document", () => {
       body: { endpoint: "https://93.184.215.14/hooks", events: ["email.sent"] },
     });
     await t.json("POST", `/v1/webhooks/${hook.body.id}/test`);
-    // Mail sent with an attachment, so its {id} and attachment reads are checked.
+    // Mail sent and mail received, each with an attachment, so their {id} and attachment reads are checked.
     await t.json("POST", "/v1/emails", {
       body: { from: "a@example.com", to: "c@example.org", subject: "f", text: "t", attachments: [FILE] },
     });
+    await t.app.services.domains.add(t.operator, "in.example.com", { verifiedOverride: true, receivingEnabled: true });
+    await t.app.services.inbound.receive(Buffer.from(RECEIVED), { from: "b@example.org", to: ["in@in.example.com"] });
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema({ $id: "mailroom", components: spec.components });
@@ -192,13 +206,16 @@ describe("the OpenAPI document", () => {
         "GET /v1/webhooks/{id}/events/{event_id}",
       ]),
     );
-    // Sent mail: a record, an attachment, the statistics and the files were read and checked.
+    // Sent and received mail: a record, an attachment, the statistics and the files were read and checked.
     expect(checked).toEqual(
       expect.arrayContaining([
         "GET /v1/emails/{id}",
         "GET /v1/emails/stats",
         "GET /v1/emails/{id}/attachments/{attachment_id}",
         "GET /v1/emails/{id}/attachments/{attachment_id}/content",
+        "GET /v1/emails/receiving/{id}",
+        "GET /v1/emails/receiving/{id}/attachments/{attachment_id}",
+        "GET /v1/emails/receiving/{id}/raw",
       ]),
     );
   }, 30_000);

@@ -1,45 +1,87 @@
 /**
- * Types of received mail (DESIGN §8): the stored attachment metadata and authentication results, and the API's
- * views in Resend's shapes (`emails.receiving.get/list`, `…attachments.get/list`) with Mailroom's additions
- * (`authentication`, `in_reply_to_email_id`, `auto_reply`).
+ * Types of received mail (docs/inbound.md#reading-received-mail): the stored attachment metadata and authentication
+ * results, and the API's answers in Resend's shapes (`emails.receiving.get/list`, `…attachments.get/list`) with
+ * Mailroom's additions (`authentication`, `in_reply_to_email_id`, `auto_reply`) — written once, as the schemas that
+ * type the mailbox's answers and document the routes (docs/architecture.md#one-contract-per-route).
  */
+import { type Static, Type as t } from "@sinclair/typebox";
 import type { ReceivedAttachment, ReceivedAuthentication } from "../db/schema/received.ts";
+import { AttachmentFields, type AttachmentView } from "../emails/model.ts";
+import { named, Nullable, OneOf } from "../lib/wire.ts";
 
-export type { ReceivedAttachment, ReceivedAuthentication };
+/** A received attachment with its signed link has sent mail's attachment shape (the client's EmailAttachment). */
+export type { AttachmentView, ReceivedAttachment, ReceivedAuthentication };
 
 /** `out_of_office` and similar RFC 3834 replies, or a challenge-response system asking the sender to confirm. */
-export type AutoReplyKind = "auto_reply" | "challenge_response";
+export const AUTO_REPLY_KINDS = ["auto_reply", "challenge_response"] as const;
+export type AutoReplyKind = (typeof AUTO_REPLY_KINDS)[number];
 
-export interface ReceivedEmailSummary {
-  id: string;
-  to: string[];
-  from: string;
-  created_at: string;
-  subject: string;
-  bcc: string[] | null;
-  cc: string[] | null;
-  reply_to: string[] | null;
-  received_for: string[];
-  message_id: string | null;
-  attachments: Array<Omit<ReceivedAttachment, "index">>;
-  in_reply_to_email_id: string | null;
-  auto_reply: AutoReplyKind | null;
-  /** In the list too, so a reader sees which mail failed SPF, DKIM or DMARC without opening each message. */
-  authentication: ReceivedAuthentication;
-}
+/** An attachment as a received message lists it (its bytes at …/attachments/:id/content). */
+export const ReceivedAttachmentSchema = named("ReceivedAttachment", AttachmentFields);
 
-export interface ReceivedEmailView extends ReceivedEmailSummary {
-  object: "email";
-  html: string | null;
-  text: string | null;
-  headers: Record<string, string>;
-  raw: { download_url: string; expires_at: string };
-}
+/** What mailauth found, reduced to what a reader acts on; `header` is the Authentication-Results line as written. */
+export const ReceivedEmailAuthenticationSchema = named(
+  "ReceivedEmailAuthentication",
+  t.Object({
+    spf: Nullable(t.Object({ result: t.String(), domain: Nullable(t.String()) })),
+    dkim: t.Array(
+      t.Object({
+        result: t.String(),
+        domain: Nullable(t.String()),
+        selector: Nullable(t.String()),
+        aligned: t.Boolean(),
+      }),
+    ),
+    dmarc: Nullable(t.Object({ result: t.String(), policy: Nullable(t.String()), domain: Nullable(t.String()) })),
+    arc: Nullable(t.Object({ result: t.String() })),
+    header: t.String(),
+  }),
+);
 
-export interface AttachmentView extends Omit<ReceivedAttachment, "index"> {
-  download_url: string;
-  expires_at: string;
-}
+export const ReceivedEmailSummarySchema = named(
+  "ReceivedEmailSummary",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    to: t.Array(t.String()),
+    from: t.String(),
+    created_at: t.String({ format: "date-time" }),
+    subject: t.String(),
+    bcc: Nullable(t.Array(t.String())),
+    cc: Nullable(t.Array(t.String())),
+    reply_to: Nullable(t.Array(t.String())),
+    received_for: t.Array(t.String(), { description: "The envelope recipients of this organisation (RCPT TO)" }),
+    message_id: Nullable(t.String()),
+    attachments: t.Array(ReceivedAttachmentSchema),
+    in_reply_to_email_id: Nullable(t.String(), {
+      description: "The sent email this one answers (In-Reply-To / References)",
+    }),
+    auto_reply: Nullable(OneOf(AUTO_REPLY_KINDS)),
+    // In the list too, so a reader sees which mail failed SPF, DKIM or DMARC without opening each message.
+    authentication: ReceivedEmailAuthenticationSchema,
+  }),
+);
+export type ReceivedEmailSummary = Static<typeof ReceivedEmailSummarySchema>;
+
+export const ReceivedEmailSchema = named(
+  "ReceivedEmail",
+  t.Composite([
+    t.Object({ object: t.Literal("email") }),
+    ReceivedEmailSummarySchema,
+    t.Object({
+      html: Nullable(t.String({ description: "Inline images as data: URIs, or cid: references (html_format)" })),
+      text: Nullable(t.String()),
+      headers: t.Record(t.String(), t.String()),
+      raw: t.Object(
+        {
+          download_url: t.String({ description: "The message as it arrived; valid for an hour without an API key" }),
+          expires_at: t.String({ format: "date-time" }),
+        },
+        { description: "The raw message's signed link" },
+      ),
+    }),
+  ]),
+);
+export type ReceivedEmailView = Static<typeof ReceivedEmailSchema>;
 
 /** The `email.received` payload: Resend's received-email data, with Mailroom's link to the answered message. */
 export function receivedEventData(row: {
