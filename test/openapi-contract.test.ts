@@ -25,9 +25,6 @@ const NOT_YET_CONTRACTS = new Set([
   "POST /v1/templates/{id}/publish",
   "POST /v1/templates/{id}/duplicate",
   "POST /v1/templates/{id}/render",
-  "GET /v1/ai",
-  "POST /v1/ai/subject",
-  "POST /v1/ai/write",
   "GET /v1/sending/health",
   "GET /v1/ip-pools",
   "GET /v1/domains/{id}/dmarc",
@@ -204,6 +201,7 @@ describe("the OpenAPI document", () => {
         "GET /v1/organization",
         "GET /v1/audit-log",
         "GET /v1/webhooks/{id}/events/{event_id}",
+        "GET /v1/ai",
       ]),
     );
     // Sent and received mail: a record, an attachment, the statistics and the files were read and checked.

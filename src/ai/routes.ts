@@ -1,51 +1,55 @@
 /**
- * HTTP routes of the AI writer and subject optimiser (DESIGN §8): `GET /v1/ai` (whether a model is configured),
- * `POST /v1/ai/subject`, `POST /v1/ai/write`.
+ * HTTP routes of the AI writer and subject optimiser (docs/templates-and-ai.md#ai-writer-and-subject-scoring):
+ * `GET /v1/ai` (whether a model is configured), `POST /v1/ai/subject`, `POST /v1/ai/write` — each route one
+ * contract (http/contract.ts); the bodies' rules (validate.ts) run once their shape is checked.
  */
 import { Elysia } from "elysia";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readBody } from "../http/body.ts";
-import { jsonContent } from "../http/docs.ts";
+import { bodyLimits } from "../http/body.ts";
+import { mount, route } from "../http/contract.ts";
 import type { AiService } from "./service.ts";
 import { parseSubjectRequest, parseWriteRequest, SubjectRequestSchema, WriteRequestSchema } from "./validate.ts";
+import { AiStatusSchema, SubjectResponseSchema, WriteResponseSchema } from "./wire.ts";
+
+const tags = ["AI"];
 
 export function aiRoutes(deps: AuthDeps & { ai: AiService }) {
-  const { ai, config } = deps;
-  const limits = bodyLimits(config);
-  const tags = ["AI"];
-  return new Elysia()
-    .use(authenticated(deps))
-    .get("/v1/ai", ({ actor }) => ai.status(actor), {
-      detail: {
+  const { ai } = deps;
+  return mount(new Elysia().use(authenticated(deps)), bodyLimits(deps.config), [
+    route(
+      {
+        method: "GET",
+        path: "/v1/ai",
         summary: "Whether a model is configured for drafts and subject suggestions (its name, or what to configure)",
         tags,
+        responses: { 200: AiStatusSchema },
       },
-    })
-    .post(
-      "/v1/ai/subject",
-      async ({ request, actor }) =>
-        ai.subject(actor, await readBody(request, limits, SubjectRequestSchema, { rules: parseSubjectRequest })),
+      ({ actor }) => ai.status(actor),
+    ),
+    route(
       {
-        parse: "none",
-        detail: {
-          summary: "Score a subject line offline (rules with fixes); better subjects when a model is configured",
-          tags,
-          requestBody: jsonContent(SubjectRequestSchema),
-        },
+        method: "POST",
+        path: "/v1/ai/subject",
+        summary: "Score a subject line offline (rules with fixes); better subjects when a model is configured",
+        tags,
+        body: SubjectRequestSchema,
+        responses: { 200: SubjectResponseSchema },
       },
-    )
-    .post(
-      "/v1/ai/write",
-      async ({ request, actor }) =>
-        ai.write(actor, await readBody(request, limits, WriteRequestSchema, { rules: parseWriteRequest })),
+      ({ actor, body }) => ai.subject(actor, parseSubjectRequest(body)),
+    ),
+    route(
       {
-        parse: "none",
-        detail: {
-          summary:
-            "Draft an email from a brief through the configured model (checked; optionally saved as a draft template; never sent)",
-          tags,
-          requestBody: jsonContent(WriteRequestSchema),
-        },
+        method: "POST",
+        path: "/v1/ai/write",
+        summary:
+          "Draft an email from a brief through the configured model (checked; optionally saved as a draft template; never sent)",
+        tags,
+        body: WriteRequestSchema,
+        responses: { 200: WriteResponseSchema },
+        // Saved as a template whose alias another template has.
+        errors: ["conflict"],
       },
-    );
+      ({ actor, body }) => ai.write(actor, parseWriteRequest(body)),
+    ),
+  ]);
 }

@@ -14,42 +14,11 @@ import { checkDraft, placeholdersIn, type Draft } from "./draft-check.ts";
 import { jsonOfAnswer, NO_MODEL, type ChatMessage, type ChatModel } from "./model.ts";
 import { PROMPT_VERSION, repairPrompt, subjectPrompt, writePrompt } from "./prompts.ts";
 import { previewText } from "./preview-text.ts";
-import { scoreSubject, type SubjectFinding } from "./subject-score.ts";
+import { scoreSubject } from "./subject-score.ts";
 import type { SubjectRequest, WriteRequest } from "./validate.ts";
+import type { AiStatus, SubjectAnswer, WriteAnswer } from "./wire.ts";
 
-export interface SubjectScore {
-  subject: string;
-  score: number;
-  findings: SubjectFinding[];
-}
-
-export interface SubjectAnswer extends Omit<SubjectScore, "subject"> {
-  /** Better subjects from the model, best first; empty without a model. */
-  suggestions: SubjectScore[];
-  /** Why there are no suggestions, when the model is not configured or failed. */
-  suggestions_unavailable?: string;
-  prompt_version: string;
-}
-
-export interface WriteAnswer extends Draft {
-  object: "draft";
-  engine: "handlebars" | "mjml";
-  /** The placeholders the draft uses: the variables a send fills. */
-  variables: string[];
-  /** The template the draft was saved as, when asked. */
-  template_id: string | null;
-  prompt_version: string;
-}
-
-/** Whether drafts and suggestions can be asked for, so that a client can say so before anyone submits. */
-export interface AiStatus {
-  object: "ai";
-  model_configured: boolean;
-  /** The configured model's name (never its server or key). */
-  model: string | null;
-  /** What to configure, when no model is. */
-  message: string | null;
-}
+export type { AiStatus } from "./wire.ts";
 
 export interface AiService {
   status(actor: Actor): AiStatus;

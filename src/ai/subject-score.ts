@@ -6,15 +6,9 @@
  * the score is an integer in 0..100; every finding names a rule of SUBJECT_RULES, and at most once.
  */
 import { SUBJECT_RULES, type SubjectInput, type SubjectRule } from "./subject-rules.ts";
+import type { SubjectFinding } from "./wire.ts";
 
 export type { SubjectInput } from "./subject-rules.ts";
-
-export interface SubjectFinding {
-  rule: string;
-  severity: SubjectRule["severity"];
-  message: string;
-  fix: string;
-}
 
 // The most serious problem is the one to read first; within a severity, table order keeps the output stable.
 const SEVERITY_RANK: Record<SubjectRule["severity"], number> = { error: 0, warning: 1, info: 2 };

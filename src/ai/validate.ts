@@ -1,9 +1,11 @@
 /**
- * The AI endpoints' bodies (DESIGN §8): the schemas the routes document and check shapes with, and the rules a
- * schema cannot say (lengths, a brief that says something, an alias's form). Pure; every problem with its path.
+ * The AI endpoints' bodies (docs/templates-and-ai.md#ai-writer-and-subject-scoring): the schemas the routes
+ * document and check shapes with (under the Node client's names), and the rules a schema cannot say (lengths, a
+ * brief that says something, an alias's form). Pure; every problem with its path.
  */
 import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { validationError, type ErrorDetail } from "../errors.ts";
+import { named } from "../lib/wire.ts";
 import { ALIAS_RULE, isAlias } from "../templates/validate.ts";
 
 export interface SubjectRequest {
@@ -28,24 +30,30 @@ const MAX_SOURCE = 512 * 1024;
 /** Optional; null reads as not given. */
 const nullable = <S extends TSchema>(schema: S) => t.Optional(t.Union([schema, t.Null()]));
 
-export const SubjectRequestSchema = t.Object(
-  { subject: t.String(), html: nullable(t.String()), text: nullable(t.String()) },
-  { additionalProperties: false },
+export const SubjectRequestSchema = named(
+  "SubjectOptions",
+  t.Object(
+    { subject: t.String(), html: nullable(t.String()), text: nullable(t.String()) },
+    { additionalProperties: false },
+  ),
 );
 
-export const WriteRequestSchema = t.Object(
-  {
-    brief: t.String({ description: "What the email should say" }),
-    tone: nullable(t.String()),
-    audience: nullable(t.String()),
-    format: t.Optional(t.Union([t.Literal("html"), t.Literal("mjml")], { description: "Default html" })),
-    save_as_template: t.Optional(
-      t.Union([t.Object({ name: t.String(), alias: nullable(t.String()) }), t.Null(), t.Literal(false)], {
-        description: "Save the draft as a draft template",
-      }),
-    ),
-  },
-  { additionalProperties: false },
+export const WriteRequestSchema = named(
+  "WriteOptions",
+  t.Object(
+    {
+      brief: t.String({ description: "What the email should say" }),
+      tone: nullable(t.String()),
+      audience: nullable(t.String()),
+      format: t.Optional(t.Union([t.Literal("html"), t.Literal("mjml")], { description: "Default html" })),
+      save_as_template: t.Optional(
+        t.Union([t.Object({ name: t.String(), alias: nullable(t.String()) }), t.Null(), t.Literal(false)], {
+          description: "Save the draft as a draft template",
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 function collector() {
