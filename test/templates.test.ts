@@ -604,6 +604,7 @@ describe("finding 7: a hostile template is stopped at its time budget and at the
       maxBytes: MAX_MESSAGE_BYTES,
       withText: false,
     });
+    const work = { tenant: "one", forSend: true };
     try {
       const hostile = pool.template(
         job(
@@ -611,10 +612,11 @@ describe("finding 7: a hostile template is stopped at its time budget and at the
           "{{#each @root}}{{#each @root}}{{#each @root}}{{#each @root}}{{#each @root}}{{/each}}{{/each}}{{/each}}{{/each}}{{/each}}",
         ),
         300,
+        work,
       );
       const queued = [
-        pool.template(job("queued", "<p>{{v1}}</p>"), 300),
-        pool.template(job("queued", "<p>{{v1}}</p>"), 300),
+        pool.template(job("queued", "<p>{{v1}}</p>"), 300, work),
+        pool.template(job("queued", "<p>{{v1}}</p>"), 300, work),
       ];
       await expect(hostile).rejects.toBeInstanceOf(CpuTaskOverrun);
       for (const rendered of await Promise.all(queued))

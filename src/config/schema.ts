@@ -433,6 +433,22 @@ export const CONFIG_SCHEMA = {
       2 ** 50,
       "Raw bytes of received mail one organisation may keep (the sum of its messages' sizes, until retention deletes them); at or over it RCPT to its receiving addresses answers 452 4.2.2 (mailbox full, try later), logged and counted on /metrics. Reports to return paths are still applied. Parsed bodies take up to as much again. 0: no limit.",
     ),
+    max_header_bytes: int(
+      256 * 1024,
+      1024,
+      64 * MIB,
+      "Largest header block of a message (all its header lines, before the first empty line); larger gets 552 5.3.4 after the data, unread. 256 KiB is Exchange Online's limit.",
+    ),
+    max_header_lines: int(
+      2000,
+      10,
+      1_000_000,
+      "Most lines (continuation lines included) in a message's header block; more gets 552 5.3.4. Header checks cost the square of a folded header's lines.",
+    ),
+    auth_timeout: duration(
+      "15s",
+      "Longest the SPF, DKIM, DMARC and ARC checks of one received message may take, DNS included; past it the message is stored with temperror results.",
+    ),
     idle_timeout: duration("5m", "A client silent this long is disconnected (RFC 5321 §4.5.3.2.7)."),
     retention: duration("30d", "Received messages older than this are deleted."),
   },

@@ -26,8 +26,8 @@ import type { SigningIdentity } from "./send-policy.ts";
 
 /** Signing off the event loop (the CPU pool): the call this area makes of it. */
 export interface DkimSigner {
-  /** Settles with the signature header, or with the errors that the caller turns into "send unsigned". */
-  sign(raw: Buffer, options: DkimOptions): Promise<DkimResult>;
+  /** Settles with the signature header, or with the errors that the caller turns into "send unsigned"; `tenant`: whose. */
+  sign(raw: Buffer, options: DkimOptions, tenant: string): Promise<DkimResult>;
 }
 
 /** mailauth's signing options, as the CPU pool's thread passes them on. */
@@ -148,26 +148,30 @@ export function createOutgoingSigner(deps: {
     let signed = signatures.get(key);
     if (!signed) {
       const signTime = new Date(clock.now());
-      signed = dkim.sign(job.raw, {
-        canonicalization: "relaxed/relaxed",
-        algorithm: "rsa-sha256",
-        signTime,
-        // mailauth reads a colon-separated list here, whatever its type declaration says.
-        headerList: SIGNED_HEADERS.join(":") as unknown as string[],
-        signatureData: [
-          { signingDomain: identity.domain, selector: identity.selector, privateKey: identity.privateKeyPem },
-          ...(identity.ed25519
-            ? [
-                {
-                  signingDomain: identity.domain,
-                  selector: identity.ed25519.selector,
-                  privateKey: identity.ed25519.privateKeyPem,
-                  algorithm: "ed25519-sha256",
-                },
-              ]
-            : []),
-        ],
-      } as DkimOptions);
+      signed = dkim.sign(
+        job.raw,
+        {
+          canonicalization: "relaxed/relaxed",
+          algorithm: "rsa-sha256",
+          signTime,
+          // mailauth reads a colon-separated list here, whatever its type declaration says.
+          headerList: SIGNED_HEADERS.join(":") as unknown as string[],
+          signatureData: [
+            { signingDomain: identity.domain, selector: identity.selector, privateKey: identity.privateKeyPem },
+            ...(identity.ed25519
+              ? [
+                  {
+                    signingDomain: identity.domain,
+                    selector: identity.ed25519.selector,
+                    privateKey: identity.ed25519.privateKeyPem,
+                    algorithm: "ed25519-sha256",
+                  },
+                ]
+              : []),
+          ],
+        } as DkimOptions,
+        job.organizationId,
+      );
       signatures.set(key, signed);
       // A failed signature is not kept: the message's other recipients get a fresh attempt.
       void signed.then((result) => result.errors.length && signatures.delete(key));

@@ -79,33 +79,41 @@ export function createSentAttachments(deps: {
   db: Db;
   emails: Pick<EmailService, "raw">;
   links: SignedLinks;
-  /** `readAttachmentContents` on the CPU pool: a message may be tens of megabytes. */
-  read: (raw: Buffer, emailId: string, contentOf?: string) => Promise<SentAttachmentContents>;
+  /** `readAttachmentContents` on the CPU pool: a message may be tens of megabytes; `tenant`: whose message it is. */
+  read: (raw: Buffer, emailId: string, tenant: string, contentOf?: string) => Promise<SentAttachmentContents>;
 }): SentAttachments {
   const { db, emails, links } = deps;
   const { emailContents, emails: emailsTable } = tablesOf(db);
   const contentPath = (emailId: string, id: string) => `/v1/emails/${emailId}/attachments/${id}/content`;
   const notFound = () => new AppError("not_found", "Attachment not found.");
 
-  const views = async (emailId: string, raw: Buffer) =>
-    (await deps.read(raw, emailId)).attachments.map((attachment) => ({
+  const views = async (actor: Actor, emailId: string, raw: Buffer) =>
+    (await deps.read(raw, emailId, actor.organizationId)).attachments.map((attachment) => ({
       ...attachment,
       ...links.link(contentPath(emailId, attachment.id)),
     }));
-  const find = async (emailId: string, raw: Buffer, id: string) => {
-    const found = (await views(emailId, raw)).find((candidate) => candidate.id === id);
+  const find = async (actor: Actor, emailId: string, raw: Buffer, id: string) => {
+    const found = (await views(actor, emailId, raw)).find((candidate) => candidate.id === id);
     if (!found) throw notFound();
     return found;
   };
-  /** The stored message an access may read: an API caller's own, or the one a valid link was made for. */
+  /**
+   * The stored message an access may read — an API caller's own, or the one a valid link was made for — and whose
+   * it is.
+   */
   const rawFor = async (access: DownloadAccess, emailId: string, id: string) => {
-    if ("actor" in access) return (await emails.raw(access.actor, emailId)).raw;
+    if ("actor" in access)
+      return { raw: (await emails.raw(access.actor, emailId)).raw, tenant: access.actor.organizationId };
     if (access.link.path !== contentPath(emailId, id) || !links.valid(access.link))
       throw new AppError("unauthorized", "This download link is invalid or has expired; ask the API for a new one.");
     const row = await first(
-      db.select({ raw: emailContents.raw }).from(emailContents).where(eq(emailContents.emailId, emailId)),
+      db
+        .select({ raw: emailContents.raw, tenant: emailsTable.organizationId })
+        .from(emailContents)
+        .innerJoin(emailsTable, eq(emailsTable.id, emailContents.emailId))
+        .where(eq(emailContents.emailId, emailId)),
     );
-    if (row) return row.raw;
+    if (row) return row;
     const record = await first(
       db.select({ removedAt: emailsTable.contentRemovedAt }).from(emailsTable).where(eq(emailsTable.id, emailId)),
     );
@@ -115,17 +123,18 @@ export function createSentAttachments(deps: {
   return {
     async list(actor, emailId, options) {
       const { raw } = await emails.raw(actor, emailId);
-      const { page, hasMore } = pageOfList(await views(emailId, raw), options);
+      const { page, hasMore } = pageOfList(await views(actor, emailId, raw), options);
       return { object: "list", has_more: hasMore, data: page };
     },
 
     async get(actor, emailId, id) {
       const { raw } = await emails.raw(actor, emailId);
-      return { object: "attachment", ...(await find(emailId, raw, id)) };
+      return { object: "attachment", ...(await find(actor, emailId, raw, id)) };
     },
 
     async content(access, emailId, id) {
-      const { attachments, content } = await deps.read(await rawFor(access, emailId, id), emailId, id);
+      const { raw, tenant } = await rawFor(access, emailId, id);
+      const { attachments, content } = await deps.read(raw, emailId, tenant, id);
       const view = attachments.find((attachment) => attachment.id === id);
       if (!view || !content) throw notFound();
       return {

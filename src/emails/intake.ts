@@ -70,10 +70,10 @@ export interface IntakeDeps {
   limits: EmailLimits;
   /** Called with the number of messages just committed, to wake the delivery worker. */
   onAccepted: (count: number) => void;
-  /** Composes the MIME message (on the CPU pool, off the event loop). */
-  compose: (request: ComposeRequest) => Promise<ComposedMessage>;
+  /** Composes the MIME message (on the CPU pool, off the event loop); `tenant`: the sending organisation. */
+  compose: (request: ComposeRequest, tenant: string) => Promise<ComposedMessage>;
   /** `readRawMessage` on the CPU pool: a submitted message may be tens of megabytes. */
-  readSubmitted: (raw: Buffer) => Promise<RawMessageView>;
+  readSubmitted: (raw: Buffer, tenant: string) => Promise<RawMessageView>;
   /** Fills in attachments given by `path` (remote-attachments.ts). */
   fetchAttachments: AttachmentFetcher;
   /** The daily quotas an acceptance counts against (limits/daily-quota.ts). */
@@ -210,7 +210,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
   const prepareRaw = async (input: RawInput, actor: Actor): Promise<PreparedMessage> => {
     assertSize(input.raw.length);
     assertTransmittable(input.raw);
-    const view = await deps.readSubmitted(input.raw);
+    const view = await deps.readSubmitted(input.raw, actor.organizationId);
     const from = singleFrom(view);
     await admitFrom(actor, from, view.sender);
     const envelope = input.envelope.to.map((address, i) => {
@@ -269,6 +269,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     const id = newId();
     const composed = await deps.compose(
       composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor, fields)),
+      actor.organizationId,
     );
     assertSize(composed.raw.length);
     return {

@@ -31,8 +31,11 @@ const PRUNE_BATCH = 500;
 
 /** Reading a stored message again off the event loop (the CPU pool): the call the mailbox makes of it. */
 export interface ReceivedPartReader {
-  /** A stored message's html with inline images, or an attachment's bytes; null when it has none. `raw` is handed over. */
-  readReceivedPart(raw: Buffer, part: ReceivedPart): Promise<string | Buffer | null>;
+  /**
+   * A stored message's html with inline images, or an attachment's bytes; null when it has none (or it cannot be read
+   * within its time budget). `raw` is handed over; `tenant` is the organisation whose message it is.
+   */
+  readReceivedPart(raw: Buffer, part: ReceivedPart, tenant: string): Promise<string | Buffer | null>;
 }
 
 export interface AttachmentContent {
@@ -146,7 +149,11 @@ export function createMailbox(deps: {
       let html = row.html;
       // Inline images stay `cid:` references in the store; Resend's default answer carries them as data URIs.
       if (html?.includes("cid:") && htmlFormat === "data_uri") {
-        const withImages = await deps.cpu.readReceivedPart(await rawOf(row), { kind: "html_with_images" });
+        const withImages = await deps.cpu.readReceivedPart(
+          await rawOf(row),
+          { kind: "html_with_images" },
+          row.organizationId,
+        );
         if (typeof withImages === "string") html = withImages;
       }
       return {
@@ -177,10 +184,11 @@ export function createMailbox(deps: {
     async attachmentContent(access, id, attachmentId) {
       const row = await permitted(access, id, contentPath(id, attachmentId));
       const attachment = findAttachment(row, attachmentId);
-      const content = await deps.cpu.readReceivedPart(await rawOf(row), {
-        kind: "attachment",
-        index: attachment.index,
-      });
+      const content = await deps.cpu.readReceivedPart(
+        await rawOf(row),
+        { kind: "attachment", index: attachment.index },
+        row.organizationId,
+      );
       if (!(content instanceof Buffer)) throw new AppError("not_found", "Attachment not found.");
       return {
         content,

@@ -110,18 +110,21 @@ export interface ReadMessage {
 /** What a message the parser refuses reads as: no headers, no parts; its raw bytes are what is kept. */
 const UNPARSED = { headers: new Map(), headerLines: [], attachments: [] } as unknown as ParsedMail;
 
+/**
+ * A message beyond the parser's limits (a header of megabytes, thousands of parts, or more work than its time budget
+ * allows): kept whole, read as nothing.
+ */
+export function unreadMessage(reason: string): ReadMessage {
+  return { report: { kind: "message" }, fields: readReceived(UNPARSED), unparsed: reason };
+}
+
 /** Parses the message once and reads both what it reports and its stored record. */
 export async function readReceivedMessage(raw: Buffer): Promise<ReadMessage> {
   let mail: ParsedMail;
   try {
     mail = await parseReceived(raw);
   } catch (error) {
-    // Beyond the parser's limits (a header of megabytes, thousands of parts): kept whole, read as nothing.
-    return {
-      report: { kind: "message" },
-      fields: readReceived(UNPARSED),
-      unparsed: error instanceof Error ? error.message : String(error),
-    };
+    return unreadMessage(error instanceof Error ? error.message : String(error));
   }
   return { report: readInboundReport(mail, raw), fields: readReceived(mail), unparsed: null };
 }

@@ -21,7 +21,10 @@
  * however often the report arrives; nothing a report says suppresses unless it is definite; what is accepted and
  * not applied as a report is stored, never dropped; nothing is stored for an organisation whose received mail is at
  * `[inbound] max_stored_bytes` (452 4.2.2, at RCPT to its domains, after the data at a return path, where reports
- * still apply), and every stored message adds its size to the organisation's running total in the same write.
+ * still apply), and every stored message adds its size to the organisation's running total in the same write. The
+ * CPU pool's work on a message is budgeted and taken in turn with other client networks': a message it cannot read in
+ * time is kept whole, read as nothing; one it cannot authenticate in time (`[inbound] auth_timeout`) is kept with
+ * temperror results — accepted mail is never lost to a budget.
  */
 import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
 import type { Db, Writer } from "../db/store.ts";
@@ -33,6 +36,8 @@ import type { EventLog } from "../events/service.ts";
 import { normalizeDomain } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
+import { clientNetwork } from "../limits/auth-failures.ts";
+import { CpuTaskOverrun } from "../threads/thread-pool.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import type { DmarcMessage, DmarcReport } from "../deliverability/dmarc-report.ts";
@@ -42,21 +47,31 @@ import type { ReadMessage, ReceivedFields, SessionFacts } from "./received.ts";
 import type { BouncedRecipient, InboundReport } from "./reports.ts";
 import { findDelivery, insertReceived, sentWithMessageIds, storedBytes } from "./repo.ts";
 
-/** Reading and authenticating a received message off the event loop (the CPU pool): the calls the funnel makes. */
+/**
+ * Reading and authenticating a received message off the event loop (the CPU pool): the calls the funnel makes, each
+ * for a tenant (the sending client's network), whose work takes turns with other clients'.
+ */
 export interface ReceivedReader {
-  /** Parses a received message and reads what it reports and its stored record; rejects only if the thread fails. */
-  readReceived(raw: Buffer): Promise<ReadMessage>;
-  /** SPF, DKIM, DMARC and ARC of a received message; DNS questions are answered here by `resolve`. */
+  /**
+   * Parses a received message and reads what it reports and its stored record; one beyond the parser's limits or its
+   * time budget reads as nothing (`unparsed` says why). Rejects only if the thread fails.
+   */
+  readReceived(raw: Buffer, tenant: string): Promise<ReadMessage>;
+  /**
+   * SPF, DKIM, DMARC and ARC of a received message; DNS questions are answered here by `resolve`. Rejects with
+   * `CpuTaskOverrun` past `budgetMs`, DNS included.
+   */
   authenticateReceived(
     raw: Buffer,
     facts: SessionFacts,
     resolve: (name: string, rrtype: string) => Promise<unknown>,
+    work: { tenant: string; budgetMs: number },
   ): Promise<ReceivedAuthentication>;
 }
 
 /** Where the reports mailed to `dmarc@<return path>` go: read off the event loop, then stored per domain. */
 export interface DmarcIntake {
-  read(raw: Buffer): Promise<DmarcMessage>;
+  read(raw: Buffer, tenant: string): Promise<DmarcMessage>;
   store(domainName: string, reports: DmarcReport[]): Promise<number>;
 }
 
@@ -90,6 +105,20 @@ const RETURN_PATH_LOCAL = /^bounces\+/i;
 
 const NOT_AUTHENTICATED: ReceivedAuthentication = { spf: null, dkim: [], dmarc: null, arc: null, header: "" };
 
+/**
+ * The results of checks stopped at their time budget (`[inbound] auth_timeout`, DNS included): RFC 8601's
+ * temperror, "a later retry may produce a more final result" — never a pass, so nothing relies on them. The message
+ * is stored with them rather than refused: its content was read, and a sender told to retry would cost the same
+ * again (a hostile one, on every retry).
+ */
+const timedOut = (hostname: string, budgetMs: number): ReceivedAuthentication => ({
+  spf: { result: "temperror", domain: null },
+  dkim: [{ result: "temperror", domain: null, selector: null, aligned: false }],
+  dmarc: { result: "temperror", policy: null, domain: null },
+  arc: null,
+  header: `Authentication-Results: ${hostname}; spf=temperror; dkim=temperror; dmarc=temperror (checks stopped after ${budgetMs / 1000} s)`,
+});
+
 export function createInboundService(deps: {
   db: Db;
   writer: Writer;
@@ -107,6 +136,8 @@ export function createInboundService(deps: {
   resolve: (name: string, rrtype: string) => Promise<unknown>;
   /** This server's name in Authentication-Results. */
   hostname: string;
+  /** `[inbound] auth_timeout`: how long the checks of one message may take, DNS included. */
+  authTimeoutMs: number;
   logger: Logger;
   metrics: Metrics;
   /** DMARC aggregate reports mailed to a domain's `rua` address (DESIGN §14). */
@@ -271,8 +302,8 @@ export function createInboundService(deps: {
   };
 
   /** Reads the reports once for every `rua` address the message reached; a message with none is refused (5xx). */
-  const receiveDmarcReports = async (raw: Buffer, domainNames: string[]): Promise<InboundOutcome[]> => {
-    const { reports, refused } = await deps.dmarc.read(raw);
+  const receiveDmarcReports = async (raw: Buffer, domainNames: string[], tenant: string) => {
+    const { reports, refused } = await deps.dmarc.read(raw, tenant);
     if (!reports.length) {
       metrics.inc("mailroom_inbound_reports_total", { kind: "dmarc", reason: "refused" });
       throw new AppError("validation_error", `DMARC report refused: ${refused.join("; ")}`);
@@ -306,7 +337,9 @@ export function createInboundService(deps: {
     },
 
     async receive(raw, envelope) {
-      const { report, fields, unparsed } = await deps.cpu.readReceived(raw);
+      // Work for one client network takes turns with other networks' on the CPU pool.
+      const tenant = envelope.client ? clientNetwork(envelope.client.address) : "";
+      const { report, fields, unparsed } = await deps.cpu.readReceived(raw, tenant);
       if (unparsed !== null)
         logger.warn("inbound message not parsed; stored raw", { reason: unparsed, size: raw.length });
       const isReport = report.kind === "bounce" || report.kind === "complaint";
@@ -320,13 +353,14 @@ export function createInboundService(deps: {
         sender: envelope.from,
         mta: deps.hostname,
       };
+      const work = { tenant, budgetMs: deps.authTimeoutMs };
       const authenticated = async () =>
-        (authentication ??= await deps.cpu.authenticateReceived(raw, facts, deps.resolve).catch((error: unknown) => {
-          // A message mailauth cannot read is still kept; its results say that nothing could be checked.
+        (authentication ??= await deps.cpu.authenticateReceived(raw, facts, deps.resolve, work).catch((error) => {
+          // A message mailauth cannot read, or not in time, is still kept; its results say what could not be checked.
           logger.warn("inbound message not authenticated", {
             reason: error instanceof Error ? error.message : String(error),
           });
-          return NOT_AUTHENTICATED;
+          return error instanceof CpuTaskOverrun ? timedOut(deps.hostname, work.budgetMs) : NOT_AUTHENTICATED;
         }));
 
       const toStore: Array<{ organizationId: string; receivedFor: string[]; answers?: string }> = [];
@@ -352,7 +386,7 @@ export function createInboundService(deps: {
           address,
         ]);
       }
-      if (dmarcFor.length) outcomes.push(...(await receiveDmarcReports(raw, dmarcFor)));
+      if (dmarcFor.length) outcomes.push(...(await receiveDmarcReports(raw, dmarcFor, tenant)));
       if (returnPathTo.size === 0 && byOrganization.size === 0) {
         if (dmarcFor.length) return outcomes;
         logger.warn("inbound message for no known recipient ignored", {

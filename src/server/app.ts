@@ -578,6 +578,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     domains,
     returnPaths,
     maxStoredBytes: config.inbound.max_stored_bytes,
+    authTimeoutMs: config.inbound.auth_timeout,
     cpu,
     resolve: resolveFunction(resolver),
     hostname: records.hostname,

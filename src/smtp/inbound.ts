@@ -10,6 +10,8 @@
  *   is a 4xx (the sender keeps it and retries), never a bounce.
  * - Per client network: at most `max_clients_per_ip` connections, and `messages_per_ip_per_minute` messages and
  *   `bytes_per_ip_per_minute` bytes of message data in any minute; a client over either is told to try later (451).
+ * - A header block over `max_header_bytes` or `max_header_lines` is refused (552 5.3.4) unread: what parses and
+ *   authenticates headers costs the square of a folded header's lines, and one such message once held the CPU pool.
  */
 import { hostname as machineName } from "node:os";
 import type { SMTPServer, SMTPServerOptions, SMTPServerSession } from "smtp-server";
@@ -149,13 +151,24 @@ export function createInboundMx(deps: {
           bytesPerClient.spend(network, chunk.length);
         });
         // Shared: the CPU pool parses and authenticates it (inbound.receive) without copying it to a thread.
-        const raw = await readMessage(stream, settings.max_message_bytes, { shared: true });
+        const raw = await readMessage(stream, settings.max_message_bytes, {
+          shared: true,
+          header: { maxBytes: settings.max_header_bytes, maxLines: settings.max_header_lines },
+        });
         if (raw === "aborted") throw PROTOCOL_REPLIES.connectionLost();
         if (raw === "oversized")
           throw new AppError(
             "payload_too_large",
             `The message exceeds the size limit of ${settings.max_message_bytes} bytes.`,
           );
+        if (raw === "header_too_large") {
+          metrics.inc("mailroom_inbound_limits_total", { limit: "header" });
+          // RFC 3463 X.3.4 (message too big for system) with 552, as large mailbox providers answer a header too large.
+          throw new AppError(
+            "payload_too_large",
+            `The message header exceeds the limit of ${settings.max_header_bytes} bytes or ${settings.max_header_lines} lines.`,
+          );
+        }
         const wait = bytesPerClient.refusal(network, 0, streamed);
         if (wait !== null) throw tooMuchData(wait);
         const envelope = {

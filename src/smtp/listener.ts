@@ -9,6 +9,7 @@ import type { TLSSocket } from "node:tls";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import { AppError } from "../errors.ts";
 import { ConfigError } from "../lib/config-error.ts";
+import { meterHeader } from "../lib/header-block.ts";
 import type { Logger } from "../lib/logger.ts";
 import { clientNetwork } from "../limits/auth-failures.ts";
 import { replyFor, type ReplyError } from "./replies.ts";
@@ -52,20 +53,42 @@ export class PromptGreetingServer extends SMTPServer {
 
 /**
  * Reads DATA into memory, never more than `maxBytes` (smtp-server keeps counting past it): the message,
- * "oversized", or "aborted" when the client went away mid-message. With `shared`, the message's bytes live in a
+ * "oversized", "header_too_large" when its header block is over `header`'s limits (the rest is then read and
+ * dropped, unkept), or "aborted" when the client went away mid-message. With `shared`, the message's bytes live in a
  * SharedArrayBuffer, so a CPU-pool thread reads them without a copy (copying 25 MiB to a thread holds the event
  * loop for a tenth of a second or more).
  */
-export function readMessage(stream: SMTPServerDataStream, maxBytes: number, options: { shared?: boolean } = {}) {
-  return new Promise<Buffer | "oversized" | "aborted">((resolve) => {
+export function readMessage(
+  stream: SMTPServerDataStream,
+  maxBytes: number,
+  options?: { shared?: boolean },
+): Promise<Buffer | "oversized" | "aborted">;
+export function readMessage(
+  stream: SMTPServerDataStream,
+  maxBytes: number,
+  options: { shared?: boolean; header: { maxBytes: number; maxLines: number } },
+): Promise<Buffer | "oversized" | "header_too_large" | "aborted">;
+export function readMessage(
+  stream: SMTPServerDataStream,
+  maxBytes: number,
+  options: { shared?: boolean; header?: { maxBytes: number; maxLines: number } } = {},
+) {
+  return new Promise<Buffer | "oversized" | "header_too_large" | "aborted">((resolve) => {
     const chunks: Buffer[] = [];
+    const header = options.header && meterHeader(options.header.maxBytes, options.header.maxLines);
+    let headerOver = false;
     let size = 0;
     stream.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
+      if (header && !headerOver && typeof header.feed(chunk) === "object") {
+        headerOver = true;
+        chunks.length = 0;
+      }
+      if (size <= maxBytes && !headerOver) chunks.push(chunk);
     });
     stream.on("end", () => {
       if (stream.sizeExceeded || size > maxBytes) return resolve("oversized");
+      if (headerOver || (header && typeof header.verdict() === "object")) return resolve("header_too_large");
       if (!options.shared) return resolve(Buffer.concat(chunks, size));
       const message = Buffer.from(new SharedArrayBuffer(size));
       let offset = 0;

@@ -47,8 +47,11 @@ import { PROTOCOL_REPLIES, queuedText, replyFor, type ReplyError } from "./repli
 /** The username every client uses (the convention of SendGrid and others): the password carries the identity. */
 /** Reading a relayed message off the event loop (the CPU pool): the call the relay makes of it. */
 export interface TemplatedBodyReader {
-  /** The send body a relayed message naming a template stands for; throws the `AppError` a bad message earns. */
-  templatedSendBody(raw: Buffer, envelopeTo: string[]): Promise<Record<string, unknown>>;
+  /**
+   * The send body a relayed message naming a template stands for; throws the `AppError` a bad message earns.
+   * `tenant`: the sending organisation.
+   */
+  templatedSendBody(raw: Buffer, envelopeTo: string[], tenant: string): Promise<Record<string, unknown>>;
 }
 
 export const SMTP_USERNAME = "apikey";
@@ -245,7 +248,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
             fields: await sendFields(
               templates,
               actor,
-              await deps.cpu.templatedSendBody(raw, recipients),
+              await deps.cpu.templatedSendBody(raw, recipients, actor.organizationId),
               { now: deps.clock.now(), maxRecipients },
               TEMPLATE_FIELDS,
             ),

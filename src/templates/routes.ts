@@ -55,7 +55,7 @@ export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) 
       async ({ request, actor }) => {
         requireScope(actor, "templates:read");
         const body = await readBody(request, limits, ValidateTemplateSchema);
-        return templates.validate(body.engine ?? engineOf(body.html), body);
+        return templates.validate(actor, body.engine ?? engineOf(body.html), body);
       },
       {
         parse: "none",

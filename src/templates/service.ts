@@ -1,10 +1,10 @@
 /**
  * Saved templates (DESIGN §8, Resend's template API): create, get by id or alias, list, update, delete, publish,
- * duplicate, render a preview, validate a source; and the published version a send renders. Invariants: an edit
- * changes the draft only — sends keep using the published version until the next publish; a version is validated
- * before it is saved, so a saved template always compiles; an organisation sees only its own templates; rendering
- * and checking run on the CPU pool within a time budget, never on the event loop, and a render is never larger
- * than the message size limit.
+ * duplicate, render a preview, validate a source; and the published version a send renders. Invariants: an edit changes the draft only — sends keep using the published
+ * version until the next publish; a version is validated before it is saved, so a saved template always compiles;
+ * an organisation sees only its own templates; rendering and checking run on the CPU pool within a time budget,
+ * never on the event loop (a send's render on the send path's lane, checks and previews on the other), and a render
+ * is never larger than the message size limit.
  */
 import type { PageOptions } from "../db/pages.ts";
 import type { Db, Writer } from "../db/store.ts";
@@ -40,10 +40,16 @@ import { resolveVariables } from "./variables.ts";
 /** `{{unsubscribe_url}}` is filled when the message is composed (`unsubscribe: true`), so it passes through. */
 const UNSUBSCRIBE_PLACEHOLDER = "{{unsubscribe_url}}";
 
+/** Whose work a render or check is, and whether a send waits for it (the pool keeps that work apart). */
+export interface TemplateWork {
+  tenant: string;
+  forSend: boolean;
+}
+
 /** Rendering off the event loop (the CPU pool): the call this area makes of it. */
 export interface TemplateRenderer {
   /** Rejects with `CpuTaskOverrun` when the work takes longer than `budgetMs` (loading the engines not counted). */
-  template(job: TemplateJob, budgetMs: number): Promise<TemplateOutcome>;
+  template(job: TemplateJob, budgetMs: number, work: TemplateWork): Promise<TemplateOutcome>;
 }
 
 export interface TemplateService {
@@ -59,7 +65,9 @@ export interface TemplateService {
   duplicate(actor: Actor, idOrAlias: string): Promise<{ object: "template"; id: string }>;
   /** Renders the current version (the editor's preview) with `variables`. */
   render(actor: Actor, idOrAlias: string, variables: Record<string, unknown>): Promise<Rendered>;
+  /** Checks a source (the editor's, as one types). */
   validate(
+    actor: Actor,
     engine: TemplateEngine,
     source: { html: string; subject?: string; text?: string },
   ): Promise<{ valid: boolean; errors: Array<TemplateProblem & { field: string }> }>;
@@ -92,9 +100,9 @@ export function createTemplateService(deps: {
   const { db, writer, clock, cpu, limits } = deps;
 
   /** A job done on the CPU pool; one cut off for its time is the request's fault, a 400 at `path`. */
-  const perform = async (job: TemplateJob, path: string): Promise<TemplateOutcome> => {
+  const perform = async (job: TemplateJob, path: string, work: TemplateWork): Promise<TemplateOutcome> => {
     try {
-      return await cpu.template(job, limits.renderTimeoutMs);
+      return await cpu.template(job, limits.renderTimeoutMs, work);
     } catch (error) {
       if (!(error instanceof CpuTaskOverrun)) throw error;
       const doing = job.kind === "render" ? "rendering the template with these variables" : "checking the template";
@@ -105,8 +113,8 @@ export function createTemplateService(deps: {
   };
 
   /**
-   * A version rendered with the variables given, its text null when the template has none unless `withText` (a
-   * preview shows the text made from the html; a send leaves that to the composer). `path` names the variables in
+   * A version rendered with the variables given, its text null when the template has none unless it is a preview
+   * (a preview shows the text made from the html; a send leaves that to the composer). `path` names the variables in
    * a refusal: `variables` of a render, `template.variables` of a send.
    */
   const renderVersion = async (
@@ -114,14 +122,15 @@ export function createTemplateService(deps: {
     content: TemplateContent,
     given: Record<string, unknown>,
     path: string,
-    withText: boolean,
+    work: TemplateWork,
   ) => {
+    const withText = !work.forSend;
     const values = {
       unsubscribe_url: UNSUBSCRIBE_PLACEHOLDER,
       ...resolveVariables(content, given, path, limits.maxMessageBytes),
     };
     const job: TemplateJob = { kind: "render", versionId, content, values, maxBytes: limits.maxMessageBytes, withText };
-    const outcome = (await perform(job, path)) as Extract<TemplateOutcome, { kind: "rendered" | "refused" }>;
+    const outcome = (await perform(job, path, work)) as Extract<TemplateOutcome, { kind: "rendered" | "refused" }>;
     if (outcome.kind === "rendered") return { subject: outcome.subject, html: outcome.html, text: outcome.text };
     if (outcome.reason === "too_large") {
       throw new AppError(
@@ -168,8 +177,8 @@ export function createTemplateService(deps: {
   }: TemplateView): TemplateSummary => ({ id, name, alias, status, published_at, created_at, updated_at, engine });
 
   /** Refuses a version that does not compile, with each problem at its field, line and column. */
-  const assertValid = async (engine: TemplateEngine, content: TemplateContent) => {
-    const { errors } = await service.validate(engine, {
+  const assertValid = async (actor: Actor, engine: TemplateEngine, content: TemplateContent) => {
+    const { errors } = await service.validate(actor, engine, {
       html: content.html,
       subject: content.subject ?? undefined,
       text: content.text ?? undefined,
@@ -233,7 +242,7 @@ export function createTemplateService(deps: {
         null,
         now,
       );
-      await assertValid(engine, content);
+      await assertValid(actor, engine, content);
       const id = newId();
       try {
         await writer.write(async (tx) => {
@@ -293,7 +302,7 @@ export function createTemplateService(deps: {
             row.draft,
             now,
           );
-          await assertValid(engine, draft);
+          await assertValid(actor, engine, draft);
           await updateTemplate(tx, row.id, {
             name: input.name ?? row.name,
             alias: input.alias === undefined ? row.alias : input.alias,
@@ -363,17 +372,21 @@ export function createTemplateService(deps: {
     async render(actor, idOrAlias, variables) {
       requireScope(actor, "templates:read");
       const row = await find(db, actor, idOrAlias);
-      const rendered = await renderVersion(row.draftVersionId, row.draft, variables, "variables", true);
+      const rendered = await renderVersion(row.draftVersionId, row.draft, variables, "variables", {
+        tenant: actor.organizationId,
+        forSend: false,
+      });
       return { ...rendered, text: rendered.text ?? "" };
     },
 
-    async validate(engine, source) {
+    async validate(actor, engine, source) {
       const job: TemplateJob = {
         kind: "check",
         engine,
         source: { html: source.html, subject: source.subject, text: source.text },
       };
-      const { errors } = (await perform(job, "html")) as Extract<TemplateOutcome, { kind: "checked" }>;
+      const work = { tenant: actor.organizationId, forSend: false };
+      const { errors } = (await perform(job, "html", work)) as Extract<TemplateOutcome, { kind: "checked" }>;
       return { valid: errors.length === 0, errors };
     },
 
@@ -385,7 +398,10 @@ export function createTemplateService(deps: {
         ]);
       }
       return {
-        ...(await renderVersion(row.publishedVersionId, row.published, variables, paths.variables, false)),
+        ...(await renderVersion(row.publishedVersionId, row.published, variables, paths.variables, {
+          tenant: actor.organizationId,
+          forSend: true,
+        })),
         templateId: row.id,
         from: row.published.from,
         replyTo: row.published.reply_to,

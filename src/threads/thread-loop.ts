@@ -1,9 +1,9 @@
 /**
  * A thread of the CPU pool (thread-pool.ts): answers each `{id, task}` posted to it with `{id, value, error}`, the
- * work done by the entry's `perform` (its task table). An `AppError` thrown by the work travels back as a refusal,
- * to be thrown again as itself; any other failure as its message. Work that loads things before its own work
- * begins calls `started` then, so a time budget counts from there. Invariant: every task is answered (unless the
- * pool terminates the thread).
+ * work done by the entry's task table. An `AppError` thrown by the work travels back as a refusal, to be thrown again
+ * as itself; any other failure as its message. A task's `prepare` (loading what its work needs, e.g. the template
+ * engines) runs first; then the thread says it has begun, and the task's time budget counts from there.
+ * Invariant: every task is answered (unless the pool terminates the thread), and `started` precedes the answer.
  */
 import { AppError } from "../errors.ts";
 import type { Answer, Task, ThreadMessage } from "./thread-pool.ts";
@@ -12,13 +12,20 @@ declare const self: Worker;
 
 const messageOf = (error: unknown) => String((error as { message?: string })?.message ?? error);
 
-export function serveTasks<T extends Task>(perform: (task: T, started: () => void) => Promise<unknown>): void {
+export interface TaskTable<T extends Task> {
+  /** What a task loads before its own work begins; not counted against its budget. */
+  prepare?: (task: T) => Promise<void>;
+  perform: (task: T) => Promise<unknown>;
+}
+
+export function serveTasks<T extends Task>(table: TaskTable<T>): void {
   self.onmessage = async (event: MessageEvent<{ id: number; task: T }>) => {
     const { id, task } = event.data;
-    const started = () => postMessage({ id, started: true } satisfies ThreadMessage);
     let answer: Answer;
     try {
-      answer = { id, value: await perform(task, started), error: null };
+      await table.prepare?.(task);
+      postMessage({ id, started: true } satisfies ThreadMessage);
+      answer = { id, value: await table.perform(task), error: null };
     } catch (error) {
       const refusal =
         error instanceof AppError ? { name: error.name, message: error.message, details: error.details } : undefined;

@@ -1,12 +1,20 @@
 /**
- * The CPU pool's engine: worker threads for the work heavy enough to hold up the event loop, so it runs on the
- * machine's other cores while the event loop serves requests and the queue. It knows tasks only as `{kind, …}`
+ * The CPU pool's engine: one lane of worker threads for the work heavy enough to hold up the event loop, so it runs
+ * on the machine's other cores while the event loop serves requests and the queue. It knows tasks only as `{kind, …}`
  * posted to a thread (thread-loop.ts answers them); which work a thread does is its entry's task table, which the
- * composition names (server/cpu-pool.ts and server/cpu-thread.ts). Threads start on first use and take tasks in turn; a thread that dies
- * fails only the tasks it held and is replaced on the next task. A task given a time budget that it overruns is
- * failed with `CpuTaskOverrun`: its thread is terminated (nothing else can stop a thread in a loop) and replaced,
- * and the tasks queued behind it are handed to the replacement. Invariant: every task settles — with its result,
- * or with an error.
+ * composition names (server/cpu-pool.ts and server/cpu-thread.ts), and so are the lanes it builds of this engine.
+ *
+ * - A thread holds one task at a time; the others wait here, so the task past its budget is the one holding the
+ *   thread, and terminating the thread (nothing else can stop a thread in a loop) stops that task alone.
+ * - Every task has a time budget, counted from when the thread begins the task's own work (a thread loading its
+ *   modules first is allowed LOAD_BUDGET_MS for that); past it the task is answered `OVERRUN` and its thread is
+ *   terminated and replaced by the next task.
+ * - Waiting tasks are served in rounds of one task per tenant (an organisation, an MX client's network): one
+ *   tenant's hundred tasks never all run before another tenant's one, which waits for at most one task of each
+ *   tenant ahead of it (`createTurns`).
+ *
+ * Invariant: every task settles — with its result, or with an error — and a thread dies or is stopped only with the
+ * one task it held.
  */
 import { availableParallelism } from "node:os";
 import { AppError, type ErrorDetail, type ErrorName } from "../errors.ts";
@@ -34,29 +42,45 @@ export type Handed = MessagePort | ArrayBuffer;
 /** A task stopped for running past its time budget. */
 export class CpuTaskOverrun extends Error {}
 
+export interface RunOptions {
+  /** Whose work it is: tenants' waiting tasks take turns. */
+  tenant: string;
+  /** How long the task's own work may take; past it the task is answered `OVERRUN` and its thread terminated. */
+  budgetMs: number;
+  /** Handed to the thread with the task (not copied). */
+  transfer?: Handed[];
+}
+
 export interface ThreadPool {
-  /** Settles with the thread's answer; a task past its `budgetMs` is answered with `OVERRUN`. */
-  run(task: Task, options?: { budgetMs?: number; transfer?: Handed[] }): Promise<Answer>;
+  /** Settles with the thread's answer; a task past its budget is answered with `OVERRUN`. */
+  run(task: Task, options: RunOptions): Promise<Answer>;
+  /** Tasks waiting for a thread (a gauge). */
+  waiting(): number;
   close(): void;
 }
 
-interface Pending {
+interface Pending extends RunOptions {
+  id: number;
   task: Task;
   settle: (answer: Answer) => void;
-  budgetMs?: number;
-  /** Set once the thread has begun the task: the task's time budget running out. */
+  /** The budget running out: the loading allowance once posted, the task's own budget once begun. */
   deadline?: ReturnType<typeof setTimeout>;
-  /** Ports and buffers handed to the thread with the task: they go with it, so it cannot be posted to another thread. */
-  transfer?: Handed[];
 }
 
 interface Thread {
   worker: Worker;
-  pending: Map<number, Pending>;
+  /** The one task the thread holds, if any. */
+  holding: Pending | null;
 }
 
 /** The error of an answer whose task ran past its time budget. */
 export const OVERRUN = "the task ran past its time budget";
+
+/**
+ * How long a thread may take between receiving a task and beginning its own work: loading the modules the task needs
+ * on a thread's first use (MJML, mailparser, mailauth: about a second on a busy machine, never near this).
+ */
+export const LOAD_BUDGET_MS = 30_000;
 
 /** A task's value; its refusal thrown again as the `AppError` it was, any other failure as an Error naming `what`. */
 export function settled(answer: Answer, what: string): unknown {
@@ -85,89 +109,116 @@ export function defaultPoolThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
+/**
+ * Waiting tasks, taken in rounds: each of a tenant's tasks is given the round after its previous one's, and never one
+ * earlier than the round being served, so a tenant arriving now waits behind this round alone — at most one task of
+ * each other tenant — however many tasks another tenant queued before it. Within a round, first come first served.
+ */
+function createTurns() {
+  const waiting: Array<{ pending: Pending; round: number }> = [];
+  /** The round of each tenant's latest task, while it may be ahead of the round being served. */
+  const latest = new Map<string, number>();
+  let serving = 0;
+  return {
+    add(pending: Pending) {
+      const round = Math.max(serving, (latest.get(pending.tenant) ?? serving - 1) + 1);
+      latest.set(pending.tenant, round);
+      let at = waiting.length;
+      while (at > 0 && waiting[at - 1]!.round > round) at--;
+      waiting.splice(at, 0, { pending, round });
+    },
+    next(): Pending | undefined {
+      const first = waiting.shift();
+      if (!first) return undefined;
+      serving = first.round;
+      // A tenant whose latest round is past would be given the round being served anyway: forgotten, memory kept small.
+      if (latest.size > 256) for (const [tenant, round] of latest) if (round < serving) latest.delete(tenant);
+      return first.pending;
+    },
+    size: () => waiting.length,
+  };
+}
+
 /** `workerUrl` locates the threads' entry: the module that serves the task table (thread-loop.ts). */
 export function createThreadPool(workerUrl: URL, threadCount = defaultPoolThreads()): ThreadPool {
   const threads: Array<Thread | undefined> = new Array(threadCount);
-  let next = 0;
+  const turns = createTurns();
   let sequence = 0;
 
-  const post = (thread: Thread, id: number, pending: Pending) => {
-    thread.pending.set(id, pending);
-    thread.worker.postMessage({ id, task: pending.task }, pending.transfer ?? []);
+  const arm = (slot: number, thread: Thread, pending: Pending, ms: number) => {
+    clearTimeout(pending.deadline);
+    pending.deadline = setTimeout(() => overrun(slot, thread), ms);
   };
 
-  /**
-   * A task past its budget: its thread is terminated and the task failed (a thread begins one budgeted task at a
-   * time). The thread's other tasks go to a new thread in its slot: those begun without a budget are pure work,
-   * safe to do again — but for one that handed the dead thread a port, which cannot be handed again: it fails.
-   */
+  /** The thread's task is past its budget: the thread is terminated with it, and its slot takes the next task. */
   const overrun = (slot: number, thread: Thread) => {
+    const pending = thread.holding;
+    retire(slot, thread);
+    pending?.settle({ id: pending.id, value: null, error: OVERRUN });
+    dispatch();
+  };
+
+  const retire = (slot: number, thread: Thread) => {
+    clearTimeout(thread.holding?.deadline);
+    thread.holding = null;
     thread.worker.terminate();
-    const waiting = [...thread.pending].filter(([id, pending]) => {
-      clearTimeout(pending.deadline);
-      if (pending.deadline === undefined && !pending.transfer?.length) return true;
-      pending.settle({
-        id,
-        value: null,
-        error: pending.deadline === undefined ? "the thread holding the task was stopped" : OVERRUN,
-      });
-      return false;
-    });
-    thread.pending.clear();
     if (threads[slot] === thread) threads[slot] = undefined;
-    for (const [id, pending] of waiting) post(threads[slot] ?? spawn(slot), id, pending);
   };
 
   const spawn = (slot: number): Thread => {
     const worker = new Worker(workerUrl.href);
-    const thread: Thread = { worker, pending: new Map() };
+    const thread: Thread = { worker, holding: null };
     worker.unref();
     worker.onmessage = (event: MessageEvent<ThreadMessage>) => {
       const message = event.data;
-      const pending = thread.pending.get(message.id);
-      if (!pending) return;
-      if ("started" in message) {
-        if (pending.budgetMs !== undefined)
-          pending.deadline = setTimeout(() => overrun(slot, thread), pending.budgetMs);
-        return;
-      }
+      const pending = thread.holding;
+      if (!pending || pending.id !== message.id) return;
+      if ("started" in message) return arm(slot, thread, pending, pending.budgetMs);
       clearTimeout(pending.deadline);
-      thread.pending.delete(message.id);
+      thread.holding = null;
       pending.settle(message);
+      dispatch();
     };
     worker.onerror = (event) => {
-      const error = `worker thread failed: ${event.message}`;
-      for (const [id, pending] of thread.pending) {
-        clearTimeout(pending.deadline);
-        pending.settle({ id, value: null, error });
-      }
-      thread.pending.clear();
-      if (threads[slot] === thread) threads[slot] = undefined;
-      worker.terminate();
+      const pending = thread.holding;
+      retire(slot, thread);
+      pending?.settle({ id: pending.id, value: null, error: `worker thread failed: ${event.message}` });
+      dispatch();
     };
     threads[slot] = thread;
     return thread;
   };
 
-  const run = (task: Task, options: { budgetMs?: number; transfer?: Handed[] } = {}): Promise<Answer> => {
-    const slot = next;
-    next = (next + 1) % threadCount;
-    const thread = threads[slot] ?? spawn(slot);
-    const id = ++sequence;
-    return new Promise<Answer>((resolve) => post(thread, id, { task, settle: resolve, ...options }));
+  /** Gives each free thread the next task in turn. */
+  const dispatch = () => {
+    for (let slot = 0; slot < threadCount && turns.size(); slot++) {
+      if (threads[slot]?.holding) continue;
+      const pending = turns.next()!;
+      const thread = threads[slot] ?? spawn(slot);
+      thread.holding = pending;
+      arm(slot, thread, pending, LOAD_BUDGET_MS);
+      thread.worker.postMessage({ id: pending.id, task: pending.task }, pending.transfer ?? []);
+    }
   };
 
+  const stopped = (pending: Pending) => pending.settle({ id: pending.id, value: null, error: "the CPU pool stopped" });
+
   return {
-    run,
+    run(task, options) {
+      return new Promise<Answer>((resolve) => {
+        turns.add({ ...options, id: ++sequence, task, settle: resolve });
+        dispatch();
+      });
+    },
+    waiting: () => turns.size(),
+    /** Settles every task with an error and stops the threads; a task run later starts new ones. */
     close() {
+      for (let pending = turns.next(); pending; pending = turns.next()) stopped(pending);
       for (const [slot, thread] of threads.entries()) {
         if (!thread) continue;
-        for (const [id, pending] of thread.pending) {
-          clearTimeout(pending.deadline);
-          pending.settle({ id, value: null, error: "the CPU pool stopped" });
-        }
-        thread.worker.terminate();
-        threads[slot] = undefined;
+        const pending = thread.holding;
+        retire(slot, thread);
+        if (pending) stopped(pending);
       }
     },
   };

@@ -482,7 +482,7 @@ test(
           unsubscribeUrl: rng.chance(0.3) ? `${BASE}/u/token` : undefined,
         });
         const watchdog = watchEventLoop();
-        const outcome = await withTimeout(pool.compose(request), COMPOSE_TIMEOUT_MS);
+        const outcome = await withTimeout(pool.compose(request, "fuzz"), COMPOSE_TIMEOUT_MS);
         noteStall(stalls, watchdog.stop(), index, html.length);
         if (outcome === "timeout") v.add("composition settles", index, html, `no answer in ${COMPOSE_TIMEOUT_MS} ms`);
         else if (!outcome.ok) v.add("composition of any html succeeds", index, html, String(outcome.error));
