@@ -216,6 +216,30 @@ describe("finding 4: any credential starves the pool", () => {
   });
   afterAll(() => t.close());
 
+  test("finding 4: template validation needs templates:write — a read-only key and a test key are refused 403", async () => {
+    const source = { engine: "handlebars", html: "<p>{{name}}</p>" };
+    const reader = await t.app.services.keys.create(t.operator, { name: "reader", scopes: ["templates:read"] });
+    for (const key of [reader.key, t.testKey]) {
+      const refused = await t.json("POST", "/v1/templates/validate", { key, body: source });
+      expect([refused.status, refused.body.name]).toEqual([403, "insufficient_scope"]);
+    }
+    const writer = await t.app.services.keys.create(t.operator, { name: "writer", scopes: ["templates:write"] });
+    const checked = await t.json("POST", "/v1/templates/validate", { key: writer.key, body: source });
+    expect([checked.status, checked.body]).toEqual([200, { valid: true, errors: [] }]);
+  });
+
+  test("finding 4: a 1.3 MB MJML source to /v1/templates/validate is refused unread, 400 naming html", async () => {
+    const section = "<mj-section><mj-column><mj-text>Hello {{name}}</mj-text></mj-column></mj-section>";
+    const html = `<mjml><mj-body>${section.repeat(Math.ceil((1.3 * 1e6) / section.length))}</mj-body></mjml>`;
+    const started = performance.now();
+    const refused = await t.json("POST", "/v1/templates/validate", { body: { engine: "mjml", html } });
+    const ms = performance.now() - started;
+    console.log(`finding 4: ${html.length} characters of MJML to validate: ${refused.status} in ${Math.round(ms)} ms`);
+    expect([refused.status, refused.body.name]).toEqual([400, "validation_error"]);
+    expect(refused.body.details[0].path).toBe("html");
+    expect(ms).toBeLessThan(1_000);
+  }, 30_000);
+
   test("finding 4: the pool is shared fairly: one organisation's queued checks do not all run before another's", async () => {
     const pool = createCpuPool(CPU_THREAD, 1);
     try {

@@ -4,12 +4,12 @@ import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits, readBody } from "../http/body.ts";
 import { jsonContent } from "../http/docs.ts";
 import { parseCursor, parseLimit } from "../http/query.ts";
-import { requireScope } from "../access.ts";
 import type { TemplateService } from "./service.ts";
 import {
   CreateTemplateSchema,
   engineOf,
   parseTemplateInput,
+  parseValidateInput,
   RenderTemplateSchema,
   UpdateTemplateSchema,
   ValidateTemplateSchema,
@@ -53,14 +53,14 @@ export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) 
     .post(
       "/v1/templates/validate",
       async ({ request, actor }) => {
-        requireScope(actor, "templates:read");
-        const body = await readBody(request, limits, ValidateTemplateSchema);
+        const body = await readBody(request, limits, ValidateTemplateSchema, { rules: parseValidateInput });
         return templates.validate(actor, body.engine ?? engineOf(body.html), body);
       },
       {
         parse: "none",
         detail: {
-          summary: "Check a template source: problems at their line and column",
+          summary:
+            "Check a template source (templates:write; html, subject and text at most 512 KiB each): problems at their line and column",
           tags,
           requestBody: jsonContent(ValidateTemplateSchema),
         },

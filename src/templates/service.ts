@@ -1,6 +1,7 @@
 /**
  * Saved templates (DESIGN §8, Resend's template API): create, get by id or alias, list, update, delete, publish,
- * duplicate, render a preview, validate a source; and the published version a send renders. Invariants: an edit changes the draft only — sends keep using the published
+ * duplicate, render a preview, validate a source (`templates:write`: a check costs up to the render budget); and the
+ * published version a send renders. Invariants: an edit changes the draft only — sends keep using the published
  * version until the next publish; a version is validated before it is saved, so a saved template always compiles;
  * an organisation sees only its own templates; rendering and checking run on the CPU pool within a time budget,
  * never on the event loop (a send's render on the send path's lane, checks and previews on the other), and a render
@@ -65,7 +66,7 @@ export interface TemplateService {
   duplicate(actor: Actor, idOrAlias: string): Promise<{ object: "template"; id: string }>;
   /** Renders the current version (the editor's preview) with `variables`. */
   render(actor: Actor, idOrAlias: string, variables: Record<string, unknown>): Promise<Rendered>;
-  /** Checks a source (the editor's, as one types). */
+  /** Checks a source (the editor's, as one types): `templates:write`, as for saving it. */
   validate(
     actor: Actor,
     engine: TemplateEngine,
@@ -380,6 +381,8 @@ export function createTemplateService(deps: {
     },
 
     async validate(actor, engine, source) {
+      // Checking costs up to the render budget of CPU: a change, not a read (DESIGN §8), so test keys may not.
+      requireScope(actor, "templates:write");
       const job: TemplateJob = {
         kind: "check",
         engine,

@@ -81,6 +81,18 @@ export function engineOf(html: string): TemplateEngine {
   return /^<mjml[\s>]/i.test(html.slice(at, at + 6)) ? "mjml" : "handlebars";
 }
 
+/**
+ * A source to check, within the size a saved template may have: checking a larger one could only end in a refusal
+ * to save it, after up to the render budget of CPU.
+ */
+export function parseValidateInput(body: Static<typeof ValidateTemplateSchema>): Static<typeof ValidateTemplateSchema> {
+  const problems = (["html", "subject", "text"] as const)
+    .filter((key) => (body[key]?.length ?? 0) > MAX_SOURCE)
+    .map((key) => ({ path: key, message: `must be at most ${MAX_SOURCE} characters` }));
+  if (problems.length) throw validationError(problems);
+  return body;
+}
+
 export function parseTemplateInput(body: Static<typeof UpdateTemplateSchema>): TemplateInput {
   const problems: ErrorDetail[] = [];
   const problem = (path: string, message: string) => problems.push({ path, message });
