@@ -262,3 +262,37 @@ describe("finding 4: any credential starves the pool", () => {
     }
   }, 30_000);
 });
+
+describe("suspicion: MX sessions with no total time limit", () => {
+  let t: TestApp;
+  let mxPort: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({ inbound: { max_session_time: "2s" } });
+    await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true, receivingEnabled: true });
+    mxPort = (await t.app.start()).find((listener) => listener.name === "mx")!.port;
+  }, 30_000);
+  afterAll(() => t.close());
+
+  test("suspicion: a client trickling a message byte by byte is cut off at [inbound] max_session_time with 421, and nothing is stored", async () => {
+    const chat = await mxTransaction(mxPort);
+    let closed = false;
+    void chat.closed().then(() => (closed = true));
+    const goodbye = chat.next().catch(() => null);
+    const started = performance.now();
+    // A byte every 200 ms: well inside the idle timeout (5 minutes), which each byte resets.
+    const header = "From: friend@sender.test\r\nTo: hello@example.com\r\nSubject: slow\r\n\r\n";
+    for (let at = 0; !closed && performance.now() - started < 8_000; at++) {
+      chat.write(header[at % header.length]!);
+      await Bun.sleep(200);
+    }
+    const reply = await goodbye;
+    console.log(
+      `suspicion: the trickling session ended after ${Math.round(performance.now() - started)} ms: ${reply?.code} ${reply?.text}`,
+    );
+    expect(closed).toBe(true);
+    expect(reply?.code).toBe(421);
+    expect(performance.now() - started).toBeLessThan(6_000);
+    expect((await t.json("GET", "/v1/emails/receiving?limit=1")).body.data).toHaveLength(0);
+  }, 30_000);
+});

@@ -450,6 +450,10 @@ export const CONFIG_SCHEMA = {
       "Longest the SPF, DKIM, DMARC and ARC checks of one received message may take, DNS included; past it the message is stored with temperror results.",
     ),
     idle_timeout: duration("5m", "A client silent this long is disconnected (RFC 5321 §4.5.3.2.7)."),
+    max_session_time: duration(
+      "30m",
+      "Longest one connection may last, however steadily it sends; then 421 4.4.2 (the client reconnects). A message being stored is answered first.",
+    ),
     retention: duration("30d", "Received messages older than this are deleted."),
   },
   ai: {

@@ -12,6 +12,8 @@
  *   `bytes_per_ip_per_minute` bytes of message data in any minute; a client over either is told to try later (451).
  * - A header block over `max_header_bytes` or `max_header_lines` is refused (552 5.3.4) unread: what parses and
  *   authenticates headers costs the square of a folded header's lines, and one such message once held the CPU pool.
+ * - A session lasts at most `max_session_time`, however steadily it trickles bytes (each resets the idle timeout):
+ *   then 421, after the reply to a message being stored.
  */
 import { hostname as machineName } from "node:os";
 import type { SMTPServer, SMTPServerOptions, SMTPServerSession } from "smtp-server";
@@ -66,6 +68,26 @@ export function createInboundMx(deps: {
     );
   };
   const storing = new Set<Promise<unknown>>();
+  /** Sessions whose message is being stored: their time limit waits for the reply. */
+  const answering = new Set<string>();
+  const sessionEnds = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Says 421 to a session past `max_session_time` (smtp-server closes the connection after any 421). */
+  const endSession = (session: SMTPServerSession) => {
+    if (answering.has(session.id)) {
+      sessionEnds.set(
+        session.id,
+        setTimeout(() => endSession(session), 100),
+      );
+      return;
+    }
+    sessionEnds.delete(session.id);
+    const connection = [...(server?.connections ?? [])].find((candidate) => candidate.id === session.id);
+    if (!connection) return;
+    metrics.inc("mailroom_inbound_limits_total", { limit: "session_time" });
+    log(session).info("mx session ended at its time limit", { max_session_time: settings.max_session_time });
+    const goodbye = PROTOCOL_REPLIES.sessionTooLong(Math.round(settings.max_session_time / 1000));
+    connection.send(goodbye.responseCode, goodbye.message);
+  };
   let server: SMTPServer | undefined;
   let certificates: CertificateSource | undefined;
 
@@ -104,9 +126,17 @@ export function createInboundMx(deps: {
     disableReverseLookup: true,
     onConnect(session, callback) {
       if (!clients.admit("mx", session)) return callback(PROTOCOL_REPLIES.tooManyConnections());
+      sessionEnds.set(
+        session.id,
+        setTimeout(() => endSession(session), settings.max_session_time),
+      );
       callback();
     },
-    onClose: (session) => clients.release("mx", session),
+    onClose(session) {
+      clearTimeout(sessionEnds.get(session.id));
+      sessionEnds.delete(session.id);
+      clients.release("mx", session);
+    },
     onMailFrom(address, session, callback) {
       void guarded(session, "command", async () => {
         const network = clientNetwork(session.remoteAddress);
@@ -179,6 +209,7 @@ export function createInboundMx(deps: {
         // Shutdown waits for messages being stored (so their 250 is sent), not for uploads still in progress.
         const received = inbound.receive(raw, envelope);
         storing.add(received);
+        answering.add(session.id);
         const outcomes = await received.finally(() => storing.delete(received));
         metrics.inc("mailroom_inbound_smtp_total", { outcome: "accepted" });
         log(session).info("mx message accepted", {
@@ -187,7 +218,11 @@ export function createInboundMx(deps: {
           outcomes: outcomes.map((o) => o.handled),
         });
         return "2.0.0 Ok: received";
-      }).then((result) => (result.ok ? callback(null, result.value) : callback(result.error)));
+      }).then((result) => {
+        if (result.ok) callback(null, result.value);
+        else callback(result.error);
+        answering.delete(session.id);
+      });
     },
   };
 

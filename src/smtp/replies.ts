@@ -49,6 +49,12 @@ export const PROTOCOL_REPLIES = {
   tooManyConnections: () => reply(421, "4.7.0", "Too many connections from your address; try again later"),
   /** RFC 5321 §3.8: the server closes the session with 421; the client reconnects and continues. */
   reconnect: (max: number) => reply(421, "4.7.0", `${max} messages sent on this connection; reconnect to send more`),
+  /**
+   * RFC 5321 §3.8: a session past its time limit is closed with 421 (RFC 3463 X.4.2, as smtp-server's own idle
+   * timeout); nothing it had not been answered 250 for was kept, and the client reconnects.
+   */
+  sessionTooLong: (seconds: number) =>
+    reply(421, "4.4.2", `Session time limit of ${seconds} seconds reached; reconnect to continue`),
 } as const;
 
 /** The success reply after DATA (the contract's wording): the id is the one the look-up API knows. */
