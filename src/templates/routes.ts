@@ -1,9 +1,21 @@
-/** HTTP routes for templates (DESIGN §8, Resend's paths): CRUD, publish, duplicate, render a preview, validate. */
+/**
+ * HTTP routes for templates on Resend's paths (docs/templates-and-ai.md#templates): create, list, get, edit and
+ * delete, publish, duplicate, render a preview, check a source — each route one contract (http/contract.ts); the
+ * bodies' rules (validate.ts) run in the handlers once their shape is checked.
+ */
+import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { bodyLimits, readBody } from "../http/body.ts";
-import { jsonContent } from "../http/docs.ts";
-import { parseCursor, parseLimit } from "../http/query.ts";
+import { bodyLimits } from "../http/body.ts";
+import { mount, route } from "../http/contract.ts";
+import { DeletedOf, ListOf, PageQuery } from "../lib/wire.ts";
+import {
+  RenderedTemplateSchema,
+  TemplateResponseSchema,
+  TemplateSchema,
+  TemplateSummarySchema,
+  TemplateValidationSchema,
+} from "./model.ts";
 import type { TemplateService } from "./service.ts";
 import {
   CreateTemplateSchema,
@@ -15,99 +27,119 @@ import {
   ValidateTemplateSchema,
 } from "./validate.ts";
 
+const tags = ["Templates"];
+const IdOrAlias = t.Object({ id: t.String({ description: "The template's id, or its alias" }) });
+
 export function templateRoutes(deps: AuthDeps & { templates: TemplateService }) {
-  const { templates, config } = deps;
-  const limits = bodyLimits(config);
-  const tags = ["Templates"];
-  return new Elysia()
-    .use(authenticated(deps))
-    .post(
-      "/v1/templates",
-      async ({ request, actor }) => {
-        const input = await readBody(request, limits, CreateTemplateSchema, {
-          rules: (body) => ({ ...parseTemplateInput(body), name: body.name, html: body.html }),
-        });
-        return templates.create(actor, input);
-      },
+  const { templates } = deps;
+  return mount(new Elysia().use(authenticated(deps)), bodyLimits(deps.config), [
+    route(
       {
-        parse: "none",
-        detail: {
-          summary: "Create a template (a draft until published)",
-          tags,
-          requestBody: jsonContent(CreateTemplateSchema),
-        },
+        method: "POST",
+        path: "/v1/templates",
+        summary: "Create a template (a draft until published)",
+        tags,
+        body: CreateTemplateSchema,
+        responses: { 200: TemplateResponseSchema },
+        errors: ["conflict"],
       },
-    )
-    .get(
-      "/v1/templates",
-      ({ actor, query }) =>
-        templates.list(actor, {
-          limit: parseLimit(query.limit),
-          after: parseCursor("after", query.after),
-          before: parseCursor("before", query.before),
-        }),
+      ({ actor, body }) => templates.create(actor, { ...parseTemplateInput(body), name: body.name, html: body.html }),
+    ),
+    route(
       {
-        detail: { summary: "List templates, newest first", tags },
+        method: "GET",
+        path: "/v1/templates",
+        summary: "List templates, newest first",
+        tags,
+        query: t.Object(PageQuery),
+        responses: { 200: ListOf(TemplateSummarySchema) },
       },
-    )
-    .post(
-      "/v1/templates/validate",
-      async ({ request, actor }) => {
-        const body = await readBody(request, limits, ValidateTemplateSchema, { rules: parseValidateInput });
-        return templates.validate(actor, body.engine ?? engineOf(body.html), body);
-      },
+      ({ actor, query }) => templates.list(actor, { ...query, limit: query.limit ?? 20 }),
+    ),
+    route(
       {
-        parse: "none",
-        detail: {
-          summary:
-            "Check a template source (templates:write; html, subject and text at most 512 KiB each): problems at their line and column",
-          tags,
-          requestBody: jsonContent(ValidateTemplateSchema),
-        },
+        method: "POST",
+        path: "/v1/templates/validate",
+        summary:
+          "Check a template source (templates:write; html, subject and text at most 512 KiB each): problems at their line and column",
+        tags,
+        body: ValidateTemplateSchema,
+        responses: { 200: TemplateValidationSchema },
       },
-    )
-    .get("/v1/templates/:id", ({ actor, params }) => templates.get(actor, params.id), {
-      detail: { summary: "Get a template by id or alias (its current version)", tags },
-    })
-    .patch(
-      "/v1/templates/:id",
-      async ({ request, actor, params }) =>
-        templates.update(
-          actor,
-          params.id,
-          await readBody(request, limits, UpdateTemplateSchema, { rules: parseTemplateInput }),
-        ),
+      ({ actor, body }) => {
+        const source = parseValidateInput(body);
+        return templates.validate(actor, source.engine ?? engineOf(source.html), source);
+      },
+    ),
+    route(
       {
-        parse: "none",
-        detail: {
-          summary: "Edit a template: the draft changes, sends keep the published version",
-          tags,
-          requestBody: jsonContent(UpdateTemplateSchema),
-        },
+        method: "GET",
+        path: "/v1/templates/:id",
+        summary: "Get a template by id or alias (its current version)",
+        tags,
+        params: IdOrAlias,
+        responses: { 200: TemplateSchema },
       },
-    )
-    .delete("/v1/templates/:id", ({ actor, params }) => templates.remove(actor, params.id), {
-      detail: { summary: "Delete a template", tags },
-    })
-    .post("/v1/templates/:id/publish", ({ actor, params }) => templates.publish(actor, params.id), {
-      detail: { summary: "Publish the current version: sends use it from now on", tags },
-    })
-    .post("/v1/templates/:id/duplicate", ({ actor, params }) => templates.duplicate(actor, params.id), {
-      detail: { summary: "Copy a template as a new draft", tags },
-    })
-    .post(
-      "/v1/templates/:id/render",
-      async ({ request, actor, params }) => {
-        const body = await readBody(request, limits, RenderTemplateSchema, { optional: true });
-        return templates.render(actor, params.id, body.variables ?? {});
-      },
+      ({ actor, params }) => templates.get(actor, params.id),
+    ),
+    route(
       {
-        parse: "none",
-        detail: {
-          summary: "Render the current version with variables: {subject, html, text}",
-          tags,
-          requestBody: jsonContent(RenderTemplateSchema),
-        },
+        method: "PATCH",
+        path: "/v1/templates/:id",
+        summary: "Edit a template: the draft changes, sends keep the published version",
+        tags,
+        params: IdOrAlias,
+        body: UpdateTemplateSchema,
+        responses: { 200: TemplateResponseSchema },
+        errors: ["conflict"],
       },
-    );
+      ({ actor, params, body }) => templates.update(actor, params.id, parseTemplateInput(body)),
+    ),
+    route(
+      {
+        method: "DELETE",
+        path: "/v1/templates/:id",
+        summary: "Delete a template",
+        tags,
+        params: IdOrAlias,
+        responses: { 200: DeletedOf("template") },
+      },
+      ({ actor, params }) => templates.remove(actor, params.id),
+    ),
+    route(
+      {
+        method: "POST",
+        path: "/v1/templates/:id/publish",
+        summary: "Publish the current version: sends use it from now on",
+        tags,
+        params: IdOrAlias,
+        responses: { 200: TemplateResponseSchema },
+      },
+      ({ actor, params }) => templates.publish(actor, params.id),
+    ),
+    route(
+      {
+        method: "POST",
+        path: "/v1/templates/:id/duplicate",
+        summary: "Copy a template as a new draft",
+        tags,
+        params: IdOrAlias,
+        responses: { 200: TemplateResponseSchema },
+      },
+      ({ actor, params }) => templates.duplicate(actor, params.id),
+    ),
+    route(
+      {
+        method: "POST",
+        path: "/v1/templates/:id/render",
+        summary: "Render the current version with variables: {subject, html, text}",
+        tags,
+        params: IdOrAlias,
+        body: RenderTemplateSchema,
+        optionalBody: true,
+        responses: { 200: RenderedTemplateSchema },
+      },
+      ({ actor, params, body }) => templates.render(actor, params.id, body.variables ?? {}),
+    ),
+  ]);
 }

@@ -1,11 +1,12 @@
 /**
  * Template bodies (Resend's create and update shapes plus `engine`): the schemas the routes document and check
- * shapes with, and the rules a schema cannot say. Pure; every problem with its path.
+ * shapes with (under the Node client's names), and the rules a schema cannot say. Pure; every problem with its path.
  */
 import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import { parseMailbox } from "../lib/addresses.ts";
 import { isUuid } from "../lib/ids.ts";
+import { named } from "../lib/wire.ts";
 import { TEMPLATE_ENGINES, type TemplateEngine, type TemplateVariable } from "./model.ts";
 
 export interface TemplateInput {
@@ -51,15 +52,23 @@ const TEMPLATE_FIELDS = {
     ),
   ),
 };
-export const CreateTemplateSchema = t.Object(TEMPLATE_FIELDS, { additionalProperties: false });
-export const UpdateTemplateSchema = t.Partial(CreateTemplateSchema, { additionalProperties: false });
-export const ValidateTemplateSchema = t.Object(
-  { engine: t.Optional(Engine), html: t.String(), subject: t.Optional(t.String()), text: t.Optional(t.String()) },
-  { additionalProperties: false },
+const TemplateFields = t.Object(TEMPLATE_FIELDS, { additionalProperties: false });
+export const CreateTemplateSchema = named("CreateTemplateOptions", TemplateFields);
+// The partial of the unnamed object: a partial of the named one would carry its name.
+export const UpdateTemplateSchema = named(
+  "UpdateTemplateOptions",
+  t.Partial(TemplateFields, { additionalProperties: false }),
 );
-export const RenderTemplateSchema = t.Object(
-  { variables: t.Optional(VariableValues) },
-  { additionalProperties: false },
+export const ValidateTemplateSchema = named(
+  "ValidateTemplateOptions",
+  t.Object(
+    { engine: t.Optional(Engine), html: t.String(), subject: t.Optional(t.String()), text: t.Optional(t.String()) },
+    { additionalProperties: false },
+  ),
+);
+export const RenderTemplateSchema = named(
+  "RenderTemplateOptions",
+  t.Object({ variables: t.Optional(VariableValues) }, { additionalProperties: false }),
 );
 const ALIAS = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 export const ALIAS_RULE = "must be 1-100 letters, digits, '.', '_' or '-' (and not an id)";
