@@ -11,6 +11,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSocket, type Socket as UdpSocket } from "node:dgram";
+import { gzipSync } from "node:zlib";
+import { SUMMARY_ROWS } from "../src/deliverability/dmarc.ts";
+import { DMARC_LIMITS } from "../src/deliverability/dmarc-report.ts";
 import type { ComposeRequest } from "../src/emails/compose.ts";
 import { createCpuPool } from "../src/server/cpu-pool.ts";
 import type { TemplateJob } from "../src/templates/render.ts";
@@ -261,6 +264,169 @@ describe("finding 4: any credential starves the pool", () => {
       pool.close();
     }
   }, 30_000);
+});
+
+describe("finding 9: DMARC reports' fields and rows unbounded", () => {
+  let t: TestApp;
+  let mxPort: number;
+
+  const row = (i: number, headerFrom = "example.com") =>
+    `<record><row><source_ip>10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}</source_ip><count>${i + 1}</count><policy_evaluated><disposition>none</disposition><dkim>pass</dkim><spf>pass</spf></policy_evaluated></row><identifiers><header_from>${headerFrom}</header_from></identifiers></record>`;
+  const reportXml = (id: string, rows: string[]) =>
+    `<?xml version="1.0"?><feedback><report_metadata><org_name>google.com</org_name><report_id>${id}</report_id><date_range><begin>${Math.floor(Date.now() / 1000) - 86_400}</begin><end>${Math.floor(Date.now() / 1000)}</end></date_range></report_metadata><policy_published><domain>example.com</domain></policy_published>${rows.join("")}</feedback>`;
+  /** As receivers send them: plain XML, or gzip (Outlook's) for the large one. */
+  const reportMessage = (xml: string, gzip: boolean) => {
+    const content = gzip ? gzipSync(xml) : Buffer.from(xml);
+    const base64 = content.toString("base64").replace(/.{76}/g, "$&\r\n");
+    return [
+      "From: noreply-dmarc-support@google.com",
+      "To: dmarc@send.example.com",
+      "Subject: Report domain: example.com",
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/mixed; boundary="r"',
+      "",
+      "--r",
+      gzip ? 'Content-Type: application/gzip; name="report.xml.gz"' : 'Content-Type: text/xml; name="report.xml"',
+      `Content-Disposition: attachment; filename="report.xml${gzip ? ".gz" : ""}"`,
+      "Content-Transfer-Encoding: base64",
+      "",
+      base64,
+      "--r--",
+      "",
+    ].join("\r\n");
+  };
+  const deliver = async (xml: string, gzip = false) => {
+    const chat = await mxTransaction(mxPort, "dmarc@send.example.com");
+    try {
+      return await chat.data(reportMessage(xml, gzip));
+    } finally {
+      chat.close();
+    }
+  };
+  const reports = async () => (await t.json("GET", "/v1/domains/example.com/dmarc?limit=100")).body;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      limits: { key_requests_per_minute: 10_000, org_requests_per_minute: 10_000 },
+      inbound: { bytes_per_ip_per_minute: 1024 * MIB, messages_per_ip_per_minute: 10_000 },
+    });
+    await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
+    mxPort = (await t.app.start()).find((listener) => listener.name === "mx")!.port;
+  }, 30_000);
+  afterAll(() => t.close());
+
+  test("finding 9: a report with a 9 MB header_from, or with 40,000 rows, is refused and nothing of it is stored", async () => {
+    const huge = await deliver(reportXml("huge-field", [row(1, "a".repeat(9 * 1024 * 1024))]));
+    expect(huge.code).toBe(554);
+    expect(huge.text).toContain("header_from");
+    const rows40k = await deliver(
+      reportXml(
+        "many-rows",
+        Array.from({ length: 40_000 }, (_, i) => row(i)),
+      ),
+      true,
+    );
+    expect(rows40k.code).toBe(554);
+    expect(rows40k.text).toContain("records");
+    const listed = await reports();
+    expect(listed.data).toHaveLength(0);
+  }, 120_000);
+
+  test("finding 9: the reports list pages with limit/after/before and caps each report's rows; the rows are read page by page", async () => {
+    for (const [id, rows] of [
+      ["r1", 3],
+      ["r2", 250],
+      ["r3", 5],
+    ] as const)
+      expect(
+        (
+          await deliver(
+            reportXml(
+              id,
+              Array.from({ length: rows }, (_, i) => row(i)),
+            ),
+          )
+        ).code,
+      ).toBe(250);
+
+    const all = await reports();
+    expect(all.data.map((r: { report_id: string }) => r.report_id)).toEqual(["r3", "r2", "r1"]);
+    const large = all.data[1];
+    expect(large.row_count).toBe(250);
+    expect(large.rows.length).toBeLessThanOrEqual(20);
+    // The heaviest sources first.
+    expect(large.rows[0].count).toBe(250);
+    const body = JSON.stringify(all);
+    expect(body.length).toBeLessThan(64 * 1024);
+
+    // Pages of one report: after continues towards older, before goes back towards newer (DESIGN §0).
+    const first = (await t.json("GET", "/v1/domains/example.com/dmarc?limit=1")).body;
+    expect([first.has_more, first.data[0].report_id]).toEqual([true, "r3"]);
+    const second = (await t.json("GET", `/v1/domains/example.com/dmarc?limit=1&after=${first.data[0].id}`)).body;
+    expect(second.data[0].report_id).toBe("r2");
+    const back = (await t.json("GET", `/v1/domains/example.com/dmarc?limit=1&before=${second.data[0].id}`)).body;
+    expect(back.data[0].report_id).toBe("r3");
+
+    // The rows of one report, page by page, in the same list shape.
+    const seen: number[] = [];
+    let after = "";
+    for (let pages = 0; pages < 10; pages++) {
+      const page = (
+        await t.json("GET", `/v1/domains/example.com/dmarc/${large.id}/rows?limit=100${after && `&after=${after}`}`)
+      ).body;
+      expect(page.object).toBe("list");
+      seen.push(...page.data.map((r: { count: number }) => r.count));
+      if (!page.has_more) break;
+      after = page.data.at(-1).id;
+    }
+    expect(seen).toHaveLength(250);
+    expect(new Set(seen).size).toBe(250);
+  }, 60_000);
+});
+
+describe("finding 9: the summary of a domain's reports reads a bounded number of rows", () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
+  });
+  afterAll(() => t.close());
+
+  test("finding 9: reports past SUMMARY_ROWS rows are left out of the summary, newest kept", async () => {
+    // Six reports of the most rows a report may have, as anyone may mail them: 60,000 rows.
+    const day = 86_400_000;
+    for (let i = 0; i < 6; i++) {
+      const rows = Array.from({ length: DMARC_LIMITS.rows }, (_, r) => ({
+        source_ip: `10.${i}.${r >> 8}.${r & 255}`,
+        count: 1,
+        disposition: "none" as const,
+        dkim: "pass" as const,
+        spf: "pass" as const,
+        header_from: "example.com",
+      }));
+      const end = new Date(Date.now() - (i + 1) * 60_000).toISOString();
+      await t.app.services.dmarcReports.store("example.com", [
+        {
+          reporter: "google.com",
+          report_id: `big-${i}`,
+          policy_domain: "example.com",
+          begin: new Date(Date.now() - day).toISOString(),
+          end,
+          rows,
+        },
+      ]);
+    }
+    const started = performance.now();
+    const summary = (await t.json("GET", "/v1/domains/example.com/dmarc/summary?days=7")).body;
+    console.log(
+      `finding 9: the summary over six reports of ${DMARC_LIMITS.rows} rows: ${Math.round(performance.now() - started)} ms`,
+    );
+    expect(summary.reports).toBe(SUMMARY_ROWS / DMARC_LIMITS.rows);
+    // The oldest report (10.5.x.x) is the one left out.
+    expect(summary.data.some((row: { source_ip: string }) => row.source_ip.startsWith("10.5."))).toBe(false);
+    expect(summary.data.some((row: { source_ip: string }) => row.source_ip.startsWith("10.0."))).toBe(true);
+  }, 60_000);
 });
 
 describe("suspicion: MX sessions with no total time limit", () => {

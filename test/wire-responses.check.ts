@@ -30,7 +30,7 @@ import type {
 } from "../src/inbound/model.ts";
 import type { ApiKeyView } from "../src/keys/model.ts";
 import type { BlocklistListing } from "../src/deliverability/blocklists.ts";
-import type { DmarcReportView, DmarcSummary } from "../src/deliverability/dmarc.ts";
+import type { DmarcReportView, DmarcRowView, DmarcSummary } from "../src/deliverability/dmarc.ts";
 import type { SendingHealthOverview } from "../src/deliverability/guardrails.ts";
 import type { OrganizationView } from "../src/organizations/service.ts";
 import type { OrganizationPatchSchema } from "../src/organizations/validate.ts";
@@ -50,6 +50,7 @@ type Answer<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnTy
 export type Checks = [
   Expect<Same<Client.SendingHealthOverview, SendingHealthOverview & { blocklists: BlocklistListing[] }>>,
   Expect<Same<Client.DmarcReport, DmarcReportView>>,
+  Expect<Same<Client.DmarcReportRow, DmarcRowView>>,
   Expect<Same<Client.DmarcSummary, DmarcSummary>>,
   Expect<Same<Client.IpPool, PoolState>>,
   Expect<Same<Client.IpPoolAddress, AddressState>>,

@@ -663,10 +663,13 @@ func TestDeliverabilityPathsBodiesAndNulls(t *testing.T) {
 		switch {
 		case r.URL.Path == "/v1/sending/health":
 			_, _ = w.Write([]byte(`{"object":"sending_health","health":` + health + `,"domains":[{"id":"d-1","name":"example.com","health":` + fresh + `}]}`))
+		case strings.HasSuffix(r.URL.Path, "/rows"):
+			_, _ = w.Write([]byte(`{"object":"list","has_more":false,"data":[{"id":"w-2","source_ip":"203.0.113.6","count":3,` +
+				`"disposition":"none","dkim":"pass","spf":"pass","header_from":"example.com"}]}`))
 		case strings.HasSuffix(r.URL.Path, "/dmarc"):
 			_, _ = w.Write([]byte(`{"object":"list","has_more":true,"data":[{"object":"dmarc_report","id":"r-2","reporter":"google.com","report_id":"123",` +
 				`"begin":"2026-01-01T00:00:00.000Z","end":"2026-01-02T00:00:00.000Z","rows":[{"source_ip":"203.0.113.5","count":12,` +
-				`"disposition":"none","dkim":"pass","spf":"fail","header_from":"example.com"}]}]}`))
+				`"disposition":"none","dkim":"pass","spf":"fail","header_from":"example.com"}],"row_count":40}]}`))
 		case strings.HasSuffix(r.URL.Path, "/dmarc/summary"):
 			_, _ = w.Write([]byte(`{"object":"dmarc_summary","domain":"example.com","days":7,"reports":3,"data":[{"source_ip":"203.0.113.5","messages":12,"aligned_pass_rate":0.75,"own":true}]}`))
 		default:
@@ -705,11 +708,22 @@ func TestDeliverabilityPathsBodiesAndNulls(t *testing.T) {
 	}
 	reports, err := client.Domains.DmarcReports("example.com", nil)
 	if err != nil || !reports.HasMore || len(reports.Data) != 1 || reports.Data[0].ReportId != "123" || len(reports.Data[0].Rows) != 1 ||
+		reports.Data[0].RowCount != 40 ||
 		reports.Data[0].Rows[0] != (DmarcRow{SourceIp: "203.0.113.5", Count: 12, Disposition: "none", Dkim: "pass", Spf: "fail", HeaderFrom: "example.com"}) {
 		t.Fatalf("dmarc reports: %+v (%v)", reports, err)
 	}
 	if _, err := client.Domains.DmarcReportsWithContext(ctx, "d/1", &ListDmarcReportsOptions{Limit: 5, Before: "r-2"}); err != nil {
 		t.Fatalf("dmarc reports paged: %v", err)
+	}
+	if _, err := client.Domains.DmarcReports("d/1", &ListDmarcReportsOptions{After: "r-2"}); err != nil {
+		t.Fatalf("dmarc reports after: %v", err)
+	}
+	rows, err := client.Domains.DmarcReportRows("d/1", "r/2", &ListOptions{Limit: 100, After: "w-1"})
+	if err != nil || len(rows.Data) != 1 || rows.Data[0].Id != "w-2" || rows.Data[0].Count != 3 || rows.Data[0].SourceIp != "203.0.113.6" {
+		t.Fatalf("dmarc report rows: %+v (%v)", rows, err)
+	}
+	if _, err := client.Domains.DmarcReportRows("d/1", "", nil); err == nil {
+		t.Fatal("an empty report id is an error")
 	}
 	summary, err := client.Domains.DmarcSummary("example.com", nil)
 	if err != nil || summary.Object != "dmarc_summary" || summary.Days != 7 || summary.Reports != 3 || len(summary.Data) != 1 ||
@@ -735,6 +749,8 @@ func TestDeliverabilityPathsBodiesAndNulls(t *testing.T) {
 		{"GET", "/v1/sending/health", ""},
 		{"GET", "/v1/domains/example.com/dmarc", ""},
 		{"GET", "/v1/domains/d%2F1/dmarc?before=r-2&limit=5", ""},
+		{"GET", "/v1/domains/d%2F1/dmarc?after=r-2", ""},
+		{"GET", "/v1/domains/d%2F1/dmarc/r%2F2/rows?after=w-1&limit=100", ""},
 		{"GET", "/v1/domains/example.com/dmarc/summary", ""},
 		{"GET", "/v1/domains/d%2F1/dmarc/summary?days=30", ""},
 	}

@@ -260,7 +260,8 @@ type DmarcRow struct {
 }
 
 // DmarcReport is a DMARC aggregate report (RFC 7489 §7.2) a receiver (Reporter) sent about the domain to the rua
-// of its DMARC record, covering Begin to End (ISO 8601, UTC).
+// of its DMARC record, covering Begin to End (ISO 8601, UTC). Rows are its first 20 at most, heaviest source first;
+// RowCount is how many it has, the rest read with DmarcReportRows.
 type DmarcReport struct {
 	Object   string     `json:"object"`
 	Id       string     `json:"id"`
@@ -269,12 +270,20 @@ type DmarcReport struct {
 	Begin    string     `json:"begin"`
 	End      string     `json:"end"`
 	Rows     []DmarcRow `json:"rows"`
+	RowCount int        `json:"row_count"`
 }
 
-// ListDmarcReportsOptions pages the reports, newest period first: Limit 1–100 (0: the server's default, 20), and
-// Before a report's id for the reports older than it.
+// DmarcReportRow is a row as DmarcReportRows pages them: its Id is the pages' cursor.
+type DmarcReportRow struct {
+	Id string `json:"id"`
+	DmarcRow
+}
+
+// ListDmarcReportsOptions pages the reports, newest first: Limit 1–100 (0: the server's default, 20), After a
+// report's id for the reports older than it, Before one for the reports newer than it.
 type ListDmarcReportsOptions struct {
 	Limit  int
+	After  string
 	Before string
 }
 
@@ -317,9 +326,26 @@ func (s *DomainsService) DmarcReportsWithContext(ctx context.Context, domainId s
 	}
 	query := url.Values{}
 	if options != nil {
-		setPage(query, options.Limit, "", options.Before)
+		setPage(query, options.Limit, options.After, options.Before)
 	}
 	return fetch[List[DmarcReport]](ctx, s.client, call{method: http.MethodGet, path: "domains/" + escape(domainId) + "/dmarc", query: query})
+}
+
+// DmarcReportRows pages through the rows of one DMARC report (options may be nil: the first 20).
+func (s *DomainsService) DmarcReportRows(domainId, reportId string, options *ListOptions) (*List[DmarcReportRow], error) {
+	return s.DmarcReportRowsWithContext(context.Background(), domainId, reportId, options)
+}
+
+// DmarcReportRowsWithContext pages through the rows of one DMARC report (options may be nil: the first 20).
+func (s *DomainsService) DmarcReportRowsWithContext(ctx context.Context, domainId, reportId string, options *ListOptions) (*List[DmarcReportRow], error) {
+	if err := required("domainId", domainId); err != nil {
+		return nil, err
+	}
+	if err := required("reportId", reportId); err != nil {
+		return nil, err
+	}
+	path := "domains/" + escape(domainId) + "/dmarc/" + escape(reportId) + "/rows"
+	return fetch[List[DmarcReportRow]](ctx, s.client, call{method: http.MethodGet, path: path, query: options.values()})
 }
 
 // DmarcSummary sums the domain's DMARC reports of the last days per source address (options may be nil: 7 days).

@@ -59,6 +59,23 @@ export function hasTag(db: Db, column: unknown, name: string, value?: string): S
     : sql`EXISTS (SELECT 1 FROM json_each(${column}) t WHERE json_extract(t.value, '$.name') = ${name} AND json_extract(t.value, '$.value') = ${value})`;
 }
 
+/** How many elements a JSON array column holds, counted by the store (the array never reaches the event loop). */
+export function jsonArrayLength(db: Db, column: unknown): SQL<number> {
+  return (engineOf(db) === "postgres" ? sql`jsonb_array_length(${column})` : sql`json_array_length(${column})`).mapWith(
+    Number,
+  );
+}
+
+/**
+ * The elements `start` to `end` (exclusive) of a JSON array column, as JSON text, cut by the store: a page of a large
+ * array without reading the array into the process.
+ */
+export function jsonArraySlice(db: Db, column: unknown, start: number, end: number): SQL<string> {
+  return engineOf(db) === "postgres"
+    ? sql<string>`(SELECT coalesce(jsonb_agg(t.e ORDER BY t.i), '[]'::jsonb)::text FROM jsonb_array_elements(${column}) WITH ORDINALITY AS t(e, i) WHERE t.i > ${start}::bigint AND t.i <= ${end}::bigint)`
+    : sql<string>`(SELECT json_group_array(json(t.value)) FROM (SELECT value FROM json_each(${column}) WHERE key >= ${start} AND key < ${end} ORDER BY key) AS t)`;
+}
+
 /**
  * A claim's read of due rows: on PostgreSQL it locks what it returns and skips rows another instance's claim has
  * locked (FOR UPDATE SKIP LOCKED), so concurrent claims never return the same row; SQLite's single writer

@@ -66,7 +66,7 @@ const microsoftReport: DmarcReport = {
       spf: "pass",
       header_from: "example.com",
     },
-    { source_ip: "203.0.113.26", count: 2, disposition: "none", dkim: "fail", spf: "pass", header_from: "example.com" },
+    // Heaviest first, whatever the order the report wrote them in.
     {
       source_ip: "198.51.100.77",
       count: 14,
@@ -75,6 +75,7 @@ const microsoftReport: DmarcReport = {
       spf: "fail",
       header_from: "example.com",
     },
+    { source_ip: "203.0.113.26", count: 2, disposition: "none", dkim: "fail", spf: "pass", header_from: "example.com" },
   ],
 };
 
@@ -312,7 +313,22 @@ describe("readDmarcReport: bombs and caps", () => {
   test("more records than DMARC_LIMITS.rows is refused", () => {
     const records = "<record></record>".repeat(DMARC_LIMITS.rows + 1);
     const xml = google.toString().replace(/<record>[\s\S]*<\/record>/, records);
-    expect(refusal(() => readDmarcReport(strToU8(xml), "xml")).reason).toContain("more than 100000 records");
+    expect(refusal(() => readDmarcReport(strToU8(xml), "xml")).reason).toContain(
+      `more than ${DMARC_LIMITS.rows} records`,
+    );
+  });
+
+  test("finding 9: a header_from or policy domain longer than a domain name is refused; free text is cut at textChars", () => {
+    const long = "a".repeat(DMARC_LIMITS.domainChars + 1);
+    const text = google.toString();
+    const headerFrom = text.replace("<header_from>example.com</header_from>", `<header_from>${long}</header_from>`);
+    expect(refusal(() => readDmarcReport(strToU8(headerFrom), "xml")).reason).toContain(
+      "header_from is 254 characters",
+    );
+    const policy = text.replace("<domain>example.com</domain>", `<domain>${long}</domain>`);
+    expect(refusal(() => readDmarcReport(strToU8(policy), "xml")).reason).toContain("<policy_published> domain");
+    const wordy = text.replace("<org_name>google.com</org_name>", `<org_name>${"g".repeat(5_000)}</org_name>`);
+    expect(readDmarcReport(strToU8(wordy), "xml").reporter).toHaveLength(DMARC_LIMITS.textChars);
   });
 
   test("a billion-laughs DTD is refused, unexpanded", () => {

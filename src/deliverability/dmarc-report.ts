@@ -8,7 +8,9 @@
  * Invariant: reading one attachment costs memory bounded by DMARC_LIMITS (plus a few MiB) and time linear in its
  * size, whatever its headers declare — input over `compressedBytes` is refused unread, expansion is abandoned as
  * soon as it passes `expandedBytes` or `ratio` × the input's size, and the XML is read with no DTD and no entity
- * expansion. Anything over a cap or not a well-formed report is a DmarcReportRefused, never a partial report.
+ * expansion. What a report keeps is bounded too: at most `rows` rows, domain names no longer than a domain name can
+ * be, free text (the reporter, the report id) cut at `textChars`. Anything over a cap or not a well-formed report is
+ * a DmarcReportRefused, never a partial report. Rows come heaviest source first.
  */
 import { isIP } from "node:net";
 import { gunzipSync } from "node:zlib";
@@ -45,7 +47,15 @@ export const DMARC_LIMITS = {
   expandedBytes: 32 * 1024 * 1024,
   /** Report XML compresses about 20:1; deflate can reach 1032:1, which only a bomb does. */
   ratio: 200,
-  rows: 100_000,
+  /**
+   * Records (rows) per report: a receiver writes one per source address and result, and the largest receivers'
+   * daily reports (Google's, Microsoft's) hold at most a few thousand; more is refused before the XML is parsed.
+   */
+  rows: 10_000,
+  /** A domain name (policy_domain, header_from) is at most 253 characters (RFC 1035 §2.3.4); longer is no report. */
+  domainChars: 253,
+  /** The reporter's name and the report's id, free text: kept to this many characters. */
+  textChars: 200,
 } as const;
 
 const GZIP_TYPES = new Set(["application/gzip", "application/x-gzip"]);
@@ -236,12 +246,13 @@ function parseReport(bytes: Uint8Array): DmarcReport {
     throw new DmarcReportRefused(`the report has more than ${DMARC_LIMITS.rows} records`);
   }
   return {
-    reporter: leaf(metadata, "org_name", "<report_metadata>"),
-    report_id: leaf(metadata, "report_id", "<report_metadata>"),
-    policy_domain: leaf(published, "domain", "<policy_published>").toLowerCase(),
+    reporter: leaf(metadata, "org_name", "<report_metadata>").slice(0, DMARC_LIMITS.textChars),
+    report_id: leaf(metadata, "report_id", "<report_metadata>").slice(0, DMARC_LIMITS.textChars),
+    policy_domain: domainName(leaf(published, "domain", "<policy_published>"), "<policy_published> domain"),
     begin: unixTime(leaf(dates, "begin", "<date_range>"), "begin"),
     end: unixTime(leaf(dates, "end", "<date_range>"), "end"),
-    rows: records.map((record, index) => readRow(record, `record ${index + 1}`)),
+    // Heaviest first, so a list that shows a report's first rows shows who sent the most.
+    rows: records.map((record, index) => readRow(record, `record ${index + 1}`)).sort((a, b) => b.count - a.count),
   };
 }
 
@@ -263,8 +274,18 @@ function readRow(record: unknown, where: string): DmarcRow {
     disposition: oneOf(evaluated, "disposition", ["none", "quarantine", "reject"], where),
     dkim: oneOf(evaluated, "dkim", ["pass", "fail"], where),
     spf: oneOf(evaluated, "spf", ["pass", "fail"], where),
-    header_from: leaf(element(record, "identifiers", where), "header_from", `${where} <identifiers>`).toLowerCase(),
+    header_from: domainName(
+      leaf(element(record, "identifiers", where), "header_from", `${where} <identifiers>`),
+      `${where}: header_from`,
+    ),
   };
+}
+
+/** A domain name as a report writes it, lower-cased; refused when longer than any domain name can be. */
+function domainName(value: string, what: string): string {
+  if (value.length > DMARC_LIMITS.domainChars)
+    throw new DmarcReportRefused(`${what} is ${value.length} characters, longer than a domain name can be`);
+  return value.toLowerCase();
 }
 
 function countRecords(text: string): number {

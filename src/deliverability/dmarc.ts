@@ -8,15 +8,19 @@
  * stored only for the domain its address belongs to or a subdomain of it (anyone may mail an `rua` address, and a
  * report about another domain would poison that domain's figures); an organisation reads the reports of its own
  * domains only, and of those only once the domain is verified — until then it has not shown it holds the name,
- * which another organisation may have added too.
+ * which another organisation may have added too. No answer carries a report's rows unbounded: the list gives each
+ * report's first LIST_ROWS and its `row_count`, and `rows` pages through the rest; the store cuts both, so a
+ * report's thousands of rows never pass through the event loop at once.
  */
-import { and, desc, eq, gte, lt } from "drizzle-orm";
+import { and, desc, eq, gte, inArray } from "drizzle-orm";
 import type { spf as SpfCheck } from "mailauth/lib/spf";
 import { requireScope, type Actor } from "../access.ts";
+import { jsonArrayLength, jsonArraySlice } from "../db/dialect.ts";
+import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
-import { newId } from "../lib/ids.ts";
+import { isUuid, newId } from "../lib/ids.ts";
 import { findDomain } from "../domains/repo.ts";
 // Types only: the parser and its libraries load on the CPU pool's threads, never on the main thread.
 import type { DmarcReport, DmarcRow } from "./dmarc-report.ts";
@@ -28,13 +32,22 @@ export interface DmarcReportView {
   report_id: string;
   begin: string;
   end: string;
+  /** The report's first rows (LIST_ROWS at most; heaviest source first in reports stored since that order). */
   rows: DmarcRow[];
+  /** All the report's rows: those past `rows` are read page by page (`GET …/dmarc/:report_id/rows`). */
+  row_count: number;
+}
+
+/** A row of a report as its pages give it: its id (the report's, with its position) is the pages' cursor. */
+export interface DmarcRowView extends DmarcRow {
+  id: string;
 }
 
 export interface DmarcSummary {
   object: "dmarc_summary";
   domain: string;
   days: number;
+  /** The reports summed: those of the last `days`, newest first, as far as SUMMARY_ROWS rows go. */
   reports: number;
   data: Array<{ source_ip: string; messages: number; aligned_pass_rate: number; own: boolean }>;
 }
@@ -42,11 +55,19 @@ export interface DmarcSummary {
 export interface DmarcReports {
   /** Stores what the inbound MX received at `domainName`'s `rua` address; answers how many reports were new. */
   store(domainName: string, reports: DmarcReport[]): Promise<number>;
+  /** Newest first, in the list shape every list has (DESIGN §0): `after` an id goes on to older, `before` to newer. */
   list(
     actor: Actor,
     domainIdOrName: string,
-    page: { limit: number; before?: string },
+    page: PageOptions,
   ): Promise<{ object: "list"; has_more: boolean; data: DmarcReportView[] }>;
+  /** One report's rows, page by page, in the order it keeps them. */
+  rows(
+    actor: Actor,
+    domainIdOrName: string,
+    reportId: string,
+    page: PageOptions,
+  ): Promise<{ object: "list"; has_more: boolean; data: DmarcRowView[] }>;
   summary(actor: Actor, domainIdOrName: string, days: number): Promise<DmarcSummary>;
 }
 
@@ -56,6 +77,20 @@ const SPF_VERDICT_TTL_MS = 3_600_000;
 const MAX_DAYS = 90;
 /** Reports read per summary: a day brings one per receiver, so this is years of a busy domain's. */
 const SUMMARY_REPORTS = 5_000;
+/**
+ * Rows summed per summary, newest reports first: 90 days of ten receivers' reports of fifty rows each, or five
+ * reports at DMARC_LIMITS.rows. Anyone may mail reports, and reading more rows would hold the event loop (these take
+ * about 0.3 s at worst).
+ */
+export const SUMMARY_ROWS = 50_000;
+/** Rows of each report in the list: a report from a large receiver has a few; the rest are a page away. */
+const LIST_ROWS = 20;
+
+/**
+ * A row's id: its report's id with the row's position in the last twelve hex digits — stable, as a stored report
+ * never changes, and unique within its report, which is all a cursor needs.
+ */
+const rowId = (reportId: string, index: number) => `${reportId.slice(0, 24)}${index.toString(16).padStart(12, "0")}`;
 
 const within = (name: string, domain: string) => name === domain || name.endsWith(`.${domain}`);
 
@@ -158,32 +193,78 @@ export function createDmarcReports(deps: {
     async list(actor, idOrName, page) {
       const row = await verifiedDomain(actor, idOrName);
       if (row.status !== "verified") return { object: "list", has_more: false, data: [] };
-      const conditions = [eq(dmarcReports.domainName, row.name)];
-      if (page.before) {
-        const cursor = await first(
-          db.select({ endAt: dmarcReports.endAt }).from(dmarcReports).where(eq(dmarcReports.id, page.before)),
-        );
-        if (!cursor) throw validationError([{ path: "before", message: "no such report" }]);
-        conditions.push(lt(dmarcReports.endAt, cursor.endAt));
-      }
-      const rows = await db
-        .select()
-        .from(dmarcReports)
-        .where(and(...conditions))
-        .orderBy(desc(dmarcReports.endAt), desc(dmarcReports.id))
-        .limit(page.limit + 1);
+      const { page: reports, hasMore } = await pageById(
+        dmarcReports.id,
+        [eq(dmarcReports.domainName, row.name)],
+        page,
+        (where, order, limit) =>
+          db
+            .select({
+              id: dmarcReports.id,
+              reporter: dmarcReports.reporter,
+              reportId: dmarcReports.reportId,
+              beginAt: dmarcReports.beginAt,
+              endAt: dmarcReports.endAt,
+              firstRows: jsonArraySlice(db, dmarcReports.rows, 0, LIST_ROWS),
+              rowCount: jsonArrayLength(db, dmarcReports.rows),
+            })
+            .from(dmarcReports)
+            .where(where)
+            .orderBy(order)
+            .limit(limit),
+      );
       return {
         object: "list",
-        has_more: rows.length > page.limit,
-        data: rows.slice(0, page.limit).map((report) => ({
+        has_more: hasMore,
+        data: reports.map((report) => ({
           object: "dmarc_report",
           id: report.id,
           reporter: report.reporter,
           report_id: report.reportId,
           begin: report.beginAt,
           end: report.endAt,
-          rows: report.rows,
+          rows: JSON.parse(report.firstRows) as DmarcRow[],
+          row_count: report.rowCount,
         })),
+      };
+    },
+
+    async rows(actor, idOrName, reportId, page) {
+      const row = await verifiedDomain(actor, idOrName);
+      const report =
+        row.status === "verified" && isUuid(reportId)
+          ? await first(
+              db
+                .select({ id: dmarcReports.id, count: jsonArrayLength(db, dmarcReports.rows) })
+                .from(dmarcReports)
+                .where(and(eq(dmarcReports.domainName, row.name), eq(dmarcReports.id, reportId.toLowerCase()))),
+            )
+          : undefined;
+      if (!report) throw new AppError("not_found", "DMARC report not found.");
+      /** The position a cursor names: one of this report's row ids, or a refusal naming the parameter. */
+      const position = (name: "after" | "before", cursor: string) => {
+        const index = Number.parseInt(cursor.slice(24), 16);
+        if (cursor.slice(0, 24) !== report.id.slice(0, 24) || index >= report.count)
+          throw validationError([{ path: name, message: "must be the id of a row of this report" }]);
+        return index;
+      };
+      // `after` goes on from the row after it; `before` alone takes the rows just before it (db/pages.ts's rule).
+      const from = page.after ? position("after", page.after) + 1 : 0;
+      const to = page.before ? position("before", page.before) : report.count;
+      const backwards = page.before !== undefined && page.after === undefined;
+      const start = backwards ? Math.max(from, to - page.limit) : from;
+      const stop = backwards ? to : Math.max(from, Math.min(to, from + page.limit));
+      const slice = await first(
+        db
+          .select({ rows: jsonArraySlice(db, dmarcReports.rows, start, stop) })
+          .from(dmarcReports)
+          .where(eq(dmarcReports.id, report.id)),
+      );
+      const rows = JSON.parse(slice?.rows ?? "[]") as DmarcRow[];
+      return {
+        object: "list",
+        has_more: backwards ? start > from : stop < to,
+        data: rows.map((entry, offset) => ({ id: rowId(report.id, start + offset), ...entry })),
       };
     },
 
@@ -191,10 +272,11 @@ export function createDmarcReports(deps: {
       if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS)
         throw validationError([{ path: "days", message: `must be a whole number from 1 to ${MAX_DAYS}` }]);
       const row = await verifiedDomain(actor, idOrName);
-      const reports =
+      // The newest reports whose rows fit SUMMARY_ROWS: their sizes are counted by the store, then only they are read.
+      const sizes =
         row.status === "verified"
           ? await db
-              .select({ rows: dmarcReports.rows })
+              .select({ id: dmarcReports.id, count: jsonArrayLength(db, dmarcReports.rows) })
               .from(dmarcReports)
               .where(
                 and(
@@ -205,11 +287,21 @@ export function createDmarcReports(deps: {
               .orderBy(desc(dmarcReports.endAt))
               .limit(SUMMARY_REPORTS)
           : [];
+      const summed: string[] = [];
+      let rowsLeft = SUMMARY_ROWS;
+      for (const size of sizes) {
+        if (size.count > rowsLeft) break;
+        rowsLeft -= size.count;
+        summed.push(size.id);
+      }
+      const reports = summed.length
+        ? await db.select({ rows: dmarcReports.rows }).from(dmarcReports).where(inArray(dmarcReports.id, summed))
+        : [];
       const publicIps = new Set(deps.publicIps);
-      const summed = summarizeDmarc(reports, (ip) => publicIps.has(ip));
+      const bySource = summarizeDmarc(reports, (ip) => publicIps.has(ip));
       const returnPathDomain = `${row.returnPathSubdomain}.${row.name}`;
       const data = await Promise.all(
-        summed.map(async (entry, index) =>
+        bySource.map(async (entry, index) =>
           entry.own || index >= SPF_CHECKED_ADDRESSES
             ? entry
             : { ...entry, own: await isOwnBySpf(returnPathDomain, entry.source_ip) },

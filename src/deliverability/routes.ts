@@ -51,10 +51,20 @@ export function deliverabilityRoutes(
     .get("/v1/domains/:id/dmarc", ({ actor, params, query }) => dmarcReports.list(actor, params.id, parsePage(query)), {
       detail: {
         summary:
-          "DMARC aggregate reports receivers sent about a verified domain (to the rua of its suggested record), newest period first",
+          "DMARC aggregate reports receivers sent about a verified domain (to the rua of its suggested record), newest first (?limit, after, before): each with its first 20 rows, heaviest source first, and its row_count",
         tags,
       },
     })
+    .get(
+      "/v1/domains/:id/dmarc/:report_id/rows",
+      ({ actor, params, query }) => dmarcReports.rows(actor, params.id, params.report_id, parsePage(query)),
+      {
+        detail: {
+          summary: "The rows of one DMARC report, page by page (?limit, after, before: a row's id)",
+          tags,
+        },
+      },
+    )
     .get(
       "/v1/domains/:id/dmarc/summary",
       ({ actor, params, query }) =>

@@ -7,6 +7,7 @@ import { missing } from "./results.js";
 import type {
   CreateDomainOptions,
   DmarcReport,
+  DmarcReportRow,
   DmarcSummary,
   DmarcSummaryOptions,
   Domain,
@@ -78,21 +79,42 @@ export class Domains {
 
   /**
    * The DMARC aggregate reports receivers sent about the domain (to the `rua` of its suggested DMARC record), newest
-   * period first; `before` a report's id continues towards older ones. Empty until the domain is verified.
+   * first; `after` a report's id continues towards older ones, `before` one back towards newer ones. Each carries
+   * its first 20 rows and its `row_count`. Empty until the domain is verified.
    */
   async dmarcReports(
     id: string,
     options: ListDmarcReportsOptions = {},
     requestOptions: RequestOptions = {},
   ): Promise<MailroomResponse<List<DmarcReport>>> {
-    const { limit, before } = options;
+    const { limit, after, before } = options;
     return (
       missing(id, "id") ??
       this.transport.request({
         ...requestOptions,
         method: "GET",
         path: `/domains/${segment(id)}/dmarc`,
-        query: { limit, before },
+        query: { limit, after, before },
+      })
+    );
+  }
+
+  /** The rows of one DMARC report, page by page: `after` a row's id continues, `before` one goes back. */
+  async dmarcReportRows(
+    id: string,
+    reportId: string,
+    options: PaginationOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<DmarcReportRow>>> {
+    const { limit, after, before } = options;
+    return (
+      missing(id, "id") ??
+      missing(reportId, "reportId") ??
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/domains/${segment(id)}/dmarc/${segment(reportId)}/rows`,
+        query: { limit, after, before },
       })
     );
   }

@@ -395,14 +395,24 @@ export interface DmarcReport {
   /** The period the report covers (ISO 8601, UTC). */
   begin: string;
   end: string;
+  /** The report's first 20 rows at most, heaviest source first; the rest through `domains.dmarcReportRows`. */
   rows: DmarcRow[];
+  /** How many rows the report has. */
+  row_count: number;
 }
 
-/** The reports, newest period first: `before` a report's id continues towards older ones. */
+/** A row of a report as `domains.dmarcReportRows` pages them: its `id` is the pages' cursor. */
+export interface DmarcReportRow extends DmarcRow {
+  id: string;
+}
+
+/** The reports, newest first: `after` an id continues towards older ones, `before` an id back towards newer ones. */
 export interface ListDmarcReportsOptions {
   /** 1–100 (server default 20). */
   limit?: number;
   /** A report id from the previous page: the reports older than it. */
+  after?: string;
+  /** A report id: the reports newer than it. */
   before?: string;
 }
 

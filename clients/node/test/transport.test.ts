@@ -334,6 +334,8 @@ test("deliverability's wire: domain settings with a null tracking host, sending 
   await client.sending.health();
   await client.domains.dmarcReports("example.com");
   await client.domains.dmarcReports("d/1", { limit: 5, before: "r1" });
+  await client.domains.dmarcReports("d/1", { after: "r2" });
+  await client.domains.dmarcReportRows("d/1", "r/2", { limit: 100, after: "w1" });
   await client.domains.dmarcSummary("example.com");
   await client.domains.dmarcSummary("d/1", { days: 30 });
 
@@ -344,6 +346,8 @@ test("deliverability's wire: domain settings with a null tracking host, sending 
     "GET /v1/sending/health",
     "GET /v1/domains/example.com/dmarc",
     "GET /v1/domains/d%2F1/dmarc?limit=5&before=r1",
+    "GET /v1/domains/d%2F1/dmarc?after=r2",
+    "GET /v1/domains/d%2F1/dmarc/r%2F2/rows?limit=100&after=w1",
     "GET /v1/domains/example.com/dmarc/summary",
     "GET /v1/domains/d%2F1/dmarc/summary?days=30",
   ]);
@@ -356,11 +360,17 @@ test("deliverability's wire: domain settings with a null tracking host, sending 
     null,
     null,
     null,
+    null,
+    null,
   ]);
   // An empty id would address another route: refused before any request.
-  for (const refused of [await client.domains.dmarcReports(""), await client.domains.dmarcSummary("", { days: 7 })])
+  for (const refused of [
+    await client.domains.dmarcReports(""),
+    await client.domains.dmarcSummary("", { days: 7 }),
+    await client.domains.dmarcReportRows("d/1", ""),
+  ])
     expect(refused.error?.name).toBe("missing_required_field");
-  expect(seen.length).toBe(8);
+  expect(seen.length).toBe(10);
 });
 
 test("sending IPs' wire: the pools listed, a domain's ip_pool set and cleared with null", async () => {

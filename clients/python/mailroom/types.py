@@ -370,9 +370,10 @@ class DomainList(TypedDict):
 
 
 class DmarcReportListParams(TypedDict, total=False):
-    """Newest period first: ``before`` a report's id continues towards older reports."""
+    """Newest first: ``after`` a report's id continues towards older reports, ``before`` one back towards newer."""
 
     limit: int
+    after: str
     before: str
 
 
@@ -398,12 +399,26 @@ class DmarcReport(TypedDict):
     end: str
     """The period the report covers (ISO 8601, UTC)."""
     rows: List[DmarcRow]
+    """The report's first 20 rows at most, heaviest source first; the rest through ``dmarc_report_rows``."""
+    row_count: int
 
 
 class DmarcReportList(TypedDict):
     object: str
     has_more: bool
     data: List[DmarcReport]
+
+
+class DmarcReportRow(DmarcRow):
+    """A row as ``dmarc_report_rows`` pages them: its ``id`` is the pages' cursor."""
+
+    id: str
+
+
+class DmarcReportRowList(TypedDict):
+    object: str
+    has_more: bool
+    data: List[DmarcReportRow]
 
 
 class DmarcSource(TypedDict):

@@ -230,10 +230,16 @@ class TransportTest(unittest.TestCase):
             c.sending.health()
             c.domains.dmarc_reports("example.com")
             c.domains.dmarc_reports("d/1", {"limit": 5}, before="r1")
+            c.domains.dmarc_reports("d/1", after="r2")
+            c.domains.dmarc_report_rows("d/1", "r/2", limit=100, after="w1")
             c.domains.dmarc_summary("example.com")
             c.domains.dmarc_summary("d/1", days=30)
             # An empty id would address another route: refused before any request.
-            for refused in (lambda: c.domains.dmarc_reports(""), lambda: c.domains.dmarc_summary("", days=7)):
+            for refused in (
+                lambda: c.domains.dmarc_reports(""),
+                lambda: c.domains.dmarc_summary("", days=7),
+                lambda: c.domains.dmarc_report_rows("d/1", ""),
+            ):
                 with self.assertRaises(ValueError):
                     refused()
         self.assertEqual(
@@ -245,6 +251,8 @@ class TransportTest(unittest.TestCase):
                 ("GET", "/v1/sending/health"),
                 ("GET", "/v1/domains/example.com/dmarc"),
                 ("GET", "/v1/domains/d%2F1/dmarc?limit=5&before=r1"),
+                ("GET", "/v1/domains/d%2F1/dmarc?after=r2"),
+                ("GET", "/v1/domains/d%2F1/dmarc/r%2F2/rows?limit=100&after=w1"),
                 ("GET", "/v1/domains/example.com/dmarc/summary"),
                 ("GET", "/v1/domains/d%2F1/dmarc/summary?days=30"),
             ],
@@ -255,6 +263,8 @@ class TransportTest(unittest.TestCase):
                 {"tracking_subdomain": "links", "tls": "enforced"},
                 {"tracking_subdomain": None, "dkim": {"ed25519": True}},
                 {"name": "example.org", "tls": "opportunistic", "dkim": {"ed25519": False}},
+                None,
+                None,
                 None,
                 None,
                 None,

@@ -111,11 +111,14 @@ class DeliverabilityTest < Minitest::Test
     mailroom.sending.health
     mailroom.domains.dmarc_reports("example.com")
     mailroom.domains.dmarc_reports("d/1", "limit" => 5, before: "r1")
+    mailroom.domains.dmarc_reports("d/1", after: "r2")
+    mailroom.domains.dmarc_report_rows("d/1", "r/2", limit: 100, after: "w1")
     mailroom.domains.dmarc_summary("example.com")
     mailroom.domains.dmarc_summary("d/1", days: 30)
     # An empty id would address another route: refused before any request.
     assert_raises(ArgumentError) { mailroom.domains.dmarc_reports("") }
     assert_raises(ArgumentError) { mailroom.domains.dmarc_summary(nil, days: 7) }
+    assert_raises(ArgumentError) { mailroom.domains.dmarc_report_rows("d/1", "") }
 
     requests = server.requests
     assert_equal [
@@ -125,6 +128,8 @@ class DeliverabilityTest < Minitest::Test
       %w[GET /v1/sending/health],
       %w[GET /v1/domains/example.com/dmarc],
       %w[GET /v1/domains/d%2F1/dmarc?limit=5&before=r1],
+      %w[GET /v1/domains/d%2F1/dmarc?after=r2],
+      %w[GET /v1/domains/d%2F1/dmarc/r%2F2/rows?limit=100&after=w1],
       %w[GET /v1/domains/example.com/dmarc/summary],
       %w[GET /v1/domains/d%2F1/dmarc/summary?days=30]
     ], requests.map { |r| [r.method, r.path] }

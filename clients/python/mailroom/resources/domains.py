@@ -11,6 +11,7 @@ from ..types import (
     DeletedResponse,
     DmarcReportList,
     DmarcReportListParams,
+    DmarcReportRowList,
     DmarcSummary,
     Domain,
     DomainList,
@@ -58,13 +59,22 @@ class Domains(Resource):
     def dmarc_reports(
         self, domain_id: str, params: Optional[DmarcReportListParams] = None, /, **options: Any
     ) -> DmarcReportList:
-        """The DMARC aggregate reports receivers sent about the domain, newest period first: ``limit`` and ``before``
-        (a report's id: the reports older than it), given as a dict, as keyword arguments, or both. Each is
-        ``{"object": "dmarc_report", "id", "reporter", "report_id", "begin", "end", "rows": [{"source_ip", "count",
-        "disposition", "dkim", "spf", "header_from"}]}``. Empty until the domain is verified."""
+        """The DMARC aggregate reports receivers sent about the domain, newest first: ``limit``, ``after`` (a report's
+        id: the reports older than it) and ``before`` (the reports newer than it), given as a dict, as keyword
+        arguments, or both. Each is ``{"object": "dmarc_report", "id", "reporter", "report_id", "begin", "end",
+        "rows": [{"source_ip", "count", "disposition", "dkim", "spf", "header_from"}], "row_count"}``: its first 20
+        rows, heaviest source first (the rest through ``dmarc_report_rows``). Empty until the domain is verified."""
         query: Dict[str, Any] = {**(params or {}), **options}
         path = f"/v1/domains/{path_segment(domain_id)}/dmarc"
         return cast(DmarcReportList, self._transport.request("GET", path, query=query))
+
+    def dmarc_report_rows(
+        self, domain_id: str, report_id: str, params: Optional[ListParams] = None, /, **options: Any
+    ) -> DmarcReportRowList:
+        """The rows of one DMARC report, page by page: ``limit``, ``after`` or ``before`` a row's ``id``."""
+        query: Dict[str, Any] = {**(params or {}), **options}
+        path = f"/v1/domains/{path_segment(domain_id)}/dmarc/{path_segment(report_id)}/rows"
+        return cast(DmarcReportRowList, self._transport.request("GET", path, query=query))
 
     def dmarc_summary(self, domain_id: str, *, days: Optional[int] = None) -> DmarcSummary:
         """Who sends as the domain: the reports of the last ``days`` (1–90, the server's default 7) summed per source

@@ -44,12 +44,19 @@ module Mailroom
       http_delete("/domains/#{segment(domain_id)}")
     end
 
-    # GET /v1/domains/:id/dmarc — the DMARC aggregate reports receivers sent about the domain, newest period first.
-    # params: limit, before (a report's id: the reports older than it). Each: { object: "dmarc_report", id:,
-    # reporter:, report_id:, begin:, end:, rows: [{ source_ip:, count:, disposition:, dkim:, spf:, header_from: }] }.
-    # Empty until the domain is verified.
+    # GET /v1/domains/:id/dmarc — the DMARC aggregate reports receivers sent about the domain, newest first.
+    # params: limit, after (a report's id: the reports older than it), before (the reports newer than it). Each:
+    # { object: "dmarc_report", id:, reporter:, report_id:, begin:, end:, rows: [{ source_ip:, count:, disposition:,
+    # dkim:, spf:, header_from: }], row_count: } — its first 20 rows, heaviest source first; the rest through
+    # dmarc_report_rows. Empty until the domain is verified.
     def dmarc_reports(domain_id, params = {})
       http_get("/domains/#{segment(domain_id)}/dmarc", query(params))
+    end
+
+    # GET /v1/domains/:id/dmarc/:report_id/rows — one report's rows, page by page. params: limit, after or before (a
+    # row's id). → { object: "list", has_more:, data: [{ id:, source_ip:, count:, … }] }.
+    def dmarc_report_rows(domain_id, report_id, params = {})
+      http_get("/domains/#{segment(domain_id)}/dmarc/#{segment(report_id)}/rows", query(params))
     end
 
     # GET /v1/domains/:id/dmarc/summary — who sends as the domain: the reports of the last days (1–90, the server's
