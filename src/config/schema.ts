@@ -3,68 +3,25 @@
  * `MAILROOM_<SECTION>_<KEY>` environment overrides, `print-config` redaction and the example file.
  * Invariant: an option not listed here is an error at start, never silently ignored.
  */
-import { parseDuration } from "../lib/durations.ts";
+import { INBOUND_OPTIONS, SMTP_OPTIONS } from "./listener-options.ts";
+import type { IP_POOL_OPTIONS, SHAPING_OPTIONS } from "./ip-pool-options.ts";
+import {
+  bool,
+  duration,
+  durationList,
+  int,
+  MIB,
+  oneOf,
+  rate,
+  string,
+  stringList,
+  type OptionSpec,
+  type SectionValues,
+} from "./option-kinds.ts";
 
-export type OptionType =
-  | { kind: "string"; pattern?: RegExp; hint?: string }
-  | { kind: "int"; min: number; max: number }
-  | { kind: "rate" }
-  | { kind: "bool" }
-  | { kind: "enum"; values: readonly string[] }
-  | { kind: "duration"; min?: number }
-  | { kind: "string_list" }
-  | { kind: "duration_list" };
+export type { OptionSpec, OptionType } from "./option-kinds.ts";
+export { BUILT_IN_SHAPING, IP_POOL_OPTIONS, SHAPING_OPTIONS } from "./ip-pool-options.ts";
 
-export interface OptionSpec {
-  type: OptionType;
-  default: unknown;
-  doc: string;
-  /** Redacted by print-config and never logged. */
-  secret?: boolean;
-  /** A URL: print-config shows it with the credentials inside it redacted (lib/url-credentials.ts), even when secret. */
-  url?: boolean;
-}
-
-type Spec<K extends OptionType["kind"]> = OptionSpec & { type: Extract<OptionType, { kind: K }> };
-
-const string = (def: string, doc: string, extra: { secret?: boolean; url?: boolean } = {}): Spec<"string"> => ({
-  type: { kind: "string" },
-  default: def,
-  doc,
-  ...extra,
-});
-const int = (def: number, min: number, max: number, doc: string): Spec<"int"> => ({
-  type: { kind: "int", min, max },
-  default: def,
-  doc,
-});
-/** A share from 0 to 1, e.g. 0.04 for 4 %. */
-const rate = (def: number, doc: string): Spec<"rate"> => ({ type: { kind: "rate" }, default: def, doc });
-const bool = (def: boolean, doc: string): Spec<"bool"> => ({ type: { kind: "bool" }, default: def, doc });
-const duration = (def: string, doc: string): Spec<"duration"> => ({
-  type: { kind: "duration" },
-  default: parseDuration(def),
-  doc,
-});
-const oneOf = (values: readonly string[], def: string, doc: string): Spec<"enum"> => ({
-  type: { kind: "enum", values },
-  default: def,
-  doc,
-});
-const stringList = (def: string[], doc: string): Spec<"string_list"> => ({
-  type: { kind: "string_list" },
-  default: def,
-  doc,
-});
-const durationList = (def: string[], doc: string): Spec<"duration_list"> => ({
-  type: { kind: "duration_list" },
-  default: def.map(parseDuration),
-  doc,
-});
-
-const MIB = 1024 * 1024;
-
-/** Provider names: in `[providers.<name>]`, `default_provider` and a domain's `providers`. */
 export const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 export const PROVIDER_NAME_HINT = "a provider name (a-z, 0-9, _ and -, at most 40 characters)";
 
@@ -319,143 +276,8 @@ export const CONFIG_SCHEMA = {
       "A tracked link redirects for this long after its message is accepted (or scheduled); then it answers a page naming its destination.",
     ),
   },
-  smtp: {
-    host: string("127.0.0.1", "Address the SMTP relay listens on (0.0.0.0 for every interface)."),
-    hostname: string(
-      "",
-      "Name the relay greets with and puts in its generated certificate; server.hostname (then the machine's host name) when empty.",
-    ),
-    submission_enabled: bool(true, "Listen for submission with STARTTLS (RFC 6409, usually port 587)."),
-    submission_port: int(
-      587,
-      0,
-      65535,
-      "Submission port (STARTTLS required before AUTH); 0 picks an ephemeral port (tests).",
-    ),
-    smtps_enabled: bool(true, "Listen for submission over implicit TLS (RFC 8314, usually port 465)."),
-    smtps_port: int(
-      465,
-      0,
-      65535,
-      "Implicit-TLS port; 0 picks an ephemeral port (tests). Ports below 1024 need root or CAP_NET_BIND_SERVICE.",
-    ),
-    tls_cert: string(
-      "",
-      "PEM certificate chain file; empty generates a self-signed pair into <data_dir>/tls at first start.",
-    ),
-    tls_key: string("", "PEM private key file for tls_cert."),
-    tls_reload_interval: duration(
-      "30s",
-      "How often tls_cert and tls_key are checked for changes; changed files are loaded without a restart (0s: never).",
-    ),
-    max_clients: int(256, 1, 100_000, "Concurrent connections per listener; more are refused with 421."),
-    idle_timeout: duration(
-      "5m",
-      "A client silent this long is disconnected (RFC 5321 §4.5.3.2.7 asks servers to wait at least 5 minutes).",
-    ),
-    max_messages_per_connection: int(
-      1000,
-      1,
-      1_000_000,
-      "Messages one connection may send before it is asked to reconnect (421).",
-    ),
-    max_unauthenticated_commands: int(
-      10,
-      1,
-      1000,
-      "Commands a TLS client may issue before AUTH before it is disconnected.",
-    ),
-    max_clients_per_ip: int(
-      64,
-      1,
-      100_000,
-      "Concurrent connections from one client address (IPv6: one /64) per listener; more are refused with 421.",
-    ),
-    auth_failure_delay: duration(
-      "500ms",
-      "Delay of the reply to a failed AUTH; it doubles with each further failure from the same address (up to 16 times), and a success resets it. 0s disables.",
-    ),
-    reverse_lookup: bool(false, "Look up client host names (PTR) through [dns] servers, for logs only."),
-    greeting_pause: bool(
-      false,
-      "Wait 100 ms before the greeting to catch clients that talk too soon (a spam-bot trap of little use on AUTH-only ports; it costs clients that connect per message 100 ms each).",
-    ),
-  },
-  inbound: {
-    enabled: bool(
-      true,
-      "Run the inbound MX: replies to receiving domains, and bounces and complaints to return paths.",
-    ),
-    host: string(
-      "127.0.0.1",
-      "Address the inbound MX listens on (0.0.0.0 for every interface; the MX records point here).",
-    ),
-    port: int(
-      25,
-      0,
-      65535,
-      "Inbound MX port; other servers deliver to 25 (RFC 5321). 0 picks an ephemeral port (tests). Ports below 1024 need root or CAP_NET_BIND_SERVICE.",
-    ),
-    max_clients: int(256, 1, 100_000, "Concurrent connections; more are refused with 421."),
-    max_clients_per_ip: int(
-      16,
-      1,
-      100_000,
-      "Concurrent connections from one client address (IPv6: one /64); more are refused with 421.",
-    ),
-    messages_per_ip_per_minute: int(
-      120,
-      1,
-      10_000_000,
-      "Messages one client address (IPv6: one /64) may deliver in any sliding 60 s window; more get 451 4.7.1 (try later).",
-    ),
-    bytes_per_ip_per_minute: int(
-      100 * MIB,
-      1024,
-      1024 * 1024 * MIB,
-      "Bytes one client address (IPv6: one /64) may send in message data in any sliding 60 s window (refused messages count too: they were read); past it MAIL FROM, and a message that crossed it, get 451 4.7.1 (try later). A client that sent nothing else in the window may always send one message up to max_message_bytes. The default is four messages at the 25 MiB limit.",
-    ),
-    max_recipients: int(
-      100,
-      1,
-      1000,
-      "Recipients per message (RFC 5321 §4.5.3.1.8 asks for at least 100); more get 452 (send them in another transaction).",
-    ),
-    max_message_bytes: int(
-      25 * MIB,
-      1024,
-      1024 * MIB,
-      "Largest message accepted, advertised in EHLO (SIZE, RFC 1870); bigger ones are refused with 552 5.3.4 (at MAIL FROM when the client declares the size, else after the data, which is not kept past the limit). 25 MiB is what large mailbox providers accept, ample for replies.",
-    ),
-    max_stored_bytes: int(
-      5 * 1024 * MIB,
-      0,
-      2 ** 50,
-      "Raw bytes of received mail one organisation may keep (the sum of its messages' sizes, until retention deletes them); at or over it RCPT to its receiving addresses answers 452 4.2.2 (mailbox full, try later), logged and counted on /metrics. Reports to return paths are still applied. Parsed bodies take up to as much again. 0: no limit.",
-    ),
-    max_header_bytes: int(
-      256 * 1024,
-      1024,
-      64 * MIB,
-      "Largest header block of a message (all its header lines, before the first empty line); larger gets 552 5.3.4 after the data, unread. 256 KiB is Exchange Online's limit.",
-    ),
-    max_header_lines: int(
-      2000,
-      10,
-      1_000_000,
-      "Most lines (continuation lines included) in a message's header block; more gets 552 5.3.4. Header checks cost the square of a folded header's lines.",
-    ),
-    auth_timeout: duration(
-      "15s",
-      "Longest the SPF, DKIM, DMARC and ARC checks of one received message may take, DNS included; past it the message is stored with temperror results.",
-    ),
-    idle_timeout: duration("5m", "A client silent this long is disconnected (RFC 5321 §4.5.3.2.7)."),
-    max_session_time: duration(
-      "30m",
-      "Longest one connection may last, however steadily it sends; then 421 4.4.2 (the client reconnects). A message being stored is answered first.",
-    ),
-    retention: duration("30d", "Received messages older than this are deleted."),
-  },
+  smtp: SMTP_OPTIONS,
+  inbound: INBOUND_OPTIONS,
   ai: {
     base_url: {
       type: { kind: "string", pattern: /^(?:https?:\/\/[^\s/]+(?:\/\S*)?)?$/, hint: "an http(s) URL" },
@@ -561,53 +383,6 @@ export const CONFIG_SCHEMA = {
 } satisfies Record<string, Record<string, OptionSpec>>;
 
 /**
- * `[ip_pools.<name>]` (DESIGN §14): source addresses direct delivery binds for the domains that name the pool, and
- * their warm-up, and the organisations it is open to. Named tables, like `[providers.<name>]`.
- */
-export const IP_POOL_OPTIONS = {
-  addresses: stringList(
-    [],
-    'Source addresses of this machine the pool sends from, round-robin, e.g. ["203.0.113.5", "203.0.113.6"]; each must be bound to an interface here; the domains\' suggested SPF records list them.',
-  ),
-  ehlo_names: stringList(
-    [],
-    "EHLO name of each address, in the order of addresses: its PTR name, which receivers compare; empty: [mx] ehlo_name.",
-  ),
-  warmup: duration(
-    "30d",
-    "Warm-up: from an address's first use, its daily volume per destination provider is capped at 50 on day 1, doubling daily, and uncapped after this; mail over the cap waits as deferred until the next UTC day. 0s: no warm-up.",
-  ),
-  organizations: stringList(
-    [],
-    "Ids of the organisations whose domains may send from this pool, e.g. a dedicated pool for one customer; only they see it in GET /v1/ip-pools, and another's domain naming it is refused (its mail already there leaves from the default address). Empty: every organisation.",
-  ),
-} satisfies Record<string, OptionSpec>;
-
-/**
- * `[shaping.<provider>]` (DESIGN §14): a destination provider recognised by its MX hosts, and how hard direct
- * delivery through an IP pool may push it, per source address. Built-in: gmail, outlook, yahoo (a table of the same
- * name replaces one); other destinations take `[shaping.other]`'s limits or the defaults here.
- */
-export const SHAPING_OPTIONS = {
-  mx: stringList([], 'MX host patterns of the provider: a host, or "*." and a domain, e.g. ["*.google.com"].'),
-  connections: int(4, 1, 1000, "Connections open at once per source address."),
-  messages_per_connection: int(100, 1, 100_000, "Messages sent over one connection before it is closed."),
-  messages_per_minute: int(
-    600,
-    1,
-    1_000_000,
-    "Messages per minute per source address; a 421 or a 4.7.x reply that speaks of rate or trying again later halves it for an hour.",
-  ),
-} satisfies Record<string, OptionSpec>;
-
-/** The destination providers known without configuration, by their MX hosts. */
-export const BUILT_IN_SHAPING: Record<string, readonly string[]> = {
-  gmail: ["*.google.com", "*.googlemail.com"],
-  outlook: ["*.outlook.com", "*.protection.outlook.com", "*.hotmail.com"],
-  yahoo: ["*.yahoodns.net", "*.yahoo.com"],
-};
-
-/**
  * Provider kinds and the section whose options configure each: `[smarthost]`, `[mx]` and `[ses]` configure the
  * built-in providers named `smtp`, `mx` and `ses`, and a `[providers.<name>]` table of that kind takes the same options.
  */
@@ -615,18 +390,6 @@ export const PROVIDER_KINDS = { capture: null, smtp: "smarthost", mx: "mx", ses:
 export type ProviderKind = keyof typeof PROVIDER_KINDS;
 
 type Schema = typeof CONFIG_SCHEMA;
-type ValueOf<S extends OptionSpec> = S["type"]["kind"] extends "int" | "duration" | "rate"
-  ? number
-  : S["type"]["kind"] extends "bool"
-    ? boolean
-    : S["type"]["kind"] extends "string_list"
-      ? string[]
-      : S["type"]["kind"] extends "duration_list"
-        ? number[]
-        : string;
-
-type SectionValues<S extends Record<string, OptionSpec>> = { readonly [K in keyof S]: ValueOf<S[K]> };
-
 type Sections = { readonly [S in Exclude<keyof Schema, "">]: SectionValues<Schema[S]> };
 
 /** A provider's configuration: its kind and that kind's options (none for capture). */
