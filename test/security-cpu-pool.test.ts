@@ -382,50 +382,28 @@ describe("finding 9: DMARC reports' fields and rows unbounded", () => {
     expect(seen).toHaveLength(250);
     expect(new Set(seen).size).toBe(250);
   }, 60_000);
-});
-
-describe("finding 9: the summary of a domain's reports reads a bounded number of rows", () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
-  });
-  afterAll(() => t.close());
-
   test("finding 9: reports past SUMMARY_ROWS rows are left out of the summary, newest kept", async () => {
-    // Six reports of the most rows a report may have, as anyone may mail them: 60,000 rows.
-    const day = 86_400_000;
+    // Six reports of the most rows a report may have, as anyone may mail them (60,000 rows), about a domain of its own.
+    await t.app.services.domains.add(t.operator, "example.net", { verifiedOverride: true });
+    const pass = { count: 1, disposition: "none", dkim: "pass", spf: "pass", header_from: "example.net" } as const;
+    const about = { reporter: "google.com", policy_domain: "example.net", begin: new Date(0).toISOString() };
     for (let i = 0; i < 6; i++) {
       const rows = Array.from({ length: DMARC_LIMITS.rows }, (_, r) => ({
         source_ip: `10.${i}.${r >> 8}.${r & 255}`,
-        count: 1,
-        disposition: "none" as const,
-        dkim: "pass" as const,
-        spf: "pass" as const,
-        header_from: "example.com",
+        ...pass,
       }));
       const end = new Date(Date.now() - (i + 1) * 60_000).toISOString();
-      await t.app.services.dmarcReports.store("example.com", [
-        {
-          reporter: "google.com",
-          report_id: `big-${i}`,
-          policy_domain: "example.com",
-          begin: new Date(Date.now() - day).toISOString(),
-          end,
-          rows,
-        },
-      ]);
+      await t.app.services.dmarcReports.store("example.net", [{ ...about, report_id: `big-${i}`, end, rows }]);
     }
     const started = performance.now();
-    const summary = (await t.json("GET", "/v1/domains/example.com/dmarc/summary?days=7")).body;
-    console.log(
-      `finding 9: the summary over six reports of ${DMARC_LIMITS.rows} rows: ${Math.round(performance.now() - started)} ms`,
-    );
+    const summary = (await t.json("GET", "/v1/domains/example.net/dmarc/summary?days=7")).body;
+    const ms = Math.round(performance.now() - started);
+    console.log(`finding 9: the summary over six reports of ${DMARC_LIMITS.rows} rows: ${ms} ms`);
     expect(summary.reports).toBe(SUMMARY_ROWS / DMARC_LIMITS.rows);
     // The oldest report (10.5.x.x) is the one left out.
-    expect(summary.data.some((row: { source_ip: string }) => row.source_ip.startsWith("10.5."))).toBe(false);
-    expect(summary.data.some((row: { source_ip: string }) => row.source_ip.startsWith("10.0."))).toBe(true);
+    const from = (prefix: string) =>
+      summary.data.some((row: { source_ip: string }) => row.source_ip.startsWith(prefix));
+    expect([from("10.0."), from("10.5.")]).toEqual([true, false]);
   }, 60_000);
 });
 

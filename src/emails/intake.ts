@@ -267,10 +267,8 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     budget.left -= attachments.reduce((sum, attachment) => sum + attachment.content.length, 0) - inline;
     const fields = { ...input.fields, attachments };
     const id = newId();
-    const composed = await deps.compose(
-      composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor, fields)),
-      actor.organizationId,
-    );
+    const request = composeRequest(id, fields, clock.now(), await deps.decorate?.(id, actor, fields));
+    const composed = await deps.compose(request, actor.organizationId);
     assertSize(composed.raw.length);
     return {
       ...origin(id, actor, input.source),
