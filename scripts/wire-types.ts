@@ -1,8 +1,9 @@
 /**
  * Writes clients/node/src/wire.ts, the one copy of the wire's vocabulary the Node client and the UI share: the
- * server's constant lists (event types, statuses, scopes, …) and the request bodies, printed from the TypeBox
- * schemas that document and check them. `bun scripts/wire-types.ts` rewrites the file; test/wire-types.test.ts
- * fails while the checked-in copy differs from what the server's definitions print.
+ * server's constant lists (event types, statuses, scopes, …) and the request bodies not yet named in the OpenAPI
+ * document, printed from the TypeBox schemas that document and check them. `npm run generate` (scripts/generate/)
+ * rewrites it with the generated client types; test/generated-clients.test.ts fails while the checked-in copy
+ * differs from what the server's definitions print.
  *
  * Why TypeBox and not /openapi.json: the schemas are importable values, so the script needs no app, store or port,
  * and each type gets the name chosen here rather than one derived from a path. The printer knows only the kinds the
@@ -21,11 +22,6 @@ import { SendEmailSchema } from "../src/emails/validate.ts";
 import { EMAIL_EVENT_TYPES, EVENT_TYPES } from "../src/events/model.ts";
 import { CreateKeySchema, RenameKeySchema } from "../src/keys/validate.ts";
 import { SUPPRESSION_ORIGINS } from "../src/suppressions/model.ts";
-import {
-  AddSuppressionSchema,
-  BatchAddSuppressionsSchema,
-  BatchRemoveSuppressionsSchema,
-} from "../src/suppressions/validate.ts";
 import { TEMPLATE_ENGINES } from "../src/templates/model.ts";
 import {
   CreateTemplateSchema,
@@ -60,7 +56,7 @@ const LISTS: Array<[name: string, typeName: string, values: readonly string[], a
   ["STAT_INTERVALS", "StatInterval", STAT_INTERVALS, "The bucket sizes of GET /v1/emails/stats."],
 ];
 
-/** Each request body under the name of its type, with the route that takes it. */
+/** Each request body under the name of its type, with the route that takes it (printed while its route does not name it). */
 const BODIES: Array<[typeName: string, schema: TSchema, route: string]> = [
   ["SendEmailRequest", SendEmailSchema, "POST /v1/emails (and each item of POST /v1/emails/batch)"],
   ["CreateDomainRequest", CreateDomainSchema, "POST /v1/domains"],
@@ -70,9 +66,6 @@ const BODIES: Array<[typeName: string, schema: TSchema, route: string]> = [
   ["CreateWebhookRequest", CreateWebhookSchema, "POST /v1/webhooks"],
   ["UpdateWebhookRequest", UpdateWebhookSchema, "PATCH /v1/webhooks/:id"],
   ["TestWebhookRequest", TestWebhookSchema, "POST /v1/webhooks/:id/test"],
-  ["AddSuppressionRequest", AddSuppressionSchema, "POST /v1/suppressions"],
-  ["BatchAddSuppressionsRequest", BatchAddSuppressionsSchema, "POST /v1/suppressions/batch/add"],
-  ["BatchRemoveSuppressionsRequest", BatchRemoveSuppressionsSchema, "POST /v1/suppressions/batch/remove"],
   ["CreateTemplateRequest", CreateTemplateSchema, "POST /v1/templates"],
   ["UpdateTemplateRequest", UpdateTemplateSchema, "PATCH /v1/templates/:id"],
   ["ValidateTemplateRequest", ValidateTemplateSchema, "POST /v1/templates/validate"],
@@ -128,7 +121,8 @@ function unformatted(): string {
       `${doc(about)}export const ${name} = ${JSON.stringify(values)} as const;\n` +
       `export type ${typeName} = (typeof ${name})[number];\n`,
   );
-  const bodies = BODIES.map(
+  // A body its route names (`named()`, a `$id`) is in the OpenAPI document, so in generated.ts: not here too.
+  const bodies = BODIES.filter(([, schema]) => schema.$id === undefined).map(
     ([typeName, schema, route]) =>
       doc(schema.description ? `${route}: ${schema.description}` : route) +
       `export type ${typeName} = ${printType(schema)};\n`,

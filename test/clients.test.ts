@@ -11,6 +11,8 @@
  *                          a fresh one per suite
  *   MAILROOM_FROM          an address on the verified domain (example.com)
  *   MAILROOM_INBOUND_SUBJECT  the subject of the message received before the suites start
+ *   MAILROOM_PUBLIC_URL    https://mail.mailroom.test, the server's configured address: the links it hands out (an
+ *                          invitation's) start with it, never with the address a request came to
  *
  * Each suite prints its runner's output on failure. A missing runtime skips its suite with the reason, except under
  * CI=true (`.ci/run` installs them), where it is a failure.
@@ -68,6 +70,7 @@ beforeAll(async () => {
     MAILROOM_SENDING_KEY: sendingKey,
     MAILROOM_FROM: "Acme <hello@example.com>",
     MAILROOM_INBOUND_SUBJECT: INBOUND_SUBJECT,
+    MAILROOM_PUBLIC_URL: "https://mail.mailroom.test",
   };
 }, 60_000);
 

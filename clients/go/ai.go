@@ -7,75 +7,27 @@ import (
 	"net/http"
 )
 
-// AIStatus answers Status: whether a model is configured, so that drafts and subject suggestions can be asked for.
-// Model is the configured model's name (empty without one); Message then says what to configure, in the words of
-// the 503 that Write answers (empty when a model is configured).
-type AIStatus struct {
-	Object          string `json:"object"`
-	ModelConfigured bool   `json:"model_configured"`
-	Model           string `json:"model"`
-	Message         string `json:"message"`
-}
-
-// SubjectRequest is a subject line to score; Html or Text, when given, count for the preview text.
-type SubjectRequest struct {
-	Subject string `json:"subject"`
-	Html    string `json:"html,omitempty"`
-	Text    string `json:"text,omitempty"`
-}
-
-// SubjectAnalysis answers Subject: a score from 0 to 100, the rules that cost points with their fixes, and better
-// subjects from the model (empty without one; SuggestionsUnavailable says why).
-type SubjectAnalysis struct {
-	Score                  int                 `json:"score"`
-	Findings               []SubjectFinding    `json:"findings"`
-	Suggestions            []SubjectSuggestion `json:"suggestions"`
-	SuggestionsUnavailable string              `json:"suggestions_unavailable,omitempty"`
-	PromptVersion          string              `json:"prompt_version"`
-}
-
-// SubjectFinding is one rule a subject breaks. Severity is error, warning or info.
-type SubjectFinding struct {
-	Rule     string `json:"rule"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	Fix      string `json:"fix"`
-}
-
-// SubjectSuggestion is a subject proposed by the model, scored by the same rules.
-type SubjectSuggestion struct {
-	Subject  string           `json:"subject"`
-	Score    int              `json:"score"`
-	Findings []SubjectFinding `json:"findings"`
-}
-
-// WriteRequest asks for a draft. Format is "html" (default) or "mjml"; {{placeholders}} in Brief are kept in the
-// draft; SaveAsTemplate saves it as a draft template.
-type WriteRequest struct {
-	Brief          string          `json:"brief"`
-	Tone           string          `json:"tone,omitempty"`
-	Audience       string          `json:"audience,omitempty"`
-	Format         string          `json:"format,omitempty"`
-	SaveAsTemplate *SaveAsTemplate `json:"save_as_template,omitempty"`
-}
-
-// SaveAsTemplate names the draft template a WriteRequest saves.
-type SaveAsTemplate struct {
-	Name  string `json:"name"`
-	Alias string `json:"alias,omitempty"`
-}
-
-// EmailDraft is a checked draft: its Variables are the placeholders a send fills; TemplateId is set when saved.
-type EmailDraft struct {
-	Object        string   `json:"object"`
-	Subject       string   `json:"subject"`
-	Html          string   `json:"html"`
-	Text          string   `json:"text"`
-	Engine        string   `json:"engine"`
-	Variables     []string `json:"variables"`
-	TemplateId    string   `json:"template_id"`
-	PromptVersion string   `json:"prompt_version"`
-}
+// The AI helpers' shapes are the document's (generated.go), under the names this client has always used.
+type (
+	// AIStatus answers Status: whether a model is configured, so that drafts and subject suggestions can be asked
+	// for. Model is the configured model's name (empty without one); Message then says what to configure, in the
+	// words of the 503 that Write answers (empty when a model is configured).
+	AIStatus = AiStatus
+	// SubjectRequest is a subject line to score; Html or Text, when given, count for the preview text.
+	SubjectRequest = SubjectOptions
+	// SubjectAnalysis answers Subject: a score from 0 to 100, the rules that cost points with their fixes, and
+	// better subjects from the model (empty without one; SuggestionsUnavailable says why).
+	SubjectAnalysis = SubjectResponse
+	// SubjectSuggestion is a subject proposed by the model, scored by the same rules.
+	SubjectSuggestion = SubjectScore
+	// WriteRequest asks for a draft. Format is "html" (default) or "mjml"; {{placeholders}} in Brief are kept in the
+	// draft; SaveAsTemplate saves it as a draft template.
+	WriteRequest = WriteOptions
+	// SaveAsTemplate names the draft template a WriteRequest saves.
+	SaveAsTemplate = WriteOptionsSaveAsTemplate
+	// EmailDraft is a checked draft: its Variables are the placeholders a send fills; TemplateId is set when saved.
+	EmailDraft = WriteResponse
+)
 
 // AIService says whether a model is configured, scores subjects and drafts emails.
 type AIService struct {

@@ -16,42 +16,9 @@ const (
 // CreateApiKeyRequest creates a key. Permission is a preset (default full_access); Scopes choose fine-grained
 // scopes instead; DomainId or Domains restrict sending to those domains; Mode is "live" (default) or "test";
 // RateLimit overrides the requests per minute of this key; DailyQuota caps the live messages it may send per UTC
-// day (0: none of its own).
-type CreateApiKeyRequest struct {
-	Name       string   `json:"name"`
-	Permission string   `json:"permission,omitempty"`
-	DomainId   string   `json:"domain_id,omitempty"`
-	Scopes     []string `json:"scopes,omitempty"`
-	Mode       string   `json:"mode,omitempty"`
-	Domains    []string `json:"domains,omitempty"`
-	RateLimit  int      `json:"rate_limit,omitempty"`
-	DailyQuota int      `json:"daily_quota,omitempty"`
-}
-
-// ApiKey describes a key; the token itself is only in CreateApiKeyResponse.
-type ApiKey struct {
-	Object string `json:"object"`
-	Id     string `json:"id"`
-	Name   string `json:"name"`
-	Mode   string `json:"mode"`
-	// TokenPrefix is enough of the token to recognise it, never enough to use it.
-	TokenPrefix        string   `json:"token_prefix"`
-	Scopes             []string `json:"scopes"`
-	Domains            []string `json:"domains"`
-	RateLimitPerMinute int      `json:"rate_limit_per_minute"`
-	// DailyQuota is the live messages per UTC day this key may send; nil: none of its own.
-	DailyQuota *int   `json:"daily_quota"`
-	CreatedAt  string `json:"created_at"`
-	LastUsedAt string `json:"last_used_at"`
-	RevokedAt  string `json:"revoked_at"`
-}
-
-// CreateApiKeyResponse answers a create: Resend's {id, token} with the key's record. Keep Token now: it is never
-// shown again.
-type CreateApiKeyResponse struct {
-	ApiKey
-	Token string `json:"token"`
-}
+// day (0: none of its own). The document's CreateApiKeyOptions, as ApiKey (the token itself is only in
+// CreateApiKeyResponse: keep it, it is never shown again) and the other shapes of keys are (generated.go).
+type CreateApiKeyRequest = CreateApiKeyOptions
 
 // ListApiKeysOptions pages the list of keys; IncludeRevoked adds revoked ones.
 type ListApiKeysOptions struct {
@@ -62,9 +29,7 @@ type ListApiKeysOptions struct {
 }
 
 // UpdateApiKeyRequest renames a key.
-type UpdateApiKeyRequest struct {
-	Name string `json:"name"`
-}
+type UpdateApiKeyRequest = UpdateApiKeyOptions
 
 // ApiKeysService manages API keys.
 type ApiKeysService struct {

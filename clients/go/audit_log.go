@@ -9,36 +9,8 @@ import (
 	"net/url"
 )
 
-// AuditEvent is one entry of the audit log: who (Actor) did what (Action, "<object>.<verb>" such as
+// AuditEvent (generated.go) is one entry of the audit log: who (Actor) did what (Action, "<object>.<verb>" such as
 // "member.invited"), to what (Target, nil for an action that concerns no one object), from where (Ip, UserAgent).
-// Changes holds the settings changed and their values (or {"from", "to"}); nil when the action has none.
-type AuditEvent struct {
-	Object         string                 `json:"object"`
-	Id             string                 `json:"id"`
-	CreatedAt      string                 `json:"created_at"`
-	OrganizationId string                 `json:"organization_id"`
-	Actor          AuditActor             `json:"actor"`
-	Action         string                 `json:"action"`
-	Target         *AuditTarget           `json:"target"`
-	Ip             string                 `json:"ip"`
-	UserAgent      string                 `json:"user_agent"`
-	Changes        map[string]interface{} `json:"changes"`
-}
-
-// AuditActor is who acted: Type "user", "api_key", "cli" (the operator) or "system"; Id the user's or key's (empty
-// for the operator and the system); Name the person's email, the key's name, "operator" or "Mailroom".
-type AuditActor struct {
-	Type string `json:"type"`
-	Id   string `json:"id"`
-	Name string `json:"name"`
-}
-
-// AuditTarget is what an action concerned, such as {Type: "invitation", Id, Name: the address}.
-type AuditTarget struct {
-	Type string `json:"type"`
-	Id   string `json:"id"`
-	Name string `json:"name"`
-}
 
 // ListAuditLogOptions pages the log, newest first (After an id continues towards older events, Before goes back
 // towards newer ones), and filters it by Action ("member.invited") and by ActorId (an event's Actor.Id).

@@ -26,17 +26,11 @@ type BatchSendEmailOptions struct {
 }
 
 // BatchError is the problem of one email of a permissive batch; Index is its position in the request.
-type BatchError struct {
-	Index   int    `json:"index"`
-	Message string `json:"message"`
-}
+type BatchError = CreateBatchResponseError
 
 // BatchEmailResponse answers a batch: the ids of the emails sent, in request order, and (permissive mode) the
 // errors of those refused.
-type BatchEmailResponse struct {
-	Data   []SendEmailResponse `json:"data"`
-	Errors []BatchError        `json:"errors,omitempty"`
-}
+type BatchEmailResponse = CreateBatchResponse
 
 // BatchService sends several emails in one request.
 type BatchService struct {

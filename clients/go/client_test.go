@@ -683,7 +683,7 @@ func TestDeliverabilityPathsBodiesAndNulls(t *testing.T) {
 	client := NewClient("mr_test_key", WithBaseURL(server.URL))
 	ctx := context.Background()
 
-	domain, err := client.Domains.Update("example.com", &UpdateDomainRequest{TrackingSubdomain: Value("links"), Tls: TlsEnforced, Dkim: &DomainDkim{Ed25519: true}})
+	domain, err := client.Domains.Update("example.com", &UpdateDomainRequest{TrackingSubdomain: Value("links"), Tls: TlsEnforced, Dkim: &UpdateDomainOptionsDkim{Ed25519: Bool(true)}})
 	if err != nil || !domain.Dkim.Ed25519 || domain.TrackingSubdomain != "links" || domain.Tls != TlsEnforced || domain.Health.Status != HealthOk ||
 		domain.Health.EvaluatedAt != "" || domain.Health.Window != "24h" {
 		t.Fatalf("update: %+v (%v)", domain, err)
@@ -691,10 +691,10 @@ func TestDeliverabilityPathsBodiesAndNulls(t *testing.T) {
 	if r := domain.Records[0]; r.Record != "Tracking" || r.Type != "CNAME" || len(r.Found) != 1 || r.Found[0] != "elsewhere.example.org" || domain.Records[1].Found != nil {
 		t.Fatalf("records: %+v", domain.Records)
 	}
-	if _, err := client.Domains.UpdateWithContext(ctx, "d/1", &UpdateDomainRequest{TrackingSubdomain: Null[string](), Dkim: &DomainDkim{}}); err != nil {
+	if _, err := client.Domains.UpdateWithContext(ctx, "d/1", &UpdateDomainRequest{TrackingSubdomain: Null[string](), Dkim: &UpdateDomainOptionsDkim{Ed25519: Bool(false)}}); err != nil {
 		t.Fatalf("update with a null tracking host: %v", err)
 	}
-	if _, err := client.Domains.Create(&CreateDomainRequest{Name: "example.org", TrackingSubdomain: "links", Tls: TlsOpportunistic, Dkim: &DomainDkim{Ed25519: true}}); err != nil {
+	if _, err := client.Domains.Create(&CreateDomainRequest{Name: "example.org", TrackingSubdomain: "links", Tls: TlsOpportunistic, Dkim: &CreateDomainOptionsDkim{Ed25519: Bool(true)}}); err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	overview, err := client.Sending.Health()

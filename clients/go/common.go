@@ -64,7 +64,7 @@ func Bool(v bool) *bool {
 	return &v
 }
 
-// String returns a pointer to v, for optional string fields such as UpdateWebhookRequest.Description.
+// String returns a pointer to v, for a *string field (BlocklistListing.Reason).
 func String(v string) *string {
 	return &v
 }

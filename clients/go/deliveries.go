@@ -18,21 +18,9 @@ const (
 	DeliveryStatusSending  = "sending"
 )
 
-// Delivery is one recipient of one message in the queue. Provider is that of the last attempt and NextAttemptAt
-// when the next is due (both empty when none); LastResponse is the last reply or the operator's last action.
-type Delivery struct {
-	Object        string `json:"object"`
-	Id            string `json:"id"`
-	EmailId       string `json:"email_id"`
-	Recipient     string `json:"recipient"`
-	Status        string `json:"status"`
-	Provider      string `json:"provider"`
-	Attempts      int    `json:"attempts"`
-	NextAttemptAt string `json:"next_attempt_at"`
-	LastResponse  string `json:"last_response"`
-	CreatedAt     string `json:"created_at"`
-	UpdatedAt     string `json:"updated_at"`
-}
+// Delivery (generated.go) is one recipient of one message in the queue. Provider is that of the last attempt and
+// NextAttemptAt when the next is due (both empty when none); LastResponse is the last reply or the operator's last
+// action.
 
 // ListDeliveriesOptions pages and filters the queue: Status (queued, deferred, held, sending), Domain (the
 // recipients' domain), Provider (that of the last attempt) and EmailId (one message's recipients).
@@ -46,56 +34,15 @@ type ListDeliveriesOptions struct {
 	EmailId  string
 }
 
-// QueueCounts counts waiting recipients by status.
-type QueueCounts struct {
-	Queued   int `json:"queued"`
-	Deferred int `json:"deferred"`
-	Held     int `json:"held"`
-	Sending  int `json:"sending"`
-}
-
-// QueueDomainCounts counts the recipients waiting for one destination domain; OldestAt is when the oldest of them
-// was accepted.
-type QueueDomainCounts struct {
-	Domain string `json:"domain"`
-	QueueCounts
-	OldestAt string `json:"oldest_at"`
-}
-
-// QueueProviderCounts counts the recipients waiting by the provider of their last attempt (Provider empty: not
-// attempted yet); OldestAt is when the oldest of them was accepted.
-type QueueProviderCounts struct {
-	Provider string `json:"provider"`
-	QueueCounts
-	OldestAt string `json:"oldest_at"`
-}
-
-// QueueSummary answers Summary: what waits, by status, by destination domain (the 20 with the most waiting) and by
-// provider, and when the oldest waiting recipient was accepted (empty when nothing waits).
-type QueueSummary struct {
-	Object          string                `json:"object"`
-	ByStatus        QueueCounts           `json:"by_status"`
-	ByDomain        []QueueDomainCounts   `json:"by_domain"`
-	ByProvider      []QueueProviderCounts `json:"by_provider"`
-	OldestWaitingAt string                `json:"oldest_waiting_at"`
-}
-
-// BulkDeliveriesRequest names the recipients a bulk action applies to: at least one of Status (queued, deferred,
-// held, sending), Domain, Provider and EmailId; without any the server answers a validation_error.
-type BulkDeliveriesRequest struct {
-	Status   string `json:"status,omitempty"`
-	Domain   string `json:"domain,omitempty"`
-	Provider string `json:"provider,omitempty"`
-	EmailId  string `json:"email_id,omitempty"`
-}
-
-// BulkDeliveriesResponse answers a bulk action: Matched counts the recipients of the filter the action applies
-// to (those being attempted now included), Changed those it changed.
-type BulkDeliveriesResponse struct {
-	Object  string `json:"object"`
-	Matched int    `json:"matched"`
-	Changed int    `json:"changed"`
-}
+// The queue's counts (QueueSummary, QueueDomainCounts, QueueProviderCounts) and the bulk actions' filter and answer
+// are the document's (generated.go), under the names this client has always used.
+type (
+	// QueueCounts counts waiting recipients by status.
+	QueueCounts = QueueStatusCounts
+	// BulkDeliveriesRequest names the recipients a bulk action applies to: at least one of Status (queued,
+	// deferred, held, sending), Domain, Provider and EmailId; without any the server answers a validation_error.
+	BulkDeliveriesRequest = BulkDeliveriesOptions
+)
 
 // DeliveriesService shows and steers the delivery queue. An action on one delivery answers a 409 conflict while
 // it is being attempted, or when the action does not apply to its status.

@@ -27,134 +27,25 @@ const (
 	HealthPaused  = "paused"
 )
 
-// CreateDomainRequest adds a sending domain. Nil pointers leave the server's defaults.
-type CreateDomainRequest struct {
-	Name string `json:"name"`
-	// ReturnPathSubdomain names the subdomain of the return path and its SPF and MX records (default "send").
-	ReturnPathSubdomain string `json:"return_path_subdomain,omitempty"`
-	OpenTracking        *bool  `json:"open_tracking,omitempty"`
-	ClickTracking       *bool  `json:"click_tracking,omitempty"`
-	// ReceivingEnabled accepts inbound mail for the domain (adds the Inbound MX record).
-	ReceivingEnabled *bool `json:"receiving_enabled,omitempty"`
-	// Providers take the domain's mail, first choice first; empty: the server's default provider.
-	Providers []string `json:"providers,omitempty"`
-	// TrackingSubdomain is the label of a tracking host ("links" → links.<domain>): its CNAME joins the records.
-	TrackingSubdomain string `json:"tracking_subdomain,omitempty"`
-	// Tls is TlsOpportunistic (the default) or TlsEnforced.
-	Tls string `json:"tls,omitempty"`
-	// Dkim with Ed25519 true adds an Ed25519 key beside the RSA one.
-	Dkim *DomainDkim `json:"dkim,omitempty"`
-	// IpPool names the configured [ip_pools.<name>] direct delivery sends from (an unknown one is a
-	// validation_error); empty: none.
-	IpPool string `json:"ip_pool,omitempty"`
-}
-
-// UpdateDomainRequest changes a domain's settings; nil and empty fields are left as they are.
-type UpdateDomainRequest struct {
-	ReturnPathSubdomain string   `json:"return_path_subdomain,omitempty"`
-	OpenTracking        *bool    `json:"open_tracking,omitempty"`
-	ClickTracking       *bool    `json:"click_tracking,omitempty"`
-	ReceivingEnabled    *bool    `json:"receiving_enabled,omitempty"`
-	Providers           []string `json:"providers,omitempty"`
-	// TrackingSubdomain sets the tracking host with Value("links"): the CNAME of links.<domain> joins the records,
-	// and once DNS shows it the domain's open, click and unsubscribe links use https://links.<domain>.
-	// Null[string]() removes it; nil leaves it as it is.
-	TrackingSubdomain *Nullable[string] `json:"tracking_subdomain,omitempty"`
-	// Tls is TlsOpportunistic or TlsEnforced; empty leaves it as it is.
-	Tls string `json:"tls,omitempty"`
-	// Dkim with Ed25519 true adds an Ed25519 key (RFC 8463) beside the RSA one, signing once its record is found;
-	// false retires it. Nil leaves it as it is.
-	Dkim *DomainDkim `json:"dkim,omitempty"`
-	// IpPool names, with Value("main"), the configured [ip_pools.<name>] whose addresses direct delivery of the
-	// domain's mail binds, with their warm-up (an unknown name is a validation_error). Null[string]() returns the
-	// domain to the machine's default address; nil leaves it as it is.
-	IpPool *Nullable[string] `json:"ip_pool,omitempty"`
-}
-
-// Domain is a sending domain with the DNS records to publish and their status.
-type Domain struct {
-	Object              string             `json:"object"`
-	Id                  string             `json:"id"`
-	Name                string             `json:"name"`
-	Status              string             `json:"status"`
-	VerifiedOverride    bool               `json:"verified_override"`
-	OpenTracking        bool               `json:"open_tracking"`
-	ClickTracking       bool               `json:"click_tracking"`
-	ReturnPathSubdomain string             `json:"return_path_subdomain"`
-	ReceivingEnabled    bool               `json:"receiving_enabled"`
-	Providers           []string           `json:"providers"`
-	Capabilities        DomainCapabilities `json:"capabilities"`
-	Records             []DomainRecord     `json:"records"`
-	Dkim                DomainDkim         `json:"dkim"`
-	// TrackingSubdomain is the tracking host's label ("links"); empty: the domain's links use the server's host.
-	TrackingSubdomain string `json:"tracking_subdomain"`
-	// Tls is the domain's TLS policy: TlsOpportunistic or TlsEnforced.
-	Tls string `json:"tls"`
-	// IpPool is the [ip_pools.<name>] direct delivery sends from; empty: the machine's default address.
-	IpPool string `json:"ip_pool"`
-	// Health is the domain's bounce and complaint rates over the guardrails' window, and what they led to.
-	Health        DomainHealth `json:"health"`
-	LastCheckedAt string       `json:"last_checked_at"`
-	CreatedAt     string       `json:"created_at"`
-	UpdatedAt     string       `json:"updated_at"`
-}
-
-// DomainDkim is a domain's DKIM signing beyond the RSA key it always has: Ed25519 adds an Ed25519-SHA256 signature
-// (RFC 8463), with its own selector and record, once that record is found.
-type DomainDkim struct {
-	Ed25519 bool `json:"ed25519"`
-}
-
-// DomainHealth is a domain's or the organisation's sending health, as the guardrails last measured it: the
-// bounce and complaint rates (0–1) of the Recipients that ended in the Window ("24h"), and the Status they led to
-// (HealthOk, HealthWarning, HealthPaused) with its Reason ("bounce rate 9.1 % over 24 h"; empty when ok).
-// EvaluatedAt is empty before the first measurement.
-type DomainHealth struct {
-	BounceRate    float64 `json:"bounce_rate"`
-	ComplaintRate float64 `json:"complaint_rate"`
-	Window        string  `json:"window"`
-	Recipients    int     `json:"recipients"`
-	Status        string  `json:"status"`
-	Reason        string  `json:"reason"`
-	EvaluatedAt   string  `json:"evaluated_at"`
-}
-
-// DomainCapabilities is Resend's spelling of what a domain does: sending and receiving, "enabled" or "disabled".
-type DomainCapabilities struct {
-	Sending   string `json:"sending"`
-	Receiving string `json:"receiving"`
-}
-
-// DomainRecord is a DNS record to publish (DKIM, SPF, MX, DMARC, Inbound, or Tracking: the tracking host's CNAME)
-// and what the last check found.
-type DomainRecord struct {
-	Record   string `json:"record"`
-	Name     string `json:"name"`
-	Type     string `json:"type"`
-	Value    string `json:"value"`
-	Priority int    `json:"priority,omitempty"`
-	Ttl      string `json:"ttl"`
-	Status   string `json:"status"`
-	// Found is what DNS answered at the record's name at the last check (TXT values, "priority host" for MX, CNAME
-	// targets); nil when nothing was found or the record was not checked yet.
-	Found []string `json:"found,omitempty"`
-	// Warning says why the record as shown cannot work yet (the server's hostname is unset).
-	Warning string `json:"warning,omitempty"`
-	// KeyState (DKIM only): "active" signs now; "next" is a rotation's new key.
-	KeyState string `json:"key_state,omitempty"`
-}
+// A domain's shapes are the document's (generated.go): Domain, a sending domain with the DNS records to publish
+// (DomainRecord) and their status, its Capabilities (Resend's spelling), Dkim and Health (DomainHealth); and the
+// bodies that create and change one, under the names this client has always used.
+type (
+	// CreateDomainRequest adds a sending domain. Nil pointers leave the server's defaults; Dkim with Ed25519
+	// Bool(true) adds an Ed25519 key beside the RSA one; IpPool names a configured [ip_pools.<name>] (an unknown one
+	// is a validation_error).
+	CreateDomainRequest = CreateDomainOptions
+	// UpdateDomainRequest changes a domain's settings; nil and empty fields are left as they are.
+	// TrackingSubdomain and IpPool take Value("…") to set and Null[string]() to remove; Dkim with Ed25519
+	// Bool(false) retires the Ed25519 key.
+	UpdateDomainRequest = UpdateDomainOptions
+	// RemoveDomainResponse answers a domain's removal.
+	RemoveDomainResponse = DomainDeleted
+)
 
 // RemoveDomainOptions: Force removes a domain even while mail from it is queued (that mail then fails).
 type RemoveDomainOptions struct {
 	Force bool
-}
-
-// RemoveDomainResponse answers a domain's removal.
-type RemoveDomainResponse struct {
-	Object  string `json:"object"`
-	Id      string `json:"id"`
-	Name    string `json:"name"`
-	Deleted bool   `json:"deleted"`
 }
 
 // DomainsService manages sending domains. Wherever a domain id goes, its name works too.

@@ -41,12 +41,6 @@ type Attachment struct {
 	ContentId   string `json:"content_id,omitempty"`
 }
 
-// Tag is custom metadata of an email: names and values of letters, digits, _ and -.
-type Tag struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
-
 // EmailTemplate renders a saved template's published version: Id is its id or alias. Values are strings or numbers.
 type EmailTemplate struct {
 	Id        string                 `json:"id"`
@@ -54,10 +48,7 @@ type EmailTemplate struct {
 }
 
 // Tracking overrides the sending domain's open and click tracking for one email (nil: the domain's default).
-type Tracking struct {
-	Opens  *bool `json:"opens,omitempty"`
-	Clicks *bool `json:"clicks,omitempty"`
-}
+type Tracking = CreateEmailOptionsTracking
 
 // SendEmailOptions are the per-call options of a send.
 type SendEmailOptions struct {
@@ -66,58 +57,17 @@ type SendEmailOptions struct {
 	IdempotencyKey string
 }
 
-// SendEmailResponse answers a send: the new email's id, stored durably before this answer.
-type SendEmailResponse struct {
-	Id      string `json:"id"`
-	Message string `json:"message,omitempty"`
-}
-
-// Email is the look-up record: Resend's email object plus each recipient's state and the event history. List
-// items carry the same fields without Html, Text, Recipients, Events and ContentRemovedAt.
-type Email struct {
-	Object      string           `json:"object"`
-	Id          string           `json:"id"`
-	MessageId   string           `json:"message_id"`
-	Source      string           `json:"source"`
-	From        string           `json:"from"`
-	To          []string         `json:"to"`
-	Cc          []string         `json:"cc"`
-	Bcc         []string         `json:"bcc"`
-	ReplyTo     []string         `json:"reply_to"`
-	Subject     string           `json:"subject"`
-	Html        string           `json:"html"`
-	Text        string           `json:"text"`
-	Tags        []Tag            `json:"tags"`
-	Status      string           `json:"status"`
-	LastEvent   string           `json:"last_event"`
-	CreatedAt   string           `json:"created_at"`
-	ScheduledAt string           `json:"scheduled_at"`
-	TemplateId  string           `json:"template_id"`
-	Recipients  []EmailRecipient `json:"recipients,omitempty"`
-	Events      []EmailEvent     `json:"events,omitempty"`
-	// ContentRemovedAt is when retention removed the raw message, bodies and attachments (the record, recipients
-	// and events stay; Raw and the attachments are then a 410 gone); empty while the content is kept.
-	ContentRemovedAt string `json:"content_removed_at"`
-}
-
-// EmailRecipient is one recipient's delivery state.
-type EmailRecipient struct {
-	Email             string `json:"email"`
-	Status            string `json:"status"`
-	Attempts          int    `json:"attempts"`
-	LastResponse      string `json:"last_response"`
-	Provider          string `json:"provider"`
-	ProviderMessageId string `json:"provider_message_id"`
-	UpdatedAt         string `json:"updated_at"`
-}
-
-// EmailEvent is one entry of an email's history, e.g. email.sent or email.bounced with its details in Data.
-type EmailEvent struct {
-	Type      string                 `json:"type"`
-	CreatedAt string                 `json:"created_at"`
-	Recipient string                 `json:"recipient"`
-	Data      map[string]interface{} `json:"data"`
-}
+// A sent email's shapes are the document's (generated.go): Email, the look-up record (Resend's email object plus
+// each recipient's state, EmailRecipient, and the event history, EmailEvent; list items carry the same fields
+// without Html, Text, Recipients, Events and ContentRemovedAt), its Tags, and an attachment, EmailAttachment, whose
+// DownloadUrl is signed (no API key needed) and valid until ExpiresAt.
+type (
+	// SendEmailResponse answers a send: the new email's id, stored durably before this answer.
+	SendEmailResponse = CreateEmailResponse
+	// CancelScheduledEmailResponse answers a cancel (Status "canceled"), of a scheduled email or of the recipients
+	// of one on its way that still waited.
+	CancelScheduledEmailResponse = CancelEmailResponse
+)
 
 // ListEmailsOptions pages and filters the list of sent emails. Tag is "name" or "name:value".
 type ListEmailsOptions struct {
@@ -134,28 +84,6 @@ type ListEmailsOptions struct {
 type UpdateEmailRequest struct {
 	Id          string `json:"-"`
 	ScheduledAt string `json:"scheduled_at"`
-}
-
-// CancelScheduledEmailResponse answers a cancel (Status "canceled"), of a scheduled email or of the recipients of
-// one on its way that still waited.
-type CancelScheduledEmailResponse struct {
-	Object string `json:"object"`
-	Id     string `json:"id"`
-	Status string `json:"status"`
-}
-
-// EmailAttachment describes an attachment of a sent or received email. DownloadUrl is signed (no API key needed)
-// and valid until ExpiresAt.
-type EmailAttachment struct {
-	Object             string `json:"object,omitempty"`
-	Id                 string `json:"id"`
-	Filename           string `json:"filename"`
-	ContentType        string `json:"content_type"`
-	ContentDisposition string `json:"content_disposition"`
-	ContentId          string `json:"content_id"`
-	Size               int64  `json:"size"`
-	DownloadUrl        string `json:"download_url"`
-	ExpiresAt          string `json:"expires_at"`
 }
 
 // EmailsService sends and looks up email.

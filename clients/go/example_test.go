@@ -70,7 +70,7 @@ func ExampleOrganizationService_Update() {
 		log.Print(err)
 		return
 	}
-	log.Printf("%d of %d messages sent today; content kept %d days", org.UsageToday, *org.DailyQuota, org.Retention.ContentDays)
+	log.Printf("%d of %d messages sent today; content kept %g days", org.UsageToday, *org.DailyQuota, org.Retention.ContentDays)
 
 	_, err = client.Emails.Send(&mailroom.SendEmailRequest{From: "hello@example.com", To: []string{"reader@example.org"}, Subject: "Hi", Text: "Hi"})
 	var mrErr *mailroom.Error

@@ -9,55 +9,12 @@ import (
 	"net/http"
 )
 
-// Member is a person who belongs to the organisation. Id is the person's (a user id), as UpdateRole and Remove take
-// it; CreatedAt is when they joined.
-type Member struct {
-	Object    string `json:"object"`
-	Id        string `json:"id"`
-	Email     string `json:"email"`
-	Name      string `json:"name"`
-	Role      string `json:"role"`
-	CreatedAt string `json:"created_at"`
-}
-
-// Invitation is an invitation not yet accepted: the Role its link grants to Email, until ExpiresAt (7 days after it
-// was made).
-type Invitation struct {
-	Object    string `json:"object"`
-	Id        string `json:"id"`
-	Email     string `json:"email"`
-	Role      string `json:"role"`
-	CreatedAt string `json:"created_at"`
-	ExpiresAt string `json:"expires_at"`
-}
-
-// CreatedInvitation answers Invite: the invitation and Url, its one-time link, never shown again. Emailed says
-// whether it was also mailed to the address invited; when not, Note says why, and the link is yours to hand over.
-type CreatedInvitation struct {
-	Invitation
-	Url     string  `json:"url"`
-	Emailed bool    `json:"emailed"`
-	Note    *string `json:"note"`
-}
-
-// MemberList answers List: every member (oldest first) and every pending invitation, without its link. It is one
-// page, never more (HasMore is false).
-type MemberList struct {
-	List[Member]
-	Invitations []Invitation `json:"invitations"`
-}
-
 // InviteMemberRequest invites Email (stored lower-cased) with Role (RoleAdmin, RoleDeveloper or RoleViewer for an
-// API key; only owners invite owners).
-type InviteMemberRequest struct {
-	Email string `json:"email,omitempty"`
-	Role  string `json:"role,omitempty"`
-}
+// API key; only owners invite owners): the document's InviteMemberOptions (generated.go).
+type InviteMemberRequest = InviteMemberOptions
 
-// UpdateMemberRoleRequest is a member's new Role.
-type UpdateMemberRoleRequest struct {
-	Role string `json:"role,omitempty"`
-}
+// UpdateMemberRoleRequest is a member's new Role: the document's UpdateMemberRoleOptions (generated.go).
+type UpdateMemberRoleRequest = UpdateMemberRoleOptions
 
 // MembersService manages the organisation's members and invitations.
 type MembersService struct {

@@ -8,23 +8,6 @@ import (
 	"net/http"
 )
 
-// Roles of a member (DESIGN §13): an owner does everything; an admin everything but owners and deleting the
-// organisation; a developer the mail and its settings, not people; a viewer reads.
-const (
-	RoleOwner     = "owner"
-	RoleAdmin     = "admin"
-	RoleDeveloper = "developer"
-	RoleViewer    = "viewer"
-)
-
-// OrganizationMembership is an organisation the caller acts in, with the caller's Role there.
-type OrganizationMembership struct {
-	Object string `json:"object"`
-	Id     string `json:"id"`
-	Name   string `json:"name"`
-	Role   string `json:"role"`
-}
-
 // OrganizationsService lists the organisations the caller acts in.
 type OrganizationsService struct {
 	client *Client

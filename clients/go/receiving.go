@@ -7,60 +7,14 @@ import (
 	"net/http"
 )
 
-// ReceivedEmail is a received message. List items carry no Html, Text, Headers, Raw or Authentication.
-type ReceivedEmail struct {
-	Object      string            `json:"object"`
-	Id          string            `json:"id"`
-	From        string            `json:"from"`
-	To          []string          `json:"to"`
-	Cc          []string          `json:"cc"`
-	Bcc         []string          `json:"bcc"`
-	ReplyTo     []string          `json:"reply_to"`
-	ReceivedFor []string          `json:"received_for"`
-	Subject     string            `json:"subject"`
-	MessageId   string            `json:"message_id"`
-	CreatedAt   string            `json:"created_at"`
-	Attachments []EmailAttachment `json:"attachments"`
-	// InReplyToEmailId is the sent email this message answers, found through In-Reply-To and References.
-	InReplyToEmailId string `json:"in_reply_to_email_id"`
-	// AutoReply is "auto_reply" (out of office and the like), "challenge_response", or empty.
-	AutoReply      string                  `json:"auto_reply"`
-	Html           string                  `json:"html,omitempty"`
-	Text           string                  `json:"text,omitempty"`
-	Headers        map[string]string       `json:"headers,omitempty"`
-	Raw            *ReceivedRaw            `json:"raw,omitempty"`
-	Authentication *ReceivedAuthentication `json:"authentication,omitempty"`
-}
-
-// ReceivedRaw is a signed link to the message as it arrived, valid until ExpiresAt.
-type ReceivedRaw struct {
-	DownloadUrl string `json:"download_url"`
-	ExpiresAt   string `json:"expires_at"`
-}
-
-// ReceivedAuthentication is what SPF, DKIM, DMARC and ARC said about a received message; Header is the
-// Authentication-Results line as written.
-type ReceivedAuthentication struct {
-	Spf *struct {
-		Result string `json:"result"`
-		Domain string `json:"domain"`
-	} `json:"spf"`
-	Dkim []struct {
-		Result   string `json:"result"`
-		Domain   string `json:"domain"`
-		Selector string `json:"selector"`
-		Aligned  bool   `json:"aligned"`
-	} `json:"dkim"`
-	Dmarc *struct {
-		Result string `json:"result"`
-		Policy string `json:"policy"`
-		Domain string `json:"domain"`
-	} `json:"dmarc"`
-	Arc *struct {
-		Result string `json:"result"`
-	} `json:"arc"`
-	Header string `json:"header"`
-}
+// ReceivedEmail (generated.go) is a received message; list items carry no Html, Text, Headers or Raw.
+type (
+	// ReceivedRaw is a signed link to the message as it arrived, valid until ExpiresAt.
+	ReceivedRaw = ReceivedEmailRaw
+	// ReceivedAuthentication is what SPF, DKIM, DMARC and ARC said about a received message; Header is the
+	// Authentication-Results line as written.
+	ReceivedAuthentication = ReceivedEmailAuthentication
+)
 
 // ReceivingService reads received mail (scope inbound:read).
 type ReceivingService struct {

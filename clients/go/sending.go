@@ -9,50 +9,21 @@ import (
 	"net/http"
 )
 
-// Scopes of a pause: the whole organisation, one of its sending domains, or one configured provider.
-const (
-	PauseScopeOrganization = "organization"
-	PauseScopeDomain       = "domain"
-	PauseScopeProvider     = "provider"
+// A pause's scope is a PauseScope: PauseScopeOrganization, PauseScopeDomain or PauseScopeProvider. SendingPause is
+// one pause that applies (Name is the domain or provider, empty for the organisation; PausedBy is the id of the key
+// that paused, or "operator" for the command line) and SendingState the pauses that apply now, oldest first; both,
+// as the pause's request bodies, are the document's (generated.go).
+type (
+	// PauseSendingRequest names what to pause: Scope, and Name, the domain (one of the organisation's) or the
+	// provider (a configured one), none for the organisation. Reason is kept for the record and shown in each held
+	// recipient's LastResponse.
+	PauseSendingRequest = PauseSendingOptions
+	// ResumeSendingRequest names the pause to end: its Scope and Name, as it was paused.
+	ResumeSendingRequest = ResumeSendingOptions
+	// ResumeSendingResponse answers Resume: the pauses left, and Released, how many held recipients went back to the
+	// queue (every held recipient of the organisation that no remaining pause holds, whichever pause held it).
+	ResumeSendingResponse = SendingResumed
 )
-
-// SendingPause is one pause that applies. Name is the domain or provider (empty for the organisation); PausedBy is
-// the id of the key that paused, or "operator" for the command line.
-type SendingPause struct {
-	Scope    string `json:"scope"`
-	Name     string `json:"name"`
-	Reason   string `json:"reason"`
-	PausedAt string `json:"paused_at"`
-	PausedBy string `json:"paused_by"`
-}
-
-// SendingState answers Get and Pause: the pauses that apply now, oldest first (none when everything sends).
-type SendingState struct {
-	Object string         `json:"object"`
-	Pauses []SendingPause `json:"pauses"`
-}
-
-// PauseSendingRequest names what to pause: Scope (PauseScopeOrganization, PauseScopeDomain or PauseScopeProvider),
-// and Name, the domain (one of the organisation's) or the provider (a configured one), none for the organisation.
-// Reason is kept for the record and shown in each held recipient's LastResponse.
-type PauseSendingRequest struct {
-	Scope  string `json:"scope,omitempty"`
-	Name   string `json:"name,omitempty"`
-	Reason string `json:"reason,omitempty"`
-}
-
-// ResumeSendingRequest names the pause to end: its Scope and Name, as it was paused.
-type ResumeSendingRequest struct {
-	Scope string `json:"scope,omitempty"`
-	Name  string `json:"name,omitempty"`
-}
-
-// ResumeSendingResponse answers Resume: the pauses left, and Released, how many held recipients went back to the
-// queue (every held recipient of the organisation that no remaining pause holds, whichever pause held it).
-type ResumeSendingResponse struct {
-	SendingState
-	Released int `json:"released"`
-}
 
 // DomainHealthEntry is one sending domain's health in the overview.
 type DomainHealthEntry struct {

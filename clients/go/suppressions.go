@@ -16,22 +16,9 @@ const (
 	SuppressionOriginManual      = "manual"
 )
 
-// Suppression is a suppressed address. SourceId names what caused it (the bounced email), empty for manual ones.
-type Suppression struct {
-	Object    string `json:"object"`
-	Id        string `json:"id"`
-	Email     string `json:"email"`
-	Origin    string `json:"origin"`
-	SourceId  string `json:"source_id"`
-	Reason    string `json:"reason"`
-	CreatedAt string `json:"created_at"`
-}
-
-// AddSuppressionRequest suppresses one address by hand (origin manual).
-type AddSuppressionRequest struct {
-	Email  string `json:"email"`
-	Reason string `json:"reason,omitempty"`
-}
+// AddSuppressionRequest suppresses one address by hand (origin manual): the document's AddSuppressionOptions
+// (generated.go), as are Suppression and RemovedSuppression.
+type AddSuppressionRequest = AddSuppressionOptions
 
 // ListSuppressionsOptions pages and filters the list: Origin (bounce, complaint, unsubscribe, manual) and Search,
 // a part of the address.
@@ -45,18 +32,10 @@ type ListSuppressionsOptions struct {
 
 // RemoveSuppressionResponse answers a removal. In a batch removal, an address or id that was not suppressed has
 // Deleted false (and the part not given empty).
-type RemoveSuppressionResponse struct {
-	Object  string `json:"object"`
-	Id      string `json:"id"`
-	Email   string `json:"email"`
-	Deleted bool   `json:"deleted"`
-}
+type RemoveSuppressionResponse = RemovedSuppression
 
 // BatchAddSuppressionsRequest suppresses several addresses; those already suppressed keep their entry.
-type BatchAddSuppressionsRequest struct {
-	Emails []string `json:"emails"`
-	Reason string   `json:"reason,omitempty"`
-}
+type BatchAddSuppressionsRequest = BatchAddSuppressionsOptions
 
 // BatchAddSuppressionsResponse answers each address's entry, new or existing.
 type BatchAddSuppressionsResponse struct {
@@ -64,10 +43,7 @@ type BatchAddSuppressionsResponse struct {
 }
 
 // BatchRemoveSuppressionsRequest removes by address (Emails) or by id (Ids): one of the two.
-type BatchRemoveSuppressionsRequest struct {
-	Emails []string `json:"emails,omitempty"`
-	Ids    []string `json:"ids,omitempty"`
-}
+type BatchRemoveSuppressionsRequest = BatchRemoveSuppressionsOptions
 
 // BatchRemoveSuppressionsResponse answers each address or id given, with whether it was suppressed.
 type BatchRemoveSuppressionsResponse struct {

@@ -13,98 +13,25 @@ const (
 	TemplateEngineMjml       = "mjml"
 )
 
-// TemplateVariable declares a variable: Type "string" or "number", FallbackValue used when a send gives none.
-// CreatedAt and UpdatedAt are only in answers.
-type TemplateVariable struct {
-	Key           string      `json:"key"`
-	Type          string      `json:"type"`
-	FallbackValue interface{} `json:"fallback_value,omitempty"`
-	CreatedAt     string      `json:"created_at,omitempty"`
-	UpdatedAt     string      `json:"updated_at,omitempty"`
-}
-
-// CreateTemplateRequest creates a draft template. Alias may be used wherever the id goes. Engine is handlebars
-// (default) or mjml (also chosen when Html's root is <mjml>).
-type CreateTemplateRequest struct {
-	Name      string              `json:"name"`
-	Alias     string              `json:"alias,omitempty"`
-	Engine    string              `json:"engine,omitempty"`
-	From      string              `json:"from,omitempty"`
-	Subject   string              `json:"subject,omitempty"`
-	ReplyTo   []string            `json:"reply_to,omitempty"`
-	Html      string              `json:"html"`
-	Text      string              `json:"text,omitempty"`
-	Variables []*TemplateVariable `json:"variables,omitempty"`
-}
-
-// UpdateTemplateRequest edits a template's draft; empty fields are left as they are. Variables, when given,
-// replace the declared ones.
-type UpdateTemplateRequest struct {
-	Name      string              `json:"name,omitempty"`
-	Alias     string              `json:"alias,omitempty"`
-	Engine    string              `json:"engine,omitempty"`
-	From      string              `json:"from,omitempty"`
-	Subject   string              `json:"subject,omitempty"`
-	ReplyTo   []string            `json:"reply_to,omitempty"`
-	Html      string              `json:"html,omitempty"`
-	Text      string              `json:"text,omitempty"`
-	Variables []*TemplateVariable `json:"variables,omitempty"`
-}
-
-// Template is a template's current version. List items carry only Id, Name, Alias, Status, Engine and the times.
-type Template struct {
-	Object                 string              `json:"object"`
-	Id                     string              `json:"id"`
-	Name                   string              `json:"name"`
-	Alias                  string              `json:"alias"`
-	Engine                 string              `json:"engine"`
-	Status                 string              `json:"status"`
-	Subject                string              `json:"subject"`
-	From                   string              `json:"from"`
-	ReplyTo                []string            `json:"reply_to"`
-	Html                   string              `json:"html"`
-	Text                   string              `json:"text"`
-	Variables              []*TemplateVariable `json:"variables"`
-	PublishedAt            string              `json:"published_at"`
-	CreatedAt              string              `json:"created_at"`
-	UpdatedAt              string              `json:"updated_at"`
-	HasUnpublishedVersions bool                `json:"has_unpublished_versions"`
-	CurrentVersionId       string              `json:"current_version_id"`
-}
-
-// RenderTemplateRequest gives the variables of a preview.
-type RenderTemplateRequest struct {
-	Variables map[string]interface{} `json:"variables,omitempty"`
-}
-
-// RenderedTemplate is a rendered preview.
-type RenderedTemplate struct {
-	Subject string `json:"subject"`
-	Html    string `json:"html"`
-	Text    string `json:"text"`
-}
-
-// ValidateTemplateRequest is a source to check without saving it.
-type ValidateTemplateRequest struct {
-	Engine  string `json:"engine,omitempty"`
-	Html    string `json:"html"`
-	Subject string `json:"subject,omitempty"`
-	Text    string `json:"text,omitempty"`
-}
-
-// TemplateValidation answers Validate: Valid, or each problem at its line and column of the field.
-type TemplateValidation struct {
-	Valid  bool              `json:"valid"`
-	Errors []TemplateProblem `json:"errors"`
-}
-
-// TemplateProblem is one problem of a template source.
-type TemplateProblem struct {
-	Field   string `json:"field"`
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
-}
+// A template's shapes are the document's (generated.go): Template, a template's current version (list items,
+// TemplateSummary, carry only Id, Name, Alias, Status, Engine and the times), its TemplateVariables (Type "string"
+// or "number", FallbackValue used when a send gives none), RenderedTemplate, a rendered preview, and
+// TemplateValidation, Valid or each problem at its line and column of the field; and the bodies, under the names
+// this client has always used.
+type (
+	// CreateTemplateRequest creates a draft template. Alias may be used wherever the id goes. Engine is handlebars
+	// (default) or mjml (also chosen when Html's root is <mjml>); each of Variables is a CreateTemplateOptionsVariable.
+	CreateTemplateRequest = CreateTemplateOptions
+	// UpdateTemplateRequest edits a template's draft; nil and empty fields are left as they are, Value("…") sets
+	// one and Null[string]() clears it. Variables, when given, replace the declared ones.
+	UpdateTemplateRequest = UpdateTemplateOptions
+	// RenderTemplateRequest gives the variables of a preview.
+	RenderTemplateRequest = RenderTemplateOptions
+	// ValidateTemplateRequest is a source to check without saving it.
+	ValidateTemplateRequest = ValidateTemplateOptions
+	// TemplateProblem is one problem of a template source.
+	TemplateProblem = TemplateValidationError
+)
 
 // TemplatesService manages saved templates. Wherever a template id goes, its alias works too.
 type TemplatesService struct {

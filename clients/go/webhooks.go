@@ -35,77 +35,26 @@ const (
 	EventSendingResumed       = "sending.resumed"
 )
 
-// CreateWebhookRequest registers an endpoint (https on a public address unless the server allows otherwise).
-type CreateWebhookRequest struct {
-	Endpoint    string   `json:"endpoint"`
-	Events      []string `json:"events"`
-	Description string   `json:"description,omitempty"`
-}
-
-// UpdateWebhookRequest changes an endpoint; empty fields are left as they are. Status is "enabled" or "disabled".
-type UpdateWebhookRequest struct {
-	Endpoint    string   `json:"endpoint,omitempty"`
-	Events      []string `json:"events,omitempty"`
-	Description *string  `json:"description,omitempty"`
-	Status      string   `json:"status,omitempty"`
-}
-
-// Webhook is an endpoint. SigningSecret (whsec_…) is only in the answers of Create and RotateSigningSecret.
-type Webhook struct {
-	Object         string   `json:"object"`
-	Id             string   `json:"id"`
-	Endpoint       string   `json:"endpoint"`
-	Events         []string `json:"events"`
-	Description    string   `json:"description"`
-	Status         string   `json:"status"`
-	DisabledReason string   `json:"disabled_reason"`
-	DisabledAt     string   `json:"disabled_at"`
-	CreatedAt      string   `json:"created_at"`
-	UpdatedAt      string   `json:"updated_at"`
-	SigningSecret  string   `json:"signing_secret,omitempty"`
-}
-
-// TestWebhookRequest chooses the type of a sample event (default email.sent).
-type TestWebhookRequest struct {
-	Type string `json:"type,omitempty"`
-}
-
-// WebhookDelivery is one event sent (or to be sent) to one endpoint: Resend's webhook event (object
-// "webhook_event"). Its Id is the webhook-id header of every attempt. Status is pending, attempting, success or
-// failed.
-type WebhookDelivery struct {
-	Object         string `json:"object"`
-	Id             string `json:"id"`
-	WebhookId      string `json:"webhook_id"`
-	EventId        string `json:"event_id"`
-	Type           string `json:"type"`
-	Status         string `json:"status"`
-	AttemptCount   int    `json:"attempt_count"`
-	NextAttemptAt  string `json:"next_attempt_at"`
-	LastAttemptAt  string `json:"last_attempt_at"`
-	LastStatusCode int    `json:"last_status_code"`
-	LastError      string `json:"last_error"`
-	CreatedAt      string `json:"created_at"`
-}
-
-// WebhookDeliveryDetail is a delivery with the payload sent and every attempt.
-type WebhookDeliveryDetail struct {
-	WebhookDelivery
-	Payload  WebhookEvent     `json:"payload"`
-	Attempts []WebhookAttempt `json:"attempts"`
-}
-
-// WebhookAttempt is one POST to the endpoint: its status code (0 when no answer came), the first 1 KB of the
-// answer, the error and the duration.
-type WebhookAttempt struct {
-	Object         string `json:"object"`
-	Id             string `json:"id"`
-	SentAt         string `json:"sent_at"`
-	HttpStatusCode int    `json:"http_status_code"`
-	Response       string `json:"response"`
-	Error          string `json:"error"`
-	DurationMs     int    `json:"duration_ms"`
-}
+// A webhook's shapes are the document's (generated.go): an attempt (WebhookAttempt: its status code, nil when no
+// answer came, the first 1 KB of the answer, the error and the duration), ReplayFailedResponse; and, under the names
+// this client has always used, the bodies and the endpoint and event shapes.
+type (
+	// CreateWebhookRequest registers an endpoint (https on a public address unless the server allows otherwise).
+	CreateWebhookRequest = CreateWebhookOptions
+	// UpdateWebhookRequest changes an endpoint; empty fields are left as they are. Status is "enabled" or
+	// "disabled"; Description takes Value("…") to set and Null[string]() to clear.
+	UpdateWebhookRequest = UpdateWebhookOptions
+	// Webhook is an endpoint. SigningSecret (whsec_…) is only in the answers of Create and RotateSigningSecret.
+	Webhook = WebhookWithSecret
+	// TestWebhookRequest chooses the type of a sample event (default email.sent).
+	TestWebhookRequest = TestWebhookOptions
+	// WebhookDelivery is one event sent (or to be sent) to one endpoint: Resend's webhook event (object
+	// "webhook_event"). Its Id is the webhook-id header of every attempt. Status is pending, attempting, success or
+	// failed.
+	WebhookDelivery = WebhookDeliveryEvent
+	// WebhookDeliveryDetail is a delivery with the payload sent and every attempt.
+	WebhookDeliveryDetail = WebhookDeliveryEventDetail
+)
 
 // ListWebhookEventsOptions pages the events of an endpoint; Status filters (pending, attempting, success, failed).
 type ListWebhookEventsOptions struct {
@@ -113,13 +62,6 @@ type ListWebhookEventsOptions struct {
 	After  string
 	Before string
 	Status string
-}
-
-// ReplayFailedResponse answers ReplayFailed: how many failed events are sent again.
-type ReplayFailedResponse struct {
-	Object    string `json:"object"`
-	WebhookId string `json:"webhook_id"`
-	Replayed  int    `json:"replayed"`
 }
 
 // WebhooksService manages webhook endpoints and their events.

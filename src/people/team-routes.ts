@@ -8,7 +8,7 @@ import { pageOfList } from "../db/pages.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits } from "../http/body.ts";
 import { mount, route } from "../http/contract.ts";
-import { DeletedOf, ListOf, PageQuery } from "../lib/wire.ts";
+import { DeletedOf, ListOf, named, PageQuery } from "../lib/wire.ts";
 import type { Members } from "./members.ts";
 import type { People } from "./service.ts";
 import {
@@ -21,8 +21,20 @@ import {
 } from "./wire.ts";
 
 const CreateOrganizationSchema = t.Object({ name: t.String() }, { additionalProperties: false });
-const InviteSchema = t.Object({ email: t.String(), role: RoleSchema }, { additionalProperties: false });
-const ChangeRoleSchema = t.Object({ role: RoleSchema }, { additionalProperties: false });
+const InviteSchema = named(
+  "InviteMemberOptions",
+  t.Object(
+    { email: t.String({ description: "The address the link is for; stored lower-cased" }), role: RoleSchema },
+    {
+      additionalProperties: false,
+      description: "An invitation to make: an API key may grant every role but owner (only owners make owners)",
+    },
+  ),
+);
+const ChangeRoleSchema = named(
+  "UpdateMemberRoleOptions",
+  t.Object({ role: RoleSchema }, { additionalProperties: false, description: "A member's new role" }),
+);
 
 const Id = t.Object({ id: t.String({ description: "The person's id" }) });
 

@@ -11,25 +11,33 @@ export type SuppressionOrigin = (typeof SUPPRESSION_ORIGINS)[number];
 
 export const SuppressionSchema = named(
   "Suppression",
-  t.Object({
-    object: t.Literal("suppression"),
-    id: t.String({ format: "uuid" }),
-    email: t.String(),
-    origin: OneOf(SUPPRESSION_ORIGINS, { description: "What put the address on the list" }),
-    source_id: Nullable(t.String(), { description: "The message or event that did (a bounce's, a complaint's)" }),
-    reason: Nullable(t.String()),
-    created_at: t.String({ format: "date-time" }),
-  }),
+  t.Object(
+    {
+      object: t.Literal("suppression"),
+      id: t.String({ format: "uuid" }),
+      email: t.String(),
+      origin: OneOf(SUPPRESSION_ORIGINS, { description: "What put the address on the list" }),
+      source_id: Nullable(t.String(), { description: "The message or event that did (a bounce's, a complaint's)" }),
+      reason: Nullable(t.String()),
+      created_at: t.String({ format: "date-time" }),
+    },
+    { description: "An address on the organisation's suppression list: no message is delivered to it" },
+  ),
 );
 export type SuppressionView = Static<typeof SuppressionSchema>;
 
-/** One address of a batch removal: found and removed, or not on the list (`deleted: false`). */
 export const RemovedSuppressionSchema = named(
   "RemovedSuppression",
-  t.Object({
-    object: t.Literal("suppression"),
-    id: Nullable(t.String()),
-    email: Nullable(t.String()),
-    deleted: t.Boolean(),
-  }),
+  t.Object(
+    {
+      object: t.Literal("suppression"),
+      id: Nullable(t.String()),
+      email: Nullable(t.String()),
+      deleted: t.Boolean(),
+    },
+    {
+      description:
+        "One address or id of a batch removal: found and removed, or not on the list (`deleted: false`, and the part not given null)",
+    },
+  ),
 );

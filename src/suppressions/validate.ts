@@ -2,6 +2,7 @@
 import { type Static, Type as t } from "@sinclair/typebox";
 import { validationError } from "../errors.ts";
 import { addressKey, normalizeAddress } from "../lib/addresses.ts";
+import { named } from "../lib/wire.ts";
 
 /** Addresses per batch add or remove. */
 const MAX_BATCH = 1000;
@@ -36,14 +37,29 @@ export function reasonOf(reason: unknown): string | null {
 
 /** The request bodies, as the API documents and checks them (schema-check.ts). */
 const Reason = t.Optional(t.Union([t.String(), t.Null()], { description: "Why, for your records (null: none)" }));
-export const AddSuppressionSchema = t.Object({ email: t.String(), reason: Reason }, { additionalProperties: false });
-export const BatchAddSuppressionsSchema = t.Object(
-  { emails: t.Array(t.String()), reason: Reason },
-  { additionalProperties: false },
+export const AddSuppressionSchema = named(
+  "AddSuppressionOptions",
+  t.Object(
+    { email: t.String(), reason: Reason },
+    { additionalProperties: false, description: "An address to suppress by hand (origin manual)" },
+  ),
 );
-export const BatchRemoveSuppressionsSchema = t.Object(
-  { emails: t.Optional(t.Array(t.String())), ids: t.Optional(t.Array(t.String())) },
-  { additionalProperties: false, description: "emails or ids" },
+export const BatchAddSuppressionsSchema = named(
+  "BatchAddSuppressionsOptions",
+  t.Object(
+    { emails: t.Array(t.String()), reason: Reason },
+    { additionalProperties: false, description: "Addresses to suppress; those already suppressed keep their entry" },
+  ),
+);
+export const BatchRemoveSuppressionsSchema = named(
+  "BatchRemoveSuppressionsOptions",
+  t.Object(
+    { emails: t.Optional(t.Array(t.String())), ids: t.Optional(t.Array(t.String())) },
+    {
+      additionalProperties: false,
+      description: "Suppressions to remove, by address (emails) or by id (ids): one of the two",
+    },
+  ),
 );
 /** A batch removal names addresses or ids, never both. */
 export const oneOfEmailsOrIds = (body: Static<typeof BatchRemoveSuppressionsSchema>) => {

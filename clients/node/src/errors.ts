@@ -3,25 +3,10 @@
  * DESIGN §2) becomes a `MailroomError`; failures that never produced such a body (the network, a timeout, an answer
  * that is not Mailroom's, a missing optional dependency) get names of their own, so callers branch on `name` alone.
  */
+import type { ErrorBody } from "./generated.js";
 
-/** The closed set of names the server answers with. */
-export type ApiErrorName =
-  | "validation_error"
-  | "invalid_idempotency_key"
-  | "unauthorized"
-  | "insufficient_scope"
-  | "not_found"
-  | "method_not_allowed"
-  | "invalid_idempotent_request"
-  | "concurrent_idempotent_requests"
-  | "conflict"
-  | "payload_too_large"
-  | "domain_not_verified"
-  | "rate_limit_exceeded"
-  | "daily_quota_exceeded"
-  | "gone"
-  | "internal_error"
-  | "service_unavailable";
+/** The closed set of names the server answers with (its failure body's `name`, generated from the document). */
+export type ApiErrorName = ErrorBody["name"];
 
 /** Failures found on this side of the wire; `statusCode` is null for all of them but `application_error`. */
 export type ClientErrorName =

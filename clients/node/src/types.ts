@@ -2,38 +2,26 @@
  * The request and response shapes of Mailroom's `/v1` API (DESIGN §1, §3, §5, §7, §8, §12, §13). Field names are
  * the wire's snake_case, as Resend's API spells them, so a body can be read next to the API reference without
  * translation. Only the client-side conveniences differ from the wire: `react`, `Date` for timestamps, bytes for
- * attachments. The lists of values (statuses, event types, scopes) and the request bodies come from wire.ts,
- * generated from the server's definitions; the names here are the ones the package has always exported. The
- * delivery queue's statuses and bulk filter and the members' roles, which wire.ts does not carry, are written here
- * and checked against the server's with its views (test/wire-responses.check.ts).
+ * attachments. The shapes the OpenAPI document names come from generated.ts and the lists of values (statuses,
+ * event types, scopes) and the other request bodies from wire.ts, both generated from the server's definitions
+ * (`npm run generate`); the names here are the ones the package has always exported. The shapes still written here
+ * are checked against the server's views (test/wire-responses.check.ts) until their routes name them too.
  */
 import type { ErrorDetail, MailroomError } from "./errors.js";
 import type {
-  AddSuppressionRequest,
-  BatchAddSuppressionsRequest,
-  CreateApiKeyRequest,
-  CreateDomainRequest,
-  CreateTemplateRequest,
-  CreateWebhookRequest,
-  DomainStatus,
-  EmailStatus,
-  EventType,
-  RenameApiKeyRequest,
-  RenderTemplateRequest,
-  RecipientStatus,
-  RecordStatus,
-  Scope,
-  SendEmailRequest,
-  SubjectRequest,
-  SuppressionOrigin,
-  TemplateEngine,
-  UpdateDomainRequest,
-  UpdateTemplateRequest,
-  UpdateWebhookRequest,
-  ValidateTemplateRequest,
-  WebhookEventStatus,
-  WriteRequest,
-} from "./wire.js";
+  CreateApiKeyOptions as CreateApiKeyBody,
+  CreateEmailOptions as CreateEmailBody,
+  CreateTemplateOptions as CreateTemplateBody,
+  CreateTemplateOptionsVariable,
+  CreateWebhookOptions as CreateWebhookBody,
+  DomainHealth,
+  QueueStatus,
+  RemovedSuppression,
+  UpdateDomainOptions as UpdateDomainBody,
+  UpdateTemplateOptions as UpdateTemplateBody,
+  UpdateWebhookOptions as UpdateWebhookBody,
+} from "./generated.js";
+import type { EmailStatus, EventType, Scope, SuppressionOrigin, WebhookEventStatus } from "./wire.js";
 
 export type {
   DomainStatus,
@@ -43,6 +31,100 @@ export type {
   SuppressionOrigin,
   TemplateEngine,
 } from "./wire.js";
+
+/**
+ * The shapes generated from the OpenAPI document (generated.ts), exported under their document names, which are the
+ * names this package has always used; the shapes below add the client's conveniences to some of them.
+ */
+export type {
+  AddSuppressionOptions,
+  AiStatus,
+  ApiKey,
+  AuditActor,
+  AuditEvent,
+  AuditTarget,
+  BatchAddSuppressionsOptions,
+  BulkDeliveriesOptions,
+  BulkDeliveriesResponse,
+  CancelEmailResponse,
+  CreateApiKeyResponse,
+  CreateBatchResponse,
+  CreateDomainOptions,
+  CreatedInvitation,
+  CreatedOrganization,
+  CreateEmailResponse,
+  CurrentApiKey,
+  Delivery,
+  Domain,
+  DomainCapabilities,
+  DomainDeleted,
+  DomainDkim,
+  DomainHealth,
+  DomainRecord,
+  Email,
+  EmailAttachment,
+  EmailEvent,
+  EmailRecipient,
+  EmailStatCounts,
+  EmailStats,
+  EmailStatsBucket,
+  EmailSummary,
+  ErrorBody,
+  Invitation,
+  InviteMemberOptions,
+  Member,
+  MemberList,
+  Organization,
+  OrganizationMembership,
+  OrganizationRetention,
+  OrganizationStorage,
+  PauseScope,
+  PauseSendingOptions,
+  QueueDomainCounts,
+  QueueProviderCounts,
+  QueueStatus,
+  QueueStatusCounts,
+  QueueSummary,
+  ReceivedAttachment,
+  ReceivedEmail,
+  ReceivedEmailAuthentication,
+  ReceivedEmailRaw,
+  ReceivedEmailSummary,
+  RemovedSuppression,
+  RenderedTemplate,
+  RenderTemplateOptions,
+  ReplayFailedResponse,
+  ResumeSendingOptions,
+  Role,
+  SendingPause,
+  SendingResumed,
+  SendingState,
+  SubjectFinding,
+  SubjectOptions,
+  SubjectResponse,
+  SubjectScore,
+  Suppression,
+  Tag,
+  Template,
+  TemplateResponse,
+  TemplateSummary,
+  TemplateValidation,
+  TemplateValidationError,
+  TemplateVariable,
+  UpdateApiKeyOptions,
+  UpdateApiKeyResponse,
+  UpdateEmailResponse,
+  UpdateMemberRoleOptions,
+  UpdateOrganizationOptions,
+  ValidateTemplateOptions,
+  WebhookAttempt,
+  WebhookDeliveryEvent,
+  WebhookDeliveryEventDetail,
+  WebhookEndpoint,
+  WebhookWithSecret,
+  WriteOptions,
+  WriteResponse,
+} from "./generated.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Calls and answers
@@ -104,9 +186,7 @@ export interface ReactElementLike {
   props: unknown;
 }
 
-export type Tag = NonNullable<SendEmailRequest["tags"]>[number];
-
-type WireAttachment = NonNullable<SendEmailRequest["attachments"]>[number];
+type WireAttachment = NonNullable<CreateEmailBody["attachments"]>[number];
 
 export interface Attachment extends Omit<WireAttachment, "content"> {
   /** base64 text, or the bytes themselves (encoded by the client). */
@@ -114,67 +194,15 @@ export interface Attachment extends Omit<WireAttachment, "content"> {
 }
 
 /** Template id or alias (its published version is rendered), and the values of its variables. */
-export type TemplateReference = NonNullable<SendEmailRequest["template"]>;
+export type TemplateReference = NonNullable<CreateEmailBody["template"]>;
 
 /** The send body (`from` and `subject` optional when the template supplies them), with the client's conveniences. */
-export interface CreateEmailOptions extends Omit<SendEmailRequest, "attachments" | "scheduled_at"> {
+export interface CreateEmailOptions extends Omit<CreateEmailBody, "attachments" | "scheduled_at"> {
   /** Rendered to `html` (and `text`, when absent) with `@react-email/render`, an optional peer dependency. */
   react?: ReactElementLike;
   attachments?: Attachment[];
   /** Send later: ISO 8601 (or a Date), in the future, at most 30 days ahead. */
   scheduled_at?: string | Date;
-}
-
-export interface CreateEmailResponse {
-  id: string;
-  message?: string;
-}
-
-export interface EmailRecipient {
-  email: string;
-  status: RecipientStatus;
-  attempts: number;
-  last_response: string | null;
-  provider: string | null;
-  provider_message_id: string | null;
-  updated_at: string;
-}
-
-export interface EmailEvent {
-  type: string;
-  created_at: string;
-  recipient: string | null;
-  data: Record<string, unknown>;
-}
-
-/** An email as a list shows it. */
-export interface EmailSummary {
-  object: "email";
-  id: string;
-  message_id: string;
-  source: "api" | "smtp" | "cli";
-  from: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  reply_to: string[];
-  subject: string;
-  tags: Tag[];
-  status: EmailStatus;
-  last_event: EmailStatus;
-  created_at: string;
-  scheduled_at: string | null;
-  template_id: string | null;
-}
-
-/** The look-up record: the message, each recipient's state and the event history. */
-export interface Email extends EmailSummary {
-  html: string | null;
-  text: string | null;
-  /** When retention removed the raw message, bodies and attachments; `raw()` then fails with 410 `gone`. */
-  content_removed_at: string | null;
-  recipients: EmailRecipient[];
-  events: EmailEvent[];
 }
 
 export interface ListEmailsOptions extends PaginationOptions {
@@ -189,30 +217,6 @@ export interface UpdateEmailOptions {
   id: string;
   /** The new time: ISO 8601 or a Date. */
   scheduled_at: string | Date;
-}
-
-export interface UpdateEmailResponse {
-  object: "email";
-  id: string;
-}
-
-export interface CancelEmailResponse {
-  object: "email";
-  id: string;
-  status?: "canceled";
-}
-
-export interface EmailAttachment {
-  object?: "attachment";
-  id: string;
-  filename: string | null;
-  content_type: string;
-  content_disposition: "inline" | "attachment";
-  content_id: string | null;
-  size: number;
-  /** A signed link, valid for an hour, that needs no API key. */
-  download_url: string;
-  expires_at: string;
 }
 
 export interface ListAttachmentsOptions extends PaginationOptions {
@@ -234,59 +238,8 @@ export interface BatchRequestOptions extends IdempotentRequestOptions {
   batchValidation?: "strict" | "permissive";
 }
 
-export interface CreateBatchResponse {
-  data: Array<{ id: string }>;
-  /** Present in permissive mode: the items that were not sent. */
-  errors?: Array<{ index: number; message: string }>;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Received mail
-
-export interface ReceivedAttachment {
-  id: string;
-  filename: string | null;
-  content_type: string;
-  content_disposition: "inline" | "attachment";
-  content_id: string | null;
-  size: number;
-}
-
-export interface ReceivedEmailSummary {
-  object?: "email";
-  id: string;
-  to: string[];
-  from: string;
-  created_at: string;
-  subject: string;
-  bcc: string[] | null;
-  cc: string[] | null;
-  reply_to: string[] | null;
-  received_for: string[];
-  message_id: string | null;
-  attachments: ReceivedAttachment[];
-  /** The sent email this one answers (In-Reply-To / References). */
-  in_reply_to_email_id: string | null;
-  auto_reply: "auto_reply" | "challenge_response" | null;
-  /** In the list too, so a reader sees which mail failed SPF, DKIM or DMARC without opening each message. */
-  authentication: ReceivedEmailAuthentication;
-}
-
-export interface ReceivedEmailAuthentication {
-  spf: { result: string; domain: string | null } | null;
-  dkim: Array<{ result: string; domain: string | null; selector: string | null; aligned: boolean }>;
-  dmarc: { result: string; policy: string | null; domain: string | null } | null;
-  arc: { result: string } | null;
-  header: string;
-}
-
-export interface ReceivedEmail extends ReceivedEmailSummary {
-  object: "email";
-  html: string | null;
-  text: string | null;
-  headers: Record<string, string>;
-  raw: { download_url: string; expires_at: string };
-}
 
 export interface GetReceivedEmailOptions {
   /** How inline images appear in `html`: embedded `data:` URIs (the default) or left as `cid:` references. */
@@ -296,68 +249,9 @@ export interface GetReceivedEmailOptions {
 // ---------------------------------------------------------------------------------------------------------------
 // Domains
 
-export interface DomainRecord {
-  record: "DKIM" | "SPF" | "MX" | "DMARC" | "Inbound" | "Tracking";
-  name: string;
-  type: "TXT" | "MX" | "CNAME";
-  value: string;
-  priority?: number;
-  ttl: "Auto";
-  status: RecordStatus;
-  /** What DNS answered at the record's name at the last check (TXT values, or `priority host` for MX); null: nothing. */
-  found?: string[] | null;
-  /** Why the record as shown cannot work yet (the server's hostname is unset). */
-  warning?: string;
-  key_state?: "active" | "next";
-}
+export type DomainSettings = UpdateDomainBody;
 
-/** A domain's or organisation's sending health (the guardrails' last measurement). */
-export interface DomainHealth {
-  bounce_rate: number;
-  complaint_rate: number;
-  /** The window, e.g. `24h`. */
-  window: string;
-  /** Recipients that ended in the window: what the rates divide by. */
-  recipients: number;
-  status: "ok" | "warning" | "paused";
-  /** Why the status is not ok, e.g. `bounce rate 9.1 % over 24 h`. */
-  reason: string | null;
-  evaluated_at: string | null;
-}
-
-export interface Domain {
-  object: "domain";
-  id: string;
-  name: string;
-  status: DomainStatus;
-  verified_override: boolean;
-  open_tracking: boolean;
-  click_tracking: boolean;
-  return_path_subdomain: string;
-  receiving_enabled: boolean;
-  providers: string[];
-  capabilities: { sending: "enabled"; receiving: "enabled" | "disabled" };
-  records: DomainRecord[];
-  /** `ed25519`: an Ed25519 signature is added beside the RSA one once its record is found (RFC 8463). */
-  dkim: { ed25519: boolean };
-  /** The label of the tracking host (`links` → links.<domain>), whose CNAME is among the records; null: none. */
-  tracking_subdomain: string | null;
-  /** `enforced`: direct MX delivery only over STARTTLS with a certificate valid for the MX name. */
-  tls: "opportunistic" | "enforced";
-  /** The `[ip_pools.<name>]` direct delivery sends from; null: the machine's default address. */
-  ip_pool: string | null;
-  /** Bounce and complaint rates over the guardrails' window, and what they led to. */
-  health: DomainHealth;
-  last_checked_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export type DomainSettings = UpdateDomainRequest;
-
-export type CreateDomainOptions = CreateDomainRequest;
-
-export interface UpdateDomainOptions extends UpdateDomainRequest {
+export interface UpdateDomainOptions extends UpdateDomainBody {
   /** Domain id or name. */
   id: string;
 }
@@ -365,10 +259,6 @@ export interface UpdateDomainOptions extends UpdateDomainRequest {
 export interface RemoveDomainOptions {
   /** Delete even while mail from the domain is queued (that mail then fails). */
   force?: boolean;
-}
-
-export interface DomainDeleted extends Deleted<"domain"> {
-  name?: string;
 }
 
 /** One row of a DMARC aggregate report: a source address and what the receiver saw of its messages. */
@@ -446,31 +336,9 @@ export interface DmarcSummary {
 
 export type ApiKeyScope = Scope;
 
-export interface CreateApiKeyOptions extends Omit<CreateApiKeyRequest, "scopes"> {
+export interface CreateApiKeyOptions extends Omit<CreateApiKeyBody, "scopes"> {
   /** Fine-grained scopes instead of `permission`. */
   scopes?: Array<ApiKeyScope | "full_access" | "sending_access">;
-}
-
-export interface ApiKey {
-  object: "api_key";
-  id: string;
-  name: string;
-  mode: "live" | "test";
-  token_prefix: string;
-  scopes: ApiKeyScope[];
-  domains: string[] | null;
-  rate_limit_per_minute: number | null;
-  /** Messages per UTC day this key may send; null: none of its own. */
-  daily_quota: number | null;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-/** The create answer: the token is shown here only. */
-export interface CreateApiKeyResponse extends Partial<ApiKey> {
-  id: string;
-  token: string;
 }
 
 export interface ListApiKeysOptions extends PaginationOptions {
@@ -478,76 +346,20 @@ export interface ListApiKeysOptions extends PaginationOptions {
   include_revoked?: boolean;
 }
 
-export type UpdateApiKeyOptions = RenameApiKeyRequest;
-
 // ---------------------------------------------------------------------------------------------------------------
 // Webhooks
 
 export type WebhookEventType = EventType;
 
-export interface CreateWebhookOptions extends Omit<CreateWebhookRequest, "events"> {
+export interface CreateWebhookOptions extends Omit<CreateWebhookBody, "events"> {
   events: WebhookEventType[];
 }
 
-export interface UpdateWebhookOptions extends Omit<UpdateWebhookRequest, "events"> {
+export interface UpdateWebhookOptions extends Omit<UpdateWebhookBody, "events"> {
   events?: WebhookEventType[];
 }
 
-export interface WebhookEndpoint {
-  object: "webhook";
-  id: string;
-  endpoint: string;
-  events: WebhookEventType[];
-  description: string | null;
-  status: "enabled" | "disabled";
-  disabled_reason: string | null;
-  disabled_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** The create and rotate answers: the only ones that carry the secret. */
-export interface WebhookWithSecret extends Partial<WebhookEndpoint> {
-  object: "webhook";
-  id: string;
-  /** `whsec_<base64 key>`: what the verifier takes. */
-  signing_secret: string;
-}
-
 export type WebhookDeliveryStatus = WebhookEventStatus;
-
-/** One event sent (or to be sent) to one endpoint. */
-export interface WebhookDeliveryEvent {
-  object: "webhook_event";
-  /** The `webhook-id` header of every attempt of this event. */
-  id: string;
-  webhook_id: string;
-  event_id: string | null;
-  type: string;
-  status: WebhookDeliveryStatus;
-  attempt_count: number;
-  next_attempt_at: string | null;
-  last_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: string;
-}
-
-export interface WebhookAttempt {
-  object: "webhook_attempt";
-  id: string;
-  sent_at: string;
-  http_status_code: number | null;
-  /** The first 1 KB of the endpoint's answer. */
-  response: string | null;
-  error: string | null;
-  duration_ms: number;
-}
-
-export interface WebhookDeliveryEventDetail extends WebhookDeliveryEvent {
-  payload: WebhookPayload;
-  attempts: WebhookAttempt[];
-}
 
 export interface ListWebhookEventsOptions extends PaginationOptions {
   webhookId: string;
@@ -566,12 +378,6 @@ export interface TestWebhookOptions {
   type?: WebhookEventType;
 }
 
-export interface ReplayFailedResponse {
-  object: "replay";
-  webhook_id: string;
-  replayed: number;
-}
-
 /** The JSON body of every webhook request. */
 export interface WebhookPayload<D = Record<string, unknown>> {
   type: WebhookEventType | (string & {});
@@ -581,19 +387,6 @@ export interface WebhookPayload<D = Record<string, unknown>> {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Suppressions
-
-export interface Suppression {
-  object: "suppression";
-  id: string;
-  email: string;
-  origin: SuppressionOrigin;
-  /** The email whose bounce, complaint or unsubscribe added it. */
-  source_id: string | null;
-  reason: string | null;
-  created_at: string;
-}
-
-export type AddSuppressionOptions = AddSuppressionRequest;
 
 export interface ListSuppressionsOptions extends PaginationOptions {
   origin?: SuppressionOrigin;
@@ -605,37 +398,15 @@ export interface SuppressionDeleted extends Deleted<"suppression"> {
   email?: string;
 }
 
-export type BatchAddSuppressionsOptions = BatchAddSuppressionsRequest;
-
+/** By address or by id, never both (the document's `BatchRemoveSuppressionsOptions` allows either, checked there). */
 export type BatchRemoveSuppressionsOptions = { emails: string[]; ids?: never } | { ids: string[]; emails?: never };
 
 export interface BatchRemoveSuppressionsResponse {
-  data: Array<{ object: "suppression"; id: string | null; email: string | null; deleted: boolean }>;
+  data: RemovedSuppression[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // The delivery queue
-
-/** What the queue lists: the waiting statuses, and `sending` for a waiting recipient being attempted now. */
-export type QueueStatus = "queued" | "deferred" | "held" | "sending";
-
-/** One recipient of one message in the queue (DESIGN §12). */
-export interface Delivery {
-  object: "delivery";
-  id: string;
-  email_id: string;
-  recipient: string;
-  /** A recipient status, or `sending` while an attempt is under way. */
-  status: RecipientStatus | "sending";
-  /** The provider of the last attempt; null: not attempted yet. */
-  provider: string | null;
-  attempts: number;
-  next_attempt_at: string | null;
-  /** The last remote reply (or the operator's action). */
-  last_response: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface ListDeliveriesOptions extends PaginationOptions {
   status?: QueueStatus;
@@ -647,98 +418,6 @@ export interface ListDeliveriesOptions extends PaginationOptions {
   email_id?: string;
 }
 
-/** The recipients a bulk action applies to: at least one filter, else `validation_error`. */
-export interface BulkDeliveriesOptions {
-  status?: QueueStatus;
-  /** The recipients' domain. */
-  domain?: string;
-  /** The provider of their last attempt. */
-  provider?: string;
-  /** One message's recipients. */
-  email_id?: string;
-}
-
-export interface BulkDeliveriesResponse {
-  object: "bulk";
-  /** Recipients of the filter the action applies to, those being attempted now included. */
-  matched: number;
-  /** Those it changed. */
-  changed: number;
-}
-
-/** Waiting recipients counted by status. */
-export interface QueueStatusCounts {
-  queued: number;
-  deferred: number;
-  held: number;
-  sending: number;
-}
-
-export interface QueueDomainCounts extends QueueStatusCounts {
-  domain: string;
-  /** When the oldest of them was queued. */
-  oldest_at: string | null;
-}
-
-export interface QueueProviderCounts extends QueueStatusCounts {
-  /** The provider of the last attempt; null: not attempted yet. */
-  provider: string | null;
-  /** When the oldest of them was queued. */
-  oldest_at: string | null;
-}
-
-/** What waits: by status, by destination domain, by provider, and the oldest. */
-export interface QueueSummary {
-  object: "queue_summary";
-  by_status: QueueStatusCounts;
-  /** The 20 domains with the most recipients waiting. */
-  by_domain: QueueDomainCounts[];
-  by_provider: QueueProviderCounts[];
-  /** When the oldest waiting recipient was queued; null: nothing waits. */
-  oldest_waiting_at: string | null;
-}
-
-/** What a pause stops: the whole organisation, one sending domain, or one provider. */
-export type PauseScope = "organization" | "domain" | "provider";
-
-/** Sending paused (DESIGN §12): its mail is accepted and waits as `held` until it is resumed. */
-export interface SendingPause {
-  scope: PauseScope;
-  /** The domain or provider; null for the organisation. */
-  name: string | null;
-  reason: string | null;
-  paused_at: string;
-  /** The key that paused (its id), or `operator` for the command line. */
-  paused_by: string | null;
-}
-
-/** The pauses that apply now. */
-export interface SendingState {
-  object: "sending";
-  pauses: SendingPause[];
-}
-
-/** After a resume: the pauses left, and how many held recipients went back to the queue. */
-export interface SendingResumed extends SendingState {
-  released: number;
-}
-
-/** What to pause: the organisation (`name` none), one of its sending domains, or a configured provider. */
-export interface PauseSendingOptions {
-  scope: PauseScope;
-  /** The sending domain or the provider; none for the organisation. */
-  name?: string;
-  /** For the record: shown with the pause and in its held recipients' last response. */
-  reason?: string | null;
-}
-
-/** What to resume: as it was paused. */
-export interface ResumeSendingOptions {
-  scope: PauseScope;
-  /** The sending domain or the provider; none for the organisation. */
-  name?: string;
-}
-
 /** One sending domain's health in the overview. */
 export interface DomainHealthEntry {
   id: string;
@@ -746,10 +425,6 @@ export interface DomainHealthEntry {
   health: DomainHealth;
 }
 
-/**
- * The guardrails' overview (DESIGN §14): the organisation's bounce and complaint rates over the window, across all
- * its domains, and each sending domain's, by name.
- */
 /** A DNS blocklist's last answer about one of the server's sending addresses. */
 export interface BlocklistListing {
   address: string;
@@ -759,6 +434,10 @@ export interface BlocklistListing {
   checked_at: string;
 }
 
+/**
+ * The guardrails' overview (DESIGN §14): the organisation's bounce and complaint rates over the window, across all
+ * its domains, and each sending domain's, by name.
+ */
 export interface SendingHealthOverview {
   object: "sending_health";
   health: DomainHealth;
@@ -810,148 +489,7 @@ export interface IpPoolList {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Organisation
-
-/** What the organisation stores, as the server's retention job last counted it. */
-export interface OrganizationStorage {
-  messages: number;
-  content_bytes: number;
-  measured_at: string;
-}
-
-/** The organisation's settings (DESIGN §12), each the value in force: its own, or the server's configured default. */
-export interface Organization {
-  object: "organization";
-  id: string;
-  name: string;
-  /** Requests per minute, all keys together. */
-  rate_limit: number;
-  /** Live messages per UTC day; null: none. Over it, sends fail with 429 `daily_quota_exceeded`. */
-  daily_quota: number | null;
-  /** Live messages accepted since 00:00 UTC (test-mode mail is not counted). */
-  usage_today: number;
-  /** Days before a finished message's content (raw message, bodies, attachments), then its record, are removed. */
-  retention: { content_days: number; metadata_days: number };
-  /** Sending of the whole organisation is paused (`sending.get()` lists every pause). */
-  paused: boolean;
-  /** Null until the retention job has counted once. */
-  storage: OrganizationStorage | null;
-  created_at: string;
-}
-
-/** The settings to change: an absent one stays, a null one returns to the server's default (the quota: none). */
-export interface UpdateOrganizationOptions {
-  /** 1 to 100 characters on one line. */
-  name?: string;
-  /** Requests per minute, all keys together; at least 1. */
-  rate_limit?: number | null;
-  /** Live messages per UTC day; at least 1. */
-  daily_quota?: number | null;
-  retention?: {
-    /** Days (1 to 36 500) before the content of a finished message is removed. */
-    content_days?: number | null;
-    /** Days (1 to 36 500) before a finished message's record and events are removed. */
-    metadata_days?: number | null;
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Teams: organisations, members and invitations, the audit log
-
-/**
- * A member's role (DESIGN §13): `owner` everything; `admin` everything but owners and deleting the organisation;
- * `developer` the mail and its settings, no people; `viewer` reads.
- */
-export type Role = "owner" | "admin" | "developer" | "viewer";
-
-/** An organisation the caller acts in, with the caller's role there (an API key: its own organisation). */
-export interface OrganizationMembership {
-  object: "organization";
-  id: string;
-  name: string;
-  role: Role;
-}
-
-/** A person who belongs to the organisation; `id` is the person's (a user id), as `updateRole` and `remove` take it. */
-export interface Member {
-  object: "member";
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  /** When they joined the organisation. */
-  created_at: string;
-}
-
-/** An invitation not yet accepted: the role its link grants, until `expires_at` (7 days after it was made). */
-export interface Invitation {
-  object: "invitation";
-  id: string;
-  email: string;
-  role: Role;
-  created_at: string;
-  expires_at: string;
-}
-
-/**
- * A new invitation with its one-time link, `url`, never shown again. `emailed` says whether it was also mailed to the
- * address invited; when not, `note` says why (no public address configured, no verified domain) and the link is yours
- * to hand over.
- */
-export interface CreatedInvitation extends Invitation {
-  url: string;
-  emailed: boolean;
-  note: string | null;
-}
-
-/** Every member (oldest first) and every pending invitation: one page, never more (`has_more` is false). */
-export interface MemberList extends List<Member> {
-  invitations: Invitation[];
-}
-
-export interface InviteMemberOptions {
-  /** The address the link is for; stored lower-cased. */
-  email: string;
-  /** An API key may grant any role but `owner` (only owners make owners). */
-  role: Role;
-}
-
-export interface UpdateMemberRoleOptions {
-  role: Role;
-}
-
-/** Who acted: a person, an API key, the operator at the command line, or Mailroom itself. */
-export interface AuditActor {
-  type: "user" | "api_key" | "cli" | "system";
-  /** The user's or key's id; null for the operator and the system. */
-  id: string | null;
-  /** The person's email, the key's name, `operator` or `Mailroom`. */
-  name: string | null;
-}
-
-/** What an action concerned: `{ type: "invitation", id, name: email }`, `{ type: "api_key", … }`, … */
-export interface AuditTarget {
-  type: string;
-  id: string | null;
-  name: string | null;
-}
-
-/** One entry of the audit log (DESIGN §13): who did what, to what, from where. Never holds a secret or a token. */
-export interface AuditEvent {
-  object: "audit_event";
-  id: string;
-  created_at: string;
-  organization_id: string | null;
-  actor: AuditActor;
-  /** `<object>.<verb>`: `api_key.created`, `member.invited`, `invitation.revoked`, `member.role_changed`, … */
-  action: string;
-  /** Null for an action that concerns no one object (a sign-out, say). */
-  target: AuditTarget | null;
-  ip: string | null;
-  user_agent: string | null;
-  /** The settings changed and their values (or `{ from, to }`); null when the action has none. */
-  changes: Record<string, unknown> | null;
-}
 
 /** The audit log, newest first: `after` continues towards older events, `before` back towards newer ones. */
 export interface ListAuditLogOptions extends PaginationOptions {
@@ -964,120 +502,18 @@ export interface ListAuditLogOptions extends PaginationOptions {
 // ---------------------------------------------------------------------------------------------------------------
 // Templates
 
-export type TemplateVariableInput = NonNullable<CreateTemplateRequest["variables"]>[number];
-
-export interface TemplateVariable extends TemplateVariableInput {
-  fallback_value: string | number | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A variable as a create or update body declares it. */
+export type TemplateVariableInput = CreateTemplateOptionsVariable;
 
 /** The create body, where `react` may stand in for `html`. */
-export interface CreateTemplateOptions extends Omit<CreateTemplateRequest, "html"> {
+export interface CreateTemplateOptions extends Omit<CreateTemplateBody, "html"> {
   /** Handlebars (or MJML + Handlebars); required unless `react` is given. */
   html?: string;
   /** Rendered to `html` (and `text`, when absent) with `@react-email/render`. */
   react?: ReactElementLike;
 }
 
-export interface UpdateTemplateOptions extends UpdateTemplateRequest {
+export interface UpdateTemplateOptions extends UpdateTemplateBody {
   /** Rendered to `html` (and `text`, when absent) with `@react-email/render`. */
   react?: ReactElementLike;
-}
-
-export interface TemplateResponse {
-  object: "template";
-  id: string;
-}
-
-export interface Template {
-  object: "template";
-  id: string;
-  name: string;
-  alias: string | null;
-  engine: TemplateEngine;
-  status: "draft" | "published";
-  subject: string | null;
-  from: string | null;
-  reply_to: string[] | null;
-  html: string;
-  text: string | null;
-  variables: TemplateVariable[];
-  published_at: string | null;
-  created_at: string;
-  updated_at: string;
-  has_unpublished_versions: boolean;
-  current_version_id: string;
-}
-
-export type TemplateSummary = Pick<
-  Template,
-  "id" | "name" | "alias" | "status" | "published_at" | "created_at" | "updated_at" | "engine"
->;
-
-export type RenderTemplateOptions = RenderTemplateRequest;
-
-export interface RenderedTemplate {
-  subject: string | null;
-  html: string;
-  text: string;
-}
-
-export type ValidateTemplateOptions = ValidateTemplateRequest;
-
-export interface TemplateValidation {
-  valid: boolean;
-  errors: Array<{ field: string; line: number; column: number; message: string }>;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// AI
-
-/** Whether drafts and subject suggestions are available: a model is configured on the server. */
-export interface AiStatus {
-  object: "ai";
-  model_configured: boolean;
-  /** The configured model's name; null without one. */
-  model: string | null;
-  /** What to configure when no model is (the words of `write`'s 503); null when one is. */
-  message: string | null;
-}
-
-export type SubjectOptions = SubjectRequest;
-
-export interface SubjectFinding {
-  rule: string;
-  severity: "error" | "warning" | "info";
-  message: string;
-  fix?: string;
-}
-
-export interface SubjectScore {
-  subject: string;
-  score: number;
-  findings: SubjectFinding[];
-}
-
-export interface SubjectResponse {
-  /** 0–100. */
-  score: number;
-  findings: SubjectFinding[];
-  /** Better subjects from the configured model, best first; empty without one. */
-  suggestions: SubjectScore[];
-  /** Why `suggestions` is empty, when the model is missing or failed. */
-  suggestions_unavailable?: string;
-  prompt_version?: string;
-}
-
-export type WriteOptions = WriteRequest;
-
-export interface WriteResponse {
-  object?: "draft";
-  subject: string;
-  html: string;
-  text: string;
-  engine?: TemplateEngine;
-  variables?: string[];
-  template_id?: string | null;
-  prompt_version?: string;
 }

@@ -21,6 +21,8 @@ SENDING_KEY = os.environ.get("MAILROOM_SENDING_KEY", "")
 LIMITED_KEY = os.environ.get("MAILROOM_LIMITED_KEY", "")
 FROM = os.environ.get("MAILROOM_FROM", "Acme <hello@example.com>")
 INBOUND_SUBJECT = os.environ.get("MAILROOM_INBOUND_SUBJECT", "")
+# The server's configured address, which the links it hands out start with.
+PUBLIC_URL = os.environ.get("MAILROOM_PUBLIC_URL", "")
 
 # Without a server the suites that need one are skipped; the retry and verifier suites still run.
 needs_server = unittest.skipUnless(BASE_URL and API_KEY, "MAILROOM_BASE_URL and MAILROOM_API_KEY are not set")

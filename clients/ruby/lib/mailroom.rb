@@ -2,6 +2,7 @@
 
 # Mailroom's Ruby client: loads the library. Start with Mailroom::Client.new(api_key:, base_url:).
 require_relative "mailroom/version"
+require_relative "mailroom/generated"
 require_relative "mailroom/errors"
 require_relative "mailroom/transport"
 require_relative "mailroom/resource"

@@ -15,7 +15,6 @@ require "test_helper"
 class TeamsTest < Minitest::Test
   include MailroomTestHelper
 
-  ROLES = %w[owner admin developer viewer].freeze
   NOBODY = "00000000-0000-4000-8000-000000000000"
 
   # The events of `action` whose target is `target_id`, as the filtered audit log lists them.
@@ -47,7 +46,9 @@ class TeamsTest < Minitest::Test
     assert_equal ["list", false, 1], [listed[:object], listed[:has_more], listed[:data].size]
     organization = listed[:data][0]
     assert_equal({ object: "organization", id: own[:id], name: own[:name] }, organization.slice(:object, :id, :name))
-    assert_includes ROLES, organization[:role]
+    assert_includes Mailroom::Types::Role, organization[:role]
+    # The generated shape names every key the server answers, and no other.
+    assert_equal Mailroom::Types::OrganizationMembership.keys.sort, organization.keys.sort
   end
 
   def test_an_invitation_is_made_listed_revoked_and_audited
@@ -61,16 +62,18 @@ class TeamsTest < Minitest::Test
 
     invitation = mailroom.members.invite(email: email, role: "developer")
     invitation_id = invitation[:id]
+    assert_equal Mailroom::Types::CreatedInvitation.keys.sort, invitation.keys.sort
     assert_equal({ object: "invitation", email: email.downcase, role: "developer" },
                  invitation.slice(:object, :email, :role))
-    # The link: the server's address, the invitation screen, the token after #.
-    assert invitation[:url].start_with?("#{env('MAILROOM_BASE_URL')}/invite#"), invitation[:url]
+    # The link: the server's configured address, the invitation screen, the token after #.
+    assert invitation[:url].start_with?("#{env('MAILROOM_PUBLIC_URL')}/invite#"), invitation[:url]
     token = URI(invitation[:url]).fragment
     assert_operator token.size, :>, 20
     assert_equal 7 * 86_400, Time.iso8601(invitation[:expires_at]) - Time.iso8601(invitation[:created_at])
 
     pending = mailroom.members.list[:invitations].select { |i| i[:id] == invitation_id }
-    assert_equal [invitation.reject { |k, _| k == :url }], pending, "listed, without its link"
+    # Listed as made, without what only its creation answers: the link and whether it was mailed.
+    assert_equal [invitation.slice(*Mailroom::Types::Invitation.keys)], pending, "listed, without its link"
 
     revoked = mailroom.members.revoke_invitation(invitation_id)
     assert_equal({ object: "invitation", id: invitation_id, deleted: true }, revoked)
@@ -115,6 +118,7 @@ class TeamsTest < Minitest::Test
     member_id = nil
     invitation = mailroom.members.invite(email: email, role: "developer")
     invitation_id = invitation[:id]
+    assert_equal Mailroom::Types::CreatedInvitation.keys.sort, invitation.keys.sort
     joined = accept(invitation[:url], "Ruby Member", unique("a long password"))
     assert_equal "200", joined.code, joined.body
 

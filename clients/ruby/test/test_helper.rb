@@ -11,6 +11,7 @@ require_relative "support/tiny_http_server"
 module MailroomTestHelper
   REQUIRED_ENV = %w[
     MAILROOM_BASE_URL MAILROOM_API_KEY MAILROOM_SENDING_KEY MAILROOM_LIMITED_KEY MAILROOM_FROM MAILROOM_INBOUND_SUBJECT
+    MAILROOM_PUBLIC_URL
   ].freeze
 
   # The suite needs a live server: run it through the harness rather than let it pass having tested nothing.

@@ -3,8 +3,8 @@
 # API keys (DESIGN §3): create (the token is shown once), list, rename, revoke.
 module Mailroom
   class ApiKeys < Resource
-    # POST /v1/api-keys { name, permission?, domain_id?, scopes?, mode?, rate_limit?, daily_quota? } → { id:, token:,
-    # … }. daily_quota: live messages per UTC day this key may send (DailyQuotaExceededError past it).
+    # POST /v1/api-keys Types::CreateApiKeyOptions → Types::CreateApiKeyResponse (the token: shown once). daily_quota:
+    # live messages per UTC day this key may send (DailyQuotaExceededError past it).
     def create(params)
       http_post("/api-keys", symbolized(params))
     end

@@ -6,7 +6,7 @@ module Mailroom
   class Batch < Resource
     VALIDATION_MODES = %w[strict permissive].freeze
 
-    # POST /v1/emails/batch → { data: [{ id: }] } (permissive adds errors: [{ index:, message: }]).
+    # POST /v1/emails/batch → Types::CreateBatchResponse (errors: in permissive mode only).
     # options: { idempotency_key: "…", batch_validation: "strict" | "permissive" }.
     def send(emails, options: {})
       raise ArgumentError, "emails must be an Array of send params" unless emails.is_a?(Array)

@@ -21,9 +21,8 @@ module Mailroom
       http_get("/deliveries", query(params))
     end
 
-    # GET /v1/deliveries/summary → { object: "queue_summary", by_status: { queued:, deferred:, held:, sending: },
-    # by_domain: [{ domain:, queued:, deferred:, held:, sending:, oldest_at: }] (the 20 with the most waiting),
-    # by_provider: [{ provider:, … }] (provider nil: not attempted yet), oldest_waiting_at: }.
+    # GET /v1/deliveries/summary → Types::QueueSummary: by status, by destination domain (the 20 with the most
+    # waiting) and by provider (provider nil: not attempted yet).
     def summary
       http_get("/deliveries/summary")
     end
@@ -47,8 +46,8 @@ module Mailroom
     end
   end
 
-  # POST /v1/deliveries/retry, /cancel and /release — the action on every delivery of a filter { status?, domain?,
-  # provider?, email_id? } it applies to → { object: "bulk", matched:, changed: }. matched counts those being
+  # POST /v1/deliveries/retry, /cancel and /release — the action on every delivery of a filter
+  # (Types::BulkDeliveriesOptions) it applies to → Types::BulkDeliveriesResponse. matched counts those being
   # attempted now too, changed those the action moved. The server requires at least one filter
   # (ValidationError otherwise).
   class DeliveriesBulk < Resource

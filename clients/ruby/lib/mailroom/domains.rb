@@ -7,7 +7,7 @@
 # evaluated_at: }, status "ok", "warning" or "paused".
 module Mailroom
   class Domains < Resource
-    # POST /v1/domains { name, … } → the domain with its records.
+    # POST /v1/domains Types::CreateDomainOptions → Types::Domain, with its records.
     def create(params)
       http_post("/domains", symbolized(params))
     end
@@ -39,7 +39,7 @@ module Mailroom
       http_post("/domains/#{segment(domain_id)}/verify")
     end
 
-    # DELETE /v1/domains/:id → { object: "domain", id:, deleted: true }.
+    # DELETE /v1/domains/:id → Types::DomainDeleted.
     def remove(domain_id)
       http_delete("/domains/#{segment(domain_id)}")
     end

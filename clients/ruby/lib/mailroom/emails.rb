@@ -12,7 +12,7 @@ module Mailroom
       @receiving = Receiving.new(transport)
     end
 
-    # POST /v1/emails → { id:, message: }. options: { idempotency_key: "…" }.
+    # POST /v1/emails Types::CreateEmailOptions → Types::CreateEmailResponse. options: { idempotency_key: "…" }.
     # send({ from:, to:, … }) as Resend's SDK, or send(from:, to:, …) with the fields as keywords.
     # Overrides Object#send on purpose, as Resend's SDK does; use __send__ for dynamic dispatch.
     def send(params = nil, options: {}, **fields)
@@ -22,8 +22,8 @@ module Mailroom
       http_post("/emails", body, idempotency_key: Idempotency.key_for(@transport, options))
     end
 
-    # GET /v1/emails/:id → the email with its recipients and event history; content_removed_at: when retention
-    # removed its content (nil while it is kept).
+    # GET /v1/emails/:id → Types::Email: the email with its recipients and event history; content_removed_at: when
+    # retention removed its content (nil while it is kept).
     def get(email_id)
       http_get("/emails/#{segment(email_id)}")
     end

@@ -7,16 +7,15 @@
 # (ConflictError). Every change is in the audit log (audit_log.list).
 module Mailroom
   class Members < Resource
-    # GET /v1/members → { object: "list", has_more: false, data: [{ object: "member", id:, email:, name:, role:,
-    # created_at: }], invitations: [{ object: "invitation", id:, email:, role:, created_at:, expires_at: }] }: every
-    # member, oldest first (id is the person's), and every pending invitation, without its link.
+    # GET /v1/members → Types::MemberList: the members, oldest first (id is the person's), and every pending
+    # invitation, without its link.
     def list
       http_get("/members")
     end
 
-    # POST /v1/members/invitations { email, role } → the invitation plus url:, its one-time link, never shown again;
-    # emailed: whether it was also mailed to the address invited, and note: why not (nil when it was), in which case
-    # hand the link to the person yourself. ConflictError when the address is a member already.
+    # POST /v1/members/invitations Types::InviteMemberOptions → Types::CreatedInvitation: the invitation with url:,
+    # its one-time link, never shown again (hand it over yourself when emailed: is false). ConflictError when the
+    # address is a member already.
     def invite(params)
       http_post("/members/invitations", symbolized(params))
     end
@@ -27,8 +26,8 @@ module Mailroom
       http_delete("/members/invitations/#{segment(invitation_id)}")
     end
 
-    # PATCH /v1/members/:id { role } → the member after the change. update_role(member_id, role: "admin") and
-    # update_role(id: member_id, role: "admin") both work.
+    # PATCH /v1/members/:id Types::UpdateMemberRoleOptions → Types::Member, after the change.
+    # update_role(member_id, role: "admin") and update_role(id: member_id, role: "admin") both work.
     def update_role(id_or_params, params = {})
       member_id, body = id_and_params(id_or_params, params, :member_id, :id)
       http_patch("/members/#{segment(member_id)}", body)

@@ -5,9 +5,8 @@
 # scope, changing organization:write (full_access includes both; a test key or a sending_access key has neither).
 module Mailroom
   class Organization < Resource
-    # GET /v1/organization → { object: "organization", id:, name:, rate_limit:, daily_quota:, usage_today:,
-    # retention: { content_days:, metadata_days: }, paused:, storage:, created_at: }. Each setting shows the value in
-    # force (its default when unset); daily_quota nil: no quota; storage nil until retention first counts.
+    # GET /v1/organization → Types::Organization. Each setting shows the value in force (its default when unset);
+    # daily_quota nil: no quota; storage nil until retention first counts.
     def get
       http_get("/organization")
     end

@@ -5,9 +5,8 @@
 # `mailroom org create` at the command line), not for API keys, so there is no create here.
 module Mailroom
   class Organizations < Resource
-    # GET /v1/organizations → { object: "list", has_more: false, data: [{ object: "organization", id:, name:,
-    # role: }] }: each organisation the caller acts in, with the caller's role there (owner, admin, developer or
-    # viewer).
+    # GET /v1/organizations → { object: "list", has_more:, data: [Types::OrganizationMembership] }: each organisation
+    # the caller acts in, with the caller's role there (Types::Role).
     def list
       http_get("/organizations")
     end

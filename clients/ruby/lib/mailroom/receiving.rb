@@ -16,7 +16,7 @@ module Mailroom
       http_get("/emails/receiving", query(params))
     end
 
-    # GET /v1/emails/receiving/:id → the parsed message with its authentication results.
+    # GET /v1/emails/receiving/:id → Types::ReceivedEmail: the parsed message with its authentication results.
     def get(email_id)
       http_get("/emails/receiving/#{segment(email_id)}")
     end

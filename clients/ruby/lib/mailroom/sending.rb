@@ -6,9 +6,9 @@
 # deliveries:read scope, pausing and resuming deliveries:write (full_access includes both).
 module Mailroom
   class Sending < Resource
-    # GET /v1/sending → { object: "sending", pauses: [{ scope:, name:, reason:, paused_at:, paused_by: }] }, the
-    # pauses that apply, oldest first. scope is "organization", "domain" or "provider"; name the domain or provider
-    # (nil for the organisation); paused_by the id of the key that paused, or "operator" for the command line.
+    # GET /v1/sending → Types::SendingState: the pauses that apply (Types::SendingPause), oldest first. name is the
+    # domain or provider (nil for the organisation); paused_by the id of the key that paused, or "operator" for the
+    # command line.
     def get
       http_get("/sending")
     end
@@ -16,9 +16,8 @@ module Mailroom
     # GET /v1/sending/health (scope domains:read) → { object: "sending_health", health: {…}, domains: [{ id:, name:,
     # health: {…} }], blocklists: [{ address:, list:, listed:, reason:, checked_at: }] }: the guardrails' bounce and
     # complaint rates over their window, for the organisation and each sending domain, and the DNS blocklists' last
-    # answers about the sending addresses. Each health: { bounce_rate:, complaint_rate:, window: ("24h"),
-    # recipients:, status: ("ok", "warning" or "paused"), reason: (nil when ok), evaluated_at: }. A guardrail pause is listed by get, and a
-    # person resumes it.
+    # answers about the sending addresses. Each health is a Types::DomainHealth (status "ok", "warning" or "paused";
+    # reason nil when ok). A guardrail pause is listed by get, and a person resumes it.
     def health
       http_get("/sending/health")
     end

@@ -10,18 +10,19 @@ module Mailroom
       @batch = SuppressionsBatch.new(transport)
     end
 
-    # POST /v1/suppressions { email, reason? } → the suppression (an existing one is returned as it is).
+    # POST /v1/suppressions Types::AddSuppressionOptions → Types::Suppression (an existing one is returned as it is).
     def add(params)
       http_post("/suppressions", symbolized(params))
     end
     alias create add
 
-    # GET /v1/suppressions/:id_or_email.
+    # GET /v1/suppressions/:id_or_email → Types::Suppression.
     def get(id_or_email)
       http_get("/suppressions/#{segment(id_or_email)}")
     end
 
-    # GET /v1/suppressions. params: limit, after, before, origin, search.
+    # GET /v1/suppressions → { object: "list", has_more:, data: [Types::Suppression] }. params: limit, after,
+    # before, origin, search.
     def list(params = {})
       http_get("/suppressions", query(params))
     end
@@ -34,12 +35,12 @@ module Mailroom
 
   # POST /v1/suppressions/batch/add and /batch/remove.
   class SuppressionsBatch < Resource
-    # add(emails: [...], reason: "…") → { data: [suppression, …] }.
+    # add(emails: [...], reason: "…") (Types::BatchAddSuppressionsOptions) → { data: [Types::Suppression] }.
     def add(params)
       http_post("/suppressions/batch/add", symbolized(params))
     end
 
-    # remove(emails: [...]) or remove(ids: [...]) — exactly one of them.
+    # remove(emails: [...]) or remove(ids: [...]) — exactly one of them → { data: [Types::RemovedSuppression] }.
     def remove(params)
       body = symbolized(params)
       if body.key?(:emails) == body.key?(:ids)

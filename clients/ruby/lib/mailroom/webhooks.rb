@@ -9,7 +9,7 @@ module Mailroom
       WebhookVerifier.verify(**args)
     end
 
-    # POST /v1/webhooks { endpoint, events, description? } → { object:, id:, signing_secret: }.
+    # POST /v1/webhooks Types::CreateWebhookOptions → Types::WebhookWithSecret.
     def create(params)
       http_post("/webhooks", symbolized(params))
     end

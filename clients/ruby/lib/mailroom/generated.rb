@@ -1,0 +1,1332 @@
+# frozen_string_literal: true
+
+# Generated from the OpenAPI document by `npm run generate` — do not edit.
+#
+# The request and response shapes of Mailroom's API, as its OpenAPI document (/openapi.json) names them: each route's
+# contract writes its schemas there, and `npm run generate` prints them here, so these and the server's answers cannot
+# differ. The client answers Hashes with symbol keys; each constant of Types lists the keys of one shape with what each
+# holds (`optional:` may be absent, `or nil` may be null).
+module Mailroom
+  module Types
+    # An address to suppress by hand (origin manual). Sent to POST /v1/suppressions.
+    AddSuppressionOptions = {
+      email: "String",
+      # Why, for your records (null: none).
+      reason: "optional: String or nil",
+    }.freeze
+
+    # Answered by GET /v1/ai.
+    AiStatus = {
+      object: '"ai"',
+      model_configured: "true or false",
+      # The configured model's name (never its server or key).
+      model: "String or nil",
+      # What to configure, when no model is.
+      message: "String or nil",
+    }.freeze
+
+    # Answered by GET /v1/api-keys.
+    ApiKey = {
+      object: '"api_key"',
+      id: "String (uuid)",
+      name: "String",
+      # test keys send into the sandbox only.
+      mode: "one of live, test",
+      # The first characters of the key, enough to recognise it, never enough to use it.
+      token_prefix: "String",
+      scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
+              "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
+              "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
+              "organization:write, members:read, members:write, audit:read",
+      # The sending domains it is restricted to; null: any.
+      domains: "Array of String or nil",
+      rate_limit_per_minute: "Integer or nil",
+      # Messages per UTC day; null: none of its own.
+      daily_quota: "Integer or nil",
+      created_at: "String (date-time)",
+      last_used_at: "String (date-time) or nil",
+      revoked_at: "String (date-time) or nil",
+    }.freeze
+
+    AuditActor = {
+      type: "one of user, api_key, cli, system",
+      # The user's or key's id; null for the operator and the system.
+      id: "String or nil",
+      # The person's email, the key's name, operator or Mailroom.
+      name: "String or nil",
+    }.freeze
+
+    AuditTarget = {
+      type: "String",
+      id: "String or nil",
+      name: "String or nil",
+    }.freeze
+
+    # Answered by GET /v1/audit-log.
+    AuditEvent = {
+      object: '"audit_event"',
+      id: "String (uuid)",
+      created_at: "String (date-time)",
+      organization_id: "String or nil",
+      actor: "AuditActor",
+      # <object>.<verb>: api_key.created, member.invited, ….
+      action: "String",
+      # Null for an action that concerns no one object.
+      target: "AuditTarget or nil",
+      ip: "String or nil",
+      user_agent: "String or nil",
+      # The settings changed and their values (or {from, to}); null when the action has none.
+      changes: "Hash of any value or nil",
+    }.freeze
+
+    # Addresses to suppress; those already suppressed keep their entry. Sent to POST /v1/suppressions/batch/add.
+    BatchAddSuppressionsOptions = {
+      emails: "Array of String",
+      # Why, for your records (null: none).
+      reason: "optional: String or nil",
+    }.freeze
+
+    # Suppressions to remove, by address (emails) or by id (ids): one of the two. Sent to POST
+    # /v1/suppressions/batch/remove.
+    BatchRemoveSuppressionsOptions = {
+      emails: "optional: Array of String",
+      ids: "optional: Array of String",
+    }.freeze
+
+    # A waiting status, or sending while an attempt is under way.
+    QueueStatus = %w[queued deferred held sending].freeze
+
+    # At least one filter. Sent to POST /v1/deliveries/cancel, POST /v1/deliveries/release, POST /v1/deliveries/retry.
+    BulkDeliveriesOptions = {
+      status: "optional: QueueStatus",
+      # The recipients' domain.
+      domain: "optional: String",
+      # The provider of their last attempt.
+      provider: "optional: String",
+      # One message's recipients.
+      email_id: "optional: String",
+    }.freeze
+
+    # Answered by POST /v1/deliveries/cancel, POST /v1/deliveries/release, POST /v1/deliveries/retry.
+    BulkDeliveriesResponse = {
+      object: '"bulk"',
+      # Recipients of the filter the action applies to, those being attempted now included.
+      matched: "Integer",
+      # Those it changed.
+      changed: "Integer",
+    }.freeze
+
+    # Answered by POST /v1/emails/{id}/cancel.
+    CancelEmailResponse = {
+      object: '"email"',
+      id: "String (uuid)",
+      status: '"canceled"',
+    }.freeze
+
+    # Sent to POST /v1/api-keys.
+    CreateApiKeyOptions = {
+      name: "String",
+      # Resend's presets (default full_access).
+      permission: "optional: one of full_access, sending_access",
+      # Restrict sending to this domain (id or name).
+      domain_id: "optional: String",
+      # Fine-grained scopes instead of permission.
+      scopes: "optional: Array of String",
+      mode: "optional: one of live, test",
+      # Restrict sending to these domains.
+      domains: "optional: Array of String",
+      # Requests per minute for this key.
+      rate_limit: "optional: Integer",
+      # Earlier name of rate_limit.
+      rate_limit_per_minute: "optional: Integer",
+      # Messages per UTC day this key may send.
+      daily_quota: "optional: Integer",
+    }.freeze
+
+    # Answered by POST /v1/api-keys.
+    CreateApiKeyResponse = {
+      object: '"api_key"',
+      id: "String (uuid)",
+      name: "String",
+      # test keys send into the sandbox only.
+      mode: "one of live, test",
+      # The first characters of the key, enough to recognise it, never enough to use it.
+      token_prefix: "String",
+      scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
+              "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
+              "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
+              "organization:write, members:read, members:write, audit:read",
+      # The sending domains it is restricted to; null: any.
+      domains: "Array of String or nil",
+      rate_limit_per_minute: "Integer or nil",
+      # Messages per UTC day; null: none of its own.
+      daily_quota: "Integer or nil",
+      created_at: "String (date-time)",
+      last_used_at: "String (date-time) or nil",
+      revoked_at: "String (date-time) or nil",
+      # The full key: shown in this answer only.
+      token: "String",
+    }.freeze
+
+    CreateBatchResponseData = {
+      id: "String (uuid)",
+    }.freeze
+
+    CreateBatchResponseError = {
+      index: "Integer",
+      message: "String",
+    }.freeze
+
+    # Answered by POST /v1/emails/batch.
+    CreateBatchResponse = {
+      # The messages sent, in order.
+      data: "Array of CreateBatchResponseData",
+      # Permissive batches: the messages refused, by their index.
+      errors: "optional: Array of CreateBatchResponseError",
+    }.freeze
+
+    # A member's role: owner everything; admin everything but owners and deleting the organisation; developer the mail
+    # and its settings, no people; viewer reads.
+    Role = %w[owner admin developer viewer].freeze
+
+    # An invitation not yet accepted: the role its link grants, until `expires_at` (7 days after it was made).
+    Invitation = {
+      object: '"invitation"',
+      id: "String (uuid)",
+      email: "String",
+      role: "Role",
+      created_at: "String (date-time)",
+      expires_at: "String (date-time)",
+    }.freeze
+
+    # A new invitation with its one-time link, `url`: when it was not mailed, the link is yours to hand over. Answered
+    # by POST /v1/members/invitations.
+    CreatedInvitation = {
+      **Invitation,
+      # The one-time link: never shown again.
+      url: "String",
+      # Whether the link was also mailed to the address invited.
+      emailed: "true or false",
+      # Why it was not mailed (no public address configured, no verified domain), when it was not.
+      note: "String or nil",
+    }.freeze
+
+    # Resend's form: receiving enabled or disabled.
+    CreateDomainOptionsCapabilities = {
+      sending: 'optional: "enabled"',
+      receiving: "optional: one of enabled, disabled",
+    }.freeze
+
+    CreateDomainOptionsDkim = {
+      # Sign with an Ed25519 key (RFC 8463) beside the RSA one: adds its DKIM record; the signature is added once the
+      # record is found.
+      ed25519: "optional: true or false",
+    }.freeze
+
+    # Sent to POST /v1/domains.
+    CreateDomainOptions = {
+      # Domain name; Unicode names are stored as punycode.
+      name: "String",
+      # Subdomain for the return path and its SPF and MX records (default send).
+      return_path_subdomain: "optional: String",
+      # Track opens of mail from this domain by default.
+      open_tracking: "optional: true or false",
+      # Track clicks in mail from this domain by default.
+      click_tracking: "optional: true or false",
+      # Accept inbound mail for the domain (adds the Inbound MX record).
+      receiving_enabled: "optional: true or false",
+      # The same as receiving_enabled.
+      receiving: "optional: true or false",
+      # Names of the providers that take the domain's mail, first choice first; the next takes over while one fails.
+      # Empty: [delivery] default_provider.
+      providers: "optional: Array of String",
+      # A label (links → links.<domain>): its CNAME to this server is added to the records, and once found the domain's
+      # open, click and unsubscribe links use https://links.<domain>; null removes it.
+      tracking_subdomain: "optional: String or nil",
+      # enforced: direct MX delivery only over STARTTLS with a certificate valid for the MX name (MTA-STS or not);
+      # otherwise deferred, then bounced with the reason.
+      tls: "optional: one of opportunistic, enforced",
+      # The [ip_pools.<name>] direct delivery of the domain's mail binds its source addresses from (with their warm-up);
+      # null: the machine's default address.
+      ip_pool: "optional: String or nil",
+      dkim: "optional: CreateDomainOptionsDkim",
+      # Resend's form: receiving enabled or disabled.
+      capabilities: "optional: CreateDomainOptionsCapabilities",
+    }.freeze
+
+    # A new organisation; its creator is its owner. Answered by POST /v1/organizations.
+    CreatedOrganization = {
+      object: '"organization"',
+      id: "String (uuid)",
+      name: "String",
+    }.freeze
+
+    CreateEmailOptionsAttachment = {
+      filename: "String",
+      # base64; or give path.
+      content: "optional: String",
+      # an https URL fetched at acceptance instead of content (public addresses only, at most the message size limit).
+      path: "optional: String",
+      content_type: "optional: String",
+      content_id: "optional: String",
+    }.freeze
+
+    CreateEmailOptionsTag = {
+      name: "String",
+      value: "String",
+    }.freeze
+
+    # Render a saved template; from, subject, html and text come from it unless given here.
+    CreateEmailOptionsTemplate = {
+      # Template id or alias (its published version).
+      id: "String",
+      variables: "optional: Hash of String or Float or nil or nil",
+    }.freeze
+
+    # Overrides the sending domain's tracking defaults.
+    CreateEmailOptionsTracking = {
+      opens: "optional: true or false",
+      clicks: "optional: true or false",
+    }.freeze
+
+    # Sent to POST /functions/v1/send-email, POST /v1/emails, POST /v1/emails/batch.
+    CreateEmailOptions = {
+      # `addr` or `Display Name <addr>` on a verified domain; required unless the template gives it.
+      from: "optional: String",
+      to: "String or Array of String",
+      cc: "optional: String or Array of String or nil",
+      bcc: "optional: String or Array of String or nil",
+      reply_to: "optional: String or Array of String or nil",
+      "reply-to": "optional: String or Array of String or nil",
+      # Required unless the template gives it.
+      subject: "optional: String",
+      html: "optional: String or nil",
+      text: "optional: String or nil",
+      headers: "optional: Hash of String or nil",
+      attachments: "optional: Array of CreateEmailOptionsAttachment or nil",
+      tags: "optional: Array of CreateEmailOptionsTag or nil",
+      scheduled_at: "optional: String (date-time) or nil",
+      tracking: "optional: CreateEmailOptionsTracking or nil",
+      unsubscribe: "optional: true or false or nil",
+      # Render a saved template; from, subject, html and text come from it unless given here.
+      template: "optional: CreateEmailOptionsTemplate",
+    }.freeze
+
+    # Answered by POST /functions/v1/send-email, POST /v1/emails.
+    CreateEmailResponse = {
+      id: "String (uuid)",
+      message: '"Email sent."',
+    }.freeze
+
+    CreateTemplateOptionsVariable = {
+      key: "String",
+      type: "one of string, number",
+      fallback_value: "optional: String or Float or nil",
+    }.freeze
+
+    # Sent to POST /v1/templates.
+    CreateTemplateOptions = {
+      name: "String",
+      # A second, stable name to send with.
+      alias: "optional: String or nil",
+      # How html is read (default: mjml when its root is <mjml>, else handlebars).
+      engine: "optional: one of handlebars, mjml",
+      subject: "optional: String or nil",
+      from: "optional: String or nil",
+      reply_to: "optional: String or Array of String or nil",
+      html: "String",
+      text: "optional: String or nil",
+      variables: "optional: Array of CreateTemplateOptionsVariable",
+    }.freeze
+
+    # Sent to POST /v1/webhooks.
+    CreateWebhookOptions = {
+      # An https URL on a public address.
+      endpoint: "String",
+      # Event types to receive, e.g. email.delivered.
+      events: "Array of String",
+      description: "optional: String or nil",
+    }.freeze
+
+    # Answered by GET /v1/api-keys/current.
+    CurrentApiKey = {
+      object: '"api_key"',
+      # The calling key's id; null for a signed-in person.
+      id: "String (uuid) or nil",
+      # test keys send into the sandbox only.
+      mode: "one of live, test",
+      # The scopes it may use (a test key's within the sandbox).
+      scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
+              "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
+              "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
+              "organization:write, members:read, members:write, audit:read",
+      # The sending domains it is restricted to; null: any.
+      domains: "Array of String or nil",
+      # Whether it reads messages' html, text, raw and attachments (a viewer does not).
+      reads_message_content: "true or false",
+    }.freeze
+
+    # Answered by GET /v1/deliveries, POST /v1/deliveries/{id}/cancel, POST /v1/deliveries/{id}/release, POST
+    # /v1/deliveries/{id}/retry.
+    Delivery = {
+      object: '"delivery"',
+      id: "String (uuid)",
+      email_id: "String (uuid)",
+      recipient: "String",
+      # A recipient status, or sending while an attempt is under way.
+      status: "one of queued, sent, delivered, deferred, bounced, complained, failed, suppressed, canceled, held, " \
+              "sending",
+      # The provider of the last attempt; null: not attempted yet.
+      provider: "String or nil",
+      attempts: "Integer",
+      next_attempt_at: "String (date-time) or nil",
+      # The last remote reply (or the operator's action).
+      last_response: "String or nil",
+      created_at: "String (date-time)",
+      updated_at: "String (date-time)",
+    }.freeze
+
+    # Resend's spelling of the same switches.
+    DomainCapabilities = {
+      sending: '"enabled"',
+      receiving: "one of enabled, disabled",
+    }.freeze
+
+    DomainDkim = {
+      # An Ed25519 signature is added beside the RSA one once its record is found (RFC 8463).
+      ed25519: "true or false",
+    }.freeze
+
+    DomainHealth = {
+      bounce_rate: "Float",
+      complaint_rate: "Float",
+      # The window, e.g. 24h.
+      window: "String",
+      # Recipients that ended in the window (since a resume, when later): what the rates divide by.
+      recipients: "Integer",
+      status: "one of ok, warning, paused",
+      # Why the status is not ok, e.g. `bounce rate 9.1 % over 24 h`; null when ok.
+      reason: "String or nil",
+      # When the rates were measured; null before the first measurement.
+      evaluated_at: "String (date-time) or nil",
+    }.freeze
+
+    DomainRecord = {
+      record: "one of DKIM, SPF, MX, DMARC, Inbound, Tracking",
+      name: "String",
+      type: "one of TXT, MX, CNAME",
+      value: "String",
+      # MX preference.
+      priority: "optional: Integer",
+      ttl: '"Auto"',
+      status: "one of not_started, pending, verified, failed, temporary_failure",
+      # After a check: what DNS answered at the record's name (TXT values, or `priority host` for MX), to set beside
+      # value; null when the lookup failed. Absent before the first check.
+      found: "optional: Array of String or nil",
+      # Why the record as shown cannot work yet: it names this machine because [server] hostname is unset.
+      warning: "optional: String",
+      # DKIM only: active signs now; next is a rotation's new key, taking over once its record is found.
+      key_state: "optional: one of active, next",
+    }.freeze
+
+    # Answered by GET /v1/domains, POST /v1/domains, GET /v1/domains/{id}, PATCH /v1/domains/{id}, POST
+    # /v1/domains/{id}/dkim/rotate, POST /v1/domains/{id}/verify.
+    Domain = {
+      object: '"domain"',
+      id: "String (uuid)",
+      name: "String",
+      status: "one of not_started, pending, verified, partially_verified, failed, temporary_failure",
+      # The operator marked the domain verified without DNS checks (mailroom domains add --verified).
+      verified_override: "true or false",
+      open_tracking: "true or false",
+      click_tracking: "true or false",
+      return_path_subdomain: "String",
+      receiving_enabled: "true or false",
+      # The providers that take the domain's mail, in order (the next takes over while one fails); empty: the default.
+      providers: "Array of String",
+      # Resend's spelling of the same switches.
+      capabilities: "DomainCapabilities",
+      records: "Array of DomainRecord",
+      dkim: "DomainDkim",
+      # The label of the tracking host (links → links.<domain>), whose CNAME is among the records; null: none.
+      tracking_subdomain: "String or nil",
+      # enforced: direct MX delivery only over STARTTLS with a certificate valid for the MX name.
+      tls: "one of opportunistic, enforced",
+      # The [ip_pools.<name>] direct delivery sends from; null: the machine's default address.
+      ip_pool: "String or nil",
+      health: "DomainHealth",
+      last_checked_at: "String (date-time) or nil",
+      created_at: "String (date-time)",
+      updated_at: "String (date-time)",
+    }.freeze
+
+    # Answered by DELETE /v1/domains/{id}.
+    DomainDeleted = {
+      object: '"domain"',
+      id: "String",
+      name: "String",
+      deleted: "true",
+    }.freeze
+
+    EmailEvent = {
+      # email.queued, email.delivered, ….
+      type: "String",
+      created_at: "String (date-time)",
+      recipient: "String or nil",
+      data: "Hash of any value",
+    }.freeze
+
+    RecipientStatus = %w[queued sent delivered deferred bounced complained failed suppressed canceled held].freeze
+
+    EmailRecipient = {
+      email: "String",
+      status: "RecipientStatus",
+      attempts: "Integer",
+      # The receiving server's last reply.
+      last_response: "String or nil",
+      # The provider of the last attempt (its name in the config).
+      provider: "String or nil",
+      # The id that provider gave the message.
+      provider_message_id: "String or nil",
+      updated_at: "String (date-time)",
+    }.freeze
+
+    # The last event.
+    EmailStatus = %w[
+      scheduled queued sent delivered delivery_delayed bounced complained opened clicked unsubscribed failed
+      suppressed canceled
+    ].freeze
+
+    Tag = {
+      name: "String",
+      value: "String",
+    }.freeze
+
+    # Answered by GET /functions/v1/send-email/{id}, GET /v1/emails/{id}.
+    Email = {
+      object: '"email"',
+      id: "String (uuid)",
+      message_id: "String",
+      source: "one of api, smtp, cli",
+      from: "String",
+      to: "Array of String",
+      cc: "Array of String",
+      bcc: "Array of String",
+      reply_to: "Array of String",
+      subject: "String",
+      tags: "Array of Tag",
+      status: "EmailStatus",
+      last_event: "EmailStatus",
+      created_at: "String (date-time)",
+      scheduled_at: "String (date-time) or nil",
+      template_id: "String or nil",
+      html: "String or nil",
+      text: "String or nil",
+      # When retention removed the raw message, bodies and attachments; null while they are kept.
+      content_removed_at: "String (date-time) or nil",
+      recipients: "Array of EmailRecipient",
+      events: "Array of EmailEvent",
+    }.freeze
+
+    # Answered by GET /v1/emails/{id}/attachments, GET /v1/emails/{id}/attachments/{attachment_id}, GET
+    # /v1/emails/receiving/{id}/attachments, GET /v1/emails/receiving/{id}/attachments/{attachment_id}.
+    EmailAttachment = {
+      object: 'optional: "attachment"',
+      id: "String (uuid)",
+      filename: "String or nil",
+      content_type: "String",
+      content_disposition: "one of inline, attachment",
+      content_id: "String or nil",
+      # Bytes.
+      size: "Integer",
+      # Valid for an hour without an API key.
+      download_url: "String",
+      expires_at: "String (date-time)",
+    }.freeze
+
+    # `accepted` counts messages (email.queued, or the first email.scheduled); the others count recipients' events.
+    EmailStatCounts = {
+      accepted: "Integer",
+      sent: "Integer",
+      delivered: "Integer",
+      delivery_delayed: "Integer",
+      bounced: "Integer",
+      complained: "Integer",
+      failed: "Integer",
+      suppressed: "Integer",
+    }.freeze
+
+    EmailStatsBucket = {
+      start: "String (date-time)",
+      accepted: "Integer",
+      sent: "Integer",
+      delivered: "Integer",
+      delivery_delayed: "Integer",
+      bounced: "Integer",
+      complained: "Integer",
+      failed: "Integer",
+      suppressed: "Integer",
+    }.freeze
+
+    # Answered by GET /v1/emails/stats.
+    EmailStats = {
+      object: '"email_stats"',
+      interval: "one of hour, day",
+      from: "String (date-time)",
+      to: "String (date-time)",
+      buckets: "Array of EmailStatsBucket",
+      totals: "EmailStatCounts",
+    }.freeze
+
+    # Answered by GET /v1/emails.
+    EmailSummary = {
+      object: '"email"',
+      id: "String (uuid)",
+      message_id: "String",
+      source: "one of api, smtp, cli",
+      from: "String",
+      to: "Array of String",
+      cc: "Array of String",
+      bcc: "Array of String",
+      reply_to: "Array of String",
+      subject: "String",
+      tags: "Array of Tag",
+      status: "EmailStatus",
+      last_event: "EmailStatus",
+      created_at: "String (date-time)",
+      scheduled_at: "String (date-time) or nil",
+      template_id: "String or nil",
+    }.freeze
+
+    ErrorBodyDetail = {
+      path: "String",
+      message: "String",
+    }.freeze
+
+    ErrorBody = {
+      # The HTTP reason phrase.
+      error: "String",
+      # What went wrong, from the one error table.
+      name: "one of validation_error, invalid_idempotency_key, unauthorized, insufficient_scope, not_found, " \
+            "method_not_allowed, invalid_idempotent_request, concurrent_idempotent_requests, conflict, " \
+            "payload_too_large, domain_not_verified, rate_limit_exceeded, daily_quota_exceeded, gone, " \
+            "internal_error, service_unavailable",
+      message: "String",
+      statusCode: "Integer",
+      details: "optional: Array of ErrorBodyDetail",
+      request_id: "optional: String",
+    }.freeze
+
+    # An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
+    # /v1/members/invitations.
+    InviteMemberOptions = {
+      # The address the link is for; stored lower-cased.
+      email: "String",
+      role: "Role",
+    }.freeze
+
+    # A person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing take
+    # it. Answered by PATCH /v1/members/{id}.
+    Member = {
+      object: '"member"',
+      # The person's id.
+      id: "String (uuid)",
+      email: "String",
+      name: "String",
+      role: "Role",
+      # When they joined the organisation.
+      created_at: "String (date-time)",
+    }.freeze
+
+    # A page of members (oldest first), and every pending invitation. Answered by GET /v1/members.
+    MemberList = {
+      object: '"list"',
+      has_more: "true or false",
+      data: "Array of Member",
+      # Every pending invitation, without its link.
+      invitations: "Array of Invitation",
+    }.freeze
+
+    # An organisation the signed-in person belongs to, with their role there.
+    Membership = {
+      id: "String (uuid)",
+      name: "String",
+      role: "Role",
+    }.freeze
+
+    OrganizationRetention = {
+      content_days: "Float",
+      metadata_days: "Float",
+    }.freeze
+
+    OrganizationStorage = {
+      messages: "Integer",
+      content_bytes: "Integer",
+      measured_at: "String (date-time)",
+    }.freeze
+
+    # Answered by GET /v1/organization, PATCH /v1/organization.
+    Organization = {
+      object: '"organization"',
+      id: "String (uuid)",
+      name: "String",
+      # Requests per minute, all keys together: the organisation's own or the configured default.
+      rate_limit: "Integer",
+      # Live messages per UTC day; null: none.
+      daily_quota: "Integer or nil",
+      # Live messages accepted since 00:00 UTC.
+      usage_today: "Integer",
+      retention: "OrganizationRetention",
+      # Sending of the whole organisation is paused (GET /v1/sending lists every pause).
+      paused: "true or false",
+      # Null until the retention job has counted once.
+      storage: "OrganizationStorage or nil",
+      created_at: "String (date-time)",
+    }.freeze
+
+    # An organisation the caller acts in, with the caller's role there (an API key: its own organisation). Answered by
+    # GET /v1/organizations.
+    OrganizationMembership = {
+      object: '"organization"',
+      id: "String",
+      name: "String",
+      role: "Role",
+    }.freeze
+
+    # What is paused: the organisation, one sending domain, or one provider.
+    PauseScope = %w[organization domain provider].freeze
+
+    # Sent to POST /v1/sending/pause.
+    PauseSendingOptions = {
+      scope: "PauseScope",
+      # The domain or provider (none for the organisation).
+      name: "optional: String",
+      # For the record.
+      reason: "optional: String or nil",
+    }.freeze
+
+    QueueDomainCounts = {
+      domain: "String",
+      queued: "Integer",
+      deferred: "Integer",
+      held: "Integer",
+      sending: "Integer",
+      # When the oldest of them was queued.
+      oldest_at: "String (date-time) or nil",
+    }.freeze
+
+    QueueProviderCounts = {
+      # The provider of the last attempt; null: not attempted yet.
+      provider: "String or nil",
+      queued: "Integer",
+      deferred: "Integer",
+      held: "Integer",
+      sending: "Integer",
+      # When the oldest of them was queued.
+      oldest_at: "String (date-time) or nil",
+    }.freeze
+
+    QueueStatusCounts = {
+      queued: "Integer",
+      deferred: "Integer",
+      held: "Integer",
+      sending: "Integer",
+    }.freeze
+
+    # Answered by GET /v1/deliveries/summary.
+    QueueSummary = {
+      object: '"queue_summary"',
+      by_status: "QueueStatusCounts",
+      # The 20 domains with the most recipients waiting.
+      by_domain: "Array of QueueDomainCounts",
+      by_provider: "Array of QueueProviderCounts",
+      # When the oldest waiting recipient was queued.
+      oldest_waiting_at: "String (date-time) or nil",
+    }.freeze
+
+    ReceivedAttachment = {
+      id: "String (uuid)",
+      filename: "String or nil",
+      content_type: "String",
+      content_disposition: "one of inline, attachment",
+      content_id: "String or nil",
+      # Bytes.
+      size: "Integer",
+    }.freeze
+
+    ReceivedEmailAuthenticationArc = {
+      result: "String",
+    }.freeze
+
+    ReceivedEmailAuthenticationDkim = {
+      result: "String",
+      domain: "String or nil",
+      selector: "String or nil",
+      aligned: "true or false",
+    }.freeze
+
+    ReceivedEmailAuthenticationDmarc = {
+      result: "String",
+      policy: "String or nil",
+      domain: "String or nil",
+    }.freeze
+
+    ReceivedEmailAuthenticationSpf = {
+      result: "String",
+      domain: "String or nil",
+    }.freeze
+
+    ReceivedEmailAuthentication = {
+      spf: "ReceivedEmailAuthenticationSpf or nil",
+      dkim: "Array of ReceivedEmailAuthenticationDkim",
+      dmarc: "ReceivedEmailAuthenticationDmarc or nil",
+      arc: "ReceivedEmailAuthenticationArc or nil",
+      header: "String",
+    }.freeze
+
+    # The raw message's signed link.
+    ReceivedEmailRaw = {
+      # The message as it arrived; valid for an hour without an API key.
+      download_url: "String",
+      expires_at: "String (date-time)",
+    }.freeze
+
+    # Answered by GET /v1/emails/receiving/{id}.
+    ReceivedEmail = {
+      object: '"email"',
+      id: "String (uuid)",
+      to: "Array of String",
+      from: "String",
+      created_at: "String (date-time)",
+      subject: "String",
+      bcc: "Array of String or nil",
+      cc: "Array of String or nil",
+      reply_to: "Array of String or nil",
+      # The envelope recipients of this organisation (RCPT TO).
+      received_for: "Array of String",
+      message_id: "String or nil",
+      attachments: "Array of ReceivedAttachment",
+      # The sent email this one answers (In-Reply-To / References).
+      in_reply_to_email_id: "String or nil",
+      auto_reply: "one of auto_reply, challenge_response or nil",
+      authentication: "ReceivedEmailAuthentication",
+      html: "String or nil",
+      text: "String or nil",
+      headers: "Hash of String",
+      # The raw message's signed link.
+      raw: "ReceivedEmailRaw",
+    }.freeze
+
+    # Answered by GET /v1/emails/receiving.
+    ReceivedEmailSummary = {
+      id: "String (uuid)",
+      to: "Array of String",
+      from: "String",
+      created_at: "String (date-time)",
+      subject: "String",
+      bcc: "Array of String or nil",
+      cc: "Array of String or nil",
+      reply_to: "Array of String or nil",
+      # The envelope recipients of this organisation (RCPT TO).
+      received_for: "Array of String",
+      message_id: "String or nil",
+      attachments: "Array of ReceivedAttachment",
+      # The sent email this one answers (In-Reply-To / References).
+      in_reply_to_email_id: "String or nil",
+      auto_reply: "one of auto_reply, challenge_response or nil",
+      authentication: "ReceivedEmailAuthentication",
+    }.freeze
+
+    # One address or id of a batch removal: found and removed, or not on the list (`deleted: false`, and the part not
+    # given null). Answered by POST /v1/suppressions/batch/remove.
+    RemovedSuppression = {
+      object: '"suppression"',
+      id: "String or nil",
+      email: "String or nil",
+      deleted: "true or false",
+    }.freeze
+
+    # Answered by POST /v1/templates/{id}/render.
+    RenderedTemplate = {
+      subject: "String or nil",
+      html: "String",
+      text: "String",
+    }.freeze
+
+    # Sent to POST /v1/templates/{id}/render.
+    RenderTemplateOptions = {
+      # Values of the template's variables: strings and numbers.
+      variables: "optional: Hash of String or Float or nil",
+    }.freeze
+
+    # Answered by POST /v1/webhooks/{id}/replay.
+    ReplayFailedResponse = {
+      object: '"replay"',
+      webhook_id: "String (uuid)",
+      # How many failed events are due again.
+      replayed: "Integer",
+    }.freeze
+
+    # Sent to POST /v1/sending/resume.
+    ResumeSendingOptions = {
+      scope: "PauseScope",
+      # The domain or provider (none for the organisation).
+      name: "optional: String",
+    }.freeze
+
+    SendingPause = {
+      scope: "PauseScope",
+      # The domain or provider; null for the organisation.
+      name: "String or nil",
+      reason: "String or nil",
+      paused_at: "String (date-time)",
+      # The key that paused (its id), operator for the command line, or system for a guardrail.
+      paused_by: "String or nil",
+    }.freeze
+
+    # Answered by POST /v1/sending/resume.
+    SendingResumed = {
+      object: '"sending"',
+      pauses: "Array of SendingPause",
+      # Held recipients that went back to the queue.
+      released: "Integer",
+    }.freeze
+
+    # Answered by GET /v1/sending, POST /v1/sending/pause.
+    SendingState = {
+      object: '"sending"',
+      pauses: "Array of SendingPause",
+    }.freeze
+
+    # A person with an account: signs in to the admin UI and belongs to organisations.
+    User = {
+      object: '"user"',
+      id: "String (uuid)",
+      email: "String",
+      name: "String",
+      # May create organisations.
+      instance_admin: "true or false",
+      # Sign-in with a password also asks for an authenticator app's code.
+      totp_enabled: "true or false",
+      created_at: "String (date-time)",
+    }.freeze
+
+    # The signed-in person and the organisations they belong to. Answered by POST /v1/invitations/accept, GET /v1/me,
+    # POST /v1/session, POST /v1/setup.
+    Session = {
+      object: '"session"',
+      user: "User",
+      organizations: "Array of Membership",
+    }.freeze
+
+    # Whether this browser is signed in: the person, or `user: null` (never a 401). Answered by GET /v1/session.
+    SessionState = {
+      object: '"session"',
+      user: "User or nil",
+      organizations: "Array of Membership",
+    }.freeze
+
+    # SubscribeURL and Token are required of confirmations.
+    SnsMessage = {
+      Type: "one of Notification, SubscriptionConfirmation, UnsubscribeConfirmation",
+      MessageId: "String",
+      # One of [sns] topics.
+      TopicArn: "String",
+      Subject: "optional: String or nil",
+      # For a notification, the SES event record as JSON.
+      Message: "String",
+      Timestamp: "String (date-time)",
+      # 1: SHA1withRSA, 2: SHA256withRSA.
+      SignatureVersion: "one of 1, 2",
+      Signature: "String",
+      # https on the SNS host of the topic's region.
+      SigningCertURL: "String",
+      # Confirmations: visiting it confirms the subscription.
+      SubscribeURL: "optional: String",
+      # Confirmations.
+      Token: "optional: String",
+      UnsubscribeURL: "optional: String or nil",
+    }.freeze
+
+    # Answered by POST /v1/providers/ses/sns.
+    SnsReceipt = {
+      type: "one of Notification, SubscriptionConfirmation, UnsubscribeConfirmation",
+      # A notification: whether it changed a delivery (false: repeated, unknown message, or an event Mailroom ignores).
+      applied: "optional: true or false",
+    }.freeze
+
+    SubjectFinding = {
+      # The rule's stable dotted id, e.g. length.too_long.
+      rule: "String",
+      severity: "one of error, warning, info",
+      message: "String",
+      # What to change.
+      fix: "String",
+    }.freeze
+
+    # Sent to POST /v1/ai/subject.
+    SubjectOptions = {
+      subject: "String",
+      html: "optional: String or nil",
+      text: "optional: String or nil",
+    }.freeze
+
+    SubjectScore = {
+      subject: "String",
+      score: "Integer",
+      findings: "Array of SubjectFinding",
+    }.freeze
+
+    # Answered by POST /v1/ai/subject.
+    SubjectResponse = {
+      score: "Integer",
+      findings: "Array of SubjectFinding",
+      # Better subjects from the model, best first; empty without one.
+      suggestions: "Array of SubjectScore",
+      # Why there are no suggestions, when the model is not configured or failed.
+      suggestions_unavailable: "optional: String",
+      prompt_version: "String",
+    }.freeze
+
+    # An address on the organisation's suppression list: no message is delivered to it. Answered by GET
+    # /v1/suppressions, POST /v1/suppressions, GET /v1/suppressions/{id}, POST /v1/suppressions/batch/add.
+    Suppression = {
+      object: '"suppression"',
+      id: "String (uuid)",
+      email: "String",
+      # What put the address on the list.
+      origin: "one of bounce, complaint, unsubscribe, manual",
+      # The message or event that did (a bounce's, a complaint's).
+      source_id: "String or nil",
+      reason: "String or nil",
+      created_at: "String (date-time)",
+    }.freeze
+
+    TemplateVariable = {
+      key: "String",
+      type: "one of string, number",
+      # Used when a send gives none.
+      fallback_value: "String or Float or nil",
+      created_at: "String (date-time)",
+      updated_at: "String (date-time)",
+    }.freeze
+
+    # Answered by GET /v1/templates/{id}.
+    Template = {
+      object: '"template"',
+      id: "String (uuid)",
+      name: "String",
+      alias: "String or nil",
+      # How html is read: Handlebars, or MJML with Handlebars.
+      engine: "one of handlebars, mjml",
+      # published once a version was published.
+      status: "one of draft, published",
+      subject: "String or nil",
+      from: "String or nil",
+      reply_to: "Array of String or nil",
+      html: "String",
+      text: "String or nil",
+      variables: "Array of TemplateVariable",
+      published_at: "String (date-time) or nil",
+      created_at: "String (date-time)",
+      updated_at: "String (date-time)",
+      # The current version is not the published one.
+      has_unpublished_versions: "true or false",
+      # The version get shows and an update replaces.
+      current_version_id: "String",
+    }.freeze
+
+    # Answered by POST /v1/templates, PATCH /v1/templates/{id}, POST /v1/templates/{id}/duplicate, POST
+    # /v1/templates/{id}/publish.
+    TemplateResponse = {
+      object: '"template"',
+      id: "String (uuid)",
+    }.freeze
+
+    # Answered by GET /v1/templates.
+    TemplateSummary = {
+      id: "String (uuid)",
+      name: "String",
+      alias: "String or nil",
+      # published once a version was published.
+      status: "one of draft, published",
+      published_at: "String (date-time) or nil",
+      created_at: "String (date-time)",
+      updated_at: "String (date-time)",
+      # How html is read: Handlebars, or MJML with Handlebars.
+      engine: "one of handlebars, mjml",
+    }.freeze
+
+    TemplateValidationError = {
+      # html, subject or text.
+      field: "String",
+      line: "Integer",
+      column: "Integer",
+      message: "String",
+    }.freeze
+
+    # Answered by POST /v1/templates/validate.
+    TemplateValidation = {
+      valid: "true or false",
+      errors: "Array of TemplateValidationError",
+    }.freeze
+
+    # Sent to POST /v1/webhooks/{id}/test.
+    TestWebhookOptions = {
+      # Event type of the sample (default email.sent).
+      type: "optional: String",
+    }.freeze
+
+    # Two-step sign-in begun: the secret for an authenticator app, on once a code of it is confirmed. Answered by POST
+    # /v1/me/totp.
+    TotpEnrolment = {
+      object: '"totp_enrolment"',
+      # The new secret, base32: type it into the app, or scan otpauth_url.
+      secret: "String",
+      otpauth_url: "String",
+    }.freeze
+
+    # Two-step sign-in off: a password alone signs in. Answered by POST /v1/me/totp/disable.
+    TotpOff = {
+      object: '"totp"',
+      enabled: "false",
+    }.freeze
+
+    # Two-step sign-in on, with new recovery codes. Answered by POST /v1/me/totp/confirm, POST
+    # /v1/me/totp/recovery-codes.
+    TotpOn = {
+      object: '"totp"',
+      enabled: "true",
+      # Shown this once: each signs in once without the app.
+      recovery_codes: "Array of String",
+    }.freeze
+
+    # Sent to PATCH /v1/api-keys/{id}.
+    UpdateApiKeyOptions = {
+      name: "String",
+    }.freeze
+
+    # Answered by PATCH /v1/api-keys/{id}.
+    UpdateApiKeyResponse = {
+      object: '"api_key"',
+      id: "String (uuid)",
+    }.freeze
+
+    # Resend's form: receiving enabled or disabled.
+    UpdateDomainOptionsCapabilities = {
+      sending: 'optional: "enabled"',
+      receiving: "optional: one of enabled, disabled",
+    }.freeze
+
+    UpdateDomainOptionsDkim = {
+      # Sign with an Ed25519 key (RFC 8463) beside the RSA one: adds its DKIM record; the signature is added once the
+      # record is found.
+      ed25519: "optional: true or false",
+    }.freeze
+
+    # Sent to PATCH /v1/domains/{id}.
+    UpdateDomainOptions = {
+      # Subdomain for the return path and its SPF and MX records (default send).
+      return_path_subdomain: "optional: String",
+      # Track opens of mail from this domain by default.
+      open_tracking: "optional: true or false",
+      # Track clicks in mail from this domain by default.
+      click_tracking: "optional: true or false",
+      # Accept inbound mail for the domain (adds the Inbound MX record).
+      receiving_enabled: "optional: true or false",
+      # The same as receiving_enabled.
+      receiving: "optional: true or false",
+      # Names of the providers that take the domain's mail, first choice first; the next takes over while one fails.
+      # Empty: [delivery] default_provider.
+      providers: "optional: Array of String",
+      # A label (links → links.<domain>): its CNAME to this server is added to the records, and once found the domain's
+      # open, click and unsubscribe links use https://links.<domain>; null removes it.
+      tracking_subdomain: "optional: String or nil",
+      # enforced: direct MX delivery only over STARTTLS with a certificate valid for the MX name (MTA-STS or not);
+      # otherwise deferred, then bounced with the reason.
+      tls: "optional: one of opportunistic, enforced",
+      # The [ip_pools.<name>] direct delivery of the domain's mail binds its source addresses from (with their warm-up);
+      # null: the machine's default address.
+      ip_pool: "optional: String or nil",
+      dkim: "optional: UpdateDomainOptionsDkim",
+      # Resend's form: receiving enabled or disabled.
+      capabilities: "optional: UpdateDomainOptionsCapabilities",
+    }.freeze
+
+    # Sent to PATCH /v1/emails/{id}.
+    UpdateEmailOptions = {
+      scheduled_at: "String (date-time)",
+    }.freeze
+
+    # Answered by PATCH /v1/emails/{id}.
+    UpdateEmailResponse = {
+      object: '"email"',
+      id: "String (uuid)",
+    }.freeze
+
+    # A member's new role. Sent to PATCH /v1/members/{id}.
+    UpdateMemberRoleOptions = {
+      role: "Role",
+    }.freeze
+
+    UpdateOrganizationOptionsRetention = {
+      # Days before the content of a finished message is removed; null returns to the configured default.
+      content_days: "optional: Integer or nil",
+      # Days before a finished message's record and events are removed; null returns to the configured default.
+      metadata_days: "optional: Integer or nil",
+    }.freeze
+
+    # Sent to PATCH /v1/organization.
+    UpdateOrganizationOptions = {
+      # 1 to 100 characters on one line.
+      name: "optional: String",
+      # Requests per minute, all keys together; null returns to the configured default.
+      rate_limit: "optional: Integer or nil",
+      # Live messages per UTC day; null: none.
+      daily_quota: "optional: Integer or nil",
+      retention: "optional: UpdateOrganizationOptionsRetention",
+    }.freeze
+
+    UpdateTemplateOptionsVariable = {
+      key: "String",
+      type: "one of string, number",
+      fallback_value: "optional: String or Float or nil",
+    }.freeze
+
+    # Sent to PATCH /v1/templates/{id}.
+    UpdateTemplateOptions = {
+      name: "optional: String",
+      # A second, stable name to send with.
+      alias: "optional: String or nil",
+      # How html is read (default: mjml when its root is <mjml>, else handlebars).
+      engine: "optional: one of handlebars, mjml",
+      subject: "optional: String or nil",
+      from: "optional: String or nil",
+      reply_to: "optional: String or Array of String or nil",
+      html: "optional: String",
+      text: "optional: String or nil",
+      variables: "optional: Array of UpdateTemplateOptionsVariable",
+    }.freeze
+
+    # Sent to PATCH /v1/webhooks/{id}.
+    UpdateWebhookOptions = {
+      endpoint: "optional: String",
+      events: "optional: Array of String",
+      description: "optional: String or nil",
+      status: "optional: one of enabled, disabled",
+    }.freeze
+
+    # Sent to POST /v1/templates/validate.
+    ValidateTemplateOptions = {
+      # How html is read (default: mjml when its root is <mjml>, else handlebars).
+      engine: "optional: one of handlebars, mjml",
+      html: "String",
+      subject: "optional: String",
+      text: "optional: String",
+    }.freeze
+
+    # Answered by GET /v1/webhooks/{id}/events/{event_id}/attempts.
+    WebhookAttempt = {
+      object: '"webhook_attempt"',
+      id: "String (uuid)",
+      sent_at: "String (date-time)",
+      # Null when no HTTP answer came (timeout, refused connection, refused address).
+      http_status_code: "Integer or nil",
+      # The first 1 KB of the endpoint's answer.
+      response: "String or nil",
+      error: "String or nil",
+      duration_ms: "Integer",
+    }.freeze
+
+    # Answered by GET /v1/webhooks/{id}/events, POST /v1/webhooks/{id}/events/{event_id}/replay, POST
+    # /v1/webhooks/{id}/test.
+    WebhookDeliveryEvent = {
+      object: '"webhook_event"',
+      # The webhook-id header of every attempt of this event.
+      id: "String (uuid)",
+      webhook_id: "String (uuid)",
+      # The event it carries; null for a test event.
+      event_id: "String or nil",
+      type: "String",
+      status: "one of pending, attempting, success, failed",
+      attempt_count: "Integer",
+      next_attempt_at: "String (date-time) or nil",
+      last_attempt_at: "String (date-time) or nil",
+      last_status_code: "Integer or nil",
+      last_error: "String or nil",
+      created_at: "String (date-time)",
+    }.freeze
+
+    WebhookPayload = {
+      type: "String",
+      created_at: "String (date-time)",
+      data: "Hash of any value",
+    }.freeze
+
+    # Answered by GET /v1/webhooks/{id}/events/{event_id}.
+    WebhookDeliveryEventDetail = {
+      **WebhookDeliveryEvent,
+      payload: "WebhookPayload",
+      # Every attempt, oldest first.
+      attempts: "Array of WebhookAttempt",
+    }.freeze
+
+    # Answered by GET /v1/webhooks, GET /v1/webhooks/{id}, PATCH /v1/webhooks/{id}.
+    WebhookEndpoint = {
+      object: '"webhook"',
+      id: "String (uuid)",
+      # The https URL events are posted to.
+      endpoint: "String",
+      # The event types it receives.
+      events: "Array of one of email.scheduled, email.queued, email.sent, email.delivered, email.delivery_delayed, " \
+              "email.bounced, email.complained, email.opened, email.clicked, email.unsubscribed, email.failed, " \
+              "email.suppressed, email.canceled, email.received, email.held, domain.created, domain.updated, " \
+              "domain.deleted, suppression.added, suppression.removed, sending.paused, sending.resumed",
+      description: "String or nil",
+      status: "one of enabled, disabled",
+      # Why it was disabled (410 Gone, repeated failures, or by the user).
+      disabled_reason: "String or nil",
+      disabled_at: "String (date-time) or nil",
+      created_at: "String (date-time)",
+      updated_at: "String (date-time)",
+    }.freeze
+
+    # Answered by POST /v1/webhooks, POST /v1/webhooks/{id}/signing-secret/rotate.
+    WebhookWithSecret = {
+      **WebhookEndpoint,
+      # `whsec_<base64 key>`: what a verifier takes.
+      signing_secret: "String",
+    }.freeze
+
+    WriteOptionsSaveAsTemplate = {
+      name: "String",
+      alias: "optional: String or nil",
+    }.freeze
+
+    # Sent to POST /v1/ai/write.
+    WriteOptions = {
+      # What the email should say.
+      brief: "String",
+      tone: "optional: String or nil",
+      audience: "optional: String or nil",
+      # Default html.
+      format: "optional: one of html, mjml",
+      # Save the draft as a draft template.
+      save_as_template: "optional: WriteOptionsSaveAsTemplate or false or nil",
+    }.freeze
+
+    # Answered by POST /v1/ai/write.
+    WriteResponse = {
+      object: '"draft"',
+      subject: "String",
+      html: "String",
+      text: "String",
+      engine: "one of handlebars, mjml",
+      # The placeholders the draft uses: the variables a send fills.
+      variables: "Array of String",
+      # The draft template it was saved as, when asked.
+      template_id: "String or nil",
+      prompt_version: "String",
+    }.freeze
+  end
+end
