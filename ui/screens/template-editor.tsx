@@ -14,148 +14,26 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useCan } from "../access.ts";
 import { Alert } from "../alert.tsx";
 import { api } from "../api.ts";
-import { saveBlob } from "../download.tsx";
-import { when } from "../format.ts";
 import { describe } from "../hooks.ts";
-import { Preview } from "../preview.tsx";
-import type { RenderedTemplate, Template as ClientTemplate } from "../../clients/node/src/types.ts";
-import type { TemplateEngine } from "../../clients/node/src/wire.ts";
-
-export type Engine = TemplateEngine;
-type VariableType = "string" | "number";
-
-export type TemplateSummary = Pick<
-  ClientTemplate,
-  "id" | "name" | "alias" | "engine" | "status" | "published_at" | "updated_at"
->;
-type Template = TemplateSummary &
-  Pick<ClientTemplate, "subject" | "from" | "html" | "text" | "variables" | "has_unpublished_versions">;
-interface Problem {
-  field: "subject" | "html" | "text";
-  line: number;
-  column: number;
-  message: string;
-}
-type Rendered = RenderedTemplate;
+import {
+  type Engine,
+  type Template,
+  type Problem,
+  type Rendered,
+  type Form,
+  formOf,
+  typedValue,
+  standIn,
+  bodyOf,
+  contentOf,
+  same,
+  offsetOf,
+} from "./template-form.ts";
+import { RenderedPreview, PublishState } from "./template-preview.tsx";
+import { TemplateVariables } from "./template-variables.tsx";
 
 const DEBOUNCE_MS = 400;
 const FIELD_LABELS: Record<Problem["field"], string> = { subject: "Subject", html: "Source", text: "Text" };
-
-/** The editor's fields as typed (strings); `bodyOf` turns them into the API's shape. */
-interface Form {
-  name: string;
-  alias: string;
-  subject: string;
-  from: string;
-  engine: Engine;
-  html: string;
-  text: string;
-  variables: Array<{ row: number; key: string; type: VariableType; fallback: string }>;
-}
-
-let nextRow = 0;
-const formOf = (t: Template): Form => ({
-  name: t.name,
-  alias: t.alias ?? "",
-  subject: t.subject ?? "",
-  from: t.from ?? "",
-  engine: t.engine,
-  html: t.html,
-  text: t.text ?? "",
-  variables: t.variables.map((v) => ({
-    row: nextRow++,
-    key: v.key,
-    type: v.type,
-    fallback: v.fallback_value === null ? "" : String(v.fallback_value),
-  })),
-});
-
-const typedValue = (type: VariableType, typed: string) => (type === "number" ? Number(typed) : typed);
-
-/**
- * What the preview fills a variable with until a sample is typed: its fallback, else a stand-in of its type — so a
- * template opens on its preview, not on "is required" for a value nobody has typed yet.
- */
-const standIn = (v: { key: string; type: VariableType; fallback: string }) =>
-  v.fallback !== "" ? typedValue(v.type, v.fallback) : v.type === "number" ? 0 : `[${v.key.trim()}]`;
-
-function bodyOf(form: Form) {
-  return {
-    name: form.name,
-    alias: form.alias.trim() || null,
-    from: form.from.trim() || null,
-    ...contentOf(form),
-  };
-}
-
-/**
- * What the preview needs saved: a half-typed name or from address must not hold the preview back. A variable row
- * without a key declares nothing yet (it was just added), so it is left out rather than refused.
- */
-function contentOf(form: Form) {
-  return {
-    engine: form.engine,
-    subject: form.subject || null,
-    html: form.html,
-    text: form.text || null,
-    variables: form.variables
-      .filter((v) => v.key.trim())
-      .map((v) => ({
-        key: v.key.trim(),
-        type: v.type,
-        fallback_value: v.fallback === "" ? null : typedValue(v.type, v.fallback),
-      })),
-  };
-}
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-/** The character offset of a 1-based line and column in `text`, clamped to its end. */
-function offsetOf(text: string, line: number, column: number): number {
-  const lines = text.split("\n");
-  let at = 0;
-  for (let i = 0; i < line - 1 && i < lines.length - 1; i++) at += lines[i]!.length + 1;
-  return Math.min(at + Math.max(column - 1, 0), text.length);
-}
-
-function RenderedPreview({ rendered, name }: { rendered: Rendered; name: string }) {
-  const [view, setView] = useState<"html" | "text">("html");
-  const download = () => saveBlob(new Blob([rendered.html], { type: "text/html" }), `${name || "template"}.html`);
-  return (
-    <>
-      <p class="template-subject">
-        <span class="hint">Subject</span> <strong data-testid="preview-subject">{rendered.subject ?? "(none)"}</strong>
-      </p>
-      <div role="group" aria-label="Preview view" class="tabs">
-        <button type="button" aria-pressed={view === "html"} onClick={() => setView("html")}>
-          HTML
-        </button>
-        <button type="button" aria-pressed={view === "text"} onClick={() => setView("text")}>
-          Text
-        </button>
-        <button type="button" onClick={download}>
-          Download HTML
-        </button>
-      </div>
-      {view === "html" ? (
-        <Preview html={rendered.html} title="Template preview" />
-      ) : (
-        <pre class="text">{rendered.text}</pre>
-      )}
-    </>
-  );
-}
-
-function PublishState({ template }: { template: Template }) {
-  if (template.status === "draft")
-    return <p class="template-state">Draft: not published yet. Sends refuse this template until it is published.</p>;
-  return (
-    <p class="template-state">
-      <span class="status status-published">published</span> {when(template.published_at!)}: sends use the published
-      version.
-      {template.has_unpublished_versions && " The draft has changes that sends do not use until you publish again."}
-    </p>
-  );
-}
 
 export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
   const canWrite = useCan("templates:write");
@@ -233,15 +111,18 @@ export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
       void serial(async () => {
         if (mine !== generation.current) return;
         try {
-          const check = await api.post<{ errors: Problem[] }>("/v1/templates/validate", {
-            engine: current.engine,
-            html: current.html,
-            subject: current.subject ?? undefined,
-            text: current.text ?? undefined,
-          });
-          if (mine !== generation.current) return;
-          setProblems(check.errors);
-          if (check.errors.length) return;
+          // Checking a source is for whoever may change it: a read-only key's source is the saved one.
+          if (canWrite) {
+            const check = await api.post<{ errors: Problem[] }>("/v1/templates/validate", {
+              engine: current.engine,
+              html: current.html,
+              subject: current.subject ?? undefined,
+              text: current.text ?? undefined,
+            });
+            if (mine !== generation.current) return;
+            setProblems(check.errors);
+            if (check.errors.length) return;
+          }
           if (canWrite && !same(current, contentOf(saved.current!))) {
             await api.patch(`/v1/templates/${encodeURIComponent(id)}`, current);
             const { engine, subject, html, text, variables } = typed;
@@ -280,9 +161,6 @@ export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
     setNotice(null);
     setForm({ ...form, ...patch });
   };
-  const setVariable = (row: number, patch: Partial<Form["variables"][number]>) =>
-    set({ variables: form.variables.map((v) => (v.row === row ? { ...v, ...patch } : v)) });
-
   /**
    * Saves every field, then `then` (publish, duplicate) — in the write queue, after any autosave before it, so
    * what is published or copied is what the user sees. Undefined when it failed (the error is shown).
@@ -464,63 +342,11 @@ export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
             />
           </label>
 
-          <fieldset class="template-variables">
-            <legend>Variables</legend>
-            {form.variables.length === 0 && (
-              <p class="hint">None declared. A declared variable without a fallback must be given at send time.</p>
-            )}
-            {form.variables.map((v, i) => (
-              <div role="group" aria-label={`Variable ${i + 1}`} class="template-variable" key={v.row}>
-                <label>
-                  Key
-                  <input
-                    value={v.key}
-                    readOnly={!canWrite}
-                    onInput={(e) => setVariable(v.row, { key: e.currentTarget.value })}
-                  />
-                </label>
-                <label>
-                  Type
-                  <select
-                    value={v.type}
-                    disabled={!canWrite}
-                    onChange={(e) => setVariable(v.row, { type: e.currentTarget.value as VariableType, fallback: "" })}
-                  >
-                    <option value="string">string</option>
-                    <option value="number">number</option>
-                  </select>
-                </label>
-                <label>
-                  Fallback
-                  <input
-                    type={v.type === "number" ? "number" : "text"}
-                    value={v.fallback}
-                    readOnly={!canWrite}
-                    onInput={(e) => setVariable(v.row, { fallback: e.currentTarget.value })}
-                  />
-                </label>
-                {canWrite && (
-                  <button
-                    type="button"
-                    onClick={() => set({ variables: form.variables.filter((x) => x.row !== v.row) })}
-                    aria-label={`Remove variable ${v.key || i + 1}`}
-                  >
-                    Remove
-                  </button>
-                )}
-              </div>
-            ))}
-            {canWrite && (
-              <button
-                type="button"
-                onClick={() =>
-                  set({ variables: [...form.variables, { row: nextRow++, key: "", type: "string", fallback: "" }] })
-                }
-              >
-                Add variable
-              </button>
-            )}
-          </fieldset>
+          <TemplateVariables
+            variables={form.variables}
+            canWrite={canWrite}
+            onChange={(variables) => set({ variables })}
+          />
 
           {canWrite && (
             <div class="actions">

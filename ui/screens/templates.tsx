@@ -10,7 +10,8 @@ import { api, query, type Page } from "../api.ts";
 import { when } from "../format.ts";
 import { describe } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
-import { type Engine, TemplateEditor, type TemplateSummary } from "./template-editor.tsx";
+import { TemplateEditor } from "./template-editor.tsx";
+import type { Engine, TemplateSummary } from "./template-form.ts";
 
 /** What a new template starts with: the API requires a source, and an MJML one must have its root. */
 const STARTERS: Record<Engine, string> = {
