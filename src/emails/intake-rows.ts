@@ -1,0 +1,90 @@
+/**
+ * A message on its way into the store (docs/sending.md#what-acceptance-means): what the outgoing funnel prepared for
+ * it, the request's acceptance it belongs to, and the row it is recorded as. Invariant: the record's texts hold no
+ * NUL (PostgreSQL cannot), and a message carrying a credential keeps no readable copy.
+ */
+import type { Actor } from "../access.ts";
+import type { StagedContent } from "../db/store.ts";
+import type { IdempotencyClaim } from "../idempotency/service.ts";
+import { addressKey, type Mailbox } from "../lib/addresses.ts";
+import { isoTime } from "../lib/clock.ts";
+import { hasPrivateContent, type EmailSource, type Tag } from "./model.ts";
+
+export interface PreparedMessage {
+  id: string;
+  organizationId: string;
+  apiKeyId: string | null;
+  source: EmailSource;
+  mode: Actor["mode"];
+  messageId: string;
+  fromHeader: string;
+  envelopeFrom: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  tags: Tag[];
+  scheduledAt?: number;
+  templateId: string | null;
+  raw: Buffer;
+  /** Distinct envelope recipients, in the order given. */
+  recipients: string[];
+  suppressed: Set<string>;
+}
+
+/** Messages of one request on their way into the store, with what settles the request. */
+export interface Acceptance {
+  messages: PreparedMessage[];
+  /** Large bodies staged ahead of the records, by message id. */
+  bodies: Map<string, StagedContent>;
+  discard: () => Promise<void>;
+  idempotency?: IdempotencyClaim;
+  response: unknown;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** A prepared message's row in `emails`, inserted with its first status. */
+export function emailRow(message: PreparedMessage, createdAt: string) {
+  // A password link's message keeps no readable copy (system-mail.ts); its raw MIME is kept for delivery alone.
+  const readable = !hasPrivateContent(message.tags);
+  return {
+    id: message.id,
+    organizationId: message.organizationId,
+    apiKeyId: message.apiKeyId,
+    source: message.source,
+    mode: message.mode,
+    messageId: message.messageId,
+    fromHeader: recordable(message.fromHeader),
+    envelopeFrom: message.envelopeFrom,
+    to: message.to.map(recordable),
+    cc: message.cc.map(recordable),
+    bcc: message.bcc,
+    replyTo: message.replyTo.map(recordable),
+    subject: recordable(message.subject),
+    html: message.html === null || !readable ? null : recordable(message.html),
+    text: message.text === null || !readable ? null : recordable(message.text),
+    tags: message.tags,
+    status: message.scheduledAt ? "scheduled" : "queued",
+    scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
+    size: message.raw.length,
+    templateId: message.templateId,
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
+
+export function distinctAddresses(mailboxes: Mailbox[]): string[] {
+  const seen = new Map<string, string>();
+  for (const m of mailboxes) if (!seen.has(addressKey(m.address))) seen.set(addressKey(m.address), m.address);
+  return [...seen.values()];
+}
+
+/**
+ * The record's copy of a text (the MIME keeps the original bytes): NUL becomes U+FFFD, which both engines store —
+ * PostgreSQL text and jsonb cannot hold NUL, and a decoded part may contain one.
+ */
+export const recordable = (value: string) => (value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value);
