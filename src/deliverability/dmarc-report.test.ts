@@ -2,14 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { constants, crc32, deflateRawSync, gunzipSync, gzipSync } from "node:zlib";
 import { strToU8, unzipSync, Zip, ZipDeflate, type ZipInputFile, zipSync } from "fflate";
-import {
-  DMARC_LIMITS,
-  type DmarcReport,
-  DmarcReportRefused,
-  dmarcAttachmentKind,
-  readDmarcReport,
-} from "./dmarc-report.ts";
-import { summarizeDmarc } from "./dmarc.ts";
+import { DMARC_LIMITS, type DmarcReport, DmarcReportRefused, readDmarcReport } from "./dmarc-report.ts";
 
 const MiB = 1024 * 1024;
 const fixture = (name: string) => readFileSync(new URL(`../../test/fixtures/dmarc/${name}`, import.meta.url));
@@ -169,30 +162,6 @@ const rss = () => {
   Bun.gc(true);
   return process.memoryUsage().rss;
 };
-
-describe("dmarcAttachmentKind", () => {
-  test.each([
-    ["application/gzip", "google.com!example.com!1717200000!1717286399.xml.gz", "gzip"],
-    ["application/x-gzip", undefined, "gzip"],
-    ['application/gzip; name="report.xml.gz"', undefined, "gzip"],
-    ["application/zip", "google.com!example.com!1717200000!1717286399.zip", "zip"],
-    ["application/x-zip-compressed", "report.zip", "zip"],
-    ["APPLICATION/ZIP", undefined, "zip"],
-    ["text/xml", "report.xml", "xml"],
-    ["application/xml; charset=utf-8", undefined, "xml"],
-    ["application/octet-stream", "enterprise.protection.outlook.com!example.com!1717113600!1717200000.xml.gz", "gzip"],
-    ["application/octet-stream", "report.GZ", "gzip"],
-    ["application/octet-stream", "yahoo.com!example.com!1717113600!1717200000.zip", "zip"],
-    ["application/octet-stream", "report.xml", "xml"],
-    ["application/octet-stream", "invoice.pdf", null],
-    ["application/octet-stream", undefined, null],
-    ["application/pdf", "report.xml.gz", null],
-    ["text/plain", "report.xml", null],
-    ["image/png", undefined, null],
-  ] as const)("%s named %s is %s", (contentType, filename, kind) => {
-    expect(dmarcAttachmentKind(contentType, filename)).toBe(kind);
-  });
-});
 
 describe("readDmarcReport: the formats receivers send", () => {
   test("Google's XML, with its 20-digit report_id kept exact and an IPv6 source", () => {
@@ -454,42 +423,5 @@ describe("readDmarcReport: what is not a report", () => {
   ] as const)("a report without %s is refused, saying why", (_name, find, replacement, said) => {
     const xml = google.toString().replace(find, replacement);
     expect(refusal(() => readDmarcReport(strToU8(xml), "xml")).reason).toContain(said);
-  });
-});
-
-describe("summarizeDmarc", () => {
-  test("sums messages per source over reports, with the share that passed, ours marked, largest first", () => {
-    const ours = new Set(["203.0.113.25", "203.0.113.26", "2001:db8:4860:4864::25"]);
-    const summary = summarizeDmarc([googleReport, microsoftReport], (ip) => ours.has(ip));
-    expect(summary).toEqual([
-      { source_ip: "203.0.113.25", messages: 540, aligned_pass_rate: 1, own: true },
-      { source_ip: "2001:db8:4860:4864::25", messages: 37, aligned_pass_rate: 1, own: true },
-      { source_ip: "198.51.100.77", messages: 17, aligned_pass_rate: 0, own: false },
-      { source_ip: "192.0.2.148", messages: 6, aligned_pass_rate: 1, own: false },
-      { source_ip: "203.0.113.26", messages: 2, aligned_pass_rate: 1, own: true },
-    ]);
-  });
-
-  test("a partly failing source gets its share; a source of zero messages has a rate of 0", () => {
-    const row = { disposition: "none", header_from: "example.com" } as const;
-    const summary = summarizeDmarc(
-      [
-        { rows: [{ ...row, source_ip: "192.0.2.9", count: 3, dkim: "pass", spf: "fail" }] },
-        { rows: [{ ...row, source_ip: "192.0.2.9", count: 1, dkim: "fail", spf: "fail" }] },
-        { rows: [{ ...row, source_ip: "192.0.2.10", count: 0, dkim: "fail", spf: "fail" }] },
-      ],
-      () => false,
-    );
-    expect(summary).toEqual([
-      { source_ip: "192.0.2.9", messages: 4, aligned_pass_rate: 0.75, own: false },
-      { source_ip: "192.0.2.10", messages: 0, aligned_pass_rate: 0, own: false },
-    ]);
-  });
-
-  test("isOwn is asked once per source, and no reports summarise to nothing", () => {
-    const asked: string[] = [];
-    summarizeDmarc([googleReport, googleReport], (ip) => (asked.push(ip), false));
-    expect(asked.sort()).toEqual(googleReport.rows.map((row) => row.source_ip).sort());
-    expect(summarizeDmarc([], () => true)).toEqual([]);
   });
 });
