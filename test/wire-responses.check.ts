@@ -9,11 +9,7 @@
 import type * as Client from "../clients/node/src/types.ts";
 import type { readAuditLog } from "../src/audit/reads.ts";
 import type { DeliveryQueue } from "../src/deliveries/queue.ts";
-import type { BlocklistListing } from "../src/deliverability/blocklists.ts";
-import type { DmarcReportView, DmarcRowView, DmarcSummary } from "../src/deliverability/dmarc.ts";
-import type { SendingHealthOverview } from "../src/deliverability/guardrails.ts";
 import type { Members } from "../src/people/members.ts";
-import type { AddressState, PoolState } from "../src/providers/sending-ips.ts";
 
 /** True only when each type is assignable to the other. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -23,12 +19,6 @@ type Expect<T extends true> = T;
 type Answer<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
 
 export type Checks = [
-  Expect<Same<Client.SendingHealthOverview, SendingHealthOverview & { blocklists: BlocklistListing[] }>>,
-  Expect<Same<Client.DmarcReport, DmarcReportView>>,
-  Expect<Same<Client.DmarcReportRow, DmarcRowView>>,
-  Expect<Same<Client.DmarcSummary, DmarcSummary>>,
-  Expect<Same<Client.IpPool, PoolState>>,
-  Expect<Same<Client.IpPoolAddress, AddressState>>,
   // The client's generic List and Deleted around generated items, against what the services answer.
   Expect<Same<Client.List<Client.Delivery>, Awaited<ReturnType<DeliveryQueue["list"]>>>>,
   Expect<Same<Client.Deleted<"invitation">, Answer<Members["revokeInvitation"]>>>,

@@ -139,37 +139,6 @@ func (s *DomainsService) RemoveWithOptions(ctx context.Context, domainId string,
 	return fetch[RemoveDomainResponse](ctx, s.client, call{method: http.MethodDelete, path: "domains/" + escape(domainId), query: query})
 }
 
-// DmarcRow is one row of a DMARC aggregate report: Count messages from SourceIp, the Disposition the receiver
-// applied ("none", "quarantine" or "reject"), and DKIM and SPF as DMARC evaluated them ("pass" or "fail").
-type DmarcRow struct {
-	SourceIp    string `json:"source_ip"`
-	Count       int    `json:"count"`
-	Disposition string `json:"disposition"`
-	Dkim        string `json:"dkim"`
-	Spf         string `json:"spf"`
-	HeaderFrom  string `json:"header_from"`
-}
-
-// DmarcReport is a DMARC aggregate report (RFC 7489 §7.2) a receiver (Reporter) sent about the domain to the rua
-// of its DMARC record, covering Begin to End (ISO 8601, UTC). Rows are its first 20 at most, heaviest source first;
-// RowCount is how many it has, the rest read with DmarcReportRows.
-type DmarcReport struct {
-	Object   string     `json:"object"`
-	Id       string     `json:"id"`
-	Reporter string     `json:"reporter"`
-	ReportId string     `json:"report_id"`
-	Begin    string     `json:"begin"`
-	End      string     `json:"end"`
-	Rows     []DmarcRow `json:"rows"`
-	RowCount int        `json:"row_count"`
-}
-
-// DmarcReportRow is a row as DmarcReportRows pages them: its Id is the pages' cursor.
-type DmarcReportRow struct {
-	Id string `json:"id"`
-	DmarcRow
-}
-
 // ListDmarcReportsOptions pages the reports, newest first: Limit 1–100 (0: the server's default, 20), After a
 // report's id for the reports older than it, Before one for the reports newer than it.
 type ListDmarcReportsOptions struct {
@@ -181,26 +150,6 @@ type ListDmarcReportsOptions struct {
 // DmarcSummaryOptions: Days is how many days back to sum, 1–90 (0: the server's default, 7).
 type DmarcSummaryOptions struct {
 	Days int
-}
-
-// DmarcSource is one address that sent as the domain over the summary's days: its Messages, the share of them
-// (0–1) that passed DKIM or SPF aligned, and whether it is one of Mailroom's (Own: public_ips, or the domain's SPF
-// at its return path passes for it).
-type DmarcSource struct {
-	SourceIp        string  `json:"source_ip"`
-	Messages        int     `json:"messages"`
-	AlignedPassRate float64 `json:"aligned_pass_rate"`
-	Own             bool    `json:"own"`
-}
-
-// DmarcSummary is who sends as the domain: its reports of the last Days (Reports of them) summed per source
-// address, most messages first.
-type DmarcSummary struct {
-	Object  string        `json:"object"`
-	Domain  string        `json:"domain"`
-	Days    int           `json:"days"`
-	Reports int           `json:"reports"`
-	Data    []DmarcSource `json:"data"`
 }
 
 // DmarcReports lists the DMARC aggregate reports receivers sent about the domain, newest period first (options may

@@ -90,6 +90,15 @@ type BatchRemoveSuppressionsOptions struct {
 	Ids    []string `json:"ids,omitempty"`
 }
 
+// BlocklistListing is a shape of the API.
+type BlocklistListing struct {
+	Address   string `json:"address"`
+	List      string `json:"list"`
+	Listed    bool   `json:"listed"`
+	Reason    string `json:"reason"`
+	CheckedAt string `json:"checked_at"`
+}
+
 // BulkDeliveriesOptions: At least one filter. Sent to POST /v1/deliveries/cancel, POST /v1/deliveries/release, POST
 // /v1/deliveries/retry.
 type BulkDeliveriesOptions struct {
@@ -367,6 +376,63 @@ type Delivery struct {
 	UpdatedAt    string `json:"updated_at"`
 }
 
+// DmarcReport is answered by GET /v1/domains/{id}/dmarc.
+type DmarcReport struct {
+	Object string `json:"object"`
+	Id     string `json:"id"`
+	// Reporter is the receiver's organisation, as it names itself (google.com, Yahoo, …).
+	Reporter string `json:"reporter"`
+	// ReportId is the receiver's id of the report.
+	ReportId string `json:"report_id"`
+	// Begin is the period the report covers (ISO 8601, UTC).
+	Begin string `json:"begin"`
+	End   string `json:"end"`
+	// Rows is the report's first 20 rows at most, heaviest source first.
+	Rows []DmarcRow `json:"rows"`
+	// RowCount: How many rows the report has: those past `rows` are read page by page.
+	RowCount int `json:"row_count"`
+}
+
+// DmarcReportRow is answered by GET /v1/domains/{id}/dmarc/{report_id}/rows.
+type DmarcReportRow struct {
+	DmarcRow
+	Id string `json:"id"`
+}
+
+// DmarcRow is a shape of the API.
+type DmarcRow struct {
+	SourceIp string `json:"source_ip"`
+	// Count: Messages from that address the row counts.
+	Count int `json:"count"`
+	// Disposition: What the receiver did with them under the domain's policy.
+	Disposition string `json:"disposition"`
+	// Dkim: DKIM and SPF as DMARC evaluated them (aligned with the From domain).
+	Dkim       string `json:"dkim"`
+	Spf        string `json:"spf"`
+	HeaderFrom string `json:"header_from"`
+}
+
+// DmarcSource is a shape of the API.
+type DmarcSource struct {
+	SourceIp string `json:"source_ip"`
+	Messages int    `json:"messages"`
+	// AlignedPassRate is the share of messages (0–1) that passed DKIM or SPF aligned, so passed DMARC.
+	AlignedPassRate float64 `json:"aligned_pass_rate"`
+	// Own: One of Mailroom's addresses (public_ips, or the domain's SPF at its return path passes for it).
+	Own bool `json:"own"`
+}
+
+// DmarcSummary is answered by GET /v1/domains/{id}/dmarc/summary.
+type DmarcSummary struct {
+	Object string `json:"object"`
+	Domain string `json:"domain"`
+	Days   int    `json:"days"`
+	// Reports: How many reports were summed (those of the last days, newest first).
+	Reports int `json:"reports"`
+	// Data: Most messages first.
+	Data []DmarcSource `json:"data"`
+}
+
 // Domain is answered by GET /v1/domains, POST /v1/domains, GET /v1/domains/{id}, PATCH /v1/domains/{id}, POST
 // /v1/domains/{id}/dkim/rotate, POST /v1/domains/{id}/verify.
 type Domain struct {
@@ -433,6 +499,13 @@ type DomainHealth struct {
 	Reason string `json:"reason"`
 	// EvaluatedAt: When the rates were measured; null before the first measurement.
 	EvaluatedAt string `json:"evaluated_at"`
+}
+
+// DomainHealthEntry is a shape of the API.
+type DomainHealthEntry struct {
+	Id     string       `json:"id"`
+	Name   string       `json:"name"`
+	Health DomainHealth `json:"health"`
 }
 
 // DomainRecord is a shape of the API.
@@ -630,6 +703,39 @@ type InviteMemberOptions struct {
 	// Email is the address the link is for; stored lower-cased.
 	Email string `json:"email,omitempty"`
 	Role  Role   `json:"role,omitempty"`
+}
+
+// IpPool is answered by GET /v1/ip-pools.
+type IpPool struct {
+	Name string `json:"name"`
+	// Warmup: How long an address warms up from its first use, e.g. 30d (0d: none).
+	Warmup    string          `json:"warmup"`
+	Addresses []IpPoolAddress `json:"addresses"`
+}
+
+// IpPoolAddress is a shape of the API.
+type IpPoolAddress struct {
+	Address string `json:"address"`
+	// EhloName is the EHLO name it greets with (its PTR name); null: [mx] ehlo_name.
+	EhloName string `json:"ehlo_name"`
+	// WarmupDay: Day of warm-up (1 = the day it first sent); null before it sent, or once warm-up is over.
+	WarmupDay *int `json:"warmup_day"`
+	// DailyCap: Today's cap per provider while warming up; null: uncapped.
+	DailyCap *int `json:"daily_cap"`
+	// Today: Messages delivered today (UTC), per destination provider.
+	Today map[string]int `json:"today"`
+	// BackedOff: Providers whose rate is halved now, with the rate in force and until when.
+	BackedOff []IpPoolBackOff `json:"backed_off"`
+}
+
+// IpPoolBackOff is a shape of the API.
+type IpPoolBackOff struct {
+	// Provider is the destination provider (gmail, outlook, yahoo, a [shaping.<provider>], or other).
+	Provider string `json:"provider"`
+	// MessagesPerMinute is the rate in force now, per minute.
+	MessagesPerMinute int `json:"messages_per_minute"`
+	// Until: When the rate returns to the configured one.
+	Until string `json:"until"`
 }
 
 // Member is a person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing
@@ -938,6 +1044,15 @@ const (
 	RoleDeveloper Role = "developer"
 	RoleViewer    Role = "viewer"
 )
+
+// SendingHealthOverview is answered by GET /v1/sending/health.
+type SendingHealthOverview struct {
+	Object  string              `json:"object"`
+	Health  DomainHealth        `json:"health"`
+	Domains []DomainHealthEntry `json:"domains"`
+	// Blocklists: Listed ones first; empty without [deliverability] dnsbl.
+	Blocklists []BlocklistListing `json:"blocklists"`
+}
 
 // SendingPause is a shape of the API.
 type SendingPause struct {

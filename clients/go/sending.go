@@ -25,32 +25,6 @@ type (
 	ResumeSendingResponse = SendingResumed
 )
 
-// DomainHealthEntry is one sending domain's health in the overview.
-type DomainHealthEntry struct {
-	Id     string       `json:"id"`
-	Name   string       `json:"name"`
-	Health DomainHealth `json:"health"`
-}
-
-// SendingHealthOverview answers Health: the organisation's sending health across its domains, and each sending
-// domain's, by name.
-type SendingHealthOverview struct {
-	Object  string              `json:"object"`
-	Health  DomainHealth        `json:"health"`
-	Domains []DomainHealthEntry `json:"domains"`
-	// Blocklists are the DNS blocklists' last answers about the server's sending addresses, listed ones first.
-	Blocklists []BlocklistListing `json:"blocklists"`
-}
-
-// BlocklistListing is a DNS blocklist's last answer about one of the server's sending addresses.
-type BlocklistListing struct {
-	Address   string  `json:"address"`
-	List      string  `json:"list"`
-	Listed    bool    `json:"listed"`
-	Reason    *string `json:"reason"`
-	CheckedAt string  `json:"checked_at"`
-}
-
 // SendingService pauses and resumes sending. Pausing a domain that is not the organisation's is a 404 not_found,
 // an unknown provider or an organisation pause with a Name a 400 validation_error; pausing what is paused already
 // keeps the first pause (its reason and time); resuming what is not paused is a 404 not_found.

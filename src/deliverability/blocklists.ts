@@ -13,14 +13,9 @@ import { tablesOf, type Db, type Writer } from "../db/store.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isNotFound, type DnsResolver } from "../lib/dns.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { BlocklistListing } from "./wire.ts";
 
-export interface BlocklistListing {
-  address: string;
-  list: string;
-  listed: boolean;
-  reason: string | null;
-  checked_at: string;
-}
+export type { BlocklistListing } from "./wire.ts";
 
 export interface Blocklists {
   /** Asks every list about every address (the periodic job's run). */

@@ -24,33 +24,9 @@ import { isUuid, newId } from "../lib/ids.ts";
 import { findDomain } from "../domains/repo.ts";
 // Types only: the parser and its libraries load on the CPU pool's threads, never on the main thread.
 import type { DmarcReport, DmarcRow } from "./dmarc-report.ts";
+import type { DmarcReportView, DmarcRowView, DmarcSummary } from "./wire.ts";
 
-export interface DmarcReportView {
-  object: "dmarc_report";
-  id: string;
-  reporter: string;
-  report_id: string;
-  begin: string;
-  end: string;
-  /** The report's first rows (LIST_ROWS at most; heaviest source first in reports stored since that order). */
-  rows: DmarcRow[];
-  /** All the report's rows: those past `rows` are read page by page (`GET …/dmarc/:report_id/rows`). */
-  row_count: number;
-}
-
-/** A row of a report as its pages give it: its id (the report's, with its position) is the pages' cursor. */
-export interface DmarcRowView extends DmarcRow {
-  id: string;
-}
-
-export interface DmarcSummary {
-  object: "dmarc_summary";
-  domain: string;
-  days: number;
-  /** The reports summed: those of the last `days`, newest first, as far as SUMMARY_ROWS rows go. */
-  reports: number;
-  data: Array<{ source_ip: string; messages: number; aligned_pass_rate: number; own: boolean }>;
-}
+export type { DmarcReportView, DmarcRowView, DmarcSummary } from "./wire.ts";
 
 export interface DmarcReports {
   /** Stores what the inbound MX received at `domainName`'s `rua` address; answers how many reports were new. */

@@ -31,6 +31,7 @@ import type { RecordSettings } from "../domains/records.ts";
 import { announceDomain, healthView, windowName } from "../domains/views.ts";
 import type { HealthView } from "../domains/model.ts";
 import { requireScope, type Actor } from "../access.ts";
+import type { SendingHealthView } from "./wire.ts";
 
 export interface GuardrailSettings {
   windowMs: number;
@@ -47,12 +48,8 @@ export interface Counts {
   complained: number;
 }
 
-export interface SendingHealthOverview {
-  object: "sending_health";
-  /** The organisation's rates across all its domains. */
-  health: HealthView;
-  domains: Array<{ id: string; name: string; health: HealthView }>;
-}
+/** The organisation's rates across all its domains, and each sending domain's. */
+export type SendingHealthOverview = SendingHealthView;
 
 export interface Guardrails {
   /** Measures every organisation and domain, and acts on what crossed a threshold (the periodic job's run). */

@@ -1,15 +1,31 @@
 /**
- * HTTP routes of deliverability (DESIGN §14): the organisation's and its domains' sending health with the
- * blocklists' answers about the sending addresses, and the DMARC aggregate reports receivers sent about each domain.
+ * HTTP routes of deliverability (docs/deliverability.md): the organisation's and its domains' sending health with
+ * the blocklists' answers about the sending addresses, the IP pools open to the organisation, and the DMARC
+ * aggregate reports receivers sent about each domain — each route one contract (http/contract.ts).
  */
+import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { authenticated, type AuthDeps } from "../http/auth.ts";
-import { parsePage } from "../http/query.ts";
-import type { DmarcReports } from "./dmarc.ts";
-import type { Blocklists } from "./blocklists.ts";
 import { requireScope } from "../access.ts";
+import { pageOfList } from "../db/pages.ts";
+import { authenticated, type AuthDeps } from "../http/auth.ts";
+import { bodyLimits } from "../http/body.ts";
+import { mount, route } from "../http/contract.ts";
+import { ListOf, PageQuery } from "../lib/wire.ts";
 import type { SendingIps } from "../providers/sending-ips.ts";
+import { IpPoolSchema } from "../providers/wire.ts";
+import type { Blocklists } from "./blocklists.ts";
+import type { DmarcReports } from "./dmarc.ts";
 import type { Guardrails } from "./guardrails.ts";
+import { DmarcReportRowSchema, DmarcReportSchema, DmarcSummarySchema, SendingHealthOverviewSchema } from "./wire.ts";
+
+const tags = ["Deliverability"];
+const Domain = t.Object({ id: t.String({ description: "The domain's id, or its name" }) });
+/** Pools have names, not ids: their pages' cursors are names. */
+const PoolPage = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 100, description: "How many, 1 to 100" })),
+  after: t.Optional(t.String({ description: "the name of the last pool of the page before" })),
+  before: t.Optional(t.String({ description: "the name of the first pool of the page after" })),
+});
 
 export function deliverabilityRoutes(
   deps: AuthDeps & {
@@ -20,61 +36,84 @@ export function deliverabilityRoutes(
   },
 ) {
   const { guardrails, dmarcReports, blocklists, sendingIps } = deps;
-  const tags = ["Deliverability"];
-  return new Elysia()
-    .use(authenticated(deps))
-    .get(
-      "/v1/sending/health",
-      async ({ actor }) => ({ ...(await guardrails.overview(actor)), blocklists: await blocklists.listings() }),
+  return mount(new Elysia().use(authenticated(deps)), bodyLimits(deps.config), [
+    route(
       {
-        detail: {
-          summary:
-            "Bounce and complaint rates over the guardrails' window, for the organisation and each sending domain, and what they led to (ok, warning, paused); and the blocklists' last answers about the sending addresses",
-          tags,
-        },
-      },
-    )
-    .get(
-      "/v1/ip-pools",
-      async ({ actor }) => {
-        requireScope(actor, "domains:read");
-        return { object: "list", data: await sendingIps.state(actor.organizationId) };
-      },
-      {
-        detail: {
-          summary:
-            "The IP pools of direct delivery ([ip_pools.<name>]) open to the caller's organisation: each address, its warm-up day and today's cap, today's messages per destination provider, and the providers whose rate is halved after throttling",
-          tags,
-        },
-      },
-    )
-    .get("/v1/domains/:id/dmarc", ({ actor, params, query }) => dmarcReports.list(actor, params.id, parsePage(query)), {
-      detail: {
+        method: "GET",
+        path: "/v1/sending/health",
         summary:
-          "DMARC aggregate reports receivers sent about a verified domain (to the rua of its suggested record), newest first (?limit, after, before): each with its first 20 rows, heaviest source first, and its row_count",
+          "Bounce and complaint rates over the guardrails' window, for the organisation and each sending domain, and what they led to (ok, warning, paused); and the blocklists' last answers about the sending addresses",
         tags,
+        responses: { 200: SendingHealthOverviewSchema },
       },
-    })
-    .get(
-      "/v1/domains/:id/dmarc/:report_id/rows",
-      ({ actor, params, query }) => dmarcReports.rows(actor, params.id, params.report_id, parsePage(query)),
+      async ({ actor }) => ({ ...(await guardrails.overview(actor)), blocklists: await blocklists.listings() }),
+    ),
+    route(
       {
-        detail: {
-          summary: "The rows of one DMARC report, page by page (?limit, after, before: a row's id)",
-          tags,
-        },
+        method: "GET",
+        path: "/v1/ip-pools",
+        summary:
+          "The IP pools of direct delivery ([ip_pools.<name>]) open to the caller's organisation: each address, its warm-up day and today's cap, today's messages per destination provider, and the providers whose rate is halved after throttling",
+        tags,
+        query: PoolPage,
+        responses: { 200: ListOf(IpPoolSchema) },
       },
-    )
-    .get(
-      "/v1/domains/:id/dmarc/summary",
+      async ({ actor, query }) => {
+        requireScope(actor, "domains:read");
+        // A page of the configured pools, in memory; 100 by default, so a caller that does not page sees them all.
+        const pools = (await sendingIps.state(actor.organizationId)).map((pool) => ({ id: pool.name, pool }));
+        const { page, hasMore } = pageOfList(pools, { ...query, limit: query.limit ?? 100 });
+        return { object: "list" as const, has_more: hasMore, data: page.map((entry) => entry.pool) };
+      },
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/v1/domains/:id/dmarc",
+        summary:
+          "DMARC aggregate reports receivers sent about a verified domain (to the rua of its suggested record), newest first: each with its first 20 rows, heaviest source first, and its row_count",
+        tags,
+        params: Domain,
+        query: t.Object(PageQuery),
+        responses: { 200: ListOf(DmarcReportSchema) },
+      },
+      ({ actor, params, query }) => dmarcReports.list(actor, params.id, { ...query, limit: query.limit ?? 20 }),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/v1/domains/:id/dmarc/:report_id/rows",
+        summary: "The rows of one DMARC report, page by page (after and before: a row's id)",
+        tags,
+        params: t.Object({
+          id: t.String({ description: "The domain's id, or its name" }),
+          report_id: t.String({ description: "The report's id" }),
+        }),
+        query: t.Object(PageQuery),
+        responses: { 200: ListOf(DmarcReportRowSchema) },
+      },
+      // A row's id is compared as stored (lower case); a cursor may come back in capitals.
       ({ actor, params, query }) =>
-        dmarcReports.summary(actor, params.id, query.days === undefined ? 7 : Number(query.days)),
+        dmarcReports.rows(actor, params.id, params.report_id, {
+          limit: query.limit ?? 20,
+          after: query.after?.toLowerCase(),
+          before: query.before?.toLowerCase(),
+        }),
+    ),
+    route(
       {
-        detail: {
-          summary:
-            "Who sends as the domain: per source address over the last days (?days=7), messages, the share that passed DMARC aligned, and whether the address is one of Mailroom's",
-          tags,
-        },
+        method: "GET",
+        path: "/v1/domains/:id/dmarc/summary",
+        summary:
+          "Who sends as the domain: per source address over the last days, messages, the share that passed DMARC aligned, and whether the address is one of Mailroom's",
+        tags,
+        params: Domain,
+        query: t.Object({
+          days: t.Optional(t.Integer({ minimum: 1, maximum: 90, default: 7, description: "The days to sum, 1 to 90" })),
+        }),
+        responses: { 200: DmarcSummarySchema },
       },
-    );
+      ({ actor, params, query }) => dmarcReports.summary(actor, params.id, query.days ?? 7),
+    ),
+  ]);
 }

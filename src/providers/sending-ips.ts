@@ -22,6 +22,9 @@ import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { IpPoolConfig, ShapingConfig } from "../config/schema.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { Clock } from "../lib/clock.ts";
+import type { AddressState, PoolState } from "./wire.ts";
+
+export type { AddressState, PoolState } from "./wire.ts";
 
 export const OTHER_PROVIDER = "other";
 const DAY_MS = 86_400_000;
@@ -38,25 +41,6 @@ export interface SourceAddress {
 export type Departure =
   | { go: SourceAddress; provider: string; limits: ShapingConfig }
   | { wait: string; retryAfterMs: number };
-
-export interface AddressState {
-  address: string;
-  ehlo_name: string | null;
-  /** Day of warm-up (1 = the day it first sent); null before it sent, or once warm-up is over. */
-  warmup_day: number | null;
-  /** Today's cap per provider while warming up; null: uncapped. */
-  daily_cap: number | null;
-  /** Messages delivered today, per destination provider. */
-  today: Record<string, number>;
-  /** Providers whose rate is halved now, with the rate in force and until when. */
-  backed_off: Array<{ provider: string; messages_per_minute: number; until: string }>;
-}
-
-export interface PoolState {
-  name: string;
-  warmup: string;
-  addresses: AddressState[];
-}
 
 export interface SendingIps {
   /** The destination provider of a recipient domain, by its first MX host. */

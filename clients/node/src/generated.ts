@@ -111,6 +111,14 @@ export interface BatchRemoveSuppressionsOptions {
   ids?: string[];
 }
 
+export interface BlocklistListing {
+  address: string;
+  list: string;
+  listed: boolean;
+  reason: string | null;
+  checked_at: string;
+}
+
 /**
  * At least one filter. Sent to POST /v1/deliveries/cancel, POST /v1/deliveries/release, POST /v1/deliveries/retry.
  */
@@ -452,6 +460,60 @@ export interface Delivery {
   updated_at: string;
 }
 
+/** Answered by GET /v1/domains/{id}/dmarc. */
+export interface DmarcReport {
+  object: "dmarc_report";
+  id: string;
+  /** The receiver's organisation, as it names itself (google.com, Yahoo, …). */
+  reporter: string;
+  /** The receiver's id of the report. */
+  report_id: string;
+  /** The period the report covers (ISO 8601, UTC). */
+  begin: string;
+  end: string;
+  /** The report's first 20 rows at most, heaviest source first. */
+  rows: DmarcRow[];
+  /** How many rows the report has: those past `rows` are read page by page. */
+  row_count: number;
+}
+
+/** Answered by GET /v1/domains/{id}/dmarc/{report_id}/rows. */
+export interface DmarcReportRow extends DmarcRow {
+  id: string;
+}
+
+export interface DmarcRow {
+  source_ip: string;
+  /** Messages from that address the row counts. */
+  count: number;
+  /** What the receiver did with them under the domain's policy. */
+  disposition: "none" | "quarantine" | "reject";
+  /** DKIM and SPF as DMARC evaluated them (aligned with the From domain). */
+  dkim: "pass" | "fail";
+  spf: "pass" | "fail";
+  header_from: string;
+}
+
+export interface DmarcSource {
+  source_ip: string;
+  messages: number;
+  /** The share of messages (0–1) that passed DKIM or SPF aligned, so passed DMARC. */
+  aligned_pass_rate: number;
+  /** One of Mailroom's addresses (public_ips, or the domain's SPF at its return path passes for it). */
+  own: boolean;
+}
+
+/** Answered by GET /v1/domains/{id}/dmarc/summary. */
+export interface DmarcSummary {
+  object: "dmarc_summary";
+  domain: string;
+  days: number;
+  /** How many reports were summed (those of the last days, newest first). */
+  reports: number;
+  /** Most messages first. */
+  data: DmarcSource[];
+}
+
 /**
  * Answered by GET /v1/domains, POST /v1/domains, GET /v1/domains/{id}, PATCH /v1/domains/{id}, POST
  * /v1/domains/{id}/dkim/rotate, POST /v1/domains/{id}/verify.
@@ -518,6 +580,12 @@ export interface DomainHealth {
   reason: string | null;
   /** When the rates were measured; null before the first measurement. */
   evaluated_at: string | null;
+}
+
+export interface DomainHealthEntry {
+  id: string;
+  name: string;
+  health: DomainHealth;
 }
 
 export interface DomainRecord {
@@ -725,6 +793,37 @@ export interface InviteMemberOptions {
   /** The address the link is for; stored lower-cased. */
   email: string;
   role: Role;
+}
+
+/** Answered by GET /v1/ip-pools. */
+export interface IpPool {
+  name: string;
+  /** How long an address warms up from its first use, e.g. 30d (0d: none). */
+  warmup: string;
+  addresses: IpPoolAddress[];
+}
+
+export interface IpPoolAddress {
+  address: string;
+  /** The EHLO name it greets with (its PTR name); null: [mx] ehlo_name. */
+  ehlo_name: string | null;
+  /** Day of warm-up (1 = the day it first sent); null before it sent, or once warm-up is over. */
+  warmup_day: number | null;
+  /** Today's cap per provider while warming up; null: uncapped. */
+  daily_cap: number | null;
+  /** Messages delivered today (UTC), per destination provider. */
+  today: Record<string, number>;
+  /** Providers whose rate is halved now, with the rate in force and until when. */
+  backed_off: IpPoolBackOff[];
+}
+
+export interface IpPoolBackOff {
+  /** The destination provider (gmail, outlook, yahoo, a [shaping.<provider>], or other). */
+  provider: string;
+  /** The rate in force now, per minute. */
+  messages_per_minute: number;
+  /** When the rate returns to the configured one. */
+  until: string;
 }
 
 /**
@@ -1002,6 +1101,15 @@ export interface ResumeSendingOptions {
  * its settings, no people; viewer reads.
  */
 export type Role = "owner" | "admin" | "developer" | "viewer";
+
+/** Answered by GET /v1/sending/health. */
+export interface SendingHealthOverview {
+  object: "sending_health";
+  health: DomainHealth;
+  domains: DomainHealthEntry[];
+  /** Listed ones first; empty without [deliverability] dnsbl. */
+  blocklists: BlocklistListing[];
+}
 
 export interface SendingPause {
   scope: PauseScope;

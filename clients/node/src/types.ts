@@ -14,7 +14,7 @@ import type {
   CreateTemplateOptions as CreateTemplateBody,
   CreateTemplateOptionsVariable,
   CreateWebhookOptions as CreateWebhookBody,
-  DomainHealth,
+  IpPool,
   QueueStatus,
   RemovedSuppression,
   UpdateDomainOptions as UpdateDomainBody,
@@ -44,6 +44,7 @@ export type {
   AuditEvent,
   AuditTarget,
   BatchAddSuppressionsOptions,
+  BlocklistListing,
   BulkDeliveriesOptions,
   BulkDeliveriesResponse,
   CancelEmailResponse,
@@ -55,11 +56,17 @@ export type {
   CreateEmailResponse,
   CurrentApiKey,
   Delivery,
+  DmarcReport,
+  DmarcReportRow,
+  DmarcRow,
+  DmarcSource,
+  DmarcSummary,
   Domain,
   DomainCapabilities,
   DomainDeleted,
   DomainDkim,
   DomainHealth,
+  DomainHealthEntry,
   DomainRecord,
   Email,
   EmailAttachment,
@@ -72,6 +79,9 @@ export type {
   ErrorBody,
   Invitation,
   InviteMemberOptions,
+  IpPool,
+  IpPoolAddress,
+  IpPoolBackOff,
   Member,
   MemberList,
   Organization,
@@ -96,6 +106,7 @@ export type {
   ReplayFailedResponse,
   ResumeSendingOptions,
   Role,
+  SendingHealthOverview,
   SendingPause,
   SendingResumed,
   SendingState,
@@ -261,41 +272,6 @@ export interface RemoveDomainOptions {
   force?: boolean;
 }
 
-/** One row of a DMARC aggregate report: a source address and what the receiver saw of its messages. */
-export interface DmarcRow {
-  source_ip: string;
-  /** Messages from that address the row counts. */
-  count: number;
-  /** What the receiver did with them under the domain's policy. */
-  disposition: "none" | "quarantine" | "reject";
-  /** DKIM and SPF as DMARC evaluated them (aligned with the From domain). */
-  dkim: "pass" | "fail";
-  spf: "pass" | "fail";
-  header_from: string;
-}
-
-/** A DMARC aggregate report (RFC 7489 §7.2) a receiver sent about the domain, to the `rua` of its DMARC record. */
-export interface DmarcReport {
-  object: "dmarc_report";
-  id: string;
-  /** The receiver's organisation, as it names itself (`google.com`, `Yahoo`, …). */
-  reporter: string;
-  /** The receiver's id of the report. */
-  report_id: string;
-  /** The period the report covers (ISO 8601, UTC). */
-  begin: string;
-  end: string;
-  /** The report's first 20 rows at most, heaviest source first; the rest through `domains.dmarcReportRows`. */
-  rows: DmarcRow[];
-  /** How many rows the report has. */
-  row_count: number;
-}
-
-/** A row of a report as `domains.dmarcReportRows` pages them: its `id` is the pages' cursor. */
-export interface DmarcReportRow extends DmarcRow {
-  id: string;
-}
-
 /** The reports, newest first: `after` an id continues towards older ones, `before` an id back towards newer ones. */
 export interface ListDmarcReportsOptions {
   /** 1–100 (server default 20). */
@@ -309,26 +285,6 @@ export interface ListDmarcReportsOptions {
 export interface DmarcSummaryOptions {
   /** The days to sum, counted back from now: 1–90 (server default 7). */
   days?: number;
-}
-
-/** One address that sent as the domain, over the summary's days. */
-export interface DmarcSource {
-  source_ip: string;
-  messages: number;
-  /** The share of `messages` (0–1) that passed DKIM or SPF aligned, so passed DMARC. */
-  aligned_pass_rate: number;
-  /** The address is one of Mailroom's (`public_ips`, or the domain's SPF at its return path passes for it). */
-  own: boolean;
-}
-
-/** "Who sends as you": the domain's DMARC reports of the last `days` summed per source address, most messages first. */
-export interface DmarcSummary {
-  object: "dmarc_summary";
-  domain: string;
-  days: number;
-  /** How many reports were summed. */
-  reports: number;
-  data: DmarcSource[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -418,73 +374,13 @@ export interface ListDeliveriesOptions extends PaginationOptions {
   email_id?: string;
 }
 
-/** One sending domain's health in the overview. */
-export interface DomainHealthEntry {
-  id: string;
-  name: string;
-  health: DomainHealth;
-}
-
-/** A DNS blocklist's last answer about one of the server's sending addresses. */
-export interface BlocklistListing {
-  address: string;
-  list: string;
-  listed: boolean;
-  reason: string | null;
-  checked_at: string;
-}
-
-/**
- * The guardrails' overview (DESIGN §14): the organisation's bounce and complaint rates over the window, across all
- * its domains, and each sending domain's, by name.
- */
-export interface SendingHealthOverview {
-  object: "sending_health";
-  health: DomainHealth;
-  domains: DomainHealthEntry[];
-  /** The blocklists' last answers about the sending addresses, listed ones first; empty without [deliverability] dnsbl. */
-  blocklists: BlocklistListing[];
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Sending IPs
 
-/** A provider whose rate is halved for one address after it pushed back (a 421 or a 4.7.x rate reply). */
-export interface IpPoolBackOff {
-  /** The destination provider (`gmail`, `outlook`, `yahoo`, a `[shaping.<provider>]`, or `other`). */
-  provider: string;
-  /** The rate in force now, per minute. */
-  messages_per_minute: number;
-  /** When the rate returns to the configured one (ISO 8601). */
-  until: string;
-}
-
-/** One source address of an IP pool, with its warm-up and today's traffic. */
-export interface IpPoolAddress {
-  address: string;
-  /** The EHLO name it greets with (its PTR name); null: `[mx] ehlo_name`. */
-  ehlo_name: string | null;
-  /** Day of warm-up (1 = the day it first sent); null before it sent, or once warm-up is over. */
-  warmup_day: number | null;
-  /** Today's cap per destination provider while warming up; null: uncapped. */
-  daily_cap: number | null;
-  /** Messages delivered today (UTC), per destination provider. */
-  today: Record<string, number>;
-  /** Providers whose rate is halved now, with the rate in force and until when. */
-  backed_off: IpPoolBackOff[];
-}
-
-/** An `[ip_pools.<name>]` of the server: the addresses direct delivery of the domains naming it binds. */
-export interface IpPool {
-  name: string;
-  /** How long an address warms up from its first use, e.g. `30d` (`0d`: no warm-up). */
-  warmup: string;
-  addresses: IpPoolAddress[];
-}
-
-/** Every configured pool in one answer: no pages. */
+/** The pools open to the organisation, by name: 100 to a page unless `limit` says otherwise. */
 export interface IpPoolList {
   object: "list";
+  has_more: boolean;
   data: IpPool[];
 }
 

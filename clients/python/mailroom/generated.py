@@ -130,6 +130,14 @@ class BatchRemoveSuppressionsOptions(TypedDict, total=False):
     ids: List[str]
 
 
+class BlocklistListing(TypedDict):
+    address: str
+    list: str
+    listed: bool
+    reason: Optional[str]
+    checked_at: str
+
+
 QueueStatus = Literal["queued", "deferred", "held", "sending"]
 """A waiting status, or sending while an attempt is under way."""
 
@@ -530,6 +538,63 @@ class Delivery(TypedDict):
     updated_at: str
 
 
+class DmarcRow(TypedDict):
+    source_ip: str
+    count: int
+    """Messages from that address the row counts."""
+    disposition: Literal["none", "quarantine", "reject"]
+    """What the receiver did with them under the domain's policy."""
+    dkim: Literal["pass", "fail"]
+    """DKIM and SPF as DMARC evaluated them (aligned with the From domain)."""
+    spf: Literal["pass", "fail"]
+    header_from: str
+
+
+class DmarcReport(TypedDict):
+    """Answered by GET /v1/domains/{id}/dmarc."""
+
+    object: Literal["dmarc_report"]
+    id: str
+    reporter: str
+    """The receiver's organisation, as it names itself (google.com, Yahoo, …)."""
+    report_id: str
+    """The receiver's id of the report."""
+    begin: str
+    """The period the report covers (ISO 8601, UTC)."""
+    end: str
+    rows: List[DmarcRow]
+    """The report's first 20 rows at most, heaviest source first."""
+    row_count: int
+    """How many rows the report has: those past ``rows`` are read page by page."""
+
+
+class DmarcReportRow(DmarcRow):
+    """Answered by GET /v1/domains/{id}/dmarc/{report_id}/rows."""
+
+    id: str
+
+
+class DmarcSource(TypedDict):
+    source_ip: str
+    messages: int
+    aligned_pass_rate: float
+    """The share of messages (0–1) that passed DKIM or SPF aligned, so passed DMARC."""
+    own: bool
+    """One of Mailroom's addresses (public_ips, or the domain's SPF at its return path passes for it)."""
+
+
+class DmarcSummary(TypedDict):
+    """Answered by GET /v1/domains/{id}/dmarc/summary."""
+
+    object: Literal["dmarc_summary"]
+    domain: str
+    days: int
+    reports: int
+    """How many reports were summed (those of the last days, newest first)."""
+    data: List[DmarcSource]
+    """Most messages first."""
+
+
 class DomainCapabilities(TypedDict):
     """Resend's spelling of the same switches."""
 
@@ -618,6 +683,12 @@ class DomainDeleted(TypedDict):
     id: str
     name: str
     deleted: Literal[True]
+
+
+class DomainHealthEntry(TypedDict):
+    id: str
+    name: str
+    health: DomainHealth
 
 
 class EmailEvent(TypedDict):
@@ -837,6 +908,38 @@ class InviteMemberOptions(TypedDict):
     email: str
     """The address the link is for; stored lower-cased."""
     role: Role
+
+
+class IpPoolBackOff(TypedDict):
+    provider: str
+    """The destination provider (gmail, outlook, yahoo, a [shaping.<provider>], or other)."""
+    messages_per_minute: int
+    """The rate in force now, per minute."""
+    until: str
+    """When the rate returns to the configured one."""
+
+
+class IpPoolAddress(TypedDict):
+    address: str
+    ehlo_name: Optional[str]
+    """The EHLO name it greets with (its PTR name); null: [mx] ehlo_name."""
+    warmup_day: Optional[int]
+    """Day of warm-up (1 = the day it first sent); null before it sent, or once warm-up is over."""
+    daily_cap: Optional[int]
+    """Today's cap per provider while warming up; null: uncapped."""
+    today: Dict[str, int]
+    """Messages delivered today (UTC), per destination provider."""
+    backed_off: List[IpPoolBackOff]
+    """Providers whose rate is halved now, with the rate in force and until when."""
+
+
+class IpPool(TypedDict):
+    """Answered by GET /v1/ip-pools."""
+
+    name: str
+    warmup: str
+    """How long an address warms up from its first use, e.g. 30d (0d: none)."""
+    addresses: List[IpPoolAddress]
 
 
 class Member(TypedDict):
@@ -1112,6 +1215,16 @@ class ResumeSendingOptions(_ResumeSendingOptionsRequired, total=False):
 
     name: str
     """The domain or provider (none for the organisation)."""
+
+
+class SendingHealthOverview(TypedDict):
+    """Answered by GET /v1/sending/health."""
+
+    object: Literal["sending_health"]
+    health: DomainHealth
+    domains: List[DomainHealthEntry]
+    blocklists: List[BlocklistListing]
+    """Listed ones first; empty without [deliverability] dnsbl."""
 
 
 class SendingPause(TypedDict):

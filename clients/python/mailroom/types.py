@@ -20,6 +20,7 @@ from .generated import (
     AuditTarget as AuditTarget,
     BatchAddSuppressionsOptions as BatchAddSuppressionsOptions,
     BatchRemoveSuppressionsOptions as BatchRemoveSuppressionsOptions,
+    BlocklistListing as BlocklistListing,
     BulkDeliveriesOptions as BulkDeliveriesOptions,
     BulkDeliveriesResponse as BulkDeliveriesResponse,
     CancelEmailResponse as CancelEmailResponse,
@@ -37,10 +38,16 @@ from .generated import (
     CreateWebhookOptions as CreateWebhookOptions,
     CreatedInvitation as CreatedInvitation,
     Delivery as Delivery,
+    DmarcReport as DmarcReport,
+    DmarcReportRow as DmarcReportRow,
+    DmarcRow as DmarcRow,
+    DmarcSource as DmarcSource,
+    DmarcSummary as DmarcSummary,
     Domain as Domain,
     DomainCapabilities as DomainCapabilities,
     DomainDkim as DomainDkim,
     DomainHealth as DomainHealth,
+    DomainHealthEntry as DomainHealthEntry,
     DomainRecord as DomainRecord,
     Email as Email,
     EmailAttachment as EmailAttachment,
@@ -49,6 +56,9 @@ from .generated import (
     ErrorBody as ErrorBody,
     Invitation as Invitation,
     InviteMemberOptions as InviteMemberOptions,
+    IpPool as IpPool,
+    IpPoolAddress as IpPoolAddress,
+    IpPoolBackOff as IpPoolBackOff,
     Member as Member,
     MemberList as MemberList,
     Organization as Organization,
@@ -69,6 +79,7 @@ from .generated import (
     ReplayFailedResponse as ReplayFailedResponse,
     ResumeSendingOptions as ResumeSendingOptions,
     Role as Role,
+    SendingHealthOverview as SendingHealthOverview,
     SendingPause as SendingPause,
     SendingResumed as SendingResumed,
     SendingState as SendingState,
@@ -253,70 +264,16 @@ class DmarcReportListParams(TypedDict, total=False):
     before: str
 
 
-class DmarcRow(TypedDict):
-    """One row of a report: a source address and what the receiver saw of its messages."""
-
-    source_ip: str
-    count: int
-    disposition: Literal["none", "quarantine", "reject"]
-    dkim: Literal["pass", "fail"]
-    spf: Literal["pass", "fail"]
-    header_from: str
-
-
-class DmarcReport(TypedDict):
-    """A DMARC aggregate report a receiver sent about the domain, to the ``rua`` of its DMARC record."""
-
-    object: str
-    id: str
-    reporter: str
-    report_id: str
-    begin: str
-    end: str
-    """The period the report covers (ISO 8601, UTC)."""
-    rows: List[DmarcRow]
-    """The report's first 20 rows at most, heaviest source first; the rest through ``dmarc_report_rows``."""
-    row_count: int
-
-
 class DmarcReportList(TypedDict):
     object: str
     has_more: bool
     data: List[DmarcReport]
 
 
-class DmarcReportRow(DmarcRow):
-    """A row as ``dmarc_report_rows`` pages them: its ``id`` is the pages' cursor."""
-
-    id: str
-
-
 class DmarcReportRowList(TypedDict):
     object: str
     has_more: bool
     data: List[DmarcReportRow]
-
-
-class DmarcSource(TypedDict):
-    """One address that sent as the domain over the summary's days."""
-
-    source_ip: str
-    messages: int
-    aligned_pass_rate: float
-    """The share of ``messages`` (0–1) that passed DKIM or SPF aligned, so passed DMARC."""
-    own: bool
-    """The address is one of Mailroom's (``public_ips``, or the domain's SPF at its return path passes for it)."""
-
-
-class DmarcSummary(TypedDict):
-    """Who sends as the domain: the reports of the last ``days`` summed per source address, most messages first."""
-
-    object: str
-    domain: str
-    days: int
-    reports: int
-    """How many reports were summed."""
-    data: List[DmarcSource]
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -415,74 +372,15 @@ class DeliveryList(TypedDict):
 # Sending pauses
 
 
-class DomainHealthEntry(TypedDict):
-    id: str
-    name: str
-    health: DomainHealth
-
-
-class BlocklistListing(TypedDict):
-    """A DNS blocklist's last answer about one of the server's sending addresses."""
-
-    address: str
-    list: str
-    listed: bool
-    reason: Optional[str]
-    checked_at: str
-
-
-class SendingHealthOverview(TypedDict):
-    """The guardrails' overview: the organisation's health across its domains, and each sending domain's."""
-
-    object: str
-    health: DomainHealth
-    domains: List[DomainHealthEntry]
-    blocklists: List[BlocklistListing]
-
-
 # ----------------------------------------------------------------------------------------------------------------
 # Sending IPs
 
 
-class IpPoolBackOff(TypedDict):
-    """A destination provider whose rate is halved for one address after it pushed back (a 421 or a 4.7.x rate
-    reply)."""
-
-    provider: str
-    messages_per_minute: int
-    """The rate in force now."""
-    until: str
-    """When the configured rate returns (ISO 8601)."""
-
-
-class IpPoolAddress(TypedDict):
-    """One source address of a pool, with its warm-up and today's traffic."""
-
-    address: str
-    ehlo_name: Optional[str]
-    """The EHLO name it greets with (its PTR name); None: ``[mx] ehlo_name``."""
-    warmup_day: Optional[int]
-    """Day of warm-up (1: the day it first sent); None before it sent, or once warm-up is over."""
-    daily_cap: Optional[int]
-    """Today's cap per destination provider while warming up; None: uncapped."""
-    today: Dict[str, int]
-    """Messages delivered today (UTC), per destination provider (``gmail``, ``outlook``, ``yahoo``, ``other``, …)."""
-    backed_off: List[IpPoolBackOff]
-
-
-class IpPool(TypedDict):
-    """An ``[ip_pools.<name>]`` of the server: the addresses direct delivery of the domains naming it binds."""
-
-    name: str
-    warmup: str
-    """How long an address warms up from its first use, e.g. ``30d`` (``0d``: no warm-up)."""
-    addresses: List[IpPoolAddress]
-
-
 class IpPoolList(TypedDict):
-    """Every configured pool in one answer: no pages."""
+    """The pools open to the organisation, by name: 100 to a page unless ``limit`` says otherwise."""
 
     object: str
+    has_more: bool
     data: List[IpPool]
 
 

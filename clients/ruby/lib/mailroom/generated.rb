@@ -93,6 +93,14 @@ module Mailroom
       ids: "optional: Array of String",
     }.freeze
 
+    BlocklistListing = {
+      address: "String",
+      list: "String",
+      listed: "true or false",
+      reason: "String or nil",
+      checked_at: "String (date-time)",
+    }.freeze
+
     # A waiting status, or sending while an attempt is under way.
     QueueStatus = %w[queued deferred held sending].freeze
 
@@ -386,6 +394,61 @@ module Mailroom
       updated_at: "String (date-time)",
     }.freeze
 
+    DmarcRow = {
+      source_ip: "String",
+      # Messages from that address the row counts.
+      count: "Integer",
+      # What the receiver did with them under the domain's policy.
+      disposition: "one of none, quarantine, reject",
+      # DKIM and SPF as DMARC evaluated them (aligned with the From domain).
+      dkim: "one of pass, fail",
+      spf: "one of pass, fail",
+      header_from: "String",
+    }.freeze
+
+    # Answered by GET /v1/domains/{id}/dmarc.
+    DmarcReport = {
+      object: '"dmarc_report"',
+      id: "String (uuid)",
+      # The receiver's organisation, as it names itself (google.com, Yahoo, …).
+      reporter: "String",
+      # The receiver's id of the report.
+      report_id: "String",
+      # The period the report covers (ISO 8601, UTC).
+      begin: "String",
+      end: "String",
+      # The report's first 20 rows at most, heaviest source first.
+      rows: "Array of DmarcRow",
+      # How many rows the report has: those past `rows` are read page by page.
+      row_count: "Integer",
+    }.freeze
+
+    # Answered by GET /v1/domains/{id}/dmarc/{report_id}/rows.
+    DmarcReportRow = {
+      **DmarcRow,
+      id: "String (uuid)",
+    }.freeze
+
+    DmarcSource = {
+      source_ip: "String",
+      messages: "Integer",
+      # The share of messages (0–1) that passed DKIM or SPF aligned, so passed DMARC.
+      aligned_pass_rate: "Float",
+      # One of Mailroom's addresses (public_ips, or the domain's SPF at its return path passes for it).
+      own: "true or false",
+    }.freeze
+
+    # Answered by GET /v1/domains/{id}/dmarc/summary.
+    DmarcSummary = {
+      object: '"dmarc_summary"',
+      domain: "String",
+      days: "Integer",
+      # How many reports were summed (those of the last days, newest first).
+      reports: "Integer",
+      # Most messages first.
+      data: "Array of DmarcSource",
+    }.freeze
+
     # Resend's spelling of the same switches.
     DomainCapabilities = {
       sending: '"enabled"',
@@ -466,6 +529,12 @@ module Mailroom
       id: "String",
       name: "String",
       deleted: "true",
+    }.freeze
+
+    DomainHealthEntry = {
+      id: "String (uuid)",
+      name: "String",
+      health: "DomainHealth",
     }.freeze
 
     EmailEvent = {
@@ -623,6 +692,37 @@ module Mailroom
       # The address the link is for; stored lower-cased.
       email: "String",
       role: "Role",
+    }.freeze
+
+    IpPoolBackOff = {
+      # The destination provider (gmail, outlook, yahoo, a [shaping.<provider>], or other).
+      provider: "String",
+      # The rate in force now, per minute.
+      messages_per_minute: "Integer",
+      # When the rate returns to the configured one.
+      until: "String (date-time)",
+    }.freeze
+
+    IpPoolAddress = {
+      address: "String",
+      # The EHLO name it greets with (its PTR name); null: [mx] ehlo_name.
+      ehlo_name: "String or nil",
+      # Day of warm-up (1 = the day it first sent); null before it sent, or once warm-up is over.
+      warmup_day: "Integer or nil",
+      # Today's cap per provider while warming up; null: uncapped.
+      daily_cap: "Integer or nil",
+      # Messages delivered today (UTC), per destination provider.
+      today: "Hash of Integer",
+      # Providers whose rate is halved now, with the rate in force and until when.
+      backed_off: "Array of IpPoolBackOff",
+    }.freeze
+
+    # Answered by GET /v1/ip-pools.
+    IpPool = {
+      name: "String",
+      # How long an address warms up from its first use, e.g. 30d (0d: none).
+      warmup: "String",
+      addresses: "Array of IpPoolAddress",
     }.freeze
 
     # A person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing take
@@ -872,6 +972,15 @@ module Mailroom
       scope: "PauseScope",
       # The domain or provider (none for the organisation).
       name: "optional: String",
+    }.freeze
+
+    # Answered by GET /v1/sending/health.
+    SendingHealthOverview = {
+      object: '"sending_health"',
+      health: "DomainHealth",
+      domains: "Array of DomainHealthEntry",
+      # Listed ones first; empty without [deliverability] dnsbl.
+      blocklists: "Array of BlocklistListing",
     }.freeze
 
     SendingPause = {
