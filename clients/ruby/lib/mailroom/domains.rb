@@ -45,23 +45,21 @@ module Mailroom
     end
 
     # GET /v1/domains/:id/dmarc — the DMARC aggregate reports receivers sent about the domain, newest first.
-    # params: limit, after (a report's id: the reports older than it), before (the reports newer than it). Each:
-    # { object: "dmarc_report", id:, reporter:, report_id:, begin:, end:, rows: [{ source_ip:, count:, disposition:,
-    # dkim:, spf:, header_from: }], row_count: } — its first 20 rows, heaviest source first; the rest through
+    # params: limit, after (a report's id: the reports older than it), before (the reports newer than it). Each is a
+    # Types::DmarcReport with its first 20 rows (Types::DmarcRow), heaviest source first; the rest through
     # dmarc_report_rows. Empty until the domain is verified.
     def dmarc_reports(domain_id, params = {})
       http_get("/domains/#{segment(domain_id)}/dmarc", query(params))
     end
 
     # GET /v1/domains/:id/dmarc/:report_id/rows — one report's rows, page by page. params: limit, after or before (a
-    # row's id). → { object: "list", has_more:, data: [{ id:, source_ip:, count:, … }] }.
+    # row's id). → { object: "list", has_more:, data: [Types::DmarcReportRow] }.
     def dmarc_report_rows(domain_id, report_id, params = {})
       http_get("/domains/#{segment(domain_id)}/dmarc/#{segment(report_id)}/rows", query(params))
     end
 
     # GET /v1/domains/:id/dmarc/summary — who sends as the domain: the reports of the last days (1–90, the server's
-    # default 7) summed per source address. → { object: "dmarc_summary", domain:, days:, reports:, data: [{
-    # source_ip:, messages:, aligned_pass_rate: (0–1), own: (one of Mailroom's addresses) }] }.
+    # default 7) summed per source address. → Types::DmarcSummary, a Types::DmarcSource per address.
     def dmarc_summary(domain_id, days: nil)
       http_get("/domains/#{segment(domain_id)}/dmarc/summary", { days: days })
     end

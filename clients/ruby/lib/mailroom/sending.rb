@@ -13,11 +13,11 @@ module Mailroom
       http_get("/sending")
     end
 
-    # GET /v1/sending/health (scope domains:read) → { object: "sending_health", health: {…}, domains: [{ id:, name:,
-    # health: {…} }], blocklists: [{ address:, list:, listed:, reason:, checked_at: }] }: the guardrails' bounce and
-    # complaint rates over their window, for the organisation and each sending domain, and the DNS blocklists' last
-    # answers about the sending addresses. Each health is a Types::DomainHealth (status "ok", "warning" or "paused";
-    # reason nil when ok). A guardrail pause is listed by get, and a person resumes it.
+    # GET /v1/sending/health (scope domains:read) → Types::SendingHealthOverview: the guardrails' bounce and complaint
+    # rates over their window, for the organisation and each sending domain (Types::DomainHealthEntry), and the DNS
+    # blocklists' last answers about the sending addresses (Types::BlocklistListing). Each health is a
+    # Types::DomainHealth (status "ok", "warning" or "paused"; reason nil when ok). A guardrail pause is listed by
+    # get, and a person resumes it.
     def health
       http_get("/sending/health")
     end
