@@ -116,7 +116,7 @@ describe.skipIf(!live)("resources", () => {
       expect((await mailroom.domains.dmarcReports(elsewhere)).error?.name).toBe("not_found");
 
       // The server configures no [ip_pools.<name>]: the list is empty, and a domain can name none of them.
-      expect(ok(await mailroom.ipPools.list())).toEqual({ object: "list", data: [] });
+      expect(ok(await mailroom.ipPools.list())).toEqual({ object: "list", has_more: false, data: [] });
       const unknownPool = await mailroom.domains.update({ id: created.id, ip_pool: "nowhere" });
       expect(unknownPool.error?.name).toBe("validation_error");
       expect(unknownPool.error?.details.map((detail) => detail.path)).toEqual(["ip_pool"]);

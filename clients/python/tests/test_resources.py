@@ -98,7 +98,7 @@ class DomainsTest(unittest.TestCase):
             with self.assertRaises(mailroom.NotFoundError):
                 c.domains.dmarc_reports(f"{unique('py')}.example.net")
             # The server configures no [ip_pools.<name>]: the list is empty, and a domain can name none of them.
-            self.assertEqual(c.ip_pools.list(), {"object": "list", "data": []})
+            self.assertEqual(c.ip_pools.list(), {"object": "list", "has_more": False, "data": []})
             with self.assertRaises(mailroom.ValidationError) as unknown_pool:
                 c.domains.update({"id": domain_id, "ip_pool": "nowhere"})
             self.assertEqual([d["path"] for d in unknown_pool.exception.details], ["ip_pool"])

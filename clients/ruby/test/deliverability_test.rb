@@ -67,7 +67,7 @@ class DeliverabilityTest < Minitest::Test
 
   def test_ip_pools_none_configured_so_a_domain_names_none
     mailroom = client
-    assert_equal({ object: "list", data: [] }, mailroom.ip_pools.list)
+    assert_equal({ object: "list", has_more: false, data: [] }, mailroom.ip_pools.list)
     name = "#{unique('ruby-pool')}.example.net"
     created = mailroom.domains.create(name: name)
     begin
