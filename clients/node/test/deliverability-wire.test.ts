@@ -71,6 +71,7 @@ test("deliverability's wire: domain settings with a null tracking host, sending 
 test("sending IPs' wire: the pools listed, a domain's ip_pool set and cleared with null", async () => {
   const pools: IpPoolList = {
     object: "list",
+    has_more: false,
     data: [
       {
         name: "main",
