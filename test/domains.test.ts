@@ -1,74 +1,22 @@
 /**
- * Sending domains through the API against a real DNS server on loopback: the records to publish, verification
- * on demand and on the schedule (driven by an injected clock), the 72 h windows, DKIM rotation, settings, bad
- * input, deleting a domain with mail queued, and the CLI.
+ * Sending domains through the API, against a real DNS server on loopback: adding one answers the records to
+ * publish (a fresh DKIM key sealed at rest); its settings (tracking, receiving, return path) change with an event
+ * each; bad names and fields are refused; deleting a domain with mail queued needs force; scopes; and the CLI.
+ * How a domain gets and loses its verification is in domains-verification.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { createPublicKey } from "node:crypto";
 import { rmSync } from "node:fs";
-import { and, eq, isNull } from "drizzle-orm";
-import { tablesOf } from "../src/db/store.ts";
 import type { DomainView } from "../src/domains/model.ts";
-import { ManualClock } from "../src/lib/clock.ts";
-import { createTestApp, tempDir, type TestApp } from "./helpers/app.ts";
-import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
+import { tempDir, type TestApp } from "./helpers/app.ts";
+import type { DnsServer } from "./helpers/dns-server.ts";
+import { HOST, record, setUpDomainApp } from "./helpers/domains.ts";
 import { runCli } from "./helpers/process.ts";
 
-const H = 3_600_000;
-const HOST = "mail.mailroom.test";
-
 let dns: DnsServer;
-let clock: ManualClock;
 let t: TestApp;
 
-beforeEach(async () => {
-  dns = await startDnsServer();
-  clock = new ManualClock();
-  t = await createTestApp(
-    { dns: { servers: dns.servers }, server: { hostname: HOST, public_ips: ["127.0.0.1"] } },
-    { clock },
-  );
-});
-
-afterEach(async () => {
-  await t.close();
-  await dns.close();
-});
-
-/** Publishes `view`'s records in the test DNS server, except those of the kinds listed. */
-function publish(view: DomainView, except: string[] = []) {
-  for (const record of view.records) {
-    if (except.includes(record.record) || (record.record === "Inbound" && record.status === "not_started")) continue;
-    if (record.type === "TXT") dns.set(record.name, "TXT", [record.value]);
-    else dns.set(record.name, "MX", [{ exchange: record.value, priority: record.priority! }]);
-  }
-}
-
-const record = (view: DomainView, kind: string) => view.records.find((r) => r.record === kind)!;
-
-async function create(name = "example.com", body: Record<string, unknown> = {}): Promise<DomainView> {
-  const res = await t.json("POST", "/v1/domains", { body: { name, ...body } });
-  expect(res.status).toBe(200);
-  return res.body;
-}
-
-const get = async (id: string): Promise<DomainView> => (await t.json("GET", `/v1/domains/${id}`)).body;
-const verify = async (id: string): Promise<DomainView> => (await t.json("POST", `/v1/domains/${id}/verify`)).body;
-const send = (from = "hi@example.com") =>
-  t.json("POST", "/v1/emails", { body: { from, to: "a@dest.test", subject: "Hi", html: "<p>Hi</p>" } });
-const domainEvents = () => {
-  const { db } = t.app.services.store;
-  const { events } = tablesOf(db);
-  return db
-    .select()
-    .from(events)
-    .where(and(eq(events.type, "domain.updated"), isNull(events.emailId)))
-    .orderBy(events.id);
-};
-const storedKeys = () => {
-  const { db } = t.app.services.store;
-  return db.select().from(tablesOf(db).dkimKeys);
-};
+const { publish, create, get, verify, send, domainEvents, storedKeys } = setUpDomainApp((app) => ({ dns, t } = app));
 
 describe("adding a domain", () => {
   test("answers the records to publish, with a fresh 2048-bit DKIM key sealed at rest", async () => {
@@ -126,196 +74,6 @@ describe("adding a domain", () => {
     expect((await get("example.com")).id).toBe(view.id);
     expect((await t.json("GET", "/v1/domains/nope.example")).status).toBe(404);
     expect((await t.json("GET", "/v1/domains/0190f3a2-b4c5-7d8e-9f0a-1b2c3d4e5f60")).body.name).toBe("not_found");
-  });
-});
-
-describe("what a user sees while setting up", () => {
-  test("after a check, each record shows what DNS answered beside what to publish", async () => {
-    const view = await create();
-    expect(record(view, "SPF")).not.toHaveProperty("found");
-    dns.set(record(view, "SPF").name, "TXT", ["v=spf1 include:old.example ~all"]);
-    const checked = await verify(view.id);
-    expect(record(checked, "SPF")).toMatchObject({
-      status: "pending",
-      value: "v=spf1 ip4:127.0.0.1 ~all",
-      found: ["v=spf1 include:old.example ~all"],
-    });
-    expect(record(checked, "DMARC").found).toEqual([]);
-    publish(checked);
-    expect(record(await verify(view.id), "SPF")).toMatchObject({
-      status: "verified",
-      found: ["v=spf1 ip4:127.0.0.1 ~all"],
-    });
-  });
-
-  test("with [server] hostname unset, the records naming this machine are flagged and say what to set", async () => {
-    const bare = await createTestApp(
-      { dns: { servers: dns.servers }, server: { hostname: "", public_ips: [] } },
-      { clock },
-    );
-    try {
-      const view = (await bare.json("POST", "/v1/domains", { body: { name: "bare.example", receiving: true } }))
-        .body as DomainView;
-      for (const kind of ["SPF", "MX", "Inbound"])
-        expect(record(view, kind).warning).toContain("[server] hostname is not set");
-      expect(record(view, "DKIM").warning).toBeUndefined();
-      expect(record(view, "DMARC").warning).toBeUndefined();
-    } finally {
-      await bare.close();
-    }
-    expect(record(await create("configured.example"), "MX").warning).toBeUndefined();
-  });
-});
-
-describe("verification", () => {
-  test("publishing the records verifies the domain: pending → verified, with a domain.updated event", async () => {
-    const view = await create();
-    expect((await send()).body.name).toBe("domain_not_verified");
-    publish(view);
-    const verified = await verify(view.id);
-    expect(verified.status).toBe("verified");
-    expect(verified.records.map((r) => r.status)).toEqual([
-      "verified",
-      "verified",
-      "verified",
-      "verified",
-      "not_started",
-    ]);
-    expect(verified.last_checked_at).toBe(new Date(clock.now()).toISOString());
-    expect((await send()).status).toBe(200);
-
-    const [event] = await domainEvents();
-    expect(event!.data).toMatchObject({
-      id: view.id,
-      name: "example.com",
-      status: "verified",
-      previous_status: "pending",
-    });
-  });
-
-  test("the scheduler verifies a domain whose records were published in advance", async () => {
-    const view = await create();
-    publish(view);
-    expect(await t.app.services.domains.runOnce()).toBe(1);
-    expect((await get(view.id)).status).toBe("verified");
-    // Not due again until the daily recheck.
-    expect(await t.app.services.domains.runOnce()).toBe(0);
-  });
-
-  test("DKIM without SPF is partially_verified and cannot send", async () => {
-    const view = await create();
-    publish(view, ["SPF"]);
-    const checked = await verify(view.id);
-    expect(checked.status).toBe("partially_verified");
-    expect(record(checked, "SPF").status).toBe("pending");
-    expect((await send()).body.name).toBe("domain_not_verified");
-  });
-
-  test("a record that vanishes: verified → temporary_failure (still sending) → failed 72 h later", async () => {
-    const view = await create();
-    publish(view);
-    await verify(view.id);
-    dns.remove(record(view, "SPF").name, "TXT");
-
-    clock.advance(24 * H);
-    expect(await t.app.services.domains.runOnce()).toBe(1);
-    let current = await get(view.id);
-    expect(current.status).toBe("temporary_failure");
-    expect(record(current, "SPF").status).toBe("temporary_failure");
-    expect((await send()).status).toBe(200);
-
-    clock.advance(71 * H);
-    await t.app.services.domains.runOnce();
-    expect((await get(view.id)).status).toBe("temporary_failure");
-
-    clock.advance(1 * H);
-    await t.app.services.domains.runOnce();
-    current = await get(view.id);
-    expect(current.status).toBe("failed");
-    expect(record(current, "SPF").status).toBe("failed");
-    expect((await send()).body.name).toBe("domain_not_verified");
-    expect((await domainEvents()).map((e) => e.data.status)).toEqual(["verified", "temporary_failure", "failed"]);
-
-    // Failed domains are not rechecked on the schedule; a manual check with the record back verifies again.
-    clock.advance(48 * H);
-    expect(await t.app.services.domains.runOnce()).toBe(0);
-    publish(view);
-    expect((await verify(view.id)).status).toBe("verified");
-  });
-
-  test("a domain never published fails 72 h after it was added; a later manual check restarts its window", async () => {
-    const view = await create();
-    await t.app.services.domains.runOnce();
-    clock.advance(71 * H);
-    await t.app.services.domains.runOnce();
-    expect((await get(view.id)).status).toBe("pending");
-    clock.advance(1 * H);
-    await t.app.services.domains.runOnce();
-    expect((await get(view.id)).status).toBe("failed");
-    const again = await verify(view.id);
-    expect(again.status).toBe("pending");
-    expect(record(again, "DKIM").status).toBe("pending");
-  });
-
-  test("a DNS server failure is not a missing record: a verified domain stays verified", async () => {
-    const view = await create();
-    publish(view);
-    await verify(view.id);
-    dns.fail(record(view, "SPF").name);
-    clock.advance(24 * H);
-    await t.app.services.domains.runOnce();
-    const current = await get(view.id);
-    expect(current.status).toBe("verified");
-    expect(record(current, "SPF").status).toBe("verified");
-  });
-
-  test("the operator override stays verified and is labelled", async () => {
-    const view = await t.app.services.domains.add(t.operator, "override.example", { verifiedOverride: true });
-    expect(view).toMatchObject({ status: "verified", verified_override: true });
-    expect((await verify(view.id)).status).toBe("verified");
-  });
-});
-
-describe("DKIM rotation", () => {
-  test("rotations asked for at once: one starts, the others are 409 conflict, never a 500", async () => {
-    const view = await create();
-    const answers = await Promise.all(
-      Array.from({ length: 6 }, () => t.json("POST", `/v1/domains/${view.id}/dkim/rotate`)),
-    );
-    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    expect(answers.filter((a) => a.status !== 200).map((a) => [a.status, a.body.name])).toEqual(
-      Array(5).fill([409, "conflict"]),
-    );
-  });
-
-  test("publishes a new selector beside the old one, which signs once its record is found", async () => {
-    const view = await create();
-    publish(view);
-    await verify(view.id);
-    const oldSelector = record(view, "DKIM").name.split(".")[0];
-
-    const rotating = (await t.json("POST", `/v1/domains/${view.id}/dkim/rotate`)).body as DomainView;
-    const dkim = rotating.records.filter((r) => r.record === "DKIM");
-    expect(dkim.map((r) => r.key_state)).toEqual(["active", "next"]);
-    expect(dkim[1]!.status).toBe("pending");
-    expect((await t.json("POST", `/v1/domains/${view.id}/dkim/rotate`)).status).toBe(409);
-    expect((await t.app.services.domains.signingIdentity(t.organizationId, "example.com"))?.selector).toBe(oldSelector);
-
-    // Not published yet: the old key keeps signing and the domain stays verified.
-    await t.app.services.domains.runOnce();
-    expect((await get(view.id)).status).toBe("verified");
-
-    dns.set(dkim[1]!.name, "TXT", [dkim[1]!.value]);
-    clock.advance(10 * 60_000);
-    await t.app.services.domains.runOnce();
-    const rotated = await get(view.id);
-    const after = rotated.records.filter((r) => r.record === "DKIM");
-    expect(after).toHaveLength(1);
-    expect(after[0]).toMatchObject({ name: dkim[1]!.name, key_state: "active", status: "verified" });
-    expect(rotated.status).toBe("verified");
-    expect((await t.app.services.domains.signingIdentity(t.organizationId, "example.com"))?.selector).toBe(
-      dkim[1]!.name.split(".")[0],
-    );
   });
 });
 
