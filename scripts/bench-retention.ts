@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (retention): what a run of the retention job costs the server it runs in (DESIGN §12: "no pause
+ * `npm run bench` (retention): what a run of the retention job costs the server it runs in (docs/operations.md: "no pause
  * in sending or look-ups above 50 ms"). A SQLite store of BENCH_RETENTION_MESSAGES (default 30,000) delivered
  * messages is built 40 days in the past (an injected clock), then content retention removes the content of all of
  * them, and, 400 days later, metadata retention removes them whole, while the same event loop serves look-ups:

@@ -16,7 +16,7 @@ const args = [
   "--format=esm",
   "--sourcemap=none",
   "src/main.ts",
-  "src/server/cpu-thread.ts",
+  "src/cpu/thread.ts",
   "src/db/content-thread.ts",
   "--outfile",
   "dist/mailroom",

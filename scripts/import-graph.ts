@@ -15,7 +15,7 @@ export const LAYERS = [
   "lib",
   "thread-entries",
   "errors",
-  "schema-check",
+  "shape-check",
   "config",
   "access",
   // The store, and the mechanisms built on it that know no area.
@@ -39,7 +39,7 @@ export const LAYERS = [
   "deliveries",
   "domains",
   // Reputation: guardrails over delivery outcomes, reports receivers send about a domain, blocklists.
-  "deliverability",
+  "reputation",
   "keys",
   "templates",
   "tracking",
@@ -49,6 +49,9 @@ export const LAYERS = [
   "ai",
   // Front ends and the root; the command line's groups (cli/) stand below the main.ts that dispatches to them.
   "smtp",
+  // The CPU pool's task table (it names every area's work, the relay's included) and the admin UI's bundle and routes.
+  "cpu",
+  "admin-ui",
   "server",
   "cli",
   "main",

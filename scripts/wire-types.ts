@@ -37,12 +37,22 @@ export const WIRE_FILE = join(ROOT, "clients/node/src/wire.ts");
 
 /** Each list under its server name, with the name of the type of one of its items. */
 const LISTS: Array<[name: string, typeName: string, values: readonly string[], about: string]> = [
-  ["EVENT_TYPES", "EventType", EVENT_TYPES, "Every event type a webhook may subscribe to (DESIGN §7)."],
+  [
+    "EVENT_TYPES",
+    "EventType",
+    EVENT_TYPES,
+    "Every event type a webhook may subscribe to (docs/events-and-webhooks.md).",
+  ],
   ["EMAIL_EVENT_TYPES", "EmailEventType", EMAIL_EVENT_TYPES, "The event types of a message's history."],
-  ["EMAIL_STATUSES", "EmailStatus", EMAIL_STATUSES, "A message's status: its last event (DESIGN §1)."],
-  ["RECIPIENT_STATUSES", "RecipientStatus", RECIPIENT_STATUSES, "One recipient's status (DESIGN §1, §12)."],
-  ["SCOPES", "Scope", SCOPES, "What an API key may be allowed (DESIGN §3)."],
-  ["DOMAIN_STATUSES", "DomainStatus", DOMAIN_STATUSES, "A sending domain's status (DESIGN §5)."],
+  ["EMAIL_STATUSES", "EmailStatus", EMAIL_STATUSES, "A message's status: its last event (docs/sending.md)."],
+  [
+    "RECIPIENT_STATUSES",
+    "RecipientStatus",
+    RECIPIENT_STATUSES,
+    "One recipient's status (docs/sending.md, docs/operations.md).",
+  ],
+  ["SCOPES", "Scope", SCOPES, "What an API key may be allowed (docs/keys-and-limits.md)."],
+  ["DOMAIN_STATUSES", "DomainStatus", DOMAIN_STATUSES, "A sending domain's status (docs/domains.md)."],
   [
     "RECORD_STATUSES",
     "RecordStatus",
@@ -50,8 +60,13 @@ const LISTS: Array<[name: string, typeName: string, values: readonly string[], a
     "A DNS record's status: the domain's words except partially_verified.",
   ],
   ["WEBHOOK_EVENT_STATUSES", "WebhookEventStatus", WEBHOOK_EVENT_STATUSES, "A webhook delivery's status."],
-  ["SUPPRESSION_ORIGINS", "SuppressionOrigin", SUPPRESSION_ORIGINS, "What put an address on the list (DESIGN §8)."],
-  ["TEMPLATE_ENGINES", "TemplateEngine", TEMPLATE_ENGINES, "How a template's html is read (DESIGN §8)."],
+  [
+    "SUPPRESSION_ORIGINS",
+    "SuppressionOrigin",
+    SUPPRESSION_ORIGINS,
+    "What put an address on the list (docs/README.md).",
+  ],
+  ["TEMPLATE_ENGINES", "TemplateEngine", TEMPLATE_ENGINES, "How a template's html is read (docs/README.md)."],
   ["STAT_COUNTS", "StatCount", STAT_COUNTS, "The counts of each bucket of GET /v1/emails/stats."],
   ["STAT_INTERVALS", "StatInterval", STAT_INTERVALS, "The bucket sizes of GET /v1/emails/stats."],
 ];

@@ -1,8 +1,8 @@
 /**
  * Who may do what: the scopes, the caller every service receives (`Actor`) and the one check of a scope
  * (`requireScope`). Every area checks its rights here, below all of them, so no area imports another to ask
- * whether a caller may act. Invariants: a test key is a sandbox whatever scopes it was given (DESIGN §3); a viewer
- * reads no message content (DESIGN §13).
+ * whether a caller may act. Invariants: a test key is a sandbox whatever scopes it was given (docs/keys-and-limits.md); a viewer
+ * reads no message content (docs/teams.md).
  */
 import { AppError } from "./errors.ts";
 import type { PresentedLink } from "./lib/signed-links.ts";
@@ -22,13 +22,13 @@ export const SCOPES = [
   "api_keys:read",
   "api_keys:write",
   "ai:use",
-  // Operations (DESIGN §12): the queue, its pauses, and the organisation's settings. Last, so that keys made before
+  // Operations (docs/operations.md): the queue, its pauses, and the organisation's settings. Last, so that keys made before
   // them keep their scopes in canonical order when migration 0017 adds them to full-access keys.
   "deliveries:read",
   "deliveries:write",
   "organization:read",
   "organization:write",
-  // Teams (DESIGN §13): the organisation's people and its audit log. Last, for the reason above (migration 0019).
+  // Teams (docs/teams.md): the organisation's people and its audit log. Last, for the reason above (migration 0019).
   "members:read",
   "members:write",
   "audit:read",
@@ -46,7 +46,7 @@ export type KeyMode = "live" | "test";
 export type Role = "owner" | "admin" | "developer" | "viewer";
 
 /**
- * What each role may do (DESIGN §13), as the scopes a key would hold, so that one check serves both. An owner and an
+ * What each role may do (docs/teams.md), as the scopes a key would hold, so that one check serves both. An owner and an
  * admin hold every scope; what sets them apart (owners, and the organisation itself) is checked where members
  * change. A developer works with the mail and its settings and mints keys within its role, but neither manages
  * people nor changes the organisation; a viewer reads, without keys, received mail or the audit log — and reads
@@ -70,7 +70,7 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
 };
 
 /**
- * What a test key may use whatever scopes it was given (DESIGN §3: test keys are a sandbox). It sends and reads
+ * What a test key may use whatever scopes it was given (docs/keys-and-limits.md: test keys are a sandbox). It sends and reads
  * test-mode mail, reads domains and templates, scores subjects, and lists and makes test keys; every change to
  * shared live state (domains, suppressions, webhooks, templates, live keys) and every read of live data
  * (suppressions, webhooks and their payloads, received mail) is refused.
@@ -113,11 +113,11 @@ export interface Actor {
   keyRateLimit: number | null;
   /** Per-organisation limit override; null uses the configured default. */
   orgRateLimit: number | null;
-  /** The key's messages per UTC day (DESIGN §12); null: none of its own (the organisation's still applies). */
+  /** The key's messages per UTC day (docs/operations.md); null: none of its own (the organisation's still applies). */
   keyDailyQuota: number | null;
   /**
    * The daily quotas of the keys this key was minted from, nearest first (those that have one): what it sends counts
-   * against each of them too, so minting never multiplies a quota (DESIGN §3). Absent: none.
+   * against each of them too, so minting never multiplies a quota (docs/keys-and-limits.md). Absent: none.
    */
   ancestorQuotas?: readonly { keyId: string; dailyQuota: number }[];
   /** The key's name, for the audit log (null for the operator and for people). */
@@ -163,8 +163,8 @@ export function requireScope(actor: Actor, scope: Scope): void {
 const ASK_FOR_MORE = "an owner or admin can give you a role that does";
 
 /**
- * Whether the actor reads message content — html, text, the raw message, attachments — beside the records (DESIGN
- * §13): a viewer does not, since mail holds other people's password-reset links. A role's, not a scope's: a key with
+ * Whether the actor reads message content — html, text, the raw message, attachments — beside the records
+ * (docs/teams.md#roles): a viewer does not, since mail holds other people's password-reset links. A role's, not a scope's: a key with
  * `emails:read` reads bodies as Resend's do, and a viewer mints no keys to get round it.
  */
 export function mayReadContent(actor: Pick<Actor, "user">): boolean {

@@ -88,7 +88,7 @@ export const ERROR_TABLE: Record<ErrorName, ErrorEntry> = {
     smtp: { code: 451, enhanced: "4.7.1" },
     smtpFor: { storage_quota: { code: 452, enhanced: "4.2.2" } },
   },
-  // A quota of messages per UTC day (DESIGN §12): RFC 5321's 452 with RFC 3463 X.5.3 "too many recipients", as
+  // A quota of messages per UTC day (docs/operations.md): RFC 5321's 452 with RFC 3463 X.5.3 "too many recipients", as
   // the contract's table says; temporary, so a relaying client tries again the next day.
   daily_quota_exceeded: { status: 429, reason: "Too Many Requests", smtp: { code: 452, enhanced: "4.5.3" } },
   // Content removed by retention: only the HTTP API reads stored content.

@@ -1,5 +1,5 @@
 /**
- * A person's own account (issue 29, DESIGN §13) on the suite's engine, through the HTTP API with an injected clock:
+ * A person's own account (issue 29, docs/teams.md) on the suite's engine, through the HTTP API with an injected clock:
  * changing the password, and TOTP. Codes are made from RFC 6238 itself (test/helpers/totp.ts, checked here against
  * the RFC's own test vector), not by the library the server uses: turning TOTP on needs the password and a code of the new secret; sign-in then asks for a
  * code, takes each code once, and takes each recovery code once; turning it off needs the password; the secret is

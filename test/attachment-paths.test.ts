@@ -1,5 +1,5 @@
 /**
- * Attachments given by `path` (DESIGN §1) over real sockets: fetched at acceptance through the public-address
+ * Attachments given by `path` (docs/sending.md) over real sockets: fetched at acceptance through the public-address
  * guard, redirects followed only through it, and cut off at the message size limit as the bytes arrive — a URL
  * that streams without end costs the limit at most, and the message is refused with nothing stored.
  */

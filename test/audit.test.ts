@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 29, DESIGN §13) on the suite's engine: a scripted session — a person signing in (once
+ * The audit log (issue 29, docs/teams.md) on the suite's engine: a scripted session — a person signing in (once
  * wrongly), changing keys, domains, suppressions, templates, webhooks, pauses and the organisation's settings, an
  * API key and the operator at the CLI changing things too, then signing out — reads back from GET /v1/audit-log as
  * who did what, in order, with nothing secret in it; the filters; who may read it.

@@ -1,11 +1,11 @@
 /**
- * Blocklist checks (issue 30, DESIGN §14) on the suite's engine, against a DNS server on loopback playing two
+ * Blocklist checks (issue 30, docs/deliverability.md) on the suite's engine, against a DNS server on loopback playing two
  * blocklists: a sending address listed on one shows on the sending health overview with the list's reason and in
  * /metrics; a list's "query refused" answer (127.255.255.x) is no listing; the names asked are RFC 5782's, for IPv4
  * and IPv6.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { blocklistQuery } from "../src/deliverability/blocklists.ts";
+import { blocklistQuery } from "../src/reputation/blocklists.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { startDnsServer, type DnsServer } from "./helpers/dns-server.ts";
 

@@ -1,5 +1,5 @@
 /**
- * DMARC aggregate reports (issue 30, DESIGN §14) on the suite's engine: the suggested DMARC record names
+ * DMARC aggregate reports (issue 30, docs/deliverability.md) on the suite's engine: the suggested DMARC record names
  * `rua=mailto:dmarc@<return path>`; reports in large receivers' formats (Google's zip, Outlook's gzip, plain XML)
  * mailed to that address through the real inbound MX are stored once, listed and summed per source address, with
  * Mailroom's own addresses told apart by the domain's SPF; a zip bomb is refused at the end of data (554) and

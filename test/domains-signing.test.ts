@@ -224,8 +224,8 @@ describe("mail through the smarthost", () => {
       raw: Buffer.from("From: someone@stranger.test\r\nTo: a@dest.test\r\nSubject: x\r\n\r\nbody\r\n"),
     };
     const { createOutgoingSigner } = await import("../src/domains/signing.ts");
-    const { createCpuPool } = await import("../src/server/cpu-pool.ts");
-    const dkim = createCpuPool(new URL("../src/server/cpu-thread.ts", import.meta.url), 1);
+    const { createCpuPool } = await import("../src/cpu/pool.ts");
+    const dkim = createCpuPool(new URL("../src/cpu/thread.ts", import.meta.url), 1);
     const signer = createOutgoingSigner({
       domains: t.app.services.domains,
       returnPaths: createReturnPathCodec(Buffer.alloc(32)),

@@ -1,5 +1,5 @@
 /**
- * Routing and failover between named providers (DESIGN §6): a domain's first provider takes its mail; when it
+ * Routing and failover between named providers (docs/delivery.md): a domain's first provider takes its mail; when it
  * refuses connections the next one delivers in the same attempt, and the first gets the mail back once a probe
  * finds it serving again. Two real SMTP servers on loopback; the primary is stopped and restarted on its port.
  */

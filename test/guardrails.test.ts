@@ -1,13 +1,13 @@
 /**
- * Reputation guardrails (issue 30, DESIGN §14) on the suite's engine: a domain whose bounce rate crosses the
+ * Reputation guardrails (issue 30, docs/deliverability.md) on the suite's engine: a domain whose bounce rate crosses the
  * warning threshold warns (a `domain.updated` event with its health); crossing the pause threshold pauses it through
- * §12, its new mail is held and nothing is lost on resume; after a resume it is judged afresh; an organisation whose
+ * the pauses (docs/operations.md#pauses), its new mail is held and nothing is lost on resume; after a resume it is judged afresh; an organisation whose
  * domains are each too small to judge is judged as a whole; test addresses never count.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { operatorActor } from "../src/access.ts";
-import { judge } from "../src/deliverability/guardrails.ts";
+import { judge } from "../src/reputation/guardrails.ts";
 import { silentLogger } from "../src/lib/logger.ts";
 import type { DeliveryJob, DeliveryResult, Provider } from "../src/providers/types.ts";
 import { createApp, type App } from "../src/server/app.ts";

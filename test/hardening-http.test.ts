@@ -1,7 +1,7 @@
 /**
  * Hostile HTTP input (issue: hardening): requests the router cannot take, path parameters, deep JSON, header
  * folding, custom headers that would be dropped, trickled bodies. Each test names the defect it guards against;
- * every failure must have the contract's error shape (DESIGN §2) and say nothing internal.
+ * every failure must have the contract's error shape (docs/errors.md) and say nothing internal.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";

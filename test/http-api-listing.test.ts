@@ -102,7 +102,7 @@ describe("scheduling", () => {
     }
   });
 
-  test("an immediate message can be canceled while it waits, not once it was delivered (DESIGN §12)", async () => {
+  test("an immediate message can be canceled while it waits, not once it was delivered (docs/operations.md)", async () => {
     // A key of its own: the file's key spends most of its 100 requests a minute in the other tests.
     const own = {
       key: (await t.app.services.keys.create(t.operator, { name: "cancel", scopes: ["full_access"] })).key,

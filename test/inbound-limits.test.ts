@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { createReturnPathCodec } from "../src/domains/signing.ts";
-import { CONFIG_SCHEMA } from "../src/config/schema.ts";
+import { CONFIG_OPTIONS } from "../src/config/options.ts";
 import { ManualClock } from "../src/lib/clock.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { inboundFixture } from "./helpers/inbound-fixtures.ts";
@@ -54,7 +54,7 @@ async function worstEventLoopLag(work: () => Promise<unknown>): Promise<number> 
 
 describe("finding 5: the inbound MX stalls the process", () => {
   test("the default size limit is 25 MiB; the limit is advertised in EHLO", async () => {
-    expect(CONFIG_SCHEMA.inbound.max_message_bytes.default).toBe(25 * MIB);
+    expect(CONFIG_OPTIONS.inbound.max_message_bytes.default).toBe(25 * MIB);
     const chat = await smtpChat(mxPort);
     expect((await chat.send("EHLO mail.dest.test")).lines).toContain(`SIZE ${40 * MIB}`);
     chat.close();

@@ -1,5 +1,5 @@
 /**
- * Sending IPs for direct delivery (issue 30, DESIGN §14) on the suite's engine, with source addresses bound on
+ * Sending IPs for direct delivery (issue 30, docs/deliverability.md) on the suite's engine, with source addresses bound on
  * 127.0.0.x, a loopback DNS server and an SMTP server that records where each session came from: a domain's mail
  * leaves from its pool's addresses round-robin, each greeting with its own EHLO name; a receiver's throttling reply
  * halves that provider's rate for the address, and mail over the rate waits; warm-up caps an address's daily

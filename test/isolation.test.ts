@@ -1,5 +1,5 @@
 /**
- * Tenant isolation (issue 29, DESIGN §13) on the suite's engine, between two organisations made the supported way:
+ * Tenant isolation (issue 29, docs/teams.md) on the suite's engine, between two organisations made the supported way:
  * the first by the setup, the second by its owner through POST /v1/organizations, each with a key minted through the
  * API. Every resource one makes is not found by the other on every route that names it, and absent from its lists;
  * both may add and verify the same domain name, but only one receives mail for it.

@@ -1,5 +1,5 @@
 /**
- * What a key may reach (DESIGN §3), through the HTTP API on a real store: a test key is a sandbox that sees test-mode
+ * What a key may reach (docs/keys-and-limits.md), through the HTTP API on a real store: a test key is a sandbox that sees test-mode
  * mail only and changes no shared live state, and a key never mints a key with more rights than its own.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -1,5 +1,5 @@
 /**
- * Members and invitations (issue 29, DESIGN §13) on the suite's engine: an invitation's one-time link lets a new
+ * Members and invitations (issue 29, docs/teams.md) on the suite's engine: an invitation's one-time link lets a new
  * person join with the role it names (once, for 7 days); someone with an account joins with their password; roles
  * change and people leave, but only owners touch owners and the last owner stays; every change is in the audit log.
  */

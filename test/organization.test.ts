@@ -1,5 +1,5 @@
 /**
- * The organisation's settings and daily quotas (issue 28, DESIGN §12) on the suite's engine, through the HTTP API,
+ * The organisation's settings and daily quotas (issue 28, docs/operations.md) on the suite's engine, through the HTTP API,
  * the SMTP relay and the CLI: GET/PATCH /v1/organization with its validation and scopes; the organisation's quota
  * of live messages per UTC day (429 daily_quota_exceeded with Retry-After to the next UTC day, a batch refused
  * whole, test mail not counted, 452 4.5.3 over SMTP) and a key's own; on PostgreSQL, one quota counted across two

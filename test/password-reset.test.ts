@@ -1,5 +1,5 @@
 /**
- * A password link by email (issue 29, DESIGN §13) on the suite's engine: asked for on the sign-in screen's route,
+ * A password link by email (issue 29, docs/teams.md) on the suite's engine: asked for on the sign-in screen's route,
  * sent through Mailroom itself from an organisation of the person's with a verified domain, read from the message
  * the provider took, and used. The answer never tells whether an account exists; a person gets one link every five
  * minutes (asking again after using one sends another); no member reads the link — the record keeps no text, the raw MIME answers 410, the message is not

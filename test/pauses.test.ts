@@ -1,5 +1,5 @@
 /**
- * Sending pauses (issue 28, DESIGN §12) on the suite's engine: mail of a paused organisation, sending domain or
+ * Sending pauses (issue 28, docs/operations.md) on the suite's engine: mail of a paused organisation, sending domain or
  * provider is accepted and waits as `held` — never attempted — across a restart and, on PostgreSQL, on a second
  * instance; on resume it goes out; a recipient released by hand goes at once; every pause and resume is an event.
  */

@@ -1,5 +1,5 @@
 /**
- * People (issue 29, DESIGN §13) on the suite's engine, through the HTTP API with an injected clock: the first
+ * People (issue 29, docs/teams.md) on the suite's engine, through the HTTP API with an injected clock: the first
  * start's setup link creates the owner once; sessions in an HttpOnly, SameSite=Strict cookie, refused without this
  * origin on a change, never together with a key, ended by sign-out (here or everywhere), 12 h idle or 7 days;
  * sign-in failures slowed; organisations made by an instance admin and chosen with Mailroom-Organization; roles

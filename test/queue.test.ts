@@ -1,5 +1,5 @@
 /**
- * The delivery queue, visible and steered (issue 28, DESIGN §12), on the suite's engine: the waiting recipients
+ * The delivery queue, visible and steered (issue 28, docs/operations.md), on the suite's engine: the waiting recipients
  * with their attempts, next attempt and last reply; the summary; retry, cancel and release, one and in bulk — each
  * through the lifecycle, with its event, never touching a recipient that is final or being attempted now; the
  * email's own cancel reaching recipients on their way; the scopes that guard it all.

@@ -1,5 +1,5 @@
 /**
- * The official Resend Node SDK, unchanged, against the built executable (DESIGN §0): every SDK operation Mailroom
+ * The official Resend Node SDK, unchanged, against the built executable (docs/sending.md#resend-compatibility): every SDK operation Mailroom
  * has, driven as a user switching base URLs would — emails (send with attachments and tags, get, list, reschedule,
  * cancel, batch strict and permissive), domains, API keys, webhooks with their events, attempts, replays and secret
  * rotation, and suppressions with the batch calls. Each answer is checked for the fields the SDK's types promise.

@@ -1,5 +1,5 @@
 /**
- * Retention (issue 28, DESIGN §12) on the suite's engine, with an injected clock: after the content window a
+ * Retention (issue 28, docs/operations.md) on the suite's engine, with an injected clock: after the content window a
  * finished message loses its raw MIME, bodies and attachments — `/raw` and attachments answer 410 `gone`, the record
  * keeps its recipients and events with `content_removed_at` — while a message still deferred keeps everything;
  * after the metadata window finished records go whole and the statistics still count them (hourly rollups);

@@ -1,5 +1,5 @@
 /**
- * What each role may do (issue 29, DESIGN §13), on the suite's engine: one row per operation, each a test that
+ * What each role may do (issue 29, docs/teams.md), on the suite's engine: one row per operation, each a test that
  * performs it as a signed-in owner, admin, developer and viewer, and expects it done by the roles the row names and
  * refused (403 insufficient_scope) to the others. The table is written from the contract, not from access.ts:
  * owner — everything; admin — everything except owners; developer — mail, domains, templates, webhooks,

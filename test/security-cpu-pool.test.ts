@@ -12,15 +12,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSocket, type Socket as UdpSocket } from "node:dgram";
 import { gzipSync } from "node:zlib";
-import { SUMMARY_ROWS } from "../src/deliverability/dmarc.ts";
-import { DMARC_LIMITS } from "../src/deliverability/dmarc-report.ts";
+import { SUMMARY_ROWS } from "../src/reputation/dmarc.ts";
+import { DMARC_LIMITS } from "../src/reputation/dmarc-report.ts";
 import type { ComposeRequest } from "../src/emails/compose.ts";
-import { createCpuPool } from "../src/server/cpu-pool.ts";
+import { createCpuPool } from "../src/cpu/pool.ts";
 import type { TemplateJob } from "../src/templates/render.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { smtpChat, type SmtpReply } from "./helpers/smtp-chat.ts";
 
-const CPU_THREAD = new URL("../src/server/cpu-thread.ts", import.meta.url);
+const CPU_THREAD = new URL("../src/cpu/thread.ts", import.meta.url);
 const MIB = 1024 * 1024;
 
 /** Sixty variables, so a template looping over `@root` five deep works 60⁵ times unless stopped. */
@@ -359,7 +359,7 @@ describe("finding 9: DMARC reports' fields and rows unbounded", () => {
     const body = JSON.stringify(all);
     expect(body.length).toBeLessThan(64 * 1024);
 
-    // Pages of one report: after continues towards older, before goes back towards newer (DESIGN §0).
+    // Pages of one report: after continues towards older, before goes back towards newer (docs/sending.md#resend-compatibility).
     const first = (await t.json("GET", "/v1/domains/example.com/dmarc?limit=1")).body;
     expect([first.has_more, first.data[0].report_id]).toEqual([true, "r3"]);
     const second = (await t.json("GET", `/v1/domains/example.com/dmarc?limit=1&after=${first.data[0].id}`)).body;

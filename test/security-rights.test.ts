@@ -1,9 +1,9 @@
 /**
- * Security findings about rights (DESIGN §3, §13, §14), each reproduced as the attack it was, through the HTTP API on
+ * Security findings about rights (docs/keys-and-limits.md, docs/teams.md, docs/deliverability.md), each reproduced as the attack it was, through the HTTP API on
  * the suite's engine: a person or key acts only on keys within its own rights (finding 11); what a key mints shares
  * its daily quota (finding 8); a viewer reads records without message content (finding 10); a tenant's tracking host
  * answers its own mail's links only (finding 7); an IP pool is named and seen only by the organisations it is open to
- * (the suspicion about DESIGN §14's pools).
+ * (the suspicion about docs/deliverability.md's pools).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -286,7 +286,7 @@ describe("finding 7: a tracking host is its owners'", () => {
   });
 });
 
-describe("IP pools and organisations (DESIGN §14)", () => {
+describe("IP pools and organisations (docs/deliverability.md)", () => {
   test("a pool naming organisations is theirs alone: another neither sees it nor binds its domain to it", async () => {
     const shared = { addresses: ["127.0.0.2"] };
     const dedicated = { addresses: ["127.0.0.3"] };

@@ -1,5 +1,5 @@
 /**
- * SES events through SNS (DESIGN §6): a domain routed to a named SES provider (a scripted SES v2 endpoint that
+ * SES events through SNS (docs/delivery.md): a domain routed to a named SES provider (a scripted SES v2 endpoint that
  * answers with message ids), notifications signed in the test with a generated key whose certificate is served over
  * https on loopback (the one extra host test-only config may trust), for SignatureVersion 1 and 2: Delivery, Bounce
  * Permanent and Transient, Complaint, DeliveryDelay and Reject change statuses, suppressions and webhooks, matched by

@@ -1,5 +1,5 @@
 /**
- * Single sign-on (issue 29, DESIGN §13) on the suite's engine, against a real OpenID provider on loopback
+ * Single sign-on (issue 29, docs/teams.md) on the suite's engine, against a real OpenID provider on loopback
  * (test/helpers/oidc-provider.mjs): the authorization code flow with PKCE; a new person provisioned into the
  * configured organisation with the default role or the one a claim names; an existing person linked by verified
  * email; an invitation answered with SSO; and each refusal — a forged token, a wrong audience, an expired token, a

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Resend } from "resend";
-import { CpuTaskOverrun, createCpuPool } from "../src/server/cpu-pool.ts";
+import { CpuTaskOverrun, createCpuPool } from "../src/cpu/pool.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import { setUpTemplateApp, WELCOME } from "./helpers/templates.ts";
 
@@ -162,7 +162,7 @@ describe("finding 7: a hostile template is stopped at its time budget and at the
   }, 30_000);
 
   test("finding 7: a job past its time budget ends its thread alone; the jobs queued behind it run on the replacement", async () => {
-    const pool = createCpuPool(new URL("../src/server/cpu-thread.ts", import.meta.url), 1);
+    const pool = createCpuPool(new URL("../src/cpu/thread.ts", import.meta.url), 1);
     const job = (versionId: string, html: string) => ({
       kind: "render" as const,
       versionId,

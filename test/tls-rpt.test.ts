@@ -1,5 +1,5 @@
 /**
- * SMTP TLS reporting (issue 30, RFC 8460, DESIGN §14) on the suite's engine, against a loopback DNS server, an SMTP
+ * SMTP TLS reporting (issue 30, RFC 8460, docs/deliverability.md) on the suite's engine, against a loopback DNS server, an SMTP
  * server with STARTTLS and an https report receiver, with a certificate the test trusts: a day of direct
  * deliveries — MTA-STS successes, a certificate that does not match its MX host refused for a sender that enforces
  * TLS, a destination without a policy — yields, once the day is over, one report per destination that publishes

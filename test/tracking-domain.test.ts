@@ -1,5 +1,5 @@
 /**
- * A domain's own tracking host (issue 30, DESIGN §14) on the suite's engine: `tracking_subdomain` adds a CNAME
+ * A domain's own tracking host (issue 30, docs/deliverability.md) on the suite's engine: `tracking_subdomain` adds a CNAME
  * record to the domain's records, verified through a DNS server on loopback; until it is found links use
  * `[http] public_url`, afterwards the domain's open, click and unsubscribe links use `https://<sub>.<domain>`; the
  * redirect answers by Host, and that host serves nothing but tracking paths.

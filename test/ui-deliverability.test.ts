@@ -1,5 +1,5 @@
 /**
- * Deliverability in Chromium (DESIGN §14): the organisation's and each domain's sending health in a table that
+ * Deliverability in Chromium (docs/deliverability.md): the organisation's and each domain's sending health in a table that
  * stacks on a phone, a guardrail's pause said in words and resumed by keyboard alone; a domain's page with who sends
  * as it (the receivers' DMARC reports, Mailroom's address told from another's); its tracking domain, TLS policy and
  * Ed25519 signature set with the mouse, each adding what it should to the records; a key that may only read sees the

@@ -1,5 +1,5 @@
 /**
- * What the admin UI offers a person whose role stops short of something (DESIGN §13), in Chromium: a developer is not
+ * What the admin UI offers a person whose role stops short of something (docs/teams.md), in Chromium: a developer is not
  * offered to revoke a key with rights beyond their role's, and revokes one within it by keyboard alone (finding 11);
  * a viewer opening an email sees its record and is told why its content is not shown (finding 10).
  */

@@ -82,7 +82,7 @@ export interface Page<T> {
 }
 
 /**
- * An `[ip_pools.<name>]` of direct delivery as `GET /v1/ip-pools` shows it (DESIGN §14; the server's `PoolState` in
+ * An `[ip_pools.<name>]` of direct delivery as `GET /v1/ip-pools` shows it (docs/deliverability.md; the server's `PoolState` in
  * src/providers/sending-ips.ts, declared here so the UI compiles without the server's sources).
  */
 export interface IpPool {

@@ -1,5 +1,5 @@
 /**
- * Sending health as the screens show it (DESIGN §14): the guardrails' verdict on a domain or the organisation —
+ * Sending health as the screens show it (docs/deliverability.md): the guardrails' verdict on a domain or the organisation —
  * ok, warning or paused, always as a word beside its colour — with the bounce and complaint rates, the window and
  * how many recipients they were measured over. Shared by the Domains cards and the Deliverability screen so the
  * same health reads the same on both. Invariant: every figure is the server's; nothing is judged here.
@@ -49,6 +49,6 @@ export function HealthLine({ health, name }: { health: DomainHealth; name: strin
   );
 }
 
-/** What the guardrails do, in the words of their defaults (DESIGN §14; the operator may set others). */
+/** What the guardrails do, in the words of their defaults (docs/deliverability.md; the operator may set others). */
 export const THRESHOLDS =
   "Mailroom measures, per recipient, the permanent bounces and the complaints of each sending domain and of the whole organisation over a sliding window (24 hours by default). By default it warns at 4 % bounces or 0.1 % complaints, and pauses sending at 8 % or 0.3 % — judged only once enough recipients (200 by default) ended in the window, since a few bounces of the first messages prove little.";

@@ -1,4 +1,4 @@
-// The AI helpers (DESIGN §8, scope ai:use): whether a model is configured, subject-line scoring, which works
+// The AI helpers (docs/templates-and-ai.md#ai-writer-and-subject-scoring, scope ai:use): whether a model is configured, subject-line scoring, which works
 // offline, and drafting an email from a brief through the model the server is configured with. Nothing is ever sent.
 package mailroom
 

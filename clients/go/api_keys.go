@@ -1,4 +1,4 @@
-// API keys (DESIGN §3): create (the token is answered once), list, rename (Update), remove (revoke).
+// API keys (docs/keys-and-limits.md): create (the token is answered once), list, rename (Update), remove (revoke).
 package mailroom
 
 import (

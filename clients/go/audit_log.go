@@ -1,4 +1,4 @@
-// The audit log (DESIGN §13, scope audit:read): who changed what in the organisation — keys, domains, templates,
+// The audit log (docs/teams.md, scope audit:read): who changed what in the organisation — keys, domains, templates,
 // webhooks, suppressions, members, invitations, settings, pauses, queue actions — and every sign-in, failed sign-in
 // and sign-out, newest first. Append-only; it never holds a secret, a token or a password.
 package mailroom

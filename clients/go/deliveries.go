@@ -1,4 +1,4 @@
-// The delivery queue (DESIGN §12, scopes deliveries:read and deliveries:write): each recipient still waiting, with
+// The delivery queue (docs/operations.md, scopes deliveries:read and deliveries:write): each recipient still waiting, with
 // its attempts, next attempt and last reply; counts by status, destination domain and provider; and the actions on
 // waiting recipients — retry now, cancel, release — one at a time or in bulk by filter (Deliveries.Bulk).
 package mailroom

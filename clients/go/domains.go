@@ -1,5 +1,5 @@
-// Sending domains (DESIGN §5): create (answers the DNS records to publish), get, list, update, verify now, remove;
-// and (DESIGN §14) their tracking host, TLS policy, Ed25519 DKIM key and IP pool, their sending health, and the DMARC
+// Sending domains (docs/domains.md): create (answers the DNS records to publish), get, list, update, verify now, remove;
+// and (docs/deliverability.md) their tracking host, TLS policy, Ed25519 DKIM key and IP pool, their sending health, and the DMARC
 // aggregate reports receivers sent about them.
 package mailroom
 

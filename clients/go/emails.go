@@ -1,4 +1,4 @@
-// Sending and looking up email (DESIGN §1): send, get, list with filters, reschedule (Update), cancel, a sent
+// Sending and looking up email (docs/sending.md): send, get, list with filters, reschedule (Update), cancel, a sent
 // email's attachments and its stored MIME. Received mail is Emails.Receiving (receiving.go).
 package mailroom
 

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Error names: the server's closed set (DESIGN §2), then the client's own for failures without an answer.
+// Error names: the server's closed set (docs/errors.md), then the client's own for failures without an answer.
 const (
 	NameValidationError              = "validation_error"
 	NameInvalidIdempotencyKey        = "invalid_idempotency_key"

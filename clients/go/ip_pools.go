@@ -1,4 +1,4 @@
-// Sending IPs (DESIGN §14, scope domains:read): the server's IP pools for direct delivery, each an
+// Sending IPs (docs/deliverability.md, scope domains:read): the server's IP pools for direct delivery, each an
 // [ip_pools.<name>] that a domain names with UpdateDomainRequest.IpPool, with its addresses' warm-up, today's
 // traffic per destination provider, and the providers whose rate is halved after throttling.
 package mailroom

@@ -1,4 +1,4 @@
-// The organisation's people and invitations (DESIGN §13, scopes members:read and members:write): who belongs with
+// The organisation's people and invitations (docs/teams.md, scopes members:read and members:write): who belongs with
 // which role, one-time invitation links (valid 7 days), role changes and removals. Only owners make, change or
 // remove owners, so an API key may grant and change every role but RoleOwner (403 insufficient_scope); the last owner
 // can be neither demoted nor removed (409 conflict). Every change is in the audit log (AuditLog.List).

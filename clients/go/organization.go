@@ -1,4 +1,4 @@
-// The organisation's settings (DESIGN §12, scopes organization:read and organization:write): its name, request
+// The organisation's settings (docs/operations.md, scopes organization:read and organization:write): its name, request
 // limit, daily quota of live messages and retention, read with today's usage, what it stores and whether its
 // sending is paused.
 package mailroom

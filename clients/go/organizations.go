@@ -1,4 +1,4 @@
-// The organisations the caller acts in (DESIGN §13, scope organization:read): for an API key, its own. Creating an
+// The organisations the caller acts in (docs/teams.md, scope organization:read): for an API key, its own. Creating an
 // organisation is for instance admins signed in to the admin UI (or `mailroom org create` at the command line), not
 // for API keys, so the client offers List only.
 package mailroom

@@ -1,4 +1,4 @@
-// Received mail (DESIGN §8, Resend's emails.receiving): list, get with bodies, headers and authentication results,
+// Received mail (docs/inbound.md, Resend's emails.receiving): list, get with bodies, headers and authentication results,
 // attachments with signed download links, and the raw message as it arrived.
 package mailroom
 

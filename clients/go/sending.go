@@ -1,7 +1,7 @@
-// Sending pauses (DESIGN §12, scopes deliveries:read and deliveries:write): the organisation's sending, one of its
+// Sending pauses (docs/operations.md, scopes deliveries:read and deliveries:write): the organisation's sending, one of its
 // sending domains or a provider paused and resumed. While a pause applies, mail is still accepted and its recipients
 // wait as held (Deliveries.List with DeliveryStatusHeld shows them), never attempted; on resume they go out, oldest
-// first. And the sending health the guardrails measure (DESIGN §14, scope domains:read).
+// first. And the sending health the guardrails measure (docs/deliverability.md, scope domains:read).
 package mailroom
 
 import (

@@ -1,4 +1,4 @@
-// The organisation's suppression list (DESIGN §8): add, get and remove by id or address, list, and the batch add
+// The organisation's suppression list (docs/delivery.md#suppressions): add, get and remove by id or address, list, and the batch add
 // and remove (Suppressions.Batch). A suppressed address receives nothing more.
 package mailroom
 

@@ -1,4 +1,4 @@
-// Saved templates (DESIGN §8, Resend's shape): create, get by id or alias, list, update, remove, publish,
+// Saved templates (docs/templates-and-ai.md#templates, Resend's shape): create, get by id or alias, list, update, remove, publish,
 // duplicate, render a preview and validate a source. Sends use a template's published version.
 package mailroom
 

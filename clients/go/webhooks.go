@@ -1,4 +1,4 @@
-// Webhook endpoints (DESIGN §7) on Resend's paths: create, get, list, update, remove, signing-secret rotation, test
+// Webhook endpoints (docs/events-and-webhooks.md) on Resend's paths: create, get, list, update, remove, signing-secret rotation, test
 // events, and the events sent to an endpoint with their attempts and replays. Verifying what arrives is
 // webhook_verify.go.
 package mailroom

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document the client types are generated from: the server's own `/openapi.json`, read the way a client
- * would read it, so the generators see exactly what the routes' contracts publish (docs/architecture.md#one-contract-
- * per-route). The app is created on a temporary data directory and asked through `app.http.handle` — no port, no
+ * would read it, so the generators see exactly what the routes' contracts publish
+ * (docs/architecture.md#one-contract-per-route). The app is created on a temporary data directory and asked through `app.http.handle` — no port, no
  * network, nothing started — and then stopped and its directory removed.
  */
 import { mkdtempSync, rmSync } from "node:fs";

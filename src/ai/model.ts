@@ -5,7 +5,7 @@
  * 503 `service_unavailable` that says what happened and never repeats the key or the server's body; an answer is
  * read up to 1 MiB as it arrives, a refusal not at all.
  */
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { AppError } from "../errors.ts";
 import { BodyTooLarge, readCappedText } from "../lib/capped-body.ts";
 import { formatDuration } from "../lib/durations.ts";

@@ -1,5 +1,5 @@
 /**
- * The AI email writer and subject optimiser (DESIGN §8). Subjects are scored offline by the curated rules
+ * The AI email writer and subject optimiser (docs/templates-and-ai.md#ai-writer-and-subject-scoring). Subjects are scored offline by the curated rules
  * (subject-rules.ts); a configured model proposes better subjects, each scored the same way, and drafts emails from
  * a brief. Invariants: nothing here sends mail — a draft is returned, or saved as a template draft; a draft is
  * shown only after it passed the checks (draft-check.ts), with one chance for the model to repair it; scoring

@@ -1,5 +1,5 @@
 /**
- * The audit log's writer (DESIGN §13): who changed what, recorded in the transaction of the change, so that a change
+ * The audit log's writer (docs/teams.md): who changed what, recorded in the transaction of the change, so that a change
  * and its record commit together or not at all. Invariants: rows are only ever inserted; what a caller passes as
  * `changes` names settings and their values, never a secret, token or password (the keys' and webhooks' secrets
  * are never among them); the actor is who acted — a person, an API key, the operator at the CLI, or the system.

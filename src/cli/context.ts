@@ -5,7 +5,7 @@
  */
 import type { parseArgs } from "node:util";
 import type { Actor } from "../access.ts";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import type { Services } from "../server/app.ts";
 import { fail, type Print } from "./output.ts";
 

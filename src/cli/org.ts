@@ -4,7 +4,7 @@
  */
 import type { OrganizationView } from "../organizations/service.ts";
 import { OrganizationPatchSchema, parseOrganizationPatch } from "../organizations/validate.ts";
-import { checkShape } from "../schema-check.ts";
+import { checkShape } from "../shape-check.ts";
 import { type CommandGroup, settingOf } from "./context.ts";
 import { fail, out } from "./output.ts";
 

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { redactedConfig } from "../config/load.ts";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { unsealConfig } from "../config/sealed.ts";
 import { createSecretBox, masterKeyFile, parseMasterKey } from "../lib/secrets.ts";
 import { stringify as toToml } from "smol-toml";

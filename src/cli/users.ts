@@ -4,7 +4,7 @@
  */
 import type { Role } from "../access.ts";
 import { publicLinkBase } from "../config/links.ts";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { ROLES } from "../db/schema/people.ts";
 import type { CommandGroup } from "./context.ts";
 import { fail, out } from "./output.ts";

@@ -2,7 +2,7 @@
  * Renders the example configuration file from the schema, so `config/mailroom.example.toml` documents every
  * option with its default and environment variable and can never drift (a test compares the two).
  */
-import { BUILT_IN_SHAPING, CONFIG_SCHEMA, IP_POOL_OPTIONS, SHAPING_OPTIONS, type OptionSpec } from "./schema.ts";
+import { BUILT_IN_SHAPING, CONFIG_OPTIONS, IP_POOL_OPTIONS, SHAPING_OPTIONS, type OptionSpec } from "./options.ts";
 import { envName } from "./load.ts";
 import { formatDuration } from "../lib/durations.ts";
 
@@ -47,7 +47,7 @@ export function renderExampleConfig(): string {
     "",
   ];
   for (const [section, options] of Object.entries(
-    CONFIG_SCHEMA as unknown as Record<string, Record<string, OptionSpec>>,
+    CONFIG_OPTIONS as unknown as Record<string, Record<string, OptionSpec>>,
   )) {
     if (section) lines.push(`[${section}]`);
     for (const [key, spec] of Object.entries(options)) {

@@ -5,7 +5,7 @@
 import { duration, int, stringList, type OptionSpec } from "./option-kinds.ts";
 
 /**
- * `[ip_pools.<name>]` (DESIGN §14): source addresses direct delivery binds for the domains that name the pool, and
+ * `[ip_pools.<name>]` (docs/deliverability.md): source addresses direct delivery binds for the domains that name the pool, and
  * their warm-up, and the organisations it is open to. Named tables, like `[providers.<name>]`.
  */
 export const IP_POOL_OPTIONS = {
@@ -28,7 +28,7 @@ export const IP_POOL_OPTIONS = {
 } satisfies Record<string, OptionSpec>;
 
 /**
- * `[shaping.<provider>]` (DESIGN §14): a destination provider recognised by its MX hosts, and how hard direct
+ * `[shaping.<provider>]` (docs/deliverability.md): a destination provider recognised by its MX hosts, and how hard direct
  * delivery through an IP pool may push it, per source address. Built-in: gmail, outlook, yahoo (a table of the same
  * name replaces one); other destinations take `[shaping.other]`'s limits or the defaults here.
  */

@@ -3,7 +3,7 @@
  * `https://<[server] hostname>` — what the operator configured, never a request's Host header, which anyone sending
  * a request chooses (a password link built from it would carry the token to the sender's own site).
  */
-import type { Config } from "./schema.ts";
+import type { Config } from "./options.ts";
 
 /** The base of mailed links, without a trailing slash; null when neither setting is given (nothing is then mailed). */
 export function publicLinkBase(config: Pick<Config, "http" | "server">): string | null {

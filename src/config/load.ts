@@ -7,7 +7,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { isIP } from "node:net";
 import {
   BUILT_IN_SHAPING,
-  CONFIG_SCHEMA,
+  CONFIG_OPTIONS,
   IP_POOL_OPTIONS,
   SHAPING_OPTIONS,
   PROVIDER_KINDS,
@@ -16,7 +16,7 @@ import {
   type Config,
   type OptionSpec,
   type ProviderKind,
-} from "./schema.ts";
+} from "./options.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import { formatDuration, parseDuration } from "../lib/durations.ts";
 import { isUuid } from "../lib/ids.ts";
@@ -25,7 +25,7 @@ import { REDACTED, redactUrlCredentials } from "../lib/url-credentials.ts";
 export { ConfigError };
 
 type Sections = Record<string, Record<string, OptionSpec>>;
-const SCHEMA = CONFIG_SCHEMA as unknown as Sections;
+const SCHEMA = CONFIG_OPTIONS as unknown as Sections;
 
 const optionName = (section: string, key: string) => (section ? `${section}.${key}` : key);
 export const envName = (section: string, key: string) => `MAILROOM_${section ? `${section}_` : ""}${key}`.toUpperCase();
@@ -126,7 +126,7 @@ function providerTable(name: string, raw: unknown): Record<string, unknown> {
   return out;
 }
 
-/** Named tables other than providers: `[ip_pools.<name>]` and `[shaping.<provider>]` (DESIGN §14). */
+/** Named tables other than providers: `[ip_pools.<name>]` and `[shaping.<provider>]` (docs/deliverability.md). */
 const NAMED_TABLES = { ip_pools: IP_POOL_OPTIONS, shaping: SHAPING_OPTIONS } as const;
 type NamedTable = keyof typeof NAMED_TABLES;
 

@@ -3,7 +3,7 @@
  * their sections are filled in or the default names them) and the `[providers.<name>]` tables. Invariant: the
  * composition root builds exactly these, and domains may name exactly these.
  */
-import type { Config, ProviderConfig } from "./schema.ts";
+import type { Config, ProviderConfig } from "./options.ts";
 
 /** The configuration of every provider by name: the built-ins their sections configure, then `[providers.<name>]`. */
 export function providerConfigs(config: Config): Map<string, ProviderConfig> {

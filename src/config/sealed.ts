@@ -6,12 +6,12 @@
  */
 import { ConfigError } from "../lib/config-error.ts";
 import type { SecretBox } from "../lib/secrets.ts";
-import { CONFIG_SCHEMA, PROVIDER_KINDS, type Config, type OptionSpec } from "./schema.ts";
+import { CONFIG_OPTIONS, PROVIDER_KINDS, type Config, type OptionSpec } from "./options.ts";
 
 export const SEALED_PREFIX = "sealed:";
 
 type Sections = Record<string, Record<string, OptionSpec>>;
-const SCHEMA = CONFIG_SCHEMA as unknown as Sections;
+const SCHEMA = CONFIG_OPTIONS as unknown as Sections;
 
 /** The configuration with every sealed secret opened (the same object when none is sealed). */
 export function unsealConfig(config: Config, box: Pick<SecretBox, "open">): Config {

@@ -1,6 +1,6 @@
 /** Chooses the engine from `[store] url`: empty → SQLite in the data directory, postgres:// → PostgreSQL. */
 import { join } from "node:path";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { ConfigError } from "../lib/config-error.ts";
 import type { Logger } from "../lib/logger.ts";
 import { openSqliteStore, type SqliteOptions } from "./sqlite.ts";

@@ -209,7 +209,7 @@ const freePages = (sqlite: Database) =>
   sqlite.query<{ freelist_count: number }, []>("PRAGMA freelist_count").get()?.freelist_count ?? 0;
 
 /**
- * `auto_vacuum = INCREMENTAL` (DESIGN §12): pages freed by retention can be given back to the file system a step at
+ * `auto_vacuum = INCREMENTAL` (docs/operations.md): pages freed by retention can be given back to the file system a step at
  * a time (`reclaimSpace`), where SQLite would otherwise only reuse them. The setting takes effect through a VACUUM
  * (WAL mode is already on): instant on a new database; a database made before it is rebuilt once, at this start,
  * which takes a while on a large one.

@@ -114,14 +114,14 @@ export const TRANSITIONS = [
     scope: "recipient",
   },
   { on: "provider.reject", from: IN_TRANSIT, to: "failed", event: "email.failed", scope: "recipient" },
-  // The sender or the operator stops a message before it was taken (DESIGN §1, §12).
+  // The sender or the operator stops a message before it was taken (docs/sending.md, docs/operations.md).
   { on: "canceled", from: NOT_TAKEN, to: "canceled", event: "email.canceled", scope: "message" },
   // Its sending domain was removed (with force) while it waited: it can no longer be signed or sent.
   { on: "domain_removed", from: NOT_TAKEN, to: "failed", event: "email.failed", scope: "message" },
-  // Pauses (DESIGN §12): accepted but not attempted while one applies; on release it is due again at once.
+  // Pauses (docs/operations.md): accepted but not attempted while one applies; on release it is due again at once.
   { on: "held", from: WAITING, to: "held", event: "email.held", scope: "recipient" },
   { on: "released", from: ["held"], to: "queued", event: "email.queued", scope: "recipient" },
-  // The operator's queue actions (DESIGN §12), one recipient at a time: a deferred one is due again at once (its
+  // The operator's queue actions (docs/operations.md), one recipient at a time: a deferred one is due again at once (its
   // attempts so far still count), a waiting one is stopped.
   { on: "retried", from: ["deferred"], to: "queued", event: "email.queued", scope: "recipient" },
   { on: "recipient_canceled", from: NOT_TAKEN, to: "canceled", event: "email.canceled", scope: "recipient" },

@@ -1,4 +1,4 @@
-/** A recipient's statuses (DESIGN §1, §12), as the look-up record shows them; deliveries/lifecycle.ts moves them. */
+/** A recipient's statuses (docs/sending.md, docs/operations.md), as the look-up record shows them; deliveries/lifecycle.ts moves them. */
 export const RECIPIENT_STATUSES = [
   "queued",
   "sent",
@@ -13,11 +13,11 @@ export const RECIPIENT_STATUSES = [
 ] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
-/** Accepted and not yet taken: the queue's recipients (DESIGN §12), and what retention never touches. */
+/** Accepted and not yet taken: the queue's recipients (docs/operations.md), and what retention never touches. */
 export const WAITING_STATUSES: readonly RecipientStatus[] = ["queued", "deferred", "held"];
 
 /**
- * Nothing more will happen to the recipient's message (DESIGN §12): what content retention requires of every
+ * Nothing more will happen to the recipient's message (docs/operations.md): what content retention requires of every
  * recipient. `sent` is not among them: a smarthost or SES took it, and its fate may still be reported.
  */
 export const FINAL_STATUSES: readonly RecipientStatus[] = [

@@ -1,5 +1,5 @@
 /**
- * Sending pauses (DESIGN §12): an operator pauses an organisation's sending, one of its sending domains or a
+ * Sending pauses (docs/operations.md): an operator pauses an organisation's sending, one of its sending domains or a
  * provider; mail is still accepted, and waits as `held` instead of being attempted; on resume it goes out, oldest
  * first, paced by the usual caps. Design note:
  *
@@ -40,7 +40,7 @@ export interface SendingPauses {
   /** Pausing what is paused already keeps the first pause (its reason and time). */
   pause(actor: Actor, target: PauseTarget & { reason?: string | null }): Promise<SendingState>;
   /**
-   * The system's pause (DESIGN §14 guardrails), in the caller's transaction: `name` is checked by the caller. True
+   * The system's pause (docs/deliverability.md guardrails), in the caller's transaction: `name` is checked by the caller. True
    * when it paused; false when the target was paused already (the first pause stands).
    */
   pauseIn(
@@ -59,7 +59,7 @@ export interface SendingPauses {
 
 type PauseRow = { scope: PauseScope; name: string; reason: string | null; pausedAt: string; pausedBy: string | null };
 
-/** `paused_by` of a pause Mailroom made itself (a guardrail, DESIGN §14). */
+/** `paused_by` of a pause Mailroom made itself (a guardrail, docs/deliverability.md). */
 export const SYSTEM_PAUSER = "system";
 
 /** Held recipients looked at per transaction of a resume. */

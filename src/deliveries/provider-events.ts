@@ -1,5 +1,5 @@
 /**
- * What a provider's own events do to a recipient: Amazon SES reports through SNS (DESIGN §6) what became of a message
+ * What a provider's own events do to a recipient: Amazon SES reports through SNS (docs/delivery.md) what became of a message
  * it took. An SNS message posted to `/v1/providers/ses/sns` is verified (providers/sns.ts), a subscription
  * confirmation is confirmed, and a notification's SES event becomes a cause of the lifecycle (deliveries/lifecycle.ts)
  * of the delivery whose provider message id SES names: Delivery → delivered, Bounce → bounced (+ suppression when

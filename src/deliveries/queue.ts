@@ -1,5 +1,5 @@
 /**
- * The delivery queue as an operator sees and steers it (DESIGN §12): what waits and why — each waiting recipient
+ * The delivery queue as an operator sees and steers it (docs/operations.md): what waits and why — each waiting recipient
  * with its attempts, next attempt and last reply; counts by status, destination domain and provider, and the
  * oldest — and the actions on waiting recipients: retry now, cancel, release, one at a time or in bulk by filter.
  * Invariants: every change is a cause of the lifecycle table (deliveries/lifecycle.ts), so a delivered, bounced or
@@ -117,7 +117,7 @@ export function createDeliveryQueue(deps: {
 
   /**
    * The action's cause for one recipient; answers 1 when it moved. A recipient released by hand goes whatever pause
-   * applies (DESIGN §12: a held one goes now), so it is marked exempt from holds (deliveries/pauses.ts).
+   * applies (docs/operations.md: a held one goes now), so it is marked exempt from holds (deliveries/pauses.ts).
    */
   const applyAction = async (tx: Db, action: QueueAction, id: string) => {
     const applied = await lifecycle.apply(

@@ -7,7 +7,7 @@ import { named } from "../lib/wire.ts";
 import type { QueueFilter } from "./queue.ts";
 import { PauseScopeSchema, QueueStatusSchema } from "./wire.ts";
 
-/** The request body of a bulk action, as the API documents and checks it (schema-check.ts). */
+/** The request body of a bulk action, as the API documents and checks it (shape-check.ts). */
 export const BulkActionSchema = named(
   "BulkDeliveriesOptions",
   t.Object(

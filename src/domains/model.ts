@@ -150,7 +150,7 @@ export interface UpdateDomainInput {
   tls?: "opportunistic" | "enforced";
   /** null: the machine's default address. */
   ipPool?: string | null;
-  /** Sign with an Ed25519 key beside the RSA one (DESIGN §14). */
+  /** Sign with an Ed25519 key beside the RSA one (docs/deliverability.md). */
   ed25519?: boolean;
   openTracking?: boolean;
   clickTracking?: boolean;

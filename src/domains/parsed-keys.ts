@@ -2,7 +2,7 @@
  * Parsed DKIM private keys, kept in the thread that signs. mailauth's signer takes a key only as PEM text and parses
  * it with `crypto.createPrivateKey` for every signature (its `getPrivateKey` refuses a KeyObject) — measured here at
  * 300 µs of a 1.3 ms RSA-2048 signature. `reuseParsedKeys` makes `createPrivateKey` answer a PEM key it parsed
- * before from memory; it is called once, in the CPU pool's threads only (server/cpu-thread.ts).
+ * before from memory; it is called once, in the CPU pool's threads only (cpu/thread.ts).
  * Invariants: only PEM text (or its bytes) is kept, keyed by the whole text, so a rotated key — new text — is parsed
  * anew and the old one ages out; at most MAX_KEYS are kept, the least recently used dropped first.
  */

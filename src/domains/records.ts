@@ -1,5 +1,5 @@
 /**
- * The DNS records a sending domain needs (DESIGN §5), how a published record is recognised, and the status
+ * The DNS records a sending domain needs (docs/domains.md), how a published record is recognised, and the status
  * transitions of records and domains — pure functions, so every rule is a table with a test per row.
  *
  * - DKIM: `<selector>._domainkey.<domain>` TXT with our public key (RFC 6376 §3.6.1).
@@ -14,7 +14,7 @@
 import { hostname as osHostname } from "node:os";
 import { isIP } from "node:net";
 import { providerConfigs } from "../config/providers.ts";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import type { DnsRecordView, DomainStatus, RecordKind, RecordStatus } from "./model.ts";
 
 export interface RecordSettings {
@@ -33,7 +33,7 @@ export interface RecordSettings {
   defaultProvider: string;
   dmarcPolicy: string;
   dmarcRua: string;
-  /** The guardrails' window (DESIGN §14), which a domain's health names. */
+  /** The guardrails' window (docs/deliverability.md), which a domain's health names. */
   guardrailWindowMs: number;
 }
 
@@ -43,7 +43,7 @@ const SES_SPF = "include:amazonses.com";
 /** Derives the record values from configuration: the server's public name and addresses, and each provider's SPF terms. */
 export function recordSettings(config: Config): RecordSettings {
   const hostname = (config.server.hostname || osHostname()).toLowerCase().replace(/\.$/, "");
-  // The IP pools' addresses send a domain's mail as much as public_ips do (DESIGN §14).
+  // The IP pools' addresses send a domain's mail as much as public_ips do (docs/deliverability.md).
   const sendingIps = new Set([
     ...config.server.public_ips,
     ...Object.values(config.ip_pools).flatMap((pool) => pool.addresses),

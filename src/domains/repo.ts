@@ -90,7 +90,7 @@ export async function activeKey(db: Db, domainId: string): Promise<KeyRow | unde
   return (await activeKeyOf(db).execute({ domainId }))[0];
 }
 
-/** The domain's Ed25519 key, when it asked for one (DESIGN §14). */
+/** The domain's Ed25519 key, when it asked for one (docs/deliverability.md). */
 export async function ed25519Key(db: Db, domainId: string): Promise<KeyRow | undefined> {
   const { dkimKeys } = tablesOf(db);
   return first(

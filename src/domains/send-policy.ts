@@ -10,7 +10,7 @@
  */
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Actor } from "../access.ts";
-import type { IpPoolConfig } from "../config/schema.ts";
+import type { IpPoolConfig } from "../config/options.ts";
 import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
 import { first, tablesOf, type Db, type Store } from "../db/store.ts";
 import { AppError } from "../errors.ts";
@@ -36,9 +36,9 @@ export interface SigningIdentity {
   returnPathDomain: string;
   /** The domain's Ed25519 key (RFC 8463), once its record was found: a second signature beside the RSA one. */
   ed25519?: { selector: string; privateKeyPem: string };
-  /** The domain's TLS policy for direct delivery (DESIGN §14). */
+  /** The domain's TLS policy for direct delivery (docs/deliverability.md). */
   tls: "opportunistic" | "enforced";
-  /** The IP pool direct delivery of its mail sends from (DESIGN §14). */
+  /** The IP pool direct delivery of its mail sends from (docs/deliverability.md). */
   ipPool: string | null;
 }
 
@@ -54,7 +54,7 @@ export interface SendPolicy {
     organizationId: string,
     domain: string,
   ): Promise<{ opens: boolean; clicks: boolean /** The tracking host, once its CNAME was found. */; host?: string }>;
-  /** Whether `host` (lower case, no port) is a domain's tracking host whose CNAME was found (DESIGN §14). */
+  /** Whether `host` (lower case, no port) is a domain's tracking host whose CNAME was found (docs/deliverability.md). */
   isTrackingHost(host: string): Promise<boolean>;
   /**
    * The sending domains whose tracking host `host` is, CNAME found, as `trackingOwner(organization, domain)`: every
@@ -70,7 +70,7 @@ export interface SendPolicy {
     domain: string,
   ): Promise<{ state: "receiving" | "off"; organizationId: string } | { state: "unknown" }>;
   /**
-   * The domain whose DMARC reports `dmarc@<returnPathDomain>` receives (DESIGN §14): a verified domain of some
+   * The domain whose DMARC reports `dmarc@<returnPathDomain>` receives (docs/deliverability.md): a verified domain of some
    * organisation with that return path; null when there is none.
    */
   dmarcReportDomain(returnPathDomain: string): Promise<string | null>;
@@ -173,7 +173,7 @@ export function createSendPolicy(deps: {
     trackingHostOwners: async (host) => (await trackingHostMap()).get(host),
 
     async receivingState(domain) {
-      // Several organisations may send from a name, but only one receives for it (DESIGN §13).
+      // Several organisations may send from a name, but only one receives for it (docs/teams.md).
       const row =
         (await first(
           db

@@ -14,7 +14,7 @@ import { recordAudit } from "../audit/log.ts";
 import { notifyAtCommit } from "../db/dialect.ts";
 import { and, eq } from "drizzle-orm";
 import { requireScope, type Actor } from "../access.ts";
-import type { IpPoolConfig } from "../config/schema.ts";
+import type { IpPoolConfig } from "../config/options.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
 import { first, tablesOf, type Db, type Store, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
@@ -142,7 +142,7 @@ export function createDomainService(deps: {
   const getView = async (organizationId: string, idOrName: string) =>
     domainViewIn(db, await requireDomain(organizationId, idOrName), settings);
 
-  /** Only one organisation receives mail for a name (DESIGN §13), whichever others send from it. */
+  /** Only one organisation receives mail for a name (docs/teams.md), whichever others send from it. */
   const assertReceivesAlone = async (tx: Db, name: string, id: string) => {
     const receiving = await first(
       tx

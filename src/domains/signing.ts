@@ -126,7 +126,7 @@ export interface OutgoingSigner {
 /** Signatures kept for reuse: one message's deliveries (one per recipient) go out at nearly the same time. */
 const SIGNATURE_CACHE_SIZE = 256;
 
-/** What of the domain's transport policy the provider must apply (DESIGN §14): its TLS requirement, its IP pool. */
+/** What of the domain's transport policy the provider must apply (docs/deliverability.md): its TLS requirement, its IP pool. */
 const policyOf = (identity: SigningIdentity): Pick<DeliveryJob, "tls" | "ipPool"> => ({
   ...(identity.tls === "enforced" && { tls: "enforced" }),
   ...(identity.ipPool && { ipPool: identity.ipPool }),

@@ -1,10 +1,10 @@
 /**
- * The domain bodies (DESIGN §5): their schemas, which the routes document and check shapes with, and the rules a
+ * The domain bodies (docs/domains.md): their schemas, which the routes document and check shapes with, and the rules a
  * schema cannot say. Pure: no store, no framework; every problem with its path.
  */
 import { type Static, Type as t } from "@sinclair/typebox";
 import { named } from "../lib/wire.ts";
-import { PROVIDER_NAME, PROVIDER_NAME_HINT } from "../config/schema.ts";
+import { PROVIDER_NAME, PROVIDER_NAME_HINT } from "../config/options.ts";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import type { UpdateDomainInput } from "./model.ts";
 

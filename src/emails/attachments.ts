@@ -1,5 +1,5 @@
 /**
- * The attachments of sent email (DESIGN §1, Resend's `emails.attachments`): listed and fetched from the stored MIME
+ * The attachments of sent email (docs/sending.md, Resend's `emails.attachments`): listed and fetched from the stored MIME
  * message, each with a download link that works without an API key for an hour. Nothing is stored twice: the
  * message is parsed again when asked. An attachment's id is derived from the email id and its position, so it is
  * stable without a table. Invariants: an API caller sees only its organisation's email and needs `emails:read`; a
@@ -57,7 +57,7 @@ export interface SentAttachmentContents {
 }
 
 /**
- * Parses a sent message for its attachments; runs in the CPU pool (src/server/cpu-pool.ts), off the event loop. Only the bytes
+ * Parses a sent message for its attachments; runs in the CPU pool (src/cpu/pool.ts), off the event loop. Only the bytes
  * of the one attachment asked for come back: a list needs none, and a message may carry tens of megabytes.
  */
 export async function readAttachmentContents(

@@ -2,7 +2,7 @@
  * Turns validated fields into the MIME message that is stored and sent: html with a text alternative (generated
  * from the html when absent), attachments, inline `cid:` parts, custom headers, a Message-ID on the sender's
  * domain, and the decorations of tracking and one-click unsubscribe (the message is composed once and stored, so
- * they are written here). It runs on a thread of the CPU pool (src/server/cpu-pool.ts), so the request is plain
+ * they are written here). It runs on a thread of the CPU pool (src/cpu/pool.ts), so the request is plain
  * data. The common shape — text and html, no attachments, no References header — is written here directly
  * (`writeCommonShape`: the parts nodemailer's MailComposer would write, with its choice of transfer encoding, for a
  * twentieth of its CPU); anything else goes through MailComposer. Invariants: Bcc never appears in the output; every
@@ -30,7 +30,7 @@ let mailComposer: Promise<typeof MailComposerClass> | undefined;
 
 // Tracking owns the decorations' shape; the intake that asks tracking for them and hands them here names it here.
 
-/** Everything composition needs, as plain data: it runs on a thread of the CPU pool (src/server/cpu-pool.ts). */
+/** Everything composition needs, as plain data: it runs on a thread of the CPU pool (src/cpu/pool.ts). */
 export interface ComposeRequest {
   emailId: string;
   fields: ComposedFields;

@@ -291,7 +291,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
   /**
    * Group commit of acceptances: those that reach this point in one event-loop turn are written in one
    * transaction, with multi-row inserts; should it fail, each is written again alone, so that one acceptance's
-   * failure is its own. Each promise settles after its messages' COMMIT (DESIGN §1: a 200 means committed).
+   * failure is its own. Each promise settles after its messages' COMMIT (docs/sending.md: a 200 means committed).
    */
   const acceptTogether = perTurn<Acceptance>(
     (group) =>

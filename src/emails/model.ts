@@ -66,7 +66,7 @@ export interface ComposedFields {
   tracking?: { opens?: boolean; clicks?: boolean };
   /** Adds RFC 8058 one-click unsubscribe headers and fills `{{unsubscribe_url}}`; needs exactly one recipient. */
   unsubscribe?: boolean;
-  /** The saved template the fields were rendered from (DESIGN §1 `template`). */
+  /** The saved template the fields were rendered from (docs/sending.md `template`). */
   templateId?: string;
 }
 
@@ -212,7 +212,7 @@ export const CancelEmailResponseSchema = named(
   t.Object({ object: t.Literal("email"), id: t.String({ format: "uuid" }), status: t.Literal("canceled") }),
 );
 
-/** A page of the message list: the cursor and the filters (DESIGN §1). */
+/** A page of the message list: the cursor and the filters (docs/sending.md). */
 export interface ListOptions {
   limit: number;
   after?: string;

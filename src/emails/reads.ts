@@ -1,7 +1,7 @@
 /**
  * Sent mail as the API reads it: one message with its recipients and history, pages of the list, the raw MIME.
- * Invariants: a message of another organisation, or live mail asked for by a test key (DESIGN §3), is `not_found`;
- * content that retention removed is `gone`; a viewer reads the record without its content (DESIGN §13).
+ * Invariants: a message of another organisation, or live mail asked for by a test key (docs/keys-and-limits.md), is `not_found`;
+ * content that retention removed is `gone`; a viewer reads the record without its content (docs/teams.md).
  */
 import type { Actor } from "../access.ts";
 import { mayReadContent, requireContentAccess, requireScope } from "../access.ts";
@@ -21,7 +21,7 @@ export interface EmailReads {
   ownEmail(actor: Actor, id: string): Promise<EmailSummaryRow & { html: string | null; text: string | null }>;
 }
 
-/** 410 for a message whose content retention removed (DESIGN §12): the record is still there. */
+/** 410 for a message whose content retention removed (docs/operations.md): the record is still there. */
 export const contentGone = (removedAt: string) =>
   new AppError(
     "gone",
@@ -34,7 +34,7 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
 
   const ownEmail = async (actor: Actor, id: string) => {
     const row = await queries.email(actor.organizationId, id);
-    // A test key's sandbox (DESIGN §3): live mail does not exist for it.
+    // A test key's sandbox (docs/keys-and-limits.md): live mail does not exist for it.
     if (!row || (actor.mode === "test" && row.mode !== "test")) throw new AppError("not_found", "Email not found.");
     return row;
   };
@@ -66,7 +66,7 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
       const row = await ownEmail(actor, id);
       const recipients = await queries.recipientsOf(id);
       const history = await queries.eventsOf(id);
-      // A viewer reads the record without its content (DESIGN §13): Resend's fields stay, null.
+      // A viewer reads the record without its content (docs/teams.md): Resend's fields stay, null.
       const content = mayReadContent(actor);
       return {
         ...summary(row),

@@ -1,5 +1,5 @@
 /**
- * Attachments given by `path` (DESIGN §1): fetched at acceptance, before the message is composed, through the same
+ * Attachments given by `path` (docs/sending.md): fetched at acceptance, before the message is composed, through the same
  * public-address guard as webhook endpoints (`[webhooks] allow_private_networks` opens both).
  *
  * - Each request goes to the address the guard checked (no second lookup); a redirect is followed only to a URL

@@ -1,5 +1,5 @@
 /**
- * Retention of sent mail (DESIGN §12), the job that bounds the store: after `content` days the raw message and
+ * Retention of sent mail (docs/operations.md), the job that bounds the store: after `content` days the raw message and
  * bodies of a message whose every recipient is final are removed (the record, recipients and events stay, with
  * `content_removed_at`); after `metadata` days a message none of whose recipients still waits is removed whole,
  * its events rolled up into the hourly statistics first (stats.ts). Webhook deliveries that are over, and events of

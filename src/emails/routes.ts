@@ -7,7 +7,7 @@
  */
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { AppError, validationError } from "../errors.ts";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits } from "../http/body.ts";

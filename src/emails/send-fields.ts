@@ -1,12 +1,12 @@
 /**
- * Sending with a template (DESIGN §1 `template`): a send body that names a template becomes the fields it stands
+ * Sending with a template (docs/sending.md `template`): a send body that names a template becomes the fields it stands
  * for — the published version rendered, its from and reply_to, then the body's own fields over them — and is then
  * validated like any send body. The HTTP API (send, batch) and the SMTP relay (`X-Mailroom-Template`) both come
  * through here, so a templated message is the same whichever way it arrives.
  */
 import type { Actor } from "../access.ts";
 import { AppError, type ErrorDetail, validationError } from "../errors.ts";
-import { checkBody } from "../schema-check.ts";
+import { checkBody } from "../shape-check.ts";
 import type { TemplatePaths } from "../templates/model.ts";
 import type { TemplateService } from "../templates/service.ts";
 import type { ComposedFields } from "./model.ts";

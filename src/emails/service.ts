@@ -90,7 +90,7 @@ export function createEmailService(
         const row = (await first(tx.select({ status: emails.status }).from(emails).where(eq(emails.id, id))))!;
         const now = clock.now();
         if (row.status !== "scheduled") {
-          // On its way (DESIGN §12): each recipient still waiting stops, unless it is being attempted right now.
+          // On its way (docs/operations.md): each recipient still waiting stops, unless it is being attempted right now.
           const waiting = await lockedForUpdate(
             tx,
             tx

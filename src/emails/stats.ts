@@ -1,7 +1,7 @@
 /**
- * Email statistics over time (DESIGN §10, the admin overview): an organisation's email events counted per UTC hour
+ * Email statistics over time (docs/architecture.md#admin-ui, the admin overview): an organisation's email events counted per UTC hour
  * or day, read from the append-only event log through its (organization_id, created_at, type) index, plus the
- * hourly rollups of events that metadata retention removed (DESIGN §12; `rollUpEvents`, in the removal's write). Nothing is
+ * hourly rollups of events that metadata retention removed (docs/operations.md; `rollUpEvents`, in the removal's write). Nothing is
  * counted on the send or delivery path — no counter row that PostgreSQL writers would queue on — so the figures are
  * exactly the log's. Invariants: every bucket of the range is answered, zeros included; an organisation sees its own
  * events only; a request reads at most 90 days and answers at most 2,000 buckets.
@@ -230,7 +230,7 @@ export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsServ
             gte(events.createdAt, isoTime(window.from)),
             lt(events.createdAt, isoTime(window.to)),
             counted(events),
-            // A test key's sandbox (DESIGN §3): it counts test-mode mail only (through its partial index, migration 12).
+            // A test key's sandbox (docs/keys-and-limits.md): it counts test-mode mail only (through its partial index, migration 12).
             actor.mode === "test"
               ? sql`${events.emailId} IN (SELECT id FROM emails WHERE organization_id = ${actor.organizationId} AND mode = 'test')`
               : undefined,

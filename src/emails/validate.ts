@@ -1,5 +1,5 @@
 /**
- * The JSON send body (DESIGN §1): its schema, which the API documents and checks shapes with (HTTP and the SMTP
+ * The JSON send body (docs/sending.md): its schema, which the API documents and checks shapes with (HTTP and the SMTP
  * relay's templated messages alike), and the rules a schema cannot say. Pure: no store, no framework. Collects every
  * problem with its path, so one 400 tells the caller all that is wrong. Invariant: what passes is safe to compose —
  * no CR/LF in any header, no structural header overridden, every address valid, at most `maxRecipients` distinct
@@ -8,7 +8,7 @@
 import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import { addressKey, parseMailbox, type Mailbox } from "../lib/addresses.ts";
-import { checkBody } from "../schema-check.ts";
+import { checkBody } from "../shape-check.ts";
 import { VariableValues } from "../templates/validate.ts";
 import type { AttachmentInput, ComposedFields, Tag } from "./model.ts";
 
@@ -90,7 +90,7 @@ export const SendEmailSchema = t.Object(
 
 export type SendEmailBody = Static<typeof SendEmailSchema>;
 
-/** Headers Mailroom writes itself; a custom header may not replace them (DESIGN §1). */
+/** Headers Mailroom writes itself; a custom header may not replace them (docs/sending.md). */
 export const STRUCTURAL_HEADERS = new Set([
   "from",
   "to",

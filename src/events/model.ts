@@ -1,4 +1,4 @@
-/** Event types of the public contract (DESIGN §7) and the shape every appended event has. */
+/** Event types of the public contract (docs/events-and-webhooks.md) and the shape every appended event has. */
 
 export const EMAIL_EVENT_TYPES = [
   "email.scheduled",
@@ -25,7 +25,7 @@ export const EVENT_TYPES = [
   "domain.deleted",
   "suppression.added",
   "suppression.removed",
-  // Sending paused and resumed (DESIGN §12): for the organisation, one sending domain or one provider.
+  // Sending paused and resumed (docs/operations.md): for the organisation, one sending domain or one provider.
   "sending.paused",
   "sending.resumed",
 ] as const;
@@ -41,7 +41,7 @@ export interface NewEvent {
 }
 
 /**
- * The `bounce` of an `email.bounced` event (DESIGN §7, Resend's shape plus Mailroom's `diagnostic_code`): one
+ * The `bounce` of an `email.bounced` event (docs/events-and-webhooks.md, Resend's shape plus Mailroom's `diagnostic_code`): one
  * builder for the bounces seen during delivery and those reported later by mail.
  */
 export function bounceData(type: "Permanent" | "Transient" | "Undetermined", subType: string, response: string) {
@@ -55,7 +55,7 @@ export interface StoredEvent extends Required<Omit<NewEvent, "data">> {
 }
 
 /**
- * An event's data as a reader who sees no message content reads it (a viewer, DESIGN §13): a click's link is null,
+ * An event's data as a reader who sees no message content reads it (a viewer, docs/teams.md): a click's link is null,
  * since links are the body's — a password-reset link among them.
  */
 export function withoutContent(data: Record<string, unknown>): Record<string, unknown> {

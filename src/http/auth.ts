@@ -1,6 +1,6 @@
 /**
  * Authentication and rate limiting for the API: `Authorization: Bearer <key>`, or the `mailroom_session` cookie of
- * a signed-in person (DESIGN §13) → `actor`, then one count in the key's (if any) and the organisation's sliding
+ * a signed-in person (docs/teams.md) → `actor`, then one count in the key's (if any) and the organisation's sliding
  * windows, with `RateLimit-*` headers on every authenticated response.
  * Invariants: every route under this plugin has an authenticated, rate-checked actor before its handler runs; a
  * request carrying both a key and a session is refused; a change made with a session cookie must come from this
@@ -8,7 +8,7 @@
  */
 import { Elysia } from "elysia";
 import type { Actor, Authenticator, SessionAuthenticator } from "../access.ts";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { AppError, validationError } from "../errors.ts";
 import { clientOf, type RequestServer } from "./client.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";

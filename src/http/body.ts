@@ -5,10 +5,10 @@
  * parsed, so no later walk over it (idempotency hashing, validation) can exhaust the stack; anything that is not
  * JSON is a 400 `validation_error`, never a 500; a body that does not fit its route's documented schema is one too.
  */
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { AppError, validationError } from "../errors.ts";
-import { checkBody } from "../schema-check.ts";
+import { checkBody } from "../shape-check.ts";
 
 /** Deep enough for every request shape of the API (a send body nests four levels), far below any stack limit. */
 export const MAX_JSON_DEPTH = 32;
@@ -132,7 +132,7 @@ async function readLimited(request: Request, limits: BodyLimits): Promise<Uint8A
 }
 
 /**
- * Reads a body and checks it against `schema`, the one its route documents (schema-check.ts), so the handler
+ * Reads a body and checks it against `schema`, the one its route documents (shape-check.ts), so the handler
  * gets the schema's type. `rules`, the area's semantic checks over the typed value, report with unknown fields in
  * one answer; with `optional`, a request without a body reads as `{}`.
  */

@@ -14,7 +14,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { Actor } from "../access.ts";
 import { ERROR_TABLE, type ErrorName } from "../errors.ts";
 import { named } from "../lib/wire.ts";
-import { checkShape } from "../schema-check.ts";
+import { checkShape } from "../shape-check.ts";
 import { type BodyLimits, readBody, readJsonBody } from "./body.ts";
 import type { RequestServer } from "./client.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Turns any failure into the contract's error body (DESIGN §2) through the one error table.
+ * Turns any failure into the contract's error body (docs/errors.md) through the one error table.
  * Invariant: the body never carries stack traces, SQL or configuration; unknown errors become
  * `internal_error` with the request id, and their cause goes to the log only.
  */

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (DESIGN §1), for any operation of any front end: kept 24 h per API key and operation, in the
+ * Idempotency keys (docs/sending.md), for any operation of any front end: kept 24 h per API key and operation, in the
  * store, so every instance sharing it sees them. A request first takes the key with an in-flight marker (committed
  * before the work starts); the operation's result replaces the marker in the same transaction as what the
  * operation wrote, so "done" and "key remembered" are never separated; a failed request removes its marker. A

@@ -1,5 +1,5 @@
 /**
- * Reading received mail (DESIGN §8, Resend's `emails.receiving`): list, get, the raw message and attachments,
+ * Reading received mail (docs/inbound.md, Resend's `emails.receiving`): list, get, the raw message and attachments,
  * and the retention that deletes old messages. Attachment contents are not stored twice: they are read again from
  * the raw message when asked for. Download links are Mailroom URLs signed with a key derived from the master key
  * and valid for an hour, so they work without an API key (as Resend's do) and cannot be forged or extended.

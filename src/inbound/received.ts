@@ -2,7 +2,7 @@
  * A received message as its stored record: addresses, subject, bodies, headers and attachment metadata read from
  * the parsed message, and its SPF, DKIM, DMARC and ARC results from mailauth through the configured resolver.
  * Both read megabytes in JavaScript (about a second each for 25 MiB), so the funnel runs them in the CPU pool
- * (server/cpu-pool.ts), never on the event loop; they return plain data for that reason.
+ * (cpu/pool.ts), never on the event loop; they return plain data for that reason.
  * Invariant: every text that reaches the store is well-formed Unicode without NUL (PostgreSQL's text and jsonb
  * refuse both, and a message carrying them must still be stored, not refused); the raw message keeps the bytes.
  */

@@ -8,7 +8,7 @@
  *   write; anything else there (a notification about someone else, an out-of-office, a challenge-response, a person
  *   answering the envelope sender) is stored as received mail in the history of the message it answers.
  * - To `dmarc@<return path>` of a verified domain (the `rua` of the DMARC record Mailroom suggests): DMARC aggregate
- *   reports, read off the event loop and stored for that domain (deliverability/dmarc.ts); a message holding no
+ *   reports, read off the event loop and stored for that domain (reputation/dmarc.ts); a message holding no
  *   report it can read is refused (554 5.6.0), so a zip bomb costs its sender a bounce and Mailroom nothing stored.
  * - To a receiving domain: a feedback report is applied only when the return path it quotes (Original-Mail-From)
  *   verifies and names a delivery of this organisation — the same token, so the same proof, as a report sent to
@@ -40,7 +40,7 @@ import { clientNetwork } from "../limits/auth-failures.ts";
 import { CpuTaskOverrun } from "../threads/thread-pool.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
-import type { DmarcMessage, DmarcReport } from "../deliverability/dmarc-report.ts";
+import type { DmarcMessage, DmarcReport } from "../reputation/dmarc-report.ts";
 import { DMARC_REPORT_LOCAL } from "../domains/records.ts";
 import { receivedEventData, type AutoReplyKind, type ReceivedAuthentication } from "./model.ts";
 import type { ReadMessage, ReceivedFields, SessionFacts } from "./received.ts";
@@ -140,7 +140,7 @@ export function createInboundService(deps: {
   authTimeoutMs: number;
   logger: Logger;
   metrics: Metrics;
-  /** DMARC aggregate reports mailed to a domain's `rua` address (DESIGN §14). */
+  /** DMARC aggregate reports mailed to a domain's `rua` address (docs/deliverability.md). */
   dmarc: DmarcIntake;
 }): InboundService {
   const { db, writer, clock, events, reports, domains, returnPaths, logger, metrics } = deps;

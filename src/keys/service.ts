@@ -3,7 +3,7 @@
  * Invariants: only a SHA-256 hash of a key is stored, and a presented key is compared in constant time; keys carry
  * about 190 random bits, so a fast hash is the right tool (no password stretching needed). A key never holds, nor
  * changes, more than its actor's rights; it records the key that minted it, and authentication hands on the daily
- * quotas of every key above it, which its sends count against too (DESIGN §3).
+ * quotas of every key above it, which its sends count against too (docs/keys-and-limits.md).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
@@ -68,7 +68,7 @@ export function resolveScopes(requested: string[]): Scope[] {
 
 export interface KeyService {
   /**
-   * A key of the actor's organisation, never holding more than the actor (DESIGN §3): its scopes within the
+   * A key of the actor's organisation, never holding more than the actor (docs/keys-and-limits.md): its scopes within the
    * actor's, its sending domains within the actor's, its rate limit and daily quota at most the actor's, live only
    * from live.
    * Defaults to the actor's mode, and to the actor's own rate limit when the actor has one.
@@ -327,7 +327,7 @@ export function createKeyService(deps: {
 type KeyRights = { mode: Actor["mode"]; scopes: readonly Scope[]; domains: readonly string[] | null };
 
 /**
- * What of `key` lies beyond the actor's own rights (DESIGN §3, §13), in words; null when it is within them: a test
+ * What of `key` lies beyond the actor's own rights (docs/keys-and-limits.md, docs/teams.md), in words; null when it is within them: a test
  * key acts on test keys only, and a key's scopes and sending domains must be the actor's too.
  */
 function beyondActor(actor: Actor, key: KeyRights): string | null {
@@ -343,8 +343,8 @@ function beyondActor(actor: Actor, key: KeyRights): string | null {
 }
 
 /**
- * A person or key renames and revokes only keys within its own rights (DESIGN §13), so that nobody removes or
- * relabels what they could not have made; a test key is refused live keys as the sandbox it is (DESIGN §3).
+ * A person or key renames and revokes only keys within its own rights (docs/teams.md), so that nobody removes or
+ * relabels what they could not have made; a test key is refused live keys as the sandbox it is (docs/keys-and-limits.md).
  */
 function assertMayChange(actor: Actor, key: KeyRow, verb: "rename" | "revoke"): void {
   if (actor.mode === "test" && key.mode === "live")
@@ -358,7 +358,7 @@ function assertMayChange(actor: Actor, key: KeyRow, verb: "rename" | "revoke"): 
 }
 
 /**
- * A key never mints more than it holds (DESIGN §3). The operator at the console (no key of its own) is bound by
+ * A key never mints more than it holds (docs/keys-and-limits.md). The operator at the console (no key of its own) is bound by
  * nothing but the scopes it holds. Each refusal names what was asked for beyond the creator's own rights.
  */
 function assertWithinCreator(

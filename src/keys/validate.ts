@@ -1,5 +1,5 @@
 /**
- * The create-key and rename bodies (DESIGN §3): Resend's `{name, permission?, domain_id?}` with Mailroom's
+ * The create-key and rename bodies (docs/keys-and-limits.md): Resend's `{name, permission?, domain_id?}` with Mailroom's
  * extensions `scopes`, `mode`, `rate_limit` and `daily_quota`. The schemas are the routes' documentation and their shape check;
  * the rules here are what a schema cannot say. Pure: no store, no framework; every problem with its path.
  */

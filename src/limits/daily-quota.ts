@@ -1,7 +1,7 @@
 /**
- * Daily quotas (DESIGN §12): messages accepted per UTC day, for an organisation (its live mail, counted whether or
+ * Daily quotas (docs/operations.md): messages accepted per UTC day, for an organisation (its live mail, counted whether or
  * not it has a quota, so that its usage is known) and for a key with a quota of its own (all of its mail, and all of
- * the mail of the keys minted from it, at any depth: minting never multiplies a quota, DESIGN §3). The day's counts
+ * the mail of the keys minted from it, at any depth: minting never multiplies a quota, docs/keys-and-limits.md). The day's counts
  * live in `daily_usage`, where every instance sharing the store sees them.
  *
  * Reservations: an acceptance does not write its count in its own transaction — on PostgreSQL every acceptance of

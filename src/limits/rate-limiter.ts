@@ -1,5 +1,5 @@
 /**
- * Request limits per API key and per organisation over any sliding 60 s window (DESIGN §3). Two keepers of the
+ * Request limits per API key and per organisation over any sliding 60 s window (docs/keys-and-limits.md). Two keepers of the
  * windows: in memory, exact to the millisecond, for a store one instance owns (each bucket keeps the times of its
  * last `limit` admitted requests in a ring; O(1) per check); and in the store when instances share it, exact to
  * the second (admissions counted per second, taken by each instance in leases of about a second's worth, so
@@ -7,7 +7,7 @@
  * Invariant: a request is counted in both buckets or in neither — a refused request consumes nothing.
  */
 import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { engineOf, executeRaw } from "../db/dialect.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { Actor } from "../access.ts";

@@ -1,5 +1,5 @@
 /**
- * Organisations own keys, domains, messages and suppressions; this module owns their settings (DESIGN §12): name,
+ * Organisations own keys, domains, messages and suppressions; this module owns their settings (docs/operations.md): name,
  * request limit, daily quota and retention, and the view an operator reads them in with today's usage, what the
  * organisation stores and whether its sending is paused. A single-team install has one organisation, created on
  * the first start.

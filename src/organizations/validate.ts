@@ -1,6 +1,6 @@
 /**
- * The organisation's settings as `PATCH /v1/organization` takes them (DESIGN §12). The schema is the route's
- * documentation and shape check (schema-check.ts); the rules here are what a schema cannot say. Pure; every problem
+ * The organisation's settings as `PATCH /v1/organization` takes them (docs/operations.md). The schema is the route's
+ * documentation and shape check (shape-check.ts); the rules here are what a schema cannot say. Pure; every problem
  * with its path.
  */
 import { type Static, Type as t } from "@sinclair/typebox";

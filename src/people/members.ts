@@ -1,5 +1,5 @@
 /**
- * An organisation's members and invitations (DESIGN §13): who belongs with which role, invitations by one-time
+ * An organisation's members and invitations (docs/teams.md): who belongs with which role, invitations by one-time
  * link (7 days), role changes and removals.
  * Invariants: only owners make, change or remove owners (an admin manages everyone else); the last owner can be
  * neither demoted nor removed; an invitation works once, for its email, until it expires; every change is in the

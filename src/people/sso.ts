@@ -1,5 +1,5 @@
 /**
- * Single sign-on (DESIGN §13): OpenID Connect's authorization code flow with PKCE, against the `[oidc]` issuer.
+ * Single sign-on (docs/teams.md): OpenID Connect's authorization code flow with PKCE, against the `[oidc]` issuer.
  * Discovery, the token request and the ID token's checks — its signature against the issuer's JWKS, `iss`, `aud`,
  * `exp`, `iat`, `azp` and `nonce` — are `openid-client`'s, a certified relying party (never hand-written JOSE);
  * what is Mailroom's is which sign-in attempt a callback answers and who the person becomes.
@@ -12,7 +12,7 @@ import { asc, eq, lt } from "drizzle-orm";
 import * as oidc from "openid-client";
 import type { Role } from "../access.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { AppError } from "../errors.ts";
 import type { Clock } from "../lib/clock.ts";
 import { claimInvitation, openInvitation } from "./members.ts";

@@ -1,5 +1,5 @@
 /**
- * Second factor codes (DESIGN §13): RFC 6238 time-based codes — 30-second steps, six digits, HMAC-SHA-1, which is
+ * Second factor codes (docs/teams.md): RFC 6238 time-based codes — 30-second steps, six digits, HMAC-SHA-1, which is
  * what every authenticator app reads from an otpauth URL — and recovery codes for a lost device. The arithmetic is
  * the `otpauth` library's (its comparison is constant-time); what is Mailroom's is how codes are spent.
  * Invariants: a time-based code is accepted once — its step must come after the last step accepted, moved forward in

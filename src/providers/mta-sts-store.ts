@@ -1,5 +1,5 @@
 /**
- * The MTA-STS policy cache in the store (RFC 8461 §3.3, DESIGN §14): one row per recipient domain, written when a
+ * The MTA-STS policy cache in the store (RFC 8461 §3.3, docs/deliverability.md): one row per recipient domain, written when a
  * policy is fetched, read when an instance has none in memory — after a restart, or on another instance. Expired
  * rows are never served (mta-sts.ts checks `expiresAt`) and are overwritten by the next fetch.
  */

@@ -9,7 +9,7 @@
  * - MTA-STS (RFC 8461, ./mta-sts.ts): a domain whose policy is `enforce` gets its mail only through the MX hosts
  *   the policy names, over TLS with a certificate valid for the host — else the delivery is deferred, never sent
  *   in the clear; `testing` logs what enforce would refuse and delivers as without a policy.
- * - A sending domain with `tls: enforced` (DESIGN §14, the job's `tls`) gets the same guarantee at every
+ * - A sending domain with `tls: enforced` (docs/deliverability.md, the job's `tls`) gets the same guarantee at every
  *   destination: STARTTLS with a certificate valid for the MX name, else deferred (4.7.10) and, once the retries
  *   are spent, bounced with that reason.
  * - Pool: connections are reused per destination domain (./smtp-pool.ts), at most `maxConnectionsPerDomain`.
@@ -44,9 +44,9 @@ export interface MxProviderOptions {
   /** Contact loopback, private and other non-public addresses too (test servers, a trusted internal network). */
   allowPrivateNetworks: boolean;
   /** Recipient domains' MTA-STS policies; absent, none is honoured. */
-  /** Hears the outcome of every TLS negotiation with an MX host, for TLS reports (RFC 8460, DESIGN §14). */
+  /** Hears the outcome of every TLS negotiation with an MX host, for TLS reports (RFC 8460, docs/deliverability.md). */
   tlsSessions?: (session: TlsSession) => void;
-  /** IP pools, warm-up and destination shaping for jobs that name a pool (DESIGN §14). */
+  /** IP pools, warm-up and destination shaping for jobs that name a pool (docs/deliverability.md). */
   sendingIps?: SendingIps;
   mtaSts?: MtaSts;
   /** TEST ONLY: extra CA certificates (PEM) trusted for the certificates of MX hosts under an MTA-STS policy. */

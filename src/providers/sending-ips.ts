@@ -1,5 +1,5 @@
 /**
- * Sending IPs for direct delivery (DESIGN §14): which source address of a domain's `[ip_pools.<name>]` a message
+ * Sending IPs for direct delivery (docs/deliverability.md): which source address of a domain's `[ip_pools.<name>]` a message
  * leaves from, and whether it may leave now — warm-up, destination shaping and adaptive back-off.
  *
  * - Destination provider: the recipient domain's first MX host matched against the shaping rules
@@ -19,7 +19,7 @@
  * (`poolOpenTo`: `[ip_pools.<name>] organizations`, empty for every one).
  */
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import type { IpPoolConfig, ShapingConfig } from "../config/schema.ts";
+import type { IpPoolConfig, ShapingConfig } from "../config/options.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { AddressState, PoolState } from "./wire.ts";
@@ -59,7 +59,7 @@ export interface SendingIps {
 }
 
 /**
- * Whether an organisation's domains may send from `pool` (DESIGN §14): those its `organizations` names, or every
+ * Whether an organisation's domains may send from `pool` (docs/deliverability.md): those its `organizations` names, or every
  * organisation when it names none; no one's when there is no such pool.
  */
 export function poolOpenTo(pool: Pick<IpPoolConfig, "organizations"> | undefined, organizationId: string): boolean {

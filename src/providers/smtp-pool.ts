@@ -63,7 +63,7 @@ export interface SmtpPool {
 export function createSmtpPool(options: {
   maxConnections: number;
   connect: (destination: string) => Promise<PooledSession | DeliveryResult>;
-  /** A destination's own limits (a shaped destination provider, DESIGN §14); absent: the pool's. */
+  /** A destination's own limits (a shaped destination provider, docs/deliverability.md); absent: the pool's. */
   limitsOf?: (destination: string) => { maxConnections: number; maxMessagesPerConnection: number } | undefined;
 }): SmtpPool {
   const maxConnectionsOf = (destination: string) =>

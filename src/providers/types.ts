@@ -17,11 +17,11 @@ export interface DeliveryJob {
   /** The stored MIME message. */
   raw: Buffer;
   /**
-   * `enforced`: the sending domain requires TLS (DESIGN §14) — direct delivery only over STARTTLS with a certificate
+   * `enforced`: the sending domain requires TLS (docs/deliverability.md) — direct delivery only over STARTTLS with a certificate
    * valid for the MX name, else deferred. Set when the message is prepared for sending (domains/signing.ts).
    */
   tls?: "enforced";
-  /** The `[ip_pools.<name>]` the sending domain names (DESIGN §14): direct delivery leaves from one of its addresses. */
+  /** The `[ip_pools.<name>]` the sending domain names (docs/deliverability.md): direct delivery leaves from one of its addresses. */
   ipPool?: string;
 }
 

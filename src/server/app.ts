@@ -3,7 +3,7 @@
  * started and stopped in order. Invariant: `stop()` stops accepting first, then drains deliveries in flight, then
  * closes the store.
  */
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { queueGauges } from "../deliveries/attempts.ts";
 import { storageFigures } from "../emails/retention.ts";
 import { ConfigError } from "../lib/config-error.ts";

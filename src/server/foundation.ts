@@ -5,7 +5,7 @@
  */
 import { providerConfigs } from "../config/providers.ts";
 import { unsealConfig } from "../config/sealed.ts";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { openStore } from "../db/open.ts";
 import type { Writer } from "../db/store.ts";
 import { recordSettings } from "../domains/records.ts";
@@ -18,7 +18,7 @@ import { createLogger, type Logger } from "../lib/logger.ts";
 import { createSecretBox, loadMasterKey } from "../lib/secrets.ts";
 import { createRateLimiter, createStoreRateLimiter, pruneAdmissions } from "../limits/rate-limiter.ts";
 import { CONTENT_THREAD, CPU_THREAD } from "../thread-entries.ts";
-import { createCpuPool } from "./cpu-pool.ts";
+import { createCpuPool } from "../cpu/pool.ts";
 import { createMailroomMetrics } from "./metrics.ts";
 
 const IDEMPOTENCY_PRUNE_MS = 3_600_000;

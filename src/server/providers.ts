@@ -4,7 +4,7 @@
  * mail is DKIM-signed and given its return path (domains/signing.ts).
  */
 import { ConfigError } from "../lib/config-error.ts";
-import { PROVIDER_KINDS, type Config, type ProviderConfig, type ProviderKind } from "../config/schema.ts";
+import { PROVIDER_KINDS, type Config, type ProviderConfig, type ProviderKind } from "../config/options.ts";
 import { withSigning, type OutgoingSigner } from "../domains/signing.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { DnsResolver } from "../lib/dns.ts";
@@ -33,11 +33,11 @@ export function buildProvider(
     logger: Logger;
     clock: Clock;
     hostname: string;
-    /** Where MTA-STS policies are cached for every instance (DESIGN §14). */
+    /** Where MTA-STS policies are cached for every instance (docs/deliverability.md). */
     mtaStsCache: SharedPolicyCache;
-    /** Hears direct delivery's TLS negotiations, for TLS reports (DESIGN §14). */
+    /** Hears direct delivery's TLS negotiations, for TLS reports (docs/deliverability.md). */
     tlsSessions: (session: TlsSession) => void;
-    /** IP pools, warm-up and shaping of direct delivery (DESIGN §14). */
+    /** IP pools, warm-up and shaping of direct delivery (docs/deliverability.md). */
     sendingIps: SendingIps;
     mxCa?: string;
   },

@@ -7,16 +7,16 @@
 import { Elysia } from "elysia";
 import { aiRoutes } from "../ai/routes.ts";
 import type { AiService } from "../ai/service.ts";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import type { SendingPauses } from "../deliveries/pauses.ts";
 import type { DeliveryQueue } from "../deliveries/queue.ts";
 import { deliveryRoutes, queueRoutes } from "../deliveries/routes.ts";
 import type { SesEventIntake } from "../deliveries/provider-events.ts";
 import { domainRoutes } from "../domains/routes.ts";
-import { deliverabilityRoutes } from "../deliverability/routes.ts";
-import type { Guardrails } from "../deliverability/guardrails.ts";
-import type { DmarcReports } from "../deliverability/dmarc.ts";
-import type { Blocklists } from "../deliverability/blocklists.ts";
+import { deliverabilityRoutes } from "../reputation/routes.ts";
+import type { Guardrails } from "../reputation/guardrails.ts";
+import type { DmarcReports } from "../reputation/dmarc.ts";
+import type { Blocklists } from "../reputation/blocklists.ts";
 import type { SendingIps } from "../providers/sending-ips.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
@@ -50,7 +50,7 @@ import type { TrackingService } from "../tracking/service.ts";
 import { webhookRoutes } from "../webhooks/routes.ts";
 import type { WebhookService } from "../webhooks/service.ts";
 import { docsRoutes } from "../http/docs.ts";
-import { uiRoutes } from "./ui.ts";
+import { uiRoutes } from "../admin-ui/routes.ts";
 import { leftBodyUnread } from "../http/body.ts";
 import { metricsScrape } from "./metrics-listener.ts";
 import { describeFailure, failureResponse } from "../http/errors.ts";
@@ -122,7 +122,7 @@ export function createHttpApp(deps: HttpDeps) {
       const id = newId();
       meta.set(request, { id, started: performance.now() });
       set.headers["x-request-id"] = id;
-      // A domain's tracking host (DESIGN §14) serves its links and nothing else: the API and the admin UI under a
+      // A domain's tracking host (docs/deliverability.md) serves its links and nothing else: the API and the admin UI under a
       // sender's own name would lend them its reputation (and its cookies' scope).
       const host = hostNameOf(request);
       if (host && (await deps.domains.isTrackingHost(host))) {

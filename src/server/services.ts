@@ -4,12 +4,12 @@
  * it made. Invariant: nothing else constructs services or reads configuration.
  */
 import type { AiService } from "../ai/service.ts";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import type { Store, Writer } from "../db/store.ts";
-import type { Blocklists } from "../deliverability/blocklists.ts";
-import type { DmarcReports } from "../deliverability/dmarc.ts";
-import type { Guardrails } from "../deliverability/guardrails.ts";
-import type { TlsReporting } from "../deliverability/tls-reports.ts";
+import type { Blocklists } from "../reputation/blocklists.ts";
+import type { DmarcReports } from "../reputation/dmarc.ts";
+import type { Guardrails } from "../reputation/guardrails.ts";
+import type { TlsReporting } from "../reputation/tls-reports.ts";
 import type { DeliveryWorker } from "../deliveries/attempts.ts";
 import type { Lifecycle } from "../deliveries/lifecycle.ts";
 import type { SendingPauses } from "../deliveries/pauses.ts";
@@ -45,7 +45,7 @@ import type { WebhookService } from "../webhooks/service.ts";
 import { wireAccounts } from "./areas/accounts.ts";
 import { wireMail, type MailOptions } from "./areas/mail.ts";
 import { wireSending, type SendingOptions } from "./areas/sending.ts";
-import type { CpuPool } from "./cpu-pool.ts";
+import type { CpuPool } from "../cpu/pool.ts";
 import { openFoundation, type FoundationOptions } from "./foundation.ts";
 
 export interface Services {

@@ -1,5 +1,5 @@
 /**
- * The inbound MX (DESIGN §8): the server other mail servers deliver to, for receiving domains and return paths.
+ * The inbound MX (docs/inbound.md): the server other mail servers deliver to, for receiving domains and return paths.
  * An adapter only: every accepted message goes to the `inbound.receive` funnel, every refusal comes from the
  * error table (replies.ts). STARTTLS is offered with the relay's certificate; there is no AUTH on this port.
  *
@@ -17,7 +17,7 @@
  */
 import { hostname as machineName } from "node:os";
 import type { SMTPServer, SMTPServerOptions, SMTPServerSession } from "smtp-server";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { AppError } from "../errors.ts";
 import type { InboundService } from "../inbound/service.ts";
 import type { Clock } from "../lib/clock.ts";

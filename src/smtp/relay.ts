@@ -1,5 +1,5 @@
 /**
- * The SMTP relay (DESIGN §4): message submission on the STARTTLS port (RFC 6409, 587) and the implicit-TLS port
+ * The SMTP relay (docs/smtp.md): message submission on the STARTTLS port (RFC 6409, 587) and the implicit-TLS port
  * (RFC 8314, 465). An adapter only: it turns protocol state into the same `emails.submit` call the HTTP API makes
  * (a raw-MIME input, or the fields of a message naming a template), and `AppError`s back into replies
  * (replies.ts). It holds no sending rules.
@@ -14,7 +14,7 @@
  */
 import { hostname as machineName } from "node:os";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
 import { idempotencyRequest, readHeader } from "../emails/raw-message.ts";
 import type { SubmitInput } from "../emails/model.ts";

@@ -35,7 +35,7 @@ export function reasonOf(reason: unknown): string | null {
   return typeof reason === "string" ? reason.toWellFormed() : null;
 }
 
-/** The request bodies, as the API documents and checks them (schema-check.ts). */
+/** The request bodies, as the API documents and checks them (shape-check.ts). */
 const Reason = t.Optional(t.Union([t.String(), t.Null()], { description: "Why, for your records (null: none)" }));
 export const AddSuppressionSchema = named(
   "AddSuppressionOptions",

@@ -1,5 +1,5 @@
 /**
- * Rendering templates, inside a thread of the CPU pool (server/cpu-pool.ts, task `template`): Handlebars over the html
+ * Rendering templates, inside a thread of the CPU pool (cpu/pool.ts, task `template`): Handlebars over the html
  * (HTML-escaped `{{x}}`, raw `{{{x}}}`) and over subject and text (not escaped: they are not HTML), compiled once
  * per version and kept by the thread; an MJML template's html is first compiled to responsive HTML by MJML (once
  * per version too), then rendered by Handlebars; a preview's text made from the rendered html when a template has

@@ -1,5 +1,5 @@
 /**
- * Saved templates (DESIGN §8, Resend's template API): create, get by id or alias, list, update, delete, publish,
+ * Saved templates (docs/templates-and-ai.md#templates, Resend's template API): create, get by id or alias, list, update, delete, publish,
  * duplicate, render a preview, validate a source (`templates:write`: a check costs up to the render budget); and the
  * published version a send renders. Invariants: an edit changes the draft only — sends keep using the published
  * version until the next publish; a version is validated before it is saved, so a saved template always compiles;
@@ -381,7 +381,7 @@ export function createTemplateService(deps: {
     },
 
     async validate(actor, engine, source) {
-      // Checking costs up to the render budget of CPU: a change, not a read (DESIGN §8), so test keys may not.
+      // Checking costs up to the render budget of CPU: a change, not a read (docs/templates-and-ai.md#templates), so test keys may not.
       requireScope(actor, "templates:write");
       const job: TemplateJob = {
         kind: "check",

@@ -1,5 +1,5 @@
 /**
- * The variables of a render or a send (DESIGN §8; Resend's `template.variables` is `Record<string, string |
+ * The variables of a render or a send (docs/templates-and-ai.md#templates; Resend's `template.variables` is `Record<string, string |
  * number>`), checked on the event loop before anything is rendered: each value a string or a finite number, each
  * declared variable of its declared type, given or else its fallback. Pure.
  * Invariant: what reaches Handlebars holds no array, object or boolean — nothing but the variables themselves for a

@@ -2,7 +2,7 @@
  * The CPU pool's engine: one lane of worker threads for the work heavy enough to hold up the event loop, so it runs
  * on the machine's other cores while the event loop serves requests and the queue. It knows tasks only as `{kind, …}`
  * posted to a thread (thread-loop.ts answers them); which work a thread does is its entry's task table, which the
- * composition names (server/cpu-pool.ts and server/cpu-thread.ts), and so are the lanes it builds of this engine.
+ * composition names (cpu/pool.ts and cpu/thread.ts), and so are the lanes it builds of this engine.
  *
  * - A thread holds one task at a time; the others wait here, so the task past its budget is the one holding the
  *   thread, and terminating the thread (nothing else can stop a thread in a loop) stops that task alone.

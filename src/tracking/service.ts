@@ -1,5 +1,5 @@
 /**
- * Open and click tracking and one-click unsubscribe (DESIGN §7, RFC 8058).
+ * Open and click tracking and one-click unsubscribe (docs/events-and-webhooks.md, RFC 8058).
  *
  * At composition, `decorate` gives a message its tracked links, open pixel and unsubscribe URL, following the
  * sending domain's defaults unless the message overrides them. Afterwards the public endpoints call `open`,
@@ -9,7 +9,7 @@
  * Invariants: a token that does not verify changes nothing and reveals nothing (the route answers 404); a click
  * redirects only to the link inside a verified token, and only until the token expires (`tracking.link_lifetime`
  * after the message is accepted, or after its scheduled time), so a link minted once is not a redirect forever.
- * Test-mode mail (test keys are a sandbox, DESIGN §3) gets no tracked links at all: a test key cannot mint a
+ * Test-mode mail (test keys are a sandbox, docs/keys-and-limits.md) gets no tracked links at all: a test key cannot mint a
  * redirect. Its open pixel stays, as it leads nowhere. Repeated fetches are bounded: the same client fetching the
  * same thing within a minute records one event, and an email records at most `MAX_EVENTS_PER_EMAIL` opens and
  * as many clicks, so a public URL cannot be used to grow the event log or flood webhooks. Unsubscribing is
@@ -18,7 +18,7 @@
  * One message is composed for all its recipients, so a token names the message, not a recipient; an event names
  * the recipient when the message has exactly one (always the case with `unsubscribe: true`).
  *
- * A domain's tracking host (DESIGN §14) carries the links of that domain's live mail, and answers no other token:
+ * A domain's tracking host (docs/deliverability.md) carries the links of that domain's live mail, and answers no other token:
  * asked by that Host, a token is answered only when its message is live mail sent from a domain that owns the host
  * (its organisation's own row of the name, tracking record found), so no tenant's redirect or page borrows another
  * tenant's name. Live mail only: a live key sends only from a verified domain, so a name an organisation added
@@ -207,7 +207,7 @@ export function createTrackingService(deps: {
       const opens = fields.tracking?.opens ?? defaults.opens;
       const clicks = (fields.tracking?.clicks ?? defaults.clicks) && actor.mode === "live";
       if (!opens && !clicks && !fields.unsubscribe) return undefined;
-      // A domain's own tracking host (DESIGN §14) keeps its live mail's links on its name (the only mail it answers
+      // A domain's own tracking host (docs/deliverability.md) keeps its live mail's links on its name (the only mail it answers
       // for); TLS for it is the operator's proxy's.
       const base = defaults.host && actor.mode === "live" ? `https://${defaults.host}` : baseUrl();
       const decorations: MessageDecorations = {};

@@ -1,5 +1,5 @@
 /**
- * The webhook request bodies, as the API documents and checks them (schema-check.ts), under the Node client's
+ * The webhook request bodies, as the API documents and checks them (shape-check.ts), under the Node client's
  * names. The rules a schema cannot say (a public https endpoint, known event types) are the service's, which
  * resolves and checks them.
  */

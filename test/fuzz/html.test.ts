@@ -15,7 +15,7 @@ import { afterAll, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { scoreSubject } from "../../src/ai/subject-score.ts";
 import { composeRequest } from "../../src/emails/compose.ts";
-import { createCpuPool } from "../../src/server/cpu-pool.ts";
+import { createCpuPool } from "../../src/cpu/pool.ts";
 import { BASE, randomHtml } from "./html-gen.ts";
 import { noteStall, report, SECONDS, SEED, type Stalls, TIMEOUT_MS, yieldToLoop } from "./html-targets.ts";
 import { watchEventLoop } from "./loop-watchdog.ts";
@@ -28,7 +28,7 @@ const POOL_STALL_BOUND_MS = 250;
 /** A message the pool has not composed in this time is a hang (generated inputs compose in under a second). */
 const COMPOSE_TIMEOUT_MS = 30_000;
 
-const pool = createCpuPool(new URL("../../src/server/cpu-thread.ts", import.meta.url), 1);
+const pool = createCpuPool(new URL("../../src/cpu/thread.ts", import.meta.url), 1);
 afterAll(() => pool.close());
 
 test(

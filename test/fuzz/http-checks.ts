@@ -1,6 +1,6 @@
 /**
  * The properties the HTTP fuzz target holds every response to: status < 500 (its cause found in the app's error
- * log by request id); a failure (≥ 400) has exactly the contract's error body (DESIGN §2) with `statusCode` equal to
+ * log by request id); a failure (≥ 400) has exactly the contract's error body (docs/errors.md) with `statusCode` equal to
  * the status and the table's reason; no internals in any body (stack frames, paths, SQLite, JS error names);
  * `X-Request-Id` on every response; `Allow` on a 405; a method no route declares is never served. Also how a
  * request is shown in a report, and the ids harvested from answers for later path parameters.

@@ -6,8 +6,8 @@
  * Most requests go through `app.handle`; a share goes over a real loopback socket to cover Bun's listener (URLs
  * built by fetch, which percent-encodes: the fuzzer tests Mailroom, not Bun's request-line parser).
  *
- * Properties of every response: status < 500; a failure (≥ 400) has exactly the contract's error body (DESIGN
- * §2) with `statusCode` equal to the status and the table's reason; no internals in any body (stack frames,
+ * Properties of every response: status < 500; a failure (≥ 400) has exactly the contract's error body
+ * (docs/errors.md) with `statusCode` equal to the status and the table's reason; no internals in any body (stack frames,
  * paths, SQLite, JS error names); `X-Request-Id` on every response; `Allow` on a 405. Afterwards `/healthz`
  * answers 200 `{status: "ok"}`.
  *

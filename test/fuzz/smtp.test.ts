@@ -20,7 +20,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Actor } from "../../src/access.ts";
-import { CONFIG_SCHEMA } from "../../src/config/schema.ts";
+import { CONFIG_OPTIONS } from "../../src/config/options.ts";
 import { createLogger } from "../../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { watchEventLoop } from "./loop-watchdog.ts";
@@ -62,7 +62,7 @@ let liveActor: Actor;
 beforeAll(async () => {
   // Failed AUTH replies are slowed per client address (up to seconds); every fuzz session comes from 127.0.0.1
   // and fails AUTH on purpose, so the slowdown is off here — when the option exists — to keep sessions fast.
-  const noAuthDelay = "auth_failure_delay" in CONFIG_SCHEMA.smtp ? { auth_failure_delay: "0s" } : {};
+  const noAuthDelay = "auth_failure_delay" in CONFIG_OPTIONS.smtp ? { auth_failure_delay: "0s" } : {};
   t = await createTestApp(
     {
       smtp: { submission_port: 0, smtps_port: 0, idle_timeout: "20s", ...noAuthDelay },

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp, type App, type AppOptions } from "../../src/server/app.ts";
 import { buildConfig } from "../../src/config/load.ts";
-import type { Config } from "../../src/config/schema.ts";
+import type { Config } from "../../src/config/options.ts";
 import { operatorActor, type Actor } from "../../src/access.ts";
 import { silentLogger } from "../../src/lib/logger.ts";
 import { freshStoreUrl } from "./postgres.ts";

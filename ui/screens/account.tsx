@@ -1,5 +1,5 @@
 /**
- * Your account (DESIGN §13), for a person signed in: changing the password, and the second step at sign-in — an
+ * Your account (docs/teams.md), for a person signed in: changing the password, and the second step at sign-in — an
  * authenticator app (TOTP) set up by scanning a QR code and confirming one code, with recovery codes shown once.
  * Invariant: a secret or recovery code the server sends is held only in this screen's state, and gone when the
  * person says they have kept it; every change asks for the current password, as the server does.

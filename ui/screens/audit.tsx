@@ -1,5 +1,5 @@
 /**
- * The audit log (DESIGN §13): who changed what and every sign-in, newest first, filtered by action or by who acted
+ * The audit log (docs/teams.md): who changed what and every sign-in, newest first, filtered by action or by who acted
  * (a click on someone shows only their events). Invariant: what is shown is the server's log; the screen changes
  * nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * A sending domain's deliverability settings, on its card (DESIGN §14): the tracking domain (a CNAME record, then
+ * A sending domain's deliverability settings, on its card (docs/deliverability.md): the tracking domain (a CNAME record, then
  * links under the sender's own name), the TLS policy of direct delivery, the Ed25519 DKIM signature, and the IP pool
  * direct delivery leaves from (only once the server has one). Each is said in words — what it does, what it adds to
  * the records — and changed with `PATCH /v1/domains/:id`. Invariant: only a key or person allowed domains:write sees

@@ -1,7 +1,7 @@
 /**
  * API keys: list, create (a preset or chosen scopes, optionally one sending domain) and revoke. Invariants: a new
  * key's token is held only in this screen's state and shown once; nothing stores it. Revoking is offered only for
- * keys within the signed-in person's or key's own rights (DESIGN §13), the rule the server applies.
+ * keys within the signed-in person's or key's own rights (docs/teams.md), the rule the server applies.
  */
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";

@@ -1,5 +1,5 @@
 /**
- * Members (DESIGN §13): who belongs to the organisation with which role, invitations by one-time link, role changes
+ * Members (docs/teams.md): who belongs to the organisation with which role, invitations by one-time link, role changes
  * and removals, each removal confirmed in words that name the person. Invariant: what is shown is the server's
  * answer, read again after every change; an invitation's link is held only in this screen's state and shown once.
  */

@@ -1,5 +1,5 @@
 /**
- * The organisation (DESIGN §12): its request limit, daily quota and today's usage, retention, what it stores, and
+ * The organisation (docs/operations.md): its request limit, daily quota and today's usage, retention, what it stores, and
  * its pause, with a form for the settings. Invariant: what the screen shows is the server's answer, read again
  * after a change; a field left empty returns its setting to the configured default (the quota: to none), and only
  * the fields changed are sent.

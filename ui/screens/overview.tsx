@@ -355,7 +355,7 @@ function BucketTable({ stats }: { stats: EmailStats }) {
 }
 
 /**
- * What needs a person from the deliverability screen (DESIGN §14): a sender whose health is not ok, an address on a
+ * What needs a person from the deliverability screen (docs/deliverability.md): a sender whose health is not ok, an address on a
  * blocklist. Nothing when all is well: the overview stays about volume.
  */
 function HealthNotice() {

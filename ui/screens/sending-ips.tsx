@@ -1,5 +1,5 @@
 /**
- * Sending IPs, on the Deliverability screen (DESIGN §14): each `[ip_pools.<name>]` of direct delivery with its
+ * Sending IPs, on the Deliverability screen (docs/deliverability.md): each `[ip_pools.<name>]` of direct delivery with its
  * addresses — the EHLO name each greets with, where it is in its warm-up, today's messages per destination provider
  * and any back-off a receiver's throttling set — and what warm-up and back-off mean; without a pool, one line on how
  * to configure one. Invariant: the days, caps and counts are the server's (`GET /v1/ip-pools`); nothing is computed

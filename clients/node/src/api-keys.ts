@@ -1,4 +1,4 @@
-/** `mailroom.apiKeys`: create (the token is shown once), list, rename, revoke (DESIGN §3). */
+/** `mailroom.apiKeys`: create (the token is shown once), list, rename, revoke (docs/keys-and-limits.md). */
 import { segment, type Transport } from "./http.js";
 import { missing } from "./results.js";
 import type {

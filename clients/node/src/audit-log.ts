@@ -1,5 +1,5 @@
 /**
- * `mailroom.auditLog`: who changed what in the organisation (DESIGN §13) — keys, domains, templates, webhooks,
+ * `mailroom.auditLog`: who changed what in the organisation (docs/teams.md) — keys, domains, templates, webhooks,
  * suppressions, members, invitations, settings, pauses, queue actions — and every sign-in, failed sign-in and
  * sign-out, newest first. Append-only; never holds a secret, a token or a password. Needs the `audit:read` scope
  * (`full_access` has it; among people, owners and admins).

@@ -1,5 +1,5 @@
 /**
- * `mailroom.deliveries`: the delivery queue as an operator sees and steers it (DESIGN §12) — each recipient still
+ * `mailroom.deliveries`: the delivery queue as an operator sees and steers it (docs/operations.md) — each recipient still
  * waiting with its attempts, next attempt and last reply; counts by status, domain and provider; and retry now,
  * cancel and release, one delivery at a time or in bulk (`deliveries.bulk`) by filter. Reading needs the
  * `deliveries:read` scope, the actions `deliveries:write` (`full_access` has both).

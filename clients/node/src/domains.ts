@@ -1,6 +1,6 @@
 /**
- * `mailroom.domains`: sending domains, their DNS records and checks (DESIGN §5), with Resend's method names, and the
- * DMARC aggregate reports receivers sent about each (DESIGN §14).
+ * `mailroom.domains`: sending domains, their DNS records and checks (docs/domains.md), with Resend's method names, and the
+ * DMARC aggregate reports receivers sent about each (docs/deliverability.md).
  */
 import { segment, type Transport } from "./http.js";
 import { missing } from "./results.js";

@@ -1,6 +1,6 @@
 /**
  * The error every failed call resolves with. Mailroom's failure body (`{error, name, message, statusCode, details}`,
- * DESIGN §2) becomes a `MailroomError`; failures that never produced such a body (the network, a timeout, an answer
+ * docs/errors.md) becomes a `MailroomError`; failures that never produced such a body (the network, a timeout, an answer
  * that is not Mailroom's, a missing optional dependency) get names of their own, so callers branch on `name` alone.
  */
 import type { ErrorBody } from "./generated.js";

@@ -1,5 +1,5 @@
 /**
- * `mailroom.ipPools`: the server's IP pools for direct delivery (DESIGN §14, `[ip_pools.<name>]`), which a domain names
+ * `mailroom.ipPools`: the server's IP pools for direct delivery (docs/deliverability.md, `[ip_pools.<name>]`), which a domain names
  * with `domains.update({ id, ip_pool })`. Reading needs the `domains:read` scope (`full_access` has it).
  */
 import type { Transport } from "./http.js";

@@ -1,5 +1,5 @@
 /**
- * `mailroom.members`: the organisation's people and invitations (DESIGN §13) — who belongs with which role, one-time
+ * `mailroom.members`: the organisation's people and invitations (docs/teams.md) — who belongs with which role, one-time
  * invitation links (valid 7 days), role changes and removals. Reading needs the `members:read` scope, changing
  * `members:write` (`full_access` has both). Only owners make, change or remove owners, so an API key may grant and
  * change every role but `owner` (`insufficient_scope`); the last owner can be neither demoted nor removed

@@ -1,5 +1,5 @@
 /**
- * `mailroom.organization`: the organisation's settings (DESIGN §12) — its name, request limit, daily quota and
+ * `mailroom.organization`: the organisation's settings (docs/operations.md) — its name, request limit, daily quota and
  * retention — read with today's usage, what it stores and whether its sending is paused. Reading needs the
  * `organization:read` scope, changing `organization:write` (`full_access` has both).
  */

@@ -1,5 +1,5 @@
 /**
- * `mailroom.organizations`: the organisations the caller acts in (DESIGN §13). An API key acts in one, its own, so
+ * `mailroom.organizations`: the organisations the caller acts in (docs/teams.md). An API key acts in one, its own, so
  * the list holds that one; it needs the `organization:read` scope (`full_access` has it). Creating an organisation is
  * for instance admins signed in to the admin UI (or `mailroom org create` at the command line), not for API keys,
  * so the client offers no `create`.

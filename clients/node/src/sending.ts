@@ -1,8 +1,8 @@
 /**
- * `mailroom.sending`: sending pauses (DESIGN §12) — the organisation's, one of its sending domains' or a provider's.
+ * `mailroom.sending`: sending pauses (docs/operations.md) — the organisation's, one of its sending domains' or a provider's.
  * While a pause applies, mail is still accepted and its recipients wait as `held` (`deliveries.list({ status:
  * "held" })`), never attempted; on resume they go out, oldest first. Reading needs the `deliveries:read` scope,
- * pausing and resuming `deliveries:write` (`full_access` has both). And the guardrails' sending health (DESIGN §14),
+ * pausing and resuming `deliveries:write` (`full_access` has both). And the guardrails' sending health (docs/deliverability.md),
  * which needs `domains:read`.
  */
 import type { Transport } from "./http.js";

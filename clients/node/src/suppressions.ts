@@ -1,5 +1,5 @@
 /**
- * `mailroom.suppressions`: the organisation's do-not-send list (DESIGN §8), by id or address, one at a time or in
+ * `mailroom.suppressions`: the organisation's do-not-send list (docs/delivery.md#suppressions), by id or address, one at a time or in
  * batches. Addresses in paths are encoded, so `a+b@example.com` reaches the server intact.
  */
 import { segment, type Transport } from "./http.js";

@@ -1,5 +1,5 @@
 /**
- * `mailroom.templates` (Resend's shape, DESIGN §8): saved Handlebars or MJML templates with drafts and published
+ * `mailroom.templates` (Resend's shape, docs/templates-and-ai.md#templates): saved Handlebars or MJML templates with drafts and published
  * versions, by id or alias. `create` and `duplicate` answer a chainable result, as Resend's SDK does, so
  * `await templates.create({...}).publish()` creates and publishes in one expression.
  */

@@ -1,5 +1,5 @@
 /**
- * The request and response shapes of Mailroom's `/v1` API (DESIGN §1, §3, §5, §7, §8, §12, §13). Field names are
+ * The request and response shapes of Mailroom's `/v1` API (docs/sending.md, docs/keys-and-limits.md, docs/domains.md, docs/events-and-webhooks.md, docs/README.md, docs/operations.md, docs/teams.md). Field names are
  * the wire's snake_case, as Resend's API spells them, so a body can be read next to the API reference without
  * translation. Only the client-side conveniences differ from the wire: `react`, `Date` for timestamps, bytes for
  * attachments. The shapes the OpenAPI document names come from generated.ts and the lists of values (statuses,

@@ -1,6 +1,6 @@
 /**
  * `mailroom.webhooks`: endpoints (create answers the signing secret), rotation, test events, the events sent to an
- * endpoint with their attempts and replays, on Resend's paths (DESIGN §7); and `verify`, the Standard Webhooks check
+ * endpoint with their attempts and replays, on Resend's paths (docs/events-and-webhooks.md); and `verify`, the Standard Webhooks check
  * of a received request.
  */
 import { segment, type Transport } from "./http.js";

@@ -5,7 +5,7 @@
  * and the admin UI (ui/) build on these, so a value the server does not know cannot appear in either.
  */
 
-/** Every event type a webhook may subscribe to (DESIGN §7). */
+/** Every event type a webhook may subscribe to (docs/events-and-webhooks.md). */
 export const EVENT_TYPES = [
   "email.scheduled",
   "email.queued",
@@ -52,7 +52,7 @@ export const EMAIL_EVENT_TYPES = [
 ] as const;
 export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 
-/** A message's status: its last event (DESIGN §1). */
+/** A message's status: its last event (docs/sending.md). */
 export const EMAIL_STATUSES = [
   "scheduled",
   "queued",
@@ -70,7 +70,7 @@ export const EMAIL_STATUSES = [
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
-/** One recipient's status (DESIGN §1, §12). */
+/** One recipient's status (docs/sending.md, docs/operations.md). */
 export const RECIPIENT_STATUSES = [
   "queued",
   "sent",
@@ -85,7 +85,7 @@ export const RECIPIENT_STATUSES = [
 ] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
-/** What an API key may be allowed (DESIGN §3). */
+/** What an API key may be allowed (docs/keys-and-limits.md). */
 export const SCOPES = [
   "emails:send",
   "emails:read",
@@ -111,7 +111,7 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** A sending domain's status (DESIGN §5). */
+/** A sending domain's status (docs/domains.md). */
 export const DOMAIN_STATUSES = [
   "not_started",
   "pending",
@@ -130,11 +130,11 @@ export type RecordStatus = (typeof RECORD_STATUSES)[number];
 export const WEBHOOK_EVENT_STATUSES = ["pending", "attempting", "success", "failed"] as const;
 export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number];
 
-/** What put an address on the list (DESIGN §8). */
+/** What put an address on the list (docs/README.md). */
 export const SUPPRESSION_ORIGINS = ["bounce", "complaint", "unsubscribe", "manual"] as const;
 export type SuppressionOrigin = (typeof SUPPRESSION_ORIGINS)[number];
 
-/** How a template's html is read (DESIGN §8). */
+/** How a template's html is read (docs/README.md). */
 export const TEMPLATE_ENGINES = ["handlebars", "mjml"] as const;
 export type TemplateEngine = (typeof TEMPLATE_ENGINES)[number];
 

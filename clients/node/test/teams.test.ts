@@ -1,5 +1,5 @@
 /**
- * Teams against the server (DESIGN §13): the organisation a key acts in, an invitation made, listed and revoked, one
+ * Teams against the server (docs/teams.md): the organisation a key acts in, an invitation made, listed and revoked, one
  * accepted by the person it names (the joining is theirs, over plain HTTP, not the client's), their role changed and
  * their membership removed, what a key may not do (make an owner) or see (a sending key), and each change found in
  * the audit log by its action and by who acted, page by page. The other libraries' suites run against the same server and invite

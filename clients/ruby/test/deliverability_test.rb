@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Deliverability (DESIGN §14) against the real server: a domain's tracking host (its CNAME among the records), TLS
+# Deliverability (docs/deliverability.md) against the real server: a domain's tracking host (its CNAME among the records), TLS
 # policy and Ed25519 DKIM key set, kept across other changes and undone; the sending health listing it ok; the DMARC
 # reports and summary of the verified sending domain, empty since no report has arrived; the IP pools, none of which
 # the server configures, so a domain can name none; what is refused (days out of range, a domain not the

@@ -1,5 +1,5 @@
 /**
- * Mail received by the inbound MX (DESIGN §8): one record per message with its parsed fields and authentication
+ * Mail received by the inbound MX (docs/inbound.md): one record per message with its parsed fields and authentication
  * results, the raw message in its own table (as for sent mail, lists never load it), and an index on the sent
  * messages' Message-ID, by which replies (In-Reply-To, References) and returned reports find what they answer.
  */

@@ -1,5 +1,5 @@
 /**
- * Saved templates (DESIGN §8, Resend's template API): one row per template holding its current version (`draft`,
+ * Saved templates (docs/templates-and-ai.md#templates, Resend's template API): one row per template holding its current version (`draft`,
  * what an edit changes) and the version sends use (`published`), each a JSON document of subject, from,
  * reply_to, html, text and variables; and the template a message was sent with.
  */

@@ -1,5 +1,5 @@
 /**
- * Named providers (DESIGN §6): the ordered providers a domain names (empty: the default provider), and the look-up
+ * Named providers (docs/delivery.md): the ordered providers a domain names (empty: the default provider), and the look-up
  * of a delivery by the id its provider gave it, which SES events (SNS notifications) name.
  */
 export default `

@@ -1,5 +1,5 @@
 /**
- * Operations (DESIGN §12).
+ * Operations (docs/operations.md).
  * - Pauses: sending paused for an organisation, one of its sending domains or a provider; a recipient released by
  *   hand while one applies goes regardless (`hold_exempt`).
  * - The queue's index: the recipients still waiting (queued, deferred, held) of each organisation by status, in the

@@ -1,5 +1,5 @@
 /**
- * Retention and quotas (DESIGN §12).
+ * Retention and quotas (docs/operations.md).
  * - Per-organisation settings: a daily quota (messages per UTC day) and retention overrides in days (null: the
  *   configured default); a per-key daily quota.
  * - `content_removed_at`: when retention removed a message's content (its record stays). The partial index holds

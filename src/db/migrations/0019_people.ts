@@ -1,5 +1,5 @@
 /**
- * People (DESIGN §13): users who sign in, their memberships of organisations with a role, their sessions, and
+ * People (docs/teams.md): users who sign in, their memberships of organisations with a role, their sessions, and
  * one-time links (the first start's setup link, a password to set or reset).
  * - `users.email` is stored lower-cased and unique: one person, one sign-in name, whatever the case typed.
  * - A session and a one-time link are stored by the SHA-256 of their token, never the token itself.

@@ -1,5 +1,5 @@
 /**
- * The audit log (DESIGN §13): who changed what, and every sign-in, failed sign-in and sign-out, one row per event,
+ * The audit log (docs/teams.md): who changed what, and every sign-in, failed sign-in and sign-out, one row per event,
  * written in the transaction of the change it records. Append-only: nothing in Mailroom updates a row; retention
  * removes rows older than `[retention] audit`. `organization_id` is null for what concerns no organisation (a
  * failed sign-in with an address nobody has).

@@ -1,5 +1,5 @@
 /**
- * Invitations (DESIGN §13): a one-time link, valid 7 days, that lets the person at `email` join an organisation with
+ * Invitations (docs/teams.md): a one-time link, valid 7 days, that lets the person at `email` join an organisation with
  * `role` — setting a password, or with the one they have. Stored by the SHA-256 of the link's token.
  */
 const table = (millis: string) => `

@@ -1,5 +1,5 @@
 /**
- * Domain names per organisation (DESIGN §13): a name is unique within an organisation, and several organisations
+ * Domain names per organisation (docs/teams.md): a name is unique within an organisation, and several organisations
  * may add and verify the same one (each proves control of its DNS with its own DKIM selector), but only one may
  * receive mail for it.
  *

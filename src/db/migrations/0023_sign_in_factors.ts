@@ -1,5 +1,5 @@
 /**
- * Second factors and single sign-on (DESIGN §13).
+ * Second factors and single sign-on (docs/teams.md).
  * - `users.totp_secret` is the RFC 6238 secret, sealed with the master key; `totp_pending_secret` one being enrolled,
  *   until a code confirms it; `totp_last_step` the time step of the last code accepted, so that a code works once.
  * - `recovery_codes` holds the SHA-256 of each unused recovery code; a code is deleted when used.

@@ -1,5 +1,5 @@
 /**
- * Reputation guardrails (DESIGN §14): the bounce and complaint rates of each sending domain and organisation as the
+ * Reputation guardrails (docs/deliverability.md): the bounce and complaint rates of each sending domain and organisation as the
  * guardrail job last measured them (`health`: rates, recipients counted, status and its reason; null before the first
  * measurement), and `health_since`, the time from which endings count (the window's start, or a person's resume of a
  * guardrail pause when later: a resumed domain is judged on what it sends afterwards).

@@ -1,5 +1,5 @@
 /**
- * Ed25519 DKIM keys (RFC 8463, DESIGN §14) beside the RSA ones: `dkim_keys.algorithm` is `rsa` or `ed25519`, and a
+ * Ed25519 DKIM keys (RFC 8463, docs/deliverability.md) beside the RSA ones: `dkim_keys.algorithm` is `rsa` or `ed25519`, and a
  * domain has one active key per algorithm. The RSA key is the one that verifies the domain and rotates; an Ed25519
  * key is a second signature a domain asks for.
  */

@@ -1,5 +1,5 @@
 /**
- * DMARC aggregate reports (DESIGN §14) received at a domain's `rua` address (`dmarc@<return-path subdomain>.<domain>`),
+ * DMARC aggregate reports (docs/deliverability.md) received at a domain's `rua` address (`dmarc@<return-path subdomain>.<domain>`),
  * stored once per domain name, reporter and report id — a receiver resending a report adds nothing — with their
  * rows as JSON. Read per domain name by the newest period first, and pruned by that period's end.
  */

@@ -1,5 +1,5 @@
 /**
- * A domain's tracking subdomain and TLS policy (DESIGN §14): `tracking_subdomain` (e.g. `links`: its CNAME to this
+ * A domain's tracking subdomain and TLS policy (docs/deliverability.md): `tracking_subdomain` (e.g. `links`: its CNAME to this
  * server is among the domain's records, and once found the domain's tracking and unsubscribe links use
  * `https://links.<domain>`); `tls_policy`, `opportunistic` or `enforced` (direct MX delivery only over STARTTLS
  * with a certificate valid for the MX name).

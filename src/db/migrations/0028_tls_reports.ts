@@ -1,5 +1,5 @@
 /**
- * SMTP TLS reporting (RFC 8460, DESIGN §14): outcomes of direct deliveries' TLS sessions counted per reporting
+ * SMTP TLS reporting (RFC 8460, docs/deliverability.md): outcomes of direct deliveries' TLS sessions counted per reporting
  * period (`period_start`, ms, aligned to `[tls_rpt] interval`), recipient (policy) domain, policy, MX host, result
  * and addresses; the policy text is kept beside its counts. `tls_rpt_periods` records each period and domain whose
  * report was handled (sent, or nothing asked for one), so a report goes once, from whichever instance takes the job.

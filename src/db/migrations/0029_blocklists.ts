@@ -1,5 +1,5 @@
 /**
- * Blocklist checks (DESIGN §14): per sending address and DNS blocklist zone, the last answer — listed or not, the
+ * Blocklist checks (docs/deliverability.md): per sending address and DNS blocklist zone, the last answer — listed or not, the
  * list's stated reason (its TXT record), and when it was asked. One row per address and list, replaced at each check.
  */
 const table = `

@@ -1,5 +1,5 @@
 /**
- * Sending IPs (DESIGN §14): `domains.ip_pool` names the `[ip_pools.<name>]` a domain's direct delivery binds its
+ * Sending IPs (docs/deliverability.md): `domains.ip_pool` names the `[ip_pools.<name>]` a domain's direct delivery binds its
  * source addresses from; `ip_volumes` counts the messages each source address delivered per destination provider and
  * UTC day (what warm-up caps), and `ip_first_use` the day an address first sent (the warm-up's day 1), both shared by
  * the instances.

@@ -1,5 +1,5 @@
 /**
- * Which key minted a key (DESIGN §3: what a key sends counts against its creator's daily quota too, so minting never
+ * Which key minted a key (docs/keys-and-limits.md: what a key sends counts against its creator's daily quota too, so minting never
  * multiplies a quota). `api_keys.created_by_key_id` names the creating key; null for keys made by a person or at the
  * console. Keys made before this migration take their creator from the audit log's `api_key.created`, where it still
  * holds it (`[retention] audit`); a key whose record is gone keeps null and counts against its own quota alone.

@@ -84,7 +84,7 @@ export const domains = pgTable("domains", {
   healthSince: millis("health_since").notNull().default(0),
   /** The label of the domain's tracking host (`links` → links.<domain>); null: links use `[http] public_url`. */
   trackingSubdomain: text("tracking_subdomain"),
-  /** `opportunistic` or `enforced` (DESIGN §14): direct MX delivery only over verified STARTTLS. */
+  /** `opportunistic` or `enforced` (docs/deliverability.md): direct MX delivery only over verified STARTTLS. */
   tlsPolicy: text("tls_policy", { enum: ["opportunistic", "enforced"] })
     .notNull()
     .default("opportunistic"),

@@ -7,7 +7,7 @@ import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 export type RecordStatuses = Record<string, { status: string; since: number; found?: string[] | null }>;
 
 /**
- * A sending domain's or organisation's reputation as the guardrail job last measured it (DESIGN §14): rates over
+ * A sending domain's or organisation's reputation as the guardrail job last measured it (docs/deliverability.md): rates over
  * the window, the recipients they count, and what they led to.
  */
 export interface SendingHealth {
@@ -45,7 +45,7 @@ export const domains = sqliteTable("domains", {
   healthSince: integer("health_since").notNull().default(0),
   /** The label of the domain's tracking host (`links` → links.<domain>); null: links use `[http] public_url`. */
   trackingSubdomain: text("tracking_subdomain"),
-  /** `opportunistic` or `enforced` (DESIGN §14): direct MX delivery only over verified STARTTLS. */
+  /** `opportunistic` or `enforced` (docs/deliverability.md): direct MX delivery only over verified STARTTLS. */
   tlsPolicy: text("tls_policy", { enum: ["opportunistic", "enforced"] })
     .notNull()
     .default("opportunistic"),
@@ -72,7 +72,7 @@ export const dkimKeys = sqliteTable("dkim_keys", {
   retiredAt: text("retired_at"),
 });
 
-/** A DMARC aggregate report received for a domain name (DESIGN §14): its rows as deliverability/dmarc-report.ts reads them. */
+/** A DMARC aggregate report received for a domain name (docs/deliverability.md): its rows as reputation/dmarc-report.ts reads them. */
 export const dmarcReports = sqliteTable("dmarc_reports", {
   id: text("id").primaryKey(),
   domainName: text("domain_name").notNull(),

@@ -25,11 +25,11 @@ export const emails = sqliteTable("emails", {
   status: text("status").notNull(),
   scheduledAt: text("scheduled_at"),
   size: integer("size").notNull(),
-  /** The template the message was rendered from (DESIGN §1 `template`), if any. */
+  /** The template the message was rendered from (docs/sending.md `template`), if any. */
   templateId: text("template_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
-  /** When retention removed the raw message and bodies (DESIGN §12); the record stays. */
+  /** When retention removed the raw message and bodies (docs/operations.md); the record stays. */
   contentRemovedAt: text("content_removed_at"),
 });
 
@@ -69,7 +69,7 @@ export const deliveries = sqliteTable("deliveries", {
   providerMessageId: text("provider_message_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
-  /** Released by hand while a pause applied: it goes whatever pause applies (DESIGN §12). */
+  /** Released by hand while a pause applied: it goes whatever pause applies (docs/operations.md). */
   holdExempt: integer("hold_exempt", { mode: "boolean" }).notNull().default(false),
 });
 

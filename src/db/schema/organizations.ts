@@ -5,13 +5,13 @@ export const organizations = sqliteTable("organizations", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   rateLimitPerMinute: integer("rate_limit_per_minute"),
-  /** Messages per UTC day (DESIGN §12); null: none. */
+  /** Messages per UTC day (docs/operations.md); null: none. */
   dailyQuota: integer("daily_quota"),
   /** Retention overrides in days; null: `[retention]` of the configuration. */
   contentRetentionDays: integer("content_retention_days"),
   metadataRetentionDays: integer("metadata_retention_days"),
   createdAt: text("created_at").notNull(),
-  /** The organisation's sending health across its domains (DESIGN §14), as domains.health. */
+  /** The organisation's sending health across its domains (docs/deliverability.md), as domains.health. */
   health: text("health", { mode: "json" }).$type<SendingHealth>(),
   healthSince: integer("health_since").notNull().default(0),
 });
@@ -29,7 +29,7 @@ export const organizationStorage = sqliteTable("organization_storage", {
 });
 
 /**
- * Sending paused (DESIGN §12): for the whole organisation (`name` empty), one sending domain or one provider.
+ * Sending paused (docs/operations.md): for the whole organisation (`name` empty), one sending domain or one provider.
  * While a row applies, its mail is accepted and waits as `held`.
  */
 export const sendingPauses = sqliteTable(

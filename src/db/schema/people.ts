@@ -2,7 +2,7 @@ import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core"
 
 export const ROLES = ["owner", "admin", "developer", "viewer"] as const;
 
-/** A person who signs in (DESIGN §13); `email` is stored lower-cased. */
+/** A person who signs in (docs/teams.md); `email` is stored lower-cased. */
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
   email: text("email").notNull(),
@@ -57,7 +57,7 @@ export const oneTimeLinks = sqliteTable("one_time_links", {
   expiresAt: integer("expires_at"),
 });
 
-/** The audit log (DESIGN §13): append-only, one row per change or sign-in, never a secret. */
+/** The audit log (docs/teams.md): append-only, one row per change or sign-in, never a secret. */
 export const auditEvents = sqliteTable("audit_events", {
   id: text("id").primaryKey(),
   organizationId: text("organization_id"),

@@ -88,7 +88,7 @@ export const tlsRptPeriods = sqliteTable(
   (table) => [primaryKey({ columns: [table.periodStart, table.policyDomain] })],
 );
 
-/** The last answer of a DNS blocklist about one of the sending addresses (DESIGN §14). */
+/** The last answer of a DNS blocklist about one of the sending addresses (docs/deliverability.md). */
 export const blocklistListings = sqliteTable(
   "blocklist_listings",
   {

@@ -6,7 +6,7 @@
  */
 import { createChatModel } from "../../ai/model.ts";
 import { createAiService } from "../../ai/service.ts";
-import { createDmarcReports } from "../../deliverability/dmarc.ts";
+import { createDmarcReports } from "../../reputation/dmarc.ts";
 import { createReportIntake } from "../../deliveries/reports.ts";
 import { createSentAttachments } from "../../emails/attachments.ts";
 import { createAttachmentFetcher } from "../../emails/remote-attachments.ts";

@@ -5,9 +5,9 @@
  * misconfigured is an error then rather than at the first delivery.
  */
 import type { KeyMode } from "../../access.ts";
-import { createBlocklists } from "../../deliverability/blocklists.ts";
-import { createGuardrails } from "../../deliverability/guardrails.ts";
-import { createTlsReporting } from "../../deliverability/tls-reports.ts";
+import { createBlocklists } from "../../reputation/blocklists.ts";
+import { createGuardrails } from "../../reputation/guardrails.ts";
+import { createTlsReporting } from "../../reputation/tls-reports.ts";
 import { createDeliveryWorker } from "../../deliveries/attempts.ts";
 import { createSendingPauses } from "../../deliveries/pauses.ts";
 import { createSesEventIntake } from "../../deliveries/provider-events.ts";

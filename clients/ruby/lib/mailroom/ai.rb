@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The AI helpers (DESIGN §8): whether a model is configured, subject scoring, which works offline, and drafting,
+# The AI helpers (docs/templates-and-ai.md#ai-writer-and-subject-scoring): whether a model is configured, subject scoring, which works offline, and drafting,
 # which needs a configured model.
 module Mailroom
   class AI < Resource

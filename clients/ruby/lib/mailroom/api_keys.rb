@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# API keys (DESIGN §3): create (the token is shown once), list, rename, revoke.
+# API keys (docs/keys-and-limits.md): create (the token is shown once), list, rename, revoke.
 module Mailroom
   class ApiKeys < Resource
     # POST /v1/api-keys Types::CreateApiKeyOptions → Types::CreateApiKeyResponse (the token: shown once). daily_quota:

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The audit log (DESIGN §13): who changed what in the organisation — keys, domains, templates, webhooks,
+# The audit log (docs/teams.md): who changed what in the organisation — keys, domains, templates, webhooks,
 # suppressions, members, invitations, settings, pauses, queue actions — and every sign-in, failed sign-in and
 # sign-out. Append-only; it never holds a secret, a token or a password. Needs the audit:read scope (full_access
 # includes it).

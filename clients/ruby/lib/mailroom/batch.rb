@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Batch sending (DESIGN §1): up to 100 emails in one request, all or nothing (strict) or the valid ones
+# Batch sending (docs/sending.md): up to 100 emails in one request, all or nothing (strict) or the valid ones
 # (permissive, with the others' errors by index).
 module Mailroom
   class Batch < Resource

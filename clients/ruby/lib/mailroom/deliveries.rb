@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The delivery queue (DESIGN §12): each recipient still waiting (queued, deferred, held, or sending: being
+# The delivery queue (docs/operations.md): each recipient still waiting (queued, deferred, held, or sending: being
 # attempted now) with its attempts, next attempt and last reply, counts of what waits, and the operator's actions
 # — retry now, cancel, release — on one delivery or, through `deliveries.bulk`, on every delivery of a filter.
 # Reading needs the deliveries:read scope, the actions deliveries:write (full_access includes both).

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
-# Sending domains (DESIGN §5): the DNS records to publish, their verification, tracking and receiving settings; and
-# (DESIGN §14) the tracking host, the TLS policy, an Ed25519 DKIM key, the IP pool direct delivery sends from, and the
+# Sending domains (docs/domains.md): the DNS records to publish, their verification, tracking and receiving settings; and
+# (docs/deliverability.md) the tracking host, the TLS policy, an Ed25519 DKIM key, the IP pool direct delivery sends from, and the
 # DMARC aggregate reports receivers sent.
 # A domain also shows its health: { bounce_rate:, complaint_rate:, window:, recipients:, status:, reason:,
 # evaluated_at: }, status "ok", "warning" or "paused".

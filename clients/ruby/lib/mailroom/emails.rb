@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Sending and reading sent mail (DESIGN §1): send, look up, list, reschedule, cancel, the stored MIME and the
+# Sending and reading sent mail (docs/sending.md): send, look up, list, reschedule, cancel, the stored MIME and the
 # attachments of a sent email. Received mail hangs off `emails.receiving`, as in Resend's SDK.
 module Mailroom
   class Emails < Resource

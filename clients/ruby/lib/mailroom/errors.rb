@@ -2,7 +2,7 @@
 
 require "time"
 
-# The library's error vocabulary: one class per `name` the server can answer (DESIGN §2), the client-side
+# The library's error vocabulary: one class per `name` the server can answer (docs/errors.md), the client-side
 # failures (network, timeout) and webhook verification. Callers branch on the class or on `name`.
 module Mailroom
   # Every failure raised by this library. `status_code` is nil when no HTTP answer was received.
@@ -116,7 +116,7 @@ module Mailroom
       )
     end
 
-    # Retry-After is seconds here (DESIGN §3); an HTTP date from an intermediary is converted to seconds.
+    # Retry-After is seconds here (docs/keys-and-limits.md); an HTTP date from an intermediary is converted to seconds.
     def parse_retry_after(value)
       return nil if value.nil? || value.strip.empty?
       return Float(value.strip).then { |s| s == s.to_i ? s.to_i : s } if value.strip.match?(/\A\d+(\.\d+)?\z/)

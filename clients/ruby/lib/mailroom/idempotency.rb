@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Where sends and batches get their Idempotency-Key (DESIGN §1: kept 24 h per API key and endpoint).
+# Where sends and batches get their Idempotency-Key (docs/sending.md: kept 24 h per API key and endpoint).
 module Mailroom
   module Idempotency
     module_function

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The server's IP pools for direct delivery (DESIGN §14, scope domains:read): each [ip_pools.<name>], which a domain
+# The server's IP pools for direct delivery (docs/deliverability.md, scope domains:read): each [ip_pools.<name>], which a domain
 # names with domains.update(id, ip_pool: name), with its addresses' warm-up and today's traffic.
 module Mailroom
   class IpPools < Resource

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The organisation's people and invitations (DESIGN §13): who belongs with which role (owner, admin, developer,
+# The organisation's people and invitations (docs/teams.md): who belongs with which role (owner, admin, developer,
 # viewer), one-time invitation links (valid 7 days), role changes and removals. Reading needs the members:read scope,
 # changing members:write (full_access includes both). Only owners make, change or remove owners, so an API key may
 # grant and change every role but owner (InsufficientScopeError); the last owner can be neither demoted nor removed

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The organisation's settings (DESIGN §12): its name, request limit, daily quota of live messages and retention,
+# The organisation's settings (docs/operations.md): its name, request limit, daily quota of live messages and retention,
 # read with today's usage, what it stores and whether its sending is paused. Reading needs the organization:read
 # scope, changing organization:write (full_access includes both; a test key or a sending_access key has neither).
 module Mailroom

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The organisations the caller acts in (DESIGN §13): for an API key, its own, with the organization:read scope
+# The organisations the caller acts in (docs/teams.md): for an API key, its own, with the organization:read scope
 # (full_access includes it). Creating an organisation is for instance admins signed in to the admin UI (or
 # `mailroom org create` at the command line), not for API keys, so there is no create here.
 module Mailroom

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Received mail (DESIGN §8, Resend's receiving API): the inbound messages of domains with receiving enabled,
+# Received mail (docs/inbound.md, Resend's receiving API): the inbound messages of domains with receiving enabled,
 # their attachments and their raw MIME.
 module Mailroom
   class Receiving < Resource

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Sending pauses (DESIGN §12): an operator pauses the organisation's sending, one of its sending domains or a
+# Sending pauses (docs/operations.md): an operator pauses the organisation's sending, one of its sending domains or a
 # provider. Mail is still accepted; its recipients wait as `held` (deliveries.list(status: "held")) and are never
 # attempted while a pause applies; on resume they go back to the queue, oldest first. Reading needs the
 # deliveries:read scope, pausing and resuming deliveries:write (full_access includes both).

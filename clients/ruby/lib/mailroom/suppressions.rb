@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The organisation's suppression list (DESIGN §8): addresses no message is delivered to, one by one or in batches.
+# The organisation's suppression list (docs/delivery.md#suppressions): addresses no message is delivered to, one by one or in batches.
 module Mailroom
   class Suppressions < Resource
     attr_reader :batch

@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Saved templates (DESIGN §8, Resend's template API plus render and validate): drafts, published versions,
+# Saved templates (docs/templates-and-ai.md#templates, Resend's template API plus render and validate): drafts, published versions,
 # Handlebars or MJML sources. Every id argument also takes the template's alias.
 module Mailroom
   class Templates < Resource

@@ -3,7 +3,7 @@
 require "json"
 require "openssl"
 
-# Standard Webhooks verification (DESIGN §7): proves a webhook request was signed with the endpoint's secret,
+# Standard Webhooks verification (docs/events-and-webhooks.md): proves a webhook request was signed with the endpoint's secret,
 # recently, and hands back its payload. Works on the raw body: a re-serialised body would not match.
 module Mailroom
   module WebhookVerifier

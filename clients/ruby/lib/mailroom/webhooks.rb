@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# Webhook endpoints (DESIGN §7): their management, the events sent to them with each attempt, replays, test
+# Webhook endpoints (docs/events-and-webhooks.md): their management, the events sent to them with each attempt, replays, test
 # events, signing-secret rotation, and (Webhooks.verify) the check of a request that claims to come from Mailroom.
 module Mailroom
   class Webhooks < Resource

@@ -1,6 +1,6 @@
 /**
- * Reputation guardrails (DESIGN §14): each organisation's and each sending domain's bounce and complaint rates over
- * a sliding window, judged against the `[guardrails]` thresholds — a warning first, then a pause (§12) that holds the
+ * Reputation guardrails (docs/deliverability.md): each organisation's and each sending domain's bounce and complaint rates over
+ * a sliding window, judged against the `[guardrails]` thresholds — a warning first, then a pause (docs/operations.md#pauses) that holds the
  * mail until a person resumes it, as SES pauses a sender before receivers block it. Design note:
  *
  * - What is counted. The event log is the source (as for the statistics, emails/stats.ts): a recipient *ended* when
@@ -60,7 +60,7 @@ export interface Guardrails {
   everyHealth(): Promise<Array<{ organizationId: string; domain: string | null; health: HealthView }>>;
 }
 
-/** How a guardrail's pause reason begins (DESIGN §14: `guardrail: bounce rate 9.1 % over 24 h`). */
+/** How a guardrail's pause reason begins (docs/deliverability.md: `guardrail: bounce rate 9.1 % over 24 h`). */
 const GUARDRAIL = "guardrail:";
 
 const percent = (rate: number) => `${(Math.round(rate * 1000) / 10).toFixed(1)} %`;

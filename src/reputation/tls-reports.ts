@@ -1,5 +1,5 @@
 /**
- * SMTP TLS reporting (RFC 8460, DESIGN §14): the outcome of every TLS negotiation of direct delivery is counted per
+ * SMTP TLS reporting (RFC 8460, docs/deliverability.md): the outcome of every TLS negotiation of direct delivery is counted per
  * reporting period and recipient domain; once a period is over, each domain that publishes a TLS-RPT record at
  * `_smtp._tls.<domain>` gets one aggregate report (JSON, gzip) at each address it names — mailed through Mailroom's
  * own delivery (mailto:) or POSTed (https:, through the endpoint guard) — from `[server] hostname`.

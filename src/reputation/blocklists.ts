@@ -1,5 +1,5 @@
 /**
- * Blocklist checks (DESIGN §14): each sending address looked up in each configured DNS blocklist (RFC 5782: the
+ * Blocklist checks (docs/deliverability.md): each sending address looked up in each configured DNS blocklist (RFC 5782: the
  * address's octets reversed — nibbles for IPv6 — under the list's zone; an A record in 127.0.0.0/8 means listed, its
  * TXT record says why), by a periodic job once across the instances, the last answer kept per address and list.
  *

@@ -1,5 +1,5 @@
 /**
- * DMARC aggregate reports received for a domain (DESIGN §14): stored as the inbound MX hands them over, listed per
+ * DMARC aggregate reports received for a domain (docs/deliverability.md): stored as the inbound MX hands them over, listed per
  * domain, and summed per source address over some days as "who sends as you" — with, for each address, whether it
  * is one of Mailroom's: the domain's own SPF record at its return path (the one Mailroom asks for: `public_ips`,
  * the smarthost's and SES's includes) passes for it.
@@ -31,7 +31,7 @@ export type { DmarcReportView, DmarcRowView, DmarcSummary } from "./wire.ts";
 export interface DmarcReports {
   /** Stores what the inbound MX received at `domainName`'s `rua` address; answers how many reports were new. */
   store(domainName: string, reports: DmarcReport[]): Promise<number>;
-  /** Newest first, in the list shape every list has (DESIGN §0): `after` an id goes on to older, `before` to newer. */
+  /** Newest first, in the list shape every list has (docs/sending.md#resend-compatibility): `after` an id goes on to older, `before` to newer. */
   list(
     actor: Actor,
     domainIdOrName: string,

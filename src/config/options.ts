@@ -25,7 +25,7 @@ export { BUILT_IN_SHAPING, IP_POOL_OPTIONS, SHAPING_OPTIONS } from "./ip-pool-op
 export const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 export const PROVIDER_NAME_HINT = "a provider name (a-z, 0-9, _ and -, at most 40 characters)";
 
-export const CONFIG_SCHEMA = {
+export const CONFIG_OPTIONS = {
   "": {
     data_dir: string("./data", "Directory holding the SQLite database (WAL) and generated certificates."),
   },
@@ -316,7 +316,7 @@ export const CONFIG_SCHEMA = {
     complaint_rate_warn: rate(0.001, "Complaints over recipients at which the domain's health turns to warning."),
     bounce_rate_pause: rate(
       0.08,
-      "Permanent bounce rate at which the domain (or the whole organisation) is paused (DESIGN §12): its mail is held until a person resumes it.",
+      "Permanent bounce rate at which the domain (or the whole organisation) is paused (docs/operations.md): its mail is held until a person resumes it.",
     ),
     complaint_rate_pause: rate(
       0.003,
@@ -389,8 +389,8 @@ export const CONFIG_SCHEMA = {
 export const PROVIDER_KINDS = { capture: null, smtp: "smarthost", mx: "mx", ses: "ses" } as const;
 export type ProviderKind = keyof typeof PROVIDER_KINDS;
 
-type Schema = typeof CONFIG_SCHEMA;
-type Sections = { readonly [S in Exclude<keyof Schema, "">]: SectionValues<Schema[S]> };
+type Options = typeof CONFIG_OPTIONS;
+type Sections = { readonly [S in Exclude<keyof Options, "">]: SectionValues<Options[S]> };
 
 /** A provider's configuration: its kind and that kind's options (none for capture). */
 export type ProviderConfig =
@@ -403,7 +403,7 @@ export type IpPoolConfig = SectionValues<typeof IP_POOL_OPTIONS>;
 export type ShapingConfig = SectionValues<typeof SHAPING_OPTIONS>;
 
 /** The validated, frozen configuration: durations in milliseconds, sizes in bytes. */
-export type Config = SectionValues<Schema[""]> &
+export type Config = SectionValues<Options[""]> &
   Sections & {
     /** The `[providers.<name>]` tables, by name (the built-in providers are not among them). */
     readonly providers: Readonly<Record<string, ProviderConfig>>;

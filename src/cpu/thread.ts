@@ -1,5 +1,5 @@
 /**
- * The CPU pool's threads' entry and task table (cpu-pool.ts posts these tasks): which function of which area does
+ * The CPU pool's threads' entry and task table (cpu/pool.ts posts these tasks): which function of which area does
  * each task, served by threads/thread-loop.ts. Naming the areas' work is the composition's concern, not the
  * engine's: this file lives beside the composition root. Signing reports mailauth's first error as the task's
  * failure, and reuses the keys it parsed before (domains/parsed-keys.ts). A template task loads its engines first
@@ -8,7 +8,7 @@
  */
 import { dkimSign } from "mailauth";
 import { reuseParsedKeys } from "../domains/parsed-keys.ts";
-import { readDmarcMessage } from "../deliverability/dmarc-report.ts";
+import { readDmarcMessage } from "../reputation/dmarc-report.ts";
 import { readAttachmentContents } from "../emails/attachments.ts";
 import { composeMessage } from "../emails/compose.ts";
 import { readRawMessage } from "../emails/raw-message.ts";
@@ -17,7 +17,7 @@ import { authenticateReceived, readReceivedMessage, readReceivedPart } from "../
 import { bufferOf } from "../lib/bytes.ts";
 import { loadTemplateEngines, performTemplateJob } from "../templates/render.ts";
 import { lookupsOver } from "../threads/dns-port.ts";
-import type { CpuTask } from "./cpu-pool.ts";
+import type { CpuTask } from "./pool.ts";
 import { serveTasks } from "../threads/thread-loop.ts";
 
 reuseParsedKeys();

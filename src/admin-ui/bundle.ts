@@ -1,5 +1,5 @@
 /**
- * Bundles the admin UI (ui/) into strings. Imported by src/server/ui.ts as a Bun macro, so it runs when that module is
+ * Bundles the admin UI (ui/) into strings. Imported by src/admin-ui/routes.ts as a Bun macro, so it runs when that module is
  * transpiled — by `bun run`/`bun test` from the sources and once by `bun build --compile` — and the executable
  * carries the bundle as string literals. Invariant: the bundle is self-contained (no external import, no CDN).
  */

@@ -1,9 +1,9 @@
 /**
- * The CPU pool as the services call it: one typed call per task of the threads' task table (cpu-thread.ts) — DKIM
+ * The CPU pool as the services call it: one typed call per task of the threads' task table (cpu/thread.ts) — DKIM
  * signatures (RSA-2048, about a millisecond), MIME composition (nodemailer and html-to-text, about a quarter of a
  * millisecond, with the tracking rewrite of the html), templates (Handlebars and MJML over what a client sends, as
  * long as that takes), and reading and authenticating received mail (mailparser and mailauth, about a second each
- * for a 25 MiB message) — over the generic engine (threads/thread-pool.ts). This file and cpu-thread.ts name the
+ * for a 25 MiB message) — over the generic engine (threads/thread-pool.ts). This file and cpu/thread.ts name the
  * areas' work, so they are the composition's, not the engine's, and live beside the root. Each area states the
  * calls it makes as a port of its own, saying whose work each call is (its tenant).
  *
@@ -23,7 +23,7 @@ import type { SentAttachmentContents } from "../emails/attachments.ts";
 import type { ComposedMessage, ComposeRequest } from "../emails/compose.ts";
 import type { RawMessageView } from "../emails/raw-message.ts";
 import type { ReceivedAuthentication } from "../inbound/model.ts";
-import type { DmarcMessage } from "../deliverability/dmarc-report.ts";
+import type { DmarcMessage } from "../reputation/dmarc-report.ts";
 import { type ReadMessage, type ReceivedPart, type SessionFacts, unreadMessage } from "../inbound/received.ts";
 import type { DkimOptions, DkimSigner } from "../domains/signing.ts";
 import type { ReceivedPartReader } from "../inbound/mailbox.ts";
@@ -47,7 +47,7 @@ import {
 
 export { CpuTaskOverrun };
 
-/** The tasks of the threads' table (cpu-thread.ts). */
+/** The tasks of the threads' table (cpu/thread.ts). */
 export type CpuTask =
   | { kind: "sign"; raw: Uint8Array; options: DkimOptions }
   | { kind: "compose"; request: ComposeRequest }
@@ -110,7 +110,7 @@ export interface CpuPool extends DkimSigner, TemplateRenderer, ReceivedReader, R
 }
 
 /**
- * `workerUrl` locates cpu-thread.ts: `CPU_THREAD` (thread-entries.ts) resolves from source and executable alike.
+ * `workerUrl` locates cpu/thread.ts: `CPU_THREAD` (thread-entries.ts) resolves from source and executable alike.
  * `threadCount` threads serve each lane.
  */
 export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()): CpuPool {

@@ -1,14 +1,14 @@
 /**
- * The admin UI (DESIGN §10) at `/`: a page shell, its script and its stylesheet, all carried in the executable (the
- * bundle is built by a macro at transpile time, see ui-bundle.ts), and the preview document an email is shown in
+ * The admin UI (docs/architecture.md#admin-ui) at `/`: a page shell, its script and its stylesheet, all carried in the executable (the
+ * bundle is built by a macro at transpile time, see admin-ui/bundle.ts), and the preview document an email is shown in
  * when the user asks for its remote images. The UI talks only to the public /v1 API with the user's key.
  * Invariants: every UI response forbids inline script and framing by another origin; the preview document is
  * sandboxed (no script, no origin), answers only the UI's own requests, and reflects only what the browser sent.
  */
 import { Elysia } from "elysia";
-import type { Config } from "../config/schema.ts";
+import type { Config } from "../config/options.ts";
 import { AppError } from "../errors.ts";
-import { uiScript, uiStyle } from "./ui-bundle.ts" with { type: "macro" };
+import { uiScript, uiStyle } from "./bundle.ts" with { type: "macro" };
 
 const SCRIPT = uiScript();
 const STYLE = uiStyle();
