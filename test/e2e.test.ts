@@ -278,6 +278,10 @@ test("a first run of the executable in an empty directory: every command it prin
     expect(ui.status).toBe(200);
     expect(ui.headers.get("content-type")).toStartWith("text/html");
     expect((await fetch(printed(/^API docs: (\S+)$/m))).status).toBe(200);
+    // No public address is configured here: the banner says that links by email (invitations, resets) are off.
+    expect(
+      printed(/^(Links by email are off) \(invitations, password resets\): set \[http\] public_url/m),
+    ).toBeTruthy();
     const current = async (key: string) =>
       (await fetch(`${server.baseUrl}/v1/api-keys/current`, { headers: { authorization: `Bearer ${key}` } })).json();
     expect(await current(testKey)).toMatchObject({

@@ -1,8 +1,9 @@
 /**
  * `serve`: starts the server (server/app.ts) and prints the start banner — the admin UI, the first user's one-time
- * setup link while there is none, the API docs, then the `mailroom ready` line that scripts and tests wait for — and
+ * setup link while there is none, the API docs, whether links by email are off, then the `mailroom ready` line that scripts and tests wait for — and
  * stops it cleanly on SIGTERM or SIGINT (a second signal exits at once).
  */
+import { publicLinkBase } from "../config/links.ts";
 import { createApp } from "../server/app.ts";
 import type { Invocation } from "./context.ts";
 import { initialise } from "./init.ts";
@@ -24,6 +25,11 @@ export async function serve({ config, cli, secretKey }: Invocation): Promise<voi
   if (setup)
     out(`First user: ${base}/setup#${setup}   (one-time link: creates the owner who signs in with a password)`);
   out(`API docs: ${base}/docs`);
+  // Mailed links (invitations, password resets) are built from the configured address only, never a request's Host.
+  if (!publicLinkBase(config))
+    out(
+      "Links by email are off (invitations, password resets): set [http] public_url (or [server] hostname) to this server's public address",
+    );
   out(`mailroom ready ${listeners.map((l) => `${l.name}=${l.host}:${l.port}`).join(" ")}`);
   let stopping = false;
   const shutdown = async (signal: string) => {
