@@ -111,19 +111,3 @@ export function docsRoutes(version: string) {
       () => new Response(INIT, { headers: { "content-type": "text/javascript; charset=utf-8" } }),
     );
 }
-
-type RequestBodyObject = OpenAPIV3.RequestBodyObject;
-type ParameterObject = OpenAPIV3.ParameterObject;
-
-/** An OpenAPI request body or response content of JSON with `schema` (a TypeBox schema is JSON Schema). */
-export function jsonContent(schema: unknown): RequestBodyObject {
-  return { content: { "application/json": { schema: schema as OpenAPIV3.SchemaObject } } };
-}
-
-export const idempotencyKeyParameter: ParameterObject = {
-  name: "Idempotency-Key",
-  in: "header",
-  required: false,
-  description: "Repeat a request safely for 24 h: same key and body → the original response.",
-  schema: { type: "string", maxLength: 256 },
-};
