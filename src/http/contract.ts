@@ -219,9 +219,9 @@ export function documented(schema: unknown): unknown {
     options?.length &&
     options.every((option) => typeof option.const === "string" && Object.keys(option).length <= 2)
   ) {
-    const { anyOf: _, ...others } = body;
-    Object.assign(body, { ...others, type: "string", enum: options.map((option) => option.const) });
     delete body.anyOf;
+    body.type = "string";
+    body.enum = options.map((option) => option.const);
   }
   if (typeof $id !== "string") return body;
   NAMED_SCHEMAS[$id] = body;
