@@ -212,13 +212,23 @@ export function createPeopleContext(deps: PeopleDeps) {
       if (!actor.user)
         throw new AppError("insufficient_scope", "Only a signed-in person changes their own password and TOTP.");
       const user = (await first(db.select().from(users).where(eq(users.id, actor.user.id)))) as UserRow;
-      await deps.writer.write((tx) => countAttempt(tx, user.id, "password", clock.now()));
-      if (!user.passwordHash || !(await passwordMatches(password, user.passwordHash)))
+      if (!(await this.passwordAttempt(user, password)))
         throw new AppError("unauthorized", "Your current password is not right.", {
           details: [{ path, message: "not right" }],
         });
-      await deps.writer.write((tx) => clearAttempts(tx, user.id, "password"));
       return user;
+    },
+
+    /**
+     * Whether `given` is `user`'s password, as one attempt counted before it is checked (throttle.ts: 429 while the
+     * factor is locked); a right one clears the count. An account with no password costs a hash all the same.
+     */
+    async passwordAttempt(user: UserRow, given: unknown): Promise<boolean> {
+      await deps.writer.write((tx) => countAttempt(tx, user.id, "password", clock.now()));
+      const matches = await passwordMatches(given, user.passwordHash ?? (await UNKNOWN_USER_HASH));
+      if (!matches || !user.passwordHash) return false;
+      await deps.writer.write((tx) => clearAttempts(tx, user.id, "password"));
+      return true;
     },
 
     /** An audit event of a change the person made to their own account, in each of their organisations. */

@@ -118,11 +118,15 @@ export function createSignIn(ctx: PeopleContext): SignInPart {
       const password = typeof input.password === "string" ? input.password : "";
       const network = client.ip ?? "unknown";
       const user = email ? await ctx.userByEmail(db, email) : undefined;
-      // Counted before it is checked: attempts sent at once cannot all be checked (429 past the free ones).
-      if (user) await writer.write((tx) => countAttempt(tx, user.id, "password", clock.now()));
-      else unknownAccounts.count(email, clock.now());
-      const verified = await passwordMatches(password, user?.passwordHash ?? (await UNKNOWN_USER_HASH));
-      if (!user?.passwordHash || !verified) {
+      // Counted before it is checked: attempts sent at once cannot all be checked (429 past the free ones). An unknown
+      // address costs the same hash, and is counted in memory by the same rule.
+      let verified = false;
+      if (user) verified = await ctx.passwordAttempt(user, password);
+      else {
+        unknownAccounts.count(email, clock.now());
+        await passwordMatches(password, await UNKNOWN_USER_HASH);
+      }
+      if (!user || !verified) {
         // An address nobody has concerns no organisation, and guessing addresses must not fill the store.
         if (user)
           await writer.write((tx) =>
@@ -131,7 +135,6 @@ export function createSignIn(ctx: PeopleContext): SignInPart {
         await ctx.networkFailures.fail(network);
         throw new AppError("unauthorized", "The email or password is not right.");
       }
-      await writer.write((tx) => clearAttempts(tx, user.id, "password"));
       if (ctx.deps.ssoRequired && !user.instanceAdmin)
         throw new AppError("unauthorized", "This instance signs people in with SSO: use “Sign in with SSO”.", {
           details: [{ path: "password", message: "password sign-in is off here; sign in with SSO" }],
