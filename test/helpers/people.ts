@@ -54,24 +54,28 @@ export async function setUpOwner(t: TestApp, email = "owner@example.com") {
   return cookieOf(done.headers);
 }
 
-/**
- * The token of a password link Mailroom mailed to `email` (asked for as "Forgot your password?" does), read where the
- * capture provider keeps the sent MIME. The app needs `[http] public_url` and a verified domain of the person's.
- */
-export async function mailedPasswordToken(t: TestApp, email: string): Promise<string> {
+/** The MIME of a password link Mailroom mailed to `email`, read where the capture provider keeps the sent message. */
+export async function mailedPasswordMessage(t: TestApp, email: string): Promise<string> {
   const { sql } = await import("drizzle-orm");
-  const asked = await t.json("POST", "/v1/password/reset", { body: { email }, key: null });
-  expect(asked.status).toBe(200);
   for (let tries = 0; tries < 100; tries++) {
     const rows = await t.app.services.store.query<{ raw: unknown }>(
       sql`SELECT c.raw FROM email_contents c JOIN emails e ON e.id = c.email_id WHERE e.subject = 'Set a new Mailroom password' ORDER BY e.created_at DESC`,
     );
-    for (const row of rows) {
-      const mime = Buffer.from(row.raw as Uint8Array).toString("utf8");
-      const token = /\/password#([\w-]{43})/.exec(mime)?.[1];
-      if (token && mime.includes(`To: ${email}`)) return token;
-    }
+    const mime = rows
+      .map((row) => Buffer.from(row.raw as Uint8Array).toString("utf8"))
+      .find((text) => text.includes("/password#") && text.includes(`To: ${email}`));
+    if (mime) return mime;
     await Bun.sleep(50);
   }
   throw new Error(`no password link was mailed to ${email}`);
+}
+
+/**
+ * The token of a password link Mailroom mailed to `email`, asked for as "Forgot your password?" does. The app needs
+ * `[http] public_url` and a verified domain of the person's.
+ */
+export async function mailedPasswordToken(t: TestApp, email: string): Promise<string> {
+  const asked = await t.json("POST", "/v1/password/reset", { body: { email }, key: null });
+  expect(asked.status).toBe(200);
+  return /\/password#([\w-]{43})/.exec(await mailedPasswordMessage(t, email))![1]!;
 }
