@@ -1,6 +1,6 @@
 /**
  * Retention of sent mail (docs/operations.md), the job that bounds the store: after `content` days the raw message and
- * bodies of a message whose every recipient is final are removed (the record, recipients and events stay, with
+ * bodies of a message whose every recipient is final or `sent` are removed (the record, recipients and events stay, with
  * `content_removed_at`); after `metadata` days a message none of whose recipients still waits is removed whole,
  * its events rolled up into the hourly statistics first (stats.ts). Webhook deliveries that are over, and events of
  * no message, go after `metadata` days too; audit log events after `audit` days. The job also keeps each
@@ -15,7 +15,7 @@
  * the first too young, so a run reads what it removes and the few old messages still waiting, not the whole past.
  */
 import { and, eq, gt, inArray, isNull, lt, notInArray, sql } from "drizzle-orm";
-import { FINAL_STATUSES, RECIPIENT_STATUSES, WAITING_STATUSES } from "../deliveries/model.ts";
+import { CONTENT_DONE_STATUSES, RECIPIENT_STATUSES, WAITING_STATUSES } from "../deliveries/model.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -44,8 +44,8 @@ export interface Retention {
   runOnce(): Promise<RetentionRun>;
 }
 
-/** A message keeps its content while a recipient is in one of these. */
-const NOT_FINAL = RECIPIENT_STATUSES.filter((status) => !FINAL_STATUSES.includes(status));
+/** A message keeps its content while a recipient is in one of these (queued, deferred, held). */
+const CONTENT_KEPT = RECIPIENT_STATUSES.filter((status) => !CONTENT_DONE_STATUSES.includes(status));
 
 /** Yields to the event loop between writes, so that requests and deliveries interleave with a long run. */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -271,8 +271,8 @@ export function createRetention(deps: {
           organization.id,
           cutoffOf(days.content_days),
           true,
-          // Every recipient final: none in any other status.
-          anyRecipientIn(NOT_FINAL),
+          // Every recipient final or taken by a relay (`sent`): none in any other status.
+          anyRecipientIn(CONTENT_KEPT),
           removeContent(organization.id, isoTime(now)),
         );
         total.messagesRemoved += await sweep(
