@@ -81,6 +81,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     storage: () => storageFigures(services.store.db),
     health: () => services.guardrails.everyHealth(),
     blocklists: () => services.blocklists.listings(),
+    backOffs: () => services.sendingIps.backOffs(),
   });
 
   /** `[metrics] listen`: /metrics on a listener of its own (and then not on the API's port, server/routes.ts). */

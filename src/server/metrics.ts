@@ -43,6 +43,8 @@ export interface GaugeSources {
   health(): Promise<Array<{ organizationId: string; domain: string | null; health: HealthView }>>;
   /** The blocklists' last answers about the sending addresses. */
   blocklists(): Promise<Array<{ address: string; list: string; listed: boolean }>>;
+  /** Destination back-offs in force on this instance (providers/sending-ips.ts). */
+  backOffs(): Array<{ source: string; provider: string; messages_per_minute: number }>;
 }
 
 /** `mailroom_sending_health`'s values: what a status means as a number an alert can compare. */
@@ -116,6 +118,15 @@ export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
       (await sources.blocklists()).map(({ address, list, listed }) => ({
         labels: { address, list },
         value: listed ? 1 : 0,
+      })),
+  );
+  metrics.gauge(
+    "mailroom_shaping_backoff_messages_per_minute",
+    'Messages per minute a destination provider gets while it is backed off (a 421 or 4.7.x "try again later" halved it), by source address ("direct": the machine\'s own, mail of no IP pool) and provider (an MX host when no shaping rule names it); on this instance.',
+    () =>
+      sources.backOffs().map(({ source, provider, messages_per_minute }) => ({
+        labels: { source, provider },
+        value: messages_per_minute,
       })),
   );
   metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>
