@@ -23,6 +23,7 @@ import { org } from "./cli/org.ts";
 import { fail, out, printer } from "./cli/output.ts";
 import { pause, resume } from "./cli/pauses.ts";
 import { printConfig } from "./cli/print-config.ts";
+import { restore } from "./cli/restore.ts";
 import { queue } from "./cli/queue.ts";
 import { sealSecret } from "./cli/secrets.ts";
 import { send } from "./cli/send.ts";
@@ -60,6 +61,7 @@ const COMMANDS: Record<string, readonly string[] | null> = {
       typeof entry === "function" ? null : Object.keys(entry),
     ]),
   ),
+  restore: null,
   secrets: ["seal"],
   "print-config": null,
   version: null,
@@ -134,6 +136,8 @@ async function run(argv: string[]): Promise<void> {
   if (command === "serve") return serve(invocation);
   if (command === "print-config") return printConfig(invocation);
   if (command === "secrets" && sub === "seal") return sealSecret(invocation);
+  // Before any store is opened: a restore needs an empty data directory, and opening a store would fill it.
+  if (command === "restore") return restore(invocation, sub);
   if (!config.store.url && command !== "init") {
     // The CLI acts on the server's store: run elsewhere, it must not quietly make a second, empty one.
     const database = resolve(databasePath(config));

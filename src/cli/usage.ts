@@ -46,6 +46,7 @@ Commands:
   tls-rpt send [--json]                   send the TLS reports (RFC 8460) of every period that has ended now
   send --from F --to T [--to T…] --subject S (--html H | --text T) [--test]   --test: captured, never delivered
   backup FILE                             consistent copy of the database while running
+  restore FILE                            a backup (and FILE.secret.key) into an empty data directory
   secrets seal                            seal the secret read from stdin under the master key; any secret
                                           option (a provider's password or key) may hold the sealed value
   print-config                            effective configuration, secrets redacted
