@@ -122,3 +122,10 @@ export async function deleteReceived(tx: Db, ids: string[]): Promise<void> {
       .where(eq(inboundUsage.organizationId, organizationId));
   }
 }
+
+/** Every organisation's stored bytes of received mail, for /metrics. */
+export const everyStoredBytes = async (db: Db) => {
+  const { inboundUsage } = tablesOf(db);
+  const rows = await db.select().from(inboundUsage);
+  return rows.map((row) => ({ organizationId: row.organizationId, bytes: Number(row.storedBytes) }));
+};

@@ -6,7 +6,9 @@
 import type { Config } from "../config/options.ts";
 import { queueGauges } from "../deliveries/attempts.ts";
 import { storageFigures } from "../emails/retention.ts";
+import { everyStoredBytes } from "../inbound/repo.ts";
 import { ConfigError } from "../lib/config-error.ts";
+import { diskOf } from "../lib/disk.ts";
 import type { Logger } from "../lib/logger.ts";
 import { DELIVERIES_DUE, WEBHOOKS_DUE } from "../queue/channels.ts";
 import { createInboundMx, type InboundMx } from "../smtp/inbound.ts";
@@ -82,6 +84,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     health: () => services.guardrails.everyHealth(),
     blocklists: () => services.blocklists.listings(),
     backOffs: () => services.sendingIps.backOffs(),
+    disk: () => diskOf(config.data_dir),
+    inboundStorage: async () => ({
+      limit: config.inbound.max_stored_bytes,
+      organizations: await everyStoredBytes(services.store.db),
+    }),
   });
 
   /** `[metrics] listen`: /metrics on a listener of its own (and then not on the API's port, server/routes.ts). */

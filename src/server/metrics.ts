@@ -43,6 +43,10 @@ export interface GaugeSources {
   health(): Promise<Array<{ organizationId: string; domain: string | null; health: HealthView }>>;
   /** The blocklists' last answers about the sending addresses. */
   blocklists(): Promise<Array<{ address: string; list: string; listed: boolean }>>;
+  /** The file system of the data directory: free bytes (for an unprivileged process) and its size. */
+  disk(): { freeBytes: number; sizeBytes: number } | null;
+  /** Each organisation's received mail, in bytes, and `[inbound] max_stored_bytes` (0: no quota). */
+  inboundStorage(): Promise<{ limit: number; organizations: Array<{ organizationId: string; bytes: number }> }>;
   /** Destination back-offs in force on this instance (providers/sending-ips.ts). */
   backOffs(): Array<{ source: string; provider: string; messages_per_minute: number }>;
 }
@@ -128,6 +132,32 @@ export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
         labels: { source, provider },
         value: messages_per_minute,
       })),
+  );
+  metrics.gauge(
+    "mailroom_data_dir_free_bytes",
+    "Bytes free for Mailroom on the file system of the data directory (the SQLite store, master key and TLS files).",
+    () => {
+      const disk = sources.disk();
+      return disk ? [{ value: disk.freeBytes }] : [];
+    },
+  );
+  metrics.gauge("mailroom_data_dir_size_bytes", "Size of the file system of the data directory, in bytes.", () => {
+    const disk = sources.disk();
+    return disk ? [{ value: disk.sizeBytes }] : [];
+  });
+  metrics.gauge(
+    "mailroom_inbound_stored_bytes",
+    "Bytes of received mail stored, by organisation: what [inbound] max_stored_bytes limits.",
+    async () =>
+      (await sources.inboundStorage()).organizations.map(({ organizationId, bytes }) => ({
+        labels: { organization: organizationId },
+        value: bytes,
+      })),
+  );
+  metrics.gauge(
+    "mailroom_inbound_max_stored_bytes",
+    "[inbound] max_stored_bytes: each organisation's storage quota for received mail (0: none); at it, the MX answers 452.",
+    async () => [{ value: (await sources.inboundStorage()).limit }],
   );
   metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>
     sources.smtpConnections().map(({ listener, open }) => ({ labels: { listener }, value: open })),
