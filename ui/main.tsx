@@ -82,6 +82,69 @@ function TestKeyBanner() {
   );
 }
 
+/**
+ * Said after a reload when the person was removed from the organisation the tab worked in: what happened, where the
+ * screens are now, and the other organisations to choose from — or, with none left, what to do next.
+ */
+function RemovedNotice({ name, person, onSignOut }: { name: string; person: Me; onSignOut: () => void }) {
+  const [now, ...others] = person.organizations;
+  return (
+    <div class="banner" role="region" aria-label="No longer a member">
+      <p class="banner-line">
+        <strong>You are no longer a member of {name}.</strong> An owner or admin removed you, so its screens are closed
+        to you{now ? "" : " and you belong to no other organisation here"}.
+      </p>
+      {now ? (
+        <>
+          <p class="banner-line">
+            You are now working in <strong>{now.name}</strong> ({now.role}).
+          </p>
+          {others.length > 0 && (
+            <p class="banner-line actions">
+              Your other organisations:
+              {others.map((o) => (
+                <button
+                  key={o.id}
+                  type="button"
+                  onClick={() => {
+                    session.chooseOrganization(o.id);
+                    location.hash = "";
+                    location.reload();
+                  }}
+                >
+                  Open {o.name}
+                </button>
+              ))}
+            </p>
+          )}
+        </>
+      ) : (
+        <p class="banner-line actions">
+          Ask an owner of {name} to invite you again, or
+          <button type="button" onClick={onSignOut}>
+            Sign out
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** What a signed-in person without a single organisation sees: why the screens are empty, and how to get in. */
+function NoOrganization({ onSignOut }: { onSignOut: () => void }) {
+  return (
+    <div class="card" role="region" aria-label="No organisation">
+      <h1>You are not a member of any organisation</h1>
+      <p>Ask an owner or admin of the organisation you work with to invite you; their invitation link brings you in.</p>
+      <p>
+        <button type="button" onClick={onSignOut}>
+          Sign out
+        </button>
+      </p>
+    </div>
+  );
+}
+
 function App() {
   const [access, setAccess] = useState<Access | null>(null);
   const page = location.pathname;
@@ -151,8 +214,14 @@ function App() {
         )}
         <main id="content">
           {access.mode === "test" && <TestKeyBanner />}
+          {access.removedFrom && access.person && (
+            <RemovedNotice name={access.removedFrom} person={access.person} onSignOut={() => void leave()} />
+          )}
           {onAccount && <AccountScreen />}
-          {!current && !onAccount && (
+          {!current && !onAccount && access.person?.organizations.length === 0 && !access.removedFrom && (
+            <NoOrganization onSignOut={() => void leave()} />
+          )}
+          {!current && !onAccount && !access.person && (
             <p>This key may only send. Sign in with a key that can read (for example full_access) to use the admin.</p>
           )}
           {current === "overview" && <OverviewScreen />}
