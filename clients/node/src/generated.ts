@@ -53,6 +53,8 @@ export interface ApiKey {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -199,6 +201,8 @@ export interface CreateApiKeyResponse {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -421,6 +425,8 @@ export interface CurrentApiKey {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -1559,6 +1565,13 @@ export interface WebhookEndpoint {
     | "suppression.removed"
     | "sending.paused"
     | "sending.resumed"
+    | "contact.created"
+    | "contact.updated"
+    | "contact.deleted"
+    | "contact.topics.updated"
+    | "topic.created"
+    | "topic.updated"
+    | "topic.deleted"
   >;
   description: string | null;
   status: "enabled" | "disabled";
