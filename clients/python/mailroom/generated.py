@@ -412,6 +412,7 @@ CreateEmailOptions = TypedDict(
         "scheduled_at": Optional[str],
         "tracking": Optional[CreateEmailOptionsTracking],
         "unsubscribe": Optional[bool],
+        "topic_id": Optional[str],
         "template": CreateEmailOptionsTemplate,
     },
     total=False,
@@ -769,6 +770,7 @@ Email = TypedDict(
         "created_at": str,
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
+        "topic_id": Optional[str],
         "html": Optional[str],
         "text": Optional[str],
         "content_removed_at": Optional[str],
@@ -860,6 +862,7 @@ EmailSummary = TypedDict(
         "created_at": str,
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
+        "topic_id": Optional[str],
     },
 )
 
