@@ -53,6 +53,8 @@ export interface ApiKey {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -199,6 +201,8 @@ export interface CreateApiKeyResponse {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -422,6 +426,8 @@ export interface CurrentApiKey {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -1564,6 +1570,13 @@ export interface WebhookEndpoint {
     | "suppression.removed"
     | "sending.paused"
     | "sending.resumed"
+    | "contact.created"
+    | "contact.updated"
+    | "contact.deleted"
+    | "contact.topics.updated"
+    | "topic.created"
+    | "topic.updated"
+    | "topic.deleted"
   >;
   description: string | null;
   status: "enabled" | "disabled";

@@ -66,6 +66,8 @@ class ApiKey(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "contacts:read",
+            "contacts:write",
         ]
     ]
     domains: Optional[List[str]]
@@ -231,6 +233,8 @@ class CreateApiKeyResponse(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "contacts:read",
+            "contacts:write",
         ]
     ]
     domains: Optional[List[str]]
@@ -497,6 +501,8 @@ class CurrentApiKey(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "contacts:read",
+            "contacts:write",
         ]
     ]
     """The scopes it may use (a test key's within the sandbox)."""
@@ -1721,6 +1727,13 @@ class WebhookEndpoint(TypedDict):
             "suppression.removed",
             "sending.paused",
             "sending.resumed",
+            "contact.created",
+            "contact.updated",
+            "contact.deleted",
+            "contact.topics.updated",
+            "topic.created",
+            "topic.updated",
+            "topic.deleted",
         ]
     ]
     """The event types it receives."""

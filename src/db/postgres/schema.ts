@@ -359,3 +359,4 @@ export const templates = pgTable("templates", {
 // The people's and the deliverability tables live beside this file; the adapter and the schema test read them all here.
 export * from "./people.ts";
 export * from "./deliverability.ts";
+export * from "./contacts.ts";

@@ -37,7 +37,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       rate_limit_per_minute: "Integer or nil",
@@ -163,7 +163,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       rate_limit_per_minute: "Integer or nil",
@@ -368,7 +368,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       # Whether it reads messages' html, text, raw and attachments (a viewer does not).
@@ -1395,7 +1395,9 @@ module Mailroom
       events: "Array of one of email.scheduled, email.queued, email.sent, email.delivered, email.delivery_delayed, " \
               "email.bounced, email.complained, email.opened, email.clicked, email.unsubscribed, email.failed, " \
               "email.suppressed, email.canceled, email.received, email.held, domain.created, domain.updated, " \
-              "domain.deleted, suppression.added, suppression.removed, sending.paused, sending.resumed",
+              "domain.deleted, suppression.added, suppression.removed, sending.paused, sending.resumed, " \
+              "contact.created, contact.updated, contact.deleted, contact.topics.updated, topic.created, " \
+              "topic.updated, topic.deleted",
       description: "String or nil",
       status: "one of enabled, disabled",
       # Why it was disabled (410 Gone, repeated failures, or by the user).
