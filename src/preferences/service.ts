@@ -18,7 +18,6 @@ import type { DomainService } from "../domains/service.ts";
 import { trackingOwner } from "../domains/send-policy.ts";
 import type { EventLog } from "../events/service.ts";
 import { addressKey, domainOf } from "../lib/addresses.ts";
-import type { Logger } from "../lib/logger.ts";
 import { listUnsubscribeLines, mailboxToken, pageUrl, unsubscribeMailbox } from "./links.ts";
 import type { Audience, PageChoices, PreferencePage, TokenSubject } from "./model.ts";
 import { contactSubject, deliverySubject, organizationName, pageTopics, unsubscribedEverywhere } from "./repo.ts";
@@ -66,7 +65,6 @@ export function createPreferenceService(deps: {
   tokens: PreferenceTokens;
   /** The public base URL, without a trailing slash (`http.public_url`, or the bound address). */
   publicUrl: () => string;
-  logger: Logger;
 }): PreferenceService {
   const { db, writer, events, audience, domains, tokens } = deps;
 
