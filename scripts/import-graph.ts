@@ -44,6 +44,8 @@ export const LAYERS = [
   "reputation",
   "keys",
   "templates",
+  // Topic preferences and unsubscribing, above the audience (contacts) whose choices they change.
+  "preferences",
   "tracking",
   "emails",
   "inbound",

@@ -29,10 +29,14 @@ export interface PreparedMessage {
   tags: Tag[];
   scheduledAt?: number;
   templateId: string | null;
+  /** The topic it is sent for, or null (docs/contacts-preferences.md). */
+  topicId: string | null;
   raw: Buffer;
   /** Distinct envelope recipients, in the order given. */
   recipients: string[];
   suppressed: Set<string>;
+  /** Address keys of the recipients unsubscribed from the message's topic: recorded suppressed, never attempted. */
+  leftTopic: Set<string>;
 }
 
 /** Messages of one request on their way into the store, with what settles the request. */
@@ -72,6 +76,7 @@ export function emailRow(message: PreparedMessage, createdAt: string) {
     scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
     size: message.raw.length,
     templateId: message.templateId,
+    topicId: message.topicId,
     createdAt,
     updatedAt: createdAt,
   };

@@ -55,6 +55,7 @@ const insertStatements = perConnection((tx: Db) => {
             "scheduledAt",
             "size",
             "templateId",
+            "topicId",
             "createdAt",
             "updatedAt",
           ]),

@@ -41,6 +41,7 @@ import type { SendingIps } from "../providers/sending-ips.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import type { TemplateService } from "../templates/service.ts";
 import type { TrackingService } from "../tracking/service.ts";
+import type { PreferenceService } from "../preferences/service.ts";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.ts";
 import type { WebhookService } from "../webhooks/service.ts";
 import { wireAccounts } from "./areas/accounts.ts";
@@ -92,6 +93,8 @@ export interface Services {
   /** Sends the webhook outbox. */
   webhookDispatcher: WebhookDispatcher;
   tracking: TrackingService;
+  /** Topic preferences and unsubscribing: the topic check, one-click, mailto and the preference page. */
+  preferences: PreferenceService;
   /** Incoming mail: the funnel for what the MX accepts (reports, replies, other mail to receiving domains). */
   inbound: InboundService;
   /** Received mail as the API reads it, and its retention. */

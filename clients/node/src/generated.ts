@@ -325,6 +325,7 @@ export interface CreateEmailOptions {
   scheduled_at?: string | null;
   tracking?: CreateEmailOptionsTracking | null;
   unsubscribe?: boolean | null;
+  topic_id?: string | null;
   /** Render a saved template; from, subject, html and text come from it unless given here. */
   template?: CreateEmailOptionsTemplate;
 }
@@ -632,6 +633,8 @@ export interface Email {
   created_at: string;
   scheduled_at: string | null;
   template_id: string | null;
+  /** The topic it was sent for (docs/contacts-preferences.md). */
+  topic_id: string | null;
   html: string | null;
   text: string | null;
   /** When retention removed the raw message, bodies and attachments; null while they are kept. */
@@ -747,6 +750,8 @@ export interface EmailSummary {
   created_at: string;
   scheduled_at: string | null;
   template_id: string | null;
+  /** The topic it was sent for (docs/contacts-preferences.md). */
+  topic_id: string | null;
 }
 
 export interface ErrorBody {

@@ -197,6 +197,7 @@ export type SendEmailRequest = {
     clicks?: boolean;
   } | null;
   unsubscribe?: boolean | null;
+  topic_id?: string | null;
   /** Render a saved template; from, subject, html and text come from it unless given here */
   template?: {
     /** Template id or alias (its published version) */

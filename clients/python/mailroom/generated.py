@@ -416,6 +416,7 @@ CreateEmailOptions = TypedDict(
         "scheduled_at": Optional[str],
         "tracking": Optional[CreateEmailOptionsTracking],
         "unsubscribe": Optional[bool],
+        "topic_id": Optional[str],
         "template": CreateEmailOptionsTemplate,
     },
     total=False,
@@ -775,6 +776,7 @@ Email = TypedDict(
         "created_at": str,
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
+        "topic_id": Optional[str],
         "html": Optional[str],
         "text": Optional[str],
         "content_removed_at": Optional[str],
@@ -866,6 +868,7 @@ EmailSummary = TypedDict(
         "created_at": str,
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
+        "topic_id": Optional[str],
     },
 )
 

@@ -39,6 +39,7 @@ import accountProtection, { postgres as accountProtectionPg } from "./0031_accou
 import keyCreators, { postgres as keyCreatorsPg } from "./0032_key_creators.ts";
 import contacts, { postgres as contactsPg } from "./0033_contacts.ts";
 import contactScopes, { postgres as contactScopesPg } from "./0034_contact_scopes.ts";
+import emailTopics, { postgres as emailTopicsPg } from "./0035_email_topics.ts";
 
 export interface Migration {
   version: number;
@@ -91,4 +92,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 32, name: "key_creators", sqlite: keyCreators, postgres: keyCreatorsPg },
   { version: 33, name: "contacts", sqlite: contacts, postgres: contactsPg },
   { version: 34, name: "contact_scopes", sqlite: contactScopes, postgres: contactScopesPg },
+  { version: 35, name: "email_topics", sqlite: emailTopics, postgres: emailTopicsPg },
 ];

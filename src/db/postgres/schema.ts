@@ -140,6 +140,8 @@ export const emails = pgTable("emails", {
   scheduledAt: text("scheduled_at"),
   size: integer("size").notNull(),
   templateId: text("template_id"),
+  /** The topic the message was sent for (docs/contacts-preferences.md); null: no topic choice applies. */
+  topicId: text("topic_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
   contentRemovedAt: text("content_removed_at"),

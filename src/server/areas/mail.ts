@@ -1,5 +1,5 @@
 /**
- * Mail, wired (docs/architecture.md#the-composition-root): tracking, the outgoing funnel (emails.submit), webhooks
+ * Mail, wired (docs/architecture.md#the-composition-root): tracking, topic preferences, the outgoing funnel (emails.submit), webhooks
  * and their outbox, download links, received mail and the incoming funnel (inbound.receive), templates, retention,
  * DMARC reports, statistics and the AI writer. Invariant: every event appended once this is built fans out to the
  * webhook outbox, in the event's own transaction.
@@ -22,6 +22,8 @@ import { createSignedLinks } from "../../lib/signed-links.ts";
 import { createDailyQuotas } from "../../limits/daily-quota.ts";
 import { createTemplateService } from "../../templates/service.ts";
 import { createTrackingService } from "../../tracking/service.ts";
+import { createPreferenceService } from "../../preferences/service.ts";
+import { createPreferenceTokens } from "../../preferences/tokens.ts";
 import { createWebhookDispatcher } from "../../webhooks/dispatcher.ts";
 import { createWebhookService } from "../../webhooks/service.ts";
 import { createSigner } from "../../webhooks/signing.ts";
@@ -67,6 +69,16 @@ export function wireMail(
     scannerWindowMs: config.tracking.scanner_window,
     linkLifetimeMs: config.tracking.link_lifetime,
   });
+  const preferences = createPreferenceService({
+    db,
+    writer,
+    events,
+    audience: accounts.contacts,
+    domains,
+    tokens: createPreferenceTokens(secrets.deriveKey("unsubscribe-tokens")),
+    publicUrl,
+  });
+  sending.listUnsubscribeFrom(preferences.listUnsubscribe);
   const emails = createEmailService({
     db,
     writer,
@@ -98,6 +110,7 @@ export function wireMail(
       ca: options.webhookCa,
     }),
     decorate: tracking.decorate,
+    topicChoices: preferences.unsubscribedAmong,
   });
   accounts.mailThrough(createAccountMailer({ emails, domains, maxRecipients: config.limits.max_recipients }));
 
@@ -191,11 +204,13 @@ export function wireMail(
     logger,
     metrics,
     dmarc: { read: cpu.readDmarc, store: dmarcReports.store },
+    unsubscribes: preferences,
   });
 
   return {
     httpAddress,
     tracking,
+    preferences,
     emails,
     webhooks,
     webhookDispatcher,

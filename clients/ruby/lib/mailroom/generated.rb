@@ -316,6 +316,7 @@ module Mailroom
       scheduled_at: "optional: String (date-time) or nil",
       tracking: "optional: CreateEmailOptionsTracking or nil",
       unsubscribe: "optional: true or false or nil",
+      topic_id: "optional: String or nil",
       # Render a saved template; from, subject, html and text come from it unless given here.
       template: "optional: CreateEmailOptionsTemplate",
     }.freeze
@@ -589,6 +590,8 @@ module Mailroom
       created_at: "String (date-time)",
       scheduled_at: "String (date-time) or nil",
       template_id: "String or nil",
+      # The topic it was sent for (docs/contacts-preferences.md).
+      topic_id: "String or nil",
       html: "String or nil",
       text: "String or nil",
       # When retention removed the raw message, bodies and attachments; null while they are kept.
@@ -665,6 +668,8 @@ module Mailroom
       created_at: "String (date-time)",
       scheduled_at: "String (date-time) or nil",
       template_id: "String or nil",
+      # The topic it was sent for (docs/contacts-preferences.md).
+      topic_id: "String or nil",
     }.freeze
 
     ErrorBodyDetail = {
