@@ -179,6 +179,9 @@ export function createOutgoingSigner(deps: {
     }
     return signed;
   };
+  /** A null reverse path stays null: a delivery status notification must go without one (RFC 3461 §6.2). */
+  const returnPathOf = (job: DeliveryJob, identity: SigningIdentity) =>
+    job.envelopeFrom === "" ? "" : returnPaths.address(job.deliveryId, identity.returnPathDomain);
   return {
     async prepare(job) {
       const domain = authorDomain(job.raw);
@@ -201,13 +204,13 @@ export function createOutgoingSigner(deps: {
         return {
           ...job,
           ...policyOf(identity),
-          envelopeFrom: returnPaths.address(job.deliveryId, identity.returnPathDomain),
+          envelopeFrom: returnPathOf(job, identity),
         };
       }
       return {
         ...job,
         ...policyOf(identity),
-        envelopeFrom: returnPaths.address(job.deliveryId, identity.returnPathDomain),
+        envelopeFrom: returnPathOf(job, identity),
         raw: Buffer.concat([Buffer.from(header), job.raw]),
       };
     },

@@ -29,6 +29,7 @@ import type { ComposedFields, EmailSource, RawInput, SubmitInput } from "./model
 import { assertTransmittable, finalizeRawMessage, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { insertAccepted } from "./repo.ts";
+import { resolveRelayDsn } from "./relay-dsn.ts";
 import { distinctAddresses, emailRow, type Acceptance, type PreparedMessage } from "./intake-rows.ts";
 
 export interface EmailLimits {
@@ -161,6 +162,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       raw: finalized.raw,
       recipients,
       suppressed,
+      dsn: input.dsn && resolveRelayDsn(input.dsn, input.raw),
     };
   };
 
@@ -246,6 +248,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     const deliveries = messages.flatMap((message) =>
       message.recipients.map((recipient) => {
         const suppressed = message.suppressed.has(addressKey(recipient));
+        const dsn = message.dsn?.recipients.get(addressKey(recipient));
         return {
           id: newId(),
           emailId: message.id,
@@ -257,10 +260,19 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
           lastResponse: suppressed ? "recipient is on the suppression list" : null,
           createdAt,
           updatedAt: createdAt,
+          dsnNotify: dsn?.notify ?? null,
+          dsnOrcpt: dsn?.orcpt ?? null,
         };
       }),
     );
-    await insertAccepted(tx, { emails: messages.map((message) => emailRow(message, createdAt)), contents, deliveries });
+    await insertAccepted(tx, {
+      emails: messages.map((message) => emailRow(message, createdAt)),
+      contents,
+      deliveries,
+      relayEnvelopes: messages.flatMap(({ id, dsn }) =>
+        dsn ? [{ emailId: id, returnTo: dsn.returnTo, ret: dsn.ret, envid: dsn.envid }] : [],
+      ),
+    });
     for (const body of staged) await body.place(tx);
     // The message rows were inserted with the status of each message's last event (queued or scheduled).
     await events.appendRecorded(

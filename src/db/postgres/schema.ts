@@ -167,6 +167,8 @@ export const deliveries = pgTable("deliveries", {
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
   holdExempt: boolean("hold_exempt").notNull().default(false),
+  dsnNotify: text("dsn_notify"),
+  dsnOrcpt: text("dsn_orcpt"),
 });
 
 export const events = pgTable("events", {
@@ -357,3 +359,4 @@ export const templates = pgTable("templates", {
 // The people's and the deliverability tables live beside this file; the adapter and the schema test read them all here.
 export * from "./people.ts";
 export * from "./deliverability.ts";
+export * from "./status-notices.ts";
