@@ -2,7 +2,7 @@
  * The listeners' options (docs/smtp.md): `[smtp]`, the submission relay (ports, TLS, AUTH, limits), and `[inbound]`,
  * the MX (its port, what it accepts, its size, header, time and session limits).
  */
-import { bool, duration, int, MIB, string, type OptionSpec } from "./option-kinds.ts";
+import { bool, duration, int, MIB, oneOf, string, type OptionSpec } from "./option-kinds.ts";
 
 export const SMTP_OPTIONS = {
   host: string("127.0.0.1", "Address the SMTP relay listens on (0.0.0.0 for every interface)."),
@@ -61,6 +61,11 @@ export const SMTP_OPTIONS = {
     "Delay of the reply to a failed AUTH; it doubles with each further failure from the same address (up to 16 times), and a success resets it. 0s disables.",
   ),
   reverse_lookup: bool(false, "Look up client host names (PTR) through [dns] servers, for logs only."),
+  dsn: oneOf(
+    ["on_request", "always", "never"],
+    "always",
+    "Delivery status notifications (RFC 3461/3464) for relayed mail, sent from MAILER-DAEMON@[server] hostname to the message's envelope sender: always (a failure is reported unless the client said NOTIFY=NEVER), on_request (only when the client gave DSN parameters) or never (DSN not offered).",
+  ),
   greeting_pause: bool(
     false,
     "Wait 100 ms before the greeting to catch clients that talk too soon (a spam-bot trap of little use on AUTH-only ports; it costs clients that connect per message 100 ms each).",

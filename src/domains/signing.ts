@@ -188,6 +188,9 @@ export function createOutgoingSigner(deps: OutgoingSignerDeps): OutgoingSigner {
     }
     return signed;
   };
+  /** A null reverse path stays null: a delivery status notification must go without one (RFC 3461 §6.2). */
+  const returnPathOf = (job: DeliveryJob, identity: SigningIdentity) =>
+    job.envelopeFrom === "" ? "" : returnPaths.address(job.deliveryId, identity.returnPathDomain);
   return {
     async prepare(given) {
       let job = given;
@@ -214,13 +217,13 @@ export function createOutgoingSigner(deps: OutgoingSignerDeps): OutgoingSigner {
         return {
           ...job,
           ...policyOf(identity),
-          envelopeFrom: returnPaths.address(job.deliveryId, identity.returnPathDomain),
+          envelopeFrom: returnPathOf(job, identity),
         };
       }
       return {
         ...job,
         ...policyOf(identity),
-        envelopeFrom: returnPaths.address(job.deliveryId, identity.returnPathDomain),
+        envelopeFrom: returnPathOf(job, identity),
         raw: Buffer.concat([Buffer.from(header), job.raw]),
       };
     },

@@ -30,6 +30,7 @@ import type { ComposedFields, EmailSource, RawInput, SubmitInput } from "./model
 import { assertTransmittable, finalizeRawMessage, relayTopic, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { insertAccepted } from "./repo.ts";
+import { resolveRelayDsn } from "./relay-dsn.ts";
 import { distinctAddresses, emailRow, type Acceptance, type PreparedMessage } from "./intake-rows.ts";
 
 export interface EmailLimits {
@@ -179,6 +180,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       recipients,
       suppressed,
       leftTopic,
+      dsn: input.dsn && resolveRelayDsn(input.dsn, input.raw),
     };
   };
 
@@ -267,6 +269,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       message.recipients.map((recipient) => {
         const key = addressKey(recipient);
         const suppressed = message.suppressed.has(key) || message.leftTopic.has(key);
+        const dsn = message.dsn?.recipients.get(key);
         return {
           id: newId(),
           emailId: message.id,
@@ -282,10 +285,19 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
               : null,
           createdAt,
           updatedAt: createdAt,
+          dsnNotify: dsn?.notify ?? null,
+          dsnOrcpt: dsn?.orcpt ?? null,
         };
       }),
     );
-    await insertAccepted(tx, { emails: messages.map((message) => emailRow(message, createdAt)), contents, deliveries });
+    await insertAccepted(tx, {
+      emails: messages.map((message) => emailRow(message, createdAt)),
+      contents,
+      deliveries,
+      relayEnvelopes: messages.flatMap(({ id, dsn }) =>
+        dsn ? [{ emailId: id, returnTo: dsn.returnTo, ret: dsn.ret, envid: dsn.envid }] : [],
+      ),
+    });
     for (const body of staged) await body.place(tx);
     // The message rows were inserted with the status of each message's last event (queued or scheduled).
     await events.appendRecorded(

@@ -9,6 +9,7 @@ import type { Tag } from "../db/schema/emails.ts";
 import { RECIPIENT_STATUSES } from "../deliveries/model.ts";
 import type { Mailbox } from "../lib/addresses.ts";
 import { named, Nullable, OneOf } from "../lib/wire.ts";
+import type { RelayDsnParams } from "./relay-dsn.ts";
 
 export type { Tag };
 
@@ -85,6 +86,8 @@ export interface RawInput {
   raw: Buffer;
   /** MAIL FROM and RCPT TO. MAIL FROM is informational: the return path is always Mailroom's own. */
   envelope: { from: string; to: string[] };
+  /** The delivery status notifications the client asked for (RFC 3461; relay-dsn.ts decides what is sent). */
+  dsn?: RelayDsnParams;
 }
 
 /** What every front end hands to `emails.submit`. */

@@ -20,6 +20,7 @@ import type { DomainService } from "../domains/service.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
 import type { Retention } from "../emails/retention.ts";
 import type { EmailService } from "../emails/service.ts";
+import type { StatusReports } from "../emails/status-reports.ts";
 import type { EmailStatsService } from "../emails/stats.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
@@ -109,6 +110,8 @@ export interface Services {
   sentAttachments: SentAttachments;
   /** Email counts over time, read from the event log (the admin overview). */
   emailStats: EmailStatsService;
+  /** The relay's delivery status notifications waiting to be queued (docs/smtp.md). */
+  statusReports: StatusReports;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;

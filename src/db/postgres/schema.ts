@@ -169,6 +169,8 @@ export const deliveries = pgTable("deliveries", {
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
   holdExempt: boolean("hold_exempt").notNull().default(false),
+  dsnNotify: text("dsn_notify"),
+  dsnOrcpt: text("dsn_orcpt"),
 });
 
 export const events = pgTable("events", {
@@ -360,3 +362,4 @@ export const templates = pgTable("templates", {
 export * from "./people.ts";
 export * from "./deliverability.ts";
 export * from "./contacts.ts";
+export * from "./status-notices.ts";

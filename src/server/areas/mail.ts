@@ -13,6 +13,7 @@ import { createAttachmentFetcher } from "../../emails/remote-attachments.ts";
 import { createRetention } from "../../emails/retention.ts";
 import { createEmailService } from "../../emails/service.ts";
 import { createEmailStats } from "../../emails/stats.ts";
+import { createStatusReports } from "../../emails/status-reports.ts";
 import { createAccountMailer } from "../../emails/system-mail.ts";
 import { createMailbox } from "../../inbound/mailbox.ts";
 import { createInboundService } from "../../inbound/service.ts";
@@ -32,6 +33,8 @@ import type { wireAccounts } from "./accounts.ts";
 import type { wireSending } from "./sending.ts";
 
 const INBOUND_PRUNE_MS = 3_600_000;
+/** How often the relay's pending delivery status notifications are queued (docs/smtp.md). */
+const DSN_LOOK_MS = 5_000;
 /** Download links (received mail, attachments) work for an hour, as Resend's do. */
 const DOWNLOAD_LINK_LIFETIME_MS = 3_600_000;
 /** All of one message's attachment `path` fetches together: the sender's API request waits for them. */
@@ -113,6 +116,18 @@ export function wireMail(
     topicChoices: preferences.unsubscribedAmong,
   });
   accounts.mailThrough(createAccountMailer({ emails, domains, maxRecipients: config.limits.max_recipients }));
+  const statusReports = createStatusReports({
+    db,
+    writer,
+    clock,
+    events,
+    suppressions,
+    hostname: records.hostname,
+    maxMessageBytes: config.limits.max_message_bytes,
+    onAccepted: () => worker.wake(),
+    logger,
+  });
+  periodic.every("dsn-reports", DSN_LOOK_MS, () => statusReports.sendPending());
 
   const hooks = config.webhooks;
   const guard = createEndpointGuard({
@@ -221,6 +236,7 @@ export function wireMail(
     dmarcReports,
     inbound,
     emailStats: createEmailStats({ db, clock }),
+    statusReports,
     ai: createAiService({ model: createChatModel(config.ai), templates }),
   };
 }
