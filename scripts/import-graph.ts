@@ -44,6 +44,8 @@ export const LAYERS = [
   "templates",
   "tracking",
   "emails",
+  // An organisation's rules for its received mail, which the incoming funnel reads.
+  "inbound-routes",
   "inbound",
   "webhooks",
   "ai",

@@ -181,6 +181,9 @@ export function createOutgoingSigner(deps: {
   };
   return {
     async prepare(job) {
+      // A copy an inbound route forwards (an SRS sender) or a bounce it returns (no sender) keeps its envelope, so the
+      // bounce finds its way back; it carries the ARC set it was sealed with (docs/inbound.md#forwarding).
+      if (job.envelopeFrom === "" || /^srs0=/i.test(job.envelopeFrom)) return job;
       const domain = authorDomain(job.raw);
       const identity = domain ? await domains.signingIdentity(job.organizationId, domain) : null;
       if (!identity) {
