@@ -48,6 +48,8 @@ export const LAYERS = [
   "preferences",
   "tracking",
   "emails",
+  // An organisation's rules for its received mail, which the incoming funnel reads.
+  "inbound-routes",
   "inbound",
   "webhooks",
   "ai",

@@ -312,6 +312,26 @@ type CreateEmailResponse struct {
 	Message string `json:"message"`
 }
 
+// CreateInboundRouteOptions is sent to POST /v1/inbound/routes.
+type CreateInboundRouteOptions struct {
+	// Match: What the route matches; an empty match matches every message.
+	Match *CreateInboundRouteOptionsMatch `json:"match,omitempty"`
+	// ForwardTo: Where action forward sends a copy.
+	ForwardTo []string `json:"forward_to,omitempty"`
+	// WebhookIds is the webhooks action webhook notifies.
+	WebhookIds    []string `json:"webhook_ids,omitempty"`
+	SpamThreshold *float64 `json:"spam_threshold,omitempty"`
+	// Position: Where the route goes; those at it and after move down. Default: last.
+	Position int    `json:"position,omitempty"`
+	Action   string `json:"action,omitempty"`
+}
+
+// CreateInboundRouteOptionsMatch: What the route matches; an empty match matches every message.
+type CreateInboundRouteOptionsMatch struct {
+	Recipient string                   `json:"recipient,omitempty"`
+	Header    *InboundRouteHeaderMatch `json:"header,omitempty"`
+}
+
 // CreateTemplateOptions is sent to POST /v1/templates.
 type CreateTemplateOptions struct {
 	Name string `json:"name,omitempty"`
@@ -691,6 +711,51 @@ type ErrorBodyDetail struct {
 	Message string `json:"message"`
 }
 
+// InboundRoute is a rule for the organisation's received mail. Answered by GET /v1/inbound/routes, POST
+// /v1/inbound/routes, GET /v1/inbound/routes/{id}, PATCH /v1/inbound/routes/{id}.
+type InboundRoute struct {
+	Object string `json:"object"`
+	Id     string `json:"id"`
+	// Position: Routes are tried from position 1 up; the first match decides.
+	Position int               `json:"position"`
+	Match    InboundRouteMatch `json:"match"`
+	// Action: store (the default), webhook (store; email.received only to webhook_ids), forward (store and forward),
+	// reject (550 5.7.1) or drop (accept, store nothing).
+	Action     string   `json:"action"`
+	ForwardTo  []string `json:"forward_to"`
+	WebhookIds []string `json:"webhook_ids"`
+	// SpamThreshold: rspamd score at or over which the message is refused.
+	SpamThreshold *float64 `json:"spam_threshold"`
+	CreatedAt     string   `json:"created_at"`
+	UpdatedAt     string   `json:"updated_at"`
+}
+
+// InboundRouteHeaderMatch: Matches when one of the message's header fields of this name contains the text.
+type InboundRouteHeaderMatch struct {
+	// Name is a header field's name.
+	Name string `json:"name,omitempty"`
+	// Contains: Text its value contains (any case).
+	Contains string `json:"contains,omitempty"`
+}
+
+// InboundRouteMatch is a shape of the API.
+type InboundRouteMatch struct {
+	Recipient string                   `json:"recipient"`
+	Header    *InboundRouteHeaderMatch `json:"header"`
+}
+
+// InboundRouteTest is answered by POST /v1/inbound/routes/test.
+type InboundRouteTest struct {
+	Object    string `json:"object"`
+	Recipient string `json:"recipient"`
+	// Receiving: Whether the MX takes mail for this address for the organisation.
+	Receiving bool `json:"receiving"`
+	// Route is the route that decides; null: none matches.
+	Route *InboundRoute `json:"route"`
+	// Action: What becomes of the message (store when no route matches).
+	Action string `json:"action"`
+}
+
 // Invitation is an invitation not yet accepted: the role its link grants, until `expires_at` (7 days after it was
 // made).
 type Invitation struct {
@@ -915,9 +980,13 @@ type ReceivedEmail struct {
 	InReplyToEmailId string                      `json:"in_reply_to_email_id"`
 	AutoReply        string                      `json:"auto_reply"`
 	Authentication   ReceivedEmailAuthentication `json:"authentication"`
-	Html             string                      `json:"html"`
-	Text             string                      `json:"text"`
-	Headers          map[string]string           `json:"headers"`
+	// Spam: rspamd's verdict; null when none is configured or it did not answer in time.
+	Spam *ReceivedEmailSpam `json:"spam"`
+	// RouteId is the inbound route that decided; null: none matched (stored).
+	RouteId string            `json:"route_id"`
+	Html    string            `json:"html"`
+	Text    string            `json:"text"`
+	Headers map[string]string `json:"headers"`
 	// Raw is the raw message's signed link.
 	Raw ReceivedEmailRaw `json:"raw"`
 }
@@ -964,6 +1033,21 @@ type ReceivedEmailRaw struct {
 	ExpiresAt   string `json:"expires_at"`
 }
 
+// ReceivedEmailSpam is a shape of the API.
+type ReceivedEmailSpam struct {
+	Score float64 `json:"score"`
+	// Action: rspamd's action: no action, greylist, add header, rewrite subject, soft reject, reject.
+	Action string `json:"action"`
+	// Symbols is the rules that fired, highest first.
+	Symbols []ReceivedEmailSpamSymbol `json:"symbols"`
+}
+
+// ReceivedEmailSpamSymbol is a shape of the API.
+type ReceivedEmailSpamSymbol struct {
+	Name  string  `json:"name"`
+	Score float64 `json:"score"`
+}
+
 // ReceivedEmailSummary is answered by GET /v1/emails/receiving.
 type ReceivedEmailSummary struct {
 	Id        string   `json:"id"`
@@ -982,6 +1066,10 @@ type ReceivedEmailSummary struct {
 	InReplyToEmailId string                      `json:"in_reply_to_email_id"`
 	AutoReply        string                      `json:"auto_reply"`
 	Authentication   ReceivedEmailAuthentication `json:"authentication"`
+	// Spam: rspamd's verdict; null when none is configured or it did not answer in time.
+	Spam *ReceivedEmailSpam `json:"spam"`
+	// RouteId is the inbound route that decided; null: none matched (stored).
+	RouteId string `json:"route_id"`
 }
 
 // RecipientStatus is a shape of the API.
@@ -1256,6 +1344,13 @@ type TemplateVariable struct {
 	UpdatedAt     string `json:"updated_at"`
 }
 
+// TestInboundRouteOptions is sent to POST /v1/inbound/routes/test.
+type TestInboundRouteOptions struct {
+	Recipient string `json:"recipient,omitempty"`
+	// Headers: Header fields of an imagined message, name → value.
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
 // TestWebhookOptions is sent to POST /v1/webhooks/{id}/test.
 type TestWebhookOptions struct {
 	// Type: Event type of the sample (default email.sent).
@@ -1348,6 +1443,26 @@ type UpdateEmailOptions struct {
 type UpdateEmailResponse struct {
 	Object string `json:"object"`
 	Id     string `json:"id"`
+}
+
+// UpdateInboundRouteOptions is sent to PATCH /v1/inbound/routes/{id}.
+type UpdateInboundRouteOptions struct {
+	// Match: What the route matches; an empty match matches every message.
+	Match *UpdateInboundRouteOptionsMatch `json:"match,omitempty"`
+	// ForwardTo: Where action forward sends a copy.
+	ForwardTo []string `json:"forward_to,omitempty"`
+	// WebhookIds is the webhooks action webhook notifies.
+	WebhookIds    []string           `json:"webhook_ids,omitempty"`
+	SpamThreshold *Nullable[float64] `json:"spam_threshold,omitempty"`
+	// Position: Where the route goes; those at it and after move down. Default: last.
+	Position int    `json:"position,omitempty"`
+	Action   string `json:"action,omitempty"`
+}
+
+// UpdateInboundRouteOptionsMatch: What the route matches; an empty match matches every message.
+type UpdateInboundRouteOptionsMatch struct {
+	Recipient *Nullable[string]                  `json:"recipient,omitempty"`
+	Header    *Nullable[InboundRouteHeaderMatch] `json:"header,omitempty"`
 }
 
 // UpdateMemberRoleOptions is a member's new role. Sent to PATCH /v1/members/{id}.

@@ -193,6 +193,9 @@ export function createOutgoingSigner(deps: OutgoingSignerDeps): OutgoingSigner {
     job.envelopeFrom === "" ? "" : returnPaths.address(job.deliveryId, identity.returnPathDomain);
   return {
     async prepare(given) {
+      // A copy an inbound route forwards (an SRS sender) keeps its envelope, so the bounce finds its way back; it
+      // carries the ARC set it was sealed with (docs/inbound.md#forwarding). A null sender stays null (returnPathOf).
+      if (/^srs0=/i.test(given.envelopeFrom)) return given;
       let job = given;
       const domain = authorDomain(job.raw);
       const identity = domain ? await domains.signingIdentity(job.organizationId, domain) : null;

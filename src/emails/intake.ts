@@ -26,7 +26,7 @@ import { unknownSimulatorAddress } from "../providers/simulator.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import type { MessageDecorations } from "../tracking/decorations.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest } from "./compose.ts";
-import type { ComposedFields, EmailSource, RawInput, SubmitInput } from "./model.ts";
+import type { ComposedFields, EmailSource, ForwardInput, RawInput, SubmitInput } from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, relayTopic, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { insertAccepted } from "./repo.ts";
@@ -190,8 +190,39 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
    */
   const fetchBudget = () => ({ left: limits.maxMessageBytes });
 
+  /** A received message forwarded by an inbound route: its bytes as they leave, to the route's addresses. */
+  const prepareForward = async (input: ForwardInput, actor: Actor): Promise<PreparedMessage> => {
+    assertSize(input.raw.length);
+    const recipients = distinctAddresses(input.envelope.to.map((address) => ({ name: "", address })));
+    // A forwarded copy belongs to no topic: the route's addresses chose to receive it.
+    const { suppressed, leftTopic } = await admitRecipients(actor, recipients, undefined);
+    const id = newId();
+    const { fields } = input;
+    return {
+      ...origin(id, actor, input.source),
+      messageId: fields.messageId ?? `<${id}@${domainOf(input.envelope.from) || "forward.invalid"}>`,
+      fromHeader: fields.fromHeader,
+      envelopeFrom: input.envelope.from,
+      to: fields.to,
+      cc: fields.cc,
+      bcc: [],
+      replyTo: fields.replyTo,
+      subject: fields.subject,
+      html: fields.html,
+      text: fields.text,
+      tags: [],
+      templateId: null,
+      raw: input.raw,
+      recipients,
+      suppressed,
+      topicId: null,
+      leftTopic,
+    };
+  };
+
   const prepare = async (input: SubmitInput, actor: Actor, budget: { left: number }): Promise<PreparedMessage> => {
     if (input.kind === "raw") return prepareRaw(input, actor);
+    if (input.kind === "forward") return prepareForward(input, actor);
     await admitFrom(actor, input.fields.from, input.fields.sender ? [input.fields.sender] : []);
     const recipients = distinctAddresses([...input.fields.to, ...input.fields.cc, ...input.fields.bcc]);
     const { suppressed, leftTopic } = await admitRecipients(actor, recipients, input.fields.topicId);

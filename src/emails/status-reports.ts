@@ -239,6 +239,9 @@ export function createStatusReports(deps: {
       raw: composed.raw,
       recipients: [report.returnTo],
       suppressed,
+      // A report belongs to no topic: it answers the sender's own message.
+      topicId: null,
+      leftTopic: new Set(),
     };
   };
 

@@ -22,6 +22,10 @@ const COUNTERS = {
     "Received messages stored (replies and other mail to receiving domains, automatic replies to return paths), by kind.",
   mailroom_inbound_limits_total:
     "Inbound mail refused by a limit, by limit: client_messages and client_bytes (a client network over messages_per_ip_per_minute or bytes_per_ip_per_minute; 451 4.7.1), stored_bytes (an organisation at max_stored_bytes; 452 4.2.2).",
+  mailroom_inbound_routes_total:
+    "Received messages the inbound routes refused (a reject route, a spam score at or over a route's threshold).",
+  mailroom_inbound_spam_total:
+    "Spam scoring by rspamd, by outcome: scored, timeout, unavailable, refused (an HTTP error), unreadable; all but scored leave the message without a verdict.",
   mailroom_inbound_smtp_total:
     "Inbound MX outcomes: accepted, rejected (5xx after DATA), deferred (4xx after DATA), recipient_refused (RCPT refused: unknown domain, receiving off, forged return path, too many).",
 };

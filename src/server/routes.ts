@@ -40,6 +40,8 @@ import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { suppressionRoutes } from "../suppressions/routes.ts";
+import { inboundRouteRoutes } from "../inbound-routes/routes.ts";
+import type { InboundRoutes } from "../inbound-routes/service.ts";
 import { templateRoutes } from "../templates/routes.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
 import type { EmailStatsService } from "../emails/stats.ts";
@@ -73,6 +75,7 @@ export interface HttpDeps {
   webhooks: WebhookService;
   tracking: TrackingService;
   mailbox: Mailbox;
+  inboundRoutes: InboundRoutes;
   templates: TemplateService;
   ai: AiService;
   sesEvents: SesEventIntake;
@@ -205,6 +208,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(emailRoutes(deps))
     .use(keyRoutes(deps))
     .use(suppressionRoutes(deps))
+    .use(inboundRouteRoutes(deps))
     .use(domainRoutes(deps))
     .use(webhookRoutes(deps))
     .use(templateRoutes(deps))

@@ -26,6 +26,7 @@ import type { EventLog } from "../events/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
 import type { Mailbox } from "../inbound/mailbox.ts";
 import type { InboundService } from "../inbound/service.ts";
+import type { InboundRoutes } from "../inbound-routes/service.ts";
 import type { PeriodicJobs } from "../jobs/periodic.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { Clock } from "../lib/clock.ts";
@@ -100,6 +101,8 @@ export interface Services {
   inbound: InboundService;
   /** Received mail as the API reads it, and its retention. */
   mailbox: Mailbox;
+  /** The organisation's rules for its received mail (docs/inbound.md#routes). */
+  inboundRoutes: InboundRoutes;
   /** Saved templates and their rendering. */
   templates: TemplateService;
   /** The CPU pool's threads: signing, composition, templates and parsing, off the event loop. */

@@ -366,6 +366,26 @@ export interface CreateEmailResponse {
   message: "Email sent.";
 }
 
+/** Sent to POST /v1/inbound/routes. */
+export interface CreateInboundRouteOptions {
+  /** What the route matches; an empty match matches every message. */
+  match?: CreateInboundRouteOptionsMatch;
+  /** Where action forward sends a copy. */
+  forward_to?: string[];
+  /** The webhooks action webhook notifies. */
+  webhook_ids?: string[];
+  spam_threshold?: number | null;
+  /** Where the route goes; those at it and after move down. Default: last. */
+  position?: number;
+  action: "store" | "webhook" | "forward" | "reject" | "drop";
+}
+
+/** What the route matches; an empty match matches every message. */
+export interface CreateInboundRouteOptionsMatch {
+  recipient?: string | null;
+  header?: InboundRouteHeaderMatch | null;
+}
+
 /** Sent to POST /v1/templates. */
 export interface CreateTemplateOptions {
   name: string;
@@ -620,7 +640,7 @@ export interface Email {
   object: "email";
   id: string;
   message_id: string;
-  source: "api" | "smtp" | "cli";
+  source: "api" | "smtp" | "cli" | "forward";
   from: string;
   to: string[];
   cc: string[];
@@ -737,7 +757,7 @@ export interface EmailSummary {
   object: "email";
   id: string;
   message_id: string;
-  source: "api" | "smtp" | "cli";
+  source: "api" | "smtp" | "cli" | "forward";
   from: string;
   to: string[];
   cc: string[];
@@ -784,6 +804,54 @@ export interface ErrorBody {
 export interface ErrorBodyDetail {
   path: string;
   message: string;
+}
+
+/**
+ * A rule for the organisation's received mail. Answered by GET /v1/inbound/routes, POST /v1/inbound/routes, GET
+ * /v1/inbound/routes/{id}, PATCH /v1/inbound/routes/{id}.
+ */
+export interface InboundRoute {
+  object: "inbound_route";
+  id: string;
+  /** Routes are tried from position 1 up; the first match decides. */
+  position: number;
+  match: InboundRouteMatch;
+  /**
+   * store (the default), webhook (store; email.received only to webhook_ids), forward (store and forward), reject (550
+   * 5.7.1) or drop (accept, store nothing).
+   */
+  action: "store" | "webhook" | "forward" | "reject" | "drop";
+  forward_to: string[];
+  webhook_ids: string[];
+  /** rspamd score at or over which the message is refused. */
+  spam_threshold: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Matches when one of the message's header fields of this name contains the text. */
+export interface InboundRouteHeaderMatch {
+  /** A header field's name. */
+  name: string;
+  /** Text its value contains (any case). */
+  contains: string;
+}
+
+export interface InboundRouteMatch {
+  recipient: string | null;
+  header: InboundRouteHeaderMatch | null;
+}
+
+/** Answered by POST /v1/inbound/routes/test. */
+export interface InboundRouteTest {
+  object: "inbound_route_test";
+  recipient: string;
+  /** Whether the MX takes mail for this address for the organisation. */
+  receiving: boolean;
+  /** The route that decides; null: none matches. */
+  route: InboundRoute | null;
+  /** What becomes of the message (store when no route matches). */
+  action: "store" | "webhook" | "forward" | "reject" | "drop";
 }
 
 /** An invitation not yet accepted: the role its link grants, until `expires_at` (7 days after it was made). */
@@ -992,6 +1060,10 @@ export interface ReceivedEmail {
   in_reply_to_email_id: string | null;
   auto_reply: "auto_reply" | "challenge_response" | null;
   authentication: ReceivedEmailAuthentication;
+  /** rspamd's verdict; null when none is configured or it did not answer in time. */
+  spam: ReceivedEmailSpam | null;
+  /** The inbound route that decided; null: none matched (stored). */
+  route_id: string | null;
   html: string | null;
   text: string | null;
   headers: Record<string, string>;
@@ -1036,6 +1108,19 @@ export interface ReceivedEmailRaw {
   expires_at: string;
 }
 
+export interface ReceivedEmailSpam {
+  score: number;
+  /** rspamd's action: no action, greylist, add header, rewrite subject, soft reject, reject. */
+  action: string;
+  /** The rules that fired, highest first. */
+  symbols: ReceivedEmailSpamSymbol[];
+}
+
+export interface ReceivedEmailSpamSymbol {
+  name: string;
+  score: number;
+}
+
 /** Answered by GET /v1/emails/receiving. */
 export interface ReceivedEmailSummary {
   id: string;
@@ -1054,6 +1139,10 @@ export interface ReceivedEmailSummary {
   in_reply_to_email_id: string | null;
   auto_reply: "auto_reply" | "challenge_response" | null;
   authentication: ReceivedEmailAuthentication;
+  /** rspamd's verdict; null when none is configured or it did not answer in time. */
+  spam: ReceivedEmailSpam | null;
+  /** The inbound route that decided; null: none matched (stored). */
+  route_id: string | null;
 }
 
 export type RecipientStatus =
@@ -1319,6 +1408,13 @@ export interface TemplateVariable {
   updated_at: string;
 }
 
+/** Sent to POST /v1/inbound/routes/test. */
+export interface TestInboundRouteOptions {
+  recipient: string;
+  /** Header fields of an imagined message, name → value. */
+  headers?: Record<string, string>;
+}
+
 /** Sent to POST /v1/webhooks/{id}/test. */
 export interface TestWebhookOptions {
   /** Event type of the sample (default email.sent). */
@@ -1423,6 +1519,26 @@ export interface UpdateEmailOptions {
 export interface UpdateEmailResponse {
   object: "email";
   id: string;
+}
+
+/** Sent to PATCH /v1/inbound/routes/{id}. */
+export interface UpdateInboundRouteOptions {
+  /** What the route matches; an empty match matches every message. */
+  match?: UpdateInboundRouteOptionsMatch;
+  /** Where action forward sends a copy. */
+  forward_to?: string[];
+  /** The webhooks action webhook notifies. */
+  webhook_ids?: string[];
+  spam_threshold?: number | null;
+  /** Where the route goes; those at it and after move down. Default: last. */
+  position?: number;
+  action?: "store" | "webhook" | "forward" | "reject" | "drop";
+}
+
+/** What the route matches; an empty match matches every message. */
+export interface UpdateInboundRouteOptionsMatch {
+  recipient?: string | null;
+  header?: InboundRouteHeaderMatch | null;
 }
 
 /** A member's new role. Sent to PATCH /v1/members/{id}. */

@@ -430,6 +430,40 @@ class CreateEmailResponse(TypedDict):
     message: Literal["Email sent."]
 
 
+class InboundRouteHeaderMatch(TypedDict):
+    """Matches when one of the message's header fields of this name contains the text."""
+
+    name: str
+    """A header field's name."""
+    contains: str
+    """Text its value contains (any case)."""
+
+
+class CreateInboundRouteOptionsMatch(TypedDict, total=False):
+    """What the route matches; an empty match matches every message."""
+
+    recipient: Optional[str]
+    header: Optional[InboundRouteHeaderMatch]
+
+
+class _CreateInboundRouteOptionsRequired(TypedDict):
+    action: Literal["store", "webhook", "forward", "reject", "drop"]
+
+
+class CreateInboundRouteOptions(_CreateInboundRouteOptionsRequired, total=False):
+    """Sent to POST /v1/inbound/routes."""
+
+    match: CreateInboundRouteOptionsMatch
+    """What the route matches; an empty match matches every message."""
+    forward_to: List[str]
+    """Where action forward sends a copy."""
+    webhook_ids: List[str]
+    """The webhooks action webhook notifies."""
+    spam_threshold: Optional[float]
+    position: int
+    """Where the route goes; those at it and after move down. Default: last."""
+
+
 class _CreateTemplateOptionsVariableRequired(TypedDict):
     key: str
     type: Literal["string", "number"]
@@ -763,7 +797,7 @@ Email = TypedDict(
         "object": Literal["email"],
         "id": str,
         "message_id": str,
-        "source": Literal["api", "smtp", "cli"],
+        "source": Literal["api", "smtp", "cli", "forward"],
         "from": str,
         "to": List[str],
         "cc": List[str],
@@ -855,7 +889,7 @@ EmailSummary = TypedDict(
         "object": Literal["email"],
         "id": str,
         "message_id": str,
-        "source": Literal["api", "smtp", "cli"],
+        "source": Literal["api", "smtp", "cli", "forward"],
         "from": str,
         "to": List[str],
         "cc": List[str],
@@ -907,6 +941,46 @@ class _ErrorBodyRequired(TypedDict):
 class ErrorBody(_ErrorBodyRequired, total=False):
     details: List[ErrorBodyDetail]
     request_id: str
+
+
+class InboundRouteMatch(TypedDict):
+    recipient: Optional[str]
+    header: Optional[InboundRouteHeaderMatch]
+
+
+class InboundRoute(TypedDict):
+    """A rule for the organisation's received mail. Answered by GET /v1/inbound/routes, POST /v1/inbound/routes, GET
+    /v1/inbound/routes/{id}, PATCH /v1/inbound/routes/{id}.
+    """
+
+    object: Literal["inbound_route"]
+    id: str
+    position: int
+    """Routes are tried from position 1 up; the first match decides."""
+    match: InboundRouteMatch
+    action: Literal["store", "webhook", "forward", "reject", "drop"]
+    """store (the default), webhook (store; email.received only to webhook_ids), forward (store and forward), reject
+    (550 5.7.1) or drop (accept, store nothing).
+    """
+    forward_to: List[str]
+    webhook_ids: List[str]
+    spam_threshold: Optional[float]
+    """rspamd score at or over which the message is refused."""
+    created_at: str
+    updated_at: str
+
+
+class InboundRouteTest(TypedDict):
+    """Answered by POST /v1/inbound/routes/test."""
+
+    object: Literal["inbound_route_test"]
+    recipient: str
+    receiving: bool
+    """Whether the MX takes mail for this address for the organisation."""
+    route: Optional[InboundRoute]
+    """The route that decides; null: none matches."""
+    action: Literal["store", "webhook", "forward", "reject", "drop"]
+    """What becomes of the message (store when no route matches)."""
 
 
 class InviteMemberOptions(TypedDict):
@@ -1131,6 +1205,19 @@ class ReceivedEmailRaw(TypedDict):
     expires_at: str
 
 
+class ReceivedEmailSpamSymbol(TypedDict):
+    name: str
+    score: float
+
+
+class ReceivedEmailSpam(TypedDict):
+    score: float
+    action: str
+    """rspamd's action: no action, greylist, add header, rewrite subject, soft reject, reject."""
+    symbols: List[ReceivedEmailSpamSymbol]
+    """The rules that fired, highest first."""
+
+
 # Answered by GET /v1/emails/receiving/{id}.
 ReceivedEmail = TypedDict(
     "ReceivedEmail",
@@ -1150,6 +1237,8 @@ ReceivedEmail = TypedDict(
         "in_reply_to_email_id": Optional[str],
         "auto_reply": Optional[Literal["auto_reply", "challenge_response"]],
         "authentication": ReceivedEmailAuthentication,
+        "spam": Optional[ReceivedEmailSpam],
+        "route_id": Optional[str],
         "html": Optional[str],
         "text": Optional[str],
         "headers": Dict[str, str],
@@ -1176,6 +1265,8 @@ ReceivedEmailSummary = TypedDict(
         "in_reply_to_email_id": Optional[str],
         "auto_reply": Optional[Literal["auto_reply", "challenge_response"]],
         "authentication": ReceivedEmailAuthentication,
+        "spam": Optional[ReceivedEmailSpam],
+        "route_id": Optional[str],
     },
 )
 
@@ -1463,6 +1554,17 @@ class TemplateValidation(TypedDict):
     errors: List[TemplateValidationError]
 
 
+class _TestInboundRouteOptionsRequired(TypedDict):
+    recipient: str
+
+
+class TestInboundRouteOptions(_TestInboundRouteOptionsRequired, total=False):
+    """Sent to POST /v1/inbound/routes/test."""
+
+    headers: Dict[str, str]
+    """Header fields of an imagined message, name → value."""
+
+
 class TestWebhookOptions(TypedDict, total=False):
     """Sent to POST /v1/webhooks/{id}/test."""
 
@@ -1571,6 +1673,28 @@ class UpdateEmailResponse(TypedDict):
 
     object: Literal["email"]
     id: str
+
+
+class UpdateInboundRouteOptionsMatch(TypedDict, total=False):
+    """What the route matches; an empty match matches every message."""
+
+    recipient: Optional[str]
+    header: Optional[InboundRouteHeaderMatch]
+
+
+class UpdateInboundRouteOptions(TypedDict, total=False):
+    """Sent to PATCH /v1/inbound/routes/{id}."""
+
+    match: UpdateInboundRouteOptionsMatch
+    """What the route matches; an empty match matches every message."""
+    forward_to: List[str]
+    """Where action forward sends a copy."""
+    webhook_ids: List[str]
+    """The webhooks action webhook notifies."""
+    spam_threshold: Optional[float]
+    position: int
+    """Where the route goes; those at it and after move down. Default: last."""
+    action: Literal["store", "webhook", "forward", "reject", "drop"]
 
 
 class UpdateMemberRoleOptions(TypedDict):

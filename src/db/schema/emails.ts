@@ -9,7 +9,7 @@ export const emails = sqliteTable("emails", {
   id: text("id").primaryKey(),
   organizationId: text("organization_id").notNull(),
   apiKeyId: text("api_key_id"),
-  source: text("source", { enum: ["api", "smtp", "cli"] }).notNull(),
+  source: text("source", { enum: ["api", "smtp", "cli", "forward"] }).notNull(),
   mode: text("mode", { enum: ["live", "test"] }).notNull(),
   messageId: text("message_id").notNull(),
   fromHeader: text("from_header").notNull(),

@@ -17,6 +17,10 @@ import { createStatusReports } from "../../emails/status-reports.ts";
 import { createAccountMailer } from "../../emails/system-mail.ts";
 import { createMailbox } from "../../inbound/mailbox.ts";
 import { createInboundService } from "../../inbound/service.ts";
+import { createForwarding } from "../../inbound/forwarding.ts";
+import { createSpamScorer } from "../../inbound/spam.ts";
+import { createInboundRoutes } from "../../inbound-routes/service.ts";
+import { createSrsCodec } from "../../lib/srs.ts";
 import { resolveFunction } from "../../lib/dns.ts";
 import { createEndpointGuard } from "../../lib/endpoint-guard.ts";
 import { createSignedLinks } from "../../lib/signed-links.ts";
@@ -203,6 +207,20 @@ export function wireMail(
     resolve: resolveFunction(resolver),
     hostname: records.hostname,
   });
+  const inboundRoutes = createInboundRoutes({ db, writer, clock, receivingState: domains.receivingState });
+  const forwarding = createForwarding({
+    srs: createSrsCodec(secrets.deriveKey("srs")),
+    clock,
+    logger,
+    // The one outgoing funnel: a forwarded copy is delivered, retried and recorded as any of the organisation's mail.
+    submit: (input, actor) => emails.submit(input, actor),
+    signingIdentity: domains.signingIdentity,
+    // An SRS address is on a domain's return-path name, `<subdomain>.<domain>`: the domain's organisation returns it.
+    returnPathOwner: async (name) => {
+      const state = await domains.receivingState(name.slice(name.indexOf(".") + 1));
+      return state.state === "unknown" ? null : state.organizationId;
+    },
+  });
   const inbound = createInboundService({
     db,
     writer,
@@ -220,6 +238,14 @@ export function wireMail(
     metrics,
     dmarc: { read: cpu.readDmarc, store: dmarcReports.store },
     unsubscribes: preferences,
+    routes: inboundRoutes,
+    spam: createSpamScorer({
+      url: config.inbound.rspamd_url,
+      timeoutMs: config.inbound.rspamd_timeout,
+      logger,
+      metrics,
+    }),
+    forwarding,
   });
 
   return {
@@ -230,6 +256,7 @@ export function wireMail(
     webhooks,
     webhookDispatcher,
     mailbox,
+    inboundRoutes,
     sentAttachments: createSentAttachments({ db, emails, links: downloads, read: cpu.readSentAttachments }),
     templates,
     retention,

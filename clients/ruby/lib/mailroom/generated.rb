@@ -327,6 +327,34 @@ module Mailroom
       message: '"Email sent."',
     }.freeze
 
+    # Matches when one of the message's header fields of this name contains the text.
+    InboundRouteHeaderMatch = {
+      # A header field's name.
+      name: "String",
+      # Text its value contains (any case).
+      contains: "String",
+    }.freeze
+
+    # What the route matches; an empty match matches every message.
+    CreateInboundRouteOptionsMatch = {
+      recipient: "optional: String or nil",
+      header: "optional: InboundRouteHeaderMatch or nil",
+    }.freeze
+
+    # Sent to POST /v1/inbound/routes.
+    CreateInboundRouteOptions = {
+      # What the route matches; an empty match matches every message.
+      match: "optional: CreateInboundRouteOptionsMatch",
+      # Where action forward sends a copy.
+      forward_to: "optional: Array of String",
+      # The webhooks action webhook notifies.
+      webhook_ids: "optional: Array of String (uuid)",
+      spam_threshold: "optional: Float or nil",
+      # Where the route goes; those at it and after move down. Default: last.
+      position: "optional: Integer",
+      action: "one of store, webhook, forward, reject, drop",
+    }.freeze
+
     CreateTemplateOptionsVariable = {
       key: "String",
       type: "one of string, number",
@@ -577,7 +605,7 @@ module Mailroom
       object: '"email"',
       id: "String (uuid)",
       message_id: "String",
-      source: "one of api, smtp, cli",
+      source: "one of api, smtp, cli, forward",
       from: "String",
       to: "Array of String",
       cc: "Array of String",
@@ -655,7 +683,7 @@ module Mailroom
       object: '"email"',
       id: "String (uuid)",
       message_id: "String",
-      source: "one of api, smtp, cli",
+      source: "one of api, smtp, cli, forward",
       from: "String",
       to: "Array of String",
       cc: "Array of String",
@@ -689,6 +717,42 @@ module Mailroom
       statusCode: "Integer",
       details: "optional: Array of ErrorBodyDetail",
       request_id: "optional: String",
+    }.freeze
+
+    InboundRouteMatch = {
+      recipient: "String or nil",
+      header: "InboundRouteHeaderMatch or nil",
+    }.freeze
+
+    # A rule for the organisation's received mail. Answered by GET /v1/inbound/routes, POST /v1/inbound/routes, GET
+    # /v1/inbound/routes/{id}, PATCH /v1/inbound/routes/{id}.
+    InboundRoute = {
+      object: '"inbound_route"',
+      id: "String (uuid)",
+      # Routes are tried from position 1 up; the first match decides.
+      position: "Integer",
+      match: "InboundRouteMatch",
+      # store (the default), webhook (store; email.received only to webhook_ids), forward (store and forward), reject
+      # (550 5.7.1) or drop (accept, store nothing).
+      action: "one of store, webhook, forward, reject, drop",
+      forward_to: "Array of String",
+      webhook_ids: "Array of String",
+      # rspamd score at or over which the message is refused.
+      spam_threshold: "Float or nil",
+      created_at: "String (date-time)",
+      updated_at: "String (date-time)",
+    }.freeze
+
+    # Answered by POST /v1/inbound/routes/test.
+    InboundRouteTest = {
+      object: '"inbound_route_test"',
+      recipient: "String",
+      # Whether the MX takes mail for this address for the organisation.
+      receiving: "true or false",
+      # The route that decides; null: none matches.
+      route: "InboundRoute or nil",
+      # What becomes of the message (store when no route matches).
+      action: "one of store, webhook, forward, reject, drop",
     }.freeze
 
     # An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
@@ -896,6 +960,19 @@ module Mailroom
       expires_at: "String (date-time)",
     }.freeze
 
+    ReceivedEmailSpamSymbol = {
+      name: "String",
+      score: "Float",
+    }.freeze
+
+    ReceivedEmailSpam = {
+      score: "Float",
+      # rspamd's action: no action, greylist, add header, rewrite subject, soft reject, reject.
+      action: "String",
+      # The rules that fired, highest first.
+      symbols: "Array of ReceivedEmailSpamSymbol",
+    }.freeze
+
     # Answered by GET /v1/emails/receiving/{id}.
     ReceivedEmail = {
       object: '"email"',
@@ -915,6 +992,10 @@ module Mailroom
       in_reply_to_email_id: "String or nil",
       auto_reply: "one of auto_reply, challenge_response or nil",
       authentication: "ReceivedEmailAuthentication",
+      # rspamd's verdict; null when none is configured or it did not answer in time.
+      spam: "ReceivedEmailSpam or nil",
+      # The inbound route that decided; null: none matched (stored).
+      route_id: "String or nil",
       html: "String or nil",
       text: "String or nil",
       headers: "Hash of String",
@@ -940,6 +1021,10 @@ module Mailroom
       in_reply_to_email_id: "String or nil",
       auto_reply: "one of auto_reply, challenge_response or nil",
       authentication: "ReceivedEmailAuthentication",
+      # rspamd's verdict; null when none is configured or it did not answer in time.
+      spam: "ReceivedEmailSpam or nil",
+      # The inbound route that decided; null: none matched (stored).
+      route_id: "String or nil",
     }.freeze
 
     # One address or id of a batch removal: found and removed, or not on the list (`deleted: false`, and the part not
@@ -1185,6 +1270,13 @@ module Mailroom
       errors: "Array of TemplateValidationError",
     }.freeze
 
+    # Sent to POST /v1/inbound/routes/test.
+    TestInboundRouteOptions = {
+      recipient: "String",
+      # Header fields of an imagined message, name → value.
+      headers: "optional: Hash of String",
+    }.freeze
+
     # Sent to POST /v1/webhooks/{id}/test.
     TestWebhookOptions = {
       # Event type of the sample (default email.sent).
@@ -1276,6 +1368,26 @@ module Mailroom
     UpdateEmailResponse = {
       object: '"email"',
       id: "String (uuid)",
+    }.freeze
+
+    # What the route matches; an empty match matches every message.
+    UpdateInboundRouteOptionsMatch = {
+      recipient: "optional: String or nil",
+      header: "optional: InboundRouteHeaderMatch or nil",
+    }.freeze
+
+    # Sent to PATCH /v1/inbound/routes/{id}.
+    UpdateInboundRouteOptions = {
+      # What the route matches; an empty match matches every message.
+      match: "optional: UpdateInboundRouteOptionsMatch",
+      # Where action forward sends a copy.
+      forward_to: "optional: Array of String",
+      # The webhooks action webhook notifies.
+      webhook_ids: "optional: Array of String (uuid)",
+      spam_threshold: "optional: Float or nil",
+      # Where the route goes; those at it and after move down. Default: last.
+      position: "optional: Integer",
+      action: "optional: one of store, webhook, forward, reject, drop",
     }.freeze
 
     # A member's new role. Sent to PATCH /v1/members/{id}.
