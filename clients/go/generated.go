@@ -738,6 +738,35 @@ type IpPoolBackOff struct {
 	Until string `json:"until"`
 }
 
+// Log is answered by GET /v1/logs/{id}.
+type Log struct {
+	Object    string `json:"object"`
+	Id        string `json:"id"`
+	CreatedAt string `json:"created_at"`
+	// Endpoint is the path, as Resend's: /emails/<id> (no /v1).
+	Endpoint       string `json:"endpoint"`
+	Method         string `json:"method"`
+	ResponseStatus int    `json:"response_status"`
+	UserAgent      string `json:"user_agent"`
+	ApiKeyId       string `json:"api_key_id"`
+	// RequestBody is the JSON body sent, secrets replaced by "[redacted]"; null without one.
+	RequestBody any `json:"request_body"`
+	// ResponseBody is the JSON answer, secrets replaced by "[redacted]"; null when not JSON.
+	ResponseBody any `json:"response_body"`
+}
+
+// LogListItem is answered by GET /v1/logs.
+type LogListItem struct {
+	Id        string `json:"id"`
+	CreatedAt string `json:"created_at"`
+	// Endpoint is the path, as Resend's: /emails/<id> (no /v1).
+	Endpoint       string `json:"endpoint"`
+	Method         string `json:"method"`
+	ResponseStatus int    `json:"response_status"`
+	UserAgent      string `json:"user_agent"`
+	ApiKeyId       string `json:"api_key_id"`
+}
+
 // Member is a person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing
 // take it. Answered by PATCH /v1/members/{id}.
 type Member struct {

@@ -42,7 +42,10 @@ import type { TemplateService } from "../templates/service.ts";
 import type { TrackingService } from "../tracking/service.ts";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.ts";
 import type { WebhookService } from "../webhooks/service.ts";
+import type { RequestRecorder } from "../logs/recorder.ts";
+import type { RequestLogs } from "../logs/service.ts";
 import { wireAccounts } from "./areas/accounts.ts";
+import { wireInsight } from "./areas/insight.ts";
 import { wireMail, type MailOptions } from "./areas/mail.ts";
 import { wireSending, type SendingOptions } from "./areas/sending.ts";
 import type { CpuPool } from "../cpu/pool.ts";
@@ -103,6 +106,10 @@ export interface Services {
   sentAttachments: SentAttachments;
   /** Email counts over time, read from the event log (the admin overview). */
   emailStats: EmailStatsService;
+  /** Takes each finished API request made with a key, and writes them in batches (docs/logs-and-mcp.md). */
+  requestLog: RequestRecorder;
+  /** The request log as callers read it. */
+  requestLogs: RequestLogs;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -115,6 +122,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const accounts = wireAccounts(base);
   const sending = wireSending(base, accounts, options);
   const mail = wireMail(base, accounts, sending, options);
+  const insight = wireInsight(base);
   const { mailThrough: _, ...accountServices } = accounts;
   const { returnPaths: __, closeProviders, ...sendingServices } = sending;
   return {
@@ -134,6 +142,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     ...accountServices,
     ...sendingServices,
     ...mail,
+    ...insight,
     async closeProviders() {
       await closeProviders();
       base.cpu.close();

@@ -53,6 +53,7 @@ export interface ApiKey {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "logs:read"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -199,6 +200,7 @@ export interface CreateApiKeyResponse {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "logs:read"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -421,6 +423,7 @@ export interface CurrentApiKey {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "logs:read"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -824,6 +827,35 @@ export interface IpPoolBackOff {
   messages_per_minute: number;
   /** When the rate returns to the configured one. */
   until: string;
+}
+
+/** Answered by GET /v1/logs/{id}. */
+export interface Log {
+  object: "log";
+  id: string;
+  created_at: string;
+  /** The path, as Resend's: /emails/<id> (no /v1). */
+  endpoint: string;
+  method: string;
+  response_status: number;
+  user_agent: string | null;
+  api_key_id: string | null;
+  /** The JSON body sent, secrets replaced by "[redacted]"; null without one. */
+  request_body: unknown;
+  /** The JSON answer, secrets replaced by "[redacted]"; null when not JSON. */
+  response_body: unknown;
+}
+
+/** Answered by GET /v1/logs. */
+export interface LogListItem {
+  id: string;
+  created_at: string;
+  /** The path, as Resend's: /emails/<id> (no /v1). */
+  endpoint: string;
+  method: string;
+  response_status: number;
+  user_agent: string | null;
+  api_key_id: string | null;
 }
 
 /**

@@ -108,6 +108,7 @@ export const SCOPES = [
   "members:read",
   "members:write",
   "audit:read",
+  "logs:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -66,6 +66,7 @@ class ApiKey(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "logs:read",
         ]
     ]
     domains: Optional[List[str]]
@@ -231,6 +232,7 @@ class CreateApiKeyResponse(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "logs:read",
         ]
     ]
     domains: Optional[List[str]]
@@ -496,6 +498,7 @@ class CurrentApiKey(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "logs:read",
         ]
     ]
     """The scopes it may use (a test key's within the sandbox)."""
@@ -940,6 +943,37 @@ class IpPool(TypedDict):
     warmup: str
     """How long an address warms up from its first use, e.g. 30d (0d: none)."""
     addresses: List[IpPoolAddress]
+
+
+class Log(TypedDict):
+    """Answered by GET /v1/logs/{id}."""
+
+    object: Literal["log"]
+    id: str
+    created_at: str
+    endpoint: str
+    """The path, as Resend's: /emails/<id> (no /v1)."""
+    method: str
+    response_status: int
+    user_agent: Optional[str]
+    api_key_id: Optional[str]
+    request_body: Any
+    """The JSON body sent, secrets replaced by "[redacted]"; null without one."""
+    response_body: Any
+    """The JSON answer, secrets replaced by "[redacted]"; null when not JSON."""
+
+
+class LogListItem(TypedDict):
+    """Answered by GET /v1/logs."""
+
+    id: str
+    created_at: str
+    endpoint: str
+    """The path, as Resend's: /emails/<id> (no /v1)."""
+    method: str
+    response_status: int
+    user_agent: Optional[str]
+    api_key_id: Optional[str]
 
 
 class Member(TypedDict):

@@ -354,6 +354,7 @@ export const templates = pgTable("templates", {
   updatedAt: text("updated_at").notNull(),
 });
 
-// The people's and the deliverability tables live beside this file; the adapter and the schema test read them all here.
+// The people's, the deliverability and the request log's tables live beside this file; the adapter and the schema test read them all here.
 export * from "./people.ts";
 export * from "./deliverability.ts";
+export * from "./logs.ts";

@@ -164,6 +164,7 @@ export function wireMail(
     logger,
     defaults: base.organizationDefaults,
     auditRetentionMs: config.retention.audit,
+    logsRetentionMs: config.retention.logs,
     reclaimSpace: store.reclaimSpace,
   });
   periodic.every("retention", config.retention.interval, () => retention.runOnce());

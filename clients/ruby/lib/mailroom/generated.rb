@@ -37,7 +37,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, logs:read",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       rate_limit_per_minute: "Integer or nil",
@@ -163,7 +163,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, logs:read",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       rate_limit_per_minute: "Integer or nil",
@@ -367,7 +367,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, logs:read",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       # Whether it reads messages' html, text, raw and attachments (a viewer does not).
@@ -723,6 +723,35 @@ module Mailroom
       # How long an address warms up from its first use, e.g. 30d (0d: none).
       warmup: "String",
       addresses: "Array of IpPoolAddress",
+    }.freeze
+
+    # Answered by GET /v1/logs/{id}.
+    Log = {
+      object: '"log"',
+      id: "String (uuid)",
+      created_at: "String (date-time)",
+      # The path, as Resend's: /emails/<id> (no /v1).
+      endpoint: "String",
+      method: "String",
+      response_status: "Integer",
+      user_agent: "String or nil",
+      api_key_id: "String or nil",
+      # The JSON body sent, secrets replaced by "[redacted]"; null without one.
+      request_body: "any value",
+      # The JSON answer, secrets replaced by "[redacted]"; null when not JSON.
+      response_body: "any value",
+    }.freeze
+
+    # Answered by GET /v1/logs.
+    LogListItem = {
+      id: "String (uuid)",
+      created_at: "String (date-time)",
+      # The path, as Resend's: /emails/<id> (no /v1).
+      endpoint: "String",
+      method: "String",
+      response_status: "Integer",
+      user_agent: "String or nil",
+      api_key_id: "String or nil",
     }.freeze
 
     # A person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing take
