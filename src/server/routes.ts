@@ -42,6 +42,7 @@ import type { Metrics } from "../lib/metrics.ts";
 import { suppressionRoutes } from "../suppressions/routes.ts";
 import { templateRoutes } from "../templates/routes.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
+import type { EmailMetricsService } from "../emails/metrics.ts";
 import type { EmailStatsService } from "../emails/stats.ts";
 import type { TemplateService } from "../templates/service.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
@@ -58,6 +59,8 @@ import { traceOf, tracedOf } from "../http/request-trace.ts";
 import type { RequestRecorder } from "../logs/recorder.ts";
 import { logRoutes } from "../logs/routes.ts";
 import type { RequestLogs } from "../logs/service.ts";
+import { usageRoutes } from "../usage/routes.ts";
+import type { UsageService } from "../usage/service.ts";
 
 export interface HttpDeps {
   config: Config;
@@ -88,8 +91,10 @@ export interface HttpDeps {
   sendingIps: SendingIps;
   sentAttachments: SentAttachments;
   emailStats: EmailStatsService;
+  emailMetrics: EmailMetricsService;
   requestLog: RequestRecorder;
   requestLogs: RequestLogs;
+  usage: UsageService;
   version: string;
   /** False while starting or shutting down: /readyz answers 503. */
   isReady: () => boolean;
@@ -223,6 +228,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(organizationRoutes(deps))
     .use(peopleRoutes(deps))
     .use(logRoutes(deps))
+    .use(usageRoutes(deps))
     .use(trackingRoutes(deps));
 
   const matchers = routeMatchers(app.routes);

@@ -19,6 +19,7 @@ import type { DomainService } from "../domains/service.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
 import type { Retention } from "../emails/retention.ts";
 import type { EmailService } from "../emails/service.ts";
+import type { EmailMetricsService } from "../emails/metrics.ts";
 import type { EmailStatsService } from "../emails/stats.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
@@ -44,6 +45,7 @@ import type { WebhookDispatcher } from "../webhooks/dispatcher.ts";
 import type { WebhookService } from "../webhooks/service.ts";
 import type { RequestRecorder } from "../logs/recorder.ts";
 import type { RequestLogs } from "../logs/service.ts";
+import type { UsageService } from "../usage/service.ts";
 import { wireAccounts } from "./areas/accounts.ts";
 import { wireInsight } from "./areas/insight.ts";
 import { wireMail, type MailOptions } from "./areas/mail.ts";
@@ -106,10 +108,14 @@ export interface Services {
   sentAttachments: SentAttachments;
   /** Email counts over time, read from the event log (the admin overview). */
   emailStats: EmailStatsService;
+  /** Resend's email metrics over the same counts. */
+  emailMetrics: EmailMetricsService;
   /** Takes each finished API request made with a key, and writes them in batches (docs/logs-and-mcp.md). */
   requestLog: RequestRecorder;
   /** The request log as callers read it. */
   requestLogs: RequestLogs;
+  /** Resend's usage figures. */
+  usage: UsageService;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -122,7 +128,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const accounts = wireAccounts(base);
   const sending = wireSending(base, accounts, options);
   const mail = wireMail(base, accounts, sending, options);
-  const insight = wireInsight(base);
+  const insight = wireInsight(base, accounts, mail);
   const { mailThrough: _, ...accountServices } = accounts;
   const { returnPaths: __, closeProviders, ...sendingServices } = sending;
   return {

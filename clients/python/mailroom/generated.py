@@ -802,6 +802,102 @@ class EmailAttachment(_EmailAttachmentRequired, total=False):
     object: Literal["attachment"]
 
 
+class _EmailMetricsRowRequired(TypedDict):
+    period: str
+    """The period's start (UTC)."""
+
+
+class EmailMetricsRow(_EmailMetricsRowRequired, total=False):
+    received: float
+    delivered: float
+    complained: float
+    suppressed: float
+    bounced: float
+    bounced_transient: float
+    bounced_permanent: float
+    bounced_undetermined: float
+    opened: float
+    clicked: float
+    unsubscribed: float
+    delivery_delayed: float
+    failed: float
+    sent: float
+    unique_opened: float
+    unique_clicked: float
+    delivery_rate: float
+    open_rate: float
+    click_rate: float
+    bounce_rate: float
+    complaint_rate: float
+    unsubscribe_rate: float
+
+
+class EmailMetricsTotals(TypedDict, total=False):
+    received: float
+    delivered: float
+    complained: float
+    suppressed: float
+    bounced: float
+    bounced_transient: float
+    bounced_permanent: float
+    bounced_undetermined: float
+    opened: float
+    clicked: float
+    unsubscribed: float
+    delivery_delayed: float
+    failed: float
+    sent: float
+    unique_opened: float
+    unique_clicked: float
+    delivery_rate: float
+    open_rate: float
+    click_rate: float
+    bounce_rate: float
+    complaint_rate: float
+    unsubscribe_rate: float
+
+
+class _EmailMetricsRequired(TypedDict):
+    object: Literal["metrics"]
+    start_date: str
+    end_date: str
+    metrics: List[
+        Literal[
+            "received",
+            "delivered",
+            "complained",
+            "suppressed",
+            "bounced",
+            "bounced_transient",
+            "bounced_permanent",
+            "bounced_undetermined",
+            "opened",
+            "clicked",
+            "unsubscribed",
+            "delivery_delayed",
+            "failed",
+            "sent",
+            "unique_opened",
+            "unique_clicked",
+            "delivery_rate",
+            "open_rate",
+            "click_rate",
+            "bounce_rate",
+            "complaint_rate",
+            "unsubscribe_rate",
+        ]
+    ]
+    dimensions: List[Literal["period", "domain", "email", "broadcast"]]
+    granularity: Literal["hourly", "daily", "weekly", "monthly"]
+    totals: EmailMetricsTotals
+
+
+class EmailMetrics(_EmailMetricsRequired, total=False):
+    """Answered by GET /v1/emails/metrics."""
+
+    data: List[EmailMetricsRow]
+
+
 class EmailStatCounts(TypedDict):
     """``accepted`` counts messages (email.queued, or the first email.scheduled); the others count recipients'
     events.
@@ -1657,6 +1753,89 @@ class UpdateWebhookOptions(TypedDict, total=False):
     events: List[str]
     description: Optional[str]
     status: Literal["enabled", "disabled"]
+
+
+class UsageAiCredits(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    next_increase_at: Optional[str]
+
+
+class UsageAutomationRuns(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    resets_at: str
+
+
+class UsageBroadcasts(TypedDict):
+    used: int
+    limit: Optional[Any]
+
+
+class UsageContacts(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+
+
+class UsageDomains(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+
+
+class UsageEmailsDaily(TypedDict):
+    used: int
+    """Messages accepted (sent) in the period."""
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    sent: int
+    received: int
+    resets_at: str
+
+
+class UsageEmailsMonthly(TypedDict):
+    used: int
+    """Messages accepted (sent) in the period."""
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    sent: int
+    received: int
+    resets_at: str
+
+
+class UsageEmails(TypedDict):
+    daily: UsageEmailsDaily
+    monthly: UsageEmailsMonthly
+
+
+class UsageRateLimit(TypedDict):
+    limit: int
+    """Requests per window, the organisation's."""
+    duration: str
+    """The window: 60s."""
+
+
+class UsageSegments(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+
+
+class Usage(TypedDict):
+    """Answered by GET /v1/usage."""
+
+    object: Literal["usage"]
+    emails: UsageEmails
+    contacts: UsageContacts
+    segments: UsageSegments
+    broadcasts: UsageBroadcasts
+    ai_credits: UsageAiCredits
+    automation_runs: UsageAutomationRuns
+    domains: UsageDomains
+    rate_limit: UsageRateLimit
 
 
 class _ValidateTemplateOptionsRequired(TypedDict):

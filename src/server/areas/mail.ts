@@ -12,6 +12,7 @@ import { createSentAttachments } from "../../emails/attachments.ts";
 import { createAttachmentFetcher } from "../../emails/remote-attachments.ts";
 import { createRetention } from "../../emails/retention.ts";
 import { createEmailService } from "../../emails/service.ts";
+import { createEmailMetrics } from "../../emails/metrics.ts";
 import { createEmailStats } from "../../emails/stats.ts";
 import { createAccountMailer } from "../../emails/system-mail.ts";
 import { createMailbox } from "../../inbound/mailbox.ts";
@@ -194,6 +195,7 @@ export function wireMail(
     dmarc: { read: cpu.readDmarc, store: dmarcReports.store },
   });
 
+  const emailStats = createEmailStats({ db, clock });
   return {
     httpAddress,
     tracking,
@@ -206,7 +208,8 @@ export function wireMail(
     retention,
     dmarcReports,
     inbound,
-    emailStats: createEmailStats({ db, clock }),
+    emailStats,
+    emailMetrics: createEmailMetrics({ db, clock, stats: emailStats }),
     ai: createAiService({ model: createChatModel(config.ai), templates }),
   };
 }

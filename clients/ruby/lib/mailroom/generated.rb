@@ -613,6 +613,73 @@ module Mailroom
       expires_at: "String (date-time)",
     }.freeze
 
+    EmailMetricsRow = {
+      # The period's start (UTC).
+      period: "String (date-time)",
+      received: "optional: Float",
+      delivered: "optional: Float",
+      complained: "optional: Float",
+      suppressed: "optional: Float",
+      bounced: "optional: Float",
+      bounced_transient: "optional: Float",
+      bounced_permanent: "optional: Float",
+      bounced_undetermined: "optional: Float",
+      opened: "optional: Float",
+      clicked: "optional: Float",
+      unsubscribed: "optional: Float",
+      delivery_delayed: "optional: Float",
+      failed: "optional: Float",
+      sent: "optional: Float",
+      unique_opened: "optional: Float",
+      unique_clicked: "optional: Float",
+      delivery_rate: "optional: Float",
+      open_rate: "optional: Float",
+      click_rate: "optional: Float",
+      bounce_rate: "optional: Float",
+      complaint_rate: "optional: Float",
+      unsubscribe_rate: "optional: Float",
+    }.freeze
+
+    EmailMetricsTotals = {
+      received: "optional: Float",
+      delivered: "optional: Float",
+      complained: "optional: Float",
+      suppressed: "optional: Float",
+      bounced: "optional: Float",
+      bounced_transient: "optional: Float",
+      bounced_permanent: "optional: Float",
+      bounced_undetermined: "optional: Float",
+      opened: "optional: Float",
+      clicked: "optional: Float",
+      unsubscribed: "optional: Float",
+      delivery_delayed: "optional: Float",
+      failed: "optional: Float",
+      sent: "optional: Float",
+      unique_opened: "optional: Float",
+      unique_clicked: "optional: Float",
+      delivery_rate: "optional: Float",
+      open_rate: "optional: Float",
+      click_rate: "optional: Float",
+      bounce_rate: "optional: Float",
+      complaint_rate: "optional: Float",
+      unsubscribe_rate: "optional: Float",
+    }.freeze
+
+    # Answered by GET /v1/emails/metrics.
+    EmailMetrics = {
+      object: '"metrics"',
+      start_date: "String (date-time)",
+      end_date: "String (date-time)",
+      metrics: "Array of one of received, delivered, complained, suppressed, bounced, bounced_transient, " \
+               "bounced_permanent, bounced_undetermined, opened, clicked, unsubscribed, delivery_delayed, failed, " \
+               "sent, unique_opened, unique_clicked, delivery_rate, open_rate, click_rate, bounce_rate, " \
+               "complaint_rate, unsubscribe_rate",
+      dimensions: "Array of one of period, domain, email, broadcast",
+      granularity: "one of hourly, daily, weekly, monthly",
+      totals: "EmailMetricsTotals",
+      data: "optional: Array of EmailMetricsRow",
+    }.freeze
+
     # `accepted` counts messages (email.queued, or the first email.scheduled); the others count recipients' events.
     EmailStatCounts = {
       accepted: "Integer",
@@ -1352,6 +1419,88 @@ module Mailroom
       events: "optional: Array of String",
       description: "optional: String or nil",
       status: "optional: one of enabled, disabled",
+    }.freeze
+
+    UsageAiCredits = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      next_increase_at: "String or nil",
+    }.freeze
+
+    UsageAutomationRuns = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      resets_at: "String (date-time)",
+    }.freeze
+
+    UsageBroadcasts = {
+      used: "Integer",
+      limit: "any value or nil",
+    }.freeze
+
+    UsageContacts = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+    }.freeze
+
+    UsageDomains = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+    }.freeze
+
+    UsageEmailsDaily = {
+      # Messages accepted (sent) in the period.
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      sent: "Integer",
+      received: "Integer",
+      resets_at: "String (date-time)",
+    }.freeze
+
+    UsageEmailsMonthly = {
+      # Messages accepted (sent) in the period.
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      sent: "Integer",
+      received: "Integer",
+      resets_at: "String (date-time)",
+    }.freeze
+
+    UsageEmails = {
+      daily: "UsageEmailsDaily",
+      monthly: "UsageEmailsMonthly",
+    }.freeze
+
+    UsageRateLimit = {
+      # Requests per window, the organisation's.
+      limit: "Integer",
+      # The window: 60s.
+      duration: "String",
+    }.freeze
+
+    UsageSegments = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+    }.freeze
+
+    # Answered by GET /v1/usage.
+    Usage = {
+      object: '"usage"',
+      emails: "UsageEmails",
+      contacts: "UsageContacts",
+      segments: "UsageSegments",
+      broadcasts: "UsageBroadcasts",
+      ai_credits: "UsageAiCredits",
+      automation_runs: "UsageAutomationRuns",
+      domains: "UsageDomains",
+      rate_limit: "UsageRateLimit",
     }.freeze
 
     # Sent to POST /v1/templates/validate.
