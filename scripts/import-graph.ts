@@ -53,6 +53,9 @@ export const LAYERS = [
   "inbound",
   "webhooks",
   "ai",
+  // What callers learn of their own use: the request log, usage figures.
+  "logs",
+  "usage",
   // Front ends and the root; the command line's groups (cli/) stand below the main.ts that dispatches to them.
   "smtp",
   // The CPU pool's task table (it names every area's work, the relay's included) and the admin UI's bundle and routes.

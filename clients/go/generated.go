@@ -601,6 +601,72 @@ type EmailEvent struct {
 	Data      map[string]any `json:"data"`
 }
 
+// EmailMetrics is answered by GET /v1/emails/metrics.
+type EmailMetrics struct {
+	Object      string             `json:"object"`
+	StartDate   string             `json:"start_date"`
+	EndDate     string             `json:"end_date"`
+	Metrics     []string           `json:"metrics"`
+	Dimensions  []string           `json:"dimensions"`
+	Granularity string             `json:"granularity"`
+	Totals      EmailMetricsTotals `json:"totals"`
+	Data        []EmailMetricsRow  `json:"data,omitempty"`
+}
+
+// EmailMetricsRow is a shape of the API.
+type EmailMetricsRow struct {
+	// Period is the period's start (UTC).
+	Period              string  `json:"period"`
+	Received            float64 `json:"received,omitempty"`
+	Delivered           float64 `json:"delivered,omitempty"`
+	Complained          float64 `json:"complained,omitempty"`
+	Suppressed          float64 `json:"suppressed,omitempty"`
+	Bounced             float64 `json:"bounced,omitempty"`
+	BouncedTransient    float64 `json:"bounced_transient,omitempty"`
+	BouncedPermanent    float64 `json:"bounced_permanent,omitempty"`
+	BouncedUndetermined float64 `json:"bounced_undetermined,omitempty"`
+	Opened              float64 `json:"opened,omitempty"`
+	Clicked             float64 `json:"clicked,omitempty"`
+	Unsubscribed        float64 `json:"unsubscribed,omitempty"`
+	DeliveryDelayed     float64 `json:"delivery_delayed,omitempty"`
+	Failed              float64 `json:"failed,omitempty"`
+	Sent                float64 `json:"sent,omitempty"`
+	UniqueOpened        float64 `json:"unique_opened,omitempty"`
+	UniqueClicked       float64 `json:"unique_clicked,omitempty"`
+	DeliveryRate        float64 `json:"delivery_rate,omitempty"`
+	OpenRate            float64 `json:"open_rate,omitempty"`
+	ClickRate           float64 `json:"click_rate,omitempty"`
+	BounceRate          float64 `json:"bounce_rate,omitempty"`
+	ComplaintRate       float64 `json:"complaint_rate,omitempty"`
+	UnsubscribeRate     float64 `json:"unsubscribe_rate,omitempty"`
+}
+
+// EmailMetricsTotals is a shape of the API.
+type EmailMetricsTotals struct {
+	Received            float64 `json:"received,omitempty"`
+	Delivered           float64 `json:"delivered,omitempty"`
+	Complained          float64 `json:"complained,omitempty"`
+	Suppressed          float64 `json:"suppressed,omitempty"`
+	Bounced             float64 `json:"bounced,omitempty"`
+	BouncedTransient    float64 `json:"bounced_transient,omitempty"`
+	BouncedPermanent    float64 `json:"bounced_permanent,omitempty"`
+	BouncedUndetermined float64 `json:"bounced_undetermined,omitempty"`
+	Opened              float64 `json:"opened,omitempty"`
+	Clicked             float64 `json:"clicked,omitempty"`
+	Unsubscribed        float64 `json:"unsubscribed,omitempty"`
+	DeliveryDelayed     float64 `json:"delivery_delayed,omitempty"`
+	Failed              float64 `json:"failed,omitempty"`
+	Sent                float64 `json:"sent,omitempty"`
+	UniqueOpened        float64 `json:"unique_opened,omitempty"`
+	UniqueClicked       float64 `json:"unique_clicked,omitempty"`
+	DeliveryRate        float64 `json:"delivery_rate,omitempty"`
+	OpenRate            float64 `json:"open_rate,omitempty"`
+	ClickRate           float64 `json:"click_rate,omitempty"`
+	BounceRate          float64 `json:"bounce_rate,omitempty"`
+	ComplaintRate       float64 `json:"complaint_rate,omitempty"`
+	UnsubscribeRate     float64 `json:"unsubscribe_rate,omitempty"`
+}
+
 // EmailRecipient is a shape of the API.
 type EmailRecipient struct {
 	Email    string          `json:"email"`
@@ -806,6 +872,35 @@ type IpPoolBackOff struct {
 	MessagesPerMinute int `json:"messages_per_minute"`
 	// Until: When the rate returns to the configured one.
 	Until string `json:"until"`
+}
+
+// Log is answered by GET /v1/logs/{id}.
+type Log struct {
+	Object    string `json:"object"`
+	Id        string `json:"id"`
+	CreatedAt string `json:"created_at"`
+	// Endpoint is the path, as Resend's: /emails/<id> (no /v1).
+	Endpoint       string `json:"endpoint"`
+	Method         string `json:"method"`
+	ResponseStatus int    `json:"response_status"`
+	UserAgent      string `json:"user_agent"`
+	ApiKeyId       string `json:"api_key_id"`
+	// RequestBody is the JSON body sent, secrets replaced by "[redacted]"; null without one.
+	RequestBody any `json:"request_body"`
+	// ResponseBody is the JSON answer, secrets replaced by "[redacted]"; null when not JSON.
+	ResponseBody any `json:"response_body"`
+}
+
+// LogListItem is answered by GET /v1/logs.
+type LogListItem struct {
+	Id        string `json:"id"`
+	CreatedAt string `json:"created_at"`
+	// Endpoint is the path, as Resend's: /emails/<id> (no /v1).
+	Endpoint       string `json:"endpoint"`
+	Method         string `json:"method"`
+	ResponseStatus int    `json:"response_status"`
+	UserAgent      string `json:"user_agent"`
+	ApiKeyId       string `json:"api_key_id"`
 }
 
 // Member is a person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing
@@ -1518,6 +1613,98 @@ type UpdateWebhookOptions struct {
 	Events      []string          `json:"events,omitempty"`
 	Description *Nullable[string] `json:"description,omitempty"`
 	Status      string            `json:"status,omitempty"`
+}
+
+// Usage is answered by GET /v1/usage.
+type Usage struct {
+	Object         string              `json:"object"`
+	Emails         UsageEmails         `json:"emails"`
+	Contacts       UsageContacts       `json:"contacts"`
+	Segments       UsageSegments       `json:"segments"`
+	Broadcasts     UsageBroadcasts     `json:"broadcasts"`
+	AiCredits      UsageAiCredits      `json:"ai_credits"`
+	AutomationRuns UsageAutomationRuns `json:"automation_runs"`
+	Domains        UsageDomains        `json:"domains"`
+	RateLimit      UsageRateLimit      `json:"rate_limit"`
+}
+
+// UsageAiCredits is a shape of the API.
+type UsageAiCredits struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit          *int   `json:"limit"`
+	NextIncreaseAt string `json:"next_increase_at"`
+}
+
+// UsageAutomationRuns is a shape of the API.
+type UsageAutomationRuns struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit    *int   `json:"limit"`
+	ResetsAt string `json:"resets_at"`
+}
+
+// UsageBroadcasts is a shape of the API.
+type UsageBroadcasts struct {
+	Used  int `json:"used"`
+	Limit any `json:"limit"`
+}
+
+// UsageContacts is a shape of the API.
+type UsageContacts struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit *int `json:"limit"`
+}
+
+// UsageDomains is a shape of the API.
+type UsageDomains struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit *int `json:"limit"`
+}
+
+// UsageEmails is a shape of the API.
+type UsageEmails struct {
+	Daily   UsageEmailsDaily   `json:"daily"`
+	Monthly UsageEmailsMonthly `json:"monthly"`
+}
+
+// UsageEmailsDaily is a shape of the API.
+type UsageEmailsDaily struct {
+	// Used: Messages accepted (sent) in the period.
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit    *int   `json:"limit"`
+	Sent     int    `json:"sent"`
+	Received int    `json:"received"`
+	ResetsAt string `json:"resets_at"`
+}
+
+// UsageEmailsMonthly is a shape of the API.
+type UsageEmailsMonthly struct {
+	// Used: Messages accepted (sent) in the period.
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit    *int   `json:"limit"`
+	Sent     int    `json:"sent"`
+	Received int    `json:"received"`
+	ResetsAt string `json:"resets_at"`
+}
+
+// UsageRateLimit is a shape of the API.
+type UsageRateLimit struct {
+	// Limit: Requests per window, the organisation's.
+	Limit int `json:"limit"`
+	// Duration is the window: 60s.
+	Duration string `json:"duration"`
+}
+
+// UsageSegments is a shape of the API.
+type UsageSegments struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit *int `json:"limit"`
 }
 
 // User is a person with an account: signs in to the admin UI and belongs to organisations.

@@ -21,6 +21,7 @@ import type { SentAttachments } from "../emails/attachments.ts";
 import type { Retention } from "../emails/retention.ts";
 import type { EmailService } from "../emails/service.ts";
 import type { StatusReports } from "../emails/status-reports.ts";
+import type { EmailMetricsService } from "../emails/metrics.ts";
 import type { EmailStatsService } from "../emails/stats.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
@@ -46,7 +47,11 @@ import type { TrackingService } from "../tracking/service.ts";
 import type { PreferenceService } from "../preferences/service.ts";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.ts";
 import type { WebhookService } from "../webhooks/service.ts";
+import type { RequestRecorder } from "../logs/recorder.ts";
+import type { RequestLogs } from "../logs/service.ts";
+import type { UsageService } from "../usage/service.ts";
 import { wireAccounts } from "./areas/accounts.ts";
+import { wireInsight } from "./areas/insight.ts";
 import { wireMail, type MailOptions } from "./areas/mail.ts";
 import { wireSending, type SendingOptions } from "./areas/sending.ts";
 import type { CpuPool } from "../cpu/pool.ts";
@@ -115,6 +120,14 @@ export interface Services {
   emailStats: EmailStatsService;
   /** The relay's delivery status notifications waiting to be queued (docs/smtp.md). */
   statusReports: StatusReports;
+  /** Resend's email metrics over the same counts. */
+  emailMetrics: EmailMetricsService;
+  /** Takes each finished API request made with a key, and writes them in batches (docs/logs-and-mcp.md). */
+  requestLog: RequestRecorder;
+  /** The request log as callers read it. */
+  requestLogs: RequestLogs;
+  /** Resend's usage figures. */
+  usage: UsageService;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -127,6 +140,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const accounts = wireAccounts(base);
   const sending = wireSending(base, accounts, options);
   const mail = wireMail(base, accounts, sending, options);
+  const insight = wireInsight(base, accounts, mail);
   const { mailThrough: _, ...accountServices } = accounts;
   const { returnPaths: __, closeProviders, ...sendingServices } = sending;
   return {
@@ -146,6 +160,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     ...accountServices,
     ...sendingServices,
     ...mail,
+    ...insight,
     async closeProviders() {
       await closeProviders();
       base.cpu.close();

@@ -55,6 +55,7 @@ export interface ApiKey {
     | "audit:read"
     | "contacts:read"
     | "contacts:write"
+    | "logs:read"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -203,6 +204,7 @@ export interface CreateApiKeyResponse {
     | "audit:read"
     | "contacts:read"
     | "contacts:write"
+    | "logs:read"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -448,6 +450,7 @@ export interface CurrentApiKey {
     | "audit:read"
     | "contacts:read"
     | "contacts:write"
+    | "logs:read"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -689,6 +692,93 @@ export interface EmailEvent {
   data: Record<string, unknown>;
 }
 
+/** Answered by GET /v1/emails/metrics. */
+export interface EmailMetrics {
+  object: "metrics";
+  start_date: string;
+  end_date: string;
+  metrics: Array<
+    | "received"
+    | "delivered"
+    | "complained"
+    | "suppressed"
+    | "bounced"
+    | "bounced_transient"
+    | "bounced_permanent"
+    | "bounced_undetermined"
+    | "opened"
+    | "clicked"
+    | "unsubscribed"
+    | "delivery_delayed"
+    | "failed"
+    | "sent"
+    | "unique_opened"
+    | "unique_clicked"
+    | "delivery_rate"
+    | "open_rate"
+    | "click_rate"
+    | "bounce_rate"
+    | "complaint_rate"
+    | "unsubscribe_rate"
+  >;
+  dimensions: Array<"period" | "domain" | "email" | "broadcast">;
+  granularity: "hourly" | "daily" | "weekly" | "monthly";
+  totals: EmailMetricsTotals;
+  data?: EmailMetricsRow[];
+}
+
+export interface EmailMetricsRow {
+  /** The period's start (UTC). */
+  period: string;
+  received?: number;
+  delivered?: number;
+  complained?: number;
+  suppressed?: number;
+  bounced?: number;
+  bounced_transient?: number;
+  bounced_permanent?: number;
+  bounced_undetermined?: number;
+  opened?: number;
+  clicked?: number;
+  unsubscribed?: number;
+  delivery_delayed?: number;
+  failed?: number;
+  sent?: number;
+  unique_opened?: number;
+  unique_clicked?: number;
+  delivery_rate?: number;
+  open_rate?: number;
+  click_rate?: number;
+  bounce_rate?: number;
+  complaint_rate?: number;
+  unsubscribe_rate?: number;
+}
+
+export interface EmailMetricsTotals {
+  received?: number;
+  delivered?: number;
+  complained?: number;
+  suppressed?: number;
+  bounced?: number;
+  bounced_transient?: number;
+  bounced_permanent?: number;
+  bounced_undetermined?: number;
+  opened?: number;
+  clicked?: number;
+  unsubscribed?: number;
+  delivery_delayed?: number;
+  failed?: number;
+  sent?: number;
+  unique_opened?: number;
+  unique_clicked?: number;
+  delivery_rate?: number;
+  open_rate?: number;
+  click_rate?: number;
+  bounce_rate?: number;
+  complaint_rate?: number;
+  unsubscribe_rate?: number;
+}
+
 export interface EmailRecipient {
   email: string;
   status: RecipientStatus;
@@ -903,6 +993,35 @@ export interface IpPoolBackOff {
   messages_per_minute: number;
   /** When the rate returns to the configured one. */
   until: string;
+}
+
+/** Answered by GET /v1/logs/{id}. */
+export interface Log {
+  object: "log";
+  id: string;
+  created_at: string;
+  /** The path, as Resend's: /emails/<id> (no /v1). */
+  endpoint: string;
+  method: string;
+  response_status: number;
+  user_agent: string | null;
+  api_key_id: string | null;
+  /** The JSON body sent, secrets replaced by "[redacted]"; null without one. */
+  request_body: unknown;
+  /** The JSON answer, secrets replaced by "[redacted]"; null when not JSON. */
+  response_body: unknown;
+}
+
+/** Answered by GET /v1/logs. */
+export interface LogListItem {
+  id: string;
+  created_at: string;
+  /** The path, as Resend's: /emails/<id> (no /v1). */
+  endpoint: string;
+  method: string;
+  response_status: number;
+  user_agent: string | null;
+  api_key_id: string | null;
 }
 
 /**
@@ -1591,6 +1710,88 @@ export interface UpdateWebhookOptions {
   events?: string[];
   description?: string | null;
   status?: "enabled" | "disabled";
+}
+
+/** Answered by GET /v1/usage. */
+export interface Usage {
+  object: "usage";
+  emails: UsageEmails;
+  contacts: UsageContacts;
+  segments: UsageSegments;
+  broadcasts: UsageBroadcasts;
+  ai_credits: UsageAiCredits;
+  automation_runs: UsageAutomationRuns;
+  domains: UsageDomains;
+  rate_limit: UsageRateLimit;
+}
+
+export interface UsageAiCredits {
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+  next_increase_at: string | null;
+}
+
+export interface UsageAutomationRuns {
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+  resets_at: string;
+}
+
+export interface UsageBroadcasts {
+  used: number;
+  limit: unknown | null;
+}
+
+export interface UsageContacts {
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+}
+
+export interface UsageDomains {
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+}
+
+export interface UsageEmails {
+  daily: UsageEmailsDaily;
+  monthly: UsageEmailsMonthly;
+}
+
+export interface UsageEmailsDaily {
+  /** Messages accepted (sent) in the period. */
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+  sent: number;
+  received: number;
+  resets_at: string;
+}
+
+export interface UsageEmailsMonthly {
+  /** Messages accepted (sent) in the period. */
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+  sent: number;
+  received: number;
+  resets_at: string;
+}
+
+export interface UsageRateLimit {
+  /** Requests per window, the organisation's. */
+  limit: number;
+  /** The window: 60s. */
+  duration: string;
+}
+
+export interface UsageSegments {
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
 }
 
 /** A person with an account: signs in to the admin UI and belongs to organisations. */

@@ -68,6 +68,7 @@ class ApiKey(TypedDict):
             "audit:read",
             "contacts:read",
             "contacts:write",
+            "logs:read",
         ]
     ]
     domains: Optional[List[str]]
@@ -235,6 +236,7 @@ class CreateApiKeyResponse(TypedDict):
             "audit:read",
             "contacts:read",
             "contacts:write",
+            "logs:read",
         ]
     ]
     domains: Optional[List[str]]
@@ -537,6 +539,7 @@ class CurrentApiKey(TypedDict):
             "audit:read",
             "contacts:read",
             "contacts:write",
+            "logs:read",
         ]
     ]
     """The scopes it may use (a test key's within the sandbox)."""
@@ -841,6 +844,102 @@ class EmailAttachment(_EmailAttachmentRequired, total=False):
     object: Literal["attachment"]
 
 
+class _EmailMetricsRowRequired(TypedDict):
+    period: str
+    """The period's start (UTC)."""
+
+
+class EmailMetricsRow(_EmailMetricsRowRequired, total=False):
+    received: float
+    delivered: float
+    complained: float
+    suppressed: float
+    bounced: float
+    bounced_transient: float
+    bounced_permanent: float
+    bounced_undetermined: float
+    opened: float
+    clicked: float
+    unsubscribed: float
+    delivery_delayed: float
+    failed: float
+    sent: float
+    unique_opened: float
+    unique_clicked: float
+    delivery_rate: float
+    open_rate: float
+    click_rate: float
+    bounce_rate: float
+    complaint_rate: float
+    unsubscribe_rate: float
+
+
+class EmailMetricsTotals(TypedDict, total=False):
+    received: float
+    delivered: float
+    complained: float
+    suppressed: float
+    bounced: float
+    bounced_transient: float
+    bounced_permanent: float
+    bounced_undetermined: float
+    opened: float
+    clicked: float
+    unsubscribed: float
+    delivery_delayed: float
+    failed: float
+    sent: float
+    unique_opened: float
+    unique_clicked: float
+    delivery_rate: float
+    open_rate: float
+    click_rate: float
+    bounce_rate: float
+    complaint_rate: float
+    unsubscribe_rate: float
+
+
+class _EmailMetricsRequired(TypedDict):
+    object: Literal["metrics"]
+    start_date: str
+    end_date: str
+    metrics: List[
+        Literal[
+            "received",
+            "delivered",
+            "complained",
+            "suppressed",
+            "bounced",
+            "bounced_transient",
+            "bounced_permanent",
+            "bounced_undetermined",
+            "opened",
+            "clicked",
+            "unsubscribed",
+            "delivery_delayed",
+            "failed",
+            "sent",
+            "unique_opened",
+            "unique_clicked",
+            "delivery_rate",
+            "open_rate",
+            "click_rate",
+            "bounce_rate",
+            "complaint_rate",
+            "unsubscribe_rate",
+        ]
+    ]
+    dimensions: List[Literal["period", "domain", "email", "broadcast"]]
+    granularity: Literal["hourly", "daily", "weekly", "monthly"]
+    totals: EmailMetricsTotals
+
+
+class EmailMetrics(_EmailMetricsRequired, total=False):
+    """Answered by GET /v1/emails/metrics."""
+
+    data: List[EmailMetricsRow]
+
+
 class EmailStatCounts(TypedDict):
     """``accepted`` counts messages (email.queued, or the first email.scheduled); the others count recipients'
     events.
@@ -1023,6 +1122,37 @@ class IpPool(TypedDict):
     warmup: str
     """How long an address warms up from its first use, e.g. 30d (0d: none)."""
     addresses: List[IpPoolAddress]
+
+
+class Log(TypedDict):
+    """Answered by GET /v1/logs/{id}."""
+
+    object: Literal["log"]
+    id: str
+    created_at: str
+    endpoint: str
+    """The path, as Resend's: /emails/<id> (no /v1)."""
+    method: str
+    response_status: int
+    user_agent: Optional[str]
+    api_key_id: Optional[str]
+    request_body: Any
+    """The JSON body sent, secrets replaced by "[redacted]"; null without one."""
+    response_body: Any
+    """The JSON answer, secrets replaced by "[redacted]"; null when not JSON."""
+
+
+class LogListItem(TypedDict):
+    """Answered by GET /v1/logs."""
+
+    id: str
+    created_at: str
+    endpoint: str
+    """The path, as Resend's: /emails/<id> (no /v1)."""
+    method: str
+    response_status: int
+    user_agent: Optional[str]
+    api_key_id: Optional[str]
 
 
 class Member(TypedDict):
@@ -1756,6 +1886,89 @@ class UpdateWebhookOptions(TypedDict, total=False):
     events: List[str]
     description: Optional[str]
     status: Literal["enabled", "disabled"]
+
+
+class UsageAiCredits(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    next_increase_at: Optional[str]
+
+
+class UsageAutomationRuns(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    resets_at: str
+
+
+class UsageBroadcasts(TypedDict):
+    used: int
+    limit: Optional[Any]
+
+
+class UsageContacts(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+
+
+class UsageDomains(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+
+
+class UsageEmailsDaily(TypedDict):
+    used: int
+    """Messages accepted (sent) in the period."""
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    sent: int
+    received: int
+    resets_at: str
+
+
+class UsageEmailsMonthly(TypedDict):
+    used: int
+    """Messages accepted (sent) in the period."""
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    sent: int
+    received: int
+    resets_at: str
+
+
+class UsageEmails(TypedDict):
+    daily: UsageEmailsDaily
+    monthly: UsageEmailsMonthly
+
+
+class UsageRateLimit(TypedDict):
+    limit: int
+    """Requests per window, the organisation's."""
+    duration: str
+    """The window: 60s."""
+
+
+class UsageSegments(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+
+
+class Usage(TypedDict):
+    """Answered by GET /v1/usage."""
+
+    object: Literal["usage"]
+    emails: UsageEmails
+    contacts: UsageContacts
+    segments: UsageSegments
+    broadcasts: UsageBroadcasts
+    ai_credits: UsageAiCredits
+    automation_runs: UsageAutomationRuns
+    domains: UsageDomains
+    rate_limit: UsageRateLimit
 
 
 class _ValidateTemplateOptionsRequired(TypedDict):

@@ -42,6 +42,7 @@ import contactScopes, { postgres as contactScopesPg } from "./0034_contact_scope
 import emailTopics, { postgres as emailTopicsPg } from "./0035_email_topics.ts";
 import relayDsn, { postgres as relayDsnPg } from "./0043_relay_dsn.ts";
 import inboundRoutes, { postgres as inboundRoutesPg } from "./0041_inbound_routes.ts";
+import requestLogs, { postgres as requestLogsPg } from "./0039_request_logs.ts";
 
 export interface Migration {
   version: number;
@@ -97,4 +98,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 35, name: "email_topics", sqlite: emailTopics, postgres: emailTopicsPg },
   { version: 41, name: "inbound_routes", sqlite: inboundRoutes, postgres: inboundRoutesPg },
   { version: 43, name: "relay_dsn", sqlite: relayDsn, postgres: relayDsnPg },
+  { version: 39, name: "request_logs", sqlite: requestLogs, postgres: requestLogsPg },
 ];

@@ -366,3 +366,7 @@ export * from "./deliverability.ts";
 export * from "./contacts.ts";
 export * from "./status-notices.ts";
 export * from "./inbound.ts";
+// The people's, the deliverability and the request log's tables live beside this file; the adapter and the schema test read them all here.
+export * from "./people.ts";
+export * from "./deliverability.ts";
+export * from "./logs.ts";

@@ -12,6 +12,7 @@ import { createSentAttachments } from "../../emails/attachments.ts";
 import { createAttachmentFetcher } from "../../emails/remote-attachments.ts";
 import { createRetention } from "../../emails/retention.ts";
 import { createEmailService } from "../../emails/service.ts";
+import { createEmailMetrics } from "../../emails/metrics.ts";
 import { createEmailStats } from "../../emails/stats.ts";
 import { createStatusReports } from "../../emails/status-reports.ts";
 import { createAccountMailer } from "../../emails/system-mail.ts";
@@ -196,6 +197,7 @@ export function wireMail(
     logger,
     defaults: base.organizationDefaults,
     auditRetentionMs: config.retention.audit,
+    logsRetentionMs: config.retention.logs,
     reclaimSpace: store.reclaimSpace,
   });
   periodic.every("retention", config.retention.interval, () => retention.runOnce());
@@ -248,6 +250,7 @@ export function wireMail(
     forwarding,
   });
 
+  const emailStats = createEmailStats({ db, clock });
   return {
     httpAddress,
     tracking,
@@ -262,8 +265,9 @@ export function wireMail(
     retention,
     dmarcReports,
     inbound,
-    emailStats: createEmailStats({ db, clock }),
+    emailStats,
     statusReports,
+    emailMetrics: createEmailMetrics({ db, clock, stats: emailStats }),
     ai: createAiService({ model: createChatModel(config.ai), templates }),
   };
 }

@@ -37,7 +37,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write, logs:read",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       rate_limit_per_minute: "Integer or nil",
@@ -163,7 +163,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write, logs:read",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       rate_limit_per_minute: "Integer or nil",
@@ -396,7 +396,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write, logs:read",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       # Whether it reads messages' html, text, raw and attachments (a viewer does not).
@@ -644,6 +644,73 @@ module Mailroom
       expires_at: "String (date-time)",
     }.freeze
 
+    EmailMetricsRow = {
+      # The period's start (UTC).
+      period: "String (date-time)",
+      received: "optional: Float",
+      delivered: "optional: Float",
+      complained: "optional: Float",
+      suppressed: "optional: Float",
+      bounced: "optional: Float",
+      bounced_transient: "optional: Float",
+      bounced_permanent: "optional: Float",
+      bounced_undetermined: "optional: Float",
+      opened: "optional: Float",
+      clicked: "optional: Float",
+      unsubscribed: "optional: Float",
+      delivery_delayed: "optional: Float",
+      failed: "optional: Float",
+      sent: "optional: Float",
+      unique_opened: "optional: Float",
+      unique_clicked: "optional: Float",
+      delivery_rate: "optional: Float",
+      open_rate: "optional: Float",
+      click_rate: "optional: Float",
+      bounce_rate: "optional: Float",
+      complaint_rate: "optional: Float",
+      unsubscribe_rate: "optional: Float",
+    }.freeze
+
+    EmailMetricsTotals = {
+      received: "optional: Float",
+      delivered: "optional: Float",
+      complained: "optional: Float",
+      suppressed: "optional: Float",
+      bounced: "optional: Float",
+      bounced_transient: "optional: Float",
+      bounced_permanent: "optional: Float",
+      bounced_undetermined: "optional: Float",
+      opened: "optional: Float",
+      clicked: "optional: Float",
+      unsubscribed: "optional: Float",
+      delivery_delayed: "optional: Float",
+      failed: "optional: Float",
+      sent: "optional: Float",
+      unique_opened: "optional: Float",
+      unique_clicked: "optional: Float",
+      delivery_rate: "optional: Float",
+      open_rate: "optional: Float",
+      click_rate: "optional: Float",
+      bounce_rate: "optional: Float",
+      complaint_rate: "optional: Float",
+      unsubscribe_rate: "optional: Float",
+    }.freeze
+
+    # Answered by GET /v1/emails/metrics.
+    EmailMetrics = {
+      object: '"metrics"',
+      start_date: "String (date-time)",
+      end_date: "String (date-time)",
+      metrics: "Array of one of received, delivered, complained, suppressed, bounced, bounced_transient, " \
+               "bounced_permanent, bounced_undetermined, opened, clicked, unsubscribed, delivery_delayed, failed, " \
+               "sent, unique_opened, unique_clicked, delivery_rate, open_rate, click_rate, bounce_rate, " \
+               "complaint_rate, unsubscribe_rate",
+      dimensions: "Array of one of period, domain, email, broadcast",
+      granularity: "one of hourly, daily, weekly, monthly",
+      totals: "EmailMetricsTotals",
+      data: "optional: Array of EmailMetricsRow",
+    }.freeze
+
     # `accepted` counts messages (email.queued, or the first email.scheduled); the others count recipients' events.
     EmailStatCounts = {
       accepted: "Integer",
@@ -792,6 +859,35 @@ module Mailroom
       # How long an address warms up from its first use, e.g. 30d (0d: none).
       warmup: "String",
       addresses: "Array of IpPoolAddress",
+    }.freeze
+
+    # Answered by GET /v1/logs/{id}.
+    Log = {
+      object: '"log"',
+      id: "String (uuid)",
+      created_at: "String (date-time)",
+      # The path, as Resend's: /emails/<id> (no /v1).
+      endpoint: "String",
+      method: "String",
+      response_status: "Integer",
+      user_agent: "String or nil",
+      api_key_id: "String or nil",
+      # The JSON body sent, secrets replaced by "[redacted]"; null without one.
+      request_body: "any value",
+      # The JSON answer, secrets replaced by "[redacted]"; null when not JSON.
+      response_body: "any value",
+    }.freeze
+
+    # Answered by GET /v1/logs.
+    LogListItem = {
+      id: "String (uuid)",
+      created_at: "String (date-time)",
+      # The path, as Resend's: /emails/<id> (no /v1).
+      endpoint: "String",
+      method: "String",
+      response_status: "Integer",
+      user_agent: "String or nil",
+      api_key_id: "String or nil",
     }.freeze
 
     # A person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing take
@@ -1440,6 +1536,88 @@ module Mailroom
       events: "optional: Array of String",
       description: "optional: String or nil",
       status: "optional: one of enabled, disabled",
+    }.freeze
+
+    UsageAiCredits = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      next_increase_at: "String or nil",
+    }.freeze
+
+    UsageAutomationRuns = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      resets_at: "String (date-time)",
+    }.freeze
+
+    UsageBroadcasts = {
+      used: "Integer",
+      limit: "any value or nil",
+    }.freeze
+
+    UsageContacts = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+    }.freeze
+
+    UsageDomains = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+    }.freeze
+
+    UsageEmailsDaily = {
+      # Messages accepted (sent) in the period.
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      sent: "Integer",
+      received: "Integer",
+      resets_at: "String (date-time)",
+    }.freeze
+
+    UsageEmailsMonthly = {
+      # Messages accepted (sent) in the period.
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      sent: "Integer",
+      received: "Integer",
+      resets_at: "String (date-time)",
+    }.freeze
+
+    UsageEmails = {
+      daily: "UsageEmailsDaily",
+      monthly: "UsageEmailsMonthly",
+    }.freeze
+
+    UsageRateLimit = {
+      # Requests per window, the organisation's.
+      limit: "Integer",
+      # The window: 60s.
+      duration: "String",
+    }.freeze
+
+    UsageSegments = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+    }.freeze
+
+    # Answered by GET /v1/usage.
+    Usage = {
+      object: '"usage"',
+      emails: "UsageEmails",
+      contacts: "UsageContacts",
+      segments: "UsageSegments",
+      broadcasts: "UsageBroadcasts",
+      ai_credits: "UsageAiCredits",
+      automation_runs: "UsageAutomationRuns",
+      domains: "UsageDomains",
+      rate_limit: "UsageRateLimit",
     }.freeze
 
     # Sent to POST /v1/templates/validate.
