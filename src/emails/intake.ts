@@ -158,6 +158,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       text: view.text,
       tags: [],
       templateId: null,
+      lane: "transactional",
       raw: finalized.raw,
       recipients,
       suppressed,
@@ -200,6 +201,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       tags: fields.tags,
       scheduledAt: fields.scheduledAt,
       templateId: fields.templateId ?? null,
+      lane: input.lane ?? "transactional",
       raw: composed.raw,
       recipients,
       suppressed,
@@ -257,6 +259,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
           lastResponse: suppressed ? "recipient is on the suppression list" : null,
           createdAt,
           updatedAt: createdAt,
+          lane: message.lane,
         };
       }),
     );

@@ -31,6 +31,10 @@ export const emails = sqliteTable("emails", {
   updatedAt: text("updated_at").notNull(),
   /** When retention removed the raw message and bodies (docs/operations.md); the record stays. */
   contentRemovedAt: text("content_removed_at"),
+  /** transactional or broadcast (docs/operations.md#sending-lanes). */
+  lane: text("lane", { enum: ["transactional", "broadcast"] })
+    .notNull()
+    .default("transactional"),
 });
 
 /** The message as stored and sent, apart from its record: read only to deliver it and by `/raw`. */
@@ -71,6 +75,10 @@ export const deliveries = sqliteTable("deliveries", {
   updatedAt: text("updated_at").notNull(),
   /** Released by hand while a pause applied: it goes whatever pause applies (docs/operations.md). */
   holdExempt: integer("hold_exempt", { mode: "boolean" }).notNull().default(false),
+  /** The message's lane, copied so a claim, a pause and the queue's counts read one table. */
+  lane: text("lane", { enum: ["transactional", "broadcast"] })
+    .notNull()
+    .default("transactional"),
 });
 
 export const events = sqliteTable("events", {
