@@ -36,12 +36,16 @@ export const LAYERS = [
   // The areas, each above the ones it calls.
   "providers",
   "suppressions",
+  // The audience (contacts, segments, topics): sending with a topic and broadcasts ask it.
+  "contacts",
   "deliveries",
   "domains",
   // Reputation: guardrails over delivery outcomes, reports receivers send about a domain, blocklists.
   "reputation",
   "keys",
   "templates",
+  // Topic preferences and unsubscribing, above the audience (contacts) whose choices they change.
+  "preferences",
   "tracking",
   "emails",
   "inbound",

@@ -32,6 +32,9 @@ export const SCOPES = [
   "members:read",
   "members:write",
   "audit:read",
+  // The audience (docs/contacts.md#scopes): contacts, properties, segments, topics, imports. Last (migration 0034).
+  "contacts:read",
+  "contacts:write",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -66,6 +69,7 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
     "suppressions:read",
     "deliveries:read",
     "organization:read",
+    "contacts:read",
   ],
 };
 

@@ -270,6 +270,7 @@ type CreateEmailOptions struct {
 	ScheduledAt string                         `json:"scheduled_at,omitempty"`
 	Tracking    *CreateEmailOptionsTracking    `json:"tracking,omitempty"`
 	Unsubscribe *bool                          `json:"unsubscribe,omitempty"`
+	TopicId     string                         `json:"topic_id,omitempty"`
 	// Template: Render a saved template; from, subject, html and text come from it unless given here.
 	Template *CreateEmailOptionsTemplate `json:"template,omitempty"`
 }
@@ -545,8 +546,10 @@ type Email struct {
 	CreatedAt   string      `json:"created_at"`
 	ScheduledAt string      `json:"scheduled_at"`
 	TemplateId  string      `json:"template_id"`
-	Html        string      `json:"html"`
-	Text        string      `json:"text"`
+	// TopicId is the topic it was sent for (docs/contacts-preferences.md).
+	TopicId string `json:"topic_id"`
+	Html    string `json:"html"`
+	Text    string `json:"text"`
 	// ContentRemovedAt: When retention removed the raw message, bodies and attachments; null while they are kept.
 	ContentRemovedAt string           `json:"content_removed_at"`
 	Recipients       []EmailRecipient `json:"recipients"`
@@ -666,6 +669,8 @@ type EmailSummary struct {
 	CreatedAt   string      `json:"created_at"`
 	ScheduledAt string      `json:"scheduled_at"`
 	TemplateId  string      `json:"template_id"`
+	// TopicId is the topic it was sent for (docs/contacts-preferences.md).
+	TopicId string `json:"topic_id"`
 }
 
 // ErrorBody is a shape of the API.

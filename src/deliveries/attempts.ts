@@ -68,6 +68,8 @@ interface Claimed {
   mode: KeyMode;
   envelopeFrom: string;
   messageId: string;
+  /** The topic the message was sent for: its recipients get one-click unsubscribe headers (docs/contacts-preferences.md). */
+  topicId: string | null;
   createdAt: string;
   scheduledAt: string | null;
   /** The message's size, or null when it is gone (deleted with its organisation). */
@@ -109,6 +111,7 @@ const queueStatements = perConnection((tx: Db) => {
       mode: emails.mode,
       envelopeFrom: emails.envelopeFrom,
       messageId: emails.messageId,
+      topicId: emails.topicId,
       createdAt: emails.createdAt,
       scheduledAt: emails.scheduledAt,
       // The message as it goes out, read with the claim rather than by a statement per delivery; a body this large is
@@ -152,7 +155,8 @@ function claimStatements(tx: Db): ClaimStatements<Claimed> {
         jobsFrom: "emails e LEFT JOIN email_contents c ON c.email_id = e.id",
         jobsWhere: "e.id = d.email_id",
         returning: `d.id, d.email_id AS "emailId", d.organization_id AS "organizationId", d.recipient, d.destination,
-  d.attempts, d.hold_exempt AS "holdExempt", d.lane, e.mode, e.envelope_from AS "envelopeFrom", e.message_id AS "messageId", e.created_at AS "createdAt",
+  d.attempts, d.hold_exempt AS "holdExempt", d.lane, e.mode, e.envelope_from AS "envelopeFrom", e.message_id AS "messageId", e.topic_id AS "topicId",
+  e.created_at AS "createdAt",
   e.scheduled_at AS "scheduledAt", length(c.raw) AS "rawBytes",
   CASE WHEN length(c.raw) < ${ASIDE_CONTENT_BYTES} THEN c.raw END AS raw`,
       },
@@ -305,6 +309,7 @@ export function createDeliveryWorker(deps: {
         recipient: job.recipient,
         attempts: job.attempts,
         messageId: job.messageId,
+        ...(job.topicId && { topicId: job.topicId }),
         raw,
       };
       result = await provider(job).deliver(deliveryJob);

@@ -31,10 +31,14 @@ export interface PreparedMessage {
   scheduledAt?: number;
   templateId: string | null;
   lane: Lane;
+  /** The topic it is sent for, or null (docs/contacts-preferences.md). */
+  topicId: string | null;
   raw: Buffer;
   /** Distinct envelope recipients, in the order given. */
   recipients: string[];
   suppressed: Set<string>;
+  /** Address keys of the recipients unsubscribed from the message's topic: recorded suppressed, never attempted. */
+  leftTopic: Set<string>;
 }
 
 /** Messages of one request on their way into the store, with what settles the request. */
@@ -75,6 +79,7 @@ export function emailRow(message: PreparedMessage, createdAt: string) {
     size: message.raw.length,
     templateId: message.templateId,
     lane: message.lane,
+    topicId: message.topicId,
     createdAt,
     updatedAt: createdAt,
   };

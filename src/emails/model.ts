@@ -68,6 +68,11 @@ export interface ComposedFields {
   unsubscribe?: boolean;
   /** The saved template the fields were rendered from (docs/sending.md `template`). */
   templateId?: string;
+  /**
+   * The topic the message is sent for (docs/contacts-preferences.md#sending-with-a-topic): who left it is recorded
+   * suppressed, and each recipient's copy carries one-click unsubscribe headers.
+   */
+  topicId?: string;
 }
 
 /**
@@ -142,6 +147,7 @@ export const EmailSummarySchema = named(
     created_at: t.String({ format: "date-time" }),
     scheduled_at: Nullable(t.String({ format: "date-time" })),
     template_id: Nullable(t.String()),
+    topic_id: Nullable(t.String(), { description: "The topic it was sent for (docs/contacts-preferences.md)" }),
   }),
 );
 export type EmailSummary = Static<typeof EmailSummarySchema>;

@@ -56,6 +56,7 @@ const insertStatements = perConnection((tx: Db) => {
             "size",
             "templateId",
             "lane",
+            "topicId",
             "createdAt",
             "updatedAt",
           ]),

@@ -28,6 +28,14 @@ export const EVENT_TYPES = [
   // Sending paused and resumed (docs/operations.md): for the organisation, one sending domain or one provider.
   "sending.paused",
   "sending.resumed",
+  // The audience (docs/contacts.md#events), Resend's names.
+  "contact.created",
+  "contact.updated",
+  "contact.deleted",
+  "contact.topics.updated",
+  "topic.created",
+  "topic.updated",
+  "topic.deleted",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -10,6 +10,7 @@
  * - To `dmarc@<return path>` of a verified domain (the `rua` of the DMARC record Mailroom suggests): DMARC aggregate
  *   reports, read off the event loop and stored for that domain (reputation/dmarc.ts); a message holding no
  *   report it can read is refused (554 5.6.0), so a zip bomb costs its sender a bounce and Mailroom nothing stored.
+ * - To `unsubscribe+<token>@<return path>` (List-Unsubscribe's mailto): the token's recipient leaves its topic.
  * - To a receiving domain: a feedback report is applied only when the return path it quotes (Original-Mail-From)
  *   verifies and names a delivery of this organisation — the same token, so the same proof, as a report sent to
  *   that return path; everything else (a bounce quoting a Message-ID included) is stored with its authentication
@@ -31,6 +32,7 @@ import type { Db, Writer } from "../db/store.ts";
 import type { DeliveryReport, ReportIntake } from "../deliveries/reports.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { ReturnPathCodec } from "../domains/signing.ts";
+import type { PreferenceService } from "../preferences/service.ts";
 import { AppError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
 import { normalizeDomain } from "../lib/addresses.ts";
@@ -90,6 +92,7 @@ export type InboundOutcome =
   | { handled: "complaint"; deliveryId: string; changed: boolean }
   | { handled: "stored"; receivedEmailId: string; organizationId: string; inReplyToEmailId: string | null }
   | { handled: "dmarc_report"; domain: string; reports: number; stored: number }
+  | { handled: "unsubscribe"; applied: boolean }
   | { handled: "ignored"; reason: "unknown delivery" | "no recipient" };
 
 export interface InboundService {
@@ -142,6 +145,8 @@ export function createInboundService(deps: {
   metrics: Metrics;
   /** DMARC aggregate reports mailed to a domain's `rua` address (docs/deliverability.md). */
   dmarc: DmarcIntake;
+  /** Mail to `unsubscribe+TOKEN@<return path>` (docs/contacts-preferences.md): the token alone decides, as one-click. */
+  unsubscribes?: Pick<PreferenceService, "isUnsubscribeAddress" | "byMail">;
 }): InboundService {
   const { db, writer, clock, events, reports, domains, returnPaths, logger, metrics } = deps;
 
@@ -319,7 +324,7 @@ export function createInboundService(deps: {
 
   return {
     async acceptRecipient(address) {
-      if (returnPaths.parse(address)) return;
+      if (returnPaths.parse(address) || deps.unsubscribes?.isUnsubscribeAddress(address)) return;
       if (await dmarcReportDomain(address)) return;
       if (RETURN_PATH_LOCAL.test(address.slice(0, address.lastIndexOf("@"))))
         throw new AppError("not_found", "No such return path here.", { condition: "unknown_recipient" });
@@ -368,6 +373,10 @@ export function createInboundService(deps: {
       const byOrganization = new Map<string, string[]>();
       const dmarcFor: string[] = [];
       for (const address of envelope.to) {
+        if (deps.unsubscribes?.isUnsubscribeAddress(address)) {
+          outcomes.push({ handled: "unsubscribe", applied: await deps.unsubscribes.byMail(address) });
+          continue;
+        }
         const parsed = returnPaths.parse(address);
         if (parsed) {
           returnPathTo.set(parsed.deliveryId, address);
@@ -388,7 +397,7 @@ export function createInboundService(deps: {
       }
       if (dmarcFor.length) outcomes.push(...(await receiveDmarcReports(raw, dmarcFor, tenant)));
       if (returnPathTo.size === 0 && byOrganization.size === 0) {
-        if (dmarcFor.length) return outcomes;
+        if (outcomes.length) return outcomes;
         logger.warn("inbound message for no known recipient ignored", {
           kind: report.kind,
           envelope_from: envelope.from,

@@ -10,6 +10,7 @@ import type { Blocklists } from "../reputation/blocklists.ts";
 import type { DmarcReports } from "../reputation/dmarc.ts";
 import type { Guardrails } from "../reputation/guardrails.ts";
 import type { TlsReporting } from "../reputation/tls-reports.ts";
+import type { ContactService } from "../contacts/service.ts";
 import type { DeliveryWorker } from "../deliveries/attempts.ts";
 import type { Lifecycle } from "../deliveries/lifecycle.ts";
 import type { SendingPauses } from "../deliveries/pauses.ts";
@@ -64,6 +65,8 @@ export interface Services {
   keys: KeyService;
   domains: DomainService;
   suppressions: SuppressionService;
+  /** Contacts, and the topic checks sending and unsubscribing ask of them (docs/contacts.md). */
+  contacts: ContactService;
   /** A recipient's fate: the one writer of its status. */
   lifecycle: Lifecycle;
   /** The delivery queue as an operator sees and steers it. */

@@ -53,6 +53,8 @@ export interface ApiKey {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -199,6 +201,8 @@ export interface CreateApiKeyResponse {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -321,6 +325,7 @@ export interface CreateEmailOptions {
   scheduled_at?: string | null;
   tracking?: CreateEmailOptionsTracking | null;
   unsubscribe?: boolean | null;
+  topic_id?: string | null;
   /** Render a saved template; from, subject, html and text come from it unless given here. */
   template?: CreateEmailOptionsTemplate;
 }
@@ -421,6 +426,8 @@ export interface CurrentApiKey {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -626,6 +633,8 @@ export interface Email {
   created_at: string;
   scheduled_at: string | null;
   template_id: string | null;
+  /** The topic it was sent for (docs/contacts-preferences.md). */
+  topic_id: string | null;
   html: string | null;
   text: string | null;
   /** When retention removed the raw message, bodies and attachments; null while they are kept. */
@@ -741,6 +750,8 @@ export interface EmailSummary {
   created_at: string;
   scheduled_at: string | null;
   template_id: string | null;
+  /** The topic it was sent for (docs/contacts-preferences.md). */
+  topic_id: string | null;
 }
 
 export interface ErrorBody {
@@ -1571,6 +1582,13 @@ export interface WebhookEndpoint {
     | "suppression.removed"
     | "sending.paused"
     | "sending.resumed"
+    | "contact.created"
+    | "contact.updated"
+    | "contact.deleted"
+    | "contact.topics.updated"
+    | "topic.created"
+    | "topic.updated"
+    | "topic.deleted"
   >;
   description: string | null;
   status: "enabled" | "disabled";

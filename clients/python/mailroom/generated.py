@@ -66,6 +66,8 @@ class ApiKey(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "contacts:read",
+            "contacts:write",
         ]
     ]
     domains: Optional[List[str]]
@@ -231,6 +233,8 @@ class CreateApiKeyResponse(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "contacts:read",
+            "contacts:write",
         ]
     ]
     domains: Optional[List[str]]
@@ -412,6 +416,7 @@ CreateEmailOptions = TypedDict(
         "scheduled_at": Optional[str],
         "tracking": Optional[CreateEmailOptionsTracking],
         "unsubscribe": Optional[bool],
+        "topic_id": Optional[str],
         "template": CreateEmailOptionsTemplate,
     },
     total=False,
@@ -496,6 +501,8 @@ class CurrentApiKey(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "contacts:read",
+            "contacts:write",
         ]
     ]
     """The scopes it may use (a test key's within the sandbox)."""
@@ -769,6 +776,7 @@ Email = TypedDict(
         "created_at": str,
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
+        "topic_id": Optional[str],
         "html": Optional[str],
         "text": Optional[str],
         "content_removed_at": Optional[str],
@@ -860,6 +868,7 @@ EmailSummary = TypedDict(
         "created_at": str,
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
+        "topic_id": Optional[str],
     },
 )
 
@@ -1730,6 +1739,13 @@ class WebhookEndpoint(TypedDict):
             "suppression.removed",
             "sending.paused",
             "sending.resumed",
+            "contact.created",
+            "contact.updated",
+            "contact.deleted",
+            "contact.topics.updated",
+            "topic.created",
+            "topic.updated",
+            "topic.deleted",
         ]
     ]
     """The event types it receives."""

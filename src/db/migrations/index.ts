@@ -37,6 +37,9 @@ import blocklists, { postgres as blocklistsPg } from "./0029_blocklists.ts";
 import ipPools, { postgres as ipPoolsPg } from "./0030_ip_pools.ts";
 import accountProtection, { postgres as accountProtectionPg } from "./0031_account_protection.ts";
 import keyCreators, { postgres as keyCreatorsPg } from "./0032_key_creators.ts";
+import contacts, { postgres as contactsPg } from "./0033_contacts.ts";
+import contactScopes, { postgres as contactScopesPg } from "./0034_contact_scopes.ts";
+import emailTopics, { postgres as emailTopicsPg } from "./0035_email_topics.ts";
 import { sqlite as sendingLanes, postgres as sendingLanesPg } from "./0036_sending_lanes.ts";
 
 export interface Migration {
@@ -88,5 +91,8 @@ export const MIGRATIONS: Migration[] = [
   { version: 30, name: "ip_pools", sqlite: ipPools, postgres: ipPoolsPg },
   { version: 31, name: "account_protection", sqlite: accountProtection, postgres: accountProtectionPg },
   { version: 32, name: "key_creators", sqlite: keyCreators, postgres: keyCreatorsPg },
+  { version: 33, name: "contacts", sqlite: contacts, postgres: contactsPg },
+  { version: 34, name: "contact_scopes", sqlite: contactScopes, postgres: contactScopesPg },
+  { version: 35, name: "email_topics", sqlite: emailTopics, postgres: emailTopicsPg },
   { version: 36, name: "sending_lanes", sqlite: sendingLanes, postgres: sendingLanesPg, rebuildsTables: true },
 ];

@@ -142,6 +142,8 @@ export const emails = pgTable("emails", {
   scheduledAt: text("scheduled_at"),
   size: integer("size").notNull(),
   templateId: text("template_id"),
+  /** The topic the message was sent for (docs/contacts-preferences.md); null: no topic choice applies. */
+  topicId: text("topic_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
   contentRemovedAt: text("content_removed_at"),
@@ -367,3 +369,4 @@ export const templates = pgTable("templates", {
 // The people's and the deliverability tables live beside this file; the adapter and the schema test read them all here.
 export * from "./people.ts";
 export * from "./deliverability.ts";
+export * from "./contacts.ts";

@@ -27,6 +27,8 @@ export const emails = sqliteTable("emails", {
   size: integer("size").notNull(),
   /** The template the message was rendered from (docs/sending.md `template`), if any. */
   templateId: text("template_id"),
+  /** The topic the message was sent for (docs/contacts-preferences.md); null: no topic choice applies. */
+  topicId: text("topic_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
   /** When retention removed the raw message and bodies (docs/operations.md); the record stays. */

@@ -37,7 +37,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       rate_limit_per_minute: "Integer or nil",
@@ -163,7 +163,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       rate_limit_per_minute: "Integer or nil",
@@ -316,6 +316,7 @@ module Mailroom
       scheduled_at: "optional: String (date-time) or nil",
       tracking: "optional: CreateEmailOptionsTracking or nil",
       unsubscribe: "optional: true or false or nil",
+      topic_id: "optional: String or nil",
       # Render a saved template; from, subject, html and text come from it unless given here.
       template: "optional: CreateEmailOptionsTemplate",
     }.freeze
@@ -367,7 +368,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       # Whether it reads messages' html, text, raw and attachments (a viewer does not).
@@ -589,6 +590,8 @@ module Mailroom
       created_at: "String (date-time)",
       scheduled_at: "String (date-time) or nil",
       template_id: "String or nil",
+      # The topic it was sent for (docs/contacts-preferences.md).
+      topic_id: "String or nil",
       html: "String or nil",
       text: "String or nil",
       # When retention removed the raw message, bodies and attachments; null while they are kept.
@@ -665,6 +668,8 @@ module Mailroom
       created_at: "String (date-time)",
       scheduled_at: "String (date-time) or nil",
       template_id: "String or nil",
+      # The topic it was sent for (docs/contacts-preferences.md).
+      topic_id: "String or nil",
     }.freeze
 
     ErrorBodyDetail = {
@@ -1402,7 +1407,9 @@ module Mailroom
       events: "Array of one of email.scheduled, email.queued, email.sent, email.delivered, email.delivery_delayed, " \
               "email.bounced, email.complained, email.opened, email.clicked, email.unsubscribed, email.failed, " \
               "email.suppressed, email.canceled, email.received, email.held, domain.created, domain.updated, " \
-              "domain.deleted, suppression.added, suppression.removed, sending.paused, sending.resumed",
+              "domain.deleted, suppression.added, suppression.removed, sending.paused, sending.resumed, " \
+              "contact.created, contact.updated, contact.deleted, contact.topics.updated, topic.created, " \
+              "topic.updated, topic.deleted",
       description: "String or nil",
       status: "one of enabled, disabled",
       # Why it was disabled (410 Gone, repeated failures, or by the user).
