@@ -175,6 +175,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       text: view.text,
       tags: [],
       templateId: null,
+      lane: "transactional",
       topicId: topicId ?? null,
       raw: finalized.raw,
       recipients,
@@ -217,6 +218,8 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       suppressed,
       topicId: null,
       leftTopic,
+      // Mail a person or a program wrote to one recipient, not a newsletter: the transactional lane.
+      lane: "transactional",
     };
   };
 
@@ -251,6 +254,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       tags: fields.tags,
       scheduledAt: fields.scheduledAt,
       templateId: fields.templateId ?? null,
+      lane: input.lane ?? "transactional",
       topicId: fields.topicId ?? null,
       raw: composed.raw,
       recipients,
@@ -318,6 +322,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
           updatedAt: createdAt,
           dsnNotify: dsn?.notify ?? null,
           dsnOrcpt: dsn?.orcpt ?? null,
+          lane: message.lane,
         };
       }),
     );
