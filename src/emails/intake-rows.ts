@@ -5,10 +5,12 @@
  */
 import type { Actor } from "../access.ts";
 import type { StagedContent } from "../db/store.ts";
+import type { Lane } from "../deliveries/model.ts";
 import type { IdempotencyClaim } from "../idempotency/service.ts";
 import { addressKey, type Mailbox } from "../lib/addresses.ts";
 import { isoTime } from "../lib/clock.ts";
 import { hasPrivateContent, type EmailSource, type Tag } from "./model.ts";
+import type { RelayDsn } from "./relay-dsn.ts";
 
 export interface PreparedMessage {
   id: string;
@@ -29,10 +31,17 @@ export interface PreparedMessage {
   tags: Tag[];
   scheduledAt?: number;
   templateId: string | null;
+  lane: Lane;
+  /** The topic it is sent for, or null (docs/contacts-preferences.md). */
+  topicId: string | null;
   raw: Buffer;
   /** Distinct envelope recipients, in the order given. */
   recipients: string[];
   suppressed: Set<string>;
+  /** Address keys of the recipients unsubscribed from the message's topic: recorded suppressed, never attempted. */
+  leftTopic: Set<string>;
+  /** The relayed message's delivery status notifications (relay-dsn.ts); absent: none are ever sent. */
+  dsn?: RelayDsn;
 }
 
 /** Messages of one request on their way into the store, with what settles the request. */
@@ -72,6 +81,8 @@ export function emailRow(message: PreparedMessage, createdAt: string) {
     scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
     size: message.raw.length,
     templateId: message.templateId,
+    lane: message.lane,
+    topicId: message.topicId,
     createdAt,
     updatedAt: createdAt,
   };

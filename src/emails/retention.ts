@@ -3,7 +3,8 @@
  * bodies of a message whose every recipient is final or `sent` are removed (the record, recipients and events stay, with
  * `content_removed_at`); after `metadata` days a message none of whose recipients still waits is removed whole,
  * its events rolled up into the hourly statistics first (stats.ts). Webhook deliveries that are over, and events of
- * no message, go after `metadata` days too; audit log events after `audit` days. The job also keeps each
+ * no message, go after `metadata` days too; audit log events after `audit` days, the request log's rows after `logs`
+ * (docs/logs-and-mcp.md#the-request-log). The job also keeps each
  * organisation's storage figures.
  *
  * Invariants: a message with a recipient waiting (queued, deferred, held) is never touched; every removal is one
@@ -38,6 +39,7 @@ export interface RetentionRun {
   webhookDeliveriesRemoved: number;
   eventsRemoved: number;
   auditEventsRemoved: number;
+  requestLogsRemoved: number;
 }
 
 export interface Retention {
@@ -58,12 +60,14 @@ export function createRetention(deps: {
   defaults: OrganizationDefaults;
   /** `[retention] audit`: how long the audit log keeps an event. */
   auditRetentionMs: number;
+  /** `[retention] logs`: how long the request log keeps a request. */
+  logsRetentionMs: number;
   /** Returns freed pages to the file system (SQLite with auto_vacuum=incremental); PostgreSQL's autovacuum reuses. */
   reclaimSpace?: () => Promise<void>;
 }): Retention {
   const { db, writer, clock, logger } = deps;
   const { organizations, organizationStorage, emails, emailContents, events, dailyUsage } = tablesOf(db);
-  const { webhookDeliveries, auditEvents } = tablesOf(db);
+  const { webhookDeliveries, auditEvents, requestLogs } = tablesOf(db);
 
   /** Some recipient of the message is in one of `statuses` (written out: drizzle leaves a lone table's columns bare). */
   const anyRecipientIn = (statuses: readonly string[]) =>
@@ -233,20 +237,18 @@ export function createRetention(deps: {
     return { webhookDeliveriesRemoved, eventsRemoved };
   };
 
-  /** Audit events older than `cutoff`, of every organisation, oldest first (ids are time-ordered) in small writes. */
-  const removeAuditEvents = async (cutoff: string) => {
+  /**
+   * Rows of a log (audit events, requests) older than `cutoff`, of every organisation, oldest first (ids are
+   * time-ordered) in small writes.
+   */
+  const removeLogRows = async (log: typeof auditEvents | typeof requestLogs, cutoff: string) => {
     let removed = 0;
     for (;;) {
       const ids = (
-        await db
-          .select({ id: auditEvents.id })
-          .from(auditEvents)
-          .where(lt(auditEvents.createdAt, cutoff))
-          .orderBy(auditEvents.id)
-          .limit(BATCH)
+        await db.select({ id: log.id }).from(log).where(lt(log.createdAt, cutoff)).orderBy(log.id).limit(BATCH)
       ).map((row) => row.id);
       if (!ids.length) return removed;
-      await writer.write(async (tx) => void (await tx.delete(auditEvents).where(inArray(auditEvents.id, ids))));
+      await writer.write(async (tx) => void (await tx.delete(log).where(inArray(log.id, ids))));
       removed += ids.length;
       await breathe();
     }
@@ -261,6 +263,7 @@ export function createRetention(deps: {
         webhookDeliveriesRemoved: 0,
         eventsRemoved: 0,
         auditEventsRemoved: 0,
+        requestLogsRemoved: 0,
       };
       for (const organization of await db.select().from(organizations)) {
         const now = clock.now();
@@ -286,7 +289,8 @@ export function createRetention(deps: {
         total.webhookDeliveriesRemoved += others.webhookDeliveriesRemoved;
         total.eventsRemoved += others.eventsRemoved;
       }
-      total.auditEventsRemoved = await removeAuditEvents(isoTime(clock.now() - deps.auditRetentionMs));
+      total.auditEventsRemoved = await removeLogRows(auditEvents, isoTime(clock.now() - deps.auditRetentionMs));
+      total.requestLogsRemoved = await removeLogRows(requestLogs, isoTime(clock.now() - deps.logsRetentionMs));
       const usageKeptFrom = utcDay(clock.now() - USAGE_KEPT_DAYS * DAY_MS);
       await writer.write(async (tx) => void (await tx.delete(dailyUsage).where(lt(dailyUsage.day, usageKeptFrom))));
       if (total.contentRemoved || total.messagesRemoved) await deps.reclaimSpace?.();

@@ -147,6 +147,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await services.domains.stop();
       await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.periodic.stop()]);
       await services.tlsReports.settled();
+      await services.requestLog.stop();
       await services.closeProviders();
       await store.close();
       logger.info("stopped");
