@@ -40,6 +40,12 @@ import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { suppressionRoutes } from "../suppressions/routes.ts";
+import { audienceRoutes } from "../contacts/audience-routes.ts";
+import type { PropertyService, SegmentService, TopicService } from "../contacts/audience.ts";
+import type { ContactImports } from "../contacts/imports.ts";
+import type { Membership } from "../contacts/membership.ts";
+import { contactRoutes } from "../contacts/routes.ts";
+import type { ContactService } from "../contacts/service.ts";
 import { templateRoutes } from "../templates/routes.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
 import type { EmailStatsService } from "../emails/stats.ts";
@@ -69,6 +75,12 @@ export interface HttpDeps {
   emails: EmailService;
   idempotency: Idempotency;
   suppressions: SuppressionService;
+  contacts: ContactService;
+  membership: Membership;
+  segments: SegmentService;
+  topics: TopicService;
+  contactProperties: PropertyService;
+  contactImports: ContactImports;
   domains: DomainService;
   webhooks: WebhookService;
   tracking: TrackingService;
@@ -205,6 +217,8 @@ export function createHttpApp(deps: HttpDeps) {
     .use(emailRoutes(deps))
     .use(keyRoutes(deps))
     .use(suppressionRoutes(deps))
+    .use(contactRoutes(deps))
+    .use(audienceRoutes(deps))
     .use(domainRoutes(deps))
     .use(webhookRoutes(deps))
     .use(templateRoutes(deps))
