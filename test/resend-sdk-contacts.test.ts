@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { Resend } from "resend";
-import { tempDir } from "./helpers/app.ts";
+import { tempDir, testStoreUrl } from "./helpers/app.ts";
 import { cliKey, runCli, smarthostEnv, startMailroom, type MailroomProcess } from "./helpers/process.ts";
 import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
@@ -26,6 +26,8 @@ beforeAll(async () => {
     MAILROOM_WEBHOOKS_POLL_INTERVAL: "100ms",
     MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "100000",
     MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "100000",
+    // On the PostgreSQL run, the executable stores there too (a schema of its own).
+    ...(process.env.MAILROOM_TEST_STORE === "postgres" ? { MAILROOM_STORE_URL: testStoreUrl() } : {}),
   });
   await runCli(["init"], env, true);
   const token = await cliKey(env, "resend-contacts");
