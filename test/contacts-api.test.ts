@@ -1,0 +1,174 @@
+/**
+ * The audience's rules beyond the SDK's happy paths (docs/contacts.md), on either engine: organisations never see
+ * each other's contacts, segments or topics; a test key is refused; imports fail whole when the file lacks its
+ * address column, skip on conflict when asked, and resume after a crashed holder from where their counts stood;
+ * and on SQLite, the look-ups the scale target names read by index, never a scan.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { operatorActor } from "../src/access.ts";
+import { engineOf } from "../src/db/dialect.ts";
+import { tablesOf } from "../src/db/store.ts";
+import { newId } from "../src/lib/ids.ts";
+import { createTestApp, type TestApp } from "./helpers/app.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** Uploads `csv` as Resend's SDK does (multipart), then works the imports due. */
+async function importCsv(csv: string, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  form.append("file", new Blob([csv], { type: "text/csv" }), "contacts.csv");
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  const response = await t.app.http.handle(
+    new Request("http://localhost/v1/contacts/imports", {
+      method: "POST",
+      headers: { authorization: `Bearer ${t.liveKey}` },
+      body: form,
+    }),
+  );
+  const created = (await response.json()) as { id: string };
+  await t.app.services.contactImports.runPending();
+  return (await t.json("GET", `/v1/contacts/imports/${created.id}`)).body;
+}
+
+describe("organisations", () => {
+  test("one organisation's contacts, segments and topics are not another's", async () => {
+    const other = newId();
+    await t.app.services.writer.write(async (tx) => {
+      await tx
+        .insert(tablesOf(tx).organizations)
+        .values({ id: other, name: "Other", createdAt: "2026-12-01T00:00:00Z" });
+    });
+    const them = operatorActor(other);
+    const { contacts, segments, topics } = t.app.services;
+    const theirs = await contacts.create(them, { email: "shared@example.com" });
+    const segment = await segments.create(them, { name: "Theirs" });
+    const topic = await topics.create(them, { name: "Theirs", default_subscription: "opt_in" });
+    // The same address is a contact of each organisation, apart.
+    const ours = await t.json("POST", "/v1/contacts", { body: { email: "shared@example.com" } });
+    expect(ours.status).toBe(200);
+    expect(ours.body.id).not.toBe(theirs.id);
+    for (const path of [`/v1/contacts/${theirs.id}`, `/v1/segments/${segment.id}`, `/v1/topics/${topic.id}`])
+      expect((await t.json("GET", path)).status).toBe(404);
+    const joined = await t.json("POST", `/v1/contacts/${ours.body.id}/segments/${segment.id}`);
+    expect(joined.status).toBe(404);
+    const chose = await t.json("PATCH", "/v1/contacts/shared@example.com/topics", {
+      body: [{ id: topic.id, subscription: "opt_out" }],
+    });
+    expect(chose.body).toMatchObject({ name: "validation_error", details: [{ path: "topics.0.id" }] });
+    await expect(contacts.subscribedTo(t.organizationId, topic.id, ["shared@example.com"])).rejects.toMatchObject({
+      name: "validation_error",
+    });
+  });
+
+  test("a test key is a sandbox: the audience is live data", async () => {
+    const answer = await t.json("GET", "/v1/contacts", { key: t.testKey });
+    expect(answer.status).toBe(403);
+    expect(answer.body.name).toBe("insufficient_scope");
+  });
+});
+
+describe("contacts", () => {
+  test.each([
+    ["an address that does not parse", { email: "nobody" }, "email"],
+    ["a name too long", { email: "long@example.com", first_name: "x".repeat(300) }, "first_name"],
+    ["an unknown field", { email: "extra@example.com", nickname: "x" }, "nickname"],
+  ])("refuses %s, naming the field", async (_, body, path) => {
+    const answer = await t.json("POST", "/v1/contacts", { body });
+    expect(answer.status).toBe(400);
+    expect(answer.body.details.map((d: { path: string }) => d.path)).toContain(path);
+  });
+
+  test("a topic's default subscription cannot change; an unsubscribed contact is out of every topic", async () => {
+    const topic = (await t.json("POST", "/v1/topics", { body: { name: "T", default_subscription: "opt_in" } })).body;
+    const change = await t.json("PATCH", `/v1/topics/${topic.id}`, { body: { default_subscription: "opt_out" } });
+    expect(change.status).toBe(400);
+    await t.json("POST", "/v1/contacts", { body: { email: "gone@example.com", unsubscribed: true } });
+    const listed = await t.json("GET", "/v1/contacts/gone@example.com/topics");
+    expect(listed.body.data.find((row: { id: string }) => row.id === topic.id).subscription).toBe("opt_out");
+  });
+});
+
+describe("imports", () => {
+  test("a file without its address column fails whole, saying why", async () => {
+    const done = await importCsv("name,city\nAnn,Oslo\n");
+    expect(done).toMatchObject({ status: "failed", error: expect.stringContaining('"email"') });
+  });
+
+  test("on_conflict skip leaves existing contacts as they were", async () => {
+    await t.json("POST", "/v1/contacts", { body: { email: "kept@example.com", first_name: "Kept" } });
+    const done = await importCsv("email,first_name\nkept@example.com,Changed\nnew-one@example.com,New\n", {
+      on_conflict: "skip",
+    });
+    expect(done).toMatchObject({ status: "completed", counts: { total: 2, created: 1, skipped: 1, failed: 0 } });
+    expect((await t.json("GET", "/v1/contacts/kept@example.com")).body.first_name).toBe("Kept");
+  });
+
+  test("an import whose holder crashed resumes after the records its counts hold", async () => {
+    const id = newId();
+    const path = join(t.dataDir, `resume-${id}.csv`);
+    writeFileSync(path, "email\nfirst@resume.test\nsecond@resume.test\nthird@resume.test\nfourth@resume.test\n");
+    const at = new Date().toISOString();
+    await t.app.services.writer.write(async (tx) => {
+      await tx.insert(tablesOf(tx).contactImports).values({
+        id,
+        organizationId: t.organizationId,
+        status: "in_progress",
+        onConflict: "upsert",
+        columnMap: {},
+        segments: [],
+        topics: [],
+        filePath: path,
+        fileBytes: 80,
+        total: 2,
+        created: 2,
+        updated: 0,
+        skipped: 0,
+        failed: 0,
+        errors: [],
+        error: null,
+        leaseUntil: Date.now() - 1,
+        createdAt: at,
+        updatedAt: at,
+        completedAt: null,
+      });
+    });
+    await t.app.services.contactImports.runPending();
+    const done = (await t.json("GET", `/v1/contacts/imports/${id}`)).body;
+    expect(done).toMatchObject({ status: "completed", counts: { total: 4, created: 4 } });
+    expect((await t.json("GET", "/v1/contacts/first@resume.test")).status).toBe(404);
+    expect((await t.json("GET", "/v1/contacts/third@resume.test")).status).toBe(200);
+  });
+
+  test("an upload that is not multipart is refused", async () => {
+    const answer = await t.json("POST", "/v1/contacts/imports", { body: { file: "email\na@b.c" } });
+    expect(answer.status).toBe(400);
+  });
+});
+
+describe("the scale target's look-ups read by index (SQLite's plan)", () => {
+  test.each([
+    ["a contact by address", "SELECT * FROM contacts WHERE organization_id = 'o' AND email = 'a@b.c'"],
+    ["a page of contacts", "SELECT * FROM contacts WHERE organization_id = 'o' AND id < 'x' ORDER BY id DESC LIMIT 21"],
+    [
+      "a page of a segment's contacts",
+      "SELECT c.* FROM contact_segments s JOIN contacts c ON c.id = s.contact_id WHERE s.segment_id = 's' AND c.organization_id = 'o' ORDER BY s.contact_id DESC LIMIT 21",
+    ],
+    [
+      "a topic check",
+      "SELECT c.email, ct.subscription FROM contacts c LEFT JOIN contact_topics ct ON ct.contact_id = c.id AND ct.topic_id = 't' WHERE c.organization_id = 'o' AND c.email IN (SELECT value FROM json_each('[\"a@b.c\"]'))",
+    ],
+  ])("%s", async (_, query) => {
+    const db = t.app.services.store.db;
+    if (engineOf(db) !== "sqlite") return;
+    const sqlite = (t.app.services.store as unknown as { sqlite: import("bun:sqlite").Database }).sqlite;
+    const plan = (sqlite.query(`EXPLAIN QUERY PLAN ${query}`).all() as Array<{ detail: string }>).map((r) => r.detail);
+    expect(plan.filter((step) => /^SCAN (contacts|contact_segments|contact_topics)\b/.test(step))).toEqual([]);
+    expect(plan.join(" ")).toMatch(/USING (COVERING )?INDEX|USING PRIMARY KEY/);
+  });
+});
