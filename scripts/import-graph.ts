@@ -48,9 +48,14 @@ export const LAYERS = [
   "preferences",
   "tracking",
   "emails",
+  // An organisation's rules for its received mail, which the incoming funnel reads.
+  "inbound-routes",
   "inbound",
   "webhooks",
   "ai",
+  // What callers learn of their own use: the request log, usage figures.
+  "logs",
+  "usage",
   // Front ends and the root; the command line's groups (cli/) stand below the main.ts that dispatches to them.
   "smtp",
   // The CPU pool's task table (it names every area's work, the relay's included) and the admin UI's bundle and routes.

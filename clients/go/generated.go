@@ -312,6 +312,26 @@ type CreateEmailResponse struct {
 	Message string `json:"message"`
 }
 
+// CreateInboundRouteOptions is sent to POST /v1/inbound/routes.
+type CreateInboundRouteOptions struct {
+	// Match: What the route matches; an empty match matches every message.
+	Match *CreateInboundRouteOptionsMatch `json:"match,omitempty"`
+	// ForwardTo: Where action forward sends a copy.
+	ForwardTo []string `json:"forward_to,omitempty"`
+	// WebhookIds is the webhooks action webhook notifies.
+	WebhookIds    []string `json:"webhook_ids,omitempty"`
+	SpamThreshold *float64 `json:"spam_threshold,omitempty"`
+	// Position: Where the route goes; those at it and after move down. Default: last.
+	Position int    `json:"position,omitempty"`
+	Action   string `json:"action,omitempty"`
+}
+
+// CreateInboundRouteOptionsMatch: What the route matches; an empty match matches every message.
+type CreateInboundRouteOptionsMatch struct {
+	Recipient string                   `json:"recipient,omitempty"`
+	Header    *InboundRouteHeaderMatch `json:"header,omitempty"`
+}
+
 // CreateTemplateOptions is sent to POST /v1/templates.
 type CreateTemplateOptions struct {
 	Name string `json:"name,omitempty"`
@@ -581,6 +601,72 @@ type EmailEvent struct {
 	Data      map[string]any `json:"data"`
 }
 
+// EmailMetrics is answered by GET /v1/emails/metrics.
+type EmailMetrics struct {
+	Object      string             `json:"object"`
+	StartDate   string             `json:"start_date"`
+	EndDate     string             `json:"end_date"`
+	Metrics     []string           `json:"metrics"`
+	Dimensions  []string           `json:"dimensions"`
+	Granularity string             `json:"granularity"`
+	Totals      EmailMetricsTotals `json:"totals"`
+	Data        []EmailMetricsRow  `json:"data,omitempty"`
+}
+
+// EmailMetricsRow is a shape of the API.
+type EmailMetricsRow struct {
+	// Period is the period's start (UTC).
+	Period              string  `json:"period"`
+	Received            float64 `json:"received,omitempty"`
+	Delivered           float64 `json:"delivered,omitempty"`
+	Complained          float64 `json:"complained,omitempty"`
+	Suppressed          float64 `json:"suppressed,omitempty"`
+	Bounced             float64 `json:"bounced,omitempty"`
+	BouncedTransient    float64 `json:"bounced_transient,omitempty"`
+	BouncedPermanent    float64 `json:"bounced_permanent,omitempty"`
+	BouncedUndetermined float64 `json:"bounced_undetermined,omitempty"`
+	Opened              float64 `json:"opened,omitempty"`
+	Clicked             float64 `json:"clicked,omitempty"`
+	Unsubscribed        float64 `json:"unsubscribed,omitempty"`
+	DeliveryDelayed     float64 `json:"delivery_delayed,omitempty"`
+	Failed              float64 `json:"failed,omitempty"`
+	Sent                float64 `json:"sent,omitempty"`
+	UniqueOpened        float64 `json:"unique_opened,omitempty"`
+	UniqueClicked       float64 `json:"unique_clicked,omitempty"`
+	DeliveryRate        float64 `json:"delivery_rate,omitempty"`
+	OpenRate            float64 `json:"open_rate,omitempty"`
+	ClickRate           float64 `json:"click_rate,omitempty"`
+	BounceRate          float64 `json:"bounce_rate,omitempty"`
+	ComplaintRate       float64 `json:"complaint_rate,omitempty"`
+	UnsubscribeRate     float64 `json:"unsubscribe_rate,omitempty"`
+}
+
+// EmailMetricsTotals is a shape of the API.
+type EmailMetricsTotals struct {
+	Received            float64 `json:"received,omitempty"`
+	Delivered           float64 `json:"delivered,omitempty"`
+	Complained          float64 `json:"complained,omitempty"`
+	Suppressed          float64 `json:"suppressed,omitempty"`
+	Bounced             float64 `json:"bounced,omitempty"`
+	BouncedTransient    float64 `json:"bounced_transient,omitempty"`
+	BouncedPermanent    float64 `json:"bounced_permanent,omitempty"`
+	BouncedUndetermined float64 `json:"bounced_undetermined,omitempty"`
+	Opened              float64 `json:"opened,omitempty"`
+	Clicked             float64 `json:"clicked,omitempty"`
+	Unsubscribed        float64 `json:"unsubscribed,omitempty"`
+	DeliveryDelayed     float64 `json:"delivery_delayed,omitempty"`
+	Failed              float64 `json:"failed,omitempty"`
+	Sent                float64 `json:"sent,omitempty"`
+	UniqueOpened        float64 `json:"unique_opened,omitempty"`
+	UniqueClicked       float64 `json:"unique_clicked,omitempty"`
+	DeliveryRate        float64 `json:"delivery_rate,omitempty"`
+	OpenRate            float64 `json:"open_rate,omitempty"`
+	ClickRate           float64 `json:"click_rate,omitempty"`
+	BounceRate          float64 `json:"bounce_rate,omitempty"`
+	ComplaintRate       float64 `json:"complaint_rate,omitempty"`
+	UnsubscribeRate     float64 `json:"unsubscribe_rate,omitempty"`
+}
+
 // EmailRecipient is a shape of the API.
 type EmailRecipient struct {
 	Email    string          `json:"email"`
@@ -691,6 +777,51 @@ type ErrorBodyDetail struct {
 	Message string `json:"message"`
 }
 
+// InboundRoute is a rule for the organisation's received mail. Answered by GET /v1/inbound/routes, POST
+// /v1/inbound/routes, GET /v1/inbound/routes/{id}, PATCH /v1/inbound/routes/{id}.
+type InboundRoute struct {
+	Object string `json:"object"`
+	Id     string `json:"id"`
+	// Position: Routes are tried from position 1 up; the first match decides.
+	Position int               `json:"position"`
+	Match    InboundRouteMatch `json:"match"`
+	// Action: store (the default), webhook (store; email.received only to webhook_ids), forward (store and forward),
+	// reject (550 5.7.1) or drop (accept, store nothing).
+	Action     string   `json:"action"`
+	ForwardTo  []string `json:"forward_to"`
+	WebhookIds []string `json:"webhook_ids"`
+	// SpamThreshold: rspamd score at or over which the message is refused.
+	SpamThreshold *float64 `json:"spam_threshold"`
+	CreatedAt     string   `json:"created_at"`
+	UpdatedAt     string   `json:"updated_at"`
+}
+
+// InboundRouteHeaderMatch: Matches when one of the message's header fields of this name contains the text.
+type InboundRouteHeaderMatch struct {
+	// Name is a header field's name.
+	Name string `json:"name,omitempty"`
+	// Contains: Text its value contains (any case).
+	Contains string `json:"contains,omitempty"`
+}
+
+// InboundRouteMatch is a shape of the API.
+type InboundRouteMatch struct {
+	Recipient string                   `json:"recipient"`
+	Header    *InboundRouteHeaderMatch `json:"header"`
+}
+
+// InboundRouteTest is answered by POST /v1/inbound/routes/test.
+type InboundRouteTest struct {
+	Object    string `json:"object"`
+	Recipient string `json:"recipient"`
+	// Receiving: Whether the MX takes mail for this address for the organisation.
+	Receiving bool `json:"receiving"`
+	// Route is the route that decides; null: none matches.
+	Route *InboundRoute `json:"route"`
+	// Action: What becomes of the message (store when no route matches).
+	Action string `json:"action"`
+}
+
 // Invitation is an invitation not yet accepted: the role its link grants, until `expires_at` (7 days after it was
 // made).
 type Invitation struct {
@@ -741,6 +872,35 @@ type IpPoolBackOff struct {
 	MessagesPerMinute int `json:"messages_per_minute"`
 	// Until: When the rate returns to the configured one.
 	Until string `json:"until"`
+}
+
+// Log is answered by GET /v1/logs/{id}.
+type Log struct {
+	Object    string `json:"object"`
+	Id        string `json:"id"`
+	CreatedAt string `json:"created_at"`
+	// Endpoint is the path, as Resend's: /emails/<id> (no /v1).
+	Endpoint       string `json:"endpoint"`
+	Method         string `json:"method"`
+	ResponseStatus int    `json:"response_status"`
+	UserAgent      string `json:"user_agent"`
+	ApiKeyId       string `json:"api_key_id"`
+	// RequestBody is the JSON body sent, secrets replaced by "[redacted]"; null without one.
+	RequestBody any `json:"request_body"`
+	// ResponseBody is the JSON answer, secrets replaced by "[redacted]"; null when not JSON.
+	ResponseBody any `json:"response_body"`
+}
+
+// LogListItem is answered by GET /v1/logs.
+type LogListItem struct {
+	Id        string `json:"id"`
+	CreatedAt string `json:"created_at"`
+	// Endpoint is the path, as Resend's: /emails/<id> (no /v1).
+	Endpoint       string `json:"endpoint"`
+	Method         string `json:"method"`
+	ResponseStatus int    `json:"response_status"`
+	UserAgent      string `json:"user_agent"`
+	ApiKeyId       string `json:"api_key_id"`
 }
 
 // Member is a person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing
@@ -915,9 +1075,13 @@ type ReceivedEmail struct {
 	InReplyToEmailId string                      `json:"in_reply_to_email_id"`
 	AutoReply        string                      `json:"auto_reply"`
 	Authentication   ReceivedEmailAuthentication `json:"authentication"`
-	Html             string                      `json:"html"`
-	Text             string                      `json:"text"`
-	Headers          map[string]string           `json:"headers"`
+	// Spam: rspamd's verdict; null when none is configured or it did not answer in time.
+	Spam *ReceivedEmailSpam `json:"spam"`
+	// RouteId is the inbound route that decided; null: none matched (stored).
+	RouteId string            `json:"route_id"`
+	Html    string            `json:"html"`
+	Text    string            `json:"text"`
+	Headers map[string]string `json:"headers"`
 	// Raw is the raw message's signed link.
 	Raw ReceivedEmailRaw `json:"raw"`
 }
@@ -964,6 +1128,21 @@ type ReceivedEmailRaw struct {
 	ExpiresAt   string `json:"expires_at"`
 }
 
+// ReceivedEmailSpam is a shape of the API.
+type ReceivedEmailSpam struct {
+	Score float64 `json:"score"`
+	// Action: rspamd's action: no action, greylist, add header, rewrite subject, soft reject, reject.
+	Action string `json:"action"`
+	// Symbols is the rules that fired, highest first.
+	Symbols []ReceivedEmailSpamSymbol `json:"symbols"`
+}
+
+// ReceivedEmailSpamSymbol is a shape of the API.
+type ReceivedEmailSpamSymbol struct {
+	Name  string  `json:"name"`
+	Score float64 `json:"score"`
+}
+
 // ReceivedEmailSummary is answered by GET /v1/emails/receiving.
 type ReceivedEmailSummary struct {
 	Id        string   `json:"id"`
@@ -982,6 +1161,10 @@ type ReceivedEmailSummary struct {
 	InReplyToEmailId string                      `json:"in_reply_to_email_id"`
 	AutoReply        string                      `json:"auto_reply"`
 	Authentication   ReceivedEmailAuthentication `json:"authentication"`
+	// Spam: rspamd's verdict; null when none is configured or it did not answer in time.
+	Spam *ReceivedEmailSpam `json:"spam"`
+	// RouteId is the inbound route that decided; null: none matched (stored).
+	RouteId string `json:"route_id"`
 }
 
 // RecipientStatus is a shape of the API.
@@ -1256,6 +1439,13 @@ type TemplateVariable struct {
 	UpdatedAt     string `json:"updated_at"`
 }
 
+// TestInboundRouteOptions is sent to POST /v1/inbound/routes/test.
+type TestInboundRouteOptions struct {
+	Recipient string `json:"recipient,omitempty"`
+	// Headers: Header fields of an imagined message, name → value.
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
 // TestWebhookOptions is sent to POST /v1/webhooks/{id}/test.
 type TestWebhookOptions struct {
 	// Type: Event type of the sample (default email.sent).
@@ -1350,6 +1540,26 @@ type UpdateEmailResponse struct {
 	Id     string `json:"id"`
 }
 
+// UpdateInboundRouteOptions is sent to PATCH /v1/inbound/routes/{id}.
+type UpdateInboundRouteOptions struct {
+	// Match: What the route matches; an empty match matches every message.
+	Match *UpdateInboundRouteOptionsMatch `json:"match,omitempty"`
+	// ForwardTo: Where action forward sends a copy.
+	ForwardTo []string `json:"forward_to,omitempty"`
+	// WebhookIds is the webhooks action webhook notifies.
+	WebhookIds    []string           `json:"webhook_ids,omitempty"`
+	SpamThreshold *Nullable[float64] `json:"spam_threshold,omitempty"`
+	// Position: Where the route goes; those at it and after move down. Default: last.
+	Position int    `json:"position,omitempty"`
+	Action   string `json:"action,omitempty"`
+}
+
+// UpdateInboundRouteOptionsMatch: What the route matches; an empty match matches every message.
+type UpdateInboundRouteOptionsMatch struct {
+	Recipient *Nullable[string]                  `json:"recipient,omitempty"`
+	Header    *Nullable[InboundRouteHeaderMatch] `json:"header,omitempty"`
+}
+
 // UpdateMemberRoleOptions is a member's new role. Sent to PATCH /v1/members/{id}.
 type UpdateMemberRoleOptions struct {
 	Role Role `json:"role,omitempty"`
@@ -1403,6 +1613,98 @@ type UpdateWebhookOptions struct {
 	Events      []string          `json:"events,omitempty"`
 	Description *Nullable[string] `json:"description,omitempty"`
 	Status      string            `json:"status,omitempty"`
+}
+
+// Usage is answered by GET /v1/usage.
+type Usage struct {
+	Object         string              `json:"object"`
+	Emails         UsageEmails         `json:"emails"`
+	Contacts       UsageContacts       `json:"contacts"`
+	Segments       UsageSegments       `json:"segments"`
+	Broadcasts     UsageBroadcasts     `json:"broadcasts"`
+	AiCredits      UsageAiCredits      `json:"ai_credits"`
+	AutomationRuns UsageAutomationRuns `json:"automation_runs"`
+	Domains        UsageDomains        `json:"domains"`
+	RateLimit      UsageRateLimit      `json:"rate_limit"`
+}
+
+// UsageAiCredits is a shape of the API.
+type UsageAiCredits struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit          *int   `json:"limit"`
+	NextIncreaseAt string `json:"next_increase_at"`
+}
+
+// UsageAutomationRuns is a shape of the API.
+type UsageAutomationRuns struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit    *int   `json:"limit"`
+	ResetsAt string `json:"resets_at"`
+}
+
+// UsageBroadcasts is a shape of the API.
+type UsageBroadcasts struct {
+	Used  int `json:"used"`
+	Limit any `json:"limit"`
+}
+
+// UsageContacts is a shape of the API.
+type UsageContacts struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit *int `json:"limit"`
+}
+
+// UsageDomains is a shape of the API.
+type UsageDomains struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit *int `json:"limit"`
+}
+
+// UsageEmails is a shape of the API.
+type UsageEmails struct {
+	Daily   UsageEmailsDaily   `json:"daily"`
+	Monthly UsageEmailsMonthly `json:"monthly"`
+}
+
+// UsageEmailsDaily is a shape of the API.
+type UsageEmailsDaily struct {
+	// Used: Messages accepted (sent) in the period.
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit    *int   `json:"limit"`
+	Sent     int    `json:"sent"`
+	Received int    `json:"received"`
+	ResetsAt string `json:"resets_at"`
+}
+
+// UsageEmailsMonthly is a shape of the API.
+type UsageEmailsMonthly struct {
+	// Used: Messages accepted (sent) in the period.
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit    *int   `json:"limit"`
+	Sent     int    `json:"sent"`
+	Received int    `json:"received"`
+	ResetsAt string `json:"resets_at"`
+}
+
+// UsageRateLimit is a shape of the API.
+type UsageRateLimit struct {
+	// Limit: Requests per window, the organisation's.
+	Limit int `json:"limit"`
+	// Duration is the window: 60s.
+	Duration string `json:"duration"`
+}
+
+// UsageSegments is a shape of the API.
+type UsageSegments struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit *int `json:"limit"`
 }
 
 // User is a person with an account: signs in to the admin UI and belongs to organisations.

@@ -2,7 +2,7 @@
  * The listeners' options (docs/smtp.md): `[smtp]`, the submission relay (ports, TLS, AUTH, limits), and `[inbound]`,
  * the MX (its port, what it accepts, its size, header, time and session limits).
  */
-import { bool, duration, int, MIB, string, type OptionSpec } from "./option-kinds.ts";
+import { bool, duration, int, MIB, oneOf, string, type OptionSpec } from "./option-kinds.ts";
 
 export const SMTP_OPTIONS = {
   host: string("127.0.0.1", "Address the SMTP relay listens on (0.0.0.0 for every interface)."),
@@ -61,6 +61,11 @@ export const SMTP_OPTIONS = {
     "Delay of the reply to a failed AUTH; it doubles with each further failure from the same address (up to 16 times), and a success resets it. 0s disables.",
   ),
   reverse_lookup: bool(false, "Look up client host names (PTR) through [dns] servers, for logs only."),
+  dsn: oneOf(
+    ["on_request", "always", "never"],
+    "always",
+    "Delivery status notifications (RFC 3461/3464) for relayed mail, sent from MAILER-DAEMON@[server] hostname to the message's envelope sender: always (a failure is reported unless the client said NOTIFY=NEVER), on_request (only when the client gave DSN parameters) or never (DSN not offered).",
+  ),
   greeting_pause: bool(
     false,
     "Wait 100 ms before the greeting to catch clients that talk too soon (a spam-bot trap of little use on AUTH-only ports; it costs clients that connect per message 100 ms each).",
@@ -138,4 +143,14 @@ export const INBOUND_OPTIONS = {
     "Longest one connection may last, however steadily it sends; then 421 4.4.2 (the client reconnects). A message being stored is answered first.",
   ),
   retention: duration("30d", "Received messages older than this are deleted."),
+  rspamd_url: {
+    type: { kind: "string", pattern: /^(?:https?:\/\/[^\s/]+(?:\/\S*)?)?$/, hint: "an http(s) URL" },
+    default: "",
+    doc: "A local rspamd's normal worker (e.g. http://127.0.0.1:11333) that scores each received message for spam; the verdict is stored with it and inbound routes may refuse mail over a score. Nothing is sent anywhere else. Empty: no scoring.",
+    url: true,
+  },
+  rspamd_timeout: duration(
+    "2s",
+    "Longest rspamd may take to score a message; past it (or when it is down) the message is received without a verdict and the reason logged.",
+  ),
 } satisfies Record<string, OptionSpec>;

@@ -104,7 +104,8 @@ const scopesBefore = (first: string) => SCOPES.slice(0, SCOPES.indexOf(first as 
 describe.each([
   [17, "operations", "deliveries:read", "members:read"],
   [19, "people", "members:read", "contacts:read"],
-  [34, "contact_scopes", "contacts:read", undefined],
+  [34, "contact_scopes", "contacts:read", "logs:read"],
+  [39, "request_logs", "logs:read", undefined],
 ] as const)("migration %i (%s)", (version, _name, firstAdded, nextAdded) => {
   test("a full-access key gains the new scopes, in canonical order; any other key keeps its own", () => {
     const sqlite = new Database(":memory:");

@@ -33,6 +33,7 @@ import type { EventLog } from "../events/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import { RECIPIENT_STATUSES, type RecipientStatus } from "./model.ts";
+import { requestNotice, type NoticeAction } from "./status-notices.ts";
 
 export interface Transition {
   on: string;
@@ -43,7 +44,12 @@ export interface Transition {
   suppress?: "bounce" | "complaint";
   /** `message`: the cause moves every recipient of one message in `from`, and its event is the message's. */
   scope: "recipient" | "message";
+  /** The delivery status notification the move is (status-notices.ts), for a relayed recipient that asked for it. */
+  report?: NoticeAction;
 }
+
+/** A recipient's cause whose move is reported to a relayed message's sender when it asked (status-notices.ts). */
+const reports = <A extends NoticeAction>(report: A) => ({ scope: "recipient" as const, report });
 
 /** Waiting for an attempt. */
 const WAITING: readonly RecipientStatus[] = ["queued", "deferred"];
@@ -58,18 +64,19 @@ const NOT_TAKEN: readonly RecipientStatus[] = ["queued", "deferred", "held"];
 
 export const TRANSITIONS = [
   // The worker's attempts (a 2xx, a 4xx or fault, a 5xx; remote replies classified by providers/classify.ts).
-  { on: "attempt.delivered", from: WAITING, to: "delivered", event: "email.delivered", scope: "recipient" },
-  { on: "attempt.sent", from: WAITING, to: "sent", event: "email.sent", scope: "recipient" },
-  { on: "attempt.temporary", from: WAITING, to: "deferred", event: "email.delivery_delayed", scope: "recipient" },
+  { on: "attempt.delivered", from: WAITING, to: "delivered", event: "email.delivered", ...reports("delivered") },
+  // RFC 3464 §2.3.3: handed to a smarthost or SES, which sends no notification back to the relay's client.
+  { on: "attempt.sent", from: WAITING, to: "sent", event: "email.sent", ...reports("relayed") },
+  { on: "attempt.temporary", from: WAITING, to: "deferred", event: "email.delivery_delayed", ...reports("delayed") },
   // A temporary failure past the retry table's end bounces (Transient): the address may still be good.
-  { on: "attempt.retries_exhausted", from: WAITING, to: "bounced", event: "email.bounced", scope: "recipient" },
+  { on: "attempt.retries_exhausted", from: WAITING, to: "bounced", event: "email.bounced", ...reports("failed") },
   {
     on: "attempt.permanent",
     from: WAITING,
     to: "bounced",
     event: "email.bounced",
     suppress: "bounce",
-    scope: "recipient",
+    ...reports("failed"),
   },
   // Reports received on the MX: delivery status notifications (RFC 3464) and feedback reports (RFC 5965).
   {
@@ -78,7 +85,7 @@ export const TRANSITIONS = [
     to: "bounced",
     event: "email.bounced",
     suppress: "bounce",
-    scope: "recipient",
+    ...reports("failed"),
   },
   // A notification that decides nothing (no 5.x.x, no 4.x.x) is kept in the history and moves no one.
   { on: "report.bounce_undetermined", from: REPORTABLE, to: null, event: "email.bounced", scope: "recipient" },
@@ -100,10 +107,10 @@ export const TRANSITIONS = [
     to: "bounced",
     event: "email.bounced",
     suppress: "bounce",
-    scope: "recipient",
+    ...reports("failed"),
   },
   // SES bounces only once it gave up (a Transient bounce after its own retries): final, but the address may be good.
-  { on: "provider.bounce", from: REPORTABLE, to: "bounced", event: "email.bounced", scope: "recipient" },
+  { on: "provider.bounce", from: REPORTABLE, to: "bounced", event: "email.bounced", ...reports("failed") },
   { on: "provider.delay", from: IN_TRANSIT, to: null, event: "email.delivery_delayed", scope: "recipient" },
   {
     on: "provider.complaint",
@@ -113,7 +120,7 @@ export const TRANSITIONS = [
     suppress: "complaint",
     scope: "recipient",
   },
-  { on: "provider.reject", from: IN_TRANSIT, to: "failed", event: "email.failed", scope: "recipient" },
+  { on: "provider.reject", from: IN_TRANSIT, to: "failed", event: "email.failed", ...reports("failed") },
   // The sender or the operator stops a message before it was taken (docs/sending.md, docs/operations.md).
   { on: "canceled", from: NOT_TAKEN, to: "canceled", event: "email.canceled", scope: "message" },
   // Its sending domain was removed (with force) while it waited: it can no longer be signed or sent.
@@ -187,6 +194,7 @@ const statementsFor = perConnection((tx: Db) => {
     organizationId: deliveries.organizationId,
     emailId: deliveries.emailId,
     recipient: deliveries.recipient,
+    dsnNotify: deliveries.dsnNotify,
   };
   return {
     // Locked: the worker recording a result and a report about the same delivery take turns.
@@ -257,6 +265,7 @@ interface Locked {
   organizationId: string;
   emailId: string;
   recipient: string;
+  dsnNotify: string | null;
 }
 
 export function createLifecycle(deps: { events: EventLog; suppressions: SuppressionService; clock: Clock }): Lifecycle {
@@ -303,6 +312,10 @@ export function createLifecycle(deps: { events: EventLog; suppressions: Suppress
       reason: change.reason ?? change.response,
     });
   };
+
+  /** Asks for the move's status notification, when the row is one and the recipient's sender asked for it. */
+  const notice = (tx: Db, row: Row, delivery: Locked, change: Change) =>
+    "report" in row ? requestNotice(tx, row.report, delivery, change.response, clock.now()) : undefined;
 
   const allows = (row: Row, status: string) => (row.from as readonly string[]).includes(status);
 
@@ -357,6 +370,7 @@ export function createLifecycle(deps: { events: EventLog; suppressions: Suppress
           data: change.data,
         });
         await suppress(tx, row, delivery!, change);
+        if (moved) await notice(tx, row, moved, change);
         return { outcome: "applied", changed: moved ? 1 : 0 };
       }
       const recipients = await statements.message.execute({ emailId: target.emailId });
@@ -400,6 +414,7 @@ export function createLifecycle(deps: { events: EventLog; suppressions: Suppress
           continue;
         }
         await suppress(tx, ROWS.get(on)!, delivery, change);
+        await notice(tx, ROWS.get(on)!, delivery, change);
         outcomes.push({ outcome: "applied", changed: 1 });
       }
       return outcomes;
@@ -425,5 +440,5 @@ const saveAttempts = (rows: object[]) =>
       provider_message_id = v."providerMessageId", updated_at = v."updatedAt"`,
     where: `deliveries.status IN (SELECT json_array_elements_text(v."from"::json))`,
     returning: `deliveries.id, deliveries.status, deliveries.organization_id AS "organizationId",
-      deliveries.email_id AS "emailId", deliveries.recipient`,
+      deliveries.email_id AS "emailId", deliveries.recipient, deliveries.dsn_notify AS "dsnNotify"`,
   });

@@ -188,8 +188,14 @@ export function createOutgoingSigner(deps: OutgoingSignerDeps): OutgoingSigner {
     }
     return signed;
   };
+  /** A null reverse path stays null: a delivery status notification must go without one (RFC 3461 §6.2). */
+  const returnPathOf = (job: DeliveryJob, identity: SigningIdentity) =>
+    job.envelopeFrom === "" ? "" : returnPaths.address(job.deliveryId, identity.returnPathDomain);
   return {
     async prepare(given) {
+      // A copy an inbound route forwards (an SRS sender) keeps its envelope, so the bounce finds its way back; it
+      // carries the ARC set it was sealed with (docs/inbound.md#forwarding). A null sender stays null (returnPathOf).
+      if (/^srs0=/i.test(given.envelopeFrom)) return given;
       let job = given;
       const domain = authorDomain(job.raw);
       const identity = domain ? await domains.signingIdentity(job.organizationId, domain) : null;
@@ -214,13 +220,13 @@ export function createOutgoingSigner(deps: OutgoingSignerDeps): OutgoingSigner {
         return {
           ...job,
           ...policyOf(identity),
-          envelopeFrom: returnPaths.address(job.deliveryId, identity.returnPathDomain),
+          envelopeFrom: returnPathOf(job, identity),
         };
       }
       return {
         ...job,
         ...policyOf(identity),
-        envelopeFrom: returnPaths.address(job.deliveryId, identity.returnPathDomain),
+        envelopeFrom: returnPathOf(job, identity),
         raw: Buffer.concat([Buffer.from(header), job.raw]),
       };
     },

@@ -9,6 +9,7 @@ import type { IdempotencyClaim } from "../idempotency/service.ts";
 import { addressKey, type Mailbox } from "../lib/addresses.ts";
 import { isoTime } from "../lib/clock.ts";
 import { hasPrivateContent, type EmailSource, type Tag } from "./model.ts";
+import type { RelayDsn } from "./relay-dsn.ts";
 
 export interface PreparedMessage {
   id: string;
@@ -37,6 +38,8 @@ export interface PreparedMessage {
   suppressed: Set<string>;
   /** Address keys of the recipients unsubscribed from the message's topic: recorded suppressed, never attempted. */
   leftTopic: Set<string>;
+  /** The relayed message's delivery status notifications (relay-dsn.ts); absent: none are ever sent. */
+  dsn?: RelayDsn;
 }
 
 /** Messages of one request on their way into the store, with what settles the request. */

@@ -26,10 +26,11 @@ import { unknownSimulatorAddress } from "../providers/simulator.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import type { MessageDecorations } from "../tracking/decorations.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest } from "./compose.ts";
-import type { ComposedFields, EmailSource, RawInput, SubmitInput } from "./model.ts";
+import type { ComposedFields, EmailSource, ForwardInput, RawInput, SubmitInput } from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, relayTopic, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { insertAccepted } from "./repo.ts";
+import { resolveRelayDsn } from "./relay-dsn.ts";
 import { distinctAddresses, emailRow, type Acceptance, type PreparedMessage } from "./intake-rows.ts";
 
 export interface EmailLimits {
@@ -183,6 +184,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       recipients,
       suppressed,
       leftTopic,
+      dsn: input.dsn && resolveRelayDsn(input.dsn, input.raw),
     };
   };
 
@@ -192,8 +194,39 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
    */
   const fetchBudget = () => ({ left: limits.maxMessageBytes });
 
+  /** A received message forwarded by an inbound route: its bytes as they leave, to the route's addresses. */
+  const prepareForward = async (input: ForwardInput, actor: Actor): Promise<PreparedMessage> => {
+    assertSize(input.raw.length);
+    const recipients = distinctAddresses(input.envelope.to.map((address) => ({ name: "", address })));
+    // A forwarded copy belongs to no topic: the route's addresses chose to receive it.
+    const { suppressed, leftTopic } = await admitRecipients(actor, recipients, undefined);
+    const id = newId();
+    const { fields } = input;
+    return {
+      ...origin(id, actor, input.source),
+      messageId: fields.messageId ?? `<${id}@${domainOf(input.envelope.from) || "forward.invalid"}>`,
+      fromHeader: fields.fromHeader,
+      envelopeFrom: input.envelope.from,
+      to: fields.to,
+      cc: fields.cc,
+      bcc: [],
+      replyTo: fields.replyTo,
+      subject: fields.subject,
+      html: fields.html,
+      text: fields.text,
+      tags: [],
+      templateId: null,
+      raw: input.raw,
+      recipients,
+      suppressed,
+      topicId: null,
+      leftTopic,
+    };
+  };
+
   const prepare = async (input: SubmitInput, actor: Actor, budget: { left: number }): Promise<PreparedMessage> => {
     if (input.kind === "raw") return prepareRaw(input, actor);
+    if (input.kind === "forward") return prepareForward(input, actor);
     await admitFrom(actor, input.fields.from, input.fields.sender ? [input.fields.sender] : []);
     const recipients = distinctAddresses([...input.fields.to, ...input.fields.cc, ...input.fields.bcc]);
     const { suppressed, leftTopic } = await admitRecipients(actor, recipients, input.fields.topicId);
@@ -271,6 +304,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       message.recipients.map((recipient) => {
         const key = addressKey(recipient);
         const suppressed = message.suppressed.has(key) || message.leftTopic.has(key);
+        const dsn = message.dsn?.recipients.get(key);
         return {
           id: newId(),
           emailId: message.id,
@@ -286,10 +320,19 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
               : null,
           createdAt,
           updatedAt: createdAt,
+          dsnNotify: dsn?.notify ?? null,
+          dsnOrcpt: dsn?.orcpt ?? null,
         };
       }),
     );
-    await insertAccepted(tx, { emails: messages.map((message) => emailRow(message, createdAt)), contents, deliveries });
+    await insertAccepted(tx, {
+      emails: messages.map((message) => emailRow(message, createdAt)),
+      contents,
+      deliveries,
+      relayEnvelopes: messages.flatMap(({ id, dsn }) =>
+        dsn ? [{ emailId: id, returnTo: dsn.returnTo, ret: dsn.ret, envid: dsn.envid }] : [],
+      ),
+    });
     for (const body of staged) await body.place(tx);
     // The message rows were inserted with the status of each message's last event (queued or scheduled).
     await events.appendRecorded(

@@ -7,7 +7,11 @@ import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from "driz
 import type { Actor } from "../access.ts";
 import { hasTag } from "../db/dialect.ts";
 import { forRows, perConnection, placeholders, prepareAs, ROWS_PER_INSERT } from "../db/prepared.ts";
-import type { deliveries as deliveriesTable, emails as emailsTable } from "../db/schema/index.ts";
+import type {
+  deliveries as deliveriesTable,
+  emails as emailsTable,
+  relayEnvelopes as relayEnvelopesTable,
+} from "../db/schema/index.ts";
 import { first, tablesOf, type Db } from "../db/store.ts";
 import type { ListOptions } from "./model.ts";
 
@@ -78,6 +82,8 @@ const insertStatements = perConnection((tx: Db) => {
             "lastResponse",
             "createdAt",
             "updatedAt",
+            "dsnNotify",
+            "dsnOrcpt",
           ]),
         ),
     ),
@@ -92,9 +98,15 @@ const insertStatements = perConnection((tx: Db) => {
  */
 export async function insertAccepted(
   tx: Db,
-  rows: { emails: EmailInsert[]; contents: Array<{ emailId: string; raw: Buffer }>; deliveries: DeliveryInsert[] },
+  rows: {
+    emails: EmailInsert[];
+    contents: Array<{ emailId: string; raw: Buffer }>;
+    deliveries: DeliveryInsert[];
+    /** Relayed messages asking for delivery status notifications (relay-dsn.ts): rare, inserted apart. */
+    relayEnvelopes?: Array<typeof relayEnvelopesTable.$inferInsert>;
+  },
 ): Promise<void> {
-  const { deliveries, emailContents, emails } = tablesOf(tx);
+  const { deliveries, emailContents, emails, relayEnvelopes } = tablesOf(tx);
   const prepared = () => insertStatements(tx);
   await forRows(tx, rows.emails, {
     each: (row) => prepared().email.execute(row),
@@ -109,6 +121,7 @@ export async function insertAccepted(
     each: (row) => prepared().delivery.execute(row),
     many: (slice) => tx.insert(deliveries).values(slice),
   });
+  if (rows.relayEnvelopes?.length) await tx.insert(relayEnvelopes).values(rows.relayEnvelopes);
 }
 
 /** Body rows in inserts of at most ROWS_PER_INSERT rows and CONTENT_BYTES_PER_INSERT bytes (one row may be more). */

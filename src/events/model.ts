@@ -46,6 +46,11 @@ export interface NewEvent {
   emailId?: string | null;
   recipient?: string | null;
   data?: Record<string, unknown>;
+  /**
+   * Only these webhook endpoints receive it (an inbound route's `webhook` action, docs/inbound.md#routes); absent:
+   * every endpoint subscribed to its type. Not stored: it steers the fan-out in the event's own transaction.
+   */
+  webhookIds?: readonly string[];
 }
 
 /**
@@ -56,7 +61,8 @@ export function bounceData(type: "Permanent" | "Transient" | "Undetermined", sub
   return { type, subType, message: response, diagnostic_code: response };
 }
 
-export interface StoredEvent extends Required<Omit<NewEvent, "data">> {
+export interface StoredEvent extends Required<Omit<NewEvent, "data" | "webhookIds">> {
+  webhookIds?: readonly string[];
   id: string;
   data: Record<string, unknown>;
   createdAt: string;

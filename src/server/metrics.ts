@@ -22,6 +22,10 @@ const COUNTERS = {
     "Received messages stored (replies and other mail to receiving domains, automatic replies to return paths), by kind.",
   mailroom_inbound_limits_total:
     "Inbound mail refused by a limit, by limit: client_messages and client_bytes (a client network over messages_per_ip_per_minute or bytes_per_ip_per_minute; 451 4.7.1), stored_bytes (an organisation at max_stored_bytes; 452 4.2.2).",
+  mailroom_inbound_routes_total:
+    "Received messages the inbound routes refused (a reject route, a spam score at or over a route's threshold).",
+  mailroom_inbound_spam_total:
+    "Spam scoring by rspamd, by outcome: scored, timeout, unavailable, refused (an HTTP error), unreadable; all but scored leave the message without a verdict.",
   mailroom_inbound_smtp_total:
     "Inbound MX outcomes: accepted, rejected (5xx after DATA), deferred (4xx after DATA), recipient_refused (RCPT refused: unknown domain, receiving off, forged return path, too many).",
 };
@@ -43,6 +47,8 @@ export interface GaugeSources {
   health(): Promise<Array<{ organizationId: string; domain: string | null; health: HealthView }>>;
   /** The blocklists' last answers about the sending addresses. */
   blocklists(): Promise<Array<{ address: string; list: string; listed: boolean }>>;
+  /** Destination back-offs in force on this instance (providers/sending-ips.ts). */
+  backOffs(): Array<{ source: string; provider: string; messages_per_minute: number }>;
 }
 
 /** `mailroom_sending_health`'s values: what a status means as a number an alert can compare. */
@@ -116,6 +122,15 @@ export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
       (await sources.blocklists()).map(({ address, list, listed }) => ({
         labels: { address, list },
         value: listed ? 1 : 0,
+      })),
+  );
+  metrics.gauge(
+    "mailroom_shaping_backoff_messages_per_minute",
+    'Messages per minute a destination provider gets while it is backed off (a 421 or 4.7.x "try again later" halved it), by source address ("direct": the machine\'s own, mail of no IP pool) and provider (an MX host when no shaping rule names it); on this instance.',
+    () =>
+      sources.backOffs().map(({ source, provider, messages_per_minute }) => ({
+        labels: { source, provider },
+        value: messages_per_minute,
       })),
   );
   metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>

@@ -20,11 +20,14 @@ import type { DomainService } from "../domains/service.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
 import type { Retention } from "../emails/retention.ts";
 import type { EmailService } from "../emails/service.ts";
+import type { StatusReports } from "../emails/status-reports.ts";
+import type { EmailMetricsService } from "../emails/metrics.ts";
 import type { EmailStatsService } from "../emails/stats.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
 import type { Mailbox } from "../inbound/mailbox.ts";
 import type { InboundService } from "../inbound/service.ts";
+import type { InboundRoutes } from "../inbound-routes/service.ts";
 import type { PeriodicJobs } from "../jobs/periodic.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { Clock } from "../lib/clock.ts";
@@ -44,7 +47,11 @@ import type { TrackingService } from "../tracking/service.ts";
 import type { PreferenceService } from "../preferences/service.ts";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.ts";
 import type { WebhookService } from "../webhooks/service.ts";
+import type { RequestRecorder } from "../logs/recorder.ts";
+import type { RequestLogs } from "../logs/service.ts";
+import type { UsageService } from "../usage/service.ts";
 import { wireAccounts } from "./areas/accounts.ts";
+import { wireInsight } from "./areas/insight.ts";
 import { wireMail, type MailOptions } from "./areas/mail.ts";
 import { wireSending, type SendingOptions } from "./areas/sending.ts";
 import type { CpuPool } from "../cpu/pool.ts";
@@ -99,6 +106,8 @@ export interface Services {
   inbound: InboundService;
   /** Received mail as the API reads it, and its retention. */
   mailbox: Mailbox;
+  /** The organisation's rules for its received mail (docs/inbound.md#routes). */
+  inboundRoutes: InboundRoutes;
   /** Saved templates and their rendering. */
   templates: TemplateService;
   /** The CPU pool's threads: signing, composition, templates and parsing, off the event loop. */
@@ -109,6 +118,16 @@ export interface Services {
   sentAttachments: SentAttachments;
   /** Email counts over time, read from the event log (the admin overview). */
   emailStats: EmailStatsService;
+  /** The relay's delivery status notifications waiting to be queued (docs/smtp.md). */
+  statusReports: StatusReports;
+  /** Resend's email metrics over the same counts. */
+  emailMetrics: EmailMetricsService;
+  /** Takes each finished API request made with a key, and writes them in batches (docs/logs-and-mcp.md). */
+  requestLog: RequestRecorder;
+  /** The request log as callers read it. */
+  requestLogs: RequestLogs;
+  /** Resend's usage figures. */
+  usage: UsageService;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -121,6 +140,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const accounts = wireAccounts(base);
   const sending = wireSending(base, accounts, options);
   const mail = wireMail(base, accounts, sending, options);
+  const insight = wireInsight(base, accounts, mail);
   const { mailThrough: _, ...accountServices } = accounts;
   const { returnPaths: __, closeProviders, ...sendingServices } = sending;
   return {
@@ -140,6 +160,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     ...accountServices,
     ...sendingServices,
     ...mail,
+    ...insight,
     async closeProviders() {
       await closeProviders();
       base.cpu.close();

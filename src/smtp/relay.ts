@@ -18,6 +18,8 @@ import type { Config } from "../config/options.ts";
 import type { Idempotency, IdempotencyClaim } from "../idempotency/service.ts";
 import { idempotencyRequest, readHeader } from "../emails/raw-message.ts";
 import type { SubmitInput } from "../emails/model.ts";
+import type { DsnMode, RelayDsnParams } from "../emails/relay-dsn.ts";
+import { decodeXtext } from "../lib/xtext.ts";
 import type { EmailService } from "../emails/service.ts";
 import { namesTemplate, TEMPLATE_FIELDS } from "../emails/templated-message.ts";
 import { AppError, validationError } from "../errors.ts";
@@ -55,6 +57,25 @@ export interface TemplatedBodyReader {
 }
 
 export const SMTP_USERNAME = "apikey";
+/** RFC 3461 §4.4 and §4.2: ENVID is at most 100 characters, ORCPT at most 500. */
+const MAX_ENVID = 100;
+const MAX_ORCPT = 500;
+
+/**
+ * A DSN parameter decoded from xtext (ORCPT keeps its `addr-type;` prefix, RFC 3461 §4.2), or undefined when not
+ * given; refused (501 5.5.4) when it is not valid xtext or decodes to anything but printable ASCII.
+ */
+function dsnParameter(args: unknown, name: "ENVID" | "ORCPT", max: number): string | undefined {
+  const given = args && typeof args === "object" ? (args as Record<string, unknown>)[name] : undefined;
+  if (typeof given !== "string") return undefined;
+  const semicolon = name === "ORCPT" ? given.indexOf(";") : -1;
+  const decoded = decodeXtext(given.slice(semicolon + 1), max);
+  if (decoded === null || (name === "ORCPT" && !decoded.includes("@")))
+    throw validationError([
+      { path: name, message: `${name} must be xtext (RFC 3461 §4) of at most ${max} characters` },
+    ]);
+  return semicolon < 0 ? decoded : `${given.slice(0, semicolon)};${decoded}`;
+}
 /** Idempotency keys sent in a message header share the API send endpoint's namespace: one key, one message. */
 const IDEMPOTENCY_ENDPOINT = "emails.send";
 
@@ -186,9 +207,10 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     });
   };
 
-  const onMailFrom: SMTPServerOptions["onMailFrom"] = (_address, session, callback) => {
+  const onMailFrom: SMTPServerOptions["onMailFrom"] = (address, session, callback) => {
     void guarded(session, "command", async () => {
       if (!session.secure) throw PROTOCOL_REPLIES.tlsRequired();
+      dsnParameter(address.args, "ENVID", MAX_ENVID);
       const state = sessions.get(session);
       if (!state) throw PROTOCOL_REPLIES.authRequired();
       if (session.transaction > settings.max_messages_per_connection)
@@ -219,6 +241,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
         throw PROTOCOL_REPLIES.tooManyRecipients(maxRecipients);
       const normalized = normalizeAddress(address.address);
       if ("error" in normalized) throw validationError([{ path: "to", message: normalized.error }]);
+      dsnParameter(address.args, "ORCPT", MAX_ORCPT);
       return undefined;
     }).then((result) => (result.ok ? callback() : callback(result.error)));
   };
@@ -253,7 +276,7 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
               TEMPLATE_FIELDS,
             ),
           }
-        : { kind: "raw", source: "smtp", raw, envelope };
+        : { kind: "raw", source: "smtp", raw, envelope, dsn: dsnRequest(session) };
       return (await emails.submit(input, actor, { idempotency: claim })).id;
     } catch (error) {
       await release();
@@ -283,6 +306,23 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     }).then((result) => (result.ok ? callback(null, result.value) : callback(result.error)));
   };
 
+  /** What the client asked of delivery status notifications (RFC 3461), for emails/relay-dsn.ts to decide. */
+  const dsnRequest = (session: SMTPServerSession): RelayDsnParams => {
+    const asked = (session.envelope as { dsn?: { ret?: "FULL" | "HDRS"; envid?: string } }).dsn ?? {};
+    const mailFrom = session.envelope.mailFrom;
+    return {
+      mode: settings.dsn as DsnMode,
+      mailFrom: mailFrom ? mailFrom.address : "",
+      ...(asked.ret && { ret: asked.ret }),
+      ...(asked.envid && { envid: decodeXtext(asked.envid, MAX_ENVID)! }),
+      recipients: session.envelope.rcptTo.map((rcpt) => {
+        const dsn = (rcpt as { dsn?: { notify?: string[] } }).dsn;
+        const orcpt = dsnParameter(rcpt.args, "ORCPT", MAX_ORCPT);
+        return { address: rcpt.address, ...(dsn?.notify && { notify: dsn.notify }), ...(orcpt && { orcpt }) };
+      }),
+    };
+  };
+
   const reverseResolver = () => {
     const resolver = deps.resolver;
     return {
@@ -303,6 +343,8 @@ export function createSmtpRelay(deps: SmtpRelayDeps): SmtpRelay {
     cert: pair.cert,
     size: config.limits.max_message_bytes,
     authMethods: ["PLAIN", "LOGIN"],
+    // RFC 3461: offered unless `[smtp] dsn = "never"` (emails/relay-dsn.ts decides what each message is owed).
+    hideDSN: settings.dsn === "never",
     authRequiredMessage: PROTOCOL_REPLIES.authRequiredText,
     maxClients: settings.max_clients,
     socketTimeout: settings.idle_timeout,

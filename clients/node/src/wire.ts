@@ -117,6 +117,7 @@ export const SCOPES = [
   "audit:read",
   "contacts:read",
   "contacts:write",
+  "logs:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -10,7 +10,7 @@ import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text } from "driz
 import { bytea, millis } from "./columns.ts";
 import type { DmarcRowData, RecordStatuses, SendingHealth } from "../schema/domains.ts";
 import type { Tag } from "../schema/emails.ts";
-import type { ReceivedAttachment, ReceivedAuthentication } from "../schema/received.ts";
+import type { ReceivedAttachment, ReceivedAuthentication, ReceivedSpam } from "../schema/received.ts";
 import type { TemplateContent } from "../schema/templates.ts";
 
 export const organizations = pgTable("organizations", {
@@ -123,7 +123,7 @@ export const emails = pgTable("emails", {
   id: text("id").primaryKey(),
   organizationId: text("organization_id").notNull(),
   apiKeyId: text("api_key_id"),
-  source: text("source", { enum: ["api", "smtp", "cli"] }).notNull(),
+  source: text("source", { enum: ["api", "smtp", "cli", "forward"] }).notNull(),
   mode: text("mode", { enum: ["live", "test"] }).notNull(),
   messageId: text("message_id").notNull(),
   fromHeader: text("from_header").notNull(),
@@ -169,6 +169,8 @@ export const deliveries = pgTable("deliveries", {
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
   holdExempt: boolean("hold_exempt").notNull().default(false),
+  dsnNotify: text("dsn_notify"),
+  dsnOrcpt: text("dsn_orcpt"),
 });
 
 export const events = pgTable("events", {
@@ -319,6 +321,8 @@ export const receivedEmails = pgTable("received_emails", {
   clientAddress: text("client_address").notNull(),
   size: integer("size").notNull(),
   createdAt: text("created_at").notNull(),
+  spam: jsonb("spam").$type<ReceivedSpam>(),
+  routeId: text("route_id"),
 });
 
 export const receivedContents = pgTable("received_contents", {
@@ -356,7 +360,13 @@ export const templates = pgTable("templates", {
   updatedAt: text("updated_at").notNull(),
 });
 
-// The people's and the deliverability tables live beside this file; the adapter and the schema test read them all here.
+// The people's, the deliverability and the inbound routes' tables live beside this file; the adapter and the schema test read them all here.
 export * from "./people.ts";
 export * from "./deliverability.ts";
 export * from "./contacts.ts";
+export * from "./status-notices.ts";
+export * from "./inbound.ts";
+// The people's, the deliverability and the request log's tables live beside this file; the adapter and the schema test read them all here.
+export * from "./people.ts";
+export * from "./deliverability.ts";
+export * from "./logs.ts";

@@ -9,7 +9,7 @@ export const emails = sqliteTable("emails", {
   id: text("id").primaryKey(),
   organizationId: text("organization_id").notNull(),
   apiKeyId: text("api_key_id"),
-  source: text("source", { enum: ["api", "smtp", "cli"] }).notNull(),
+  source: text("source", { enum: ["api", "smtp", "cli", "forward"] }).notNull(),
   mode: text("mode", { enum: ["live", "test"] }).notNull(),
   messageId: text("message_id").notNull(),
   fromHeader: text("from_header").notNull(),
@@ -73,7 +73,35 @@ export const deliveries = sqliteTable("deliveries", {
   updatedAt: text("updated_at").notNull(),
   /** Released by hand while a pause applied: it goes whatever pause applies (docs/operations.md). */
   holdExempt: integer("hold_exempt", { mode: "boolean" }).notNull().default(false),
+  /** Outcomes reported to a relayed message's envelope sender (docs/smtp.md#delivery-status-notifications); null: none. */
+  dsnNotify: text("dsn_notify"),
+  /** The ORCPT the relay's client gave (RFC 3461 §4.2), decoded. */
+  dsnOrcpt: text("dsn_orcpt"),
 });
+
+/** Where a relayed message's delivery status notifications go (its MAIL FROM), with its RET and ENVID. */
+export const relayEnvelopes = sqliteTable("relay_envelopes", {
+  emailId: text("email_id").primaryKey(),
+  returnTo: text("return_to").notNull(),
+  ret: text("ret", { enum: ["FULL", "HDRS"] }),
+  envid: text("envid"),
+});
+
+/** The outbox of delivery status notifications the lifecycle asked for; `report_email_id` once one was sent. */
+export const dsnReports = sqliteTable(
+  "dsn_reports",
+  {
+    deliveryId: text("delivery_id").notNull(),
+    action: text("action", { enum: ["failed", "delayed", "delivered", "relayed"] }).notNull(),
+    organizationId: text("organization_id").notNull(),
+    emailId: text("email_id").notNull(),
+    recipient: text("recipient").notNull(),
+    response: text("response"),
+    createdAt: integer("created_at").notNull(),
+    reportEmailId: text("report_email_id"),
+  },
+  (table) => [primaryKey({ columns: [table.deliveryId, table.action] })],
+);
 
 export const events = sqliteTable("events", {
   id: text("id").primaryKey(),

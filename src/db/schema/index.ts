@@ -11,3 +11,4 @@ export * from "./received.ts";
 export * from "./templates.ts";
 export * from "./people.ts";
 export * from "./contacts.ts";
+export * from "./logs.ts";

@@ -12,10 +12,16 @@ import { createSentAttachments } from "../../emails/attachments.ts";
 import { createAttachmentFetcher } from "../../emails/remote-attachments.ts";
 import { createRetention } from "../../emails/retention.ts";
 import { createEmailService } from "../../emails/service.ts";
+import { createEmailMetrics } from "../../emails/metrics.ts";
 import { createEmailStats } from "../../emails/stats.ts";
+import { createStatusReports } from "../../emails/status-reports.ts";
 import { createAccountMailer } from "../../emails/system-mail.ts";
 import { createMailbox } from "../../inbound/mailbox.ts";
 import { createInboundService } from "../../inbound/service.ts";
+import { createForwarding } from "../../inbound/forwarding.ts";
+import { createSpamScorer } from "../../inbound/spam.ts";
+import { createInboundRoutes } from "../../inbound-routes/service.ts";
+import { createSrsCodec } from "../../lib/srs.ts";
 import { resolveFunction } from "../../lib/dns.ts";
 import { createEndpointGuard } from "../../lib/endpoint-guard.ts";
 import { createSignedLinks } from "../../lib/signed-links.ts";
@@ -32,6 +38,8 @@ import type { wireAccounts } from "./accounts.ts";
 import type { wireSending } from "./sending.ts";
 
 const INBOUND_PRUNE_MS = 3_600_000;
+/** How often the relay's pending delivery status notifications are queued (docs/smtp.md). */
+const DSN_LOOK_MS = 5_000;
 /** Download links (received mail, attachments) work for an hour, as Resend's do. */
 const DOWNLOAD_LINK_LIFETIME_MS = 3_600_000;
 /** All of one message's attachment `path` fetches together: the sender's API request waits for them. */
@@ -113,6 +121,18 @@ export function wireMail(
     topicChoices: preferences.unsubscribedAmong,
   });
   accounts.mailThrough(createAccountMailer({ emails, domains, maxRecipients: config.limits.max_recipients }));
+  const statusReports = createStatusReports({
+    db,
+    writer,
+    clock,
+    events,
+    suppressions,
+    hostname: records.hostname,
+    maxMessageBytes: config.limits.max_message_bytes,
+    onAccepted: () => worker.wake(),
+    logger,
+  });
+  periodic.every("dsn-reports", DSN_LOOK_MS, () => statusReports.sendPending());
 
   const hooks = config.webhooks;
   const guard = createEndpointGuard({
@@ -177,6 +197,7 @@ export function wireMail(
     logger,
     defaults: base.organizationDefaults,
     auditRetentionMs: config.retention.audit,
+    logsRetentionMs: config.retention.logs,
     reclaimSpace: store.reclaimSpace,
   });
   periodic.every("retention", config.retention.interval, () => retention.runOnce());
@@ -187,6 +208,20 @@ export function wireMail(
     publicIps: config.server.public_ips,
     resolve: resolveFunction(resolver),
     hostname: records.hostname,
+  });
+  const inboundRoutes = createInboundRoutes({ db, writer, clock, receivingState: domains.receivingState });
+  const forwarding = createForwarding({
+    srs: createSrsCodec(secrets.deriveKey("srs")),
+    clock,
+    logger,
+    // The one outgoing funnel: a forwarded copy is delivered, retried and recorded as any of the organisation's mail.
+    submit: (input, actor) => emails.submit(input, actor),
+    signingIdentity: domains.signingIdentity,
+    // An SRS address is on a domain's return-path name, `<subdomain>.<domain>`: the domain's organisation returns it.
+    returnPathOwner: async (name) => {
+      const state = await domains.receivingState(name.slice(name.indexOf(".") + 1));
+      return state.state === "unknown" ? null : state.organizationId;
+    },
   });
   const inbound = createInboundService({
     db,
@@ -205,8 +240,17 @@ export function wireMail(
     metrics,
     dmarc: { read: cpu.readDmarc, store: dmarcReports.store },
     unsubscribes: preferences,
+    routes: inboundRoutes,
+    spam: createSpamScorer({
+      url: config.inbound.rspamd_url,
+      timeoutMs: config.inbound.rspamd_timeout,
+      logger,
+      metrics,
+    }),
+    forwarding,
   });
 
+  const emailStats = createEmailStats({ db, clock });
   return {
     httpAddress,
     tracking,
@@ -215,12 +259,15 @@ export function wireMail(
     webhooks,
     webhookDispatcher,
     mailbox,
+    inboundRoutes,
     sentAttachments: createSentAttachments({ db, emails, links: downloads, read: cpu.readSentAttachments }),
     templates,
     retention,
     dmarcReports,
     inbound,
-    emailStats: createEmailStats({ db, clock }),
+    emailStats,
+    statusReports,
+    emailMetrics: createEmailMetrics({ db, clock, stats: emailStats }),
     ai: createAiService({ model: createChatModel(config.ai), templates }),
   };
 }
