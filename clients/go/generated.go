@@ -973,7 +973,8 @@ type OrganizationStorage struct {
 	MeasuredAt   string `json:"measured_at"`
 }
 
-// PauseScope: What is paused: the organisation, one sending domain, or one provider.
+// PauseScope: What is paused: the organisation, one sending domain, one provider, or one lane (transactional,
+// broadcast).
 type PauseScope = string
 
 // The values of PauseScope.
@@ -981,12 +982,13 @@ const (
 	PauseScopeOrganization PauseScope = "organization"
 	PauseScopeDomain       PauseScope = "domain"
 	PauseScopeProvider     PauseScope = "provider"
+	PauseScopeLane         PauseScope = "lane"
 )
 
 // PauseSendingOptions is sent to POST /v1/sending/pause.
 type PauseSendingOptions struct {
 	Scope PauseScope `json:"scope,omitempty"`
-	// Name is the domain or provider (none for the organisation).
+	// Name is the domain, provider or lane — transactional or broadcast (none for the organisation).
 	Name string `json:"name,omitempty"`
 	// Reason: For the record.
 	Reason string `json:"reason,omitempty"`
@@ -995,6 +997,17 @@ type PauseSendingOptions struct {
 // QueueDomainCounts is a shape of the API.
 type QueueDomainCounts struct {
 	Domain   string `json:"domain"`
+	Queued   int    `json:"queued"`
+	Deferred int    `json:"deferred"`
+	Held     int    `json:"held"`
+	Sending  int    `json:"sending"`
+	// OldestAt: When the oldest of them was queued.
+	OldestAt string `json:"oldest_at"`
+}
+
+// QueueLaneCounts is a shape of the API.
+type QueueLaneCounts struct {
+	Lane     string `json:"lane"`
 	Queued   int    `json:"queued"`
 	Deferred int    `json:"deferred"`
 	Held     int    `json:"held"`
@@ -1041,6 +1054,8 @@ type QueueSummary struct {
 	// ByDomain is the 20 domains with the most recipients waiting.
 	ByDomain   []QueueDomainCounts   `json:"by_domain"`
 	ByProvider []QueueProviderCounts `json:"by_provider"`
+	// ByLane: Each sending lane: transactional, then broadcast (docs/operations.md#sending-lanes).
+	ByLane []QueueLaneCounts `json:"by_lane"`
 	// OldestWaitingAt: When the oldest waiting recipient was queued.
 	OldestWaitingAt string `json:"oldest_waiting_at"`
 }
@@ -1217,7 +1232,7 @@ type ReplayFailedResponse struct {
 // ResumeSendingOptions is sent to POST /v1/sending/resume.
 type ResumeSendingOptions struct {
 	Scope PauseScope `json:"scope,omitempty"`
-	// Name is the domain or provider (none for the organisation).
+	// Name is the domain, provider or lane — transactional or broadcast (none for the organisation).
 	Name string `json:"name,omitempty"`
 }
 
@@ -1245,7 +1260,7 @@ type SendingHealthOverview struct {
 // SendingPause is a shape of the API.
 type SendingPause struct {
 	Scope PauseScope `json:"scope"`
-	// Name is the domain or provider; null for the organisation.
+	// Name is the domain, provider or lane; null for the organisation.
 	Name     string `json:"name"`
 	Reason   string `json:"reason"`
 	PausedAt string `json:"paused_at"`

@@ -36,3 +36,10 @@ export const FINAL_STATUSES: readonly RecipientStatus[] = [
  * through a smarthost or SES would ever lose its content.
  */
 export const CONTENT_DONE_STATUSES: readonly RecipientStatus[] = [...FINAL_STATUSES, "sent"];
+
+/**
+ * A message's sending lane (docs/operations.md#sending-lanes), in the order the worker claims them: transactional
+ * mail (the API, SMTP, templates) before broadcasts, so a newsletter never delays a login code.
+ */
+export const LANES = ["transactional", "broadcast"] as const;
+export type Lane = (typeof LANES)[number];

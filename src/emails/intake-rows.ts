@@ -5,6 +5,7 @@
  */
 import type { Actor } from "../access.ts";
 import type { StagedContent } from "../db/store.ts";
+import type { Lane } from "../deliveries/model.ts";
 import type { IdempotencyClaim } from "../idempotency/service.ts";
 import { addressKey, type Mailbox } from "../lib/addresses.ts";
 import { isoTime } from "../lib/clock.ts";
@@ -30,6 +31,7 @@ export interface PreparedMessage {
   tags: Tag[];
   scheduledAt?: number;
   templateId: string | null;
+  lane: Lane;
   /** The topic it is sent for, or null (docs/contacts-preferences.md). */
   topicId: string | null;
   raw: Buffer;
@@ -79,6 +81,7 @@ export function emailRow(message: PreparedMessage, createdAt: string) {
     scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
     size: message.raw.length,
     templateId: message.templateId,
+    lane: message.lane,
     topicId: message.topicId,
     createdAt,
     updatedAt: createdAt,

@@ -179,6 +179,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       text: view.text,
       tags: [],
       templateId: null,
+      lane: "transactional",
       topicId: topicId ?? null,
       raw: finalized.raw,
       recipients,
@@ -221,6 +222,8 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       suppressed,
       topicId: null,
       leftTopic,
+      // Mail a person or a program wrote to one recipient, not a newsletter: the transactional lane.
+      lane: "transactional",
     };
   };
 
@@ -255,6 +258,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       tags: fields.tags,
       scheduledAt: fields.scheduledAt,
       templateId: fields.templateId ?? null,
+      lane: input.lane ?? "transactional",
       topicId: fields.topicId ?? null,
       raw: composed.raw,
       recipients,
@@ -322,6 +326,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
           updatedAt: createdAt,
           dsnNotify: dsn?.notify ?? null,
           dsnOrcpt: dsn?.orcpt ?? null,
+          lane: message.lane,
         };
       }),
     );

@@ -6,7 +6,7 @@
  */
 import { type Static, Type as t } from "@sinclair/typebox";
 import type { Tag } from "../db/schema/emails.ts";
-import { RECIPIENT_STATUSES } from "../deliveries/model.ts";
+import { RECIPIENT_STATUSES, type Lane } from "../deliveries/model.ts";
 import type { Mailbox } from "../lib/addresses.ts";
 import { named, Nullable, OneOf } from "../lib/wire.ts";
 import type { RelayDsnParams } from "./relay-dsn.ts";
@@ -114,7 +114,16 @@ export interface ForwardInput {
 }
 
 /** What every front end hands to `emails.submit`. */
-export type SubmitInput = { kind: "fields"; source: EmailSource; fields: ComposedFields } | RawInput | ForwardInput;
+export type SubmitInput =
+  | {
+      kind: "fields";
+      source: EmailSource;
+      fields: ComposedFields;
+      /** Set by a broadcast's fan-out alone; no front end sets it (docs/operations.md#sending-lanes). */
+      lane?: Lane;
+    }
+  | RawInput
+  | ForwardInput;
 
 export const EmailStatusSchema = named("EmailStatus", OneOf(EMAIL_STATUSES, { description: "The last event" }));
 export const RecipientStatusSchema = named("RecipientStatus", OneOf(RECIPIENT_STATUSES));

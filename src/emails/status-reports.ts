@@ -242,6 +242,8 @@ export function createStatusReports(deps: {
       // A report belongs to no topic: it answers the sender's own message.
       topicId: null,
       leftTopic: new Set(),
+      // Mail a person or a program wrote to one recipient, not a newsletter: the transactional lane.
+      lane: "transactional",
     };
   };
 

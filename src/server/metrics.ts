@@ -9,7 +9,7 @@ import { createMetrics, type Metrics } from "../lib/metrics.ts";
 const COUNTERS = {
   mailroom_http_requests_total: "HTTP requests by route and status.",
   mailroom_emails_accepted_total: "Messages accepted for delivery.",
-  mailroom_deliveries_total: "Delivery attempts by outcome and provider.",
+  mailroom_deliveries_total: "Delivery attempts by outcome, provider and lane (transactional, broadcast).",
   mailroom_provider_failovers_total:
     "Times a provider was failed over (its domains' mail went to their next provider), by provider.",
   mailroom_webhook_attempts_total: "Webhook delivery attempts by result.",
@@ -37,7 +37,8 @@ export function createMailroomMetrics(): Metrics {
 }
 
 export interface GaugeSources {
-  queue(): Promise<{ due: number; pending: number; oldestDueAgeSeconds: number }>;
+  /** Per sending lane (docs/operations.md#sending-lanes). */
+  queue(): Promise<Array<{ lane: string; due: number; pending: number; oldestDueAgeSeconds: number }>>;
   deliveriesInFlight(): number;
   outbox(): Promise<{ pending: number; oldestDueAgeSeconds: number }>;
   smtpConnections(): Array<{ listener: string; open: number }>;
@@ -55,15 +56,23 @@ export interface GaugeSources {
 const HEALTH_LEVEL = { ok: 0, warning: 1, paused: 2 } as const;
 
 export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
-  metrics.gauge("mailroom_queue_due", "Deliveries due now.", async () => [{ value: (await sources.queue()).due }]);
+  const perLane = (value: (lane: Awaited<ReturnType<GaugeSources["queue"]>>[number]) => number) => async () =>
+    (await sources.queue()).map((lane) => ({ labels: { lane: lane.lane }, value: value(lane) }));
+  metrics.gauge(
+    "mailroom_queue_due",
+    "Deliveries due now, by lane.",
+    perLane((lane) => lane.due),
+  );
   metrics.gauge(
     "mailroom_queue_pending",
-    "Deliveries not yet final (due or waiting for a retry or schedule).",
-    async () => [{ value: (await sources.queue()).pending }],
+    "Deliveries not yet final (due or waiting for a retry or schedule), by lane.",
+    perLane((lane) => lane.pending),
   );
-  metrics.gauge("mailroom_queue_oldest_due_age_seconds", "Age of the oldest due delivery.", async () => [
-    { value: (await sources.queue()).oldestDueAgeSeconds },
-  ]);
+  metrics.gauge(
+    "mailroom_queue_oldest_due_age_seconds",
+    "Age of the oldest due delivery, by lane.",
+    perLane((lane) => lane.oldestDueAgeSeconds),
+  );
   metrics.gauge("mailroom_deliveries_in_flight", "Delivery attempts in progress.", () => [
     { value: sources.deliveriesInFlight() },
   ]);

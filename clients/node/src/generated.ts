@@ -1096,13 +1096,13 @@ export interface OrganizationStorage {
   measured_at: string;
 }
 
-/** What is paused: the organisation, one sending domain, or one provider. */
-export type PauseScope = "organization" | "domain" | "provider";
+/** What is paused: the organisation, one sending domain, one provider, or one lane (transactional, broadcast). */
+export type PauseScope = "organization" | "domain" | "provider" | "lane";
 
 /** Sent to POST /v1/sending/pause. */
 export interface PauseSendingOptions {
   scope: PauseScope;
-  /** The domain or provider (none for the organisation). */
+  /** The domain, provider or lane — transactional or broadcast (none for the organisation). */
   name?: string;
   /** For the record. */
   reason?: string | null;
@@ -1110,6 +1110,16 @@ export interface PauseSendingOptions {
 
 export interface QueueDomainCounts {
   domain: string;
+  queued: number;
+  deferred: number;
+  held: number;
+  sending: number;
+  /** When the oldest of them was queued. */
+  oldest_at: string | null;
+}
+
+export interface QueueLaneCounts {
+  lane: "transactional" | "broadcast";
   queued: number;
   deferred: number;
   held: number;
@@ -1146,6 +1156,8 @@ export interface QueueSummary {
   /** The 20 domains with the most recipients waiting. */
   by_domain: QueueDomainCounts[];
   by_provider: QueueProviderCounts[];
+  /** Each sending lane: transactional, then broadcast (docs/operations.md#sending-lanes). */
+  by_lane: QueueLaneCounts[];
   /** When the oldest waiting recipient was queued. */
   oldest_waiting_at: string | null;
 }
@@ -1311,7 +1323,7 @@ export interface ReplayFailedResponse {
 /** Sent to POST /v1/sending/resume. */
 export interface ResumeSendingOptions {
   scope: PauseScope;
-  /** The domain or provider (none for the organisation). */
+  /** The domain, provider or lane — transactional or broadcast (none for the organisation). */
   name?: string;
 }
 
@@ -1332,7 +1344,7 @@ export interface SendingHealthOverview {
 
 export interface SendingPause {
   scope: PauseScope;
-  /** The domain or provider; null for the organisation. */
+  /** The domain, provider or lane; null for the organisation. */
   name: string | null;
   reason: string | null;
   paused_at: string;

@@ -1230,8 +1230,8 @@ class OrganizationMembership(TypedDict):
     role: Role
 
 
-PauseScope = Literal["organization", "domain", "provider"]
-"""What is paused: the organisation, one sending domain, or one provider."""
+PauseScope = Literal["organization", "domain", "provider", "lane"]
+"""What is paused: the organisation, one sending domain, one provider, or one lane (transactional, broadcast)."""
 
 
 class _PauseSendingOptionsRequired(TypedDict):
@@ -1242,13 +1242,23 @@ class PauseSendingOptions(_PauseSendingOptionsRequired, total=False):
     """Sent to POST /v1/sending/pause."""
 
     name: str
-    """The domain or provider (none for the organisation)."""
+    """The domain, provider or lane — transactional or broadcast (none for the organisation)."""
     reason: Optional[str]
     """For the record."""
 
 
 class QueueDomainCounts(TypedDict):
     domain: str
+    queued: int
+    deferred: int
+    held: int
+    sending: int
+    oldest_at: Optional[str]
+    """When the oldest of them was queued."""
+
+
+class QueueLaneCounts(TypedDict):
+    lane: Literal["transactional", "broadcast"]
     queued: int
     deferred: int
     held: int
@@ -1283,6 +1293,8 @@ class QueueSummary(TypedDict):
     by_domain: List[QueueDomainCounts]
     """The 20 domains with the most recipients waiting."""
     by_provider: List[QueueProviderCounts]
+    by_lane: List[QueueLaneCounts]
+    """Each sending lane: transactional, then broadcast (docs/operations.md#sending-lanes)."""
     oldest_waiting_at: Optional[str]
     """When the oldest waiting recipient was queued."""
 
@@ -1444,7 +1456,7 @@ class ResumeSendingOptions(_ResumeSendingOptionsRequired, total=False):
     """Sent to POST /v1/sending/resume."""
 
     name: str
-    """The domain or provider (none for the organisation)."""
+    """The domain, provider or lane — transactional or broadcast (none for the organisation)."""
 
 
 class SendingHealthOverview(TypedDict):
@@ -1460,7 +1472,7 @@ class SendingHealthOverview(TypedDict):
 class SendingPause(TypedDict):
     scope: PauseScope
     name: Optional[str]
-    """The domain or provider; null for the organisation."""
+    """The domain, provider or lane; null for the organisation."""
     reason: Optional[str]
     paused_at: str
     paused_by: Optional[str]

@@ -23,6 +23,8 @@ export const organizations = pgTable("organizations", {
   createdAt: text("created_at").notNull(),
   health: jsonb("health").$type<SendingHealth>(),
   healthSince: millis("health_since").notNull().default(0),
+  broadcastHealth: jsonb("broadcast_health").$type<SendingHealth>(),
+  broadcastHealthSince: millis("broadcast_health_since").notNull().default(0),
 });
 
 export const organizationStorage = pgTable("organization_storage", {
@@ -37,7 +39,7 @@ export const sendingPauses = pgTable(
   "sending_pauses",
   {
     organizationId: text("organization_id").notNull(),
-    scope: text("scope", { enum: ["organization", "domain", "provider"] }).notNull(),
+    scope: text("scope", { enum: ["organization", "domain", "provider", "lane"] }).notNull(),
     name: text("name").notNull(),
     reason: text("reason"),
     pausedAt: text("paused_at").notNull(),
@@ -145,6 +147,10 @@ export const emails = pgTable("emails", {
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
   contentRemovedAt: text("content_removed_at"),
+  /** transactional or broadcast (docs/operations.md#sending-lanes). */
+  lane: text("lane", { enum: ["transactional", "broadcast"] })
+    .notNull()
+    .default("transactional"),
 });
 
 export const emailContents = pgTable("email_contents", {
@@ -171,6 +177,10 @@ export const deliveries = pgTable("deliveries", {
   holdExempt: boolean("hold_exempt").notNull().default(false),
   dsnNotify: text("dsn_notify"),
   dsnOrcpt: text("dsn_orcpt"),
+  /** The message's lane, copied so a claim, a pause and the queue's counts read one table. */
+  lane: text("lane", { enum: ["transactional", "broadcast"] })
+    .notNull()
+    .default("transactional"),
 });
 
 export const events = pgTable("events", {

@@ -33,6 +33,10 @@ export const emails = sqliteTable("emails", {
   updatedAt: text("updated_at").notNull(),
   /** When retention removed the raw message and bodies (docs/operations.md); the record stays. */
   contentRemovedAt: text("content_removed_at"),
+  /** transactional or broadcast (docs/operations.md#sending-lanes). */
+  lane: text("lane", { enum: ["transactional", "broadcast"] })
+    .notNull()
+    .default("transactional"),
 });
 
 /** The message as stored and sent, apart from its record: read only to deliver it and by `/raw`. */
@@ -77,6 +81,10 @@ export const deliveries = sqliteTable("deliveries", {
   dsnNotify: text("dsn_notify"),
   /** The ORCPT the relay's client gave (RFC 3461 §4.2), decoded. */
   dsnOrcpt: text("dsn_orcpt"),
+  /** The message's lane, copied so a claim, a pause and the queue's counts read one table. */
+  lane: text("lane", { enum: ["transactional", "broadcast"] })
+    .notNull()
+    .default("transactional"),
 });
 
 /** Where a relayed message's delivery status notifications go (its MAIL FROM), with its RET and ENVID. */

@@ -221,7 +221,7 @@ export function wireSending(base: Foundation, accounts: ReturnType<typeof wireAc
     // Pauses hold live mail only: a test key's and the simulator's never leave the machine anyway.
     holdOf: (job) =>
       job.mode === "live" && !isSimulatorAddress(job.recipient)
-        ? pauses.holdOf(job.organizationId, domainOf(job.envelopeFrom))
+        ? pauses.holdOf(job.organizationId, domainOf(job.envelopeFrom), job.lane)
         : Promise.resolve(undefined),
   });
 

@@ -958,13 +958,13 @@ module Mailroom
       role: "Role",
     }.freeze
 
-    # What is paused: the organisation, one sending domain, or one provider.
-    PauseScope = %w[organization domain provider].freeze
+    # What is paused: the organisation, one sending domain, one provider, or one lane (transactional, broadcast).
+    PauseScope = %w[organization domain provider lane].freeze
 
     # Sent to POST /v1/sending/pause.
     PauseSendingOptions = {
       scope: "PauseScope",
-      # The domain or provider (none for the organisation).
+      # The domain, provider or lane — transactional or broadcast (none for the organisation).
       name: "optional: String",
       # For the record.
       reason: "optional: String or nil",
@@ -972,6 +972,16 @@ module Mailroom
 
     QueueDomainCounts = {
       domain: "String",
+      queued: "Integer",
+      deferred: "Integer",
+      held: "Integer",
+      sending: "Integer",
+      # When the oldest of them was queued.
+      oldest_at: "String (date-time) or nil",
+    }.freeze
+
+    QueueLaneCounts = {
+      lane: "one of transactional, broadcast",
       queued: "Integer",
       deferred: "Integer",
       held: "Integer",
@@ -1005,6 +1015,8 @@ module Mailroom
       # The 20 domains with the most recipients waiting.
       by_domain: "Array of QueueDomainCounts",
       by_provider: "Array of QueueProviderCounts",
+      # Each sending lane: transactional, then broadcast (docs/operations.md#sending-lanes).
+      by_lane: "Array of QueueLaneCounts",
       # When the oldest waiting recipient was queued.
       oldest_waiting_at: "String (date-time) or nil",
     }.freeze
@@ -1156,7 +1168,7 @@ module Mailroom
     # Sent to POST /v1/sending/resume.
     ResumeSendingOptions = {
       scope: "PauseScope",
-      # The domain or provider (none for the organisation).
+      # The domain, provider or lane — transactional or broadcast (none for the organisation).
       name: "optional: String",
     }.freeze
 
@@ -1171,7 +1183,7 @@ module Mailroom
 
     SendingPause = {
       scope: "PauseScope",
-      # The domain or provider; null for the organisation.
+      # The domain, provider or lane; null for the organisation.
       name: "String or nil",
       reason: "String or nil",
       paused_at: "String (date-time)",
