@@ -128,6 +128,80 @@ type CancelEmailResponse struct {
 	Status string `json:"status"`
 }
 
+// Contact is a contact of the organisation: one per address. Answered by GET /v1/audiences/{id}/contacts, POST
+// /v1/audiences/{id}/contacts, GET /v1/audiences/{id}/contacts/{contact}, PATCH /v1/audiences/{id}/contacts/{contact},
+// GET /v1/contacts, POST /v1/contacts, GET /v1/contacts/{id}, PATCH /v1/contacts/{id}, GET /v1/segments/{id}/contacts.
+type Contact struct {
+	Object    string `json:"object"`
+	Id        string `json:"id"`
+	Email     string `json:"email"`
+	FirstName string `json:"first_name"`
+	LastName  string `json:"last_name"`
+	// Unsubscribed: Out of every broadcast and every topic.
+	Unsubscribed bool   `json:"unsubscribed"`
+	CreatedAt    string `json:"created_at"`
+	UpdatedAt    string `json:"updated_at"`
+	// Properties: Each property's value, or its fallback where the contact has none (get only).
+	Properties map[string]ContactPropertyValue `json:"properties,omitempty"`
+}
+
+// ContactImport is a CSV import of contacts and its live counts. Answered by GET /v1/contacts/imports, GET
+// /v1/contacts/imports/{id}.
+type ContactImport struct {
+	Object      string              `json:"object"`
+	Id          string              `json:"id"`
+	Status      string              `json:"status"`
+	CreatedAt   string              `json:"created_at"`
+	CompletedAt string              `json:"completed_at"`
+	Counts      ContactImportCounts `json:"counts"`
+	// Errors is the first lines that failed, each with its line number in the file.
+	Errors []ContactImportError `json:"errors"`
+	// Error: Why the whole import failed (status failed).
+	Error string `json:"error"`
+}
+
+// ContactImportCounts is a shape of the API.
+type ContactImportCounts struct {
+	Total   int `json:"total"`
+	Created int `json:"created"`
+	Updated int `json:"updated"`
+	Skipped int `json:"skipped"`
+	Failed  int `json:"failed"`
+}
+
+// ContactImportError is a shape of the API.
+type ContactImportError struct {
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+// ContactProperty is a property contacts may carry; a value must match its type. Answered by GET
+// /v1/contact-properties, POST /v1/contact-properties, GET /v1/contact-properties/{id}, PATCH
+// /v1/contact-properties/{id}.
+type ContactProperty struct {
+	Object        string `json:"object"`
+	Id            string `json:"id"`
+	Key           string `json:"key"`
+	Type          string `json:"type"`
+	FallbackValue any    `json:"fallback_value"`
+	CreatedAt     string `json:"created_at"`
+}
+
+// ContactPropertyValue is a contact's value of one property, with the property's type.
+type ContactPropertyValue struct {
+	Type  string `json:"type"`
+	Value any    `json:"value"`
+}
+
+// ContactTopic is a topic with one contact's effective subscription. Answered by GET /v1/contacts/{id}/topics.
+type ContactTopic struct {
+	Id          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Subscription is the contact's effective choice.
+	Subscription string `json:"subscription"`
+}
+
 // CreateApiKeyOptions is sent to POST /v1/api-keys.
 type CreateApiKeyOptions struct {
 	Name string `json:"name,omitempty"`
@@ -187,6 +261,39 @@ type CreateBatchResponseData struct {
 type CreateBatchResponseError struct {
 	Index   int    `json:"index"`
 	Message string `json:"message"`
+}
+
+// CreateContactOptions is a new contact. Sent to POST /v1/audiences/{id}/contacts, POST /v1/contacts.
+type CreateContactOptions struct {
+	Email     string `json:"email,omitempty"`
+	FirstName string `json:"first_name,omitempty"`
+	LastName  string `json:"last_name,omitempty"`
+	// Unsubscribed: Out of every broadcast and every topic.
+	Unsubscribed *bool `json:"unsubscribed,omitempty"`
+	// Properties: Values of defined contact properties, by key.
+	Properties map[string]any                `json:"properties,omitempty"`
+	Segments   []CreateContactOptionsSegment `json:"segments,omitempty"`
+	// Topics: Topic choices, each `{id, subscription}`.
+	Topics []CreateContactOptionsTopic `json:"topics,omitempty"`
+}
+
+// CreateContactOptionsSegment is a shape of the API.
+type CreateContactOptionsSegment struct {
+	Id string `json:"id,omitempty"`
+}
+
+// CreateContactOptionsTopic is a shape of the API.
+type CreateContactOptionsTopic struct {
+	Id           string `json:"id,omitempty"`
+	Subscription string `json:"subscription,omitempty"`
+}
+
+// CreateContactPropertyOptions is a property contacts may carry. Sent to POST /v1/contact-properties.
+type CreateContactPropertyOptions struct {
+	// Key: Letters, digits and underscores, starting with a letter.
+	Key           string `json:"key,omitempty"`
+	Type          string `json:"type,omitempty"`
+	FallbackValue any    `json:"fallback_value,omitempty"`
 }
 
 // CreatedInvitation is a new invitation with its one-time link, `url`: when it was not mailed, the link is yours to
@@ -332,6 +439,13 @@ type CreateInboundRouteOptionsMatch struct {
 	Header    *InboundRouteHeaderMatch `json:"header,omitempty"`
 }
 
+// CreateSegmentOptions is a segment. Sent to POST /v1/audiences, PATCH /v1/audiences/{id}, POST /v1/segments, PATCH
+// /v1/segments/{id}.
+type CreateSegmentOptions struct {
+	// Name is the segment's name.
+	Name string `json:"name,omitempty"`
+}
+
 // CreateTemplateOptions is sent to POST /v1/templates.
 type CreateTemplateOptions struct {
 	Name string `json:"name,omitempty"`
@@ -352,6 +466,16 @@ type CreateTemplateOptionsVariable struct {
 	Key           string `json:"key,omitempty"`
 	Type          string `json:"type,omitempty"`
 	FallbackValue any    `json:"fallback_value,omitempty"`
+}
+
+// CreateTopicOptions is a new topic. Sent to POST /v1/topics.
+type CreateTopicOptions struct {
+	// Name is the topic's name.
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	// DefaultSubscription: What a contact who never chose receives (fixed once created).
+	DefaultSubscription string `json:"default_subscription,omitempty"`
+	Visibility          string `json:"visibility,omitempty"`
 }
 
 // CreateWebhookOptions is sent to POST /v1/webhooks.
@@ -1248,6 +1372,16 @@ const (
 	RoleViewer    Role = "viewer"
 )
 
+// Segment is a named group of contacts (Resend's audience). Answered by GET /v1/audiences, POST /v1/audiences, GET
+// /v1/audiences/{id}, PATCH /v1/audiences/{id}, GET /v1/contacts/{id}/segments, GET /v1/segments, POST /v1/segments,
+// GET /v1/segments/{id}, PATCH /v1/segments/{id}.
+type Segment struct {
+	Object    string `json:"object"`
+	Id        string `json:"id"`
+	Name      string `json:"name"`
+	CreatedAt string `json:"created_at"`
+}
+
 // SendingHealthOverview is answered by GET /v1/sending/health.
 type SendingHealthOverview struct {
 	Object  string              `json:"object"`
@@ -1467,6 +1601,21 @@ type TestWebhookOptions struct {
 	Type string `json:"type,omitempty"`
 }
 
+// Topic is a kind of mail a contact may choose to receive or not. Answered by GET /v1/topics, POST /v1/topics, GET
+// /v1/topics/{id}, PATCH /v1/topics/{id}.
+type Topic struct {
+	Object      string `json:"object"`
+	Id          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// DefaultSubscription: What a contact who never chose receives: opt_in receives, opt_out does not.
+	DefaultSubscription string `json:"default_subscription"`
+	// Visibility: public topics are shown on the preference page.
+	Visibility string `json:"visibility"`
+	CreatedAt  string `json:"created_at"`
+	UpdatedAt  string `json:"updated_at"`
+}
+
 // TotpEnrolment: Two-step sign-in begun: the secret for an authenticator app, on once a code of it is confirmed.
 // Answered by POST /v1/me/totp.
 type TotpEnrolment struct {
@@ -1500,6 +1649,22 @@ type UpdateApiKeyOptions struct {
 type UpdateApiKeyResponse struct {
 	Object string `json:"object"`
 	Id     string `json:"id"`
+}
+
+// UpdateContactOptions: Changes to a contact. Sent to PATCH /v1/audiences/{id}/contacts/{contact}, PATCH
+// /v1/contacts/{id}.
+type UpdateContactOptions struct {
+	FirstName    *Nullable[string] `json:"first_name,omitempty"`
+	LastName     *Nullable[string] `json:"last_name,omitempty"`
+	Unsubscribed *bool             `json:"unsubscribed,omitempty"`
+	// Properties: Values to set, by key (null removes one).
+	Properties map[string]any `json:"properties,omitempty"`
+}
+
+// UpdateContactPropertyOptions is a property's new fallback (its key and type cannot change). Sent to PATCH
+// /v1/contact-properties/{id}.
+type UpdateContactPropertyOptions struct {
+	FallbackValue *Nullable[any] `json:"fallback_value,omitempty"`
 }
 
 // UpdateDomainOptions is sent to PATCH /v1/domains/{id}.
@@ -1620,6 +1785,16 @@ type UpdateTemplateOptionsVariable struct {
 	Key           string         `json:"key,omitempty"`
 	Type          string         `json:"type,omitempty"`
 	FallbackValue *Nullable[any] `json:"fallback_value,omitempty"`
+}
+
+// UpdateTopicOptions: Changes to a topic (its default_subscription cannot change). Sent to PATCH /v1/topics/{id}.
+type UpdateTopicOptions struct {
+	// Id: Ignored (Resend's SDK sends it).
+	Id string `json:"id,omitempty"`
+	// Name is the topic's name.
+	Name        string            `json:"name,omitempty"`
+	Description *Nullable[string] `json:"description,omitempty"`
+	Visibility  string            `json:"visibility,omitempty"`
 }
 
 // UpdateWebhookOptions is sent to PATCH /v1/webhooks/{id}.

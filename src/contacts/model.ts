@@ -11,6 +11,14 @@ const Id = t.String({ format: "uuid" });
 const Time = t.String({ format: "date-time" });
 const PropertyScalar = t.Union([t.String(), t.Number()]);
 
+export const ContactPropertyValueSchema = named(
+  "ContactPropertyValue",
+  t.Object(
+    { type: OneOf(PROPERTY_TYPES), value: PropertyScalar },
+    { description: "A contact's value of one property, with the property's type" },
+  ),
+);
+
 export const ContactSchema = named(
   "Contact",
   t.Object(
@@ -24,7 +32,7 @@ export const ContactSchema = named(
       created_at: Time,
       updated_at: Time,
       properties: t.Optional(
-        t.Record(t.String(), t.Object({ type: OneOf(PROPERTY_TYPES), value: PropertyScalar }), {
+        t.Record(t.String(), ContactPropertyValueSchema, {
           description: "Each property's value, or its fallback where the contact has none (get only)",
         }),
       ),

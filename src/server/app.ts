@@ -125,6 +125,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       worker.start();
       services.webhookDispatcher.start();
       services.periodic.start();
+      services.contactImports.start();
       ready = true;
       return [
         { name: "http", host: config.http.host, port: server.port! },
@@ -138,7 +139,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       // Stop accepting: in-flight requests and SMTP messages finish (their writes commit) before the servers close.
       await Promise.all([stopHttp(server, logger), metricsServer?.stop(), smtp.stop(), mx.stop()]);
       await services.domains.stop();
-      await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.periodic.stop()]);
+      await Promise.all([
+        worker.stop(),
+        services.webhookDispatcher.stop(),
+        services.periodic.stop(),
+        services.contactImports.stop(),
+      ]);
       await services.tlsReports.settled();
       await services.requestLog.stop();
       await services.closeProviders();

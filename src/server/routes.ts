@@ -42,6 +42,12 @@ import type { Metrics } from "../lib/metrics.ts";
 import { suppressionRoutes } from "../suppressions/routes.ts";
 import { inboundRouteRoutes } from "../inbound-routes/routes.ts";
 import type { InboundRoutes } from "../inbound-routes/service.ts";
+import { audienceRoutes } from "../contacts/audience-routes.ts";
+import type { PropertyService, SegmentService, TopicService } from "../contacts/audience.ts";
+import type { ContactImports } from "../contacts/imports.ts";
+import type { Membership } from "../contacts/membership.ts";
+import { contactRoutes } from "../contacts/routes.ts";
+import type { ContactService } from "../contacts/service.ts";
 import { templateRoutes } from "../templates/routes.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
 import type { EmailMetricsService } from "../emails/metrics.ts";
@@ -78,6 +84,12 @@ export interface HttpDeps {
   emails: EmailService;
   idempotency: Idempotency;
   suppressions: SuppressionService;
+  contacts: ContactService;
+  membership: Membership;
+  segments: SegmentService;
+  topics: TopicService;
+  contactProperties: PropertyService;
+  contactImports: ContactImports;
   domains: DomainService;
   webhooks: WebhookService;
   tracking: TrackingService;
@@ -222,6 +234,8 @@ export function createHttpApp(deps: HttpDeps) {
     .use(keyRoutes(deps))
     .use(suppressionRoutes(deps))
     .use(inboundRouteRoutes(deps))
+    .use(contactRoutes(deps))
+    .use(audienceRoutes(deps))
     .use(domainRoutes(deps))
     .use(webhookRoutes(deps))
     .use(templateRoutes(deps))

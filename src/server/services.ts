@@ -10,6 +10,9 @@ import type { Blocklists } from "../reputation/blocklists.ts";
 import type { DmarcReports } from "../reputation/dmarc.ts";
 import type { Guardrails } from "../reputation/guardrails.ts";
 import type { TlsReporting } from "../reputation/tls-reports.ts";
+import type { PropertyService, SegmentService, TopicService } from "../contacts/audience.ts";
+import type { ContactImports } from "../contacts/imports.ts";
+import type { Membership } from "../contacts/membership.ts";
 import type { ContactService } from "../contacts/service.ts";
 import type { DeliveryWorker } from "../deliveries/attempts.ts";
 import type { Lifecycle } from "../deliveries/lifecycle.ts";
@@ -75,6 +78,13 @@ export interface Services {
   suppressions: SuppressionService;
   /** Contacts, and the topic checks sending and unsubscribing ask of them (docs/contacts.md). */
   contacts: ContactService;
+  /** A contact's segments and topic choices, as the API manages them. */
+  membership: Membership;
+  segments: SegmentService;
+  topics: TopicService;
+  contactProperties: PropertyService;
+  /** CSV imports of contacts, worked in the background from their spooled upload. */
+  contactImports: ContactImports;
   /** A recipient's fate: the one writer of its status. */
   lifecycle: Lifecycle;
   /** The delivery queue as an operator sees and steers it. */

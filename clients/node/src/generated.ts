@@ -151,6 +151,82 @@ export interface CancelEmailResponse {
   status: "canceled";
 }
 
+/**
+ * A contact of the organisation: one per address. Answered by GET /v1/audiences/{id}/contacts, POST
+ * /v1/audiences/{id}/contacts, GET /v1/audiences/{id}/contacts/{contact}, PATCH /v1/audiences/{id}/contacts/{contact},
+ * GET /v1/contacts, POST /v1/contacts, GET /v1/contacts/{id}, PATCH /v1/contacts/{id}, GET /v1/segments/{id}/contacts.
+ */
+export interface Contact {
+  object: "contact";
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  /** Out of every broadcast and every topic. */
+  unsubscribed: boolean;
+  created_at: string;
+  updated_at: string;
+  /** Each property's value, or its fallback where the contact has none (get only). */
+  properties?: Record<string, ContactPropertyValue>;
+}
+
+/**
+ * A CSV import of contacts and its live counts. Answered by GET /v1/contacts/imports, GET /v1/contacts/imports/{id}.
+ */
+export interface ContactImport {
+  object: "contact_import";
+  id: string;
+  status: "queued" | "in_progress" | "completed" | "failed";
+  created_at: string;
+  completed_at: string | null;
+  counts: ContactImportCounts;
+  /** The first lines that failed, each with its line number in the file. */
+  errors: ContactImportError[];
+  /** Why the whole import failed (status failed). */
+  error: string | null;
+}
+
+export interface ContactImportCounts {
+  total: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+}
+
+export interface ContactImportError {
+  line: number;
+  message: string;
+}
+
+/**
+ * A property contacts may carry; a value must match its type. Answered by GET /v1/contact-properties, POST
+ * /v1/contact-properties, GET /v1/contact-properties/{id}, PATCH /v1/contact-properties/{id}.
+ */
+export interface ContactProperty {
+  object: "contact_property";
+  id: string;
+  key: string;
+  type: "string" | "number";
+  fallback_value: string | number | null;
+  created_at: string;
+}
+
+/** A contact's value of one property, with the property's type. */
+export interface ContactPropertyValue {
+  type: "string" | "number";
+  value: string | number;
+}
+
+/** A topic with one contact's effective subscription. Answered by GET /v1/contacts/{id}/topics. */
+export interface ContactTopic {
+  id: string;
+  name: string;
+  description: string | null;
+  /** The contact's effective choice. */
+  subscription: "opt_in" | "opt_out";
+}
+
 /** Sent to POST /v1/api-keys. */
 export interface CreateApiKeyOptions {
   name: string;
@@ -233,6 +309,37 @@ export interface CreateBatchResponseData {
 export interface CreateBatchResponseError {
   index: number;
   message: string;
+}
+
+/** A new contact. Sent to POST /v1/audiences/{id}/contacts, POST /v1/contacts. */
+export interface CreateContactOptions {
+  email: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  /** Out of every broadcast and every topic. */
+  unsubscribed?: boolean;
+  /** Values of defined contact properties, by key. */
+  properties?: Record<string, string | number | null>;
+  segments?: CreateContactOptionsSegment[];
+  /** Topic choices, each `{id, subscription}`. */
+  topics?: CreateContactOptionsTopic[];
+}
+
+export interface CreateContactOptionsSegment {
+  id: string;
+}
+
+export interface CreateContactOptionsTopic {
+  id: string;
+  subscription: "opt_in" | "opt_out";
+}
+
+/** A property contacts may carry. Sent to POST /v1/contact-properties. */
+export interface CreateContactPropertyOptions {
+  /** Letters, digits and underscores, starting with a letter. */
+  key: string;
+  type: "string" | "number";
+  fallback_value?: string | number | null;
 }
 
 /**
@@ -388,6 +495,12 @@ export interface CreateInboundRouteOptionsMatch {
   header?: InboundRouteHeaderMatch | null;
 }
 
+/** A segment. Sent to POST /v1/audiences, PATCH /v1/audiences/{id}, POST /v1/segments, PATCH /v1/segments/{id}. */
+export interface CreateSegmentOptions {
+  /** The segment's name. */
+  name: string;
+}
+
 /** Sent to POST /v1/templates. */
 export interface CreateTemplateOptions {
   name: string;
@@ -407,6 +520,16 @@ export interface CreateTemplateOptionsVariable {
   key: string;
   type: "string" | "number";
   fallback_value?: string | number | null;
+}
+
+/** A new topic. Sent to POST /v1/topics. */
+export interface CreateTopicOptions {
+  /** The topic's name. */
+  name: string;
+  description?: string | null;
+  /** What a contact who never chose receives (fixed once created). */
+  default_subscription: "opt_in" | "opt_out";
+  visibility?: "public" | "private";
 }
 
 /** Sent to POST /v1/webhooks. */
@@ -1333,6 +1456,18 @@ export interface ResumeSendingOptions {
  */
 export type Role = "owner" | "admin" | "developer" | "viewer";
 
+/**
+ * A named group of contacts (Resend's audience). Answered by GET /v1/audiences, POST /v1/audiences, GET
+ * /v1/audiences/{id}, PATCH /v1/audiences/{id}, GET /v1/contacts/{id}/segments, GET /v1/segments, POST /v1/segments,
+ * GET /v1/segments/{id}, PATCH /v1/segments/{id}.
+ */
+export interface Segment {
+  object: "segment";
+  id: string;
+  name: string;
+  created_at: string;
+}
+
 /** Answered by GET /v1/sending/health. */
 export interface SendingHealthOverview {
   object: "sending_health";
@@ -1553,6 +1688,23 @@ export interface TestWebhookOptions {
 }
 
 /**
+ * A kind of mail a contact may choose to receive or not. Answered by GET /v1/topics, POST /v1/topics, GET
+ * /v1/topics/{id}, PATCH /v1/topics/{id}.
+ */
+export interface Topic {
+  object: "topic";
+  id: string;
+  name: string;
+  description: string | null;
+  /** What a contact who never chose receives: opt_in receives, opt_out does not. */
+  default_subscription: "opt_in" | "opt_out";
+  /** public topics are shown on the preference page. */
+  visibility: "public" | "private";
+  created_at: string;
+  updated_at: string;
+}
+
+/**
  * Two-step sign-in begun: the secret for an authenticator app, on once a code of it is confirmed. Answered by POST
  * /v1/me/totp.
  */
@@ -1588,6 +1740,20 @@ export interface UpdateApiKeyOptions {
 export interface UpdateApiKeyResponse {
   object: "api_key";
   id: string;
+}
+
+/** Changes to a contact. Sent to PATCH /v1/audiences/{id}/contacts/{contact}, PATCH /v1/contacts/{id}. */
+export interface UpdateContactOptions {
+  first_name?: string | null;
+  last_name?: string | null;
+  unsubscribed?: boolean;
+  /** Values to set, by key (null removes one). */
+  properties?: Record<string, string | number | boolean | null>;
+}
+
+/** A property's new fallback (its key and type cannot change). Sent to PATCH /v1/contact-properties/{id}. */
+export interface UpdateContactPropertyOptions {
+  fallback_value?: string | number | null;
 }
 
 /** Sent to PATCH /v1/domains/{id}. */
@@ -1714,6 +1880,16 @@ export interface UpdateTemplateOptionsVariable {
   key: string;
   type: "string" | "number";
   fallback_value?: string | number | null;
+}
+
+/** Changes to a topic (its default_subscription cannot change). Sent to PATCH /v1/topics/{id}. */
+export interface UpdateTopicOptions {
+  /** Ignored (Resend's SDK sends it). */
+  id?: string;
+  /** The topic's name. */
+  name?: string;
+  description?: string | null;
+  visibility?: "public" | "private";
 }
 
 /** Sent to PATCH /v1/webhooks/{id}. */

@@ -177,6 +177,89 @@ class CancelEmailResponse(TypedDict):
     status: Literal["canceled"]
 
 
+class ContactPropertyValue(TypedDict):
+    """A contact's value of one property, with the property's type."""
+
+    type: Literal["string", "number"]
+    value: Union[str, float]
+
+
+class _ContactRequired(TypedDict):
+    object: Literal["contact"]
+    id: str
+    email: str
+    first_name: Optional[str]
+    last_name: Optional[str]
+    unsubscribed: bool
+    """Out of every broadcast and every topic."""
+    created_at: str
+    updated_at: str
+
+
+class Contact(_ContactRequired, total=False):
+    """A contact of the organisation: one per address. Answered by GET /v1/audiences/{id}/contacts, POST
+    /v1/audiences/{id}/contacts, GET /v1/audiences/{id}/contacts/{contact}, PATCH
+    /v1/audiences/{id}/contacts/{contact}, GET /v1/contacts, POST /v1/contacts, GET /v1/contacts/{id}, PATCH
+    /v1/contacts/{id}, GET /v1/segments/{id}/contacts.
+    """
+
+    properties: Dict[str, ContactPropertyValue]
+    """Each property's value, or its fallback where the contact has none (get only)."""
+
+
+class ContactImportCounts(TypedDict):
+    total: int
+    created: int
+    updated: int
+    skipped: int
+    failed: int
+
+
+class ContactImportError(TypedDict):
+    line: int
+    message: str
+
+
+class ContactImport(TypedDict):
+    """A CSV import of contacts and its live counts. Answered by GET /v1/contacts/imports, GET
+    /v1/contacts/imports/{id}.
+    """
+
+    object: Literal["contact_import"]
+    id: str
+    status: Literal["queued", "in_progress", "completed", "failed"]
+    created_at: str
+    completed_at: Optional[str]
+    counts: ContactImportCounts
+    errors: List[ContactImportError]
+    """The first lines that failed, each with its line number in the file."""
+    error: Optional[str]
+    """Why the whole import failed (status failed)."""
+
+
+class ContactProperty(TypedDict):
+    """A property contacts may carry; a value must match its type. Answered by GET /v1/contact-properties, POST
+    /v1/contact-properties, GET /v1/contact-properties/{id}, PATCH /v1/contact-properties/{id}.
+    """
+
+    object: Literal["contact_property"]
+    id: str
+    key: str
+    type: Literal["string", "number"]
+    fallback_value: Optional[Union[str, float]]
+    created_at: str
+
+
+class ContactTopic(TypedDict):
+    """A topic with one contact's effective subscription. Answered by GET /v1/contacts/{id}/topics."""
+
+    id: str
+    name: str
+    description: Optional[str]
+    subscription: Literal["opt_in", "opt_out"]
+    """The contact's effective choice."""
+
+
 class _CreateApiKeyOptionsRequired(TypedDict):
     name: str
 
@@ -270,6 +353,45 @@ class CreateBatchResponse(_CreateBatchResponseRequired, total=False):
 
     errors: List[CreateBatchResponseError]
     """Permissive batches: the messages refused, by their index."""
+
+
+class CreateContactOptionsSegment(TypedDict):
+    id: str
+
+
+class CreateContactOptionsTopic(TypedDict):
+    id: str
+    subscription: Literal["opt_in", "opt_out"]
+
+
+class _CreateContactOptionsRequired(TypedDict):
+    email: str
+
+
+class CreateContactOptions(_CreateContactOptionsRequired, total=False):
+    """A new contact. Sent to POST /v1/audiences/{id}/contacts, POST /v1/contacts."""
+
+    first_name: Optional[str]
+    last_name: Optional[str]
+    unsubscribed: bool
+    """Out of every broadcast and every topic."""
+    properties: Dict[str, Optional[Union[str, float]]]
+    """Values of defined contact properties, by key."""
+    segments: List[CreateContactOptionsSegment]
+    topics: List[CreateContactOptionsTopic]
+    """Topic choices, each ``{id, subscription}``."""
+
+
+class _CreateContactPropertyOptionsRequired(TypedDict):
+    key: str
+    """Letters, digits and underscores, starting with a letter."""
+    type: Literal["string", "number"]
+
+
+class CreateContactPropertyOptions(_CreateContactPropertyOptionsRequired, total=False):
+    """A property contacts may carry. Sent to POST /v1/contact-properties."""
+
+    fallback_value: Optional[Union[str, float]]
 
 
 Role = Literal["owner", "admin", "developer", "viewer"]
@@ -466,6 +588,13 @@ class CreateInboundRouteOptions(_CreateInboundRouteOptionsRequired, total=False)
     """Where the route goes; those at it and after move down. Default: last."""
 
 
+class CreateSegmentOptions(TypedDict):
+    """A segment. Sent to POST /v1/audiences, PATCH /v1/audiences/{id}, POST /v1/segments, PATCH /v1/segments/{id}."""
+
+    name: str
+    """The segment's name."""
+
+
 class _CreateTemplateOptionsVariableRequired(TypedDict):
     key: str
     type: Literal["string", "number"]
@@ -491,6 +620,20 @@ CreateTemplateOptions = TypedDict(
     },
     total=False,
 )
+
+
+class _CreateTopicOptionsRequired(TypedDict):
+    name: str
+    """The topic's name."""
+    default_subscription: Literal["opt_in", "opt_out"]
+    """What a contact who never chose receives (fixed once created)."""
+
+
+class CreateTopicOptions(_CreateTopicOptionsRequired, total=False):
+    """A new topic. Sent to POST /v1/topics."""
+
+    description: Optional[str]
+    visibility: Literal["public", "private"]
 
 
 class _CreateWebhookOptionsRequired(TypedDict):
@@ -1459,6 +1602,18 @@ class ResumeSendingOptions(_ResumeSendingOptionsRequired, total=False):
     """The domain, provider or lane — transactional or broadcast (none for the organisation)."""
 
 
+class Segment(TypedDict):
+    """A named group of contacts (Resend's audience). Answered by GET /v1/audiences, POST /v1/audiences, GET
+    /v1/audiences/{id}, PATCH /v1/audiences/{id}, GET /v1/contacts/{id}/segments, GET /v1/segments, POST
+    /v1/segments, GET /v1/segments/{id}, PATCH /v1/segments/{id}.
+    """
+
+    object: Literal["segment"]
+    id: str
+    name: str
+    created_at: str
+
+
 class SendingHealthOverview(TypedDict):
     """Answered by GET /v1/sending/health."""
 
@@ -1714,6 +1869,23 @@ class TestWebhookOptions(TypedDict, total=False):
     """Event type of the sample (default email.sent)."""
 
 
+class Topic(TypedDict):
+    """A kind of mail a contact may choose to receive or not. Answered by GET /v1/topics, POST /v1/topics, GET
+    /v1/topics/{id}, PATCH /v1/topics/{id}.
+    """
+
+    object: Literal["topic"]
+    id: str
+    name: str
+    description: Optional[str]
+    default_subscription: Literal["opt_in", "opt_out"]
+    """What a contact who never chose receives: opt_in receives, opt_out does not."""
+    visibility: Literal["public", "private"]
+    """public topics are shown on the preference page."""
+    created_at: str
+    updated_at: str
+
+
 class TotpEnrolment(TypedDict):
     """Two-step sign-in begun: the secret for an authenticator app, on once a code of it is confirmed. Answered by
     POST /v1/me/totp.
@@ -1754,6 +1926,22 @@ class UpdateApiKeyResponse(TypedDict):
 
     object: Literal["api_key"]
     id: str
+
+
+class UpdateContactOptions(TypedDict, total=False):
+    """Changes to a contact. Sent to PATCH /v1/audiences/{id}/contacts/{contact}, PATCH /v1/contacts/{id}."""
+
+    first_name: Optional[str]
+    last_name: Optional[str]
+    unsubscribed: bool
+    properties: Dict[str, Optional[Union[str, float, bool]]]
+    """Values to set, by key (null removes one)."""
+
+
+class UpdateContactPropertyOptions(TypedDict, total=False):
+    """A property's new fallback (its key and type cannot change). Sent to PATCH /v1/contact-properties/{id}."""
+
+    fallback_value: Optional[Union[str, float]]
 
 
 class UpdateDomainOptionsCapabilities(TypedDict, total=False):
@@ -1889,6 +2077,17 @@ UpdateTemplateOptions = TypedDict(
     },
     total=False,
 )
+
+
+class UpdateTopicOptions(TypedDict, total=False):
+    """Changes to a topic (its default_subscription cannot change). Sent to PATCH /v1/topics/{id}."""
+
+    id: str
+    """Ignored (Resend's SDK sends it)."""
+    name: str
+    """The topic's name."""
+    description: Optional[str]
+    visibility: Literal["public", "private"]
 
 
 class UpdateWebhookOptions(TypedDict, total=False):

@@ -5,6 +5,9 @@
  * accounts goes out through the emails service, which is built later on these: `mailThrough` hands it in.
  */
 import { publicLinkBase } from "../../config/links.ts";
+import { createPropertyService, createSegmentService, createTopicService } from "../../contacts/audience.ts";
+import { createContactImports } from "../../contacts/imports.ts";
+import { createMembership } from "../../contacts/membership.ts";
 import { createContactService } from "../../contacts/service.ts";
 import { createLifecycle } from "../../deliveries/lifecycle.ts";
 import { createKeyService } from "../../keys/service.ts";
@@ -32,13 +35,20 @@ export function wireAccounts(base: Foundation) {
     logger,
   });
   const suppressions = createSuppressionService({ db, writer, clock, events, listen: store.listen });
+  const audience = { db, writer, clock, events };
+  const contacts = createContactService(audience);
   return {
     organizations: createOrganizationService({ db, writer, clock, defaults: base.organizationDefaults }),
     people,
     members: createMembers({ db, writer, clock, people, mail, linkBase }),
     sso: createSingleSignOn({ db, writer, clock, config: config.oidc, people }),
     suppressions,
-    contacts: createContactService({ db, writer, clock, events }),
+    contacts,
+    membership: createMembership({ ...audience, contacts }),
+    segments: createSegmentService(audience),
+    topics: createTopicService(audience),
+    contactProperties: createPropertyService(audience),
+    contactImports: createContactImports({ ...audience, dataDir: config.data_dir, logger }),
     lifecycle: createLifecycle({ events, suppressions, clock }),
     keys: createKeyService({
       db,

@@ -131,6 +131,77 @@ module Mailroom
       status: '"canceled"',
     }.freeze
 
+    # A contact's value of one property, with the property's type.
+    ContactPropertyValue = {
+      type: "one of string, number",
+      value: "String or Float",
+    }.freeze
+
+    # A contact of the organisation: one per address. Answered by GET /v1/audiences/{id}/contacts, POST
+    # /v1/audiences/{id}/contacts, GET /v1/audiences/{id}/contacts/{contact}, PATCH
+    # /v1/audiences/{id}/contacts/{contact}, GET /v1/contacts, POST /v1/contacts, GET /v1/contacts/{id}, PATCH
+    # /v1/contacts/{id}, GET /v1/segments/{id}/contacts.
+    Contact = {
+      object: '"contact"',
+      id: "String (uuid)",
+      email: "String",
+      first_name: "String or nil",
+      last_name: "String or nil",
+      # Out of every broadcast and every topic.
+      unsubscribed: "true or false",
+      created_at: "String (date-time)",
+      updated_at: "String (date-time)",
+      # Each property's value, or its fallback where the contact has none (get only).
+      properties: "optional: Hash of ContactPropertyValue",
+    }.freeze
+
+    ContactImportCounts = {
+      total: "Integer",
+      created: "Integer",
+      updated: "Integer",
+      skipped: "Integer",
+      failed: "Integer",
+    }.freeze
+
+    ContactImportError = {
+      line: "Integer",
+      message: "String",
+    }.freeze
+
+    # A CSV import of contacts and its live counts. Answered by GET /v1/contacts/imports, GET /v1/contacts/imports/{id}.
+    ContactImport = {
+      object: '"contact_import"',
+      id: "String (uuid)",
+      status: "one of queued, in_progress, completed, failed",
+      created_at: "String (date-time)",
+      completed_at: "String (date-time) or nil",
+      counts: "ContactImportCounts",
+      # The first lines that failed, each with its line number in the file.
+      errors: "Array of ContactImportError",
+      # Why the whole import failed (status failed).
+      error: "String or nil",
+    }.freeze
+
+    # A property contacts may carry; a value must match its type. Answered by GET /v1/contact-properties, POST
+    # /v1/contact-properties, GET /v1/contact-properties/{id}, PATCH /v1/contact-properties/{id}.
+    ContactProperty = {
+      object: '"contact_property"',
+      id: "String (uuid)",
+      key: "String",
+      type: "one of string, number",
+      fallback_value: "String or Float or nil",
+      created_at: "String (date-time)",
+    }.freeze
+
+    # A topic with one contact's effective subscription. Answered by GET /v1/contacts/{id}/topics.
+    ContactTopic = {
+      id: "String (uuid)",
+      name: "String",
+      description: "String or nil",
+      # The contact's effective choice.
+      subscription: "one of opt_in, opt_out",
+    }.freeze
+
     # Sent to POST /v1/api-keys.
     CreateApiKeyOptions = {
       name: "String",
@@ -191,6 +262,37 @@ module Mailroom
       data: "Array of CreateBatchResponseData",
       # Permissive batches: the messages refused, by their index.
       errors: "optional: Array of CreateBatchResponseError",
+    }.freeze
+
+    CreateContactOptionsSegment = {
+      id: "String",
+    }.freeze
+
+    CreateContactOptionsTopic = {
+      id: "String",
+      subscription: "one of opt_in, opt_out",
+    }.freeze
+
+    # A new contact. Sent to POST /v1/audiences/{id}/contacts, POST /v1/contacts.
+    CreateContactOptions = {
+      email: "String",
+      first_name: "optional: String or nil",
+      last_name: "optional: String or nil",
+      # Out of every broadcast and every topic.
+      unsubscribed: "optional: true or false",
+      # Values of defined contact properties, by key.
+      properties: "optional: Hash of String or Float or nil",
+      segments: "optional: Array of CreateContactOptionsSegment",
+      # Topic choices, each `{id, subscription}`.
+      topics: "optional: Array of CreateContactOptionsTopic",
+    }.freeze
+
+    # A property contacts may carry. Sent to POST /v1/contact-properties.
+    CreateContactPropertyOptions = {
+      # Letters, digits and underscores, starting with a letter.
+      key: "String",
+      type: "one of string, number",
+      fallback_value: "optional: String or Float or nil",
     }.freeze
 
     # A member's role: owner everything; admin everything but owners and deleting the organisation; developer the mail
@@ -355,6 +457,12 @@ module Mailroom
       action: "one of store, webhook, forward, reject, drop",
     }.freeze
 
+    # A segment. Sent to POST /v1/audiences, PATCH /v1/audiences/{id}, POST /v1/segments, PATCH /v1/segments/{id}.
+    CreateSegmentOptions = {
+      # The segment's name.
+      name: "String",
+    }.freeze
+
     CreateTemplateOptionsVariable = {
       key: "String",
       type: "one of string, number",
@@ -374,6 +482,16 @@ module Mailroom
       html: "String",
       text: "optional: String or nil",
       variables: "optional: Array of CreateTemplateOptionsVariable",
+    }.freeze
+
+    # A new topic. Sent to POST /v1/topics.
+    CreateTopicOptions = {
+      # The topic's name.
+      name: "String",
+      description: "optional: String or nil",
+      # What a contact who never chose receives (fixed once created).
+      default_subscription: "one of opt_in, opt_out",
+      visibility: "optional: one of public, private",
     }.freeze
 
     # Sent to POST /v1/webhooks.
@@ -1172,6 +1290,16 @@ module Mailroom
       name: "optional: String",
     }.freeze
 
+    # A named group of contacts (Resend's audience). Answered by GET /v1/audiences, POST /v1/audiences, GET
+    # /v1/audiences/{id}, PATCH /v1/audiences/{id}, GET /v1/contacts/{id}/segments, GET /v1/segments, POST /v1/segments,
+    # GET /v1/segments/{id}, PATCH /v1/segments/{id}.
+    Segment = {
+      object: '"segment"',
+      id: "String (uuid)",
+      name: "String",
+      created_at: "String (date-time)",
+    }.freeze
+
     # Answered by GET /v1/sending/health.
     SendingHealthOverview = {
       object: '"sending_health"',
@@ -1391,6 +1519,21 @@ module Mailroom
       type: "optional: String",
     }.freeze
 
+    # A kind of mail a contact may choose to receive or not. Answered by GET /v1/topics, POST /v1/topics, GET
+    # /v1/topics/{id}, PATCH /v1/topics/{id}.
+    Topic = {
+      object: '"topic"',
+      id: "String (uuid)",
+      name: "String",
+      description: "String or nil",
+      # What a contact who never chose receives: opt_in receives, opt_out does not.
+      default_subscription: "one of opt_in, opt_out",
+      # public topics are shown on the preference page.
+      visibility: "one of public, private",
+      created_at: "String (date-time)",
+      updated_at: "String (date-time)",
+    }.freeze
+
     # Two-step sign-in begun: the secret for an authenticator app, on once a code of it is confirmed. Answered by POST
     # /v1/me/totp.
     TotpEnrolment = {
@@ -1424,6 +1567,20 @@ module Mailroom
     UpdateApiKeyResponse = {
       object: '"api_key"',
       id: "String (uuid)",
+    }.freeze
+
+    # Changes to a contact. Sent to PATCH /v1/audiences/{id}/contacts/{contact}, PATCH /v1/contacts/{id}.
+    UpdateContactOptions = {
+      first_name: "optional: String or nil",
+      last_name: "optional: String or nil",
+      unsubscribed: "optional: true or false",
+      # Values to set, by key (null removes one).
+      properties: "optional: Hash of String or Float or true or false or nil",
+    }.freeze
+
+    # A property's new fallback (its key and type cannot change). Sent to PATCH /v1/contact-properties/{id}.
+    UpdateContactPropertyOptions = {
+      fallback_value: "optional: String or Float or nil",
     }.freeze
 
     # Resend's form: receiving enabled or disabled.
@@ -1540,6 +1697,16 @@ module Mailroom
       html: "optional: String",
       text: "optional: String or nil",
       variables: "optional: Array of UpdateTemplateOptionsVariable",
+    }.freeze
+
+    # Changes to a topic (its default_subscription cannot change). Sent to PATCH /v1/topics/{id}.
+    UpdateTopicOptions = {
+      # Ignored (Resend's SDK sends it).
+      id: "optional: String",
+      # The topic's name.
+      name: "optional: String",
+      description: "optional: String or nil",
+      visibility: "optional: one of public, private",
     }.freeze
 
     # Sent to PATCH /v1/webhooks/{id}.
