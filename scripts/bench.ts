@@ -9,7 +9,8 @@
  *   profile      a CPU profile of acceptance (`bun --cpu-prof`), its top stages by share
  * and then runs, recording into the same table: bench-statements.ts (per-statement timers of the store's part),
  * bench-smtp.ts (relay vs Postfix), bench-store.ts (PostgreSQL beside SQLite), bench-large-store.ts (1M stored
- * messages), bench-webhooks.ts, bench-templates.ts and bench-retention.ts (a retention run beside look-ups).
+ * messages), bench-webhooks.ts, bench-templates.ts, bench-retention.ts (a retention run beside look-ups) and
+ * bench-topics.ts (sends with topic_id beside sends without).
  * BENCH_SECONDS (default 10) sets each load's duration, BENCH_ROUNDS (default 3) the alternating rounds of
  * acceptance and baseline (medians), BENCH_MESSAGES (default 20000) the delivery runs' size.
  */
@@ -325,6 +326,7 @@ await runScript("bench-large-store.ts");
 await runScript("bench-webhooks.ts");
 await runScript("bench-templates.ts");
 await runScript("bench-retention.ts");
+await runScript("bench-topics.ts");
 
 console.log(`\nSummary (${navigator.hardwareConcurrency} cores, Bun ${Bun.version}):\n`);
 printReport(reportPath);

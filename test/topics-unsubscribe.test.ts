@@ -308,6 +308,18 @@ describe("unsubscribing", () => {
       text: "Relayed news",
       headers: { "X-Mailroom-Topic": topics.news },
     });
+    // A topic the organisation does not have is refused at the end of DATA, naming the header.
+    const refused = await transport
+      .sendMail({
+        from: "news@example.com",
+        to: "x@dest.test",
+        subject: "x",
+        text: "x",
+        headers: { "X-Mailroom-Topic": newId() },
+      })
+      .catch((error: { responseCode: number; response: string }) => error);
+    expect((refused as { responseCode: number }).responseCode).toBe(554);
+    expect((refused as { response: string }).response).toContain("X-Mailroom-Topic");
     transport.close();
     const id = /queued as ([0-9a-f-]{36})/.exec(info.response)![1]!;
     expect(await statusOf(id, "relay-left@dest.test")).toBe("suppressed");

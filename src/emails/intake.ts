@@ -151,7 +151,11 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     if (envelope.length === 0) throw validationError([{ path: "to", message: "the envelope names no recipient" }]);
     const recipients = distinctAddresses(envelope);
     const topicId = relayTopic(input.raw);
-    const { suppressed, leftTopic } = await admitRecipients(actor, recipients, topicId);
+    // The relay's client named the topic in a header: a problem with it names that header.
+    const { suppressed, leftTopic } = await admitRecipients(actor, recipients, topicId).catch((error: unknown) => {
+      if (!(error instanceof AppError) || error.name !== "validation_error" || !error.details) throw error;
+      throw validationError(error.details.map((d) => (d.path === "topic_id" ? { ...d, path: "X-Mailroom-Topic" } : d)));
+    });
     const id = newId();
     // X-Mailroom-Topic is an instruction to Mailroom, removed with Bcc (raw-message.ts).
     const finalized = finalizeRawMessage(input.raw, {
