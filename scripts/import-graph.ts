@@ -56,6 +56,8 @@ export const LAYERS = [
   // What callers learn of their own use: the request log, usage figures.
   "logs",
   "usage",
+  // The MCP server: agents calling the API's routes as tools.
+  "mcp",
   // Front ends and the root; the command line's groups (cli/) stand below the main.ts that dispatches to them.
   "smtp",
   // The CPU pool's task table (it names every area's work, the relay's included) and the admin UI's bundle and routes.

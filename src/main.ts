@@ -19,6 +19,7 @@ import { ARGUMENTS, type Command, type CommandGroup, type Invocation } from "./c
 import { domains } from "./cli/domains.ts";
 import { init } from "./cli/init.ts";
 import { keys } from "./cli/keys.ts";
+import { mcp } from "./cli/mcp.ts";
 import { org } from "./cli/org.ts";
 import { fail, out, printer } from "./cli/output.ts";
 import { pause, resume } from "./cli/pauses.ts";
@@ -55,6 +56,7 @@ const STORE_COMMANDS: Record<string, CommandGroup | Command> = {
 const COMMANDS: Record<string, readonly string[] | null> = {
   serve: null,
   init: null,
+  mcp: null,
   ...Object.fromEntries(
     Object.entries(STORE_COMMANDS).map(([name, entry]): [string, readonly string[] | null] => [
       name,
@@ -134,6 +136,8 @@ async function run(argv: string[]): Promise<void> {
   const invocation: Invocation = { config, cli, secretKey: process.env.MAILROOM_SECRET_KEY };
 
   if (command === "serve") return serve(invocation);
+  if (command === "mcp")
+    return mcp(invocation, { apiKey: process.env.MAILROOM_API_KEY, url: process.env.MAILROOM_URL }, VERSION);
   if (command === "print-config") return printConfig(invocation);
   if (command === "secrets" && sub === "seal") return sealSecret(invocation);
   // Before any store is opened: a restore needs an empty data directory, and opening a store would fill it.

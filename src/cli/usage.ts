@@ -12,6 +12,9 @@ Usage: mailroom [--config FILE] <command> [options]
 Commands:
   serve                                   run the HTTP API and delivery workers (default)
   init                                    create the data directory, the organisation and a first test key
+  mcp                                     MCP tools over stdio for a local agent, acting as the API key in
+                                          MAILROOM_API_KEY (required; the tools follow its scopes) against the
+                                          server at MAILROOM_URL (default: [http] public_url, else host:port)
   keys create --name N --scope S [--scope S…] [--test] [--domain D…] [--rate-limit N] [--daily-quota N] [--json]
   keys list [--json]
   keys revoke ID

@@ -68,6 +68,7 @@ import type { RequestRecorder } from "../logs/recorder.ts";
 import { logRoutes } from "../logs/routes.ts";
 import type { RequestLogs } from "../logs/service.ts";
 import { usageRoutes } from "../usage/routes.ts";
+import { mcpRoutes } from "../mcp/routes.ts";
 import type { UsageService } from "../usage/service.ts";
 
 export interface HttpDeps {
@@ -140,6 +141,7 @@ export function createHttpApp(deps: HttpDeps) {
   const { logger, metrics } = deps;
   const meta = new WeakMap<Request, RequestMeta>();
   const scrapeMetrics = metricsScrape(metrics, deps.config.metrics.token);
+  let router: { handle: (request: Request) => Promise<Response> } | undefined;
 
   // standardHostname: false — the framework otherwise looks for the path from the 12th character of the URL,
   // which routes `Host: x` + `/v1/emails` to `/emails`.
@@ -247,9 +249,12 @@ export function createHttpApp(deps: HttpDeps) {
     .use(peopleRoutes(deps))
     .use(logRoutes(deps))
     .use(usageRoutes(deps))
+    // Its tools call the API's routes through this app's own router (the app exists by the time a tool is called).
+    .use(mcpRoutes({ ...deps, handle: () => router!.handle }))
     .use(trackingRoutes(deps));
 
   const matchers = routeMatchers(app.routes);
+  router = { handle: (request) => app.handle(request) };
   return app;
 }
 
