@@ -36,17 +36,26 @@ export const LAYERS = [
   // The areas, each above the ones it calls.
   "providers",
   "suppressions",
+  // The audience (contacts, segments, topics): sending with a topic and broadcasts ask it.
+  "contacts",
   "deliveries",
   "domains",
   // Reputation: guardrails over delivery outcomes, reports receivers send about a domain, blocklists.
   "reputation",
   "keys",
   "templates",
+  // Topic preferences and unsubscribing, above the audience (contacts) whose choices they change.
+  "preferences",
   "tracking",
   "emails",
+  // An organisation's rules for its received mail, which the incoming funnel reads.
+  "inbound-routes",
   "inbound",
   "webhooks",
   "ai",
+  // What callers learn of their own use: the request log, usage figures.
+  "logs",
+  "usage",
   // Front ends and the root; the command line's groups (cli/) stand below the main.ts that dispatches to them.
   "smtp",
   // The CPU pool's task table (it names every area's work, the relay's included) and the admin UI's bundle and routes.

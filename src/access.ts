@@ -32,6 +32,11 @@ export const SCOPES = [
   "members:read",
   "members:write",
   "audit:read",
+  // The audience (docs/contacts.md#scopes): contacts, properties, segments, topics, imports. Last (migration 0034).
+  "contacts:read",
+  "contacts:write",
+  // The request log (docs/logs-and-mcp.md): last, for the reason above (migration 0039).
+  "logs:read",
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -66,6 +71,7 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
     "suppressions:read",
     "deliveries:read",
     "organization:read",
+    "contacts:read",
   ],
 };
 
@@ -83,6 +89,8 @@ export const TEST_MODE_SCOPES: ReadonlySet<Scope> = new Set<Scope>([
   "api_keys:read",
   "api_keys:write",
   "ai:use",
+  // Its own requests and those of other test keys only (docs/logs-and-mcp.md#the-request-log).
+  "logs:read",
 ]);
 
 /** Whether the actor may use `scope` now: it holds the scope and, for a test key, the sandbox allows it. */
@@ -181,7 +189,7 @@ export function requireContentAccess(actor: Actor): void {
 }
 
 export const TEST_KEYS_MAY =
-  "they send, list and read test-mode mail, read domains and templates, and manage test keys";
+  "they send, list and read test-mode mail, read domains and templates, manage test keys, and read test keys' request log";
 
 /** Who asks for a download: an API caller, or the holder of a signed link (lib/signed-links.ts). */
 export type DownloadAccess = { actor: Actor } | { link: PresentedLink };

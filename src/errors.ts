@@ -43,7 +43,7 @@ export interface ErrorEntry {
 }
 
 /** Conditions that keep their error's name and HTTP status but have their own SMTP reply. */
-export type ErrorCondition = "storage_full" | "unknown_recipient" | "storage_quota";
+export type ErrorCondition = "storage_full" | "unknown_recipient" | "storage_quota" | "routing_loop";
 
 /**
  * Names that cannot arise in an SMTP session (look-ups, idempotency of HTTP requests) still map to a reply so a
@@ -66,7 +66,13 @@ export const ERROR_TABLE: Record<ErrorName, ErrorEntry> = {
     smtpData: { code: 554, enhanced: "5.6.0" },
   },
   unauthorized: { status: 401, reason: "Unauthorized", smtp: { code: 535, enhanced: "5.7.8" } },
-  insufficient_scope: { status: 403, reason: "Forbidden", smtp: { code: 550, enhanced: "5.7.1" } },
+  // A message going round between forwarders is refused as RFC 3463 X.4.6 "routing loop detected" (docs/inbound.md).
+  insufficient_scope: {
+    status: 403,
+    reason: "Forbidden",
+    smtp: { code: 550, enhanced: "5.7.1" },
+    smtpFor: { routing_loop: { code: 554, enhanced: "5.4.6" } },
+  },
   // The inbound MX refuses a recipient it has no mailbox for (RFC 3463 §3.2: 5.1.1 bad destination mailbox).
   not_found: {
     status: 404,

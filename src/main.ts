@@ -164,6 +164,11 @@ async function run(argv: string[]): Promise<void> {
       print: printer(options.json),
     });
   } finally {
+    // Everything a command may have opened, so that the process ends once its work is done (cron runs some of them,
+    // docs/operations.md#command-line): pooled SMTP sessions (a TLS report mailed through Mailroom's own
+    // delivery), the CPU pool's threads, then the store.
+    await services.tlsReports.settled();
+    await services.closeProviders();
     await services.store.close();
   }
 }

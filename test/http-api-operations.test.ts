@@ -70,7 +70,7 @@ describe("operations", () => {
         return {
           // A counter has no line before its first increment.
           accepted: value(/^mailroom_emails_accepted_total (\d+)$/m) || 0,
-          due: value(/^mailroom_queue_due (\d+)$/m),
+          due: value(/^mailroom_queue_due\{lane="transactional"\} (\d+)$/m),
           sends: value(/^mailroom_http_requests_total\{[^}]*route="\/v1\/emails"[^}]*status="200"[^}]*\} (\d+)$/m) || 0,
         };
       };

@@ -194,12 +194,16 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
     expect(await nav.getByRole("link").allTextContents()).toEqual([
       "Overview",
       "Emails",
-      "Domains",
-      "Webhooks",
       "Deliverability",
       "Suppressions",
+      "Domains",
       "API keys",
+      "Webhooks",
     ]);
+    // Grouped: a group shows only the screens this key may open, and a group with none is not drawn.
+    expect(
+      await nav.getByRole("group").evaluateAll((groups) => groups.map((g) => g.getAttribute("aria-label"))),
+    ).toEqual(["Start", "Sending", "Operations", "Settings"]);
 
     await openSection(page, "Domains");
     await page.getByRole("heading", { name: "read.example verified" }).waitFor();

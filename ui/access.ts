@@ -14,6 +14,7 @@ export const AccessContext = createContext<Access>({
   domains: null,
   readsContent: false,
   person: null,
+  removedFrom: null,
 });
 
 export function useCan(scope: string): boolean {

@@ -9,6 +9,8 @@ import type { Scope } from "../clients/node/src/wire.ts";
 
 const KEY = "mailroom.api_key";
 const ORGANIZATION = "mailroom.organization";
+/** The organisation this tab last worked in, `{id, name}`: so a reload can name one the person was removed from. */
+const WORKED_IN = "mailroom.worked_in";
 
 export const session = {
   key: (): string | null => sessionStorage.getItem(KEY),
@@ -117,6 +119,11 @@ export interface Access {
   readsContent: boolean;
   /** The signed-in person and their organisations; null for an API key. */
   person: Me | null;
+  /**
+   * The name of the organisation this tab worked in until the person was removed from it (null: not removed). The
+   * tab has left it: the screens show the person's first remaining organisation, or none.
+   */
+  removedFrom: string | null;
 }
 
 export interface Me {
@@ -144,16 +151,42 @@ export const AREAS = [
 ] as const satisfies ReadonlyArray<{ id: string; label: string; scope: Scope }>;
 export type AreaId = (typeof AREAS)[number]["id"];
 
-/** Asks the server what the key may do. Throws ApiError 401 for a key it does not accept, so sign-in can say so. */
+interface CurrentKey {
+  id: string | null;
+  mode: "live" | "test";
+  scopes: string[];
+  domains: string[] | null;
+  reads_message_content: boolean;
+}
+
+/**
+ * Asks the server what the key may do. Throws ApiError 401 for a key it does not accept, so sign-in can say so. A
+ * person no longer a member of the organisation the tab worked in leaves it here (the server refuses its header with
+ * 403): the tab forgets it, works in the person's first remaining one, and `removedFrom` names the one they left.
+ */
 export async function fetchAccess(): Promise<Access> {
-  const current = await api.get<{
-    id: string | null;
-    mode: "live" | "test";
-    scopes: string[];
-    domains: string[] | null;
-    reads_message_content: boolean;
-  }>("/v1/api-keys/current");
+  let current: CurrentKey;
+  try {
+    current = await api.get<CurrentKey>("/v1/api-keys/current");
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 403 && !session.key() && session.organization())) throw err;
+    sessionStorage.removeItem(ORGANIZATION);
+    current = await api.get<CurrentKey>("/v1/api-keys/current");
+  }
   const person = session.key() ? null : await api.get<Me>("/v1/me");
+  let removedFrom: string | null = null;
+  if (person) {
+    const before = JSON.parse(sessionStorage.getItem(WORKED_IN) ?? "null") as {
+      user: string;
+      id: string;
+      name: string;
+    } | null;
+    if (before?.user === person.user.id && !person.organizations.some((o) => o.id === before.id))
+      removedFrom = before.name;
+    const now = person.organizations.find((o) => o.id === session.organization()) ?? person.organizations[0];
+    if (now) sessionStorage.setItem(WORKED_IN, JSON.stringify({ user: person.user.id, id: now.id, name: now.name }));
+    else sessionStorage.removeItem(WORKED_IN);
+  }
   return {
     mode: current.mode,
     scopes: new Set(current.scopes),
@@ -161,6 +194,7 @@ export async function fetchAccess(): Promise<Access> {
     domains: current.domains,
     readsContent: current.reads_message_content,
     person,
+    removedFrom,
   };
 }
 
@@ -182,4 +216,5 @@ export async function signOut(): Promise<void> {
   if (session.key()) session.signOut();
   else await api.del("/v1/session").catch(() => undefined);
   sessionStorage.removeItem(ORGANIZATION);
+  sessionStorage.removeItem(WORKED_IN);
 }

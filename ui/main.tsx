@@ -7,7 +7,8 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { AccessContext } from "./access.ts";
-import { AREAS, fetchAccess, session, signedIn, signOut, type Access, type AreaId, type Me } from "./api.ts";
+import { fetchAccess, session, signedIn, signOut, type Access, type AreaId, type Me } from "./api.ts";
+import { visibleNavigation } from "./navigation.ts";
 import { AccountScreen } from "./screens/account.tsx";
 import { AcceptInvitation, SetPassword, Setup } from "./screens/one-time-links.tsx";
 import { SignIn } from "./screens/sign-in.tsx";
@@ -25,6 +26,7 @@ import { QueueScreen } from "./screens/queue.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
 import { TemplatesScreen } from "./screens/templates.tsx";
 import { WebhooksScreen } from "./screens/webhooks.tsx";
+import { Navigation } from "./sidebar.tsx";
 
 function useHash(): string[] {
   const [hash, setHash] = useState(location.hash);
@@ -80,6 +82,69 @@ function TestKeyBanner() {
   );
 }
 
+/**
+ * Said after a reload when the person was removed from the organisation the tab worked in: what happened, where the
+ * screens are now, and the other organisations to choose from — or, with none left, what to do next.
+ */
+function RemovedNotice({ name, person, onSignOut }: { name: string; person: Me; onSignOut: () => void }) {
+  const [now, ...others] = person.organizations;
+  return (
+    <div class="banner" role="region" aria-label="No longer a member">
+      <p class="banner-line">
+        <strong>You are no longer a member of {name}.</strong> An owner or admin removed you, so its screens are closed
+        to you{now ? "" : " and you belong to no other organisation here"}.
+      </p>
+      {now ? (
+        <>
+          <p class="banner-line">
+            You are now working in <strong>{now.name}</strong> ({now.role}).
+          </p>
+          {others.length > 0 && (
+            <p class="banner-line actions">
+              Your other organisations:
+              {others.map((o) => (
+                <button
+                  key={o.id}
+                  type="button"
+                  onClick={() => {
+                    session.chooseOrganization(o.id);
+                    location.hash = "";
+                    location.reload();
+                  }}
+                >
+                  Open {o.name}
+                </button>
+              ))}
+            </p>
+          )}
+        </>
+      ) : (
+        <p class="banner-line actions">
+          Ask an owner of {name} to invite you again, or
+          <button type="button" onClick={onSignOut}>
+            Sign out
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** What a signed-in person without a single organisation sees: why the screens are empty, and how to get in. */
+function NoOrganization({ onSignOut }: { onSignOut: () => void }) {
+  return (
+    <div class="card" role="region" aria-label="No organisation">
+      <h1>You are not a member of any organisation</h1>
+      <p>Ask an owner or admin of the organisation you work with to invite you; their invitation link brings you in.</p>
+      <p>
+        <button type="button" onClick={onSignOut}>
+          Sign out
+        </button>
+      </p>
+    </div>
+  );
+}
+
 function App() {
   const [access, setAccess] = useState<Access | null>(null);
   const page = location.pathname;
@@ -106,7 +171,8 @@ function App() {
     setAccess(null);
     location.hash = "";
   };
-  const visible = AREAS.filter((a) => access.scopes.has(a.scope));
+  const groups = visibleNavigation((scope) => access.scopes.has(scope));
+  const visible = groups.flatMap((g) => g.areas);
   // Your account is no area of the organisation: it is the person's own, reached from the header.
   const onAccount = route[0] === "account" && access.person !== null;
   const current: AreaId | undefined = onAccount
@@ -117,59 +183,63 @@ function App() {
     <AccessContext.Provider value={access}>
       <header class="top">
         <span class="brand">Mailroom{access.mode === "test" && <span class="badge">test key</span>}</span>
-        {/* Shown below 600 px only, where the sections would wrap into rows above every screen. */}
-        <button
-          type="button"
-          class="menu"
-          aria-expanded={menuOpen}
-          aria-controls="sections"
-          onClick={() => setMenuOpen(!menuOpen)}
-        >
-          {menuOpen ? "Close menu" : `Menu · ${visible.find((a) => a.id === current)?.label ?? "sections"}`}
-        </button>
-        <nav id="sections" aria-label="Sections" class={menuOpen ? "open" : undefined}>
-          {visible.map((a) => (
-            <a
-              key={a.id}
-              href={`#/${a.id}`}
-              aria-current={a.id === current ? "page" : undefined}
-              onClick={() => setMenuOpen(false)}
-            >
-              {a.label}
-            </a>
-          ))}
-        </nav>
         {access.person && <OrganizationSwitcher person={access.person} />}
-        {access.person && (
-          <a href="#/account" class="account" aria-current={onAccount ? "page" : undefined}>
-            Account
-          </a>
+        <div class="who">
+          {access.person && (
+            <a href="#/account" class="account" aria-current={onAccount ? "page" : undefined}>
+              Account
+            </a>
+          )}
+          <button type="button" class="link" onClick={() => void leave()}>
+            Sign out
+          </button>
+        </div>
+        {/* Shown below 900 px only, where the sidebar would take the screen from the content; last in the header so
+            the next Tab after opening it enters the sections. */}
+        {visible.length > 0 && (
+          <button
+            type="button"
+            class="menu"
+            aria-expanded={menuOpen}
+            aria-controls="sections"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            {menuOpen ? "Close" : "Menu"}
+          </button>
         )}
-        <button type="button" class="link" onClick={() => void leave()}>
-          Sign out
-        </button>
       </header>
-      <main id="content">
-        {access.mode === "test" && <TestKeyBanner />}
-        {onAccount && <AccountScreen />}
-        {!current && !onAccount && (
-          <p>This key may only send. Sign in with a key that can read (for example full_access) to use the admin.</p>
+      <div class="shell">
+        {visible.length > 0 && (
+          <Navigation groups={groups} current={current} open={menuOpen} onChoose={() => setMenuOpen(false)} />
         )}
-        {current === "overview" && <OverviewScreen />}
-        {current === "emails" && (route[1] ? <EmailDetail id={route[1]} /> : <EmailsScreen />)}
-        {current === "templates" && <TemplatesScreen id={route[1]} />}
-        {current === "inbound" && <InboundScreen id={route[1]} />}
-        {current === "ai" && <AiScreen />}
-        {current === "keys" && <KeysScreen />}
-        {current === "members" && <MembersScreen />}
-        {current === "organization" && <OrganizationScreen />}
-        {current === "audit" && <AuditScreen />}
-        {current === "queue" && <QueueScreen />}
-        {current === "deliverability" && <DeliverabilityScreen />}
-        {current === "suppressions" && <SuppressionsScreen />}
-        {current === "domains" && <DomainsScreen id={route[1]} />}
-        {current === "webhooks" && <WebhooksScreen />}
-      </main>
+        <main id="content">
+          {access.mode === "test" && <TestKeyBanner />}
+          {access.removedFrom && access.person && (
+            <RemovedNotice name={access.removedFrom} person={access.person} onSignOut={() => void leave()} />
+          )}
+          {onAccount && <AccountScreen />}
+          {!current && !onAccount && access.person?.organizations.length === 0 && !access.removedFrom && (
+            <NoOrganization onSignOut={() => void leave()} />
+          )}
+          {!current && !onAccount && !access.person && (
+            <p>This key may only send. Sign in with a key that can read (for example full_access) to use the admin.</p>
+          )}
+          {current === "overview" && <OverviewScreen />}
+          {current === "emails" && (route[1] ? <EmailDetail id={route[1]} /> : <EmailsScreen />)}
+          {current === "templates" && <TemplatesScreen id={route[1]} />}
+          {current === "inbound" && <InboundScreen id={route[1]} />}
+          {current === "ai" && <AiScreen />}
+          {current === "keys" && <KeysScreen />}
+          {current === "members" && <MembersScreen />}
+          {current === "organization" && <OrganizationScreen />}
+          {current === "audit" && <AuditScreen />}
+          {current === "queue" && <QueueScreen />}
+          {current === "deliverability" && <DeliverabilityScreen />}
+          {current === "suppressions" && <SuppressionsScreen />}
+          {current === "domains" && <DomainsScreen id={route[1]} />}
+          {current === "webhooks" && <WebhooksScreen />}
+        </main>
+      </div>
     </AccessContext.Provider>
   );
 }

@@ -270,6 +270,7 @@ type CreateEmailOptions struct {
 	ScheduledAt string                         `json:"scheduled_at,omitempty"`
 	Tracking    *CreateEmailOptionsTracking    `json:"tracking,omitempty"`
 	Unsubscribe *bool                          `json:"unsubscribe,omitempty"`
+	TopicId     string                         `json:"topic_id,omitempty"`
 	// Template: Render a saved template; from, subject, html and text come from it unless given here.
 	Template *CreateEmailOptionsTemplate `json:"template,omitempty"`
 }
@@ -309,6 +310,26 @@ type CreateEmailOptionsTracking struct {
 type CreateEmailResponse struct {
 	Id      string `json:"id"`
 	Message string `json:"message"`
+}
+
+// CreateInboundRouteOptions is sent to POST /v1/inbound/routes.
+type CreateInboundRouteOptions struct {
+	// Match: What the route matches; an empty match matches every message.
+	Match *CreateInboundRouteOptionsMatch `json:"match,omitempty"`
+	// ForwardTo: Where action forward sends a copy.
+	ForwardTo []string `json:"forward_to,omitempty"`
+	// WebhookIds is the webhooks action webhook notifies.
+	WebhookIds    []string `json:"webhook_ids,omitempty"`
+	SpamThreshold *float64 `json:"spam_threshold,omitempty"`
+	// Position: Where the route goes; those at it and after move down. Default: last.
+	Position int    `json:"position,omitempty"`
+	Action   string `json:"action,omitempty"`
+}
+
+// CreateInboundRouteOptionsMatch: What the route matches; an empty match matches every message.
+type CreateInboundRouteOptionsMatch struct {
+	Recipient string                   `json:"recipient,omitempty"`
+	Header    *InboundRouteHeaderMatch `json:"header,omitempty"`
 }
 
 // CreateTemplateOptions is sent to POST /v1/templates.
@@ -545,8 +566,10 @@ type Email struct {
 	CreatedAt   string      `json:"created_at"`
 	ScheduledAt string      `json:"scheduled_at"`
 	TemplateId  string      `json:"template_id"`
-	Html        string      `json:"html"`
-	Text        string      `json:"text"`
+	// TopicId is the topic it was sent for (docs/contacts-preferences.md).
+	TopicId string `json:"topic_id"`
+	Html    string `json:"html"`
+	Text    string `json:"text"`
 	// ContentRemovedAt: When retention removed the raw message, bodies and attachments; null while they are kept.
 	ContentRemovedAt string           `json:"content_removed_at"`
 	Recipients       []EmailRecipient `json:"recipients"`
@@ -576,6 +599,72 @@ type EmailEvent struct {
 	CreatedAt string         `json:"created_at"`
 	Recipient string         `json:"recipient"`
 	Data      map[string]any `json:"data"`
+}
+
+// EmailMetrics is answered by GET /v1/emails/metrics.
+type EmailMetrics struct {
+	Object      string             `json:"object"`
+	StartDate   string             `json:"start_date"`
+	EndDate     string             `json:"end_date"`
+	Metrics     []string           `json:"metrics"`
+	Dimensions  []string           `json:"dimensions"`
+	Granularity string             `json:"granularity"`
+	Totals      EmailMetricsTotals `json:"totals"`
+	Data        []EmailMetricsRow  `json:"data,omitempty"`
+}
+
+// EmailMetricsRow is a shape of the API.
+type EmailMetricsRow struct {
+	// Period is the period's start (UTC).
+	Period              string  `json:"period"`
+	Received            float64 `json:"received,omitempty"`
+	Delivered           float64 `json:"delivered,omitempty"`
+	Complained          float64 `json:"complained,omitempty"`
+	Suppressed          float64 `json:"suppressed,omitempty"`
+	Bounced             float64 `json:"bounced,omitempty"`
+	BouncedTransient    float64 `json:"bounced_transient,omitempty"`
+	BouncedPermanent    float64 `json:"bounced_permanent,omitempty"`
+	BouncedUndetermined float64 `json:"bounced_undetermined,omitempty"`
+	Opened              float64 `json:"opened,omitempty"`
+	Clicked             float64 `json:"clicked,omitempty"`
+	Unsubscribed        float64 `json:"unsubscribed,omitempty"`
+	DeliveryDelayed     float64 `json:"delivery_delayed,omitempty"`
+	Failed              float64 `json:"failed,omitempty"`
+	Sent                float64 `json:"sent,omitempty"`
+	UniqueOpened        float64 `json:"unique_opened,omitempty"`
+	UniqueClicked       float64 `json:"unique_clicked,omitempty"`
+	DeliveryRate        float64 `json:"delivery_rate,omitempty"`
+	OpenRate            float64 `json:"open_rate,omitempty"`
+	ClickRate           float64 `json:"click_rate,omitempty"`
+	BounceRate          float64 `json:"bounce_rate,omitempty"`
+	ComplaintRate       float64 `json:"complaint_rate,omitempty"`
+	UnsubscribeRate     float64 `json:"unsubscribe_rate,omitempty"`
+}
+
+// EmailMetricsTotals is a shape of the API.
+type EmailMetricsTotals struct {
+	Received            float64 `json:"received,omitempty"`
+	Delivered           float64 `json:"delivered,omitempty"`
+	Complained          float64 `json:"complained,omitempty"`
+	Suppressed          float64 `json:"suppressed,omitempty"`
+	Bounced             float64 `json:"bounced,omitempty"`
+	BouncedTransient    float64 `json:"bounced_transient,omitempty"`
+	BouncedPermanent    float64 `json:"bounced_permanent,omitempty"`
+	BouncedUndetermined float64 `json:"bounced_undetermined,omitempty"`
+	Opened              float64 `json:"opened,omitempty"`
+	Clicked             float64 `json:"clicked,omitempty"`
+	Unsubscribed        float64 `json:"unsubscribed,omitempty"`
+	DeliveryDelayed     float64 `json:"delivery_delayed,omitempty"`
+	Failed              float64 `json:"failed,omitempty"`
+	Sent                float64 `json:"sent,omitempty"`
+	UniqueOpened        float64 `json:"unique_opened,omitempty"`
+	UniqueClicked       float64 `json:"unique_clicked,omitempty"`
+	DeliveryRate        float64 `json:"delivery_rate,omitempty"`
+	OpenRate            float64 `json:"open_rate,omitempty"`
+	ClickRate           float64 `json:"click_rate,omitempty"`
+	BounceRate          float64 `json:"bounce_rate,omitempty"`
+	ComplaintRate       float64 `json:"complaint_rate,omitempty"`
+	UnsubscribeRate     float64 `json:"unsubscribe_rate,omitempty"`
 }
 
 // EmailRecipient is a shape of the API.
@@ -666,6 +755,8 @@ type EmailSummary struct {
 	CreatedAt   string      `json:"created_at"`
 	ScheduledAt string      `json:"scheduled_at"`
 	TemplateId  string      `json:"template_id"`
+	// TopicId is the topic it was sent for (docs/contacts-preferences.md).
+	TopicId string `json:"topic_id"`
 }
 
 // ErrorBody is a shape of the API.
@@ -684,6 +775,51 @@ type ErrorBody struct {
 type ErrorBodyDetail struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
+}
+
+// InboundRoute is a rule for the organisation's received mail. Answered by GET /v1/inbound/routes, POST
+// /v1/inbound/routes, GET /v1/inbound/routes/{id}, PATCH /v1/inbound/routes/{id}.
+type InboundRoute struct {
+	Object string `json:"object"`
+	Id     string `json:"id"`
+	// Position: Routes are tried from position 1 up; the first match decides.
+	Position int               `json:"position"`
+	Match    InboundRouteMatch `json:"match"`
+	// Action: store (the default), webhook (store; email.received only to webhook_ids), forward (store and forward),
+	// reject (550 5.7.1) or drop (accept, store nothing).
+	Action     string   `json:"action"`
+	ForwardTo  []string `json:"forward_to"`
+	WebhookIds []string `json:"webhook_ids"`
+	// SpamThreshold: rspamd score at or over which the message is refused.
+	SpamThreshold *float64 `json:"spam_threshold"`
+	CreatedAt     string   `json:"created_at"`
+	UpdatedAt     string   `json:"updated_at"`
+}
+
+// InboundRouteHeaderMatch: Matches when one of the message's header fields of this name contains the text.
+type InboundRouteHeaderMatch struct {
+	// Name is a header field's name.
+	Name string `json:"name,omitempty"`
+	// Contains: Text its value contains (any case).
+	Contains string `json:"contains,omitempty"`
+}
+
+// InboundRouteMatch is a shape of the API.
+type InboundRouteMatch struct {
+	Recipient string                   `json:"recipient"`
+	Header    *InboundRouteHeaderMatch `json:"header"`
+}
+
+// InboundRouteTest is answered by POST /v1/inbound/routes/test.
+type InboundRouteTest struct {
+	Object    string `json:"object"`
+	Recipient string `json:"recipient"`
+	// Receiving: Whether the MX takes mail for this address for the organisation.
+	Receiving bool `json:"receiving"`
+	// Route is the route that decides; null: none matches.
+	Route *InboundRoute `json:"route"`
+	// Action: What becomes of the message (store when no route matches).
+	Action string `json:"action"`
 }
 
 // Invitation is an invitation not yet accepted: the role its link grants, until `expires_at` (7 days after it was
@@ -736,6 +872,35 @@ type IpPoolBackOff struct {
 	MessagesPerMinute int `json:"messages_per_minute"`
 	// Until: When the rate returns to the configured one.
 	Until string `json:"until"`
+}
+
+// Log is answered by GET /v1/logs/{id}.
+type Log struct {
+	Object    string `json:"object"`
+	Id        string `json:"id"`
+	CreatedAt string `json:"created_at"`
+	// Endpoint is the path, as Resend's: /emails/<id> (no /v1).
+	Endpoint       string `json:"endpoint"`
+	Method         string `json:"method"`
+	ResponseStatus int    `json:"response_status"`
+	UserAgent      string `json:"user_agent"`
+	ApiKeyId       string `json:"api_key_id"`
+	// RequestBody is the JSON body sent, secrets replaced by "[redacted]"; null without one.
+	RequestBody any `json:"request_body"`
+	// ResponseBody is the JSON answer, secrets replaced by "[redacted]"; null when not JSON.
+	ResponseBody any `json:"response_body"`
+}
+
+// LogListItem is answered by GET /v1/logs.
+type LogListItem struct {
+	Id        string `json:"id"`
+	CreatedAt string `json:"created_at"`
+	// Endpoint is the path, as Resend's: /emails/<id> (no /v1).
+	Endpoint       string `json:"endpoint"`
+	Method         string `json:"method"`
+	ResponseStatus int    `json:"response_status"`
+	UserAgent      string `json:"user_agent"`
+	ApiKeyId       string `json:"api_key_id"`
 }
 
 // Member is a person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing
@@ -808,7 +973,8 @@ type OrganizationStorage struct {
 	MeasuredAt   string `json:"measured_at"`
 }
 
-// PauseScope: What is paused: the organisation, one sending domain, or one provider.
+// PauseScope: What is paused: the organisation, one sending domain, one provider, or one lane (transactional,
+// broadcast).
 type PauseScope = string
 
 // The values of PauseScope.
@@ -816,12 +982,13 @@ const (
 	PauseScopeOrganization PauseScope = "organization"
 	PauseScopeDomain       PauseScope = "domain"
 	PauseScopeProvider     PauseScope = "provider"
+	PauseScopeLane         PauseScope = "lane"
 )
 
 // PauseSendingOptions is sent to POST /v1/sending/pause.
 type PauseSendingOptions struct {
 	Scope PauseScope `json:"scope,omitempty"`
-	// Name is the domain or provider (none for the organisation).
+	// Name is the domain, provider or lane — transactional or broadcast (none for the organisation).
 	Name string `json:"name,omitempty"`
 	// Reason: For the record.
 	Reason string `json:"reason,omitempty"`
@@ -830,6 +997,17 @@ type PauseSendingOptions struct {
 // QueueDomainCounts is a shape of the API.
 type QueueDomainCounts struct {
 	Domain   string `json:"domain"`
+	Queued   int    `json:"queued"`
+	Deferred int    `json:"deferred"`
+	Held     int    `json:"held"`
+	Sending  int    `json:"sending"`
+	// OldestAt: When the oldest of them was queued.
+	OldestAt string `json:"oldest_at"`
+}
+
+// QueueLaneCounts is a shape of the API.
+type QueueLaneCounts struct {
+	Lane     string `json:"lane"`
 	Queued   int    `json:"queued"`
 	Deferred int    `json:"deferred"`
 	Held     int    `json:"held"`
@@ -876,6 +1054,8 @@ type QueueSummary struct {
 	// ByDomain is the 20 domains with the most recipients waiting.
 	ByDomain   []QueueDomainCounts   `json:"by_domain"`
 	ByProvider []QueueProviderCounts `json:"by_provider"`
+	// ByLane: Each sending lane: transactional, then broadcast (docs/operations.md#sending-lanes).
+	ByLane []QueueLaneCounts `json:"by_lane"`
 	// OldestWaitingAt: When the oldest waiting recipient was queued.
 	OldestWaitingAt string `json:"oldest_waiting_at"`
 }
@@ -910,9 +1090,13 @@ type ReceivedEmail struct {
 	InReplyToEmailId string                      `json:"in_reply_to_email_id"`
 	AutoReply        string                      `json:"auto_reply"`
 	Authentication   ReceivedEmailAuthentication `json:"authentication"`
-	Html             string                      `json:"html"`
-	Text             string                      `json:"text"`
-	Headers          map[string]string           `json:"headers"`
+	// Spam: rspamd's verdict; null when none is configured or it did not answer in time.
+	Spam *ReceivedEmailSpam `json:"spam"`
+	// RouteId is the inbound route that decided; null: none matched (stored).
+	RouteId string            `json:"route_id"`
+	Html    string            `json:"html"`
+	Text    string            `json:"text"`
+	Headers map[string]string `json:"headers"`
 	// Raw is the raw message's signed link.
 	Raw ReceivedEmailRaw `json:"raw"`
 }
@@ -959,6 +1143,21 @@ type ReceivedEmailRaw struct {
 	ExpiresAt   string `json:"expires_at"`
 }
 
+// ReceivedEmailSpam is a shape of the API.
+type ReceivedEmailSpam struct {
+	Score float64 `json:"score"`
+	// Action: rspamd's action: no action, greylist, add header, rewrite subject, soft reject, reject.
+	Action string `json:"action"`
+	// Symbols is the rules that fired, highest first.
+	Symbols []ReceivedEmailSpamSymbol `json:"symbols"`
+}
+
+// ReceivedEmailSpamSymbol is a shape of the API.
+type ReceivedEmailSpamSymbol struct {
+	Name  string  `json:"name"`
+	Score float64 `json:"score"`
+}
+
 // ReceivedEmailSummary is answered by GET /v1/emails/receiving.
 type ReceivedEmailSummary struct {
 	Id        string   `json:"id"`
@@ -977,6 +1176,10 @@ type ReceivedEmailSummary struct {
 	InReplyToEmailId string                      `json:"in_reply_to_email_id"`
 	AutoReply        string                      `json:"auto_reply"`
 	Authentication   ReceivedEmailAuthentication `json:"authentication"`
+	// Spam: rspamd's verdict; null when none is configured or it did not answer in time.
+	Spam *ReceivedEmailSpam `json:"spam"`
+	// RouteId is the inbound route that decided; null: none matched (stored).
+	RouteId string `json:"route_id"`
 }
 
 // RecipientStatus is a shape of the API.
@@ -1029,7 +1232,7 @@ type ReplayFailedResponse struct {
 // ResumeSendingOptions is sent to POST /v1/sending/resume.
 type ResumeSendingOptions struct {
 	Scope PauseScope `json:"scope,omitempty"`
-	// Name is the domain or provider (none for the organisation).
+	// Name is the domain, provider or lane — transactional or broadcast (none for the organisation).
 	Name string `json:"name,omitempty"`
 }
 
@@ -1057,7 +1260,7 @@ type SendingHealthOverview struct {
 // SendingPause is a shape of the API.
 type SendingPause struct {
 	Scope PauseScope `json:"scope"`
-	// Name is the domain or provider; null for the organisation.
+	// Name is the domain, provider or lane; null for the organisation.
 	Name     string `json:"name"`
 	Reason   string `json:"reason"`
 	PausedAt string `json:"paused_at"`
@@ -1251,6 +1454,13 @@ type TemplateVariable struct {
 	UpdatedAt     string `json:"updated_at"`
 }
 
+// TestInboundRouteOptions is sent to POST /v1/inbound/routes/test.
+type TestInboundRouteOptions struct {
+	Recipient string `json:"recipient,omitempty"`
+	// Headers: Header fields of an imagined message, name → value.
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
 // TestWebhookOptions is sent to POST /v1/webhooks/{id}/test.
 type TestWebhookOptions struct {
 	// Type: Event type of the sample (default email.sent).
@@ -1345,6 +1555,26 @@ type UpdateEmailResponse struct {
 	Id     string `json:"id"`
 }
 
+// UpdateInboundRouteOptions is sent to PATCH /v1/inbound/routes/{id}.
+type UpdateInboundRouteOptions struct {
+	// Match: What the route matches; an empty match matches every message.
+	Match *UpdateInboundRouteOptionsMatch `json:"match,omitempty"`
+	// ForwardTo: Where action forward sends a copy.
+	ForwardTo []string `json:"forward_to,omitempty"`
+	// WebhookIds is the webhooks action webhook notifies.
+	WebhookIds    []string           `json:"webhook_ids,omitempty"`
+	SpamThreshold *Nullable[float64] `json:"spam_threshold,omitempty"`
+	// Position: Where the route goes; those at it and after move down. Default: last.
+	Position int    `json:"position,omitempty"`
+	Action   string `json:"action,omitempty"`
+}
+
+// UpdateInboundRouteOptionsMatch: What the route matches; an empty match matches every message.
+type UpdateInboundRouteOptionsMatch struct {
+	Recipient *Nullable[string]                  `json:"recipient,omitempty"`
+	Header    *Nullable[InboundRouteHeaderMatch] `json:"header,omitempty"`
+}
+
 // UpdateMemberRoleOptions is a member's new role. Sent to PATCH /v1/members/{id}.
 type UpdateMemberRoleOptions struct {
 	Role Role `json:"role,omitempty"`
@@ -1398,6 +1628,98 @@ type UpdateWebhookOptions struct {
 	Events      []string          `json:"events,omitempty"`
 	Description *Nullable[string] `json:"description,omitempty"`
 	Status      string            `json:"status,omitempty"`
+}
+
+// Usage is answered by GET /v1/usage.
+type Usage struct {
+	Object         string              `json:"object"`
+	Emails         UsageEmails         `json:"emails"`
+	Contacts       UsageContacts       `json:"contacts"`
+	Segments       UsageSegments       `json:"segments"`
+	Broadcasts     UsageBroadcasts     `json:"broadcasts"`
+	AiCredits      UsageAiCredits      `json:"ai_credits"`
+	AutomationRuns UsageAutomationRuns `json:"automation_runs"`
+	Domains        UsageDomains        `json:"domains"`
+	RateLimit      UsageRateLimit      `json:"rate_limit"`
+}
+
+// UsageAiCredits is a shape of the API.
+type UsageAiCredits struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit          *int   `json:"limit"`
+	NextIncreaseAt string `json:"next_increase_at"`
+}
+
+// UsageAutomationRuns is a shape of the API.
+type UsageAutomationRuns struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit    *int   `json:"limit"`
+	ResetsAt string `json:"resets_at"`
+}
+
+// UsageBroadcasts is a shape of the API.
+type UsageBroadcasts struct {
+	Used  int `json:"used"`
+	Limit any `json:"limit"`
+}
+
+// UsageContacts is a shape of the API.
+type UsageContacts struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit *int `json:"limit"`
+}
+
+// UsageDomains is a shape of the API.
+type UsageDomains struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit *int `json:"limit"`
+}
+
+// UsageEmails is a shape of the API.
+type UsageEmails struct {
+	Daily   UsageEmailsDaily   `json:"daily"`
+	Monthly UsageEmailsMonthly `json:"monthly"`
+}
+
+// UsageEmailsDaily is a shape of the API.
+type UsageEmailsDaily struct {
+	// Used: Messages accepted (sent) in the period.
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit    *int   `json:"limit"`
+	Sent     int    `json:"sent"`
+	Received int    `json:"received"`
+	ResetsAt string `json:"resets_at"`
+}
+
+// UsageEmailsMonthly is a shape of the API.
+type UsageEmailsMonthly struct {
+	// Used: Messages accepted (sent) in the period.
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit    *int   `json:"limit"`
+	Sent     int    `json:"sent"`
+	Received int    `json:"received"`
+	ResetsAt string `json:"resets_at"`
+}
+
+// UsageRateLimit is a shape of the API.
+type UsageRateLimit struct {
+	// Limit: Requests per window, the organisation's.
+	Limit int `json:"limit"`
+	// Duration is the window: 60s.
+	Duration string `json:"duration"`
+}
+
+// UsageSegments is a shape of the API.
+type UsageSegments struct {
+	Used int `json:"used"`
+	// Limit: Null: Mailroom sets no such limit.
+	Limit *int `json:"limit"`
 }
 
 // User is a person with an account: signs in to the admin UI and belongs to organisations.

@@ -143,4 +143,14 @@ export const INBOUND_OPTIONS = {
     "Longest one connection may last, however steadily it sends; then 421 4.4.2 (the client reconnects). A message being stored is answered first.",
   ),
   retention: duration("30d", "Received messages older than this are deleted."),
+  rspamd_url: {
+    type: { kind: "string", pattern: /^(?:https?:\/\/[^\s/]+(?:\/\S*)?)?$/, hint: "an http(s) URL" },
+    default: "",
+    doc: "A local rspamd's normal worker (e.g. http://127.0.0.1:11333) that scores each received message for spam; the verdict is stored with it and inbound routes may refuse mail over a score. Nothing is sent anywhere else. Empty: no scoring.",
+    url: true,
+  },
+  rspamd_timeout: duration(
+    "2s",
+    "Longest rspamd may take to score a message; past it (or when it is down) the message is received without a verdict and the reason logged.",
+  ),
 } satisfies Record<string, OptionSpec>;

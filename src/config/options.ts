@@ -68,6 +68,10 @@ export const CONFIG_OPTIONS = {
       1024 * MIB,
       "Bytes per second a request body must keep up beyond body_timeout (each byte extends the deadline).",
     ),
+    request_log: bool(
+      true,
+      "Record every API request made with a key, its bodies with secrets replaced, for GET /v1/logs; kept [retention] logs.",
+    ),
   },
   limits: {
     key_requests_per_minute: int(
@@ -308,6 +312,7 @@ export const CONFIG_OPTIONS = {
       "Sent messages with no recipient still waiting are removed whole, with their events, after this; hourly statistics survive as rollups. Per organisation: PATCH /v1/organization {retention: {metadata_days}}.",
     ),
     audit: duration("400d", "Audit log events (who changed what, sign-ins) are kept this long."),
+    logs: duration("30d", "The request log (GET /v1/logs: API requests and their redacted bodies) is kept this long."),
     interval: duration("1h", "How often the retention job runs (once across the instances sharing a store)."),
   },
   guardrails: {

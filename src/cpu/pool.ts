@@ -22,12 +22,17 @@
 import type { SentAttachmentContents } from "../emails/attachments.ts";
 import type { ComposedMessage, ComposeRequest } from "../emails/compose.ts";
 import type { RawMessageView } from "../emails/raw-message.ts";
-import type { ReceivedAuthentication } from "../inbound/model.ts";
 import type { DmarcMessage } from "../reputation/dmarc-report.ts";
-import { type ReadMessage, type ReceivedPart, type SessionFacts, unreadMessage } from "../inbound/received.ts";
+import {
+  type ReadMessage,
+  type ReceivedPart,
+  type SealedAuthentication,
+  type SessionFacts,
+  unreadMessage,
+} from "../inbound/received.ts";
 import type { DkimOptions, DkimSigner } from "../domains/signing.ts";
 import type { ReceivedPartReader } from "../inbound/mailbox.ts";
-import type { ReceivedReader } from "../inbound/service.ts";
+import type { ReceivedReader } from "../inbound/authentication.ts";
 import type { TemplatedBodyReader } from "../smtp/relay.ts";
 import type { TemplateRenderer } from "../templates/service.ts";
 import { AppError, validationError } from "../errors.ts";
@@ -168,7 +173,7 @@ export function createCpuPool(workerUrl: URL, threadCount = defaultPoolThreads()
         const task = { kind: "authenticate_received", raw: inSharedMemory(raw), facts, dns: channel.port2 } as const;
         const answer = await run(task, "other", work.tenant, work.budgetMs, [channel.port2]);
         if (answer.error === OVERRUN) throw new CpuTaskOverrun(`authentication ran past its ${work.budgetMs} ms`);
-        return settled(answer, "authenticating the received message") as ReceivedAuthentication;
+        return settled(answer, "authenticating the received message") as SealedAuthentication;
       } finally {
         channel.port1.close();
       }

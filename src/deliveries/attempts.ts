@@ -11,6 +11,8 @@
  * - Duplicates: delivery is at-least-once. If the process dies after the remote side accepted but before the
  *   result was committed, the attempt is repeated after the lease expires — with the same Message-ID, so
  *   receivers and the capture store can recognise the repeat.
+ * - Lanes: transactional recipients are claimed before broadcast ones, and the broadcast lane leaves an eighth of
+ *   the slots and one slot of each destination to transactional mail (docs/operations.md#sending-lanes).
  */
 import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { ASIDE_CONTENT_BYTES } from "../db/content-writes.ts";
@@ -25,7 +27,14 @@ import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { perTurn, writeTogetherOrAlone } from "../lib/turn-batch.ts";
 import type { DeliveryJob, DeliveryResult, Provider } from "../providers/types.ts";
-import { claimOnPostgres, createLeasedQueue, type ClaimStatements, type LeasedQueue } from "../queue/leased-queue.ts";
+import {
+  claimOnPostgres,
+  createLeasedQueue,
+  type ClaimStatements,
+  type LeasedQueue,
+  type QueueLane,
+} from "../queue/leased-queue.ts";
+import { LANES, type Lane } from "./model.ts";
 import { planRetry, type RetryPolicy } from "./retry-schedule.ts";
 import type { AttemptCause, AttemptResult, Lifecycle } from "./lifecycle.ts";
 
@@ -55,9 +64,12 @@ interface Claimed {
   attempts: number;
   /** Released by hand while a pause applied: no pause holds it (deliveries/pauses.ts). */
   holdExempt: boolean;
+  lane: Lane;
   mode: KeyMode;
   envelopeFrom: string;
   messageId: string;
+  /** The topic the message was sent for: its recipients get one-click unsubscribe headers (docs/contacts-preferences.md). */
+  topicId: string | null;
   createdAt: string;
   scheduledAt: string | null;
   /** The message's size, or null when it is gone (deleted with its organisation). */
@@ -74,6 +86,8 @@ const queueStatements = perConnection((tx: Db) => {
     .from(deliveries)
     .where(
       and(
+        // One lane at a time, by a range of the due index (lane, next_attempt_at): see the queue's lanes.
+        eq(deliveries.lane, sql.placeholder("lane")),
         lte(deliveries.nextAttemptAt, sql.placeholder("now")),
         or(isNull(deliveries.leaseUntil), lt(deliveries.leaseUntil, sql.placeholder("now"))),
         // Skipped in SQL rather than in JS: rows of a destination at its cap, or already in flight here, would
@@ -93,9 +107,11 @@ const queueStatements = perConnection((tx: Db) => {
       destination: deliveries.destination,
       attempts: deliveries.attempts,
       holdExempt: deliveries.holdExempt,
+      lane: deliveries.lane,
       mode: emails.mode,
       envelopeFrom: emails.envelopeFrom,
       messageId: emails.messageId,
+      topicId: emails.topicId,
       createdAt: emails.createdAt,
       scheduledAt: emails.scheduledAt,
       // The message as it goes out, read with the claim rather than by a statement per delivery; a body this large is
@@ -134,11 +150,13 @@ function claimStatements(tx: Db): ClaimStatements<Claimed> {
       {
         table: "deliveries",
         key: "destination",
+        lane: "lane",
         // The jobs as `delivery_jobs` reads them.
         jobsFrom: "emails e LEFT JOIN email_contents c ON c.email_id = e.id",
         jobsWhere: "e.id = d.email_id",
         returning: `d.id, d.email_id AS "emailId", d.organization_id AS "organizationId", d.recipient, d.destination,
-  d.attempts, d.hold_exempt AS "holdExempt", e.mode, e.envelope_from AS "envelopeFrom", e.message_id AS "messageId", e.created_at AS "createdAt",
+  d.attempts, d.hold_exempt AS "holdExempt", d.lane, e.mode, e.envelope_from AS "envelopeFrom", e.message_id AS "messageId", e.topic_id AS "topicId",
+  e.created_at AS "createdAt",
   e.scheduled_at AS "scheduledAt", length(c.raw) AS "rawBytes",
   CASE WHEN length(c.raw) < ${ASIDE_CONTENT_BYTES} THEN c.raw END AS raw`,
       },
@@ -163,6 +181,7 @@ export function createDeliveryWorker(deps: {
     envelopeFrom: string;
     mode: KeyMode;
     recipient: string;
+    lane: Lane;
   }) => Promise<string | undefined>;
 }): DeliveryWorker {
   const { db, writer, clock, lifecycle, options, logger, metrics } = deps;
@@ -290,6 +309,7 @@ export function createDeliveryWorker(deps: {
         recipient: job.recipient,
         attempts: job.attempts,
         messageId: job.messageId,
+        ...(job.topicId && { topicId: job.topicId }),
         raw,
       };
       result = await provider(job).deliver(deliveryJob);
@@ -297,7 +317,11 @@ export function createDeliveryWorker(deps: {
       logger.error("delivery attempt failed unexpectedly", { delivery_id: job.id, email_id: job.emailId, err: error });
       result = { outcome: "temporary", response: "451 4.3.0 Mailroom internal error; will retry" };
     }
-    metrics.inc("mailroom_deliveries_total", { outcome: result.outcome, provider: providerName(job, result) });
+    metrics.inc("mailroom_deliveries_total", {
+      outcome: result.outcome,
+      provider: providerName(job, result),
+      lane: job.lane,
+    });
     return result;
   };
 
@@ -309,6 +333,16 @@ export function createDeliveryWorker(deps: {
       name: "delivery",
       concurrency: options.concurrency,
       perKeyConcurrency: options.perDestinationConcurrency,
+      lanes: [
+        { name: "transactional" },
+        {
+          name: "broadcast",
+          reserve: {
+            slots: options.concurrency > 1 ? Math.max(1, options.concurrency >> 3) : 0,
+            perKey: options.perDestinationConcurrency > 1 ? 1 : 0,
+          },
+        },
+      ] satisfies Array<{ name: Lane } & QueueLane>,
       leaseMs: options.leaseMs,
       pollMs: options.pollMs,
       statements: claimStatements,
@@ -321,30 +355,38 @@ export function createDeliveryWorker(deps: {
   });
 }
 
-/** Queue depth and the age of the oldest due delivery, for /metrics. */
+/**
+ * Queue depth and the age of the oldest due delivery per lane, for /metrics: each lane read by its range of the due
+ * index, as a claim reads it.
+ */
 export function queueGauges(db: Db, clock: Clock) {
   const { deliveries } = tablesOf(db);
   return async () => {
     const now = clock.now();
-    const row = await first(
-      db
-        .select({
-          due: sql<number>`count(*)`.mapWith(Number),
-          oldest: sql<number | null>`min(${deliveries.nextAttemptAt})`.mapWith(Number),
-        })
-        .from(deliveries)
-        .where(lte(deliveries.nextAttemptAt, now)),
-    );
-    const pending = await first(
-      db
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(deliveries)
-        .where(sql`${deliveries.nextAttemptAt} IS NOT NULL`),
-    );
-    return {
-      due: row?.due ?? 0,
-      pending: pending?.n ?? 0,
-      oldestDueAgeSeconds: row?.oldest ? (now - row.oldest) / 1000 : 0,
-    };
+    const gauges = [];
+    for (const lane of LANES) {
+      const row = await first(
+        db
+          .select({
+            due: sql<number>`count(*)`.mapWith(Number),
+            oldest: sql<number | null>`min(${deliveries.nextAttemptAt})`.mapWith(Number),
+          })
+          .from(deliveries)
+          .where(and(eq(deliveries.lane, lane), lte(deliveries.nextAttemptAt, now))),
+      );
+      const pending = await first(
+        db
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
+          .from(deliveries)
+          .where(and(eq(deliveries.lane, lane), sql`${deliveries.nextAttemptAt} IS NOT NULL`)),
+      );
+      gauges.push({
+        lane,
+        due: row?.due ?? 0,
+        pending: pending?.n ?? 0,
+        oldestDueAgeSeconds: row?.oldest ? (now - row.oldest) / 1000 : 0,
+      });
+    }
+    return gauges;
   };
 }

@@ -17,8 +17,8 @@ export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export const WAITING_STATUSES: readonly RecipientStatus[] = ["queued", "deferred", "held"];
 
 /**
- * Nothing more will happen to the recipient's message (docs/operations.md): what content retention requires of every
- * recipient. `sent` is not among them: a smarthost or SES took it, and its fate may still be reported.
+ * Nothing more will happen to the recipient's message (docs/operations.md). `sent` is not among them: a smarthost or
+ * SES took it, and its fate may still be reported.
  */
 export const FINAL_STATUSES: readonly RecipientStatus[] = [
   "delivered",
@@ -28,3 +28,18 @@ export const FINAL_STATUSES: readonly RecipientStatus[] = [
   "suppressed",
   "canceled",
 ];
+
+/**
+ * What content retention requires of every recipient (docs/operations.md#retention): final, or `sent` — a relay
+ * took it, and once the content age has passed its content goes as well, even though a report about its fate may
+ * still arrive (that report moves the kept record; only the content is gone). Without `sent` here, nothing sent
+ * through a smarthost or SES would ever lose its content.
+ */
+export const CONTENT_DONE_STATUSES: readonly RecipientStatus[] = [...FINAL_STATUSES, "sent"];
+
+/**
+ * A message's sending lane (docs/operations.md#sending-lanes), in the order the worker claims them: transactional
+ * mail (the API, SMTP, templates) before broadcasts, so a newsletter never delays a login code.
+ */
+export const LANES = ["transactional", "broadcast"] as const;
+export type Lane = (typeof LANES)[number];

@@ -1,6 +1,7 @@
 /**
- * Sending pauses (docs/operations.md): an operator pauses an organisation's sending, one of its sending domains or a
- * provider; mail is still accepted, and waits as `held` instead of being attempted; on resume it goes out, oldest
+ * Sending pauses (docs/operations.md): an operator pauses an organisation's sending, one of its sending domains, a
+ * provider or a sending lane (docs/operations.md#sending-lanes: the broadcast lane, so newsletters wait while receipts
+ * flow); mail is still accepted, and waits as `held` instead of being attempted; on resume it goes out, oldest
  * first, paced by the usual caps. Design note:
  *
  * - Where mail is held: at its attempt. The worker asks `holdOf` before each one, so mail accepted before the pause,
@@ -26,6 +27,7 @@ import type { EventLog } from "../events/service.ts";
 import { domainOf } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Lifecycle } from "./lifecycle.ts";
+import { LANES, type Lane } from "./model.ts";
 import type { PauseScope, PauseView, SendingState } from "./wire.ts";
 
 export { PAUSE_SCOPES, type PauseScope, type PauseView, type SendingState } from "./wire.ts";
@@ -46,13 +48,16 @@ export interface SendingPauses {
   pauseIn(
     tx: Db,
     organizationId: string,
-    target: { scope: "organization" | "domain"; name: string },
+    target: { scope: "organization" | "domain" | "lane"; name: string },
     reason: string,
   ): Promise<boolean>;
   /** Answers how many held recipients went back to the queue; resuming what is not paused is `not_found`. */
   resume(actor: Actor, target: PauseTarget): Promise<SendingState & { released: number }>;
-  /** Why mail from `sendingDomain` must wait now (a pause of its organisation, its domain or its route), or undefined. */
-  holdOf(organizationId: string, sendingDomain: string): Promise<string | undefined>;
+  /**
+   * Why mail from `sendingDomain` in `lane` must wait now (a pause of its organisation, its lane, its domain or its
+   * route), or undefined.
+   */
+  holdOf(organizationId: string, sendingDomain: string, lane: Lane): Promise<string | undefined>;
   /** `route` without its paused providers (the router skips them). */
   unpausedRoute(organizationId: string, route: readonly string[]): Promise<readonly string[]>;
 }
@@ -119,9 +124,11 @@ export function createSendingPauses(deps: {
   const because = (row: PauseRow, what: string) =>
     `held: sending is paused for ${what}${row.reason ? ` (${row.reason})` : ""}`;
 
-  const holdIn = async (pauses: PauseRow[], organizationId: string, sendingDomain: string) => {
+  const holdIn = async (pauses: PauseRow[], organizationId: string, sendingDomain: string, lane: Lane) => {
     const organization = pauses.find((p) => p.scope === "organization");
     if (organization) return because(organization, "the organisation");
+    const lanePause = pauses.find((p) => p.scope === "lane" && p.name === lane);
+    if (lanePause) return because(lanePause, `the ${lane} lane`);
     const domain = pauses.find((p) => p.scope === "domain" && p.name === sendingDomain);
     if (domain) return because(domain, sendingDomain);
     const providers = pauses.filter((p) => p.scope === "provider");
@@ -140,6 +147,11 @@ export function createSendingPauses(deps: {
     }
     const name = target.name?.trim();
     if (!name) throw validationError([{ path: "name", message: `a ${target.scope} pause names the ${target.scope}` }]);
+    if (target.scope === "lane") {
+      if (!(LANES as readonly string[]).includes(name))
+        throw validationError([{ path: "name", message: `unknown lane; the lanes: ${LANES.join(", ")}` }]);
+      return name;
+    }
     if (target.scope === "provider") {
       if (!deps.providerNames.includes(name))
         throw validationError([
@@ -162,7 +174,7 @@ export function createSendingPauses(deps: {
   const releaseUnheld = (organizationId: string) =>
     inIdBatches(writer, RELEASE_BATCH, async (tx, after) => {
       const held = await tx
-        .select({ id: deliveries.id, envelopeFrom: emails.envelopeFrom })
+        .select({ id: deliveries.id, envelopeFrom: emails.envelopeFrom, lane: deliveries.lane })
         .from(deliveries)
         .innerJoin(emails, eq(emails.id, deliveries.emailId))
         .where(
@@ -173,7 +185,7 @@ export function createSendingPauses(deps: {
       const pauses = await load(organizationId);
       let counted = 0;
       for (const row of held) {
-        if (await holdIn(pauses, organizationId, domainOf(row.envelopeFrom))) continue;
+        if (await holdIn(pauses, organizationId, domainOf(row.envelopeFrom), row.lane)) continue;
         const applied = await lifecycle.apply(
           tx,
           "released",
@@ -276,15 +288,15 @@ export function createSendingPauses(deps: {
       if (!removed)
         throw new AppError(
           "not_found",
-          `Sending is not paused for ${target.scope === "organization" ? "the organisation" : name}.`,
+          `Sending is not paused for ${target.scope === "organization" ? "the organisation" : target.scope === "lane" ? `the ${name} lane` : name}.`,
         );
       const released = await releaseUnheld(actor.organizationId);
       return { ...(await stateOf(actor.organizationId)), released };
     },
 
-    async holdOf(organizationId, sendingDomain) {
+    async holdOf(organizationId, sendingDomain, lane) {
       const pauses = await load(organizationId);
-      return pauses.length ? holdIn(pauses, organizationId, sendingDomain) : undefined;
+      return pauses.length ? holdIn(pauses, organizationId, sendingDomain, lane) : undefined;
     },
 
     async unpausedRoute(organizationId, route) {

@@ -16,7 +16,7 @@ import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Cause, Lifecycle } from "./lifecycle.ts";
-import { WAITING_STATUSES, type RecipientStatus } from "./model.ts";
+import { LANES, WAITING_STATUSES, type RecipientStatus } from "./model.ts";
 import type { BulkResult, DeliveryView, QueueStatus, QueueSummary } from "./wire.ts";
 
 export { QUEUE_STATUSES, type BulkResult, type DeliveryView, type QueueStatus, type QueueSummary } from "./wire.ts";
@@ -180,6 +180,7 @@ export function createDeliveryQueue(deps: {
       const [all] = await grouped();
       const domains = await grouped(sql`${deliveries.destination}`);
       const providers = await grouped(sql`${deliveries.provider}`);
+      const lanes = new Map((await grouped(sql`${deliveries.lane}`)).map((row) => [row.key, row]));
       const byCount = <R extends { total: unknown }>(rows: R[]) =>
         rows.sort((a, b) => Number(b.total) - Number(a.total));
       const totals = waitingCounts(all ?? {});
@@ -190,6 +191,7 @@ export function createDeliveryQueue(deps: {
           .slice(0, 20)
           .map((row) => ({ domain: row.key as string, ...waitingCounts(row) })),
         by_provider: byCount(providers).map((row) => ({ provider: row.key, ...waitingCounts(row) })),
+        by_lane: LANES.map((lane) => ({ lane, ...waitingCounts(lanes.get(lane) ?? {}) })),
         oldest_waiting_at: totals.oldest_at,
       };
     },

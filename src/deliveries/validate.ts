@@ -28,7 +28,9 @@ export const filterOf = (body: Static<typeof BulkActionSchema>): QueueFilter => 
   emailId: body.email_id,
 });
 
-const Name = t.Optional(t.String({ description: "The domain or provider (none for the organisation)" }));
+const Name = t.Optional(
+  t.String({ description: "The domain, provider or lane — transactional or broadcast (none for the organisation)" }),
+);
 
 export const PauseSchema = named(
   "PauseSendingOptions",

@@ -6,7 +6,7 @@
  */
 import { type Static, Type as t } from "@sinclair/typebox";
 import { named, Nullable, OneOf } from "../lib/wire.ts";
-import { RECIPIENT_STATUSES } from "./model.ts";
+import { LANES, RECIPIENT_STATUSES } from "./model.ts";
 
 /** What the queue lists: the waiting statuses, and `sending` for a waiting recipient being attempted now. */
 export const QUEUE_STATUSES = ["queued", "deferred", "held", "sending"] as const;
@@ -16,11 +16,14 @@ export const QueueStatusSchema = named(
   OneOf(QUEUE_STATUSES, { description: "A waiting status, or sending while an attempt is under way" }),
 );
 
-export const PAUSE_SCOPES = ["organization", "domain", "provider"] as const;
+export const PAUSE_SCOPES = ["organization", "domain", "provider", "lane"] as const;
 export type PauseScope = (typeof PAUSE_SCOPES)[number];
 export const PauseScopeSchema = named(
   "PauseScope",
-  OneOf(PAUSE_SCOPES, { description: "What is paused: the organisation, one sending domain, or one provider" }),
+  OneOf(PAUSE_SCOPES, {
+    description:
+      "What is paused: the organisation, one sending domain, one provider, or one lane (transactional, broadcast)",
+  }),
 );
 
 const Time = t.String({ format: "date-time" });
@@ -72,6 +75,9 @@ export const QueueSummarySchema = named(
         }),
       ),
     ),
+    by_lane: t.Array(named("QueueLaneCounts", t.Object({ lane: OneOf(LANES), ...Counts, oldest_at: OldestAt })), {
+      description: "Each sending lane: transactional, then broadcast (docs/operations.md#sending-lanes)",
+    }),
     oldest_waiting_at: Nullable(Time, { description: "When the oldest waiting recipient was queued" }),
   }),
 );
@@ -93,7 +99,7 @@ export const SendingPauseSchema = named(
   "SendingPause",
   t.Object({
     scope: PauseScopeSchema,
-    name: Nullable(t.String(), { description: "The domain or provider; null for the organisation" }),
+    name: Nullable(t.String(), { description: "The domain, provider or lane; null for the organisation" }),
     reason: Nullable(t.String()),
     paused_at: Time,
     paused_by: Nullable(t.String(), {

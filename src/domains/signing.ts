@@ -132,19 +132,28 @@ const policyOf = (identity: SigningIdentity): Pick<DeliveryJob, "tls" | "ipPool"
   ...(identity.ipPool && { ipPool: identity.ipPool }),
 });
 
-export function createOutgoingSigner(deps: {
+export interface OutgoingSignerDeps {
   domains: Pick<DomainService, "signingIdentity">;
   returnPaths: ReturnPathCodec;
   dkim: DkimSigner;
   clock: Clock;
   logger: Logger;
-}): OutgoingSigner {
+  /**
+   * The List-Unsubscribe and List-Unsubscribe-Post lines (CRLF-ended) this recipient's copy of topic mail carries,
+   * or null (docs/contacts-preferences.md#unsubscribing): one token per recipient, so they are written here, per
+   * delivery, before signing, rather than into the message composed once for all its recipients.
+   */
+  listUnsubscribe?: (job: DeliveryJob, identity: SigningIdentity) => Promise<string | null>;
+}
+
+export function createOutgoingSigner(deps: OutgoingSignerDeps): OutgoingSigner {
   const { domains, returnPaths, dkim, clock, logger } = deps;
   // Every recipient of a message gets the same stored MIME and the return path is not part of it, so one
   // signature (about 2 ms of RSA and hashing) serves them all.
   const signatures = new Map<string, Promise<DkimResult>>();
-  const sign = (job: DeliveryJob, identity: SigningIdentity) => {
-    const key = `${job.emailId}|${identity.domain}|${identity.selector}|${identity.ed25519?.selector}|${job.raw.length}`;
+  const sign = (job: DeliveryJob, identity: SigningIdentity, perRecipient: boolean) => {
+    // A copy with its own header lines (topic mail) has its own signature.
+    const key = `${perRecipient ? job.deliveryId : job.emailId}|${identity.domain}|${identity.selector}|${identity.ed25519?.selector}|${job.raw.length}`;
     let signed = signatures.get(key);
     if (!signed) {
       const signTime = new Date(clock.now());
@@ -183,7 +192,11 @@ export function createOutgoingSigner(deps: {
   const returnPathOf = (job: DeliveryJob, identity: SigningIdentity) =>
     job.envelopeFrom === "" ? "" : returnPaths.address(job.deliveryId, identity.returnPathDomain);
   return {
-    async prepare(job) {
+    async prepare(given) {
+      // A copy an inbound route forwards (an SRS sender) keeps its envelope, so the bounce finds its way back; it
+      // carries the ARC set it was sealed with (docs/inbound.md#forwarding). A null sender stays null (returnPathOf).
+      if (/^srs0=/i.test(given.envelopeFrom)) return given;
+      let job = given;
       const domain = authorDomain(job.raw);
       const identity = domain ? await domains.signingIdentity(job.organizationId, domain) : null;
       if (!identity) {
@@ -193,7 +206,10 @@ export function createOutgoingSigner(deps: {
         });
         return job;
       }
-      const { signatures: header, errors } = await sign(job, identity);
+      // Prepended before signing, so the signature covers them (RFC 8058 §4; SIGNED_HEADERS lists both).
+      const lines = job.topicId ? await deps.listUnsubscribe?.(job, identity) : null;
+      if (lines) job = { ...job, raw: Buffer.concat([Buffer.from(lines, "latin1"), job.raw]) };
+      const { signatures: header, errors } = await sign(job, identity, !!lines);
       if (errors.length) {
         // Unsigned mail fails DMARC at strict receivers, but holding it back would be worse; the log says why.
         logger.error("DKIM signing failed; sending unsigned", {

@@ -5,6 +5,7 @@
  */
 import type { Actor } from "../access.ts";
 import type { StagedContent } from "../db/store.ts";
+import type { Lane } from "../deliveries/model.ts";
 import type { IdempotencyClaim } from "../idempotency/service.ts";
 import { addressKey, type Mailbox } from "../lib/addresses.ts";
 import { isoTime } from "../lib/clock.ts";
@@ -30,10 +31,15 @@ export interface PreparedMessage {
   tags: Tag[];
   scheduledAt?: number;
   templateId: string | null;
+  lane: Lane;
+  /** The topic it is sent for, or null (docs/contacts-preferences.md). */
+  topicId: string | null;
   raw: Buffer;
   /** Distinct envelope recipients, in the order given. */
   recipients: string[];
   suppressed: Set<string>;
+  /** Address keys of the recipients unsubscribed from the message's topic: recorded suppressed, never attempted. */
+  leftTopic: Set<string>;
   /** The relayed message's delivery status notifications (relay-dsn.ts); absent: none are ever sent. */
   dsn?: RelayDsn;
 }
@@ -75,6 +81,8 @@ export function emailRow(message: PreparedMessage, createdAt: string) {
     scheduledAt: message.scheduledAt ? isoTime(message.scheduledAt) : null,
     size: message.raw.length,
     templateId: message.templateId,
+    lane: message.lane,
+    topicId: message.topicId,
     createdAt,
     updatedAt: createdAt,
   };

@@ -1,7 +1,8 @@
 /**
  * The one funnel for outgoing mail: `submit` (and `submitBatch`) serve the HTTP API, the CLI and the SMTP relay.
  * A message passes named steps: `admitFrom` (the sending policy of its From and Sender domains),
- * `admitRecipients` (the recipient limit, then suppressions), composition (once, on the CPU pool), `assertSize`,
+ * `admitRecipients` (the recipient limit, then suppressions, then the choices of its topic's audience: one query per
+ * message, docs/contacts-preferences.md#sending-with-a-topic), composition (once, on the CPU pool), `assertSize`,
  * the daily quotas, then `persist`: message + one delivery row per recipient + events in one durable write.
  * Invariant: when `submit` resolves, the message is committed to disk and will be delivered (or is recorded as
  * suppressed); when it throws, nothing was stored.
@@ -25,8 +26,8 @@ import { unknownSimulatorAddress } from "../providers/simulator.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import type { MessageDecorations } from "../tracking/decorations.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest } from "./compose.ts";
-import type { ComposedFields, EmailSource, RawInput, SubmitInput } from "./model.ts";
-import { assertTransmittable, finalizeRawMessage, singleFrom, type RawMessageView } from "./raw-message.ts";
+import type { ComposedFields, EmailSource, ForwardInput, RawInput, SubmitInput } from "./model.ts";
+import { assertTransmittable, finalizeRawMessage, relayTopic, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { insertAccepted } from "./repo.ts";
 import { resolveRelayDsn } from "./relay-dsn.ts";
@@ -73,6 +74,12 @@ export interface IntakeDeps {
   fetchAttachments: AttachmentFetcher;
   /** The daily quotas an acceptance counts against (limits/daily-quota.ts). */
   quotas: DailyQuotas;
+  /**
+   * Of `recipients`, the address keys of those unsubscribed from `topicId` (docs/contacts-preferences.md), in one
+   * query; throws a validation error naming `topic_id` when the organisation has no such topic. Absent: no topic
+   * exists anywhere, so every `topic_id` is refused.
+   */
+  topicChoices?: (organizationId: string, topicId: string, recipients: string[]) => Promise<Set<string>>;
   /** Tracking links, open pixel and unsubscribe URL for a message about to be composed (src/tracking). */
   decorate?: (emailId: string, actor: Actor, fields: ComposedFields) => Promise<MessageDecorations | undefined>;
 }
@@ -88,9 +95,14 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
 
   /**
    * The recipient policy shared by every input kind: the limit, test addresses that rehearse nothing, then
-   * suppressions (all suppressed → refused).
+   * suppressions (all suppressed → refused), then the topic's choices: who left it is recorded suppressed, even
+   * every recipient — a preference, not the caller's fault, so the send is still accepted (docs/contacts-preferences.md).
    */
-  const admitRecipients = async (actor: Actor, recipients: string[]): Promise<Set<string>> => {
+  const admitRecipients = async (
+    actor: Actor,
+    recipients: string[],
+    topicId: string | undefined,
+  ): Promise<{ suppressed: Set<string>; leftTopic: Set<string> }> => {
     if (recipients.length > limits.maxRecipients) {
       throw validationError([
         { path: "to", message: `at most ${limits.maxRecipients} distinct recipients per message` },
@@ -102,7 +114,9 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     if (suppressed.size === recipients.length) {
       throw new AppError("domain_not_verified", "Every recipient is on the suppression list; nothing was sent.");
     }
-    return suppressed;
+    if (topicId === undefined) return { suppressed, leftTopic: new Set() };
+    if (!deps.topicChoices) throw validationError([{ path: "topic_id", message: `no topic has the id "${topicId}"` }]);
+    return { suppressed, leftTopic: await deps.topicChoices(actor.organizationId, topicId, recipients) };
   };
 
   const assertSize = (bytes: number) => {
@@ -136,8 +150,10 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     });
     if (envelope.length === 0) throw validationError([{ path: "to", message: "the envelope names no recipient" }]);
     const recipients = distinctAddresses(envelope);
-    const suppressed = await admitRecipients(actor, recipients);
+    const topicId = relayTopic(input.raw);
+    const { suppressed, leftTopic } = await admitRecipients(actor, recipients, topicId);
     const id = newId();
+    // X-Mailroom-Topic is an instruction to Mailroom, removed with Bcc (raw-message.ts).
     const finalized = finalizeRawMessage(input.raw, {
       messageId: `<${id}@${domainOf(from.address)}>`,
       date: new Date(clock.now()),
@@ -159,9 +175,12 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       text: view.text,
       tags: [],
       templateId: null,
+      lane: "transactional",
+      topicId: topicId ?? null,
       raw: finalized.raw,
       recipients,
       suppressed,
+      leftTopic,
       dsn: input.dsn && resolveRelayDsn(input.dsn, input.raw),
     };
   };
@@ -172,11 +191,44 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
    */
   const fetchBudget = () => ({ left: limits.maxMessageBytes });
 
+  /** A received message forwarded by an inbound route: its bytes as they leave, to the route's addresses. */
+  const prepareForward = async (input: ForwardInput, actor: Actor): Promise<PreparedMessage> => {
+    assertSize(input.raw.length);
+    const recipients = distinctAddresses(input.envelope.to.map((address) => ({ name: "", address })));
+    // A forwarded copy belongs to no topic: the route's addresses chose to receive it.
+    const { suppressed, leftTopic } = await admitRecipients(actor, recipients, undefined);
+    const id = newId();
+    const { fields } = input;
+    return {
+      ...origin(id, actor, input.source),
+      messageId: fields.messageId ?? `<${id}@${domainOf(input.envelope.from) || "forward.invalid"}>`,
+      fromHeader: fields.fromHeader,
+      envelopeFrom: input.envelope.from,
+      to: fields.to,
+      cc: fields.cc,
+      bcc: [],
+      replyTo: fields.replyTo,
+      subject: fields.subject,
+      html: fields.html,
+      text: fields.text,
+      tags: [],
+      templateId: null,
+      raw: input.raw,
+      recipients,
+      suppressed,
+      topicId: null,
+      leftTopic,
+      // Mail a person or a program wrote to one recipient, not a newsletter: the transactional lane.
+      lane: "transactional",
+    };
+  };
+
   const prepare = async (input: SubmitInput, actor: Actor, budget: { left: number }): Promise<PreparedMessage> => {
     if (input.kind === "raw") return prepareRaw(input, actor);
+    if (input.kind === "forward") return prepareForward(input, actor);
     await admitFrom(actor, input.fields.from, input.fields.sender ? [input.fields.sender] : []);
     const recipients = distinctAddresses([...input.fields.to, ...input.fields.cc, ...input.fields.bcc]);
-    const suppressed = await admitRecipients(actor, recipients);
+    const { suppressed, leftTopic } = await admitRecipients(actor, recipients, input.fields.topicId);
     // Last of the checks, since it is the one that goes out to the network.
     const given = input.fields.attachments;
     const inline = given.reduce((sum, attachment) => sum + attachment.content.length, 0);
@@ -202,9 +254,12 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       tags: fields.tags,
       scheduledAt: fields.scheduledAt,
       templateId: fields.templateId ?? null,
+      lane: input.lane ?? "transactional",
+      topicId: fields.topicId ?? null,
       raw: composed.raw,
       recipients,
       suppressed,
+      leftTopic,
     };
   };
 
@@ -247,8 +302,9 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       }
     const deliveries = messages.flatMap((message) =>
       message.recipients.map((recipient) => {
-        const suppressed = message.suppressed.has(addressKey(recipient));
-        const dsn = message.dsn?.recipients.get(addressKey(recipient));
+        const key = addressKey(recipient);
+        const suppressed = message.suppressed.has(key) || message.leftTopic.has(key);
+        const dsn = message.dsn?.recipients.get(key);
         return {
           id: newId(),
           emailId: message.id,
@@ -257,11 +313,16 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
           destination: domainOf(recipient),
           status: suppressed ? "suppressed" : "queued",
           nextAttemptAt: suppressed ? null : (message.scheduledAt ?? now),
-          lastResponse: suppressed ? "recipient is on the suppression list" : null,
+          lastResponse: message.suppressed.has(key)
+            ? "recipient is on the suppression list"
+            : suppressed
+              ? "recipient unsubscribed from the message's topic"
+              : null,
           createdAt,
           updatedAt: createdAt,
           dsnNotify: dsn?.notify ?? null,
           dsnOrcpt: dsn?.orcpt ?? null,
+          lane: message.lane,
         };
       }),
     );
@@ -280,14 +341,16 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       messages.flatMap((message) => {
         const base = { organizationId: message.organizationId, emailId: message.id };
         return [
-          ...message.recipients
-            .filter((recipient) => message.suppressed.has(addressKey(recipient)))
-            .map((recipient) => ({
-              ...base,
-              type: "email.suppressed" as const,
-              recipient,
-              data: { reason: "suppressed" },
-            })),
+          ...message.recipients.flatMap((recipient) => {
+            const key = addressKey(recipient);
+            // The suppression list answers first: a bounced address stays suppressed whatever its topic choices.
+            const data = message.suppressed.has(key)
+              ? { reason: "suppressed" }
+              : message.leftTopic.has(key)
+                ? { reason: "topic_unsubscribed", topic_id: message.topicId }
+                : null;
+            return data ? [{ ...base, type: "email.suppressed" as const, recipient, data }] : [];
+          }),
           message.scheduledAt
             ? { ...base, type: "email.scheduled" as const, data: { scheduled_at: isoTime(message.scheduledAt) } }
             : { ...base, type: "email.queued" as const },

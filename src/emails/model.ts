@@ -6,7 +6,7 @@
  */
 import { type Static, Type as t } from "@sinclair/typebox";
 import type { Tag } from "../db/schema/emails.ts";
-import { RECIPIENT_STATUSES } from "../deliveries/model.ts";
+import { RECIPIENT_STATUSES, type Lane } from "../deliveries/model.ts";
 import type { Mailbox } from "../lib/addresses.ts";
 import { named, Nullable, OneOf } from "../lib/wire.ts";
 import type { RelayDsnParams } from "./relay-dsn.ts";
@@ -30,8 +30,8 @@ export const EMAIL_STATUSES = [
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
-/** How a message came in: the HTTP API, the SMTP relay, or the command line. */
-export const EMAIL_SOURCES = ["api", "smtp", "cli"] as const;
+/** How a message came in: the HTTP API, the SMTP relay, the command line, or an inbound route forwarding mail. */
+export const EMAIL_SOURCES = ["api", "smtp", "cli", "forward"] as const;
 export type EmailSource = (typeof EMAIL_SOURCES)[number];
 
 export interface AttachmentInput {
@@ -69,6 +69,11 @@ export interface ComposedFields {
   unsubscribe?: boolean;
   /** The saved template the fields were rendered from (docs/sending.md `template`). */
   templateId?: string;
+  /**
+   * The topic the message is sent for (docs/contacts-preferences.md#sending-with-a-topic): who left it is recorded
+   * suppressed, and each recipient's copy carries one-click unsubscribe headers.
+   */
+  topicId?: string;
 }
 
 /**
@@ -85,8 +90,40 @@ export interface RawInput {
   dsn?: RelayDsnParams;
 }
 
+/**
+ * A received message an inbound route forwards (docs/inbound.md#forwarding): its bytes as they will leave (the ARC set
+ * and a Received field prepended, nothing else changed), the envelope it leaves with (an SRS sender, or empty for a
+ * bounce returned to its sender) and the fields its record shows, read when it was received. Its From is someone
+ * else's: no sending policy applies to it, only the recipient rules, the size limit and the quotas.
+ */
+export interface ForwardInput {
+  kind: "forward";
+  source: "forward";
+  raw: Buffer;
+  envelope: { from: string; to: string[] };
+  fields: {
+    messageId: string | null;
+    fromHeader: string;
+    to: string[];
+    cc: string[];
+    replyTo: string[];
+    subject: string;
+    html: string | null;
+    text: string | null;
+  };
+}
+
 /** What every front end hands to `emails.submit`. */
-export type SubmitInput = { kind: "fields"; source: EmailSource; fields: ComposedFields } | RawInput;
+export type SubmitInput =
+  | {
+      kind: "fields";
+      source: EmailSource;
+      fields: ComposedFields;
+      /** Set by a broadcast's fan-out alone; no front end sets it (docs/operations.md#sending-lanes). */
+      lane?: Lane;
+    }
+  | RawInput
+  | ForwardInput;
 
 export const EmailStatusSchema = named("EmailStatus", OneOf(EMAIL_STATUSES, { description: "The last event" }));
 export const RecipientStatusSchema = named("RecipientStatus", OneOf(RECIPIENT_STATUSES));
@@ -137,6 +174,7 @@ export const EmailSummarySchema = named(
     created_at: t.String({ format: "date-time" }),
     scheduled_at: Nullable(t.String({ format: "date-time" })),
     template_id: Nullable(t.String()),
+    topic_id: Nullable(t.String(), { description: "The topic it was sent for (docs/contacts-preferences.md)" }),
   }),
 );
 export type EmailSummary = Static<typeof EmailSummarySchema>;

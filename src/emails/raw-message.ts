@@ -8,10 +8,11 @@ import type { AddressObject, EmailAddress, ParsedMail } from "mailparser";
 import { validationError } from "../errors.ts";
 import { addressKey, normalizeAddress, type Mailbox } from "../lib/addresses.ts";
 import { blankLineAfter } from "../lib/header-end.ts";
+import { isUuid } from "../lib/ids.ts";
 
 /** Header fields removed before a message is stored: Bcc must not reach recipients (RFC 5322 §3.6.3), the
- * Idempotency-Key is an instruction to Mailroom, not part of the message. */
-const REMOVED_FIELDS = new Set(["bcc", "idempotency-key"]);
+ * Idempotency-Key and X-Mailroom-Topic are instructions to Mailroom, not part of the message. */
+const REMOVED_FIELDS = new Set(["bcc", "idempotency-key", "x-mailroom-topic"]);
 
 interface HeaderField {
   /** Lower-case field name; empty for a line that is not a field (kept as is). */
@@ -154,6 +155,28 @@ export function readHeader(raw: Buffer, name: string): string | undefined {
 
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * The topic a relayed message is sent for (`X-Mailroom-Topic: <id>`, docs/contacts-preferences.md), or undefined.
+ * Named at most once, and never beside the client's own List-Unsubscribe: each recipient's copy of topic mail gets
+ * Mailroom's own one-click headers.
+ */
+export function relayTopic(raw: Buffer): string | undefined {
+  const fields = splitMessage(raw).fields;
+  const named = fields.filter((field) => field.name === "x-mailroom-topic");
+  if (named.length === 0) return undefined;
+  const topicId = fieldValue(named[0]!);
+  const problems: Array<{ path: string; message: string }> = [];
+  if (named.length > 1) problems.push({ path: "X-Mailroom-Topic", message: "must appear at most once" });
+  else if (!isUuid(topicId)) problems.push({ path: "X-Mailroom-Topic", message: `no topic has the id "${topicId}"` });
+  if (fields.some((field) => field.name === "list-unsubscribe" || field.name === "list-unsubscribe-post"))
+    problems.push({
+      path: "List-Unsubscribe",
+      message: "topic mail carries its own List-Unsubscribe headers; give X-Mailroom-Topic or your own, not both",
+    });
+  if (problems.length) throw validationError(problems);
+  return topicId;
+}
 
 /** RFC 5322 §3.3 date-time in UTC, e.g. `Sun, 22 Nov 2026 10:00:00 +0000` (never the obsolete "GMT"). */
 export function formatRfc5322Date(date: Date): string {

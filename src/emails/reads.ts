@@ -56,6 +56,7 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
     created_at: row.createdAt,
     scheduled_at: row.scheduledAt ?? null,
     template_id: row.templateId ?? null,
+    topic_id: row.topicId ?? null,
   });
 
   return {

@@ -1,9 +1,10 @@
 /**
  * Retention of sent mail (docs/operations.md), the job that bounds the store: after `content` days the raw message and
- * bodies of a message whose every recipient is final are removed (the record, recipients and events stay, with
+ * bodies of a message whose every recipient is final or `sent` are removed (the record, recipients and events stay, with
  * `content_removed_at`); after `metadata` days a message none of whose recipients still waits is removed whole,
  * its events rolled up into the hourly statistics first (stats.ts). Webhook deliveries that are over, and events of
- * no message, go after `metadata` days too; audit log events after `audit` days. The job also keeps each
+ * no message, go after `metadata` days too; audit log events after `audit` days, the request log's rows after `logs`
+ * (docs/logs-and-mcp.md#the-request-log). The job also keeps each
  * organisation's storage figures.
  *
  * Invariants: a message with a recipient waiting (queued, deferred, held) is never touched; every removal is one
@@ -15,7 +16,7 @@
  * the first too young, so a run reads what it removes and the few old messages still waiting, not the whole past.
  */
 import { and, eq, gt, inArray, isNull, lt, notInArray, sql } from "drizzle-orm";
-import { FINAL_STATUSES, RECIPIENT_STATUSES, WAITING_STATUSES } from "../deliveries/model.ts";
+import { CONTENT_DONE_STATUSES, RECIPIENT_STATUSES, WAITING_STATUSES } from "../deliveries/model.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -38,14 +39,15 @@ export interface RetentionRun {
   webhookDeliveriesRemoved: number;
   eventsRemoved: number;
   auditEventsRemoved: number;
+  requestLogsRemoved: number;
 }
 
 export interface Retention {
   runOnce(): Promise<RetentionRun>;
 }
 
-/** A message keeps its content while a recipient is in one of these. */
-const NOT_FINAL = RECIPIENT_STATUSES.filter((status) => !FINAL_STATUSES.includes(status));
+/** A message keeps its content while a recipient is in one of these (queued, deferred, held). */
+const CONTENT_KEPT = RECIPIENT_STATUSES.filter((status) => !CONTENT_DONE_STATUSES.includes(status));
 
 /** Yields to the event loop between writes, so that requests and deliveries interleave with a long run. */
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -58,12 +60,14 @@ export function createRetention(deps: {
   defaults: OrganizationDefaults;
   /** `[retention] audit`: how long the audit log keeps an event. */
   auditRetentionMs: number;
+  /** `[retention] logs`: how long the request log keeps a request. */
+  logsRetentionMs: number;
   /** Returns freed pages to the file system (SQLite with auto_vacuum=incremental); PostgreSQL's autovacuum reuses. */
   reclaimSpace?: () => Promise<void>;
 }): Retention {
   const { db, writer, clock, logger } = deps;
   const { organizations, organizationStorage, emails, emailContents, events, dailyUsage } = tablesOf(db);
-  const { webhookDeliveries, auditEvents } = tablesOf(db);
+  const { webhookDeliveries, auditEvents, requestLogs } = tablesOf(db);
 
   /** Some recipient of the message is in one of `statuses` (written out: drizzle leaves a lone table's columns bare). */
   const anyRecipientIn = (statuses: readonly string[]) =>
@@ -233,20 +237,18 @@ export function createRetention(deps: {
     return { webhookDeliveriesRemoved, eventsRemoved };
   };
 
-  /** Audit events older than `cutoff`, of every organisation, oldest first (ids are time-ordered) in small writes. */
-  const removeAuditEvents = async (cutoff: string) => {
+  /**
+   * Rows of a log (audit events, requests) older than `cutoff`, of every organisation, oldest first (ids are
+   * time-ordered) in small writes.
+   */
+  const removeLogRows = async (log: typeof auditEvents | typeof requestLogs, cutoff: string) => {
     let removed = 0;
     for (;;) {
       const ids = (
-        await db
-          .select({ id: auditEvents.id })
-          .from(auditEvents)
-          .where(lt(auditEvents.createdAt, cutoff))
-          .orderBy(auditEvents.id)
-          .limit(BATCH)
+        await db.select({ id: log.id }).from(log).where(lt(log.createdAt, cutoff)).orderBy(log.id).limit(BATCH)
       ).map((row) => row.id);
       if (!ids.length) return removed;
-      await writer.write(async (tx) => void (await tx.delete(auditEvents).where(inArray(auditEvents.id, ids))));
+      await writer.write(async (tx) => void (await tx.delete(log).where(inArray(log.id, ids))));
       removed += ids.length;
       await breathe();
     }
@@ -261,6 +263,7 @@ export function createRetention(deps: {
         webhookDeliveriesRemoved: 0,
         eventsRemoved: 0,
         auditEventsRemoved: 0,
+        requestLogsRemoved: 0,
       };
       for (const organization of await db.select().from(organizations)) {
         const now = clock.now();
@@ -271,8 +274,8 @@ export function createRetention(deps: {
           organization.id,
           cutoffOf(days.content_days),
           true,
-          // Every recipient final: none in any other status.
-          anyRecipientIn(NOT_FINAL),
+          // Every recipient final or taken by a relay (`sent`): none in any other status.
+          anyRecipientIn(CONTENT_KEPT),
           removeContent(organization.id, isoTime(now)),
         );
         total.messagesRemoved += await sweep(
@@ -286,7 +289,8 @@ export function createRetention(deps: {
         total.webhookDeliveriesRemoved += others.webhookDeliveriesRemoved;
         total.eventsRemoved += others.eventsRemoved;
       }
-      total.auditEventsRemoved = await removeAuditEvents(isoTime(clock.now() - deps.auditRetentionMs));
+      total.auditEventsRemoved = await removeLogRows(auditEvents, isoTime(clock.now() - deps.auditRetentionMs));
+      total.requestLogsRemoved = await removeLogRows(requestLogs, isoTime(clock.now() - deps.logsRetentionMs));
       const usageKeptFrom = utcDay(clock.now() - USAGE_KEPT_DAYS * DAY_MS);
       await writer.write(async (tx) => void (await tx.delete(dailyUsage).where(lt(dailyUsage.day, usageKeptFrom))));
       if (total.contentRemoved || total.messagesRemoved) await deps.reclaimSpace?.();

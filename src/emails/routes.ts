@@ -35,6 +35,7 @@ import {
 } from "./model.ts";
 import { sendFields } from "./send-fields.ts";
 import type { EmailService } from "./service.ts";
+import { EmailMetricsQuery, EmailMetricsSchema, type EmailMetricsService } from "./metrics.ts";
 import { EmailStatsSchema, type EmailStatsService, STAT_INTERVALS } from "./stats.ts";
 import { SendEmailSchema } from "./validate.ts";
 
@@ -93,13 +94,14 @@ export function emailRoutes(
     emails: EmailService;
     sentAttachments: SentAttachments;
     emailStats: EmailStatsService;
+    emailMetrics: EmailMetricsService;
     templates: TemplateService;
     idempotency: Idempotency;
     clock: Clock;
     config: Config;
   },
 ) {
-  const { emails, sentAttachments, emailStats, templates, idempotency, clock, config } = deps;
+  const { emails, sentAttachments, emailStats, emailMetrics, templates, idempotency, clock, config } = deps;
   const limits = bodyLimits(config);
   const context = () => ({ now: clock.now(), maxRecipients: config.limits.max_recipients });
   const requireId = (id: string) => {
@@ -276,6 +278,17 @@ export function emailRoutes(
         responses: { 200: EmailStatsSchema },
       },
       ({ actor, query }) => emailStats.emails(actor, query),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/v1/emails/metrics",
+        summary: "Email metrics (Resend's): totals over a range, by period with dimensions=period; rates as fractions",
+        tags,
+        query: EmailMetricsQuery,
+        responses: { 200: EmailMetricsSchema },
+      },
+      ({ actor, query }) => emailMetrics.metrics(actor, query),
     ),
     lookupRoute("/v1/emails/:id", "Look up an email"),
     lookupRoute("/functions/v1/send-email/:id", "Look up an email (form B)"),

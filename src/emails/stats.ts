@@ -76,9 +76,20 @@ export interface StatsQuery {
   interval?: string;
 }
 
+/**
+ * Whose mail is counted: an organisation's, only its test-mode mail (a test key's sandbox), or with `liveOnly` only its
+ * live mail (what usage and quotas count).
+ */
+export type CountScope = Pick<Actor, "organizationId" | "mode"> & { liveOnly?: boolean };
+
 export interface EmailStatsService {
   /** Counts per bucket of `[from, to)` (default: the 7 days up to now), buckets aligned to UTC hours or days. */
   emails(actor: Actor, query: StatsQuery): Promise<EmailStats>;
+  /**
+   * The counts of a window already checked (`statsWindow`) for a caller that already holds its right to them (usage
+   * figures, metrics): no scope check here.
+   */
+  counts(scope: CountScope, window: StatsWindow): Promise<EmailStats>;
 }
 
 const HOUR_MS = 3_600_000;
@@ -213,68 +224,78 @@ export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsServ
   const { db, clock } = deps;
   const { events, eventRollups } = tablesOf(db);
 
+  /** The counted rows of `[from, to)` by bucket (`prefix` characters of the time) and type, rollups included. */
+  const countRows = async (scope: CountScope, window: StatsWindow, prefix: number) => {
+    // created_at is ISO 8601 text in UTC on both engines, so its first characters name the hour or day, and text
+    // order is time order. The prefix length is a constant of the table above, never input.
+    const bucket = sql<string>`substr(${events.createdAt}, 1, ${sql.raw(String(prefix))})`;
+    const rows = await db
+      .select({ bucket, type: events.type, n: sql<number>`count(*)`.mapWith(Number) })
+      .from(events)
+      .where(
+        and(
+          eq(events.organizationId, scope.organizationId),
+          gte(events.createdAt, isoTime(window.from)),
+          lt(events.createdAt, isoTime(window.to)),
+          counted(events),
+          // A test key's sandbox (docs/keys-and-limits.md): it counts test-mode mail only (through its partial index, migration 12).
+          scope.mode === "test"
+            ? sql`${events.emailId} IN (SELECT id FROM emails WHERE organization_id = ${scope.organizationId} AND mode = 'test')`
+            : scope.liveOnly
+              ? sql`${events.emailId} NOT IN (SELECT id FROM emails WHERE organization_id = ${scope.organizationId} AND mode = 'test')`
+              : undefined,
+        ),
+      )
+      .groupBy(bucket, events.type);
+    // Events that metadata retention removed, counted by the hour as they went (rollUpEvents): a partly covered
+    // hour counts whole.
+    const rolledUp = await db
+      .select({
+        bucket: sql<string>`substr(${eventRollups.hour}, 1, ${sql.raw(String(prefix))})`,
+        type: eventRollups.type,
+        n: sql<number>`sum(${eventRollups.count})`.mapWith(Number),
+      })
+      .from(eventRollups)
+      .where(
+        and(
+          eq(eventRollups.organizationId, scope.organizationId),
+          gte(eventRollups.hour, hourOf(window.from)),
+          lt(eventRollups.hour, isoTime(window.to)),
+          scope.mode === "test" || scope.liveOnly ? eq(eventRollups.mode, scope.mode) : undefined,
+        ),
+      )
+      .groupBy(sql`1`, eventRollups.type);
+    return [...rows, ...rolledUp].map((row) => ({ ...row, name: COUNTED[row.type as keyof typeof COUNTED] }));
+  };
+
+  const counts = async (scope: CountScope, window: StatsWindow): Promise<EmailStats> => {
+    const { prefix, rest } = INTERVALS[window.interval];
+    const rows = await countRows(scope, window, prefix);
+    const byStart = new Map(
+      bucketStarts(window).map((start) => [isoTime(start), { start: isoTime(start), ...zeros() }]),
+    );
+    const totals = zeros();
+    for (const { name, ...row } of rows) {
+      // Every row lies in [from, to), so its bucket is one of the starts.
+      const bucket = byStart.get(`${row.bucket}${rest}`)!;
+      bucket[name] += row.n;
+      totals[name] += row.n;
+    }
+    return {
+      object: "email_stats",
+      interval: window.interval,
+      from: isoTime(window.from),
+      to: isoTime(window.to),
+      buckets: [...byStart.values()],
+      totals,
+    };
+  };
+
   return {
+    counts,
     async emails(actor, query) {
       requireScope(actor, "emails:read");
-      const window = statsWindow(query, clock.now());
-      const { prefix, rest } = INTERVALS[window.interval];
-      // created_at is ISO 8601 text in UTC on both engines, so its first characters name the hour or day, and text
-      // order is time order. The prefix length is a constant of the table above, never input.
-      const bucket = sql<string>`substr(${events.createdAt}, 1, ${sql.raw(String(prefix))})`;
-      const rows = await db
-        .select({ bucket, type: events.type, n: sql<number>`count(*)`.mapWith(Number) })
-        .from(events)
-        .where(
-          and(
-            eq(events.organizationId, actor.organizationId),
-            gte(events.createdAt, isoTime(window.from)),
-            lt(events.createdAt, isoTime(window.to)),
-            counted(events),
-            // A test key's sandbox (docs/keys-and-limits.md): it counts test-mode mail only (through its partial index, migration 12).
-            actor.mode === "test"
-              ? sql`${events.emailId} IN (SELECT id FROM emails WHERE organization_id = ${actor.organizationId} AND mode = 'test')`
-              : undefined,
-          ),
-        )
-        .groupBy(bucket, events.type);
-      // Events that metadata retention removed, counted by the hour as they went (rollUpEvents): a partly covered
-      // hour counts whole.
-      const rolledUp = await db
-        .select({
-          bucket: sql<string>`substr(${eventRollups.hour}, 1, ${sql.raw(String(prefix))})`,
-          type: eventRollups.type,
-          n: sql<number>`sum(${eventRollups.count})`.mapWith(Number),
-        })
-        .from(eventRollups)
-        .where(
-          and(
-            eq(eventRollups.organizationId, actor.organizationId),
-            gte(eventRollups.hour, hourOf(window.from)),
-            lt(eventRollups.hour, isoTime(window.to)),
-            actor.mode === "test" ? eq(eventRollups.mode, "test") : undefined,
-          ),
-        )
-        .groupBy(sql`1`, eventRollups.type);
-
-      const byStart = new Map(
-        bucketStarts(window).map((start) => [isoTime(start), { start: isoTime(start), ...zeros() }]),
-      );
-      const totals = zeros();
-      for (const row of [...rows, ...rolledUp]) {
-        const name = COUNTED[row.type as keyof typeof COUNTED];
-        // Every row lies in [from, to), so its bucket is one of the starts.
-        const counts = byStart.get(`${row.bucket}${rest}`)!;
-        counts[name] += row.n;
-        totals[name] += row.n;
-      }
-      return {
-        object: "email_stats",
-        interval: window.interval,
-        from: isoTime(window.from),
-        to: isoTime(window.to),
-        buckets: [...byStart.values()],
-        totals,
-      };
+      return counts(actor, statsWindow(query, clock.now()));
     },
   };
 }

@@ -239,6 +239,11 @@ export function createStatusReports(deps: {
       raw: composed.raw,
       recipients: [report.returnTo],
       suppressed,
+      // A report belongs to no topic: it answers the sender's own message.
+      topicId: null,
+      leftTopic: new Set(),
+      // Mail a person or a program wrote to one recipient, not a newsletter: the transactional lane.
+      lane: "transactional",
     };
   };
 

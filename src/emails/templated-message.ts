@@ -16,7 +16,14 @@ import { isStructuralHeader } from "./validate.ts";
 export const TEMPLATE_FIELDS = { id: "X-Mailroom-Template", variables: "X-Mailroom-Variables" };
 
 /** Fields that become fields of the send body, or are instructions to Mailroom, rather than custom headers. */
-const NOT_CARRIED = new Set(["reply-to", "bcc", "idempotency-key", "x-mailroom-template", "x-mailroom-variables"]);
+const NOT_CARRIED = new Set([
+  "reply-to",
+  "bcc",
+  "idempotency-key",
+  "x-mailroom-template",
+  "x-mailroom-variables",
+  "x-mailroom-topic",
+]);
 
 export const namesTemplate = (raw: Buffer): boolean => readHeader(raw, TEMPLATE_FIELDS.id) !== undefined;
 
@@ -77,6 +84,9 @@ export async function templatedSendBody(raw: Buffer, envelopeTo: string[]): Prom
     bcc: envelopeTo.filter((address) => !visible.has(addressKey(address))),
     template: { id: value(TEMPLATE_FIELDS.id), variables },
   };
+  // The topic a templated message is sent for becomes the body's topic_id (docs/contacts-preferences.md).
+  const topic = value("X-Mailroom-Topic");
+  if (topic !== undefined) body.topic_id = topic;
   const from = mailboxes(parsed.from);
   if (from.length > 1) throw validationError([{ path: "from", message: "must name exactly one address" }]);
   if (from[0]) body.from = formatMailbox(from[0]);

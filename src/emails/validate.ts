@@ -8,6 +8,7 @@
 import { type Static, type TSchema, Type as t } from "@sinclair/typebox";
 import { validationError, type ErrorDetail } from "../errors.ts";
 import { addressKey, parseMailbox, type Mailbox } from "../lib/addresses.ts";
+import { isUuid } from "../lib/ids.ts";
 import { checkBody } from "../shape-check.ts";
 import { VariableValues } from "../templates/validate.ts";
 import type { AttachmentInput, ComposedFields, Tag } from "./model.ts";
@@ -70,6 +71,12 @@ export const SendEmailSchema = t.Object(
     unsubscribe: nullable(
       t.Boolean({
         description: "One-click unsubscribe headers (RFC 8058) and {{unsubscribe_url}}; one recipient per message",
+      }),
+    ),
+    topic_id: nullable(
+      t.String({
+        description:
+          "The topic the message is sent for: recipients unsubscribed from it are recorded suppressed, and each copy carries one-click unsubscribe headers",
       }),
     ),
     template: t.Optional(
@@ -279,6 +286,20 @@ export function parseSendRequest(input: SendEmailBody, ctx: ValidationContext): 
       problem("headers", "give unsubscribe: true or your own List-Unsubscribe headers, not both");
   }
 
+  const topicId = input.topic_id ?? undefined;
+  if (topicId !== undefined) {
+    // Whether the topic exists is the intake's question (a store read); its shape is checked here.
+    if (!isUuid(topicId)) problem("topic_id", `no topic has the id "${topicId}"`);
+    // Each recipient's copy of topic mail carries its own one-click headers (docs/contacts-preferences.md).
+    if (unsubscribe)
+      problem(
+        "unsubscribe",
+        "topic mail carries its own one-click unsubscribe; give topic_id or unsubscribe, not both",
+      );
+    if (headers.some(([name]) => /^list-unsubscribe(?:-post)?$/i.test(name)))
+      problem("headers", "topic mail carries its own List-Unsubscribe headers; give topic_id or your own, not both");
+  }
+
   if (details.length || !from) throw validationError(details);
   return {
     from,
@@ -296,6 +317,7 @@ export function parseSendRequest(input: SendEmailBody, ctx: ValidationContext): 
     scheduledAt,
     tracking,
     unsubscribe,
+    ...(topicId !== undefined && { topicId }),
   };
 }
 

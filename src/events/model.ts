@@ -28,6 +28,14 @@ export const EVENT_TYPES = [
   // Sending paused and resumed (docs/operations.md): for the organisation, one sending domain or one provider.
   "sending.paused",
   "sending.resumed",
+  // The audience (docs/contacts.md#events), Resend's names.
+  "contact.created",
+  "contact.updated",
+  "contact.deleted",
+  "contact.topics.updated",
+  "topic.created",
+  "topic.updated",
+  "topic.deleted",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -38,6 +46,11 @@ export interface NewEvent {
   emailId?: string | null;
   recipient?: string | null;
   data?: Record<string, unknown>;
+  /**
+   * Only these webhook endpoints receive it (an inbound route's `webhook` action, docs/inbound.md#routes); absent:
+   * every endpoint subscribed to its type. Not stored: it steers the fan-out in the event's own transaction.
+   */
+  webhookIds?: readonly string[];
 }
 
 /**
@@ -48,7 +61,8 @@ export function bounceData(type: "Permanent" | "Transient" | "Undetermined", sub
   return { type, subType, message: response, diagnostic_code: response };
 }
 
-export interface StoredEvent extends Required<Omit<NewEvent, "data">> {
+export interface StoredEvent extends Required<Omit<NewEvent, "data" | "webhookIds">> {
+  webhookIds?: readonly string[];
   id: string;
   data: Record<string, unknown>;
   createdAt: string;

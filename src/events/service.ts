@@ -69,6 +69,7 @@ const stored = (input: NewEvent, createdAt: string): StoredEvent => ({
   recipient: input.recipient ?? null,
   data: input.data ?? {},
   createdAt,
+  ...(input.webhookIds && { webhookIds: input.webhookIds }),
 });
 
 export function createEventLog(deps: { clock: Clock }): EventLog {

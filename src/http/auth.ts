@@ -12,6 +12,7 @@ import type { Config } from "../config/options.ts";
 import { AppError, validationError } from "../errors.ts";
 import { clientOf, type RequestServer } from "./client.ts";
 import { chargeRequest, type RateLimiter } from "../limits/rate-limiter.ts";
+import { traceOf } from "./request-trace.ts";
 
 export const SESSION_COOKIE = "mailroom_session";
 /** Which of a person's organisations a request acts in (default: their first). */
@@ -89,6 +90,8 @@ export async function authenticateRequest(
   }
   // Where the request came from goes with the caller, for the audit log of what it changes.
   actor = { ...actor, client: clientOf(request, server) };
+  // Known before the rate check: a refused request is in the request log too (docs/logs-and-mcp.md).
+  traceOf(request).actor = actor;
   const decision = await chargeRequest(deps, actor);
   set.headers["ratelimit-limit"] = String(decision.limit);
   set.headers["ratelimit-remaining"] = String(decision.remaining);

@@ -9,6 +9,7 @@ import type { Config } from "../config/options.ts";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { AppError, validationError } from "../errors.ts";
 import { checkBody } from "../shape-check.ts";
+import { traceOf } from "./request-trace.ts";
 
 /** Deep enough for every request shape of the API (a send body nests four levels), far below any stack limit. */
 export const MAX_JSON_DEPTH = 32;
@@ -59,11 +60,15 @@ export async function readJsonBody(
       `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
     );
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw validationError([{ path: "", message: "invalid JSON" }], "The request body is not valid JSON.");
   }
+  // For the request log, even when the route then refuses it (http/request-trace.ts).
+  traceOf(request).body = parsed;
+  return parsed;
 }
 
 /** Failures that leave the rest of a body unread: the connection must close after the answer, or the server would

@@ -17,6 +17,7 @@ import { named } from "../lib/wire.ts";
 import { checkShape } from "../shape-check.ts";
 import { type BodyLimits, readBody, readJsonBody } from "./body.ts";
 import type { RequestServer } from "./client.ts";
+import { traceOf } from "./request-trace.ts";
 
 /** The schemas given a name: each is one entry of `components.schemas` (read by docs.ts when it writes the document). */
 export const NAMED_SCHEMAS: Record<string, unknown> = {};
@@ -191,6 +192,7 @@ export function mount<A>(app: A, limits: BodyLimits, routes: Route<Contract>[]):
         } as RouteInput<Contract>);
         // Elysia's status starts at 200: a route whose success is 201 says so unless its handler chose otherwise.
         if (contract.responses[201] && (ctx.set.status === undefined || ctx.set.status === 200)) ctx.set.status = 201;
+        if (!(answer instanceof Response)) traceOf(ctx.request).answer = answer;
         if ("204" in contract.responses && answer === undefined)
           return new Response(null, { status: 204, headers: ctx.set.headers as Record<string, string> });
         return answer;

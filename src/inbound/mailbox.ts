@@ -126,6 +126,8 @@ export function createMailbox(deps: {
     in_reply_to_email_id: row.inReplyToEmailId,
     auto_reply: row.autoReply as ReceivedEmailSummary["auto_reply"],
     authentication: row.authentication,
+    spam: row.spam ?? null,
+    route_id: row.routeId ?? null,
   });
   const attachmentView = (id: string, attachment: ReceivedAttachment): AttachmentView => ({
     ...publicAttachment(attachment),

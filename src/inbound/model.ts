@@ -5,7 +5,7 @@
  * type the mailbox's answers and document the routes (docs/architecture.md#one-contract-per-route).
  */
 import { type Static, Type as t } from "@sinclair/typebox";
-import type { ReceivedAttachment, ReceivedAuthentication } from "../db/schema/received.ts";
+import type { ReceivedAttachment, ReceivedAuthentication, ReceivedSpam } from "../db/schema/received.ts";
 import { AttachmentFields, type AttachmentView } from "../emails/model.ts";
 import { named, Nullable, OneOf } from "../lib/wire.ts";
 
@@ -38,6 +38,20 @@ export const ReceivedEmailAuthenticationSchema = named(
   }),
 );
 
+/** A local rspamd's verdict (docs/inbound.md#spam-scoring). */
+export const ReceivedEmailSpamSchema = named(
+  "ReceivedEmailSpam",
+  t.Object({
+    score: t.Number(),
+    action: t.String({
+      description: "rspamd's action: no action, greylist, add header, rewrite subject, soft reject, reject",
+    }),
+    symbols: t.Array(t.Object({ name: t.String(), score: t.Number() }), {
+      description: "The rules that fired, highest first",
+    }),
+  }),
+);
+
 export const ReceivedEmailSummarySchema = named(
   "ReceivedEmailSummary",
   t.Object({
@@ -58,6 +72,10 @@ export const ReceivedEmailSummarySchema = named(
     auto_reply: Nullable(OneOf(AUTO_REPLY_KINDS)),
     // In the list too, so a reader sees which mail failed SPF, DKIM or DMARC without opening each message.
     authentication: ReceivedEmailAuthenticationSchema,
+    spam: Nullable(ReceivedEmailSpamSchema, {
+      description: "rspamd's verdict; null when none is configured or it did not answer in time",
+    }),
+    route_id: Nullable(t.String(), { description: "The inbound route that decided; null: none matched (stored)" }),
   }),
 );
 export type ReceivedEmailSummary = Static<typeof ReceivedEmailSummarySchema>;
@@ -103,6 +121,8 @@ export function receivedEventData(row: {
   }>;
   inReplyToEmailId: string | null;
   autoReply: string | null;
+  spam?: ReceivedSpam | null;
+  routeId?: string | null;
 }) {
   return {
     email_id: row.id,
@@ -123,5 +143,7 @@ export function receivedEventData(row: {
     })),
     in_reply_to_email_id: row.inReplyToEmailId,
     auto_reply: row.autoReply,
+    spam: row.spam ?? null,
+    route_id: row.routeId ?? null,
   };
 }

@@ -157,7 +157,15 @@ export interface SessionFacts {
   sender: string;
   /** This server's name, written into Authentication-Results. */
   mta: string;
+  /**
+   * The key an ARC set is sealed with when the message is to be forwarded (docs/inbound.md#forwarding): the receiving
+   * domain's DKIM key. Absent: nothing is sealed.
+   */
+  seal?: { signingDomain: string; selector: string; privateKey: string };
 }
+
+/** The results, and for a message to be forwarded the ARC set (RFC 8617) to prepend to its copy, when one was sealed. */
+export type SealedAuthentication = ReceivedAuthentication & { arcSet?: string };
 
 type Resolve = (name: string, rrtype: string) => Promise<unknown>;
 
@@ -171,15 +179,25 @@ interface MailauthResult {
   headers?: string;
 }
 
+/** The ARC-* fields of mailauth's header block, folded lines kept: the set it sealed. */
+const arcFields = (headers: string) =>
+  headers
+    .split(/\r?\n(?![ \t])/)
+    .filter((field) => /^arc-/i.test(field))
+    .map((field) => `${field}\r\n`)
+    .join("");
+
 /**
  * SPF for the client and MAIL FROM (or HELO), DKIM signatures, DMARC alignment of the From domain, and the ARC
- * chain (RFC 7208, 6376, 7489, 8617). BIMI is not evaluated: it would fetch logos over the network.
+ * chain (RFC 7208, 6376, 7489, 8617). BIMI is not evaluated: it would fetch logos over the network. With `facts.seal`,
+ * mailauth also seals the next ARC instance — its ARC-Authentication-Results these results, its `cv=` the chain's
+ * verdict — unless the chain it found is broken past sealing (RFC 8617 §5.1.2).
  */
 export async function authenticateReceived(
   raw: Buffer,
   facts: SessionFacts,
   resolve: Resolve,
-): Promise<ReceivedAuthentication> {
+): Promise<SealedAuthentication> {
   const { authenticate } = await import("mailauth");
   const result = (await authenticate(raw, {
     ip: facts.clientAddress,
@@ -188,8 +206,11 @@ export async function authenticateReceived(
     mta: facts.mta,
     resolver: resolve as never,
     disableBimi: true,
+    ...(facts.seal && { seal: facts.seal }),
   })) as MailauthResult;
-  const header = /Authentication-Results:[\s\S]*$/m.exec(result.headers ?? "")?.[0]?.trim() ?? "";
+  const arcSet = facts.seal ? arcFields(result.headers ?? "") : "";
+  // Anchored: the ARC-Authentication-Results of a sealed set holds the same words.
+  const header = /^Authentication-Results:[\s\S]*$/m.exec(result.headers ?? "")?.[0]?.trim() ?? "";
   return {
     spf: result.spf ? { result: result.spf.status?.result ?? "none", domain: result.spf.domain ?? null } : null,
     dkim: (result.dkim?.results ?? []).map((row) => ({
@@ -207,5 +228,6 @@ export async function authenticateReceived(
       : null,
     arc: result.arc ? { result: result.arc.status?.result ?? "none" } : null,
     header: storable(header),
+    ...(arcSet && { arcSet }),
   };
 }

@@ -10,10 +10,13 @@
  * - To `dmarc@<return path>` of a verified domain (the `rua` of the DMARC record Mailroom suggests): DMARC aggregate
  *   reports, read off the event loop and stored for that domain (reputation/dmarc.ts); a message holding no
  *   report it can read is refused (554 5.6.0), so a zip bomb costs its sender a bounce and Mailroom nothing stored.
+ * - To `unsubscribe+<token>@<return path>` (List-Unsubscribe's mailto): the token's recipient leaves its topic.
  * - To a receiving domain: a feedback report is applied only when the return path it quotes (Original-Mail-From)
  *   verifies and names a delivery of this organisation — the same token, so the same proof, as a report sent to
- *   that return path; everything else (a bounce quoting a Message-ID included) is stored with its authentication
- *   results, linked to the sent message it answers (In-Reply-To, References), and emits `email.received`.
+ *   that return path; everything else (a bounce quoting a Message-ID included) goes where the organisation's first
+ *   matching inbound route says (route-plan.ts, apply-routes.ts; default: stored with its authentication results and
+ *   rspamd's verdict, linked to the sent message it answers, with `email.received`).
+ * - To an SRS address of a forwarded copy: a bounce, returned to the original sender (forwarding.ts).
  *
  * Invariants: a report changes only the delivery a return-path token whose MAC verifies names, and a notification
  * only as far as it speaks of that delivery's recipient (or of no one by name), so forged, misdirected and
@@ -31,49 +34,27 @@ import type { Db, Writer } from "../db/store.ts";
 import type { DeliveryReport, ReportIntake } from "../deliveries/reports.ts";
 import type { DomainService } from "../domains/service.ts";
 import type { ReturnPathCodec } from "../domains/signing.ts";
+import type { PreferenceService } from "../preferences/service.ts";
 import { AppError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
-import { normalizeDomain } from "../lib/addresses.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { clientNetwork } from "../limits/auth-failures.ts";
-import { CpuTaskOverrun } from "../threads/thread-pool.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
-import type { DmarcMessage, DmarcReport } from "../reputation/dmarc-report.ts";
-import { DMARC_REPORT_LOCAL } from "../domains/records.ts";
+import type { RouteRule } from "../inbound-routes/match.ts";
+import { applyRoutes, prepareForwards, receivedField } from "./apply-routes.ts";
+import { messageAuthenticator, type ReceivedReader } from "./authentication.ts";
+import { type DmarcIntake, dmarcReceiver } from "./dmarc-intake.ts";
+import type { Forwarding } from "./forwarding.ts";
 import { receivedEventData, type AutoReplyKind, type ReceivedAuthentication } from "./model.ts";
-import type { ReadMessage, ReceivedFields, SessionFacts } from "./received.ts";
+import type { ReceivedFields, SealedAuthentication, SessionFacts } from "./received.ts";
+import { needsScore, planRoutes, routeRefusal } from "./route-plan.ts";
+import type { ReceivedSpam, SpamScorer } from "./spam.ts";
 import type { BouncedRecipient, InboundReport } from "./reports.ts";
 import { findDelivery, insertReceived, sentWithMessageIds, storedBytes } from "./repo.ts";
 
-/**
- * Reading and authenticating a received message off the event loop (the CPU pool): the calls the funnel makes, each
- * for a tenant (the sending client's network), whose work takes turns with other clients'.
- */
-export interface ReceivedReader {
-  /**
-   * Parses a received message and reads what it reports and its stored record; one beyond the parser's limits or its
-   * time budget reads as nothing (`unparsed` says why). Rejects only if the thread fails.
-   */
-  readReceived(raw: Buffer, tenant: string): Promise<ReadMessage>;
-  /**
-   * SPF, DKIM, DMARC and ARC of a received message; DNS questions are answered here by `resolve`. Rejects with
-   * `CpuTaskOverrun` past `budgetMs`, DNS included.
-   */
-  authenticateReceived(
-    raw: Buffer,
-    facts: SessionFacts,
-    resolve: (name: string, rrtype: string) => Promise<unknown>,
-    work: { tenant: string; budgetMs: number },
-  ): Promise<ReceivedAuthentication>;
-}
-
-/** Where the reports mailed to `dmarc@<return path>` go: read off the event loop, then stored per domain. */
-export interface DmarcIntake {
-  read(raw: Buffer, tenant: string): Promise<DmarcMessage>;
-  store(domainName: string, reports: DmarcReport[]): Promise<number>;
-}
+export type { DmarcIntake, ReceivedReader };
 
 export interface InboundEnvelope {
   /** MAIL FROM; empty for notifications (RFC 5321 §4.5.5). */
@@ -90,6 +71,9 @@ export type InboundOutcome =
   | { handled: "complaint"; deliveryId: string; changed: boolean }
   | { handled: "stored"; receivedEmailId: string; organizationId: string; inReplyToEmailId: string | null }
   | { handled: "dmarc_report"; domain: string; reports: number; stored: number }
+  | { handled: "unsubscribe"; applied: boolean }
+  | { handled: "dropped"; organizationId: string; routeId: string }
+  | { handled: "returned"; organizationId: string; emailId: string }
   | { handled: "ignored"; reason: "unknown delivery" | "no recipient" };
 
 export interface InboundService {
@@ -102,22 +86,6 @@ export interface InboundService {
 type AppliedReport = Extract<InboundReport, { kind: "bounce" | "complaint" }>;
 
 const RETURN_PATH_LOCAL = /^bounces\+/i;
-
-const NOT_AUTHENTICATED: ReceivedAuthentication = { spf: null, dkim: [], dmarc: null, arc: null, header: "" };
-
-/**
- * The results of checks stopped at their time budget (`[inbound] auth_timeout`, DNS included): RFC 8601's
- * temperror, "a later retry may produce a more final result" — never a pass, so nothing relies on them. The message
- * is stored with them rather than refused: its content was read, and a sender told to retry would cost the same
- * again (a hostile one, on every retry).
- */
-const timedOut = (hostname: string, budgetMs: number): ReceivedAuthentication => ({
-  spf: { result: "temperror", domain: null },
-  dkim: [{ result: "temperror", domain: null, selector: null, aligned: false }],
-  dmarc: { result: "temperror", policy: null, domain: null },
-  arc: null,
-  header: `Authentication-Results: ${hostname}; spf=temperror; dkim=temperror; dmarc=temperror (checks stopped after ${budgetMs / 1000} s)`,
-});
 
 export function createInboundService(deps: {
   db: Db;
@@ -142,6 +110,14 @@ export function createInboundService(deps: {
   metrics: Metrics;
   /** DMARC aggregate reports mailed to a domain's `rua` address (docs/deliverability.md). */
   dmarc: DmarcIntake;
+  /** Mail to `unsubscribe+TOKEN@<return path>` (docs/contacts-preferences.md): the token alone decides, as one-click. */
+  unsubscribes?: Pick<PreferenceService, "isUnsubscribeAddress" | "byMail">;
+  /** Each organisation's inbound routes, in order (docs/inbound.md#routes). */
+  routes: { rulesOf(organizationId: string): Promise<RouteRule[]> };
+  /** A local rspamd's verdict (docs/inbound.md#spam-scoring); null when none is configured or it did not answer. */
+  spam: SpamScorer;
+  /** Forwarded copies and the bounces to them (docs/inbound.md#forwarding). */
+  forwarding: Forwarding;
 }): InboundService {
   const { db, writer, clock, events, reports, domains, returnPaths, logger, metrics } = deps;
 
@@ -206,8 +182,14 @@ export function createInboundService(deps: {
     autoReply: AutoReplyKind | null;
     /** The sent message it answers when the return path it came to already says so. */
     answers?: string;
+    spam: ReceivedSpam | null;
+    routeId?: string | null;
+    /** Only these webhooks hear of it (a `webhook` route's). */
+    webhookIds?: readonly string[];
   }): Promise<InboundOutcome> => {
     const { fields } = input;
+    // The ARC set sealed for a forwarded copy is the copy's, not the record's.
+    const { arcSet: _, ...authentication } = input.authentication as SealedAuthentication;
     const inReplyToEmailId = input.answers ?? (await answeredEmail(input.organizationId, fields.answers));
     const id = newId();
     const createdAt = isoTime(clock.now());
@@ -228,8 +210,10 @@ export function createInboundService(deps: {
       text: fields.text,
       headers: fields.headers,
       attachments: fields.attachments,
-      authentication: input.authentication,
+      authentication,
       autoReply: input.autoReply,
+      spam: input.spam,
+      routeId: input.routeId ?? null,
       clientAddress: input.envelope.client?.address ?? "",
       size: input.raw.length,
       createdAt,
@@ -248,6 +232,7 @@ export function createInboundService(deps: {
           emailId: inReplyToEmailId,
           type: "email.received",
           data: receivedEventData(row),
+          ...(input.webhookIds && { webhookIds: input.webhookIds }),
         });
       })
       .catch(async (error) => {
@@ -287,40 +272,16 @@ export function createInboundService(deps: {
     );
   };
 
-  /** The domain as domains are stored (lower-case punycode); smtp-server hands IDNs over in Unicode. */
-  const domainOf = (address: string) => {
-    const domain = normalizeDomain(address.slice(address.lastIndexOf("@") + 1));
-    return "error" in domain ? "" : domain.domain;
-  };
-
-  /** The domain whose DMARC reports `address` receives (`dmarc@<return path>` of a verified domain), or null. */
-  const dmarcReportDomain = (address: string) => {
-    const at = address.lastIndexOf("@");
-    return address.slice(0, at).toLowerCase() === DMARC_REPORT_LOCAL
-      ? domains.dmarcReportDomain(domainOf(address))
-      : Promise.resolve(null);
-  };
-
-  /** Reads the reports once for every `rua` address the message reached; a message with none is refused (5xx). */
-  const receiveDmarcReports = async (raw: Buffer, domainNames: string[], tenant: string) => {
-    const { reports, refused } = await deps.dmarc.read(raw, tenant);
-    if (!reports.length) {
-      metrics.inc("mailroom_inbound_reports_total", { kind: "dmarc", reason: "refused" });
-      throw new AppError("validation_error", `DMARC report refused: ${refused.join("; ")}`);
-    }
-    const outcomes: InboundOutcome[] = [];
-    for (const domain of domainNames) {
-      const stored = await deps.dmarc.store(domain, reports);
-      metrics.inc("mailroom_inbound_reports_total", { kind: "dmarc", reason: stored ? "applied" : "repeated" });
-      outcomes.push({ handled: "dmarc_report", domain, reports: reports.length, stored });
-    }
-    return outcomes;
-  };
+  const { domainOf, dmarcReportDomain, receiveDmarcReports } = dmarcReceiver({ domains, dmarc: deps.dmarc, metrics });
 
   return {
     async acceptRecipient(address) {
-      if (returnPaths.parse(address)) return;
+      if (returnPaths.parse(address) || deps.unsubscribes?.isUnsubscribeAddress(address)) return;
       if (await dmarcReportDomain(address)) return;
+      if (deps.forwarding.looksLike(address)) {
+        if (deps.forwarding.accepts(address)) return;
+        throw new AppError("not_found", "No such forwarding address here.", { condition: "unknown_recipient" });
+      }
       if (RETURN_PATH_LOCAL.test(address.slice(0, address.lastIndexOf("@"))))
         throw new AppError("not_found", "No such return path here.", { condition: "unknown_recipient" });
       const domain = domainOf(address);
@@ -346,28 +307,29 @@ export function createInboundService(deps: {
       const autoReply: AutoReplyKind | null =
         report.kind === "auto_reply" ? (report.challenge ? "challenge_response" : "auto_reply") : null;
       const outcomes: InboundOutcome[] = [];
-      let authentication: ReceivedAuthentication | undefined;
       const facts: SessionFacts = {
         clientAddress: envelope.client?.address ?? "127.0.0.1",
         helo: envelope.client?.helo ?? "localhost",
         sender: envelope.from,
         mta: deps.hostname,
       };
-      const work = { tenant, budgetMs: deps.authTimeoutMs };
-      const authenticated = async () =>
-        (authentication ??= await deps.cpu.authenticateReceived(raw, facts, deps.resolve, work).catch((error) => {
-          // A message mailauth cannot read, or not in time, is still kept; its results say what could not be checked.
-          logger.warn("inbound message not authenticated", {
-            reason: error instanceof Error ? error.message : String(error),
-          });
-          return error instanceof CpuTaskOverrun ? timedOut(deps.hostname, work.budgetMs) : NOT_AUTHENTICATED;
-        }));
+      const authenticated = messageAuthenticator({ ...deps, raw, facts, tenant, budgetMs: deps.authTimeoutMs });
 
       const toStore: Array<{ organizationId: string; receivedFor: string[]; answers?: string }> = [];
+      const routed: Array<{ organizationId: string; receivedFor: string[] }> = [];
       const returnPathTo = new Map<string, string>();
       const byOrganization = new Map<string, string[]>();
       const dmarcFor: string[] = [];
+      const srsTo: string[] = [];
       for (const address of envelope.to) {
+        if (deps.unsubscribes?.isUnsubscribeAddress(address)) {
+          outcomes.push({ handled: "unsubscribe", applied: await deps.unsubscribes.byMail(address) });
+          continue;
+        }
+        if (deps.forwarding.looksLike(address)) {
+          srsTo.push(address);
+          continue;
+        }
         const parsed = returnPaths.parse(address);
         if (parsed) {
           returnPathTo.set(parsed.deliveryId, address);
@@ -387,8 +349,13 @@ export function createInboundService(deps: {
         ]);
       }
       if (dmarcFor.length) outcomes.push(...(await receiveDmarcReports(raw, dmarcFor, tenant)));
+      // A bounce to a forwarded copy's SRS sender goes back to the original sender (docs/inbound.md#forwarding).
+      for (const address of srsTo) {
+        const returned = await deps.forwarding.returnToSender({ address, raw, envelopeFrom: envelope.from, fields });
+        if (returned) outcomes.push({ handled: "returned", ...returned });
+      }
       if (returnPathTo.size === 0 && byOrganization.size === 0) {
-        if (dmarcFor.length) return outcomes;
+        if (outcomes.length || srsTo.length) return outcomes;
         logger.warn("inbound message for no known recipient ignored", {
           kind: report.kind,
           envelope_from: envelope.from,
@@ -420,19 +387,57 @@ export function createInboundService(deps: {
           continue;
         }
         if (isReport) count(report.kind, "not at its return path");
-        toStore.push({ organizationId, receivedFor: addresses });
+        routed.push({ organizationId, receivedFor: addresses });
       }
+
+      // The routes decide for mail to receiving domains; a refusal (a reject route, a spam score over a threshold, a
+      // loop) comes before anything is stored (docs/inbound.md#routes).
+      const planned = await planRoutes(routed, fields.headers, deps.routes.rulesOf);
+      const spam =
+        toStore.length || needsScore(planned)
+          ? await deps.spam.score(raw, {
+              clientAddress: envelope.client?.address ?? null,
+              helo: envelope.client?.helo ?? null,
+              from: envelope.from,
+              recipients: envelope.to,
+            })
+          : null;
+      const refusal = routeRefusal(planned, spam);
+      if (refusal) {
+        metrics.inc("mailroom_inbound_routes_total", { outcome: "refused" });
+        throw refusal;
+      }
+      const forwards = await prepareForwards(planned, raw, {
+        forwarding: deps.forwarding,
+        logger,
+        received: receivedField({ ...facts, hostname: deps.hostname, now: clock.now() }),
+      });
 
       // Checked before anything is stored, so the sender's retry of the whole message duplicates nothing (the
       // reports above are applied once however often they come). Return paths pass RCPT whatever the quota, for
       // their reports; what else comes to them is refused here.
-      for (const organizationId of new Set(toStore.map((target) => target.organizationId)))
+      const stored = [...toStore, ...planned.filter((target) => target.route?.action !== "drop")];
+      for (const organizationId of new Set(stored.map((target) => target.organizationId)))
         await assertRoomFor(organizationId, "data");
       for (const target of toStore)
         outcomes.push(
-          await store({ ...target, raw, fields, envelope, authentication: await authenticated(), autoReply }),
+          await store({ ...target, raw, fields, envelope, authentication: await authenticated(), autoReply, spam }),
         );
-      return outcomes;
+      const routedOutcomes = await applyRoutes<InboundOutcome>({
+        planned,
+        forwards,
+        spam,
+        envelopeFrom: envelope.from,
+        fields,
+        forwarding: deps.forwarding,
+        authenticate: authenticated,
+        store: (target) => store({ ...target, raw, fields, envelope, autoReply }),
+        dropped: (target) => {
+          logger.info("inbound message dropped by its route", { route_id: target.route?.id });
+          return { handled: "dropped", organizationId: target.organizationId, routeId: target.route?.id ?? "" };
+        },
+      });
+      return [...outcomes, ...routedOutcomes];
     },
   };
 }

@@ -25,6 +25,12 @@ const TotpCodeSchema = t.Object(
 );
 
 const tags = ["People"];
+/**
+ * Said in the contract of each route that re-confirms the password (docs/teams.md#two-step-sign-in): a signed-in
+ * session alone is not enough to change the second factor, and the document the clients and /docs come from must say so.
+ */
+const NEEDS_PASSWORD =
+  "Needs your current password in `password`, even with a signed-in session: a wrong one answers 401 unauthorized (and counts towards the sign-in throttle).";
 
 export function accountRoutes(deps: AuthDeps & { people: People }) {
   const { people } = deps;
@@ -63,6 +69,7 @@ export function accountRoutes(deps: AuthDeps & { people: People }) {
         method: "POST",
         path: "/v1/me/totp",
         summary: "Begin turning TOTP on: a new secret and its otpauth URL, kept pending until a code confirms it",
+        description: `${NEEDS_PASSWORD} Then POST /v1/me/totp/confirm with the authenticator app's current code turns TOTP on.`,
         tags,
         body: ConfirmPasswordSchema,
         responses: { 200: TotpEnrolmentSchema },
@@ -87,6 +94,7 @@ export function accountRoutes(deps: AuthDeps & { people: People }) {
         method: "POST",
         path: "/v1/me/totp/disable",
         summary: "Turn TOTP off",
+        description: NEEDS_PASSWORD,
         tags,
         body: ConfirmPasswordSchema,
         responses: { 200: TotpOffSchema },
@@ -98,6 +106,7 @@ export function accountRoutes(deps: AuthDeps & { people: People }) {
         method: "POST",
         path: "/v1/me/totp/recovery-codes",
         summary: "New recovery codes in place of the old ones, shown this once",
+        description: NEEDS_PASSWORD,
         tags,
         body: ConfirmPasswordSchema,
         responses: { 200: TotpOnSchema },

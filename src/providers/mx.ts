@@ -15,7 +15,10 @@
  * - DANE (RFC 7672, ./dane.ts, `[mx] dane`): below a DNSSEC-secure MX RRset, a host with secure TLSA records gets
  *   STARTTLS required and its certificate matched against them, before MTA-STS or any policy; no match, or a bogus
  *   answer, defers with 4.7.5 — never the clear, never another check. Insecure answers go on as without DANE.
- * - Pool: connections are reused per destination domain (./smtp-pool.ts), at most `maxConnectionsPerDomain`.
+ * - Pool: connections are reused per destination domain (./smtp-pool.ts), at most `maxConnectionsPerDomain`, or
+ *   the destination provider's `connections` once shaping applies.
+ * - Shaping (./sending-ips.ts): every message, of an IP pool or not, departs under its destination provider's rate
+ *   and backs off when that provider pushes back (a 421, a 4.7.x "try again later").
  * - Addresses: only public unicast ones are contacted unless `allowPrivateNetworks` — an MX record is data anyone
  *   can publish, and pointing it at 127.0.0.1 or an internal relay must not turn Mailroom into a way in (SSRF).
  * - Results: one recipient per transaction (each has its own return path), so the reply to RCPT or to the end of
@@ -32,7 +35,7 @@ import { refusedRange } from "../lib/ip-ranges.ts";
 import { presentTlsa, verifyDane, type Dane, type TlsaRecord } from "./dane.ts";
 import { mxMatches, type MtaSts, type MtaStsPolicy } from "./mta-sts.ts";
 import { tlsFailureType, type TlsSession } from "./tls-sessions.ts";
-import type { SendingIps, SourceAddress } from "./sending-ips.ts";
+import { DIRECT, type SendingIps, type SourceAddress } from "./sending-ips.ts";
 import { resultFromError } from "./smtp.ts";
 import { createSmtpPool, greeted, type PooledSession } from "./smtp-pool.ts";
 import type { DeliveryResult, Provider } from "./types.ts";
@@ -51,7 +54,10 @@ export interface MxProviderOptions {
   /** Recipient domains' MTA-STS policies; absent, none is honoured. */
   /** Hears the outcome of every TLS negotiation with an MX host, for TLS reports (RFC 8460, docs/deliverability.md). */
   tlsSessions?: (session: TlsSession) => void;
-  /** IP pools, warm-up and destination shaping for jobs that name a pool (docs/deliverability.md). */
+  /**
+   * Destination shaping and adaptive back-off for every job, and IP pools with warm-up for jobs that name a pool
+   * (docs/deliverability.md#sending-ips).
+   */
   sendingIps?: SendingIps;
   mtaSts?: MtaSts;
   /** DANE (RFC 7672, ./dane.ts): TLSA records of destinations whose MX records are DNSSEC-secure; absent, none. */
@@ -64,6 +70,9 @@ export interface MxProviderOptions {
 export { tlsFailureType, type TlsSession };
 
 type Route = { hosts: string[] } | { result: DeliveryResult };
+
+/** A message cleared to leave: from a pool's address (`source`) or the machine's own, counted under `provider`. */
+type Departed = { source?: SourceAddress; provider: string };
 
 const temporary = (response: string): DeliveryResult => ({ outcome: "temporary", response });
 
@@ -365,21 +374,18 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     );
   };
 
-  /** Tells the IP pools what became of a message that departed from one of their addresses; answers `result`. */
-  const settle = async (
-    departed: { source: SourceAddress; provider: string } | undefined,
-    result: DeliveryResult,
-  ): Promise<DeliveryResult> => {
+  /** Tells the shaping what became of a message that departed (from a pool's address or the own one); answers `result`. */
+  const settle = async (departed: Departed | undefined, result: DeliveryResult): Promise<DeliveryResult> => {
     if (departed)
       await options
-        .sendingIps!.settled(departed.source.address, departed.provider, {
+        .sendingIps!.settled(departed.source?.address ?? DIRECT, departed.provider, {
           taken: result.outcome === "delivered",
           response: result.response,
         })
         // The delivery's own result stands; a count not given back only lowers today's cap by one.
         .catch((error: unknown) =>
           logger.warn("IP pool count not settled", {
-            address: departed.source.address,
+            address: departed.source?.address ?? DIRECT,
             error: (error as Error).message,
           }),
         );
@@ -387,39 +393,41 @@ export function createMxProvider(options: MxProviderOptions): Provider {
   };
 
   /**
-   * Where a message of an IP pool leaves from: the destination provider by the domain's first MX host, then the
-   * pool's address that may send to it now (sending-ips.ts); or the temporary result that says why not yet.
+   * Whether and where a message leaves: the destination provider by the domain's first MX host, then the address
+   * that may send to it now — the pool's (`poolName`) or the machine's own (null) — under that provider's rate
+   * (sending-ips.ts); or the temporary result that says why not yet.
    */
-  const departure = async (
-    poolName: string,
-    domain: string,
-  ): Promise<{ source: SourceAddress; provider: string } | DeliveryResult> => {
+  const departure = async (poolName: string | null, domain: string): Promise<Departed | DeliveryResult> => {
     const found = await route(domain);
     if ("result" in found) return found.result;
     const ips = options.sendingIps!;
     const decided = await ips.depart(poolName, ips.providerOf(found.hosts[0]!));
     if ("wait" in decided) return { ...temporary(decided.wait), retryAfterMs: decided.retryAfterMs };
-    return { source: decided.go, provider: decided.provider };
+    return { ...(decided.go && { source: decided.go }), provider: decided.provider };
   };
 
   const pool = createSmtpPool({
     maxConnections: options.maxConnectionsPerDomain,
     connect,
     limitsOf: (key) => {
-      const { provider } = destinationOf(key);
+      const { provider, source } = destinationOf(key);
       const limits = provider ? options.sendingIps?.limitsOf(provider) : undefined;
-      return limits && { maxConnections: limits.connections, maxMessagesPerConnection: limits.messages_per_connection };
+      if (!limits) return undefined;
+      // A pool's address takes its provider's `connections`; the machine's own address stays under
+      // `[mx] max_connections_per_domain` as well, the ceiling an operator without pools set.
+      const connections = source ? limits.connections : Math.min(limits.connections, options.maxConnectionsPerDomain);
+      return { maxConnections: connections, maxMessagesPerConnection: limits.messages_per_connection };
     },
   });
 
   return {
     name: "mx",
     async deliver(job) {
-      let departed: { source: SourceAddress; provider: string } | undefined;
+      let departed: Departed | undefined;
       try {
         const domain = domainOf(job.recipient);
         const tlsEnforced = job.tls === "enforced";
-        const shaped = job.ipPool && options.sendingIps ? await departure(job.ipPool, domain) : undefined;
+        const shaped = options.sendingIps ? await departure(job.ipPool ?? null, domain) : undefined;
         if (shaped && "outcome" in shaped) return shaped;
         departed = shaped;
         const key = destinationKey({ domain, tlsEnforced, source: shaped?.source, provider: shaped?.provider });

@@ -1,9 +1,12 @@
 /**
  * Sending IPs for direct delivery (docs/deliverability.md): which source address of a domain's `[ip_pools.<name>]` a message
- * leaves from, and whether it may leave now — warm-up, destination shaping and adaptive back-off.
+ * leaves from, and whether it may leave now — warm-up, destination shaping and adaptive back-off. Mail of a domain
+ * without a pool leaves from the machine's own address (`DIRECT`, never bound): shaped and backed off the same way,
+ * without warm-up (docs/deliverability.md#sending-ips).
  *
  * - Destination provider: the recipient domain's first MX host matched against the shaping rules
- *   (`[shaping.<provider>] mx`, built-in gmail, outlook, yahoo); anything else is `other`.
+ *   (`[shaping.<provider>] mx`, built-in gmail, outlook, yahoo); a host no rule names is its own provider, named by
+ *   the host, with `[shaping.other]`'s limits: a throttling corporate MX is slowed without slowing everyone else.
  * - Warm-up: an address's messages per provider and UTC day are capped at 50 on its day 1 (the day it first sent),
  *   doubling daily, and uncapped once `warmup` has passed. The counts live in the store, so every instance sees
  *   them; an address over its cap is skipped, and mail every address of the pool is over it for waits as
@@ -27,6 +30,8 @@ import type { AddressState, PoolState } from "./wire.ts";
 export type { AddressState, PoolState } from "./wire.ts";
 
 export const OTHER_PROVIDER = "other";
+/** The source "address" of direct mail of no pool: the machine's own, chosen by the kernel, never bound. */
+export const DIRECT = "direct";
 const DAY_MS = 86_400_000;
 const WARMUP_FIRST_DAY = 50;
 const BACK_OFF_MS = 3_600_000;
@@ -39,21 +44,29 @@ export interface SourceAddress {
 }
 
 export type Departure =
-  | { go: SourceAddress; provider: string; limits: ShapingConfig }
-  | { wait: string; retryAfterMs: number };
+  /** `go`: the pool's address to bind, or null for mail of no pool (the machine's own address). */
+  { go: SourceAddress | null; provider: string; limits: ShapingConfig } | { wait: string; retryAfterMs: number };
 
 export interface SendingIps {
-  /** The destination provider of a recipient domain, by its first MX host. */
+  /** The destination provider of a recipient domain, by its first MX host: a rule's name, else the host itself. */
   providerOf(mxHost: string): string;
-  /** The shaping of a destination provider (`other` for any unknown). */
+  /** The shaping of a destination provider (`[shaping.other]` for one no rule names). */
   limitsOf(provider: string): ShapingConfig;
-  /** Where and whether a message of `pool` to `provider` leaves now (waiting up to 2 s for the rate's next share). */
-  depart(pool: string, provider: string): Promise<Departure>;
   /**
-   * What became of a message that departed from `address`: one not taken gives its warm-up share back, and a
-   * receiver's push-back (`response`, when it speaks of rate or trying later) halves the rate.
+   * Where and whether a message of `pool` (null: a domain of no pool) to `provider` leaves now, waiting up to 2 s
+   * for the rate's next share.
+   */
+  depart(pool: string | null, provider: string): Promise<Departure>;
+  /**
+   * What became of a message that departed from `address` (`DIRECT` for mail of no pool): one not taken gives its
+   * warm-up share back, and a receiver's push-back (`response`, when it speaks of rate or trying later) halves the rate.
    */
   settled(address: string, provider: string, result: { taken: boolean; response: string }): Promise<void>;
+  /**
+   * The back-offs in force on this instance: by source (a pool's address, or `DIRECT` for the machine's own) and
+   * destination provider, with the rate they leave; for /metrics.
+   */
+  backOffs(): Array<{ source: string; provider: string; messages_per_minute: number; until: string }>;
   /** The pools open to `organizationId` (`poolOpenTo`), with their addresses' state; every pool without one. */
   state(organizationId?: string): Promise<PoolState[]>;
 }
@@ -185,6 +198,20 @@ export function createSendingIps(deps: {
         );
     });
 
+  /** Mail of no pool: only the rate applies (no warm-up: the machine's address is not a new one being introduced). */
+  const departDirect = async (provider: string, waited: boolean): Promise<Departure> => {
+    const wait = take(DIRECT, provider);
+    if (wait === 0) return { go: null, provider, limits: limitsOf(provider) };
+    if (!waited && wait <= LONGEST_WAIT_MS) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      return departDirect(provider, true);
+    }
+    return {
+      wait: `4.7.0 Shaping: at the rate for ${provider}; next attempt when the rate allows`,
+      retryAfterMs: wait,
+    };
+  };
+
   const depart = async (poolName: string, provider: string, waited: boolean): Promise<Departure> => {
     const pool = deps.pools[poolName];
     if (!pool) return { wait: `4.3.5 IP pool ${poolName} is not configured`, retryAfterMs: 60_000 };
@@ -228,19 +255,36 @@ export function createSendingIps(deps: {
   };
 
   return {
-    depart: (poolName, provider) => depart(poolName, provider, false),
+    depart: (poolName, provider) =>
+      poolName === null ? departDirect(provider, false) : depart(poolName, provider, false),
     limitsOf,
 
     providerOf(mxHost) {
       const host = mxHost.toLowerCase().replace(/\.$/, "");
       for (const [provider, rule] of Object.entries(deps.shaping))
         if (rule.mx.some((pattern) => hostMatches(pattern.toLowerCase(), host))) return provider;
-      return OTHER_PROVIDER;
+      return host;
+    },
+
+    backOffs() {
+      const now = clock.now();
+      return [...backOffs]
+        .filter(([, back]) => back.until > now)
+        .map(([key, back]) => {
+          const [source = "", provider = ""] = key.split("|");
+          return {
+            source,
+            provider,
+            messages_per_minute: rateOf(source, provider),
+            until: new Date(back.until).toISOString(),
+          };
+        });
     },
 
     async settled(address, provider, result) {
       if (result.taken) return;
-      await giveBack(address, provider);
+      // Mail of no pool reserved no warm-up share.
+      if (address !== DIRECT) await giveBack(address, provider);
       if (!isThrottling(result.response)) return;
       const key = `${address}|${provider}`;
       const now = clock.now();

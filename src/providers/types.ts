@@ -16,6 +16,8 @@ export interface DeliveryJob {
   messageId: string;
   /** The stored MIME message. */
   raw: Buffer;
+  /** The topic the message was sent for: each recipient's copy gets its own unsubscribe headers (domains/signing.ts). */
+  topicId?: string;
   /**
    * `enforced`: the sending domain requires TLS (docs/deliverability.md) — direct delivery only over STARTTLS with a certificate
    * valid for the MX name, else deferred. Set when the message is prepared for sending (domains/signing.ts).

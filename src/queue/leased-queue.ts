@@ -14,6 +14,11 @@
  *   again, and `stop()` does not wait for a store: then the lease is left to expire and the job runs again.
  * - Crashes: a process that dies leaves leases behind; they expire after `leaseMs` and the rows are claimed
  *   again (at-least-once).
+ * - Lanes: a queue may name lanes in claim order (the delivery queue: transactional, then broadcast); a claim fills
+ *   its free slots from the first lane's due rows, then the next's, each read by its own range of the due index, so
+ *   any number of later-lane rows due never stand in front of an earlier lane's. A lane's `reserve` keeps that many
+ *   slots — overall and of each key — for the lanes before it: with every slot of a slow destination busy with a
+ *   newsletter, a password reset to it still starts at the next claim (docs/operations.md#sending-lanes).
  * - Wake-ups: `wake()` after new rows were committed, plus a poll every `pollMs` (which also finds rows other
  *   instances wrote and leases that expired).
  * - Shutdown: `stop()` stops claiming, lets a claim that is committing finish, and waits for every job in flight,
@@ -42,11 +47,15 @@ export type ClaimStatements<J> = ClaimSteps<J> | { claim: OneStatementClaim<J> }
 export interface OneStatementClaim<J> {
   execute(values: {
     now: number;
+    /** The lane read (a queue with lanes), else undefined. */
+    lane: string | undefined;
     limit: number;
     free: number;
     saturated: string;
     inFlight: string;
     busy: string;
+    /** What a key `busy` does not name counts as (a lane's reserve of each key). */
+    idle: number;
     perKeyCap: number;
     owner: string;
     until: number;
@@ -58,6 +67,8 @@ export interface PostgresClaimParts {
   /** The queue's table, and its column whose concurrency is capped (the destination domain, the endpoint). */
   table: string;
   key: string;
+  /** The column naming a row's lane, for a queue with lanes: a claim reads one lane at a time. */
+  lane?: string;
   /** What else makes a row due, on the table as `q` (and `join`'s tables): e.g. its endpoint is enabled. */
   join?: string;
   where?: string;
@@ -87,7 +98,7 @@ export function claimOnPostgres<J>(
     name,
     `WITH due AS MATERIALIZED (
   SELECT q.id, q.${key} AS key, q.next_attempt_at FROM ${table} q ${parts.join ?? ""}
-  WHERE ${due}${parts.where ? ` AND ${parts.where}` : ""}
+  WHERE ${due}${parts.where ? ` AND ${parts.where}` : ""}${parts.lane ? ` AND q.${parts.lane} = $11` : ""}
     AND NOT q.${key} = ANY(ARRAY(SELECT json_array_elements_text($2::json)))
     AND NOT q.id = ANY(ARRAY(SELECT json_array_elements_text($3::json)))
   ORDER BY q.next_attempt_at LIMIT $4
@@ -95,7 +106,7 @@ export function claimOnPostgres<J>(
   SELECT id FROM (
     SELECT id, key, next_attempt_at, row_number() OVER (PARTITION BY key ORDER BY next_attempt_at, id) AS nth FROM due
   ) ranked
-  WHERE nth <= $5::integer - COALESCE(($6::jsonb ->> key)::integer, 0)
+  WHERE nth <= $5::integer - COALESCE(($6::jsonb ->> key)::integer, $10::integer)
   ORDER BY next_attempt_at, id LIMIT $7
 ), locked AS MATERIALIZED (
   SELECT q.id FROM ${table} q WHERE q.id = ANY(ARRAY(SELECT id FROM chosen)) AND ${due}
@@ -119,6 +130,8 @@ RETURNING d.${key} AS claim_key, ${parts.returning}`,
           v.free,
           v.owner,
           v.until,
+          v.idle,
+          ...(parts.lane ? [v.lane] : []),
         ])
       ).map((row) => ({ job: jobOf(row), key: row.claim_key as string })),
   };
@@ -139,6 +152,8 @@ export interface ClaimSteps<J> {
   due: {
     execute(values: {
       now: number;
+      /** The lane read (a queue with lanes), else undefined. */
+      lane: string | undefined;
       limit: number;
       saturated: string;
       inFlight: string;
@@ -150,11 +165,19 @@ export interface ClaimSteps<J> {
   lease: { execute(values: { owner: string; until: number; ids: string }): unknown };
 }
 
+/** A lane of a queue; `reserve`: slots, overall and of each key, this lane leaves to the lanes claimed before it. */
+export interface QueueLane {
+  name: string;
+  reserve?: { slots: number; perKey: number };
+}
+
 export interface QueueSpec<J extends { id: string }, R> {
   /** For logs. */
   name: string;
   concurrency: number;
   perKeyConcurrency: number;
+  /** Lanes in claim order; none: one lane (the statements then read no lane). */
+  lanes?: readonly QueueLane[];
   leaseMs: number;
   pollMs: number;
   /** The claim statements on `tx`. */
@@ -176,6 +199,13 @@ export interface LeasedQueue {
   readonly inFlight: number;
 }
 
+/** A job claimed, with its key and its lane (empty for a queue without lanes). */
+interface ClaimedJob<J> {
+  job: J;
+  key: string;
+  lane: string;
+}
+
 /** Rows read per free slot: a key can reach its cap within one claim, leaving rows to skip. */
 const CLAIM_WINDOW_FACTOR = 2;
 /** Waits between tries of a record the store refused: short at first (a busy moment), then at most every 5 s. */
@@ -189,9 +219,13 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: {
   spec: QueueSpec<J, R>;
 }): LeasedQueue {
   const { writer, clock, logger, spec } = deps;
+  type Claimed = ClaimedJob<J>;
   const owner = newId();
   const running = new Map<string, Promise<void>>();
   const perKey = new Map<string, number>();
+  /** Jobs in flight per lane, and per lane and key (`lane key`): what a lane's reserve is measured against. */
+  const perLane = new Map<string, number>();
+  const perLaneKey = new Map<string, number>();
   let claiming: Promise<Promise<void>[]> | undefined;
   let claimAgain = false;
   const poller = createPoller(() => pump(false), spec.pollMs);
@@ -202,45 +236,79 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: {
    * The jobs claimed, each with its key as the due statement read it. `byHand`: asked for by `runOnce`, which
    * works after `stop()` too (drills); the poller's pumps stop then.
    */
-  const claim = async (byHand: boolean): Promise<Array<{ job: J; key: string }>> => {
+  const claim = async (byHand: boolean): Promise<Claimed[]> => {
     const free = spec.concurrency - running.size;
     if (free <= 0 || (poller.stopping && !byHand)) return [];
     // Claim in batches: a claim per freed slot would cost more than the jobs themselves.
     if (running.size > 0 && free < Math.max(1, spec.concurrency >> 3)) return [];
-    const saturated = [...perKey].filter(([, busy]) => busy >= spec.perKeyConcurrency).map(([key]) => key);
     return writer.write(async (tx) => {
       const now = clock.now();
       const statements = spec.statements(tx);
-      const window = {
-        now,
-        limit: free * CLAIM_WINDOW_FACTOR,
-        saturated: JSON.stringify(saturated),
-        inFlight: JSON.stringify([...running.keys()]),
-      };
-      if ("claim" in statements)
-        return statements.claim.execute({
-          ...window,
-          free,
-          busy: JSON.stringify(Object.fromEntries(perKey)),
-          perKeyCap: spec.perKeyConcurrency,
-          owner,
-          until: now + spec.leaseMs,
-        });
-      const candidates = await statements.due.execute(window);
-      const keyOf = new Map<string, string>();
-      const planned = new Map<string, number>();
-      for (const { id, key } of candidates) {
-        if (keyOf.size >= free) break;
-        if ((perKey.get(key) ?? 0) + (planned.get(key) ?? 0) >= spec.perKeyConcurrency) continue;
-        planned.set(key, (planned.get(key) ?? 0) + 1);
-        keyOf.set(id, key);
+      const claimed: Claimed[] = [];
+      // Keys taken by this claim's earlier lanes count against the later lanes' caps.
+      const taken = new Map<string, number>();
+      for (const lane of spec.lanes ?? [undefined]) {
+        const name = lane?.name ?? "";
+        const reserve = lane?.reserve ?? { slots: 0, perKey: 0 };
+        // The lane's own jobs stay `reserve` short of the caps; every job counts against the caps themselves.
+        const laneFree = Math.min(free - claimed.length, spec.concurrency - reserve.slots - (perLane.get(name) ?? 0));
+        if (laneFree <= 0) continue;
+        const busyOf = (key: string) =>
+          Math.max(
+            (perKey.get(key) ?? 0) + (taken.get(key) ?? 0),
+            reserve.perKey ? (perLaneKey.get(`${name} ${key}`) ?? 0) + reserve.perKey : 0,
+          );
+        const keys = new Set([...perKey.keys(), ...taken.keys()]);
+        const jobs = await claimLane(statements, now, lane?.name, laneFree, keys, busyOf, reserve.perKey);
+        for (const job of jobs) taken.set(job.key, (taken.get(job.key) ?? 0) + 1);
+        claimed.push(...jobs.map((job) => ({ ...job, lane: name })));
       }
-      if (keyOf.size === 0) return [];
-      const ids = JSON.stringify([...keyOf.keys()]);
-      await statements.lease.execute({ owner, until: now + spec.leaseMs, ids });
-      const jobs = await statements.jobs.execute({ ids });
-      return jobs.map((job) => ({ job, key: keyOf.get(job.id)! }));
+      return claimed;
     });
+  };
+
+  /** One lane's part of a claim: at most `free` rows, of each key no more than its cap less what `busyOf` counts. */
+  const claimLane = async (
+    statements: ClaimStatements<J>,
+    now: number,
+    lane: string | undefined,
+    free: number,
+    keys: Set<string>,
+    busyOf: (key: string) => number,
+    idle: number,
+  ): Promise<Array<{ job: J; key: string }>> => {
+    const perKeyCap = spec.perKeyConcurrency;
+    const window = {
+      now,
+      lane,
+      limit: free * CLAIM_WINDOW_FACTOR,
+      saturated: JSON.stringify([...keys].filter((key) => busyOf(key) >= perKeyCap)),
+      inFlight: JSON.stringify([...running.keys()]),
+    };
+    if ("claim" in statements)
+      return statements.claim.execute({
+        ...window,
+        free,
+        busy: JSON.stringify(Object.fromEntries([...keys].map((key) => [key, busyOf(key)]))),
+        idle,
+        perKeyCap,
+        owner,
+        until: now + spec.leaseMs,
+      });
+    const candidates = await statements.due.execute(window);
+    const keyOf = new Map<string, string>();
+    const planned = new Map<string, number>();
+    for (const { id, key } of candidates) {
+      if (keyOf.size >= free) break;
+      if (busyOf(key) + (planned.get(key) ?? 0) >= perKeyCap) continue;
+      planned.set(key, (planned.get(key) ?? 0) + 1);
+      keyOf.set(id, key);
+    }
+    if (keyOf.size === 0) return [];
+    const ids = JSON.stringify([...keyOf.keys()]);
+    await statements.lease.execute({ owner, until: now + spec.leaseMs, ids });
+    const jobs = await statements.jobs.execute({ ids });
+    return jobs.map((job) => ({ job, key: keyOf.get(job.id)! }));
   };
 
   const recordDurably = async (job: J, result: R, stop: AbortSignal) => {
@@ -268,8 +336,13 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: {
     }
   };
 
-  const dispatch = ({ job, key }: { job: J; key: string }): Promise<void> => {
-    perKey.set(key, (perKey.get(key) ?? 0) + 1);
+  const dispatch = ({ job, key, lane }: Claimed): Promise<void> => {
+    const counters = [
+      [perKey, key],
+      [perLane, lane],
+      [perLaneKey, `${lane} ${key}`],
+    ] as const;
+    for (const [counter, name] of counters) counter.set(name, (counter.get(name) ?? 0) + 1);
     const stop = stopRequested.signal;
     const done = spec
       .attempt(job)
@@ -277,9 +350,11 @@ export function createLeasedQueue<J extends { id: string }, R>(deps: {
       .catch((error) => logger.error(`${spec.name}: job failed unexpectedly`, { id: job.id, err: error }))
       .finally(() => {
         running.delete(job.id);
-        const left = (perKey.get(key) ?? 1) - 1;
-        if (left > 0) perKey.set(key, left);
-        else perKey.delete(key);
+        for (const [counter, name] of counters) {
+          const left = (counter.get(name) ?? 1) - 1;
+          if (left > 0) counter.set(name, left);
+          else counter.delete(name);
+        }
         poller.wake();
       });
     running.set(job.id, done);

@@ -17,6 +17,9 @@
  *   domains do (many small domains must not hide a bad list; a domain paused already is not counted twice). Invariant: a guardrail pause stands until a person
  *   resumes it; then the target's window starts at the resume (`health_since`), so the rates that paused it cannot
  *   pause it again at the next look, and the mail it sends afterwards is judged on its own.
+ * - Lanes (docs/operations.md#sending-lanes). Broadcasts are judged apart: the domains' and the organisation's rates
+ *   count transactional mail only, and the organisation's broadcasts have their own rates, whose pause is the
+ *   broadcast lane's — a newsletter that annoys people stops newsletters, never password resets.
  */
 import { and, asc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { SendingHealth } from "../db/schema/index.ts";
@@ -120,11 +123,15 @@ export function createGuardrails(deps: {
   const distinctWhere = (condition: ReturnType<typeof sql>) =>
     sql<number>`count(DISTINCT CASE WHEN ${condition} THEN ${recipientKey} END)`.mapWith(Number);
 
-  /** An organisation's counts since `since`, per sending address (the envelope sender: its domain is the sending domain). */
+  /**
+   * An organisation's counts since `since`: its transactional mail's per sending domain (the envelope sender's
+   * domain), and its broadcasts' together.
+   */
   const countsBySender = async (organizationId: string, since: number, envelopeDomain?: string) => {
     const rows = await db
       .select({
         sender: emails.envelopeFrom,
+        lane: emails.lane,
         ended: distinctWhere(sql`${inArray(events.type, ENDED)}`),
         bounced: distinctWhere(sql`${events.type} = 'email.bounced' AND ${permanentBounce}`),
         complained: distinctWhere(sql`${events.type} = 'email.complained'`),
@@ -141,9 +148,14 @@ export function createGuardrails(deps: {
           envelopeDomain ? sql`lower(${emails.envelopeFrom}) LIKE ${`%@${envelopeDomain}`}` : undefined,
         ),
       )
-      .groupBy(emails.envelopeFrom);
-    const byDomain = new Map<string, Counts>();
+      .groupBy(emails.envelopeFrom, emails.lane);
+    const byDomain = new Map<string, Counts>() as Map<string, Counts> & { broadcast: Counts };
+    byDomain.broadcast = ZERO;
     for (const row of rows) {
+      if (row.lane === "broadcast") {
+        byDomain.broadcast = add(byDomain.broadcast, row);
+        continue;
+      }
       const domain = domainOf(row.sender);
       byDomain.set(domain, add(byDomain.get(domain) ?? ZERO, row));
     }
@@ -164,7 +176,12 @@ export function createGuardrails(deps: {
    * The reason of the guardrail's own pause of a target, when one stands (a person's pause of it is theirs: it
    * neither keeps the health at paused nor is lifted by the guardrails).
    */
-  const guardrailPause = async (tx: Db, organizationId: string, scope: "domain" | "organization", name: string) => {
+  const guardrailPause = async (
+    tx: Db,
+    organizationId: string,
+    scope: "domain" | "organization" | "lane",
+    name: string,
+  ) => {
     const { sendingPauses } = tablesOf(tx);
     const row = await first(
       tx
@@ -228,6 +245,23 @@ export function createGuardrails(deps: {
       await tx.update(organizations).set({ health }).where(eq(organizations.id, organization.id));
     });
 
+  /** The broadcast lane's health, paused as a lane (docs/operations.md#sending-lanes). */
+  const settleBroadcasts = (organizationId: string, counts: Counts) =>
+    writer.write(async (tx) => {
+      const verdict = judge(counts, settings);
+      let health = healthOf(verdict, counts, verdict.status === "pause" ? "paused" : verdict.status);
+      const standing = await guardrailPause(tx, organizationId, "lane", "broadcast");
+      if (standing) health = { ...health, status: "paused", reason: standing };
+      else if (verdict.status === "pause")
+        await deps.pauses.pauseIn(
+          tx,
+          organizationId,
+          { scope: "lane", name: "broadcast" },
+          `${GUARDRAIL} ${verdict.reason} in broadcasts`,
+        );
+      await tx.update(organizations).set({ broadcastHealth: health }).where(eq(organizations.id, organizationId));
+    });
+
   return {
     async evaluate() {
       const windowStart = clock.now() - settings.windowMs;
@@ -253,6 +287,12 @@ export function createGuardrails(deps: {
         // Mail of domains removed since still counts against the organisation.
         for (const [domain, counts] of sinceOrganization) if (!judged.has(domain)) total = add(total, counts);
         await settleOrganization(organization, total);
+        const broadcastSince = Math.max(windowStart, organization.broadcastHealthSince);
+        const broadcasts =
+          broadcastSince === windowStart
+            ? sinceWindow.broadcast
+            : (await countsBySender(organization.id, broadcastSince)).broadcast;
+        await settleBroadcasts(organization.id, broadcasts);
       }
     },
 
@@ -304,6 +344,11 @@ export function createGuardrails(deps: {
           .where(and(eq(domains.organizationId, organizationId), eq(domains.name, name)));
       else if (scope === "organization")
         await tx.update(organizations).set(fresh).where(eq(organizations.id, organizationId));
+      else if (scope === "lane" && name === "broadcast")
+        await tx
+          .update(organizations)
+          .set({ broadcastHealth: null, broadcastHealthSince: clock.now() })
+          .where(eq(organizations.id, organizationId));
     },
   };
 }

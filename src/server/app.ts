@@ -82,6 +82,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     storage: () => storageFigures(services.store.db),
     health: () => services.guardrails.everyHealth(),
     blocklists: () => services.blocklists.listings(),
+    backOffs: () => services.sendingIps.backOffs(),
   });
 
   /** `[metrics] listen`: /metrics on a listener of its own (and then not on the API's port, server/routes.ts). */
@@ -142,6 +143,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await services.domains.stop();
       await Promise.all([worker.stop(), services.webhookDispatcher.stop(), services.periodic.stop()]);
       await services.tlsReports.settled();
+      await services.requestLog.stop();
       await services.closeProviders();
       await store.close();
       logger.info("stopped");

@@ -9,7 +9,7 @@ import { createMetrics, type Metrics } from "../lib/metrics.ts";
 const COUNTERS = {
   mailroom_http_requests_total: "HTTP requests by route and status.",
   mailroom_emails_accepted_total: "Messages accepted for delivery.",
-  mailroom_deliveries_total: "Delivery attempts by outcome and provider.",
+  mailroom_deliveries_total: "Delivery attempts by outcome, provider and lane (transactional, broadcast).",
   mailroom_provider_failovers_total:
     "Times a provider was failed over (its domains' mail went to their next provider), by provider.",
   mailroom_webhook_attempts_total: "Webhook delivery attempts by result.",
@@ -22,6 +22,10 @@ const COUNTERS = {
     "Received messages stored (replies and other mail to receiving domains, automatic replies to return paths), by kind.",
   mailroom_inbound_limits_total:
     "Inbound mail refused by a limit, by limit: client_messages and client_bytes (a client network over messages_per_ip_per_minute or bytes_per_ip_per_minute; 451 4.7.1), stored_bytes (an organisation at max_stored_bytes; 452 4.2.2).",
+  mailroom_inbound_routes_total:
+    "Received messages the inbound routes refused (a reject route, a spam score at or over a route's threshold).",
+  mailroom_inbound_spam_total:
+    "Spam scoring by rspamd, by outcome: scored, timeout, unavailable, refused (an HTTP error), unreadable; all but scored leave the message without a verdict.",
   mailroom_inbound_smtp_total:
     "Inbound MX outcomes: accepted, rejected (5xx after DATA), deferred (4xx after DATA), recipient_refused (RCPT refused: unknown domain, receiving off, forged return path, too many).",
 };
@@ -33,7 +37,8 @@ export function createMailroomMetrics(): Metrics {
 }
 
 export interface GaugeSources {
-  queue(): Promise<{ due: number; pending: number; oldestDueAgeSeconds: number }>;
+  /** Per sending lane (docs/operations.md#sending-lanes). */
+  queue(): Promise<Array<{ lane: string; due: number; pending: number; oldestDueAgeSeconds: number }>>;
   deliveriesInFlight(): number;
   outbox(): Promise<{ pending: number; oldestDueAgeSeconds: number }>;
   smtpConnections(): Array<{ listener: string; open: number }>;
@@ -43,21 +48,31 @@ export interface GaugeSources {
   health(): Promise<Array<{ organizationId: string; domain: string | null; health: HealthView }>>;
   /** The blocklists' last answers about the sending addresses. */
   blocklists(): Promise<Array<{ address: string; list: string; listed: boolean }>>;
+  /** Destination back-offs in force on this instance (providers/sending-ips.ts). */
+  backOffs(): Array<{ source: string; provider: string; messages_per_minute: number }>;
 }
 
 /** `mailroom_sending_health`'s values: what a status means as a number an alert can compare. */
 const HEALTH_LEVEL = { ok: 0, warning: 1, paused: 2 } as const;
 
 export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
-  metrics.gauge("mailroom_queue_due", "Deliveries due now.", async () => [{ value: (await sources.queue()).due }]);
+  const perLane = (value: (lane: Awaited<ReturnType<GaugeSources["queue"]>>[number]) => number) => async () =>
+    (await sources.queue()).map((lane) => ({ labels: { lane: lane.lane }, value: value(lane) }));
+  metrics.gauge(
+    "mailroom_queue_due",
+    "Deliveries due now, by lane.",
+    perLane((lane) => lane.due),
+  );
   metrics.gauge(
     "mailroom_queue_pending",
-    "Deliveries not yet final (due or waiting for a retry or schedule).",
-    async () => [{ value: (await sources.queue()).pending }],
+    "Deliveries not yet final (due or waiting for a retry or schedule), by lane.",
+    perLane((lane) => lane.pending),
   );
-  metrics.gauge("mailroom_queue_oldest_due_age_seconds", "Age of the oldest due delivery.", async () => [
-    { value: (await sources.queue()).oldestDueAgeSeconds },
-  ]);
+  metrics.gauge(
+    "mailroom_queue_oldest_due_age_seconds",
+    "Age of the oldest due delivery, by lane.",
+    perLane((lane) => lane.oldestDueAgeSeconds),
+  );
   metrics.gauge("mailroom_deliveries_in_flight", "Delivery attempts in progress.", () => [
     { value: sources.deliveriesInFlight() },
   ]);
@@ -116,6 +131,15 @@ export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
       (await sources.blocklists()).map(({ address, list, listed }) => ({
         labels: { address, list },
         value: listed ? 1 : 0,
+      })),
+  );
+  metrics.gauge(
+    "mailroom_shaping_backoff_messages_per_minute",
+    'Messages per minute a destination provider gets while it is backed off (a 421 or 4.7.x "try again later" halved it), by source address ("direct": the machine\'s own, mail of no IP pool) and provider (an MX host when no shaping rule names it); on this instance.',
+    () =>
+      sources.backOffs().map(({ source, provider, messages_per_minute }) => ({
+        labels: { source, provider },
+        value: messages_per_minute,
       })),
   );
   metrics.gauge("mailroom_smtp_connections", "Open SMTP relay connections, by listener.", () =>

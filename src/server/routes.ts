@@ -40,8 +40,11 @@ import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Metrics } from "../lib/metrics.ts";
 import { suppressionRoutes } from "../suppressions/routes.ts";
+import { inboundRouteRoutes } from "../inbound-routes/routes.ts";
+import type { InboundRoutes } from "../inbound-routes/service.ts";
 import { templateRoutes } from "../templates/routes.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
+import type { EmailMetricsService } from "../emails/metrics.ts";
 import type { EmailStatsService } from "../emails/stats.ts";
 import type { TemplateService } from "../templates/service.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
@@ -54,6 +57,12 @@ import { uiRoutes } from "../admin-ui/routes.ts";
 import { leftBodyUnread } from "../http/body.ts";
 import { metricsScrape } from "./metrics-listener.ts";
 import { describeFailure, failureResponse } from "../http/errors.ts";
+import { traceOf, tracedOf } from "../http/request-trace.ts";
+import type { RequestRecorder } from "../logs/recorder.ts";
+import { logRoutes } from "../logs/routes.ts";
+import type { RequestLogs } from "../logs/service.ts";
+import { usageRoutes } from "../usage/routes.ts";
+import type { UsageService } from "../usage/service.ts";
 
 export interface HttpDeps {
   config: Config;
@@ -73,6 +82,7 @@ export interface HttpDeps {
   webhooks: WebhookService;
   tracking: TrackingService;
   mailbox: Mailbox;
+  inboundRoutes: InboundRoutes;
   templates: TemplateService;
   ai: AiService;
   sesEvents: SesEventIntake;
@@ -84,6 +94,10 @@ export interface HttpDeps {
   sendingIps: SendingIps;
   sentAttachments: SentAttachments;
   emailStats: EmailStatsService;
+  emailMetrics: EmailMetricsService;
+  requestLog: RequestRecorder;
+  requestLogs: RequestLogs;
+  usage: UsageService;
   version: string;
   /** False while starting or shutting down: /readyz answers 503. */
   isReady: () => boolean;
@@ -159,6 +173,7 @@ export function createHttpApp(deps: HttpDeps) {
       set.status = failure.status;
       Object.assign(set.headers, failure.headers, { "x-request-id": requestId });
       if (leftBodyUnread(thrown)) set.headers.connection = "close";
+      traceOf(request).answer = failure.body;
       return failure.body;
     })
     .onAfterResponse(({ request, route, set }) => {
@@ -176,6 +191,7 @@ export function createHttpApp(deps: HttpDeps) {
         status,
         duration_ms: info ? Math.round((performance.now() - info.started) * 100) / 100 : undefined,
       });
+      recordRequest(deps.requestLog, request, status);
     })
     .get("/healthz", () => ({ status: "ok" }), { detail: { tags: ["Operations"], summary: "Liveness" } })
     .get(
@@ -205,6 +221,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(emailRoutes(deps))
     .use(keyRoutes(deps))
     .use(suppressionRoutes(deps))
+    .use(inboundRouteRoutes(deps))
     .use(domainRoutes(deps))
     .use(webhookRoutes(deps))
     .use(templateRoutes(deps))
@@ -214,6 +231,8 @@ export function createHttpApp(deps: HttpDeps) {
     .use(deliverabilityRoutes(deps))
     .use(organizationRoutes(deps))
     .use(peopleRoutes(deps))
+    .use(logRoutes(deps))
+    .use(usageRoutes(deps))
     .use(trackingRoutes(deps));
 
   const matchers = routeMatchers(app.routes);
@@ -221,6 +240,29 @@ export function createHttpApp(deps: HttpDeps) {
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
+
+/**
+ * Hands a finished API request made with a key to the request log (docs/logs-and-mcp.md#the-request-log): its path as
+ * Resend names it (no `/v1`), its status, user agent and the bodies its trace holds. A person's requests (the admin
+ * UI's, by session) are the audit log's business, not this one's.
+ */
+function recordRequest(log: RequestRecorder, request: Request, status: number): void {
+  const trace = tracedOf(request);
+  const actor = trace?.actor;
+  if (!trace || !actor?.keyId) return;
+  const path = new URL(request.url).pathname;
+  log.record({
+    organizationId: actor.organizationId,
+    apiKeyId: actor.keyId,
+    mode: actor.mode,
+    endpoint: path.startsWith("/v1/") ? path.slice(3) : path,
+    method: request.method,
+    status,
+    userAgent: request.headers.get("user-agent"),
+    requestBody: trace.body,
+    responseBody: trace.answer,
+  });
+}
 
 export interface HttpListenOptions {
   hostname: string;

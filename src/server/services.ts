@@ -10,6 +10,7 @@ import type { Blocklists } from "../reputation/blocklists.ts";
 import type { DmarcReports } from "../reputation/dmarc.ts";
 import type { Guardrails } from "../reputation/guardrails.ts";
 import type { TlsReporting } from "../reputation/tls-reports.ts";
+import type { ContactService } from "../contacts/service.ts";
 import type { DeliveryWorker } from "../deliveries/attempts.ts";
 import type { Lifecycle } from "../deliveries/lifecycle.ts";
 import type { SendingPauses } from "../deliveries/pauses.ts";
@@ -20,11 +21,13 @@ import type { SentAttachments } from "../emails/attachments.ts";
 import type { Retention } from "../emails/retention.ts";
 import type { EmailService } from "../emails/service.ts";
 import type { StatusReports } from "../emails/status-reports.ts";
+import type { EmailMetricsService } from "../emails/metrics.ts";
 import type { EmailStatsService } from "../emails/stats.ts";
 import type { EventLog } from "../events/service.ts";
 import type { Idempotency } from "../idempotency/service.ts";
 import type { Mailbox } from "../inbound/mailbox.ts";
 import type { InboundService } from "../inbound/service.ts";
+import type { InboundRoutes } from "../inbound-routes/service.ts";
 import type { PeriodicJobs } from "../jobs/periodic.ts";
 import type { KeyService } from "../keys/service.ts";
 import type { Clock } from "../lib/clock.ts";
@@ -41,9 +44,14 @@ import type { SendingIps } from "../providers/sending-ips.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import type { TemplateService } from "../templates/service.ts";
 import type { TrackingService } from "../tracking/service.ts";
+import type { PreferenceService } from "../preferences/service.ts";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.ts";
 import type { WebhookService } from "../webhooks/service.ts";
+import type { RequestRecorder } from "../logs/recorder.ts";
+import type { RequestLogs } from "../logs/service.ts";
+import type { UsageService } from "../usage/service.ts";
 import { wireAccounts } from "./areas/accounts.ts";
+import { wireInsight } from "./areas/insight.ts";
 import { wireMail, type MailOptions } from "./areas/mail.ts";
 import { wireSending, type SendingOptions } from "./areas/sending.ts";
 import type { CpuPool } from "../cpu/pool.ts";
@@ -65,6 +73,8 @@ export interface Services {
   keys: KeyService;
   domains: DomainService;
   suppressions: SuppressionService;
+  /** Contacts, and the topic checks sending and unsubscribing ask of them (docs/contacts.md). */
+  contacts: ContactService;
   /** A recipient's fate: the one writer of its status. */
   lifecycle: Lifecycle;
   /** The delivery queue as an operator sees and steers it. */
@@ -90,10 +100,14 @@ export interface Services {
   /** Sends the webhook outbox. */
   webhookDispatcher: WebhookDispatcher;
   tracking: TrackingService;
+  /** Topic preferences and unsubscribing: the topic check, one-click, mailto and the preference page. */
+  preferences: PreferenceService;
   /** Incoming mail: the funnel for what the MX accepts (reports, replies, other mail to receiving domains). */
   inbound: InboundService;
   /** Received mail as the API reads it, and its retention. */
   mailbox: Mailbox;
+  /** The organisation's rules for its received mail (docs/inbound.md#routes). */
+  inboundRoutes: InboundRoutes;
   /** Saved templates and their rendering. */
   templates: TemplateService;
   /** The CPU pool's threads: signing, composition, templates and parsing, off the event loop. */
@@ -106,6 +120,14 @@ export interface Services {
   emailStats: EmailStatsService;
   /** The relay's delivery status notifications waiting to be queued (docs/smtp.md). */
   statusReports: StatusReports;
+  /** Resend's email metrics over the same counts. */
+  emailMetrics: EmailMetricsService;
+  /** Takes each finished API request made with a key, and writes them in batches (docs/logs-and-mcp.md). */
+  requestLog: RequestRecorder;
+  /** The request log as callers read it. */
+  requestLogs: RequestLogs;
+  /** Resend's usage figures. */
+  usage: UsageService;
   /** The HTTP listener's address once bound; tracking links fall back to it when `http.public_url` is empty. */
   httpAddress: { host: string; port: number };
   closeProviders(): Promise<void>;
@@ -118,6 +140,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const accounts = wireAccounts(base);
   const sending = wireSending(base, accounts, options);
   const mail = wireMail(base, accounts, sending, options);
+  const insight = wireInsight(base, accounts, mail);
   const { mailThrough: _, ...accountServices } = accounts;
   const { returnPaths: __, closeProviders, ...sendingServices } = sending;
   return {
@@ -137,6 +160,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     ...accountServices,
     ...sendingServices,
     ...mail,
+    ...insight,
     async closeProviders() {
       await closeProviders();
       base.cpu.close();

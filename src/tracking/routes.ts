@@ -9,6 +9,9 @@ import { AppError } from "../errors.ts";
 import { confirmPage, donePage, expiredLinkPage, invalidLinkPage, PAGE_HEADERS } from "./pages.ts";
 import { clientOf, hostNameOf } from "../http/client.ts";
 import type { TrackingService } from "./service.ts";
+import { BodyTooLarge, readCappedText } from "../lib/capped-body.ts";
+import { changedStatus, invalidPreferenceLink, preferencePage } from "../preferences/pages.ts";
+import type { PreferenceService } from "../preferences/service.ts";
 
 /** A transparent 1×1 GIF (the smallest image every mail client renders). */
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
@@ -18,8 +21,8 @@ const NO_CACHE = {
   expires: "0",
 };
 
-export function trackingRoutes(deps: { tracking: TrackingService }) {
-  const { tracking } = deps;
+export function trackingRoutes(deps: { tracking: TrackingService; preferences?: PreferenceService }) {
+  const { tracking, preferences } = deps;
   const tags = ["Tracking"];
   return new Elysia()
     .get(
@@ -56,20 +59,51 @@ export function trackingRoutes(deps: { tracking: TrackingService }) {
     .get(
       "/u/:token",
       async ({ params, request }) => {
-        const target = await tracking.unsubscribeTarget(params.token, hostNameOf(request));
+        const host = hostNameOf(request);
+        // Topic mail's and contacts' links first (docs/contacts-preferences.md), then `unsubscribe: true` mail's.
+        const view = await preferences?.page(params.token, host);
+        if (view) return new Response(preferencePage(view), { headers: PAGE_HEADERS });
+        const target = await tracking.unsubscribeTarget(params.token, host);
         if (!target) return new Response(invalidLinkPage(), { status: 404, headers: PAGE_HEADERS });
         return new Response(confirmPage(target.recipient, target.from, target.unsubscribed), { headers: PAGE_HEADERS });
       },
-      { detail: { summary: "Unsubscribe confirmation page (changes nothing)", tags } },
+      { detail: { summary: "Unsubscribe confirmation or preference page (changes nothing)", tags } },
     )
     .post(
       "/u/:token",
       // RFC 8058 §3.2: mailbox providers POST "List-Unsubscribe=One-Click" here; the signed token alone decides.
       async ({ params, request }) => {
-        const target = await tracking.unsubscribe(params.token, hostNameOf(request));
+        const host = hostNameOf(request);
+        if (preferences?.recognises(params.token)) {
+          const form = await pageForm(request);
+          const view =
+            form?.get("form") === "preferences"
+              ? await preferences.save(params.token, host, {
+                  subscribed: new Set(form.getAll("topic")),
+                  everything: form.get("everything") === "1",
+                })
+              : await preferences.oneClick(params.token, host);
+          if (!view) return new Response(invalidPreferenceLink(), { status: 404, headers: PAGE_HEADERS });
+          const status = changedStatus(view, form?.get("form") !== "preferences");
+          return new Response(preferencePage(view, status), { headers: PAGE_HEADERS });
+        }
+        const target = await tracking.unsubscribe(params.token, host);
         if (!target) return new Response(invalidLinkPage(), { status: 404, headers: PAGE_HEADERS });
         return new Response(donePage(target.recipient, target.from), { headers: PAGE_HEADERS });
       },
-      { parse: "none", detail: { summary: "One-click unsubscribe (RFC 8058)", tags } },
+      { parse: "none", detail: { summary: "One-click unsubscribe (RFC 8058), or the preference page's form", tags } },
     );
+}
+
+/** Room for the page's form with every topic ticked (the contacts area caps topics at 1,000 ids of 36 characters). */
+const MAX_FORM_BYTES = 64 * 1024;
+
+/** The form a POST carries (one-click's `List-Unsubscribe=One-Click`, or the page's), read under a byte cap; null past it. */
+async function pageForm(request: Request): Promise<URLSearchParams | null> {
+  try {
+    return new URLSearchParams(await readCappedText(request as unknown as Response, MAX_FORM_BYTES));
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return null;
+    throw error;
+  }
 }

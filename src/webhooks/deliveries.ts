@@ -115,7 +115,10 @@ export function createWebhookDeliveries(deps: WebhookDeps): WebhookDeliveries {
         await enabledEndpoints.get(event.organizationId, () =>
           outboxStatements(tx).enabledEndpoints.execute({ organizationId: event.organizationId }),
         )
-      ).filter((endpoint) => endpoint.eventTypes.includes(event.type));
+      ).filter((endpoint) =>
+        // An inbound route's chosen webhooks receive its mail whatever types they subscribe to: choosing them said so.
+        event.webhookIds ? event.webhookIds.includes(endpoint.id) : endpoint.eventTypes.includes(event.type),
+      );
       if (!targets.length) return;
       const body = JSON.stringify(await buildPayload(tx, event));
       await notifyAtCommit(tx, WEBHOOKS_DUE);

@@ -41,3 +41,7 @@ export const swaksPeer = () =>
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 export const chromiumPeer = () =>
   peer("chromium", () => runs(CHROMIUM_PATH, ["--version"]), "apt-get install chromium");
+
+/** Debian's rspamd, started by the spam-scoring tests on loopback (test/helpers/rspamd.ts). */
+export const RSPAMD_PATH = "/usr/bin/rspamd";
+export const rspamdPeer = () => peer("rspamd", () => runs(RSPAMD_PATH, ["--version"]), "apt-get install rspamd");

@@ -12,6 +12,7 @@ import { describe, usePolled } from "../hooks.ts";
 import { Alert } from "../alert.tsx";
 import { Preview } from "../preview.tsx";
 import type { TemplateEngine } from "../../clients/node/src/wire.ts";
+import { PageHeader } from "../page-header.tsx";
 
 interface Finding {
   rule: string;
@@ -62,7 +63,7 @@ export function AiScreen() {
   const { data: status } = usePolled(() => api.get<AiStatus>("/v1/ai"), []);
   return (
     <section aria-labelledby="ai-title">
-      <h1 id="ai-title">AI</h1>
+      <PageHeader id="ai-title" title="AI" />
       <p class="hint">
         Nothing here sends mail. Scoring works offline; suggestions and drafts come from{" "}
         {status?.model ? (

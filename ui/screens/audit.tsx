@@ -9,6 +9,7 @@ import { Alert } from "../alert.tsx";
 import { Empty } from "../empty.tsx";
 import { when } from "../format.ts";
 import { usePagedList } from "../paging.tsx";
+import { PageHeader } from "../page-header.tsx";
 
 interface AuditEvent {
   id: string;
@@ -49,7 +50,11 @@ export function AuditScreen() {
 
   return (
     <section aria-labelledby="audit-title">
-      <h1 id="audit-title">Audit log</h1>
+      <PageHeader
+        id="audit-title"
+        title="Audit log"
+        description="Who changed what in this organisation, and every sign-in."
+      />
       <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter the audit log">
         <label>
           Action

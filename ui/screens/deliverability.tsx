@@ -21,6 +21,7 @@ import { HealthStatus, measuredShort, THRESHOLDS, windowWords } from "../health.
 import { usePolled } from "../hooks.ts";
 import { PauseControl, useSending } from "../pauses.tsx";
 import { SendingIps } from "./sending-ips.tsx";
+import { PageHeader } from "../page-header.tsx";
 
 /**
  * A pause a guardrail set (`paused_by: "system"`, `reason: "guardrail: …"`; guardrails pause domains and organisations
@@ -63,7 +64,11 @@ export function DeliverabilityScreen() {
 
   return (
     <section aria-labelledby="deliverability-title">
-      <h1 id="deliverability-title">Deliverability</h1>
+      <PageHeader
+        id="deliverability-title"
+        title="Deliverability"
+        description="Bounce and complaint rates per domain, the guardrails that pause sending, and the blocklists."
+      />
       <Alert message={health.error} />
       {paused.map((p) => (
         <div key={`${p.scope} ${p.name ?? ""}`} class="card guardrail" role="region" aria-label={p.title}>

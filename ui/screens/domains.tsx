@@ -17,6 +17,7 @@ import { HealthLine } from "../health.tsx";
 import { DomainSettings, useIpPoolNames } from "./domain-settings.tsx";
 import { dmarcCopyId, WhoSendsAsYou } from "./who-sends.tsx";
 import type { Domain as ClientDomain } from "../../clients/node/src/types.ts";
+import { PageHeader, StartAction } from "../page-header.tsx";
 
 type Domain = Pick<
   ClientDomain,
@@ -119,7 +120,13 @@ function DomainList() {
 
   return (
     <section aria-labelledby="domains-title">
-      <h1 id="domains-title">Domains</h1>
+      <PageHeader
+        id="domains-title"
+        title="Domains"
+        description="The domains this organisation sends from: their DNS records, checks and settings."
+      >
+        {canWrite && <StartAction label="New domain" field="domain-name" />}
+      </PageHeader>
       {canWrite && (
         <form class="card inline" onSubmit={add} aria-label="Add a domain">
           <label>

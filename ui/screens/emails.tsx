@@ -19,6 +19,7 @@ import { TestAddresses } from "../test-addresses.tsx";
 import { useReadsContent } from "../access.ts";
 import type { Email as ClientEmail, EmailAttachment } from "../../clients/node/src/types.ts";
 import { EMAIL_STATUSES } from "../../clients/node/src/wire.ts";
+import { PageHeader } from "../page-header.tsx";
 
 type EmailSummary = Pick<ClientEmail, "id" | "from" | "to" | "subject" | "status" | "created_at">;
 type EmailRecord = EmailSummary &
@@ -40,7 +41,11 @@ export function EmailsScreen() {
 
   return (
     <section aria-labelledby="emails-title">
-      <h1 id="emails-title">Emails</h1>
+      <PageHeader
+        id="emails-title"
+        title="Emails"
+        description="Every message sent through the API or SMTP, with each recipient's fate."
+      />
       <form class="filters" onSubmit={apply}>
         <label>
           Status

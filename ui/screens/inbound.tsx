@@ -22,6 +22,7 @@ import type {
 } from "../../clients/node/src/types.ts";
 import { Alert } from "../alert.tsx";
 import { Empty } from "../empty.tsx";
+import { PageHeader } from "../page-header.tsx";
 
 type Authentication = ReceivedEmailAuthentication;
 type Attachment = Pick<ReceivedAttachment, "id" | "filename" | "content_type" | "content_disposition" | "size">;
@@ -91,7 +92,7 @@ function InboundList() {
 
   return (
     <section aria-labelledby="inbound-title">
-      <h1 id="inbound-title">Inbound</h1>
+      <PageHeader id="inbound-title" title="Inbound" />
       <p class="hint">
         Mail the MX received for domains with receiving on. Bounces and complaints to return paths are in the sent
         email's timeline instead.

@@ -12,6 +12,7 @@ import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
 import type { ApiKey as ClientApiKey } from "../../clients/node/src/types.ts";
 import { SCOPES } from "../../clients/node/src/wire.ts";
+import { PageHeader, StartAction } from "../page-header.tsx";
 
 type ApiKey = Pick<
   ClientApiKey,
@@ -77,7 +78,13 @@ export function KeysScreen() {
 
   return (
     <section aria-labelledby="keys-title">
-      <h1 id="keys-title">API keys</h1>
+      <PageHeader
+        id="keys-title"
+        title="API keys"
+        description="Keys let applications send and read through the API; each holds only the scopes it was given."
+      >
+        {canWrite && <StartAction label="New key" field="key-name" />}
+      </PageHeader>
       {canWrite && (
         <form class="card" onSubmit={create} aria-label="Create a key">
           <h2>{testKey ? "Create a test key" : "Create a key"}</h2>
@@ -88,7 +95,7 @@ export function KeysScreen() {
           )}
           <label>
             Name
-            <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            <input id="key-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
           </label>
           <label>
             Permission

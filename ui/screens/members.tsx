@@ -10,6 +10,7 @@ import { api } from "../api.ts";
 import { ShownOnce } from "../copy.tsx";
 import { when } from "../format.ts";
 import { useAction, usePolled } from "../hooks.ts";
+import { PageHeader, StartAction } from "../page-header.tsx";
 
 const ROLES = ["owner", "admin", "developer", "viewer"] as const;
 const ROLE_WORDS: Record<string, string> = {
@@ -60,7 +61,13 @@ export function MembersScreen() {
 
   return (
     <section aria-labelledby="members-title">
-      <h1 id="members-title">Members</h1>
+      <PageHeader
+        id="members-title"
+        title="Members"
+        description="The people in this organisation, their roles, and pending invitations."
+      >
+        {canWrite && <StartAction label="Invite a member" field="invite-email" />}
+      </PageHeader>
       {canWrite && (
         <form class="card" onSubmit={invite} aria-label="Invite someone">
           <h2>Invite someone</h2>

@@ -12,6 +12,7 @@ import { api } from "../api.ts";
 import { size, when } from "../format.ts";
 import { useAction, usePolled } from "../hooks.ts";
 import { PauseControl, useSending } from "../pauses.tsx";
+import { PageHeader } from "../page-header.tsx";
 
 /** The form's fields, as typed: text, so that an empty one can mean "the default". */
 interface Fields {
@@ -99,7 +100,7 @@ export function OrganizationScreen() {
 
   return (
     <section aria-labelledby="organization-title">
-      <h1 id="organization-title">Organisation</h1>
+      <PageHeader id="organization-title" title="Organisation" />
       <p class="hint">
         The limits every key of this organisation shares, how long its mail is kept, and what it stores.
       </p>

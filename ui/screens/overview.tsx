@@ -13,6 +13,7 @@ import { PauseControl, useSending } from "../pauses.tsx";
 import { useCan } from "../access.ts";
 import type { SendingHealthOverview } from "../../clients/node/src/types.ts";
 import { STAT_COUNTS, type StatCount, type StatInterval } from "../../clients/node/src/wire.ts";
+import { PageHeader } from "../page-header.tsx";
 
 type Counts = Record<StatCount, number>;
 interface Bucket extends Counts {
@@ -410,7 +411,7 @@ export function OverviewScreen() {
 
   return (
     <section aria-labelledby="overview-title">
-      <h1 id="overview-title">Overview</h1>
+      <PageHeader id="overview-title" title="Overview" />
       <div class="filters">
         <label>
           Period

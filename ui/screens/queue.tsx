@@ -13,6 +13,7 @@ import { when } from "../format.ts";
 import type { Delivery, QueueDomainCounts, QueueProviderCounts, QueueSummary } from "../../clients/node/src/types.ts";
 import { Alert } from "../alert.tsx";
 import { Empty } from "../empty.tsx";
+import { PageHeader } from "../page-header.tsx";
 
 type Action = "retry" | "cancel" | "release";
 
@@ -69,7 +70,11 @@ export function QueueScreen() {
 
   return (
     <section aria-labelledby="queue-title">
-      <h1 id="queue-title">Queue</h1>
+      <PageHeader
+        id="queue-title"
+        title="Queue"
+        description="What waits to be delivered, why, and what you can do about it."
+      />
       <Alert message={actionError ?? summary.error ?? list.error} />
       {summary.data && waiting === 0 && (
         <Empty title="Nothing is waiting" first={{ label: "See the emails sent", href: "#/emails" }}>

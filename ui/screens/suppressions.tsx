@@ -10,6 +10,7 @@ import { when } from "../format.ts";
 import type { Suppression as ClientSuppression } from "../../clients/node/src/types.ts";
 import { Alert } from "../alert.tsx";
 import { Empty } from "../empty.tsx";
+import { PageHeader } from "../page-header.tsx";
 
 type Suppression = Pick<ClientSuppression, "id" | "email" | "origin" | "reason" | "created_at">;
 
@@ -34,7 +35,11 @@ export function SuppressionsScreen() {
 
   return (
     <section aria-labelledby="supp-title">
-      <h1 id="supp-title">Suppressions</h1>
+      <PageHeader
+        id="supp-title"
+        title="Suppressions"
+        description="Addresses Mailroom will not send to: bounced, complained, unsubscribed or added by hand."
+      />
       <label class="search">
         Search addresses
         <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />

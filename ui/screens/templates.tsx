@@ -12,6 +12,7 @@ import { describe } from "../hooks.ts";
 import { usePagedList } from "../paging.tsx";
 import { TemplateEditor } from "./template-editor.tsx";
 import type { Engine, TemplateSummary } from "./template-form.ts";
+import { PageHeader, StartAction } from "../page-header.tsx";
 
 /** What a new template starts with: the API requires a source, and an MJML one must have its root. */
 const STARTERS: Record<Engine, string> = {
@@ -60,7 +61,13 @@ function TemplateList() {
 
   return (
     <section aria-labelledby="templates-title">
-      <h1 id="templates-title">Templates</h1>
+      <PageHeader
+        id="templates-title"
+        title="Templates"
+        description="Saved messages with variables, sent by id or alias."
+      >
+        {canWrite && <StartAction label="Create template" field="template-name" />}
+      </PageHeader>
       <form class="filters" onSubmit={open} aria-label="Open a template">
         <label>
           ID or alias

@@ -13,6 +13,7 @@ import { Alert } from "../alert.tsx";
 import { Empty } from "../empty.tsx";
 import type { WebhookAttempt, WebhookDeliveryEvent, WebhookEndpoint } from "../../clients/node/src/types.ts";
 import { EVENT_TYPES, type EventType } from "../../clients/node/src/wire.ts";
+import { PageHeader, StartAction } from "../page-header.tsx";
 
 const DEFAULT_EVENTS: EventType[] = [
   "email.delivered",
@@ -177,7 +178,13 @@ export function WebhooksScreen() {
     });
   return (
     <section aria-labelledby="webhooks-title">
-      <h1 id="webhooks-title">Webhooks</h1>
+      <PageHeader
+        id="webhooks-title"
+        title="Webhooks"
+        description="Endpoints Mailroom posts events to, signed, with every attempt."
+      >
+        {canWrite && <StartAction label="New endpoint" field="endpoint-url" />}
+      </PageHeader>
       {canWrite && (
         <AddEndpoint
           onAdded={(added) => {

@@ -53,6 +53,9 @@ export interface ApiKey {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
+    | "logs:read"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -199,6 +202,9 @@ export interface CreateApiKeyResponse {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
+    | "logs:read"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -321,6 +327,7 @@ export interface CreateEmailOptions {
   scheduled_at?: string | null;
   tracking?: CreateEmailOptionsTracking | null;
   unsubscribe?: boolean | null;
+  topic_id?: string | null;
   /** Render a saved template; from, subject, html and text come from it unless given here. */
   template?: CreateEmailOptionsTemplate;
 }
@@ -359,6 +366,26 @@ export interface CreateEmailOptionsTracking {
 export interface CreateEmailResponse {
   id: string;
   message: "Email sent.";
+}
+
+/** Sent to POST /v1/inbound/routes. */
+export interface CreateInboundRouteOptions {
+  /** What the route matches; an empty match matches every message. */
+  match?: CreateInboundRouteOptionsMatch;
+  /** Where action forward sends a copy. */
+  forward_to?: string[];
+  /** The webhooks action webhook notifies. */
+  webhook_ids?: string[];
+  spam_threshold?: number | null;
+  /** Where the route goes; those at it and after move down. Default: last. */
+  position?: number;
+  action: "store" | "webhook" | "forward" | "reject" | "drop";
+}
+
+/** What the route matches; an empty match matches every message. */
+export interface CreateInboundRouteOptionsMatch {
+  recipient?: string | null;
+  header?: InboundRouteHeaderMatch | null;
 }
 
 /** Sent to POST /v1/templates. */
@@ -421,6 +448,9 @@ export interface CurrentApiKey {
     | "members:read"
     | "members:write"
     | "audit:read"
+    | "contacts:read"
+    | "contacts:write"
+    | "logs:read"
   >;
   /** The sending domains it is restricted to; null: any. */
   domains: string[] | null;
@@ -613,7 +643,7 @@ export interface Email {
   object: "email";
   id: string;
   message_id: string;
-  source: "api" | "smtp" | "cli";
+  source: "api" | "smtp" | "cli" | "forward";
   from: string;
   to: string[];
   cc: string[];
@@ -626,6 +656,8 @@ export interface Email {
   created_at: string;
   scheduled_at: string | null;
   template_id: string | null;
+  /** The topic it was sent for (docs/contacts-preferences.md). */
+  topic_id: string | null;
   html: string | null;
   text: string | null;
   /** When retention removed the raw message, bodies and attachments; null while they are kept. */
@@ -658,6 +690,93 @@ export interface EmailEvent {
   created_at: string;
   recipient: string | null;
   data: Record<string, unknown>;
+}
+
+/** Answered by GET /v1/emails/metrics. */
+export interface EmailMetrics {
+  object: "metrics";
+  start_date: string;
+  end_date: string;
+  metrics: Array<
+    | "received"
+    | "delivered"
+    | "complained"
+    | "suppressed"
+    | "bounced"
+    | "bounced_transient"
+    | "bounced_permanent"
+    | "bounced_undetermined"
+    | "opened"
+    | "clicked"
+    | "unsubscribed"
+    | "delivery_delayed"
+    | "failed"
+    | "sent"
+    | "unique_opened"
+    | "unique_clicked"
+    | "delivery_rate"
+    | "open_rate"
+    | "click_rate"
+    | "bounce_rate"
+    | "complaint_rate"
+    | "unsubscribe_rate"
+  >;
+  dimensions: Array<"period" | "domain" | "email" | "broadcast">;
+  granularity: "hourly" | "daily" | "weekly" | "monthly";
+  totals: EmailMetricsTotals;
+  data?: EmailMetricsRow[];
+}
+
+export interface EmailMetricsRow {
+  /** The period's start (UTC). */
+  period: string;
+  received?: number;
+  delivered?: number;
+  complained?: number;
+  suppressed?: number;
+  bounced?: number;
+  bounced_transient?: number;
+  bounced_permanent?: number;
+  bounced_undetermined?: number;
+  opened?: number;
+  clicked?: number;
+  unsubscribed?: number;
+  delivery_delayed?: number;
+  failed?: number;
+  sent?: number;
+  unique_opened?: number;
+  unique_clicked?: number;
+  delivery_rate?: number;
+  open_rate?: number;
+  click_rate?: number;
+  bounce_rate?: number;
+  complaint_rate?: number;
+  unsubscribe_rate?: number;
+}
+
+export interface EmailMetricsTotals {
+  received?: number;
+  delivered?: number;
+  complained?: number;
+  suppressed?: number;
+  bounced?: number;
+  bounced_transient?: number;
+  bounced_permanent?: number;
+  bounced_undetermined?: number;
+  opened?: number;
+  clicked?: number;
+  unsubscribed?: number;
+  delivery_delayed?: number;
+  failed?: number;
+  sent?: number;
+  unique_opened?: number;
+  unique_clicked?: number;
+  delivery_rate?: number;
+  open_rate?: number;
+  click_rate?: number;
+  bounce_rate?: number;
+  complaint_rate?: number;
+  unsubscribe_rate?: number;
 }
 
 export interface EmailRecipient {
@@ -728,7 +847,7 @@ export interface EmailSummary {
   object: "email";
   id: string;
   message_id: string;
-  source: "api" | "smtp" | "cli";
+  source: "api" | "smtp" | "cli" | "forward";
   from: string;
   to: string[];
   cc: string[];
@@ -741,6 +860,8 @@ export interface EmailSummary {
   created_at: string;
   scheduled_at: string | null;
   template_id: string | null;
+  /** The topic it was sent for (docs/contacts-preferences.md). */
+  topic_id: string | null;
 }
 
 export interface ErrorBody {
@@ -773,6 +894,54 @@ export interface ErrorBody {
 export interface ErrorBodyDetail {
   path: string;
   message: string;
+}
+
+/**
+ * A rule for the organisation's received mail. Answered by GET /v1/inbound/routes, POST /v1/inbound/routes, GET
+ * /v1/inbound/routes/{id}, PATCH /v1/inbound/routes/{id}.
+ */
+export interface InboundRoute {
+  object: "inbound_route";
+  id: string;
+  /** Routes are tried from position 1 up; the first match decides. */
+  position: number;
+  match: InboundRouteMatch;
+  /**
+   * store (the default), webhook (store; email.received only to webhook_ids), forward (store and forward), reject (550
+   * 5.7.1) or drop (accept, store nothing).
+   */
+  action: "store" | "webhook" | "forward" | "reject" | "drop";
+  forward_to: string[];
+  webhook_ids: string[];
+  /** rspamd score at or over which the message is refused. */
+  spam_threshold: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Matches when one of the message's header fields of this name contains the text. */
+export interface InboundRouteHeaderMatch {
+  /** A header field's name. */
+  name: string;
+  /** Text its value contains (any case). */
+  contains: string;
+}
+
+export interface InboundRouteMatch {
+  recipient: string | null;
+  header: InboundRouteHeaderMatch | null;
+}
+
+/** Answered by POST /v1/inbound/routes/test. */
+export interface InboundRouteTest {
+  object: "inbound_route_test";
+  recipient: string;
+  /** Whether the MX takes mail for this address for the organisation. */
+  receiving: boolean;
+  /** The route that decides; null: none matches. */
+  route: InboundRoute | null;
+  /** What becomes of the message (store when no route matches). */
+  action: "store" | "webhook" | "forward" | "reject" | "drop";
 }
 
 /** An invitation not yet accepted: the role its link grants, until `expires_at` (7 days after it was made). */
@@ -824,6 +993,35 @@ export interface IpPoolBackOff {
   messages_per_minute: number;
   /** When the rate returns to the configured one. */
   until: string;
+}
+
+/** Answered by GET /v1/logs/{id}. */
+export interface Log {
+  object: "log";
+  id: string;
+  created_at: string;
+  /** The path, as Resend's: /emails/<id> (no /v1). */
+  endpoint: string;
+  method: string;
+  response_status: number;
+  user_agent: string | null;
+  api_key_id: string | null;
+  /** The JSON body sent, secrets replaced by "[redacted]"; null without one. */
+  request_body: unknown;
+  /** The JSON answer, secrets replaced by "[redacted]"; null when not JSON. */
+  response_body: unknown;
+}
+
+/** Answered by GET /v1/logs. */
+export interface LogListItem {
+  id: string;
+  created_at: string;
+  /** The path, as Resend's: /emails/<id> (no /v1). */
+  endpoint: string;
+  method: string;
+  response_status: number;
+  user_agent: string | null;
+  api_key_id: string | null;
 }
 
 /**
@@ -898,13 +1096,13 @@ export interface OrganizationStorage {
   measured_at: string;
 }
 
-/** What is paused: the organisation, one sending domain, or one provider. */
-export type PauseScope = "organization" | "domain" | "provider";
+/** What is paused: the organisation, one sending domain, one provider, or one lane (transactional, broadcast). */
+export type PauseScope = "organization" | "domain" | "provider" | "lane";
 
 /** Sent to POST /v1/sending/pause. */
 export interface PauseSendingOptions {
   scope: PauseScope;
-  /** The domain or provider (none for the organisation). */
+  /** The domain, provider or lane — transactional or broadcast (none for the organisation). */
   name?: string;
   /** For the record. */
   reason?: string | null;
@@ -912,6 +1110,16 @@ export interface PauseSendingOptions {
 
 export interface QueueDomainCounts {
   domain: string;
+  queued: number;
+  deferred: number;
+  held: number;
+  sending: number;
+  /** When the oldest of them was queued. */
+  oldest_at: string | null;
+}
+
+export interface QueueLaneCounts {
+  lane: "transactional" | "broadcast";
   queued: number;
   deferred: number;
   held: number;
@@ -948,6 +1156,8 @@ export interface QueueSummary {
   /** The 20 domains with the most recipients waiting. */
   by_domain: QueueDomainCounts[];
   by_provider: QueueProviderCounts[];
+  /** Each sending lane: transactional, then broadcast (docs/operations.md#sending-lanes). */
+  by_lane: QueueLaneCounts[];
   /** When the oldest waiting recipient was queued. */
   oldest_waiting_at: string | null;
 }
@@ -981,6 +1191,10 @@ export interface ReceivedEmail {
   in_reply_to_email_id: string | null;
   auto_reply: "auto_reply" | "challenge_response" | null;
   authentication: ReceivedEmailAuthentication;
+  /** rspamd's verdict; null when none is configured or it did not answer in time. */
+  spam: ReceivedEmailSpam | null;
+  /** The inbound route that decided; null: none matched (stored). */
+  route_id: string | null;
   html: string | null;
   text: string | null;
   headers: Record<string, string>;
@@ -1025,6 +1239,19 @@ export interface ReceivedEmailRaw {
   expires_at: string;
 }
 
+export interface ReceivedEmailSpam {
+  score: number;
+  /** rspamd's action: no action, greylist, add header, rewrite subject, soft reject, reject. */
+  action: string;
+  /** The rules that fired, highest first. */
+  symbols: ReceivedEmailSpamSymbol[];
+}
+
+export interface ReceivedEmailSpamSymbol {
+  name: string;
+  score: number;
+}
+
 /** Answered by GET /v1/emails/receiving. */
 export interface ReceivedEmailSummary {
   id: string;
@@ -1043,6 +1270,10 @@ export interface ReceivedEmailSummary {
   in_reply_to_email_id: string | null;
   auto_reply: "auto_reply" | "challenge_response" | null;
   authentication: ReceivedEmailAuthentication;
+  /** rspamd's verdict; null when none is configured or it did not answer in time. */
+  spam: ReceivedEmailSpam | null;
+  /** The inbound route that decided; null: none matched (stored). */
+  route_id: string | null;
 }
 
 export type RecipientStatus =
@@ -1092,7 +1323,7 @@ export interface ReplayFailedResponse {
 /** Sent to POST /v1/sending/resume. */
 export interface ResumeSendingOptions {
   scope: PauseScope;
-  /** The domain or provider (none for the organisation). */
+  /** The domain, provider or lane — transactional or broadcast (none for the organisation). */
   name?: string;
 }
 
@@ -1113,7 +1344,7 @@ export interface SendingHealthOverview {
 
 export interface SendingPause {
   scope: PauseScope;
-  /** The domain or provider; null for the organisation. */
+  /** The domain, provider or lane; null for the organisation. */
   name: string | null;
   reason: string | null;
   paused_at: string;
@@ -1308,6 +1539,13 @@ export interface TemplateVariable {
   updated_at: string;
 }
 
+/** Sent to POST /v1/inbound/routes/test. */
+export interface TestInboundRouteOptions {
+  recipient: string;
+  /** Header fields of an imagined message, name → value. */
+  headers?: Record<string, string>;
+}
+
 /** Sent to POST /v1/webhooks/{id}/test. */
 export interface TestWebhookOptions {
   /** Event type of the sample (default email.sent). */
@@ -1414,6 +1652,26 @@ export interface UpdateEmailResponse {
   id: string;
 }
 
+/** Sent to PATCH /v1/inbound/routes/{id}. */
+export interface UpdateInboundRouteOptions {
+  /** What the route matches; an empty match matches every message. */
+  match?: UpdateInboundRouteOptionsMatch;
+  /** Where action forward sends a copy. */
+  forward_to?: string[];
+  /** The webhooks action webhook notifies. */
+  webhook_ids?: string[];
+  spam_threshold?: number | null;
+  /** Where the route goes; those at it and after move down. Default: last. */
+  position?: number;
+  action?: "store" | "webhook" | "forward" | "reject" | "drop";
+}
+
+/** What the route matches; an empty match matches every message. */
+export interface UpdateInboundRouteOptionsMatch {
+  recipient?: string | null;
+  header?: InboundRouteHeaderMatch | null;
+}
+
 /** A member's new role. Sent to PATCH /v1/members/{id}. */
 export interface UpdateMemberRoleOptions {
   role: Role;
@@ -1464,6 +1722,88 @@ export interface UpdateWebhookOptions {
   events?: string[];
   description?: string | null;
   status?: "enabled" | "disabled";
+}
+
+/** Answered by GET /v1/usage. */
+export interface Usage {
+  object: "usage";
+  emails: UsageEmails;
+  contacts: UsageContacts;
+  segments: UsageSegments;
+  broadcasts: UsageBroadcasts;
+  ai_credits: UsageAiCredits;
+  automation_runs: UsageAutomationRuns;
+  domains: UsageDomains;
+  rate_limit: UsageRateLimit;
+}
+
+export interface UsageAiCredits {
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+  next_increase_at: string | null;
+}
+
+export interface UsageAutomationRuns {
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+  resets_at: string;
+}
+
+export interface UsageBroadcasts {
+  used: number;
+  limit: unknown | null;
+}
+
+export interface UsageContacts {
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+}
+
+export interface UsageDomains {
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+}
+
+export interface UsageEmails {
+  daily: UsageEmailsDaily;
+  monthly: UsageEmailsMonthly;
+}
+
+export interface UsageEmailsDaily {
+  /** Messages accepted (sent) in the period. */
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+  sent: number;
+  received: number;
+  resets_at: string;
+}
+
+export interface UsageEmailsMonthly {
+  /** Messages accepted (sent) in the period. */
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
+  sent: number;
+  received: number;
+  resets_at: string;
+}
+
+export interface UsageRateLimit {
+  /** Requests per window, the organisation's. */
+  limit: number;
+  /** The window: 60s. */
+  duration: string;
+}
+
+export interface UsageSegments {
+  used: number;
+  /** Null: Mailroom sets no such limit. */
+  limit: number | null;
 }
 
 /** A person with an account: signs in to the admin UI and belongs to organisations. */
@@ -1559,6 +1899,13 @@ export interface WebhookEndpoint {
     | "suppression.removed"
     | "sending.paused"
     | "sending.resumed"
+    | "contact.created"
+    | "contact.updated"
+    | "contact.deleted"
+    | "contact.topics.updated"
+    | "topic.created"
+    | "topic.updated"
+    | "topic.deleted"
   >;
   description: string | null;
   status: "enabled" | "disabled";

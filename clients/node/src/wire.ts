@@ -29,6 +29,13 @@ export const EVENT_TYPES = [
   "suppression.removed",
   "sending.paused",
   "sending.resumed",
+  "contact.created",
+  "contact.updated",
+  "contact.deleted",
+  "contact.topics.updated",
+  "topic.created",
+  "topic.updated",
+  "topic.deleted",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -108,6 +115,9 @@ export const SCOPES = [
   "members:read",
   "members:write",
   "audit:read",
+  "contacts:read",
+  "contacts:write",
+  "logs:read",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -188,6 +198,7 @@ export type SendEmailRequest = {
     clicks?: boolean;
   } | null;
   unsubscribe?: boolean | null;
+  topic_id?: string | null;
   /** Render a saved template; from, subject, html and text come from it unless given here */
   template?: {
     /** Template id or alias (its published version) */

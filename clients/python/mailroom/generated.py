@@ -66,6 +66,9 @@ class ApiKey(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "contacts:read",
+            "contacts:write",
+            "logs:read",
         ]
     ]
     domains: Optional[List[str]]
@@ -231,6 +234,9 @@ class CreateApiKeyResponse(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "contacts:read",
+            "contacts:write",
+            "logs:read",
         ]
     ]
     domains: Optional[List[str]]
@@ -412,6 +418,7 @@ CreateEmailOptions = TypedDict(
         "scheduled_at": Optional[str],
         "tracking": Optional[CreateEmailOptionsTracking],
         "unsubscribe": Optional[bool],
+        "topic_id": Optional[str],
         "template": CreateEmailOptionsTemplate,
     },
     total=False,
@@ -423,6 +430,40 @@ class CreateEmailResponse(TypedDict):
 
     id: str
     message: Literal["Email sent."]
+
+
+class InboundRouteHeaderMatch(TypedDict):
+    """Matches when one of the message's header fields of this name contains the text."""
+
+    name: str
+    """A header field's name."""
+    contains: str
+    """Text its value contains (any case)."""
+
+
+class CreateInboundRouteOptionsMatch(TypedDict, total=False):
+    """What the route matches; an empty match matches every message."""
+
+    recipient: Optional[str]
+    header: Optional[InboundRouteHeaderMatch]
+
+
+class _CreateInboundRouteOptionsRequired(TypedDict):
+    action: Literal["store", "webhook", "forward", "reject", "drop"]
+
+
+class CreateInboundRouteOptions(_CreateInboundRouteOptionsRequired, total=False):
+    """Sent to POST /v1/inbound/routes."""
+
+    match: CreateInboundRouteOptionsMatch
+    """What the route matches; an empty match matches every message."""
+    forward_to: List[str]
+    """Where action forward sends a copy."""
+    webhook_ids: List[str]
+    """The webhooks action webhook notifies."""
+    spam_threshold: Optional[float]
+    position: int
+    """Where the route goes; those at it and after move down. Default: last."""
 
 
 class _CreateTemplateOptionsVariableRequired(TypedDict):
@@ -496,6 +537,9 @@ class CurrentApiKey(TypedDict):
             "members:read",
             "members:write",
             "audit:read",
+            "contacts:read",
+            "contacts:write",
+            "logs:read",
         ]
     ]
     """The scopes it may use (a test key's within the sandbox)."""
@@ -756,7 +800,7 @@ Email = TypedDict(
         "object": Literal["email"],
         "id": str,
         "message_id": str,
-        "source": Literal["api", "smtp", "cli"],
+        "source": Literal["api", "smtp", "cli", "forward"],
         "from": str,
         "to": List[str],
         "cc": List[str],
@@ -769,6 +813,7 @@ Email = TypedDict(
         "created_at": str,
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
+        "topic_id": Optional[str],
         "html": Optional[str],
         "text": Optional[str],
         "content_removed_at": Optional[str],
@@ -797,6 +842,102 @@ class EmailAttachment(_EmailAttachmentRequired, total=False):
     """
 
     object: Literal["attachment"]
+
+
+class _EmailMetricsRowRequired(TypedDict):
+    period: str
+    """The period's start (UTC)."""
+
+
+class EmailMetricsRow(_EmailMetricsRowRequired, total=False):
+    received: float
+    delivered: float
+    complained: float
+    suppressed: float
+    bounced: float
+    bounced_transient: float
+    bounced_permanent: float
+    bounced_undetermined: float
+    opened: float
+    clicked: float
+    unsubscribed: float
+    delivery_delayed: float
+    failed: float
+    sent: float
+    unique_opened: float
+    unique_clicked: float
+    delivery_rate: float
+    open_rate: float
+    click_rate: float
+    bounce_rate: float
+    complaint_rate: float
+    unsubscribe_rate: float
+
+
+class EmailMetricsTotals(TypedDict, total=False):
+    received: float
+    delivered: float
+    complained: float
+    suppressed: float
+    bounced: float
+    bounced_transient: float
+    bounced_permanent: float
+    bounced_undetermined: float
+    opened: float
+    clicked: float
+    unsubscribed: float
+    delivery_delayed: float
+    failed: float
+    sent: float
+    unique_opened: float
+    unique_clicked: float
+    delivery_rate: float
+    open_rate: float
+    click_rate: float
+    bounce_rate: float
+    complaint_rate: float
+    unsubscribe_rate: float
+
+
+class _EmailMetricsRequired(TypedDict):
+    object: Literal["metrics"]
+    start_date: str
+    end_date: str
+    metrics: List[
+        Literal[
+            "received",
+            "delivered",
+            "complained",
+            "suppressed",
+            "bounced",
+            "bounced_transient",
+            "bounced_permanent",
+            "bounced_undetermined",
+            "opened",
+            "clicked",
+            "unsubscribed",
+            "delivery_delayed",
+            "failed",
+            "sent",
+            "unique_opened",
+            "unique_clicked",
+            "delivery_rate",
+            "open_rate",
+            "click_rate",
+            "bounce_rate",
+            "complaint_rate",
+            "unsubscribe_rate",
+        ]
+    ]
+    dimensions: List[Literal["period", "domain", "email", "broadcast"]]
+    granularity: Literal["hourly", "daily", "weekly", "monthly"]
+    totals: EmailMetricsTotals
+
+
+class EmailMetrics(_EmailMetricsRequired, total=False):
+    """Answered by GET /v1/emails/metrics."""
+
+    data: List[EmailMetricsRow]
 
 
 class EmailStatCounts(TypedDict):
@@ -847,7 +988,7 @@ EmailSummary = TypedDict(
         "object": Literal["email"],
         "id": str,
         "message_id": str,
-        "source": Literal["api", "smtp", "cli"],
+        "source": Literal["api", "smtp", "cli", "forward"],
         "from": str,
         "to": List[str],
         "cc": List[str],
@@ -860,6 +1001,7 @@ EmailSummary = TypedDict(
         "created_at": str,
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
+        "topic_id": Optional[str],
     },
 )
 
@@ -898,6 +1040,46 @@ class _ErrorBodyRequired(TypedDict):
 class ErrorBody(_ErrorBodyRequired, total=False):
     details: List[ErrorBodyDetail]
     request_id: str
+
+
+class InboundRouteMatch(TypedDict):
+    recipient: Optional[str]
+    header: Optional[InboundRouteHeaderMatch]
+
+
+class InboundRoute(TypedDict):
+    """A rule for the organisation's received mail. Answered by GET /v1/inbound/routes, POST /v1/inbound/routes, GET
+    /v1/inbound/routes/{id}, PATCH /v1/inbound/routes/{id}.
+    """
+
+    object: Literal["inbound_route"]
+    id: str
+    position: int
+    """Routes are tried from position 1 up; the first match decides."""
+    match: InboundRouteMatch
+    action: Literal["store", "webhook", "forward", "reject", "drop"]
+    """store (the default), webhook (store; email.received only to webhook_ids), forward (store and forward), reject
+    (550 5.7.1) or drop (accept, store nothing).
+    """
+    forward_to: List[str]
+    webhook_ids: List[str]
+    spam_threshold: Optional[float]
+    """rspamd score at or over which the message is refused."""
+    created_at: str
+    updated_at: str
+
+
+class InboundRouteTest(TypedDict):
+    """Answered by POST /v1/inbound/routes/test."""
+
+    object: Literal["inbound_route_test"]
+    recipient: str
+    receiving: bool
+    """Whether the MX takes mail for this address for the organisation."""
+    route: Optional[InboundRoute]
+    """The route that decides; null: none matches."""
+    action: Literal["store", "webhook", "forward", "reject", "drop"]
+    """What becomes of the message (store when no route matches)."""
 
 
 class InviteMemberOptions(TypedDict):
@@ -940,6 +1122,37 @@ class IpPool(TypedDict):
     warmup: str
     """How long an address warms up from its first use, e.g. 30d (0d: none)."""
     addresses: List[IpPoolAddress]
+
+
+class Log(TypedDict):
+    """Answered by GET /v1/logs/{id}."""
+
+    object: Literal["log"]
+    id: str
+    created_at: str
+    endpoint: str
+    """The path, as Resend's: /emails/<id> (no /v1)."""
+    method: str
+    response_status: int
+    user_agent: Optional[str]
+    api_key_id: Optional[str]
+    request_body: Any
+    """The JSON body sent, secrets replaced by "[redacted]"; null without one."""
+    response_body: Any
+    """The JSON answer, secrets replaced by "[redacted]"; null when not JSON."""
+
+
+class LogListItem(TypedDict):
+    """Answered by GET /v1/logs."""
+
+    id: str
+    created_at: str
+    endpoint: str
+    """The path, as Resend's: /emails/<id> (no /v1)."""
+    method: str
+    response_status: int
+    user_agent: Optional[str]
+    api_key_id: Optional[str]
 
 
 class Member(TypedDict):
@@ -1017,8 +1230,8 @@ class OrganizationMembership(TypedDict):
     role: Role
 
 
-PauseScope = Literal["organization", "domain", "provider"]
-"""What is paused: the organisation, one sending domain, or one provider."""
+PauseScope = Literal["organization", "domain", "provider", "lane"]
+"""What is paused: the organisation, one sending domain, one provider, or one lane (transactional, broadcast)."""
 
 
 class _PauseSendingOptionsRequired(TypedDict):
@@ -1029,13 +1242,23 @@ class PauseSendingOptions(_PauseSendingOptionsRequired, total=False):
     """Sent to POST /v1/sending/pause."""
 
     name: str
-    """The domain or provider (none for the organisation)."""
+    """The domain, provider or lane — transactional or broadcast (none for the organisation)."""
     reason: Optional[str]
     """For the record."""
 
 
 class QueueDomainCounts(TypedDict):
     domain: str
+    queued: int
+    deferred: int
+    held: int
+    sending: int
+    oldest_at: Optional[str]
+    """When the oldest of them was queued."""
+
+
+class QueueLaneCounts(TypedDict):
+    lane: Literal["transactional", "broadcast"]
     queued: int
     deferred: int
     held: int
@@ -1070,6 +1293,8 @@ class QueueSummary(TypedDict):
     by_domain: List[QueueDomainCounts]
     """The 20 domains with the most recipients waiting."""
     by_provider: List[QueueProviderCounts]
+    by_lane: List[QueueLaneCounts]
+    """Each sending lane: transactional, then broadcast (docs/operations.md#sending-lanes)."""
     oldest_waiting_at: Optional[str]
     """When the oldest waiting recipient was queued."""
 
@@ -1122,6 +1347,19 @@ class ReceivedEmailRaw(TypedDict):
     expires_at: str
 
 
+class ReceivedEmailSpamSymbol(TypedDict):
+    name: str
+    score: float
+
+
+class ReceivedEmailSpam(TypedDict):
+    score: float
+    action: str
+    """rspamd's action: no action, greylist, add header, rewrite subject, soft reject, reject."""
+    symbols: List[ReceivedEmailSpamSymbol]
+    """The rules that fired, highest first."""
+
+
 # Answered by GET /v1/emails/receiving/{id}.
 ReceivedEmail = TypedDict(
     "ReceivedEmail",
@@ -1141,6 +1379,8 @@ ReceivedEmail = TypedDict(
         "in_reply_to_email_id": Optional[str],
         "auto_reply": Optional[Literal["auto_reply", "challenge_response"]],
         "authentication": ReceivedEmailAuthentication,
+        "spam": Optional[ReceivedEmailSpam],
+        "route_id": Optional[str],
         "html": Optional[str],
         "text": Optional[str],
         "headers": Dict[str, str],
@@ -1167,6 +1407,8 @@ ReceivedEmailSummary = TypedDict(
         "in_reply_to_email_id": Optional[str],
         "auto_reply": Optional[Literal["auto_reply", "challenge_response"]],
         "authentication": ReceivedEmailAuthentication,
+        "spam": Optional[ReceivedEmailSpam],
+        "route_id": Optional[str],
     },
 )
 
@@ -1214,7 +1456,7 @@ class ResumeSendingOptions(_ResumeSendingOptionsRequired, total=False):
     """Sent to POST /v1/sending/resume."""
 
     name: str
-    """The domain or provider (none for the organisation)."""
+    """The domain, provider or lane — transactional or broadcast (none for the organisation)."""
 
 
 class SendingHealthOverview(TypedDict):
@@ -1230,7 +1472,7 @@ class SendingHealthOverview(TypedDict):
 class SendingPause(TypedDict):
     scope: PauseScope
     name: Optional[str]
-    """The domain or provider; null for the organisation."""
+    """The domain, provider or lane; null for the organisation."""
     reason: Optional[str]
     paused_at: str
     paused_by: Optional[str]
@@ -1454,6 +1696,17 @@ class TemplateValidation(TypedDict):
     errors: List[TemplateValidationError]
 
 
+class _TestInboundRouteOptionsRequired(TypedDict):
+    recipient: str
+
+
+class TestInboundRouteOptions(_TestInboundRouteOptionsRequired, total=False):
+    """Sent to POST /v1/inbound/routes/test."""
+
+    headers: Dict[str, str]
+    """Header fields of an imagined message, name → value."""
+
+
 class TestWebhookOptions(TypedDict, total=False):
     """Sent to POST /v1/webhooks/{id}/test."""
 
@@ -1564,6 +1817,28 @@ class UpdateEmailResponse(TypedDict):
     id: str
 
 
+class UpdateInboundRouteOptionsMatch(TypedDict, total=False):
+    """What the route matches; an empty match matches every message."""
+
+    recipient: Optional[str]
+    header: Optional[InboundRouteHeaderMatch]
+
+
+class UpdateInboundRouteOptions(TypedDict, total=False):
+    """Sent to PATCH /v1/inbound/routes/{id}."""
+
+    match: UpdateInboundRouteOptionsMatch
+    """What the route matches; an empty match matches every message."""
+    forward_to: List[str]
+    """Where action forward sends a copy."""
+    webhook_ids: List[str]
+    """The webhooks action webhook notifies."""
+    spam_threshold: Optional[float]
+    position: int
+    """Where the route goes; those at it and after move down. Default: last."""
+    action: Literal["store", "webhook", "forward", "reject", "drop"]
+
+
 class UpdateMemberRoleOptions(TypedDict):
     """A member's new role. Sent to PATCH /v1/members/{id}."""
 
@@ -1623,6 +1898,89 @@ class UpdateWebhookOptions(TypedDict, total=False):
     events: List[str]
     description: Optional[str]
     status: Literal["enabled", "disabled"]
+
+
+class UsageAiCredits(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    next_increase_at: Optional[str]
+
+
+class UsageAutomationRuns(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    resets_at: str
+
+
+class UsageBroadcasts(TypedDict):
+    used: int
+    limit: Optional[Any]
+
+
+class UsageContacts(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+
+
+class UsageDomains(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+
+
+class UsageEmailsDaily(TypedDict):
+    used: int
+    """Messages accepted (sent) in the period."""
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    sent: int
+    received: int
+    resets_at: str
+
+
+class UsageEmailsMonthly(TypedDict):
+    used: int
+    """Messages accepted (sent) in the period."""
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+    sent: int
+    received: int
+    resets_at: str
+
+
+class UsageEmails(TypedDict):
+    daily: UsageEmailsDaily
+    monthly: UsageEmailsMonthly
+
+
+class UsageRateLimit(TypedDict):
+    limit: int
+    """Requests per window, the organisation's."""
+    duration: str
+    """The window: 60s."""
+
+
+class UsageSegments(TypedDict):
+    used: int
+    limit: Optional[int]
+    """Null: Mailroom sets no such limit."""
+
+
+class Usage(TypedDict):
+    """Answered by GET /v1/usage."""
+
+    object: Literal["usage"]
+    emails: UsageEmails
+    contacts: UsageContacts
+    segments: UsageSegments
+    broadcasts: UsageBroadcasts
+    ai_credits: UsageAiCredits
+    automation_runs: UsageAutomationRuns
+    domains: UsageDomains
+    rate_limit: UsageRateLimit
 
 
 class _ValidateTemplateOptionsRequired(TypedDict):
@@ -1718,6 +2076,13 @@ class WebhookEndpoint(TypedDict):
             "suppression.removed",
             "sending.paused",
             "sending.resumed",
+            "contact.created",
+            "contact.updated",
+            "contact.deleted",
+            "contact.topics.updated",
+            "topic.created",
+            "topic.updated",
+            "topic.deleted",
         ]
     ]
     """The event types it receives."""

@@ -37,7 +37,13 @@ import blocklists, { postgres as blocklistsPg } from "./0029_blocklists.ts";
 import ipPools, { postgres as ipPoolsPg } from "./0030_ip_pools.ts";
 import accountProtection, { postgres as accountProtectionPg } from "./0031_account_protection.ts";
 import keyCreators, { postgres as keyCreatorsPg } from "./0032_key_creators.ts";
+import contacts, { postgres as contactsPg } from "./0033_contacts.ts";
+import contactScopes, { postgres as contactScopesPg } from "./0034_contact_scopes.ts";
+import emailTopics, { postgres as emailTopicsPg } from "./0035_email_topics.ts";
 import relayDsn, { postgres as relayDsnPg } from "./0043_relay_dsn.ts";
+import inboundRoutes, { postgres as inboundRoutesPg } from "./0041_inbound_routes.ts";
+import requestLogs, { postgres as requestLogsPg } from "./0039_request_logs.ts";
+import { sqlite as sendingLanes, postgres as sendingLanesPg } from "./0036_sending_lanes.ts";
 
 export interface Migration {
   version: number;
@@ -88,5 +94,11 @@ export const MIGRATIONS: Migration[] = [
   { version: 30, name: "ip_pools", sqlite: ipPools, postgres: ipPoolsPg },
   { version: 31, name: "account_protection", sqlite: accountProtection, postgres: accountProtectionPg },
   { version: 32, name: "key_creators", sqlite: keyCreators, postgres: keyCreatorsPg },
+  { version: 33, name: "contacts", sqlite: contacts, postgres: contactsPg },
+  { version: 34, name: "contact_scopes", sqlite: contactScopes, postgres: contactScopesPg },
+  { version: 35, name: "email_topics", sqlite: emailTopics, postgres: emailTopicsPg },
+  { version: 36, name: "sending_lanes", sqlite: sendingLanes, postgres: sendingLanesPg, rebuildsTables: true },
+  { version: 39, name: "request_logs", sqlite: requestLogs, postgres: requestLogsPg },
+  { version: 41, name: "inbound_routes", sqlite: inboundRoutes, postgres: inboundRoutesPg },
   { version: 43, name: "relay_dsn", sqlite: relayDsn, postgres: relayDsnPg },
 ];

@@ -10,7 +10,7 @@ import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text } from "driz
 import { bytea, millis } from "./columns.ts";
 import type { DmarcRowData, RecordStatuses, SendingHealth } from "../schema/domains.ts";
 import type { Tag } from "../schema/emails.ts";
-import type { ReceivedAttachment, ReceivedAuthentication } from "../schema/received.ts";
+import type { ReceivedAttachment, ReceivedAuthentication, ReceivedSpam } from "../schema/received.ts";
 import type { TemplateContent } from "../schema/templates.ts";
 
 export const organizations = pgTable("organizations", {
@@ -23,6 +23,8 @@ export const organizations = pgTable("organizations", {
   createdAt: text("created_at").notNull(),
   health: jsonb("health").$type<SendingHealth>(),
   healthSince: millis("health_since").notNull().default(0),
+  broadcastHealth: jsonb("broadcast_health").$type<SendingHealth>(),
+  broadcastHealthSince: millis("broadcast_health_since").notNull().default(0),
 });
 
 export const organizationStorage = pgTable("organization_storage", {
@@ -37,7 +39,7 @@ export const sendingPauses = pgTable(
   "sending_pauses",
   {
     organizationId: text("organization_id").notNull(),
-    scope: text("scope", { enum: ["organization", "domain", "provider"] }).notNull(),
+    scope: text("scope", { enum: ["organization", "domain", "provider", "lane"] }).notNull(),
     name: text("name").notNull(),
     reason: text("reason"),
     pausedAt: text("paused_at").notNull(),
@@ -123,7 +125,7 @@ export const emails = pgTable("emails", {
   id: text("id").primaryKey(),
   organizationId: text("organization_id").notNull(),
   apiKeyId: text("api_key_id"),
-  source: text("source", { enum: ["api", "smtp", "cli"] }).notNull(),
+  source: text("source", { enum: ["api", "smtp", "cli", "forward"] }).notNull(),
   mode: text("mode", { enum: ["live", "test"] }).notNull(),
   messageId: text("message_id").notNull(),
   fromHeader: text("from_header").notNull(),
@@ -140,9 +142,15 @@ export const emails = pgTable("emails", {
   scheduledAt: text("scheduled_at"),
   size: integer("size").notNull(),
   templateId: text("template_id"),
+  /** The topic the message was sent for (docs/contacts-preferences.md); null: no topic choice applies. */
+  topicId: text("topic_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
   contentRemovedAt: text("content_removed_at"),
+  /** transactional or broadcast (docs/operations.md#sending-lanes). */
+  lane: text("lane", { enum: ["transactional", "broadcast"] })
+    .notNull()
+    .default("transactional"),
 });
 
 export const emailContents = pgTable("email_contents", {
@@ -169,6 +177,10 @@ export const deliveries = pgTable("deliveries", {
   holdExempt: boolean("hold_exempt").notNull().default(false),
   dsnNotify: text("dsn_notify"),
   dsnOrcpt: text("dsn_orcpt"),
+  /** The message's lane, copied so a claim, a pause and the queue's counts read one table. */
+  lane: text("lane", { enum: ["transactional", "broadcast"] })
+    .notNull()
+    .default("transactional"),
 });
 
 export const events = pgTable("events", {
@@ -319,6 +331,8 @@ export const receivedEmails = pgTable("received_emails", {
   clientAddress: text("client_address").notNull(),
   size: integer("size").notNull(),
   createdAt: text("created_at").notNull(),
+  spam: jsonb("spam").$type<ReceivedSpam>(),
+  routeId: text("route_id"),
 });
 
 export const receivedContents = pgTable("received_contents", {
@@ -356,7 +370,13 @@ export const templates = pgTable("templates", {
   updatedAt: text("updated_at").notNull(),
 });
 
-// The people's and the deliverability tables live beside this file; the adapter and the schema test read them all here.
+// The people's, the deliverability and the inbound routes' tables live beside this file; the adapter and the schema test read them all here.
 export * from "./people.ts";
 export * from "./deliverability.ts";
+export * from "./contacts.ts";
 export * from "./status-notices.ts";
+export * from "./inbound.ts";
+// The people's, the deliverability and the request log's tables live beside this file; the adapter and the schema test read them all here.
+export * from "./people.ts";
+export * from "./deliverability.ts";
+export * from "./logs.ts";

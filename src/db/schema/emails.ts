@@ -9,7 +9,7 @@ export const emails = sqliteTable("emails", {
   id: text("id").primaryKey(),
   organizationId: text("organization_id").notNull(),
   apiKeyId: text("api_key_id"),
-  source: text("source", { enum: ["api", "smtp", "cli"] }).notNull(),
+  source: text("source", { enum: ["api", "smtp", "cli", "forward"] }).notNull(),
   mode: text("mode", { enum: ["live", "test"] }).notNull(),
   messageId: text("message_id").notNull(),
   fromHeader: text("from_header").notNull(),
@@ -27,10 +27,16 @@ export const emails = sqliteTable("emails", {
   size: integer("size").notNull(),
   /** The template the message was rendered from (docs/sending.md `template`), if any. */
   templateId: text("template_id"),
+  /** The topic the message was sent for (docs/contacts-preferences.md); null: no topic choice applies. */
+  topicId: text("topic_id"),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),
   /** When retention removed the raw message and bodies (docs/operations.md); the record stays. */
   contentRemovedAt: text("content_removed_at"),
+  /** transactional or broadcast (docs/operations.md#sending-lanes). */
+  lane: text("lane", { enum: ["transactional", "broadcast"] })
+    .notNull()
+    .default("transactional"),
 });
 
 /** The message as stored and sent, apart from its record: read only to deliver it and by `/raw`. */
@@ -75,6 +81,10 @@ export const deliveries = sqliteTable("deliveries", {
   dsnNotify: text("dsn_notify"),
   /** The ORCPT the relay's client gave (RFC 3461 §4.2), decoded. */
   dsnOrcpt: text("dsn_orcpt"),
+  /** The message's lane, copied so a claim, a pause and the queue's counts read one table. */
+  lane: text("lane", { enum: ["transactional", "broadcast"] })
+    .notNull()
+    .default("transactional"),
 });
 
 /** Where a relayed message's delivery status notifications go (its MAIL FROM), with its RET and ENVID. */

@@ -10,3 +10,5 @@ export * from "./shared.ts";
 export * from "./received.ts";
 export * from "./templates.ts";
 export * from "./people.ts";
+export * from "./contacts.ts";
+export * from "./logs.ts";

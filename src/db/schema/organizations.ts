@@ -14,6 +14,9 @@ export const organizations = sqliteTable("organizations", {
   /** The organisation's sending health across its domains (docs/deliverability.md), as domains.health. */
   health: text("health", { mode: "json" }).$type<SendingHealth>(),
   healthSince: integer("health_since").notNull().default(0),
+  /** The broadcast lane's health, judged apart from the organisation's own (docs/deliverability.md#guardrails). */
+  broadcastHealth: text("broadcast_health", { mode: "json" }).$type<SendingHealth>(),
+  broadcastHealthSince: integer("broadcast_health_since").notNull().default(0),
 });
 
 /**
@@ -36,7 +39,7 @@ export const sendingPauses = sqliteTable(
   "sending_pauses",
   {
     organizationId: text("organization_id").notNull(),
-    scope: text("scope", { enum: ["organization", "domain", "provider"] }).notNull(),
+    scope: text("scope", { enum: ["organization", "domain", "provider", "lane"] }).notNull(),
     name: text("name").notNull(),
     reason: text("reason"),
     pausedAt: text("paused_at").notNull(),

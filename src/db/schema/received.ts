@@ -1,4 +1,4 @@
-import { blob, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { blob, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** The stored shapes of a received message's JSON columns; the inbound area re-exports them. */
 export interface ReceivedAttachment {
@@ -19,6 +19,15 @@ export interface ReceivedAuthentication {
   dmarc: { result: string; policy: string | null; domain: string | null } | null;
   arc: { result: string } | null;
   header: string;
+}
+
+/** A local rspamd's verdict on a received message (docs/inbound.md#spam-scoring). */
+export interface ReceivedSpam {
+  score: number;
+  /** rspamd's action: `no action`, `greylist`, `add header`, `rewrite subject`, `soft reject` or `reject`. */
+  action: string;
+  /** The rules that fired, highest score first. */
+  symbols: Array<{ name: string; score: number }>;
 }
 
 /** A message the inbound MX accepted for a receiving domain (or an automatic reply to a return path). */
@@ -47,6 +56,10 @@ export const receivedEmails = sqliteTable("received_emails", {
   clientAddress: text("client_address").notNull(),
   size: integer("size").notNull(),
   createdAt: text("created_at").notNull(),
+  /** rspamd's verdict; null when no rspamd is configured or it did not answer in time. */
+  spam: text("spam", { mode: "json" }).$type<ReceivedSpam>(),
+  /** The inbound route that decided what became of it; null: the default (store). */
+  routeId: text("route_id"),
 });
 
 /** The message as received, byte for byte: read by `/raw` and to serve attachments. */
@@ -59,4 +72,25 @@ export const receivedContents = sqliteTable("received_contents", {
 export const inboundUsage = sqliteTable("inbound_usage", {
   organizationId: text("organization_id").primaryKey(),
   storedBytes: integer("stored_bytes").notNull(),
+});
+
+/** What an inbound route does with a message it matches (docs/inbound.md#routes). */
+export const ROUTE_ACTIONS = ["store", "webhook", "forward", "reject", "drop"] as const;
+export type RouteAction = (typeof ROUTE_ACTIONS)[number];
+
+/** An organisation's inbound routes: the first by position whose match fits a recipient decides. */
+export const inboundRoutes = sqliteTable("inbound_routes", {
+  id: text("id").primaryKey(),
+  organizationId: text("organization_id").notNull(),
+  position: integer("position").notNull(),
+  /** An address, or `*@domain`; null matches every recipient. */
+  matchRecipient: text("match_recipient"),
+  matchHeaderName: text("match_header_name"),
+  matchHeaderContains: text("match_header_contains"),
+  action: text("action", { enum: ROUTE_ACTIONS }).notNull(),
+  forwardTo: text("forward_to", { mode: "json" }).$type<string[]>().notNull(),
+  webhookIds: text("webhook_ids", { mode: "json" }).$type<string[]>().notNull(),
+  spamThreshold: real("spam_threshold"),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
 });

@@ -1,9 +1,11 @@
 /**
  * The accounts' areas, wired (docs/architecture.md#the-composition-root): organisations, people with their members
- * and single sign-on, API keys, the suppression list and the recipient lifecycle that writes to it. Mail about
+ * and single sign-on, API keys, the suppression list and the recipient lifecycle that writes to it, and the
+ * audience (contacts, their topics and segments: sending with a topic asks it, so it stands before sending). Mail about
  * accounts goes out through the emails service, which is built later on these: `mailThrough` hands it in.
  */
 import { publicLinkBase } from "../../config/links.ts";
+import { createContactService } from "../../contacts/service.ts";
 import { createLifecycle } from "../../deliveries/lifecycle.ts";
 import { createKeyService } from "../../keys/service.ts";
 import { createOrganizationService } from "../../organizations/service.ts";
@@ -36,6 +38,7 @@ export function wireAccounts(base: Foundation) {
     members: createMembers({ db, writer, clock, people, mail, linkBase }),
     sso: createSingleSignOn({ db, writer, clock, config: config.oidc, people }),
     suppressions,
+    contacts: createContactService({ db, writer, clock, events }),
     lifecycle: createLifecycle({ events, suppressions, clock }),
     keys: createKeyService({
       db,

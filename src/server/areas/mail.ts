@@ -1,5 +1,5 @@
 /**
- * Mail, wired (docs/architecture.md#the-composition-root): tracking, the outgoing funnel (emails.submit), webhooks
+ * Mail, wired (docs/architecture.md#the-composition-root): tracking, topic preferences, the outgoing funnel (emails.submit), webhooks
  * and their outbox, download links, received mail and the incoming funnel (inbound.receive), templates, retention,
  * DMARC reports, statistics and the AI writer. Invariant: every event appended once this is built fans out to the
  * webhook outbox, in the event's own transaction.
@@ -12,17 +12,24 @@ import { createSentAttachments } from "../../emails/attachments.ts";
 import { createAttachmentFetcher } from "../../emails/remote-attachments.ts";
 import { createRetention } from "../../emails/retention.ts";
 import { createEmailService } from "../../emails/service.ts";
+import { createEmailMetrics } from "../../emails/metrics.ts";
 import { createEmailStats } from "../../emails/stats.ts";
 import { createStatusReports } from "../../emails/status-reports.ts";
 import { createAccountMailer } from "../../emails/system-mail.ts";
 import { createMailbox } from "../../inbound/mailbox.ts";
 import { createInboundService } from "../../inbound/service.ts";
+import { createForwarding } from "../../inbound/forwarding.ts";
+import { createSpamScorer } from "../../inbound/spam.ts";
+import { createInboundRoutes } from "../../inbound-routes/service.ts";
+import { createSrsCodec } from "../../lib/srs.ts";
 import { resolveFunction } from "../../lib/dns.ts";
 import { createEndpointGuard } from "../../lib/endpoint-guard.ts";
 import { createSignedLinks } from "../../lib/signed-links.ts";
 import { createDailyQuotas } from "../../limits/daily-quota.ts";
 import { createTemplateService } from "../../templates/service.ts";
 import { createTrackingService } from "../../tracking/service.ts";
+import { createPreferenceService } from "../../preferences/service.ts";
+import { createPreferenceTokens } from "../../preferences/tokens.ts";
 import { createWebhookDispatcher } from "../../webhooks/dispatcher.ts";
 import { createWebhookService } from "../../webhooks/service.ts";
 import { createSigner } from "../../webhooks/signing.ts";
@@ -70,6 +77,16 @@ export function wireMail(
     scannerWindowMs: config.tracking.scanner_window,
     linkLifetimeMs: config.tracking.link_lifetime,
   });
+  const preferences = createPreferenceService({
+    db,
+    writer,
+    events,
+    audience: accounts.contacts,
+    domains,
+    tokens: createPreferenceTokens(secrets.deriveKey("unsubscribe-tokens")),
+    publicUrl,
+  });
+  sending.listUnsubscribeFrom(preferences.listUnsubscribe);
   const emails = createEmailService({
     db,
     writer,
@@ -101,6 +118,7 @@ export function wireMail(
       ca: options.webhookCa,
     }),
     decorate: tracking.decorate,
+    topicChoices: preferences.unsubscribedAmong,
   });
   accounts.mailThrough(createAccountMailer({ emails, domains, maxRecipients: config.limits.max_recipients }));
   const statusReports = createStatusReports({
@@ -179,6 +197,7 @@ export function wireMail(
     logger,
     defaults: base.organizationDefaults,
     auditRetentionMs: config.retention.audit,
+    logsRetentionMs: config.retention.logs,
     reclaimSpace: store.reclaimSpace,
   });
   periodic.every("retention", config.retention.interval, () => retention.runOnce());
@@ -189,6 +208,20 @@ export function wireMail(
     publicIps: config.server.public_ips,
     resolve: resolveFunction(resolver),
     hostname: records.hostname,
+  });
+  const inboundRoutes = createInboundRoutes({ db, writer, clock, receivingState: domains.receivingState });
+  const forwarding = createForwarding({
+    srs: createSrsCodec(secrets.deriveKey("srs")),
+    clock,
+    logger,
+    // The one outgoing funnel: a forwarded copy is delivered, retried and recorded as any of the organisation's mail.
+    submit: (input, actor) => emails.submit(input, actor),
+    signingIdentity: domains.signingIdentity,
+    // An SRS address is on a domain's return-path name, `<subdomain>.<domain>`: the domain's organisation returns it.
+    returnPathOwner: async (name) => {
+      const state = await domains.receivingState(name.slice(name.indexOf(".") + 1));
+      return state.state === "unknown" ? null : state.organizationId;
+    },
   });
   const inbound = createInboundService({
     db,
@@ -206,22 +239,35 @@ export function wireMail(
     logger,
     metrics,
     dmarc: { read: cpu.readDmarc, store: dmarcReports.store },
+    unsubscribes: preferences,
+    routes: inboundRoutes,
+    spam: createSpamScorer({
+      url: config.inbound.rspamd_url,
+      timeoutMs: config.inbound.rspamd_timeout,
+      logger,
+      metrics,
+    }),
+    forwarding,
   });
 
+  const emailStats = createEmailStats({ db, clock });
   return {
     httpAddress,
     tracking,
+    preferences,
     emails,
     webhooks,
     webhookDispatcher,
     mailbox,
+    inboundRoutes,
     sentAttachments: createSentAttachments({ db, emails, links: downloads, read: cpu.readSentAttachments }),
     templates,
     retention,
     dmarcReports,
     inbound,
-    emailStats: createEmailStats({ db, clock }),
+    emailStats,
     statusReports,
+    emailMetrics: createEmailMetrics({ db, clock, stats: emailStats }),
     ai: createAiService({ model: createChatModel(config.ai), templates }),
   };
 }

@@ -13,7 +13,7 @@ import { createSendingPauses } from "../../deliveries/pauses.ts";
 import { createSesEventIntake } from "../../deliveries/provider-events.ts";
 import { createDeliveryQueue } from "../../deliveries/queue.ts";
 import { createDomainService } from "../../domains/service.ts";
-import { createOutgoingSigner, createReturnPathCodec } from "../../domains/signing.ts";
+import { createOutgoingSigner, createReturnPathCodec, type OutgoingSignerDeps } from "../../domains/signing.ts";
 import { domainOf } from "../../lib/addresses.ts";
 import { createEndpointGuard } from "../../lib/endpoint-guard.ts";
 import { newId } from "../../lib/ids.ts";
@@ -71,7 +71,16 @@ export function wireSending(base: Foundation, accounts: ReturnType<typeof wireAc
   });
   periodic.every("domain-checks", DOMAIN_CHECK_POLL_MS, () => domains.runOnce());
   const returnPaths = createReturnPathCodec(secrets.deriveKey("return-path"));
-  const signer = createOutgoingSigner({ domains, returnPaths, dkim: base.cpu, clock, logger });
+  // Topic mail's one-click headers come from the preferences (wired with mail): `listUnsubscribeFrom` hands them in.
+  let listUnsubscribe: OutgoingSignerDeps["listUnsubscribe"];
+  const signer = createOutgoingSigner({
+    domains,
+    returnPaths,
+    dkim: base.cpu,
+    clock,
+    logger,
+    listUnsubscribe: async (job, identity) => (listUnsubscribe ? listUnsubscribe(job, identity) : null),
+  });
   const sendingIps = createSendingIps({ db, writer, clock, pools: config.ip_pools, shaping: config.shaping });
   const liveDeps = {
     resolver,
@@ -212,13 +221,17 @@ export function wireSending(base: Foundation, accounts: ReturnType<typeof wireAc
     // Pauses hold live mail only: a test key's and the simulator's never leave the machine anyway.
     holdOf: (job) =>
       job.mode === "live" && !isSimulatorAddress(job.recipient)
-        ? pauses.holdOf(job.organizationId, domainOf(job.envelopeFrom))
+        ? pauses.holdOf(job.organizationId, domainOf(job.envelopeFrom), job.lane)
         : Promise.resolve(undefined),
   });
 
   return {
     domains,
     returnPaths,
+    /** Hands in the List-Unsubscribe lines of topic mail (docs/contacts-preferences.md), once the preferences exist. */
+    listUnsubscribeFrom(build: NonNullable<OutgoingSignerDeps["listUnsubscribe"]>) {
+      listUnsubscribe = build;
+    },
     pauses,
     guardrails,
     tlsReports,

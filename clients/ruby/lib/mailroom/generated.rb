@@ -37,7 +37,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write, logs:read",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       rate_limit_per_minute: "Integer or nil",
@@ -163,7 +163,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write, logs:read",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       rate_limit_per_minute: "Integer or nil",
@@ -316,6 +316,7 @@ module Mailroom
       scheduled_at: "optional: String (date-time) or nil",
       tracking: "optional: CreateEmailOptionsTracking or nil",
       unsubscribe: "optional: true or false or nil",
+      topic_id: "optional: String or nil",
       # Render a saved template; from, subject, html and text come from it unless given here.
       template: "optional: CreateEmailOptionsTemplate",
     }.freeze
@@ -324,6 +325,34 @@ module Mailroom
     CreateEmailResponse = {
       id: "String (uuid)",
       message: '"Email sent."',
+    }.freeze
+
+    # Matches when one of the message's header fields of this name contains the text.
+    InboundRouteHeaderMatch = {
+      # A header field's name.
+      name: "String",
+      # Text its value contains (any case).
+      contains: "String",
+    }.freeze
+
+    # What the route matches; an empty match matches every message.
+    CreateInboundRouteOptionsMatch = {
+      recipient: "optional: String or nil",
+      header: "optional: InboundRouteHeaderMatch or nil",
+    }.freeze
+
+    # Sent to POST /v1/inbound/routes.
+    CreateInboundRouteOptions = {
+      # What the route matches; an empty match matches every message.
+      match: "optional: CreateInboundRouteOptionsMatch",
+      # Where action forward sends a copy.
+      forward_to: "optional: Array of String",
+      # The webhooks action webhook notifies.
+      webhook_ids: "optional: Array of String (uuid)",
+      spam_threshold: "optional: Float or nil",
+      # Where the route goes; those at it and after move down. Default: last.
+      position: "optional: Integer",
+      action: "one of store, webhook, forward, reject, drop",
     }.freeze
 
     CreateTemplateOptionsVariable = {
@@ -367,7 +396,7 @@ module Mailroom
       scopes: "Array of one of emails:send, emails:read, domains:read, domains:write, templates:read, " \
               "templates:write, webhooks:read, webhooks:write, suppressions:read, suppressions:write, inbound:read, " \
               "api_keys:read, api_keys:write, ai:use, deliveries:read, deliveries:write, organization:read, " \
-              "organization:write, members:read, members:write, audit:read",
+              "organization:write, members:read, members:write, audit:read, contacts:read, contacts:write, logs:read",
       # The sending domains it is restricted to; null: any.
       domains: "Array of String or nil",
       # Whether it reads messages' html, text, raw and attachments (a viewer does not).
@@ -576,7 +605,7 @@ module Mailroom
       object: '"email"',
       id: "String (uuid)",
       message_id: "String",
-      source: "one of api, smtp, cli",
+      source: "one of api, smtp, cli, forward",
       from: "String",
       to: "Array of String",
       cc: "Array of String",
@@ -589,6 +618,8 @@ module Mailroom
       created_at: "String (date-time)",
       scheduled_at: "String (date-time) or nil",
       template_id: "String or nil",
+      # The topic it was sent for (docs/contacts-preferences.md).
+      topic_id: "String or nil",
       html: "String or nil",
       text: "String or nil",
       # When retention removed the raw message, bodies and attachments; null while they are kept.
@@ -611,6 +642,73 @@ module Mailroom
       # Valid for an hour without an API key.
       download_url: "String",
       expires_at: "String (date-time)",
+    }.freeze
+
+    EmailMetricsRow = {
+      # The period's start (UTC).
+      period: "String (date-time)",
+      received: "optional: Float",
+      delivered: "optional: Float",
+      complained: "optional: Float",
+      suppressed: "optional: Float",
+      bounced: "optional: Float",
+      bounced_transient: "optional: Float",
+      bounced_permanent: "optional: Float",
+      bounced_undetermined: "optional: Float",
+      opened: "optional: Float",
+      clicked: "optional: Float",
+      unsubscribed: "optional: Float",
+      delivery_delayed: "optional: Float",
+      failed: "optional: Float",
+      sent: "optional: Float",
+      unique_opened: "optional: Float",
+      unique_clicked: "optional: Float",
+      delivery_rate: "optional: Float",
+      open_rate: "optional: Float",
+      click_rate: "optional: Float",
+      bounce_rate: "optional: Float",
+      complaint_rate: "optional: Float",
+      unsubscribe_rate: "optional: Float",
+    }.freeze
+
+    EmailMetricsTotals = {
+      received: "optional: Float",
+      delivered: "optional: Float",
+      complained: "optional: Float",
+      suppressed: "optional: Float",
+      bounced: "optional: Float",
+      bounced_transient: "optional: Float",
+      bounced_permanent: "optional: Float",
+      bounced_undetermined: "optional: Float",
+      opened: "optional: Float",
+      clicked: "optional: Float",
+      unsubscribed: "optional: Float",
+      delivery_delayed: "optional: Float",
+      failed: "optional: Float",
+      sent: "optional: Float",
+      unique_opened: "optional: Float",
+      unique_clicked: "optional: Float",
+      delivery_rate: "optional: Float",
+      open_rate: "optional: Float",
+      click_rate: "optional: Float",
+      bounce_rate: "optional: Float",
+      complaint_rate: "optional: Float",
+      unsubscribe_rate: "optional: Float",
+    }.freeze
+
+    # Answered by GET /v1/emails/metrics.
+    EmailMetrics = {
+      object: '"metrics"',
+      start_date: "String (date-time)",
+      end_date: "String (date-time)",
+      metrics: "Array of one of received, delivered, complained, suppressed, bounced, bounced_transient, " \
+               "bounced_permanent, bounced_undetermined, opened, clicked, unsubscribed, delivery_delayed, failed, " \
+               "sent, unique_opened, unique_clicked, delivery_rate, open_rate, click_rate, bounce_rate, " \
+               "complaint_rate, unsubscribe_rate",
+      dimensions: "Array of one of period, domain, email, broadcast",
+      granularity: "one of hourly, daily, weekly, monthly",
+      totals: "EmailMetricsTotals",
+      data: "optional: Array of EmailMetricsRow",
     }.freeze
 
     # `accepted` counts messages (email.queued, or the first email.scheduled); the others count recipients' events.
@@ -652,7 +750,7 @@ module Mailroom
       object: '"email"',
       id: "String (uuid)",
       message_id: "String",
-      source: "one of api, smtp, cli",
+      source: "one of api, smtp, cli, forward",
       from: "String",
       to: "Array of String",
       cc: "Array of String",
@@ -665,6 +763,8 @@ module Mailroom
       created_at: "String (date-time)",
       scheduled_at: "String (date-time) or nil",
       template_id: "String or nil",
+      # The topic it was sent for (docs/contacts-preferences.md).
+      topic_id: "String or nil",
     }.freeze
 
     ErrorBodyDetail = {
@@ -684,6 +784,42 @@ module Mailroom
       statusCode: "Integer",
       details: "optional: Array of ErrorBodyDetail",
       request_id: "optional: String",
+    }.freeze
+
+    InboundRouteMatch = {
+      recipient: "String or nil",
+      header: "InboundRouteHeaderMatch or nil",
+    }.freeze
+
+    # A rule for the organisation's received mail. Answered by GET /v1/inbound/routes, POST /v1/inbound/routes, GET
+    # /v1/inbound/routes/{id}, PATCH /v1/inbound/routes/{id}.
+    InboundRoute = {
+      object: '"inbound_route"',
+      id: "String (uuid)",
+      # Routes are tried from position 1 up; the first match decides.
+      position: "Integer",
+      match: "InboundRouteMatch",
+      # store (the default), webhook (store; email.received only to webhook_ids), forward (store and forward), reject
+      # (550 5.7.1) or drop (accept, store nothing).
+      action: "one of store, webhook, forward, reject, drop",
+      forward_to: "Array of String",
+      webhook_ids: "Array of String",
+      # rspamd score at or over which the message is refused.
+      spam_threshold: "Float or nil",
+      created_at: "String (date-time)",
+      updated_at: "String (date-time)",
+    }.freeze
+
+    # Answered by POST /v1/inbound/routes/test.
+    InboundRouteTest = {
+      object: '"inbound_route_test"',
+      recipient: "String",
+      # Whether the MX takes mail for this address for the organisation.
+      receiving: "true or false",
+      # The route that decides; null: none matches.
+      route: "InboundRoute or nil",
+      # What becomes of the message (store when no route matches).
+      action: "one of store, webhook, forward, reject, drop",
     }.freeze
 
     # An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
@@ -723,6 +859,35 @@ module Mailroom
       # How long an address warms up from its first use, e.g. 30d (0d: none).
       warmup: "String",
       addresses: "Array of IpPoolAddress",
+    }.freeze
+
+    # Answered by GET /v1/logs/{id}.
+    Log = {
+      object: '"log"',
+      id: "String (uuid)",
+      created_at: "String (date-time)",
+      # The path, as Resend's: /emails/<id> (no /v1).
+      endpoint: "String",
+      method: "String",
+      response_status: "Integer",
+      user_agent: "String or nil",
+      api_key_id: "String or nil",
+      # The JSON body sent, secrets replaced by "[redacted]"; null without one.
+      request_body: "any value",
+      # The JSON answer, secrets replaced by "[redacted]"; null when not JSON.
+      response_body: "any value",
+    }.freeze
+
+    # Answered by GET /v1/logs.
+    LogListItem = {
+      id: "String (uuid)",
+      created_at: "String (date-time)",
+      # The path, as Resend's: /emails/<id> (no /v1).
+      endpoint: "String",
+      method: "String",
+      response_status: "Integer",
+      user_agent: "String or nil",
+      api_key_id: "String or nil",
     }.freeze
 
     # A person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing take
@@ -793,13 +958,13 @@ module Mailroom
       role: "Role",
     }.freeze
 
-    # What is paused: the organisation, one sending domain, or one provider.
-    PauseScope = %w[organization domain provider].freeze
+    # What is paused: the organisation, one sending domain, one provider, or one lane (transactional, broadcast).
+    PauseScope = %w[organization domain provider lane].freeze
 
     # Sent to POST /v1/sending/pause.
     PauseSendingOptions = {
       scope: "PauseScope",
-      # The domain or provider (none for the organisation).
+      # The domain, provider or lane — transactional or broadcast (none for the organisation).
       name: "optional: String",
       # For the record.
       reason: "optional: String or nil",
@@ -807,6 +972,16 @@ module Mailroom
 
     QueueDomainCounts = {
       domain: "String",
+      queued: "Integer",
+      deferred: "Integer",
+      held: "Integer",
+      sending: "Integer",
+      # When the oldest of them was queued.
+      oldest_at: "String (date-time) or nil",
+    }.freeze
+
+    QueueLaneCounts = {
+      lane: "one of transactional, broadcast",
       queued: "Integer",
       deferred: "Integer",
       held: "Integer",
@@ -840,6 +1015,8 @@ module Mailroom
       # The 20 domains with the most recipients waiting.
       by_domain: "Array of QueueDomainCounts",
       by_provider: "Array of QueueProviderCounts",
+      # Each sending lane: transactional, then broadcast (docs/operations.md#sending-lanes).
+      by_lane: "Array of QueueLaneCounts",
       # When the oldest waiting recipient was queued.
       oldest_waiting_at: "String (date-time) or nil",
     }.freeze
@@ -891,6 +1068,19 @@ module Mailroom
       expires_at: "String (date-time)",
     }.freeze
 
+    ReceivedEmailSpamSymbol = {
+      name: "String",
+      score: "Float",
+    }.freeze
+
+    ReceivedEmailSpam = {
+      score: "Float",
+      # rspamd's action: no action, greylist, add header, rewrite subject, soft reject, reject.
+      action: "String",
+      # The rules that fired, highest first.
+      symbols: "Array of ReceivedEmailSpamSymbol",
+    }.freeze
+
     # Answered by GET /v1/emails/receiving/{id}.
     ReceivedEmail = {
       object: '"email"',
@@ -910,6 +1100,10 @@ module Mailroom
       in_reply_to_email_id: "String or nil",
       auto_reply: "one of auto_reply, challenge_response or nil",
       authentication: "ReceivedEmailAuthentication",
+      # rspamd's verdict; null when none is configured or it did not answer in time.
+      spam: "ReceivedEmailSpam or nil",
+      # The inbound route that decided; null: none matched (stored).
+      route_id: "String or nil",
       html: "String or nil",
       text: "String or nil",
       headers: "Hash of String",
@@ -935,6 +1129,10 @@ module Mailroom
       in_reply_to_email_id: "String or nil",
       auto_reply: "one of auto_reply, challenge_response or nil",
       authentication: "ReceivedEmailAuthentication",
+      # rspamd's verdict; null when none is configured or it did not answer in time.
+      spam: "ReceivedEmailSpam or nil",
+      # The inbound route that decided; null: none matched (stored).
+      route_id: "String or nil",
     }.freeze
 
     # One address or id of a batch removal: found and removed, or not on the list (`deleted: false`, and the part not
@@ -970,7 +1168,7 @@ module Mailroom
     # Sent to POST /v1/sending/resume.
     ResumeSendingOptions = {
       scope: "PauseScope",
-      # The domain or provider (none for the organisation).
+      # The domain, provider or lane — transactional or broadcast (none for the organisation).
       name: "optional: String",
     }.freeze
 
@@ -985,7 +1183,7 @@ module Mailroom
 
     SendingPause = {
       scope: "PauseScope",
-      # The domain or provider; null for the organisation.
+      # The domain, provider or lane; null for the organisation.
       name: "String or nil",
       reason: "String or nil",
       paused_at: "String (date-time)",
@@ -1180,6 +1378,13 @@ module Mailroom
       errors: "Array of TemplateValidationError",
     }.freeze
 
+    # Sent to POST /v1/inbound/routes/test.
+    TestInboundRouteOptions = {
+      recipient: "String",
+      # Header fields of an imagined message, name → value.
+      headers: "optional: Hash of String",
+    }.freeze
+
     # Sent to POST /v1/webhooks/{id}/test.
     TestWebhookOptions = {
       # Event type of the sample (default email.sent).
@@ -1273,6 +1478,26 @@ module Mailroom
       id: "String (uuid)",
     }.freeze
 
+    # What the route matches; an empty match matches every message.
+    UpdateInboundRouteOptionsMatch = {
+      recipient: "optional: String or nil",
+      header: "optional: InboundRouteHeaderMatch or nil",
+    }.freeze
+
+    # Sent to PATCH /v1/inbound/routes/{id}.
+    UpdateInboundRouteOptions = {
+      # What the route matches; an empty match matches every message.
+      match: "optional: UpdateInboundRouteOptionsMatch",
+      # Where action forward sends a copy.
+      forward_to: "optional: Array of String",
+      # The webhooks action webhook notifies.
+      webhook_ids: "optional: Array of String (uuid)",
+      spam_threshold: "optional: Float or nil",
+      # Where the route goes; those at it and after move down. Default: last.
+      position: "optional: Integer",
+      action: "optional: one of store, webhook, forward, reject, drop",
+    }.freeze
+
     # A member's new role. Sent to PATCH /v1/members/{id}.
     UpdateMemberRoleOptions = {
       role: "Role",
@@ -1323,6 +1548,88 @@ module Mailroom
       events: "optional: Array of String",
       description: "optional: String or nil",
       status: "optional: one of enabled, disabled",
+    }.freeze
+
+    UsageAiCredits = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      next_increase_at: "String or nil",
+    }.freeze
+
+    UsageAutomationRuns = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      resets_at: "String (date-time)",
+    }.freeze
+
+    UsageBroadcasts = {
+      used: "Integer",
+      limit: "any value or nil",
+    }.freeze
+
+    UsageContacts = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+    }.freeze
+
+    UsageDomains = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+    }.freeze
+
+    UsageEmailsDaily = {
+      # Messages accepted (sent) in the period.
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      sent: "Integer",
+      received: "Integer",
+      resets_at: "String (date-time)",
+    }.freeze
+
+    UsageEmailsMonthly = {
+      # Messages accepted (sent) in the period.
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+      sent: "Integer",
+      received: "Integer",
+      resets_at: "String (date-time)",
+    }.freeze
+
+    UsageEmails = {
+      daily: "UsageEmailsDaily",
+      monthly: "UsageEmailsMonthly",
+    }.freeze
+
+    UsageRateLimit = {
+      # Requests per window, the organisation's.
+      limit: "Integer",
+      # The window: 60s.
+      duration: "String",
+    }.freeze
+
+    UsageSegments = {
+      used: "Integer",
+      # Null: Mailroom sets no such limit.
+      limit: "Integer or nil",
+    }.freeze
+
+    # Answered by GET /v1/usage.
+    Usage = {
+      object: '"usage"',
+      emails: "UsageEmails",
+      contacts: "UsageContacts",
+      segments: "UsageSegments",
+      broadcasts: "UsageBroadcasts",
+      ai_credits: "UsageAiCredits",
+      automation_runs: "UsageAutomationRuns",
+      domains: "UsageDomains",
+      rate_limit: "UsageRateLimit",
     }.freeze
 
     # Sent to POST /v1/templates/validate.
@@ -1390,7 +1697,9 @@ module Mailroom
       events: "Array of one of email.scheduled, email.queued, email.sent, email.delivered, email.delivery_delayed, " \
               "email.bounced, email.complained, email.opened, email.clicked, email.unsubscribed, email.failed, " \
               "email.suppressed, email.canceled, email.received, email.held, domain.created, domain.updated, " \
-              "domain.deleted, suppression.added, suppression.removed, sending.paused, sending.resumed",
+              "domain.deleted, suppression.added, suppression.removed, sending.paused, sending.resumed, " \
+              "contact.created, contact.updated, contact.deleted, contact.topics.updated, topic.created, " \
+              "topic.updated, topic.deleted",
       description: "String or nil",
       status: "one of enabled, disabled",
       # Why it was disabled (410 Gone, repeated failures, or by the user).

@@ -1,0 +1,232 @@
+/**
+ * Queries of contacts and segment membership (docs/contacts.md#tables); no rules (those live in the services). Every
+ * query names one organisation and reads by an index: a contact by `contacts_email` or its id, a page by
+ * `contacts_page` or a segment's primary key, a topic check by `contacts_email` joined to `contact_topics`' key.
+ */
+import { and, desc, eq, gt, sql, type SQL } from "drizzle-orm";
+import { inJsonArray } from "../db/dialect.ts";
+import { pageById, type PageOptions } from "../db/pages.ts";
+import { perConnection, prepareAs } from "../db/prepared.ts";
+import type { contacts, contactSegments, segments, TopicSubscription } from "../db/schema/index.ts";
+import { first, tablesOf, type Db } from "../db/store.ts";
+
+export type ContactRow = typeof contacts.$inferSelect;
+export type SegmentRow = typeof segments.$inferSelect;
+export type MembershipRow = typeof contactSegments.$inferSelect;
+
+// Prepared once: every send with a topic asks it, for all of a message's recipients in one statement.
+const choicesStatement = perConnection((db: Db) => {
+  const { contacts, contactTopics } = tablesOf(db);
+  return prepareAs(
+    "contact_topic_choices",
+    db
+      .select({ email: contacts.email, unsubscribed: contacts.unsubscribed, subscription: contactTopics.subscription })
+      .from(contacts)
+      .leftJoin(
+        contactTopics,
+        and(eq(contactTopics.contactId, contacts.id), eq(contactTopics.topicId, sql.placeholder("topicId"))),
+      )
+      .where(
+        and(
+          eq(contacts.organizationId, sql.placeholder("organizationId")),
+          inJsonArray(db, contacts.email, sql.placeholder("emails")),
+        ),
+      ),
+  );
+});
+
+/** For each of the address keys that is a contact: whether it is unsubscribed, and its own choice of the topic. */
+export async function topicChoicesAmong(
+  db: Db,
+  organizationId: string,
+  topicId: string,
+  keys: string[],
+): Promise<Array<{ email: string; unsubscribed: boolean; subscription: TopicSubscription | null }>> {
+  return choicesStatement(db).execute({ organizationId, topicId, emails: JSON.stringify(keys) });
+}
+
+const byEmailStatement = perConnection((db: Db) => {
+  const { contacts } = tablesOf(db);
+  return prepareAs(
+    "contact_by_email",
+    db
+      .select()
+      .from(contacts)
+      .where(
+        and(
+          eq(contacts.organizationId, sql.placeholder("organizationId")),
+          eq(contacts.email, sql.placeholder("email")),
+        ),
+      ),
+  );
+});
+
+export async function findContactByEmail(db: Db, organizationId: string, email: string) {
+  return first(byEmailStatement(db).execute({ organizationId, email }) as Promise<ContactRow[]>);
+}
+
+export function findContactById(db: Db, organizationId: string, id: string): Promise<ContactRow | undefined> {
+  const { contacts } = tablesOf(db);
+  return first(
+    db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.organizationId, organizationId), eq(contacts.id, id))),
+  );
+}
+
+export async function insertContact(tx: Db, row: ContactRow): Promise<void> {
+  await tx.insert(tablesOf(tx).contacts).values(row);
+}
+
+export async function updateContact(
+  tx: Db,
+  id: string,
+  patch: Partial<Pick<ContactRow, "firstName" | "lastName" | "unsubscribed" | "properties" | "updatedAt">>,
+): Promise<void> {
+  const { contacts } = tablesOf(tx);
+  await tx.update(contacts).set(patch).where(eq(contacts.id, id));
+}
+
+export async function deleteContact(tx: Db, id: string): Promise<void> {
+  const { contacts, contactSegments, contactTopics } = tablesOf(tx);
+  // Explicitly, not only by the foreign keys' cascade: SQLite enforces those only on connections that enable them.
+  await tx.delete(contactSegments).where(eq(contactSegments.contactId, id));
+  await tx.delete(contactTopics).where(eq(contactTopics.contactId, id));
+  await tx.delete(contacts).where(eq(contacts.id, id));
+}
+
+/** One page of the organisation's contacts, newest first; with `segmentId`, of that segment's members. */
+export async function pageContacts(
+  db: Db,
+  organizationId: string,
+  options: PageOptions & { segmentId?: string },
+): Promise<{ page: ContactRow[]; hasMore: boolean }> {
+  const { contacts, contactSegments } = tablesOf(db);
+  if (!options.segmentId)
+    return pageById(contacts.id, [eq(contacts.organizationId, organizationId)], options, (where, order, limit) =>
+      db.select().from(contacts).where(where).orderBy(order).limit(limit),
+    );
+  // Members page by the membership's key (segment_id, contact_id): the segment's own index, whatever its size.
+  const filters: SQL[] = [
+    eq(contactSegments.segmentId, options.segmentId),
+    eq(contacts.organizationId, organizationId),
+  ];
+  const { page, hasMore } = await pageById(contactSegments.contactId, filters, options, (where, order, limit) =>
+    db
+      .select({ contact: contacts })
+      .from(contactSegments)
+      .innerJoin(contacts, eq(contacts.id, contactSegments.contactId))
+      .where(where)
+      .orderBy(order)
+      .limit(limit),
+  );
+  return { page: page.map((row) => row.contact), hasMore };
+}
+
+/**
+ * The next contacts of a segment after `afterContactId`, oldest first, who would receive a broadcast on `topicId`
+ * (or on no topic): not unsubscribed, and subscribed to the topic by their choice or its default. For fan-out.
+ */
+export async function segmentRecipientsAfter(
+  db: Db,
+  organizationId: string,
+  segmentId: string,
+  options: { afterContactId: string; limit: number; topicId?: string | null; topicDefault?: TopicSubscription },
+): Promise<ContactRow[]> {
+  const { contacts, contactSegments, contactTopics } = tablesOf(db);
+  const filters: SQL[] = [
+    eq(contactSegments.segmentId, segmentId),
+    gt(contactSegments.contactId, options.afterContactId),
+    eq(contacts.organizationId, organizationId),
+    eq(contacts.unsubscribed, false),
+  ];
+  if (options.topicId) {
+    const choice = sql`(SELECT ${contactTopics.subscription} FROM ${contactTopics} WHERE ${contactTopics.contactId} = ${contacts.id} AND ${contactTopics.topicId} = ${options.topicId})`;
+    filters.push(sql`COALESCE(${choice}, ${options.topicDefault ?? "opt_out"}) = 'opt_in'`);
+  }
+  const rows = await db
+    .select({ contact: contacts })
+    .from(contactSegments)
+    .innerJoin(contacts, eq(contacts.id, contactSegments.contactId))
+    .where(and(...filters))
+    .orderBy(contactSegments.contactId)
+    .limit(options.limit);
+  return rows.map((row) => row.contact);
+}
+
+export function findSegment(db: Db, organizationId: string, id: string): Promise<SegmentRow | undefined> {
+  const { segments } = tablesOf(db);
+  return first(
+    db
+      .select()
+      .from(segments)
+      .where(and(eq(segments.organizationId, organizationId), eq(segments.id, id))),
+  );
+}
+
+export async function isMember(db: Db, segmentId: string, contactId: string): Promise<boolean> {
+  const { contactSegments } = tablesOf(db);
+  const row = await first(
+    db
+      .select({ id: contactSegments.contactId })
+      .from(contactSegments)
+      .where(and(eq(contactSegments.segmentId, segmentId), eq(contactSegments.contactId, contactId))),
+  );
+  return row !== undefined;
+}
+
+/** Adds the contact to the segment; answers false when it already was in it. */
+export async function addMember(tx: Db, segmentId: string, contactId: string, createdAt: string): Promise<boolean> {
+  const { contactSegments } = tablesOf(tx);
+  const rows = await tx
+    .insert(contactSegments)
+    .values({ segmentId, contactId, createdAt })
+    .onConflictDoNothing()
+    .returning({ id: contactSegments.contactId });
+  return rows.length > 0;
+}
+
+export async function removeMember(tx: Db, segmentId: string, contactId: string): Promise<boolean> {
+  const { contactSegments } = tablesOf(tx);
+  const rows = await tx
+    .delete(contactSegments)
+    .where(and(eq(contactSegments.segmentId, segmentId), eq(contactSegments.contactId, contactId)))
+    .returning({ id: contactSegments.contactId });
+  return rows.length > 0;
+}
+
+/** One page of the segments a contact is in, newest segment first. */
+export async function pageSegmentsOf(
+  db: Db,
+  contactId: string,
+  options: PageOptions,
+): Promise<{ page: SegmentRow[]; hasMore: boolean }> {
+  const { segments, contactSegments } = tablesOf(db);
+  const { page, hasMore } = await pageById(
+    contactSegments.segmentId,
+    [eq(contactSegments.contactId, contactId)],
+    options,
+    (where, order, limit) =>
+      db
+        .select({ segment: segments })
+        .from(contactSegments)
+        .innerJoin(segments, eq(segments.id, contactSegments.segmentId))
+        .where(where)
+        .orderBy(order)
+        .limit(limit),
+  );
+  return { page: page.map((row) => row.segment), hasMore };
+}
+
+/** The ids of the segments a contact is in (for its events). */
+export async function segmentIdsOf(db: Db, contactId: string): Promise<string[]> {
+  const { contactSegments } = tablesOf(db);
+  const rows = await db
+    .select({ id: contactSegments.segmentId })
+    .from(contactSegments)
+    .where(eq(contactSegments.contactId, contactId))
+    .orderBy(desc(contactSegments.segmentId))
+    .limit(1000);
+  return rows.map((row) => row.id);
+}
