@@ -208,6 +208,15 @@ export const CONFIG_OPTIONS = {
       true,
       "Honour recipient domains' MTA-STS policies (RFC 8461): under enforce, mail goes only to the MX hosts a policy names, over TLS with a valid certificate, or waits.",
     ),
+    dane: oneOf(
+      ["off", "on"],
+      "off",
+      "DANE (RFC 7672): a destination whose MX host has DNSSEC-secure TLSA records gets its mail only over TLS whose certificate matches them (else deferred 4.7.5). Needs a DNSSEC-validating resolver in [dns] servers: Mailroom refuses to start otherwise.",
+    ),
+    dane_probe: string(
+      ".",
+      "A DNSSEC-signed name asked at start when dane is on: the resolver must answer it with the AD bit (validated). The root zone by default; a test zone's name in tests.",
+    ),
     mta_sts_port: int(
       443,
       1,

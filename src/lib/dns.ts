@@ -41,25 +41,43 @@ function parseServer(server: string): ServerAddress {
   return { host: host!, port: port ? Number(port) : 53 };
 }
 
-function dnsError(code: string, hostname: string): Error {
+export function dnsError(code: string, hostname: string): Error {
   return Object.assign(new Error(`queryTxt ${code} ${hostname}`), { code, hostname, syscall: "queryTxt" });
 }
 
-interface DnsAnswer {
-  header: { id: number; tc: number; rcode: number };
-  answers: Array<{ type: number; data?: string | string[] }>;
+export interface DnsAnswer {
+  /** `ad`: the resolver validated the answer with DNSSEC (RFC 4035 §3.2.3), asked for by `dnssec` queries. */
+  header: { id: number; tc: number; rcode: number; ad: number };
+  answers: Array<{ type: number; name?: string; data?: string | string[] | Buffer; exchange?: string }>;
 }
 
-function txtQuery(Packet: PacketCodec, name: string): { id: number; bytes: Buffer } {
+/**
+ * A query for `name` and `type`. `dnssec`: with EDNS0's DO bit (RFC 3225) and the AD bit (RFC 6840 §5.7), so a
+ * validating resolver says whether it validated the answer.
+ */
+function buildQuery(Packet: PacketCodec, name: string, type: number, dnssec: boolean): { id: number; bytes: Buffer } {
   const packet = new Packet();
   packet.header.id = randomInt(0x10000);
   packet.header.rd = 1;
-  packet.questions.push({ name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN } as never);
+  packet.questions.push({ name, type, class: Packet.CLASS.IN } as never);
+  if (dnssec) {
+    (packet.header as { ad?: number }).ad = 1;
+    // RFC 8085 and DNS flag day 2020: 1232 bytes avoids fragmentation; larger answers come over TCP.
+    const edns = Packet.Resource.EDNS as unknown as (rdata: unknown[], options: object) => unknown;
+    packet.additionals.push(edns([], { doFlag: true, udpPayloadSize: 1232 }) as never);
+  }
   return { id: packet.header.id, bytes: packet.toBuffer() };
 }
 
-function overUdp(Packet: PacketCodec, server: ServerAddress, name: string, timeoutMs: number): Promise<DnsAnswer> {
-  const query = txtQuery(Packet, name);
+type Query = { id: number; bytes: Buffer };
+
+function overUdp(
+  Packet: PacketCodec,
+  server: ServerAddress,
+  name: string,
+  query: Query,
+  timeoutMs: number,
+): Promise<DnsAnswer> {
   const socket = createSocket(isIPv6(server.host) ? "udp6" : "udp4");
   return new Promise<DnsAnswer>((resolve, reject) => {
     const timer = setTimeout(() => reject(dnsError("ETIMEOUT", name)), timeoutMs);
@@ -84,8 +102,13 @@ function overUdp(Packet: PacketCodec, server: ServerAddress, name: string, timeo
   }).finally(() => socket.close());
 }
 
-function overTcp(Packet: PacketCodec, server: ServerAddress, name: string, timeoutMs: number): Promise<DnsAnswer> {
-  const query = txtQuery(Packet, name);
+function overTcp(
+  Packet: PacketCodec,
+  server: ServerAddress,
+  name: string,
+  query: Query,
+  timeoutMs: number,
+): Promise<DnsAnswer> {
   const socket = connect({ host: server.host, port: server.port });
   return new Promise<DnsAnswer>((resolve, reject) => {
     const timer = setTimeout(() => reject(dnsError("ETIMEOUT", name)), timeoutMs);
@@ -117,29 +140,26 @@ function overTcp(Packet: PacketCodec, server: ServerAddress, name: string, timeo
 const NXDOMAIN = 3;
 const RCODE_ERRORS: Record<number, string> = { 1: "EFORMERR", 2: "ESERVFAIL", 4: "ENOTIMP", 5: "EREFUSED" };
 
-/** TXT records of `name`, each as its list of character-strings; errors carry node's codes (ENOTFOUND, ENODATA…). */
-async function resolveTxt(
-  servers: readonly ServerAddress[],
-  name: string,
-  timeoutMs: number,
-  tries: number,
-): Promise<string[][]> {
+/**
+ * The answer to one query, asked of each server in turn (`tries` rounds) until one answers: UDP, then TCP when the
+ * answer is truncated. `accept` turns an answer into the result or throws; an error marked `final` ends the search.
+ */
+export async function queryServers<T>(
+  servers: readonly string[],
+  question: { name: string; type: number; dnssec?: boolean },
+  options: { timeoutMs: number; tries: number },
+  accept: (answer: DnsAnswer) => T,
+): Promise<T> {
   const Packet = await loadPacketCodec();
+  const { name } = question;
   let lastError: Error = dnsError("ECONNREFUSED", name);
-  for (let attempt = 0; attempt < tries; attempt++) {
-    for (const server of servers) {
+  for (let attempt = 0; attempt < options.tries; attempt++) {
+    for (const server of (servers.length ? servers : getServers()).map(parseServer)) {
       try {
-        let answer = await overUdp(Packet, server, name, timeoutMs);
-        if (answer.header.tc) answer = await overTcp(Packet, server, name, timeoutMs);
-        if (answer.header.rcode === NXDOMAIN) throw Object.assign(dnsError("ENOTFOUND", name), { final: true });
-        const code = RCODE_ERRORS[answer.header.rcode];
-        if (code) throw dnsError(code, name);
-        // Answers may start with a CNAME chain; only the TXT records are the result.
-        const records = answer.answers
-          .filter((a) => a.type === Packet.TYPE.TXT)
-          .map((a) => (Array.isArray(a.data) ? a.data : [a.data ?? ""]));
-        if (records.length === 0) throw Object.assign(dnsError("ENODATA", name), { final: true });
-        return records;
+        const query = () => buildQuery(Packet, name, question.type, question.dnssec ?? false);
+        let answer = await overUdp(Packet, server, name, query(), options.timeoutMs);
+        if (answer.header.tc) answer = await overTcp(Packet, server, name, query(), options.timeoutMs);
+        return accept(answer);
       } catch (error) {
         if ((error as { final?: boolean }).final) throw error;
         lastError = error as Error;
@@ -149,14 +169,34 @@ async function resolveTxt(
   throw lastError;
 }
 
+/** TXT records of `name`, each as its list of character-strings; errors carry node's codes (ENOTFOUND, ENODATA…). */
+async function resolveTxt(
+  servers: readonly string[],
+  name: string,
+  timeoutMs: number,
+  tries: number,
+): Promise<string[][]> {
+  const Packet = await loadPacketCodec();
+  return queryServers(servers, { name, type: Packet.TYPE.TXT }, { timeoutMs, tries }, (answer) => {
+    if (answer.header.rcode === NXDOMAIN) throw Object.assign(dnsError("ENOTFOUND", name), { final: true });
+    const code = RCODE_ERRORS[answer.header.rcode];
+    if (code) throw dnsError(code, name);
+    // Answers may start with a CNAME chain; only the TXT records are the result.
+    const records = answer.answers
+      .filter((a) => a.type === Packet.TYPE.TXT)
+      .map((a) => (Array.isArray(a.data) ? a.data : [String(a.data ?? "")]));
+    if (records.length === 0) throw Object.assign(dnsError("ENODATA", name), { final: true });
+    return records;
+  });
+}
+
 /** A resolver using `servers` (`ip` or `ip:port`, `[v6]:port`); the system's servers when the list is empty. */
 export function createResolver(servers: readonly string[], options: ResolverOptions = {}): DnsResolver {
   const timeoutMs = options.timeoutMs ?? 5000;
   const tries = options.tries ?? 2;
   const resolver = new dns.Resolver({ timeout: timeoutMs, tries });
   if (servers.length) resolver.setServers([...servers]);
-  const txtServers = () => (servers.length ? servers : getServers()).map(parseServer);
-  const txt = (name: string) => resolveTxt(txtServers(), name, timeoutMs, tries);
+  const txt = (name: string) => resolveTxt(servers, name, timeoutMs, tries);
   const resolve = resolver.resolve.bind(resolver) as (name: string, rrtype: string) => Promise<unknown>;
   return Object.assign(resolver, {
     resolveTxt: txt,

@@ -12,6 +12,9 @@
  * - A sending domain with `tls: enforced` (docs/deliverability.md, the job's `tls`) gets the same guarantee at every
  *   destination: STARTTLS with a certificate valid for the MX name, else deferred (4.7.10) and, once the retries
  *   are spent, bounced with that reason.
+ * - DANE (RFC 7672, ./dane.ts, `[mx] dane`): below a DNSSEC-secure MX RRset, a host with secure TLSA records gets
+ *   STARTTLS required and its certificate matched against them, before MTA-STS or any policy; no match, or a bogus
+ *   answer, defers with 4.7.5 — never the clear, never another check. Insecure answers go on as without DANE.
  * - Pool: connections are reused per destination domain (./smtp-pool.ts), at most `maxConnectionsPerDomain`, or
  *   the destination provider's `connections` once shaping applies.
  * - Shaping (./sending-ips.ts): every message, of an IP pool or not, departs under its destination provider's rate
@@ -23,13 +26,15 @@
  * Invariant: `deliver` resolves for every remote outcome; a fault before any reply is temporary.
  */
 import { isIP } from "node:net";
+import type { TLSSocket } from "node:tls";
 import SMTPConnection from "nodemailer/lib/smtp-connection";
 import { domainOf } from "../lib/addresses.ts";
 import { isNotFound, type DnsResolver } from "../lib/dns.ts";
 import type { Logger } from "../lib/logger.ts";
 import { refusedRange } from "../lib/ip-ranges.ts";
+import { presentTlsa, verifyDane, type Dane, type TlsaRecord } from "./dane.ts";
 import { mxMatches, type MtaSts, type MtaStsPolicy } from "./mta-sts.ts";
-import type { TlsResultType } from "./tls-report.ts";
+import { tlsFailureType, type TlsSession } from "./tls-sessions.ts";
 import { DIRECT, type SendingIps, type SourceAddress } from "./sending-ips.ts";
 import { resultFromError } from "./smtp.ts";
 import { createSmtpPool, greeted, type PooledSession } from "./smtp-pool.ts";
@@ -55,10 +60,14 @@ export interface MxProviderOptions {
    */
   sendingIps?: SendingIps;
   mtaSts?: MtaSts;
+  /** DANE (RFC 7672, ./dane.ts): TLSA records of destinations whose MX records are DNSSEC-secure; absent, none. */
+  dane?: Dane;
   /** TEST ONLY: extra CA certificates (PEM) trusted for the certificates of MX hosts under an MTA-STS policy. */
   tlsCa?: string;
   logger: Logger;
 }
+
+export { tlsFailureType, type TlsSession };
 
 type Route = { hosts: string[] } | { result: DeliveryResult };
 
@@ -73,30 +82,6 @@ function byPreference(records: Array<{ exchange: string; priority: number }>): s
     .map((record) => ({ ...record, tie: Math.random() }))
     .sort((a, b) => a.priority - b.priority || a.tie - b.tie)
     .map((record) => record.exchange.replace(/\.$/, "").toLowerCase());
-}
-
-/** One TLS negotiation with an MX host as RFC 8460 counts it. */
-export interface TlsSession {
-  policyDomain: string;
-  policy: MtaStsPolicy | null;
-  mxHost: string;
-  receivingIp: string;
-  /** The local address the session left from, when the socket got one. */
-  sendingIp: string | null;
-  result: "success" | TlsResultType;
-  /** What failed, in words (RFC 8460's failure-reason-code). */
-  failureReason?: string;
-}
-
-/** RFC 8460 §4.3's result type of a failed verified handshake, from what Node or nodemailer said. */
-export function tlsFailureType(error: { code?: string; message?: string }): TlsResultType {
-  const said = `${error.code ?? ""} ${error.message ?? ""}`;
-  if (/STARTTLS/i.test(said) && !/certificate/i.test(said)) return "starttls-not-supported";
-  if (/ALTNAME|hostname|host name|does not match/i.test(said)) return "certificate-host-mismatch";
-  if (/EXPIRED/i.test(said)) return "certificate-expired";
-  if (/SELF_SIGNED|self.signed|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|untrusted|unknown ca/i.test(said))
-    return "certificate-not-trusted";
-  return "validation-failure";
 }
 
 /** The pool key's mark of a sender that requires TLS. */
@@ -178,11 +163,13 @@ export function createMxProvider(options: MxProviderOptions): Provider {
   const handshake = (
     address: string,
     host: string,
-    security: "verified" | "opportunistic" | "plain",
+    security: "verified" | "dane" | "opportunistic" | "plain",
     source: SourceAddress | undefined,
   ): Promise<SMTPConnection> => {
     const servername = isIP(host) ? undefined : host;
     const verified = security === "verified";
+    // DANE: TLS is required, and the certificate is judged by the TLSA records (verifyDane), not by a CA.
+    const tlsRequired = verified || security === "dane";
     const smtp = new SMTPConnection({
       host: address,
       port: options.port,
@@ -190,8 +177,8 @@ export function createMxProvider(options: MxProviderOptions): Provider {
       ...(source && { localAddress: source.address }),
       servername,
       ignoreTLS: security === "plain",
-      requireTLS: verified,
-      opportunisticTLS: !verified,
+      requireTLS: tlsRequired,
+      opportunisticTLS: !tlsRequired,
       tls: verified
         ? { rejectUnauthorized: true, servername, ...(options.tlsCa && { ca: options.tlsCa }) }
         : { rejectUnauthorized: false, servername },
@@ -226,17 +213,42 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     policy: MtaStsPolicy | null,
     tlsEnforced: boolean,
     source: SourceAddress | undefined,
+    tlsa: TlsaRecord[] | null,
   ): Promise<SMTPConnection> => {
     const heard = (smtp: SMTPConnection | null, result: TlsSession["result"], failureReason?: string) =>
       options.tlsSessions?.({
         policyDomain: domain,
-        policy: policy && policy.mode !== "none" ? policy : null,
+        policy: !tlsa && policy && policy.mode !== "none" ? policy : null,
+        ...(tlsa && { tlsa: tlsa.map(presentTlsa) }),
         mxHost: host,
         receivingIp: address,
         sendingIp: (smtp as unknown as { _socket?: { localAddress?: string } } | null)?._socket?.localAddress ?? null,
         result,
         ...(failureReason && { failureReason: failureReason.slice(0, 200) }),
       });
+    // RFC 7672 §2.2, RFC 8461 §2: secure TLSA records decide alone; never plain text, never another check.
+    if (tlsa) {
+      try {
+        const smtp = await handshake(address, host, "dane", source);
+        const refused = verifyDane((smtp as unknown as { _socket: TLSSocket })._socket, tlsa, [host, domain]);
+        if (refused) {
+          smtp.close();
+          throw Object.assign(new Error(refused), { tlsaMismatch: true });
+        }
+        heard(smtp, "success");
+        return smtp;
+      } catch (error) {
+        const reason = (error as { response?: string; message: string }).response ?? (error as Error).message;
+        heard(
+          null,
+          (error as { tlsaMismatch?: boolean }).tlsaMismatch ? "tlsa-invalid" : tlsFailureType(error as Error),
+          reason,
+        );
+        throw Object.assign(new Error(`DANE requires TLS matching the TLSA records of ${host} (${reason})`), {
+          daneRefused: true,
+        });
+      }
+    }
     if (tlsEnforced || (policy && policy.mode !== "none")) {
       try {
         const smtp = await handshake(address, host, "verified", source);
@@ -290,11 +302,27 @@ export function createMxProvider(options: MxProviderOptions): Provider {
     const hosts = allowedHosts(domain, found.hosts, policy);
     if (hosts.length === 0)
       return temporary(`4.7.5 The MTA-STS policy of ${domain} allows none of its MX hosts (${found.hosts.join(", ")})`);
+    // RFC 7672 §2.2.1: DANE applies only below a DNSSEC-secure MX RRset; a bogus one is never taken as insecure.
+    const secureMx = options.dane ? await options.dane.mx(domain) : undefined;
+    if (secureMx?.status === "bogus")
+      return temporary(`4.7.5 DANE: the MX records of ${domain} failed DNSSEC validation (${secureMx.reason})`);
     const failures: string[] = [];
     let lookupFailed = false;
     let attempted = false;
     let tlsRefused = 0;
+    let daneRefused = 0;
     for (const host of hosts) {
+      const tlsa = secureMx?.status === "secure" ? await options.dane!.tlsa(host, options.port) : undefined;
+      if (tlsa?.status === "bogus") {
+        daneRefused++;
+        failures.push(`${host}: its TLSA records failed DNSSEC validation (${tlsa.reason})`);
+        options.tlsSessions?.({
+          ...{ policyDomain: domain, policy: null, tlsa: [], mxHost: host, receivingIp: "", sendingIp: null },
+          ...{ result: "dnssec-invalid", failureReason: tlsa.reason.slice(0, 200) },
+        });
+        continue;
+      }
+      const records = tlsa?.status === "secure" && tlsa.records.length ? tlsa.records : null;
       const addresses = await addressesOf(host);
       if (addresses === null) {
         lookupFailed = true;
@@ -310,7 +338,7 @@ export function createMxProvider(options: MxProviderOptions): Provider {
         attempted = true;
         try {
           return {
-            smtp: await open(domain, address, host, policy, tlsEnforced, source),
+            smtp: await open(domain, address, host, policy, tlsEnforced, source, records),
             host,
             messages: 0,
             broken: false,
@@ -318,6 +346,7 @@ export function createMxProvider(options: MxProviderOptions): Provider {
         } catch (error) {
           const reason = error as { code?: string; response?: string; message: string; tlsRequired?: boolean };
           if (reason.tlsRequired) tlsRefused++;
+          if ((error as { daneRefused?: boolean }).daneRefused) daneRefused++;
           failures.push(`${host} [${address}]: ${reason.response ?? reason.code ?? reason.message}`);
         }
       }
@@ -326,6 +355,9 @@ export function createMxProvider(options: MxProviderOptions): Provider {
       return { outcome: "permanent", subType: "NoEmail", response: `550 5.1.2 ${domain} has no mail server address` };
     }
     const detail = failures.join("; ").slice(0, 800);
+    // RFC 7672 §2.1.1 and RFC 3463 X.7.5 (cryptographic failure): deferred, never sent another way.
+    if (daneRefused && daneRefused + tlsRefused === failures.length)
+      return temporary(`4.7.5 DANE: no mail server of ${domain} passed its TLSA records: ${detail}`);
     if (!attempted && !lookupFailed)
       return {
         outcome: "permanent",

@@ -31,7 +31,7 @@ export type TlsResultType =
 /** One counted outcome bucket for a policy domain over the period. */
 export interface TlsOutcomeCount {
   policyDomain: string;
-  policyType: "sts" | "no-policy-found";
+  policyType: "sts" | "tlsa" | "no-policy-found";
   /** The MTA-STS policy text when policyType is sts */
   policyString?: string[];
   mxHost?: string;
@@ -58,7 +58,7 @@ export interface TlsFailureDetail {
 
 export interface TlsPolicyResult {
   policy: {
-    "policy-type": "sts" | "no-policy-found";
+    "policy-type": "sts" | "tlsa" | "no-policy-found";
     "policy-string"?: string[];
     "policy-domain": string;
     "mx-host"?: string;
@@ -165,7 +165,7 @@ export function buildTlsReport(input: {
       throw new RangeError(`count ${count.count} is not a non-negative integer`);
     }
     // With no policy found nothing was applied, so there is no policy text and no MX pattern to report (§4.4).
-    const applied = count.policyType === "sts";
+    const applied = count.policyType !== "no-policy-found";
     const policyString = applied ? count.policyString : undefined;
     const mxHost = applied && count.mxHost !== undefined ? aLabels(count.mxHost) : undefined;
     const policyKey = JSON.stringify([count.policyType, policyString ?? null, mxHost ?? null]);

@@ -80,12 +80,13 @@ export function createTlsReporting(deps: {
         .values({
           periodStart: Math.floor(clock.now() / deps.periodMs) * deps.periodMs,
           policyDomain: session.policyDomain,
-          policyType: session.policy ? "sts" : "no-policy-found",
+          policyType: session.tlsa ? "tlsa" : session.policy ? "sts" : "no-policy-found",
           mxHost: session.mxHost,
           result: session.result,
           sendingIp: session.sendingIp ?? "",
           receivingIp: session.receivingIp,
-          policyString: session.policy ? policyLines(session.policy) : null,
+          // RFC 8460 §4.4: a tlsa policy's string is its TLSA records in presentation form.
+          policyString: session.tlsa ?? (session.policy ? policyLines(session.policy) : null),
           sessions: 1,
         })
         .onConflictDoUpdate({

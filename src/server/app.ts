@@ -16,6 +16,7 @@ import { createSmtpRelay, type SmtpRelay } from "../smtp/relay.ts";
 import { outboxGauges } from "../webhooks/dispatcher.ts";
 import { listenMetrics, parseListenAddress } from "./metrics-listener.ts";
 import { registerGauges } from "./metrics.ts";
+import { assertDaneResolver } from "./providers.ts";
 import { createHttpApp, listenHttp, type HttpApp } from "./routes.ts";
 import { createServices, type AppOptions, type Services } from "./services.ts";
 
@@ -110,6 +111,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     smtp,
     mx,
     async start() {
+      // Before anything listens: DANE over a resolver that does not validate would authenticate nothing.
+      await assertDaneResolver(config);
       try {
         server = listenHttp(http, logger, {
           hostname: config.http.host,

@@ -5,6 +5,7 @@
  */
 import { ConfigError } from "../lib/config-error.ts";
 import { PROVIDER_KINDS, type Config, type ProviderConfig, type ProviderKind } from "../config/options.ts";
+import { providerConfigs } from "../config/providers.ts";
 import { withSigning, type OutgoingSigner } from "../domains/signing.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { DnsResolver } from "../lib/dns.ts";
@@ -12,6 +13,8 @@ import { createEndpointGuard } from "../lib/endpoint-guard.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createCaptureProvider } from "../providers/capture.ts";
 import { createMtaSts, type SharedPolicyCache } from "../providers/mta-sts.ts";
+import { getServers } from "node:dns";
+import { createDane, probeValidation } from "../providers/dane.ts";
 import { createMxProvider, type TlsSession } from "../providers/mx.ts";
 import type { SendingIps } from "../providers/sending-ips.ts";
 import { createSesProvider } from "../providers/ses.ts";
@@ -89,6 +92,11 @@ export function buildProvider(
                 ca: deps.mxCa,
               })
             : undefined,
+          // The resolver must validate DNSSEC for this to mean anything: app.ts probes it at start.
+          dane:
+            provider.dane === "on"
+              ? createDane({ servers: config.dns.servers, timeoutMs: Math.min(provider.connect_timeout, 5_000) })
+              : undefined,
           tlsCa: deps.mxCa,
           tlsSessions: deps.tlsSessions,
           sendingIps: deps.sendingIps,
@@ -113,6 +121,25 @@ export function buildProvider(
           ehloName,
         }),
         deps.signer,
+      );
+  }
+}
+
+/**
+ * Refuses to start when a provider asks for DANE and `[dns] servers` does not validate DNSSEC: TLSA answers the
+ * resolver did not validate are anyone's, and DANE on them would be worse than none (docs/deliverability.md#dane).
+ */
+export async function assertDaneResolver(config: Config, timeoutMs = 5_000): Promise<void> {
+  for (const [name, provider] of providerConfigs(config)) {
+    if (provider.kind !== "mx" || provider.dane !== "on") continue;
+    const resolver = config.dns.servers.length
+      ? `the resolver ${config.dns.servers.join(", ")} ([dns] servers)`
+      : `the system's resolver (${getServers().join(", ")})`;
+    const reason = await probeValidation(config.dns.servers, provider.dane_probe, timeoutMs);
+    if (reason)
+      throw new ConfigError(
+        `${optionPath(name, "mx", "dane")} = "on" needs a DNSSEC-validating resolver, but ${resolver}: ${reason}. ` +
+          `Point [dns] servers at a validating resolver (e.g. unbound on 127.0.0.1), or set ${optionPath(name, "mx", "dane")} = "off".`,
       );
   }
 }

@@ -19,7 +19,7 @@ export const tlsRptCounts = pgTable(
   {
     periodStart: millis("period_start").notNull(),
     policyDomain: text("policy_domain").notNull(),
-    policyType: text("policy_type", { enum: ["sts", "no-policy-found"] }).notNull(),
+    policyType: text("policy_type", { enum: ["sts", "tlsa", "no-policy-found"] }).notNull(),
     mxHost: text("mx_host").notNull(),
     result: text("result").notNull(),
     sendingIp: text("sending_ip").notNull(),
