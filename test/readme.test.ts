@@ -6,7 +6,8 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SIMULATED_OUTCOMES } from "../src/providers/simulator.ts";
+import { SIMULATED_OUTCOMES, TEST_ADDRESSES } from "../src/providers/simulator.ts";
+import { TEST_ADDRESS_LIST } from "../ui/test-address-list.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -43,4 +44,12 @@ test("an example that names a domain adds it first", () => {
 test("the README's test addresses are exactly the simulator's", () => {
   const listed = [...README.matchAll(/^\| `(\w+)@simulator\.mailroom\.test` \|/gm)].map((match) => match[1]);
   expect(listed).toEqual([...SIMULATED_OUTCOMES]);
+});
+
+test("the README, the simulator and the admin UI say the same about every test address, word for word", () => {
+  const readme = Object.fromEntries(
+    [...README.matchAll(/^\| `(\w+)@simulator\.mailroom\.test` \| (.+) \|$/gm)].map((m) => [m[1], m[2]]),
+  );
+  expect(readme).toEqual({ ...TEST_ADDRESSES });
+  expect(Object.fromEntries(TEST_ADDRESS_LIST)).toEqual({ ...TEST_ADDRESSES });
 });

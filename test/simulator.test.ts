@@ -157,5 +157,9 @@ describe("test addresses", () => {
     const res = await send(["suppressed+only@simulator.mailroom.test"]);
     expect(res.status).toBe(422);
     expect(res.body.name).toBe("domain_not_verified");
+    // The refusal names the rule, and how to see the address recorded suppressed instead.
+    expect(res.body.message).toBe(
+      "Every recipient is on the suppression list, so nothing was sent: a message needs at least one recipient who is not. suppressed@simulator.mailroom.test is always on it: send it beside another recipient to see it recorded suppressed.",
+    );
   });
 });

@@ -4,7 +4,7 @@
  * offers the simulator's test addresses.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SIMULATED_OUTCOMES, SIMULATOR_DOMAIN } from "../src/providers/simulator.ts";
+import { SIMULATED_OUTCOMES, TEST_ADDRESSES, SIMULATOR_DOMAIN } from "../src/providers/simulator.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import {
   BROWSER_START_MS,
@@ -76,8 +76,12 @@ describe.skipIf(!browserPeer.available)("empty screens in chromium", () => {
       const summary = page.getByText("Test addresses: rehearse a bounce or a complaint");
       await summary.focus();
       await page.keyboard.press("Enter");
-      const listed = await page.locator(".test-addresses li code").allTextContents();
+      const listed = await page.locator(".test-addresses li > code").allTextContents();
       expect(listed).toEqual(SIMULATED_OUTCOMES.map((outcome) => `${outcome}@${SIMULATOR_DOMAIN}`));
+      // In the README's words: suppressed@ alone is refused, as any message whose every recipient is suppressed.
+      expect(await page.locator(".test-addresses li .what").last().textContent()).toBe(
+        TEST_ADDRESSES.suppressed.replaceAll("`", ""),
+      );
       await page.getByRole("button", { name: `Copy bounced@${SIMULATOR_DOMAIN}` }).waitFor();
       expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         width,

@@ -3,15 +3,19 @@
  * or looked for: each rehearses one recipient's fate without mail leaving the machine.
  */
 import { CopyButton } from "./copy.tsx";
+import { TEST_ADDRESS_DOMAIN as DOMAIN, TEST_ADDRESS_LIST as ADDRESSES } from "./test-address-list.ts";
 
-const DOMAIN = "simulator.mailroom.test";
-const ADDRESSES: ReadonlyArray<[local: string, what: string]> = [
-  ["delivered", "delivered"],
-  ["bounced", "bounces with 550 5.1.1, and is suppressed"],
-  ["complained", "is delivered, then complains, and is suppressed"],
-  ["delayed", "is deferred twice, then delivered"],
-  ["suppressed", "is on the suppression list from the start"],
-];
+/** The README's wording, its `code` spans drawn as code. */
+function Words({ text }: { text: string }) {
+  return (
+    <>
+      {text.split("`").map((part, i) =>
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of a fixed sentence never move.
+        i % 2 ? <code key={i}>{part}</code> : part,
+      )}
+    </>
+  );
+}
 
 export function TestAddresses() {
   return (
@@ -29,7 +33,9 @@ export function TestAddresses() {
               {local}@{DOMAIN}
             </code>
             <CopyButton text={`${local}@${DOMAIN}`} label={`Copy ${local}@${DOMAIN}`} />
-            <span class="what">{what}</span>
+            <span class="what">
+              <Words text={what} />
+            </span>
           </li>
         ))}
       </ul>

@@ -22,7 +22,7 @@ import { addressKey, domainOf, formatMailbox, normalizeAddress, type Mailbox } f
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { DELIVERIES_DUE } from "../queue/channels.ts";
-import { unknownSimulatorAddress } from "../providers/simulator.ts";
+import { SIMULATOR_DOMAIN, simulatedOutcome, unknownSimulatorAddress } from "../providers/simulator.ts";
 import type { SuppressionService } from "../suppressions/service.ts";
 import type { MessageDecorations } from "../tracking/decorations.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest } from "./compose.ts";
@@ -112,7 +112,15 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     if (unknown.length) throw validationError(unknown.map((message) => ({ path: "to", message })));
     const suppressed = await suppressions.suppressedAmong(actor.organizationId, recipients);
     if (suppressed.size === recipients.length) {
-      throw new AppError("domain_not_verified", "Every recipient is on the suppression list; nothing was sent.");
+      // The interface specification's rule: a message none of whose recipients may receive it is refused whole, with
+      // domain_not_verified (docs/errors.md#rules). The simulator's suppressed@ obeys it as a real one.
+      const rehearsal = recipients.some((r) => simulatedOutcome(r) === "suppressed")
+        ? ` suppressed@${SIMULATOR_DOMAIN} is always on it: send it beside another recipient to see it recorded suppressed.`
+        : "";
+      throw new AppError(
+        "domain_not_verified",
+        `Every recipient is on the suppression list, so nothing was sent: a message needs at least one recipient who is not.${rehearsal}`,
+      );
     }
     if (topicId === undefined) return { suppressed, leftTopic: new Set() };
     if (!deps.topicChoices) throw validationError([{ path: "topic_id", message: `no topic has the id "${topicId}"` }]);

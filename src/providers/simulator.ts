@@ -7,7 +7,12 @@
  * - `bounced`: refused at once with a 5.1.1 reply: bounced, and the address suppressed.
  * - `complained`: delivered, then a complaint reported with it: complained, and the address suppressed.
  * - `delayed`: refused for now twice (the retry comes seconds later, as a server's own hint asks), then delivered.
- * - `suppressed`: on the suppression list from the start: recorded `suppressed` at acceptance, never attempted.
+ * - `suppressed`: on the suppression list from the start: recorded `suppressed` at acceptance, never attempted — and,
+ *   like any address on the list, alone it makes the send refused (422 `domain_not_verified`, the rule for a message
+ *   whose every recipient is suppressed, docs/errors.md#the-error-table).
+ *
+ * TEST_ADDRESSES says this in the README's words: the README's table and the admin UI's list (ui/test-address-list.ts)
+ * are checked against it word for word (test/readme.test.ts), so the three never disagree.
  *
  * Invariant: only these addresses are simulated, and `.test` is reserved (RFC 2606), so no real mailbox can be one;
  * any other local part of the domain is refused at acceptance, since nothing could ever deliver it.
@@ -18,6 +23,16 @@ export const SIMULATOR_DOMAIN = "simulator.mailroom.test";
 
 export const SIMULATED_OUTCOMES = ["delivered", "bounced", "complained", "delayed", "suppressed"] as const;
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
+
+/** What happens to each test address, as the README's "Test addresses" table and the admin UI say it. */
+export const TEST_ADDRESSES: Readonly<Record<SimulatedOutcome, string>> = {
+  delivered: "delivered",
+  bounced: "refused with `550 5.1.1`: `bounced`, and the address is suppressed",
+  complained: "delivered, then complained about: `complained`, and the address is suppressed",
+  delayed: "deferred twice (`email.delivery_delayed`, retried after 2 s), then delivered",
+  suppressed:
+    "on the suppression list from the start: beside another recipient it is recorded `suppressed` and never attempted; alone, the send is refused with 422 `domain_not_verified`, as any message whose every recipient is suppressed",
+};
 
 /** Temporary refusals `delayed@` answers before it accepts. */
 const DELAYS = 2;
