@@ -20,6 +20,7 @@ import { and, eq } from "drizzle-orm";
 import type { Actor } from "../access.ts";
 import type { ContactService } from "../contacts/service.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
+import type { SubmitInput } from "../emails/model.ts";
 import type { EmailService } from "../emails/service.ts";
 import { parseSendRequest } from "../emails/validate.ts";
 import { AppError } from "../errors.ts";
@@ -71,7 +72,7 @@ export function createFanOut(deps: {
   writer: Writer;
   clock: Clock;
   logger: Logger;
-  emails: Pick<EmailService, "submit">;
+  emails: Pick<EmailService, "submit" | "submitBatch">;
   contacts: Pick<ContactService, "subscribedTo">;
   suppressions: Pick<SuppressionService, "suppressedAmong">;
   preferences: Pick<PreferenceService, "contactPageUrl">;
@@ -110,12 +111,12 @@ export function createFanOut(deps: {
     return new Map(rows.map((row) => [row.key, row.fallback ?? null]));
   };
 
-  /** One contact's message through the funnel; answers whether it was made (or already was), or skipped. */
-  const submitFor = async (
+  /** One contact's message, personalised, as the funnel takes it (a contact whose address it refuses is skipped). */
+  const inputFor = async (
     row: BroadcastRow,
     contact: SegmentContact,
     fallbacks: Personalisation["propertyFallbacks"],
-  ): Promise<"made" | "skipped"> => {
+  ): Promise<SubmitInput> => {
     const from = row.from!;
     const unsubscribeUrl = await deps.preferences.contactPageUrl({
       organizationId: row.organizationId,
@@ -135,29 +136,69 @@ export function createFanOut(deps: {
       },
       { now: clock.now(), maxRecipients: deps.maxRecipients },
     );
+    return {
+      kind: "fields",
+      source: "api",
+      lane: "broadcast",
+      broadcast: { id: row.id, contactId: contact.id },
+      fields: { ...fields, ...(row.topicId && { topicId: row.topicId }) },
+    };
+  };
+
+  /** Whether a refusal is the unique (broadcast_id, contact_id) taken: another holder made that message. */
+  const taken = (error: unknown) => error instanceof AppError && error.name === "conflict";
+
+  /**
+   * One chunk's messages through the funnel together (one transaction); answers how many were made and how many
+   * skipped. Should another holder have made one of them meanwhile, the chunk's write meets the unique index and
+   * fails whole: then each is submitted alone, and the one taken counts as made.
+   */
+  const submitChunk = async (
+    row: BroadcastRow,
+    chunk: SegmentContact[],
+    fallbacks: Personalisation["propertyFallbacks"],
+  ) => {
+    const inputs = await Promise.all(
+      chunk.map((contact) =>
+        inputFor(row, contact, fallbacks).catch((error: unknown) => {
+          if (error instanceof AppError) return error;
+          throw error;
+        }),
+      ),
+    );
+    const actor = actorOf(row);
     try {
-      await deps.emails.submit(
-        {
-          kind: "fields",
-          source: "api",
-          lane: "broadcast",
-          broadcast: { id: row.id, contactId: contact.id },
-          fields: { ...fields, ...(row.topicId && { topicId: row.topicId }) },
-        },
-        actorOf(row),
-      );
-      return "made";
-    } catch (error) {
-      if (!(error instanceof AppError) || NOT_NOW.has(error.name)) throw error;
-      // The unique (broadcast_id, contact_id) was taken: another holder made this contact's message.
-      if (error.name === "conflict") return "made";
-      logger.warn("broadcast: a contact's message was refused; skipped", {
-        broadcast_id: row.id,
-        contact_id: contact.id,
-        reason: error.name,
+      const { data, errors = [] } = await deps.emails.submitBatch(inputs, actor, {
+        permissive: true,
+        concurrently: true,
       });
-      return "skipped";
+      for (const refused of errors)
+        logger.warn("broadcast: a contact's message was refused; skipped", {
+          broadcast_id: row.id,
+          contact_id: chunk[refused.index]?.id,
+          reason: refused.message,
+        });
+      return { made: data.length, skipped: errors.length };
+    } catch (error) {
+      if (!taken(error)) throw error;
     }
+    let made = 0;
+    let skipped = 0;
+    for (const input of inputs) {
+      if (input instanceof AppError) {
+        skipped++;
+        continue;
+      }
+      try {
+        await deps.emails.submit(input, actor);
+        made++;
+      } catch (error) {
+        if (!(error instanceof AppError) || NOT_NOW.has(error.name)) throw error;
+        if (taken(error)) made++;
+        else skipped++;
+      }
+    }
+    return { made, skipped };
   };
 
   const batchOf = async (job: FanOutJob): Promise<Outcome> => {
@@ -188,8 +229,9 @@ export function createFanOut(deps: {
         const now = await broadcastOf(db, row.id);
         if (now?.status !== "queued") return { kind: "stale" };
       }
-      const results = await Promise.all(todo.slice(i, i + options.chunk).map((c) => submitFor(row, c, fallbacks)));
-      for (const result of results) result === "made" ? madeNow++ : skipped++;
+      const chunk = await submitChunk(row, todo.slice(i, i + options.chunk), fallbacks);
+      madeNow += chunk.made;
+      skipped += chunk.skipped;
     }
     return { kind: "batch", cursor: reached.at(-1)!.id, made: madeNow, skipped, done: reached.length < options.batch };
   };

@@ -39,6 +39,8 @@ export function wireBroadcasts(
     preferences: mail.preferences,
     cancelWaiting: broadcasts.cancelWaiting,
     maxRecipients: config.limits.max_recipients,
+    // A chunk is one funnel batch: within the batch limit.
+    options: { chunk: Math.min(100, config.limits.max_batch_size) },
   });
   wake = broadcastFanOut.wake;
   return { broadcasts, broadcastFanOut };
