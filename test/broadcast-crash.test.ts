@@ -23,6 +23,9 @@ const env: Record<string, string> = {
   MAILROOM_HTTP_PORT: "0",
   MAILROOM_DNS_SERVERS: "127.0.0.1:1",
   MAILROOM_DELIVERY_DEFAULT_PROVIDER: "capture",
+  // The drill polls the broadcast's progress.
+  MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "1000000",
+  MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "1000000",
   MAILROOM_SECRET_KEY: Buffer.alloc(32, 9).toString("base64"),
   ...(storeUrl && { MAILROOM_STORE_URL: storeUrl }),
 };
