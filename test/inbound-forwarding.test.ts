@@ -159,9 +159,9 @@ describe("a forwarded message at the next hop", () => {
     expect(seal[0]).toMatch(/d=example\.com/);
 
     const verdict = await nextHop(copy.raw, copy.mailFrom);
-    expect(verdict.arc && verdict.arc.status.result).toBe("pass");
-    expect(verdict.arc && verdict.arc.i).toBe(1);
-    const aar = (verdict.arc && verdict.arc.authenticationResults) as {
+    expect((verdict.arc || undefined)?.status.result).toBe("pass");
+    expect((verdict.arc || undefined)?.i).toBe(1);
+    const aar = (verdict.arc || undefined)?.authenticationResults as {
       spf?: { result: string };
       dkim?: Array<{ result: string }>;
       dmarc?: { result: string };
@@ -170,7 +170,7 @@ describe("a forwarded message at the next hop", () => {
     expect(aar.dkim?.[0]?.result).toBe("pass");
     expect(aar.dmarc?.result).toBe("pass");
     // SPF at the next hop is checked on our return-path name, and passes; the author's signature survived.
-    expect(verdict.spf && verdict.spf.status.result).toBe("pass");
+    expect((verdict.spf || undefined)?.status.result).toBe("pass");
     expect(verdict.dkim.results.find((r) => r.signingDomain === "sender.test")?.status.result).toBe("pass");
     // The message is also stored, routed.
     const stored = (await t.json("GET", "/v1/emails/receiving?limit=100")).body.data.find(
@@ -209,8 +209,8 @@ describe("a forwarded message at the next hop", () => {
     expect(ours).toMatch(/i=2;/);
     expect(ours).toMatch(/cv=pass/);
     const verdict = await nextHop(forwarded!.raw, forwarded!.mailFrom);
-    expect(verdict.arc && verdict.arc.status.result).toBe("pass");
-    expect(verdict.arc && verdict.arc.i).toBe(2);
+    expect((verdict.arc || undefined)?.status.result).toBe("pass");
+    expect((verdict.arc || undefined)?.i).toBe(2);
   });
 
   test("a bounce to the SRS sender through the MX returns to the original sender with a null sender", async () => {
