@@ -14,6 +14,7 @@ import { AcceptInvitation, SetPassword, Setup } from "./screens/one-time-links.t
 import { SignIn } from "./screens/sign-in.tsx";
 import { AiScreen } from "./screens/ai.tsx";
 import { AuditScreen } from "./screens/audit.tsx";
+import { ContactsScreen } from "./screens/contacts.tsx";
 import { DeliverabilityScreen } from "./screens/deliverability.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
 import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
@@ -238,6 +239,7 @@ function App() {
           {current === "suppressions" && <SuppressionsScreen />}
           {current === "domains" && <DomainsScreen id={route[1]} />}
           {current === "webhooks" && <WebhooksScreen />}
+          {current === "contacts" && <ContactsScreen id={route[1]} />}
         </main>
       </div>
     </AccessContext.Provider>
