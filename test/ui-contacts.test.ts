@@ -169,4 +169,27 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
+
+  test("at 1280 px a segment is created, a contact joins it from its page and shows among its members", async () => {
+    const { page, problems } = await ui.open(1280);
+    await signInAs(page, "owner@example.com");
+    await enterSection(page, "Segments");
+    await page.getByRole("region", { name: "No segments yet" }).waitFor();
+    await page.getByRole("region", { name: "No segments yet" }).getByRole("button").press("Enter");
+    await page.keyboard.type("Customers");
+    await page.keyboard.press("Enter");
+    await page.getByRole("link", { name: "Customers" }).waitFor();
+    await enterSection(page, "Contacts");
+    await page.getByRole("link", { name: "ann@dest.test" }).click();
+    await page.getByRole("button", { name: "Add to segment" }).click();
+    await page.getByRole("button", { name: "Take out of Customers" }).waitFor();
+    await page.getByRole("region", { name: "Segments" }).getByRole("link", { name: "Customers" }).click();
+    await page.getByRole("heading", { name: "Customers", level: 1 }).waitFor();
+    await page.getByRole("link", { name: "ann@dest.test" }).waitFor();
+    await screenshot(page, "ui-segment-1280");
+    const segments = (await t.json("GET", "/v1/contacts/ann@dest.test/segments")).body.data;
+    expect(segments.map((s: { name: string }) => s.name)).toEqual(["Customers"]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

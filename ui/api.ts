@@ -37,7 +37,12 @@ async function request(method: string, path: string, body?: unknown): Promise<Re
   return send(method, path, body === undefined ? undefined : JSON.stringify(body), body !== undefined);
 }
 
-async function send(method: string, path: string, body: string | FormData | undefined, json: boolean): Promise<Response> {
+async function send(
+  method: string,
+  path: string,
+  body: string | FormData | undefined,
+  json: boolean,
+): Promise<Response> {
   const key = session.key();
   const organization = session.organization();
   const headers: Record<string, string> = key

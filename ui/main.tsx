@@ -24,6 +24,7 @@ import { MembersScreen } from "./screens/members.tsx";
 import { OrganizationScreen } from "./screens/organization.tsx";
 import { OverviewScreen } from "./screens/overview.tsx";
 import { QueueScreen } from "./screens/queue.tsx";
+import { SegmentsScreen } from "./screens/segments.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
 import { TemplatesScreen } from "./screens/templates.tsx";
 import { WebhooksScreen } from "./screens/webhooks.tsx";
@@ -240,6 +241,7 @@ function App() {
           {current === "domains" && <DomainsScreen id={route[1]} />}
           {current === "webhooks" && <WebhooksScreen />}
           {current === "contacts" && <ContactsScreen id={route[1]} />}
+          {current === "segments" && <SegmentsScreen id={route[1]} />}
         </main>
       </div>
     </AccessContext.Provider>
