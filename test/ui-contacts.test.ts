@@ -76,6 +76,12 @@ async function tabTo(page: Page, name: string, limit = 80) {
   throw new Error(`Tab never reached ${name}; it passed ${JSON.stringify(seen)}`);
 }
 
+/** Waits until the focus is on `name` (a form that opens moves it there on its own). */
+async function focusReaches(page: Page, name: string) {
+  for (let i = 0; i < 50 && (await focused(page)) !== name; i++) await Bun.sleep(50);
+  expect(await focused(page)).toBe(name);
+}
+
 /** Takes the keyboard to a section's link in the navigation and follows it with Enter. */
 async function enterSection(page: Page, label: string) {
   const link = page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: label, exact: true });
@@ -189,6 +195,57 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
     await screenshot(page, "ui-segment-1280");
     const segments = (await t.json("GET", "/v1/contacts/ann@dest.test/segments")).body.data;
     expect(segments.map((s: { name: string }) => s.name)).toEqual(["Customers"]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("at 1280 px, by keyboard alone: a private opt-out topic is created, then made public", async () => {
+    const { page, problems } = await ui.open(1280);
+    await signInAs(page, "owner@example.com");
+    await enterSection(page, "Topics");
+    await page
+      .getByRole("link", { name: "Newsletter" })
+      .or(page.getByText("Newsletter", { exact: true }))
+      .waitFor();
+    await tabTo(page, "Name");
+    await page.keyboard.type("Product news");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("What we shipped");
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toStartWith("Who receives it");
+    await page.keyboard.press("End");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("End");
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("Create topic");
+    await page.keyboard.press("Enter");
+    const row = page.getByRole("row").filter({ hasText: "Product news" });
+    await row.waitFor();
+    expect(await row.locator(".status").textContent()).toBe("Private");
+    const listed = (await t.json("GET", "/v1/topics")).body.data as Array<Record<string, unknown>>;
+    expect(listed.find((x) => x.name === "Product news")).toMatchObject({
+      description: "What we shipped",
+      default_subscription: "opt_out",
+      visibility: "private",
+    });
+    await tabTo(page, "Edit Product news");
+    await page.keyboard.press("Enter");
+    await focusReaches(page, "Name");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toStartWith("Visibility");
+    await page.keyboard.press("Home");
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("Save");
+    await page.keyboard.press("Enter");
+    await focusReaches(page, "Edit Product news");
+    expect(await row.locator(".status").textContent()).toBe("Public");
+    const edited = (await t.json("GET", "/v1/topics")).body.data as Array<Record<string, unknown>>;
+    expect(edited.find((x) => x.name === "Product news")).toMatchObject({
+      visibility: "public",
+      default_subscription: "opt_out",
+    });
+    await screenshot(page, "ui-topics-1280");
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);

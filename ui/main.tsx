@@ -27,6 +27,7 @@ import { QueueScreen } from "./screens/queue.tsx";
 import { SegmentsScreen } from "./screens/segments.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
 import { TemplatesScreen } from "./screens/templates.tsx";
+import { TopicsScreen } from "./screens/topics.tsx";
 import { WebhooksScreen } from "./screens/webhooks.tsx";
 import { Navigation } from "./sidebar.tsx";
 
@@ -242,6 +243,7 @@ function App() {
           {current === "webhooks" && <WebhooksScreen />}
           {current === "contacts" && <ContactsScreen id={route[1]} />}
           {current === "segments" && <SegmentsScreen id={route[1]} />}
+          {current === "topics" && <TopicsScreen />}
         </main>
       </div>
     </AccessContext.Provider>
