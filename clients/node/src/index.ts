@@ -24,4 +24,5 @@ export type { VerifyWebhookOptions } from "./webhooks.js";
 export { VERSION } from "./version.js";
 export type * from "./types.js";
 export type * from "./audience-types.js";
+export type * from "./operations-types.js";
 export * from "./wire.js";

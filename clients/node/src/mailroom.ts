@@ -1,9 +1,9 @@
 /**
  * The client: `new Mailroom(key, { baseUrl })`, with one property per resource as in Resend's Node SDK
  * (`emails`, `batch`, `domains`, `apiKeys`, `webhooks`, `templates`, `contacts`, `contactProperties`, `segments` and
- * its older name `audiences`, `topics`) plus Mailroom's own (`suppressions`,
+ * its older name `audiences`, `topics`, `logs`, `usage`) plus Mailroom's own (`suppressions`,
  * `deliveries`, `sending`, `ipPools`, `organization`, `organizations`, `members`, `auditLog`, `ai`,
- * `emails.receiving`). Every method resolves to `{ data, error, headers }` and never rejects for an API failure.
+ * `emails.receiving` with its `routes`). Every method resolves to `{ data, error, headers }` and never rejects for an API failure.
  */
 import { Ai } from "./ai.js";
 import { ApiKeys } from "./api-keys.js";
@@ -15,6 +15,7 @@ import { Domains } from "./domains.js";
 import { Batch, Emails } from "./emails.js";
 import { envOf, Transport, type ClientOptions } from "./http.js";
 import { IpPools } from "./ip-pools.js";
+import { Logs, Usage } from "./logs.js";
 import { Members } from "./members.js";
 import { OrganizationSettings } from "./organization.js";
 import { Organizations } from "./organizations.js";
@@ -45,6 +46,8 @@ export class Mailroom {
   /** Resend's older name of `segments`: the same resource. */
   readonly audiences: Segments;
   readonly topics: Topics;
+  readonly logs: Logs;
+  readonly usage: Usage;
 
   /** `key` defaults to `MAILROOM_API_KEY`; a client without a key is a programming error and throws. */
   constructor(key?: string, options: ClientOptions = {}) {
@@ -74,5 +77,7 @@ export class Mailroom {
     this.segments = new Segments(transport);
     this.audiences = this.segments;
     this.topics = new Topics(transport);
+    this.logs = new Logs(transport);
+    this.usage = new Usage(transport);
   }
 }
