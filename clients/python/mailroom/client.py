@@ -16,6 +16,7 @@ from .resources.deliveries import Deliveries
 from .resources.domains import Domains
 from .resources.emails import Emails
 from .resources.ip_pools import IpPools
+from .resources.logs import Logs, Usage
 from .resources.members import Members
 from .resources.organization import Organization
 from .resources.organizations import Organizations
@@ -97,6 +98,8 @@ class Mailroom:
         # Resend's older name of segments: the same resource.
         self.audiences = self.segments
         self.topics = Topics(self._transport)
+        self.logs = Logs(self._transport)
+        self.usage = Usage(self._transport)
         # Resend nests received mail under emails; Mailroom's own name for it is kept as a shortcut.
         self.receiving = self.emails.receiving
 
