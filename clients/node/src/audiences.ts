@@ -4,6 +4,7 @@
  * `contacts.segments` and choose topics through `contacts.topics`.
  */
 import type {
+  Contact,
   ContactProperty,
   CreateContactPropertyOptions,
   CreateSegmentOptions,
@@ -81,6 +82,24 @@ export class Segments extends Collection<Segment, CreateSegmentOptions, UpdateSe
   /** Renames the segment (Resend's signature: the id, then the changes). */
   update(id: string, payload: UpdateSegmentOptions, options: RequestOptions = {}): Promise<MailroomResponse<Segment>> {
     return this.patch(id, payload, options);
+  }
+
+  /** Its members, newest first (the same as `contacts.list({ segmentId })`). */
+  async contacts(
+    id: string,
+    options: PaginationOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<List<Contact>>> {
+    const { limit, after, before } = options;
+    return (
+      missing(id, "id") ??
+      this.transport.request({
+        ...requestOptions,
+        method: "GET",
+        path: `/segments/${segment(id)}/contacts`,
+        query: { limit, after, before },
+      })
+    );
   }
 
   /** Its contacts stay; they leave the segment. */

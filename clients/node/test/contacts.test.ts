@@ -106,6 +106,7 @@ describe.skipIf(!live)("contacts", () => {
 
     const members = ok(await mailroom.contacts.list({ segmentId: segment.id }));
     expect(members.data.map((contact) => contact.id)).toEqual([created.id]);
+    expect(ok(await mailroom.segments.contacts(segment.id)).data.map((contact) => contact.id)).toEqual([created.id]);
 
     const updated = ok(await mailroom.contacts.update({ email, last_name: "Lovelace", properties: { [key]: null } }));
     expect(updated).toMatchObject({ id: created.id, first_name: "Ada", last_name: "Lovelace" });

@@ -88,6 +88,7 @@ class ContactsTest(unittest.TestCase):
         self.assertEqual(c.contacts.get(email)["id"], created["id"])
         self.assertEqual(c.contacts.get(email=email)["id"], created["id"])
         self.assertEqual([m["id"] for m in c.contacts.list({"segment_id": segment["id"]})["data"]], [created["id"]])
+        self.assertEqual([m["id"] for m in c.segments.contacts(segment["id"])["data"]], [created["id"]])
 
         updated = c.contacts.update({"email": email, "last_name": "Lovelace", "properties": {key: None}})
         self.assertEqual((updated["id"], updated["first_name"], updated["last_name"]), (created["id"], "Ada", "Lovelace"))

@@ -8,6 +8,7 @@ from typing import Any, Mapping, Optional, cast
 
 from .._http import path_segment
 from ..contact_types import (
+    ContactList,
     ContactProperty,
     ContactPropertyList,
     CreateContactPropertyOptions,
@@ -60,6 +61,11 @@ class Segments(_Collection):
     def update(self, segment_id: str, params: CreateSegmentOptions) -> Segment:
         """Rename it: ``update(id, {"name": …})`` (Resend's Node signature: the id, then the changes)."""
         return cast(Segment, self._update(path_segment(segment_id), params))
+
+    def contacts(self, segment_id: str, params: Optional[ListParams] = None) -> ContactList:
+        """Its members, newest first (the same as ``contacts.list({"segment_id": …})``)."""
+        path = f"/v1/segments/{path_segment(segment_id)}/contacts"
+        return cast(ContactList, self._transport.request("GET", path, query=params))
 
 
 class Topics(_Collection):
