@@ -152,6 +152,25 @@ describe.skipIf(!live)("contacts", () => {
     expect(ok(await mailroom.contacts.remove({ id: joined.id })).deleted).toBe(true);
   }, 60_000);
 
+  test("sending with topic_id: a contact who left the topic is suppressed for it, and still gets mail without one", async () => {
+    const topic = ok(await mailroom.topics.create({ name: unique("digest"), default_subscription: "opt_in" }));
+    const email = address("left");
+    ok(await mailroom.contacts.create({ email, topics: [{ id: topic.id, subscription: "opt_out" }] }));
+    const from = env("MAILROOM_FROM");
+    const withTopic = ok(
+      await mailroom.emails.send({ from, to: email, subject: "Digest", html: "<p>d</p>", topic_id: topic.id }),
+    );
+    const withoutTopic = ok(await mailroom.emails.send({ from, to: email, subject: "Reset", html: "<p>r</p>" }));
+    const sent = ok(await mailroom.emails.get(withTopic.id));
+    expect(sent.topic_id).toBe(topic.id);
+    expect(sent.recipients.map((recipient) => recipient.status)).toEqual(["suppressed"]);
+    const other = await waitFor(async () => {
+      const state = ok(await mailroom.emails.get(withoutTopic.id));
+      return state.recipients[0]?.status === "sent" ? state : undefined;
+    }, "the mail without a topic to reach the smarthost");
+    expect(other.topic_id).toBeNull();
+  }, 30_000);
+
   test("contacts: a call without the contact fails before any request", async () => {
     expect((await mailroom.contacts.get("")).error?.name).toBe("missing_required_field");
     expect((await mailroom.contacts.update({ id: "", first_name: "x" })).error?.name).toBe("missing_required_field");

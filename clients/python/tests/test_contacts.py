@@ -9,7 +9,7 @@ import unittest
 
 import mailroom
 from mailroom.contact_types import ContactTopicList
-from tests.support import client, needs_server, poll, recipient, unique
+from tests.support import FROM, client, needs_server, poll, recipient, unique
 
 
 def property_key() -> str:
@@ -123,6 +123,22 @@ class ContactsTest(unittest.TestCase):
         with self.assertRaises(mailroom.NotFoundError):
             c.contacts.get(created["id"])
         self.assertTrue(c.contacts.remove(joined["id"])["deleted"])
+
+    def test_a_contact_who_left_a_topic_is_suppressed_for_it_only(self) -> None:
+        c = client()
+        topic = c.topics.create({"name": unique("digest"), "default_subscription": "opt_in"})
+        email = recipient("left")
+        c.contacts.create({"email": email, "topics": [{"id": topic["id"], "subscription": "opt_out"}]})
+        with_topic = c.emails.send({"from": FROM, "to": email, "subject": "Digest", "html": "<p>d</p>", "topic_id": topic["id"]})
+        without = c.emails.send({"from": FROM, "to": email, "subject": "Reset", "html": "<p>r</p>"})
+        sent = c.emails.get(with_topic["id"])
+        self.assertEqual((sent["topic_id"], [r["status"] for r in sent["recipients"]]), (topic["id"], ["suppressed"]))
+        other = poll(
+            lambda: c.emails.get(without["id"]),
+            lambda e: [r["status"] for r in e["recipients"]] == ["sent"],
+            what="the mail without a topic to reach the smarthost",
+        )
+        self.assertIsNone(other["topic_id"])
 
     def test_a_call_without_the_contact_fails_before_any_request(self) -> None:
         c = mailroom.Mailroom("mr_live_unused", base_url="http://127.0.0.1:9")
