@@ -111,7 +111,9 @@ describe.skipIf(!browserPeer.available)("invitations in chromium", () => {
       );
       await screenshot(page, `ui-invitation-page-${width}`);
       // Fits the width: nothing scrolls sideways.
-      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        width,
+      );
       // Joined by keyboard, the preview and the join are the same invitation.
       await page.keyboard.type("New Person");
       await page.getByLabel("Password (at least 12 characters)").fill(PASSWORD);
