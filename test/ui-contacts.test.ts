@@ -3,7 +3,8 @@
  * 1280 and 390 px and by keyboard alone — a contact created, a topic left and joined again, a CSV with one bad line
  * imported with its counts and that line's error — and what a viewer is offered: the same controls, disabled, with
  * the reason on focus. Each effect is checked through the API, not only on the page; no console error, no refusal
- * the test did not cause, no request off loopback; screenshots under test-output/.
+ * the test did not cause, no request off loopback; screenshots under test-output/. The tests run in order and build
+ * on each other, as a person setting up an audience would (the contact the first one makes is used after).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -246,6 +247,44 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
       default_subscription: "opt_out",
     });
     await screenshot(page, "ui-topics-1280");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("at 390 px properties are created and one deleted; a contact's value is set from its page", async () => {
+    const { page, problems } = await ui.open(390);
+    await signInAs(page, "owner@example.com");
+    await openSection(page, "Properties");
+    await page.getByRole("region", { name: "No properties yet" }).waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    for (const [key, type, fallback] of [
+      ["plan", "Text", "free"],
+      ["seats", "Number", "1"],
+    ] as const) {
+      await page.getByLabel("Key").fill(key);
+      await page.getByLabel("Type").selectOption({ label: type });
+      await page.getByLabel("Fallback (optional)").fill(fallback);
+      await page.getByRole("button", { name: "Create property" }).click();
+      await page.getByRole("button", { name: `Delete ${key}` }).waitFor();
+    }
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Delete seats" }).click();
+    await page.getByRole("button", { name: "Delete seats" }).waitFor({ state: "detached" });
+    const properties = (await t.json("GET", "/v1/contact-properties")).body.data;
+    expect(properties.map((p: Record<string, unknown>) => [p.key, p.type, p.fallback_value])).toEqual([
+      ["plan", "string", "free"],
+    ]);
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    await screenshot(page, "ui-properties-390");
+    await openSection(page, "Contacts");
+    await page.getByRole("link", { name: "ann@dest.test" }).click();
+    await page.getByLabel("Value (empty clears it)").fill("pro");
+    await page.getByRole("button", { name: "Set", exact: true }).click();
+    await page.getByRole("region", { name: "Properties" }).locator("dd", { hasText: /^pro/ }).waitFor();
+    expect((await t.json("GET", "/v1/contacts/ann@dest.test")).body.properties.plan).toEqual({
+      type: "string",
+      value: "pro",
+    });
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);

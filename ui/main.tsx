@@ -23,6 +23,7 @@ import { KeysScreen } from "./screens/keys.tsx";
 import { MembersScreen } from "./screens/members.tsx";
 import { OrganizationScreen } from "./screens/organization.tsx";
 import { OverviewScreen } from "./screens/overview.tsx";
+import { PropertiesScreen } from "./screens/properties.tsx";
 import { QueueScreen } from "./screens/queue.tsx";
 import { SegmentsScreen } from "./screens/segments.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
@@ -244,6 +245,7 @@ function App() {
           {current === "contacts" && <ContactsScreen id={route[1]} />}
           {current === "segments" && <SegmentsScreen id={route[1]} />}
           {current === "topics" && <TopicsScreen />}
+          {current === "properties" && <PropertiesScreen />}
         </main>
       </div>
     </AccessContext.Provider>
