@@ -83,8 +83,13 @@ async function focusReaches(page: Page, name: string) {
   expect(await focused(page)).toBe(name);
 }
 
-/** Takes the keyboard to a section's link in the navigation and follows it with Enter. */
+/** Takes the keyboard to a section's link in the navigation (through the Menu button on a phone) and follows it. */
 async function enterSection(page: Page, label: string) {
+  const menu = page.locator("header.top button.menu");
+  if (await menu.isVisible()) {
+    await menu.focus();
+    await page.keyboard.press("Enter");
+  }
   const link = page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: label, exact: true });
   await link.focus();
   await page.keyboard.press("Enter");
@@ -288,4 +293,42 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
+
+  for (const width of [1280, 390])
+    test(`at ${width} px, by keyboard alone: a CSV with one bad line is imported, with its counts and that line's error`, async () => {
+      const { page, problems } = await ui.open(width);
+      await signInAs(page, "owner@example.com");
+      await enterSection(page, "Imports");
+      const first = width === 1280;
+      if (first) await page.getByRole("region", { name: "No imports yet" }).waitFor();
+      const csv = `email,first_name,last_name,plan\nw${width}a@dest.test,Cara,Diaz,pro\nnot-an-address,Bad,Line,free\nw${width}b@dest.test,Dan,,\n`;
+      await tabTo(page, "CSV file");
+      const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Space")]);
+      await chooser.setFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+      // The header was read: each column is offered for the field of its name (and the property plan).
+      await page.getByLabel("Property plan").waitFor();
+      expect(await page.getByLabel("First name column").inputValue()).toBe("first_name");
+      expect(await page.getByLabel("Property plan").inputValue()).toBe("plan");
+      await tabTo(page, "Import");
+      await page.keyboard.press("Enter");
+      // Newest first: the import just made is the first row that has counts.
+      const row = page.getByRole("table", { name: "Imports" }).getByRole("row").filter({ hasText: " read: " }).first();
+      await row.getByText("Completed").waitFor({ timeout: 20_000 });
+      expect(await row.textContent()).toContain("3 read: 2 created, 0 updated, 0 skipped, 1 failed");
+      // The import just made shows its failed line by itself.
+      const failed = page.getByRole("region", { name: /Lines that failed/ });
+      await failed.getByText(/^Line 3: /).waitFor();
+      await screenshot(page, `ui-imports-${width}`);
+      if (width === 390) expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+      const made = (await t.json("GET", `/v1/contacts/w${width}a@dest.test`)).body;
+      expect(made).toMatchObject({ first_name: "Cara", last_name: "Diaz", properties: { plan: { value: "pro" } } });
+      const imports = (await t.json("GET", "/v1/contacts/imports")).body.data;
+      expect(imports[0]).toMatchObject({
+        status: "completed",
+        counts: { total: 3, created: 2, failed: 1 },
+        errors: [{ line: 3 }],
+      });
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 60_000);
 });

@@ -18,6 +18,7 @@ import { ContactsScreen } from "./screens/contacts.tsx";
 import { DeliverabilityScreen } from "./screens/deliverability.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
 import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
+import { ImportsScreen } from "./screens/imports.tsx";
 import { InboundScreen } from "./screens/inbound.tsx";
 import { KeysScreen } from "./screens/keys.tsx";
 import { MembersScreen } from "./screens/members.tsx";
@@ -246,6 +247,7 @@ function App() {
           {current === "segments" && <SegmentsScreen id={route[1]} />}
           {current === "topics" && <TopicsScreen />}
           {current === "properties" && <PropertiesScreen />}
+          {current === "imports" && <ImportsScreen />}
         </main>
       </div>
     </AccessContext.Provider>
