@@ -156,6 +156,7 @@ export const AREAS = [
   { id: "queue", label: "Queue", scope: "deliveries:read" },
   { id: "deliverability", label: "Deliverability", scope: "domains:read" },
   { id: "suppressions", label: "Suppressions", scope: "suppressions:read" },
+  { id: "logs", label: "Logs", scope: "logs:read" },
   { id: "keys", label: "API keys", scope: "api_keys:read" },
   { id: "members", label: "Members", scope: "members:read" },
   { id: "organization", label: "Organisation", scope: "organization:read" },

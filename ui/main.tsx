@@ -21,6 +21,7 @@ import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
 import { ImportsScreen } from "./screens/imports.tsx";
 import { InboundScreen } from "./screens/inbound.tsx";
 import { KeysScreen } from "./screens/keys.tsx";
+import { LogsScreen } from "./screens/logs.tsx";
 import { MembersScreen } from "./screens/members.tsx";
 import { OrganizationScreen } from "./screens/organization.tsx";
 import { OverviewScreen } from "./screens/overview.tsx";
@@ -241,6 +242,7 @@ function App() {
           {current === "queue" && <QueueScreen />}
           {current === "deliverability" && <DeliverabilityScreen />}
           {current === "suppressions" && <SuppressionsScreen />}
+          {current === "logs" && <LogsScreen id={route[1]} />}
           {current === "domains" && <DomainsScreen id={route[1]} />}
           {current === "webhooks" && <WebhooksScreen />}
           {current === "contacts" && <ContactsScreen id={route[1]} />}
