@@ -1,14 +1,13 @@
 /**
  * The audience's rules beyond the SDK's happy paths (docs/contacts.md), on either engine: organisations never see
  * each other's contacts, segments or topics; a test key is refused; imports fail whole when the file lacks its
- * address column, skip on conflict when asked, and resume after a crashed holder from where their counts stood;
- * and on SQLite, the look-ups the scale target names read by index, never a scan.
+ * address column, skip on conflict when asked, and resume after a crashed holder from where their counts stood.
+ * (The scale target's query plans: test/contacts-scale.test.ts, on both engines.)
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { operatorActor } from "../src/access.ts";
-import { engineOf } from "../src/db/dialect.ts";
 import { tablesOf } from "../src/db/store.ts";
 import { newId } from "../src/lib/ids.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
@@ -148,27 +147,5 @@ describe("imports", () => {
   test("an upload that is not multipart is refused", async () => {
     const answer = await t.json("POST", "/v1/contacts/imports", { body: { file: "email\na@b.c" } });
     expect(answer.status).toBe(400);
-  });
-});
-
-describe("the scale target's look-ups read by index (SQLite's plan)", () => {
-  test.each([
-    ["a contact by address", "SELECT * FROM contacts WHERE organization_id = 'o' AND email = 'a@b.c'"],
-    ["a page of contacts", "SELECT * FROM contacts WHERE organization_id = 'o' AND id < 'x' ORDER BY id DESC LIMIT 21"],
-    [
-      "a page of a segment's contacts",
-      "SELECT c.* FROM contact_segments s JOIN contacts c ON c.id = s.contact_id WHERE s.segment_id = 's' AND c.organization_id = 'o' ORDER BY s.contact_id DESC LIMIT 21",
-    ],
-    [
-      "a topic check",
-      "SELECT c.email, ct.subscription FROM contacts c LEFT JOIN contact_topics ct ON ct.contact_id = c.id AND ct.topic_id = 't' WHERE c.organization_id = 'o' AND c.email IN (SELECT value FROM json_each('[\"a@b.c\"]'))",
-    ],
-  ])("%s", async (_, query) => {
-    const db = t.app.services.store.db;
-    if (engineOf(db) !== "sqlite") return;
-    const sqlite = (t.app.services.store as unknown as { sqlite: import("bun:sqlite").Database }).sqlite;
-    const plan = (sqlite.query(`EXPLAIN QUERY PLAN ${query}`).all() as Array<{ detail: string }>).map((r) => r.detail);
-    expect(plan.filter((step) => /^SCAN (contacts|contact_segments|contact_topics)\b/.test(step))).toEqual([]);
-    expect(plan.join(" ")).toMatch(/USING (COVERING )?INDEX|USING PRIMARY KEY/);
   });
 });
