@@ -33,7 +33,10 @@ let scorer: Rspamd | undefined;
 
 beforeAll(async () => {
   if (withRspamd) scorer = await startRspamd();
-  t = await createTestApp({ inbound: { messages_per_ip_per_minute: 1000, rspamd_url: scorer?.url ?? "" } });
+  // A generous rspamd timeout: its first scans take seconds on a loaded machine (the 2 s default is tested elsewhere).
+  t = await createTestApp({
+    inbound: { messages_per_ip_per_minute: 1000, rspamd_url: scorer?.url ?? "", rspamd_timeout: "20s" },
+  });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true, receivingEnabled: true });
   ui = await startUi(t, browserPeer.available);
 }, BROWSER_START_MS);
