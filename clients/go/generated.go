@@ -957,6 +957,23 @@ type Invitation struct {
 	ExpiresAt string `json:"expires_at"`
 }
 
+// InvitationPreview is an open invitation as its link's holder sees it: the organisation, the role and the address.
+// Answered by POST /v1/invitations/preview.
+type InvitationPreview struct {
+	Object string `json:"object"`
+	// Email is the address invited: only this account may join with it.
+	Email string `json:"email"`
+	Role  Role   `json:"role"`
+	// Organization is the organisation it joins.
+	Organization InvitationPreviewOrganization `json:"organization"`
+	ExpiresAt    string                        `json:"expires_at"`
+}
+
+// InvitationPreviewOrganization is the organisation it joins.
+type InvitationPreviewOrganization struct {
+	Name string `json:"name"`
+}
+
 // InviteMemberOptions is an invitation to make: an API key may grant every role but owner (only owners make owners).
 // Sent to POST /v1/members/invitations.
 type InviteMemberOptions struct {
@@ -1015,7 +1032,18 @@ type Log struct {
 	ResponseBody any `json:"response_body"`
 }
 
-// LogListItem is answered by GET /v1/logs.
+// LogList is answered by GET /v1/logs.
+type LogList struct {
+	Object  string        `json:"object"`
+	HasMore bool          `json:"has_more"`
+	Data    []LogListItem `json:"data"`
+	// RetentionDays: [retention] logs in days: entries older than this are removed.
+	RetentionDays float64 `json:"retention_days"`
+	// Recording: Whether requests are recorded now ([http] request_log).
+	Recording bool `json:"recording"`
+}
+
+// LogListItem is a shape of the API.
 type LogListItem struct {
 	Id        string `json:"id"`
 	CreatedAt string `json:"created_at"`

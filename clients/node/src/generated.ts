@@ -1078,6 +1078,25 @@ export interface Invitation {
 }
 
 /**
+ * An open invitation as its link's holder sees it: the organisation, the role and the address. Answered by POST
+ * /v1/invitations/preview.
+ */
+export interface InvitationPreview {
+  object: "invitation_preview";
+  /** The address invited: only this account may join with it. */
+  email: string;
+  role: Role;
+  /** The organisation it joins. */
+  organization: InvitationPreviewOrganization;
+  expires_at: string;
+}
+
+/** The organisation it joins. */
+export interface InvitationPreviewOrganization {
+  name: string;
+}
+
+/**
  * An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
  * /v1/members/invitations.
  */
@@ -1136,6 +1155,16 @@ export interface Log {
 }
 
 /** Answered by GET /v1/logs. */
+export interface LogList {
+  object: "list";
+  has_more: boolean;
+  data: LogListItem[];
+  /** [retention] logs in days: entries older than this are removed. */
+  retention_days: number;
+  /** Whether requests are recorded now ([http] request_log). */
+  recording: boolean;
+}
+
 export interface LogListItem {
   id: string;
   created_at: string;

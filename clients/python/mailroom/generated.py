@@ -1225,6 +1225,26 @@ class InboundRouteTest(TypedDict):
     """What becomes of the message (store when no route matches)."""
 
 
+class InvitationPreviewOrganization(TypedDict):
+    """The organisation it joins."""
+
+    name: str
+
+
+class InvitationPreview(TypedDict):
+    """An open invitation as its link's holder sees it: the organisation, the role and the address. Answered by POST
+    /v1/invitations/preview.
+    """
+
+    object: Literal["invitation_preview"]
+    email: str
+    """The address invited: only this account may join with it."""
+    role: Role
+    organization: InvitationPreviewOrganization
+    """The organisation it joins."""
+    expires_at: str
+
+
 class InviteMemberOptions(TypedDict):
     """An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
     /v1/members/invitations.
@@ -1286,8 +1306,6 @@ class Log(TypedDict):
 
 
 class LogListItem(TypedDict):
-    """Answered by GET /v1/logs."""
-
     id: str
     created_at: str
     endpoint: str
@@ -1296,6 +1314,18 @@ class LogListItem(TypedDict):
     response_status: int
     user_agent: Optional[str]
     api_key_id: Optional[str]
+
+
+class LogList(TypedDict):
+    """Answered by GET /v1/logs."""
+
+    object: Literal["list"]
+    has_more: bool
+    data: List[LogListItem]
+    retention_days: float
+    """[retention] logs in days: entries older than this are removed."""
+    recording: bool
+    """Whether requests are recorded now ([http] request_log)."""
 
 
 class Member(TypedDict):

@@ -940,6 +940,23 @@ module Mailroom
       action: "one of store, webhook, forward, reject, drop",
     }.freeze
 
+    # The organisation it joins.
+    InvitationPreviewOrganization = {
+      name: "String",
+    }.freeze
+
+    # An open invitation as its link's holder sees it: the organisation, the role and the address. Answered by POST
+    # /v1/invitations/preview.
+    InvitationPreview = {
+      object: '"invitation_preview"',
+      # The address invited: only this account may join with it.
+      email: "String",
+      role: "Role",
+      # The organisation it joins.
+      organization: "InvitationPreviewOrganization",
+      expires_at: "String (date-time)",
+    }.freeze
+
     # An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
     # /v1/members/invitations.
     InviteMemberOptions = {
@@ -996,7 +1013,6 @@ module Mailroom
       response_body: "any value",
     }.freeze
 
-    # Answered by GET /v1/logs.
     LogListItem = {
       id: "String (uuid)",
       created_at: "String (date-time)",
@@ -1006,6 +1022,17 @@ module Mailroom
       response_status: "Integer",
       user_agent: "String or nil",
       api_key_id: "String or nil",
+    }.freeze
+
+    # Answered by GET /v1/logs.
+    LogList = {
+      object: '"list"',
+      has_more: "true or false",
+      data: "Array of LogListItem",
+      # [retention] logs in days: entries older than this are removed.
+      retention_days: "Float",
+      # Whether requests are recorded now ([http] request_log).
+      recording: "true or false",
     }.freeze
 
     # A person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing take
