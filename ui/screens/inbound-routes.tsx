@@ -7,17 +7,16 @@
  * the reason on hover and focus, never a refusal after the fact.
  */
 import { useEffect, useState } from "preact/hooks";
-import { useCan } from "../access.ts";
+import { useWhyNot } from "../access.ts";
 import { api, type Page } from "../api.ts";
 import { useAction, usePolled } from "../hooks.ts";
 import { Alert } from "../alert.tsx";
 import { Empty } from "../empty.tsx";
+import { Guarded } from "../guarded.tsx";
 import { useFormAction } from "../field.tsx";
 import { PageHeader } from "../page-header.tsx";
 import type { InboundRouteTest } from "../../clients/node/src/generated.ts";
 import { ACTIONS, type Route, RouteForm } from "./inbound-route-form.tsx";
-
-const READ_ONLY = "Changing routes needs the domains:write right; your role or this key can read them only.";
 
 /** What a route matches, in words. */
 export function matchText(route: Route): string {
@@ -56,31 +55,6 @@ function why(route: Route, recipient: string): string[] {
         : `routes 1–${route.position - 1}, above it, do not match`,
     );
   return reasons;
-}
-
-/** A button that is disabled with its reason (on hover and focus, read out) when the caller may not use it. */
-function Guarded(props: {
-  allowed: boolean;
-  onClick: () => void;
-  label: string;
-  children: string;
-  class?: string;
-  id?: string;
-}) {
-  return (
-    <button
-      type="button"
-      id={props.id}
-      class={props.class}
-      aria-label={props.label}
-      aria-disabled={props.allowed ? undefined : "true"}
-      aria-describedby={props.allowed ? undefined : "routes-read-only"}
-      title={props.allowed ? undefined : READ_ONLY}
-      onClick={() => props.allowed && props.onClick()}
-    >
-      {props.children}
-    </button>
-  );
 }
 
 function TestAddress({ onResult }: { onResult: (result: InboundRouteTest | null) => void }) {
@@ -176,7 +150,9 @@ function TestAddress({ onResult }: { onResult: (result: InboundRouteTest | null)
 export function InboundRoutesScreen() {
   const { data, error, reload } = usePolled(() => api.get<Page<Route>>("/v1/inbound/routes?limit=100"), []);
   const { act, actionError } = useAction(reload);
-  const canWrite = useCan("domains:write");
+  // Routes decide where a domain's mail goes, as turning receiving on does: the same right (docs/inbound.md#routes).
+  const whyNot = useWhyNot("domains:write", "change inbound routes");
+  const canWrite = whyNot === null;
   const [editing, setEditing] = useState<Route | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [dragged, setDragged] = useState<string | null>(null);
@@ -206,9 +182,8 @@ export function InboundRoutesScreen() {
         description="What becomes of mail to your receiving domains: the first matching route, from the top, decides."
       >
         <Guarded
-          allowed={canWrite}
+          why={whyNot}
           class="primary"
-          label="New route"
           onClick={() => {
             setEditing(null);
             document.getElementById("route-recipient")?.focus();
@@ -217,11 +192,6 @@ export function InboundRoutesScreen() {
           New route
         </Guarded>
       </PageHeader>
-      {!canWrite && (
-        <p class="hint" id="routes-read-only">
-          {READ_ONLY}
-        </p>
-      )}
       {canWrite && (
         <RouteForm
           key={editing?.id ?? "new"}
@@ -285,15 +255,18 @@ export function InboundRoutesScreen() {
               }}
             >
               <div class="route-head">
-                <Guarded
-                  allowed={canWrite}
-                  id={`route-handle-${route.id}`}
-                  class="drag-handle"
-                  label={`Move route ${route.position} (${matchText(route)}): drag it, or press the up and down arrow keys`}
-                  onClick={() => {}}
-                >
-                  {`${route.position} ⠿`}
-                </Guarded>
+                {canWrite ? (
+                  <button
+                    type="button"
+                    id={`route-handle-${route.id}`}
+                    class="drag-handle"
+                    aria-label={`Move route ${route.position} (${matchText(route)}): drag it, or press the up and down arrow keys`}
+                  >
+                    {`${route.position} ⠿`}
+                  </button>
+                ) : (
+                  <span class="route-position">{route.position}</span>
+                )}
                 <div class="route-what">
                   <strong>{matchText(route)}</strong>
                   <span>
@@ -305,21 +278,21 @@ export function InboundRoutesScreen() {
               </div>
               <div class="actions">
                 <Guarded
-                  allowed={canWrite}
+                  why={whyNot}
                   label={`Move route ${route.position} up`}
                   onClick={() => move(route, route.position - 1)}
                 >
                   Move up
                 </Guarded>
                 <Guarded
-                  allowed={canWrite}
+                  why={whyNot}
                   label={`Move route ${route.position} down`}
                   onClick={() => move(route, route.position + 1)}
                 >
                   Move down
                 </Guarded>
                 <Guarded
-                  allowed={canWrite}
+                  why={whyNot}
                   label={`Change route ${route.position}`}
                   onClick={() => {
                     setEditing(route);
@@ -348,7 +321,7 @@ export function InboundRoutesScreen() {
                   </>
                 ) : (
                   <Guarded
-                    allowed={canWrite}
+                    why={whyNot}
                     label={`Remove route ${route.position}`}
                     onClick={() => setConfirming(route.id)}
                   >
