@@ -6,7 +6,7 @@
  * PATCH of the route's position, then the list is read again); a control the caller may not use is disabled with
  * the reason on hover and focus, never a refusal after the fact.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { useWhyNot } from "../access.ts";
 import { api, type Page } from "../api.ts";
 import { useAction, usePolled } from "../hooks.ts";
@@ -158,19 +158,25 @@ export function InboundRoutesScreen() {
   const [dragged, setDragged] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
   const [matched, setMatched] = useState<string | null>(null);
-  const [moved, setMoved] = useState<{ id: string; said: string } | null>(null);
+  const [moved, setMoved] = useState<string>("");
+  const refocus = useRef<string | null>(null);
   const routes = data?.data ?? [];
 
-  // The focus follows a route moved from the keyboard to its new place, once the list is read again.
+  // The focus follows a moved route to its new place once the list is read again — once: a later poll must not take
+  // the focus from wherever the person has gone since.
   useEffect(() => {
-    if (moved) document.getElementById(`route-handle-${moved.id}`)?.focus();
-  }, [data, moved]);
+    const handle = refocus.current && document.getElementById(`route-handle-${refocus.current}`);
+    if (!handle) return;
+    refocus.current = null;
+    handle.focus();
+  }, [data]);
 
   const move = (route: Route, position: number) => {
     if (position < 1 || position > routes.length || position === route.position) return;
     void act(async () => {
       await api.patch(`/v1/inbound/routes/${encodeURIComponent(route.id)}`, { position });
-      setMoved({ id: route.id, said: `Route ${matchText(route)} moved to position ${position}.` });
+      refocus.current = route.id;
+      setMoved(`Route ${matchText(route)} moved to position ${position}.`);
     });
   };
 
@@ -205,7 +211,7 @@ export function InboundRoutesScreen() {
       )}
       <Alert message={actionError ?? error} />
       <p class="visually-hidden" role="status">
-        {moved?.said ?? ""}
+        {moved}
       </p>
       {data && routes.length === 0 && (
         <Empty
