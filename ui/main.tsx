@@ -14,6 +14,7 @@ import { AcceptInvitation, SetPassword, Setup } from "./screens/one-time-links.t
 import { SignIn } from "./screens/sign-in.tsx";
 import { AiScreen } from "./screens/ai.tsx";
 import { AuditScreen } from "./screens/audit.tsx";
+import { ContactsScreen } from "./screens/contacts.tsx";
 import { DeliverabilityScreen } from "./screens/deliverability.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
 import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
@@ -24,8 +25,10 @@ import { MembersScreen } from "./screens/members.tsx";
 import { OrganizationScreen } from "./screens/organization.tsx";
 import { OverviewScreen } from "./screens/overview.tsx";
 import { QueueScreen } from "./screens/queue.tsx";
+import { SegmentsScreen } from "./screens/segments.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
 import { TemplatesScreen } from "./screens/templates.tsx";
+import { TopicsScreen } from "./screens/topics.tsx";
 import { WebhooksScreen } from "./screens/webhooks.tsx";
 import { Navigation } from "./sidebar.tsx";
 
@@ -240,6 +243,9 @@ function App() {
           {current === "logs" && <LogsScreen id={route[1]} />}
           {current === "domains" && <DomainsScreen id={route[1]} />}
           {current === "webhooks" && <WebhooksScreen />}
+          {current === "contacts" && <ContactsScreen id={route[1]} />}
+          {current === "segments" && <SegmentsScreen id={route[1]} />}
+          {current === "topics" && <TopicsScreen />}
         </main>
       </div>
     </AccessContext.Provider>

@@ -988,6 +988,23 @@ type Invitation struct {
 	ExpiresAt string `json:"expires_at"`
 }
 
+// InvitationPreview is an open invitation as its link's holder sees it: the organisation, the role and the address.
+// Answered by POST /v1/invitations/preview.
+type InvitationPreview struct {
+	Object string `json:"object"`
+	// Email is the address invited: only this account may join with it.
+	Email string `json:"email"`
+	Role  Role   `json:"role"`
+	// Organization is the organisation it joins.
+	Organization InvitationPreviewOrganization `json:"organization"`
+	ExpiresAt    string                        `json:"expires_at"`
+}
+
+// InvitationPreviewOrganization is the organisation it joins.
+type InvitationPreviewOrganization struct {
+	Name string `json:"name"`
+}
+
 // InviteMemberOptions is an invitation to make: an API key may grant every role but owner (only owners make owners).
 // Sent to POST /v1/members/invitations.
 type InviteMemberOptions struct {

@@ -1112,6 +1112,25 @@ export interface Invitation {
 }
 
 /**
+ * An open invitation as its link's holder sees it: the organisation, the role and the address. Answered by POST
+ * /v1/invitations/preview.
+ */
+export interface InvitationPreview {
+  object: "invitation_preview";
+  /** The address invited: only this account may join with it. */
+  email: string;
+  role: Role;
+  /** The organisation it joins. */
+  organization: InvitationPreviewOrganization;
+  expires_at: string;
+}
+
+/** The organisation it joins. */
+export interface InvitationPreviewOrganization {
+  name: string;
+}
+
+/**
  * An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
  * /v1/members/invitations.
  */

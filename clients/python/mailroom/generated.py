@@ -1258,6 +1258,26 @@ class InboundRouteTest(TypedDict):
     """What becomes of the message (store when no route matches)."""
 
 
+class InvitationPreviewOrganization(TypedDict):
+    """The organisation it joins."""
+
+    name: str
+
+
+class InvitationPreview(TypedDict):
+    """An open invitation as its link's holder sees it: the organisation, the role and the address. Answered by POST
+    /v1/invitations/preview.
+    """
+
+    object: Literal["invitation_preview"]
+    email: str
+    """The address invited: only this account may join with it."""
+    role: Role
+    organization: InvitationPreviewOrganization
+    """The organisation it joins."""
+    expires_at: str
+
+
 class InviteMemberOptions(TypedDict):
     """An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
     /v1/members/invitations.

@@ -970,6 +970,23 @@ module Mailroom
       action: "one of store, webhook, forward, reject, drop",
     }.freeze
 
+    # The organisation it joins.
+    InvitationPreviewOrganization = {
+      name: "String",
+    }.freeze
+
+    # An open invitation as its link's holder sees it: the organisation, the role and the address. Answered by POST
+    # /v1/invitations/preview.
+    InvitationPreview = {
+      object: '"invitation_preview"',
+      # The address invited: only this account may join with it.
+      email: "String",
+      role: "Role",
+      # The organisation it joins.
+      organization: "InvitationPreviewOrganization",
+      expires_at: "String (date-time)",
+    }.freeze
+
     # An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
     # /v1/members/invitations.
     InviteMemberOptions = {
