@@ -14,17 +14,24 @@ import { AcceptInvitation, SetPassword, Setup } from "./screens/one-time-links.t
 import { SignIn } from "./screens/sign-in.tsx";
 import { AiScreen } from "./screens/ai.tsx";
 import { AuditScreen } from "./screens/audit.tsx";
+import { ContactsScreen } from "./screens/contacts.tsx";
 import { DeliverabilityScreen } from "./screens/deliverability.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
 import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
+import { ImportsScreen } from "./screens/imports.tsx";
 import { InboundScreen } from "./screens/inbound.tsx";
+import { InboundRoutesScreen } from "./screens/inbound-routes.tsx";
 import { KeysScreen } from "./screens/keys.tsx";
+import { LogsScreen } from "./screens/logs.tsx";
 import { MembersScreen } from "./screens/members.tsx";
 import { OrganizationScreen } from "./screens/organization.tsx";
 import { OverviewScreen } from "./screens/overview.tsx";
+import { PropertiesScreen } from "./screens/properties.tsx";
 import { QueueScreen } from "./screens/queue.tsx";
+import { SegmentsScreen } from "./screens/segments.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
 import { TemplatesScreen } from "./screens/templates.tsx";
+import { TopicsScreen } from "./screens/topics.tsx";
 import { WebhooksScreen } from "./screens/webhooks.tsx";
 import { Navigation } from "./sidebar.tsx";
 
@@ -228,6 +235,7 @@ function App() {
           {current === "emails" && (route[1] ? <EmailDetail id={route[1]} /> : <EmailsScreen />)}
           {current === "templates" && <TemplatesScreen id={route[1]} />}
           {current === "inbound" && <InboundScreen id={route[1]} />}
+          {current === "routes" && <InboundRoutesScreen />}
           {current === "ai" && <AiScreen />}
           {current === "keys" && <KeysScreen />}
           {current === "members" && <MembersScreen />}
@@ -236,8 +244,14 @@ function App() {
           {current === "queue" && <QueueScreen />}
           {current === "deliverability" && <DeliverabilityScreen />}
           {current === "suppressions" && <SuppressionsScreen />}
+          {current === "logs" && <LogsScreen id={route[1]} />}
           {current === "domains" && <DomainsScreen id={route[1]} />}
           {current === "webhooks" && <WebhooksScreen />}
+          {current === "contacts" && <ContactsScreen id={route[1]} />}
+          {current === "segments" && <SegmentsScreen id={route[1]} />}
+          {current === "topics" && <TopicsScreen />}
+          {current === "properties" && <PropertiesScreen />}
+          {current === "imports" && <ImportsScreen />}
         </main>
       </div>
     </AccessContext.Provider>

@@ -629,6 +629,26 @@ type CurrentApiKey struct {
 	ReadsMessageContent bool `json:"reads_message_content"`
 }
 
+// DaneDestination is a shape of the API.
+type DaneDestination struct {
+	// Destination is the recipient domain.
+	Destination string `json:"destination"`
+	// MxHost is the MX host negotiated with; empty when its MX lookup failed validation.
+	MxHost string `json:"mx_host"`
+	// Tlsa: secure: DNSSEC-secure TLSA records; none: no secure TLSA records (unsigned, or none published); bogus: the
+	// TLSA answer failed DNSSEC validation; unchecked: DANE was off.
+	Tlsa string `json:"tlsa"`
+	// Outcome is the last negotiation: verified (the certificate matched a TLSA record), mismatched or bogus (deferred
+	// 4.7.5, nothing sent), mta_sts or tls_policy (no secure TLSA records: the MTA-STS policy, or the domain's tls
+	// setting, decided).
+	Outcome string `json:"outcome"`
+	// Result: RFC 8460's result type of that negotiation: success, tlsa-invalid, ….
+	Result string `json:"result"`
+	LastAt string `json:"last_at"`
+	// Sessions: Negotiations with this host over the window.
+	Sessions int `json:"sessions"`
+}
+
 // Delivery is answered by GET /v1/deliveries, POST /v1/deliveries/{id}/cancel, POST /v1/deliveries/{id}/release, POST
 // /v1/deliveries/{id}/retry.
 type Delivery struct {
@@ -742,6 +762,17 @@ type Domain struct {
 type DomainCapabilities struct {
 	Sending   string `json:"sending"`
 	Receiving string `json:"receiving"`
+}
+
+// DomainDane is answered by GET /v1/domains/{id}/dane.
+type DomainDane struct {
+	Object string `json:"object"`
+	// Dane: Whether direct delivery checks TLSA records ([mx] dane).
+	Dane string `json:"dane"`
+	// Days is the window: destinations the domain's mail went to in these last days.
+	Days int `json:"days"`
+	// Data: Most recently negotiated first.
+	Data []DaneDestination `json:"data"`
 }
 
 // DomainDeleted is answered by DELETE /v1/domains/{id}.
@@ -1088,6 +1119,23 @@ type Invitation struct {
 	ExpiresAt string `json:"expires_at"`
 }
 
+// InvitationPreview is an open invitation as its link's holder sees it: the organisation, the role and the address.
+// Answered by POST /v1/invitations/preview.
+type InvitationPreview struct {
+	Object string `json:"object"`
+	// Email is the address invited: only this account may join with it.
+	Email string `json:"email"`
+	Role  Role   `json:"role"`
+	// Organization is the organisation it joins.
+	Organization InvitationPreviewOrganization `json:"organization"`
+	ExpiresAt    string                        `json:"expires_at"`
+}
+
+// InvitationPreviewOrganization is the organisation it joins.
+type InvitationPreviewOrganization struct {
+	Name string `json:"name"`
+}
+
 // InviteMemberOptions is an invitation to make: an API key may grant every role but owner (only owners make owners).
 // Sent to POST /v1/members/invitations.
 type InviteMemberOptions struct {
@@ -1146,7 +1194,18 @@ type Log struct {
 	ResponseBody any `json:"response_body"`
 }
 
-// LogListItem is answered by GET /v1/logs.
+// LogList is answered by GET /v1/logs.
+type LogList struct {
+	Object  string        `json:"object"`
+	HasMore bool          `json:"has_more"`
+	Data    []LogListItem `json:"data"`
+	// RetentionDays: [retention] logs in days: entries older than this are removed.
+	RetentionDays float64 `json:"retention_days"`
+	// Recording: Whether requests are recorded now ([http] request_log).
+	Recording bool `json:"recording"`
+}
+
+// LogListItem is a shape of the API.
 type LogListItem struct {
 	Id        string `json:"id"`
 	CreatedAt string `json:"created_at"`

@@ -28,7 +28,14 @@ const act =
       const delivery = await services.queue.act(actor, action, id);
       return print(delivery, () => out(`${delivery.id}  ${delivery.recipient}  now ${delivery.status}`));
     }
-    const result = await services.queue.actOnAll(actor, action, queueFilter(options));
+    const filter = queueFilter(options);
+    // Said in the CLI's own words: the API's refusal names its fields (email_id), not these flags.
+    if (Object.values(filter).every((value) => value === undefined))
+      fail(
+        `queue ${action} needs a delivery id, or at least one of --status, --domain, --provider, --email (an email id): a bulk action needs a filter`,
+        2,
+      );
+    const result = await services.queue.actOnAll(actor, action, filter);
     print(result, () => out(`${action}: ${result.changed} of ${result.matched} matching changed`));
   };
 

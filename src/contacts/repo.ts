@@ -4,7 +4,7 @@
  * `contacts_page` or a segment's primary key, a topic check by `contacts_email` joined to `contact_topics`' key.
  */
 import { and, desc, eq, gt, sql, type SQL } from "drizzle-orm";
-import { inJsonArray } from "../db/dialect.ts";
+import { inJsonArray, likeAnyCase } from "../db/dialect.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
 import type { contacts, contactSegments, segments, TopicSubscription } from "../db/schema/index.ts";
@@ -14,18 +14,17 @@ export type ContactRow = typeof contacts.$inferSelect;
 export type SegmentRow = typeof segments.$inferSelect;
 export type MembershipRow = typeof contactSegments.$inferSelect;
 
-// Prepared once: every send with a topic asks it, for all of a message's recipients in one statement.
+// Prepared once: every send with a topic asks it, for all of a message's recipients in one statement. The choice is
+// a subquery per contact found, so that it is always one look-up by `contact_topics`' key: as a join, PostgreSQL
+// planned a hash join over every choice of the topic (a hundred thousand of a million contacts') for two recipients.
 const choicesStatement = perConnection((db: Db) => {
   const { contacts, contactTopics } = tablesOf(db);
+  const choice = sql<TopicSubscription | null>`(SELECT ${contactTopics.subscription} FROM ${contactTopics} WHERE ${contactTopics.contactId} = ${contacts.id} AND ${contactTopics.topicId} = ${sql.placeholder("topicId")})`;
   return prepareAs(
     "contact_topic_choices",
     db
-      .select({ email: contacts.email, unsubscribed: contacts.unsubscribed, subscription: contactTopics.subscription })
+      .select({ email: contacts.email, unsubscribed: contacts.unsubscribed, subscription: choice })
       .from(contacts)
-      .leftJoin(
-        contactTopics,
-        and(eq(contactTopics.contactId, contacts.id), eq(contactTopics.topicId, sql.placeholder("topicId"))),
-      )
       .where(
         and(
           eq(contacts.organizationId, sql.placeholder("organizationId")),
@@ -229,4 +228,64 @@ export async function segmentIdsOf(db: Db, contactId: string): Promise<string[]>
     .orderBy(desc(contactSegments.segmentId))
     .limit(1000);
   return rows.map((row) => row.id);
+}
+
+/** How many of the newest contacts a search reads for names and address fragments (docs/contacts.md#search). */
+export const SEARCH_WINDOW = 10_000;
+
+const likeEscaped = (text: string) => text.replace(/[%_\\]/g, "\\$&");
+
+/**
+ * The contacts a search term finds (docs/contacts.md#search), at most `limit` and whether more match: every contact
+ * whose address starts with `term` (a range of `contacts_email`, whatever the organisation's size), then those among
+ * the newest SEARCH_WINDOW whose first name, last name or full name starts with it, or whose address contains it (a
+ * range of `contacts_page`, so the cost is bounded by the window, never by the organisation). `term` is lower-case.
+ */
+export async function searchContacts(
+  db: Db,
+  organizationId: string,
+  term: string,
+  limit: number,
+): Promise<{ page: ContactRow[]; hasMore: boolean }> {
+  const { contacts } = tablesOf(db);
+  // In binary order (SQLite, and PostgreSQL's C collation) every address starting with `term` lies in
+  // [term, term with its last character raised); the substr test keeps the answer right under any collation.
+  const last = term.charCodeAt(term.length - 1);
+  const above = term.slice(0, -1) + String.fromCharCode(last + 1);
+  const byAddress = await db
+    .select()
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.organizationId, organizationId),
+        sql`${contacts.email} >= ${term}`,
+        sql`${contacts.email} < ${above}`,
+        sql`substr(${contacts.email}, 1, ${term.length}) = ${term}`,
+      ),
+    )
+    .orderBy(contacts.email)
+    .limit(limit + 1);
+  if (byAddress.length > limit) return { page: byAddress.slice(0, limit), hasMore: true };
+  const starts = `${likeEscaped(term)}%`;
+  // A term with a space is a full name; without one, the start of a first or last name, or part of an address.
+  const matches = term.includes(" ")
+    ? likeAnyCase(db, sql`(${contacts.firstName} || ' ' || ${contacts.lastName})`, starts)
+    : sql`(${likeAnyCase(db, contacts.firstName, starts)} OR ${likeAnyCase(db, contacts.lastName, starts)}
+        OR ${likeAnyCase(db, contacts.email, `%${likeEscaped(term)}%`)})`;
+  const oldestInWindow = sql`coalesce((SELECT c.id FROM contacts c WHERE c.organization_id = ${organizationId} ORDER BY c.id DESC LIMIT 1 OFFSET ${SEARCH_WINDOW - 1}), '')`;
+  const byName = await db
+    .select()
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.organizationId, organizationId),
+        sql`${contacts.id} >= ${oldestInWindow}`,
+        matches,
+        sql`NOT (substr(${contacts.email}, 1, ${term.length}) = ${term})`,
+      ),
+    )
+    .orderBy(desc(contacts.id))
+    .limit(limit + 1 - byAddress.length);
+  const page = [...byAddress, ...byName];
+  return { page: page.slice(0, limit), hasMore: page.length > limit };
 }

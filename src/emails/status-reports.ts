@@ -283,6 +283,7 @@ export function createStatusReports(deps: {
             updatedAt: createdAt,
             dsnNotify: null,
             dsnOrcpt: null,
+            lane: message.lane,
           },
         ],
       });

@@ -15,7 +15,7 @@ import { AppError, validationError } from "../errors.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { isUuid, newId } from "../lib/ids.ts";
 import type { AccountMail } from "./accounts.ts";
-import type { InvitationView, MemberView } from "./wire.ts";
+import type { InvitationPreview, InvitationView, MemberView } from "./wire.ts";
 import { normalizeEmail, type ClientInfo, type OpenedSession, type People, type SessionView } from "./service.ts";
 import { digest, newToken } from "./tokens.ts";
 
@@ -38,6 +38,8 @@ export interface Members {
   revokeInvitation(actor: Actor, id: string): Promise<{ object: "invitation"; id: string; deleted: true }>;
   changeRole(actor: Actor, userId: string, role: string): Promise<MemberView>;
   remove(actor: Actor, userId: string): Promise<{ object: "member"; id: string; deleted: true }>;
+  /** What an open invitation's token names (organisation, role, address); a token that opens nothing is a guess, 401. */
+  preview(token: string, client: ClientInfo): Promise<InvitationPreview>;
   /**
    * Joins with an invitation's token: a new person sets a name and password; a person with an account joins only
    * while signed in as it (`signedIn`), and their credentials are never asked for or set here.
@@ -332,6 +334,27 @@ export function createMembers(deps: {
         );
         return { object: "member" as const, id: member.userId, deleted: true as const };
       });
+    },
+
+    async preview(token, client) {
+      const invitation = await openInvitation(db, token, clock.now());
+      if (!invitation) {
+        await people.failedGuess(client);
+        throw new AppError("unauthorized", INVITATION_SPENT);
+      }
+      const organization = await first(
+        db
+          .select({ name: organizations.name })
+          .from(organizations)
+          .where(eq(organizations.id, invitation.organizationId)),
+      );
+      return {
+        object: "invitation_preview",
+        email: invitation.email,
+        role: invitation.role as Role,
+        organization: { name: organization?.name ?? "" },
+        expires_at: isoTime(Number(invitation.expiresAt)),
+      };
     },
 
     async accept(input, client, signedIn) {

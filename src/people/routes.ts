@@ -17,7 +17,7 @@ import type { Members } from "./members.ts";
 import { SESSION_ABSOLUTE_MS, type OpenedSession, type People } from "./service.ts";
 import type { SingleSignOn } from "./sso.ts";
 import { teamRoutes } from "./team-routes.ts";
-import { PasswordSetSchema, SessionSchema, SessionStateSchema } from "./wire.ts";
+import { InvitationPreviewSchema, PasswordSetSchema, SessionSchema, SessionStateSchema } from "./wire.ts";
 
 const SetupSchema = t.Object(
   {
@@ -54,6 +54,11 @@ const AcceptSchema = t.Object(
       t.String({ description: "A new password (at least 12 characters), if you have no account yet" }),
     ),
   },
+  { additionalProperties: false },
+);
+
+const PreviewSchema = t.Object(
+  { token: t.String({ description: "The invitation link's token (after # in /invite#…)" }) },
   { additionalProperties: false },
 );
 
@@ -207,6 +212,20 @@ export function peopleRoutes(deps: AuthDeps & { people: People; members: Members
           return redirect("/?sso_error", 303);
         }
       },
+    ),
+    route(
+      {
+        method: "POST",
+        path: "/v1/invitations/preview",
+        summary:
+          "What an invitation's token opens to, before joining: the organisation's name, the role and the address invited (401 once used or expired)",
+        tags,
+        open: true,
+        body: PreviewSchema,
+        responses: { 200: InvitationPreviewSchema },
+        errors: ["unauthorized"],
+      },
+      ({ request, server, body }) => members.preview(body.token, clientOf(request, server)),
     ),
     route(
       {

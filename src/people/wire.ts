@@ -115,6 +115,22 @@ export const InvitationSchema = named(
 );
 export type InvitationView = Static<typeof InvitationSchema>;
 
+/** What an invitation's link opens to, before anyone joins (docs/teams.md#invitations): who invites whom, as what. */
+export const InvitationPreviewSchema = named(
+  "InvitationPreview",
+  t.Object(
+    {
+      object: t.Literal("invitation_preview"),
+      email: t.String({ description: "The address invited: only this account may join with it" }),
+      role: RoleSchema,
+      organization: t.Object({ name: t.String() }, { description: "The organisation it joins" }),
+      expires_at: t.String({ format: "date-time" }),
+    },
+    { description: "An open invitation as its link's holder sees it: the organisation, the role and the address" },
+  ),
+);
+export type InvitationPreview = Static<typeof InvitationPreviewSchema>;
+
 // An intersection rather than a composite: the document says "an Invitation and", so the generated types extend it.
 export const CreatedInvitationSchema = named(
   "CreatedInvitation",

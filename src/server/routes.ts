@@ -15,6 +15,7 @@ import type { SesEventIntake } from "../deliveries/provider-events.ts";
 import { domainRoutes } from "../domains/routes.ts";
 import { deliverabilityRoutes } from "../reputation/routes.ts";
 import type { Guardrails } from "../reputation/guardrails.ts";
+import type { DaneStatus } from "../reputation/dane-status.ts";
 import type { DmarcReports } from "../reputation/dmarc.ts";
 import type { Blocklists } from "../reputation/blocklists.ts";
 import type { SendingIps } from "../providers/sending-ips.ts";
@@ -106,6 +107,7 @@ export interface HttpDeps {
   pauses: SendingPauses;
   guardrails: Guardrails;
   dmarcReports: DmarcReports;
+  daneStatus: DaneStatus;
   blocklists: Blocklists;
   sendingIps: SendingIps;
   sentAttachments: SentAttachments;

@@ -9,6 +9,7 @@ import type { LeasedQueue } from "../queue/leased-queue.ts";
 import type { Config } from "../config/options.ts";
 import type { Store, Writer } from "../db/store.ts";
 import type { Blocklists } from "../reputation/blocklists.ts";
+import type { DaneStatus } from "../reputation/dane-status.ts";
 import type { DmarcReports } from "../reputation/dmarc.ts";
 import type { Guardrails } from "../reputation/guardrails.ts";
 import type { TlsReporting } from "../reputation/tls-reports.ts";
@@ -100,6 +101,7 @@ export interface Services {
   guardrails: Guardrails;
   dmarcReports: DmarcReports;
   tlsReports: TlsReporting;
+  daneStatus: DaneStatus;
   blocklists: Blocklists;
   sendingIps: SendingIps;
   idempotency: Idempotency;

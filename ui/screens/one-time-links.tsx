@@ -85,6 +85,32 @@ export function SetPassword() {
   );
 }
 
+interface InvitationPreview {
+  email: string;
+  role: string;
+  organization: { name: string };
+  expires_at: string;
+}
+
+const ROLE_MEANS: Record<string, string> = {
+  owner: "everything, owners included",
+  admin: "everything but owners",
+  developer: "mail, domains, templates, webhooks and keys",
+  viewer: "reads, changes nothing, sees no message content",
+};
+
+/** The invitation in one sentence: the organisation, the role and what it allows, the address it is for. */
+function InvitationSummary({ preview, error }: { preview: InvitationPreview | null; error: string | null }) {
+  if (error) return <Alert message={error} />;
+  if (!preview) return <p class="loading">Reading the invitation…</p>;
+  return (
+    <p class="invitation-summary" data-testid="invitation-summary">
+      You are invited to join <strong>{preview.organization.name}</strong> as <strong>{preview.role}</strong> (
+      {ROLE_MEANS[preview.role] ?? preview.role}). The invitation is for <strong>{preview.email}</strong>.
+    </p>
+  );
+}
+
 /**
  * An invitation's link (`/invite#<token>`): a new person sets a name and password; someone with an account signs in
  * as it first, then joins with it — the invitation never asks for, or sets, an existing account's password.
@@ -101,6 +127,16 @@ export function AcceptInvitation({ onSignedIn }: { onSignedIn: (access: Access) 
   const joinButton = useRef<HTMLButtonElement>(null);
   useEffect(() => void (person ? joinButton.current : field.current)?.focus(), [person, signingIn]);
   const sso = useSingleSignOn();
+  // Who invites whom, as what: read once, so the page names them before anyone types (issue 49 item 4).
+  const [preview, setPreview] = useState<InvitationPreview | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!token) return;
+    api
+      .post<InvitationPreview>("/v1/invitations/preview", { token })
+      .then(setPreview)
+      .catch((error: Error) => setPreviewError(error.message));
+  }, [token]);
   useEffect(() => {
     api
       .get<{ user: { email: string } | null }>("/v1/session")
@@ -129,9 +165,13 @@ export function AcceptInvitation({ onSignedIn }: { onSignedIn: (access: Access) 
   if (person)
     return (
       <main class="signin">
-        <h1>Join Mailroom</h1>
+        <h1>Join {preview?.organization.name ?? "Mailroom"}</h1>
+        <InvitationSummary preview={preview} error={previewError} />
         <p class="hint">
-          You are signed in as <strong>{person}</strong>. Join the organisation that invited you with this account.
+          You are signed in as <strong>{person}</strong>.{" "}
+          {preview && preview.email !== person
+            ? `This invitation is for ${preview.email}: sign out, then sign in as that account or join as a new person.`
+            : "Join with this account."}
         </p>
         <form onSubmit={asSignedIn.submit} aria-label="Join">
           <button type="submit" ref={joinButton} disabled={asSignedIn.busy || !token}>
@@ -153,8 +193,11 @@ export function AcceptInvitation({ onSignedIn }: { onSignedIn: (access: Access) 
     );
   return (
     <main class="signin">
-      <h1>Join Mailroom</h1>
-      <p class="hint">New here: give your name and choose a password. Already have an account here: sign in first.</p>
+      <h1>Join {preview?.organization.name ?? "Mailroom"}</h1>
+      <InvitationSummary preview={preview} error={previewError} />
+      <p class="hint">
+        New to this Mailroom: give your name and choose a password. Already have an account here: sign in first.
+      </p>
       <form onSubmit={asNew.submit} aria-label="Join">
         <label for="join-name">Your name</label>
         <input

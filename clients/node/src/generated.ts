@@ -707,6 +707,29 @@ export interface CurrentApiKey {
   reads_message_content: boolean;
 }
 
+export interface DaneDestination {
+  /** The recipient domain. */
+  destination: string;
+  /** The MX host negotiated with; empty when its MX lookup failed validation. */
+  mx_host: string;
+  /**
+   * secure: DNSSEC-secure TLSA records; none: no secure TLSA records (unsigned, or none published); bogus: the TLSA
+   * answer failed DNSSEC validation; unchecked: DANE was off.
+   */
+  tlsa: "secure" | "none" | "bogus" | "unchecked";
+  /**
+   * The last negotiation: verified (the certificate matched a TLSA record), mismatched or bogus (deferred 4.7.5,
+   * nothing sent), mta_sts or tls_policy (no secure TLSA records: the MTA-STS policy, or the domain's tls setting,
+   * decided).
+   */
+  outcome: "verified" | "mismatched" | "bogus" | "mta_sts" | "tls_policy";
+  /** RFC 8460's result type of that negotiation: success, tlsa-invalid, …. */
+  result: string;
+  last_at: string;
+  /** Negotiations with this host over the window. */
+  sessions: number;
+}
+
 /**
  * Answered by GET /v1/deliveries, POST /v1/deliveries/{id}/cancel, POST /v1/deliveries/{id}/release, POST
  * /v1/deliveries/{id}/retry.
@@ -832,6 +855,17 @@ export interface Domain {
 export interface DomainCapabilities {
   sending: "enabled";
   receiving: "enabled" | "disabled";
+}
+
+/** Answered by GET /v1/domains/{id}/dane. */
+export interface DomainDane {
+  object: "dane_status";
+  /** Whether direct delivery checks TLSA records ([mx] dane). */
+  dane: "on" | "off";
+  /** The window: destinations the domain's mail went to in these last days. */
+  days: number;
+  /** Most recently negotiated first. */
+  data: DaneDestination[];
 }
 
 /** Answered by DELETE /v1/domains/{id}. */
@@ -1208,6 +1242,25 @@ export interface Invitation {
 }
 
 /**
+ * An open invitation as its link's holder sees it: the organisation, the role and the address. Answered by POST
+ * /v1/invitations/preview.
+ */
+export interface InvitationPreview {
+  object: "invitation_preview";
+  /** The address invited: only this account may join with it. */
+  email: string;
+  role: Role;
+  /** The organisation it joins. */
+  organization: InvitationPreviewOrganization;
+  expires_at: string;
+}
+
+/** The organisation it joins. */
+export interface InvitationPreviewOrganization {
+  name: string;
+}
+
+/**
  * An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
  * /v1/members/invitations.
  */
@@ -1266,6 +1319,16 @@ export interface Log {
 }
 
 /** Answered by GET /v1/logs. */
+export interface LogList {
+  object: "list";
+  has_more: boolean;
+  data: LogListItem[];
+  /** [retention] logs in days: entries older than this are removed. */
+  retention_days: number;
+  /** Whether requests are recorded now ([http] request_log). */
+  recording: boolean;
+}
+
 export interface LogListItem {
   id: string;
   created_at: string;

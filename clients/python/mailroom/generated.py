@@ -836,6 +836,27 @@ class CurrentApiKey(TypedDict):
     """Whether it reads messages' html, text, raw and attachments (a viewer does not)."""
 
 
+class DaneDestination(TypedDict):
+    destination: str
+    """The recipient domain."""
+    mx_host: str
+    """The MX host negotiated with; empty when its MX lookup failed validation."""
+    tlsa: Literal["secure", "none", "bogus", "unchecked"]
+    """secure: DNSSEC-secure TLSA records; none: no secure TLSA records (unsigned, or none published); bogus: the
+    TLSA answer failed DNSSEC validation; unchecked: DANE was off.
+    """
+    outcome: Literal["verified", "mismatched", "bogus", "mta_sts", "tls_policy"]
+    """The last negotiation: verified (the certificate matched a TLSA record), mismatched or bogus (deferred 4.7.5,
+    nothing sent), mta_sts or tls_policy (no secure TLSA records: the MTA-STS policy, or the domain's tls setting,
+    decided).
+    """
+    result: str
+    """RFC 8460's result type of that negotiation: success, tlsa-invalid, …."""
+    last_at: str
+    sessions: int
+    """Negotiations with this host over the window."""
+
+
 class Delivery(TypedDict):
     """Answered by GET /v1/deliveries, POST /v1/deliveries/{id}/cancel, POST /v1/deliveries/{id}/release, POST
     /v1/deliveries/{id}/retry.
@@ -1005,6 +1026,18 @@ class Domain(TypedDict):
     last_checked_at: Optional[str]
     created_at: str
     updated_at: str
+
+
+class DomainDane(TypedDict):
+    """Answered by GET /v1/domains/{id}/dane."""
+
+    object: Literal["dane_status"]
+    dane: Literal["on", "off"]
+    """Whether direct delivery checks TLSA records ([mx] dane)."""
+    days: int
+    """The window: destinations the domain's mail went to in these last days."""
+    data: List[DaneDestination]
+    """Most recently negotiated first."""
 
 
 class DomainDeleted(TypedDict):
@@ -1371,6 +1404,26 @@ class InboundRouteTest(TypedDict):
     """What becomes of the message (store when no route matches)."""
 
 
+class InvitationPreviewOrganization(TypedDict):
+    """The organisation it joins."""
+
+    name: str
+
+
+class InvitationPreview(TypedDict):
+    """An open invitation as its link's holder sees it: the organisation, the role and the address. Answered by POST
+    /v1/invitations/preview.
+    """
+
+    object: Literal["invitation_preview"]
+    email: str
+    """The address invited: only this account may join with it."""
+    role: Role
+    organization: InvitationPreviewOrganization
+    """The organisation it joins."""
+    expires_at: str
+
+
 class InviteMemberOptions(TypedDict):
     """An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
     /v1/members/invitations.
@@ -1432,8 +1485,6 @@ class Log(TypedDict):
 
 
 class LogListItem(TypedDict):
-    """Answered by GET /v1/logs."""
-
     id: str
     created_at: str
     endpoint: str
@@ -1442,6 +1493,18 @@ class LogListItem(TypedDict):
     response_status: int
     user_agent: Optional[str]
     api_key_id: Optional[str]
+
+
+class LogList(TypedDict):
+    """Answered by GET /v1/logs."""
+
+    object: Literal["list"]
+    has_more: bool
+    data: List[LogListItem]
+    retention_days: float
+    """[retention] logs in days: entries older than this are removed."""
+    recording: bool
+    """Whether requests are recorded now ([http] request_log)."""
 
 
 class Member(TypedDict):

@@ -647,6 +647,25 @@ module Mailroom
       reads_message_content: "true or false",
     }.freeze
 
+    DaneDestination = {
+      # The recipient domain.
+      destination: "String",
+      # The MX host negotiated with; empty when its MX lookup failed validation.
+      mx_host: "String",
+      # secure: DNSSEC-secure TLSA records; none: no secure TLSA records (unsigned, or none published); bogus: the TLSA
+      # answer failed DNSSEC validation; unchecked: DANE was off.
+      tlsa: "one of secure, none, bogus, unchecked",
+      # The last negotiation: verified (the certificate matched a TLSA record), mismatched or bogus (deferred 4.7.5,
+      # nothing sent), mta_sts or tls_policy (no secure TLSA records: the MTA-STS policy, or the domain's tls setting,
+      # decided).
+      outcome: "one of verified, mismatched, bogus, mta_sts, tls_policy",
+      # RFC 8460's result type of that negotiation: success, tlsa-invalid, ….
+      result: "String",
+      last_at: "String (date-time)",
+      # Negotiations with this host over the window.
+      sessions: "Integer",
+    }.freeze
+
     # Answered by GET /v1/deliveries, POST /v1/deliveries/{id}/cancel, POST /v1/deliveries/{id}/release, POST
     # /v1/deliveries/{id}/retry.
     Delivery = {
@@ -794,6 +813,17 @@ module Mailroom
       last_checked_at: "String (date-time) or nil",
       created_at: "String (date-time)",
       updated_at: "String (date-time)",
+    }.freeze
+
+    # Answered by GET /v1/domains/{id}/dane.
+    DomainDane = {
+      object: '"dane_status"',
+      # Whether direct delivery checks TLSA records ([mx] dane).
+      dane: "one of on, off",
+      # The window: destinations the domain's mail went to in these last days.
+      days: "Integer",
+      # Most recently negotiated first.
+      data: "Array of DaneDestination",
     }.freeze
 
     # Answered by DELETE /v1/domains/{id}.
@@ -1070,6 +1100,23 @@ module Mailroom
       action: "one of store, webhook, forward, reject, drop",
     }.freeze
 
+    # The organisation it joins.
+    InvitationPreviewOrganization = {
+      name: "String",
+    }.freeze
+
+    # An open invitation as its link's holder sees it: the organisation, the role and the address. Answered by POST
+    # /v1/invitations/preview.
+    InvitationPreview = {
+      object: '"invitation_preview"',
+      # The address invited: only this account may join with it.
+      email: "String",
+      role: "Role",
+      # The organisation it joins.
+      organization: "InvitationPreviewOrganization",
+      expires_at: "String (date-time)",
+    }.freeze
+
     # An invitation to make: an API key may grant every role but owner (only owners make owners). Sent to POST
     # /v1/members/invitations.
     InviteMemberOptions = {
@@ -1126,7 +1173,6 @@ module Mailroom
       response_body: "any value",
     }.freeze
 
-    # Answered by GET /v1/logs.
     LogListItem = {
       id: "String (uuid)",
       created_at: "String (date-time)",
@@ -1136,6 +1182,17 @@ module Mailroom
       response_status: "Integer",
       user_agent: "String or nil",
       api_key_id: "String or nil",
+    }.freeze
+
+    # Answered by GET /v1/logs.
+    LogList = {
+      object: '"list"',
+      has_more: "true or false",
+      data: "Array of LogListItem",
+      # [retention] logs in days: entries older than this are removed.
+      retention_days: "Float",
+      # Whether requests are recorded now ([http] request_log).
+      recording: "true or false",
     }.freeze
 
     # A person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing take
