@@ -54,10 +54,10 @@ export interface FanOutOptions {
 }
 
 export const FAN_OUT_DEFAULTS: FanOutOptions = {
-  batch: 1000,
+  batch: 500,
   chunk: 100,
   parallel: 4,
-  leaseMs: 10_000,
+  leaseMs: 15_000,
   pollMs: 1_000,
   retryMs: 60_000,
 };
