@@ -123,7 +123,7 @@ test(`SIGKILL during the fan-out of ${CONTACTS.toLocaleString("en-US")} contacts
         LEFT JOIN suppressions s ON s.organization_id = c.organization_id AND s.email = c.email
         WHERE e.broadcast_id = ${id}
           AND (c.id IS NULL OR c.unsubscribed = ${storeUrl ? sql`true` : sql`1`} OR s.email IS NOT NULL
-               OR e.to_addresses NOT LIKE ${sql`'%' || c.email || '%'`})`);
+               OR ${storeUrl ? sql`e.to_addresses::text` : sql`e.to_addresses`} NOT LIKE ${sql`'%' || c.email || '%'`})`);
     expect(Number(strays!.n)).toBe(0);
     const [recipients] = await check.query<{ n: number }>(
       sql`SELECT count(*) AS n FROM deliveries d JOIN emails e ON e.id = d.email_id WHERE e.broadcast_id = ${id}`,
@@ -132,4 +132,5 @@ test(`SIGKILL during the fan-out of ${CONTACTS.toLocaleString("en-US")} contacts
   } finally {
     await check.close();
   }
-}, 600_000);
+  // 100,000 contacts take a minute or two on an idle 2-core machine; far longer when it is shared.
+}, 1_800_000);
