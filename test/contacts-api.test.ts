@@ -2,7 +2,8 @@
  * The audience's rules beyond the SDK's happy paths (docs/contacts.md), on either engine: organisations never see
  * each other's contacts, segments or topics; a test key is refused; imports fail whole when the file lacks its
  * address column, skip on conflict when asked, and resume after a crashed holder from where their counts stood;
- * and on SQLite, the look-ups the scale target names read by index, never a scan.
+ * and on SQLite, hand-written forms of the look-ups and searches read by index, never a scan (the statements the
+ * services run for the scale target's reads are explained on both engines by test/contacts-scale.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";

@@ -20,6 +20,7 @@ import { DomainsScreen } from "./screens/domains.tsx";
 import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
 import { ImportsScreen } from "./screens/imports.tsx";
 import { InboundScreen } from "./screens/inbound.tsx";
+import { InboundRoutesScreen } from "./screens/inbound-routes.tsx";
 import { KeysScreen } from "./screens/keys.tsx";
 import { LogsScreen } from "./screens/logs.tsx";
 import { MembersScreen } from "./screens/members.tsx";
@@ -234,6 +235,7 @@ function App() {
           {current === "emails" && (route[1] ? <EmailDetail id={route[1]} /> : <EmailsScreen />)}
           {current === "templates" && <TemplatesScreen id={route[1]} />}
           {current === "inbound" && <InboundScreen id={route[1]} />}
+          {current === "routes" && <InboundRoutesScreen />}
           {current === "ai" && <AiScreen />}
           {current === "keys" && <KeysScreen />}
           {current === "members" && <MembersScreen />}
