@@ -6,7 +6,7 @@
  * benchmarks print both: the wall-clock figure, and the figure without the run-queue wait of the threads that
  * served the call (or the time the serving thread was on a CPU).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 
 /** A thread's time on a CPU and waiting for one, in ms (the thread `tid` of process `pid`; the main thread by default). */
 export function schedOf(pid: number, tid = pid): { onCpu: number; waiting: number } {
@@ -16,20 +16,6 @@ export function schedOf(pid: number, tid = pid): { onCpu: number; waiting: numbe
   } catch {
     return { onCpu: 0, waiting: 0 };
   }
-}
-
-/** The pids of the processes named `command` (e.g. every PostgreSQL backend of a cluster on this machine). */
-export function pidsOf(command: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === command) pids.push(Number(entry));
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return pids;
 }
 
 /** The run-queue wait (ms) of the main threads of `pids`, summed. */
