@@ -2,7 +2,8 @@
  * The audience's rules beyond the SDK's happy paths (docs/contacts.md), on either engine: organisations never see
  * each other's contacts, segments or topics; a test key is refused; imports fail whole when the file lacks its
  * address column, skip on conflict when asked, and resume after a crashed holder from where their counts stood;
- * and on SQLite, the look-ups the scale target names read by index, never a scan.
+ * and on SQLite, hand-written forms of the look-ups and searches read by index, never a scan (the statements the
+ * services run for the scale target's reads are explained on both engines by test/contacts-scale.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -201,7 +202,7 @@ describe("the scale target's look-ups read by index (SQLite's plan)", () => {
     ],
     [
       "a search among the newest contacts",
-      "SELECT * FROM contacts WHERE organization_id = 'o' AND id >= coalesce((SELECT c.id FROM contacts c WHERE c.organization_id = 'o' ORDER BY c.id DESC LIMIT 1 OFFSET 9999), '') AND lower(coalesce(first_name, '')) LIKE 'ann%' ORDER BY id DESC LIMIT 21",
+      "SELECT * FROM contacts WHERE organization_id = 'o' AND id >= coalesce((SELECT c.id FROM contacts c WHERE c.organization_id = 'o' ORDER BY c.id DESC LIMIT 1 OFFSET 9999), '') AND (first_name LIKE 'ann%' OR last_name LIKE 'ann%' OR email LIKE '%ann%') ORDER BY id DESC LIMIT 21",
     ],
     [
       "a topic check",

@@ -152,6 +152,7 @@ export const AREAS = [
   { id: "domains", label: "Domains", scope: "domains:read" },
   { id: "templates", label: "Templates", scope: "templates:read" },
   { id: "inbound", label: "Inbound", scope: "inbound:read" },
+  { id: "routes", label: "Inbound routes", scope: "inbound:read" },
   { id: "webhooks", label: "Webhooks", scope: "webhooks:read" },
   { id: "queue", label: "Queue", scope: "deliveries:read" },
   { id: "deliverability", label: "Deliverability", scope: "domains:read" },

@@ -18,12 +18,15 @@ import { ContactsScreen } from "./screens/contacts.tsx";
 import { DeliverabilityScreen } from "./screens/deliverability.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
 import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
+import { ImportsScreen } from "./screens/imports.tsx";
 import { InboundScreen } from "./screens/inbound.tsx";
+import { InboundRoutesScreen } from "./screens/inbound-routes.tsx";
 import { KeysScreen } from "./screens/keys.tsx";
 import { LogsScreen } from "./screens/logs.tsx";
 import { MembersScreen } from "./screens/members.tsx";
 import { OrganizationScreen } from "./screens/organization.tsx";
 import { OverviewScreen } from "./screens/overview.tsx";
+import { PropertiesScreen } from "./screens/properties.tsx";
 import { QueueScreen } from "./screens/queue.tsx";
 import { SegmentsScreen } from "./screens/segments.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
@@ -232,6 +235,7 @@ function App() {
           {current === "emails" && (route[1] ? <EmailDetail id={route[1]} /> : <EmailsScreen />)}
           {current === "templates" && <TemplatesScreen id={route[1]} />}
           {current === "inbound" && <InboundScreen id={route[1]} />}
+          {current === "routes" && <InboundRoutesScreen />}
           {current === "ai" && <AiScreen />}
           {current === "keys" && <KeysScreen />}
           {current === "members" && <MembersScreen />}
@@ -246,6 +250,8 @@ function App() {
           {current === "contacts" && <ContactsScreen id={route[1]} />}
           {current === "segments" && <SegmentsScreen id={route[1]} />}
           {current === "topics" && <TopicsScreen />}
+          {current === "properties" && <PropertiesScreen />}
+          {current === "imports" && <ImportsScreen />}
         </main>
       </div>
     </AccessContext.Provider>

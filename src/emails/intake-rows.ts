@@ -34,6 +34,9 @@ export interface PreparedMessage {
   lane: Lane;
   /** The topic it is sent for, or null (docs/contacts-preferences.md). */
   topicId: string | null;
+  /** The broadcast and contact it was made for (docs/broadcasts.md), or null. */
+  broadcastId: string | null;
+  contactId: string | null;
   raw: Buffer;
   /** Distinct envelope recipients, in the order given. */
   recipients: string[];
@@ -83,6 +86,8 @@ export function emailRow(message: PreparedMessage, createdAt: string) {
     templateId: message.templateId,
     lane: message.lane,
     topicId: message.topicId,
+    broadcastId: message.broadcastId,
+    contactId: message.contactId,
     createdAt,
     updatedAt: createdAt,
   };

@@ -52,7 +52,14 @@ export interface EmailIntake {
   submitBatch(
     inputs: Array<SubmitInput | AppError>,
     actor: Actor,
-    options?: SubmitOptions & { permissive?: boolean },
+    options?: SubmitOptions & {
+      permissive?: boolean;
+      /**
+       * Prepares the messages together rather than one after another (a broadcast's fan-out: no attachments to fetch,
+       * and composition on the CPU pool's threads at once); they are still written in one transaction.
+       */
+      concurrently?: boolean;
+    },
   ): Promise<{ data: Array<{ id: string }>; errors?: Array<{ index: number; message: string }> }>;
 }
 
@@ -189,6 +196,8 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       templateId: null,
       lane: "transactional",
       topicId: topicId ?? null,
+      broadcastId: null,
+      contactId: null,
       raw: finalized.raw,
       recipients,
       suppressed,
@@ -229,6 +238,8 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       recipients,
       suppressed,
       topicId: null,
+      broadcastId: null,
+      contactId: null,
       leftTopic,
       // Mail a person or a program wrote to one recipient, not a newsletter: the transactional lane.
       lane: "transactional",
@@ -268,6 +279,8 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       templateId: fields.templateId ?? null,
       lane: input.lane ?? "transactional",
       topicId: fields.topicId ?? null,
+      broadcastId: input.broadcast?.id ?? null,
+      contactId: input.broadcast?.contactId ?? null,
       raw: composed.raw,
       recipients,
       suppressed,
@@ -441,10 +454,17 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       const prepared: PreparedMessage[] = [];
       const errors: Array<{ index: number; message: string }> = [];
       const budget = fetchBudget();
+      const prepareOne = (input: SubmitInput | AppError) =>
+        input instanceof AppError ? Promise.reject(input) : prepare(input, actor, budget);
+      const together = options.concurrently ? inputs.map((input) => prepareOne(input).catch((error) => error)) : [];
       for (const [i, input] of inputs.entries()) {
         try {
-          if (input instanceof AppError) throw input;
-          prepared.push(await prepare(input, actor, budget));
+          if (!options.concurrently) prepared.push(await prepareOne(input));
+          else {
+            const outcome: unknown = await together[i];
+            if (outcome instanceof Error) throw outcome;
+            prepared.push(outcome as PreparedMessage);
+          }
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           // Permissive: the valid messages are sent and each refused one is named by its index (Resend's shape).

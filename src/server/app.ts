@@ -136,6 +136,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       services.webhookDispatcher.start();
       services.periodic.start();
       services.contactImports.start();
+      services.broadcastFanOut.start();
       ready = true;
       return [
         { name: "http", host: config.http.host, port: server.port! },
@@ -154,6 +155,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         services.webhookDispatcher.stop(),
         services.periodic.stop(),
         services.contactImports.stop(),
+        services.broadcastFanOut.stop(),
       ]);
       await services.tlsReports.settled();
       await services.requestLog.stop();

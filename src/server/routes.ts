@@ -48,6 +48,8 @@ import type { PropertyService, SegmentService, TopicService } from "../contacts/
 import type { ContactImports } from "../contacts/imports.ts";
 import type { Membership } from "../contacts/membership.ts";
 import { contactRoutes } from "../contacts/routes.ts";
+import { broadcastRoutes } from "../broadcasts/routes.ts";
+import type { BroadcastService } from "../broadcasts/service.ts";
 import type { ContactService } from "../contacts/service.ts";
 import { templateRoutes } from "../templates/routes.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
@@ -92,6 +94,7 @@ export interface HttpDeps {
   topics: TopicService;
   contactProperties: PropertyService;
   contactImports: ContactImports;
+  broadcasts: BroadcastService;
   domains: DomainService;
   webhooks: WebhookService;
   tracking: TrackingService;
@@ -240,6 +243,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(inboundRouteRoutes(deps))
     .use(contactRoutes(deps))
     .use(audienceRoutes(deps))
+    .use(broadcastRoutes(deps))
     .use(domainRoutes(deps))
     .use(webhookRoutes(deps))
     .use(templateRoutes(deps))
