@@ -26,7 +26,11 @@ export function SendConfirmation({
   onKeep: () => void;
 }) {
   const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => confirm.current?.focus(), []);
+  const disabled = busy || count === 0;
+  // A disabled button cannot take the focus: it takes it as soon as it may be pressed (the save before is done).
+  useEffect(() => {
+    if (!disabled) confirm.current?.focus();
+  }, [disabled]);
   const contacts = `${count} contact${count === 1 ? "" : "s"}`;
   return (
     <div class="confirm-send" role="alertdialog" aria-label="Confirm the send" aria-describedby="confirm-send-what">
@@ -38,7 +42,7 @@ export function SendConfirmation({
         the broadcast lane, after transactional mail.
       </p>
       <p class="actions">
-        <button type="button" ref={confirm} class="primary" disabled={busy || count === 0} onClick={onConfirm}>
+        <button type="button" ref={confirm} class="primary" disabled={disabled} onClick={onConfirm}>
           {at ? `Schedule for ${contacts}` : `Send to ${contacts}`}
         </button>
         <button type="button" onClick={onKeep}>
