@@ -692,8 +692,11 @@ type Email struct {
 	TemplateId  string      `json:"template_id"`
 	// TopicId is the topic it was sent for (docs/contacts-preferences.md).
 	TopicId string `json:"topic_id"`
-	Html    string `json:"html"`
-	Text    string `json:"text"`
+	// Mode: test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live
+	// otherwise.
+	Mode string `json:"mode"`
+	Html string `json:"html"`
+	Text string `json:"text"`
 	// ContentRemovedAt: When retention removed the raw message, bodies and attachments; null while they are kept.
 	ContentRemovedAt string           `json:"content_removed_at"`
 	Recipients       []EmailRecipient `json:"recipients"`
@@ -848,6 +851,7 @@ type EmailStatus = string
 const (
 	EmailStatusScheduled       EmailStatus = "scheduled"
 	EmailStatusQueued          EmailStatus = "queued"
+	EmailStatusHeld            EmailStatus = "held"
 	EmailStatusSent            EmailStatus = "sent"
 	EmailStatusDelivered       EmailStatus = "delivered"
 	EmailStatusDeliveryDelayed EmailStatus = "delivery_delayed"
@@ -881,6 +885,9 @@ type EmailSummary struct {
 	TemplateId  string      `json:"template_id"`
 	// TopicId is the topic it was sent for (docs/contacts-preferences.md).
 	TopicId string `json:"topic_id"`
+	// Mode: test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live
+	// otherwise.
+	Mode string `json:"mode"`
 }
 
 // ErrorBody is a shape of the API.

@@ -6,7 +6,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { useCan } from "../access.ts";
+import { Guarded, useWhyNot } from "../guarded.tsx";
 import { useAction, usePolled } from "../hooks.ts";
 import { CopyButton } from "../copy.tsx";
 import { when } from "../format.ts";
@@ -107,7 +107,8 @@ function DomainList() {
   const { data, error, reload } = usePolled(() => api.get<Page<Domain>>(`/v1/domains${query({ limit: 100 })}`), []);
   const [name, setName] = useState("");
   const { act, actionError } = useAction(reload);
-  const canWrite = useCan("domains:write");
+  const whyNotWrite = useWhyNot("domains:write");
+  const canWrite = !whyNotWrite;
   const sending = useSending();
   const pools = useIpPoolNames();
   const add = (e: Event) => {
@@ -125,7 +126,7 @@ function DomainList() {
         title="Domains"
         description="The domains this organisation sends from: their DNS records, checks and settings."
       >
-        {canWrite && <StartAction label="New domain" field="domain-name" />}
+        <StartAction label="New domain" field="domain-name" reason={whyNotWrite} />
       </PageHeader>
       {canWrite && (
         <form class="card inline" onSubmit={add} aria-label="Add a domain">
@@ -167,7 +168,8 @@ function DomainPage({ id }: { id: string }) {
     reload,
   } = usePolled(() => api.get<Domain>(`/v1/domains/${encodeURIComponent(id)}`), [id]);
   const { act, actionError } = useAction(reload);
-  const canWrite = useCan("domains:write");
+  const whyNotWrite = useWhyNot("domains:write");
+  const canWrite = !whyNotWrite;
   const sending = useSending();
   const pools = useIpPoolNames();
   return (
@@ -211,6 +213,7 @@ function DomainCard({
   sending: ReturnType<typeof useSending>;
   page?: boolean;
 }) {
+  const whyNot = useWhyNot("domains:write");
   const Title = page ? "h1" : "h2";
   return (
     <article class="card" aria-labelledby={`domain-${domain.id}`}>
@@ -223,13 +226,12 @@ function DomainCard({
           : "Not checked yet: publish the records below, then verify."}
       </p>
       <div class="actions">
-        <button
-          type="button"
-          disabled={!canWrite}
+        <Guarded
+          reason={whyNot}
           onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}
         >
           Verify now
-        </button>
+        </Guarded>
         <label class="check">
           <input
             type="checkbox"

@@ -781,6 +781,10 @@ export interface Email {
   template_id: string | null;
   /** The topic it was sent for (docs/contacts-preferences.md). */
   topic_id: string | null;
+  /**
+   * test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
+   */
+  mode: "live" | "test";
   html: string | null;
   text: string | null;
   /** When retention removed the raw message, bodies and attachments; null while they are kept. */
@@ -953,6 +957,7 @@ export interface EmailStatsBucket {
 export type EmailStatus =
   | "scheduled"
   | "queued"
+  | "held"
   | "sent"
   | "delivered"
   | "delivery_delayed"
@@ -985,6 +990,10 @@ export interface EmailSummary {
   template_id: string | null;
   /** The topic it was sent for (docs/contacts-preferences.md). */
   topic_id: string | null;
+  /**
+   * test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
+   */
+  mode: "live" | "test";
 }
 
 export interface ErrorBody {

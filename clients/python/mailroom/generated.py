@@ -916,6 +916,7 @@ class EmailRecipient(TypedDict):
 EmailStatus = Literal[
     "scheduled",
     "queued",
+    "held",
     "sent",
     "delivered",
     "delivery_delayed",
@@ -957,6 +958,7 @@ Email = TypedDict(
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
         "topic_id": Optional[str],
+        "mode": Literal["live", "test"],
         "html": Optional[str],
         "text": Optional[str],
         "content_removed_at": Optional[str],
@@ -1145,6 +1147,7 @@ EmailSummary = TypedDict(
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
         "topic_id": Optional[str],
+        "mode": Literal["live", "test"],
     },
 )
 

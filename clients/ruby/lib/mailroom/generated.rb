@@ -709,7 +709,7 @@ module Mailroom
 
     # The last event.
     EmailStatus = %w[
-      scheduled queued sent delivered delivery_delayed bounced complained opened clicked unsubscribed failed
+      scheduled queued held sent delivered delivery_delayed bounced complained opened clicked unsubscribed failed
       suppressed canceled
     ].freeze
 
@@ -738,6 +738,8 @@ module Mailroom
       template_id: "String or nil",
       # The topic it was sent for (docs/contacts-preferences.md).
       topic_id: "String or nil",
+      # test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
+      mode: "one of live, test",
       html: "String or nil",
       text: "String or nil",
       # When retention removed the raw message, bodies and attachments; null while they are kept.
@@ -883,6 +885,8 @@ module Mailroom
       template_id: "String or nil",
       # The topic it was sent for (docs/contacts-preferences.md).
       topic_id: "String or nil",
+      # test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
+      mode: "one of live, test",
     }.freeze
 
     ErrorBodyDetail = {
