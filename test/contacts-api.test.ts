@@ -94,6 +94,42 @@ describe("contacts", () => {
   });
 });
 
+describe("search (docs/contacts.md#search)", () => {
+  test("finds by the start of an address, by a name, by a fragment of an address; refuses a cursor", async () => {
+    const org = newId();
+    await t.app.services.writer.write(async (tx) => {
+      await tx
+        .insert(tablesOf(tx).organizations)
+        .values({ id: org, name: "Search", createdAt: "2026-12-01T00:00:00Z" });
+    });
+    const actor = operatorActor(org);
+    for (const [email, first_name, last_name] of [
+      ["ann.lee@north.test", "Ann", "Lee"],
+      ["anna@south.test", "Anna", null],
+      ["bob@north.test", "Bob", "Annesley"],
+      ["carl@east.test", "Carl", "Smith"],
+    ] as const)
+      await t.app.services.contacts.create(actor, { email, first_name, last_name });
+    const found = async (search: string, limit = 20) => {
+      const page = await t.app.services.contacts.list(actor, { limit, search });
+      return { emails: page.data.map((c) => c.email), more: page.has_more };
+    };
+    // The address's start first (in address order), then names and fragments, newest first.
+    expect(await found("ANN")).toEqual({
+      emails: ["ann.lee@north.test", "anna@south.test", "bob@north.test"],
+      more: false,
+    });
+    expect(await found("ann lee")).toEqual({ emails: ["ann.lee@north.test"], more: false });
+    expect(await found("north.test")).toEqual({ emails: ["bob@north.test", "ann.lee@north.test"], more: false });
+    expect(await found("smith")).toEqual({ emails: ["carl@east.test"], more: false });
+    expect(await found("100%")).toEqual({ emails: [], more: false });
+    expect(await found("ann", 2)).toEqual({ emails: ["ann.lee@north.test", "anna@south.test"], more: true });
+    const cursor = await t.json("GET", `/v1/contacts?search=ann&after=${newId()}`);
+    expect(cursor.status).toBe(400);
+    expect(cursor.body.details.map((d: { path: string }) => d.path)).toEqual(["search"]);
+  });
+});
+
 describe("imports", () => {
   test("a file without its address column fails whole, saying why", async () => {
     const done = await importCsv("name,city\nAnn,Oslo\n");
@@ -158,6 +194,14 @@ describe("the scale target's look-ups read by index (SQLite's plan)", () => {
     [
       "a page of a segment's contacts",
       "SELECT c.* FROM contact_segments s JOIN contacts c ON c.id = s.contact_id WHERE s.segment_id = 's' AND c.organization_id = 'o' ORDER BY s.contact_id DESC LIMIT 21",
+    ],
+    [
+      "a search by the start of an address",
+      "SELECT * FROM contacts WHERE organization_id = 'o' AND email >= 'ann' AND email < 'ano' AND substr(email, 1, 3) = 'ann' ORDER BY email LIMIT 21",
+    ],
+    [
+      "a search among the newest contacts",
+      "SELECT * FROM contacts WHERE organization_id = 'o' AND id >= coalesce((SELECT c.id FROM contacts c WHERE c.organization_id = 'o' ORDER BY c.id DESC LIMIT 1 OFFSET 9999), '') AND lower(coalesce(first_name, '')) LIKE 'ann%' ORDER BY id DESC LIMIT 21",
     ],
     [
       "a topic check",

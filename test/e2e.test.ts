@@ -168,7 +168,7 @@ async function runNowhere(args: string[]) {
 }
 
 test.each([
-  [["frobnicate"], 'mailroom: unknown command "frobnicate"; the commands are serve, init, keys, domains'],
+  [["frobnicate"], 'mailroom: unknown command "frobnicate"; the commands are serve, init, mcp, keys, domains'],
   [["keys", "frob"], 'mailroom: unknown command "keys frob"; keys takes create, list, revoke'],
   [["domains"], 'mailroom: "domains" needs one of add, providers, list, verify, remove'],
 ])(

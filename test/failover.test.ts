@@ -91,7 +91,7 @@ test("a primary refusing connections fails over to the secondary, which delivers
 
   const metrics = await (await t.request("GET", "/metrics")).text();
   expect(metrics).toMatch(/mailroom_provider_failovers_total\{provider="primary"\} 1/);
-  expect(metrics).toMatch(/mailroom_deliveries_total\{outcome="sent",provider="secondary"\} 3/);
+  expect(metrics).toMatch(/mailroom_deliveries_total\{outcome="sent",provider="secondary",lane="transactional"\} 3/);
 });
 
 test("within the failover window a failing primary defers its mail instead of moving it", async () => {

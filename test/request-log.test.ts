@@ -128,7 +128,7 @@ describe("recording", () => {
     expect(entries.find((e) => e.endpoint === "/webhooks").response_body.signing_secret).toBe("[redacted]");
   });
 
-  test("filters: status, method and api_key_id; paging by cursors", async () => {
+  test("filters: status, method, api_key_id and endpoint; paging by cursors", async () => {
     await settle();
     const notFound = await t.json("GET", "/v1/logs?status=404");
     expect(notFound.body.data.length).toBeGreaterThan(0);
@@ -137,11 +137,23 @@ describe("recording", () => {
     expect(posts.body.data.every((e: any) => e.method === "POST")).toBe(true);
     const first = await t.json("GET", "/v1/logs?limit=1");
     expect(first.body.has_more).toBe(true);
+    // What the admin UI says of the log: kept [retention] logs (30 days by default), recording on.
+    expect(first.body).toMatchObject({ retention_days: 30, recording: true });
     const second = await t.json("GET", `/v1/logs?limit=1&after=${first.body.data[0].id}`);
     expect(second.body.data[0].id < first.body.data[0].id).toBe(true);
     const byKey = await t.json("GET", `/v1/logs?api_key_id=${first.body.data[0].api_key_id}`);
     expect(byKey.body.data.every((e: any) => e.api_key_id === first.body.data[0].api_key_id)).toBe(true);
     expect((await t.json("GET", "/v1/logs?status=abc")).status).toBe(400);
+    // An endpoint is the path or its start at a "/": /emails is the sends and the look-ups, not /emails-x.
+    const emails = (await t.json("GET", "/v1/logs?endpoint=/emails&limit=100")).body.data;
+    expect(emails.some((e: any) => e.endpoint === "/emails")).toBe(true);
+    expect(emails.some((e: any) => e.endpoint.startsWith("/emails/01a24f3a"))).toBe(true);
+    expect(emails.every((e: any) => e.endpoint === "/emails" || e.endpoint.startsWith("/emails/"))).toBe(true);
+    const one = (await t.json("GET", "/v1/logs?endpoint=/emails/01a24f3a-0000-7000-8000-000000000000")).body.data;
+    expect(one.map((e: any) => e.response_status)).toEqual([404]);
+    // LIKE's wildcards are taken literally: "/_mails" matches nothing.
+    expect((await t.json("GET", "/v1/logs?endpoint=/_mails")).body.data).toEqual([]);
+    expect((await t.json("GET", "/v1/logs?endpoint=emails")).status).toBe(400);
   });
 
   test("a body over the stored size is kept as its size; long strings are cut", async () => {

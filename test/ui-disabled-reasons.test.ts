@@ -23,8 +23,7 @@ let emailId: string;
 
 const VIEWER_CONTENT =
   "Viewers read records, not message content: mail holds other people's password-reset links. An owner or admin can give you the developer role.";
-const VIEWER_DOMAINS =
-  "Your role (viewer) may not add, verify, change or remove domains: an owner or admin can give you a role that does.";
+const VIEWER_DOMAINS = "Your role (viewer) cannot add, verify, change or remove domains: ask an owner or admin.";
 
 beforeAll(async () => {
   t = await createTestApp();

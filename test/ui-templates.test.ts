@@ -268,7 +268,7 @@ describe.skipIf(!browserPeer.available)("Templates screen in chromium", () => {
     expect(await page.getByRole("form", { name: "New template" }).count()).toBe(0);
     await page.getByRole("link", { name: "Read only" }).click();
     await page.frameLocator('iframe[title="Template preview"]').getByText("Hi reader").waitFor();
-    const why = 'This API key lacks the "templates:write" scope, needed to create, change or publish templates.';
+    const why = "This API key cannot create, change or publish templates: it lacks the templates:write scope.";
     await page.getByText(why, { exact: true }).first().waitFor();
     // Saving and publishing stay in view, disabled with the reason as their description (issue 49 item 5).
     for (const control of ["Save draft", "Publish"]) {

@@ -34,6 +34,15 @@ export class ApiError extends Error {
 }
 
 async function request(method: string, path: string, body?: unknown): Promise<Response> {
+  return send(method, path, body === undefined ? undefined : JSON.stringify(body), body !== undefined);
+}
+
+async function send(
+  method: string,
+  path: string,
+  body: string | FormData | undefined,
+  json: boolean,
+): Promise<Response> {
   const key = session.key();
   const organization = session.organization();
   const headers: Record<string, string> = key
@@ -41,8 +50,9 @@ async function request(method: string, path: string, body?: unknown): Promise<Re
     : organization
       ? { "mailroom-organization": organization }
       : {};
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  // A FormData body sets its own multipart content type, with its boundary.
+  if (json) headers["content-type"] = "application/json";
+  const res = await fetch(path, { method, headers, body });
   if (!res.ok) {
     const error = (await res.json().catch(() => ({}))) as {
       name?: string;
@@ -67,6 +77,9 @@ export const api = {
     (await request("PATCH", path, body)).json() as Promise<T>,
   del: async <T>(path: string): Promise<T> => (await request("DELETE", path)).json() as Promise<T>,
   blob: async (path: string): Promise<Blob> => (await request("GET", path)).blob(),
+  /** A multipart form (a file upload: contact imports). */
+  upload: async <T>(path: string, form: FormData): Promise<T> =>
+    (await send("POST", path, form, false)).json() as Promise<T>,
 };
 
 /** A query string from the set values only. */
@@ -143,11 +156,17 @@ export const AREAS = [
   { id: "queue", label: "Queue", scope: "deliveries:read" },
   { id: "deliverability", label: "Deliverability", scope: "domains:read" },
   { id: "suppressions", label: "Suppressions", scope: "suppressions:read" },
+  { id: "logs", label: "Logs", scope: "logs:read" },
   { id: "keys", label: "API keys", scope: "api_keys:read" },
   { id: "members", label: "Members", scope: "members:read" },
   { id: "organization", label: "Organisation", scope: "organization:read" },
   { id: "audit", label: "Audit log", scope: "audit:read" },
   { id: "ai", label: "AI", scope: "ai:use" },
+  { id: "contacts", label: "Contacts", scope: "contacts:read" },
+  { id: "segments", label: "Segments", scope: "contacts:read" },
+  { id: "topics", label: "Topics", scope: "contacts:read" },
+  { id: "properties", label: "Properties", scope: "contacts:read" },
+  { id: "imports", label: "Imports", scope: "contacts:read" },
 ] as const satisfies ReadonlyArray<{ id: string; label: string; scope: Scope }>;
 export type AreaId = (typeof AREAS)[number]["id"];
 

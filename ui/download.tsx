@@ -40,7 +40,7 @@ export function RawDownload({
   };
   return (
     <>
-      <Guarded reason={reason} onClick={download}>
+      <Guarded why={reason} onClick={download}>
         Download raw (.eml)
       </Guarded>
       <Alert message={error} />

@@ -14,17 +14,21 @@ import { AcceptInvitation, SetPassword, Setup } from "./screens/one-time-links.t
 import { SignIn } from "./screens/sign-in.tsx";
 import { AiScreen } from "./screens/ai.tsx";
 import { AuditScreen } from "./screens/audit.tsx";
+import { ContactsScreen } from "./screens/contacts.tsx";
 import { DeliverabilityScreen } from "./screens/deliverability.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
 import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
 import { InboundScreen } from "./screens/inbound.tsx";
 import { KeysScreen } from "./screens/keys.tsx";
+import { LogsScreen } from "./screens/logs.tsx";
 import { MembersScreen } from "./screens/members.tsx";
 import { OrganizationScreen } from "./screens/organization.tsx";
 import { OverviewScreen } from "./screens/overview.tsx";
 import { QueueScreen } from "./screens/queue.tsx";
+import { SegmentsScreen } from "./screens/segments.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
 import { TemplatesScreen } from "./screens/templates.tsx";
+import { TopicsScreen } from "./screens/topics.tsx";
 import { WebhooksScreen } from "./screens/webhooks.tsx";
 import { Navigation } from "./sidebar.tsx";
 
@@ -236,8 +240,12 @@ function App() {
           {current === "queue" && <QueueScreen />}
           {current === "deliverability" && <DeliverabilityScreen />}
           {current === "suppressions" && <SuppressionsScreen />}
+          {current === "logs" && <LogsScreen id={route[1]} />}
           {current === "domains" && <DomainsScreen id={route[1]} />}
           {current === "webhooks" && <WebhooksScreen />}
+          {current === "contacts" && <ContactsScreen id={route[1]} />}
+          {current === "segments" && <SegmentsScreen id={route[1]} />}
+          {current === "topics" && <TopicsScreen />}
         </main>
       </div>
     </AccessContext.Provider>

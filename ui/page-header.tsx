@@ -36,7 +36,7 @@ export function PageHeader({
  */
 export function StartAction({ label, field, reason = null }: { label: string; field: string; reason?: string | null }) {
   return (
-    <Guarded reason={reason} class="primary" onClick={() => document.getElementById(field)?.focus()}>
+    <Guarded why={reason} class="primary" onClick={() => document.getElementById(field)?.focus()}>
       {label}
     </Guarded>
   );

@@ -1,7 +1,8 @@
 // Package mailroom is the Go client of Mailroom's Resend-compatible HTTP API (/v1): emails, batch sends, domains,
 // API keys, webhooks, suppressions, templates, received mail, the delivery queue, sending pauses, IP pools, the
-// organisation's settings, its members, invitations and audit log, and the AI helpers, plus a Standard Webhooks
-// verifier.
+// organisation's settings, its members, invitations and audit log, the AI helpers, contacts with their properties,
+// segments (audiences), topics and imports, the request log, usage and email metrics, and inbound routes, plus a
+// Standard Webhooks verifier.
 //
 // This file owns the Client: its configuration (options) and the services it exposes. How a request travels
 // (timeouts, retries, idempotency keys, errors) lives in request.go.
@@ -43,6 +44,15 @@ type Client struct {
 	Members       *MembersService
 	AuditLog      *AuditLogService
 	AI            *AIService
+	// Contacts, with Contacts.Segments, Contacts.Topics and Contacts.Imports.
+	Contacts          *ContactsService
+	ContactProperties *ContactPropertiesService
+	Segments          *SegmentsService
+	// Audiences is Segments on Resend's older /v1/audiences paths.
+	Audiences *AudiencesService
+	Topics    *TopicsService
+	Logs      *LogsService
+	Usage     *UsageService
 
 	apiKey     string
 	baseURL    string
@@ -117,7 +127,7 @@ func NewClient(apiKey string, options ...Option) *Client {
 	}
 	c.baseURL = normalizeBaseURL(c.baseURL)
 
-	c.Emails = &EmailsService{client: c, Receiving: &ReceivingService{client: c}}
+	c.Emails = &EmailsService{client: c, Receiving: &ReceivingService{client: c, Routes: &InboundRoutesService{client: c}}}
 	c.Batch = &BatchService{client: c}
 	c.Domains = &DomainsService{client: c}
 	c.ApiKeys = &ApiKeysService{client: c}
@@ -132,6 +142,18 @@ func NewClient(apiKey string, options ...Option) *Client {
 	c.Members = &MembersService{client: c}
 	c.AuditLog = &AuditLogService{client: c}
 	c.AI = &AIService{client: c}
+	c.Contacts = &ContactsService{
+		client:   c,
+		Segments: &ContactSegmentsService{client: c},
+		Topics:   &ContactTopicsService{client: c},
+		Imports:  &ContactImportsService{client: c},
+	}
+	c.ContactProperties = &ContactPropertiesService{client: c}
+	c.Segments = &SegmentsService{client: c, base: "segments"}
+	c.Audiences = &AudiencesService{client: c, base: "audiences"}
+	c.Topics = &TopicsService{client: c}
+	c.Logs = &LogsService{client: c}
+	c.Usage = &UsageService{client: c}
 	return c
 }
 

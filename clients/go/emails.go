@@ -29,6 +29,9 @@ type SendEmailRequest struct {
 	Tracking    *Tracking      `json:"tracking,omitempty"`
 	// Unsubscribe adds RFC 8058 one-click unsubscribe headers and fills {{unsubscribe_url}} (one recipient only).
 	Unsubscribe bool `json:"unsubscribe,omitempty"`
+	// TopicId sends the email for a topic (docs/contacts-preferences.md#sending-with-a-topic): a recipient who left
+	// it is recorded suppressed (reason topic_unsubscribed), never attempted.
+	TopicId string `json:"topic_id,omitempty"`
 }
 
 // Attachment is a file sent with an email: Content (sent base64-encoded) or Path, an https URL the server fetches.

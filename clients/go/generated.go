@@ -1039,7 +1039,18 @@ type Log struct {
 	ResponseBody any `json:"response_body"`
 }
 
-// LogListItem is answered by GET /v1/logs.
+// LogList is answered by GET /v1/logs.
+type LogList struct {
+	Object  string        `json:"object"`
+	HasMore bool          `json:"has_more"`
+	Data    []LogListItem `json:"data"`
+	// RetentionDays: [retention] logs in days: entries older than this are removed.
+	RetentionDays float64 `json:"retention_days"`
+	// Recording: Whether requests are recorded now ([http] request_log).
+	Recording bool `json:"recording"`
+}
+
+// LogListItem is a shape of the API.
 type LogListItem struct {
 	Id        string `json:"id"`
 	CreatedAt string `json:"created_at"`

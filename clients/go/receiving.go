@@ -19,6 +19,8 @@ type (
 // ReceivingService reads received mail (scope inbound:read).
 type ReceivingService struct {
 	client *Client
+	// Routes decides what becomes of received mail (inbound_routes.go).
+	Routes *InboundRoutesService
 }
 
 func receivedPath(emailId string, rest string) string {

@@ -25,8 +25,11 @@ type call struct {
 	path  string
 	query url.Values
 	// body is sent as JSON when not nil.
-	body   interface{}
-	header http.Header
+	body interface{}
+	// raw, when not nil, is sent as it is with contentType instead of body (a multipart upload).
+	raw         []byte
+	contentType string
+	header      http.Header
 	// send marks POST /emails and /emails/batch: with retries on they always carry an idempotency key.
 	send bool
 }
@@ -80,8 +83,8 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var payload []byte
-	if cl.body != nil {
+	payload := cl.raw
+	if payload == nil && cl.body != nil {
 		var err error
 		if payload, err = json.Marshal(cl.body); err != nil {
 			return nil, fmt.Errorf("mailroom: encoding the request body: %w", err)
@@ -123,6 +126,10 @@ func (c *Client) do(ctx context.Context, cl call) ([]byte, error) {
 // attempt sends the request once.
 func (c *Client) attempt(ctx context.Context, cl call, payload []byte, header http.Header) ([]byte, error) {
 	attemptCtx, cancel := ctx, context.CancelFunc(func() {})
+	contentType := "application/json"
+	if cl.contentType != "" {
+		contentType = cl.contentType
+	}
 	if c.timeout > 0 {
 		attemptCtx, cancel = context.WithTimeout(ctx, c.timeout)
 	}
@@ -147,7 +154,7 @@ func (c *Client) attempt(ctx context.Context, cl call, payload []byte, header ht
 	req.Header.Set("User-Agent", userAgent)
 	req.Header.Set("Accept", "application/json")
 	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", contentType)
 	}
 
 	resp, err := c.httpClient.Do(req)

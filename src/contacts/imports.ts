@@ -114,10 +114,16 @@ export function createContactImports(deps: ContactDeps & { dataDir: string; logg
     let tooLarge = false;
     let bytes = 0;
     let written: Promise<void> = Promise.resolve();
-    const parser = Busboy({
-      headers: { "content-type": contentType },
-      limits: { files: 1, fields: 10, parts: 12, fieldSize: 64 * 1024, fileSize: MAX_IMPORT_BYTES, headerPairs: 20 },
-    });
+    let parser: ReturnType<typeof Busboy>;
+    try {
+      parser = Busboy({
+        headers: { "content-type": contentType },
+        limits: { files: 1, fields: 10, parts: 12, fieldSize: 64 * 1024, fileSize: MAX_IMPORT_BYTES, headerPairs: 20 },
+      });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw validationError([{ path: "file", message: `the upload is not well-formed multipart/form-data (${why})` }]);
+    }
     parser.on("field", (name: string, value: string) => {
       fields[name] = value;
     });
@@ -140,8 +146,15 @@ export function createContactImports(deps: ContactDeps & { dataDir: string; logg
       });
       written = pipeline(stream, count, createWriteStream(path, { mode: 0o600 }));
     });
-    await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream), parser);
-    await written;
+    try {
+      await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream), parser);
+      await written;
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      // A body busboy cannot read (cut short, no boundary, a broken part) is the client's, not ours: 422 naming why.
+      const why = error instanceof Error ? error.message : String(error);
+      throw validationError([{ path: "file", message: `the upload is not well-formed multipart/form-data (${why})` }]);
+    }
     if (tooLarge) throw new AppError("payload_too_large", `The file is larger than ${MAX_IMPORT_BYTES} bytes.`);
     if (!sawFile) throw validationError([{ path: "file", message: "a CSV file is required" }]);
     return { fields, bytes };

@@ -230,3 +230,62 @@ export async function segmentIdsOf(db: Db, contactId: string): Promise<string[]>
     .limit(1000);
   return rows.map((row) => row.id);
 }
+
+/** How many of the newest contacts a search reads for names and address fragments (docs/contacts.md#search). */
+export const SEARCH_WINDOW = 10_000;
+
+const likeEscaped = (text: string) => text.replace(/[%_\\]/g, "\\$&");
+
+/**
+ * The contacts a search term finds (docs/contacts.md#search), at most `limit` and whether more match: every contact
+ * whose address starts with `term` (a range of `contacts_email`, whatever the organisation's size), then those among
+ * the newest SEARCH_WINDOW whose first name, last name or full name starts with it, or whose address contains it (a
+ * range of `contacts_page`, so the cost is bounded by the window, never by the organisation). `term` is lower-case.
+ */
+export async function searchContacts(
+  db: Db,
+  organizationId: string,
+  term: string,
+  limit: number,
+): Promise<{ page: ContactRow[]; hasMore: boolean }> {
+  const { contacts } = tablesOf(db);
+  // In binary order (SQLite, and PostgreSQL's C collation) every address starting with `term` lies in
+  // [term, term with its last character raised); the substr test keeps the answer right under any collation.
+  const last = term.charCodeAt(term.length - 1);
+  const above = term.slice(0, -1) + String.fromCharCode(last + 1);
+  const byAddress = await db
+    .select()
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.organizationId, organizationId),
+        sql`${contacts.email} >= ${term}`,
+        sql`${contacts.email} < ${above}`,
+        sql`substr(${contacts.email}, 1, ${term.length}) = ${term}`,
+      ),
+    )
+    .orderBy(contacts.email)
+    .limit(limit + 1);
+  if (byAddress.length > limit) return { page: byAddress.slice(0, limit), hasMore: true };
+  const starts = `${likeEscaped(term)}%`;
+  const lowered = (column: unknown) => sql`lower(coalesce(${column}, ''))`;
+  const oldestInWindow = sql`coalesce((SELECT c.id FROM contacts c WHERE c.organization_id = ${organizationId} ORDER BY c.id DESC LIMIT 1 OFFSET ${SEARCH_WINDOW - 1}), '')`;
+  const byName = await db
+    .select()
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.organizationId, organizationId),
+        sql`${contacts.id} >= ${oldestInWindow}`,
+        sql`(${lowered(contacts.firstName)} LIKE ${starts} ESCAPE '\\'
+          OR ${lowered(contacts.lastName)} LIKE ${starts} ESCAPE '\\'
+          OR ${lowered(sql`${contacts.firstName} || ' ' || ${contacts.lastName}`)} LIKE ${starts} ESCAPE '\\'
+          OR ${contacts.email} LIKE ${`%${likeEscaped(term)}%`} ESCAPE '\\')`,
+        sql`NOT (substr(${contacts.email}, 1, ${term.length}) = ${term})`,
+      ),
+    )
+    .orderBy(desc(contacts.id))
+    .limit(limit + 1 - byAddress.length);
+  const page = [...byAddress, ...byName];
+  return { page: page.slice(0, limit), hasMore: page.length > limit };
+}

@@ -97,9 +97,20 @@ export function contactRoutes(
       {
         method: "GET",
         path: "/v1/contacts",
-        summary: "List contacts, newest first (segment_id: that segment's)",
+        summary: "List contacts, newest first (segment_id: that segment's; search: the contacts a term finds)",
         tags,
-        query: t.Object({ ...PageQuery, segment_id: t.Optional(t.String()), audience_id: t.Optional(t.String()) }),
+        query: t.Object({
+          ...PageQuery,
+          segment_id: t.Optional(t.String()),
+          audience_id: t.Optional(t.String()),
+          search: t.Optional(
+            t.String({
+              maxLength: 320,
+              description:
+                "Mailroom's extra: contacts whose address starts with it, then among the newest 10,000 those whose name starts with it or whose address contains it; one page, no cursor",
+            }),
+          ),
+        }),
         responses: { 200: ListOf(ContactSchema) },
       },
       ({ actor, query }) =>

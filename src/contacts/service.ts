@@ -25,6 +25,7 @@ import {
   findSegment as findSegmentRow,
   insertContact,
   pageContacts,
+  searchContacts,
   segmentIdsOf,
   topicChoicesAmong,
   updateContact,
@@ -83,9 +84,13 @@ export interface ContactService {
   create(actor: Actor, input: CreateContact): Promise<ContactView>;
   /** By id or address (get shows property values). */
   get(actor: Actor, idOrEmail: string): Promise<ContactView>;
+  /**
+   * Newest first, paged; `segmentId`: that segment's members. `search` (docs/contacts.md#search) answers one page of
+   * the contacts it finds instead, with no cursor.
+   */
   list(
     actor: Actor,
-    options: PageOptions & { segmentId?: string },
+    options: PageOptions & { segmentId?: string; search?: string },
   ): Promise<{ object: "list"; has_more: boolean; data: ContactView[] }>;
   update(actor: Actor, idOrEmail: string, input: UpdateContact): Promise<ContactView>;
   remove(actor: Actor, idOrEmail: string): Promise<ContactView>;
@@ -246,6 +251,16 @@ export function createContactService(deps: ContactDeps): ContactService {
       const { organizationId } = actor;
       if (options.segmentId && !(await findSegmentRow(db, organizationId, options.segmentId.toLowerCase())))
         throw new AppError("not_found", "Segment not found.");
+      const term = options.search?.trim().toLowerCase();
+      if (term) {
+        // A cursor would page by id through answers ordered otherwise: refused rather than looping on one page.
+        if (options.after || options.before || options.segmentId)
+          throw validationError([
+            { path: "search", message: "search answers one page on its own: no after, before or segment_id" },
+          ]);
+        const { page, hasMore } = await searchContacts(db, organizationId, term, options.limit);
+        return { object: "list", has_more: hasMore, data: page.map((row) => contactView(row)) };
+      }
       const { page, hasMore } = await pageContacts(db, organizationId, {
         ...options,
         segmentId: options.segmentId?.toLowerCase(),

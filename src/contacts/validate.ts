@@ -24,7 +24,14 @@ export function contactKey(email: string, path = "email"): string {
 
 /** How a path names a contact: a UUID is its id, anything else its address. */
 export function contactRef(idOrEmail: string): { id: string } | { email: string } {
-  return isUuid(idOrEmail) ? { id: idOrEmail.toLowerCase() } : { email: contactKey(decodeURIComponent(idOrEmail)) };
+  if (isUuid(idOrEmail)) return { id: idOrEmail.toLowerCase() };
+  let email: string;
+  try {
+    email = decodeURIComponent(idOrEmail);
+  } catch {
+    throw validationError([{ path: "id", message: "must be a contact id or a percent-encoded email address" }]);
+  }
+  return { email: contactKey(email) };
 }
 
 export function nameOf(value: string | null | undefined, path: string): string | null {

@@ -281,6 +281,7 @@ export function createStatusReports(deps: {
             updatedAt: createdAt,
             dsnNotify: null,
             dsnOrcpt: null,
+            lane: message.lane,
           },
         ],
       });

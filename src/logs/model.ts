@@ -1,6 +1,7 @@
 /**
  * The request log's wire (docs/logs-and-mcp.md#the-request-log), in Resend's shapes: a list item (`Log` without its
- * bodies) and the entry with them (`GET /logs/:id`); Mailroom adds which key made the request.
+ * bodies) and the entry with them (`GET /logs/:id`); Mailroom adds which key made the request, and to a page how long
+ * entries are kept and whether recording is on.
  */
 import { type Static, Type as t } from "@sinclair/typebox";
 import { named, Nullable } from "../lib/wire.ts";
@@ -29,4 +30,20 @@ export const LogSchema = named(
   }),
 );
 export type LogView = Static<typeof LogSchema>;
+
+/**
+ * A page of the log: Resend's list, with what the admin UI says of the log (Mailroom extensions a Resend SDK ignores):
+ * how long entries are kept and whether requests are being recorded.
+ */
+export const LogListSchema = named(
+  "LogList",
+  t.Object({
+    object: t.Literal("list"),
+    has_more: t.Boolean(),
+    data: t.Array(LogListItemSchema),
+    retention_days: t.Number({ description: "[retention] logs in days: entries older than this are removed" }),
+    recording: t.Boolean({ description: "Whether requests are recorded now ([http] request_log)" }),
+  }),
+);
+export type LogListView = Static<typeof LogListSchema>;
 export type LogListItemView = Static<typeof LogListItemSchema>;

@@ -7,8 +7,8 @@ import { Elysia } from "elysia";
 import { authenticated, type AuthDeps } from "../http/auth.ts";
 import { bodyLimits } from "../http/body.ts";
 import { mount, route } from "../http/contract.ts";
-import { ListOf, PageQuery } from "../lib/wire.ts";
-import { LogListItemSchema, LogSchema } from "./model.ts";
+import { PageQuery } from "../lib/wire.ts";
+import { LogListSchema, LogSchema } from "./model.ts";
 import type { RequestLogs } from "./service.ts";
 
 const tags = ["Logs"];
@@ -20,15 +20,23 @@ export function logRoutes(deps: AuthDeps & { requestLogs: RequestLogs }) {
       {
         method: "GET",
         path: "/v1/logs",
-        summary: "List API requests made with keys, newest first (filters: status, method, api_key_id)",
+        summary: "List API requests made with keys, newest first (filters: status, method, api_key_id, endpoint)",
         tags,
         query: t.Object({
           ...PageQuery,
           status: t.Optional(t.Integer({ minimum: 100, maximum: 599, description: "The answer's HTTP status" })),
           method: t.Optional(t.String({ maxLength: 10, description: "GET, POST, PATCH, PUT or DELETE" })),
           api_key_id: t.Optional(t.String({ format: "uuid", maxLength: 36, description: "The key that made them" })),
+          endpoint: t.Optional(
+            t.String({
+              minLength: 1,
+              maxLength: 200,
+              pattern: "^/",
+              description: "A path as entries name it (no /v1), or its start: /emails matches /emails and /emails/<id>",
+            }),
+          ),
         }),
-        responses: { 200: ListOf(LogListItemSchema) },
+        responses: { 200: LogListSchema },
       },
       ({ actor, query }) =>
         requestLogs.list(actor, {
@@ -38,6 +46,7 @@ export function logRoutes(deps: AuthDeps & { requestLogs: RequestLogs }) {
           status: query.status,
           method: query.method,
           apiKeyId: query.api_key_id,
+          endpoint: query.endpoint,
         }),
     ),
     route(

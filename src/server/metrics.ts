@@ -148,7 +148,7 @@ export function registerGauges(metrics: Metrics, sources: GaugeSources): void {
   );
   metrics.gauge(
     "mailroom_data_dir_free_bytes",
-    "Bytes free for Mailroom on the file system of the data directory (the SQLite store, master key and TLS files).",
+    "Bytes free for Mailroom on the file system of the data directory (the embedded store, master key and TLS files).",
     () => {
       const disk = sources.disk();
       return disk ? [{ value: disk.freeBytes }] : [];

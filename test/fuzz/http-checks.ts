@@ -13,6 +13,15 @@ const ERROR_KEYS = new Set(["error", "name", "message", "statusCode", "details"]
 /** The human-facing unsubscribe page (GET and POST /u/:token) answers an invalid link with an HTML 404 by design. */
 const isHumanPage = (path: string, method: string, contentType: string) =>
   /^\/u\//.test(path) && (method === "GET" || method === "POST") && contentType.startsWith("text/html");
+/**
+ * The MCP endpoint speaks JSON-RPC (docs/logs-and-mcp.md): past authentication, what the MCP SDK's transport refuses
+ * (a missing Accept, a body that is not JSON-RPC) is a JSON-RPC error object, as the protocol requires.
+ */
+const isJsonRpcError = (path: string, body: unknown) => {
+  if (path.replace(/\/$/, "") !== "/mcp" || !body || typeof body !== "object") return false;
+  const b = body as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } };
+  return b.jsonrpc === "2.0" && typeof b.error?.code === "number" && typeof b.error?.message === "string";
+};
 /** Methods the routes are declared with; any other must be refused (404/405) before a handler runs. */
 const ROUTED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 /** Static assets of the API docs (Swagger UI's bundle naturally contains words like "TypeError"). */
@@ -125,7 +134,7 @@ export function checkResponse(
       v.add(`${res.status} body is not JSON`, index, input, seen);
       return;
     }
-    const problem = errorShapeProblem(parsed, res.status);
+    const problem = isJsonRpcError(pathname, parsed) ? null : errorShapeProblem(parsed, res.status);
     if (problem)
       v.add(`error shape: ${problem.replace(/\d{3}/g, "NNN").replace(/".*"/g, "…")}`, index, input, {
         ...seen,

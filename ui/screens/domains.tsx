@@ -6,7 +6,8 @@
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { Guarded, useWhyNot } from "../guarded.tsx";
+import { useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { useAction, usePolled } from "../hooks.ts";
 import { CopyButton } from "../copy.tsx";
 import { when } from "../format.ts";
@@ -107,7 +108,7 @@ function DomainList() {
   const { data, error, reload } = usePolled(() => api.get<Page<Domain>>(`/v1/domains${query({ limit: 100 })}`), []);
   const [name, setName] = useState("");
   const { act, actionError } = useAction(reload);
-  const whyNotWrite = useWhyNot("domains:write");
+  const whyNotWrite = useWhyNot("domains:write", "add, verify, change or remove domains");
   const canWrite = !whyNotWrite;
   const sending = useSending();
   const pools = useIpPoolNames();
@@ -168,7 +169,7 @@ function DomainPage({ id }: { id: string }) {
     reload,
   } = usePolled(() => api.get<Domain>(`/v1/domains/${encodeURIComponent(id)}`), [id]);
   const { act, actionError } = useAction(reload);
-  const whyNotWrite = useWhyNot("domains:write");
+  const whyNotWrite = useWhyNot("domains:write", "add, verify, change or remove domains");
   const canWrite = !whyNotWrite;
   const sending = useSending();
   const pools = useIpPoolNames();
@@ -213,7 +214,7 @@ function DomainCard({
   sending: ReturnType<typeof useSending>;
   page?: boolean;
 }) {
-  const whyNot = useWhyNot("domains:write");
+  const whyNot = useWhyNot("domains:write", "add, verify, change or remove domains");
   const Title = page ? "h1" : "h2";
   return (
     <article class="card" aria-labelledby={`domain-${domain.id}`}>
@@ -227,7 +228,7 @@ function DomainCard({
       </p>
       <div class="actions">
         <Guarded
-          reason={whyNot}
+          why={whyNot}
           onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}
         >
           Verify now

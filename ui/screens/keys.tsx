@@ -5,8 +5,8 @@
  */
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { AccessContext } from "../access.ts";
-import { Guarded, useWhyNot } from "../guarded.tsx";
+import { AccessContext, useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { describe, usePolled } from "../hooks.ts";
 import { ShownOnce } from "../copy.tsx";
 import { when } from "../format.ts";
@@ -29,7 +29,7 @@ export function KeysScreen() {
   const [dailyQuota, setDailyQuota] = useState("");
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const whyNotWrite = useWhyNot("api_keys:write");
+  const whyNotWrite = useWhyNot("api_keys:write", "create or revoke API keys");
   const canWrite = !whyNotWrite;
   const access = useContext(AccessContext);
   const testKey = access.mode === "test";
@@ -196,11 +196,7 @@ export function KeysScreen() {
                         onKeep={() => setConfirming(null)}
                       />
                     ) : (
-                      <Guarded
-                        reason={whyNotWrite}
-                        onClick={() => setConfirming(key.id)}
-                        aria-label={`Revoke ${key.name}`}
-                      >
+                      <Guarded why={whyNotWrite} onClick={() => setConfirming(key.id)} label={`Revoke ${key.name}`}>
                         Revoke
                       </Guarded>
                     )}

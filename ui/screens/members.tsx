@@ -4,8 +4,8 @@
  * answer, read again after every change; an invitation's link is held only in this screen's state and shown once.
  */
 import { useContext, useState } from "preact/hooks";
-import { AccessContext } from "../access.ts";
-import { Guarded, useWhyNot } from "../guarded.tsx";
+import { AccessContext, useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { Alert } from "../alert.tsx";
 import { api } from "../api.ts";
 import { ShownOnce } from "../copy.tsx";
@@ -40,7 +40,7 @@ export function MembersScreen() {
     () => api.get<{ data: Member[]; invitations: Invitation[] }>("/v1/members"),
     [],
   );
-  const whyNotWrite = useWhyNot("members:write");
+  const whyNotWrite = useWhyNot("members:write", "invite, change or remove members");
   const canWrite = !whyNotWrite;
   const me = useContext(AccessContext).person?.user.id;
   const { act, actionError } = useAction(reload);
@@ -175,8 +175,8 @@ export function MembersScreen() {
                       </>
                     ) : (
                       <Guarded
-                        reason={whyNotWrite}
-                        aria-label={`Remove ${member.email}`}
+                        why={whyNotWrite}
+                        label={`Remove ${member.email}`}
                         onClick={() => setRemoving(member.id)}
                       >
                         Remove
@@ -197,8 +197,8 @@ export function MembersScreen() {
               <li key={invitation.id}>
                 {invitation.email} as {invitation.role}, until {when(invitation.expires_at)}{" "}
                 <Guarded
-                  reason={whyNotWrite}
-                  aria-label={`Revoke the invitation of ${invitation.email}`}
+                  why={whyNotWrite}
+                  label={`Revoke the invitation of ${invitation.email}`}
                   onClick={() => act(() => api.del(`/v1/members/invitations/${invitation.id}`))}
                 >
                   Revoke

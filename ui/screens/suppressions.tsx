@@ -4,7 +4,8 @@
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { Guarded, useWhyNot } from "../guarded.tsx";
+import { useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
 import type { Suppression as ClientSuppression } from "../../clients/node/src/types.ts";
@@ -23,7 +24,7 @@ export function SuppressionsScreen() {
   const [email, setEmail] = useState("");
   const [reason, setReason] = useState("");
   const { act, actionError } = useAction(reload);
-  const whyNotWrite = useWhyNot("suppressions:write");
+  const whyNotWrite = useWhyNot("suppressions:write", "add or remove suppressions");
   const canWrite = !whyNotWrite;
   const add = (e: Event) => {
     e.preventDefault();
@@ -102,9 +103,9 @@ export function SuppressionsScreen() {
                   <td>{when(s.created_at)}</td>
                   <td>
                     <Guarded
-                      reason={whyNotWrite}
+                      why={whyNotWrite}
                       onClick={() => act(() => api.del(`/v1/suppressions/${encodeURIComponent(s.id)}`))}
-                      aria-label={`Remove ${s.email}`}
+                      label={`Remove ${s.email}`}
                     >
                       Remove
                     </Guarded>

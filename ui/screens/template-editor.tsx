@@ -11,7 +11,8 @@
  */
 import type { RefObject } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { Guarded, useWhyNot } from "../guarded.tsx";
+import { useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { Alert } from "../alert.tsx";
 import { api } from "../api.ts";
 import { describe } from "../hooks.ts";
@@ -36,7 +37,7 @@ const DEBOUNCE_MS = 400;
 const FIELD_LABELS: Record<Problem["field"], string> = { subject: "Subject", html: "Source", text: "Text" };
 
 export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
-  const whyNotWrite = useWhyNot("templates:write");
+  const whyNotWrite = useWhyNot("templates:write", "create, change or publish templates");
   const canWrite = !whyNotWrite;
   const [template, setTemplate] = useState<Template | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -351,8 +352,8 @@ export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
 
           {!canWrite && (
             <div class="actions">
-              <Guarded reason={whyNotWrite}>Save draft</Guarded>
-              <Guarded reason={whyNotWrite}>Publish</Guarded>
+              <Guarded why={whyNotWrite}>Save draft</Guarded>
+              <Guarded why={whyNotWrite}>Publish</Guarded>
             </div>
           )}
           {canWrite && (

@@ -3,7 +3,7 @@
  * (template-editor.tsx).
  */
 import { useState } from "preact/hooks";
-import { useWhyNot } from "../guarded.tsx";
+import { useWhyNot } from "../access.ts";
 import { Alert } from "../alert.tsx";
 import { Empty } from "../empty.tsx";
 import { api, query, type Page } from "../api.ts";
@@ -29,7 +29,7 @@ export function TemplatesScreen({ id }: { id?: string }) {
 const changedSincePublished = (t: TemplateSummary) => t.published_at !== null && t.updated_at > t.published_at;
 
 function TemplateList() {
-  const whyNotWrite = useWhyNot("templates:write");
+  const whyNotWrite = useWhyNot("templates:write", "create, change or publish templates");
   const canWrite = !whyNotWrite;
   const { data, error, pager } = usePagedList(
     (after) => api.get<Page<TemplateSummary>>(`/v1/templates${query({ limit: 20, after })}`),

@@ -4,7 +4,8 @@
  * fetched again or kept.
  */
 import { useEffect, useState } from "preact/hooks";
-import { Guarded, useWhyNot } from "../guarded.tsx";
+import { useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { api, query, type Page } from "../api.ts";
 import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
@@ -75,7 +76,7 @@ function Events({ webhook }: { webhook: Webhook }) {
     const timer = setTimeout(() => void reload(), FOLLOW_UP_MS);
     return () => clearTimeout(timer);
   }, [data]);
-  const whyNotWrite = useWhyNot("webhooks:write");
+  const whyNotWrite = useWhyNot("webhooks:write", "add, change, test or replay webhooks");
   const canWrite = !whyNotWrite;
   return (
     <>
@@ -97,7 +98,7 @@ function Events({ webhook }: { webhook: Webhook }) {
               Attempts
             </button>{" "}
             <Guarded
-              reason={whyNotWrite}
+              why={whyNotWrite}
               onClick={() => act(() => api.post(`${base}/events/${encodeURIComponent(d.id)}/replay`))}
             >
               Replay
@@ -165,7 +166,7 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { endpoint: string; secret
 export function WebhooksScreen() {
   const { data, error, reload } = usePolled(() => api.get<Page<Webhook>>(`/v1/webhooks${query({ limit: 100 })}`), []);
   const { act, actionError } = useAction(reload);
-  const whyNotWrite = useWhyNot("webhooks:write");
+  const whyNotWrite = useWhyNot("webhooks:write", "add, change, test or replay webhooks");
   const canWrite = !whyNotWrite;
   const [secret, setSecret] = useState<{ endpoint: string; secret: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -221,7 +222,7 @@ export function WebhooksScreen() {
           {w.disabled_reason && <p class="warning">{w.disabled_reason}</p>}
           <p class="hint">{w.events.join(", ")}</p>
           <div class="actions">
-            <Guarded reason={whyNotWrite} onClick={() => rotate(w)}>
+            <Guarded why={whyNotWrite} onClick={() => rotate(w)}>
               Rotate signing secret
             </Guarded>
             {confirming === w.id ? (
@@ -238,7 +239,7 @@ export function WebhooksScreen() {
                 </button>
               </>
             ) : (
-              <Guarded reason={whyNotWrite} onClick={() => setConfirming(w.id)} aria-label={`Remove ${w.endpoint}`}>
+              <Guarded why={whyNotWrite} onClick={() => setConfirming(w.id)} label={`Remove ${w.endpoint}`}>
                 Remove
               </Guarded>
             )}

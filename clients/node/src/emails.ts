@@ -7,6 +7,7 @@ import { MailroomError } from "./errors.js";
 import { segment, type Transport } from "./http.js";
 import { withRenderedReact } from "./react.js";
 import { Receiving } from "./receiving.js";
+import type { EmailMetrics, GetEmailMetricsOptions } from "./operations-types.js";
 import { failure, isoTime, missing } from "./results.js";
 import type {
   Attachment,
@@ -159,6 +160,34 @@ export class Emails {
     return (
       missing(id, "id") ?? this.transport.request({ ...options, method: "POST", path: `/emails/${segment(id)}/cancel` })
     );
+  }
+
+  /**
+   * Resend's metrics: totals over `start_date`..`end_date` and, with `dimensions: ["period"]`, one row per
+   * `granularity` period; rates are fractions 0..1 (docs/logs-and-mcp.md#usage-and-metrics).
+   */
+  async metrics(
+    options: GetEmailMetricsOptions = {},
+    requestOptions: RequestOptions = {},
+  ): Promise<MailroomResponse<EmailMetrics>> {
+    const joined = (list: string[] | undefined) => (list && list.length > 0 ? list.join(",") : undefined);
+    const { start_date, end_date, timezone, granularity } = options;
+    return this.transport.request({
+      ...requestOptions,
+      method: "GET",
+      path: "/emails/metrics",
+      query: {
+        start_date: start_date === undefined ? undefined : isoTime(start_date),
+        end_date: end_date === undefined ? undefined : isoTime(end_date),
+        timezone,
+        granularity,
+        metrics: joined(options.metrics),
+        dimensions: joined(options.dimensions),
+        domain_id: joined(options.domain_id),
+        email_id: joined(options.email_id),
+        broadcast_id: joined(options.broadcast_id),
+      },
+    });
   }
 
   /**

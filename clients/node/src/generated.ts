@@ -1164,6 +1164,16 @@ export interface Log {
 }
 
 /** Answered by GET /v1/logs. */
+export interface LogList {
+  object: "list";
+  has_more: boolean;
+  data: LogListItem[];
+  /** [retention] logs in days: entries older than this are removed. */
+  retention_days: number;
+  /** Whether requests are recorded now ([http] request_log). */
+  recording: boolean;
+}
+
 export interface LogListItem {
   id: string;
   created_at: string;

@@ -41,6 +41,8 @@ export interface RequestSpec extends RequestOptions {
   path: string;
   query?: Query;
   body?: unknown;
+  /** A multipart body instead of JSON (the contact import's upload); fetch writes its content type. */
+  form?: FormData;
   idempotencyKey?: string;
   /** The request creates mail: with retries on, it gets an idempotency key when the caller gave none. */
   idempotent?: boolean;
@@ -124,9 +126,9 @@ export class Transport {
     const idempotencyKey = spec.idempotencyKey ?? (spec.idempotent && this.maxRetries > 0 ? randomUUID() : undefined);
     const url = this.url(spec.path, spec.query);
     const headers: Record<string, string> = { ...this.headers, ...lowerCased(spec.headers ?? {}) };
-    if (spec.body !== undefined) headers["content-type"] = "application/json";
+    if (spec.body !== undefined && !spec.form) headers["content-type"] = "application/json";
     if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const body = spec.form ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body));
 
     for (let retry = 0; ; retry++) {
       const result = await this.attempt<T>(spec, url, headers, body);
@@ -153,7 +155,7 @@ export class Transport {
     spec: RequestSpec,
     url: string,
     headers: Record<string, string>,
-    body: string | undefined,
+    body: string | FormData | undefined,
   ): Promise<MailroomResponse<T>> {
     if (spec.signal?.aborted) return { data: null, error: abortedError(), headers: null };
     const controller = new AbortController();

@@ -23,4 +23,6 @@ export { ChainableTemplateResult } from "./templates.js";
 export type { VerifyWebhookOptions } from "./webhooks.js";
 export { VERSION } from "./version.js";
 export type * from "./types.js";
+export type * from "./audience-types.js";
+export type * from "./operations-types.js";
 export * from "./wire.js";

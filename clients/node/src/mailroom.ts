@@ -1,17 +1,21 @@
 /**
  * The client: `new Mailroom(key, { baseUrl })`, with one property per resource as in Resend's Node SDK
- * (`emails`, `batch`, `domains`, `apiKeys`, `webhooks`, `templates`) plus Mailroom's own (`suppressions`,
+ * (`emails`, `batch`, `domains`, `apiKeys`, `webhooks`, `templates`, `contacts`, `contactProperties`, `segments` and
+ * its older name `audiences`, `topics`, `logs`, `usage`) plus Mailroom's own (`suppressions`,
  * `deliveries`, `sending`, `ipPools`, `organization`, `organizations`, `members`, `auditLog`, `ai`,
- * `emails.receiving`). Every method resolves to `{ data, error, headers }` and never rejects for an API failure.
+ * `emails.receiving` with its `routes`). Every method resolves to `{ data, error, headers }` and never rejects for an API failure.
  */
 import { Ai } from "./ai.js";
 import { ApiKeys } from "./api-keys.js";
+import { ContactProperties, Segments, Topics } from "./audiences.js";
 import { AuditLog } from "./audit-log.js";
+import { Contacts } from "./contacts.js";
 import { Deliveries } from "./deliveries.js";
 import { Domains } from "./domains.js";
 import { Batch, Emails } from "./emails.js";
 import { envOf, Transport, type ClientOptions } from "./http.js";
 import { IpPools } from "./ip-pools.js";
+import { Logs, Usage } from "./logs.js";
 import { Members } from "./members.js";
 import { OrganizationSettings } from "./organization.js";
 import { Organizations } from "./organizations.js";
@@ -36,6 +40,14 @@ export class Mailroom {
   readonly auditLog: AuditLog;
   readonly templates: Templates;
   readonly ai: Ai;
+  readonly contacts: Contacts;
+  readonly contactProperties: ContactProperties;
+  readonly segments: Segments;
+  /** Resend's older name of `segments`: the same resource. */
+  readonly audiences: Segments;
+  readonly topics: Topics;
+  readonly logs: Logs;
+  readonly usage: Usage;
 
   /** `key` defaults to `MAILROOM_API_KEY`; a client without a key is a programming error and throws. */
   constructor(key?: string, options: ClientOptions = {}) {
@@ -60,5 +72,12 @@ export class Mailroom {
     this.auditLog = new AuditLog(transport);
     this.templates = new Templates(transport);
     this.ai = new Ai(transport);
+    this.contacts = new Contacts(transport);
+    this.contactProperties = new ContactProperties(transport);
+    this.segments = new Segments(transport);
+    this.audiences = this.segments;
+    this.topics = new Topics(transport);
+    this.logs = new Logs(transport);
+    this.usage = new Usage(transport);
   }
 }

@@ -1,5 +1,9 @@
-/** `mailroom.emails.receiving`: mail received on Mailroom's MX (Resend's paths), its attachments and raw message. */
+/**
+ * `mailroom.emails.receiving`: mail received on Mailroom's MX (Resend's paths), its attachments and raw message, and
+ * Mailroom's inbound routes (`routes`), which decide what becomes of it.
+ */
 import { segment, type Transport } from "./http.js";
+import { InboundRoutes } from "./inbound-routes.js";
 import { missing } from "./results.js";
 import type {
   EmailAttachment,
@@ -51,9 +55,12 @@ export class ReceivingAttachments {
 
 export class Receiving {
   readonly attachments: ReceivingAttachments;
+  /** `/v1/inbound/routes`: store, webhook, forward, reject or drop, by recipient and header. */
+  readonly routes: InboundRoutes;
 
   constructor(private readonly transport: Transport) {
     this.attachments = new ReceivingAttachments(transport);
+    this.routes = new InboundRoutes(transport);
   }
 
   /** Received emails, newest first. */

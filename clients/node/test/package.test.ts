@@ -44,10 +44,22 @@ test("the CommonJS build loads with require() and works", () => {
     "auditLog",
     "templates",
     "ai",
+    "contacts",
+    "contactProperties",
+    "segments",
+    "audiences",
+    "topics",
+    "logs",
+    "usage",
   ] as const) {
     expect(typeof client[resource]).toBe("object");
   }
   expect(typeof client.emails.receiving.list).toBe("function");
+  expect(typeof client.contacts.imports.create).toBe("function");
+  expect(typeof client.emails.metrics).toBe("function");
+  expect(typeof client.emails.receiving.routes.test).toBe("function");
+  expect(typeof client.contacts.segments.add).toBe("function");
+  expect(typeof client.contacts.topics.update).toBe("function");
   expect(typeof client.deliveries.bulk.cancel).toBe("function");
   expect(typeof client.sending.pause).toBe("function");
   expect(typeof client.sending.health).toBe("function");

@@ -108,10 +108,14 @@ class Transport:
         idempotency_key: Optional[str] = None,
         idempotent_send: bool = False,
         raw: bool = False,
+        content_type: Optional[str] = None,
     ) -> Any:
         """The decoded JSON answer (bytes when ``raw``). ``idempotent_send`` marks a send or batch: with retries
-        on and no key given, one is generated so that a retry can never send the same message twice."""
+        on and no key given, one is generated so that a retry can never send the same message twice.
+        ``content_type`` sends ``body`` (bytes) as it is instead of as JSON: the contact import's multipart form."""
         all_headers: Dict[str, str] = dict(headers or {})
+        if content_type is not None:
+            all_headers["Content-Type"] = content_type
         if idempotent_send and idempotency_key is None and self.max_retries > 0:
             idempotency_key = new_idempotency_key()
         if idempotency_key is not None:
@@ -160,7 +164,9 @@ class Transport:
             "User-Agent": self.user_agent,
             "Accept": "*/*" if raw else "application/json",
         }
-        if body is not None:
+        if isinstance(body, bytes):
+            data = body  # the caller's own encoding, its Content-Type among ``headers``
+        elif body is not None:
             data = json.dumps(body, ensure_ascii=False).encode("utf-8")
             request_headers["Content-Type"] = "application/json"
         request_headers.update(headers)

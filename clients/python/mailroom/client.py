@@ -8,12 +8,15 @@ from typing import Optional
 from ._http import USER_AGENT, Transport
 from .resources.ai import Ai
 from .resources.api_keys import ApiKeys
+from .resources.audiences import ContactProperties, Segments, Topics
 from .resources.audit_log import AuditLog
 from .resources.batch import Batch
+from .resources.contacts import Contacts
 from .resources.deliveries import Deliveries
 from .resources.domains import Domains
 from .resources.emails import Emails
 from .resources.ip_pools import IpPools
+from .resources.logs import Logs, Usage
 from .resources.members import Members
 from .resources.organization import Organization
 from .resources.organizations import Organizations
@@ -89,6 +92,14 @@ class Mailroom:
         self.audit_log = AuditLog(self._transport)
         self.templates = Templates(self._transport)
         self.ai = Ai(self._transport)
+        self.contacts = Contacts(self._transport)
+        self.contact_properties = ContactProperties(self._transport)
+        self.segments = Segments(self._transport)
+        # Resend's older name of segments: the same resource.
+        self.audiences = self.segments
+        self.topics = Topics(self._transport)
+        self.logs = Logs(self._transport)
+        self.usage = Usage(self._transport)
         # Resend nests received mail under emails; Mailroom's own name for it is kept as a shortcut.
         self.receiving = self.emails.receiving
 

@@ -1309,8 +1309,6 @@ class Log(TypedDict):
 
 
 class LogListItem(TypedDict):
-    """Answered by GET /v1/logs."""
-
     id: str
     created_at: str
     endpoint: str
@@ -1319,6 +1317,18 @@ class LogListItem(TypedDict):
     response_status: int
     user_agent: Optional[str]
     api_key_id: Optional[str]
+
+
+class LogList(TypedDict):
+    """Answered by GET /v1/logs."""
+
+    object: Literal["list"]
+    has_more: bool
+    data: List[LogListItem]
+    retention_days: float
+    """[retention] logs in days: entries older than this are removed."""
+    recording: bool
+    """Whether requests are recorded now ([http] request_log)."""
 
 
 class Member(TypedDict):

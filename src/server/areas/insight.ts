@@ -17,7 +17,11 @@ export function wireInsight(
   const { db, writer, clock, logger, metrics, config } = base;
   return {
     requestLog: createRequestRecorder({ writer, clock, logger, metrics, enabled: config.http.request_log }),
-    requestLogs: createRequestLogs({ db }),
+    requestLogs: createRequestLogs({
+      db,
+      retentionMs: config.retention.logs,
+      recording: config.http.request_log,
+    }),
     usage: createUsage({ db, clock, organizations: accounts.organizations, stats: mail.emailStats }),
   };
 }

@@ -1,11 +1,13 @@
-"""Sending and looking up email: send, get, list, update (reschedule), cancel, raw MIME, sent attachments, and
-``receiving`` (received mail, as Resend's SDK nests it under emails); batch sending is in batch.py."""
+"""Sending and looking up email: send, get, list, update (reschedule), cancel, raw MIME, sent attachments, metrics,
+and ``receiving`` (received mail, as Resend's SDK nests it under emails); batch sending is in batch.py."""
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Any, Dict, Optional, cast
 
 from .._http import Transport, path_segment
+from ..operation_types import EmailMetrics, EmailMetricsParams
 from ..types import (
     CancelEmailResponse,
     Email,
@@ -84,6 +86,19 @@ class Emails(Resource):
         deferred, held). ``ConflictError`` when no recipient waits any more (or the scheduled email is being sent)."""
         path = f"/v1/emails/{path_segment(email_id)}/cancel"
         return cast(CancelEmailResponse, self._transport.request("POST", path))
+
+    def metrics(self, params: Optional[EmailMetricsParams] = None, /, **options: Any) -> EmailMetrics:
+        """Resend's metrics: totals over ``start_date``..``end_date`` and, with ``dimensions=["period"]``, one row per
+        ``granularity`` period; rates are fractions 0..1 (docs/logs-and-mcp.md#usage-and-metrics). Given as a dict,
+        as keyword arguments, or both."""
+        query: Dict[str, Any] = {}
+        for key, value in {**(params or {}), **options}.items():
+            if isinstance(value, (list, tuple)):
+                value = ",".join(str(item) for item in value) or None
+            elif isinstance(value, (date, datetime)):
+                value = value.isoformat()
+            query[key] = value
+        return cast(EmailMetrics, self._transport.request("GET", "/v1/emails/metrics", query=query))
 
     def raw(self, email_id: str) -> bytes:
         """The stored MIME message (``message/rfc822``) as bytes; ``GoneError`` once retention removed it (the

@@ -1,4 +1,5 @@
-"""Received (inbound) email on Resend's paths: list, get, attachments, and Mailroom's raw message."""
+"""Received (inbound) email on Resend's paths: list, get, attachments, and Mailroom's raw message; ``routes``, the
+inbound routes that decide what becomes of it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ..types import (
     ReceivedEmailList,
 )
 from ._base import Resource
+from .inbound_routes import InboundRoutes
 
 
 class ReceivedAttachments(Resource):
@@ -35,6 +37,7 @@ class Receiving(Resource):
     def __init__(self, transport: Transport) -> None:
         super().__init__(transport)
         self.attachments = ReceivedAttachments(transport)
+        self.routes = InboundRoutes(transport)
 
     def list(self, params: Optional[ListParams] = None) -> ReceivedEmailList:
         """Received emails, newest first."""

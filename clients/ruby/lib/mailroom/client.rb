@@ -4,7 +4,8 @@
 module Mailroom
   class Client
     attr_reader :emails, :batch, :domains, :api_keys, :webhooks, :suppressions, :templates, :ai, :deliveries,
-                :sending, :ip_pools, :organization, :organizations, :members, :audit_log, :transport
+                :sending, :ip_pools, :organization, :organizations, :members, :audit_log, :contacts,
+                :contact_properties, :segments, :audiences, :topics, :logs, :usage, :transport
 
     # api_key: "mr_live_…" / "mr_test_…" (default ENV["MAILROOM_API_KEY"]).
     # base_url: the server, without /v1 (default ENV["MAILROOM_BASE_URL"] or http://127.0.0.1:3000).
@@ -33,6 +34,14 @@ module Mailroom
       @organizations = Organizations.new(@transport)
       @members = Members.new(@transport)
       @audit_log = AuditLog.new(@transport)
+      @contacts = Contacts.new(@transport)
+      @contact_properties = ContactProperties.new(@transport)
+      @segments = Segments.new(@transport)
+      # Resend's older name for segments, on its older paths.
+      @audiences = Audiences.new(@transport)
+      @topics = Topics.new(@transport)
+      @logs = Logs.new(@transport)
+      @usage = Usage.new(@transport)
     end
 
     # Received mail; the same object as emails.receiving (Resend's place for it).

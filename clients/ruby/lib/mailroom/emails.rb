@@ -33,6 +33,15 @@ module Mailroom
       http_get("/emails", query(params))
     end
 
+    # GET /v1/emails/metrics → Types::EmailMetrics (docs/logs-and-mcp.md#usage-and-metrics): totals over a range and,
+    # with dimensions: ["period"], one row per granularity ("hourly", "daily", "weekly", "monthly"). params:
+    # start_date, end_date (ISO dates or date-times), granularity, metrics and dimensions (Arrays or comma-separated).
+    # Rates are fractions from 0 to 1.
+    def metrics(params = {})
+      page = query(params).transform_values { |v| v.is_a?(Array) ? v.join(",") : v }
+      http_get("/emails/metrics", page)
+    end
+
     # PATCH /v1/emails/:id { scheduled_at } — reschedule a scheduled email.
     # update(email_id: id, scheduled_at: t) as Resend's SDK, or update(id, scheduled_at: t).
     def update(id_or_params, params = {})

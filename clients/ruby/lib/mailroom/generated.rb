@@ -1017,7 +1017,6 @@ module Mailroom
       response_body: "any value",
     }.freeze
 
-    # Answered by GET /v1/logs.
     LogListItem = {
       id: "String (uuid)",
       created_at: "String (date-time)",
@@ -1027,6 +1026,17 @@ module Mailroom
       response_status: "Integer",
       user_agent: "String or nil",
       api_key_id: "String or nil",
+    }.freeze
+
+    # Answered by GET /v1/logs.
+    LogList = {
+      object: '"list"',
+      has_more: "true or false",
+      data: "Array of LogListItem",
+      # [retention] logs in days: entries older than this are removed.
+      retention_days: "Float",
+      # Whether requests are recorded now ([http] request_log).
+      recording: "true or false",
     }.freeze
 
     # A person who belongs to the organisation; `id` is the person's (a user id), as changing a role and removing take

@@ -4,11 +4,13 @@
 # their attachments and their raw MIME.
 module Mailroom
   class Receiving < Resource
-    attr_reader :attachments
+    attr_reader :attachments, :routes
 
     def initialize(transport)
       super
       @attachments = ReceivingAttachments.new(transport)
+      # What becomes of received mail (inbound_routes.rb).
+      @routes = InboundRoutes.new(transport)
     end
 
     # GET /v1/emails/receiving. params: limit, after, before.

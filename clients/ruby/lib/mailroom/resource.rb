@@ -29,6 +29,14 @@ module Mailroom
       @transport.request(:delete, path)
     end
 
+    # A contact is reached by id or by address: "id", or Resend's { id: } / { contact_id: } / { email: }.
+    def contact_ref(value)
+      return value unless value.is_a?(Hash)
+
+      params = symbolized(value)
+      params[:id] || params[:contact_id] || params[:email] || raise(ArgumentError, "contact_id or email is required")
+    end
+
     # One path segment: ids are UUIDs, but suppressions and templates also take addresses and aliases.
     def segment(value)
       raise ArgumentError, "an id is required" if value.nil? || value.to_s.empty?

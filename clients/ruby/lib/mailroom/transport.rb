@@ -46,10 +46,11 @@ module Mailroom
     end
 
     # path: below /v1, e.g. "/emails". query: Hash (nil values dropped). body: anything JSON-encodable.
+    # raw: a String sent as it is instead of body, its Content-Type in headers (a multipart upload).
     # idempotency_key: sent as Idempotency-Key; the same value goes out on every retry of this call.
-    def request(method, path, query: nil, body: nil, headers: {}, idempotency_key: nil)
+    def request(method, path, query: nil, body: nil, raw: nil, headers: {}, idempotency_key: nil)
       uri = build_uri(path, query)
-      payload = body.nil? ? nil : JSON.generate(body)
+      payload = raw || (body.nil? ? nil : JSON.generate(body))
       extra = headers.dup
       extra["Idempotency-Key"] = idempotency_key.to_s if idempotency_key
       attempt = 0

