@@ -644,6 +644,9 @@ type DomainHealth struct {
 	Reason string `json:"reason"`
 	// EvaluatedAt: When the rates were measured; null before the first measurement.
 	EvaluatedAt string `json:"evaluated_at"`
+	// MinRecipients: Recipients that must end in the window before the rates are judged ([guardrails] min_recipients);
+	// below it the status stays ok, not judged yet.
+	MinRecipients int `json:"min_recipients"`
 }
 
 // DomainHealthEntry is a shape of the API.

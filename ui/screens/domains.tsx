@@ -194,6 +194,16 @@ function DomainPage({ id }: { id: string }) {
   );
 }
 
+/** The API's status values in words; the class keeps the value, for its colour. */
+const STATUS_WORDS: Record<string, string> = {
+  not_started: "not checked yet",
+  pending: "waiting for DNS",
+  verified: "verified",
+  partially_verified: "partly verified",
+  failed: "failed",
+  temporary_failure: "DNS lookup failed, will retry",
+};
+
 /**
  * A domain's card. On its own page (`page`) its title is the page's heading and who sends as it (one DMARC summary,
  * read for this domain only) comes after its health; in the list a link leads there.
@@ -216,10 +226,15 @@ function DomainCard({
 }) {
   const whyNot = useWhyNot("domains:write", "add, verify, change or remove domains");
   const Title = page ? "h1" : "h2";
+  // A warning several records share (the server's hostname unset) is said once, naming them (issue 49 item 9).
+  const warnings = new Map<string, string[]>();
+  for (const r of domain.records)
+    if (r.warning) warnings.set(r.warning, [...(warnings.get(r.warning) ?? []), r.record]);
   return (
     <article class="card" aria-labelledby={`domain-${domain.id}`}>
       <Title id={`domain-${domain.id}`}>
-        {domain.name} <span class={`status status-${domain.status}`}>{domain.status}</span>
+        {domain.name}{" "}
+        <span class={`status status-${domain.status}`}>{STATUS_WORDS[domain.status] ?? domain.status}</span>
       </Title>
       <p class="hint">
         {domain.last_checked_at
@@ -249,18 +264,14 @@ function DomainCard({
           Receive mail for this domain
         </label>
       </div>
-      <PauseControl sending={sending} scope="domain" name={domain.name} what={`sending from ${domain.name}`} />
-      <Providers domain={domain} canWrite={canWrite} act={act} />
-      <HealthLine health={domain.health} name={domain.name} />
-      {page ? (
-        <WhoSendsAsYou domain={domain} />
-      ) : (
-        <p>
-          <a href={`#/domains/${encodeURIComponent(domain.id)}`}>Who sends as {domain.name}</a>{" "}
-          <span class="hint">— the receivers' DMARC reports of the last 7 days</span>
-        </p>
+      <h3 class="records-title">DNS records to publish</h3>
+      {[...warnings].map(([warning, records]) =>
+        records.length > 1 ? (
+          <p class="warning" key={warning}>
+            {records.join(", ")}: {warning.replace("so this record names", "so these records name")}
+          </p>
+        ) : null,
       )}
-      <DomainSettings domain={domain} pools={pools} canWrite={canWrite} act={act} />
       <div class="scroll">
         <table class="list records stack">
           <thead>
@@ -291,7 +302,7 @@ function DomainCard({
                       label={`Copy the ${r.record} record's value`}
                       id={r.record === "DMARC" ? dmarcCopyId(domain.id) : undefined}
                     />
-                    {r.warning && <p class="warning">{r.warning}</p>}
+                    {r.warning && warnings.get(r.warning)!.length === 1 && <p class="warning">{r.warning}</p>}
                   </div>
                 </td>
                 <td data-label="DNS answered">
@@ -300,13 +311,25 @@ function DomainCard({
                   </div>
                 </td>
                 <td data-label="Status">
-                  <span class={`status status-${r.status}`}>{r.status}</span>
+                  <span class={`status status-${r.status}`}>{STATUS_WORDS[r.status] ?? r.status}</span>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      <PauseControl sending={sending} scope="domain" name={domain.name} what={`sending from ${domain.name}`} />
+      <Providers domain={domain} canWrite={canWrite} act={act} />
+      <HealthLine health={domain.health} name={domain.name} />
+      {page ? (
+        <WhoSendsAsYou domain={domain} />
+      ) : (
+        <p>
+          <a href={`#/domains/${encodeURIComponent(domain.id)}`}>Who sends as {domain.name}</a>{" "}
+          <span class="hint">— the receivers' DMARC reports of the last 7 days</span>
+        </p>
+      )}
+      <DomainSettings domain={domain} pools={pools} canWrite={canWrite} act={act} />
     </article>
   );
 }

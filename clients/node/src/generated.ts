@@ -733,6 +733,11 @@ export interface DomainHealth {
   reason: string | null;
   /** When the rates were measured; null before the first measurement. */
   evaluated_at: string | null;
+  /**
+   * Recipients that must end in the window before the rates are judged ([guardrails] min_recipients); below it the
+   * status stays ok, not judged yet.
+   */
+  min_recipients: number;
 }
 
 export interface DomainHealthEntry {

@@ -806,6 +806,10 @@ class DomainHealth(TypedDict):
     """Why the status is not ok, e.g. ``bounce rate 9.1 % over 24 h``; null when ok."""
     evaluated_at: Optional[str]
     """When the rates were measured; null before the first measurement."""
+    min_recipients: int
+    """Recipients that must end in the window before the rates are judged ([guardrails] min_recipients); below it the
+    status stays ok, not judged yet.
+    """
 
 
 class _DomainRecordRequired(TypedDict):

@@ -619,6 +619,9 @@ module Mailroom
       reason: "String or nil",
       # When the rates were measured; null before the first measurement.
       evaluated_at: "String (date-time) or nil",
+      # Recipients that must end in the window before the rates are judged ([guardrails] min_recipients); below it the
+      # status stays ok, not judged yet.
+      min_recipients: "Integer",
     }.freeze
 
     DomainRecord = {
