@@ -49,6 +49,18 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** Starts the executable; a store the seeding just closed may still be locked for a moment (SQLITE_BUSY at start). */
+const start = async (): Promise<MailroomProcess> => {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await startMailroom(env, { binary: true, timeoutMs: 30_000 });
+    } catch (error) {
+      if (tries >= 5 || !String(error).includes("database is locked")) throw error;
+      await Bun.sleep(1_000);
+    }
+  }
+};
+
 const call = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(`${server!.baseUrl}${path}`, {
     method,
@@ -69,7 +81,7 @@ test(`SIGKILL during the fan-out of ${CONTACTS.toLocaleString("en-US")} contacts
   console.log(`seeded ${CONTACTS} contacts in ${Math.round(performance.now() - seededAt)} ms; ${eligible} eligible`);
   await store.close();
 
-  server = await startMailroom(env, { binary: true, timeoutMs: 30_000 });
+  server = await start();
   expect((await call("POST", "/v1/sending/pause", { scope: "lane", name: "broadcast" })).status).toBe(200);
   const created = await call("POST", "/v1/broadcasts", {
     name: "Drill",
@@ -95,7 +107,7 @@ test(`SIGKILL during the fan-out of ${CONTACTS.toLocaleString("en-US")} contacts
   const before = await progress().catch(() => undefined);
   expect(before).toBeUndefined();
 
-  server = await startMailroom(env, { binary: true, timeoutMs: 30_000 });
+  server = await start();
   let last = await progress();
   while (last.status === "queued") {
     await Bun.sleep(250);
