@@ -329,6 +329,7 @@ await runScript("bench-webhooks.ts");
 await runScript("bench-templates.ts");
 await runScript("bench-retention.ts");
 await runScript("bench-topics.ts");
+await runScript("bench-broadcasts.ts");
 await runScript("bench-contact-search.ts");
 await runScript("bench-contacts.ts");
 await runScript("bench-request-log.ts");

@@ -1572,6 +1572,15 @@ type Segment struct {
 	CreatedAt string `json:"created_at"`
 }
 
+// SegmentCount: Mailroom's extra: how many contacts a segment holds (docs/contacts.md#tables). Answered by GET
+// /v1/segments/{id}/count.
+type SegmentCount struct {
+	Object    string `json:"object"`
+	SegmentId string `json:"segment_id"`
+	// Contacts: Contacts in the segment now, unsubscribed and suppressed ones included.
+	Contacts int `json:"contacts"`
+}
+
 // SendBroadcastOptions is sent to POST /v1/broadcasts/{id}/send.
 type SendBroadcastOptions struct {
 	// ScheduledAt: ISO 8601, or e.g. `in 2 hours`; absent: now.

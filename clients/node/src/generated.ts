@@ -1661,6 +1661,17 @@ export interface Segment {
   created_at: string;
 }
 
+/**
+ * Mailroom's extra: how many contacts a segment holds (docs/contacts.md#tables). Answered by GET
+ * /v1/segments/{id}/count.
+ */
+export interface SegmentCount {
+  object: "segment_count";
+  segment_id: string;
+  /** Contacts in the segment now, unsubscribed and suppressed ones included. */
+  contacts: number;
+}
+
 /** Sent to POST /v1/broadcasts/{id}/send. */
 export interface SendBroadcastOptions {
   /** ISO 8601, or e.g. `in 2 hours`; absent: now. */

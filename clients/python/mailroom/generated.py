@@ -1823,6 +1823,17 @@ class Segment(TypedDict):
     created_at: str
 
 
+class SegmentCount(TypedDict):
+    """Mailroom's extra: how many contacts a segment holds (docs/contacts.md#tables). Answered by GET
+    /v1/segments/{id}/count.
+    """
+
+    object: Literal["segment_count"]
+    segment_id: str
+    contacts: int
+    """Contacts in the segment now, unsubscribed and suppressed ones included."""
+
+
 class SendBroadcastOptions(TypedDict, total=False):
     """Sent to POST /v1/broadcasts/{id}/send."""
 

@@ -1487,6 +1487,15 @@ module Mailroom
       created_at: "String (date-time)",
     }.freeze
 
+    # Mailroom's extra: how many contacts a segment holds (docs/contacts.md#tables). Answered by GET
+    # /v1/segments/{id}/count.
+    SegmentCount = {
+      object: '"segment_count"',
+      segment_id: "String (uuid)",
+      # Contacts in the segment now, unsubscribed and suppressed ones included.
+      contacts: "Integer",
+    }.freeze
+
     # Sent to POST /v1/broadcasts/{id}/send.
     SendBroadcastOptions = {
       # ISO 8601, or e.g. `in 2 hours`; absent: now.
