@@ -149,6 +149,7 @@ export interface Me {
 export const AREAS = [
   { id: "overview", label: "Overview", scope: "emails:read" },
   { id: "emails", label: "Emails", scope: "emails:read" },
+  { id: "broadcasts", label: "Broadcasts", scope: "contacts:read" },
   { id: "domains", label: "Domains", scope: "domains:read" },
   { id: "templates", label: "Templates", scope: "templates:read" },
   { id: "inbound", label: "Inbound", scope: "inbound:read" },

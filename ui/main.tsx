@@ -14,6 +14,7 @@ import { AcceptInvitation, SetPassword, Setup } from "./screens/one-time-links.t
 import { SignIn } from "./screens/sign-in.tsx";
 import { AiScreen } from "./screens/ai.tsx";
 import { AuditScreen } from "./screens/audit.tsx";
+import { BroadcastsScreen } from "./screens/broadcasts.tsx";
 import { ContactsScreen } from "./screens/contacts.tsx";
 import { DeliverabilityScreen } from "./screens/deliverability.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
@@ -233,6 +234,7 @@ function App() {
           )}
           {current === "overview" && <OverviewScreen />}
           {current === "emails" && (route[1] ? <EmailDetail id={route[1]} /> : <EmailsScreen />)}
+          {current === "broadcasts" && <BroadcastsScreen id={route[1]} />}
           {current === "templates" && <TemplatesScreen id={route[1]} />}
           {current === "inbound" && <InboundScreen id={route[1]} />}
           {current === "routes" && <InboundRoutesScreen />}
