@@ -4,7 +4,7 @@
  * `contacts_page` or a segment's primary key, a topic check by `contacts_email` joined to `contact_topics`' key.
  */
 import { and, desc, eq, gt, sql, type SQL } from "drizzle-orm";
-import { inJsonArray } from "../db/dialect.ts";
+import { inJsonArray, likeAnyCase } from "../db/dialect.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
 import type { contacts, contactSegments, segments, TopicSubscription } from "../db/schema/index.ts";
@@ -267,7 +267,11 @@ export async function searchContacts(
     .limit(limit + 1);
   if (byAddress.length > limit) return { page: byAddress.slice(0, limit), hasMore: true };
   const starts = `${likeEscaped(term)}%`;
-  const lowered = (column: unknown) => sql`lower(coalesce(${column}, ''))`;
+  // A term with a space is a full name; without one, the start of a first or last name, or part of an address.
+  const matches = term.includes(" ")
+    ? likeAnyCase(db, sql`(${contacts.firstName} || ' ' || ${contacts.lastName})`, starts)
+    : sql`(${likeAnyCase(db, contacts.firstName, starts)} OR ${likeAnyCase(db, contacts.lastName, starts)}
+        OR ${likeAnyCase(db, contacts.email, `%${likeEscaped(term)}%`)})`;
   const oldestInWindow = sql`coalesce((SELECT c.id FROM contacts c WHERE c.organization_id = ${organizationId} ORDER BY c.id DESC LIMIT 1 OFFSET ${SEARCH_WINDOW - 1}), '')`;
   const byName = await db
     .select()
@@ -276,10 +280,7 @@ export async function searchContacts(
       and(
         eq(contacts.organizationId, organizationId),
         sql`${contacts.id} >= ${oldestInWindow}`,
-        sql`(${lowered(contacts.firstName)} LIKE ${starts} ESCAPE '\\'
-          OR ${lowered(contacts.lastName)} LIKE ${starts} ESCAPE '\\'
-          OR ${lowered(sql`${contacts.firstName} || ' ' || ${contacts.lastName}`)} LIKE ${starts} ESCAPE '\\'
-          OR ${contacts.email} LIKE ${`%${likeEscaped(term)}%`} ESCAPE '\\')`,
+        matches,
         sql`NOT (substr(${contacts.email}, 1, ${term.length}) = ${term})`,
       ),
     )

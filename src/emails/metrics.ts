@@ -239,7 +239,9 @@ export function createEmailMetrics(deps: { db: Db; clock: Clock; stats: EmailSta
       const metrics = (wanted.length ? [...new Set(wanted)] : [...EMAIL_METRICS]) as Metric[];
       const granularity: Granularity = query.granularity ?? "daily";
       const endRaw = timeOf(query.end_date, true);
-      const end = endRaw ?? isoTime(clock.now());
+      // One reading of the clock: the default window is exactly 6 days, however long the request takes.
+      const now = clock.now();
+      const end = endRaw ?? isoTime(now);
       const startRaw = timeOf(query.start_date, false);
       const window = statsWindow(
         {
@@ -247,7 +249,7 @@ export function createEmailMetrics(deps: { db: Db; clock: Clock; stats: EmailSta
           to: endRaw,
           interval: granularity === "hourly" ? "hour" : "day",
         },
-        clock.now(),
+        now,
       );
       const counted = await stats.counts(actor, window);
       const prefix = window.interval === "hour" ? 13 : 10;
