@@ -189,3 +189,19 @@ describe("GET /v1/emails/stats", () => {
     expect(get.parameters.map((p: { name: string }) => p.name)).toEqual(["from", "to", "interval"]);
   });
 });
+
+describe("test addresses (issue 49 item 6)", () => {
+  test("mail to test addresses alone is not accepted either, so the figures add up; beside a real recipient it is", async () => {
+    // What the suite left waiting goes out first, in an hour of its own.
+    clock.set(Date.parse("2026-11-24T07:10:00.000Z"));
+    for (let i = 0; i < 5; i++) await t.app.services.worker.runOnce();
+    clock.set(Date.parse("2026-11-24T08:10:00.000Z"));
+    await send({ to: ["delivered@simulator.mailroom.test", "bounced@simulator.mailroom.test"] });
+    await send({ to: ["bounced@simulator.mailroom.test", "real@dest.test"] });
+    for (let i = 0; i < 5; i++) await t.app.services.worker.runOnce();
+    const res = await stats({ from: "2026-11-24T08:00:00Z", to: "2026-11-24T09:00:00Z" });
+    // One message accepted (the one with a real recipient), its real recipient taken by the smarthost; the
+    // rehearsed delivery and bounces count nowhere.
+    expect(res.body.totals).toEqual({ ...ZERO, accepted: 1, sent: 1 });
+  });
+});

@@ -65,12 +65,15 @@ const focused = (page: Page) =>
     return String(label).trim();
   });
 
-/** Presses Tab until the focus is on `name` (its start), as a keyboard user would; fails after `limit` presses. */
-async function tabTo(page: Page, name: string, limit = 80) {
+/**
+ * Presses Tab until the focus is on `name` (its start, or all of it when `exact`), as a keyboard user would; fails
+ * after `limit` presses.
+ */
+async function tabTo(page: Page, name: string, { exact = false, limit = 80 } = {}) {
   const seen: string[] = [];
   for (let i = 0; i < limit; i++) {
     const now = await focused(page);
-    if (now.startsWith(name)) return;
+    if (exact ? now === name : now.startsWith(name)) return;
     seen.push(now);
     await page.keyboard.press("Tab");
   }
@@ -302,17 +305,23 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
       const first = width === 1280;
       if (first) await page.getByRole("region", { name: "No imports yet" }).waitFor();
       const csv = `email,first_name,last_name,plan\nw${width}a@dest.test,Cara,Diaz,pro\nnot-an-address,Bad,Line,free\nw${width}b@dest.test,Dan,,\n`;
+      // Asked for before the keyboard gets there: Playwright intercepts the file dialog only once it is listening.
+      const choosing = page.waitForEvent("filechooser");
       await tabTo(page, "CSV file");
-      const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Space")]);
+      await page.keyboard.press("Space");
+      const chooser = await choosing;
       await chooser.setFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
       // The header was read: each column is offered for the field of its name (and the property plan).
       await page.getByLabel("Property plan").waitFor();
       expect(await page.getByLabel("First name column").inputValue()).toBe("first_name");
       expect(await page.getByLabel("Property plan").inputValue()).toBe("plan");
-      await tabTo(page, "Import");
+      const imports = page.getByRole("table", { name: "Imports" }).getByRole("row").filter({ hasText: " read: " });
+      const before = await imports.count();
+      await tabTo(page, "Import", { exact: true });
       await page.keyboard.press("Enter");
-      // Newest first: the import just made is the first row that has counts.
-      const row = page.getByRole("table", { name: "Imports" }).getByRole("row").filter({ hasText: " read: " }).first();
+      // Newest first: once listed, the import just made is the first row that has counts.
+      await imports.nth(before).waitFor();
+      const row = imports.first();
       await row.getByText("Completed").waitFor({ timeout: 20_000 });
       expect(await row.textContent()).toContain("3 read: 2 created, 0 updated, 0 skipped, 1 failed");
       // The import just made shows its failed line by itself.
@@ -322,8 +331,8 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
       if (width === 390) expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
       const made = (await t.json("GET", `/v1/contacts/w${width}a@dest.test`)).body;
       expect(made).toMatchObject({ first_name: "Cara", last_name: "Diaz", properties: { plan: { value: "pro" } } });
-      const imports = (await t.json("GET", "/v1/contacts/imports")).body.data;
-      expect(imports[0]).toMatchObject({
+      const listed = (await t.json("GET", "/v1/contacts/imports")).body.data;
+      expect(listed[0]).toMatchObject({
         status: "completed",
         counts: { total: 3, created: 2, failed: 1 },
         errors: [{ line: 3 }],
@@ -331,4 +340,28 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
       expect(problems).toEqual([]);
       await page.close();
     }, 60_000);
+
+  test("at 390 px every audience screen, with what the tests above made, fits the width", async () => {
+    const { page, problems } = await ui.open(390);
+    await signInAs(page, "owner@example.com");
+    for (const [section, ready] of [
+      ["Contacts", "ann@dest.test"],
+      ["Segments", "Customers"],
+      ["Topics", "Product news"],
+      ["Properties", "plan"],
+      ["Imports", "Completed"],
+    ] as const) {
+      await openSection(page, section);
+      await page.getByRole("heading", { name: section, level: 1 }).waitFor();
+      await page.getByRole("main").getByText(ready, { exact: true }).first().waitFor();
+      await screenshot(page, `ui-audience-${section.toLowerCase()}-390`);
+      expect([section, await page.evaluate("document.documentElement.scrollWidth")]).toEqual([section, 390]);
+    }
+    await openSection(page, "Segments");
+    await page.getByRole("link", { name: "Customers" }).click();
+    await page.getByRole("link", { name: "ann@dest.test" }).waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBe(390);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

@@ -211,12 +211,12 @@ describe.skipIf(!browserPeer.available)("deliverability in chromium", () => {
     await page.keyboard.press("Enter");
     await pause.waitFor({ state: "detached" });
     expect(await pausesNow()).toEqual([]);
-    // A resume starts the window afresh: the domain reads OK at once.
+    // A resume starts the window afresh: nothing is judged until enough recipients end again (issue 49 item 9).
     await page.waitForFunction(
       () =>
         [...(globalThis as any).document.querySelectorAll("table.health-table tr")]
           .find((tr: any) => tr.textContent.includes("risky.example"))
-          ?.querySelector('td[data-label="Health"]')?.textContent === "OK",
+          ?.querySelector('td[data-label="Health"]')?.textContent === "not judged yet",
     );
 
     expect(problems).toEqual([]);
@@ -272,7 +272,7 @@ describe.skipIf(!browserPeer.available)("deliverability in chromium", () => {
     await tracking.waitFor();
     expect(await tracking.locator('td[data-label="Type"]').textContent()).toBe("CNAME");
     expect(await tracking.locator('td[data-label="Name"] code').textContent()).toBe("links.example.com");
-    await card.getByText("https://links.example.com — links use it once its CNAME record below is found.").waitFor();
+    await card.getByText("https://links.example.com — links use it once its CNAME record above is found.").waitFor();
     await card.getByRole("checkbox", { name: "Require TLS" }).click();
     await until(async () => (await t.json("GET", "/v1/domains/example.com")).body.tls === "enforced");
 

@@ -223,7 +223,9 @@ describe.skipIf(!browserPeer.available)("the first hour in the admin UI", () => 
     await openSection(page, "Webhooks");
     await page.getByRole("heading", { name: "Webhooks" }).waitFor();
     expect(await page.getByRole("button", { name: "Add endpoint" }).count()).toBe(0);
-    expect(await page.getByRole("button", { name: /Replay|Send a test event|Remove/ }).count()).toBe(0);
+    // What it may not do stays in view, disabled with the reason (issue 49 item 5).
+    for (const button of await page.getByRole("button", { name: /Replay|Send a test event|Remove/ }).all())
+      expect(await button.isDisabled()).toBe(true);
 
     expect(problems).toEqual([]);
     await page.close();

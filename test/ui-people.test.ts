@@ -205,7 +205,7 @@ describe.skipIf(!browserPeer.available)("people in chromium", () => {
       );
       const { page, problems } = await ui.open(width);
       await page.goto(`${ui.base}/invite#${new URL(made.url).hash.slice(1)}`);
-      await page.getByRole("heading", { name: "Join Mailroom" }).waitFor();
+      await page.getByRole("heading", { name: `Join Second ${width}` }).waitFor();
       await page.getByRole("button", { name: "I have an account: sign in first" }).focus();
       await page.keyboard.press("Enter");
       await page.getByLabel("Email").waitFor();

@@ -33,8 +33,17 @@ export function useReadsContent(): boolean {
 export function useWhyNot(scope: string, doing: string): string | null {
   const access = useContext(AccessContext);
   if (access.scopes.has(scope)) return null;
+  if (!access.person && access.mode === "test")
+    return `Test keys are a sandbox and cannot ${doing}: sign in with a live key for this.`;
   if (!access.person) return `This API key cannot ${doing}: it lacks the ${scope} scope.`;
   const current =
     access.person.organizations.find((o) => o.id === session.organization()) ?? access.person.organizations[0];
   return `Your role${current ? ` (${current.role})` : ""} cannot ${doing}: ask an owner or admin.`;
+}
+
+/** Why message content (html, text, raw, attachments) is not offered, for a disabled control; null when it is. */
+export function useWhyNotContent(): string | null {
+  return useReadsContent()
+    ? null
+    : "Viewers read records, not message content: mail holds other people's password-reset links. An owner or admin can give you the developer role.";
 }

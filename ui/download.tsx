@@ -7,6 +7,7 @@ import { useState } from "preact/hooks";
 import { api } from "./api.ts";
 import { describe } from "./hooks.ts";
 import { Alert } from "./alert.tsx";
+import { Guarded } from "./guarded.tsx";
 
 export function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
@@ -18,7 +19,16 @@ export function saveBlob(blob: Blob, filename: string): void {
 }
 
 /** "Download raw (.eml)" for a message at `path` (an API route answering message/rfc822). */
-export function RawDownload({ path, filename }: { path: string; filename: string }) {
+export function RawDownload({
+  path,
+  filename,
+  reason = null,
+}: {
+  path: string;
+  filename: string;
+  /** Why this reader may not (a viewer reads no content); shown on hover and focus of the disabled button. */
+  reason?: string | null;
+}) {
   const [error, setError] = useState<string | null>(null);
   const download = async () => {
     setError(null);
@@ -30,9 +40,9 @@ export function RawDownload({ path, filename }: { path: string; filename: string
   };
   return (
     <>
-      <button type="button" onClick={download}>
+      <Guarded why={reason} onClick={download}>
         Download raw (.eml)
-      </button>
+      </Guarded>
       <Alert message={error} />
     </>
   );

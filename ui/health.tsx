@@ -13,22 +13,33 @@ const WORD: Record<DomainHealth["status"], string> = { ok: "OK", warning: "Warni
 /** "24h" → "24 h", as the guardrails' reasons write it. */
 export const windowWords = (window: string) => window.replace(/(\d)([a-z]+)$/, "$1 $2");
 
+/**
+ * Whether the guardrails have judged: measured, over at least `min_recipients` ended recipients. Below that the
+ * server's status stays ok, which says nothing yet — so "OK" is shown only once judged (issue 49 item 9).
+ */
+export const judged = (health: DomainHealth) =>
+  health.status !== "ok" || (health.evaluated_at !== null && health.recipients >= health.min_recipients);
+
 export function HealthStatus({ health }: { health: DomainHealth }) {
+  if (!judged(health)) return <span class="status health-unjudged">not judged yet</span>;
   return <span class={`status health-${health.status}`}>{WORD[health.status]}</span>;
 }
+
+/** "12 of 200 recipients": how far a sender is from being judged. */
+const ofNeeded = (health: DomainHealth) =>
+  `${health.recipients.toLocaleString("en")} of ${health.min_recipients.toLocaleString("en")} recipients`;
 
 /** What the rates were measured over, or why there is nothing to judge yet. */
 export function measuredOver(health: DomainHealth): string {
   if (health.evaluated_at === null)
-    return "Not measured yet: the rates are measured every few minutes, and afresh after a paused sender is resumed.";
-  if (health.recipients === 0)
-    return `No recipient's delivery ended in the last ${windowWords(health.window)}: nothing to judge yet.`;
+    return `Not judged yet: the rates are measured every few minutes, and judged once ${health.min_recipients.toLocaleString("en")} recipients' deliveries ended in the window.`;
+  if (!judged(health))
+    return `Not judged yet: ${ofNeeded(health)} ended in the last ${windowWords(health.window)}; a few bounces of the first messages prove little.`;
   return `Measured over ${recipientCount(health)} in the last ${windowWords(health.window)}, ${when(health.evaluated_at)}.`;
 }
 
-/** The same, as short as a table's cell: "20 recipients", "not yet". */
-export const measuredShort = (health: DomainHealth) =>
-  health.evaluated_at === null ? "not measured yet" : recipientCount(health);
+/** The same, as short as a table's cell: "20 recipients", "12 of 200 recipients". */
+export const measuredShort = (health: DomainHealth) => (judged(health) ? recipientCount(health) : ofNeeded(health));
 
 const recipientCount = (health: DomainHealth) =>
   `${health.recipients.toLocaleString("en")} recipient${health.recipients === 1 ? "" : "s"}`;
@@ -39,7 +50,8 @@ export function HealthLine({ health, name }: { health: DomainHealth; name: strin
     <div class="health" role="group" aria-label={`Sending health of ${name}`}>
       <p class="setting-line">
         <strong>Sending health</strong> <HealthStatus health={health} /> bounce rate {rate(health.bounce_rate)},
-        complaint rate {rate(health.complaint_rate)} over {windowWords(health.window)}.
+        complaint rate {rate(health.complaint_rate)} over {windowWords(health.window)}
+        {judged(health) ? "." : ` (${ofNeeded(health)}).`}
         {health.status !== "ok" && health.reason && <span class="reason"> Why: {health.reason}.</span>}
       </p>
       <p class="hint setting-line">

@@ -43,8 +43,8 @@ export function usePolled<T>(load: () => Promise<T>, deps: unknown[], everyMs = 
 }
 
 export function describe(e: unknown): string {
-  if (e instanceof ApiError)
-    return e.errorName === "insufficient_scope" ? "Your role, or this key, does not allow that." : e.message;
+  // The server's refusal names who was refused and why: a person's role, a key's scope, or the test sandbox.
+  if (e instanceof ApiError) return e.message;
   return e instanceof Error ? e.message : String(e);
 }
 

@@ -4,6 +4,7 @@
  * with the id the screen's `aria-labelledby` names.
  */
 import type { ComponentChildren } from "preact";
+import { Guarded } from "./guarded.tsx";
 
 export function PageHeader({
   id,
@@ -30,12 +31,13 @@ export function PageHeader({
 
 /**
  * A header action whose form is on the same screen: takes the focus to the form's first field (and scrolls it into
- * view), so the primary action reads the same on every screen whether it opens a form or runs at once.
+ * view), so the primary action reads the same on every screen whether it opens a form or runs at once. For a role
+ * or key that may not (`reason`), it stays, disabled, saying why (guarded.tsx).
  */
-export function StartAction({ label, field }: { label: string; field: string }) {
+export function StartAction({ label, field, reason = null }: { label: string; field: string; reason?: string | null }) {
   return (
-    <button type="button" class="primary" onClick={() => document.getElementById(field)?.focus()}>
+    <Guarded why={reason} class="primary" onClick={() => document.getElementById(field)?.focus()}>
       {label}
-    </button>
+    </Guarded>
   );
 }

@@ -7,7 +7,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { PauseScope, SendingState } from "../clients/node/src/types.ts";
 import { api } from "./api.ts";
-import { useCan } from "./access.ts";
+import { useCan, useWhyNot } from "./access.ts";
+import { Guarded } from "./guarded.tsx";
 import { Alert } from "./alert.tsx";
 import { when } from "./format.ts";
 import { useAction, usePolled } from "./hooks.ts";
@@ -30,7 +31,7 @@ export function PauseControl({
   /** How the confirmation names it: "all sending", "example.com". */
   what: string;
 }) {
-  const canWrite = useCan("deliveries:write");
+  const whyNotWrite = useWhyNot("deliveries:write", "retry, cancel or release deliveries, or pause sending");
   const { act, actionError } = useAction(sending.reload);
   const [confirming, setConfirming] = useState(false);
   const [reason, setReason] = useState("");
@@ -82,9 +83,9 @@ export function PauseControl({
           </button>
         </span>
       ) : (
-        <button type="button" disabled={!canWrite} onClick={() => setConfirming(true)}>
+        <Guarded why={whyNotWrite} onClick={() => setConfirming(true)}>
           {pause ? `Resume ${what}` : `Pause ${what}`}
-        </button>
+        </Guarded>
       )}
       <Alert message={actionError} />
     </div>

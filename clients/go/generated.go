@@ -802,6 +802,9 @@ type DomainHealth struct {
 	Reason string `json:"reason"`
 	// EvaluatedAt: When the rates were measured; null before the first measurement.
 	EvaluatedAt string `json:"evaluated_at"`
+	// MinRecipients: Recipients that must end in the window before the rates are judged ([guardrails] min_recipients);
+	// below it the status stays ok, not judged yet.
+	MinRecipients int `json:"min_recipients"`
 }
 
 // DomainHealthEntry is a shape of the API.
@@ -852,8 +855,11 @@ type Email struct {
 	TopicId string `json:"topic_id"`
 	// BroadcastId is the broadcast it was sent for (docs/broadcasts.md).
 	BroadcastId string `json:"broadcast_id"`
-	Html        string `json:"html"`
-	Text        string `json:"text"`
+	// Mode: test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live
+	// otherwise.
+	Mode string `json:"mode"`
+	Html string `json:"html"`
+	Text string `json:"text"`
 	// ContentRemovedAt: When retention removed the raw message, bodies and attachments; null while they are kept.
 	ContentRemovedAt string           `json:"content_removed_at"`
 	Recipients       []EmailRecipient `json:"recipients"`
@@ -1008,6 +1014,7 @@ type EmailStatus = string
 const (
 	EmailStatusScheduled       EmailStatus = "scheduled"
 	EmailStatusQueued          EmailStatus = "queued"
+	EmailStatusHeld            EmailStatus = "held"
 	EmailStatusSent            EmailStatus = "sent"
 	EmailStatusDelivered       EmailStatus = "delivered"
 	EmailStatusDeliveryDelayed EmailStatus = "delivery_delayed"
@@ -1043,6 +1050,9 @@ type EmailSummary struct {
 	TopicId string `json:"topic_id"`
 	// BroadcastId is the broadcast it was sent for (docs/broadcasts.md).
 	BroadcastId string `json:"broadcast_id"`
+	// Mode: test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live
+	// otherwise.
+	Mode string `json:"mode"`
 }
 
 // ErrorBody is a shape of the API.

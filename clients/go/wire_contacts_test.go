@@ -89,7 +89,7 @@ func TestWireContactTopicsAndQueries(t *testing.T) {
 	if _, err := client.Contacts.List(&ListContactsOptions{Limit: 5, SegmentId: "s1"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Logs.List(&ListLogsOptions{Status: 422, Method: "POST", ApiKeyId: "k1"}); err != nil {
+	if _, err := client.Logs.List(&ListLogsOptions{Status: 422, Method: "POST", ApiKeyId: "k1", Endpoint: "/emails"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := client.Emails.Metrics(&EmailMetricsOptions{Metrics: []string{"sent", "open_rate"}, Dimensions: []string{"period"}, Granularity: GranularityWeekly}); err != nil {
@@ -101,7 +101,7 @@ func TestWireContactTopicsAndQueries(t *testing.T) {
 	rec.expect(t, []recordedRequest{
 		{"PATCH", "/v1/contacts/ada@example.org/topics", `[{"id":"t1","subscription":"opt_in"}]`},
 		{"GET", "/v1/contacts?limit=5&segment_id=s1", ""},
-		{"GET", "/v1/logs?api_key_id=k1&method=POST&status=422", ""},
+		{"GET", "/v1/logs?api_key_id=k1&endpoint=%2Femails&method=POST&status=422", ""},
 		{"GET", "/v1/emails/metrics?dimensions=period&granularity=weekly&metrics=sent%2Copen_rate", ""},
 		// An address and an id stay one path segment each.
 		{"DELETE", "/v1/contacts/a%20b@example.org/segments/s%2F1", ""},

@@ -43,8 +43,10 @@ import {
 export interface FanOutOptions {
   /** Contacts read per batch. */
   batch: number;
-  /** Messages submitted together (one group commit). */
+  /** Messages submitted together (one funnel batch, one transaction). */
   chunk: number;
+  /** Chunks of a batch in flight at once. */
+  parallel: number;
   leaseMs: number;
   pollMs: number;
   /** How long a batch the store or a quota refused waits before it is tried again. */
@@ -54,6 +56,7 @@ export interface FanOutOptions {
 export const FAN_OUT_DEFAULTS: FanOutOptions = {
   batch: 1000,
   chunk: 100,
+  parallel: 4,
   leaseMs: 10_000,
   pollMs: 1_000,
   retryMs: 60_000,
@@ -224,15 +227,25 @@ export function createFanOut(deps: {
     // Contacts whose message a crashed holder already made count as made: their messages exist, once.
     let madeNow = made.size;
     let skipped = reached.length - eligible.length;
-    for (let i = 0; i < todo.length; i += options.chunk) {
-      if (i > 0) {
-        const now = await broadcastOf(db, row.id);
-        if (now?.status !== "queued") return { kind: "stale" };
+    const parts: SegmentContact[][] = [];
+    for (let i = 0; i < todo.length; i += options.chunk) parts.push(todo.slice(i, i + options.chunk));
+    // A few chunks at once: one is composed on the CPU pool while another is written.
+    let next = 0;
+    let canceled = false;
+    const worker = async () => {
+      while (next < parts.length && !canceled) {
+        const k = next++;
+        if (k > 0 && (await broadcastOf(db, row.id))?.status !== "queued") {
+          canceled = true;
+          return;
+        }
+        const chunk = await submitChunk(row, parts[k]!, fallbacks);
+        madeNow += chunk.made;
+        skipped += chunk.skipped;
       }
-      const chunk = await submitChunk(row, todo.slice(i, i + options.chunk), fallbacks);
-      madeNow += chunk.made;
-      skipped += chunk.skipped;
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(options.parallel, parts.length) }, worker));
+    if (canceled) return { kind: "stale" };
     return { kind: "batch", cursor: reached.at(-1)!.id, made: madeNow, skipped, done: reached.length < options.batch };
   };
 

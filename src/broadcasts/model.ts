@@ -8,7 +8,7 @@ import { BROADCAST_STATUSES } from "../db/schema/broadcasts.ts";
 import { RECIPIENT_STATUSES } from "../deliveries/model.ts";
 import { named, Nullable, OneOf } from "../lib/wire.ts";
 
-/** Resend's event types for `GET /broadcasts/:id/recipients?type=` (docs/broadcasts.md#recipients-and-links). */
+/** Resend's event types for `GET /broadcasts/:id/recipients?type=` (docs/broadcasts.md#operations). */
 export const RECIPIENT_EVENT_TYPES = [
   "sent",
   "delivered",

@@ -97,10 +97,13 @@ const dataField = (db: Db, column: unknown, path: string[]): SQL =>
     ? sql`${column}${sql.raw(path.map((key, i) => `${i === path.length - 1 ? "->>" : "->"}'${key}'`).join(""))}`
     : sql`json_extract(${column}, ${`$.${path.join(".")}`})`;
 
+/** The events that put a recipient in a list: `sent` is any hand-over, to a relay (email.sent) or the mailbox. */
+const typesOf = (type: RecipientEventType) => (type === "sent" ? ["email.sent", "email.delivered"] : [`email.${type}`]);
+
 const BOUNCE_TYPE: Record<string, "permanent" | "transient"> = { Permanent: "permanent", Transient: "transient" };
 
 /**
- * The broadcast's recipients that had an event of `type` (`email.<type>`), one per message, by message id; with how
+ * The broadcast's recipients that had an event of `type` (`email.<type>`; `sent`: also delivered), one per message, by message id; with how
  * many such events (opened, clicked), the links clicked, or the bounce type.
  */
 export async function recipientsByEvent(
@@ -113,7 +116,7 @@ export async function recipientsByEvent(
   const bounce = dataField(db, events.data, ["bounce", "type"]);
   const filters: SQL[] = [
     eq(emails.broadcastId, broadcastId),
-    sql`EXISTS (SELECT 1 FROM ${events} WHERE ${events.emailId} = ${emails.id} AND ${events.type} = ${`email.${type}`}${
+    sql`EXISTS (SELECT 1 FROM ${events} WHERE ${events.emailId} = ${emails.id} AND ${inArray(events.type, typesOf(type))}${
       type === "bounced" && options.bounceType && options.bounceType !== "undetermined"
         ? sql` AND ${bounce} = ${options.bounceType === "permanent" ? "Permanent" : "Transient"}`
         : sql``
@@ -136,7 +139,7 @@ export async function recipientsByEvent(
     ? await db
         .select({ emailId: events.emailId, data: events.data })
         .from(events)
-        .where(and(inArray(events.emailId, ids), eq(events.type, `email.${type}`)))
+        .where(and(inArray(events.emailId, ids), inArray(events.type, typesOf(type))))
     : [];
   const byEmail = new Map<string, Array<Record<string, unknown>>>();
   for (const row of details) byEmail.set(row.emailId!, [...(byEmail.get(row.emailId!) ?? []), row.data]);

@@ -254,7 +254,7 @@ export function createDeliveryQueue(deps: {
           await recordAudit(
             tx,
             actor,
-            { action: `delivery.bulk_${PAST[action]}`, changes: { filter: { ...filter }, changed: counted } },
+            { action: `delivery.bulk_${PAST[action]}`, changes: { filter: auditedFilter(filter), changed: counted } },
             now,
           );
         return { ids: rows.map((row) => row.id), counted };
@@ -286,3 +286,9 @@ const RESPONSE: Record<QueueAction, string> = {
   cancel: "canceled by the operator",
   release: "released by the operator",
 };
+
+/** A bulk action's filter as the audit log keeps it: the API's snake_case names, only those given. */
+function auditedFilter(filter: { status?: string; domain?: string; provider?: string; emailId?: string }) {
+  const named = { status: filter.status, domain: filter.domain, provider: filter.provider, email_id: filter.emailId };
+  return Object.fromEntries(Object.entries(named).filter(([, value]) => value !== undefined));
+}

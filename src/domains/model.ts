@@ -72,6 +72,10 @@ export const DomainHealthSchema = named(
     evaluated_at: Nullable(t.String({ format: "date-time" }), {
       description: "When the rates were measured; null before the first measurement",
     }),
+    min_recipients: t.Integer({
+      description:
+        "Recipients that must end in the window before the rates are judged ([guardrails] min_recipients); below it the status stays ok, not judged yet",
+    }),
   }),
 );
 export type HealthView = Static<typeof DomainHealthSchema>;

@@ -35,6 +35,8 @@ export interface RecordSettings {
   dmarcRua: string;
   /** The guardrails' window (docs/deliverability.md), which a domain's health names. */
   guardrailWindowMs: number;
+  /** Recipients that must end in the window before the guardrails judge (`[guardrails] min_recipients`). */
+  guardrailMinRecipients: number;
 }
 
 /** SES sends from Amazon's addresses, which amazonses.com's SPF record lists. */
@@ -63,6 +65,7 @@ export function recordSettings(config: Config): RecordSettings {
     dmarcPolicy: config.domains.dmarc_policy,
     dmarcRua: config.domains.dmarc_rua,
     guardrailWindowMs: config.guardrails.window,
+    guardrailMinRecipients: config.guardrails.min_recipients,
   };
 }
 

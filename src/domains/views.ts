@@ -24,7 +24,7 @@ export function windowName(ms: number): string {
 }
 
 /** The health a domain or organisation shows: as last measured, or all clear before the first measurement. */
-export function healthView(health: SendingHealth | null, windowMs: number): HealthView {
+export function healthView(health: SendingHealth | null, windowMs: number, minRecipients: number): HealthView {
   return {
     bounce_rate: health?.bounce_rate ?? 0,
     complaint_rate: health?.complaint_rate ?? 0,
@@ -33,6 +33,7 @@ export function healthView(health: SendingHealth | null, windowMs: number): Heal
     status: health?.status ?? "ok",
     reason: health?.reason ?? null,
     evaluated_at: health?.evaluated_at ?? null,
+    min_recipients: minRecipients,
   };
 }
 
@@ -60,7 +61,7 @@ export function domainView(row: DomainRow, keys: KeyRow[], settings: RecordSetti
     tracking_subdomain: row.trackingSubdomain,
     tls: row.tlsPolicy,
     ip_pool: row.ipPool,
-    health: healthView(row.health, settings.guardrailWindowMs),
+    health: healthView(row.health, settings.guardrailWindowMs, settings.guardrailMinRecipients),
     last_checked_at: row.lastCheckedAt ?? null,
     created_at: row.createdAt,
     updated_at: row.updatedAt,

@@ -16,6 +16,8 @@ export type { Tag };
 export const EMAIL_STATUSES = [
   "scheduled",
   "queued",
+  // Accepted while a pause applies (docs/operations.md#pauses): email.held is its last event until resumed.
+  "held",
   "sent",
   "delivered",
   "delivery_delayed",
@@ -181,6 +183,10 @@ export const EmailSummarySchema = named(
     template_id: Nullable(t.String()),
     topic_id: Nullable(t.String(), { description: "The topic it was sent for (docs/contacts-preferences.md)" }),
     broadcast_id: Nullable(t.String(), { description: "The broadcast it was sent for (docs/broadcasts.md)" }),
+    mode: OneOf(["live", "test"] as const, {
+      description:
+        "test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise",
+    }),
   }),
 );
 export type EmailSummary = Static<typeof EmailSummarySchema>;

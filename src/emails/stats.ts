@@ -9,7 +9,8 @@
  * What is counted: `accepted` is a message taken in (its `email.queued`, or its first `email.scheduled` — a
  * reschedule appends another, which is not a second message); the others are their event's type and, being
  * recipients' events, count once per recipient, so a message to three recipients is 1 accepted and 3 delivered.
- * Test addresses (providers/simulator.ts) are not counted: a rehearsed bounce must not raise the bounce rate.
+ * Test addresses (providers/simulator.ts) are not counted: a rehearsed bounce must not raise the bounce rate, and a
+ * message to test addresses alone is not accepted either, so the figures add up.
  */
 import { type Static, type TInteger, Type as t } from "@sinclair/typebox";
 import { and, eq, gte, inArray, lt, ne, or, sql } from "drizzle-orm";
@@ -181,6 +182,10 @@ function counted(events: Tables["events"]) {
   return and(
     inArray(events.type, Object.keys(COUNTED)),
     sql`(${events.recipient} IS NULL OR lower(${events.recipient}) NOT LIKE ${`%@${SIMULATOR_DOMAIN}`})`,
+    // A message is accepted (its queued or scheduled event, which names no recipient) only when one of its
+    // recipients is not a test address: mail to test addresses alone counts nowhere, so accepted and delivered
+    // agree (issue 49; one look-up per accepted message through deliveries' (email_id, recipient) key).
+    sql`(${events.type} NOT IN ('email.queued', 'email.scheduled') OR EXISTS (SELECT 1 FROM deliveries counted_to WHERE counted_to.email_id = ${events.emailId} AND lower(counted_to.recipient) NOT LIKE ${`%@${SIMULATOR_DOMAIN}`}))`,
     or(
       ne(events.type, "email.scheduled"),
       sql`NOT EXISTS (SELECT 1 FROM events earlier WHERE earlier.email_id = ${events.emailId} AND earlier.type = 'email.scheduled' AND earlier.id < ${events.id})`,

@@ -152,12 +152,25 @@ export function createOrganizationService(deps: {
           await tx.update(organizations).set(changes).where(eq(organizations.id, actor.organizationId));
           // Keys' authentication caches the organisation's request limit.
           await notifyAtCommit(tx, POLICY_CHANGED);
+          const updated = await view(tx, actor.organizationId);
+          // The audit log names the organisation and its settings as the API does (PATCH /organization's fields).
           await recordAudit(
             tx,
             actor,
-            { action: "organization.updated", target: { type: "organization", id: actor.organizationId }, changes },
+            {
+              action: "organization.updated",
+              target: { type: "organization", id: actor.organizationId, name: updated.name },
+              changes: {
+                ...(patch.name !== undefined && { name: patch.name }),
+                ...(patch.rateLimit !== undefined && { rate_limit: patch.rateLimit }),
+                ...(patch.dailyQuota !== undefined && { daily_quota: patch.dailyQuota }),
+                ...(patch.contentDays !== undefined && { "retention.content_days": patch.contentDays }),
+                ...(patch.metadataDays !== undefined && { "retention.metadata_days": patch.metadataDays }),
+              },
+            },
             clock.now(),
           );
+          return updated;
         }
         return view(tx, actor.organizationId);
       });

@@ -311,8 +311,12 @@ export function createGuardrails(deps: {
         .orderBy(asc(domains.name));
       return {
         object: "sending_health",
-        health: healthView(organization?.health ?? null, settings.windowMs),
-        domains: rows.map((row) => ({ id: row.id, name: row.name, health: healthView(row.health, settings.windowMs) })),
+        health: healthView(organization?.health ?? null, settings.windowMs, settings.minRecipients),
+        domains: rows.map((row) => ({
+          id: row.id,
+          name: row.name,
+          health: healthView(row.health, settings.windowMs, settings.minRecipients),
+        })),
       };
     },
 
@@ -325,12 +329,12 @@ export function createGuardrails(deps: {
         ...orgs.map((row) => ({
           organizationId: row.id,
           domain: null,
-          health: healthView(row.health, settings.windowMs),
+          health: healthView(row.health, settings.windowMs, settings.minRecipients),
         })),
         ...rows.map((row) => ({
           organizationId: row.organizationId,
           domain: row.name,
-          health: healthView(row.health, settings.windowMs),
+          health: healthView(row.health, settings.windowMs, settings.minRecipients),
         })),
       ];
     },

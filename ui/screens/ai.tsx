@@ -6,7 +6,7 @@
  * shown only through emails.tsx's Preview; nothing here sends mail.
  */
 import { useState } from "preact/hooks";
-import { useCan } from "../access.ts";
+import { useWhyNot } from "../access.ts";
 import { api, ApiError } from "../api.ts";
 import { describe, usePolled } from "../hooks.ts";
 import { Alert } from "../alert.tsx";
@@ -177,7 +177,8 @@ function SubjectScorer() {
 
 function Writer({ status }: { status: AiStatus | null }) {
   const noModel = status !== null && !status.model_configured;
-  const canSave = useCan("templates:write");
+  const whyNotSave = useWhyNot("templates:write", "create, change or publish templates");
+  const canSave = !whyNotSave;
   const [form, setForm] = useState({ brief: "", tone: "", audience: "", format: "html" as "html" | "mjml" });
   const [save, setSave] = useState(false);
   const [templateName, setTemplateName] = useState("");

@@ -3,7 +3,8 @@
  * (a click on someone shows only their events). Invariant: what is shown is the server's log; the screen changes
  * nothing.
  */
-import { useState } from "preact/hooks";
+import { useContext, useState } from "preact/hooks";
+import { AccessContext } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
 import { Alert } from "../alert.tsx";
 import { Empty } from "../empty.tsx";
@@ -23,18 +24,40 @@ interface AuditEvent {
 
 const WHO: Record<string, string> = { user: "", api_key: "key ", cli: "", system: "" };
 
-/** A change as one line: `setting: value` or `setting: from → to`. */
-function describeChanges(changes: Record<string, unknown> | null): string {
-  if (!changes) return "";
-  return Object.entries(changes)
-    .map(([name, value]) => {
-      const moved = value as { from?: unknown; to?: unknown } | null;
-      if (moved && typeof moved === "object" && "to" in moved)
-        return `${name}: ${JSON.stringify(moved.from)} → ${JSON.stringify(moved.to)}`;
-      return `${name}: ${JSON.stringify(value)}`;
-    })
-    .join("; ");
+/** The API's snake_case for a setting, whatever an older record wrote (`dailyQuota` → `daily_quota`). */
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A value as a person reads it: a list as its items with spaces to wrap at, nothing as "none". */
+const shown = (value: unknown): string =>
+  value === null || value === undefined
+    ? "none"
+    : Array.isArray(value)
+      ? value.map(shown).join(", ") || "none"
+      : JSON.stringify(value);
+
+/** Each change as one line: `setting: value` or `setting: from → to`, keys in snake_case. */
+function describeChanges(changes: Record<string, unknown> | null): string[] {
+  if (!changes) return [];
+  return Object.entries(changes).map(([name, value]) => {
+    const moved = value as { from?: unknown; to?: unknown } | null;
+    if (moved && typeof moved === "object" && "to" in moved)
+      return `${snake(name)}: ${shown(moved.from)} → ${shown(moved.to)}`;
+    return `${snake(name)}: ${shown(value)}`;
+  });
 }
+
+/** An action that breaks only after its dots and underscores, never mid-word (`organization.<wbr>updated`). */
+const Action = ({ action }: { action: string }) => (
+  <code class="audit-action">
+    {action.split(/(?<=[._])/).map((part, i) => (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, in order
+      <span key={i}>
+        {part}
+        <wbr />
+      </span>
+    ))}
+  </code>
+);
 
 export function AuditScreen() {
   const [action, setAction] = useState("");
@@ -47,6 +70,13 @@ export function AuditScreen() {
     [action, actor?.id],
   );
   const filtered = action.trim() !== "" || actor !== null;
+  // Organisations by name: an older record kept only the id; the person's memberships name it.
+  const organizations = useContext(AccessContext).person?.organizations ?? [];
+  const targetName = (target: NonNullable<AuditEvent["target"]>) =>
+    target.name ??
+    (target.type === "organization" ? organizations.find((o) => o.id === target.id)?.name : undefined) ??
+    target.id ??
+    "";
 
   return (
     <section aria-labelledby="audit-title">
@@ -93,7 +123,7 @@ export function AuditScreen() {
         ))}
       {data && data.data.length > 0 && (
         <div class="scroll">
-          <table class="list stack">
+          <table class="list stack audit-table">
             <thead>
               <tr>
                 <th scope="col">When</th>
@@ -127,12 +157,22 @@ export function AuditScreen() {
                     )}
                   </td>
                   <td data-label="Action">
-                    <code>{event.action}</code>
+                    <Action action={event.action} />
                   </td>
                   <td data-label="On">
-                    {event.target ? `${event.target.type} ${event.target.name ?? event.target.id ?? ""}` : "—"}
+                    {event.target ? `${event.target.type.replace(/_/g, " ")} ${targetName(event.target)}` : "—"}
                   </td>
-                  <td data-label="Changes">{describeChanges(event.changes) || "—"}</td>
+                  <td data-label="Changes" class="audit-changes">
+                    {event.changes ? (
+                      <ul class="plain">
+                        {describeChanges(event.changes).map((line) => (
+                          <li key={line}>{line}</li>
+                        ))}
+                      </ul>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
                   <td data-label="From">{event.ip ?? "—"}</td>
                 </tr>
               ))}

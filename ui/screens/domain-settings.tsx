@@ -121,11 +121,11 @@ function TrackingDomain({ domain, canWrite, act }: { domain: Settings; canWrite:
     ? "none: links in its mail point at this server's own name."
     : record?.status === "verified"
       ? `https://${host} — its CNAME record is found, and links in its mail use it.`
-      : `https://${host} — links use it once its CNAME record below is found.`;
+      : `https://${host} — links use it once its CNAME record above is found.`;
   const explained = (
     <p class="hint setting-line">
       Adds a CNAME record <code>{host}</code> → {record ? <code>{record.value}</code> : "this server's name"} to the
-      records below. Once DNS shows it, the open pixels, click links and unsubscribe links of mail from {domain.name}{" "}
+      records above. Once DNS shows it, the open pixels, click links and unsubscribe links of mail from {domain.name}{" "}
       use <code>https://{host}/…</code> instead of this server's name. HTTPS for that name is yours to serve: your proxy
       (or <code>[http] tls_cert</code>) needs a certificate for it.
     </p>
@@ -213,7 +213,7 @@ function Ed25519({ domain, canWrite, act }: { domain: Settings; canWrite: boolea
   const waiting = on && record?.status !== "verified";
   const explained = (
     <p class="hint setting-line">
-      Signs mail with an Ed25519 key (RFC 8463) beside the RSA one. Turning it on adds a second DKIM record below; the
+      Signs mail with an Ed25519 key (RFC 8463) beside the RSA one. Turning it on adds a second DKIM record above; the
       signature is added once DNS shows that record, so no receiver sees a signature it cannot verify.
       {waiting && " Waiting for that record: mail is signed with RSA alone until then."}
     </p>

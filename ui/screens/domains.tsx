@@ -6,7 +6,8 @@
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { useCan } from "../access.ts";
+import { useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { useAction, usePolled } from "../hooks.ts";
 import { CopyButton } from "../copy.tsx";
 import { when } from "../format.ts";
@@ -107,7 +108,8 @@ function DomainList() {
   const { data, error, reload } = usePolled(() => api.get<Page<Domain>>(`/v1/domains${query({ limit: 100 })}`), []);
   const [name, setName] = useState("");
   const { act, actionError } = useAction(reload);
-  const canWrite = useCan("domains:write");
+  const whyNotWrite = useWhyNot("domains:write", "add, verify, change or remove domains");
+  const canWrite = !whyNotWrite;
   const sending = useSending();
   const pools = useIpPoolNames();
   const add = (e: Event) => {
@@ -125,7 +127,7 @@ function DomainList() {
         title="Domains"
         description="The domains this organisation sends from: their DNS records, checks and settings."
       >
-        {canWrite && <StartAction label="New domain" field="domain-name" />}
+        <StartAction label="New domain" field="domain-name" reason={whyNotWrite} />
       </PageHeader>
       {canWrite && (
         <form class="card inline" onSubmit={add} aria-label="Add a domain">
@@ -167,7 +169,8 @@ function DomainPage({ id }: { id: string }) {
     reload,
   } = usePolled(() => api.get<Domain>(`/v1/domains/${encodeURIComponent(id)}`), [id]);
   const { act, actionError } = useAction(reload);
-  const canWrite = useCan("domains:write");
+  const whyNotWrite = useWhyNot("domains:write", "add, verify, change or remove domains");
+  const canWrite = !whyNotWrite;
   const sending = useSending();
   const pools = useIpPoolNames();
   return (
@@ -191,6 +194,16 @@ function DomainPage({ id }: { id: string }) {
   );
 }
 
+/** The API's status values in words; the class keeps the value, for its colour. */
+const STATUS_WORDS: Record<string, string> = {
+  not_started: "not checked yet",
+  pending: "waiting for DNS",
+  verified: "verified",
+  partially_verified: "partly verified",
+  failed: "failed",
+  temporary_failure: "DNS lookup failed, will retry",
+};
+
 /**
  * A domain's card. On its own page (`page`) its title is the page's heading and who sends as it (one DMARC summary,
  * read for this domain only) comes after its health; in the list a link leads there.
@@ -211,11 +224,17 @@ function DomainCard({
   sending: ReturnType<typeof useSending>;
   page?: boolean;
 }) {
+  const whyNot = useWhyNot("domains:write", "add, verify, change or remove domains");
   const Title = page ? "h1" : "h2";
+  // A warning several records share (the server's hostname unset) is said once, naming them (issue 49 item 9).
+  const warnings = new Map<string, string[]>();
+  for (const r of domain.records)
+    if (r.warning) warnings.set(r.warning, [...(warnings.get(r.warning) ?? []), r.record]);
   return (
     <article class="card" aria-labelledby={`domain-${domain.id}`}>
       <Title id={`domain-${domain.id}`}>
-        {domain.name} <span class={`status status-${domain.status}`}>{domain.status}</span>
+        {domain.name}{" "}
+        <span class={`status status-${domain.status}`}>{STATUS_WORDS[domain.status] ?? domain.status}</span>
       </Title>
       <p class="hint">
         {domain.last_checked_at
@@ -223,13 +242,12 @@ function DomainCard({
           : "Not checked yet: publish the records below, then verify."}
       </p>
       <div class="actions">
-        <button
-          type="button"
-          disabled={!canWrite}
+        <Guarded
+          why={whyNot}
           onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}
         >
           Verify now
-        </button>
+        </Guarded>
         <label class="check">
           <input
             type="checkbox"
@@ -246,18 +264,14 @@ function DomainCard({
           Receive mail for this domain
         </label>
       </div>
-      <PauseControl sending={sending} scope="domain" name={domain.name} what={`sending from ${domain.name}`} />
-      <Providers domain={domain} canWrite={canWrite} act={act} />
-      <HealthLine health={domain.health} name={domain.name} />
-      {page ? (
-        <WhoSendsAsYou domain={domain} />
-      ) : (
-        <p>
-          <a href={`#/domains/${encodeURIComponent(domain.id)}`}>Who sends as {domain.name}</a>{" "}
-          <span class="hint">— the receivers' DMARC reports of the last 7 days</span>
-        </p>
+      <h3 class="records-title">DNS records to publish</h3>
+      {[...warnings].map(([warning, records]) =>
+        records.length > 1 ? (
+          <p class="warning" key={warning}>
+            {records.join(", ")}: {warning.replace("so this record names", "so these records name")}
+          </p>
+        ) : null,
       )}
-      <DomainSettings domain={domain} pools={pools} canWrite={canWrite} act={act} page={page} />
       <div class="scroll">
         <table class="list records stack">
           <thead>
@@ -288,7 +302,7 @@ function DomainCard({
                       label={`Copy the ${r.record} record's value`}
                       id={r.record === "DMARC" ? dmarcCopyId(domain.id) : undefined}
                     />
-                    {r.warning && <p class="warning">{r.warning}</p>}
+                    {r.warning && warnings.get(r.warning)!.length === 1 && <p class="warning">{r.warning}</p>}
                   </div>
                 </td>
                 <td data-label="DNS answered">
@@ -297,13 +311,25 @@ function DomainCard({
                   </div>
                 </td>
                 <td data-label="Status">
-                  <span class={`status status-${r.status}`}>{r.status}</span>
+                  <span class={`status status-${r.status}`}>{STATUS_WORDS[r.status] ?? r.status}</span>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      <PauseControl sending={sending} scope="domain" name={domain.name} what={`sending from ${domain.name}`} />
+      <Providers domain={domain} canWrite={canWrite} act={act} />
+      <HealthLine health={domain.health} name={domain.name} />
+      {page ? (
+        <WhoSendsAsYou domain={domain} />
+      ) : (
+        <p>
+          <a href={`#/domains/${encodeURIComponent(domain.id)}`}>Who sends as {domain.name}</a>{" "}
+          <span class="hint">— the receivers' DMARC reports of the last 7 days</span>
+        </p>
+      )}
+      <DomainSettings domain={domain} pools={pools} canWrite={canWrite} act={act} page={page} />
     </article>
   );
 }

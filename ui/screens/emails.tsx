@@ -16,12 +16,21 @@ import { when } from "../format.ts";
 import { Attachments } from "../attachments.tsx";
 import { CopyButton } from "../copy.tsx";
 import { TestAddresses } from "../test-addresses.tsx";
-import { useReadsContent } from "../access.ts";
+import { useReadsContent, useWhyNotContent } from "../access.ts";
 import type { Email as ClientEmail, EmailAttachment } from "../../clients/node/src/types.ts";
 import { EMAIL_STATUSES } from "../../clients/node/src/wire.ts";
 import { PageHeader } from "../page-header.tsx";
 
-type EmailSummary = Pick<ClientEmail, "id" | "from" | "to" | "subject" | "status" | "created_at">;
+type EmailSummary = Pick<ClientEmail, "id" | "from" | "to" | "subject" | "status" | "created_at" | "mode">;
+
+/** Test-mode mail (a test key's, docs/keys-and-limits.md#test-keys-are-a-sandbox) said in words beside its status. */
+export function TestModeMark({ mode }: { mode: "live" | "test" }) {
+  return mode === "test" ? (
+    <span class="status status-test" title="Sent with a test key: captured, never delivered">
+      test mode
+    </span>
+  ) : null;
+}
 type EmailRecord = EmailSummary &
   Pick<ClientEmail, "html" | "text" | "recipients" | "events" | "cc" | "bcc" | "reply_to" | "tags">;
 
@@ -102,7 +111,8 @@ export function EmailsScreen() {
                   </td>
                   <td data-label="To">{email.to.join(", ")}</td>
                   <td data-label="Status">
-                    <span class={`status status-${email.status}`}>{email.status}</span>
+                    <span class={`status status-${email.status}`}>{email.status}</span>{" "}
+                    <TestModeMark mode={email.mode} />
                   </td>
                   <td data-label="Created">{when(email.created_at)}</td>
                 </tr>
@@ -119,6 +129,7 @@ export function EmailsScreen() {
 
 export function EmailDetail({ id }: { id: string }) {
   const readsContent = useReadsContent();
+  const whyNotContent = useWhyNotContent();
   const { data: email, error } = usePolled(() => api.get<EmailRecord>(`/v1/emails/${encodeURIComponent(id)}`), [id]);
   const { data: attachments } = usePolled(
     async () =>
@@ -197,12 +208,17 @@ export function EmailDetail({ id }: { id: string }) {
             )}
             <dt>Status</dt>
             <dd>
-              <span class={`status status-${email.status}`}>{email.status}</span>
+              <span class={`status status-${email.status}`}>{email.status}</span>{" "}
+              {email.mode === "test" && (
+                <>
+                  <TestModeMark mode={email.mode} /> sent with a test key: captured here, never delivered to anyone
+                </>
+              )}
             </dd>
             <dt>Created</dt>
             <dd>{when(email.created_at)}</dd>
           </dl>
-          {readsContent && <RawDownload path={rawPath} filename={`${id}.eml`} />}
+          <RawDownload path={rawPath} filename={`${id}.eml`} reason={whyNotContent} />
 
           {attachments && attachments.data.length > 0 && (
             <>

@@ -5,7 +5,8 @@
  */
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { AccessContext, useCan } from "../access.ts";
+import { AccessContext, useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { describe, usePolled } from "../hooks.ts";
 import { ShownOnce } from "../copy.tsx";
 import { when } from "../format.ts";
@@ -28,7 +29,8 @@ export function KeysScreen() {
   const [dailyQuota, setDailyQuota] = useState("");
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const canWrite = useCan("api_keys:write");
+  const whyNotWrite = useWhyNot("api_keys:write", "create or revoke API keys");
+  const canWrite = !whyNotWrite;
   const access = useContext(AccessContext);
   const testKey = access.mode === "test";
   // A key holds no more than its maker: a developer's "full access" is everything their role allows, and the scopes
@@ -83,7 +85,7 @@ export function KeysScreen() {
         title="API keys"
         description="Keys let applications send and read through the API; each holds only the scopes it was given."
       >
-        {canWrite && <StartAction label="New key" field="key-name" />}
+        <StartAction label="New key" field="key-name" reason={whyNotWrite} />
       </PageHeader>
       {canWrite && (
         <form class="card" onSubmit={create} aria-label="Create a key">
@@ -194,14 +196,9 @@ export function KeysScreen() {
                         onKeep={() => setConfirming(null)}
                       />
                     ) : (
-                      <button
-                        type="button"
-                        disabled={!canWrite}
-                        onClick={() => setConfirming(key.id)}
-                        aria-label={`Revoke ${key.name}`}
-                      >
+                      <Guarded why={whyNotWrite} onClick={() => setConfirming(key.id)} label={`Revoke ${key.name}`}>
                         Revoke
-                      </button>
+                      </Guarded>
                     )}
                   </td>
                 </tr>

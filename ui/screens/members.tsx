@@ -4,7 +4,8 @@
  * answer, read again after every change; an invitation's link is held only in this screen's state and shown once.
  */
 import { useContext, useState } from "preact/hooks";
-import { AccessContext, useCan } from "../access.ts";
+import { AccessContext, useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { Alert } from "../alert.tsx";
 import { api } from "../api.ts";
 import { ShownOnce } from "../copy.tsx";
@@ -39,7 +40,8 @@ export function MembersScreen() {
     () => api.get<{ data: Member[]; invitations: Invitation[] }>("/v1/members"),
     [],
   );
-  const canWrite = useCan("members:write");
+  const whyNotWrite = useWhyNot("members:write", "invite, change or remove members");
+  const canWrite = !whyNotWrite;
   const me = useContext(AccessContext).person?.user.id;
   const { act, actionError } = useAction(reload);
   const [email, setEmail] = useState("");
@@ -66,7 +68,7 @@ export function MembersScreen() {
         title="Members"
         description="The people in this organisation, their roles, and pending invitations."
       >
-        {canWrite && <StartAction label="Invite a member" field="invite-email" />}
+        <StartAction label="Invite a member" field="invite-email" reason={whyNotWrite} />
       </PageHeader>
       {canWrite && (
         <form class="card" onSubmit={invite} aria-label="Invite someone">
@@ -172,14 +174,13 @@ export function MembersScreen() {
                         </button>
                       </>
                     ) : (
-                      <button
-                        type="button"
-                        disabled={!canWrite}
-                        aria-label={`Remove ${member.email}`}
+                      <Guarded
+                        why={whyNotWrite}
+                        label={`Remove ${member.email}`}
                         onClick={() => setRemoving(member.id)}
                       >
                         Remove
-                      </button>
+                      </Guarded>
                     )}
                   </td>
                 </tr>
@@ -195,15 +196,13 @@ export function MembersScreen() {
             {data.invitations.map((invitation) => (
               <li key={invitation.id}>
                 {invitation.email} as {invitation.role}, until {when(invitation.expires_at)}{" "}
-                {canWrite && (
-                  <button
-                    type="button"
-                    aria-label={`Revoke the invitation of ${invitation.email}`}
-                    onClick={() => act(() => api.del(`/v1/members/invitations/${invitation.id}`))}
-                  >
-                    Revoke
-                  </button>
-                )}
+                <Guarded
+                  why={whyNotWrite}
+                  label={`Revoke the invitation of ${invitation.email}`}
+                  onClick={() => act(() => api.del(`/v1/members/invitations/${invitation.id}`))}
+                >
+                  Revoke
+                </Guarded>
               </li>
             ))}
           </ul>

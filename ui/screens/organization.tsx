@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import type { Organization } from "../../clients/node/src/types.ts";
-import { useCan } from "../access.ts";
+import { useWhyNot } from "../access.ts";
 import { Alert } from "../alert.tsx";
 import { api } from "../api.ts";
 import { size, when } from "../format.ts";
@@ -75,7 +75,8 @@ function Usage({ org }: { org: Organization }) {
 export function OrganizationScreen() {
   const { data: org, error, reload } = usePolled(() => api.get<Organization>("/v1/organization"), []);
   const sending = useSending();
-  const canWrite = useCan("organization:write");
+  const whyNotWrite = useWhyNot("organization:write", "change the organisation's settings");
+  const canWrite = !whyNotWrite;
   const { act, actionError } = useAction(reload);
   const [fields, setFields] = useState<Fields | null>(null);
   const [saved, setSaved] = useState(false);

@@ -14,6 +14,7 @@ import { useCan } from "../access.ts";
 import type { SendingHealthOverview } from "../../clients/node/src/types.ts";
 import { STAT_COUNTS, type StatCount, type StatInterval } from "../../clients/node/src/wire.ts";
 import { PageHeader } from "../page-header.tsx";
+import { TEST_ADDRESS_DOMAIN } from "../test-address-list.ts";
 
 type Counts = Record<StatCount, number>;
 interface Bucket extends Counts {
@@ -71,8 +72,7 @@ function rates(c: Counts): Rates {
   };
 }
 
-const RATE_HINT =
-  "Per recipient. Delivered: taken by the receiving server, or by the smarthost or SES relaying for it. Delivered % and bounce rate: of the recipients whose delivery ended (delivered, bounced or failed). Complaint rate: complaints per delivered recipient.";
+const RATE_HINT = `Per recipient. Delivered: taken by the receiving server, or by the smarthost or SES relaying for it. Delivered % and bounce rate: of the recipients whose delivery ended (delivered, bounced or failed). Complaint rate: complaints per delivered recipient. Test-mode mail (a test key's) counts as delivered when captured. Mail to the test addresses (…@${TEST_ADDRESS_DOMAIN}) counts nowhere, so a rehearsed bounce never raises the bounce rate: a message to them alone is not accepted either.`;
 
 const count = (n: number) => n.toLocaleString("en");
 // A no-break space keeps the sign with its number in narrow cells.

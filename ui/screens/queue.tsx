@@ -7,7 +7,8 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { useCan } from "../access.ts";
+import { useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
 import type { Delivery, QueueDomainCounts, QueueProviderCounts, QueueSummary } from "../../clients/node/src/types.ts";
@@ -45,7 +46,7 @@ export function QueueScreen() {
     await Promise.all([summary.reload(), list.reload()]);
   };
   const { act, actionError } = useAction(reload);
-  const canWrite = useCan("deliveries:write");
+  const whyNotWrite = useWhyNot("deliveries:write", "retry, cancel or release deliveries, or pause sending");
   const [confirming, setConfirming] = useState<Confirming | null>(null);
 
   const carryOut = (c: Confirming) =>
@@ -60,9 +61,9 @@ export function QueueScreen() {
     confirming && sameRequest(confirming, c) ? (
       <Confirmation confirming={c} onConfirm={() => carryOut(c)} onKeep={() => setConfirming(null)} />
     ) : (
-      <button type="button" disabled={!canWrite || c.count === 0} onClick={() => setConfirming(c)} aria-label={c.what}>
+      <Guarded why={whyNotWrite} disabled={c.count === 0} onClick={() => setConfirming(c)} label={c.what}>
         {label}
-      </button>
+      </Guarded>
     );
 
   const totals = summary.data?.by_status;

@@ -187,7 +187,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: (access: Access) => void })
           {withKey ? "Use email and password instead" : "Use an API key instead"}
         </button>
         <p class="hint">
-          New here? The server prints a one-time setup link at each start until the first person has used it.
+          No account yet? Open the invitation link you were sent, or ask an owner or admin of your organisation to
+          invite you. Setting up a new server: its operator uses the one-time setup link it prints at start.
         </p>
       </form>
     </main>

@@ -4,7 +4,8 @@
  */
 import { useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { useCan } from "../access.ts";
+import { useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
 import type { Suppression as ClientSuppression } from "../../clients/node/src/types.ts";
@@ -23,7 +24,8 @@ export function SuppressionsScreen() {
   const [email, setEmail] = useState("");
   const [reason, setReason] = useState("");
   const { act, actionError } = useAction(reload);
-  const canWrite = useCan("suppressions:write");
+  const whyNotWrite = useWhyNot("suppressions:write", "add or remove suppressions");
+  const canWrite = !whyNotWrite;
   const add = (e: Event) => {
     e.preventDefault();
     void act(async () => {
@@ -100,14 +102,13 @@ export function SuppressionsScreen() {
                   <td>{s.reason ?? "—"}</td>
                   <td>{when(s.created_at)}</td>
                   <td>
-                    <button
-                      type="button"
-                      disabled={!canWrite}
+                    <Guarded
+                      why={whyNotWrite}
                       onClick={() => act(() => api.del(`/v1/suppressions/${encodeURIComponent(s.id)}`))}
-                      aria-label={`Remove ${s.email}`}
+                      label={`Remove ${s.email}`}
                     >
                       Remove
-                    </button>
+                    </Guarded>
                   </td>
                 </tr>
               ))}

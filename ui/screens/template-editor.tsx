@@ -11,7 +11,8 @@
  */
 import type { RefObject } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { useCan } from "../access.ts";
+import { useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { Alert } from "../alert.tsx";
 import { api } from "../api.ts";
 import { describe } from "../hooks.ts";
@@ -36,7 +37,8 @@ const DEBOUNCE_MS = 400;
 const FIELD_LABELS: Record<Problem["field"], string> = { subject: "Subject", html: "Source", text: "Text" };
 
 export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
-  const canWrite = useCan("templates:write");
+  const whyNotWrite = useWhyNot("templates:write", "create, change or publish templates");
+  const canWrite = !whyNotWrite;
   const [template, setTemplate] = useState<Template | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [form, setForm] = useState<Form | null>(null);
@@ -237,7 +239,7 @@ export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
       </p>
       <h1 id="template-title">{template.name}</h1>
       <PublishState template={template} />
-      {!canWrite && <p class="hint">This key may read templates but not change them.</p>}
+      {whyNotWrite && <p class="hint">{whyNotWrite}</p>}
       <div class="template-editor">
         <form class="template-fields" onSubmit={save} aria-label="Template">
           <div class="template-row">
@@ -348,6 +350,12 @@ export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
             onChange={(variables) => set({ variables })}
           />
 
+          {!canWrite && (
+            <div class="actions">
+              <Guarded why={whyNotWrite}>Save draft</Guarded>
+              <Guarded why={whyNotWrite}>Publish</Guarded>
+            </div>
+          )}
           {canWrite && (
             <div class="actions">
               <button type="submit" disabled={busy}>

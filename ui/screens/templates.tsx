@@ -3,7 +3,7 @@
  * (template-editor.tsx).
  */
 import { useState } from "preact/hooks";
-import { useCan } from "../access.ts";
+import { useWhyNot } from "../access.ts";
 import { Alert } from "../alert.tsx";
 import { Empty } from "../empty.tsx";
 import { api, query, type Page } from "../api.ts";
@@ -29,7 +29,8 @@ export function TemplatesScreen({ id }: { id?: string }) {
 const changedSincePublished = (t: TemplateSummary) => t.published_at !== null && t.updated_at > t.published_at;
 
 function TemplateList() {
-  const canWrite = useCan("templates:write");
+  const whyNotWrite = useWhyNot("templates:write", "create, change or publish templates");
+  const canWrite = !whyNotWrite;
   const { data, error, pager } = usePagedList(
     (after) => api.get<Page<TemplateSummary>>(`/v1/templates${query({ limit: 20, after })}`),
     [],
@@ -66,7 +67,7 @@ function TemplateList() {
         title="Templates"
         description="Saved messages with variables, sent by id or alias."
       >
-        {canWrite && <StartAction label="Create template" field="template-name" />}
+        <StartAction label="Create template" field="template-name" reason={whyNotWrite} />
       </PageHeader>
       <form class="filters" onSubmit={open} aria-label="Open a template">
         <label>

@@ -4,7 +4,8 @@
  * fetched again or kept.
  */
 import { useEffect, useState } from "preact/hooks";
-import { useCan } from "../access.ts";
+import { useWhyNot } from "../access.ts";
+import { Guarded } from "../guarded.tsx";
 import { api, query, type Page } from "../api.ts";
 import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
@@ -75,7 +76,8 @@ function Events({ webhook }: { webhook: Webhook }) {
     const timer = setTimeout(() => void reload(), FOLLOW_UP_MS);
     return () => clearTimeout(timer);
   }, [data]);
-  const canWrite = useCan("webhooks:write");
+  const whyNotWrite = useWhyNot("webhooks:write", "add, change, test or replay webhooks");
+  const canWrite = !whyNotWrite;
   return (
     <>
       {canWrite && (
@@ -95,14 +97,12 @@ function Events({ webhook }: { webhook: Webhook }) {
             <button type="button" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
               Attempts
             </button>{" "}
-            {canWrite && (
-              <button
-                type="button"
-                onClick={() => act(() => api.post(`${base}/events/${encodeURIComponent(d.id)}/replay`))}
-              >
-                Replay
-              </button>
-            )}
+            <Guarded
+              why={whyNotWrite}
+              onClick={() => act(() => api.post(`${base}/events/${encodeURIComponent(d.id)}/replay`))}
+            >
+              Replay
+            </Guarded>
             {open === d.id && <Attempts webhookId={webhook.id} deliveryId={d.id} />}
           </li>
         ))}
@@ -166,7 +166,8 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { endpoint: string; secret
 export function WebhooksScreen() {
   const { data, error, reload } = usePolled(() => api.get<Page<Webhook>>(`/v1/webhooks${query({ limit: 100 })}`), []);
   const { act, actionError } = useAction(reload);
-  const canWrite = useCan("webhooks:write");
+  const whyNotWrite = useWhyNot("webhooks:write", "add, change, test or replay webhooks");
+  const canWrite = !whyNotWrite;
   const [secret, setSecret] = useState<{ endpoint: string; secret: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const rotate = (w: Webhook) =>
@@ -183,7 +184,7 @@ export function WebhooksScreen() {
         title="Webhooks"
         description="Endpoints Mailroom posts events to, signed, with every attempt."
       >
-        {canWrite && <StartAction label="New endpoint" field="endpoint-url" />}
+        <StartAction label="New endpoint" field="endpoint-url" reason={whyNotWrite} />
       </PageHeader>
       {canWrite && (
         <AddEndpoint
@@ -220,31 +221,29 @@ export function WebhooksScreen() {
           </h2>
           {w.disabled_reason && <p class="warning">{w.disabled_reason}</p>}
           <p class="hint">{w.events.join(", ")}</p>
-          {canWrite && (
-            <div class="actions">
-              <button type="button" onClick={() => rotate(w)}>
-                Rotate signing secret
-              </button>
-              {confirming === w.id ? (
-                <>
-                  <button
-                    type="button"
-                    class="danger"
-                    onClick={() => act(() => api.del(`/v1/webhooks/${encodeURIComponent(w.id)}`))}
-                  >
-                    Confirm remove {w.endpoint}
-                  </button>
-                  <button type="button" onClick={() => setConfirming(null)}>
-                    Keep
-                  </button>
-                </>
-              ) : (
-                <button type="button" onClick={() => setConfirming(w.id)} aria-label={`Remove ${w.endpoint}`}>
-                  Remove
+          <div class="actions">
+            <Guarded why={whyNotWrite} onClick={() => rotate(w)}>
+              Rotate signing secret
+            </Guarded>
+            {confirming === w.id ? (
+              <>
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={() => act(() => api.del(`/v1/webhooks/${encodeURIComponent(w.id)}`))}
+                >
+                  Confirm remove {w.endpoint}
                 </button>
-              )}
-            </div>
-          )}
+                <button type="button" onClick={() => setConfirming(null)}>
+                  Keep
+                </button>
+              </>
+            ) : (
+              <Guarded why={whyNotWrite} onClick={() => setConfirming(w.id)} label={`Remove ${w.endpoint}`}>
+                Remove
+              </Guarded>
+            )}
+          </div>
           <Events webhook={w} />
         </article>
       ))}

@@ -893,6 +893,11 @@ export interface DomainHealth {
   reason: string | null;
   /** When the rates were measured; null before the first measurement. */
   evaluated_at: string | null;
+  /**
+   * Recipients that must end in the window before the rates are judged ([guardrails] min_recipients); below it the
+   * status stays ok, not judged yet.
+   */
+  min_recipients: number;
 }
 
 export interface DomainHealthEntry {
@@ -943,6 +948,10 @@ export interface Email {
   topic_id: string | null;
   /** The broadcast it was sent for (docs/broadcasts.md). */
   broadcast_id: string | null;
+  /**
+   * test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
+   */
+  mode: "live" | "test";
   html: string | null;
   text: string | null;
   /** When retention removed the raw message, bodies and attachments; null while they are kept. */
@@ -1115,6 +1124,7 @@ export interface EmailStatsBucket {
 export type EmailStatus =
   | "scheduled"
   | "queued"
+  | "held"
   | "sent"
   | "delivered"
   | "delivery_delayed"
@@ -1149,6 +1159,10 @@ export interface EmailSummary {
   topic_id: string | null;
   /** The broadcast it was sent for (docs/broadcasts.md). */
   broadcast_id: string | null;
+  /**
+   * test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
+   */
+  mode: "live" | "test";
 }
 
 export interface ErrorBody {

@@ -32,6 +32,8 @@ export interface ListLogsOptions extends PaginationOptions {
   method?: string;
   /** Only the requests made with this key. */
   api_key_id?: string;
+  /** A path as entries name it (no /v1), or its start at a "/": "/emails" is /emails and every /emails/<id>. */
+  endpoint?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

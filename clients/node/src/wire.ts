@@ -63,6 +63,7 @@ export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 export const EMAIL_STATUSES = [
   "scheduled",
   "queued",
+  "held",
   "sent",
   "delivered",
   "delivery_delayed",

@@ -75,11 +75,11 @@ test("emails.metrics and logs.list: lists joined with commas, Dates as ISO text,
     dimensions: ["period"],
     granularity: "weekly",
   });
-  await client.logs.list({ status: 422, method: "POST", api_key_id: "k1" });
+  await client.logs.list({ status: 422, method: "POST", api_key_id: "k1", endpoint: "/emails" });
   await client.emails.receiving.routes.test({ recipient: "support@example.com", headers: { "X-A": "1" } });
   expect(seen.map(({ method, path }) => `${method} ${decodeURIComponent(path)}`)).toEqual([
     "GET /v1/emails/metrics?start_date=2026-01-02T03:04:05.000Z&end_date=2026-01-09&granularity=weekly&metrics=sent,open_rate&dimensions=period",
-    "GET /v1/logs?status=422&method=POST&api_key_id=k1",
+    "GET /v1/logs?status=422&method=POST&api_key_id=k1&endpoint=/emails",
     "POST /v1/inbound/routes/test",
   ]);
   expect(JSON.parse(seen[2]!.body)).toEqual({ recipient: "support@example.com", headers: { "X-A": "1" } });

@@ -971,6 +971,10 @@ class DomainHealth(TypedDict):
     """Why the status is not ok, e.g. ``bounce rate 9.1 % over 24 h``; null when ok."""
     evaluated_at: Optional[str]
     """When the rates were measured; null before the first measurement."""
+    min_recipients: int
+    """Recipients that must end in the window before the rates are judged ([guardrails] min_recipients); below it the
+    status stays ok, not judged yet.
+    """
 
 
 class _DomainRecordRequired(TypedDict):
@@ -1093,6 +1097,7 @@ class EmailRecipient(TypedDict):
 EmailStatus = Literal[
     "scheduled",
     "queued",
+    "held",
     "sent",
     "delivered",
     "delivery_delayed",
@@ -1135,6 +1140,7 @@ Email = TypedDict(
         "template_id": Optional[str],
         "topic_id": Optional[str],
         "broadcast_id": Optional[str],
+        "mode": Literal["live", "test"],
         "html": Optional[str],
         "text": Optional[str],
         "content_removed_at": Optional[str],
@@ -1324,6 +1330,7 @@ EmailSummary = TypedDict(
         "template_id": Optional[str],
         "topic_id": Optional[str],
         "broadcast_id": Optional[str],
+        "mode": Literal["live", "test"],
     },
 )
 

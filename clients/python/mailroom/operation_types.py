@@ -30,6 +30,7 @@ class LogListParams(ListParams, total=False):
     status: int
     method: str
     api_key_id: str
+    endpoint: str
 
 
 class LogList(TypedDict):

@@ -764,6 +764,9 @@ module Mailroom
       reason: "String or nil",
       # When the rates were measured; null before the first measurement.
       evaluated_at: "String (date-time) or nil",
+      # Recipients that must end in the window before the rates are judged ([guardrails] min_recipients); below it the
+      # status stays ok, not judged yet.
+      min_recipients: "Integer",
     }.freeze
 
     DomainRecord = {
@@ -865,7 +868,7 @@ module Mailroom
 
     # The last event.
     EmailStatus = %w[
-      scheduled queued sent delivered delivery_delayed bounced complained opened clicked unsubscribed failed
+      scheduled queued held sent delivered delivery_delayed bounced complained opened clicked unsubscribed failed
       suppressed canceled
     ].freeze
 
@@ -896,6 +899,8 @@ module Mailroom
       topic_id: "String or nil",
       # The broadcast it was sent for (docs/broadcasts.md).
       broadcast_id: "String or nil",
+      # test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
+      mode: "one of live, test",
       html: "String or nil",
       text: "String or nil",
       # When retention removed the raw message, bodies and attachments; null while they are kept.
@@ -1043,6 +1048,8 @@ module Mailroom
       topic_id: "String or nil",
       # The broadcast it was sent for (docs/broadcasts.md).
       broadcast_id: "String or nil",
+      # test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
+      mode: "one of live, test",
     }.freeze
 
     ErrorBodyDetail = {
