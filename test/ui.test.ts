@@ -327,7 +327,7 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
     await page.keyboard.press("Enter");
     expect(await menu.getAttribute("aria-expanded")).toBe("true");
     await screenshot(page, "ui-menu-open-390");
-    for (let i = 0; i < 3; i++) await page.keyboard.press("Tab"); // Overview, Emails, Templates
+    for (let i = 0; i < 4; i++) await page.keyboard.press("Tab"); // Overview, Emails, Broadcasts, Templates
     const focused = page.locator(":focus");
     expect(await focused.textContent()).toBe("Templates");
     // The root tsconfig has no DOM types: the page's getComputedStyle is reached through globalThis.
