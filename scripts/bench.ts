@@ -10,7 +10,9 @@
  * and then runs, recording into the same table: bench-statements.ts (per-statement timers of the store's part),
  * bench-smtp.ts (relay vs Postfix), bench-store.ts (PostgreSQL beside SQLite), bench-large-store.ts (1M stored
  * messages), bench-webhooks.ts, bench-templates.ts, bench-retention.ts (a retention run beside look-ups) and
- * bench-topics.ts (sends with topic_id beside sends without).
+ * bench-topics.ts (sends with topic_id beside sends without), bench-contact-search.ts (the admin UI's contact search),
+ * bench-contacts.ts (a 1,000,000-row CSV import beside the event loop, and a million contacts' list pages,
+ * look-ups and topic checks on both engines) and bench-request-log.ts (acceptance with the request log on beside off).
  * BENCH_SECONDS (default 10) sets each load's duration, BENCH_ROUNDS (default 3) the alternating rounds of
  * acceptance and baseline (medians), BENCH_MESSAGES (default 20000) the delivery runs' size.
  */
@@ -327,6 +329,10 @@ await runScript("bench-webhooks.ts");
 await runScript("bench-templates.ts");
 await runScript("bench-retention.ts");
 await runScript("bench-topics.ts");
+await runScript("bench-broadcasts.ts");
+await runScript("bench-contact-search.ts");
+await runScript("bench-contacts.ts");
+await runScript("bench-request-log.ts");
 
 console.log(`\nSummary (${navigator.hardwareConcurrency} cores, Bun ${Bun.version}):\n`);
 printReport(reportPath);

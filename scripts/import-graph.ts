@@ -48,6 +48,8 @@ export const LAYERS = [
   "preferences",
   "tracking",
   "emails",
+  // Broadcasts: a segment's contacts, each sent a message through the outgoing funnel (emails).
+  "broadcasts",
   // An organisation's rules for its received mail, which the incoming funnel reads.
   "inbound-routes",
   "inbound",

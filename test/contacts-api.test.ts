@@ -2,7 +2,8 @@
  * The audience's rules beyond the SDK's happy paths (docs/contacts.md), on either engine: organisations never see
  * each other's contacts, segments or topics; a test key is refused; imports fail whole when the file lacks its
  * address column, skip on conflict when asked, and resume after a crashed holder from where their counts stood;
- * and on SQLite, the look-ups the scale target names read by index, never a scan.
+ * and on SQLite, hand-written forms of the look-ups and searches read by index, never a scan (the statements the
+ * services run for the scale target's reads are explained on both engines by test/contacts-scale.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -91,6 +92,32 @@ describe("contacts", () => {
     await t.json("POST", "/v1/contacts", { body: { email: "gone@example.com", unsubscribed: true } });
     const listed = await t.json("GET", "/v1/contacts/gone@example.com/topics");
     expect(listed.body.data.find((row: { id: string }) => row.id === topic.id).subscription).toBe("opt_out");
+  });
+});
+
+describe("a segment's size (docs/contacts.md#tables)", () => {
+  test("counts the segment's contacts now, unsubscribed ones included; another organisation's segment is not found", async () => {
+    const segment = (await t.json("POST", "/v1/segments", { body: { name: "Counted" } })).body;
+    expect((await t.json("GET", `/v1/segments/${segment.id}/count`)).body).toEqual({
+      object: "segment_count",
+      segment_id: segment.id,
+      contacts: 0,
+    });
+    for (const [email, extra] of [
+      ["c1@count.test", {}],
+      ["c2@count.test", { unsubscribed: true }],
+      ["c3@count.test", {}],
+    ] as const)
+      await t.json("POST", "/v1/contacts", { body: { email, segments: [{ id: segment.id }], ...extra } });
+    await t.json("POST", "/v1/contacts", { body: { email: "outside@count.test" } });
+    await t.json("DELETE", `/v1/contacts/c3@count.test/segments/${segment.id}`);
+    expect((await t.json("GET", `/v1/segments/${segment.id}/count`)).body.contacts).toBe(2);
+    const other = newId();
+    await t.app.services.writer.write(async (tx) => {
+      await tx.insert(tablesOf(tx).organizations).values({ id: other, name: "O2", createdAt: "2026-12-01T00:00:00Z" });
+    });
+    const theirs = await t.app.services.segments.create(operatorActor(other), { name: "Theirs" });
+    expect((await t.json("GET", `/v1/segments/${theirs.id}/count`)).status).toBe(404);
   });
 });
 
@@ -201,7 +228,7 @@ describe("the scale target's look-ups read by index (SQLite's plan)", () => {
     ],
     [
       "a search among the newest contacts",
-      "SELECT * FROM contacts WHERE organization_id = 'o' AND id >= coalesce((SELECT c.id FROM contacts c WHERE c.organization_id = 'o' ORDER BY c.id DESC LIMIT 1 OFFSET 9999), '') AND lower(coalesce(first_name, '')) LIKE 'ann%' ORDER BY id DESC LIMIT 21",
+      "SELECT * FROM contacts WHERE organization_id = 'o' AND id >= coalesce((SELECT c.id FROM contacts c WHERE c.organization_id = 'o' ORDER BY c.id DESC LIMIT 1 OFFSET 9999), '') AND (first_name LIKE 'ann%' OR last_name LIKE 'ann%' OR email LIKE '%ann%') ORDER BY id DESC LIMIT 21",
     ],
     [
       "a topic check",

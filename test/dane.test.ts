@@ -3,8 +3,9 @@
  * the test zone's DS set as its trust anchor, in front of an authoritative Unbound serving a zone signed at test time
  * (test/helpers/dnssec.ts), and an SMTP sink whose certificate is self-signed and expired. A matching TLSA record
  * delivers over TLS anyway (DANE-EE ignores names and dates); a mismatched or bogus one defers with 4.7.5 and nothing
- * is sent; an unsigned destination is delivered as without DANE; TLS reports name the tlsa policy; and a resolver that
- * does not validate stops the server from starting, saying which resolver and what to do.
+ * is sent; an unsigned destination is delivered as without DANE; TLS reports name the tlsa policy; the domain's DANE
+ * status per destination (GET /v1/domains/:id/dane) says each outcome; and a resolver that does not validate stops the
+ * server from starting, saying which resolver and what to do.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash, X509Certificate } from "node:crypto";
@@ -166,6 +167,31 @@ describe.skipIf(!peer.available)("DANE", () => {
     );
     expect(of("bogus.dane.test")).toContainEqual(expect.objectContaining({ result: "dnssec-invalid" }));
     expect(of("plain.test").every((row) => row.policyType === "no-policy-found")).toBe(true);
+  });
+
+  test("GET /v1/domains/:id/dane: per destination and MX host, secure TLSA or not and the last outcome; only where the domain's mail went", async () => {
+    await t.app.services.tlsReports.settled();
+    const answer = await t.json("GET", "/v1/domains/example.com/dane");
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ object: "dane_status", dane: "on", days: 7 });
+    const byDestination = Object.fromEntries(
+      answer.body.data.map((row: any) => [row.destination, [row.mx_host, row.tlsa, row.outcome, row.result]]),
+    );
+    expect(byDestination).toEqual({
+      "good.dane.test": ["mx.good.dane.test", "secure", "verified", "success"],
+      "whole.dane.test": ["mx.whole.dane.test", "secure", "verified", "success"],
+      "wrong.dane.test": ["mx.wrong.dane.test", "secure", "mismatched", "tlsa-invalid"],
+      "bogus.dane.test": ["mx.bogus.dane.test", "bogus", "bogus", "dnssec-invalid"],
+      "nodane.dane.test": ["mx.nodane.dane.test", "none", "tls_policy", "success"],
+      "plain.test": ["mx.plain.test", "none", "tls_policy", "success"],
+    });
+    // Most recent first: plain.test was the last destination tried.
+    expect(answer.body.data[0].destination).toBe("plain.test");
+    expect(answer.body.data.every((row: any) => row.sessions >= 1 && Date.parse(row.last_at) > 0)).toBe(true);
+    // Another domain of the organisation sent nothing: it has no destination, though the server negotiated with them.
+    await t.app.services.domains.add(t.operator, "quiet.example", { verifiedOverride: true });
+    expect((await t.json("GET", "/v1/domains/quiet.example/dane")).body.data).toEqual([]);
+    expect((await t.json("GET", "/v1/domains/nowhere.example/dane")).status).toBe(404);
   });
 
   test("a resolver that does not validate DNSSEC stops the server from starting, naming it and the fix", async () => {

@@ -107,6 +107,32 @@ describe("the routes API", () => {
     await clear();
   });
 
+  test("routes created and moved at the same time still run 1..n, each at one position", async () => {
+    await clear();
+    const made = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => create({ match: { recipient: `r${i}@example.com` }, action: "store" })),
+    );
+    const positions = async () =>
+      ((await t.json("GET", "/v1/inbound/routes")).body.data as Route[]).map((r) => r.position);
+    expect(await positions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    await Promise.all(
+      made.map((route, i) => t.json("PATCH", `/v1/inbound/routes/${route.id}`, { body: { position: (i % 3) + 1 } })),
+    );
+    expect(await positions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // A change that does not move a route, beside moves of others, keeps its place wherever they put it.
+    await Promise.all(
+      made.map((route, i) =>
+        t.json("PATCH", `/v1/inbound/routes/${route.id}`, {
+          body: i % 2 ? { spam_threshold: i } : { position: 8 - i },
+        }),
+      ),
+    );
+    expect(await positions()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    await Promise.all(made.slice(0, 4).map((route) => t.json("DELETE", `/v1/inbound/routes/${route.id}`)));
+    expect(await positions()).toEqual([1, 2, 3, 4]);
+    await clear();
+  });
+
   test("an action gets what it needs and nothing it would ignore; a webhook must be the organisation's", async () => {
     const refused = async (body: Record<string, unknown>, path: string) => {
       const res = await t.json("POST", "/v1/inbound/routes", { body });

@@ -28,10 +28,10 @@ afterAll(async () => {
 });
 
 /** A test app whose MX scores with the rspamd at `url`, receiving for example.com; its MX port. */
-async function receivingApp(url: string): Promise<{ t: TestApp; mxPort: number }> {
+async function receivingApp(url: string, rspamdTimeout = "2s"): Promise<{ t: TestApp; mxPort: number }> {
   const t = await createTestApp({
     dns: { servers: dns.servers },
-    inbound: { messages_per_ip_per_minute: 1000, rspamd_url: url },
+    inbound: { messages_per_ip_per_minute: 1000, rspamd_url: url, rspamd_timeout: rspamdTimeout },
   });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   expect((await t.json("PATCH", "/v1/domains/example.com", { body: { receiving: true } })).status).toBe(200);
@@ -83,7 +83,9 @@ describe.skipIf(!rspamd.available)("a real rspamd", () => {
 
   beforeAll(async () => {
     scorer = await startRspamd();
-    ({ t, mxPort } = await receivingApp(scorer.url));
+    // rspamd's first scans take seconds on a loaded two-core machine: the verdicts here must not race the default
+    // 2 s timeout (which the next describe tests).
+    ({ t, mxPort } = await receivingApp(scorer.url, "20s"));
     await t.json("POST", "/v1/inbound/routes", {
       body: { match: { recipient: "guarded@example.com" }, action: "store", spam_threshold: 10 },
     });

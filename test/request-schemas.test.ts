@@ -24,7 +24,7 @@ let spec: {
 };
 
 beforeAll(async () => {
-  // Two requests per documented route, more than a key's default 100 a minute: the limit is not what is tested here.
+  // One request per documented body and more: beyond the default 100 a minute per key.
   t = await createTestApp({ limits: { key_requests_per_minute: 100_000, org_requests_per_minute: 100_000 } });
   spec = (await t.json("GET", "/openapi.json", { key: null })).body;
 });

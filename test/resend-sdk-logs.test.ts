@@ -1,7 +1,8 @@
 /**
  * The official Resend Node SDK, unchanged, against Mailroom on a real socket (docs/logs-and-mcp.md): `logs.list`,
- * `logs.get`, `usage.get` and `emails.metrics` answer in the shapes the SDK's types promise — and no log entry holds
- * the key the SDK sent or the attachment it carried.
+ * `logs.get`, `usage.get` and `emails.metrics` answer in the shapes the SDK's types promise — and no log entry, read
+ * through the SDK page by page, holds a secret the requests carried: the key the SDK sent, a key and a webhook signing
+ * secret minted through the SDK, a password and a TOTP code sent to a person's routes, the attachment's content.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Resend } from "resend";
@@ -10,6 +11,11 @@ import { createTestApp, type TestApp } from "./helpers/app.ts";
 let t: TestApp;
 let resend: Resend;
 const ATTACHMENT = "attachment body 5be1";
+const PASSWORD = "sdk-logs password 9c41 staple";
+const TOTP_CODE = "730215";
+let base: string;
+let mintedToken: string;
+let signingSecret: string;
 
 /** The SDK answers `{data, error}`; an error fails the test with the server's words. */
 function ok<T>(answer: { data: T | null; error: unknown }): T {
@@ -18,10 +24,14 @@ function ok<T>(answer: { data: T | null; error: unknown }): T {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ limits: { key_requests_per_minute: 100_000, org_requests_per_minute: 100_000 } });
+  t = await createTestApp({
+    limits: { key_requests_per_minute: 100_000, org_requests_per_minute: 100_000 },
+    webhooks: { allow_private_networks: true },
+  });
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
   const http = (await t.app.start()).find((l) => l.name === "http")!;
-  resend = new Resend(t.liveKey, { baseUrl: `http://127.0.0.1:${http.port}/v1` });
+  base = `http://127.0.0.1:${http.port}/v1`;
+  resend = new Resend(t.liveKey, { baseUrl: base });
   ok(
     await resend.emails.send({
       from: "Acme <hi@example.com>",
@@ -31,6 +41,22 @@ beforeAll(async () => {
       attachments: [{ filename: "a.txt", content: Buffer.from(ATTACHMENT).toString("base64") }],
     }),
   );
+  mintedToken = ok(await resend.apiKeys.create({ name: "minted" })).token;
+  signingSecret = ok(
+    await resend.webhooks.create({ endpoint: "http://127.0.0.1:1/hook", events: ["email.sent"] }),
+  ).signing_secret;
+  // A key cannot use a person's routes (403), but what it sent is recorded: without the password or the code.
+  for (const [path, body] of [
+    ["/me/password", { current_password: PASSWORD, password: PASSWORD }],
+    ["/me/totp/confirm", { code: TOTP_CODE }],
+  ] as const) {
+    const refused = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${t.liveKey}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(refused.status).toBe(403);
+  }
   await Bun.sleep(20);
   await t.app.services.requestLog.flush();
 });
@@ -55,6 +81,30 @@ test("logs.list and logs.get: the SDK's request, its answer, secrets replaced", 
   const text = JSON.stringify(log);
   expect(text).not.toContain(t.liveKey);
   expect(text).not.toContain(Buffer.from(ATTACHMENT).toString("base64"));
+});
+
+test("no entry read through the SDK holds a secret: keys, signing secret, password, TOTP code, attachment", async () => {
+  const entries: unknown[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = ok(await resend.logs.list({ limit: 100, ...(after && { after }) }));
+    for (const item of page.data) entries.push(ok(await resend.logs.get(item.id)));
+    if (!page.has_more) break;
+    after = page.data.at(-1)!.id;
+  }
+  expect(entries.length).toBeGreaterThanOrEqual(5);
+  const text = JSON.stringify(entries);
+  expect(text).toContain("[redacted]");
+  for (const secret of [
+    t.liveKey,
+    mintedToken,
+    signingSecret,
+    PASSWORD,
+    TOTP_CODE,
+    ATTACHMENT,
+    Buffer.from(ATTACHMENT).toString("base64"),
+  ])
+    expect(text).not.toContain(secret);
 });
 
 test("usage.get: emails today and this month, domains, the rate limit", async () => {

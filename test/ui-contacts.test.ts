@@ -3,7 +3,8 @@
  * 1280 and 390 px and by keyboard alone — a contact created, a topic left and joined again, a CSV with one bad line
  * imported with its counts and that line's error — and what a viewer is offered: the same controls, disabled, with
  * the reason on focus. Each effect is checked through the API, not only on the page; no console error, no refusal
- * the test did not cause, no request off loopback; screenshots under test-output/.
+ * the test did not cause, no request off loopback; screenshots under test-output/. The tests run in order and build
+ * on each other, as a person setting up an audience would (the contact the first one makes is used after).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -64,12 +65,15 @@ const focused = (page: Page) =>
     return String(label).trim();
   });
 
-/** Presses Tab until the focus is on `name` (its start), as a keyboard user would; fails after `limit` presses. */
-async function tabTo(page: Page, name: string, limit = 80) {
+/**
+ * Presses Tab until the focus is on `name` (its start, or all of it when `exact`), as a keyboard user would; fails
+ * after `limit` presses.
+ */
+async function tabTo(page: Page, name: string, { exact = false, limit = 80 } = {}) {
   const seen: string[] = [];
   for (let i = 0; i < limit; i++) {
     const now = await focused(page);
-    if (now.startsWith(name)) return;
+    if (exact ? now === name : now.startsWith(name)) return;
     seen.push(now);
     await page.keyboard.press("Tab");
   }
@@ -82,8 +86,13 @@ async function focusReaches(page: Page, name: string) {
   expect(await focused(page)).toBe(name);
 }
 
-/** Takes the keyboard to a section's link in the navigation and follows it with Enter. */
+/** Takes the keyboard to a section's link in the navigation (through the Menu button on a phone) and follows it. */
 async function enterSection(page: Page, label: string) {
+  const menu = page.locator("header.top button.menu");
+  if (await menu.isVisible()) {
+    await menu.focus();
+    await page.keyboard.press("Enter");
+  }
   const link = page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: label, exact: true });
   await link.focus();
   await page.keyboard.press("Enter");
@@ -246,6 +255,112 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
       default_subscription: "opt_out",
     });
     await screenshot(page, "ui-topics-1280");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("at 390 px properties are created and one deleted; a contact's value is set from its page", async () => {
+    const { page, problems } = await ui.open(390);
+    await signInAs(page, "owner@example.com");
+    await openSection(page, "Properties");
+    await page.getByRole("region", { name: "No properties yet" }).waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    for (const [key, type, fallback] of [
+      ["plan", "Text", "free"],
+      ["seats", "Number", "1"],
+    ] as const) {
+      await page.getByLabel("Key").fill(key);
+      await page.getByLabel("Type").selectOption({ label: type });
+      await page.getByLabel("Fallback (optional)").fill(fallback);
+      await page.getByRole("button", { name: "Create property" }).click();
+      await page.getByRole("button", { name: `Delete ${key}` }).waitFor();
+    }
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Delete seats" }).click();
+    await page.getByRole("button", { name: "Delete seats" }).waitFor({ state: "detached" });
+    const properties = (await t.json("GET", "/v1/contact-properties")).body.data;
+    expect(properties.map((p: Record<string, unknown>) => [p.key, p.type, p.fallback_value])).toEqual([
+      ["plan", "string", "free"],
+    ]);
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+    await screenshot(page, "ui-properties-390");
+    await openSection(page, "Contacts");
+    await page.getByRole("link", { name: "ann@dest.test" }).click();
+    await page.getByLabel("Value (empty clears it)").fill("pro");
+    await page.getByRole("button", { name: "Set", exact: true }).click();
+    await page.getByRole("region", { name: "Properties" }).locator("dd", { hasText: /^pro/ }).waitFor();
+    expect((await t.json("GET", "/v1/contacts/ann@dest.test")).body.properties.plan).toEqual({
+      type: "string",
+      value: "pro",
+    });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  for (const width of [1280, 390])
+    test(`at ${width} px, by keyboard alone: a CSV with one bad line is imported, with its counts and that line's error`, async () => {
+      const { page, problems } = await ui.open(width);
+      await signInAs(page, "owner@example.com");
+      await enterSection(page, "Imports");
+      const first = width === 1280;
+      if (first) await page.getByRole("region", { name: "No imports yet" }).waitFor();
+      const csv = `email,first_name,last_name,plan\nw${width}a@dest.test,Cara,Diaz,pro\nnot-an-address,Bad,Line,free\nw${width}b@dest.test,Dan,,\n`;
+      // Asked for before the keyboard gets there: Playwright intercepts the file dialog only once it is listening.
+      const choosing = page.waitForEvent("filechooser");
+      await tabTo(page, "CSV file");
+      await page.keyboard.press("Space");
+      const chooser = await choosing;
+      await chooser.setFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+      // The header was read: each column is offered for the field of its name (and the property plan).
+      await page.getByLabel("Property plan").waitFor();
+      expect(await page.getByLabel("First name column").inputValue()).toBe("first_name");
+      expect(await page.getByLabel("Property plan").inputValue()).toBe("plan");
+      const imports = page.getByRole("table", { name: "Imports" }).getByRole("row").filter({ hasText: " read: " });
+      const before = await imports.count();
+      await tabTo(page, "Import", { exact: true });
+      await page.keyboard.press("Enter");
+      // Newest first: once listed, the import just made is the first row that has counts.
+      await imports.nth(before).waitFor();
+      const row = imports.first();
+      await row.getByText("Completed").waitFor({ timeout: 20_000 });
+      expect(await row.textContent()).toContain("3 read: 2 created, 0 updated, 0 skipped, 1 failed");
+      // The import just made shows its failed line by itself.
+      const failed = page.getByRole("region", { name: /Lines that failed/ });
+      await failed.getByText(/^Line 3: /).waitFor();
+      await screenshot(page, `ui-imports-${width}`);
+      if (width === 390) expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
+      const made = (await t.json("GET", `/v1/contacts/w${width}a@dest.test`)).body;
+      expect(made).toMatchObject({ first_name: "Cara", last_name: "Diaz", properties: { plan: { value: "pro" } } });
+      const listed = (await t.json("GET", "/v1/contacts/imports")).body.data;
+      expect(listed[0]).toMatchObject({
+        status: "completed",
+        counts: { total: 3, created: 2, failed: 1 },
+        errors: [{ line: 3 }],
+      });
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 60_000);
+
+  test("at 390 px every audience screen, with what the tests above made, fits the width", async () => {
+    const { page, problems } = await ui.open(390);
+    await signInAs(page, "owner@example.com");
+    for (const [section, ready] of [
+      ["Contacts", "ann@dest.test"],
+      ["Segments", "Customers"],
+      ["Topics", "Product news"],
+      ["Properties", "plan"],
+      ["Imports", "Completed"],
+    ] as const) {
+      await openSection(page, section);
+      await page.getByRole("heading", { name: section, level: 1 }).waitFor();
+      await page.getByRole("main").getByText(ready, { exact: true }).first().waitFor();
+      await screenshot(page, `ui-audience-${section.toLowerCase()}-390`);
+      expect([section, await page.evaluate("document.documentElement.scrollWidth")]).toEqual([section, 390]);
+    }
+    await openSection(page, "Segments");
+    await page.getByRole("link", { name: "Customers" }).click();
+    await page.getByRole("link", { name: "ann@dest.test" }).waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBe(390);
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);

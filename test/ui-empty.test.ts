@@ -38,6 +38,11 @@ const SECTIONS = [
   { section: "Webhooks", title: "No webhook endpoints yet", field: "endpoint-url" },
   { section: "Queue", title: "Nothing is waiting", href: "#/emails" },
   { section: "Suppressions", title: "No suppressed addresses", field: "suppress-address" },
+  { section: "Contacts", title: "No contacts yet", field: "contact-email" },
+  { section: "Segments", title: "No segments yet", field: "segment-name" },
+  { section: "Topics", title: "No topics yet", field: "topic-name" },
+  { section: "Properties", title: "No properties yet", field: "property-key" },
+  { section: "Imports", title: "No imports yet", field: "import-file" },
 ];
 
 describe.skipIf(!browserPeer.available)("empty screens in chromium", () => {

@@ -262,7 +262,7 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
 
       await page.getByLabel("Brief").fill("Tell {{first_name}} that order {{order_number}} shipped");
       await page.getByLabel("Tone").fill("warm");
-      await page.getByLabel("Audience").fill("shoppers");
+      await page.getByRole("textbox", { name: "Audience" }).fill("shoppers");
       await page.getByLabel("Format").selectOption("html");
       await page.getByLabel("Save as a draft template").check();
       await page.getByLabel("Template name").fill(`Shipped (AI ${width})`);

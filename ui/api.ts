@@ -149,9 +149,11 @@ export interface Me {
 export const AREAS = [
   { id: "overview", label: "Overview", scope: "emails:read" },
   { id: "emails", label: "Emails", scope: "emails:read" },
+  { id: "broadcasts", label: "Broadcasts", scope: "contacts:read" },
   { id: "domains", label: "Domains", scope: "domains:read" },
   { id: "templates", label: "Templates", scope: "templates:read" },
   { id: "inbound", label: "Inbound", scope: "inbound:read" },
+  { id: "routes", label: "Inbound routes", scope: "inbound:read" },
   { id: "webhooks", label: "Webhooks", scope: "webhooks:read" },
   { id: "queue", label: "Queue", scope: "deliveries:read" },
   { id: "deliverability", label: "Deliverability", scope: "domains:read" },

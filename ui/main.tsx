@@ -14,16 +14,20 @@ import { AcceptInvitation, SetPassword, Setup } from "./screens/one-time-links.t
 import { SignIn } from "./screens/sign-in.tsx";
 import { AiScreen } from "./screens/ai.tsx";
 import { AuditScreen } from "./screens/audit.tsx";
+import { BroadcastsScreen } from "./screens/broadcasts.tsx";
 import { ContactsScreen } from "./screens/contacts.tsx";
 import { DeliverabilityScreen } from "./screens/deliverability.tsx";
 import { DomainsScreen } from "./screens/domains.tsx";
 import { EmailDetail, EmailsScreen } from "./screens/emails.tsx";
+import { ImportsScreen } from "./screens/imports.tsx";
 import { InboundScreen } from "./screens/inbound.tsx";
+import { InboundRoutesScreen } from "./screens/inbound-routes.tsx";
 import { KeysScreen } from "./screens/keys.tsx";
 import { LogsScreen } from "./screens/logs.tsx";
 import { MembersScreen } from "./screens/members.tsx";
 import { OrganizationScreen } from "./screens/organization.tsx";
 import { OverviewScreen } from "./screens/overview.tsx";
+import { PropertiesScreen } from "./screens/properties.tsx";
 import { QueueScreen } from "./screens/queue.tsx";
 import { SegmentsScreen } from "./screens/segments.tsx";
 import { SuppressionsScreen } from "./screens/suppressions.tsx";
@@ -230,8 +234,10 @@ function App() {
           )}
           {current === "overview" && <OverviewScreen />}
           {current === "emails" && (route[1] ? <EmailDetail id={route[1]} /> : <EmailsScreen />)}
+          {current === "broadcasts" && <BroadcastsScreen id={route[1]} />}
           {current === "templates" && <TemplatesScreen id={route[1]} />}
           {current === "inbound" && <InboundScreen id={route[1]} />}
+          {current === "routes" && <InboundRoutesScreen />}
           {current === "ai" && <AiScreen />}
           {current === "keys" && <KeysScreen />}
           {current === "members" && <MembersScreen />}
@@ -246,6 +252,8 @@ function App() {
           {current === "contacts" && <ContactsScreen id={route[1]} />}
           {current === "segments" && <SegmentsScreen id={route[1]} />}
           {current === "topics" && <TopicsScreen />}
+          {current === "properties" && <PropertiesScreen />}
+          {current === "imports" && <ImportsScreen />}
         </main>
       </div>
     </AccessContext.Provider>

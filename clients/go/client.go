@@ -1,8 +1,8 @@
 // Package mailroom is the Go client of Mailroom's Resend-compatible HTTP API (/v1): emails, batch sends, domains,
 // API keys, webhooks, suppressions, templates, received mail, the delivery queue, sending pauses, IP pools, the
 // organisation's settings, its members, invitations and audit log, the AI helpers, contacts with their properties,
-// segments (audiences), topics and imports, the request log, usage and email metrics, and inbound routes, plus a
-// Standard Webhooks verifier.
+// segments (audiences), topics and imports, broadcasts, the request log, usage and email metrics, and inbound routes,
+// plus a Standard Webhooks verifier.
 //
 // This file owns the Client: its configuration (options) and the services it exposes. How a request travels
 // (timeouts, retries, idempotency keys, errors) lives in request.go.
@@ -53,6 +53,8 @@ type Client struct {
 	Topics    *TopicsService
 	Logs      *LogsService
 	Usage     *UsageService
+	// Broadcasts sends one personalised message per contact of a segment.
+	Broadcasts *BroadcastsService
 
 	apiKey     string
 	baseURL    string
@@ -154,6 +156,7 @@ func NewClient(apiKey string, options ...Option) *Client {
 	c.Topics = &TopicsService{client: c}
 	c.Logs = &LogsService{client: c}
 	c.Usage = &UsageService{client: c}
+	c.Broadcasts = &BroadcastsService{client: c}
 	return c
 }
 

@@ -99,6 +99,102 @@ type BlocklistListing struct {
 	CheckedAt string `json:"checked_at"`
 }
 
+// Broadcast is answered by GET /v1/broadcasts/{id}.
+type Broadcast struct {
+	Object      string   `json:"object"`
+	Id          string   `json:"id"`
+	Name        string   `json:"name"`
+	SegmentId   string   `json:"segment_id"`
+	AudienceId  string   `json:"audience_id"`
+	From        string   `json:"from"`
+	Subject     string   `json:"subject"`
+	ReplyTo     []string `json:"reply_to"`
+	PreviewText string   `json:"preview_text"`
+	// Status: draft → queued (scheduled, or being fanned out) → sent; canceled: stopped while sending.
+	Status      string             `json:"status"`
+	CreatedAt   string             `json:"created_at"`
+	ScheduledAt string             `json:"scheduled_at"`
+	SentAt      string             `json:"sent_at"`
+	TopicId     string             `json:"topic_id"`
+	Html        string             `json:"html"`
+	Text        string             `json:"text"`
+	Template    *BroadcastTemplate `json:"template"`
+	Counts      BroadcastCounts    `json:"counts"`
+}
+
+// BroadcastClickedLink is answered by GET /v1/broadcasts/{id}/clicked-links.
+type BroadcastClickedLink struct {
+	// Id is a cursor for paging, not an entity.
+	Id           string `json:"id"`
+	Url          string `json:"url"`
+	Clicks       int    `json:"clicks"`
+	UniqueClicks int    `json:"unique_clicks"`
+}
+
+// BroadcastCounts: Mailroom's figures (docs/broadcasts.md#counts).
+type BroadcastCounts struct {
+	// ContactsReached: Contacts of the segment the fan-out has reached so far.
+	ContactsReached int `json:"contacts_reached"`
+	// Messages: Messages made: one per eligible contact.
+	Messages int `json:"messages"`
+	// Skipped: Contacts reached who were unsubscribed or suppressed: no message.
+	Skipped int `json:"skipped"`
+	// ByStatus: Recipients per status.
+	ByStatus BroadcastCountsByStatus `json:"by_status"`
+}
+
+// BroadcastCountsByStatus: Recipients per status.
+type BroadcastCountsByStatus struct {
+	Queued     int `json:"queued"`
+	Sent       int `json:"sent"`
+	Delivered  int `json:"delivered"`
+	Deferred   int `json:"deferred"`
+	Bounced    int `json:"bounced"`
+	Complained int `json:"complained"`
+	Failed     int `json:"failed"`
+	Suppressed int `json:"suppressed"`
+	Canceled   int `json:"canceled"`
+	Held       int `json:"held"`
+}
+
+// BroadcastRecipient is answered by GET /v1/broadcasts/{id}/recipients.
+type BroadcastRecipient struct {
+	// Id is the message's id (GET /emails/{id}).
+	Id        string `json:"id"`
+	ContactId string `json:"contact_id"`
+	Email     string `json:"email"`
+	// Count: opened, clicked: how many times.
+	Count        int                             `json:"count,omitempty"`
+	ClickedLinks []BroadcastRecipientClickedLink `json:"clicked_links,omitempty"`
+	BounceType   string                          `json:"bounce_type,omitempty"`
+}
+
+// BroadcastRecipientClickedLink is a shape of the API.
+type BroadcastRecipientClickedLink struct {
+	Url    string `json:"url"`
+	Clicks int    `json:"clicks"`
+}
+
+// BroadcastSummary is answered by GET /v1/broadcasts.
+type BroadcastSummary struct {
+	Id          string `json:"id"`
+	Name        string `json:"name"`
+	AudienceId  string `json:"audience_id"`
+	SegmentId   string `json:"segment_id"`
+	Status      string `json:"status"`
+	CreatedAt   string `json:"created_at"`
+	ScheduledAt string `json:"scheduled_at"`
+	SentAt      string `json:"sent_at"`
+}
+
+// BroadcastTemplate is a saved template in place of html and text, rendered once at send.
+type BroadcastTemplate struct {
+	// Id is the template's id or alias (its published version is sent).
+	Id string `json:"id"`
+	// Variables is the template's own variables.
+	Variables map[string]any `json:"variables,omitempty"`
+}
+
 // BulkDeliveriesOptions: At least one filter. Sent to POST /v1/deliveries/cancel, POST /v1/deliveries/release, POST
 // /v1/deliveries/retry.
 type BulkDeliveriesOptions struct {
@@ -261,6 +357,37 @@ type CreateBatchResponseData struct {
 type CreateBatchResponseError struct {
 	Index   int    `json:"index"`
 	Message string `json:"message"`
+}
+
+// CreateBroadcastOptions is a broadcast to a segment. Sent to POST /v1/broadcasts.
+type CreateBroadcastOptions struct {
+	Name string `json:"name,omitempty"`
+	// SegmentId is the segment whose contacts receive it.
+	SegmentId string `json:"segment_id,omitempty"`
+	// AudienceId: segment_id's older name.
+	AudienceId  string `json:"audience_id,omitempty"`
+	From        string `json:"from,omitempty"`
+	Subject     string `json:"subject,omitempty"`
+	ReplyTo     any    `json:"reply_to,omitempty"`
+	PreviewText string `json:"preview_text,omitempty"`
+	// Html: May use {{{FIRST_NAME|fallback}}} and the other variables.
+	Html string `json:"html,omitempty"`
+	Text string `json:"text,omitempty"`
+	// Template is a saved template in place of html and text, rendered once at send.
+	Template *CreateBroadcastOptionsTemplate `json:"template,omitempty"`
+	TopicId  string                          `json:"topic_id,omitempty"`
+	// Send: Send now (or at scheduled_at) instead of keeping a draft.
+	Send *bool `json:"send,omitempty"`
+	// ScheduledAt: ISO 8601, or e.g. `in 2 hours`; with send: true.
+	ScheduledAt string `json:"scheduled_at,omitempty"`
+}
+
+// CreateBroadcastOptionsTemplate is a saved template in place of html and text, rendered once at send.
+type CreateBroadcastOptionsTemplate struct {
+	// Id is the template's id or alias (its published version is sent).
+	Id string `json:"id,omitempty"`
+	// Variables is the template's own variables.
+	Variables map[string]any `json:"variables,omitempty"`
 }
 
 // CreateContactOptions is a new contact. Sent to POST /v1/audiences/{id}/contacts, POST /v1/contacts.
@@ -502,6 +629,26 @@ type CurrentApiKey struct {
 	ReadsMessageContent bool `json:"reads_message_content"`
 }
 
+// DaneDestination is a shape of the API.
+type DaneDestination struct {
+	// Destination is the recipient domain.
+	Destination string `json:"destination"`
+	// MxHost is the MX host negotiated with; empty when its MX lookup failed validation.
+	MxHost string `json:"mx_host"`
+	// Tlsa: secure: DNSSEC-secure TLSA records; none: no secure TLSA records (unsigned, or none published); bogus: the
+	// TLSA answer failed DNSSEC validation; unchecked: DANE was off.
+	Tlsa string `json:"tlsa"`
+	// Outcome is the last negotiation: verified (the certificate matched a TLSA record), mismatched or bogus (deferred
+	// 4.7.5, nothing sent), mta_sts or tls_policy (no secure TLSA records: the MTA-STS policy, or the domain's tls
+	// setting, decided).
+	Outcome string `json:"outcome"`
+	// Result: RFC 8460's result type of that negotiation: success, tlsa-invalid, ….
+	Result string `json:"result"`
+	LastAt string `json:"last_at"`
+	// Sessions: Negotiations with this host over the window.
+	Sessions int `json:"sessions"`
+}
+
 // Delivery is answered by GET /v1/deliveries, POST /v1/deliveries/{id}/cancel, POST /v1/deliveries/{id}/release, POST
 // /v1/deliveries/{id}/retry.
 type Delivery struct {
@@ -618,6 +765,17 @@ type DomainCapabilities struct {
 	Receiving string `json:"receiving"`
 }
 
+// DomainDane is answered by GET /v1/domains/{id}/dane.
+type DomainDane struct {
+	Object string `json:"object"`
+	// Dane: Whether direct delivery checks TLSA records ([mx] dane).
+	Dane string `json:"dane"`
+	// Days is the window: destinations the domain's mail went to in these last days.
+	Days int `json:"days"`
+	// Data: Most recently negotiated first.
+	Data []DaneDestination `json:"data"`
+}
+
 // DomainDeleted is answered by DELETE /v1/domains/{id}.
 type DomainDeleted struct {
 	Object  string `json:"object"`
@@ -696,6 +854,8 @@ type Email struct {
 	TemplateId  string      `json:"template_id"`
 	// TopicId is the topic it was sent for (docs/contacts-preferences.md).
 	TopicId string `json:"topic_id"`
+	// BroadcastId is the broadcast it was sent for (docs/broadcasts.md).
+	BroadcastId string `json:"broadcast_id"`
 	// Mode: test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live
 	// otherwise.
 	Mode string `json:"mode"`
@@ -889,6 +1049,8 @@ type EmailSummary struct {
 	TemplateId  string      `json:"template_id"`
 	// TopicId is the topic it was sent for (docs/contacts-preferences.md).
 	TopicId string `json:"topic_id"`
+	// BroadcastId is the broadcast it was sent for (docs/broadcasts.md).
+	BroadcastId string `json:"broadcast_id"`
 	// Mode: test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live
 	// otherwise.
 	Mode string `json:"mode"`
@@ -1421,6 +1583,21 @@ type Segment struct {
 	CreatedAt string `json:"created_at"`
 }
 
+// SegmentCount: Mailroom's extra: how many contacts a segment holds (docs/contacts.md#tables). Answered by GET
+// /v1/segments/{id}/count.
+type SegmentCount struct {
+	Object    string `json:"object"`
+	SegmentId string `json:"segment_id"`
+	// Contacts: Contacts in the segment now, unsubscribed and suppressed ones included.
+	Contacts int `json:"contacts"`
+}
+
+// SendBroadcastOptions is sent to POST /v1/broadcasts/{id}/send.
+type SendBroadcastOptions struct {
+	// ScheduledAt: ISO 8601, or e.g. `in 2 hours`; absent: now.
+	ScheduledAt string `json:"scheduled_at,omitempty"`
+}
+
 // SendingHealthOverview is answered by GET /v1/sending/health.
 type SendingHealthOverview struct {
 	Object  string              `json:"object"`
@@ -1688,6 +1865,33 @@ type UpdateApiKeyOptions struct {
 type UpdateApiKeyResponse struct {
 	Object string `json:"object"`
 	Id     string `json:"id"`
+}
+
+// UpdateBroadcastOptions: Changes to a draft. Sent to PATCH /v1/broadcasts/{id}.
+type UpdateBroadcastOptions struct {
+	Name string `json:"name,omitempty"`
+	// SegmentId is the segment whose contacts receive it.
+	SegmentId string `json:"segment_id,omitempty"`
+	// AudienceId: segment_id's older name.
+	AudienceId  string            `json:"audience_id,omitempty"`
+	From        string            `json:"from,omitempty"`
+	Subject     string            `json:"subject,omitempty"`
+	ReplyTo     any               `json:"reply_to,omitempty"`
+	PreviewText *Nullable[string] `json:"preview_text,omitempty"`
+	// Html: May use {{{FIRST_NAME|fallback}}} and the other variables.
+	Html string `json:"html,omitempty"`
+	Text string `json:"text,omitempty"`
+	// Template is a saved template in place of html and text, rendered once at send.
+	Template *UpdateBroadcastOptionsTemplate `json:"template,omitempty"`
+	TopicId  *Nullable[string]               `json:"topic_id,omitempty"`
+}
+
+// UpdateBroadcastOptionsTemplate is a saved template in place of html and text, rendered once at send.
+type UpdateBroadcastOptionsTemplate struct {
+	// Id is the template's id or alias (its published version is sent).
+	Id string `json:"id,omitempty"`
+	// Variables is the template's own variables.
+	Variables map[string]any `json:"variables,omitempty"`
 }
 
 // UpdateContactOptions: Changes to a contact. Sent to PATCH /v1/audiences/{id}/contacts/{contact}, PATCH

@@ -10,7 +10,7 @@ import (
 )
 
 // ListLogsOptions pages through the log, newest first, and filters it: Status (an HTTP status), Method ("POST"…),
-// ApiKeyId.
+// ApiKeyId, Endpoint (a path as entries name it, or its start at a "/": "/emails" is /emails and /emails/<id>).
 type ListLogsOptions struct {
 	Limit    int
 	After    string
@@ -18,6 +18,7 @@ type ListLogsOptions struct {
 	Status   int
 	Method   string
 	ApiKeyId string
+	Endpoint string
 }
 
 func (o *ListLogsOptions) values() url.Values {
@@ -29,6 +30,7 @@ func (o *ListLogsOptions) values() url.Values {
 		}
 		setIf(query, "method", o.Method)
 		setIf(query, "api_key_id", o.ApiKeyId)
+		setIf(query, "endpoint", o.Endpoint)
 	}
 	return query
 }

@@ -31,6 +31,16 @@ export async function deleteSegment(tx: Db, id: string): Promise<void> {
   await tx.delete(segments).where(eq(segments.id, id));
 }
 
+/** How many contacts a segment holds: one count over the membership's primary key (segment_id first). */
+export async function countSegmentContacts(db: Db, segmentId: string): Promise<number> {
+  const { contactSegments } = tablesOf(db);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(contactSegments)
+    .where(eq(contactSegments.segmentId, segmentId));
+  return Number(row?.n ?? 0);
+}
+
 export function pageSegments(db: Db, organizationId: string, options: PageOptions) {
   const { segments } = tablesOf(db);
   return pageById(segments.id, [eq(segments.organizationId, organizationId)], options, (where, order, limit) =>

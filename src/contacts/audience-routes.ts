@@ -9,7 +9,7 @@ import { bodyLimits } from "../http/body.ts";
 import { mount, route, type Contract, type Route } from "../http/contract.ts";
 import { DeletedOf, ListOf, PageQuery } from "../lib/wire.ts";
 import type { PropertyService, SegmentService, TopicService } from "./audience.ts";
-import { ContactPropertySchema, ContactSchema, SegmentSchema, TopicSchema } from "./model.ts";
+import { ContactPropertySchema, ContactSchema, SegmentCountSchema, SegmentSchema, TopicSchema } from "./model.ts";
 import {
   CreatePropertySchema,
   CreateTopicSchema,
@@ -104,6 +104,17 @@ function segmentRoutes(
               responses: { 200: ListOf(ContactSchema) },
             },
             ({ actor, params, query }) => contacts.list(actor, { ...page(query), segmentId: params.id }),
+          ),
+          route(
+            {
+              method: "GET",
+              path: "/v1/segments/:id/count",
+              summary: "How many contacts a segment holds (Mailroom's extra)",
+              tags,
+              params: Id,
+              responses: { 200: SegmentCountSchema },
+            },
+            ({ actor, params }) => segments.count(actor, params.id),
           ),
         ]
       : []),

@@ -67,6 +67,19 @@ export const SegmentSchema = named(
 );
 export type SegmentView = Static<typeof SegmentSchema>;
 
+export const SegmentCountSchema = named(
+  "SegmentCount",
+  t.Object(
+    {
+      object: t.Literal("segment_count"),
+      segment_id: Id,
+      contacts: t.Integer({ description: "Contacts in the segment now, unsubscribed and suppressed ones included" }),
+    },
+    { description: "Mailroom's extra: how many contacts a segment holds (docs/contacts.md#tables)" },
+  ),
+);
+export type SegmentCountView = Static<typeof SegmentCountSchema>;
+
 export const TopicSchema = named(
   "Topic",
   t.Object(

@@ -310,6 +310,7 @@ export function createDeliveryWorker(deps: {
         attempts: job.attempts,
         messageId: job.messageId,
         ...(job.topicId && { topicId: job.topicId }),
+        ...(job.lane === "broadcast" && { broadcast: true }),
         raw,
       };
       result = await provider(job).deliver(deliveryJob);

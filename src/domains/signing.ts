@@ -207,7 +207,8 @@ export function createOutgoingSigner(deps: OutgoingSignerDeps): OutgoingSigner {
         return job;
       }
       // Prepended before signing, so the signature covers them (RFC 8058 §4; SIGNED_HEADERS lists both).
-      const lines = job.topicId ? await deps.listUnsubscribe?.(job, identity) : null;
+      // Topic mail and every broadcast (docs/broadcasts.md#unsubscribing) carry them.
+      const lines = job.topicId || job.broadcast ? await deps.listUnsubscribe?.(job, identity) : null;
       if (lines) job = { ...job, raw: Buffer.concat([Buffer.from(lines, "latin1"), job.raw]) };
       const { signatures: header, errors } = await sign(job, identity, !!lines);
       if (errors.length) {

@@ -7,7 +7,8 @@ import type { Actor } from "../access.ts";
 import type { StagedContent } from "../db/store.ts";
 import type { Lane } from "../deliveries/model.ts";
 import type { IdempotencyClaim } from "../idempotency/service.ts";
-import { addressKey, type Mailbox } from "../lib/addresses.ts";
+import { addressKey, domainOf, type Mailbox } from "../lib/addresses.ts";
+import { newId } from "../lib/ids.ts";
 import { isoTime } from "../lib/clock.ts";
 import { hasPrivateContent, type EmailSource, type Tag } from "./model.ts";
 import type { RelayDsn } from "./relay-dsn.ts";
@@ -34,6 +35,9 @@ export interface PreparedMessage {
   lane: Lane;
   /** The topic it is sent for, or null (docs/contacts-preferences.md). */
   topicId: string | null;
+  /** The broadcast and contact it was made for (docs/broadcasts.md), or null. */
+  broadcastId: string | null;
+  contactId: string | null;
   raw: Buffer;
   /** Distinct envelope recipients, in the order given. */
   recipients: string[];
@@ -83,6 +87,8 @@ export function emailRow(message: PreparedMessage, createdAt: string) {
     templateId: message.templateId,
     lane: message.lane,
     topicId: message.topicId,
+    broadcastId: message.broadcastId,
+    contactId: message.contactId,
     createdAt,
     updatedAt: createdAt,
   };
@@ -99,3 +105,55 @@ export function distinctAddresses(mailboxes: Mailbox[]): string[] {
  * PostgreSQL text and jsonb cannot hold NUL, and a decoded part may contain one.
  */
 export const recordable = (value: string) => (value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value);
+
+/** The delivery rows of accepted messages: one per recipient, queued (at `scheduledAt` if any) or suppressed. */
+export function deliveryRows(messages: PreparedMessage[], now: number, createdAt: string) {
+  return messages.flatMap((message) =>
+    message.recipients.map((recipient) => {
+      const key = addressKey(recipient);
+      const suppressed = message.suppressed.has(key) || message.leftTopic.has(key);
+      const dsn = message.dsn?.recipients.get(key);
+      return {
+        id: newId(),
+        emailId: message.id,
+        organizationId: message.organizationId,
+        recipient,
+        destination: domainOf(recipient),
+        status: suppressed ? "suppressed" : "queued",
+        nextAttemptAt: suppressed ? null : (message.scheduledAt ?? now),
+        lastResponse: message.suppressed.has(key)
+          ? "recipient is on the suppression list"
+          : suppressed
+            ? "recipient unsubscribed from the message's topic"
+            : null,
+        createdAt,
+        updatedAt: createdAt,
+        dsnNotify: dsn?.notify ?? null,
+        dsnOrcpt: dsn?.orcpt ?? null,
+        lane: message.lane,
+      };
+    }),
+  );
+}
+
+/** The first events of accepted messages: each suppressed recipient's, then the message's queued or scheduled. */
+export function acceptedEvents(messages: PreparedMessage[]) {
+  return messages.flatMap((message) => {
+    const base = { organizationId: message.organizationId, emailId: message.id };
+    return [
+      ...message.recipients.flatMap((recipient) => {
+        const key = addressKey(recipient);
+        // The suppression list answers first: a bounced address stays suppressed whatever its topic choices.
+        const data = message.suppressed.has(key)
+          ? { reason: "suppressed" }
+          : message.leftTopic.has(key)
+            ? { reason: "topic_unsubscribed", topic_id: message.topicId }
+            : null;
+        return data ? [{ ...base, type: "email.suppressed" as const, recipient, data }] : [];
+      }),
+      message.scheduledAt
+        ? { ...base, type: "email.scheduled" as const, data: { scheduled_at: isoTime(message.scheduledAt) } }
+        : { ...base, type: "email.queued" as const },
+    ];
+  });
+}

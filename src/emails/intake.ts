@@ -31,7 +31,14 @@ import { assertTransmittable, finalizeRawMessage, relayTopic, singleFrom, type R
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { insertAccepted } from "./repo.ts";
 import { resolveRelayDsn } from "./relay-dsn.ts";
-import { distinctAddresses, emailRow, type Acceptance, type PreparedMessage } from "./intake-rows.ts";
+import {
+  acceptedEvents,
+  deliveryRows,
+  distinctAddresses,
+  emailRow,
+  type Acceptance,
+  type PreparedMessage,
+} from "./intake-rows.ts";
 
 export interface EmailLimits {
   maxRecipients: number;
@@ -47,12 +54,14 @@ export interface EmailIntake {
   submit(input: SubmitInput, actor: Actor, options?: SubmitOptions): Promise<{ id: string }>;
   /**
    * All or nothing; `permissive`: the valid messages are stored and the others answered as `errors` by index. An
-   * input may be the AppError its fields already failed with (the route's template rendering).
+   * input may be the AppError its fields already failed with (the route's template rendering). `concurrently`: the
+   * messages are prepared together, not one after another (a broadcast's fan-out: nothing to fetch, composition on
+   * the CPU pool's threads at once); they are still written in one transaction.
    */
   submitBatch(
     inputs: Array<SubmitInput | AppError>,
     actor: Actor,
-    options?: SubmitOptions & { permissive?: boolean },
+    options?: SubmitOptions & { permissive?: boolean; concurrently?: boolean },
   ): Promise<{ data: Array<{ id: string }>; errors?: Array<{ index: number; message: string }> }>;
 }
 
@@ -189,6 +198,8 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       templateId: null,
       lane: "transactional",
       topicId: topicId ?? null,
+      broadcastId: null,
+      contactId: null,
       raw: finalized.raw,
       recipients,
       suppressed,
@@ -229,6 +240,8 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       recipients,
       suppressed,
       topicId: null,
+      broadcastId: null,
+      contactId: null,
       leftTopic,
       // Mail a person or a program wrote to one recipient, not a newsletter: the transactional lane.
       lane: "transactional",
@@ -268,6 +281,8 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       templateId: fields.templateId ?? null,
       lane: input.lane ?? "transactional",
       topicId: fields.topicId ?? null,
+      broadcastId: input.broadcast?.id ?? null,
+      contactId: input.broadcast?.contactId ?? null,
       raw: composed.raw,
       recipients,
       suppressed,
@@ -312,32 +327,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
         if (body) staged.push(body);
         else contents.push({ emailId: message.id, raw: message.raw });
       }
-    const deliveries = messages.flatMap((message) =>
-      message.recipients.map((recipient) => {
-        const key = addressKey(recipient);
-        const suppressed = message.suppressed.has(key) || message.leftTopic.has(key);
-        const dsn = message.dsn?.recipients.get(key);
-        return {
-          id: newId(),
-          emailId: message.id,
-          organizationId: message.organizationId,
-          recipient,
-          destination: domainOf(recipient),
-          status: suppressed ? "suppressed" : "queued",
-          nextAttemptAt: suppressed ? null : (message.scheduledAt ?? now),
-          lastResponse: message.suppressed.has(key)
-            ? "recipient is on the suppression list"
-            : suppressed
-              ? "recipient unsubscribed from the message's topic"
-              : null,
-          createdAt,
-          updatedAt: createdAt,
-          dsnNotify: dsn?.notify ?? null,
-          dsnOrcpt: dsn?.orcpt ?? null,
-          lane: message.lane,
-        };
-      }),
-    );
+    const deliveries = deliveryRows(messages, now, createdAt);
     await insertAccepted(tx, {
       emails: messages.map((message) => emailRow(message, createdAt)),
       contents,
@@ -348,27 +338,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     });
     for (const body of staged) await body.place(tx);
     // The message rows were inserted with the status of each message's last event (queued or scheduled).
-    await events.appendRecorded(
-      tx,
-      messages.flatMap((message) => {
-        const base = { organizationId: message.organizationId, emailId: message.id };
-        return [
-          ...message.recipients.flatMap((recipient) => {
-            const key = addressKey(recipient);
-            // The suppression list answers first: a bounced address stays suppressed whatever its topic choices.
-            const data = message.suppressed.has(key)
-              ? { reason: "suppressed" }
-              : message.leftTopic.has(key)
-                ? { reason: "topic_unsubscribed", topic_id: message.topicId }
-                : null;
-            return data ? [{ ...base, type: "email.suppressed" as const, recipient, data }] : [];
-          }),
-          message.scheduledAt
-            ? { ...base, type: "email.scheduled" as const, data: { scheduled_at: isoTime(message.scheduledAt) } }
-            : { ...base, type: "email.queued" as const },
-        ];
-      }),
-    );
+    await events.appendRecorded(tx, acceptedEvents(messages));
     // One wake-up of the other instances per group commit (this one's worker is woken by `onAccepted`).
     await notifyAtCommit(tx, DELIVERIES_DUE);
     for (const acceptance of group)
@@ -441,10 +411,17 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
       const prepared: PreparedMessage[] = [];
       const errors: Array<{ index: number; message: string }> = [];
       const budget = fetchBudget();
+      const prepareOne = (input: SubmitInput | AppError) =>
+        input instanceof AppError ? Promise.reject(input) : prepare(input, actor, budget);
+      const together = options.concurrently ? inputs.map((input) => prepareOne(input).catch((error) => error)) : [];
       for (const [i, input] of inputs.entries()) {
         try {
-          if (input instanceof AppError) throw input;
-          prepared.push(await prepare(input, actor, budget));
+          if (!options.concurrently) prepared.push(await prepareOne(input));
+          else {
+            const outcome: unknown = await together[i];
+            if (outcome instanceof Error) throw outcome;
+            prepared.push(outcome as PreparedMessage);
+          }
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           // Permissive: the valid messages are sent and each refused one is named by its index (Resend's shape).

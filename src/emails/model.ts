@@ -123,6 +123,11 @@ export type SubmitInput =
       fields: ComposedFields;
       /** Set by a broadcast's fan-out alone; no front end sets it (docs/operations.md#sending-lanes). */
       lane?: Lane;
+      /**
+       * The broadcast and contact a fan-out made the message for (docs/broadcasts.md#exactly-once): written on the
+       * message's own row, unique together, so a contact never gets a broadcast twice. Set by the fan-out alone.
+       */
+      broadcast?: { id: string; contactId: string };
     }
   | RawInput
   | ForwardInput;
@@ -177,6 +182,7 @@ export const EmailSummarySchema = named(
     scheduled_at: Nullable(t.String({ format: "date-time" })),
     template_id: Nullable(t.String()),
     topic_id: Nullable(t.String(), { description: "The topic it was sent for (docs/contacts-preferences.md)" }),
+    broadcast_id: Nullable(t.String(), { description: "The broadcast it was sent for (docs/broadcasts.md)" }),
     mode: OneOf(["live", "test"] as const, {
       description:
         "test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise",

@@ -57,6 +57,7 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
     scheduled_at: row.scheduledAt ?? null,
     template_id: row.templateId ?? null,
     topic_id: row.topicId ?? null,
+    broadcast_id: row.broadcastId ?? null,
     mode: row.mode === "test" ? "test" : "live",
   });
 

@@ -61,6 +61,8 @@ const insertStatements = perConnection((tx: Db) => {
             "templateId",
             "lane",
             "topicId",
+            "broadcastId",
+            "contactId",
             "createdAt",
             "updatedAt",
           ]),

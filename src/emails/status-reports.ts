@@ -236,6 +236,8 @@ export function createStatusReports(deps: {
         { name: "dsn_for", value: report.emailId },
       ],
       templateId: null,
+      broadcastId: null,
+      contactId: null,
       raw: composed.raw,
       recipients: [report.returnTo],
       suppressed,

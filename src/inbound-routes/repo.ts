@@ -2,8 +2,22 @@
  * The inbound routes' queries: an organisation's routes in order, one route, writing positions, and which of some
  * webhook ids are the organisation's. Invariant: every read is scoped to one organisation.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { engineOf, executeRaw } from "../db/dialect.ts";
 import { first, tablesOf, type Db } from "../db/store.ts";
+
+/** The first key of the route writes' advisory locks (the second is the organisation's): "iroutes" in ASCII, folded. */
+const ROUTES_LOCK = 0x69726f75;
+
+/**
+ * Inside a write, before reading positions: makes the organisation's route changes take turns until the write ends,
+ * so positions computed from what it read stay 1..n (PostgreSQL's READ COMMITTED would let two writes read the same
+ * order; SQLite's one writer serialises them already). A transaction-scoped advisory lock: nothing else waits on it.
+ */
+export async function lockRoutesOf(tx: Db, organizationId: string): Promise<void> {
+  if (engineOf(tx) === "postgres")
+    await executeRaw(tx, sql`SELECT pg_advisory_xact_lock(${ROUTES_LOCK}::int, hashtext(${organizationId}))`);
+}
 
 export type RouteRow = ReturnType<typeof tablesOf>["inboundRoutes"]["$inferSelect"];
 

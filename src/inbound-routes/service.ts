@@ -4,7 +4,8 @@
  * takes `domains:write`, the right that turns receiving on — a route decides where a domain's mail goes, as that does.
  *
  * Invariants: positions run 1..n without gaps — a route created or moved to a position takes it and those at it and
- * after move down, one removed closes its gap — in one write with the change; a route forwards only to the
+ * after move down, one removed closes its gap — in one write with the change, the organisation's route writes taking
+ * turns (repo.ts `lockRoutesOf`); a route forwards only to the
  * addresses its organisation configured and notifies only the organisation's own webhooks; every change is audited.
  */
 import { type Actor, requireScope } from "../access.ts";
@@ -23,7 +24,16 @@ import {
   type TestInboundRoute,
   type UpdateInboundRoute,
 } from "./model.ts";
-import { deleteRoute, findRoute, insertRoute, ownWebhookIds, type RouteRow, routesOf, updateRoute } from "./repo.ts";
+import {
+  deleteRoute,
+  findRoute,
+  insertRoute,
+  lockRoutesOf,
+  ownWebhookIds,
+  type RouteRow,
+  routesOf,
+  updateRoute,
+} from "./repo.ts";
 import { checkActionFields, recipientPattern } from "./validate.ts";
 
 export interface InboundRoutes {
@@ -153,6 +163,7 @@ export function createInboundRoutes(deps: {
         updatedAt: now,
       };
       await writer.write(async (tx) => {
+        await lockRoutesOf(tx, actor.organizationId);
         if ((await routesOf(tx, actor.organizationId)).length >= MAX_ROUTES)
           throw validationError([{ path: "", message: `an organisation has at most ${MAX_ROUTES} inbound routes` }]);
         row.position = await place(tx, actor.organizationId, row, input.position);
@@ -180,6 +191,11 @@ export function createInboundRoutes(deps: {
       });
       const row: RouteRow = { ...current, ...fields, updatedAt: isoTime(clock.now()) };
       await writer.write(async (tx) => {
+        await lockRoutesOf(tx, actor.organizationId);
+        // Where it is now, read under the lock: another change may have moved it since `current` was read.
+        const now = await findRoute(tx, actor.organizationId, row.id);
+        if (!now) throw notFound();
+        row.position = now.position;
         if (input.position !== undefined) row.position = await place(tx, actor.organizationId, row, input.position);
         await updateRoute(tx, row.id, { ...fields, position: row.position, updatedAt: row.updatedAt });
         await audited(tx, actor, "inbound_route.updated", row, auditedFields(row));
@@ -191,6 +207,7 @@ export function createInboundRoutes(deps: {
       requireScope(actor, "domains:write");
       const row = await own(actor, id);
       await writer.write(async (tx) => {
+        await lockRoutesOf(tx, actor.organizationId);
         await deleteRoute(tx, row.id);
         await place(tx, actor.organizationId, null, undefined);
         await audited(tx, actor, "inbound_route.deleted", row, {});

@@ -145,8 +145,14 @@ export function createForwarding(deps: {
       }
     },
 
-    /** Whether the MX takes mail for `address` as an SRS address of ours (its MAC and age verified). */
-    accepts: (address: string) => srs.reverse(address, clock.now()) !== null,
+    /**
+     * Whether the MX takes mail for `address` as an SRS address of ours: its MAC and age verified, at a return-path
+     * name some organisation still holds (a domain removed since takes nothing back).
+     */
+    async accepts(address: string) {
+      if (srs.reverse(address, clock.now()) === null) return false;
+      return (await deps.returnPathOwner(address.slice(address.lastIndexOf("@") + 1).toLowerCase())) !== null;
+    },
     /** Whether `address` is written as an SRS address (one that does not verify is refused, not routed). */
     looksLike: (address: string) => srs.looksLike(address),
 

@@ -279,7 +279,7 @@ export function createInboundService(deps: {
       if (returnPaths.parse(address) || deps.unsubscribes?.isUnsubscribeAddress(address)) return;
       if (await dmarcReportDomain(address)) return;
       if (deps.forwarding.looksLike(address)) {
-        if (deps.forwarding.accepts(address)) return;
+        if (await deps.forwarding.accepts(address)) return;
         throw new AppError("not_found", "No such forwarding address here.", { condition: "unknown_recipient" });
       }
       if (RETURN_PATH_LOCAL.test(address.slice(0, address.lastIndexOf("@"))))

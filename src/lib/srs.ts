@@ -4,10 +4,12 @@
  * name this server may send for, and a bounce to it can be routed back to the original sender.
  *
  * `<tt>` is the day number modulo 1024 in two base32 characters (as libsrs2 writes it); `<hash>` the first 40 bits of
- * HMAC-SHA256 over `<tt>`, the original domain and local part (lower-cased: some servers fold the case of local
- * parts), in base32 — 8 characters. Invariant: an address is reversed only when its hash verifies and its day is
- * within `MAX_AGE_DAYS`, so nobody can use the forwarder to relay mail to an address of their choosing (RFC 5321's
- * open relay) by writing an SRS address by hand.
+ * HMAC-SHA256 over `<tt>`, the forwarding domain, the original domain and local part (lower-cased: some servers fold
+ * the case of local parts), in base32 — 8 characters. libsrs2 leaves the forwarding domain out; it is in here so that
+ * an address issued for one organisation's return-path name cannot be moved onto another's. Invariant: an address is
+ * reversed only when its hash verifies for the domain it is written at and its day is within `MAX_AGE_DAYS`, so
+ * nobody can use the forwarder to relay mail to an address of their choosing (RFC 5321's open relay) by writing an
+ * SRS address by hand.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
@@ -56,10 +58,10 @@ export interface SrsCodec {
 
 /** Builds the codec from a 32-byte key (`secrets.deriveKey("srs")`). */
 export function createSrsCodec(key: Buffer): SrsCodec {
-  const hash = (stamp: string, domain: string, local: string) =>
+  const hash = (stamp: string, forwarder: string, domain: string, local: string) =>
     base32(
       createHmac("sha256", key)
-        .update(`${stamp}\0${domain.toLowerCase()}\0${local.toLowerCase()}`)
+        .update(`${stamp}\0${forwarder.toLowerCase()}\0${domain.toLowerCase()}\0${local.toLowerCase()}`)
         .digest()
         .subarray(0, HASH_BYTES),
     );
@@ -69,13 +71,20 @@ export function createSrsCodec(key: Buffer): SrsCodec {
       const local = original.slice(0, at);
       const origin = original.slice(at + 1);
       const stamp = dayStamp(now);
-      return `SRS0=${hash(stamp, origin, local)}=${stamp}=${origin}=${local}@${domain}`;
+      return `SRS0=${hash(stamp, domain, origin, local)}=${stamp}=${origin}=${local}@${domain}`;
     },
     reverse(address, now) {
       const match = SRS_ADDRESS.exec(address.trim());
       if (!match) return null;
-      const [, given, stamp, origin, local] = match as unknown as [string, string, string, string, string];
-      const expected = hash(stamp.toLowerCase(), origin, local);
+      const [, given, stamp, origin, local, forwarder] = match as unknown as [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      const expected = hash(stamp.toLowerCase(), forwarder, origin, local);
       if (!timingSafeEqual(Buffer.from(expected), Buffer.from(given.toLowerCase()))) return null;
       if (stampAge(stamp.toLowerCase(), now) > MAX_AGE_DAYS) return null;
       return `${local}@${origin}`;

@@ -9,7 +9,8 @@
  * could not be written is dropped with a warning: the log is a debugging aid, never a reason to fail or retry mail.
  */
 import type { KeyMode } from "../access.ts";
-import { tablesOf, type Writer } from "../db/store.ts";
+import { forRows, perConnection, placeholders, prepareAs } from "../db/prepared.ts";
+import { tablesOf, type Db, type Writer } from "../db/store.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -49,6 +50,33 @@ export interface RequestRecorder {
 
 type Row = typeof import("../db/schema/logs.ts").requestLogs.$inferInsert;
 
+/**
+ * SQLite's insert of one row, prepared once per connection: a batch runs it per row inside its transaction, which
+ * costs a fraction of building one 500-row insert with the builder (db/prepared.ts); PostgreSQL takes multi-row ones.
+ */
+const insertRow = perConnection((tx: Db) =>
+  prepareAs(
+    "request_log_insert",
+    tx
+      .insert(tablesOf(tx).requestLogs)
+      .values(
+        placeholders([
+          "id",
+          "organizationId",
+          "apiKeyId",
+          "mode",
+          "createdAt",
+          "endpoint",
+          "method",
+          "responseStatus",
+          "userAgent",
+          "requestBody",
+          "responseBody",
+        ]),
+      ),
+  ),
+);
+
 export function createRequestRecorder(deps: {
   writer: Writer;
   clock: Clock;
@@ -67,7 +95,10 @@ export function createRequestRecorder(deps: {
     try {
       await writer.write(async (tx) => {
         const { requestLogs } = tablesOf(tx);
-        await tx.insert(requestLogs).values(rows);
+        await forRows(tx, rows, {
+          each: (row) => insertRow(tx).execute(row),
+          many: (slice) => tx.insert(requestLogs).values(slice),
+        });
       });
     } catch (error) {
       metrics.inc("mailroom_request_log_dropped_total", {}, rows.length);

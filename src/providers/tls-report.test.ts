@@ -207,6 +207,32 @@ describe("buildTlsReport (RFC 8460 §4.4)", () => {
     ]);
   });
 
+  test("a bogus TLSA answer (DANE, dnssec-invalid): no connection was made, so no receiving IP — the report still builds", () => {
+    // As reputation/tls-reports.ts reads the row providers/mx.ts counted: receiving IP "", an empty tlsa policy string.
+    const report = reportFor("bogus.example", [
+      {
+        policyDomain: "bogus.example",
+        policyType: "tlsa",
+        policyString: [],
+        mxHost: "mx.bogus.example",
+        result: "dnssec-invalid",
+        sendingMtaIp: SENDER_IP,
+        receivingMxHostname: "mx.bogus.example",
+        receivingIp: "",
+        count: 3,
+      },
+    ]);
+    expect(schemaErrors(report)).toEqual([]);
+    expect(report.policies[0]!["failure-details"]).toEqual([
+      {
+        "result-type": "dnssec-invalid",
+        "sending-mta-ip": SENDER_IP,
+        "receiving-mx-hostname": "mx.bogus.example",
+        "failed-session-count": 3,
+      },
+    ]);
+  });
+
   test("domain names are written as A-labels", () => {
     const report = reportFor("bücher.example", [
       { policyDomain: "Bücher.example", policyType: "sts", mxHost: "*.mx.bücher.example", result: "success", count: 3 },

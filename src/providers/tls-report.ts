@@ -225,14 +225,16 @@ function failureDetail(count: TlsOutcomeCount, result: TlsResultType): TlsFailur
   if (count.receivingMxHostname === undefined || count.receivingMxHostname === "") {
     throw new RangeError(`a ${result} failure needs the receiving MX host name`);
   }
-  if (count.receivingIp !== undefined && isIP(count.receivingIp) === 0) {
-    throw new RangeError(`receiving IP ${count.receivingIp} is not an IP address`);
+  // "" is no address: a session that never connected (a bogus TLSA answer, DANE's dnssec-invalid) has none to name.
+  const receivingIp = count.receivingIp || undefined;
+  if (receivingIp !== undefined && isIP(receivingIp) === 0) {
+    throw new RangeError(`receiving IP ${receivingIp} is not an IP address`);
   }
   return {
     "result-type": result,
     "sending-mta-ip": count.sendingMtaIp,
     "receiving-mx-hostname": aLabels(count.receivingMxHostname),
-    ...(count.receivingIp !== undefined && { "receiving-ip": count.receivingIp }),
+    ...(receivingIp !== undefined && { "receiving-ip": receivingIp }),
     "failed-session-count": count.count,
     ...(count.failureReasonCode !== undefined && { "failure-reason-code": count.failureReasonCode }),
   };

@@ -18,6 +18,8 @@ export interface DeliveryJob {
   raw: Buffer;
   /** The topic the message was sent for: each recipient's copy gets its own unsubscribe headers (domains/signing.ts). */
   topicId?: string;
+  /** A broadcast's copy (docs/broadcasts.md): it carries one-click unsubscribe headers even without a topic. */
+  broadcast?: boolean;
   /**
    * `enforced`: the sending domain requires TLS (docs/deliverability.md) — direct delivery only over STARTTLS with a certificate
    * valid for the MX name, else deferred. Set when the message is prepared for sending (domains/signing.ts).

@@ -1,7 +1,8 @@
 /**
  * HTTP routes of deliverability (docs/deliverability.md): the organisation's and its domains' sending health with
  * the blocklists' answers about the sending addresses, the IP pools open to the organisation, and the DMARC
- * aggregate reports receivers sent about each domain — each route one contract (http/contract.ts).
+ * aggregate reports receivers sent about each domain, and each domain's DANE outcomes per destination — each route one
+ * contract (http/contract.ts).
  */
 import { Type as t } from "@sinclair/typebox";
 import { Elysia } from "elysia";
@@ -14,9 +15,16 @@ import { ListOf, PageQuery } from "../lib/wire.ts";
 import type { SendingIps } from "../providers/sending-ips.ts";
 import { IpPoolSchema } from "../providers/wire.ts";
 import type { Blocklists } from "./blocklists.ts";
+import type { DaneStatus } from "./dane-status.ts";
 import type { DmarcReports } from "./dmarc.ts";
 import type { Guardrails } from "./guardrails.ts";
-import { DmarcReportRowSchema, DmarcReportSchema, DmarcSummarySchema, SendingHealthOverviewSchema } from "./wire.ts";
+import {
+  DmarcReportRowSchema,
+  DmarcReportSchema,
+  DmarcSummarySchema,
+  DomainDaneSchema,
+  SendingHealthOverviewSchema,
+} from "./wire.ts";
 
 const tags = ["Deliverability"];
 const Domain = t.Object({ id: t.String({ description: "The domain's id, or its name" }) });
@@ -33,9 +41,10 @@ export function deliverabilityRoutes(
     dmarcReports: DmarcReports;
     blocklists: Blocklists;
     sendingIps: Pick<SendingIps, "state">;
+    daneStatus: DaneStatus;
   },
 ) {
-  const { guardrails, dmarcReports, blocklists, sendingIps } = deps;
+  const { guardrails, dmarcReports, blocklists, sendingIps, daneStatus } = deps;
   return mount(new Elysia().use(authenticated(deps)), bodyLimits(deps.config), [
     route(
       {
@@ -114,6 +123,18 @@ export function deliverabilityRoutes(
         responses: { 200: DmarcSummarySchema },
       },
       ({ actor, params, query }) => dmarcReports.summary(actor, params.id, query.days ?? 7),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/v1/domains/:id/dane",
+        summary:
+          "DANE per destination (RFC 7672): each MX host the domain's live mail reached by direct delivery in the last 7 days, whether it had DNSSEC-secure TLSA records, and the last negotiation's outcome",
+        tags,
+        params: Domain,
+        responses: { 200: DomainDaneSchema },
+      },
+      ({ actor, params }) => daneStatus.forDomain(actor, params.id),
     ),
   ]);
 }

@@ -88,6 +88,7 @@ export function createTlsReporting(deps: {
           // RFC 8460 §4.4: a tlsa policy's string is its TLSA records in presentation form.
           policyString: session.tlsa ?? (session.policy ? policyLines(session.policy) : null),
           sessions: 1,
+          lastAt: clock.now(),
         })
         .onConflictDoUpdate({
           target: [
@@ -99,7 +100,8 @@ export function createTlsReporting(deps: {
             counts.sendingIp,
             counts.receivingIp,
           ],
-          set: { sessions: sql`${counts.sessions} + 1` },
+          // The row seen last is a destination's last outcome (docs/deliverability.md#dane-per-destination).
+          set: { sessions: sql`${counts.sessions} + 1`, lastAt: clock.now() },
         });
     });
 

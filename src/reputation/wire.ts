@@ -110,3 +110,38 @@ export const SendingHealthOverviewSchema = named(
 );
 /** The guardrails' part of the overview (the blocklists' is theirs). */
 export type SendingHealthView = Omit<Static<typeof SendingHealthOverviewSchema>, "blocklists">;
+
+/**
+ * One MX host of a destination the domain's mail went to by direct delivery, and what the last TLS negotiation with it
+ * found (docs/deliverability.md#dane-per-destination).
+ */
+export const DaneDestinationSchema = named(
+  "DaneDestination",
+  t.Object({
+    destination: t.String({ description: "The recipient domain" }),
+    mx_host: t.String({ description: "The MX host negotiated with; empty when its MX lookup failed validation" }),
+    tlsa: OneOf(["secure", "none", "bogus", "unchecked"], {
+      description:
+        "secure: DNSSEC-secure TLSA records; none: no secure TLSA records (unsigned, or none published); bogus: the TLSA answer failed DNSSEC validation; unchecked: DANE was off",
+    }),
+    outcome: OneOf(["verified", "mismatched", "bogus", "mta_sts", "tls_policy"], {
+      description:
+        "The last negotiation: verified (the certificate matched a TLSA record), mismatched or bogus (deferred 4.7.5, nothing sent), mta_sts or tls_policy (no secure TLSA records: the MTA-STS policy, or the domain's tls setting, decided)",
+    }),
+    result: t.String({ description: "RFC 8460's result type of that negotiation: success, tlsa-invalid, …" }),
+    last_at: Time,
+    sessions: t.Integer({ description: "Negotiations with this host over the window" }),
+  }),
+);
+export type DaneDestinationView = Static<typeof DaneDestinationSchema>;
+
+export const DomainDaneSchema = named(
+  "DomainDane",
+  t.Object({
+    object: t.Literal("dane_status"),
+    dane: OneOf(["on", "off"], { description: "Whether direct delivery checks TLSA records ([mx] dane)" }),
+    days: t.Integer({ description: "The window: destinations the domain's mail went to in these last days" }),
+    data: t.Array(DaneDestinationSchema, { description: "Most recently negotiated first" }),
+  }),
+);
+export type DomainDaneView = Static<typeof DomainDaneSchema>;

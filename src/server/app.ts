@@ -17,12 +17,14 @@ import { outboxGauges } from "../webhooks/dispatcher.ts";
 import { listenMetrics, parseListenAddress } from "./metrics-listener.ts";
 import { registerGauges } from "./metrics.ts";
 import { assertDaneResolver } from "./providers.ts";
+import packageJson from "../../package.json" with { type: "json" };
 import { createHttpApp, listenHttp, type HttpApp } from "./routes.ts";
 import { createServices, type AppOptions, type Services } from "./services.ts";
 
 export { createServices, type AppOptions, type Services };
 
-export const VERSION = "0.1.0";
+/** The release, from package.json alone (bundled into the executable), so `mailroom version` and the tag agree. */
+export const VERSION: string = packageJson.version;
 /** How long stopping waits for HTTP requests in flight before it closes their connections. */
 const HTTP_DRAIN_MS = 10_000;
 
@@ -136,6 +138,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       services.webhookDispatcher.start();
       services.periodic.start();
       services.contactImports.start();
+      services.broadcastFanOut.start();
       ready = true;
       return [
         { name: "http", host: config.http.host, port: server.port! },
@@ -154,6 +157,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         services.webhookDispatcher.stop(),
         services.periodic.stop(),
         services.contactImports.stop(),
+        services.broadcastFanOut.stop(),
       ]);
       await services.tlsReports.settled();
       await services.requestLog.stop();

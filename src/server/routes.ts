@@ -15,6 +15,7 @@ import type { SesEventIntake } from "../deliveries/provider-events.ts";
 import { domainRoutes } from "../domains/routes.ts";
 import { deliverabilityRoutes } from "../reputation/routes.ts";
 import type { Guardrails } from "../reputation/guardrails.ts";
+import type { DaneStatus } from "../reputation/dane-status.ts";
 import type { DmarcReports } from "../reputation/dmarc.ts";
 import type { Blocklists } from "../reputation/blocklists.ts";
 import type { SendingIps } from "../providers/sending-ips.ts";
@@ -47,6 +48,8 @@ import type { PropertyService, SegmentService, TopicService } from "../contacts/
 import type { ContactImports } from "../contacts/imports.ts";
 import type { Membership } from "../contacts/membership.ts";
 import { contactRoutes } from "../contacts/routes.ts";
+import { broadcastRoutes } from "../broadcasts/routes.ts";
+import type { BroadcastService } from "../broadcasts/service.ts";
 import type { ContactService } from "../contacts/service.ts";
 import { templateRoutes } from "../templates/routes.ts";
 import type { SentAttachments } from "../emails/attachments.ts";
@@ -91,6 +94,7 @@ export interface HttpDeps {
   topics: TopicService;
   contactProperties: PropertyService;
   contactImports: ContactImports;
+  broadcasts: BroadcastService;
   domains: DomainService;
   webhooks: WebhookService;
   tracking: TrackingService;
@@ -103,6 +107,7 @@ export interface HttpDeps {
   pauses: SendingPauses;
   guardrails: Guardrails;
   dmarcReports: DmarcReports;
+  daneStatus: DaneStatus;
   blocklists: Blocklists;
   sendingIps: SendingIps;
   sentAttachments: SentAttachments;
@@ -238,6 +243,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(inboundRouteRoutes(deps))
     .use(contactRoutes(deps))
     .use(audienceRoutes(deps))
+    .use(broadcastRoutes(deps))
     .use(domainRoutes(deps))
     .use(webhookRoutes(deps))
     .use(templateRoutes(deps))

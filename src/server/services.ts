@@ -4,9 +4,12 @@
  * it made. Invariant: nothing else constructs services or reads configuration.
  */
 import type { AiService } from "../ai/service.ts";
+import type { BroadcastService } from "../broadcasts/service.ts";
+import type { LeasedQueue } from "../queue/leased-queue.ts";
 import type { Config } from "../config/options.ts";
 import type { Store, Writer } from "../db/store.ts";
 import type { Blocklists } from "../reputation/blocklists.ts";
+import type { DaneStatus } from "../reputation/dane-status.ts";
 import type { DmarcReports } from "../reputation/dmarc.ts";
 import type { Guardrails } from "../reputation/guardrails.ts";
 import type { TlsReporting } from "../reputation/tls-reports.ts";
@@ -54,6 +57,7 @@ import type { RequestRecorder } from "../logs/recorder.ts";
 import type { RequestLogs } from "../logs/service.ts";
 import type { UsageService } from "../usage/service.ts";
 import { wireAccounts } from "./areas/accounts.ts";
+import { wireBroadcasts } from "./areas/broadcasts.ts";
 import { wireInsight } from "./areas/insight.ts";
 import { wireMail, type MailOptions } from "./areas/mail.ts";
 import { wireSending, type SendingOptions } from "./areas/sending.ts";
@@ -85,6 +89,9 @@ export interface Services {
   contactProperties: PropertyService;
   /** CSV imports of contacts, worked in the background from their spooled upload. */
   contactImports: ContactImports;
+  /** Broadcasts to a segment (docs/broadcasts.md), and the fan-out that makes their messages. */
+  broadcasts: BroadcastService;
+  broadcastFanOut: LeasedQueue;
   /** A recipient's fate: the one writer of its status. */
   lifecycle: Lifecycle;
   /** The delivery queue as an operator sees and steers it. */
@@ -94,6 +101,7 @@ export interface Services {
   guardrails: Guardrails;
   dmarcReports: DmarcReports;
   tlsReports: TlsReporting;
+  daneStatus: DaneStatus;
   blocklists: Blocklists;
   sendingIps: SendingIps;
   idempotency: Idempotency;
@@ -151,6 +159,7 @@ export async function createServices(configured: Config, options: AppOptions = {
   const sending = wireSending(base, accounts, options);
   const mail = wireMail(base, accounts, sending, options);
   const insight = wireInsight(base, accounts, mail);
+  const broadcasts = wireBroadcasts(base, accounts, sending, mail);
   const { mailThrough: _, ...accountServices } = accounts;
   const { returnPaths: __, closeProviders, ...sendingServices } = sending;
   return {
@@ -171,6 +180,7 @@ export async function createServices(configured: Config, options: AppOptions = {
     ...sendingServices,
     ...mail,
     ...insight,
+    ...broadcasts,
     async closeProviders() {
       await closeProviders();
       base.cpu.close();

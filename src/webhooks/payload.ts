@@ -32,6 +32,8 @@ export async function buildPayload(tx: Db, event: StoredEvent): Promise<WebhookP
         subject: email.subject,
         tags: tagObject(email.tags),
         ...(email.templateId && { template_id: email.templateId }),
+        // Resend's field: the broadcast a message was sent for (docs/broadcasts.md#events).
+        ...(email.broadcastId && { broadcast_id: email.broadcastId }),
       }),
       recipient: event.recipient ?? null,
     };

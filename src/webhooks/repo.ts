@@ -159,6 +159,7 @@ export const outboxStatements = perConnection((tx: Db) => {
           subject: emails.subject,
           tags: emails.tags,
           templateId: emails.templateId,
+          broadcastId: emails.broadcastId,
         })
         .from(emails)
         .where(eq(emails.id, p("emailId"))),

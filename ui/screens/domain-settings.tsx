@@ -1,6 +1,7 @@
 /**
  * A sending domain's deliverability settings, on its card (docs/deliverability.md): the tracking domain (a CNAME record, then
- * links under the sender's own name), the TLS policy of direct delivery, the Ed25519 DKIM signature, and the IP pool
+ * links under the sender's own name), the TLS policy of direct delivery (with, on the domain's page, its DANE status per
+ * destination: dane-status.tsx), the Ed25519 DKIM signature, and the IP pool
  * direct delivery leaves from (only once the server has one). Each is said in words — what it does, what it adds to
  * the records — and changed with `PATCH /v1/domains/:id`. Invariant: only a key or person allowed domains:write sees
  * the controls; others read the setting as text.
@@ -9,6 +10,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { Domain } from "../../clients/node/src/types.ts";
 import { api, type IpPool, type Page } from "../api.ts";
+import { DaneStatus, requireTlsId } from "./dane-status.tsx";
 
 type Settings = Pick<Domain, "id" | "name" | "records" | "tracking_subdomain" | "tls" | "dkim" | "ip_pool">;
 type Act = (action: () => Promise<unknown>) => Promise<boolean>;
@@ -40,17 +42,21 @@ export function DomainSettings({
   pools,
   canWrite,
   act,
+  page = false,
 }: {
   domain: Settings;
   /** The configured IP pools' names (`useIpPoolNames`). */
   pools: string[];
   canWrite: boolean;
   act: Act;
+  /** On the domain's own page: its DANE status per destination follows its TLS setting (read for one domain only). */
+  page?: boolean;
 }) {
   return (
     <div class="settings" role="group" aria-label={`Delivery settings of ${domain.name}`}>
       <TrackingDomain domain={domain} canWrite={canWrite} act={act} />
       <RequireTls domain={domain} canWrite={canWrite} act={act} />
+      {page && <DaneStatus domain={domain} canWrite={canWrite} />}
       <Ed25519 domain={domain} canWrite={canWrite} act={act} />
       {/* A domain still naming a pool the configuration dropped shows it, so it can be set back to none. */}
       {(pools.length > 0 || domain.ip_pool !== null) && (
@@ -82,11 +88,13 @@ function ReadOnlySetting({
 
 /** A setting that is on or off, saved as it is switched, with what it means below it. */
 function SwitchSetting({
+  id,
   label,
   checked,
   onChange,
   children,
 }: {
+  id?: string;
   label: string;
   checked: boolean;
   onChange: (checked: boolean) => unknown;
@@ -95,7 +103,7 @@ function SwitchSetting({
   return (
     <div class="setting">
       <label class="check">
-        <input type="checkbox" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+        <input id={id} type="checkbox" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
         {label}
       </label>
       {children}
@@ -189,6 +197,7 @@ function RequireTls({ domain, canWrite, act }: { domain: Settings; canWrite: boo
     );
   return (
     <SwitchSetting
+      id={requireTlsId(domain.id)}
       label="Require TLS"
       checked={enforced}
       onChange={(checked) => act(() => patch(domain, { tls: checked ? "enforced" : "opportunistic" }))}

@@ -367,7 +367,7 @@ function DomainCard({
           <span class="hint">— the receivers' DMARC reports of the last 7 days</span>
         </p>
       )}
-      <DomainSettings domain={domain} pools={pools} canWrite={canWrite} act={act} />
+      <DomainSettings domain={domain} pools={pools} canWrite={canWrite} act={act} page={page} />
     </article>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Inbound: the mail the MX received (list with cursor paging and polling, SPF/DKIM/DMARC verdicts and the sent
  * message each one answers) and one message's detail (header facts, authentication results, the answered message,
- * auto-reply kind, HTML preview, text, attachments, raw download). Invariant: received HTML is untrusted mail from
+ * auto-reply kind, rspamd's spam verdict and the inbound route that decided, HTML preview, text, attachments, raw
+ * download). Invariant: received HTML is untrusted mail from
  * anyone and is shown only through emails.tsx's Preview (a `sandbox=""` frame with remote resources taken out).
  */
 import { useState } from "preact/hooks";
@@ -41,6 +42,8 @@ type ReceivedSummary = Pick<
   | "in_reply_to_email_id"
   | "auto_reply"
   | "authentication"
+  | "spam"
+  | "route_id"
 >;
 type ReceivedRecord = ReceivedSummary & Pick<ReceivedEmail, "html" | "text" | "headers">;
 /** An attachment with its signed link: it works without the API key, for an hour. */
@@ -79,6 +82,16 @@ function AuthBadges({ auth }: { auth: Authentication }) {
   );
 }
 
+/**
+ * rspamd's verdict (docs/inbound.md#spam-scoring): its score and action, coloured as a reader acts on it — no action
+ * green, a reject red, anything between grey; "not scored" when no rspamd is configured or it did not answer.
+ */
+function SpamBadge({ spam }: { spam: ReceivedSummary["spam"] }) {
+  if (!spam) return <span class="status auth-other">not scored</span>;
+  const tone = spam.action === "no action" ? "auth-pass" : /reject/.test(spam.action) ? "auth-fail" : "auth-other";
+  return <span class={`status ${tone}`}>{`spam ${spam.score.toFixed(1)} · ${spam.action}`}</span>;
+}
+
 export function InboundScreen({ id }: { id?: string }) {
   return id ? <InboundDetail id={id} /> : <InboundList />;
 }
@@ -106,7 +119,7 @@ function InboundList() {
       )}
       {data && data.data.length > 0 && (
         <div class="scroll">
-          {/* Below 600 px each row is a block of labelled lines (style.css, table.stack): six columns do not fit. */}
+          {/* Below 600 px each row is a block of labelled lines (style.css, table.stack): seven columns do not fit. */}
           <table class="list stack">
             <thead>
               <tr>
@@ -115,6 +128,7 @@ function InboundList() {
                 <th scope="col">To</th>
                 <th scope="col">Received</th>
                 <th scope="col">Authentication</th>
+                <th scope="col">Spam</th>
                 <th scope="col">Replies to</th>
               </tr>
             </thead>
@@ -129,6 +143,9 @@ function InboundList() {
                   <td data-label="Received">{when(email.created_at)}</td>
                   <td data-label="Authentication">
                     <AuthBadges auth={email.authentication} />
+                  </td>
+                  <td data-label="Spam">
+                    <SpamBadge spam={email.spam} />
                   </td>
                   <td data-label="Replies to">
                     {email.in_reply_to_email_id === null ? (
@@ -235,6 +252,16 @@ function InboundDetail({ id }: { id: string }) {
             </dd>
             <dt>Auto-reply</dt>
             <dd>{email.auto_reply ? AUTO_REPLY[email.auto_reply] : "No"}</dd>
+            <dt>Route</dt>
+            <dd>
+              {email.route_id === null ? (
+                "none matched (stored)"
+              ) : (
+                <a href="#/routes">
+                  inbound route <code>{email.route_id}</code>
+                </a>
+              )}
+            </dd>
           </dl>
           <RawDownload path={`/v1/emails/receiving/${encodeURIComponent(id)}/raw`} filename={`${id}.eml`} />
 
@@ -305,6 +332,45 @@ function InboundDetail({ id }: { id: string }) {
               <summary>Authentication-Results header</summary>
               <pre class="text">{auth.header}</pre>
             </details>
+          )}
+
+          <h2>Spam</h2>
+          {email.spam ? (
+            <>
+              <p>
+                <SpamBadge spam={email.spam} /> rspamd scored it {email.spam.score.toFixed(2)}, action{" "}
+                <strong>{email.spam.action}</strong>.
+              </p>
+              {email.spam.symbols.length > 0 && (
+                <details class="more">
+                  <summary>Rules that fired ({email.spam.symbols.length})</summary>
+                  <div class="scroll">
+                    <table class="list" aria-label="Spam rules">
+                      <thead>
+                        <tr>
+                          <th scope="col">Rule</th>
+                          <th scope="col">Score</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {email.spam.symbols.map((symbol) => (
+                          <tr key={symbol.name}>
+                            <th scope="row">
+                              <code>{symbol.name}</code>
+                            </th>
+                            <td>{symbol.score}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                </details>
+              )}
+            </>
+          ) : (
+            <p class="hint">
+              Not scored: no rspamd is configured (<code>[inbound] rspamd_url</code>), or it did not answer in time.
+            </p>
           )}
 
           <h2>Content</h2>

@@ -122,6 +122,101 @@ export interface BlocklistListing {
   checked_at: string;
 }
 
+/** Answered by GET /v1/broadcasts/{id}. */
+export interface Broadcast {
+  object: "broadcast";
+  id: string;
+  name: string;
+  segment_id: string | null;
+  audience_id: string | null;
+  from: string | null;
+  subject: string | null;
+  reply_to: string[] | null;
+  preview_text: string | null;
+  /** draft → queued (scheduled, or being fanned out) → sent; canceled: stopped while sending. */
+  status: "draft" | "queued" | "sent" | "canceled";
+  created_at: string;
+  scheduled_at: string | null;
+  sent_at: string | null;
+  topic_id: string | null;
+  html: string | null;
+  text: string | null;
+  template: BroadcastTemplate | null;
+  counts: BroadcastCounts;
+}
+
+/** Answered by GET /v1/broadcasts/{id}/clicked-links. */
+export interface BroadcastClickedLink {
+  /** A cursor for paging, not an entity. */
+  id: string;
+  url: string;
+  clicks: number;
+  unique_clicks: number;
+}
+
+/** Mailroom's figures (docs/broadcasts.md#counts). */
+export interface BroadcastCounts {
+  /** Contacts of the segment the fan-out has reached so far. */
+  contacts_reached: number;
+  /** Messages made: one per eligible contact. */
+  messages: number;
+  /** Contacts reached who were unsubscribed or suppressed: no message. */
+  skipped: number;
+  /** Recipients per status. */
+  by_status: BroadcastCountsByStatus;
+}
+
+/** Recipients per status. */
+export interface BroadcastCountsByStatus {
+  queued: number;
+  sent: number;
+  delivered: number;
+  deferred: number;
+  bounced: number;
+  complained: number;
+  failed: number;
+  suppressed: number;
+  canceled: number;
+  held: number;
+}
+
+/** Answered by GET /v1/broadcasts/{id}/recipients. */
+export interface BroadcastRecipient {
+  /** The message's id (GET /emails/{id}). */
+  id: string;
+  contact_id: string | null;
+  email: string;
+  /** opened, clicked: how many times. */
+  count?: number;
+  clicked_links?: BroadcastRecipientClickedLink[];
+  bounce_type?: "permanent" | "transient" | "undetermined";
+}
+
+export interface BroadcastRecipientClickedLink {
+  url: string;
+  clicks: number;
+}
+
+/** Answered by GET /v1/broadcasts. */
+export interface BroadcastSummary {
+  id: string;
+  name: string;
+  audience_id: string | null;
+  segment_id: string | null;
+  status: "draft" | "queued" | "sent" | "canceled";
+  created_at: string;
+  scheduled_at: string | null;
+  sent_at: string | null;
+}
+
+/** A saved template in place of html and text, rendered once at send. */
+export interface BroadcastTemplate {
+  /** The template's id or alias (its published version is sent). */
+  id: string;
+  /** The template's own variables. */
+  variables?: Record<string, unknown>;
+}
+
 /**
  * At least one filter. Sent to POST /v1/deliveries/cancel, POST /v1/deliveries/release, POST /v1/deliveries/retry.
  */
@@ -309,6 +404,37 @@ export interface CreateBatchResponseData {
 export interface CreateBatchResponseError {
   index: number;
   message: string;
+}
+
+/** A broadcast to a segment. Sent to POST /v1/broadcasts. */
+export interface CreateBroadcastOptions {
+  name?: string;
+  /** The segment whose contacts receive it. */
+  segment_id?: string;
+  /** segment_id's older name. */
+  audience_id?: string;
+  from?: string;
+  subject?: string;
+  reply_to?: string | string[];
+  preview_text?: string | null;
+  /** May use {{{FIRST_NAME|fallback}}} and the other variables. */
+  html?: string;
+  text?: string;
+  /** A saved template in place of html and text, rendered once at send. */
+  template?: CreateBroadcastOptionsTemplate;
+  topic_id?: string | null;
+  /** Send now (or at scheduled_at) instead of keeping a draft. */
+  send?: boolean;
+  /** ISO 8601, or e.g. `in 2 hours`; with send: true. */
+  scheduled_at?: string;
+}
+
+/** A saved template in place of html and text, rendered once at send. */
+export interface CreateBroadcastOptionsTemplate {
+  /** The template's id or alias (its published version is sent). */
+  id: string;
+  /** The template's own variables. */
+  variables?: Record<string, unknown>;
 }
 
 /** A new contact. Sent to POST /v1/audiences/{id}/contacts, POST /v1/contacts. */
@@ -581,6 +707,29 @@ export interface CurrentApiKey {
   reads_message_content: boolean;
 }
 
+export interface DaneDestination {
+  /** The recipient domain. */
+  destination: string;
+  /** The MX host negotiated with; empty when its MX lookup failed validation. */
+  mx_host: string;
+  /**
+   * secure: DNSSEC-secure TLSA records; none: no secure TLSA records (unsigned, or none published); bogus: the TLSA
+   * answer failed DNSSEC validation; unchecked: DANE was off.
+   */
+  tlsa: "secure" | "none" | "bogus" | "unchecked";
+  /**
+   * The last negotiation: verified (the certificate matched a TLSA record), mismatched or bogus (deferred 4.7.5,
+   * nothing sent), mta_sts or tls_policy (no secure TLSA records: the MTA-STS policy, or the domain's tls setting,
+   * decided).
+   */
+  outcome: "verified" | "mismatched" | "bogus" | "mta_sts" | "tls_policy";
+  /** RFC 8460's result type of that negotiation: success, tlsa-invalid, …. */
+  result: string;
+  last_at: string;
+  /** Negotiations with this host over the window. */
+  sessions: number;
+}
+
 /**
  * Answered by GET /v1/deliveries, POST /v1/deliveries/{id}/cancel, POST /v1/deliveries/{id}/release, POST
  * /v1/deliveries/{id}/retry.
@@ -711,6 +860,17 @@ export interface DomainCapabilities {
   receiving: "enabled" | "disabled";
 }
 
+/** Answered by GET /v1/domains/{id}/dane. */
+export interface DomainDane {
+  object: "dane_status";
+  /** Whether direct delivery checks TLSA records ([mx] dane). */
+  dane: "on" | "off";
+  /** The window: destinations the domain's mail went to in these last days. */
+  days: number;
+  /** Most recently negotiated first. */
+  data: DaneDestination[];
+}
+
 /** Answered by DELETE /v1/domains/{id}. */
 export interface DomainDeleted {
   object: "domain";
@@ -789,6 +949,8 @@ export interface Email {
   template_id: string | null;
   /** The topic it was sent for (docs/contacts-preferences.md). */
   topic_id: string | null;
+  /** The broadcast it was sent for (docs/broadcasts.md). */
+  broadcast_id: string | null;
   /**
    * test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
    */
@@ -998,6 +1160,8 @@ export interface EmailSummary {
   template_id: string | null;
   /** The topic it was sent for (docs/contacts-preferences.md). */
   topic_id: string | null;
+  /** The broadcast it was sent for (docs/broadcasts.md). */
+  broadcast_id: string | null;
   /**
    * test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
    */
@@ -1514,6 +1678,23 @@ export interface Segment {
   created_at: string;
 }
 
+/**
+ * Mailroom's extra: how many contacts a segment holds (docs/contacts.md#tables). Answered by GET
+ * /v1/segments/{id}/count.
+ */
+export interface SegmentCount {
+  object: "segment_count";
+  segment_id: string;
+  /** Contacts in the segment now, unsubscribed and suppressed ones included. */
+  contacts: number;
+}
+
+/** Sent to POST /v1/broadcasts/{id}/send. */
+export interface SendBroadcastOptions {
+  /** ISO 8601, or e.g. `in 2 hours`; absent: now. */
+  scheduled_at?: string;
+}
+
 /** Answered by GET /v1/sending/health. */
 export interface SendingHealthOverview {
   object: "sending_health";
@@ -1786,6 +1967,33 @@ export interface UpdateApiKeyOptions {
 export interface UpdateApiKeyResponse {
   object: "api_key";
   id: string;
+}
+
+/** Changes to a draft. Sent to PATCH /v1/broadcasts/{id}. */
+export interface UpdateBroadcastOptions {
+  name?: string;
+  /** The segment whose contacts receive it. */
+  segment_id?: string;
+  /** segment_id's older name. */
+  audience_id?: string;
+  from?: string;
+  subject?: string;
+  reply_to?: string | string[];
+  preview_text?: string | null;
+  /** May use {{{FIRST_NAME|fallback}}} and the other variables. */
+  html?: string;
+  text?: string;
+  /** A saved template in place of html and text, rendered once at send. */
+  template?: UpdateBroadcastOptionsTemplate;
+  topic_id?: string | null;
+}
+
+/** A saved template in place of html and text, rendered once at send. */
+export interface UpdateBroadcastOptionsTemplate {
+  /** The template's id or alias (its published version is sent). */
+  id: string;
+  /** The template's own variables. */
+  variables?: Record<string, unknown>;
 }
 
 /** Changes to a contact. Sent to PATCH /v1/audiences/{id}/contacts/{contact}, PATCH /v1/contacts/{id}. */

@@ -1,7 +1,7 @@
 /**
  * `mailroom.emails.receiving.routes`: what Mailroom's MX does with the mail it receives, route by route — store,
  * webhook, forward, reject or drop, by recipient (or wildcard) and optionally a header, with a spam threshold — tried
- * in order, the first match deciding (docs/inbound.md); `test` asks which route decides for an address.
+ * in order, the first match deciding (docs/inbound.md#routes); `test` asks which route decides for an address.
  */
 import { segment, type Transport } from "./http.js";
 import type {

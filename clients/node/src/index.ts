@@ -25,4 +25,5 @@ export { VERSION } from "./version.js";
 export type * from "./types.js";
 export type * from "./audience-types.js";
 export type * from "./operations-types.js";
+export type * from "./broadcast-types.js";
 export * from "./wire.js";

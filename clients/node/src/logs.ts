@@ -11,17 +11,17 @@ import type { List, MailroomResponse, RequestOptions } from "./types.js";
 export class Logs {
   constructor(private readonly transport: Transport) {}
 
-  /** Newest first, without the bodies; filter by `status`, `method` or `api_key_id`. Needs `logs:read`. */
+  /** Newest first, without the bodies; filter by `status`, `method`, `api_key_id` or `endpoint`. Needs `logs:read`. */
   async list(
     options: ListLogsOptions = {},
     requestOptions: RequestOptions = {},
   ): Promise<MailroomResponse<List<LogListItem>>> {
-    const { limit, after, before, status, method, api_key_id } = options;
+    const { limit, after, before, status, method, api_key_id, endpoint } = options;
     return this.transport.request({
       ...requestOptions,
       method: "GET",
       path: "/logs",
-      query: { limit, after, before, status, method, api_key_id },
+      query: { limit, after, before, status, method, api_key_id, endpoint },
     });
   }
 

@@ -1,7 +1,7 @@
 /**
  * The client: `new Mailroom(key, { baseUrl })`, with one property per resource as in Resend's Node SDK
  * (`emails`, `batch`, `domains`, `apiKeys`, `webhooks`, `templates`, `contacts`, `contactProperties`, `segments` and
- * its older name `audiences`, `topics`, `logs`, `usage`) plus Mailroom's own (`suppressions`,
+ * its older name `audiences`, `topics`, `broadcasts`, `logs`, `usage`) plus Mailroom's own (`suppressions`,
  * `deliveries`, `sending`, `ipPools`, `organization`, `organizations`, `members`, `auditLog`, `ai`,
  * `emails.receiving` with its `routes`). Every method resolves to `{ data, error, headers }` and never rejects for an API failure.
  */
@@ -9,6 +9,7 @@ import { Ai } from "./ai.js";
 import { ApiKeys } from "./api-keys.js";
 import { ContactProperties, Segments, Topics } from "./audiences.js";
 import { AuditLog } from "./audit-log.js";
+import { Broadcasts } from "./broadcasts.js";
 import { Contacts } from "./contacts.js";
 import { Deliveries } from "./deliveries.js";
 import { Domains } from "./domains.js";
@@ -46,6 +47,7 @@ export class Mailroom {
   /** Resend's older name of `segments`: the same resource. */
   readonly audiences: Segments;
   readonly topics: Topics;
+  readonly broadcasts: Broadcasts;
   readonly logs: Logs;
   readonly usage: Usage;
 
@@ -77,6 +79,7 @@ export class Mailroom {
     this.segments = new Segments(transport);
     this.audiences = this.segments;
     this.topics = new Topics(transport);
+    this.broadcasts = new Broadcasts(transport);
     this.logs = new Logs(transport);
     this.usage = new Usage(transport);
   }

@@ -1,6 +1,6 @@
 /**
  * The request and response shapes of the request log, usage and email metrics (docs/logs-and-mcp.md) and of the
- * inbound routes (docs/inbound.md). The answers and bodies come from generated.ts (`npm run generate`); what is
+ * inbound routes (docs/inbound.md#routes). The answers and bodies come from generated.ts (`npm run generate`); what is
  * written here is the client's side: the list filters and the metrics options, whose lists the client joins with
  * commas as the wire takes them.
  */
@@ -32,6 +32,8 @@ export interface ListLogsOptions extends PaginationOptions {
   method?: string;
   /** Only the requests made with this key. */
   api_key_id?: string;
+  /** A path as entries name it (no /v1), or its start at a "/": "/emails" is /emails and every /emails/<id>. */
+  endpoint?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
- * Contacts, the request log and the metrics on the wire, against a scripted server of the test's own: addresses
+ * Contacts, the request log, the metrics and broadcasts on the wire, against a scripted server of the test's own: addresses
  * encoded in paths, Resend's older audience paths, the import's multipart form, the metrics' lists joined with
- * commas and dates as ISO text.
+ * commas and dates as ISO text, a broadcast's schedule and recipients' filters.
  */
 import { afterEach, beforeAll, expect, test } from "bun:test";
 import { json, scripted, stopServers } from "./scripted.ts";
@@ -75,12 +75,45 @@ test("emails.metrics and logs.list: lists joined with commas, Dates as ISO text,
     dimensions: ["period"],
     granularity: "weekly",
   });
-  await client.logs.list({ status: 422, method: "POST", api_key_id: "k1" });
+  await client.logs.list({ status: 422, method: "POST", api_key_id: "k1", endpoint: "/emails" });
   await client.emails.receiving.routes.test({ recipient: "support@example.com", headers: { "X-A": "1" } });
   expect(seen.map(({ method, path }) => `${method} ${decodeURIComponent(path)}`)).toEqual([
     "GET /v1/emails/metrics?start_date=2026-01-02T03:04:05.000Z&end_date=2026-01-09&granularity=weekly&metrics=sent,open_rate&dimensions=period",
-    "GET /v1/logs?status=422&method=POST&api_key_id=k1",
+    "GET /v1/logs?status=422&method=POST&api_key_id=k1&endpoint=/emails",
     "POST /v1/inbound/routes/test",
   ]);
   expect(JSON.parse(seen[2]!.body)).toEqual({ recipient: "support@example.com", headers: { "X-A": "1" } });
+});
+
+test("broadcasts: a Date schedule as ISO text, a relative one as given, the recipients' filters in the query", async () => {
+  const { seen, baseUrl } = scripted(json(200, { id: "b1" }));
+  const client = new lib.Mailroom("mr_test_key", { baseUrl });
+  const at = new Date("2026-03-04T05:06:07.000Z");
+  await client.broadcasts.create({
+    segment_id: "s1",
+    from: "a@example.com",
+    subject: "S",
+    text: "t",
+    send: true,
+    scheduled_at: at,
+  });
+  await client.broadcasts.send("b/1", { scheduled_at: "in 2 hours" });
+  await client.broadcasts.send("b1");
+  await client.broadcasts.recipients("b1", {
+    type: "bounced",
+    bounce_type: "permanent",
+    email: "a+b@example.org",
+    limit: 5,
+  });
+  await client.broadcasts.clickedLinks("b1", { after: "20" });
+  expect(seen.map(({ method, path }) => `${method} ${path}`)).toEqual([
+    "POST /v1/broadcasts",
+    "POST /v1/broadcasts/b%2F1/send",
+    "POST /v1/broadcasts/b1/send",
+    "GET /v1/broadcasts/b1/recipients?limit=5&type=bounced&email=a%2Bb%40example.org&bounce_type=permanent",
+    "GET /v1/broadcasts/b1/clicked-links?after=20",
+  ]);
+  expect(JSON.parse(seen[0]!.body).scheduled_at).toBe("2026-03-04T05:06:07.000Z");
+  expect(JSON.parse(seen[1]!.body)).toEqual({ scheduled_at: "in 2 hours" });
+  expect(JSON.parse(seen[2]!.body)).toEqual({});
 });

@@ -49,6 +49,7 @@ test("the CommonJS build loads with require() and works", () => {
     "segments",
     "audiences",
     "topics",
+    "broadcasts",
     "logs",
     "usage",
   ] as const) {

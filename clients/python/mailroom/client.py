@@ -11,6 +11,7 @@ from .resources.api_keys import ApiKeys
 from .resources.audiences import ContactProperties, Segments, Topics
 from .resources.audit_log import AuditLog
 from .resources.batch import Batch
+from .resources.broadcasts import Broadcasts
 from .resources.contacts import Contacts
 from .resources.deliveries import Deliveries
 from .resources.domains import Domains
@@ -98,6 +99,7 @@ class Mailroom:
         # Resend's older name of segments: the same resource.
         self.audiences = self.segments
         self.topics = Topics(self._transport)
+        self.broadcasts = Broadcasts(self._transport)
         self.logs = Logs(self._transport)
         self.usage = Usage(self._transport)
         # Resend nests received mail under emails; Mailroom's own name for it is kept as a shortcut.

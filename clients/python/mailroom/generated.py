@@ -141,6 +141,116 @@ class BlocklistListing(TypedDict):
     checked_at: str
 
 
+class BroadcastCountsByStatus(TypedDict):
+    """Recipients per status."""
+
+    queued: int
+    sent: int
+    delivered: int
+    deferred: int
+    bounced: int
+    complained: int
+    failed: int
+    suppressed: int
+    canceled: int
+    held: int
+
+
+class BroadcastCounts(TypedDict):
+    """Mailroom's figures (docs/broadcasts.md#counts)."""
+
+    contacts_reached: int
+    """Contacts of the segment the fan-out has reached so far."""
+    messages: int
+    """Messages made: one per eligible contact."""
+    skipped: int
+    """Contacts reached who were unsubscribed or suppressed: no message."""
+    by_status: BroadcastCountsByStatus
+    """Recipients per status."""
+
+
+class _BroadcastTemplateRequired(TypedDict):
+    id: str
+    """The template's id or alias (its published version is sent)."""
+
+
+class BroadcastTemplate(_BroadcastTemplateRequired, total=False):
+    """A saved template in place of html and text, rendered once at send."""
+
+    variables: Dict[str, Any]
+    """The template's own variables."""
+
+
+# Answered by GET /v1/broadcasts/{id}.
+Broadcast = TypedDict(
+    "Broadcast",
+    {
+        "object": Literal["broadcast"],
+        "id": str,
+        "name": str,
+        "segment_id": Optional[str],
+        "audience_id": Optional[str],
+        "from": Optional[str],
+        "subject": Optional[str],
+        "reply_to": Optional[List[str]],
+        "preview_text": Optional[str],
+        "status": Literal["draft", "queued", "sent", "canceled"],
+        "created_at": str,
+        "scheduled_at": Optional[str],
+        "sent_at": Optional[str],
+        "topic_id": Optional[str],
+        "html": Optional[str],
+        "text": Optional[str],
+        "template": Optional[BroadcastTemplate],
+        "counts": BroadcastCounts,
+    },
+)
+
+
+class BroadcastClickedLink(TypedDict):
+    """Answered by GET /v1/broadcasts/{id}/clicked-links."""
+
+    id: str
+    """A cursor for paging, not an entity."""
+    url: str
+    clicks: int
+    unique_clicks: int
+
+
+class BroadcastRecipientClickedLink(TypedDict):
+    url: str
+    clicks: int
+
+
+class _BroadcastRecipientRequired(TypedDict):
+    id: str
+    """The message's id (GET /emails/{id})."""
+    contact_id: Optional[str]
+    email: str
+
+
+class BroadcastRecipient(_BroadcastRecipientRequired, total=False):
+    """Answered by GET /v1/broadcasts/{id}/recipients."""
+
+    count: int
+    """opened, clicked: how many times."""
+    clicked_links: List[BroadcastRecipientClickedLink]
+    bounce_type: Literal["permanent", "transient", "undetermined"]
+
+
+class BroadcastSummary(TypedDict):
+    """Answered by GET /v1/broadcasts."""
+
+    id: str
+    name: str
+    audience_id: Optional[str]
+    segment_id: Optional[str]
+    status: Literal["draft", "queued", "sent", "canceled"]
+    created_at: str
+    scheduled_at: Optional[str]
+    sent_at: Optional[str]
+
+
 QueueStatus = Literal["queued", "deferred", "held", "sending"]
 """A waiting status, or sending while an attempt is under way."""
 
@@ -353,6 +463,40 @@ class CreateBatchResponse(_CreateBatchResponseRequired, total=False):
 
     errors: List[CreateBatchResponseError]
     """Permissive batches: the messages refused, by their index."""
+
+
+class _CreateBroadcastOptionsTemplateRequired(TypedDict):
+    id: str
+    """The template's id or alias (its published version is sent)."""
+
+
+class CreateBroadcastOptionsTemplate(_CreateBroadcastOptionsTemplateRequired, total=False):
+    """A saved template in place of html and text, rendered once at send."""
+
+    variables: Dict[str, Any]
+    """The template's own variables."""
+
+
+# A broadcast to a segment. Sent to POST /v1/broadcasts.
+CreateBroadcastOptions = TypedDict(
+    "CreateBroadcastOptions",
+    {
+        "name": str,
+        "segment_id": str,
+        "audience_id": str,
+        "from": str,
+        "subject": str,
+        "reply_to": Union[str, List[str]],
+        "preview_text": Optional[str],
+        "html": str,
+        "text": str,
+        "template": CreateBroadcastOptionsTemplate,
+        "topic_id": Optional[str],
+        "send": bool,
+        "scheduled_at": str,
+    },
+    total=False,
+)
 
 
 class CreateContactOptionsSegment(TypedDict):
@@ -692,6 +836,27 @@ class CurrentApiKey(TypedDict):
     """Whether it reads messages' html, text, raw and attachments (a viewer does not)."""
 
 
+class DaneDestination(TypedDict):
+    destination: str
+    """The recipient domain."""
+    mx_host: str
+    """The MX host negotiated with; empty when its MX lookup failed validation."""
+    tlsa: Literal["secure", "none", "bogus", "unchecked"]
+    """secure: DNSSEC-secure TLSA records; none: no secure TLSA records (unsigned, or none published); bogus: the
+    TLSA answer failed DNSSEC validation; unchecked: DANE was off.
+    """
+    outcome: Literal["verified", "mismatched", "bogus", "mta_sts", "tls_policy"]
+    """The last negotiation: verified (the certificate matched a TLSA record), mismatched or bogus (deferred 4.7.5,
+    nothing sent), mta_sts or tls_policy (no secure TLSA records: the MTA-STS policy, or the domain's tls setting,
+    decided).
+    """
+    result: str
+    """RFC 8460's result type of that negotiation: success, tlsa-invalid, …."""
+    last_at: str
+    sessions: int
+    """Negotiations with this host over the window."""
+
+
 class Delivery(TypedDict):
     """Answered by GET /v1/deliveries, POST /v1/deliveries/{id}/cancel, POST /v1/deliveries/{id}/release, POST
     /v1/deliveries/{id}/retry.
@@ -869,6 +1034,18 @@ class Domain(TypedDict):
     updated_at: str
 
 
+class DomainDane(TypedDict):
+    """Answered by GET /v1/domains/{id}/dane."""
+
+    object: Literal["dane_status"]
+    dane: Literal["on", "off"]
+    """Whether direct delivery checks TLSA records ([mx] dane)."""
+    days: int
+    """The window: destinations the domain's mail went to in these last days."""
+    data: List[DaneDestination]
+    """Most recently negotiated first."""
+
+
 class DomainDeleted(TypedDict):
     """Answered by DELETE /v1/domains/{id}."""
 
@@ -964,6 +1141,7 @@ Email = TypedDict(
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
         "topic_id": Optional[str],
+        "broadcast_id": Optional[str],
         "mode": Literal["live", "test"],
         "html": Optional[str],
         "text": Optional[str],
@@ -1153,6 +1331,7 @@ EmailSummary = TypedDict(
         "scheduled_at": Optional[str],
         "template_id": Optional[str],
         "topic_id": Optional[str],
+        "broadcast_id": Optional[str],
         "mode": Literal["live", "test"],
     },
 )
@@ -1653,6 +1832,24 @@ class Segment(TypedDict):
     created_at: str
 
 
+class SegmentCount(TypedDict):
+    """Mailroom's extra: how many contacts a segment holds (docs/contacts.md#tables). Answered by GET
+    /v1/segments/{id}/count.
+    """
+
+    object: Literal["segment_count"]
+    segment_id: str
+    contacts: int
+    """Contacts in the segment now, unsubscribed and suppressed ones included."""
+
+
+class SendBroadcastOptions(TypedDict, total=False):
+    """Sent to POST /v1/broadcasts/{id}/send."""
+
+    scheduled_at: str
+    """ISO 8601, or e.g. ``in 2 hours``; absent: now."""
+
+
 class SendingHealthOverview(TypedDict):
     """Answered by GET /v1/sending/health."""
 
@@ -1965,6 +2162,38 @@ class UpdateApiKeyResponse(TypedDict):
 
     object: Literal["api_key"]
     id: str
+
+
+class _UpdateBroadcastOptionsTemplateRequired(TypedDict):
+    id: str
+    """The template's id or alias (its published version is sent)."""
+
+
+class UpdateBroadcastOptionsTemplate(_UpdateBroadcastOptionsTemplateRequired, total=False):
+    """A saved template in place of html and text, rendered once at send."""
+
+    variables: Dict[str, Any]
+    """The template's own variables."""
+
+
+# Changes to a draft. Sent to PATCH /v1/broadcasts/{id}.
+UpdateBroadcastOptions = TypedDict(
+    "UpdateBroadcastOptions",
+    {
+        "name": str,
+        "segment_id": str,
+        "audience_id": str,
+        "from": str,
+        "subject": str,
+        "reply_to": Union[str, List[str]],
+        "preview_text": Optional[str],
+        "html": str,
+        "text": str,
+        "template": UpdateBroadcastOptionsTemplate,
+        "topic_id": Optional[str],
+    },
+    total=False,
+)
 
 
 class UpdateContactOptions(TypedDict, total=False):

@@ -1,5 +1,5 @@
 """Typed shapes of the request log, usage and email metrics (docs/logs-and-mcp.md) and of the inbound routes
-(docs/inbound.md). The answers and bodies come from ``generated.py`` (``npm run generate``); what is written here is
+(docs/inbound.md#routes). The answers and bodies come from ``generated.py`` (``npm run generate``); what is written here is
 the client's side: the list filters and the metrics parameters, whose lists the client joins with commas as the wire
 takes them."""
 
@@ -30,6 +30,7 @@ class LogListParams(ListParams, total=False):
     status: int
     method: str
     api_key_id: str
+    endpoint: str
 
 
 class LogList(TypedDict):

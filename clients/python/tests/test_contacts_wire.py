@@ -1,6 +1,7 @@
-"""Contacts, the request log and the metrics on the wire, against a local server of the test's own: addresses encoded
+"""Contacts, the request log, the metrics and broadcasts on the wire, against a local server of the test's own: addresses encoded
 in paths, Resend's older audience paths, the import's multipart form (read back with the standard library's MIME
-parser), the metrics' lists joined with commas and dates as ISO text."""
+parser), the metrics' lists joined with commas and dates as ISO text, a broadcast's schedule and recipients'
+filters."""
 
 from __future__ import annotations
 
@@ -91,6 +92,30 @@ class ContactsWireTest(unittest.TestCase):
                 "/v1/logs?status=422&method=POST&api_key_id=k1",
             ],
         )
+
+    def test_broadcast_schedule_and_recipients(self) -> None:
+        with LocalServer([(200, {}, {"id": "b1"})]) as server:
+            c = mailroom.Mailroom("mr_test_key", base_url=server.url)
+            at = datetime(2026, 3, 4, 5, 6, 7, tzinfo=timezone.utc)
+            # A datetime where the wire takes text: the client writes it as ISO 8601.
+            params = {"segment_id": "s1", "subject": "S", "send": True, "scheduled_at": at}
+            c.broadcasts.create(params)  # type: ignore[arg-type]
+            c.broadcasts.send("b/1", "in 2 hours")
+            c.broadcasts.send("b1")
+            c.broadcasts.recipients("b1", {"type": "bounced", "bounce_type": "permanent", "email": "a+b@example.org"})
+        self.assertEqual(
+            [f"{r.method} {urllib.parse.unquote(r.path)}" for r in server.requests],
+            [
+                "POST /v1/broadcasts",
+                "POST /v1/broadcasts/b/1/send",
+                "POST /v1/broadcasts/b1/send",
+                "GET /v1/broadcasts/b1/recipients?type=bounced&bounce_type=permanent&email=a+b@example.org",
+            ],
+        )
+        self.assertEqual(server.requests[1].path, "/v1/broadcasts/b%2F1/send")
+        bodies = [json.loads(r.body) if r.body else None for r in server.requests]
+        self.assertEqual(bodies[0]["scheduled_at"], "2026-03-04T05:06:07+00:00")
+        self.assertEqual(bodies[1:3], [{"scheduled_at": "in 2 hours"}, {}])
 
 
 if __name__ == "__main__":

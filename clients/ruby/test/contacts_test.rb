@@ -156,3 +156,54 @@ class ContactsTest < Minitest::Test
     mailroom.contacts.topics.list(contact)[:data].find { |t| t[:id] == topic_id }&.dig(:subscription)
   end
 end
+
+# What the live tests cannot see: the import's multipart body, resent whole on a retry, and the paths and bodies of
+# the hash forms Resend's Ruby SDK uses.
+class ContactsWireTest < Minitest::Test
+  def test_import_is_multipart_and_retried_whole
+    server = TinyHttpServer.scripted([503, {}, ""], [200, { "Content-Type" => "application/json" },
+                                                     '{"object":"contact_import","id":"imp_1"}'])
+    mailroom = Mailroom::Client.new(api_key: "mr_live_local", base_url: server.url, max_retries: 1,
+                                    retry_base_delay: 0.01, retry_max_delay: 0.01)
+    created = mailroom.contacts.imports.create(file: "email\nada@example.org\n", column_map: { email: "E-mail" },
+                                               on_conflict: "skip", segments: ["seg_1"], evil: "x\r\nX: y")
+    assert_equal "imp_1", created[:id]
+    requests = server.requests
+    assert_equal 2, requests.size
+    assert_equal requests[0].body, requests[1].body
+    boundary = requests[1].headers["content-type"][/boundary=(\S+)/, 1]
+    parts = requests[1].body.split("--#{boundary}")[1..-2].to_h do |part|
+      head, value = part.split("\r\n\r\n", 2)
+      [head[/name="([^"]+)"/, 1], value.chomp("\r\n")]
+    end
+    assert_equal({ "column_map" => '{"email":"E-mail"}', "on_conflict" => "skip", "segments" => '[{"id":"seg_1"}]',
+                   "file" => "email\nada@example.org\n" }, parts)
+  ensure
+    server&.close
+  end
+
+  def test_hash_forms
+    server = TinyHttpServer.scripted([200, { "Content-Type" => "application/json" }, '{"id":"c_1"}'])
+    mailroom = Mailroom::Client.new(api_key: "mr_live_local", base_url: server.url)
+    mailroom.contacts.create(audience_id: "a1", email: "ada@example.org")
+    mailroom.contacts.update(email: "ada@example.org", first_name: "Ada")
+    mailroom.contacts.segments.add(contact_id: "c 1", segment_id: "s/1")
+    mailroom.contacts.topics.update(email: "ada@example.org", topics: [{ id: "t1", subscription: "opt_in" }])
+    mailroom.contacts.list(audience_id: "a1", limit: 5)
+    mailroom.emails.metrics(metrics: %w[sent open_rate], dimensions: ["period"])
+    mailroom.logs.list(status: 422, method: "POST")
+    assert_raises(ArgumentError) { mailroom.contacts.segments.add(email: "ada@example.org") }
+    assert_raises(ArgumentError) { mailroom.contacts.topics.update("ada@example.org") }
+    assert_equal [
+      ["POST", "/v1/audiences/a1/contacts", '{"email":"ada@example.org"}'],
+      ["PATCH", "/v1/contacts/ada%40example.org", '{"first_name":"Ada"}'],
+      ["POST", "/v1/contacts/c%201/segments/s%2F1", ""],
+      ["PATCH", "/v1/contacts/ada%40example.org/topics", '[{"id":"t1","subscription":"opt_in"}]'],
+      ["GET", "/v1/contacts?limit=5&segment_id=a1", ""],
+      ["GET", "/v1/emails/metrics?metrics=sent%2Copen_rate&dimensions=period", ""],
+      ["GET", "/v1/logs?status=422&method=POST", ""]
+    ], server.requests.map { |r| [r.method, r.path, r.body.to_s] }
+  ensure
+    server&.close
+  end
+end

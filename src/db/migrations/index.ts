@@ -40,8 +40,10 @@ import keyCreators, { postgres as keyCreatorsPg } from "./0032_key_creators.ts";
 import contacts, { postgres as contactsPg } from "./0033_contacts.ts";
 import contactScopes, { postgres as contactScopesPg } from "./0034_contact_scopes.ts";
 import emailTopics, { postgres as emailTopicsPg } from "./0035_email_topics.ts";
+import tlsLastSeen, { postgres as tlsLastSeenPg } from "./0040_tls_last_seen.ts";
 import relayDsn, { postgres as relayDsnPg } from "./0043_relay_dsn.ts";
 import inboundRoutes, { postgres as inboundRoutesPg } from "./0041_inbound_routes.ts";
+import broadcasts, { postgres as broadcastsPg } from "./0037_broadcasts.ts";
 import requestLogs, { postgres as requestLogsPg } from "./0039_request_logs.ts";
 import { sqlite as sendingLanes, postgres as sendingLanesPg } from "./0036_sending_lanes.ts";
 
@@ -98,7 +100,9 @@ export const MIGRATIONS: Migration[] = [
   { version: 34, name: "contact_scopes", sqlite: contactScopes, postgres: contactScopesPg },
   { version: 35, name: "email_topics", sqlite: emailTopics, postgres: emailTopicsPg },
   { version: 36, name: "sending_lanes", sqlite: sendingLanes, postgres: sendingLanesPg, rebuildsTables: true },
+  { version: 37, name: "broadcasts", sqlite: broadcasts, postgres: broadcastsPg },
   { version: 39, name: "request_logs", sqlite: requestLogs, postgres: requestLogsPg },
+  { version: 40, name: "tls_last_seen", sqlite: tlsLastSeen, postgres: tlsLastSeenPg },
   { version: 41, name: "inbound_routes", sqlite: inboundRoutes, postgres: inboundRoutesPg },
   { version: 43, name: "relay_dsn", sqlite: relayDsn, postgres: relayDsnPg },
 ];

@@ -26,6 +26,8 @@ export const tlsRptCounts = pgTable(
     receivingIp: text("receiving_ip").notNull(),
     policyString: jsonb("policy_string").$type<string[]>(),
     sessions: integer("sessions").notNull(),
+    /** The last session counted (docs/deliverability.md#dane-per-destination). */
+    lastAt: millis("last_at").notNull().default(0),
   },
   (table) => [
     primaryKey({

@@ -151,6 +151,9 @@ export const emails = pgTable("emails", {
   lane: text("lane", { enum: ["transactional", "broadcast"] })
     .notNull()
     .default("transactional"),
+  /** The broadcast and the contact the message was made for (docs/broadcasts.md); unique together. */
+  broadcastId: text("broadcast_id"),
+  contactId: text("contact_id"),
 });
 
 export const emailContents = pgTable("email_contents", {
@@ -374,6 +377,7 @@ export const templates = pgTable("templates", {
 export * from "./people.ts";
 export * from "./deliverability.ts";
 export * from "./contacts.ts";
+export * from "./broadcasts.ts";
 export * from "./status-notices.ts";
 export * from "./inbound.ts";
 // The people's, the deliverability and the request log's tables live beside this file; the adapter and the schema test read them all here.

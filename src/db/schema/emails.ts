@@ -37,6 +37,9 @@ export const emails = sqliteTable("emails", {
   lane: text("lane", { enum: ["transactional", "broadcast"] })
     .notNull()
     .default("transactional"),
+  /** The broadcast and the contact the message was made for (docs/broadcasts.md); unique together. */
+  broadcastId: text("broadcast_id"),
+  contactId: text("contact_id"),
 });
 
 /** The message as stored and sent, apart from its record: read only to deliver it and by `/raw`. */

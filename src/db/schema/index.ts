@@ -12,3 +12,4 @@ export * from "./templates.ts";
 export * from "./people.ts";
 export * from "./contacts.ts";
 export * from "./logs.ts";
+export * from "./broadcasts.ts";

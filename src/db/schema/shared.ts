@@ -60,6 +60,8 @@ export const tlsRptCounts = sqliteTable(
     receivingIp: text("receiving_ip").notNull(),
     policyString: text("policy_string", { mode: "json" }).$type<string[]>(),
     sessions: integer("sessions").notNull(),
+    /** The last session counted (docs/deliverability.md#dane-per-destination). */
+    lastAt: integer("last_at").notNull().default(0),
   },
   (table) => [
     primaryKey({

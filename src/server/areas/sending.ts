@@ -6,6 +6,7 @@
  */
 import type { KeyMode } from "../../access.ts";
 import { createBlocklists } from "../../reputation/blocklists.ts";
+import { createDaneStatus } from "../../reputation/dane-status.ts";
 import { createGuardrails } from "../../reputation/guardrails.ts";
 import { createTlsReporting } from "../../reputation/tls-reports.ts";
 import { createDeliveryWorker } from "../../deliveries/attempts.ts";
@@ -26,6 +27,7 @@ import { createSimulatorProvider, isSimulatorAddress } from "../../providers/sim
 import { createSnsVerifier } from "../../providers/sns.ts";
 import type { Provider } from "../../providers/types.ts";
 import type { Foundation } from "../foundation.ts";
+import { providerConfigs } from "../../config/providers.ts";
 import { buildProvider } from "../providers.ts";
 import type { wireAccounts } from "./accounts.ts";
 
@@ -235,6 +237,11 @@ export function wireSending(base: Foundation, accounts: ReturnType<typeof wireAc
     pauses,
     guardrails,
     tlsReports,
+    daneStatus: createDaneStatus({
+      db,
+      clock,
+      daneOn: [...providerConfigs(config)].some(([, provider]) => provider.kind === "mx" && provider.dane === "on"),
+    }),
     blocklists,
     sendingIps,
     worker,

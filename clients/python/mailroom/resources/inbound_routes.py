@@ -1,6 +1,6 @@
-"""Mailroom's inbound routes (``/v1/inbound/routes``, docs/inbound.md): what the MX does with the mail it receives —
-store, webhook, forward, reject or drop, by recipient (or ``*@domain``) and optionally a header, with a spam
-threshold — tried in order, the first match deciding. ``test`` asks which route decides for an address."""
+"""Mailroom's inbound routes (``/v1/inbound/routes``, docs/inbound.md#routes): what the MX does with the mail it
+receives — store, webhook, forward, reject or drop, by recipient (or ``*@domain``) and optionally a header, with a
+spam threshold — tried in order, the first match deciding. ``test`` asks which route decides for an address."""
 
 from __future__ import annotations
 

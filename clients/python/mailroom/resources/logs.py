@@ -13,8 +13,9 @@ from ._base import Resource
 
 class Logs(Resource):
     def list(self, params: Optional[LogListParams] = None, /, **filters: Any) -> LogList:
-        """Newest first, without the bodies: ``limit``, ``after``, ``before`` and the filters ``status``, ``method``
-        and ``api_key_id``, as a dict, as keyword arguments, or both. Needs ``logs:read``."""
+        """Newest first, without the bodies: ``limit``, ``after``, ``before`` and the filters ``status``, ``method``,
+        ``api_key_id`` and ``endpoint`` (a path, or its start: ``/emails``), as a dict, as keyword arguments, or
+        both. Needs ``logs:read``."""
         query: Dict[str, Any] = {**(params or {}), **filters}
         return cast(LogList, self._transport.request("GET", "/v1/logs", query=query))
 

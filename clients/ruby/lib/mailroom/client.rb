@@ -5,7 +5,8 @@ module Mailroom
   class Client
     attr_reader :emails, :batch, :domains, :api_keys, :webhooks, :suppressions, :templates, :ai, :deliveries,
                 :sending, :ip_pools, :organization, :organizations, :members, :audit_log, :contacts,
-                :contact_properties, :segments, :audiences, :topics, :logs, :usage, :transport
+                :contact_properties, :segments, :audiences, :topics, :broadcasts, :logs, :usage,
+                :transport
 
     # api_key: "mr_live_…" / "mr_test_…" (default ENV["MAILROOM_API_KEY"]).
     # base_url: the server, without /v1 (default ENV["MAILROOM_BASE_URL"] or http://127.0.0.1:3000).
@@ -40,6 +41,7 @@ module Mailroom
       # Resend's older name for segments, on its older paths.
       @audiences = Audiences.new(@transport)
       @topics = Topics.new(@transport)
+      @broadcasts = Broadcasts.new(@transport)
       @logs = Logs.new(@transport)
       @usage = Usage.new(@transport)
     end

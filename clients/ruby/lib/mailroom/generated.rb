@@ -101,6 +101,101 @@ module Mailroom
       checked_at: "String (date-time)",
     }.freeze
 
+    # Recipients per status.
+    BroadcastCountsByStatus = {
+      queued: "Integer",
+      sent: "Integer",
+      delivered: "Integer",
+      deferred: "Integer",
+      bounced: "Integer",
+      complained: "Integer",
+      failed: "Integer",
+      suppressed: "Integer",
+      canceled: "Integer",
+      held: "Integer",
+    }.freeze
+
+    # Mailroom's figures (docs/broadcasts.md#counts).
+    BroadcastCounts = {
+      # Contacts of the segment the fan-out has reached so far.
+      contacts_reached: "Integer",
+      # Messages made: one per eligible contact.
+      messages: "Integer",
+      # Contacts reached who were unsubscribed or suppressed: no message.
+      skipped: "Integer",
+      # Recipients per status.
+      by_status: "BroadcastCountsByStatus",
+    }.freeze
+
+    # A saved template in place of html and text, rendered once at send.
+    BroadcastTemplate = {
+      # The template's id or alias (its published version is sent).
+      id: "String",
+      # The template's own variables.
+      variables: "optional: Hash of any value",
+    }.freeze
+
+    # Answered by GET /v1/broadcasts/{id}.
+    Broadcast = {
+      object: '"broadcast"',
+      id: "String",
+      name: "String",
+      segment_id: "String or nil",
+      audience_id: "String or nil",
+      from: "String or nil",
+      subject: "String or nil",
+      reply_to: "Array of String or nil",
+      preview_text: "String or nil",
+      # draft → queued (scheduled, or being fanned out) → sent; canceled: stopped while sending.
+      status: "one of draft, queued, sent, canceled",
+      created_at: "String (date-time)",
+      scheduled_at: "String (date-time) or nil",
+      sent_at: "String (date-time) or nil",
+      topic_id: "String or nil",
+      html: "String or nil",
+      text: "String or nil",
+      template: "BroadcastTemplate or nil",
+      counts: "BroadcastCounts",
+    }.freeze
+
+    # Answered by GET /v1/broadcasts/{id}/clicked-links.
+    BroadcastClickedLink = {
+      # A cursor for paging, not an entity.
+      id: "String",
+      url: "String",
+      clicks: "Integer",
+      unique_clicks: "Integer",
+    }.freeze
+
+    BroadcastRecipientClickedLink = {
+      url: "String",
+      clicks: "Integer",
+    }.freeze
+
+    # Answered by GET /v1/broadcasts/{id}/recipients.
+    BroadcastRecipient = {
+      # The message's id (GET /emails/{id}).
+      id: "String",
+      contact_id: "String or nil",
+      email: "String",
+      # opened, clicked: how many times.
+      count: "optional: Integer",
+      clicked_links: "optional: Array of BroadcastRecipientClickedLink",
+      bounce_type: "optional: one of permanent, transient, undetermined",
+    }.freeze
+
+    # Answered by GET /v1/broadcasts.
+    BroadcastSummary = {
+      id: "String",
+      name: "String",
+      audience_id: "String or nil",
+      segment_id: "String or nil",
+      status: "one of draft, queued, sent, canceled",
+      created_at: "String (date-time)",
+      scheduled_at: "String (date-time) or nil",
+      sent_at: "String (date-time) or nil",
+    }.freeze
+
     # A waiting status, or sending while an attempt is under way.
     QueueStatus = %w[queued deferred held sending].freeze
 
@@ -262,6 +357,37 @@ module Mailroom
       data: "Array of CreateBatchResponseData",
       # Permissive batches: the messages refused, by their index.
       errors: "optional: Array of CreateBatchResponseError",
+    }.freeze
+
+    # A saved template in place of html and text, rendered once at send.
+    CreateBroadcastOptionsTemplate = {
+      # The template's id or alias (its published version is sent).
+      id: "String",
+      # The template's own variables.
+      variables: "optional: Hash of any value",
+    }.freeze
+
+    # A broadcast to a segment. Sent to POST /v1/broadcasts.
+    CreateBroadcastOptions = {
+      name: "optional: String",
+      # The segment whose contacts receive it.
+      segment_id: "optional: String",
+      # segment_id's older name.
+      audience_id: "optional: String",
+      from: "optional: String",
+      subject: "optional: String",
+      reply_to: "optional: String or Array of String",
+      preview_text: "optional: String or nil",
+      # May use {{{FIRST_NAME|fallback}}} and the other variables.
+      html: "optional: String",
+      text: "optional: String",
+      # A saved template in place of html and text, rendered once at send.
+      template: "optional: CreateBroadcastOptionsTemplate",
+      topic_id: "optional: String or nil",
+      # Send now (or at scheduled_at) instead of keeping a draft.
+      send: "optional: true or false",
+      # ISO 8601, or e.g. `in 2 hours`; with send: true.
+      scheduled_at: "optional: String",
     }.freeze
 
     CreateContactOptionsSegment = {
@@ -521,6 +647,25 @@ module Mailroom
       reads_message_content: "true or false",
     }.freeze
 
+    DaneDestination = {
+      # The recipient domain.
+      destination: "String",
+      # The MX host negotiated with; empty when its MX lookup failed validation.
+      mx_host: "String",
+      # secure: DNSSEC-secure TLSA records; none: no secure TLSA records (unsigned, or none published); bogus: the TLSA
+      # answer failed DNSSEC validation; unchecked: DANE was off.
+      tlsa: "one of secure, none, bogus, unchecked",
+      # The last negotiation: verified (the certificate matched a TLSA record), mismatched or bogus (deferred 4.7.5,
+      # nothing sent), mta_sts or tls_policy (no secure TLSA records: the MTA-STS policy, or the domain's tls setting,
+      # decided).
+      outcome: "one of verified, mismatched, bogus, mta_sts, tls_policy",
+      # RFC 8460's result type of that negotiation: success, tlsa-invalid, ….
+      result: "String",
+      last_at: "String (date-time)",
+      # Negotiations with this host over the window.
+      sessions: "Integer",
+    }.freeze
+
     # Answered by GET /v1/deliveries, POST /v1/deliveries/{id}/cancel, POST /v1/deliveries/{id}/release, POST
     # /v1/deliveries/{id}/retry.
     Delivery = {
@@ -674,6 +819,17 @@ module Mailroom
       updated_at: "String (date-time)",
     }.freeze
 
+    # Answered by GET /v1/domains/{id}/dane.
+    DomainDane = {
+      object: '"dane_status"',
+      # Whether direct delivery checks TLSA records ([mx] dane).
+      dane: "one of on, off",
+      # The window: destinations the domain's mail went to in these last days.
+      days: "Integer",
+      # Most recently negotiated first.
+      data: "Array of DaneDestination",
+    }.freeze
+
     # Answered by DELETE /v1/domains/{id}.
     DomainDeleted = {
       object: '"domain"',
@@ -742,6 +898,8 @@ module Mailroom
       template_id: "String or nil",
       # The topic it was sent for (docs/contacts-preferences.md).
       topic_id: "String or nil",
+      # The broadcast it was sent for (docs/broadcasts.md).
+      broadcast_id: "String or nil",
       # test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
       mode: "one of live, test",
       html: "String or nil",
@@ -889,6 +1047,8 @@ module Mailroom
       template_id: "String or nil",
       # The topic it was sent for (docs/contacts-preferences.md).
       topic_id: "String or nil",
+      # The broadcast it was sent for (docs/broadcasts.md).
+      broadcast_id: "String or nil",
       # test: sent with a test key, into the sandbox (docs/keys-and-limits.md#test-keys-are-a-sandbox); live otherwise.
       mode: "one of live, test",
     }.freeze
@@ -1335,6 +1495,21 @@ module Mailroom
       created_at: "String (date-time)",
     }.freeze
 
+    # Mailroom's extra: how many contacts a segment holds (docs/contacts.md#tables). Answered by GET
+    # /v1/segments/{id}/count.
+    SegmentCount = {
+      object: '"segment_count"',
+      segment_id: "String (uuid)",
+      # Contacts in the segment now, unsubscribed and suppressed ones included.
+      contacts: "Integer",
+    }.freeze
+
+    # Sent to POST /v1/broadcasts/{id}/send.
+    SendBroadcastOptions = {
+      # ISO 8601, or e.g. `in 2 hours`; absent: now.
+      scheduled_at: "optional: String",
+    }.freeze
+
     # Answered by GET /v1/sending/health.
     SendingHealthOverview = {
       object: '"sending_health"',
@@ -1602,6 +1777,33 @@ module Mailroom
     UpdateApiKeyResponse = {
       object: '"api_key"',
       id: "String (uuid)",
+    }.freeze
+
+    # A saved template in place of html and text, rendered once at send.
+    UpdateBroadcastOptionsTemplate = {
+      # The template's id or alias (its published version is sent).
+      id: "String",
+      # The template's own variables.
+      variables: "optional: Hash of any value",
+    }.freeze
+
+    # Changes to a draft. Sent to PATCH /v1/broadcasts/{id}.
+    UpdateBroadcastOptions = {
+      name: "optional: String",
+      # The segment whose contacts receive it.
+      segment_id: "optional: String",
+      # segment_id's older name.
+      audience_id: "optional: String",
+      from: "optional: String",
+      subject: "optional: String",
+      reply_to: "optional: String or Array of String",
+      preview_text: "optional: String or nil",
+      # May use {{{FIRST_NAME|fallback}}} and the other variables.
+      html: "optional: String",
+      text: "optional: String",
+      # A saved template in place of html and text, rendered once at send.
+      template: "optional: UpdateBroadcastOptionsTemplate",
+      topic_id: "optional: String or nil",
     }.freeze
 
     # Changes to a contact. Sent to PATCH /v1/audiences/{id}/contacts/{contact}, PATCH /v1/contacts/{id}.

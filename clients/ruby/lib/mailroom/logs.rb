@@ -6,7 +6,7 @@
 module Mailroom
   class Logs < Resource
     # GET /v1/logs → { object: "list", has_more:, data: [Types::LogListItem] }, newest first, without bodies.
-    # params: limit, after, before, status (an HTTP status), method, api_key_id.
+    # params: limit, after, before, status (an HTTP status), method, api_key_id, endpoint (a path, or its start).
     def list(params = {})
       http_get("/logs", query(params))
     end
