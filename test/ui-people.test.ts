@@ -152,6 +152,16 @@ describe.skipIf(!browserPeer.available)("people in chromium", () => {
       await page.getByRole("button", { name: "Done" }).click();
       await page.reload();
       await page.getByLabel(`Role of ${invitee}`).selectOption("viewer");
+      // Nothing is saved until confirmed; then the page says so (issue 49 item 10).
+      expect((await t.app.services.members.list(t.operator)).data.find((m) => m.email === invitee)?.role).not.toBe(
+        "viewer",
+      );
+      await page
+        .getByRole("group", { name: "Confirm the role change" })
+        .getByText(`Make ${invitee} a viewer?`)
+        .waitFor();
+      await page.getByRole("button", { name: "Change the role" }).click();
+      await page.getByRole("status").getByText(`Saved: ${invitee} is now viewer.`).waitFor();
       await page.waitForFunction(
         (email) =>
           (globalThis as any).document.querySelector(`select[aria-label="Role of ${email}"]`)?.value === "viewer",

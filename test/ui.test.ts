@@ -327,13 +327,13 @@ describe.skipIf(!browserPeer.available)("admin UI in chromium", () => {
     await page.keyboard.press("Enter");
     expect(await menu.getAttribute("aria-expanded")).toBe("true");
     await screenshot(page, "ui-menu-open-390");
-    for (let i = 0; i < 3; i++) await page.keyboard.press("Tab"); // Overview, Emails, Templates
+    for (let i = 0; i < 3; i++) await page.keyboard.press("Tab"); // Overview, Emails, Broadcasts
     const focused = page.locator(":focus");
-    expect(await focused.textContent()).toBe("Templates");
+    expect(await focused.textContent()).toBe("Broadcasts");
     // The root tsconfig has no DOM types: the page's getComputedStyle is reached through globalThis.
     expect(await focused.evaluate((el) => (globalThis as any).getComputedStyle(el).outlineStyle)).toBe("solid");
     await page.keyboard.press("Enter");
-    await page.getByRole("heading", { name: "Templates", exact: true }).waitFor();
+    await page.getByRole("heading", { name: "Broadcasts", exact: true }).waitFor();
     expect(problems).toEqual([]);
     await page.close();
   }, 30_000);

@@ -726,13 +726,14 @@ type DmarcSummary struct {
 }
 
 // Domain is answered by GET /v1/domains, POST /v1/domains, GET /v1/domains/{id}, PATCH /v1/domains/{id}, POST
-// /v1/domains/{id}/dkim/rotate, POST /v1/domains/{id}/verify.
+// /v1/domains/{id}/dkim/rotate, POST /v1/domains/{id}/override, POST /v1/domains/{id}/verify.
 type Domain struct {
 	Object string `json:"object"`
 	Id     string `json:"id"`
 	Name   string `json:"name"`
 	Status string `json:"status"`
-	// VerifiedOverride is the operator marked the domain verified without DNS checks (mailroom domains add --verified).
+	// VerifiedOverride is the operator marked the domain verified without DNS checks (mailroom domains add --verified,
+	// or an instance admin: POST /v1/domains/:id/override).
 	VerifiedOverride    bool   `json:"verified_override"`
 	OpenTracking        bool   `json:"open_tracking"`
 	ClickTracking       bool   `json:"click_tracking"`

@@ -88,7 +88,8 @@ export const DomainSchema = named(
     name: t.String(),
     status: OneOf(DOMAIN_STATUSES),
     verified_override: t.Boolean({
-      description: "The operator marked the domain verified without DNS checks (mailroom domains add --verified)",
+      description:
+        "The operator marked the domain verified without DNS checks (mailroom domains add --verified, or an instance admin: POST /v1/domains/:id/override)",
     }),
     open_tracking: t.Boolean(),
     click_tracking: t.Boolean(),

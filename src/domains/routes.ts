@@ -68,6 +68,27 @@ export function domainRoutes(deps: AuthDeps & { domains: DomainService }) {
     ),
     route(
       {
+        method: "POST",
+        path: "/v1/domains/:id/override",
+        summary:
+          "Operator override (instance admins only): mark the domain verified without finding its DNS records (verified: true), or hand it back to DNS (false)",
+        tags,
+        params: IdOrName,
+        body: t.Object(
+          {
+            verified: t.Boolean({
+              description: "true: verified without DNS, said by verified_override; false: pending, checked at once",
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        responses: { 200: DomainSchema },
+        errors: ["insufficient_scope", "not_found"],
+      },
+      ({ actor, params, body }) => domains.override(actor, params.id, body.verified),
+    ),
+    route(
+      {
         method: "PATCH",
         path: "/v1/domains/:id",
         summary: "Update tracking defaults, the return-path subdomain, receiving or providers",

@@ -41,6 +41,7 @@ import {
   type KeyRow,
 } from "./repo.ts";
 import { createSendPolicy, type SendPolicy } from "./send-policy.ts";
+import { setVerifiedOverride } from "./override.ts";
 import { announceDomain, domainView, domainViewIn } from "./views.ts";
 
 export type { DomainScheduleOptions } from "./checks.ts";
@@ -62,6 +63,8 @@ export interface DomainService extends SendPolicy {
   /** Checks the domain's records now; a failed domain gets a fresh 72 h window. */
   verify(actor: Actor, idOrName: string): Promise<DomainView>;
   update(actor: Actor, idOrName: string, input: UpdateDomainInput): Promise<DomainView>;
+  /** Sets or lifts the operator override (override.ts): instance admins and the operator only. */
+  override(actor: Actor, idOrName: string, verified: boolean): Promise<DomainView>;
   /** Deletes the domain; 409 `conflict` while mail from it is queued, unless `force` (that mail then fails). */
   remove(
     actor: Actor,
@@ -103,7 +106,6 @@ export function createDomainService(deps: {
   const policy = createSendPolicy(deps);
 
   const notFound = () => new AppError("not_found", "Domain not found.");
-
   const checkProviders = (providers: string[] | undefined) => {
     const unknown = providers?.findIndex((name) => !deps.providerNames.includes(name)) ?? -1;
     if (unknown >= 0)
@@ -126,7 +128,6 @@ export function createDomainService(deps: {
   };
 
   const rowById = (tx: Db, domainId: string) => first(tx.select().from(domains).where(eq(domains.id, domainId)));
-
   const checkReturnPath = (value: unknown, path = "return_path_subdomain"): string => {
     if (typeof value !== "string" || !RETURN_PATH_LABEL.test(value))
       throw validationError([{ path, message: "must be one DNS label: a-z, 0-9 and -, at most 63 characters" }]);
@@ -141,7 +142,6 @@ export function createDomainService(deps: {
 
   const getView = async (organizationId: string, idOrName: string) =>
     domainViewIn(db, await requireDomain(organizationId, idOrName), settings);
-
   /** Only one organisation receives mail for a name (docs/teams.md), whichever others send from it. */
   const assertReceivesAlone = async (tx: Db, name: string, id: string) => {
     const receiving = await first(
@@ -183,11 +183,9 @@ export function createDomainService(deps: {
   return {
     async add(actor, name, input = {}) {
       requireScope(actor, "domains:write");
+      const onlyOperator = "Only the operator (mailroom domains add --verified) may add a domain verified without DNS.";
       if (input.verifiedOverride && (actor.keyId !== null || actor.user !== null))
-        throw new AppError(
-          "insufficient_scope",
-          "Only the operator (mailroom domains add --verified) may mark a domain verified without DNS.",
-        );
+        throw new AppError("insufficient_scope", onlyOperator);
       const { organizationId } = actor;
       const normalized = normalizeDomain(name);
       if ("error" in normalized) throw validationError([{ path: "name", message: normalized.error }]);
@@ -438,6 +436,10 @@ export function createDomainService(deps: {
       checks.stop();
     },
 
+    override: async (actor, idOrName, verified) => {
+      await setVerifiedOverride(deps, actor, idOrName, verified);
+      return getView(actor.organizationId, idOrName);
+    },
     async nameOf(actor, idOrName) {
       return (await requireDomain(actor.organizationId, idOrName)).name;
     },

@@ -4,9 +4,9 @@
  * and its delivery settings (tracking domain, TLS, Ed25519, IP pool). A domain's own page (`#/domains/<id>`) adds
  * who sends as it, from the receivers' DMARC reports. Invariant: every state shown is the server's.
  */
-import { useState } from "preact/hooks";
+import { useContext, useState } from "preact/hooks";
 import { api, query, type Page } from "../api.ts";
-import { useWhyNot } from "../access.ts";
+import { AccessContext, useWhyNot } from "../access.ts";
 import { Guarded } from "../guarded.tsx";
 import { useAction, usePolled } from "../hooks.ts";
 import { CopyButton } from "../copy.tsx";
@@ -34,6 +34,7 @@ type Domain = Pick<
   | "tracking_subdomain"
   | "tls"
   | "ip_pool"
+  | "verified_override"
 >;
 type Act = (action: () => Promise<unknown>) => Promise<boolean>;
 
@@ -194,6 +195,42 @@ function DomainPage({ id }: { id: string }) {
   );
 }
 
+/**
+ * The operator override (docs/domains.md#verifying-without-public-dns), as the CLI's `--verified` is: offered to
+ * instance admins only, labelled an override wherever it stands, and lifted as easily.
+ */
+function OperatorOverride({ domain, act }: { domain: Domain; act: Act }) {
+  const admin = useContext(AccessContext).person?.user.instance_admin ?? false;
+  const set = (verified: boolean) =>
+    act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/override`, { verified }));
+  if (domain.verified_override)
+    return (
+      <p class="override-note">
+        <span class="status status-override">operator override</span> Marked verified without its DNS records being
+        found.{" "}
+        {admin && (
+          <button type="button" class="link" onClick={() => set(false)}>
+            Lift the override: let DNS decide
+          </button>
+        )}
+      </p>
+    );
+  if (!admin || domain.status === "verified") return null;
+  return (
+    <details class="override">
+      <summary class="override-summary">Operator override (instance admins)</summary>
+      <p class="hint">
+        For a machine whose domains no public DNS serves (a lab, a test bench): Mailroom treats {domain.name} as
+        verified and signs its mail without finding the records. Receivers still look them up in their own DNS. Prefer a
+        local resolver in <code>[dns] servers</code> that serves the records above, so the check stays real.
+      </p>
+      <button type="button" onClick={() => set(true)}>
+        Mark verified without DNS (override)
+      </button>
+    </details>
+  );
+}
+
 /** The API's status values in words; the class keeps the value, for its colour. */
 const STATUS_WORDS: Record<string, string> = {
   not_started: "not checked yet",
@@ -318,6 +355,7 @@ function DomainCard({
           </tbody>
         </table>
       </div>
+      <OperatorOverride domain={domain} act={act} />
       <PauseControl sending={sending} scope="domain" name={domain.name} what={`sending from ${domain.name}`} />
       <Providers domain={domain} canWrite={canWrite} act={act} />
       <HealthLine health={domain.health} name={domain.name} />

@@ -48,6 +48,9 @@ export function MembersScreen() {
   const [role, setRole] = useState("developer");
   const [invited, setInvited] = useState<{ email: string; url: string; note: string | null } | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
+  // A role change waits for its confirmation, and says it was saved (issue 49 item 10).
+  const [changing, setChanging] = useState<{ id: string; email: string; role: string } | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
 
   const invite = (e: Event) => {
     e.preventDefault();
@@ -110,6 +113,32 @@ export function MembersScreen() {
           Invitation for <strong>{invited.email}</strong> made. {invited.note ?? "It is on its way to them by email."}
         </ShownOnce>
       )}
+      {changing && (
+        <p class="confirm" role="group" aria-label="Confirm the role change">
+          Make {changing.email} {changing.role === "admin" || changing.role === "owner" ? "an" : "a"} {changing.role}?{" "}
+          <button
+            type="button"
+            class="primary"
+            onClick={() =>
+              act(async () => {
+                await api.patch(`/v1/members/${changing.id}`, { role: changing.role });
+                setSaved(`Saved: ${changing.email} is now ${changing.role}.`);
+                setChanging(null);
+              })
+            }
+          >
+            Change the role
+          </button>{" "}
+          <button type="button" onClick={() => setChanging(null)}>
+            Keep
+          </button>
+        </p>
+      )}
+      {saved && (
+        <p class="saved" role="status">
+          {saved}
+        </p>
+      )}
       <Alert message={actionError ?? error} />
       {data && (
         <div class="scroll">
@@ -137,10 +166,10 @@ export function MembersScreen() {
                     {canWrite ? (
                       <select
                         aria-label={`Role of ${member.email}`}
-                        value={member.role}
+                        value={changing?.id === member.id ? changing.role : member.role}
                         onChange={(e) => {
-                          const next = e.currentTarget.value;
-                          void act(() => api.patch(`/v1/members/${member.id}`, { role: next }));
+                          setSaved(null);
+                          setChanging({ id: member.id, email: member.email, role: e.currentTarget.value });
                         }}
                       >
                         {ROLES.map((r) => (

@@ -14,7 +14,7 @@ import { useCan } from "../access.ts";
 import type { SendingHealthOverview } from "../../clients/node/src/types.ts";
 import { STAT_COUNTS, type StatCount, type StatInterval } from "../../clients/node/src/wire.ts";
 import { PageHeader } from "../page-header.tsx";
-import { TEST_ADDRESS_DOMAIN } from "../test-address-list.ts";
+import { axisPercent, count, percent, plural, RATE_HINT, rates } from "../overview-figures.ts";
 
 type Counts = Record<StatCount, number>;
 interface Bucket extends Counts {
@@ -43,43 +43,6 @@ function periodOf(id: RangeId, now: number) {
   const end = (Math.floor(now / step) + 1) * step;
   return { from: new Date(end - count * step).toISOString(), to: new Date(end).toISOString(), interval };
 }
-
-interface Rates {
-  /** Recipients that got through: to the receiving server, or to the smarthost or SES relaying for it. */
-  reached: number;
-  /** Recipients whose delivery ended: reached, bounced or failed. */
-  ended: number;
-  delivered: number | null;
-  bounce: number | null;
-  complaint: number | null;
-}
-
-/**
- * The rates, per recipient. Direct delivery (and capture) records `delivered`; a smarthost or SES records `sent`, and
- * SES may report the same recipient `delivered` later — so the larger of the two counts who got through without
- * counting anyone twice. Mixing both kinds in one period undercounts it slightly, which errs towards a higher bounce
- * rate, never a lower one.
- */
-function rates(c: Counts): Rates {
-  const reached = Math.max(c.sent, c.delivered);
-  const ended = reached + c.bounced + c.failed;
-  return {
-    reached,
-    ended,
-    delivered: ended ? reached / ended : null,
-    bounce: ended ? c.bounced / ended : null,
-    complaint: reached ? c.complained / reached : null,
-  };
-}
-
-const RATE_HINT = `Per recipient. Delivered: taken by the receiving server, or by the smarthost or SES relaying for it. Delivered % and bounce rate: of the recipients whose delivery ended (delivered, bounced or failed). Complaint rate: complaints per delivered recipient. Test-mode mail (a test key's) counts as delivered when captured. Mail to the test addresses (…@${TEST_ADDRESS_DOMAIN}) counts nowhere, so a rehearsed bounce never raises the bounce rate: a message to them alone is not accepted either.`;
-
-const count = (n: number) => n.toLocaleString("en");
-// A no-break space keeps the sign with its number in narrow cells.
-const percent = (r: number | null) => (r === null ? "—" : `${(r * 100).toFixed(1).replace(/\.0$/, "")}\u00a0%`);
-/** An axis value: small rates need their second decimal (0.25 %). */
-const axisPercent = (r: number) => `${Number((r * 100).toFixed(2))}\u00a0%`;
-const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 
 const utcDay = new Intl.DateTimeFormat("en", { timeZone: "UTC", month: "short", day: "numeric" });
 /** A bucket's short name on an axis ("14:00", "Nov 22") and its full name in a table or summary. */
@@ -411,7 +374,11 @@ export function OverviewScreen() {
 
   return (
     <section aria-labelledby="overview-title">
-      <PageHeader id="overview-title" title="Overview" />
+      <PageHeader
+        id="overview-title"
+        title="Overview"
+        description="How much mail this organisation sent, and how it fared: delivered, bounced, complained."
+      />
       <div class="filters">
         <label>
           Period
@@ -434,7 +401,9 @@ export function OverviewScreen() {
           delivery, bounces and complaints show here.
         </p>
       )}
-      {data?.everSent && data.quiet && <p>No email in {span}.</p>}
+      {data?.everSent && data.quiet && (
+        <p>No email in {span}, mail to the test addresses aside: it is never counted here.</p>
+      )}
       {data && !data.quiet && (
         <>
           <Figures totals={data.stats.totals} />

@@ -44,6 +44,9 @@ export function QueueScreen() {
   );
   const reload = async () => {
     await Promise.all([summary.reload(), list.reload()]);
+    // A retried recipient is taken by the next worker pass, within the second: look again soon, so the queue shows
+    // it leave rather than waiting for the next poll (issue 49 item 10).
+    for (const ms of [1_000, 3_000]) setTimeout(() => void Promise.all([summary.reload(), list.reload()]), ms);
   };
   const { act, actionError } = useAction(reload);
   const whyNotWrite = useWhyNot("deliveries:write", "retry, cancel or release deliveries, or pause sending");

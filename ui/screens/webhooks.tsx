@@ -34,22 +34,45 @@ type Attempt = Pick<WebhookAttempt, "id" | "sent_at" | "http_status_code" | "err
 function Attempts({ webhookId, deliveryId }: { webhookId: string; deliveryId: string }) {
   const { data, error } = usePolled(
     () =>
-      api.get<{ attempts?: Attempt[] }>(
+      api.get<{ attempts?: Attempt[]; payload?: { data?: Record<string, unknown> } }>(
         `/v1/webhooks/${encodeURIComponent(webhookId)}/events/${encodeURIComponent(deliveryId)}`,
       ),
     [webhookId, deliveryId],
   );
   if (error) return <p class="error">{error}</p>;
   if (!data) return null;
-  if (!data.attempts?.length) return <p class="hint">No attempt yet.</p>;
+  // Which message and recipient the event is about, from its payload (an email event's email_id and to).
+  const about = data.payload?.data ?? {};
+  const emailId = typeof about.email_id === "string" ? about.email_id : null;
+  const to = Array.isArray(about.to) ? about.to.join(", ") : typeof about.to === "string" ? about.to : null;
+  const subject = (
+    <p class="hint about">
+      {emailId && (
+        <>
+          About <a href={`#/emails/${encodeURIComponent(emailId)}`}>email {emailId}</a>
+        </>
+      )}
+      {to && <> to {to}</>}
+    </p>
+  );
+  if (!data.attempts?.length)
+    return (
+      <>
+        {(emailId || to) && subject}
+        <p class="hint">No attempt yet.</p>
+      </>
+    );
   return (
-    <ul class="attempts">
-      {data.attempts.map((a) => (
-        <li key={a.id}>
-          {when(a.sent_at)}: {a.http_status_code ?? "no answer"} {a.error ?? ""} ({a.duration_ms} ms)
-        </li>
-      ))}
-    </ul>
+    <>
+      {(emailId || to) && subject}
+      <ul class="attempts">
+        {data.attempts.map((a) => (
+          <li key={a.id}>
+            {when(a.sent_at)}: {a.http_status_code ?? "no answer"} {a.error ?? ""} ({a.duration_ms} ms)
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

@@ -818,14 +818,17 @@ export interface DmarcSummary {
 
 /**
  * Answered by GET /v1/domains, POST /v1/domains, GET /v1/domains/{id}, PATCH /v1/domains/{id}, POST
- * /v1/domains/{id}/dkim/rotate, POST /v1/domains/{id}/verify.
+ * /v1/domains/{id}/dkim/rotate, POST /v1/domains/{id}/override, POST /v1/domains/{id}/verify.
  */
 export interface Domain {
   object: "domain";
   id: string;
   name: string;
   status: "not_started" | "pending" | "verified" | "partially_verified" | "failed" | "temporary_failure";
-  /** The operator marked the domain verified without DNS checks (mailroom domains add --verified). */
+  /**
+   * The operator marked the domain verified without DNS checks (mailroom domains add --verified, or an instance admin:
+   * POST /v1/domains/:id/override).
+   */
   verified_override: boolean;
   open_tracking: boolean;
   click_tracking: boolean;

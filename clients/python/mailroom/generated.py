@@ -1001,7 +1001,7 @@ class DomainRecord(_DomainRecordRequired, total=False):
 
 class Domain(TypedDict):
     """Answered by GET /v1/domains, POST /v1/domains, GET /v1/domains/{id}, PATCH /v1/domains/{id}, POST
-    /v1/domains/{id}/dkim/rotate, POST /v1/domains/{id}/verify.
+    /v1/domains/{id}/dkim/rotate, POST /v1/domains/{id}/override, POST /v1/domains/{id}/verify.
     """
 
     object: Literal["domain"]
@@ -1009,7 +1009,9 @@ class Domain(TypedDict):
     name: str
     status: Literal["not_started", "pending", "verified", "partially_verified", "failed", "temporary_failure"]
     verified_override: bool
-    """The operator marked the domain verified without DNS checks (mailroom domains add --verified)."""
+    """The operator marked the domain verified without DNS checks (mailroom domains add --verified, or an instance
+    admin: POST /v1/domains/:id/override).
+    """
     open_tracking: bool
     click_tracking: bool
     return_path_subdomain: str

@@ -788,13 +788,14 @@ module Mailroom
     }.freeze
 
     # Answered by GET /v1/domains, POST /v1/domains, GET /v1/domains/{id}, PATCH /v1/domains/{id}, POST
-    # /v1/domains/{id}/dkim/rotate, POST /v1/domains/{id}/verify.
+    # /v1/domains/{id}/dkim/rotate, POST /v1/domains/{id}/override, POST /v1/domains/{id}/verify.
     Domain = {
       object: '"domain"',
       id: "String (uuid)",
       name: "String",
       status: "one of not_started, pending, verified, partially_verified, failed, temporary_failure",
-      # The operator marked the domain verified without DNS checks (mailroom domains add --verified).
+      # The operator marked the domain verified without DNS checks (mailroom domains add --verified, or an instance
+      # admin: POST /v1/domains/:id/override).
       verified_override: "true or false",
       open_tracking: "true or false",
       click_tracking: "true or false",
