@@ -3,8 +3,9 @@
  *   (cs) `GET /v1/contacts?search=` through the service, on a real SQLite file with BENCH_SEARCH_CONTACTS contacts
  *        (default 200,000; the issue's scale is 1,000,000), one search at a time, each kind of term in turn: the start
  *        of an address (a range of contacts_email), a first name (the newest 10,000 read through contacts_page),
- *        and a term that matches nothing (the whole window read: the slowest case). On SQLite a query runs on the
- *        event loop, so a search's time is also how long it holds the loop: the target is the list pages', p99 ≤ 20 ms.
+ *        and a term that matches nothing (the whole window read: the slowest case). Target: the list pages', p99 ≤ 20 ms.
+ *        On SQLite a statement runs on the event loop, so beside it the longest the loop was held (a 1 ms timer's
+ *        largest gap) is printed: the window is read in slices, so it stays a slice's cost, not the window's.
  * BENCH_SEARCH_QUERIES (default 300) sets each kind's searches.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -65,10 +66,22 @@ const KINDS = {
 };
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((xs.length * p) / 100) - 1]!;
 let worst = 0;
+let tick = performance.now();
+let held = 0;
+const monitor = setInterval(() => {
+  const now = performance.now();
+  held = Math.max(held, now - tick);
+  tick = now;
+}, 1);
 for (const [kind, term] of Object.entries(KINDS)) {
   for (let i = 0; i < 20; i++) await services.contacts.list(actor, { limit: 50, search: term() }); // warm-up
   const times: number[] = [];
+  tick = performance.now();
+  held = 0;
   for (let i = 0; i < QUERIES; i++) {
+    // One request at a time, each arriving as I/O does: between two searches the loop turns.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    tick = performance.now();
     const started = performance.now();
     await services.contacts.list(actor, { limit: 50, search: term() });
     times.push(performance.now() - started);
@@ -76,9 +89,10 @@ for (const [kind, term] of Object.entries(KINDS)) {
   const p99 = percentile(times, 99);
   worst = Math.max(worst, p99);
   console.log(
-    `(cs) search by ${kind}: p50 ${fmt(percentile(times, 50), 2)} ms, p99 ${fmt(p99, 2)} ms (${QUERIES} searches)   [p99 ≤ 20 ms: ${check(p99 <= 20)}]`,
+    `(cs) search by ${kind}: p50 ${fmt(percentile(times, 50), 2)} ms, p99 ${fmt(p99, 2)} ms, loop held at most ${fmt(held, 1)} ms (${QUERIES} searches)   [p99 ≤ 20 ms: ${check(p99 <= 20)}]`,
   );
 }
+clearInterval(monitor);
 record({
   measure: `contact search (admin UI), ${fmt(CONTACTS)} contacts: address start, first name, no match — worst p99`,
   result: `p99 ${fmt(worst, 2)} ms`,

@@ -3,10 +3,11 @@
  *   (tp) sends through the funnel (`sendFields` → `emails.submit`, as the HTTP route does) with `topic_id` against
  *        the same message without one, alternating rounds in one run on a real SQLite file, with an audience of
  *        BENCH_TOPIC_CONTACTS contacts (default 100,000), a tenth of whom left the topic. The topic check is a
- *        constant number of indexed statements per message, so the target is: with ≥ 90 % of without.
- * BENCH_TOPIC_SENDS (default 2000) sets each round's sends.
+ *        constant number of indexed statements per message, so the target is: with ≥ 90 % of without — judged
+ *        by the process's CPU time per send, pair of rounds by pair (the wall-clock rates are printed beside).
+ * BENCH_TOPIC_SENDS (default 2000) sets each round's sends, BENCH_TOPIC_ROUNDS (default 5) the pairs of rounds.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { operatorActor } from "../src/access.ts";
@@ -22,7 +23,7 @@ import { check, fmt, record } from "./bench/report.ts";
 
 const CONTACTS = Number(process.env.BENCH_TOPIC_CONTACTS ?? 100_000);
 const SENDS = Number(process.env.BENCH_TOPIC_SENDS ?? 2_000);
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_TOPIC_ROUNDS ?? 5);
 
 const dataDir = mkdtempSync(join(tmpdir(), "mailroom-bench-topics-"));
 const config = buildConfig({}, {}, { "": { data_dir: dataDir } });
@@ -88,8 +89,14 @@ const body = (withTopic: boolean) => ({
   html: "<p>The news of the week</p>",
   ...(withTopic && { topic_id: topicId }),
 });
+// The process's CPU time per send, beside the rate: on the shared VM single rounds' rates differ several-fold with
+// the other processes' load (95 to 1,508 msg/s in runs of 2026-12-07), while a send's CPU cost does not; throughput
+// is bounded by it when the CPU is the limit, so the ratio of CPU per send says what the ratio of rates would on
+// a quiet machine.
+const cpu = { without: [] as number[], with: [] as number[] };
 const round = async (withTopic: boolean) => {
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   // 16 at a time, as concurrent API requests would arrive.
   for (let sent = 0; sent < SENDS; sent += 16) {
     await Promise.all(
@@ -105,10 +112,14 @@ const round = async (withTopic: boolean) => {
       ),
     );
   }
+  const used = process.cpuUsage(cpuBefore);
+  (withTopic ? cpu.with : cpu.without).push((used.user + used.system) / 1000 / SENDS);
   return SENDS / ((performance.now() - started) / 1000);
 };
 await round(false); // warm-up: prepared statements, JIT
 await round(true);
+cpu.without.length = 0;
+cpu.with.length = 0;
 const rates = { without: [] as number[], with: [] as number[] };
 for (let i = 0; i < ROUNDS; i++) {
   rates.without.push(await round(false));
@@ -117,14 +128,20 @@ for (let i = 0; i < ROUNDS; i++) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const [without, withTopic] = [median(rates.without), median(rates.with)];
 const ratio = withTopic / without;
+// Each pair of rounds ran back to back: the ratio taken pair by pair, then the median.
+const pairs = cpu.with.map((used, i) => cpu.without[i]! / used);
+const cpuRatio = median(pairs);
 console.log(
-  `(tp) sends without a topic ${rates.without.map((r) => fmt(r)).join(", ")} msg/s; with topic_id ${rates.with.map((r) => fmt(r)).join(", ")} msg/s (${ROUNDS} alternating rounds of ${SENDS}) → ${fmt(ratio * 100)} %   [≥ 90 %: ${check(ratio >= 0.9)}]`,
+  `(tp) sends without a topic ${rates.without.map((r) => fmt(r)).join(", ")} msg/s; with topic_id ${rates.with.map((r) => fmt(r)).join(", ")} msg/s (${ROUNDS} alternating rounds of ${SENDS}) → ${fmt(ratio * 100)} % by the wall clock`,
+);
+console.log(
+  `(tp) CPU per send without ${cpu.without.map((c) => fmt(c, 3)).join(", ")} ms; with ${cpu.with.map((c) => fmt(c, 3)).join(", ")} ms → throughput with / without ${fmt(cpuRatio * 100)} % (median of the pairs' ratios; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]})   [≥ 90 %: ${check(cpuRatio >= 0.9)}]`,
 );
 record({
-  measure: `send through the funnel with topic_id vs without (${fmt(CONTACTS)} contacts, median of 3 alternating rounds)`,
-  result: `${fmt(withTopic)} / ${fmt(without)} msg/s = ${fmt(ratio * 100)} %`,
+  measure: `send through the funnel with topic_id vs without (${fmt(CONTACTS)} contacts, ${ROUNDS} alternating rounds): by CPU per send (by the wall clock)`,
+  result: `${fmt(cpuRatio * 100)} % (${fmt(withTopic)} / ${fmt(without)} msg/s = ${fmt(ratio * 100)} %)`,
   target: "≥ 90 %",
-  met: ratio >= 0.9,
+  met: cpuRatio >= 0.9,
 });
 
 await services.closeProviders();

@@ -49,6 +49,18 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** Starts the executable; a store the seeding just closed may still be locked for a moment (SQLITE_BUSY at start). */
+const start = async (): Promise<MailroomProcess> => {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await startMailroom(env, { binary: true, timeoutMs: 30_000 });
+    } catch (error) {
+      if (tries >= 5 || !String(error).includes("database is locked")) throw error;
+      await Bun.sleep(1_000);
+    }
+  }
+};
+
 const call = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(`${server!.baseUrl}${path}`, {
     method,
@@ -69,7 +81,7 @@ test(`SIGKILL during the fan-out of ${CONTACTS.toLocaleString("en-US")} contacts
   console.log(`seeded ${CONTACTS} contacts in ${Math.round(performance.now() - seededAt)} ms; ${eligible} eligible`);
   await store.close();
 
-  server = await startMailroom(env, { binary: true, timeoutMs: 30_000 });
+  server = await start();
   expect((await call("POST", "/v1/sending/pause", { scope: "lane", name: "broadcast" })).status).toBe(200);
   const created = await call("POST", "/v1/broadcasts", {
     name: "Drill",
@@ -95,7 +107,7 @@ test(`SIGKILL during the fan-out of ${CONTACTS.toLocaleString("en-US")} contacts
   const before = await progress().catch(() => undefined);
   expect(before).toBeUndefined();
 
-  server = await startMailroom(env, { binary: true, timeoutMs: 30_000 });
+  server = await start();
   let last = await progress();
   while (last.status === "queued") {
     await Bun.sleep(250);
@@ -123,7 +135,7 @@ test(`SIGKILL during the fan-out of ${CONTACTS.toLocaleString("en-US")} contacts
         LEFT JOIN suppressions s ON s.organization_id = c.organization_id AND s.email = c.email
         WHERE e.broadcast_id = ${id}
           AND (c.id IS NULL OR c.unsubscribed = ${storeUrl ? sql`true` : sql`1`} OR s.email IS NOT NULL
-               OR e.to_addresses NOT LIKE ${sql`'%' || c.email || '%'`})`);
+               OR ${storeUrl ? sql`e.to_addresses::text` : sql`e.to_addresses`} NOT LIKE ${sql`'%' || c.email || '%'`})`);
     expect(Number(strays!.n)).toBe(0);
     const [recipients] = await check.query<{ n: number }>(
       sql`SELECT count(*) AS n FROM deliveries d JOIN emails e ON e.id = d.email_id WHERE e.broadcast_id = ${id}`,
@@ -132,4 +144,5 @@ test(`SIGKILL during the fan-out of ${CONTACTS.toLocaleString("en-US")} contacts
   } finally {
     await check.close();
   }
-}, 600_000);
+  // 100,000 contacts take a minute or two on an idle 2-core machine; far longer when it is shared.
+}, 1_800_000);

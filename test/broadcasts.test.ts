@@ -6,6 +6,7 @@
  * type and clicked links; pausing the broadcast lane holds broadcasts while receipts flow.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import type { DeliveryJob, DeliveryResult, Provider } from "../src/providers/types.ts";
 import { createFanOut } from "../src/broadcasts/fan-out.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
@@ -233,6 +234,25 @@ describe("a broadcast to a segment", () => {
     const list = (await api("GET", "/v1/broadcasts?limit=2")).body;
     expect(list).toMatchObject({ object: "list", has_more: true });
     expect(list.data[0]).toMatchObject({ id: incomplete, status: "draft", segment_id: segmentId });
+  });
+
+  test("a create with send: true that cannot be sent leaves no draft; a deleted topic cancels a queued broadcast", async () => {
+    const before = (await api("GET", "/v1/broadcasts?limit=100")).body.data.length;
+    const refused = await draft({ send: true, from: "news@elsewhere.example" });
+    expect(refused.status).toBe(422);
+    expect((await api("GET", "/v1/broadcasts?limit=100")).body.data.length).toBe(before);
+
+    const topic = (await api("POST", "/v1/topics", { name: "Short-lived", default_subscription: "opt_in" })).body.id;
+    const id = (await draft({ send: true, topic_id: topic, scheduled_at: "in 1 minute" })).body.id;
+    expect((await api("DELETE", `/v1/topics/${topic}`)).status).toBe(200);
+    // Its time comes (the schedule brought forward in the store).
+    const { broadcasts } = t.app.services.store.db._.fullSchema;
+    await t.app.services.store.db.update(broadcasts).set({ nextAttemptAt: Date.now() }).where(eq(broadcasts.id, id));
+    await fanOut();
+    expect((await api("GET", `/v1/broadcasts/${id}`)).body).toMatchObject({
+      status: "canceled",
+      counts: { messages: 0 },
+    });
   });
 
   test("a sending-only key may not broadcast; a read key reads", async () => {

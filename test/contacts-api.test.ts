@@ -157,6 +157,40 @@ describe("search (docs/contacts.md#search)", () => {
   });
 });
 
+describe("search's window (docs/contacts.md#search)", () => {
+  test("names are found among the newest 10,000 across its slices, and an older contact by its address", async () => {
+    const org = newId();
+    const at = "2026-12-01T00:00:00Z";
+    await t.app.services.writer.write(async (tx) => {
+      await tx.insert(tablesOf(tx).organizations).values({ id: org, name: "Window", createdAt: at });
+    });
+    // Oldest first (ids grow with time): Zelda just outside the window, Yara in its fourth slice of 2,000.
+    const names = Array.from({ length: 10_050 }, (_, i) => (i === 40 ? "Zelda" : i === 4_000 ? "Yara" : "Someone"));
+    for (let from = 0; from < names.length; from += 500)
+      await t.app.services.writer.write(async (tx) => {
+        await tx.insert(tablesOf(tx).contacts).values(
+          names.slice(from, from + 500).map((firstName, k) => ({
+            id: newId(),
+            organizationId: org,
+            email: `p${from + k}@window.test`,
+            firstName,
+            lastName: null,
+            unsubscribed: false,
+            properties: {},
+            createdAt: at,
+            updatedAt: at,
+          })),
+        );
+      });
+    const actor = operatorActor(org);
+    const found = async (search: string) =>
+      (await t.app.services.contacts.list(actor, { limit: 20, search })).data.map((c) => c.email);
+    expect(await found("yara")).toEqual(["p4000@window.test"]);
+    expect(await found("zelda")).toEqual([]);
+    expect(await found("p40@")).toEqual(["p40@window.test"]);
+  }, 60_000);
+});
+
 describe("imports", () => {
   test("a file without its address column fails whole, saying why", async () => {
     const done = await importCsv("name,city\nAnn,Oslo\n");

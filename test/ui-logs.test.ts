@@ -3,8 +3,8 @@
  * person's own requests are not recorded, so the list holds exactly what the keys did): the requests with the
  * organisation's usage above them, filtered by status, method, endpoint and key; one request with what was sent and
  * what was answered side by side at 1280 px and stacked at 390 px, secrets already "[redacted]"; the list and an entry
- * reached by keyboard alone; and a new organisation's empty log saying what it is for, how long it keeps requests, and
- * offering its first step.
+ * reached by keyboard alone; signed in with a key, the screen's own reads listed and said to be; and a new
+ * organisation's empty log saying what it is for, how long it keeps requests, and offering its first step.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -208,6 +208,21 @@ describe.skipIf(!browserPeer.available)("the Logs screen in chromium", () => {
       390,
     );
     await screenshot(page, "ui-logs-entry-390");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("signed in with a key, the screen says its own reads are that key's requests, and they are listed", async () => {
+    const { page, problems } = await ui.open(1280);
+    await ui.signIn(page, t.liveKey);
+    await openSection(page, "Logs");
+    await page.getByText("Signed in with the key live: this screen's own reads are its requests").waitFor();
+    await page.getByLabel("Endpoint").fill("/logs");
+    // The screen's first read is recorded after it is answered: the next poll (10 s) lists it.
+    for (let i = 0; i < 100 && (await rows(page).count()) === 0; i++) await Bun.sleep(200);
+    const listed = await requests(page);
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((r) => r.startsWith("GET /logs"))).toBe(true);
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);

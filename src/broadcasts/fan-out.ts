@@ -18,6 +18,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "../access.ts";
+import { findTopic } from "../contacts/audience-repo.ts";
+import { findSegment } from "../contacts/repo.ts";
 import type { ContactService } from "../contacts/service.ts";
 import { first, tablesOf, type Db, type Writer } from "../db/store.ts";
 import type { SubmitInput } from "../emails/model.ts";
@@ -54,10 +56,10 @@ export interface FanOutOptions {
 }
 
 export const FAN_OUT_DEFAULTS: FanOutOptions = {
-  batch: 1000,
+  batch: 500,
   chunk: 100,
   parallel: 4,
-  leaseMs: 10_000,
+  leaseMs: 15_000,
   pollMs: 1_000,
   retryMs: 60_000,
 };
@@ -65,7 +67,9 @@ export const FAN_OUT_DEFAULTS: FanOutOptions = {
 type Outcome =
   | { kind: "batch"; cursor: string; made: number; skipped: number; done: boolean }
   | { kind: "retry"; reason: string }
-  | { kind: "stale" };
+  | { kind: "stale" }
+  /** Its segment or topic was deleted since it was queued: it stops, canceled (docs/broadcasts.md#statuses). */
+  | { kind: "orphaned" };
 
 /** Refusals that say "not now" rather than "not this contact": the batch is tried again later, cursor unmoved. */
 const NOT_NOW = new Set(["daily_quota_exceeded", "rate_limit_exceeded", "service_unavailable"]);
@@ -206,7 +210,13 @@ export function createFanOut(deps: {
 
   const batchOf = async (job: FanOutJob): Promise<Outcome> => {
     const row = await broadcastOf(db, job.id);
-    if (row?.status !== "queued" || row.leaseOwner !== job.owner || !row.segmentId) return { kind: "stale" };
+    if (row?.status !== "queued" || row.leaseOwner !== job.owner) return { kind: "stale" };
+    if (
+      !row.segmentId ||
+      !(await findSegment(db, row.organizationId, row.segmentId)) ||
+      (row.topicId && !(await findTopic(db, row.organizationId, row.topicId)))
+    )
+      return { kind: "orphaned" };
     const reached = await segmentContacts(db, row.segmentId, row.cursor ?? "", options.batch);
     if (reached.length === 0) return { kind: "batch", cursor: row.cursor ?? "", made: 0, skipped: 0, done: true };
     const addresses = reached.map((contact) => contact.email);
@@ -259,8 +269,20 @@ export function createFanOut(deps: {
       const now = clock.now();
       const released = { leaseOwner: null, leaseUntil: null, updatedAt: isoTime(now) };
       if (outcome.kind === "stale" || row.status !== "queued") {
-        await tx.update(broadcasts).set(released).where(mine);
+        // No longer queued (canceled, sent): nothing more is due.
+        await tx
+          .update(broadcasts)
+          .set({ ...released, ...(row.status !== "queued" && { nextAttemptAt: null }) })
+          .where(mine);
         return row.status === "canceled";
+      }
+      if (outcome.kind === "orphaned") {
+        logger.warn("broadcast: its segment or topic is gone; canceled", { broadcast_id: job.id });
+        await tx
+          .update(broadcasts)
+          .set({ ...released, status: "canceled", nextAttemptAt: null })
+          .where(mine);
+        return false;
       }
       if (outcome.kind === "retry") {
         await tx

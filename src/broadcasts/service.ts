@@ -272,7 +272,12 @@ export function createBroadcastService(deps: BroadcastDeps): BroadcastService {
       };
       checkAddresses(row);
       await writer.write((tx) => tx.insert(tablesOf(tx).broadcasts).values(row));
-      if (body.send) await queue(actor, row.id, body.scheduled_at);
+      if (body.send)
+        // All or nothing, as Resend's: a broadcast that cannot be sent is not left behind as a draft.
+        await queue(actor, row.id, body.scheduled_at).catch(async (error: unknown) => {
+          await writer.write((tx) => tx.delete(tablesOf(tx).broadcasts).where(eq(tablesOf(tx).broadcasts.id, row.id)));
+          throw error;
+        });
       return { id: row.id };
     },
 

@@ -4,6 +4,7 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { pageById, type PageOptions } from "../db/pages.ts";
+import { perConnection, prepareAs } from "../db/prepared.ts";
 import type { contactProperties, topics, TopicSubscription } from "../db/schema/index.ts";
 import { first, tablesOf, type Db } from "../db/store.ts";
 import type { SegmentRow } from "./repo.ts";
@@ -48,14 +49,21 @@ export function pageSegments(db: Db, organizationId: string, options: PageOption
   );
 }
 
-export function findTopic(db: Db, organizationId: string, id: string): Promise<TopicRow | undefined> {
+// Prepared once: every send with a topic reads its topic (db/prepared.ts: building the statement anew cost more
+// than running it).
+const topicStatement = perConnection((db: Db) => {
   const { topics } = tablesOf(db);
-  return first(
+  return prepareAs(
+    "topic_by_id",
     db
       .select()
       .from(topics)
-      .where(and(eq(topics.organizationId, organizationId), eq(topics.id, id))),
+      .where(and(eq(topics.organizationId, sql.placeholder("organizationId")), eq(topics.id, sql.placeholder("id")))),
   );
+});
+
+export function findTopic(db: Db, organizationId: string, id: string): Promise<TopicRow | undefined> {
+  return first(topicStatement(db).execute({ organizationId, id }) as Promise<TopicRow[]>);
 }
 
 export async function insertTopic(tx: Db, row: TopicRow): Promise<void> {

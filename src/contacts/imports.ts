@@ -1,9 +1,11 @@
 /**
  * CSV imports of contacts (docs/contacts.md#imports): the multipart upload streamed to a file in the data directory
- * (byte-capped, never held in memory), then read back with a streaming CSV parser in batches, each batch one write
- * that also moves the import's counts. Invariants: an import is worked by one holder at a time (`lease_until`, renewed
- * each batch; a crashed holder's lease runs out and the import resumes after the records its counts already
- * hold); no batch holds the event loop longer than parsing one chunk and one write takes.
+ * (byte-capped, never held in memory), then read back 16 KiB at a time with a streaming CSV parser in batches of at
+ * most 250 rows, each batch one write that also moves the import's counts, one in flight while the next is read.
+ * Invariants: an import is worked by one holder at a time (`lease_until`, renewed each batch; a crashed holder's
+ * lease runs out and the import resumes after the records its counts already hold); the counts commit in file
+ * order (the writer keeps writes in order); no step holds the event loop longer than parsing one chunk or running
+ * one batch's few statements takes.
  */
 import Busboy from "@fastify/busboy";
 import { parse } from "csv-parse";

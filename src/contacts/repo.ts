@@ -3,7 +3,7 @@
  * query names one organisation and reads by an index: a contact by `contacts_email` or its id, a page by
  * `contacts_page` or a segment's primary key, a topic check by `contacts_email` joined to `contact_topics`' key.
  */
-import { and, desc, eq, gt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, lt, sql, type SQL } from "drizzle-orm";
 import { inJsonArray, likeAnyCase } from "../db/dialect.ts";
 import { pageById, type PageOptions } from "../db/pages.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
@@ -232,6 +232,11 @@ export async function segmentIdsOf(db: Db, contactId: string): Promise<string[]>
 
 /** How many of the newest contacts a search reads for names and address fragments (docs/contacts.md#search). */
 export const SEARCH_WINDOW = 10_000;
+/**
+ * The window is read in slices of this many contacts, each its own statement with a turn of the event loop between:
+ * on SQLite a statement runs on the loop, and the whole window in one measured 13 ms (50 ms and more under load).
+ */
+const SEARCH_SLICE = 2_000;
 
 const likeEscaped = (text: string) => text.replace(/[%_\\]/g, "\\$&");
 
@@ -272,20 +277,39 @@ export async function searchContacts(
     ? likeAnyCase(db, sql`(${contacts.firstName} || ' ' || ${contacts.lastName})`, starts)
     : sql`(${likeAnyCase(db, contacts.firstName, starts)} OR ${likeAnyCase(db, contacts.lastName, starts)}
         OR ${likeAnyCase(db, contacts.email, `%${likeEscaped(term)}%`)})`;
-  const oldestInWindow = sql`coalesce((SELECT c.id FROM contacts c WHERE c.organization_id = ${organizationId} ORDER BY c.id DESC LIMIT 1 OFFSET ${SEARCH_WINDOW - 1}), '')`;
-  const byName = await db
-    .select()
-    .from(contacts)
-    .where(
-      and(
-        eq(contacts.organizationId, organizationId),
-        sql`${contacts.id} >= ${oldestInWindow}`,
-        matches,
-        sql`NOT (substr(${contacts.email}, 1, ${term.length}) = ${term})`,
-      ),
-    )
-    .orderBy(desc(contacts.id))
-    .limit(limit + 1 - byAddress.length);
+  const byName: ContactRow[] = [];
+  let below: string | undefined; // the newest id not yet read; undefined: the newest contact
+  const wanted = limit + 1 - byAddress.length;
+  for (let read = 0; read < SEARCH_WINDOW && byName.length < wanted; read += SEARCH_SLICE) {
+    if (below !== undefined) await new Promise((resolve) => setImmediate(resolve));
+    const newer = below === undefined ? undefined : lt(contacts.id, below);
+    // The slice's oldest id, read from contacts_page alone ("" when the organisation's oldest is within the slice).
+    const [edge] = await db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(and(eq(contacts.organizationId, organizationId), newer))
+      .orderBy(desc(contacts.id))
+      .limit(1)
+      .offset(SEARCH_SLICE - 1);
+    const bound = edge?.id ?? "";
+    const found = await db
+      .select()
+      .from(contacts)
+      .where(
+        and(
+          eq(contacts.organizationId, organizationId),
+          sql`${contacts.id} >= ${bound}`,
+          newer,
+          matches,
+          sql`NOT (substr(${contacts.email}, 1, ${term.length}) = ${term})`,
+        ),
+      )
+      .orderBy(desc(contacts.id))
+      .limit(wanted - byName.length);
+    byName.push(...found);
+    if (bound === "") break;
+    below = bound;
+  }
   const page = [...byAddress, ...byName];
   return { page: page.slice(0, limit), hasMore: page.length > limit };
 }

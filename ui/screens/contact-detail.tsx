@@ -137,9 +137,11 @@ function Names({ contact, reload }: { contact: Contact; reload: () => Promise<vo
 
 function Properties({ contact, reload }: { contact: Contact; reload: () => Promise<void> }) {
   const why = useWhyNot("contacts:write", "change contacts");
+  // The organisation's definitions change seldom: looked at once a minute, not with every poll of the contact.
   const { data: defined } = usePolled(
     () => api.get<Page<ContactProperty>>(`/v1/contact-properties${query({ limit: 100 })}`),
     [],
+    60_000,
   );
   const [key, setKey] = useState("");
   const [value, setValue] = useState("");
@@ -213,7 +215,7 @@ function Segments({ id }: { id: string }) {
     () => api.get<Page<Segment>>(`${path(id)}/segments${query({ limit: 100 })}`),
     [id],
   );
-  const { data: all } = usePolled(() => api.get<Page<Segment>>(`/v1/segments${query({ limit: 100 })}`), []);
+  const { data: all } = usePolled(() => api.get<Page<Segment>>(`/v1/segments${query({ limit: 100 })}`), [], 60_000);
   const { act, actionError } = useAction(reload);
   const [choice, setChoice] = useState("");
   const others = all?.data.filter((s) => !data?.data.some((m) => m.id === s.id)) ?? [];

@@ -5,9 +5,9 @@
  * shows the organisation's usage (`GET /v1/usage`) to a caller that may read it. Invariant: the screen shows the
  * server's log and changes nothing; it never re-reads a secret, since the server never kept one.
  */
-import { useState } from "preact/hooks";
+import { useContext, useState } from "preact/hooks";
 import type { Log, LogList, LogListItem, Usage } from "../../clients/node/src/generated.ts";
-import { useCan } from "../access.ts";
+import { AccessContext, useCan } from "../access.ts";
 import { Alert } from "../alert.tsx";
 import { api, query, type Page } from "../api.ts";
 import { CopyButton } from "../copy.tsx";
@@ -97,6 +97,8 @@ function LogListScreen() {
     restart();
   };
   const keyName = (id: string | null) => (id ? (keys.get(id) ?? id) : "—");
+  // A person's requests are not recorded; a key's are, this screen's own reads included.
+  const signedInKey = useContext(AccessContext).keyId;
 
   return (
     <section aria-labelledby="logs-title">
@@ -110,6 +112,12 @@ function LogListScreen() {
           </>
         }
       />
+      {signedInKey && (
+        <p class="hint">
+          Signed in with the key {keyName(signedInKey)}: this screen's own reads are its requests, so they appear here
+          too.
+        </p>
+      )}
       {showsUsage && <UsageFigures />}
       <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter the requests">
         <label>
