@@ -142,7 +142,7 @@ export function BroadcastProgress({
       <div class="card" role="region" aria-label="Recipients by status">
         <h2>Recipients by status</h2>
         <div class="scroll">
-          <table class="list stack">
+          <table class="list">
             <thead>
               <tr>
                 <th scope="col">Status</th>
