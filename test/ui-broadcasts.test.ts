@@ -17,6 +17,9 @@ import {
   screenshot,
   startUi,
   type UiSession,
+  signInWithPassword,
+  focusedLabel,
+  tabTo,
 } from "./helpers/browser.ts";
 import { PASSWORD, setUpOwner } from "./helpers/people.ts";
 
@@ -65,34 +68,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signInAs(page: Page, email: string) {
-  await page.goto(`${ui.base}/`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.locator("header.top").waitFor();
-}
-
-/** The focused element's accessible label (aria-label, its label's text, or its own text). */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const active = (globalThis as any).document.activeElement;
-    if (!active) return "";
-    const label = active.getAttribute("aria-label") ?? active.labels?.[0]?.textContent ?? active.textContent ?? "";
-    return String(label).trim();
-  });
-
-/** Presses Tab until the focus is on `name` (its start), as a keyboard user would; fails after `limit` presses. */
-async function tabTo(page: Page, name: string, limit = 80) {
-  const seen: string[] = [];
-  for (let i = 0; i < limit; i++) {
-    const now = await focused(page);
-    if (now.startsWith(name)) return;
-    seen.push(now);
-    await page.keyboard.press("Tab");
-  }
-  throw new Error(`Tab never reached ${name}; it passed ${JSON.stringify(seen)}`);
-}
+const signInAs = (page: Page, email: string) => signInWithPassword(page, ui.base, email, PASSWORD);
 
 /** Takes the keyboard to a section's link in the navigation (through the Menu button on a phone) and follows it. */
 async function enterSection(page: Page, label: string) {
@@ -145,7 +121,7 @@ describe.skipIf(!browserPeer.available)("broadcasts in chromium", () => {
     const dialog = page.getByRole("alertdialog", { name: "Confirm the send" });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain("Send “December news” to 3 contacts of Readers now?");
-    expect(await focused(page)).toBe("Send to 3 contacts");
+    expect(await focusedLabel(page)).toBe("Send to 3 contacts");
     const drafted = (await broadcasts()).find((b) => b.name === "December news")!;
     expect(drafted.status).toBe("draft");
     expect(delivered).toEqual([]);

@@ -16,6 +16,9 @@ import {
   screenshot,
   startUi,
   type UiSession,
+  signInWithPassword,
+  focusedLabel,
+  tabTo,
 } from "./helpers/browser.ts";
 import { PASSWORD, setUpOwner } from "./helpers/people.ts";
 
@@ -48,42 +51,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signInAs(page: Page, email: string) {
-  await page.goto(`${ui.base}/`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.locator("header.top").waitFor();
-}
-
-/** The focused element's accessible label (aria-label, its label's text, or its own text). */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const active = (globalThis as any).document.activeElement;
-    if (!active) return "";
-    const label = active.getAttribute("aria-label") ?? active.labels?.[0]?.textContent ?? active.textContent ?? "";
-    return String(label).trim();
-  });
-
-/**
- * Presses Tab until the focus is on `name` (its start, or all of it when `exact`), as a keyboard user would; fails
- * after `limit` presses.
- */
-async function tabTo(page: Page, name: string, { exact = false, limit = 80 } = {}) {
-  const seen: string[] = [];
-  for (let i = 0; i < limit; i++) {
-    const now = await focused(page);
-    if (exact ? now === name : now.startsWith(name)) return;
-    seen.push(now);
-    await page.keyboard.press("Tab");
-  }
-  throw new Error(`Tab never reached ${name}; it passed ${JSON.stringify(seen)}`);
-}
+const signInAs = (page: Page, email: string) => signInWithPassword(page, ui.base, email, PASSWORD);
 
 /** Waits until the focus is on `name` (a form that opens moves it there on its own). */
 async function focusReaches(page: Page, name: string) {
-  for (let i = 0; i < 50 && (await focused(page)) !== name; i++) await Bun.sleep(50);
-  expect(await focused(page)).toBe(name);
+  for (let i = 0; i < 50 && (await focusedLabel(page)) !== name; i++) await Bun.sleep(50);
+  expect(await focusedLabel(page)).toBe(name);
 }
 
 /** Takes the keyboard to a section's link in the navigation (through the Menu button on a phone) and follows it. */
@@ -113,7 +86,7 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
     await screenshot(page, "ui-contacts-empty-1280");
     await tabTo(page, "Add a contact");
     await page.keyboard.press("Enter");
-    expect(await focused(page)).toBe("Address");
+    expect(await focusedLabel(page)).toBe("Address");
     await page.keyboard.type("Ann@Dest.test");
     await page.keyboard.press("Tab");
     await page.keyboard.type("Ann");
@@ -221,12 +194,12 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
     await page.keyboard.press("Tab");
     await page.keyboard.type("What we shipped");
     await page.keyboard.press("Tab");
-    expect(await focused(page)).toStartWith("Who receives it");
+    expect(await focusedLabel(page)).toStartWith("Who receives it");
     await page.keyboard.press("End");
     await page.keyboard.press("Tab");
     await page.keyboard.press("End");
     await page.keyboard.press("Tab");
-    expect(await focused(page)).toBe("Create topic");
+    expect(await focusedLabel(page)).toBe("Create topic");
     await page.keyboard.press("Enter");
     const row = page.getByRole("row").filter({ hasText: "Product news" });
     await row.waitFor();
@@ -242,10 +215,10 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
     await focusReaches(page, "Name");
     await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
-    expect(await focused(page)).toStartWith("Visibility");
+    expect(await focusedLabel(page)).toStartWith("Visibility");
     await page.keyboard.press("Home");
     await page.keyboard.press("Tab");
-    expect(await focused(page)).toBe("Save");
+    expect(await focusedLabel(page)).toBe("Save");
     await page.keyboard.press("Enter");
     await focusReaches(page, "Edit Product news");
     expect(await row.locator(".status").textContent()).toBe("Public");

@@ -13,6 +13,7 @@ import {
   screenshot,
   startUi,
   type UiSession,
+  signInWithPassword,
 } from "./helpers/browser.ts";
 import { asPerson, PASSWORD, setUpOwner, signIn } from "./helpers/people.ts";
 
@@ -69,13 +70,7 @@ describe("POST /v1/domains/:id/override", () => {
   });
 });
 
-async function signInAs(page: Page, email: string) {
-  await page.goto(`${ui.base}/`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.locator("header.top").waitFor();
-}
+const signInAs = (page: Page, email: string) => signInWithPassword(page, ui.base, email, PASSWORD);
 
 describe.skipIf(!browserPeer.available)("the override in chromium", () => {
   for (const width of [1280, 390])

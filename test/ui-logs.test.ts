@@ -16,6 +16,7 @@ import {
   screenshot,
   startUi,
   type UiSession,
+  signInWithPassword,
 } from "./helpers/browser.ts";
 import { PASSWORD, setUpOwner } from "./helpers/people.ts";
 
@@ -69,11 +70,7 @@ afterAll(async () => {
 });
 
 async function signInAsOwner(session: UiSession, page: Page) {
-  await page.goto(`${session.base}/`);
-  await page.getByLabel("Email").fill("owner@example.com");
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.locator("header.top").waitFor();
+  await signInWithPassword(page, session.base, "owner@example.com", PASSWORD);
 }
 
 const rows = (page: Page) => page.locator("table.logs-table tbody tr");

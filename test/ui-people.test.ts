@@ -14,6 +14,7 @@ import {
   screenshot,
   startUi,
   type UiSession,
+  signInWithPassword,
 } from "./helpers/browser.ts";
 
 const browserPeer = checkBrowser();
@@ -33,11 +34,7 @@ afterAll(async () => {
 
 /** Signs the owner in through the sign-in screen, as a person would. */
 async function signInAsOwner(page: Page) {
-  await page.goto(`${ui.base}/`);
-  await page.getByLabel("Email").fill("owner@example.com");
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.locator("header.top").waitFor();
+  await signInWithPassword(page, ui.base, "owner@example.com", PASSWORD);
 }
 
 describe.skipIf(!browserPeer.available)("people in chromium", () => {

@@ -13,6 +13,7 @@ import {
   screenshot,
   startUi,
   type UiSession,
+  signInWithPassword,
 } from "./helpers/browser.ts";
 import { asPerson, PASSWORD, setUpOwner } from "./helpers/people.ts";
 
@@ -53,13 +54,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signInAs(page: Page, email: string) {
-  await page.goto(`${ui.base}/`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.locator("header.top").waitFor();
-}
+const signInAs = (page: Page, email: string) => signInWithPassword(page, ui.base, email, PASSWORD);
 
 const focusedLabel = (page: Page) =>
   page.evaluate(() => {

@@ -11,6 +11,7 @@ import {
   screenshot,
   startUi,
   type UiSession,
+  signInWithPassword,
 } from "./helpers/browser.ts";
 import { asPerson, cookieOf, PASSWORD, setUpOwner } from "./helpers/people.ts";
 
@@ -43,13 +44,8 @@ async function removeFromFirst(id: string) {
   expect((await asPerson(t, "DELETE", `/v1/members/${id}`, owner)).status).toBe(200);
 }
 
-async function signInAs(page: import("playwright-core").Page, email: string) {
-  await page.goto(`${ui.base}/`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.locator("header.top").waitFor();
-}
+const signInAs = (page: import("playwright-core").Page, email: string) =>
+  signInWithPassword(page, ui.base, email, PASSWORD);
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -61,6 +61,40 @@ export async function signIn(page: Page, base: string, key: string) {
   await page.locator("header.top").waitFor();
 }
 
+/** Signs in as a person with their email and password, as the sign-in screen first offers. */
+export async function signInWithPassword(page: Page, base: string, email: string, password: string) {
+  await page.goto(`${base}/`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.locator("header.top").waitFor();
+}
+
+/** The focused element's accessible label (aria-label, its label's text, or its own text). */
+export const focusedLabel = (page: Page) =>
+  page.evaluate(() => {
+    // The page's document: the test files' types (no DOM) do not know it.
+    const active = (globalThis as any).document.activeElement;
+    if (!active) return "";
+    const label = active.getAttribute("aria-label") ?? active.labels?.[0]?.textContent ?? active.textContent ?? "";
+    return String(label).trim();
+  });
+
+/**
+ * Presses Tab until the focus is on `name` (its start, or all of it when `exact`), as a keyboard user would; fails
+ * after `limit` presses, naming what it passed.
+ */
+export async function tabTo(page: Page, name: string, { exact = false, limit = 80 } = {}) {
+  const seen: string[] = [];
+  for (let i = 0; i < limit; i++) {
+    const now = await focusedLabel(page);
+    if (exact ? now === name : now.startsWith(name)) return;
+    seen.push(now);
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`Tab never reached ${name}; it passed ${JSON.stringify(seen)}`);
+}
+
 /**
  * Goes to a section of the admin UI as a person would: on a phone through the menu button (the sections are folded
  * away below 600 px), else by its link in the navigation.
