@@ -24,10 +24,22 @@ const ran: Array<{ query: string; params: unknown[] }> = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  // Before any contact statement is prepared: a prepared statement keeps the logger it was made with.
-  (t.app.services.store.db as unknown as { session: { logger: unknown } }).session.logger = {
-    logQuery: (query: string, params: unknown[]) => ran.push({ query, params }),
-  };
+  if (engineOf(t.app.services.store.db) === "sqlite") {
+    // Before any contact statement is prepared: a prepared statement keeps the logger it was made with.
+    (t.app.services.store.db as unknown as { session: { logger: unknown } }).session.logger = {
+      logQuery: (query: string, params: unknown[]) => ran.push({ query, params }),
+    };
+  } else {
+    // On PostgreSQL a statement is built once per process and bound to each connection (db/prepared.ts), so it
+    // keeps the logger of whichever app built it first: the pool itself records what this app runs.
+    const pool = (t.app.services.store.db as unknown as { $client: { query: (...args: any[]) => unknown } }).$client;
+    const query = pool.query.bind(pool);
+    pool.query = (config: any, values?: unknown[]) => {
+      if (typeof config === "string") ran.push({ query: config, params: values ?? [] });
+      else if (config?.text) ran.push({ query: config.text, params: config.values ?? values ?? [] });
+      return query(config, values);
+    };
+  }
   const at = new Date().toISOString();
   topicId = newId();
   await t.app.services.writer.write((tx) =>
