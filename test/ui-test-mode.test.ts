@@ -74,6 +74,8 @@ describe.skipIf(!browserPeer.available)("test mode in chromium", () => {
       await status.selectOption("held");
       await page.getByRole("button", { name: "Filter" }).press("Enter");
       await row("Live one").waitFor({ state: "detached" });
+      // The filtered page is drawn after the old rows leave: wait for it, then read every row.
+      await row("Held one").waitFor();
       expect(await page.locator("tbody tr").allTextContents()).toEqual([expect.stringContaining("Held one")]);
 
       await page.goto(`${ui.base}/#/emails/${testId}`);
