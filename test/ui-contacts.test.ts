@@ -286,8 +286,13 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
       await chooser.setFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
       // The header was read: each column is offered for the field of its name (and the property plan).
       await page.getByLabel("Property plan").waitFor();
-      expect(await page.getByLabel("First name column").inputValue()).toBe("first_name");
-      expect(await page.getByLabel("Property plan").inputValue()).toBe("plan");
+      // The columns are chosen once the header and the property list are both in: poll for up to 5 s.
+      const settled = async (label: string, wanted: string) => {
+        for (let i = 0; i < 50 && (await page.getByLabel(label).inputValue()) !== wanted; i++) await Bun.sleep(100);
+        return page.getByLabel(label).inputValue();
+      };
+      expect(await settled("First name column", "first_name")).toBe("first_name");
+      expect(await settled("Property plan", "plan")).toBe("plan");
       const imports = page.getByRole("table", { name: "Imports" }).getByRole("row").filter({ hasText: " read: " });
       const before = await imports.count();
       await tabTo(page, "Import", { exact: true });
