@@ -216,8 +216,12 @@ describe.skipIf(!browserPeer.available)("the Logs screen in chromium", () => {
     await page.getByText("Signed in with the key live: this screen's own reads are its requests").waitFor();
     await page.getByLabel("Endpoint").fill("/logs");
     // The screen's first read is recorded after it is answered: the next poll (10 s) lists it.
-    for (let i = 0; i < 100 && (await rows(page).count()) === 0; i++) await Bun.sleep(200);
-    const listed = await requests(page);
+    // Wait on the requests the filtered list shows, not on rows: a row of the unfiltered list may still be drawn.
+    let listed = await requests(page);
+    for (let i = 0; i < 100 && !(listed.length > 0 && listed.every((r) => r.startsWith("GET /logs"))); i++) {
+      await Bun.sleep(200);
+      listed = await requests(page);
+    }
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.every((r) => r.startsWith("GET /logs"))).toBe(true);
     expect(problems).toEqual([]);
