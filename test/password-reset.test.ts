@@ -23,10 +23,11 @@ afterAll(() => t?.close());
 
 const ask = (email: string) => t.json("POST", "/v1/password/reset", { body: { email }, key: null });
 
-async function resetMessages() {
-  const list = await t.json("GET", "/v1/emails?limit=100");
-  return list.body.data.filter((email: { subject: string }) => email.subject === "Set a new Mailroom password");
-}
+/** The password messages, from the store: system mail is in no list of the organisation's (docs/teams.md#system-mail). */
+const resetMessages = () =>
+  t.app.services.store.query<{ id: string; system_mail: string | null }>(
+    sql`SELECT id, system_mail FROM emails WHERE subject = 'Set a new Mailroom password' ORDER BY id`,
+  );
 
 async function waitForMessages(count: number) {
   for (let tries = 0; tries < 100; tries++) {
@@ -48,14 +49,15 @@ describe("a password link by email", () => {
     // However often it is asked for, at once or not, one link every five minutes: asking cannot fill a mailbox.
     await Promise.all(Array.from({ length: 5 }, () => ask("owner@example.com")));
     await ask("owner@example.com");
-    const [message] = await waitForMessages(1);
+    const [found] = await waitForMessages(1);
     await Bun.sleep(300);
     expect(await resetMessages()).toHaveLength(1);
-    expect(message).toMatchObject({ from: "Mailroom <no-reply@example.com>", to: ["owner@example.com"] });
-    expect(message.tags).toEqual([{ name: "mailroom:private", value: "password_link" }]);
+    expect(found!.system_mail).toBe("password_link");
 
-    // The owner, who reads every message, reads none of this one.
-    const record = await asPerson(t, "GET", `/v1/emails/${message.id}`, ownerCookie);
+    // The owner, an instance admin, looks the message up, and reads none of it.
+    const record = await asPerson(t, "GET", `/v1/emails/${found!.id}`, ownerCookie);
+    const message = record.body;
+    expect(message).toMatchObject({ from: "Mailroom <no-reply@example.com>", to: ["owner@example.com"], tags: [] });
     expect([record.body.html, record.body.text]).toEqual([null, null]);
     const raw = await asPerson(t, "GET", `/v1/emails/${message.id}/raw`, ownerCookie);
     expect([raw.status, raw.body.name]).toEqual([410, "gone"]);

@@ -1,7 +1,7 @@
 /**
  * A message on its way into the store (docs/sending.md#what-acceptance-means): what the outgoing funnel prepared for
  * it, the request's acceptance it belongs to, and the row it is recorded as. Invariant: the record's texts hold no
- * NUL (PostgreSQL cannot), and a message carrying a credential keeps no readable copy.
+ * NUL (PostgreSQL cannot), and system mail (docs/teams.md#system-mail) keeps no readable copy: it may carry a credential.
  */
 import type { Actor } from "../access.ts";
 import type { StagedContent } from "../db/store.ts";
@@ -10,7 +10,7 @@ import type { IdempotencyClaim } from "../idempotency/service.ts";
 import { addressKey, domainOf, type Mailbox } from "../lib/addresses.ts";
 import { newId } from "../lib/ids.ts";
 import { isoTime } from "../lib/clock.ts";
-import { hasPrivateContent, type EmailSource, type Tag } from "./model.ts";
+import type { EmailSource, SystemMailKind, Tag } from "./model.ts";
 import type { RelayDsn } from "./relay-dsn.ts";
 
 export interface PreparedMessage {
@@ -46,6 +46,8 @@ export interface PreparedMessage {
   leftTopic: Set<string>;
   /** The relayed message's delivery status notifications (relay-dsn.ts); absent: none are ever sent. */
   dsn?: RelayDsn;
+  /** Mail Mailroom sends for itself (system-mail.ts), set by the funnel from `SubmitOptions.system` alone. */
+  systemMail?: SystemMailKind;
 }
 
 /** Messages of one request on their way into the store, with what settles the request. */
@@ -62,8 +64,8 @@ export interface Acceptance {
 
 /** A prepared message's row in `emails`, inserted with its first status. */
 export function emailRow(message: PreparedMessage, createdAt: string) {
-  // A password link's message keeps no readable copy (system-mail.ts); its raw MIME is kept for delivery alone.
-  const readable = !hasPrivateContent(message.tags);
+  // System mail keeps no readable copy (docs/teams.md#system-mail); its raw MIME is kept for delivery alone.
+  const readable = !message.systemMail;
   return {
     id: message.id,
     organizationId: message.organizationId,
@@ -89,6 +91,7 @@ export function emailRow(message: PreparedMessage, createdAt: string) {
     topicId: message.topicId,
     broadcastId: message.broadcastId,
     contactId: message.contactId,
+    systemMail: message.systemMail ?? null,
     createdAt,
     updatedAt: createdAt,
   };

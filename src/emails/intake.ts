@@ -26,7 +26,7 @@ import { SIMULATOR_DOMAIN, simulatedOutcome, unknownSimulatorAddress } from "../
 import type { SuppressionService } from "../suppressions/service.ts";
 import type { MessageDecorations } from "../tracking/decorations.ts";
 import { composeRequest, type ComposedMessage, type ComposeRequest } from "./compose.ts";
-import type { ComposedFields, EmailSource, ForwardInput, RawInput, SubmitInput } from "./model.ts";
+import type { ComposedFields, EmailSource, ForwardInput, RawInput, SubmitInput, SystemMailKind } from "./model.ts";
 import { assertTransmittable, finalizeRawMessage, relayTopic, singleFrom, type RawMessageView } from "./raw-message.ts";
 import type { AttachmentFetcher } from "./remote-attachments.ts";
 import { insertAccepted } from "./repo.ts";
@@ -48,6 +48,8 @@ export interface EmailLimits {
 
 export interface SubmitOptions {
   idempotency?: IdempotencyClaim;
+  /** Mail Mailroom sends for itself (system-mail.ts alone): no daily quota counts it (docs/teams.md#system-mail). */
+  system?: SystemMailKind;
 }
 
 export interface EmailIntake {
@@ -208,10 +210,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     };
   };
 
-  /**
-   * What attachments given by `path` may add up to in one request: one message's size limit, for a whole batch too,
-   * so that a small JSON batch cannot make the server hold a hundred messages' worth of downloads.
-   */
+  /** What attachments given by `path` may add up to in one request, a batch too: one message's size limit. */
   const fetchBudget = () => ({ left: limits.maxMessageBytes });
 
   /** A received message forwarded by an inbound route: its bytes as they leave, to the route's addresses. */
@@ -372,7 +371,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
     response: unknown,
   ) => {
     // Counted against the daily quotas before anything is written; given back should the acceptance fail.
-    const admission = await deps.quotas.admit(actor, messages.length);
+    const admission = messages[0]?.systemMail ? { release() {} } : await deps.quotas.admit(actor, messages.length);
     const giveBack = (error: unknown) => {
       admission.release();
       throw error;
@@ -397,7 +396,7 @@ export function createEmailIntake(deps: IntakeDeps): EmailIntake {
   return {
     async submit(input, actor, options = {}) {
       requireScope(actor, "emails:send");
-      const message = await prepare(input, actor, fetchBudget());
+      const message = { ...(await prepare(input, actor, fetchBudget())), systemMail: options.system };
       const response = { id: message.id };
       await accept(actor, [message], options.idempotency, response);
       return response;

@@ -277,10 +277,10 @@ export interface ListOptions {
 }
 
 /**
- * Marks a message whose content no reader sees (a password link or an invitation, system-mail.ts): its record keeps
- * no html or text and its raw MIME answers 410. The colon keeps clients from giving it: their tags are
- * [A-Za-z0-9_-]. The value says which kind of link it carries.
+ * Mail Mailroom sends for itself about people's accounts (system-mail.ts, docs/teams.md#system-mail): a password
+ * link, an invitation, or a notice (a locked sign-in). Recorded in `emails.system_mail` by the funnel alone
+ * (`SubmitOptions.system`): no body, header or SMTP command can set it. Such a message keeps no readable copy, its
+ * raw MIME answers 410, and it is left out of the organisation's lists, counts and webhooks.
  */
-export const PRIVATE_CONTENT_TAG: Tag = { name: "mailroom:private", value: "password_link" };
-
-export const hasPrivateContent = (tags: readonly Tag[]) => tags.some((tag) => tag.name === PRIVATE_CONTENT_TAG.name);
+export const SYSTEM_MAIL_KINDS = ["password_link", "invitation", "notice"] as const;
+export type SystemMailKind = (typeof SYSTEM_MAIL_KINDS)[number];

@@ -1,7 +1,8 @@
 /**
  * Sent mail as the API reads it: one message with its recipients and history, pages of the list, the raw MIME.
  * Invariants: a message of another organisation, or live mail asked for by a test key (docs/keys-and-limits.md), is `not_found`;
- * content that retention removed is `gone`; a viewer reads the record without its content (docs/teams.md).
+ * content that retention removed is `gone`; a viewer reads the record without its content (docs/teams.md); system mail
+ * is listed to no one and found by instance admins and the operator alone (docs/teams.md#system-mail).
  */
 import type { Actor } from "../access.ts";
 import { mayReadContent, requireContentAccess, requireScope } from "../access.ts";
@@ -10,7 +11,7 @@ import type { Db, Writer } from "../db/store.ts";
 import { AppError } from "../errors.ts";
 import type { RecipientStatus } from "../deliveries/model.ts";
 import { withoutContent } from "../events/model.ts";
-import { hasPrivateContent, type EmailRecord, type EmailStatus, type EmailSummary, type ListOptions } from "./model.ts";
+import type { EmailRecord, EmailStatus, EmailSummary, ListOptions } from "./model.ts";
 import { createEmailQueries, type EmailSummaryRow } from "./repo.ts";
 
 export interface EmailReads {
@@ -28,6 +29,10 @@ export const contentGone = (removedAt: string) =>
     `Retention removed this email's content on ${removedAt}; its record, recipients and events remain (GET /v1/emails/:id).`,
   );
 
+/** An instance admin signed in, or the operator at the console (CLI): who may look system mail up. */
+const runsTheServer = (actor: Actor) =>
+  actor.user ? actor.user.instanceAdmin : actor.keyId === null && actor.mode === "live";
+
 export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
   const { writer } = deps;
   const queries = createEmailQueries(deps.db);
@@ -36,6 +41,12 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
     const row = await queries.email(actor.organizationId, id);
     // A test key's sandbox (docs/keys-and-limits.md): live mail does not exist for it.
     if (!row || (actor.mode === "test" && row.mode !== "test")) throw new AppError("not_found", "Email not found.");
+    // System mail is not the organisation's (docs/teams.md#system-mail): only those who run the server look it up.
+    if (row.systemMail && !runsTheServer(actor))
+      throw new AppError(
+        "not_found",
+        "Email not found among the organisation's: it is mail Mailroom sent about a person's account, which only instance admins look up.",
+      );
     return row;
   };
 
@@ -107,8 +118,11 @@ export function createEmailReads(deps: { db: Db; writer: Writer }): EmailReads {
       requireContentAccess(actor);
       const row = await ownEmail(actor, id);
       if (row.contentRemovedAt) throw contentGone(row.contentRemovedAt);
-      if (hasPrivateContent(row.tags))
-        throw new AppError("gone", "This message carried a password link: no one reads its content, not even owners.");
+      if (row.systemMail)
+        throw new AppError(
+          "gone",
+          "Mailroom sent this message about a person's account and it may carry a link: no one reads its content.",
+        );
       // A large body is read off the event loop where the store can (db/content-writes.ts).
       const raw =
         row.size >= ASIDE_CONTENT_BYTES && writer.readContent

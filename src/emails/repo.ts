@@ -63,6 +63,7 @@ const insertStatements = perConnection((tx: Db) => {
             "topicId",
             "broadcastId",
             "contactId",
+            "systemMail",
             "createdAt",
             "updatedAt",
           ]),
@@ -186,7 +187,11 @@ export function createEmailQueries(db: Db) {
   type PageQuery = ListOptions & { testModeOnly: boolean };
   /** The page's query; `value` gives each parameter, as a placeholder (prepared) or as the value itself. */
   const listQuery = (options: PageQuery, value: (name: keyof ListParameters) => unknown) => {
-    const conditions: SQL[] = [eq(emails.organizationId, value("organizationId") as string)];
+    // System mail is not the organisation's to list (docs/teams.md#system-mail): a literal, like the mode's.
+    const conditions: SQL[] = [
+      eq(emails.organizationId, value("organizationId") as string),
+      sql`${emails.systemMail} IS NULL`,
+    ];
     // A literal, not a parameter, so that both engines use the partial index of test-mode mail (migration 12).
     if (options.testModeOnly) conditions.push(sql`${emails.mode} = 'test'`);
     if (options.after) conditions.push(lt(emails.id, value("after") as string));

@@ -10,10 +10,11 @@
  * reschedule appends another, which is not a second message); the others are their event's type and, being
  * recipients' events, count once per recipient, so a message to three recipients is 1 accepted and 3 delivered.
  * Test addresses (providers/simulator.ts) are not counted: a rehearsed bounce must not raise the bounce rate, and a
- * message to test addresses alone is not accepted either, so the figures add up.
+ * message to test addresses alone is not accepted either, so the figures add up. Nor is system mail, which is not
+ * the organisation's (docs/teams.md#system-mail): its events count nowhere, and rollups leave them out too.
  */
 import { type Static, type TInteger, Type as t } from "@sinclair/typebox";
-import { and, eq, gte, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { tablesOf, type Db, type Tables } from "../db/store.ts";
 import { validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
@@ -211,7 +212,7 @@ export async function rollUpEvents(tx: Db, emailIds: readonly string[]): Promise
     })
     .from(events)
     .innerJoin(emails, eq(emails.id, events.emailId))
-    .where(and(inArray(events.emailId, [...emailIds]), counted(events)))
+    .where(and(inArray(events.emailId, [...emailIds]), counted(events), isNull(emails.systemMail)))
     .groupBy(events.organizationId, hour, emails.mode, events.type);
   for (const row of rows)
     await tx
@@ -243,6 +244,8 @@ export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsServ
           gte(events.createdAt, isoTime(window.from)),
           lt(events.createdAt, isoTime(window.to)),
           counted(events),
+          // An organisation's few system messages, through their partial index (migration 46).
+          sql`${events.emailId} NOT IN (SELECT id FROM emails WHERE organization_id = ${scope.organizationId} AND system_mail IS NOT NULL)`,
           // A test key's sandbox (docs/keys-and-limits.md): it counts test-mode mail only (through its partial index, migration 12).
           scope.mode === "test"
             ? sql`${events.emailId} IN (SELECT id FROM emails WHERE organization_id = ${scope.organizationId} AND mode = 'test')`

@@ -1,22 +1,25 @@
 /**
- * Mail Mailroom sends for itself about people's accounts (docs/teams.md): password links, invitations and notices
- * such as a locked sign-in, from an organisation of theirs with a verified sending domain, through the one outgoing
- * funnel (`emails.submit`), so it is signed, logged and delivered as that organisation's mail is.
- * Invariant: what carries a credential (a link) is private, so no member reads it — its record holds no html or
- * text, its raw MIME answers 410 to every reader (`PRIVATE_CONTENT_TAG`, a tag name no client can give), and it
- * is neither open- nor click-tracked, so the link appears in no event either.
+ * Mail Mailroom sends for itself about people's accounts (docs/teams.md#system-mail): password links, invitations
+ * and notices such as a locked sign-in, from an organisation of theirs with a verified sending domain, through the
+ * one outgoing funnel (`emails.submit`), so it is signed, delivered, retried and bounce-handled as that
+ * organisation's mail is.
+ * Invariant: the funnel records it as system mail (`SubmitOptions.system`, which only this module gives), so it is
+ * not the organisation's: left out of its lists, counts and webhooks, and of its daily quota; its record holds no
+ * html or text and its raw MIME answers 410, and it is neither open- nor click-tracked, so a link it carries appears
+ * in no event either.
  */
 import { operatorActor } from "../access.ts";
 import type { DomainService } from "../domains/service.ts";
+import type { Logger } from "../lib/logger.ts";
 import type { AccountMail } from "../people/accounts.ts";
 import type { EmailIntake } from "./intake.ts";
-import { PRIVATE_CONTENT_TAG } from "./model.ts";
 import { checkSendRequest } from "./validate.ts";
 
 export function createAccountMailer(deps: {
   emails: EmailIntake;
   domains: DomainService;
   maxRecipients: number;
+  logger?: Logger;
 }): AccountMail {
   return {
     async send({ organizationIds, to, subject, text, private: privateKind }) {
@@ -28,9 +31,11 @@ export function createAccountMailer(deps: {
           { from: `Mailroom <no-reply@${domain.name}>`, to, subject, text },
           { now: Date.now(), maxRecipients: deps.maxRecipients },
         );
-        if (privateKind) fields.tags.push({ ...PRIVATE_CONTENT_TAG, value: privateKind });
         fields.tracking = { opens: false, clicks: false };
-        await deps.emails.submit({ kind: "fields", source: "api", fields }, actor);
+        const system = privateKind ?? "notice";
+        const { id } = await deps.emails.submit({ kind: "fields", source: "api", fields }, actor, { system });
+        // The operator's way to it, since no list of the organisation shows it (docs/teams.md#system-mail): ids only.
+        deps.logger?.info("system mail accepted", { email_id: id, organization_id: organizationId, kind: system });
         return true;
       }
       return false;

@@ -42,7 +42,8 @@ export interface ClientInfo {
 export interface AccountMail {
   /**
    * Sends `text` to `to` from the first of `organizationIds` with a verified sending domain; answers whether one had.
-   * `private` names mail that carries a credential (a link): no member may read it back.
+   * `private` names mail that carries a credential (a link); without it the mail is a notice. Either way it is
+   * system mail (docs/teams.md#system-mail): no member reads it back, lists it or receives its webhooks.
    */
   send(input: {
     organizationIds: string[];

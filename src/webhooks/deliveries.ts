@@ -6,7 +6,7 @@
  * Invariants: the outbox row commits in the same transaction as its event — an event is never recorded without
  * its deliveries, nor a delivery without its event — and its payload is fixed then, so every attempt and replay
  * sends the same signed body with the same `webhook-id`; a replay starts the retry schedule over and never touches
- * a delivery still being attempted.
+ * a delivery still being attempted. System mail's events go to no endpoint (docs/teams.md#system-mail).
  */
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "../access.ts";
@@ -120,7 +120,9 @@ export function createWebhookDeliveries(deps: WebhookDeps): WebhookDeliveries {
         event.webhookIds ? event.webhookIds.includes(endpoint.id) : endpoint.eventTypes.includes(event.type),
       );
       if (!targets.length) return;
-      const body = JSON.stringify(await buildPayload(tx, event));
+      const payload = await buildPayload(tx, event);
+      if (!payload) return;
+      const body = JSON.stringify(payload);
       await notifyAtCommit(tx, WEBHOOKS_DUE);
       for (const endpoint of targets) await enqueue(tx, endpoint.id, event.organizationId, event.id, event.type, body);
       deps.wake();

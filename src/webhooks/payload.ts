@@ -15,12 +15,17 @@ import { outboxStatements } from "./repo.ts";
 const tagObject = (tags: ReadonlyArray<{ name: string; value: string }>) =>
   Object.fromEntries(tags.map((tag) => [tag.name, tag.value]));
 
-/** The payload of an event: `email.*` events carry the message's fields, then what the event itself recorded. */
-export async function buildPayload(tx: Db, event: StoredEvent): Promise<WebhookPayload> {
+/**
+ * The payload of an event: `email.*` events carry the message's fields, then what the event itself recorded. Null
+ * for an event of system mail, which is not the organisation's and goes to none of its endpoints
+ * (docs/teams.md#system-mail).
+ */
+export async function buildPayload(tx: Db, event: StoredEvent): Promise<WebhookPayload | null> {
   let data: Record<string, unknown> = { ...event.data };
   // A received message's event carries its own data (Resend's received-email shape); its email_id is the received one.
   if (event.emailId && event.type !== "email.received") {
     const [email] = await outboxStatements(tx).emailFields.execute({ emailId: event.emailId });
+    if (email?.systemMail) return null;
     data = {
       ...data,
       email_id: event.emailId,

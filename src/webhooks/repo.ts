@@ -160,6 +160,7 @@ export const outboxStatements = perConnection((tx: Db) => {
           tags: emails.tags,
           templateId: emails.templateId,
           broadcastId: emails.broadcastId,
+          systemMail: emails.systemMail,
         })
         .from(emails)
         .where(eq(emails.id, p("emailId"))),

@@ -42,6 +42,7 @@ import contactScopes, { postgres as contactScopesPg } from "./0034_contact_scope
 import emailTopics, { postgres as emailTopicsPg } from "./0035_email_topics.ts";
 import tlsLastSeen, { postgres as tlsLastSeenPg } from "./0040_tls_last_seen.ts";
 import relayDsn, { postgres as relayDsnPg } from "./0043_relay_dsn.ts";
+import systemMail, { postgres as systemMailPg } from "./0046_system_mail.ts";
 import inboundRoutes, { postgres as inboundRoutesPg } from "./0041_inbound_routes.ts";
 import broadcasts, { postgres as broadcastsPg } from "./0037_broadcasts.ts";
 import requestLogs, { postgres as requestLogsPg } from "./0039_request_logs.ts";
@@ -105,4 +106,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 40, name: "tls_last_seen", sqlite: tlsLastSeen, postgres: tlsLastSeenPg },
   { version: 41, name: "inbound_routes", sqlite: inboundRoutes, postgres: inboundRoutesPg },
   { version: 43, name: "relay_dsn", sqlite: relayDsn, postgres: relayDsnPg },
+  { version: 46, name: "system_mail", sqlite: systemMail, postgres: systemMailPg },
 ];

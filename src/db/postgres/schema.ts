@@ -154,6 +154,11 @@ export const emails = pgTable("emails", {
   /** The broadcast and the contact the message was made for (docs/broadcasts.md); unique together. */
   broadcastId: text("broadcast_id"),
   contactId: text("contact_id"),
+  /**
+   * Mail Mailroom sent for itself (docs/teams.md#system-mail): `password_link`, `invitation` or `notice`; null: the
+   * organisation's own mail. Set by the funnel alone; hides the message from the organisation's lists and webhooks.
+   */
+  systemMail: text("system_mail", { enum: ["password_link", "invitation", "notice"] }),
 });
 
 export const emailContents = pgTable("email_contents", {

@@ -120,7 +120,7 @@ export function wireMail(
     decorate: tracking.decorate,
     topicChoices: preferences.unsubscribedAmong,
   });
-  accounts.mailThrough(createAccountMailer({ emails, domains, maxRecipients: config.limits.max_recipients }));
+  accounts.mailThrough(createAccountMailer({ emails, domains, maxRecipients: config.limits.max_recipients, logger }));
   const statusReports = createStatusReports({
     db,
     writer,
