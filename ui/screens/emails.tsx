@@ -53,7 +53,7 @@ export function EmailsScreen() {
       <PageHeader
         id="emails-title"
         title="Emails"
-        description="Every message sent through the API or SMTP, with each recipient's fate."
+        description="Every message sent through the API or SMTP, with each recipient's fate. Mailroom's own mail about people's accounts (invitations, password links) is not listed."
       />
       <form class="filters" onSubmit={apply}>
         <label>
