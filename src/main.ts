@@ -21,7 +21,7 @@ import { init } from "./cli/init.ts";
 import { keys } from "./cli/keys.ts";
 import { mcp } from "./cli/mcp.ts";
 import { org } from "./cli/org.ts";
-import { fail, out, printer } from "./cli/output.ts";
+import { fail, note, out, printer } from "./cli/output.ts";
 import { pause, resume } from "./cli/pauses.ts";
 import { printConfig } from "./cli/print-config.ts";
 import { restore } from "./cli/restore.ts";
@@ -150,7 +150,7 @@ async function run(argv: string[]): Promise<void> {
         `no Mailroom store at ${database}. Run this where the server runs (or point at its data: --config FILE or MAILROOM_DATA_DIR=…); to create a new store here: ${cli} init`,
       );
     }
-    process.stderr.write(`mailroom: store ${database}\n`);
+    note(`store ${database}`);
   }
 
   const services = await createServices(config, { secretKey: invocation.secretKey });
