@@ -13,6 +13,7 @@ import { operatorActor } from "./access.ts";
 import { ConfigError, loadConfig } from "./config/load.ts";
 import { databasePath } from "./db/open.ts";
 import { AppError } from "./errors.ts";
+import { createLogger, type LogLevel } from "./lib/logger.ts";
 import { createServices, VERSION } from "./server/app.ts";
 import { backup } from "./cli/backup.ts";
 import { ARGUMENTS, type Command, type CommandGroup, type Invocation } from "./cli/context.ts";
@@ -21,7 +22,7 @@ import { init } from "./cli/init.ts";
 import { keys } from "./cli/keys.ts";
 import { mcp } from "./cli/mcp.ts";
 import { org } from "./cli/org.ts";
-import { fail, note, out, printer } from "./cli/output.ts";
+import { fail, logLine, note, out, printer } from "./cli/output.ts";
 import { pause, resume } from "./cli/pauses.ts";
 import { printConfig } from "./cli/print-config.ts";
 import { restore } from "./cli/restore.ts";
@@ -153,7 +154,9 @@ async function run(argv: string[]): Promise<void> {
     note(`store ${database}`);
   }
 
-  const services = await createServices(config, { secretKey: invocation.secretKey });
+  // Its log goes through the CLI's output too, so that a log line and a printed line never cut into each other.
+  const logger = createLogger(config.log.level as LogLevel, logLine);
+  const services = await createServices(config, { secretKey: invocation.secretKey, logger });
   try {
     // Before anything else touches the store: the organisation init creates comes with the first key.
     if (command === "init") return await init(services, invocation);

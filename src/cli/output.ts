@@ -26,6 +26,9 @@ function writeWhole(fd: number, text: string): void {
 
 export const out = (text: string): void => writeWhole(1, `${text}\n`);
 
+/** The JSON log of a command's services (not the server's, which must never wait on its log's reader): one line. */
+export const logLine = (line: string): void => writeWhole(2, `${line}\n`);
+
 /** A note on stderr that is not a failure (which store the command acts on). */
 export const note = (message: string): void => writeWhole(2, `mailroom: ${message}\n`);
 
