@@ -258,6 +258,19 @@ describe("system mail", () => {
   });
 });
 
+describe("an invitation Mailroom may not mail", () => {
+  test("stands, with its link, and the inviter is told why it was not emailed", async () => {
+    expect((await t.json("POST", "/v1/suppressions", { body: { email: "gone@dest.test" } })).status).toBe(200);
+    const invited = await asPerson(t, "POST", "/v1/members/invitations", owner, {
+      body: { email: "gone@dest.test", role: "viewer" },
+    });
+    expect(invited.status).toBe(201);
+    expect(invited.body).toMatchObject({ emailed: false, url: expect.stringContaining("/invite#") });
+    expect(invited.body.note).toStartWith("Not emailed: Every recipient is on the suppression list");
+    expect((await systemMail()).map((row) => row.id)).toEqual(systemIds);
+  });
+});
+
 describe.skipIf(!browserPeer.available)("the Emails screen in chromium", () => {
   for (const width of [1280, 390])
     test(`at ${width} px lists the organisation's email, not the teammate's invitation or password reset`, async () => {

@@ -122,13 +122,20 @@ export function createMembers(deps: {
       db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, actor.organizationId)),
     );
     const inviter = actor.user ? `${actor.user.name} (${actor.user.email})` : "An administrator";
-    const sent = await deps.mail.send({
-      organizationIds: [actor.organizationId],
-      to: email,
-      subject: `Join ${organization?.name ?? "an organisation"} on Mailroom`,
-      text: `${inviter} invited you to join ${organization?.name ?? "their organisation"} on Mailroom as ${role}.\n\nJoin here (the link works once, for 7 days):\n${url}\n\nIf you already have an account on this Mailroom, sign in to it first. If you did not expect this, ignore this message.\n`,
-      private: "invitation",
-    });
+    // Refused (the address is on the suppression list, say): the invitation stands, and the inviter is told why.
+    const sent = await deps.mail
+      .send({
+        organizationIds: [actor.organizationId],
+        to: email,
+        subject: `Join ${organization?.name ?? "an organisation"} on Mailroom`,
+        text: `${inviter} invited you to join ${organization?.name ?? "their organisation"} on Mailroom as ${role}.\n\nJoin here (the link works once, for 7 days):\n${url}\n\nIf you already have an account on this Mailroom, sign in to it first. If you did not expect this, ignore this message.\n`,
+        private: "invitation",
+      })
+      .catch((error: unknown) => {
+        if (error instanceof AppError) return error;
+        throw error;
+      });
+    if (sent instanceof AppError) return `Not emailed: ${sent.message} Send the link yourself.`;
     return sent
       ? null
       : "Not emailed: the organisation has no verified domain to send from yet. Send the link yourself.";
