@@ -3,8 +3,8 @@
  * teammate's invitation and their password reset are delivered to a real SMTP server (the smarthost) while the
  * organisation's daily quota is used up, yet neither is in GET /v1/emails (over HTTP and through the official Resend
  * SDK), nor in its filters, statistics, metrics or usage, and a webhook endpoint subscribed to every event receives
- * nothing of them while the organisation's own email, sent in the same test, reaches it. Only an instance admin looks
- * such a message up. A client cannot make its own mail system mail: not with the old tag, a body field, a header, or
+ * nothing of them while the organisation's own email, sent in the same test, reaches it. The operator finds each in
+ * the log by its id; only an instance admin looks such a message up. An invitation Mailroom may not mail still stands. A client cannot make its own mail system mail: not with the old tag, a body field, a header, or
  * over the SMTP relay. The Emails screen, in Chromium at 1280 and 390 px, lists the organisation's email alone.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -14,6 +14,7 @@ import { sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { Resend } from "resend";
 import { EVENT_TYPES } from "../src/events/model.ts";
+import { createLogger } from "../src/lib/logger.ts";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
 import {
   BROWSER_START_MS,
@@ -43,6 +44,7 @@ let teammate: string;
 let base: string;
 let orgEmailId: string;
 let systemIds: string[];
+const logLines: string[] = [];
 
 /** The ids of mail Mailroom sent for itself, from the store: no list of the organisation's names them. */
 const systemMail = () =>
@@ -68,14 +70,17 @@ const listedIds = async (query = "") => {
 beforeAll(async () => {
   smtp = await startSmtpDouble();
   receiver = await startWebhookReceiver();
-  t = await createTestApp({
-    http: { public_url: ORIGIN },
-    // The test polls the API.
-    limits: { key_requests_per_minute: 100_000, org_requests_per_minute: 100_000 },
-    webhooks: { allow_private_networks: true },
-    delivery: { default_provider: "smtp" },
-    smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" },
-  });
+  t = await createTestApp(
+    {
+      http: { public_url: ORIGIN },
+      // The test polls the API.
+      limits: { key_requests_per_minute: 100_000, org_requests_per_minute: 100_000 },
+      webhooks: { allow_private_networks: true },
+      delivery: { default_provider: "smtp" },
+      smarthost: { host: "127.0.0.1", port: smtp.port, security: "none" },
+    },
+    { logger: createLogger("info", (line) => logLines.push(line)) },
+  );
   ui = await startUi(t, browserPeer.available);
   base = ui.base;
   await t.app.services.domains.add(t.operator, "example.com", { verifiedOverride: true });
@@ -197,6 +202,15 @@ describe("system mail", () => {
       sql`SELECT count(*) AS n FROM events e JOIN emails m ON m.id = e.email_id WHERE m.system_mail IS NOT NULL AND e.type = 'email.sent'`,
     );
     expect(Number(events[0]!.n)).toBe(2);
+  });
+
+  test("is logged for the operator by its id and kind, never its address", async () => {
+    const accepted = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === "system mail accepted");
+    expect(accepted.map((entry) => [entry.email_id, entry.kind]).sort()).toEqual(
+      (await systemMail()).map((row) => [row.id, row.system_mail]).sort(),
+    );
+    expect(accepted.every((entry) => entry.organization_id === t.organizationId)).toBe(true);
+    expect(JSON.stringify(accepted)).not.toContain(TEAMMATE);
   });
 
   test("is looked up by an instance admin alone, without its content", async () => {
