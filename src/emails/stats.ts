@@ -15,6 +15,7 @@
  */
 import { type Static, type TInteger, Type as t } from "@sinclair/typebox";
 import { and, eq, gte, inArray, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { engineOf, rawRows } from "../db/dialect.ts";
 import { tablesOf, type Db, type Tables } from "../db/store.ts";
 import { validationError } from "../errors.ts";
 import type { Actor } from "../access.ts";
@@ -244,8 +245,6 @@ export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsServ
           gte(events.createdAt, isoTime(window.from)),
           lt(events.createdAt, isoTime(window.to)),
           counted(events),
-          // An organisation's few system messages, through their partial index (migration 46).
-          sql`${events.emailId} NOT IN (SELECT id FROM emails WHERE organization_id = ${scope.organizationId} AND system_mail IS NOT NULL)`,
           // A test key's sandbox (docs/keys-and-limits.md): it counts test-mode mail only (through its partial index, migration 12).
           scope.mode === "test"
             ? sql`${events.emailId} IN (SELECT id FROM emails WHERE organization_id = ${scope.organizationId} AND mode = 'test')`
@@ -273,7 +272,21 @@ export function createEmailStats(deps: { db: Db; clock: Clock }): EmailStatsServ
         ),
       )
       .groupBy(sql`1`, eventRollups.type);
-    return [...rows, ...rolledUp].map((row) => ({ ...row, name: COUNTED[row.type as keyof typeof COUNTED] }));
+    // System mail counts nowhere (docs/teams.md#system-mail): its counted events are read from its few messages
+    // (their partial index, migration 46, then events_email) and subtracted. Testing every event of the window
+    // against those messages instead cost the query 30 to 180 % more (200,000 events on SQLite); this, under 1 ms.
+    // System mail is live mail: a test key's sandbox holds none.
+    const system =
+      scope.mode === "test"
+        ? []
+        : await rawRows<{ bucket: string; type: string; n: number | string }>(
+            db,
+            sql`SELECT ${bucket} AS bucket, ${events.type} AS type, count(*) AS n FROM emails system_email JOIN events ${sql.raw(engineOf(db) === "sqlite" ? "INDEXED BY events_email " : "")}ON ${events.emailId} = system_email.id WHERE system_email.organization_id = ${scope.organizationId} AND system_email.system_mail IS NOT NULL AND ${events.createdAt} >= ${isoTime(window.from)} AND ${events.createdAt} < ${isoTime(window.to)} AND ${counted(events)} GROUP BY 1, 2`,
+          );
+    return [...rows, ...rolledUp, ...system.map((row) => ({ ...row, n: -Number(row.n) }))].map((row) => ({
+      ...row,
+      name: COUNTED[row.type as keyof typeof COUNTED],
+    }));
   };
 
   const counts = async (scope: CountScope, window: StatsWindow): Promise<EmailStats> => {
