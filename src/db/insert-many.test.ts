@@ -3,44 +3,18 @@
  * what the builder would — JSON values, nulls, columns left to their defaults — and hand the shapes it does not
  * speak for to the builder. On SQLite it is the builder. Each engine the suite has.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { asc, sql } from "drizzle-orm";
-import { freshStoreUrl } from "../../test/helpers/postgres.ts";
-import { systemClock } from "../lib/clock.ts";
-import { silentLogger } from "../lib/logger.ts";
-import { createOrganizationService } from "../organizations/service.ts";
-import { openPostgresStore } from "./postgres/adapter.ts";
+import { firstOrganization, storeEngines } from "../../test/helpers/postgres.ts";
 import { insertMany } from "./prepared.ts";
-import { openSqliteStore } from "./sqlite.ts";
-import { tablesOf, type Store } from "./store.ts";
+import { tablesOf } from "./store.ts";
 
-const stores: Store[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-});
-const pgUrl = process.env.MAILROOM_TEST_PG_URL;
-const engines: Array<[string, () => Promise<Store>]> = [
-  ["SQLite", async () => openSqliteStore(":memory:")],
-  ...(pgUrl
-    ? [
-        [
-          "PostgreSQL",
-          () => openPostgresStore({ url: freshStoreUrl("im", pgUrl), poolSize: 2, logger: silentLogger }),
-        ] as [string, () => Promise<Store>],
-      ]
-    : []),
-];
+const engines = storeEngines("im");
 
 describe.each(engines)("%s", (_, open) => {
   test("rows as given, JSON and nulls kept, left-out columns defaulted; other shapes through the builder", async () => {
     const store = await open();
-    stores.push(store);
-    const { id: organizationId } = await createOrganizationService({
-      db: store.db,
-      writer: store,
-      clock: systemClock,
-      defaults: { requestsPerMinute: 600, contentRetentionMs: 86_400_000, metadataRetentionMs: 86_400_000 },
-    }).ensureDefault();
+    const { id: organizationId } = await firstOrganization(store);
     const row = (n: number) => ({
       id: `r${String(n).padStart(3, "0")}`,
       organizationId,
