@@ -221,7 +221,8 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
     expect(await focusedLabel(page)).toBe("Save");
     await page.keyboard.press("Enter");
     await focusReaches(page, "Edit Product news");
-    expect(await row.locator(".status").textContent()).toBe("Public");
+    // The editor closes on the answer and the list is read again after it: wait for the new row.
+    await row.locator(".status", { hasText: /^Public$/ }).waitFor({ timeout: 5_000 });
     const edited = (await t.json("GET", "/v1/topics")).body.data as Array<Record<string, unknown>>;
     expect(edited.find((x) => x.name === "Product news")).toMatchObject({
       visibility: "public",
