@@ -8,52 +8,36 @@ import { sql } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freshStoreUrl } from "../../test/helpers/postgres.ts";
+import { firstOrganization, storeEngines } from "../../test/helpers/postgres.ts";
 import { rawRows } from "../db/dialect.ts";
-import { openPostgresStore } from "../db/postgres/adapter.ts";
 import { openSqliteStore } from "../db/sqlite.ts";
 import type { Store } from "../db/store.ts";
 import { systemClock } from "../lib/clock.ts";
 import { silentLogger } from "../lib/logger.ts";
 import { createMetrics } from "../lib/metrics.ts";
-import { createOrganizationService } from "../organizations/service.ts";
 import { CONTENT_THREAD } from "../thread-entries.ts";
 import { createRequestRecorder } from "./recorder.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "mailroom-recorder-"));
-const stores: Store[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-  rmSync(dataDir, { recursive: true, force: true });
-});
-const pgUrl = process.env.MAILROOM_TEST_PG_URL;
+// The content thread needs a file: the helper's SQLite is in memory, which writes through the writer instead.
 const engines: Array<[string, () => Promise<Store>]> = [
+  ...storeEngines("rl"),
   [
     "SQLite, the content thread",
-    async () => openSqliteStore(join(dataDir, "m.db"), silentLogger, { contentThread: CONTENT_THREAD }),
+    async () => (onFile = openSqliteStore(join(dataDir, "m.db"), silentLogger, { contentThread: CONTENT_THREAD })),
   ],
-  ["SQLite in memory", async () => openSqliteStore(":memory:")],
-  ...(pgUrl
-    ? [
-        [
-          "PostgreSQL",
-          () => openPostgresStore({ url: freshStoreUrl("rl", pgUrl), poolSize: 2, logger: silentLogger }),
-        ] as [string, () => Promise<Store>],
-      ]
-    : []),
 ];
+let onFile: Store | undefined;
+afterAll(async () => {
+  await onFile?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 describe.each(engines)("%s", (_, open) => {
   test("every recorded request is a row, bodies redacted and read back as JSON, in the order they came", async () => {
     const store = await open();
-    stores.push(store);
     if (store.engine === "sqlite") expect(Boolean(store.appendRows)).toBe(_ === "SQLite, the content thread");
-    const organization = await createOrganizationService({
-      db: store.db,
-      writer: store,
-      clock: systemClock,
-      defaults: { requestsPerMinute: 600, contentRetentionMs: 86_400_000, metadataRetentionMs: 86_400_000 },
-    }).ensureDefault();
+    const organization = await firstOrganization(store);
     const recorder = createRequestRecorder({
       writer: store,
       clock: systemClock,
