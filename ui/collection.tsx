@@ -1,8 +1,9 @@
 /**
- * What a screen of records shares (contacts, segments, topics, properties, suppressions, API keys, members): the card
- * form that creates one, and the list with its empty state. Invariants: the form's submit is guarded (guarded.tsx) and
- * its action never runs while a reason stands, even on Enter; every cell carries its column's name, so a list that
- * stacks on a phone (style.css, `table.stack`) labels each value with the header it stood under.
+ * What a screen of records shares (contacts, segments, topics, properties, suppressions, templates, API keys,
+ * members, webhooks): the card form that creates one, and the list with its empty state. Invariants: the form's
+ * submit is guarded (guarded.tsx) and its action never runs while a reason stands, even on Enter; every cell carries
+ * its column's name, so a list that stacks on a phone (style.css, `table.stack`) labels each value with the header
+ * it stood under.
  */
 import type { ComponentChildren } from "preact";
 import { Alert } from "./alert.tsx";

@@ -12,7 +12,7 @@ import { CreateForm, RecordTable } from "../collection.tsx";
 import { Empty } from "../empty.tsx";
 import { when } from "../format.ts";
 import { useAction } from "../hooks.ts";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader, StartAction } from "../page-header.tsx";
 import { usePagedList } from "../paging.tsx";
 import type { Contact } from "../../clients/node/src/generated.ts";
 import { ContactDetail, fullName, Subscribed } from "./contact-detail.tsx";
@@ -65,6 +65,7 @@ function ContactList() {
   const [draft, setDraft] = useState("");
   const [search, setSearch] = useState("");
   const canWrite = useCan("contacts:write");
+  const whyNotWrite = useWhyNot("contacts:write", "add contacts");
   const { data, error, reload, pager, restart } = usePagedList(
     (after) =>
       api.get<Page<ContactSummary>>(`/v1/contacts${query(search ? { limit: 50, search } : { limit: 20, after })}`),
@@ -83,6 +84,7 @@ function ContactList() {
         title="Contacts"
         description="The people your broadcasts and topic mail go to, each with their own choice of topics."
       >
+        <StartAction label="New contact" field="contact-email" reason={whyNotWrite} />
         <a href="#/imports">Import a CSV</a>
       </PageHeader>
       <form class="filters inline-form" role="search" onSubmit={find}>

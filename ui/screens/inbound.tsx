@@ -200,7 +200,9 @@ function InboundDetail({ id }: { id: string }) {
       <Alert message={error} />
       {email && auth && (
         <>
-          <h1 id="received-title">{email.subject || "(no subject)"}</h1>
+          <PageHeader id="received-title" title={email.subject || "(no subject)"}>
+            <RawDownload path={`/v1/emails/receiving/${encodeURIComponent(id)}/raw`} filename={`${id}.eml`} />
+          </PageHeader>
           <dl class="facts">
             <dt>ID</dt>
             <dd>
@@ -263,7 +265,6 @@ function InboundDetail({ id }: { id: string }) {
               )}
             </dd>
           </dl>
-          <RawDownload path={`/v1/emails/receiving/${encodeURIComponent(id)}/raw`} filename={`${id}.eml`} />
 
           <h2>Authentication</h2>
           <div class="scroll">

@@ -12,7 +12,7 @@ import { Empty } from "../empty.tsx";
 import { when } from "../format.ts";
 import { Guarded } from "../guarded.tsx";
 import { useAction } from "../hooks.ts";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader, StartAction } from "../page-header.tsx";
 import { usePagedList } from "../paging.tsx";
 import type { ContactProperty } from "../../clients/node/src/generated.ts";
 
@@ -47,7 +47,9 @@ export function PropertiesScreen() {
         id="properties-title"
         title="Properties"
         description="The fields your contacts may carry beyond their names: a plan, a city, a count."
-      />
+      >
+        <StartAction label="New property" field="property-key" reason={why} />
+      </PageHeader>
       <CreateForm
         title="Create a property"
         submit="Create property"

@@ -12,7 +12,7 @@ import { Empty } from "../empty.tsx";
 import { when } from "../format.ts";
 import { Guarded } from "../guarded.tsx";
 import { useAction, usePolled } from "../hooks.ts";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader, StartAction } from "../page-header.tsx";
 import { usePagedList } from "../paging.tsx";
 import type { Segment } from "../../clients/node/src/generated.ts";
 import { fullName, Subscribed } from "./contact-detail.tsx";
@@ -44,7 +44,9 @@ function SegmentList() {
         id="segments-title"
         title="Segments"
         description="Named groups of contacts a broadcast goes to (Resend's audiences)."
-      />
+      >
+        <StartAction label="New segment" field="segment-name" reason={why} />
+      </PageHeader>
       <CreateForm title="Create a segment" submit="Create segment" why={why} onCreate={create} error={actionError}>
         <label>
           Name

@@ -12,7 +12,7 @@ import type { Suppression as ClientSuppression } from "../../clients/node/src/ty
 import { Alert } from "../alert.tsx";
 import { CreateForm, RecordTable } from "../collection.tsx";
 import { Empty } from "../empty.tsx";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader, StartAction } from "../page-header.tsx";
 
 type Suppression = Pick<ClientSuppression, "id" | "email" | "origin" | "reason" | "created_at">;
 
@@ -40,7 +40,9 @@ export function SuppressionsScreen() {
         id="supp-title"
         title="Suppressions"
         description="Addresses Mailroom will not send to: bounced, complained, unsubscribed or added by hand."
-      />
+      >
+        <StartAction label="Add an address" field="suppress-address" reason={whyNotWrite} />
+      </PageHeader>
       <label class="search">
         Search addresses
         <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />

@@ -12,7 +12,7 @@ import { CreateForm, RecordTable } from "../collection.tsx";
 import { Empty } from "../empty.tsx";
 import { Guarded } from "../guarded.tsx";
 import { useAction } from "../hooks.ts";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader, StartAction } from "../page-header.tsx";
 import { usePagedList } from "../paging.tsx";
 import type { Topic } from "../../clients/node/src/generated.ts";
 
@@ -187,7 +187,9 @@ export function TopicsScreen() {
         id="topics-title"
         title="Topics"
         description="Kinds of mail a contact can leave without leaving the rest: a password reset still arrives."
-      />
+      >
+        <StartAction label="New topic" field="topic-name" reason={why} />
+      </PageHeader>
       <CreateTopic onCreated={reload} />
       <Alert message={actionError ?? error} />
       <RecordTable
