@@ -85,7 +85,9 @@ function ContactList() {
         description="The people your broadcasts and topic mail go to, each with their own choice of topics."
       >
         <StartAction label="New contact" field="contact-email" reason={whyNotWrite} />
-        <a href="#/imports">Import a CSV</a>
+        <a class="button" href="#/imports">
+          Import a CSV
+        </a>
       </PageHeader>
       <form class="filters inline-form" role="search" onSubmit={find}>
         <label>
