@@ -105,11 +105,11 @@ function InboundList() {
 
   return (
     <section aria-labelledby="inbound-title">
-      <PageHeader id="inbound-title" title="Inbound" />
-      <p class="hint">
-        Mail the MX received for domains with receiving on. Bounces and complaints to return paths are in the sent
-        email's timeline instead.
-      </p>
+      <PageHeader
+        id="inbound-title"
+        title="Inbound"
+        description="Mail the MX received for domains with receiving on. Bounces and complaints to return paths are in the sent email's timeline instead."
+      />
       <Alert message={error} />
       {data && data.data.length === 0 && (
         <Empty title="Nothing received yet" first={{ label: "Turn on receiving for a domain", href: "#/domains" }}>
