@@ -5,7 +5,8 @@
  *        BENCH_TOPIC_CONTACTS contacts (default 100,000), a tenth of whom left the topic. The topic check is a
  *        constant number of indexed statements per message, so the target is: with ≥ 90 % of without — judged
  *        by the process's CPU time per send, pair of rounds by pair (the wall-clock rates are printed beside).
- * BENCH_TOPIC_SENDS (default 2000) sets each round's sends, BENCH_TOPIC_ROUNDS (default 5) the pairs of rounds.
+ * BENCH_TOPIC_SENDS (default 2000) sets each round's sends, BENCH_TOPIC_ROUNDS (default 6) the pairs of rounds,
+ * each pair in turn led by one side.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +24,7 @@ import { check, fmt, record } from "./bench/report.ts";
 
 const CONTACTS = Number(process.env.BENCH_TOPIC_CONTACTS ?? 100_000);
 const SENDS = Number(process.env.BENCH_TOPIC_SENDS ?? 2_000);
-const ROUNDS = Number(process.env.BENCH_TOPIC_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_TOPIC_ROUNDS ?? 6);
 
 const dataDir = mkdtempSync(join(tmpdir(), "mailroom-bench-topics-"));
 const config = buildConfig({}, {}, { "": { data_dir: dataDir } });
@@ -121,9 +122,12 @@ await round(true);
 cpu.without.length = 0;
 cpu.with.length = 0;
 const rates = { without: [] as number[], with: [] as number[] };
+// Each pair's two rounds run back to back, in turn first: the tables grow with every send, so a round run second
+// writes into bigger indexes — always putting `with` second charged it for the growth (the 88–89 % of 2026-12-06).
 for (let i = 0; i < ROUNDS; i++) {
-  rates.without.push(await round(false));
-  rates.with.push(await round(true));
+  for (const withTopic of i % 2 === 0 ? [false, true] : [true, false]) {
+    (withTopic ? rates.with : rates.without).push(await round(withTopic));
+  }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const [without, withTopic] = [median(rates.without), median(rates.with)];
@@ -132,13 +136,13 @@ const ratio = withTopic / without;
 const pairs = cpu.with.map((used, i) => cpu.without[i]! / used);
 const cpuRatio = median(pairs);
 console.log(
-  `(tp) sends without a topic ${rates.without.map((r) => fmt(r)).join(", ")} msg/s; with topic_id ${rates.with.map((r) => fmt(r)).join(", ")} msg/s (${ROUNDS} alternating rounds of ${SENDS}) → ${fmt(ratio * 100)} % by the wall clock`,
+  `(tp) sends without a topic ${rates.without.map((r) => fmt(r)).join(", ")} msg/s; with topic_id ${rates.with.map((r) => fmt(r)).join(", ")} msg/s (${ROUNDS} pairs of rounds of ${SENDS}, each side leading in turn) → ${fmt(ratio * 100)} % by the wall clock`,
 );
 console.log(
   `(tp) CPU per send without ${cpu.without.map((c) => fmt(c, 3)).join(", ")} ms; with ${cpu.with.map((c) => fmt(c, 3)).join(", ")} ms → throughput with / without ${fmt(cpuRatio * 100)} % (median of the pairs' ratios; load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]})   [≥ 90 %: ${check(cpuRatio >= 0.9)}]`,
 );
 record({
-  measure: `send through the funnel with topic_id vs without (${fmt(CONTACTS)} contacts, ${ROUNDS} alternating rounds): by CPU per send (by the wall clock)`,
+  measure: `send through the funnel with topic_id vs without (${fmt(CONTACTS)} contacts, ${ROUNDS} pairs of rounds): by CPU per send (by the wall clock)`,
   result: `${fmt(cpuRatio * 100)} % (${fmt(withTopic)} / ${fmt(without)} msg/s = ${fmt(ratio * 100)} %)`,
   target: "≥ 90 %",
   met: cpuRatio >= 0.9,

@@ -68,6 +68,21 @@ describe("subscribedTo", () => {
   });
 });
 
+describe("the send path's topic cache", () => {
+  test("a topic deleted through the API is refused at the next send, not after the cache's age", async () => {
+    const { topics, contacts } = t.app.services;
+    const made = await topics.create(t.operator, { name: "Short-lived", default_subscription: "opt_in" });
+    expect([...(await contacts.subscribedTo(t.organizationId, made.id, ["plain@example.com"]))]).toEqual([
+      "plain@example.com",
+    ]);
+    await topics.remove(t.operator, made.id);
+    await expect(contacts.subscribedTo(t.organizationId, made.id, ["plain@example.com"])).rejects.toMatchObject({
+      name: "validation_error",
+      details: [{ path: "topic_id" }],
+    });
+  });
+});
+
 describe("setTopicSubscription and unsubscribeEverywhere", () => {
   const eventsOf = async (type: string) => {
     const { events } = tablesOf(t.app.services.store.db);

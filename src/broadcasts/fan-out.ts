@@ -55,10 +55,11 @@ export interface FanOutOptions {
   retryMs: number;
 }
 
+// Sized on PostgreSQL, where a chunk's transaction waits on round trips (docs/broadcasts.md#the-fan-out).
 export const FAN_OUT_DEFAULTS: FanOutOptions = {
-  batch: 500,
+  batch: 1_000,
   chunk: 100,
-  parallel: 4,
+  parallel: 8,
   leaseMs: 15_000,
   pollMs: 1_000,
   retryMs: 60_000,

@@ -4,7 +4,9 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { pageById, type PageOptions } from "../db/pages.ts";
+import { notifyAtCommit } from "../db/dialect.ts";
 import { perConnection, prepareAs } from "../db/prepared.ts";
+import { POLICY_CHANGED } from "../db/read-cache.ts";
 import type { contactProperties, topics, TopicSubscription } from "../db/schema/index.ts";
 import { first, tablesOf, type Db } from "../db/store.ts";
 import type { SegmentRow } from "./repo.ts";
@@ -66,8 +68,10 @@ export function findTopic(db: Db, organizationId: string, id: string): Promise<T
   return first(topicStatement(db).execute({ organizationId, id }) as Promise<TopicRow[]>);
 }
 
+// Every topic write tells the send path's topic cache (contacts/service.ts) at commit, on every instance.
 export async function insertTopic(tx: Db, row: TopicRow): Promise<void> {
   await tx.insert(tablesOf(tx).topics).values(row);
+  await notifyAtCommit(tx, POLICY_CHANGED);
 }
 
 export async function updateTopic(
@@ -77,12 +81,14 @@ export async function updateTopic(
 ): Promise<void> {
   const { topics } = tablesOf(tx);
   await tx.update(topics).set(patch).where(eq(topics.id, id));
+  await notifyAtCommit(tx, POLICY_CHANGED);
 }
 
 export async function deleteTopic(tx: Db, id: string): Promise<void> {
   const { topics, contactTopics } = tablesOf(tx);
   await tx.delete(contactTopics).where(eq(contactTopics.topicId, id));
   await tx.delete(topics).where(eq(topics.id, id));
+  await notifyAtCommit(tx, POLICY_CHANGED);
 }
 
 export function pageTopics(db: Db, organizationId: string, options: PageOptions) {

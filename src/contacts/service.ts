@@ -9,12 +9,13 @@ import type { Actor } from "../access.ts";
 import { requireScope } from "../access.ts";
 import type { PageOptions } from "../db/pages.ts";
 import type { TopicSubscription } from "../db/schema/index.ts";
-import type { Db, Writer } from "../db/store.ts";
+import { POLICY_CHANGED, policyCache } from "../db/read-cache.ts";
+import type { Db, Store, Writer } from "../db/store.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { EventLog } from "../events/service.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
-import { findTopic as findTopicRow, propertiesOf, setChoice } from "./audience-repo.ts";
+import { findTopic as findTopicRow, propertiesOf, setChoice, type TopicRow } from "./audience-repo.ts";
 import type { ContactView, TopicView } from "./model.ts";
 import {
   addMember,
@@ -103,6 +104,8 @@ export interface ContactDeps {
   writer: Writer;
   clock: Clock;
   events: EventLog;
+  /** The store's notifications: with them, the topics every send with `topic_id` asks about are kept in memory. */
+  listen?: Store["listen"];
 }
 
 export const noContact = () => new AppError("not_found", "Contact not found.");
@@ -157,9 +160,14 @@ export function createContactService(deps: ContactDeps): ContactService {
     return topic;
   };
 
+  // A send with `topic_id` asks for its topic each time; topics change rarely, and each write notifies at commit.
+  const sendTopics = policyCache<TopicRow | undefined>(deps, POLICY_CHANGED, 10_000);
+
   return {
     async subscribedTo(organizationId, topicId, emails) {
-      const topic = await topicOrFail(db, organizationId, topicId, "topic_id");
+      const id = topicId.toLowerCase();
+      const topic = await sendTopics.get(`${organizationId}/${id}`, () => findTopicRow(db, organizationId, id));
+      if (!topic) throw validationError([{ path: "topic_id", message: "there is no such topic" }]);
       const keys = [...new Set(emails.map((email) => email.toLowerCase()))];
       if (keys.length === 0) return new Set();
       const rows = await topicChoicesAmong(db, organizationId, topic.id, keys);

@@ -13,7 +13,7 @@
  */
 import { sql } from "drizzle-orm";
 import { bufferOf, inSharedMemory } from "../lib/bytes.ts";
-import { CONTENT_TABLES, type ContentTable, type StagedContent } from "./store.ts";
+import { type AppendRow, type AppendTable, CONTENT_TABLES, type ContentTable, type StagedContent } from "./store.ts";
 import type { GroupCommitWriter } from "./writer.ts";
 
 /** Bodies from this size up are staged; smaller ones are cheaper in the record's own transaction. */
@@ -29,11 +29,16 @@ export type ContentRequest =
       /** The body to write; absent, the body is read. */
       raw?: Uint8Array;
     }
+  /** Rows appended in one transaction of the thread's own (`Writer.appendRows`). */
+  | { kind: "append"; id: number; path: string; table: AppendTable; rows: AppendRow[] }
   /** The WAL copied into the database file as far as readers allow (db/sqlite.ts). */
   | { kind: "checkpoint"; id: number; path: string };
 
 /** A request as posted, less what the thread's client adds (its id and the database's path). */
-type ContentAsk = { kind: "content"; table: ContentTable; ownerId: string; raw?: Uint8Array } | { kind: "checkpoint" };
+type ContentAsk =
+  | { kind: "content"; table: ContentTable; ownerId: string; raw?: Uint8Array }
+  | { kind: "append"; table: AppendTable; rows: AppendRow[] }
+  | { kind: "checkpoint" };
 
 type ContentAnswer =
   | { id: number; ok: true; raw?: Uint8Array | null }
@@ -43,6 +48,8 @@ export interface ContentThread {
   stageContent(table: ContentTable, ownerId: string, raw: Buffer): Promise<StagedContent>;
   /** The body, or undefined when there is none. */
   readContent(table: ContentTable, ownerId: string): Promise<Buffer | undefined>;
+  /** Appends rows on the thread's connection, in turn with the writer's batches (`Writer.appendRows`). */
+  appendRows(table: AppendTable, rows: AppendRow[]): Promise<void>;
   /** Checkpoints the WAL on the thread's connection, beside the writer's batches (PASSIVE). */
   checkpoint(): Promise<void>;
   close(): void;
@@ -105,6 +112,11 @@ export function createContentThread(path: string, threadUrl: URL, writer: GroupC
     async readContent(table, ownerId) {
       const raw = await ask({ kind: "content", table, ownerId });
       return raw ? bufferOf(raw) : undefined;
+    },
+    async appendRows(table, rows) {
+      await writer.alone(async () => {
+        await ask({ kind: "append", table, rows });
+      });
     },
     async checkpoint() {
       await ask({ kind: "checkpoint" });

@@ -7,7 +7,7 @@
  * once per connection. Invariant: a statement runs on the connection (or transaction) it was asked for, so inside
  * a write it joins that write's transaction.
  */
-import { sql } from "drizzle-orm";
+import { getTableColumns, getTableName, is, Param, SQL, sql, type Table } from "drizzle-orm";
 import { engineOf } from "./dialect.ts";
 import type { Db } from "./store.ts";
 
@@ -115,3 +115,46 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
   for (let at = 0; at < items.length; at += size) slices.push(items.slice(at, at + size));
   return slices;
 }
+
+/** SQL texts of PostgreSQL's multi-row inserts, by table, columns and count of rows: built once each. */
+const insertTexts = new Map<string, string>();
+const MAX_INSERT_TEXTS = 4_096;
+
+/**
+ * PostgreSQL's multi-row insert of `rows` into `table`, as drizzle's `tx.insert(table).values(rows)` would write it,
+ * without building it: drizzle makes an object per value and types each parameter on every call (a third of the event
+ * loop's time in a fan-out to 30,000 contacts, docs/broadcasts.md#the-fan-out); here the SQL text is kept per shape
+ * and the values go to the driver mapped by their columns. The columns are those any row gives; the others take the
+ * table's default, as drizzle's `default` would. A shape this does not speak for — a row that leaves out a column
+ * another gives, a value written in SQL, a column whose default is computed here — goes to drizzle as it is.
+ */
+export function insertMany(tx: Db, table: Table, rows: readonly Record<string, unknown>[]): Promise<unknown> {
+  const builder = () => (tx as unknown as PgInsert).insert(table).values(rows as never);
+  if (engineOf(tx) !== "postgres" || rows.length === 0) return builder();
+  const columns = Object.entries(getTableColumns(table)).filter(([key]) => rows.some((row) => row[key] !== undefined));
+  const given = new Set(columns.map(([key]) => key));
+  for (const [key, column] of Object.entries(getTableColumns(table)))
+    if (!given.has(key) && (column.defaultFn !== undefined || column.onUpdateFn !== undefined)) return builder();
+  const values: unknown[] = [];
+  for (const row of rows)
+    for (const [key, column] of columns) {
+      const value = row[key];
+      if (value === undefined || is(value, SQL) || is(value, Param)) return builder();
+      values.push(value === null ? null : column.mapToDriverValue(value));
+    }
+  const shape = `${getTableName(table)}(${[...given].join(",")})×${rows.length}`;
+  let text = insertTexts.get(shape);
+  if (text === undefined) {
+    const names = columns.map(([, column]) => `"${column.name}"`).join(", ");
+    const tuples = rows.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(", ")})`);
+    text = `INSERT INTO "${getTableName(table)}" (${names}) VALUES ${tuples.join(", ")}`;
+    if (insertTexts.size >= MAX_INSERT_TEXTS) insertTexts.clear();
+    insertTexts.set(shape, text);
+  }
+  return (clientOf(tx) as { query(config: { text: string; values: unknown[] }): Promise<unknown> }).query({
+    text,
+    values,
+  });
+}
+
+type PgInsert = { insert(table: Table): { values(rows: never): Promise<unknown> } };

@@ -69,7 +69,11 @@ export function openSqliteStore(path: string, logger: Logger = silentLogger, opt
     sqlite,
     db: reading,
     write: writer.write,
-    ...(contents && { stageContent: contents.stageContent, readContent: contents.readContent }),
+    ...(contents && {
+      stageContent: contents.stageContent,
+      readContent: contents.readContent,
+      appendRows: contents.appendRows,
+    }),
     flush: writer.flush,
     async reclaimSpace() {
       // A step at a time, each its own short write, so that sending is never held for long.

@@ -22,6 +22,29 @@ export const CONTENT_TABLES = {
 } as const;
 export type ContentTable = keyof typeof CONTENT_TABLES;
 
+/**
+ * Tables whose rows may be appended off the event loop (`Writer.appendRows`), with their columns in the order a row
+ * gives its values: rows nothing waits on and nothing else writes, whose loss in a power cut costs no mail.
+ */
+export const APPEND_TABLES = {
+  request_logs: [
+    "id",
+    "organization_id",
+    "api_key_id",
+    "mode",
+    "created_at",
+    "endpoint",
+    "method",
+    "response_status",
+    "user_agent",
+    "request_body",
+    "response_body",
+  ],
+} as const;
+export type AppendTable = keyof typeof APPEND_TABLES;
+/** One row's values in its table's `APPEND_TABLES` order; JSON columns as JSON text. */
+export type AppendRow = Array<string | number | null>;
+
 /** A body taken ahead of its record's transaction. */
 export interface StagedContent {
   /** Inside the record's transaction: the body becomes its row there (or already is). */
@@ -50,6 +73,13 @@ export interface Writer {
    * one row decoded in one go); undefined when there is none.
    */
   readContent?(table: ContentTable, ownerId: string): Promise<Buffer | undefined>;
+  /**
+   * Appends rows in a transaction of their own off the event loop (SQLite: the content thread, in turn with the
+   * writer's batches, committed without waiting for the disk: the next durable commit takes them there). Absent
+   * (PostgreSQL, whose inserts are sent, not executed, by the event loop; an in-memory SQLite), the caller writes
+   * them through `write`.
+   */
+  appendRows?(table: AppendTable, rows: AppendRow[]): Promise<void>;
 }
 
 export interface Store extends Writer {

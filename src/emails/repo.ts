@@ -6,7 +6,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from "drizzle-orm";
 import type { Actor } from "../access.ts";
 import { hasTag } from "../db/dialect.ts";
-import { forRows, perConnection, placeholders, prepareAs, ROWS_PER_INSERT } from "../db/prepared.ts";
+import { forRows, insertMany, perConnection, placeholders, prepareAs, ROWS_PER_INSERT } from "../db/prepared.ts";
 import type {
   deliveries as deliveriesTable,
   emails as emailsTable,
@@ -114,16 +114,16 @@ export async function insertAccepted(
   const prepared = () => insertStatements(tx);
   await forRows(tx, rows.emails, {
     each: (row) => prepared().email.execute(row),
-    many: (slice) => tx.insert(emails).values(slice),
+    many: (slice) => insertMany(tx, emails, slice),
   });
   await forRows(tx, rows.contents, {
     each: (row) => prepared().content.execute(row),
-    many: (slice) => tx.insert(emailContents).values(slice),
+    many: (slice) => insertMany(tx, emailContents, slice),
     slices: byteSlices,
   });
   await forRows(tx, rows.deliveries, {
     each: (row) => prepared().delivery.execute(row),
-    many: (slice) => tx.insert(deliveries).values(slice),
+    many: (slice) => insertMany(tx, deliveries, slice),
   });
   if (rows.relayEnvelopes?.length) await tx.insert(relayEnvelopes).values(rows.relayEnvelopes);
 }

@@ -7,7 +7,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { executeRaw, updateFromJsonRows } from "../db/dialect.ts";
-import { forRows, perConnection, prepareAs } from "../db/prepared.ts";
+import { forRows, insertMany, perConnection, prepareAs } from "../db/prepared.ts";
 import { tablesOf, type Db } from "../db/store.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -82,7 +82,7 @@ export function createEventLog(deps: { clock: Clock }): EventLog {
     const prepared = () => statementsFor(tx);
     await forRows(tx, appended, {
       each: (event) => prepared().insert.execute(event as unknown as Record<string, unknown>),
-      many: (slice) => tx.insert(tablesOf(tx).events).values(slice),
+      many: (slice) => insertMany(tx, tablesOf(tx).events, slice as unknown as Record<string, unknown>[]),
     });
     if (setStatus) {
       const statusOf = new Map<string, StatusChange>();

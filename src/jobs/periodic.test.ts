@@ -1,34 +1,15 @@
 /** Periodic jobs: two instances' schedulers on one store take each turn once between them. */
-import { freshStoreUrl } from "../../test/helpers/postgres.ts";
-import { afterAll, describe, expect, test } from "bun:test";
-import { openPostgresStore } from "../db/postgres/adapter.ts";
-import { openSqliteStore } from "../db/sqlite.ts";
-import type { Store } from "../db/store.ts";
+import { storeEngines } from "../../test/helpers/postgres.ts";
+import { describe, expect, test } from "bun:test";
 import { ManualClock } from "../lib/clock.ts";
 import { silentLogger } from "../lib/logger.ts";
 import { createPeriodicJobs } from "./periodic.ts";
 
-const stores: Store[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-});
-const pgUrl = process.env.MAILROOM_TEST_PG_URL;
-const engines: Array<[string, () => Promise<Store>]> = [
-  ["SQLite", async () => openSqliteStore(":memory:")],
-  ...(pgUrl
-    ? [
-        [
-          "PostgreSQL",
-          () => openPostgresStore({ url: freshStoreUrl("p", pgUrl), poolSize: 4, logger: silentLogger }),
-        ] as [string, () => Promise<Store>],
-      ]
-    : []),
-];
+const engines = storeEngines("p", 4);
 
 describe.each(engines)("periodic jobs on %s", (_name, open) => {
   test("each turn runs once across two instances, and the next is due an interval later", async () => {
     const store = await open();
-    stores.push(store);
     const clock = new ManualClock(1_000_000);
     let runs = 0;
     const instances = [0, 1].map(() =>

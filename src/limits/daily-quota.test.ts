@@ -4,34 +4,16 @@
  * did not use once the second is over; a failed acceptance's admissions go back; a changed quota is asked about at
  * once; the organisation counts live mail only, a key with a quota all of its own.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { freshStoreUrl } from "../../test/helpers/postgres.ts";
+import { storeEngines } from "../../test/helpers/postgres.ts";
 import { notifyAtCommit } from "../db/dialect.ts";
-import { openPostgresStore } from "../db/postgres/adapter.ts";
 import { POLICY_CHANGED } from "../db/read-cache.ts";
-import { openSqliteStore } from "../db/sqlite.ts";
 import { tablesOf, type Store } from "../db/store.ts";
 import { ManualClock } from "../lib/clock.ts";
-import { silentLogger } from "../lib/logger.ts";
 import { createDailyQuotas, organizationBucket, usedOn, utcDay } from "./daily-quota.ts";
 
-const stores: Store[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-});
-const pgUrl = process.env.MAILROOM_TEST_PG_URL;
-const engines: Array<[string, () => Promise<Store>]> = [
-  ["SQLite", async () => openSqliteStore(":memory:")],
-  ...(pgUrl
-    ? [
-        [
-          "PostgreSQL",
-          () => openPostgresStore({ url: freshStoreUrl("q", pgUrl), poolSize: 2, logger: silentLogger }),
-        ] as [string, () => Promise<Store>],
-      ]
-    : []),
-];
+const engines = storeEngines("q");
 
 const NOON = Date.parse("2026-05-04T12:00:00.000Z");
 const live = { organizationId: "org-1", keyId: "key-1", mode: "live" as const, keyDailyQuota: null };
@@ -40,7 +22,6 @@ const secondOver = () => Bun.sleep(1_100);
 
 async function setUp(open: () => Promise<Store>, dailyQuota: number | null) {
   const store = await open();
-  stores.push(store);
   const { organizations } = tablesOf(store.db);
   await store.write(async (tx) => {
     await tx

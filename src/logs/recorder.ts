@@ -1,7 +1,8 @@
 /**
  * The request log's writer (docs/logs-and-mcp.md#the-request-log): the HTTP root hands it each finished API request
  * made with a key; it keeps the row in memory — bodies already redacted and bounded (redact.ts) — and writes what
- * gathered in one insert per `FLUSH_MS` or per `MAX_BATCH` rows, through the store's writer like any other write.
+ * gathered in one batch per `FLUSH_MS` or per `MAX_BATCH` rows: on SQLite appended by the content thread (the store's
+ * `appendRows`), so the inserts never run on the event loop; elsewhere through the store's writer.
  *
  * Invariants: never a write per request, and never one inside a request's transaction — a request's answer never
  * waits on its log row; at most `MAX_PENDING` rows wait in memory (beyond that a row is dropped and counted, so a
@@ -9,8 +10,10 @@
  * could not be written is dropped with a warning: the log is a debugging aid, never a reason to fail or retry mail.
  */
 import type { KeyMode } from "../access.ts";
-import { forRows, perConnection, placeholders, prepareAs } from "../db/prepared.ts";
-import { tablesOf, type Db, type Writer } from "../db/store.ts";
+import { sql } from "drizzle-orm";
+import { rawRows } from "../db/dialect.ts";
+import { chunks, ROWS_PER_INSERT } from "../db/prepared.ts";
+import { APPEND_TABLES, type AppendRow, type Db, type Writer } from "../db/store.ts";
 import { isoTime, type Clock } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -48,34 +51,30 @@ export interface RequestRecorder {
   stop(): Promise<void>;
 }
 
-type Row = typeof import("../db/schema/logs.ts").requestLogs.$inferInsert;
+/** A row's values in `APPEND_TABLES.request_logs` order (db/store.ts); the bodies as JSON text. */
+type Row = AppendRow;
 
 /**
- * SQLite's insert of one row, prepared once per connection: a batch runs it per row inside its transaction, which
- * costs a fraction of building one 500-row insert with the builder (db/prepared.ts); PostgreSQL takes multi-row ones.
+ * Without the store's `appendRows` (PostgreSQL, an in-memory SQLite): the rows in multi-row inserts through the
+ * writer. Plain parameters, not the schema's JSON columns, since the bodies are JSON text already: PostgreSQL reads
+ * a text parameter into its JSONB column, SQLite keeps it as it is.
  */
-const insertRow = perConnection((tx: Db) =>
-  prepareAs(
-    "request_log_insert",
-    tx
-      .insert(tablesOf(tx).requestLogs)
-      .values(
-        placeholders([
-          "id",
-          "organizationId",
-          "apiKeyId",
-          "mode",
-          "createdAt",
-          "endpoint",
-          "method",
-          "responseStatus",
-          "userAgent",
-          "requestBody",
-          "responseBody",
-        ]),
+async function insertThroughWriter(tx: Db, rows: Row[]): Promise<void> {
+  const columns = sql.raw(APPEND_TABLES.request_logs.join(", "));
+  for (const slice of chunks(rows, ROWS_PER_INSERT)) {
+    const values = sql.join(
+      slice.map(
+        (row) =>
+          sql`(${sql.join(
+            row.map((value) => sql`${value}`),
+            sql`, `,
+          )})`,
       ),
-  ),
-);
+      sql`, `,
+    );
+    await rawRows(tx, sql`INSERT INTO request_logs (${columns}) VALUES ${values}`);
+  }
+}
 
 export function createRequestRecorder(deps: {
   writer: Writer;
@@ -93,13 +92,8 @@ export function createRequestRecorder(deps: {
 
   const writeBatch = async (rows: Row[]) => {
     try {
-      await writer.write(async (tx) => {
-        const { requestLogs } = tablesOf(tx);
-        await forRows(tx, rows, {
-          each: (row) => insertRow(tx).execute(row),
-          many: (slice) => tx.insert(requestLogs).values(slice),
-        });
-      });
+      if (writer.appendRows) await writer.appendRows("request_logs", rows);
+      else await writer.write((tx) => insertThroughWriter(tx, rows));
     } catch (error) {
       metrics.inc("mailroom_request_log_dropped_total", {}, rows.length);
       logger.warn("request log: rows not written", { rows: rows.length, error: (error as Error).message });
@@ -125,20 +119,19 @@ export function createRequestRecorder(deps: {
         metrics.inc("mailroom_request_log_dropped_total");
         return;
       }
-      const now = clock.now();
-      pending.push({
-        id: newId(),
-        organizationId: request.organizationId,
-        apiKeyId: request.apiKeyId,
-        mode: request.mode,
-        createdAt: isoTime(now),
-        endpoint: request.endpoint.slice(0, 2_000),
-        method: request.method,
-        responseStatus: request.status,
-        userAgent: request.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
-        requestBody: storedBody(request.requestBody),
-        responseBody: storedBody(request.responseBody),
-      });
+      pending.push([
+        newId(),
+        request.organizationId,
+        request.apiKeyId,
+        request.mode,
+        isoTime(clock.now()),
+        request.endpoint.slice(0, 2_000),
+        request.method,
+        request.status,
+        request.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+        storedBody(request.requestBody),
+        storedBody(request.responseBody),
+      ]);
       if (pending.length >= MAX_BATCH) void flush();
       else timer ??= setTimeout(() => void flush(), FLUSH_MS);
     },

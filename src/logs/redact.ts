@@ -81,15 +81,18 @@ export function redact(value: unknown): unknown {
   return out;
 }
 
-/** What the log stores of a body: redacted, and over MAX_STORED_BYTES only its size. Undefined (no body) is null. */
-export function storedBody(value: unknown): unknown {
+/**
+ * What the log stores of a body, as JSON text: redacted, and over MAX_STORED_BYTES only its size. Undefined (no
+ * body) is null. Text, because measuring the size already wrote it: the row's insert takes it as it is.
+ */
+export function storedBody(value: unknown): string | null {
   if (value === undefined) return null;
-  const redacted = redact(value);
-  const bytes = Buffer.byteLength(JSON.stringify(redacted) ?? "null");
-  if (bytes <= MAX_STORED_BYTES) return redacted;
-  return {
+  const json = JSON.stringify(redact(value)) ?? "null";
+  const bytes = Buffer.byteLength(json);
+  if (bytes <= MAX_STORED_BYTES) return json;
+  return JSON.stringify({
     truncated: true,
     bytes,
     message: `The body was ${bytes} bytes of JSON; the log keeps up to ${MAX_STORED_BYTES}.`,
-  };
+  });
 }

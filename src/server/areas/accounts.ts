@@ -35,7 +35,7 @@ export function wireAccounts(base: Foundation) {
     logger,
   });
   const suppressions = createSuppressionService({ db, writer, clock, events, listen: store.listen });
-  const audience = { db, writer, clock, events };
+  const audience = { db, writer, clock, events, listen: store.listen };
   const contacts = createContactService(audience);
   return {
     organizations: createOrganizationService({ db, writer, clock, defaults: base.organizationDefaults }),
