@@ -221,7 +221,8 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
     expect(await focusedLabel(page)).toBe("Save");
     await page.keyboard.press("Enter");
     await focusReaches(page, "Edit Product news");
-    expect(await row.locator(".status").textContent()).toBe("Public");
+    // The row is drawn again when the list's reload answers, which can come after the focus is back: wait for it.
+    await row.locator(".status", { hasText: "Public" }).waitFor();
     const edited = (await t.json("GET", "/v1/topics")).body.data as Array<Record<string, unknown>>;
     expect(edited.find((x) => x.name === "Product news")).toMatchObject({
       visibility: "public",

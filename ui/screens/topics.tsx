@@ -34,6 +34,25 @@ function Visibility({ topic }: { topic: Pick<Topic, "visibility"> }) {
   );
 }
 
+/** Whether the preference page lists the topic: chosen at create and changed in the edit form alike. */
+function VisibilityField({
+  value,
+  onChange,
+}: {
+  value: Topic["visibility"];
+  onChange: (value: Topic["visibility"]) => void;
+}) {
+  return (
+    <label>
+      Visibility
+      <select value={value} onChange={(e) => onChange(e.currentTarget.value as Topic["visibility"])}>
+        <option value="public">{VISIBILITY.public}</option>
+        <option value="private">{VISIBILITY.private}</option>
+      </select>
+    </label>
+  );
+}
+
 function CreateTopic({ onCreated }: { onCreated: () => Promise<void> }) {
   const why = useWhyNot("contacts:write", "create topics");
   const blank = { name: "", description: "", default_subscription: "opt_in", visibility: "public" } as const;
@@ -92,16 +111,7 @@ function CreateTopic({ onCreated }: { onCreated: () => Promise<void> }) {
           <option value="opt_out">{DEFAULTS.opt_out}</option>
         </select>
       </label>
-      <label>
-        Visibility
-        <select
-          value={form.visibility}
-          onChange={(e) => setForm({ ...form, visibility: e.currentTarget.value as Topic["visibility"] })}
-        >
-          <option value="public">{VISIBILITY.public}</option>
-          <option value="private">{VISIBILITY.private}</option>
-        </select>
-      </label>
+      <VisibilityField value={form.visibility} onChange={(visibility) => setForm({ ...form, visibility })} />
     </CreateForm>
   );
 }
@@ -149,16 +159,7 @@ function EditTopic({ topic, done }: { topic: Topic; done: (changed: boolean) => 
           onInput={(e) => setForm({ ...form, description: e.currentTarget.value })}
         />
       </label>
-      <label>
-        Visibility
-        <select
-          value={form.visibility}
-          onChange={(e) => setForm({ ...form, visibility: e.currentTarget.value as Topic["visibility"] })}
-        >
-          <option value="public">{VISIBILITY.public}</option>
-          <option value="private">{VISIBILITY.private}</option>
-        </select>
-      </label>
+      <VisibilityField value={form.visibility} onChange={(visibility) => setForm({ ...form, visibility })} />
       <button type="submit">Save</button>
       <button type="button" onClick={() => done(false)}>
         Cancel
