@@ -76,9 +76,8 @@ describe.skipIf(!browserPeer.available)("your account in chromium", () => {
     await page.getByLabel("The six-digit code the app shows").focus();
     await page.keyboard.type(totp(secret, Date.now()));
     await page.keyboard.press("Enter");
-    // The codes are drawn when the confirmation answers: wait for them rather than read the list at once (read too
-    // early on PostgreSQL beside another suite, it was empty).
-    await page.getByTestId("recovery-codes").locator("li").first().waitFor();
+    // Shown once the code is confirmed: wait for the list, since reading it at once can find none yet.
+    await page.getByTestId("recovery-codes").locator("li").nth(9).waitFor();
     recoveryCodes = await page.getByTestId("recovery-codes").locator("li").allTextContents();
     expect(recoveryCodes).toHaveLength(10);
     await screenshot(page, "ui-account-recovery-codes-1280");

@@ -221,8 +221,8 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
     expect(await focusedLabel(page)).toBe("Save");
     await page.keyboard.press("Enter");
     await focusReaches(page, "Edit Product news");
-    // The row is drawn again when the list's reload answers, which can come after the focus is back: wait for it.
-    await row.locator(".status", { hasText: "Public" }).waitFor();
+    // The editor closes on the answer and the list is read again after it: wait for the new row.
+    await row.locator(".status", { hasText: /^Public$/ }).waitFor({ timeout: 5_000 });
     const edited = (await t.json("GET", "/v1/topics")).body.data as Array<Record<string, unknown>>;
     expect(edited.find((x) => x.name === "Product news")).toMatchObject({
       visibility: "public",
@@ -275,6 +275,12 @@ describe.skipIf(!browserPeer.available)("contacts in chromium", () => {
     test(`at ${width} px, by keyboard alone: a CSV with one bad line is imported, with its counts and that line's error`, async () => {
       const { page, problems } = await ui.open(width);
       await signInAs(page, "owner@example.com");
+      // The property list answers a second late (the real answer, held back): a file chosen before it arrives still
+      // gets its property columns chosen once it does — they were left unchosen, seen in a whole-suite run.
+      await page.route("**/v1/contact-properties*", async (route) => {
+        await Bun.sleep(1_000);
+        await route.continue();
+      });
       await enterSection(page, "Imports");
       const first = width === 1280;
       if (first) await page.getByRole("region", { name: "No imports yet" }).waitFor();

@@ -70,6 +70,7 @@ function Upload({ onUploaded }: { onUploaded: (id: string) => void }) {
   );
   const [file, setFile] = useState<File | null>(null);
   const [columns, setColumns] = useState<string[]>([]);
+  /** The person's own choices of a column per field; the rest follow `chosen`'s defaults. */
   const [map, setMap] = useState<Record<string, string>>({});
   const [onConflict, setOnConflict] = useState<"upsert" | "skip">("upsert");
   const [segments, setSegments] = useState<string[]>([]);
@@ -81,9 +82,14 @@ function Upload({ onUploaded }: { onUploaded: (id: string) => void }) {
     setFile(chosen);
     const found = chosen ? headerColumns(await chosen.slice(0, 64 * 1024).text()) : [];
     setColumns(found);
-    // Each field starts on the column of its own name, when the file has one.
-    const names = [...FIELDS.map((f) => f.key), ...(lists.data?.properties.map((p) => p.key) ?? [])];
-    setMap(Object.fromEntries(names.filter((n) => found.includes(n)).map((n) => [n, n])));
+    setMap({});
+  };
+  // Each field starts on the column of its own name, when the file has one — the properties' too, whichever of the
+  // file and the property list came first (read once at the choice, a list still loading left them unchosen).
+  const names = [...FIELDS.map((f) => f.key), ...(lists.data?.properties.map((p) => p.key) ?? [])];
+  const chosen: Record<string, string> = {
+    ...Object.fromEntries(names.filter((n) => columns.includes(n)).map((n) => [n, n])),
+    ...map,
   };
   const upload = async (e: Event) => {
     e.preventDefault();
@@ -92,7 +98,7 @@ function Upload({ onUploaded }: { onUploaded: (id: string) => void }) {
     setError(null);
     const columnMap: Record<string, unknown> = {};
     const properties: Record<string, { column: string }> = {};
-    for (const [key, column] of Object.entries(map)) {
+    for (const [key, column] of Object.entries(chosen)) {
       if (!column) continue;
       if (FIELDS.some((f) => f.key === key)) columnMap[key] = column;
       else properties[key] = { column };
@@ -121,7 +127,7 @@ function Upload({ onUploaded }: { onUploaded: (id: string) => void }) {
   const columnSelect = (key: string, label: string) => (
     <label key={key}>
       {label}
-      <select value={map[key] ?? ""} onChange={(e) => setMap({ ...map, [key]: e.currentTarget.value })}>
+      <select value={chosen[key] ?? ""} onChange={(e) => setMap({ ...map, [key]: e.currentTarget.value })}>
         <option value="">{key === "email" ? "email (the default)" : "None"}</option>
         {columns.map((c) => (
           <option key={c} value={c}>
