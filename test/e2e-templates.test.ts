@@ -7,46 +7,26 @@
  * the SMTP relay greets at once.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import { simpleParser } from "mailparser";
-import { Resend } from "resend";
-import { tempDir } from "./helpers/app.ts";
-import { cliKey, runCli, smarthostEnv, startMailroom, type MailroomProcess } from "./helpers/process.ts";
+import type { Resend } from "resend";
+import { ok, type ResendRig, startResendRig } from "./helpers/resend-sdk.ts";
 import { smtpChat } from "./helpers/smtp-chat.ts";
-import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
 
-const dataDir = tempDir("mailroom-e2e-templates-");
 const RENDER_BUDGET_MS = 1500;
-let server: MailroomProcess | undefined;
-let smtp: SmtpDouble | undefined;
-let hooks: WebhookReceiver | undefined;
+let rig: ResendRig | undefined;
 let resend: Resend;
 
 beforeAll(async () => {
-  smtp = await startSmtpDouble();
-  hooks = await startWebhookReceiver();
-  const env = smarthostEnv(dataDir, smtp.port, { MAILROOM_LIMITS_TEMPLATE_RENDER_TIMEOUT: `${RENDER_BUDGET_MS}ms` });
-  await runCli(["init"], env, true);
-  const key = await cliKey(env, "e2e-templates");
-  await runCli(["domains", "add", "example.com", "--verified"], env, true);
-  server = await startMailroom(env, { binary: true });
-  resend = new Resend(key, { baseUrl: `${server.baseUrl}/v1` });
-  const webhook = await fetch(`${server.baseUrl}/v1/webhooks`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({ endpoint: hooks.url, events: ["email.sent"] }),
+  rig = await startResendRig("e2e-templates", {
+    env: { MAILROOM_LIMITS_TEMPLATE_RENDER_TIMEOUT: `${RENDER_BUDGET_MS}ms` },
+    domains: ["example.com"],
   });
-  hooks.secrets.push(((await webhook.json()) as { signing_secret: string }).signing_secret);
+  resend = rig.resend;
+  const webhook = ok(await resend.webhooks.create({ endpoint: rig.hooks.url, events: ["email.sent"] }));
+  rig.hooks.secrets.push(webhook.signing_secret);
 }, 30_000);
 
-afterAll(async () => {
-  server?.proc.kill("SIGKILL");
-  await server?.exited;
-  await smtp?.close();
-  await hooks?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => rig?.close());
 
 const ORDER_SHIPPED = `<mjml>
   <mj-body>
@@ -97,8 +77,8 @@ test("every template operation through the Resend SDK, then a send with the temp
     template: { id: "order-shipped", variables: { order: "A-1001", tracking_url: "https://track.example/A-1001" } },
   } as never);
   expect(sent.error).toBeNull();
-  await smtp!.waitFor(1);
-  const delivered = await simpleParser(smtp!.received[0]!.raw);
+  await rig!.smtp.waitFor(1);
+  const delivered = await simpleParser(rig!.smtp.received[0]!.raw);
   expect(delivered.subject).toBe("Order A-1001 shipped");
   expect(delivered.from!.value).toEqual([{ name: "Shop", address: "orders@example.com" }]);
   expect(delivered.html).toContain("Your order A-1001 is on its way, there.");
@@ -106,8 +86,8 @@ test("every template operation through the Resend SDK, then a send with the temp
   expect(delivered.html).toContain("@media only screen and (min-width:480px)");
   expect(delivered.text).toContain("Your order A-1001 is on its way, there.");
 
-  await hooks!.waitFor(1, 10_000);
-  const hook = hooks!.received[0]!;
+  await rig!.hooks.waitFor(1, 10_000);
+  const hook = rig!.hooks.received[0]!;
   expect(hook.verifiedWith).toEqual([0]);
   expect(hook.payload).toMatchObject({ type: "email.sent", data: { email_id: sent.data!.id, template_id: id } });
 }, 30_000);
@@ -127,7 +107,7 @@ test("finding 7: in the executable, a template looping over its own variables is
   await Bun.sleep(RENDER_BUDGET_MS / 3);
   // The finding's measure: on the event loop, this render held the SMTP greeting for as long as it ran.
   const connected = performance.now();
-  const chat = await smtpChat(server!.ports.submission!);
+  const chat = await smtpChat(rig!.server.ports.submission!);
   const greetingMs = performance.now() - connected;
   chat.close();
   expect(chat.greeting.code).toBe(220);

@@ -6,59 +6,21 @@
  * a broadcast's message carries its broadcast_id.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { Resend } from "resend";
-import { tempDir, testStoreUrl } from "./helpers/app.ts";
-import { cliKey, runCli, smarthostEnv, startMailroom, type MailroomProcess } from "./helpers/process.ts";
-import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
+import type { Resend } from "resend";
+import { ok, type ResendRig, startResendRig, until, UUID } from "./helpers/resend-sdk.ts";
 
-const dataDir = tempDir("mailroom-resend-broadcasts-");
-let server: MailroomProcess | undefined;
-let smtp: SmtpDouble | undefined;
-let hooks: WebhookReceiver | undefined;
+let rig: ResendRig | undefined;
 let resend: Resend;
 
 beforeAll(async () => {
-  smtp = await startSmtpDouble();
-  hooks = await startWebhookReceiver();
-  const env = smarthostEnv(dataDir, smtp.port, {
-    MAILROOM_WEBHOOKS_POLL_INTERVAL: "100ms",
-    MAILROOM_DELIVERY_POLL_INTERVAL: "100ms",
-    MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "100000",
-    MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "100000",
-    ...(process.env.MAILROOM_TEST_STORE === "postgres" ? { MAILROOM_STORE_URL: testStoreUrl() } : {}),
+  rig = await startResendRig("resend-broadcasts", {
+    env: { MAILROOM_WEBHOOKS_POLL_INTERVAL: "100ms", MAILROOM_DELIVERY_POLL_INTERVAL: "100ms" },
+    domains: ["news.example"],
   });
-  await runCli(["init"], env, true);
-  await runCli(["domains", "add", "news.example", "--verified"], env, true);
-  const token = await cliKey(env, "resend-broadcasts");
-  server = await startMailroom(env, { binary: true });
-  resend = new Resend(token, { baseUrl: `${server.baseUrl}/v1` });
+  resend = rig.resend;
 }, 30_000);
 
-afterAll(async () => {
-  server?.proc.kill("SIGKILL");
-  await server?.exited;
-  await smtp?.close();
-  await hooks?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-function ok<T>(answer: { data: T | null; error: unknown }): T {
-  expect(answer.error).toBeNull();
-  return answer.data as T;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await Bun.sleep(100);
-  }
-}
-
-const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
+afterAll(() => rig?.close());
 
 describe("broadcasts through the Resend SDK", () => {
   let segmentId = "";
@@ -67,8 +29,8 @@ describe("broadcasts through the Resend SDK", () => {
   let sentId = "";
 
   test("an audience to send to", async () => {
-    const webhook = ok(await resend.webhooks.create({ endpoint: hooks!.url, events: ["email.sent"] }));
-    hooks!.secrets.push(webhook.signing_secret);
+    const webhook = ok(await resend.webhooks.create({ endpoint: rig!.hooks.url, events: ["email.sent"] }));
+    rig!.hooks.secrets.push(webhook.signing_secret);
     segmentId = ok(await resend.segments.create({ name: "Readers" })).id;
     topicId = ok(await resend.topics.create({ name: "News", defaultSubscription: "opt_in" })).id;
     for (const [email, firstName] of [
@@ -164,8 +126,8 @@ describe("broadcasts through the Resend SDK", () => {
     );
     expect(sent.status).toBe("sent");
     expect(sent.sent_at).toEqual(expect.any(String));
-    await smtp!.waitFor(2);
-    const copies = smtp!.received.filter((m) => m.raw.toString().includes("Hello "));
+    await rig!.smtp.waitFor(2);
+    const copies = rig!.smtp.received.filter((m) => m.raw.toString().includes("Hello "));
     expect(copies.map((m) => m.recipients[0]).sort()).toEqual(["ada@readers.test", "bob@readers.test"]);
     const ada = copies.find((m) => m.recipients[0] === "ada@readers.test")!.raw.toString("latin1");
     const bob = copies.find((m) => m.recipients[0] === "bob@readers.test")!.raw.toString("latin1");
@@ -200,7 +162,7 @@ describe("broadcasts through the Resend SDK", () => {
     expect(counted.counts.by_status.sent).toBe(2);
     expect(ok(await resend.broadcasts.recipients(sentId, { type: "delivered" })).data).toEqual([]);
     const events = await until(
-      async () => hooks!.received.filter((hook) => hook.payload.data?.broadcast_id === sentId),
+      async () => rig!.hooks.received.filter((hook) => hook.payload.data?.broadcast_id === sentId),
       (found) => found.length >= 2,
     );
     expect(events.map((hook) => hook.payload.type)).toEqual(["email.sent", "email.sent"]);

@@ -5,64 +5,23 @@
  * topic webhooks they cause, signed, at a real receiver.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import { Resend } from "resend";
-import { tempDir, testStoreUrl } from "./helpers/app.ts";
-import { cliKey, runCli, smarthostEnv, startMailroom, type MailroomProcess } from "./helpers/process.ts";
-import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
+import type { Resend } from "resend";
+import { copy, ok, type ResendRig, startResendRig, until, UUID } from "./helpers/resend-sdk.ts";
 
-const dataDir = tempDir("mailroom-resend-contacts-");
-let server: MailroomProcess | undefined;
-let smtp: SmtpDouble | undefined;
-let hooks: WebhookReceiver | undefined;
+let rig: ResendRig | undefined;
 let resend: Resend;
 let sender: Resend;
 
 beforeAll(async () => {
-  smtp = await startSmtpDouble();
-  hooks = await startWebhookReceiver();
-  const env = smarthostEnv(dataDir, smtp.port, {
-    MAILROOM_WEBHOOKS_POLL_INTERVAL: "100ms",
-    MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "100000",
-    MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "100000",
-    // On the PostgreSQL run, the executable stores there too (a schema of its own).
-    ...(process.env.MAILROOM_TEST_STORE === "postgres" ? { MAILROOM_STORE_URL: testStoreUrl() } : {}),
+  rig = await startResendRig("resend-contacts", {
+    env: { MAILROOM_WEBHOOKS_POLL_INTERVAL: "100ms" },
+    keys: { sender: ["--scope", "sending_access"] },
   });
-  await runCli(["init"], env, true);
-  const token = await cliKey(env, "resend-contacts");
-  const sendingOnly = await cliKey(env, "sender", "--scope", "sending_access");
-  server = await startMailroom(env, { binary: true });
-  resend = new Resend(token, { baseUrl: `${server.baseUrl}/v1` });
-  sender = new Resend(sendingOnly, { baseUrl: `${server.baseUrl}/v1` });
+  resend = rig.resend;
+  sender = rig.clients.sender!;
 }, 30_000);
 
-afterAll(async () => {
-  server?.proc.kill("SIGKILL");
-  await server?.exited;
-  await smtp?.close();
-  await hooks?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-/** The SDK answers `{data, error}`; an error fails the test with the server's words. */
-function ok<T>(answer: { data: T | null; error: unknown }): T {
-  expect(answer.error).toBeNull();
-  return answer.data as T;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await Bun.sleep(50);
-  }
-}
-
-const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
-/** What toMatchObject inspects: bun's asymmetric matchers can write themselves into the object they matched. */
-const copy = <T>(value: T): T => structuredClone(value);
+afterAll(() => rig?.close());
 
 describe("the audience through the Resend SDK", () => {
   let webhookId = "";
@@ -74,7 +33,7 @@ describe("the audience through the Resend SDK", () => {
   test("webhooks for the contact and topic events", async () => {
     const created = ok(
       await resend.webhooks.create({
-        endpoint: hooks!.url,
+        endpoint: rig!.hooks.url,
         events: [
           "contact.created",
           "contact.updated",
@@ -87,7 +46,7 @@ describe("the audience through the Resend SDK", () => {
       }),
     );
     webhookId = created.id;
-    hooks!.secrets.push(created.signing_secret);
+    rig!.hooks.secrets.push(created.signing_secret);
     expect(webhookId).toEqual(UUID);
   });
 
@@ -150,7 +109,7 @@ describe("the audience through the Resend SDK", () => {
     });
     expect((await resend.segments.get(audience.id)).error).toMatchObject({ name: "not_found" });
     // The raw older paths answer as segments do.
-    const raw = await fetch(`${server!.baseUrl}/v1/audiences/${segmentId}`, {
+    const raw = await fetch(`${rig!.server.baseUrl}/v1/audiences/${segmentId}`, {
       headers: { authorization: `Bearer ${(resend as unknown as { key: string }).key}` },
     });
     expect(await raw.json()).toMatchObject({ object: "segment", id: segmentId, name: "Weekly" });
@@ -338,7 +297,7 @@ describe("the audience through the Resend SDK", () => {
 
   test("the events arrived, signed, in Resend's types", async () => {
     const types = await until(
-      async () => new Set(hooks!.received.map((r) => r.payload.type)),
+      async () => new Set(rig!.hooks.received.map((r) => r.payload.type)),
       (seen) => seen.has("topic.deleted") && seen.has("contact.topics.updated") && seen.has("contact.deleted"),
     );
     for (const type of [
@@ -351,7 +310,7 @@ describe("the audience through the Resend SDK", () => {
       "topic.deleted",
     ])
       expect(types).toContain(type);
-    const annCreated = hooks!.received.find(
+    const annCreated = rig!.hooks.received.find(
       (r) => r.payload.type === "contact.created" && r.payload.data.email === "ann@example.com",
     );
     expect(annCreated?.payload.data).toMatchObject({ id: contactId, segment_ids: [segmentId], unsubscribed: false });

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Resend } from "resend";
 import { createTestApp, type TestApp } from "./helpers/app.ts";
+import { ok } from "./helpers/resend-sdk.ts";
 
 let t: TestApp;
 let resend: Resend;
@@ -16,12 +17,6 @@ const TOTP_CODE = "730215";
 let base: string;
 let mintedToken: string;
 let signingSecret: string;
-
-/** The SDK answers `{data, error}`; an error fails the test with the server's words. */
-function ok<T>(answer: { data: T | null; error: unknown }): T {
-  expect(answer.error).toBeNull();
-  return answer.data as T;
-}
 
 beforeAll(async () => {
   t = await createTestApp({

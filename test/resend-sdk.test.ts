@@ -6,60 +6,21 @@
  * Templates and receiving have their own SDK tests (e2e-templates, resend-receiving).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import { Resend } from "resend";
-import { tempDir } from "./helpers/app.ts";
-import { cliKey, runCli, smarthostEnv, startMailroom, type MailroomProcess } from "./helpers/process.ts";
-import { startSmtpDouble, type SmtpDouble } from "./helpers/smtp-double.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
+import { copy, ok, until, type ResendRig, startResendRig } from "./helpers/resend-sdk.ts";
 
-const dataDir = tempDir("mailroom-resend-sdk-");
-let server: MailroomProcess | undefined;
-let smtp: SmtpDouble | undefined;
-let hooks: WebhookReceiver | undefined;
+let rig: ResendRig | undefined;
 let resend: Resend;
 
 beforeAll(async () => {
-  smtp = await startSmtpDouble();
-  hooks = await startWebhookReceiver();
-  const env = smarthostEnv(dataDir, smtp.port, {
-    MAILROOM_DELIVERY_POLL_INTERVAL: "100ms",
-    MAILROOM_WEBHOOKS_POLL_INTERVAL: "100ms",
-    MAILROOM_LIMITS_KEY_REQUESTS_PER_MINUTE: "100000",
-    MAILROOM_LIMITS_ORG_REQUESTS_PER_MINUTE: "100000",
+  rig = await startResendRig("resend-sdk", {
+    env: { MAILROOM_DELIVERY_POLL_INTERVAL: "100ms", MAILROOM_WEBHOOKS_POLL_INTERVAL: "100ms" },
+    domains: ["example.com"],
   });
-  await runCli(["init"], env, true);
-  const token = await cliKey(env, "resend-sdk");
-  await runCli(["domains", "add", "example.com", "--verified"], env, true);
-  server = await startMailroom(env, { binary: true });
-  resend = new Resend(token, { baseUrl: `${server.baseUrl}/v1` });
+  resend = rig.resend;
 }, 30_000);
 
-afterAll(async () => {
-  server?.proc.kill("SIGKILL");
-  await server?.exited;
-  await smtp?.close();
-  await hooks?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-/** The SDK answers `{data, error}`; an error fails the test with the server's words. */
-function ok<T>(answer: { data: T | null; error: unknown }): T {
-  expect(answer.error).toBeNull();
-  return answer.data as T;
-}
-
-/** What toMatchObject inspects: bun's asymmetric matchers can write themselves into the object they matched. */
-const copy = <T>(value: T): T => structuredClone(value);
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await Bun.sleep(50);
-  }
-}
+afterAll(() => rig?.close());
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
@@ -185,7 +146,7 @@ test("api keys: create with permission and domain, list, update, remove", async 
   const plain = ok(await resend.apiKeys.create({ name: "plain" }));
   expect(plain.token).toMatch(/^mr_live_/);
   // The new key sends from its domain only, and cannot read.
-  const sender = new Resend(created.token, { baseUrl: `${server!.baseUrl}/v1` });
+  const sender = new Resend(created.token, { baseUrl: `${rig!.server.baseUrl}/v1` });
   expect(
     (await sender.emails.send({ from: "hello@example.com", to: "x@dest.test", subject: "Hi", html: "<p>Hi</p>" }))
       .error,
@@ -204,17 +165,17 @@ test("api keys: create with permission and domain, list, update, remove", async 
 });
 
 test("webhooks: create, get, list, update, events with attempts, replay, rotate, remove", async () => {
-  const created = ok(await resend.webhooks.create({ endpoint: hooks!.url, events: ["email.sent"] }));
+  const created = ok(await resend.webhooks.create({ endpoint: rig!.hooks.url, events: ["email.sent"] }));
   expect(copy(created)).toMatchObject({
     object: "webhook",
     id: expect.any(String),
     signing_secret: expect.stringMatching(/^whsec_/),
   });
-  hooks!.secrets.push(created.signing_secret);
+  rig!.hooks.secrets.push(created.signing_secret);
   expect(ok(await resend.webhooks.get(created.id))).toMatchObject({
     object: "webhook",
     id: created.id,
-    endpoint: hooks!.url,
+    endpoint: rig!.hooks.url,
     status: "enabled",
     events: ["email.sent"],
   });
@@ -257,7 +218,7 @@ test("webhooks: create, get, list, update, events with attempts, replay, rotate,
     http_status_code: 204,
     sent_at: expect.any(String),
   });
-  expect(hooks!.received.find((r) => r.payload.data.email_id === sent.id)?.verifiedWith).toEqual([0]);
+  expect(rig!.hooks.received.find((r) => r.payload.data.email_id === sent.id)?.verifiedWith).toEqual([0]);
 
   expect(ok(await resend.webhooks.events.replay({ webhookId: created.id, eventId: event.id }))).toMatchObject({
     object: "webhook_event",

@@ -254,7 +254,7 @@ describe.skipIf(!browserPeer.available)("inbound and AI screens in chromium", ()
       const { page, problems } = await ui.open(width);
       await ui.signIn(page, t.liveKey);
       await openSection(page, "AI");
-      await page.locator("p.hint code", { hasText: "loopback-writer" }).waitFor();
+      await page.locator("p.page-description code", { hasText: "loopback-writer" }).waitFor();
       expect(await page.getByRole("button", { name: "Write draft" }).isDisabled()).toBe(false);
       await page.getByLabel("Subject", { exact: true }).fill("invoice");
       await page.getByRole("button", { name: "Score subject" }).click();

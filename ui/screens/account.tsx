@@ -11,6 +11,7 @@ import { Alert } from "../alert.tsx";
 import { api, fetchAccess } from "../api.ts";
 import { CopyButton } from "../copy.tsx";
 import { Field, useFormAction } from "../field.tsx";
+import { PageHeader } from "../page-header.tsx";
 
 function PasswordForm() {
   const [current, setCurrent] = useState("");
@@ -198,15 +199,29 @@ function TwoStep({ enabled, onChanged }: { enabled: boolean; onChanged: () => Pr
 export function AccountScreen() {
   const access = useContext(AccessContext);
   const [person, setPerson] = useState(access.person);
-  if (!person) return <p>Your account is for people signed in with email and password or SSO, not API keys.</p>;
+  if (!person)
+    return (
+      <section aria-labelledby="account-title">
+        <PageHeader
+          id="account-title"
+          title="Your account"
+          description="Your account is for people signed in with email and password or SSO, not API keys."
+        />
+      </section>
+    );
   const refresh = async () => setPerson((await fetchAccess()).person);
   return (
     <section aria-labelledby="account-title">
-      <h1 id="account-title">Your account</h1>
-      <p>
-        {person.user.name} · {person.user.email}
-        {person.user.instance_admin && " · instance admin"}
-      </p>
+      <PageHeader
+        id="account-title"
+        title="Your account"
+        description={
+          <>
+            {person.user.name} · {person.user.email}
+            {person.user.instance_admin && " · instance admin"}
+          </>
+        }
+      />
       <PasswordForm />
       <TwoStep enabled={person.user.totp_enabled} onChanged={refresh} />
     </section>

@@ -63,18 +63,23 @@ export function AiScreen() {
   const { data: status } = usePolled(() => api.get<AiStatus>("/v1/ai"), []);
   return (
     <section aria-labelledby="ai-title">
-      <PageHeader id="ai-title" title="AI" />
-      <p class="hint">
-        Nothing here sends mail. Scoring works offline; suggestions and drafts come from{" "}
-        {status?.model ? (
+      <PageHeader
+        id="ai-title"
+        title="AI"
+        description={
           <>
-            the model <code>{status.model}</code>
+            Nothing here sends mail. Scoring works offline; suggestions and drafts come from{" "}
+            {status?.model ? (
+              <>
+                the model <code>{status.model}</code>
+              </>
+            ) : (
+              "the model set in [ai]"
+            )}
+            .
           </>
-        ) : (
-          "the model set in [ai]"
-        )}
-        .
-      </p>
+        }
+      />
       <SubjectScorer />
       <Writer status={status} />
     </section>

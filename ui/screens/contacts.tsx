@@ -8,11 +8,11 @@ import { useState } from "preact/hooks";
 import { useCan, useWhyNot } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
 import { Alert } from "../alert.tsx";
+import { CreateForm, RecordTable } from "../collection.tsx";
 import { Empty } from "../empty.tsx";
 import { when } from "../format.ts";
-import { Guarded } from "../guarded.tsx";
 import { useAction } from "../hooks.ts";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader, StartAction } from "../page-header.tsx";
 import { usePagedList } from "../paging.tsx";
 import type { Contact } from "../../clients/node/src/generated.ts";
 import { ContactDetail, fullName, Subscribed } from "./contact-detail.tsx";
@@ -28,9 +28,7 @@ function AddContact({ onAdded }: { onAdded: () => Promise<void> }) {
   const why = useWhyNot("contacts:write", "add contacts");
   const [form, setForm] = useState({ email: "", first_name: "", last_name: "" });
   const { act, actionError } = useAction(onAdded);
-  const add = (e: Event) => {
-    e.preventDefault();
-    if (why) return;
+  const add = () =>
     void act(async () => {
       await api.post("/v1/contacts", {
         email: form.email.trim(),
@@ -39,35 +37,27 @@ function AddContact({ onAdded }: { onAdded: () => Promise<void> }) {
       });
       setForm({ email: "", first_name: "", last_name: "" });
     });
-  };
   return (
-    <form class="card" onSubmit={add} aria-label="Add a contact">
-      <h2>Add a contact</h2>
-      <div class="inline-form">
-        <label>
-          Address
-          <input
-            id="contact-email"
-            type="email"
-            required
-            value={form.email}
-            onInput={(e) => setForm({ ...form, email: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          First name (optional)
-          <input value={form.first_name} onInput={(e) => setForm({ ...form, first_name: e.currentTarget.value })} />
-        </label>
-        <label>
-          Last name (optional)
-          <input value={form.last_name} onInput={(e) => setForm({ ...form, last_name: e.currentTarget.value })} />
-        </label>
-        <Guarded why={why} type="submit">
-          Add contact
-        </Guarded>
-      </div>
-      <Alert message={actionError} />
-    </form>
+    <CreateForm title="Add a contact" submit="Add contact" why={why} onCreate={add} error={actionError}>
+      <label>
+        Address
+        <input
+          id="contact-email"
+          type="email"
+          required
+          value={form.email}
+          onInput={(e) => setForm({ ...form, email: e.currentTarget.value })}
+        />
+      </label>
+      <label>
+        First name (optional)
+        <input value={form.first_name} onInput={(e) => setForm({ ...form, first_name: e.currentTarget.value })} />
+      </label>
+      <label>
+        Last name (optional)
+        <input value={form.last_name} onInput={(e) => setForm({ ...form, last_name: e.currentTarget.value })} />
+      </label>
+    </CreateForm>
   );
 }
 
@@ -75,6 +65,7 @@ function ContactList() {
   const [draft, setDraft] = useState("");
   const [search, setSearch] = useState("");
   const canWrite = useCan("contacts:write");
+  const whyNotWrite = useWhyNot("contacts:write", "add contacts");
   const { data, error, reload, pager, restart } = usePagedList(
     (after) =>
       api.get<Page<ContactSummary>>(`/v1/contacts${query(search ? { limit: 50, search } : { limit: 20, after })}`),
@@ -93,7 +84,10 @@ function ContactList() {
         title="Contacts"
         description="The people your broadcasts and topic mail go to, each with their own choice of topics."
       >
-        <a href="#/imports">Import a CSV</a>
+        <StartAction label="New contact" field="contact-email" reason={whyNotWrite} />
+        <a class="button" href="#/imports">
+          Import a CSV
+        </a>
       </PageHeader>
       <form class="filters inline-form" role="search" onSubmit={find}>
         <label>
@@ -116,48 +110,29 @@ function ContactList() {
       </form>
       <AddContact onAdded={reload} />
       <Alert message={error} />
-      {data &&
-        data.data.length === 0 &&
-        (search ? (
-          <p>No contact's address starts with “{search}”, and no recent contact's name does.</p>
-        ) : (
-          <Empty
-            title="No contacts yet"
-            first={canWrite ? { label: "Add a contact", field: "contact-email" } : undefined}
-          >
-            A contact is a person you send broadcasts and topic mail to: their name, their properties, the segments they
-            are in and the topics they chose. Add one here, import a CSV, or create them with{" "}
-            <code>POST /v1/contacts</code>.
-          </Empty>
-        ))}
-      {data && data.data.length > 0 && (
-        <div class="scroll">
-          <table class="list stack">
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Added</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((c) => (
-                <tr key={c.id}>
-                  <td data-label="Address">
-                    <a href={`#/contacts/${encodeURIComponent(c.id)}`}>{c.email}</a>
-                  </td>
-                  <td data-label="Name">{fullName(c)}</td>
-                  <td data-label="Status">
-                    <Subscribed unsubscribed={c.unsubscribed} />
-                  </td>
-                  <td data-label="Added">{when(c.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordTable
+        items={data?.data}
+        columns={[
+          { label: "Address", cell: (c) => <a href={`#/contacts/${encodeURIComponent(c.id)}`}>{c.email}</a> },
+          { label: "Name", cell: fullName },
+          { label: "Status", cell: (c) => <Subscribed unsubscribed={c.unsubscribed} /> },
+          { label: "Added", cell: (c) => when(c.created_at) },
+        ]}
+        empty={
+          search ? (
+            <p>No contact's address starts with “{search}”, and no recent contact's name does.</p>
+          ) : (
+            <Empty
+              title="No contacts yet"
+              first={canWrite ? { label: "Add a contact", field: "contact-email" } : undefined}
+            >
+              A contact is a person you send broadcasts and topic mail to: their name, their properties, the segments
+              they are in and the topics they chose. Add one here, import a CSV, or create them with{" "}
+              <code>POST /v1/contacts</code>.
+            </Empty>
+          )
+        }
+      />
       {search ? data?.has_more && <p class="hint">More contacts match: type more of the address or name.</p> : pager}
     </section>
   );

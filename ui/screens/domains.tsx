@@ -242,8 +242,9 @@ const STATUS_WORDS: Record<string, string> = {
 };
 
 /**
- * A domain's card. On its own page (`page`) its title is the page's heading and who sends as it (one DMARC summary,
- * read for this domain only) comes after its health; in the list a link leads there.
+ * A domain's card. On its own page (`page`) it is the screen, its title in the page header (with Verify now), and
+ * who sends as it (one DMARC summary, read for this domain only) comes after its health; in the list a link leads
+ * there.
  */
 function DomainCard({
   domain,
@@ -262,29 +263,38 @@ function DomainCard({
   page?: boolean;
 }) {
   const whyNot = useWhyNot("domains:write", "add, verify, change or remove domains");
-  const Title = page ? "h1" : "h2";
   // A warning several records share (the server's hostname unset) is said once, naming them (issue 49 item 9).
   const warnings = new Map<string, string[]>();
   for (const r of domain.records)
     if (r.warning) warnings.set(r.warning, [...(warnings.get(r.warning) ?? []), r.record]);
+  const title = (
+    <>
+      {domain.name} <span class={`status status-${domain.status}`}>{STATUS_WORDS[domain.status] ?? domain.status}</span>
+    </>
+  );
+  const checked = domain.last_checked_at
+    ? `Last checked ${when(domain.last_checked_at)}`
+    : "Not checked yet: publish the records below, then verify.";
+  const verify = (
+    <Guarded why={whyNot} onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}>
+      Verify now
+    </Guarded>
+  );
   return (
-    <article class="card" aria-labelledby={`domain-${domain.id}`}>
-      <Title id={`domain-${domain.id}`}>
-        {domain.name}{" "}
-        <span class={`status status-${domain.status}`}>{STATUS_WORDS[domain.status] ?? domain.status}</span>
-      </Title>
-      <p class="hint">
-        {domain.last_checked_at
-          ? `Last checked ${when(domain.last_checked_at)}`
-          : "Not checked yet: publish the records below, then verify."}
-      </p>
+    // On its own page the domain is the screen, under the one page header (its primary action: Verify now).
+    <article class={page ? "domain-page" : "card"} aria-labelledby={`domain-${domain.id}`}>
+      {page ? (
+        <PageHeader id={`domain-${domain.id}`} title={title} description={checked}>
+          {verify}
+        </PageHeader>
+      ) : (
+        <>
+          <h2 id={`domain-${domain.id}`}>{title}</h2>
+          <p class="hint">{checked}</p>
+        </>
+      )}
       <div class="actions">
-        <Guarded
-          why={whyNot}
-          onClick={() => act(() => api.post(`/v1/domains/${encodeURIComponent(domain.id)}/verify`))}
-        >
-          Verify now
-        </Guarded>
+        {!page && verify}
         <label class="check">
           <input
             type="checkbox"

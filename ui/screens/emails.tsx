@@ -162,7 +162,9 @@ export function EmailDetail({ id }: { id: string }) {
       <Alert message={error} />
       {email && (
         <>
-          <h1 id="email-title">{email.subject || "(no subject)"}</h1>
+          <PageHeader id="email-title" title={email.subject || "(no subject)"}>
+            <RawDownload path={rawPath} filename={`${id}.eml`} reason={whyNotContent} />
+          </PageHeader>
           <dl class="facts">
             <dt>ID</dt>
             <dd>
@@ -218,7 +220,6 @@ export function EmailDetail({ id }: { id: string }) {
             <dt>Created</dt>
             <dd>{when(email.created_at)}</dd>
           </dl>
-          <RawDownload path={rawPath} filename={`${id}.eml`} reason={whyNotContent} />
 
           {attachments && attachments.data.length > 0 && (
             <>

@@ -105,11 +105,11 @@ function InboundList() {
 
   return (
     <section aria-labelledby="inbound-title">
-      <PageHeader id="inbound-title" title="Inbound" />
-      <p class="hint">
-        Mail the MX received for domains with receiving on. Bounces and complaints to return paths are in the sent
-        email's timeline instead.
-      </p>
+      <PageHeader
+        id="inbound-title"
+        title="Inbound"
+        description="Mail the MX received for domains with receiving on. Bounces and complaints to return paths are in the sent email's timeline instead."
+      />
       <Alert message={error} />
       {data && data.data.length === 0 && (
         <Empty title="Nothing received yet" first={{ label: "Turn on receiving for a domain", href: "#/domains" }}>
@@ -200,7 +200,9 @@ function InboundDetail({ id }: { id: string }) {
       <Alert message={error} />
       {email && auth && (
         <>
-          <h1 id="received-title">{email.subject || "(no subject)"}</h1>
+          <PageHeader id="received-title" title={email.subject || "(no subject)"}>
+            <RawDownload path={`/v1/emails/receiving/${encodeURIComponent(id)}/raw`} filename={`${id}.eml`} />
+          </PageHeader>
           <dl class="facts">
             <dt>ID</dt>
             <dd>
@@ -263,7 +265,6 @@ function InboundDetail({ id }: { id: string }) {
               )}
             </dd>
           </dl>
-          <RawDownload path={`/v1/emails/receiving/${encodeURIComponent(id)}/raw`} filename={`${id}.eml`} />
 
           <h2>Authentication</h2>
           <div class="scroll">

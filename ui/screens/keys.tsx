@@ -11,6 +11,8 @@ import { describe, usePolled } from "../hooks.ts";
 import { ShownOnce } from "../copy.tsx";
 import { when } from "../format.ts";
 import { Alert } from "../alert.tsx";
+import { CreateForm, RecordTable } from "../collection.tsx";
+import { Empty } from "../empty.tsx";
 import type { ApiKey as ClientApiKey } from "../../clients/node/src/types.ts";
 import { SCOPES } from "../../clients/node/src/wire.ts";
 import { PageHeader, StartAction } from "../page-header.tsx";
@@ -48,8 +50,7 @@ export function KeysScreen() {
     (access.domains === null || key.domains?.every((d) => access.domains!.includes(d)) === true);
   const someBeyond = canWrite && (data?.data.some((key) => !within(key)) ?? false);
 
-  const create = async (e: Event) => {
-    e.preventDefault();
+  const create = async () => {
     setActionError(null);
     const body: Record<string, unknown> = { name };
     if (permission === "custom") body.scopes = scopes;
@@ -88,8 +89,14 @@ export function KeysScreen() {
         <StartAction label="New key" field="key-name" reason={whyNotWrite} />
       </PageHeader>
       {canWrite && (
-        <form class="card" onSubmit={create} aria-label="Create a key">
-          <h2>{testKey ? "Create a test key" : "Create a key"}</h2>
+        <CreateForm
+          title="Create a key"
+          heading={testKey ? "Create a test key" : "Create a key"}
+          submit="Create key"
+          why={whyNotWrite}
+          onCreate={() => void create()}
+          inline={false}
+        >
           {testKey && (
             <p class="hint">
               This key is a test key, so the keys it creates are test keys: their mail is captured, never delivered.
@@ -139,8 +146,7 @@ export function KeysScreen() {
             />
             <span class="hint">Messages per UTC day this key may send; the organisation's quota applies as well.</span>
           </label>
-          <button type="submit">Create key</button>
-        </form>
+        </CreateForm>
       )}
       {created && (
         <ShownOnce
@@ -159,54 +165,48 @@ export function KeysScreen() {
           holds them all.
         </p>
       )}
-      {data && (
-        <div class="scroll">
-          <table class="list stack">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((key) => (
-                <tr key={key.id}>
-                  <td data-label="Name">{key.name}</td>
-                  <td data-label="Key">
-                    <code>{key.token_prefix}…</code> {key.mode === "test" ? "(test)" : ""}
-                  </td>
-                  <td data-label="Scopes">
-                    {key.scopes.length === SCOPES.length ? "full access" : key.scopes.join(", ")}
-                    {key.domains ? ` · ${key.domains.join(", ")}` : ""}
-                    {key.daily_quota === null ? "" : ` · ${key.daily_quota} a day`}
-                  </td>
-                  <td data-label="Last used">{key.last_used_at ? when(key.last_used_at) : "never"}</td>
-                  <td data-label="Actions">
-                    {canWrite && !within(key) ? (
-                      <span class="hint">Beyond your rights</span>
-                    ) : confirming === key.id ? (
-                      <ConfirmRevoke
-                        name={key.name}
-                        onConfirm={() => revoke(key.id)}
-                        onKeep={() => setConfirming(null)}
-                      />
-                    ) : (
-                      <Guarded why={whyNotWrite} onClick={() => setConfirming(key.id)} label={`Revoke ${key.name}`}>
-                        Revoke
-                      </Guarded>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordTable
+        items={data?.data}
+        columns={[
+          { label: "Name", cell: (key) => key.name },
+          {
+            label: "Key",
+            cell: (key) => (
+              <>
+                <code>{key.token_prefix}…</code> {key.mode === "test" ? "(test)" : ""}
+              </>
+            ),
+          },
+          {
+            label: "Scopes",
+            cell: (key) =>
+              `${key.scopes.length === SCOPES.length ? "full access" : key.scopes.join(", ")}${
+                key.domains ? ` · ${key.domains.join(", ")}` : ""
+              }${key.daily_quota === null ? "" : ` · ${key.daily_quota} a day`}`,
+          },
+          { label: "Last used", cell: (key) => (key.last_used_at ? when(key.last_used_at) : "never") },
+          {
+            label: "Actions",
+            hidden: true,
+            cell: (key) =>
+              canWrite && !within(key) ? (
+                <span class="hint">Beyond your rights</span>
+              ) : confirming === key.id ? (
+                <ConfirmRevoke name={key.name} onConfirm={() => revoke(key.id)} onKeep={() => setConfirming(null)} />
+              ) : (
+                <Guarded why={whyNotWrite} onClick={() => setConfirming(key.id)} label={`Revoke ${key.name}`}>
+                  Revoke
+                </Guarded>
+              ),
+          },
+        ]}
+        empty={
+          <Empty title="No API keys yet" first={canWrite ? { label: "Create a key", field: "key-name" } : undefined}>
+            A key lets an application send and read through the API (Resend's SDKs work unchanged), holding only the
+            scopes it is given and, if you choose, one sending domain. Its token is shown once, when it is created.
+          </Empty>
+        }
+      />
     </section>
   );
 }

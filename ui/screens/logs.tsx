@@ -285,12 +285,17 @@ function LogDetail({ id }: { id: string }) {
       <Alert message={error} />
       {entry && (
         <>
-          <h1 id="log-title">
-            <code>
-              {entry.method} {entry.endpoint}
-            </code>{" "}
-            <span class={`status ${statusClass(entry.response_status)}`}>{entry.response_status}</span>
-          </h1>
+          <PageHeader
+            id="log-title"
+            title={
+              <>
+                <code>
+                  {entry.method} {entry.endpoint}
+                </code>{" "}
+                <span class={`status ${statusClass(entry.response_status)}`}>{entry.response_status}</span>
+              </>
+            }
+          />
           <dl class="facts">
             <dt>When</dt>
             <dd>{when(entry.created_at)}</dd>

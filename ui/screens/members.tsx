@@ -7,6 +7,7 @@ import { useContext, useState } from "preact/hooks";
 import { AccessContext, useWhyNot } from "../access.ts";
 import { Guarded } from "../guarded.tsx";
 import { Alert } from "../alert.tsx";
+import { CreateForm, RecordTable } from "../collection.tsx";
 import { api } from "../api.ts";
 import { ShownOnce } from "../copy.tsx";
 import { when } from "../format.ts";
@@ -52,8 +53,7 @@ export function MembersScreen() {
   const [changing, setChanging] = useState<{ id: string; email: string; role: string } | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
-  const invite = (e: Event) => {
-    e.preventDefault();
+  const invite = () => {
     void act(async () => {
       const invitation = await api.post<{ email: string; url: string; note: string | null }>(
         "/v1/members/invitations",
@@ -74,8 +74,14 @@ export function MembersScreen() {
         <StartAction label="Invite a member" field="invite-email" reason={whyNotWrite} />
       </PageHeader>
       {canWrite && (
-        <form class="card" onSubmit={invite} aria-label="Invite someone">
-          <h2>Invite someone</h2>
+        <CreateForm
+          title="Invite someone"
+          submit="Create an invitation link"
+          why={whyNotWrite}
+          onCreate={invite}
+          inline={false}
+          hint="The link works once, for 7 days. It is mailed to them from a verified domain of the organisation, and shown to you once."
+        >
           <label>
             Email
             <input
@@ -96,12 +102,7 @@ export function MembersScreen() {
               ))}
             </select>
           </label>
-          <button type="submit">Create an invitation link</button>
-          <p class="hint">
-            The link works once, for 7 days. It is mailed to them from a verified domain of the organisation, and shown
-            to you once.
-          </p>
-        </form>
+        </CreateForm>
       )}
       {invited && (
         <ShownOnce
@@ -140,84 +141,64 @@ export function MembersScreen() {
         </p>
       )}
       <Alert message={actionError ?? error} />
-      {data && (
-        <div class="scroll">
-          <table class="list stack">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Since</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((member) => (
-                <tr key={member.id}>
-                  <td data-label="Name">
-                    {member.name}
-                    {member.id === me ? " (you)" : ""}
-                  </td>
-                  <td data-label="Email">{member.email}</td>
-                  <td data-label="Role">
-                    {canWrite ? (
-                      <select
-                        aria-label={`Role of ${member.email}`}
-                        value={changing?.id === member.id ? changing.role : member.role}
-                        onChange={(e) => {
-                          setSaved(null);
-                          setChanging({ id: member.id, email: member.email, role: e.currentTarget.value });
-                        }}
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      member.role
-                    )}
-                  </td>
-                  <td data-label="Since">{when(member.created_at)}</td>
-                  <td data-label="Actions">
-                    {removing === member.id ? (
-                      <>
-                        <button
-                          type="button"
-                          class="danger"
-                          onClick={() =>
-                            act(async () => {
-                              await api.del(`/v1/members/${member.id}`);
-                              setRemoving(null);
-                            })
-                          }
-                        >
-                          Remove {member.email} from the organisation
-                        </button>{" "}
-                        <button type="button" onClick={() => setRemoving(null)}>
-                          Keep
-                        </button>
-                      </>
-                    ) : (
-                      <Guarded
-                        why={whyNotWrite}
-                        label={`Remove ${member.email}`}
-                        onClick={() => setRemoving(member.id)}
-                      >
-                        Remove
-                      </Guarded>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordTable
+        items={data?.data}
+        columns={[
+          { label: "Name", cell: (member) => `${member.name}${member.id === me ? " (you)" : ""}` },
+          { label: "Email", cell: (member) => member.email },
+          {
+            label: "Role",
+            cell: (member) =>
+              canWrite ? (
+                <select
+                  aria-label={`Role of ${member.email}`}
+                  value={changing?.id === member.id ? changing.role : member.role}
+                  onChange={(e) => {
+                    setSaved(null);
+                    setChanging({ id: member.id, email: member.email, role: e.currentTarget.value });
+                  }}
+                >
+                  {ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                member.role
+              ),
+          },
+          { label: "Since", cell: (member) => when(member.created_at) },
+          {
+            label: "Actions",
+            hidden: true,
+            cell: (member) =>
+              removing === member.id ? (
+                <>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={() =>
+                      act(async () => {
+                        await api.del(`/v1/members/${member.id}`);
+                        setRemoving(null);
+                      })
+                    }
+                  >
+                    Remove {member.email} from the organisation
+                  </button>{" "}
+                  <button type="button" onClick={() => setRemoving(null)}>
+                    Keep
+                  </button>
+                </>
+              ) : (
+                <Guarded why={whyNotWrite} label={`Remove ${member.email}`} onClick={() => setRemoving(member.id)}>
+                  Remove
+                </Guarded>
+              ),
+          },
+        ]}
+      />
       {data && data.invitations.length > 0 && (
         <section aria-labelledby="invitations-title">
           <h2 id="invitations-title">Invitations not yet accepted</h2>

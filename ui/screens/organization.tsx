@@ -101,10 +101,11 @@ export function OrganizationScreen() {
 
   return (
     <section aria-labelledby="organization-title">
-      <PageHeader id="organization-title" title="Organisation" />
-      <p class="hint">
-        The limits every key of this organisation shares, how long its mail is kept, and what it stores.
-      </p>
+      <PageHeader
+        id="organization-title"
+        title="Organisation"
+        description="The limits every key of this organisation shares, how long its mail is kept, and what it stores."
+      />
       <Alert message={error} />
       {org && (
         <div class="cards">

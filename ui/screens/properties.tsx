@@ -7,11 +7,12 @@ import { useState } from "preact/hooks";
 import { useCan, useWhyNot } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
 import { Alert } from "../alert.tsx";
+import { CreateForm, RecordTable } from "../collection.tsx";
 import { Empty } from "../empty.tsx";
 import { when } from "../format.ts";
 import { Guarded } from "../guarded.tsx";
 import { useAction } from "../hooks.ts";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader, StartAction } from "../page-header.tsx";
 import { usePagedList } from "../paging.tsx";
 import type { ContactProperty } from "../../clients/node/src/generated.ts";
 
@@ -25,9 +26,7 @@ export function PropertiesScreen() {
   const blank = { key: "", type: "string" as ContactProperty["type"], fallback: "" };
   const [form, setForm] = useState(blank);
   const { act, actionError } = useAction(reload);
-  const create = (e: Event) => {
-    e.preventDefault();
-    if (why) return;
+  const create = () => {
     const fallback = form.fallback.trim();
     void act(async () => {
       await api.post("/v1/contact-properties", {
@@ -48,94 +47,77 @@ export function PropertiesScreen() {
         id="properties-title"
         title="Properties"
         description="The fields your contacts may carry beyond their names: a plan, a city, a count."
-      />
-      <form class="card" onSubmit={create} aria-label="Create a property">
-        <h2>Create a property</h2>
-        <div class="inline-form">
-          <label>
-            Key
-            <input
-              id="property-key"
-              required
-              maxLength={100}
-              pattern="[A-Za-z][A-Za-z0-9_]*"
-              title="Letters, digits and underscores, starting with a letter"
-              value={form.key}
-              onInput={(e) => setForm({ ...form, key: e.currentTarget.value })}
-            />
-          </label>
-          <label>
-            Type
-            <select
-              value={form.type}
-              onChange={(e) => setForm({ ...form, type: e.currentTarget.value as ContactProperty["type"] })}
-            >
-              <option value="string">Text</option>
-              <option value="number">Number</option>
-            </select>
-          </label>
-          <label>
-            Fallback (optional)
-            <input
-              type={form.type === "number" ? "number" : "text"}
-              step="any"
-              value={form.fallback}
-              onInput={(e) => setForm({ ...form, fallback: e.currentTarget.value })}
-            />
-          </label>
-          <Guarded why={why} type="submit">
-            Create property
-          </Guarded>
-        </div>
-        <p class="hint">
-          A key and its type are fixed once created. The fallback answers for a contact who has no value of it.
-        </p>
-        <Alert message={actionError} />
-      </form>
+      >
+        <StartAction label="New property" field="property-key" reason={why} />
+      </PageHeader>
+      <CreateForm
+        title="Create a property"
+        submit="Create property"
+        why={why}
+        onCreate={create}
+        error={actionError}
+        hint="A key and its type are fixed once created. The fallback answers for a contact who has no value of it."
+      >
+        <label>
+          Key
+          <input
+            id="property-key"
+            required
+            maxLength={100}
+            pattern="[A-Za-z][A-Za-z0-9_]*"
+            title="Letters, digits and underscores, starting with a letter"
+            value={form.key}
+            onInput={(e) => setForm({ ...form, key: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Type
+          <select
+            value={form.type}
+            onChange={(e) => setForm({ ...form, type: e.currentTarget.value as ContactProperty["type"] })}
+          >
+            <option value="string">Text</option>
+            <option value="number">Number</option>
+          </select>
+        </label>
+        <label>
+          Fallback (optional)
+          <input
+            type={form.type === "number" ? "number" : "text"}
+            step="any"
+            value={form.fallback}
+            onInput={(e) => setForm({ ...form, fallback: e.currentTarget.value })}
+          />
+        </label>
+      </CreateForm>
       <Alert message={error} />
-      {data && data.data.length === 0 && (
-        <Empty
-          title="No properties yet"
-          first={canWrite ? { label: "Create a property", field: "property-key" } : undefined}
-        >
-          A property is a field every contact may carry — a plan, a city, a count — each value checked against its type.
-          Create it here before a contact, an import or the API gives it a value.
-        </Empty>
-      )}
-      {data && data.data.length > 0 && (
-        <div class="scroll">
-          <table class="list stack">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Type</th>
-                <th scope="col">Fallback</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((p) => (
-                <tr key={p.id}>
-                  <td data-label="Key">
-                    <code>{p.key}</code>
-                  </td>
-                  <td data-label="Type">{p.type === "number" ? "Number" : "Text"}</td>
-                  <td data-label="Fallback">{p.fallback_value === null ? "—" : String(p.fallback_value)}</td>
-                  <td data-label="Created">{when(p.created_at)}</td>
-                  <td data-label="Actions">
-                    <Guarded why={why} label={`Delete ${p.key}`} onClick={() => remove(p)}>
-                      Delete
-                    </Guarded>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordTable
+        items={data?.data}
+        columns={[
+          { label: "Key", cell: (p) => <code>{p.key}</code> },
+          { label: "Type", cell: (p) => (p.type === "number" ? "Number" : "Text") },
+          { label: "Fallback", cell: (p) => (p.fallback_value === null ? "—" : String(p.fallback_value)) },
+          { label: "Created", cell: (p) => when(p.created_at) },
+          {
+            label: "Actions",
+            hidden: true,
+            cell: (p) => (
+              <Guarded why={why} label={`Delete ${p.key}`} onClick={() => remove(p)}>
+                Delete
+              </Guarded>
+            ),
+          },
+        ]}
+        empty={
+          <Empty
+            title="No properties yet"
+            first={canWrite ? { label: "Create a property", field: "property-key" } : undefined}
+          >
+            A property is a field every contact may carry — a plan, a city, a count — each value checked against its
+            type. Create it here before a contact, an import or the API gives it a value.
+          </Empty>
+        }
+      />
       {pager}
     </section>
   );

@@ -7,11 +7,12 @@ import { useEffect, useState } from "preact/hooks";
 import { useCan, useWhyNot } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
 import { Alert } from "../alert.tsx";
+import { CreateForm, RecordTable } from "../collection.tsx";
 import { Empty } from "../empty.tsx";
 import { when } from "../format.ts";
 import { Guarded } from "../guarded.tsx";
 import { useAction, usePolled } from "../hooks.ts";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader, StartAction } from "../page-header.tsx";
 import { usePagedList } from "../paging.tsx";
 import type { Segment } from "../../clients/node/src/generated.ts";
 import { fullName, Subscribed } from "./contact-detail.tsx";
@@ -32,76 +33,50 @@ function SegmentList() {
   );
   const [name, setName] = useState("");
   const { act, actionError } = useAction(reload);
-  const create = (e: Event) => {
-    e.preventDefault();
-    if (why) return;
+  const create = () =>
     void act(async () => {
       await api.post("/v1/segments", { name: name.trim() });
       setName("");
     });
-  };
   return (
     <section aria-labelledby="segments-title">
       <PageHeader
         id="segments-title"
         title="Segments"
         description="Named groups of contacts a broadcast goes to (Resend's audiences)."
-      />
-      <form class="card" onSubmit={create} aria-label="Create a segment">
-        <h2>Create a segment</h2>
-        <div class="inline-form">
-          <label>
-            Name
-            <input
-              id="segment-name"
-              required
-              maxLength={200}
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-            />
-          </label>
-          <Guarded why={why} type="submit">
-            Create segment
-          </Guarded>
-        </div>
-        <Alert message={actionError} />
-      </form>
+      >
+        <StartAction label="New segment" field="segment-name" reason={why} />
+      </PageHeader>
+      <CreateForm title="Create a segment" submit="Create segment" why={why} onCreate={create} error={actionError}>
+        <label>
+          Name
+          <input
+            id="segment-name"
+            required
+            maxLength={200}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+        </label>
+      </CreateForm>
       <Alert message={error} />
-      {data && data.data.length === 0 && (
-        <Empty
-          title="No segments yet"
-          first={canWrite ? { label: "Create a segment", field: "segment-name" } : undefined}
-        >
-          A segment is a group of contacts — customers, a beta list, one city — that a broadcast is sent to. Create one,
-          then add contacts to it from a contact's page or from an import.
-        </Empty>
-      )}
-      {data && data.data.length > 0 && (
-        <div class="scroll">
-          <table class="list stack">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((s) => (
-                <tr key={s.id}>
-                  <td data-label="Name">
-                    <a href={`#/segments/${encodeURIComponent(s.id)}`}>{s.name}</a>
-                  </td>
-                  <td data-label="Id">
-                    <code>{s.id}</code>
-                  </td>
-                  <td data-label="Created">{when(s.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordTable
+        items={data?.data}
+        columns={[
+          { label: "Name", cell: (s) => <a href={`#/segments/${encodeURIComponent(s.id)}`}>{s.name}</a> },
+          { label: "Id", cell: (s) => <code>{s.id}</code> },
+          { label: "Created", cell: (s) => when(s.created_at) },
+        ]}
+        empty={
+          <Empty
+            title="No segments yet"
+            first={canWrite ? { label: "Create a segment", field: "segment-name" } : undefined}
+          >
+            A segment is a group of contacts — customers, a beta list, one city — that a broadcast is sent to. Create
+            one, then add contacts to it from a contact's page or from an import.
+          </Empty>
+        }
+      />
       {pager}
     </section>
   );
@@ -160,38 +135,20 @@ function SegmentDetail({ id }: { id: string }) {
       </form>
       <h2>Members</h2>
       <Alert message={members.error} />
-      {members.data && members.data.data.length === 0 && (
-        <p>
-          No contact is in this segment yet. Add one from its page under <a href="#/contacts">Contacts</a>, or import a
-          CSV into this segment under <a href="#/imports">Imports</a>.
-        </p>
-      )}
-      {members.data && members.data.data.length > 0 && (
-        <div class="scroll">
-          <table class="list stack">
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.data.map((c) => (
-                <tr key={c.id}>
-                  <td data-label="Address">
-                    <a href={`#/contacts/${encodeURIComponent(c.id)}`}>{c.email}</a>
-                  </td>
-                  <td data-label="Name">{fullName(c)}</td>
-                  <td data-label="Status">
-                    <Subscribed unsubscribed={c.unsubscribed} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordTable
+        items={members.data?.data}
+        columns={[
+          { label: "Address", cell: (c) => <a href={`#/contacts/${encodeURIComponent(c.id)}`}>{c.email}</a> },
+          { label: "Name", cell: fullName },
+          { label: "Status", cell: (c) => <Subscribed unsubscribed={c.unsubscribed} /> },
+        ]}
+        empty={
+          <p>
+            No contact is in this segment yet. Add one from its page under <a href="#/contacts">Contacts</a>, or import
+            a CSV into this segment under <a href="#/imports">Imports</a>.
+          </p>
+        }
+      />
       {members.pager}
     </section>
   );

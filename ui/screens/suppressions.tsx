@@ -10,8 +10,9 @@ import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
 import type { Suppression as ClientSuppression } from "../../clients/node/src/types.ts";
 import { Alert } from "../alert.tsx";
+import { CreateForm, RecordTable } from "../collection.tsx";
 import { Empty } from "../empty.tsx";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader, StartAction } from "../page-header.tsx";
 
 type Suppression = Pick<ClientSuppression, "id" | "email" | "origin" | "reason" | "created_at">;
 
@@ -26,14 +27,12 @@ export function SuppressionsScreen() {
   const { act, actionError } = useAction(reload);
   const whyNotWrite = useWhyNot("suppressions:write", "add or remove suppressions");
   const canWrite = !whyNotWrite;
-  const add = (e: Event) => {
-    e.preventDefault();
+  const add = () =>
     void act(async () => {
       await api.post("/v1/suppressions", reason.trim() ? { email, reason } : { email });
       setEmail("");
       setReason("");
     });
-  };
 
   return (
     <section aria-labelledby="supp-title">
@@ -41,14 +40,15 @@ export function SuppressionsScreen() {
         id="supp-title"
         title="Suppressions"
         description="Addresses Mailroom will not send to: bounced, complained, unsubscribed or added by hand."
-      />
+      >
+        <StartAction label="Add an address" field="suppress-address" reason={whyNotWrite} />
+      </PageHeader>
       <label class="search">
         Search addresses
         <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
       </label>
       {canWrite && (
-        <form class="card" onSubmit={add} aria-label="Suppress an address">
-          <h2>Suppress an address</h2>
+        <CreateForm title="Suppress an address" submit="Suppress" why={whyNotWrite} onCreate={add} inline={false}>
           <label>
             Address
             <input
@@ -63,59 +63,44 @@ export function SuppressionsScreen() {
             Reason (optional)
             <input value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
           </label>
-          <button type="submit">Suppress</button>
-        </form>
+        </CreateForm>
       )}
       <Alert message={actionError ?? error} />
-      {data &&
-        data.data.length === 0 &&
-        (search ? (
-          <p>No suppressed addresses match.</p>
-        ) : (
-          <Empty
-            title="No suppressed addresses"
-            first={canWrite ? { label: "Suppress an address", field: "suppress-address" } : undefined}
-          >
-            Addresses that bounce or complain are added here on their own, and mail to them is not sent again; an
-            address can also be added by hand, or removed once it works again.
-          </Empty>
-        ))}
-      {data && data.data.length > 0 && (
-        <div class="scroll">
-          <table class="list">
-            <thead>
-              <tr>
-                <th scope="col">Address</th>
-                <th scope="col">Origin</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Since</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((s) => (
-                <tr key={s.id}>
-                  <td>{s.email}</td>
-                  <td>{s.origin}</td>
-                  <td>{s.reason ?? "—"}</td>
-                  <td>{when(s.created_at)}</td>
-                  <td>
-                    <Guarded
-                      why={whyNotWrite}
-                      onClick={() => act(() => api.del(`/v1/suppressions/${encodeURIComponent(s.id)}`))}
-                      label={`Remove ${s.email}`}
-                    >
-                      Remove
-                    </Guarded>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordTable
+        items={data?.data}
+        columns={[
+          { label: "Address", cell: (s) => s.email },
+          { label: "Origin", cell: (s) => s.origin },
+          { label: "Reason", cell: (s) => s.reason ?? "—" },
+          { label: "Since", cell: (s) => when(s.created_at) },
+          {
+            label: "Actions",
+            hidden: true,
+            cell: (s) => (
+              <Guarded
+                why={whyNotWrite}
+                onClick={() => act(() => api.del(`/v1/suppressions/${encodeURIComponent(s.id)}`))}
+                label={`Remove ${s.email}`}
+              >
+                Remove
+              </Guarded>
+            ),
+          },
+        ]}
+        empty={
+          search ? (
+            <p>No suppressed addresses match.</p>
+          ) : (
+            <Empty
+              title="No suppressed addresses"
+              first={canWrite ? { label: "Suppress an address", field: "suppress-address" } : undefined}
+            >
+              Addresses that bounce or complain are added here on their own, and mail to them is not sent again; an
+              address can also be added by hand, or removed once it works again.
+            </Empty>
+          )
+        }
+      />
     </section>
   );
 }

@@ -31,6 +31,7 @@ import {
   offsetOf,
 } from "./template-form.ts";
 import { RenderedPreview, PublishState } from "./template-preview.tsx";
+import { PageHeader } from "../page-header.tsx";
 import { TemplateVariables } from "./template-variables.tsx";
 
 const DEBOUNCE_MS = 400;
@@ -152,7 +153,7 @@ export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
         <p>
           <a href="#/templates">← All templates</a>
         </p>
-        <h1 id="template-title">Template</h1>
+        <PageHeader id="template-title" title="Template" />
         <Alert message={loadError} />
       </section>
     );
@@ -237,8 +238,7 @@ export function TemplateEditor({ idOrAlias }: { idOrAlias: string }) {
       <p>
         <a href="#/templates">← All templates</a>
       </p>
-      <h1 id="template-title">{template.name}</h1>
-      <PublishState template={template} />
+      <PageHeader id="template-title" title={template.name} description={<PublishState template={template} />} />
       {whyNotWrite && <p class="hint">{whyNotWrite}</p>}
       <div class="template-editor">
         <form class="template-fields" onSubmit={save} aria-label="Template">

@@ -35,14 +35,15 @@ export function RenderedPreview({ rendered, name }: { rendered: Rendered; name: 
   );
 }
 
+/** The publish state in words, inline: the editor's page header carries it under the template's name. */
 export function PublishState({ template }: { template: Template }) {
   if (template.status === "draft")
-    return <p class="template-state">Draft: not published yet. Sends refuse this template until it is published.</p>;
+    return <>Draft: not published yet. Sends refuse this template until it is published.</>;
   return (
-    <p class="template-state">
+    <>
       <span class="status status-published">published</span> {when(template.published_at!)}: sends use the published
       version.
       {template.has_unpublished_versions && " The draft has changes that sends do not use until you publish again."}
-    </p>
+    </>
   );
 }

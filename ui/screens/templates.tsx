@@ -5,6 +5,7 @@
 import { useState } from "preact/hooks";
 import { useWhyNot } from "../access.ts";
 import { Alert } from "../alert.tsx";
+import { CreateForm, RecordTable } from "../collection.tsx";
 import { Empty } from "../empty.tsx";
 import { api, query, type Page } from "../api.ts";
 import { when } from "../format.ts";
@@ -45,8 +46,7 @@ function TemplateList() {
     e.preventDefault();
     if (find.trim()) location.hash = `#/templates/${encodeURIComponent(find.trim())}`;
   };
-  const create = async (e: Event) => {
-    e.preventDefault();
+  const create = async () => {
     setActionError(null);
     try {
       const created = await api.post<{ id: string }>("/v1/templates", {
@@ -77,8 +77,13 @@ function TemplateList() {
         <button type="submit">Open</button>
       </form>
       {canWrite && (
-        <form class="card" onSubmit={create} aria-label="New template">
-          <h2>New template</h2>
+        <CreateForm
+          title="New template"
+          submit="Create template"
+          why={whyNotWrite}
+          onCreate={() => void create()}
+          inline={false}
+        >
           <label>
             Name
             <input id="template-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
@@ -90,50 +95,36 @@ function TemplateList() {
               <option value="mjml">MJML + Handlebars</option>
             </select>
           </label>
-          <button type="submit">Create template</button>
-        </form>
+        </CreateForm>
       )}
       <Alert message={actionError ?? error} />
-      {data && data.data.length === 0 && (
-        <Empty
-          title="No templates yet"
-          first={canWrite ? { label: "Create your first template", field: "template-name" } : undefined}
-        >
-          A template keeps a message's subject, HTML and text with <code>{"{{variables}}"}</code>, published in
-          versions; a send names it with <code>template: {"{id, variables}"}</code>.
-        </Empty>
-      )}
-      {data && data.data.length > 0 && (
-        <div class="scroll">
-          <table class="list">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Alias</th>
-                <th scope="col">Engine</th>
-                <th scope="col">State</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((t) => (
-                <tr key={t.id}>
-                  <td>
-                    <a href={`#/templates/${encodeURIComponent(t.id)}`}>{t.name}</a>
-                  </td>
-                  <td>{t.alias ? <code>{t.alias}</code> : "—"}</td>
-                  <td>{t.engine}</td>
-                  <td>
-                    <span class={`status status-${t.status}`}>{t.status}</span>
-                    {changedSincePublished(t) && <span class="hint"> · draft changed</span>}
-                  </td>
-                  <td>{when(t.updated_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordTable
+        items={data?.data}
+        columns={[
+          { label: "Name", cell: (t) => <a href={`#/templates/${encodeURIComponent(t.id)}`}>{t.name}</a> },
+          { label: "Alias", cell: (t) => (t.alias ? <code>{t.alias}</code> : "—") },
+          { label: "Engine", cell: (t) => t.engine },
+          {
+            label: "State",
+            cell: (t) => (
+              <>
+                <span class={`status status-${t.status}`}>{t.status}</span>
+                {changedSincePublished(t) && <span class="hint"> · draft changed</span>}
+              </>
+            ),
+          },
+          { label: "Updated", cell: (t) => when(t.updated_at) },
+        ]}
+        empty={
+          <Empty
+            title="No templates yet"
+            first={canWrite ? { label: "Create your first template", field: "template-name" } : undefined}
+          >
+            A template keeps a message's subject, HTML and text with <code>{"{{variables}}"}</code>, published in
+            versions; a send names it with <code>template: {"{id, variables}"}</code>.
+          </Empty>
+        }
+      />
       {pager}
     </section>
   );

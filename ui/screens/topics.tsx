@@ -8,10 +8,11 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { useCan, useWhyNot } from "../access.ts";
 import { api, query, type Page } from "../api.ts";
 import { Alert } from "../alert.tsx";
+import { CreateForm, RecordTable } from "../collection.tsx";
 import { Empty } from "../empty.tsx";
 import { Guarded } from "../guarded.tsx";
 import { useAction } from "../hooks.ts";
-import { PageHeader } from "../page-header.tsx";
+import { PageHeader, StartAction } from "../page-header.tsx";
 import { usePagedList } from "../paging.tsx";
 import type { Topic } from "../../clients/node/src/generated.ts";
 
@@ -33,6 +34,25 @@ function Visibility({ topic }: { topic: Pick<Topic, "visibility"> }) {
   );
 }
 
+/** Whether the preference page lists the topic: chosen at create and changed in the edit form alike. */
+function VisibilityField({
+  value,
+  onChange,
+}: {
+  value: Topic["visibility"];
+  onChange: (value: Topic["visibility"]) => void;
+}) {
+  return (
+    <label>
+      Visibility
+      <select value={value} onChange={(e) => onChange(e.currentTarget.value as Topic["visibility"])}>
+        <option value="public">{VISIBILITY.public}</option>
+        <option value="private">{VISIBILITY.private}</option>
+      </select>
+    </label>
+  );
+}
+
 function CreateTopic({ onCreated }: { onCreated: () => Promise<void> }) {
   const why = useWhyNot("contacts:write", "create topics");
   const blank = { name: "", description: "", default_subscription: "opt_in", visibility: "public" } as const;
@@ -43,9 +63,7 @@ function CreateTopic({ onCreated }: { onCreated: () => Promise<void> }) {
     visibility: Topic["visibility"];
   }>(blank);
   const { act, actionError } = useAction(onCreated);
-  const create = (e: Event) => {
-    e.preventDefault();
-    if (why) return;
+  const create = () =>
     void act(async () => {
       await api.post("/v1/topics", {
         ...form,
@@ -54,58 +72,47 @@ function CreateTopic({ onCreated }: { onCreated: () => Promise<void> }) {
       });
       setForm(blank);
     });
-  };
   return (
-    <form class="card" onSubmit={create} aria-label="Create a topic">
-      <h2>Create a topic</h2>
-      <div class="inline-form">
-        <label>
-          Name
-          <input
-            id="topic-name"
-            required
-            maxLength={255}
-            value={form.name}
-            onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Description (optional)
-          <input
-            maxLength={1000}
-            value={form.description}
-            onInput={(e) => setForm({ ...form, description: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Who receives it
-          <select
-            value={form.default_subscription}
-            onChange={(e) =>
-              setForm({ ...form, default_subscription: e.currentTarget.value as Topic["default_subscription"] })
-            }
-          >
-            <option value="opt_in">{DEFAULTS.opt_in}</option>
-            <option value="opt_out">{DEFAULTS.opt_out}</option>
-          </select>
-        </label>
-        <label>
-          Visibility
-          <select
-            value={form.visibility}
-            onChange={(e) => setForm({ ...form, visibility: e.currentTarget.value as Topic["visibility"] })}
-          >
-            <option value="public">{VISIBILITY.public}</option>
-            <option value="private">{VISIBILITY.private}</option>
-          </select>
-        </label>
-        <Guarded why={why} type="submit">
-          Create topic
-        </Guarded>
-      </div>
-      <p class="hint">Who receives it by default cannot change once the topic exists.</p>
-      <Alert message={actionError} />
-    </form>
+    <CreateForm
+      title="Create a topic"
+      submit="Create topic"
+      why={why}
+      onCreate={create}
+      error={actionError}
+      hint="Who receives it by default cannot change once the topic exists."
+    >
+      <label>
+        Name
+        <input
+          id="topic-name"
+          required
+          maxLength={255}
+          value={form.name}
+          onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
+        />
+      </label>
+      <label>
+        Description (optional)
+        <input
+          maxLength={1000}
+          value={form.description}
+          onInput={(e) => setForm({ ...form, description: e.currentTarget.value })}
+        />
+      </label>
+      <label>
+        Who receives it
+        <select
+          value={form.default_subscription}
+          onChange={(e) =>
+            setForm({ ...form, default_subscription: e.currentTarget.value as Topic["default_subscription"] })
+          }
+        >
+          <option value="opt_in">{DEFAULTS.opt_in}</option>
+          <option value="opt_out">{DEFAULTS.opt_out}</option>
+        </select>
+      </label>
+      <VisibilityField value={form.visibility} onChange={(visibility) => setForm({ ...form, visibility })} />
+    </CreateForm>
   );
 }
 
@@ -152,16 +159,7 @@ function EditTopic({ topic, done }: { topic: Topic; done: (changed: boolean) => 
           onInput={(e) => setForm({ ...form, description: e.currentTarget.value })}
         />
       </label>
-      <label>
-        Visibility
-        <select
-          value={form.visibility}
-          onChange={(e) => setForm({ ...form, visibility: e.currentTarget.value as Topic["visibility"] })}
-        >
-          <option value="public">{VISIBILITY.public}</option>
-          <option value="private">{VISIBILITY.private}</option>
-        </select>
-      </label>
+      <VisibilityField value={form.visibility} onChange={(visibility) => setForm({ ...form, visibility })} />
       <button type="submit">Save</button>
       <button type="button" onClick={() => done(false)}>
         Cancel
@@ -190,71 +188,62 @@ export function TopicsScreen() {
         id="topics-title"
         title="Topics"
         description="Kinds of mail a contact can leave without leaving the rest: a password reset still arrives."
-      />
+      >
+        <StartAction label="New topic" field="topic-name" reason={why} />
+      </PageHeader>
       <CreateTopic onCreated={reload} />
       <Alert message={actionError ?? error} />
-      {data && data.data.length === 0 && (
-        <Empty title="No topics yet" first={canWrite ? { label: "Create a topic", field: "topic-name" } : undefined}>
-          A topic is a kind of mail — a newsletter, product news — sent with its <code>topic_id</code>. Its unsubscribe
-          link leaves that topic only, so someone who leaves the newsletter still gets their receipts and password
-          resets.
-        </Empty>
-      )}
-      {data && data.data.length > 0 && (
-        <div class="scroll">
-          <table class="list stack">
-            <thead>
-              <tr>
-                <th scope="col">Topic</th>
-                <th scope="col">Who receives it</th>
-                <th scope="col">Visibility</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((topic) => (
-                <tr key={topic.id}>
-                  <td data-label="Topic">
-                    <strong>{topic.name}</strong>
-                    {topic.description && <div class="hint">{topic.description}</div>}
-                    <div>
-                      <code>{topic.id}</code>
-                    </div>
-                  </td>
-                  <td data-label="Who receives it">{DEFAULTS[topic.default_subscription]}</td>
-                  <td data-label="Visibility">
-                    <Visibility topic={topic} />
-                  </td>
-                  <td data-label="Actions">
-                    {editing === topic.id ? (
-                      <EditTopic
-                        topic={topic}
-                        done={(changed) => {
-                          setEditing(null);
-                          if (changed) void reload();
-                          // Back to the Edit button the form replaced, so the keyboard keeps its place.
-                          setTimeout(() => document.querySelector<HTMLElement>(`#topic-${topic.id} button`)?.focus());
-                        }}
-                      />
-                    ) : (
-                      <div class="actions" id={`topic-${topic.id}`}>
-                        <Guarded why={why} label={`Edit ${topic.name}`} onClick={() => setEditing(topic.id)}>
-                          Edit
-                        </Guarded>
-                        <Guarded why={why} label={`Delete ${topic.name}`} onClick={() => remove(topic)}>
-                          Delete
-                        </Guarded>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <RecordTable
+        items={data?.data}
+        columns={[
+          {
+            label: "Topic",
+            cell: (topic) => (
+              <>
+                <strong>{topic.name}</strong>
+                {topic.description && <div class="hint">{topic.description}</div>}
+                <div>
+                  <code>{topic.id}</code>
+                </div>
+              </>
+            ),
+          },
+          { label: "Who receives it", cell: (topic) => DEFAULTS[topic.default_subscription] },
+          { label: "Visibility", cell: (topic) => <Visibility topic={topic} /> },
+          {
+            label: "Actions",
+            hidden: true,
+            cell: (topic) =>
+              editing === topic.id ? (
+                <EditTopic
+                  topic={topic}
+                  done={(changed) => {
+                    setEditing(null);
+                    if (changed) void reload();
+                    // Back to the Edit button the form replaced, so the keyboard keeps its place.
+                    setTimeout(() => document.querySelector<HTMLElement>(`#topic-${topic.id} button`)?.focus());
+                  }}
+                />
+              ) : (
+                <div class="actions" id={`topic-${topic.id}`}>
+                  <Guarded why={why} label={`Edit ${topic.name}`} onClick={() => setEditing(topic.id)}>
+                    Edit
+                  </Guarded>
+                  <Guarded why={why} label={`Delete ${topic.name}`} onClick={() => remove(topic)}>
+                    Delete
+                  </Guarded>
+                </div>
+              ),
+          },
+        ]}
+        empty={
+          <Empty title="No topics yet" first={canWrite ? { label: "Create a topic", field: "topic-name" } : undefined}>
+            A topic is a kind of mail — a newsletter, product news — sent with its <code>topic_id</code>. Its
+            unsubscribe link leaves that topic only, so someone who leaves the newsletter still gets their receipts and
+            password resets.
+          </Empty>
+        }
+      />
       {pager}
     </section>
   );

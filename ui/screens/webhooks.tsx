@@ -11,6 +11,7 @@ import { useAction, usePolled } from "../hooks.ts";
 import { when } from "../format.ts";
 import { ShownOnce } from "../copy.tsx";
 import { Alert } from "../alert.tsx";
+import { CreateForm } from "../collection.tsx";
 import { Empty } from "../empty.tsx";
 import type { WebhookAttempt, WebhookDeliveryEvent, WebhookEndpoint } from "../../clients/node/src/types.ts";
 import { EVENT_TYPES, type EventType } from "../../clients/node/src/wire.ts";
@@ -138,8 +139,7 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { endpoint: string; secret
   const [endpoint, setEndpoint] = useState("");
   const [events, setEvents] = useState<string[]>(DEFAULT_EVENTS);
   const { act, actionError } = useAction(async () => {});
-  const add = (e: Event) => {
-    e.preventDefault();
+  const add = () => {
     void act(async () => {
       const created = await api.post<{ endpoint: string; signing_secret: string }>("/v1/webhooks", {
         endpoint: endpoint.trim(),
@@ -150,8 +150,16 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { endpoint: string; secret
     });
   };
   return (
-    <form class="card" onSubmit={add} aria-label="Add an endpoint">
-      <h2>Add an endpoint</h2>
+    // Drawn only for a key or role that may add one (WebhooksScreen), so no reason stands here.
+    <CreateForm
+      title="Add an endpoint"
+      submit="Add endpoint"
+      why={null}
+      onCreate={add}
+      disabled={events.length === 0}
+      inline={false}
+      error={actionError}
+    >
       <label>
         Endpoint URL
         <input
@@ -178,11 +186,7 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { endpoint: string; secret
           </label>
         ))}
       </fieldset>
-      <button type="submit" disabled={events.length === 0}>
-        Add endpoint
-      </button>
-      <Alert message={actionError} />
-    </form>
+    </CreateForm>
   );
 }
 
