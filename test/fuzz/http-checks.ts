@@ -18,7 +18,8 @@ const isHumanPage = (path: string, method: string, contentType: string) =>
  * (a missing Accept, a body that is not JSON-RPC) is a JSON-RPC error object, as the protocol requires.
  */
 const isJsonRpcError = (path: string, body: unknown) => {
-  if (path.replace(/\/$/, "") !== "/mcp" || !body || typeof body !== "object") return false;
+  // As the router takes the path: repeated slashes are one (`//mcp` is the MCP endpoint, seed 3695756638).
+  if (path.replace(/\/{2,}/g, "/").replace(/\/$/, "") !== "/mcp" || !body || typeof body !== "object") return false;
   const b = body as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } };
   return b.jsonrpc === "2.0" && typeof b.error?.code === "number" && typeof b.error?.message === "string";
 };
