@@ -170,7 +170,8 @@ describe.skipIf(!peer.available)("inbound MX with swaks as the sending MTA", () 
       data: file("Subject: x\r\n\r\nx\r\n"),
     });
     expect(replies(refused.output)).toMatch(/<\*\* 550 5\.7\.1 /);
-    expect(refused.output).not.toContain("354");
+    // No reply of 354 (the transcript's "Trying 127.0.0.1:<port>" line may hold those digits: port 35407 did).
+    expect(replies(refused.output)).not.toMatch(/^<(-|~|\*\*) 354/m);
     expect(refused.code).not.toBe(0);
   }, 15_000);
 });
