@@ -3,9 +3,9 @@
  * `received_contents`) on a connection of its own, so that the commit — SQLite writes about 8 ms of pages per MiB,
  * synchronously — or the read (about 1.5 ms per MiB) holds this thread instead of the event loop. The writer
  * (db/writer.ts) runs each write alone, between its batches, so the two connections never wait on each other's lock.
- * It also appends rows nothing waits on (the request log's, `Writer.appendRows`), so their inserts cost the event loop
- * only their posting; and it checkpoints the WAL into the database file (PASSIVE: beside the writer, never waiting for its lock), which
- * the writing connection then never does itself (db/sqlite.ts).
+ * It also appends rows nothing waits on (the request log's, `Writer.appendRows`), so their inserts cost the event
+ * loop only their posting; and it checkpoints the WAL into the database file (PASSIVE: beside the writer, never
+ * waiting for its lock), which the writing connection then never does itself (db/sqlite.ts).
  * Invariant: every request is answered, `{ok: true}` (with the body, for a read) or `{ok: false, error}`.
  */
 import { Database } from "bun:sqlite";
